@@ -1,0 +1,364 @@
+"""The game protocol: one interface for every game, and the registry of games.
+
+Vocabulary follows OpenSpiel where it fits. A :class:`Game` has an id, a title, player counts, typed
+:class:`Option` s (the scenario and every named ruling) and makes states. A :class:`State` answers:
+
+- ``current_players()``: who must decide now; several players at once is a simultaneous node (secret
+  plotting). Out-of-turn decisions (reactions, bid-ups, damage allocation) are ordinary decision points.
+  Empty when the game is over.
+- ``legal_actions(player)``: the complete list of legal actions of that player now (empty if it is not
+  deciding). Big joint decisions are decomposed by each game (one ship's order at a time), so this list stays
+  small; the decomposition is documented in the game's docs.
+- ``apply_action(player, action)``: validates first and raises :class:`IllegalAction` naming the rule it
+  breaks, leaving the state exactly as it was; otherwise applies and returns the events it produced.
+- ``is_terminal()``, ``result()`` (winners and reason), ``returns()`` (one number per player).
+- ``view(player)``: everything that player may know, as plain JSON; ``view(None)`` is a spectator's.
+- ``clone()``, ``to_json()`` and ``Game.state_from_json()``.
+- ``secret_tokens(player)``: strings that must never appear in that player's view (checked by the
+  conformance suite).
+
+Hidden-information games also implement ``Game.determinize(view, player, rng)``: a full state consistent with
+that view, built from the view alone (so a bot that searches sampled worlds cannot peek at the truth).
+
+This module owns the interfaces and the registry only; it must not import any game.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from deltav.core.errors import IllegalAction, OptionError
+from deltav.core.rng import Rng
+from deltav.core.values import Action, Codec, Event
+
+# --- options ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Option:
+    """A typed game option. ``ruling`` marks a named ruling on an ambiguity of the rules text (its default is
+    our ruling; the docs of the game explain it and the alternative)."""
+
+    name: str
+    kind: type  # bool, int, float or str
+    default: Any
+    doc: str
+    choices: tuple[Any, ...] | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+    ruling: bool = False
+    free_choice: bool = False  # str options whose choices are suggestions (e.g. a scenario name or file path)
+
+    def parse(self, raw: Any) -> Any:
+        """Validate ``raw`` (a JSON value, or a string from the command line) and return the typed value."""
+        v = raw
+        if isinstance(raw, str) and self.kind is not str:
+            text = raw.strip().lower()
+            try:
+                if self.kind is bool:
+                    if text in ("true", "yes", "on", "1"):
+                        v = True
+                    elif text in ("false", "no", "off", "0"):
+                        v = False
+                    else:
+                        raise ValueError(text)
+                elif self.kind is int:
+                    v = int(text)
+                elif self.kind is float:
+                    v = float(text)
+            except ValueError:
+                raise OptionError(self.name, f"{raw!r} is not a {self.kind.__name__}", self.describe_allowed()) from None
+        if self.kind is bool and not isinstance(v, bool):
+            raise OptionError(self.name, f"{raw!r} is not a boolean", "true, false")
+        if self.kind is int and (isinstance(v, bool) or not isinstance(v, int)):
+            raise OptionError(self.name, f"{raw!r} is not an integer", self.describe_allowed())
+        if self.kind is float:
+            if isinstance(v, bool) or not isinstance(v, int | float):
+                raise OptionError(self.name, f"{raw!r} is not a number", self.describe_allowed())
+            v = float(v)
+        if self.kind is str and not isinstance(v, str):
+            raise OptionError(self.name, f"{raw!r} is not a string", self.describe_allowed())
+        if self.choices is not None and not self.free_choice and v not in self.choices:
+            raise OptionError(self.name, f"{raw!r} is not allowed", self.describe_allowed())
+        if self.minimum is not None and v < self.minimum:
+            raise OptionError(self.name, f"{v!r} is below the minimum", self.describe_allowed())
+        if self.maximum is not None and v > self.maximum:
+            raise OptionError(self.name, f"{v!r} is above the maximum", self.describe_allowed())
+        return v
+
+    def describe_allowed(self) -> str:
+        if self.choices is not None:
+            text = ", ".join(str(c) for c in self.choices)
+            return text + (", or a file path" if self.free_choice else "")
+        if self.kind is bool:
+            return "true, false"
+        lo = "" if self.minimum is None else f">= {self.minimum}"
+        hi = "" if self.maximum is None else f"<= {self.maximum}"
+        bounds = " and ".join(b for b in (lo, hi) if b)
+        return f"{self.kind.__name__}{' ' + bounds if bounds else ''}"
+
+    def to_json(self) -> dict:
+        return {
+            "name": self.name,
+            "type": self.kind.__name__,
+            "default": self.default,
+            "doc": self.doc,
+            "choices": list(self.choices) if self.choices is not None else None,
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+            "ruling": self.ruling,
+        }
+
+
+@dataclass(frozen=True)
+class ScenarioInfo:
+    id: str
+    title: str
+    players: tuple[int, ...]  # the player counts the scenario supports
+    summary: str = ""
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended: ``winners`` (empty for a draw), a human ``reason``, optional per-player ``scores``."""
+
+    winners: tuple[int, ...]
+    reason: str
+    scores: tuple[float, ...] | None = None
+
+    def to_json(self) -> dict:
+        return {
+            "winners": list(self.winners),
+            "reason": self.reason,
+            "scores": list(self.scores) if self.scores is not None else None,
+        }
+
+    @classmethod
+    def from_json(cls, obj: Mapping) -> Result:
+        scores = obj.get("scores")
+        return cls(tuple(obj["winners"]), obj["reason"], tuple(scores) if scores is not None else None)
+
+
+def standard_returns(num_players: int, result: Result | None) -> list[float]:
+    """+1 for each winner, -1 for each loser, 0 for everyone in a draw or an unfinished game."""
+    if result is None or not result.winners:
+        return [0.0] * num_players
+    return [1.0 if p in result.winners else -1.0 for p in range(num_players)]
+
+
+# --- game and state ---------------------------------------------------------------------------------------
+
+
+class Game:
+    """A registered game. Subclasses set the class attributes and implement the factory methods."""
+
+    id: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    has_hidden_information: ClassVar[bool] = False
+    has_simultaneous_moves: ClassVar[bool] = False
+    rules_version: ClassVar[str] = "1"
+    #: Typed options; every game has at least "scenario". Games with a variable player count have "players".
+    options: ClassVar[tuple[Option, ...]] = ()
+    #: Codecs for the JSON forms of this game's actions and events.
+    actions: ClassVar[Codec]
+    events: ClassVar[Codec]
+
+    # --- options -------------------------------------------------------------------------------------
+    @classmethod
+    def option(cls, name: str) -> Option:
+        for o in cls.options:
+            if o.name == name:
+                return o
+        raise OptionError(name, "unknown option", ", ".join(o.name for o in cls.options))
+
+    @classmethod
+    def resolve_options(cls, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Validate user options and fill in defaults; raises OptionError naming the bad option."""
+        out = {o.name: o.default for o in cls.options}
+        for name, raw in (options or {}).items():
+            out[name] = cls.option(name).parse(raw)
+        cls.check_options(out)
+        return out
+
+    @classmethod
+    def check_options(cls, options: dict[str, Any]) -> None:
+        """Cross-option checks (player count against the scenario...). Raise OptionError."""
+
+    @classmethod
+    def scenarios(cls) -> list[ScenarioInfo]:
+        return []
+
+    @classmethod
+    def num_players(cls, options: Mapping[str, Any]) -> int:
+        """How many players a game with these (resolved) options has."""
+        return int(options.get("players", cls.min_players))
+
+    @classmethod
+    def max_decisions(cls, options: Mapping[str, Any]) -> int:
+        """An upper bound on the number of decisions (applied actions) of any game with these options."""
+        return 100_000
+
+    # --- factories -----------------------------------------------------------------------------------
+    @classmethod
+    def new_initial_state(cls, options: Mapping[str, Any] | None = None, seed: int = 0) -> State:
+        raise NotImplementedError
+
+    @classmethod
+    def state_from_json(cls, obj: Mapping) -> State:
+        raise NotImplementedError
+
+    @classmethod
+    def action_from_json(cls, obj: Any) -> Action:
+        """Decode an action; raises MalformedAction naming the field and the reason."""
+        return cls.actions.decode(obj)
+
+    @classmethod
+    def determinize(cls, view: Mapping, player: int, rng: Rng) -> State:
+        """A full state consistent with ``view`` (player ``player``'s view), sampled with ``rng`` and built
+        from the view alone. Perfect-information games rebuild the state from the view; hidden-information
+        games sample what the view does not show."""
+        raise NotImplementedError(f"{cls.id} has no determinizer")
+
+    @classmethod
+    def describe(cls) -> dict:
+        return {
+            "id": cls.id,
+            "title": cls.title,
+            "players": [cls.min_players, cls.max_players],
+            "hidden_information": cls.has_hidden_information,
+            "simultaneous_moves": cls.has_simultaneous_moves,
+            "rules_version": cls.rules_version,
+            "scenarios": [
+                {"id": s.id, "title": s.title, "players": list(s.players), "summary": s.summary} for s in cls.scenarios()
+            ],
+            "options": [o.to_json() for o in cls.options],
+        }
+
+
+class State:
+    """One position of a game. See the module docstring for the contract."""
+
+    game: ClassVar[type[Game]]
+    num_players: int
+    rng: Rng
+
+    def current_players(self) -> Sequence[int]:
+        raise NotImplementedError
+
+    def legal_actions(self, player: int) -> list[Action]:
+        raise NotImplementedError
+
+    def apply_action(self, player: int, action: Action) -> list[Event]:
+        raise NotImplementedError
+
+    def is_terminal(self) -> bool:
+        raise NotImplementedError
+
+    def result(self) -> Result | None:
+        raise NotImplementedError
+
+    def returns(self) -> list[float]:
+        return standard_returns(self.num_players, self.result())
+
+    def view(self, player: int | None) -> dict:
+        raise NotImplementedError
+
+    def clone(self) -> State:
+        raise NotImplementedError
+
+    def to_json(self) -> dict:
+        raise NotImplementedError
+
+    def secret_tokens(self, player: int | None) -> set[str]:
+        """Strings (keys or values) that must not appear anywhere in ``view(player)``."""
+        return set()
+
+    # --- conveniences shared by every game ----------------------------------------------------------
+    def apply_json(self, player: int, obj: Any) -> list[Event]:
+        """Decode a JSON action and apply it (the server's and remote agents' entry point)."""
+        return self.apply_action(player, self.game.action_from_json(obj))
+
+    def check_turn(self, player: int) -> None:
+        """Raise IllegalAction unless ``player`` is one of the current deciders."""
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.num_players:
+            raise IllegalAction("protocol.player", f"no such player {player!r} (players are 0..{self.num_players - 1})")
+        if self.is_terminal():
+            raise IllegalAction("protocol.game_over", "the game is over")
+        if player not in self.current_players():
+            raise IllegalAction(
+                "protocol.turn", f"player {player} may not act now (waiting for {list(self.current_players())})"
+            )
+
+    def sample_world(self, player: int, rng: Rng) -> State:
+        """``game.determinize(self.view(player), player, rng)``: what a bot of ``player`` may search."""
+        return self.game.determinize(self.view(player), player, rng)
+
+    def __str__(self) -> str:
+        return json.dumps(self.view(None), sort_keys=True)
+
+
+# --- registry ---------------------------------------------------------------------------------------------
+
+_REGISTRY: dict[str, type[Game]] = {}
+
+
+def register_game(cls: type[Game]) -> type[Game]:
+    """Class decorator (or call): make a game available under its id."""
+    if not cls.id:
+        raise TypeError("a game needs an id")
+    _REGISTRY[cls.id] = cls
+    return cls
+
+
+def registered_games() -> dict[str, type[Game]]:
+    """The registered games by id (after ``deltav.games.load_all()`` has imported the game packages)."""
+    return dict(_REGISTRY)
+
+
+def get_game(game_id: str) -> type[Game]:
+    try:
+        return _REGISTRY[game_id]
+    except KeyError:
+        raise OptionError("game", f"unknown game {game_id!r}", ", ".join(sorted(_REGISTRY)) or "none") from None
+
+
+@dataclass
+class Decision:
+    """What a bot gets when it must decide: its player's view and legal actions, its own seeded RNG, and a
+    determinizer that samples full states consistent with that view (never the true state)."""
+
+    game: type[Game]
+    player: int
+    view: dict
+    legal_actions: list[Action]
+    rng: Rng
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def sample_world(self, rng: Rng | None = None) -> State:
+        return self.game.determinize(self.view, self.player, rng or self.rng)
+
+
+def json_tokens(obj: Any) -> set[str]:
+    """Every string key and string value in a JSON tree (for secret checks)."""
+    out: set[str] = set()
+    stack = [obj]
+    while stack:
+        o = stack.pop()
+        if isinstance(o, str):
+            out.add(o)
+        elif isinstance(o, dict):
+            for k, v in o.items():
+                out.add(str(k))
+                stack.append(v)
+        elif isinstance(o, list | tuple):
+            stack.extend(o)
+    return out
+
+
+def iter_scenario_ids(game: type[Game]) -> Iterable[str]:
+    return (s.id for s in game.scenarios())

@@ -1,0 +1,245 @@
+"""Typed values: the actions players send and the events games emit, with their JSON forms.
+
+An action or event is a frozen, slotted dataclass declared with :func:`value`, tagged with a ``type`` string.
+Its JSON form is ``{"type": TAG, field: value, ...}``: tuples become lists, nested values become objects.
+Values are hashable, so search trees can key on them.
+
+A :class:`Codec` decodes JSON back into values and checks every field against its annotation (int, bool,
+str, float, None, unions, ``Literal``, ``tuple[X, ...]``, ``tuple[X, Y]``, nested values), so a malformed
+message is rejected with the field and the reason before any game sees it.
+
+Events carry an audience: ``to=None`` is public; ``to=(2,)`` is seen by player 2 only (a secret look at a tile).
+
+This module owns the value machinery only; each game declares its own value classes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Callable, Iterable
+from typing import Any, ClassVar, Literal, Union, get_args, get_origin
+
+from deltav.core.errors import MalformedAction
+
+_JSON_SCALARS = (int, float, str, bool, type(None))
+
+
+class Value:
+    """Base of actions and events. Subclasses are made with :func:`value`."""
+
+    __slots__ = ()
+    TYPE: ClassVar[str] = ""
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {"type": self.TYPE}
+        for f in self.__dataclass_fields__:  # type: ignore[attr-defined]
+            out[f] = _encode(getattr(self, f))
+        return out
+
+    def replace(self, **changes: Any):
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+
+class Action(Value):
+    """A decision a player sends to a game."""
+
+    __slots__ = ()
+
+
+class Event(Value):
+    """Something that happened. ``to`` (set by the game when it builds the event) is None for a public
+    event, or the tuple of players who may see it."""
+
+    __slots__ = ()
+
+    def visible_to(self, player: int | None) -> bool:
+        to = getattr(self, "to", None)
+        return to is None or (player is not None and player in to)
+
+
+def _encode(v: Any) -> Any:
+    if isinstance(v, _JSON_SCALARS):
+        return v
+    if isinstance(v, Value):
+        return v.to_json()
+    if isinstance(v, tuple | list):
+        return [_encode(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): _encode(x) for k, x in v.items()}
+    raise TypeError(f"cannot encode {type(v).__name__} in a value")
+
+
+def value(tag: str) -> Callable[[type], type]:
+    """Class decorator: make a frozen slotted dataclass tagged ``tag``.
+
+    Example::
+
+        @value("burn")
+        class Burn(Action):
+            ship: str
+            direction: int | None
+    """
+
+    def wrap(cls: type) -> type:
+        new = dataclasses.dataclass(frozen=True, slots=True)(cls)
+        new.TYPE = tag
+        return new
+
+    return wrap
+
+
+# --- decoding -------------------------------------------------------------------------------------------
+
+
+Checker = Callable[[Any, str], Any]
+
+
+def _fail(path: str, reason: str) -> typing.NoReturn:
+    raise MalformedAction(path, reason)
+
+
+def _make_checker(tp: Any, codec: Codec) -> Checker:
+    origin = get_origin(tp)
+    if tp is Any:
+        return lambda v, p: _freeze(v)
+    if tp is type(None) or tp is None:
+        def check_none(v: Any, p: str) -> None:
+            if v is not None:
+                _fail(p, f"expected null, got {v!r}")
+        return check_none
+    if tp is bool:
+        def check_bool(v: Any, p: str) -> bool:
+            if not isinstance(v, bool):
+                _fail(p, f"expected a boolean, got {v!r}")
+            return v
+        return check_bool
+    if tp is int:
+        def check_int(v: Any, p: str) -> int:
+            if isinstance(v, bool) or not isinstance(v, int):
+                _fail(p, f"expected an integer, got {v!r}")
+            return v
+        return check_int
+    if tp is float:
+        def check_float(v: Any, p: str) -> float:
+            if isinstance(v, bool) or not isinstance(v, int | float):
+                _fail(p, f"expected a number, got {v!r}")
+            return float(v)
+        return check_float
+    if tp is str:
+        def check_str(v: Any, p: str) -> str:
+            if not isinstance(v, str):
+                _fail(p, f"expected a string, got {v!r}")
+            return v
+        return check_str
+    if origin is Literal:
+        allowed = get_args(tp)
+        def check_literal(v: Any, p: str) -> Any:
+            if isinstance(v, bool) and not any(isinstance(a, bool) for a in allowed):
+                _fail(p, f"expected one of {list(allowed)}, got {v!r}")
+            if v not in allowed:
+                _fail(p, f"expected one of {list(allowed)}, got {v!r}")
+            return v
+        return check_literal
+    if origin is Union or origin is types.UnionType:
+        options = [_make_checker(a, codec) for a in get_args(tp)]
+        names = " or ".join(_type_name(a) for a in get_args(tp))
+        def check_union(v: Any, p: str) -> Any:
+            for opt in options:
+                try:
+                    return opt(v, p)
+                except MalformedAction:
+                    continue
+            _fail(p, f"expected {names}, got {v!r}")
+        return check_union
+    if origin is tuple:
+        args = get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            item = _make_checker(args[0], codec)
+            def check_var_tuple(v: Any, p: str) -> tuple:
+                if not isinstance(v, list | tuple):
+                    _fail(p, f"expected a list, got {v!r}")
+                return tuple(item(x, f"{p}[{i}]") for i, x in enumerate(v))
+            return check_var_tuple
+        items = [_make_checker(a, codec) for a in args]
+        def check_fixed_tuple(v: Any, p: str) -> tuple:
+            if not isinstance(v, list | tuple) or len(v) != len(items):
+                _fail(p, f"expected a list of {len(items)} items, got {v!r}")
+            return tuple(c(x, f"{p}[{i}]") for i, (c, x) in enumerate(zip(items, v)))
+        return check_fixed_tuple
+    if isinstance(tp, type) and issubclass(tp, Value):
+        def check_value(v: Any, p: str) -> Value:
+            return codec.decode(v, p, expect=tp)
+        return check_value
+    raise TypeError(f"unsupported field type {tp!r} in a value class")
+
+
+def _type_name(tp: Any) -> str:
+    if tp is type(None):
+        return "null"
+    if isinstance(tp, type):
+        return {"int": "integer", "str": "string", "bool": "boolean", "float": "number"}.get(tp.__name__, tp.__name__)
+    return str(tp)
+
+
+def _freeze(v: Any) -> Any:
+    if isinstance(v, list):
+        return tuple(_freeze(x) for x in v)
+    if isinstance(v, dict):
+        return tuple(sorted((k, _freeze(x)) for k, x in v.items()))
+    return v
+
+
+class Codec:
+    """Decodes the JSON forms of a set of value classes (one game's actions, or its events)."""
+
+    def __init__(self, classes: Iterable[type]):
+        self.classes: dict[str, type] = {}
+        self._fields: dict[str, list[tuple[str, Checker, bool]]] = {}
+        for cls in classes:
+            self.add(cls)
+
+    def add(self, cls: type) -> None:
+        tag = cls.TYPE
+        if not tag:
+            raise TypeError(f"{cls.__name__} has no type tag; declare it with @value(...)")
+        if tag in self.classes and self.classes[tag] is not cls:
+            raise TypeError(f"two value classes share the tag {tag!r}")
+        self.classes[tag] = cls
+        hints = typing.get_type_hints(cls)
+        specs = []
+        for f in dataclasses.fields(cls):
+            has_default = f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
+            specs.append((f.name, _make_checker(hints[f.name], self), has_default))
+        self._fields[tag] = specs
+
+    def decode(self, obj: Any, path: str = "action", expect: type | None = None) -> Any:
+        if isinstance(obj, Value):
+            obj = obj.to_json()
+        if not isinstance(obj, dict):
+            _fail(path, f"expected an object, got {obj!r}")
+        tag = obj.get("type")
+        if not isinstance(tag, str):
+            _fail(f"{path}.type", "missing or not a string")
+        cls = self.classes.get(tag)
+        if cls is None:
+            _fail(f"{path}.type", f"unknown type {tag!r} (known: {sorted(self.classes)})")
+        if expect is not None and not issubclass(cls, expect):
+            _fail(f"{path}.type", f"expected a {expect.TYPE!r} value, got {tag!r}")
+        specs = self._fields[tag]
+        names = {name for name, _, _ in specs}
+        extra = set(obj) - names - {"type"}
+        if extra:
+            _fail(f"{path}.{sorted(extra)[0]}", f"unknown field for {tag!r} (fields: {sorted(names)})")
+        kwargs = {}
+        for name, check, has_default in specs:
+            if name not in obj:
+                if has_default:
+                    continue
+                _fail(f"{path}.{name}", "missing")
+            kwargs[name] = check(obj[name], f"{path}.{name}")
+        return cls(**kwargs)
+
+    def names(self) -> list[str]:
+        return sorted(self.classes)

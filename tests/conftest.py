@@ -1,0 +1,5 @@
+"""Shared fixtures: the registry of games is loaded once for the whole suite."""
+
+from deltav.games import load_all
+
+load_all()
