@@ -225,6 +225,19 @@ class Game:
         raise NotImplementedError(f"{cls.id} has no determinizer")
 
     @classmethod
+    def describe_value(cls, v: Action | Event | Mapping) -> str:
+        """One line of text for an action or event (logs, replays). Games may override for nicer text."""
+        obj = v.to_json() if hasattr(v, "to_json") else dict(v)
+        parts = []
+        for k, x in obj.items():
+            if k in ("type", "to"):
+                continue
+            parts.append(f"{k}={json.dumps(x, separators=(',', ':'))}")
+        audience = obj.get("to")
+        prefix = f"(to {audience}) " if audience else ""
+        return f"{prefix}{obj.get('type', '?')} " + " ".join(parts)
+
+    @classmethod
     def describe(cls) -> dict:
         return {
             "id": cls.id,
@@ -277,6 +290,10 @@ class State:
     def secret_tokens(self, player: int | None) -> set[str]:
         """Strings (keys or values) that must not appear anywhere in ``view(player)``."""
         return set()
+
+    def turn_count(self) -> int | None:
+        """Game turns played so far, where the game has such a notion (used for average match lengths)."""
+        return None
 
     # --- conveniences shared by every game ----------------------------------------------------------
     def apply_json(self, player: int, obj: Any) -> list[Event]:

@@ -134,7 +134,7 @@ def replay(
     """Re-run ``record`` and verify it event for event; returns the final state. Raises RecordError at the
     first step that diverges (an illegal action, different events, a different result)."""
     state = start_state(record)
-    game: type[Game] = state.game
+    game: type[Game] = get_game(record.game)
     for i, step in enumerate(record.steps):
         if state.is_terminal():
             raise RecordError("the game was already over, but the record has more steps", step=i)

@@ -1,0 +1,448 @@
+"""The ``deltav`` command: list games, play a match, simulate many, replay a record, run the demo.
+
+This module owns argument parsing and printing; rules live in the games, agents in ``deltav.agents``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+import deltav
+from deltav.core.agent import Agent
+from deltav.core.errors import DeltavError, OptionError
+from deltav.core.match import AgentError, play_match
+from deltav.core.protocol import Game, get_game
+from deltav.core.records import MatchRecord, replay
+from deltav.core.rng import derive_seed
+from deltav.games import load_all
+from deltav.stats import wilson_interval
+
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+
+class UsageError(DeltavError):
+    """A bad command-line argument."""
+
+
+# --- shared helpers ----------------------------------------------------------------------------------------
+
+
+def _game(game_id: str) -> type[Game]:
+    games = load_all()
+    if game_id not in games:
+        raise UsageError(f"unknown game {game_id!r} (allowed: {', '.join(sorted(games))})")
+    return games[game_id]
+
+
+def _options(game: type[Game], args: argparse.Namespace) -> dict[str, Any]:
+    raw: dict[str, Any] = {}
+    if getattr(args, "scenario", None) is not None:
+        raw["scenario"] = args.scenario
+    if getattr(args, "players", None) is not None:
+        if "players" not in {o.name for o in game.options}:
+            raise UsageError(f"{game.id} has a fixed player count; --players is not allowed")
+        raw["players"] = args.players
+    for item in getattr(args, "option", None) or []:
+        if "=" not in item:
+            raise UsageError(f"--option needs NAME=VALUE, got {item!r}")
+        name, value = item.split("=", 1)
+        raw[name.strip()] = value
+    return game.resolve_options(raw)
+
+
+def make_seat_agent(game_id: str, spec: str) -> Agent:
+    """An agent for a seat spec such as ``bot:random`` or ``bot:hard`` (``human`` plays at the terminal)."""
+    if spec == "human":
+        return TerminalHuman()
+    if not spec.startswith("bot:"):
+        raise UsageError(f"seat spec {spec!r} must be 'bot:NAME' or 'human'")
+    from deltav.agents import make_agent
+
+    try:
+        return make_agent(game_id, spec[4:])
+    except DeltavError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _seat_specs(args: argparse.Namespace, n: int, default: str) -> list[str]:
+    specs = [default] * n
+    for item in args.seat or []:
+        if "=" not in item:
+            raise UsageError(f"--seat needs INDEX=SPEC (e.g. 0=bot:random), got {item!r}")
+        idx, spec = item.split("=", 1)
+        try:
+            i = int(idx)
+        except ValueError:
+            raise UsageError(f"--seat index {idx!r} is not a number (allowed: 0..{n - 1})") from None
+        if not 0 <= i < n:
+            raise UsageError(f"--seat index {i} is out of range (allowed: 0..{n - 1})")
+        specs[i] = spec
+    return specs
+
+
+class TerminalHuman(Agent):
+    """A human at the terminal: shows the view and the numbered legal actions, reads a number."""
+
+    name = "human"
+
+    def act(self, decision):
+        console.rule(f"player {decision.player} to act")
+        console.print_json(json.dumps(decision.view))
+        for i, a in enumerate(decision.legal_actions):
+            console.print(f"  [{i}] {decision.game.describe_value(a)}")
+        while True:
+            try:
+                text = input("your choice (number, or a JSON action): ").strip()
+            except EOFError:
+                raise SystemExit("no input: the game stops here") from None
+            if text.isdigit() and int(text) < len(decision.legal_actions):
+                return decision.legal_actions[int(text)]
+            try:
+                action = decision.game.action_from_json(json.loads(text))
+            except (json.JSONDecodeError, DeltavError) as exc:
+                console.print(f"[red]{exc}[/red]")
+                continue
+            if action in decision.legal_actions:
+                return action
+            console.print("[red]that action is not legal now[/red]")
+
+
+# --- commands ----------------------------------------------------------------------------------------------
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    games = load_all()
+    if args.json:
+        print(json.dumps([g.describe() for g in games.values()], indent=2))
+        return 0
+    for gid, game in sorted(games.items()):
+        d = game.describe()
+        players = d["players"]
+        console.rule(f"[bold]{gid}[/bold]: {game.title}")
+        console.print(f"players: {players[0]}" + (f" to {players[1]}" if players[1] != players[0] else ""))
+        table = Table("scenario", "players", "summary", show_edge=False)
+        for s in d["scenarios"]:
+            table.add_row(s["id"], ", ".join(map(str, s["players"])), s["summary"] or s["title"])
+        console.print(table)
+        table = Table("option", "type", "default", "allowed", "doc", show_edge=False)
+        for o in game.options:
+            table.add_row(
+                o.name + (" (ruling)" if o.ruling else ""),
+                o.kind.__name__,
+                json.dumps(o.default),
+                o.describe_allowed(),
+                o.doc,
+            )
+        console.print(table)
+    return 0
+
+
+def _print_result(game: type[Game], record: MatchRecord, path: Path | None, seconds: float) -> None:
+    res = record.result or {}
+    winners = res.get("winners", [])
+    who = ", ".join(f"seat {w} ({record.seats[w]})" for w in winners) if winners else "nobody (draw)"
+    scen = record.options.get("scenario", "")
+    console.print(
+        f"[bold]{game.id}[/bold] {scen}: {len(record.steps)} decisions in {seconds:.2f}s; winner: {who}; "
+        f"reason: {res.get('reason', '?')}"
+        + (f"; scores {res.get('scores')}" if res.get("scores") is not None else "")
+    )
+    if path is not None:
+        console.print(f"  record: {path}")
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    game = _game(args.game)
+    opts = _options(game, args)
+    n = game.num_players(opts)
+    specs = _seat_specs(args, n, "bot:random")
+    agents = [make_seat_agent(game.id, s) for s in specs]
+
+    def show(i, state, events):
+        if args.log:
+            for e in events:
+                console.print(f"  #{i} {game.describe_value(e)}")
+
+    t0 = time.perf_counter()
+    record, state, _ = play_match(game, opts, args.seed, agents, specs, on_step=show)
+    dt = time.perf_counter() - t0
+    path = record.save(args.record) if args.record else None
+    _print_result(game, record, path, dt)
+    return 0
+
+
+def _one_match(job: tuple) -> dict:
+    gid, opts, seed, specs, record_dir, index = job
+    load_all()
+    game = get_game(gid)
+    try:
+        agents = [make_seat_agent(gid, s) for s in specs]
+        t0 = time.perf_counter()
+        record, state, stats = play_match(game, opts, seed, agents, specs)
+        dt = time.perf_counter() - t0
+    except AgentError as exc:
+        return {"index": index, "seed": seed, "specs": specs, "error": f"rejected bot action: {exc}"}
+    except Exception as exc:  # an engine error must be reported, not crash the whole series
+        return {"index": index, "seed": seed, "specs": specs, "error": f"{type(exc).__name__}: {exc}"}
+    path = None
+    if record_dir:
+        path = str(record.save(Path(record_dir) / f"{gid}-{index:05d}-{seed}.json"))
+    return {
+        "index": index,
+        "seed": seed,
+        "specs": specs,
+        "winners": record.result["winners"] if record.result else [],
+        "reason": record.result["reason"] if record.result else "",
+        "returns": record.returns,
+        "steps": len(record.steps),
+        "turns": state.turn_count(),
+        "seconds": dt,
+        "decisions": stats.decisions,
+        "think": stats.think_seconds,
+        "max_think": stats.max_think,
+        "engine_seconds": stats.engine_seconds,
+        "record": path,
+    }
+
+
+def simulate(
+    game: type[Game],
+    opts: dict,
+    specs: list[str],
+    n: int,
+    seed: int,
+    jobs: int,
+    swap: bool,
+    record_dir: str | None = None,
+    progress: bool = True,
+) -> dict:
+    """Play ``n`` matches (in ``jobs`` processes) and summarise them. With ``swap`` the entrants rotate through
+    the seats game by game, so seat order is balanced."""
+    k = len(specs)
+    work = []
+    for i in range(n):
+        shift = i % k if swap else 0
+        order = [(e + shift) % k for e in range(k)]  # order[seat] = entrant index
+        seat_specs = [specs[order[s]] for s in range(k)]
+        work.append(((game.id, opts, derive_seed(seed, "game", i), seat_specs, record_dir, i), order))
+    results: list[tuple[dict, list[int]]] = []
+    t0 = time.perf_counter()
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=err_console, disable=not progress, transient=True,
+    ) as bar:
+        task = bar.add_task(f"{game.id} {opts.get('scenario', '')}", total=n)
+        if jobs <= 1:
+            for job, order in work:
+                results.append((_one_match(job), order))
+                bar.advance(task)
+        else:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                futures = {pool.submit(_one_match, job): order for job, order in work}
+                for fut in as_completed(futures):
+                    results.append((fut.result(), futures[fut]))
+                    bar.advance(task)
+    wall = time.perf_counter() - t0
+    results.sort(key=lambda r: r[0]["index"])
+    ok = [(r, o) for r, o in results if "error" not in r]
+    errors = [r for r, _ in results if "error" in r]
+    seat_wins = [0.0] * k
+    entrant_wins = [0.0] * k
+    draws = 0
+    for r, order in ok:
+        w = r["winners"]
+        if not w:
+            draws += 1
+            continue
+        for s in w:
+            seat_wins[s] += 1 / len(w)
+            entrant_wins[order[s]] += 1 / len(w)
+    m = len(ok)
+
+    def rate(x: float) -> dict:
+        lo, hi = wilson_interval(x, m)
+        return {"wins": x, "win_rate": x / m if m else 0.0, "ci95": [lo, hi]}
+
+    decisions = [sum(r["decisions"][s] for r, _ in ok) for s in range(k)]
+    think = [sum(r["think"][s] for r, _ in ok) for s in range(k)]
+    turns = [r["turns"] for r, _ in ok if r["turns"] is not None]
+    return {
+        "game": game.id,
+        "options": opts,
+        "matches": n,
+        "completed": m,
+        "seed": seed,
+        "entrants": specs,
+        "seat_order_balanced": swap,
+        "per_seat": [{"seat": s, **rate(seat_wins[s])} for s in range(k)],
+        "per_entrant": [{"entrant": e, "spec": specs[e], **rate(entrant_wins[e])} for e in range(k)],
+        "draws": draws,
+        "avg_decisions": sum(r["steps"] for r, _ in ok) / m if m else 0.0,
+        "avg_turns": sum(turns) / len(turns) if turns else None,
+        "reasons": dict(Counter(r["reason"] for r, _ in ok).most_common()),
+        "decisions_per_second": [decisions[s] / think[s] if think[s] > 0 else None for s in range(k)],
+        "max_decision_seconds": [max((r["max_think"][s] for r, _ in ok), default=0.0) for s in range(k)],
+        "engine_seconds_per_decision": (sum(r["engine_seconds"] for r, _ in ok) / max(1, sum(r["steps"] for r, _ in ok))),
+        "wall_seconds": wall,
+        "errors": errors,
+    }
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    game = _game(args.game)
+    opts = _options(game, args)
+    k = game.num_players(opts)
+    specs = _seat_specs(args, k, "bot:random")
+    for s in set(specs):  # fail fast on a bad spec, before starting processes
+        make_seat_agent(game.id, s)
+    if args.n < 1:
+        raise UsageError("-n must be at least 1")
+    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+    summary = simulate(game, opts, specs, args.n, args.seed, jobs, not args.no_swap, args.records, not args.json)
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        _print_summary(summary)
+    return 1 if summary["errors"] else 0
+
+
+def _print_summary(s: dict) -> None:
+    console.print(
+        f"[bold]{s['game']}[/bold] {s['options'].get('scenario', '')}: {s['completed']}/{s['matches']} matches, "
+        f"{s['draws']} draws, {s['avg_decisions']:.1f} decisions per match"
+        + (f", {s['avg_turns']:.1f} turns" if s["avg_turns"] is not None else "")
+        + f", {s['wall_seconds']:.1f}s"
+    )
+    t = Table("entrant", "wins", "win rate", "95% CI", "decisions/s", "slowest decision", show_edge=False)
+    for e in s["per_entrant"]:
+        lo, hi = e["ci95"]
+        t.add_row(f"{e['entrant']}: {e['spec']}", f"{e['wins']:g}", f"{e['win_rate']:.1%}", f"{lo:.1%} to {hi:.1%}", "", "")
+    console.print(t)
+    t = Table("seat", "wins", "win rate", "95% CI", "decisions/s", "slowest decision", show_edge=False)
+    for p in s["per_seat"]:
+        lo, hi = p["ci95"]
+        dps = s["decisions_per_second"][p["seat"]]
+        t.add_row(
+            str(p["seat"]), f"{p['wins']:g}", f"{p['win_rate']:.1%}", f"{lo:.1%} to {hi:.1%}",
+            f"{dps:,.0f}" if dps else "-", f"{s['max_decision_seconds'][p['seat']] * 1000:.1f} ms",
+        )
+    console.print(t)
+    console.print("results: " + ", ".join(f"{r or '?'} x{c}" for r, c in s["reasons"].items()))
+    for e in s["errors"]:
+        console.print(f"[red]match {e['index']} (seed {e['seed']}, seats {e['specs']}): {e['error']}[/red]")
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    record = MatchRecord.load(args.file)
+    game = _game(record.game)
+    console.print(
+        f"[bold]{record.game}[/bold] {record.options.get('scenario', '')}, seed {record.seed}, seats "
+        f"{', '.join(f'{i}={s}' for i, s in enumerate(record.seats))}, engine {record.engine_version}"
+    )
+
+    def show(i, step, state):
+        if args.quiet:
+            return
+        console.print(f"#{i} P{step.player}: {game.describe_value(step.action)}")
+        for e in step.events:
+            console.print(f"     {game.describe_value(e)}")
+
+    replay(record, on_step=show)
+    res = record.result or {}
+    console.print(f"[green]verified[/green]: {len(record.steps)} steps replay exactly; result: {res.get('reason')} "
+                  f"(winners {res.get('winners')})")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    games = load_all()
+    out = Path(args.records)
+    console.print(f"[bold]deltav {deltav.__version__}[/bold]: one bot-vs-bot match of each game\n")
+    for gid, game in sorted(games.items()):
+        opts = game.resolve_options({})
+        n = game.num_players(opts)
+        specs = [args.bot] * n
+        agents = [make_seat_agent(gid, s) for s in specs]
+        t0 = time.perf_counter()
+        record, state, _ = play_match(game, opts, args.seed, agents, specs)
+        dt = time.perf_counter() - t0
+        path = record.save(out / f"{gid}-{args.seed}.json")
+        _print_result(game, record, path, dt)
+    console.print(f"\nreplay one with: deltav replay {out}/<file>.json")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="deltav", description="Four space tabletop games: engines, AI, records.")
+    p.add_argument("--version", action="version", version=f"deltav {deltav.__version__}")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    g = sub.add_parser("games", help="list the registered games, their scenarios and rules options")
+    g.add_argument("--json", action="store_true")
+    g.set_defaults(func=cmd_games)
+
+    def game_args(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("game")
+        sp.add_argument("--scenario", help="scenario id (see 'deltav games') or a scenario file path")
+        sp.add_argument("--players", type=int, help="player count, for games where it varies")
+        sp.add_argument("--option", action="append", metavar="NAME=VALUE", help="a rules option (repeatable)")
+        sp.add_argument("--seat", action="append", metavar="INDEX=SPEC", help="e.g. 0=bot:hard, 1=human (repeatable)")
+        sp.add_argument("--seed", type=int, default=1)
+
+    pl = sub.add_parser("play", help="play one match")
+    game_args(pl)
+    pl.add_argument("--record", help="save the match record to this file")
+    pl.add_argument("--log", action="store_true", help="print every event")
+    pl.set_defaults(func=cmd_play)
+
+    si = sub.add_parser("simulate", help="play many matches in parallel and report win rates")
+    game_args(si)
+    si.add_argument("-n", type=int, default=20, help="number of matches")
+    si.add_argument("--jobs", type=int, default=0, help="worker processes (0 = one per core)")
+    si.add_argument("--no-swap", action="store_true", help="keep seats fixed instead of rotating entrants")
+    si.add_argument("--records", help="save every match record in this folder")
+    si.add_argument("--json", action="store_true")
+    si.set_defaults(func=cmd_simulate)
+
+    rp = sub.add_parser("replay", help="verify a match record and print it as a log")
+    rp.add_argument("file")
+    rp.add_argument("--quiet", action="store_true", help="only verify")
+    rp.set_defaults(func=cmd_replay)
+
+    de = sub.add_parser("demo", help="a bot-vs-bot match of every game, with its saved record")
+    de.add_argument("--bot", default="bot:normal")
+    de.add_argument("--seed", type=int, default=1)
+    de.add_argument("--records", default="records")
+    de.set_defaults(func=cmd_demo)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except (UsageError, OptionError) as exc:
+        err_console.print(f"deltav: error: {exc}")
+        return 2
+    except DeltavError as exc:
+        err_console.print(f"deltav: {exc}")
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

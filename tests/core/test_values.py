@@ -1,0 +1,80 @@
+"""Typed values: JSON forms and the codec's field checks."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import pytest
+
+from deltav.core.errors import MalformedAction
+from deltav.core.values import Action, Codec, Event, value
+
+
+@value("order")
+class Order(Action):
+    ship: str
+    burn: int | None
+    ignore: tuple[str, ...] = ()
+
+
+@value("pair")
+class Pair(Action):
+    at: tuple[int, int]
+    kind: Literal["mine", "torpedo"]
+    order: Order | None = None
+
+
+@value("seen")
+class Seen(Event):
+    square: int
+    tile: str
+    to: tuple[int, ...] | None = None
+
+
+CODEC = Codec([Order, Pair])
+
+
+def test_json_form_and_round_trip():
+    o = Order("p0s0", 3, ("1,2",))
+    assert o.to_json() == {"type": "order", "ship": "p0s0", "burn": 3, "ignore": ["1,2"]}
+    assert CODEC.decode(o.to_json()) == o
+    p = Pair((1, -2), "mine", o)
+    assert CODEC.decode(p.to_json()) == p
+    assert hash(p) == hash(CODEC.decode(p.to_json()))
+
+
+def test_defaults_may_be_omitted():
+    assert CODEC.decode({"type": "order", "ship": "x", "burn": None}) == Order("x", None)
+
+
+@pytest.mark.parametrize(
+    "obj, field",
+    [
+        ({"type": "nope"}, "action.type"),
+        ({"ship": "x"}, "action.type"),
+        ({"type": "order", "burn": 1}, "action.ship"),
+        ({"type": "order", "ship": 5, "burn": 1}, "action.ship"),
+        ({"type": "order", "ship": "x", "burn": "1"}, "action.burn"),
+        ({"type": "order", "ship": "x", "burn": True}, "action.burn"),
+        ({"type": "order", "ship": "x", "burn": 1, "extra": 0}, "action.extra"),
+        ({"type": "order", "ship": "x", "burn": 1, "ignore": "1,2"}, "action.ignore"),
+        ({"type": "order", "ship": "x", "burn": 1, "ignore": [1]}, "action.ignore[0]"),
+        ({"type": "pair", "at": [1], "kind": "mine"}, "action.at"),
+        ({"type": "pair", "at": [1, 2], "kind": "nuke"}, "action.kind"),
+        ({"type": "pair", "at": [1, 2], "kind": "mine", "order": {"type": "pair"}}, "action.order"),
+        ("text", "action"),
+    ],
+)
+def test_malformed_values_name_the_field(obj, field):
+    with pytest.raises(MalformedAction) as err:
+        CODEC.decode(obj)
+    assert err.value.field.startswith(field)
+    assert err.value.rule == "protocol.malformed"
+
+
+def test_event_audience():
+    public = Seen(3, "t1")
+    private = Seen(3, "t1", to=(2,))
+    assert public.visible_to(None) and public.visible_to(0)
+    assert private.visible_to(2) and not private.visible_to(1) and not private.visible_to(None)
+    assert Codec([Seen]).decode(private.to_json()) == private

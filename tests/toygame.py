@@ -1,0 +1,212 @@
+"""A tiny game that exercises every part of the protocol (a simultaneous node, a die, private cards, a
+determinizer), registered for the test suite only, so the core machinery and the conformance suite are tested
+independently of the real games.
+
+Rules: each player is dealt one secret card from six (values 1..6). Both then bid 0..2 at once, secretly; the
+higher bidder moves first (ties: player 0), and each bid is paid from a purse of 2. Players then alternate
+steps of 1 or 2; a rolled 6 adds one more. The first to reach 10 wins; after 40 steps the higher card wins.
+"""
+
+from __future__ import annotations
+
+from deltav.core import Codec, Event, IllegalAction, Option, Result, Rng, ScenarioInfo, State, register_game, value
+from deltav.core.protocol import Game
+from deltav.core.values import Action
+
+
+@value("bid")
+class Bid(Action):
+    amount: int
+
+
+@value("step")
+class Step(Action):
+    size: int
+
+
+@value("dealt")
+class Dealt(Event):
+    player: int
+    card: str
+    to: tuple[int, ...] | None = None
+
+
+@value("bid_placed")
+class BidPlaced(Event):
+    player: int
+
+
+@value("bids_revealed")
+class BidsRevealed(Event):
+    bids: tuple[int, ...]
+    first: int
+
+
+@value("moved")
+class Moved(Event):
+    player: int
+    size: int
+    roll: int
+    position: int
+
+
+@value("won")
+class Won(Event):
+    player: int | None
+    reason: str
+
+
+CARDS = ("c1", "c2", "c3", "c4", "c5", "c6")
+
+
+class ToyState(State):
+    def __init__(self, options, rng: Rng):
+        self.options = options
+        self.num_players = 2
+        self.rng = rng
+        self.cards = [None, None]
+        self.bids = [None, None]
+        self.pos = [0, 0]
+        self.turn = 0
+        self.steps = 0
+        self.phase = "bid"
+        self.res: Result | None = None
+
+    def current_players(self):
+        if self.res is not None:
+            return ()
+        if self.phase == "bid":
+            return tuple(p for p in range(2) if self.bids[p] is None)
+        return (self.turn,)
+
+    def legal_actions(self, player):
+        if player not in self.current_players():
+            return []
+        if self.phase == "bid":
+            return [Bid(a) for a in range(3)]
+        return [Step(1), Step(2)]
+
+    def apply_action(self, player, action):
+        self.check_turn(player)
+        if self.phase == "bid":
+            if not isinstance(action, Bid):
+                raise IllegalAction("toy.phase", "bid first")
+            if not 0 <= action.amount <= 2:
+                raise IllegalAction("toy.bid.range", "bids are 0..2")
+            self.bids[player] = action.amount
+            events: list[Event] = [BidPlaced(player)]
+            if None not in self.bids:
+                self.turn = 1 if self.bids[1] > self.bids[0] else 0
+                self.phase = "race"
+                events.append(BidsRevealed(tuple(self.bids), self.turn))
+            return events
+        if not isinstance(action, Step):
+            raise IllegalAction("toy.phase", "the bidding is over")
+        if action.size not in (1, 2):
+            raise IllegalAction("toy.step.size", "steps are 1 or 2")
+        roll = self.rng.d6()
+        self.pos[player] += action.size + (1 if roll == 6 else 0)
+        self.steps += 1
+        events = [Moved(player, action.size, roll, self.pos[player])]
+        if self.pos[player] >= 10:
+            self.res = Result((player,), "reached 10")
+        elif self.steps >= 40:
+            best = 0 if self.cards[0] > self.cards[1] else 1
+            self.res = Result((best,), "higher card")
+        self.turn = 1 - player
+        if self.res is not None:
+            events.append(Won(self.res.winners[0], self.res.reason))
+        return events
+
+    def is_terminal(self):
+        return self.res is not None
+
+    def result(self):
+        return self.res
+
+    def view(self, player):
+        return {
+            "phase": self.phase,
+            "card": self.cards[player] if player is not None else None,
+            "bid_made": [b is not None for b in self.bids],
+            "bids": list(self.bids) if self.phase != "bid" else ([self.bids[player]] if player is not None else []),
+            "positions": list(self.pos),
+            "turn": self.turn,
+            "steps": self.steps,
+            "result": self.res.to_json() if self.res else None,
+        }
+
+    def secret_tokens(self, player):
+        return {c for p, c in enumerate(self.cards) if p != player}
+
+    def clone(self):
+        s = ToyState.__new__(ToyState)
+        s.__dict__.update(self.__dict__)
+        s.cards, s.bids, s.pos, s.rng = list(self.cards), list(self.bids), list(self.pos), self.rng.clone()
+        return s
+
+    def to_json(self):
+        return {
+            "cards": list(self.cards),
+            "bids": list(self.bids),
+            "pos": list(self.pos),
+            "turn": self.turn,
+            "steps": self.steps,
+            "phase": self.phase,
+            "result": self.res.to_json() if self.res else None,
+            "rng": self.rng.to_json(),
+        }
+
+
+@register_game
+class ToyGame(Game):
+    id = "toy"
+    title = "Toy race (test only)"
+    has_hidden_information = True
+    has_simultaneous_moves = True
+    options = (Option("scenario", str, "standard", "the only scenario", choices=("standard",)),)
+    actions = Codec([Bid, Step])
+    events = Codec([Dealt, BidPlaced, BidsRevealed, Moved, Won])
+
+    @classmethod
+    def scenarios(cls):
+        return [ScenarioInfo("standard", "Standard", (2,))]
+
+    @classmethod
+    def max_decisions(cls, options):
+        return 42
+
+    @classmethod
+    def new_initial_state(cls, options=None, seed=0):
+        s = ToyState(cls.resolve_options(options), Rng(seed))
+        deck = list(CARDS)
+        s.rng.shuffle(deck)
+        s.cards = deck[:2]
+        return s
+
+    @classmethod
+    def state_from_json(cls, obj):
+        s = ToyState({"scenario": "standard"}, Rng.from_json(obj["rng"]))
+        s.cards, s.bids, s.pos = list(obj["cards"]), list(obj["bids"]), list(obj["pos"])
+        s.turn, s.steps, s.phase = obj["turn"], obj["steps"], obj["phase"]
+        s.res = Result.from_json(obj["result"]) if obj["result"] else None
+        return s
+
+    @classmethod
+    def determinize(cls, view, player, rng):
+        s = ToyState({"scenario": "standard"}, Rng(rng.next64()))
+        others = [c for c in CARDS if c != view["card"]]
+        s.cards = [None, None]
+        s.cards[player] = view["card"]
+        s.cards[1 - player] = rng.choice(others)
+        if view["phase"] == "bid":
+            s.bids = [None, None]
+            s.bids[player] = view["bids"][0] if view["bids"] else None
+            if view["bid_made"][1 - player]:
+                s.bids[1 - player] = rng.below(3)
+        else:
+            s.bids = list(view["bids"])
+        s.pos, s.turn, s.steps, s.phase = list(view["positions"]), view["turn"], view["steps"], view["phase"]
+        s.res = Result.from_json(view["result"]) if view["result"] else None
+        return s
+ToyState.game = ToyGame
