@@ -1,0 +1,154 @@
+"""Measure agents on the registered games: decisions per second, think time, search iterations per second.
+
+    python -m deltav.agents.bench                       # every game, specs easy, normal, hard
+    python -m deltav.agents.bench --games mining --specs mcts:iterations=200,hard --decisions 30
+
+Positions are sampled from seeded games: a game is played with uniformly random moves and every ``--every``-th
+decision (of any player) is handed to the agent under test, whose answer is then played (so an illegal answer
+is caught exactly as a match would catch it). The figures are wall-clock measurements of this machine; the
+moves themselves are deterministic given the seed. ``--matches`` plays whole matches of the spec against
+itself with :func:`deltav.core.match.play_match` instead.
+
+This module owns measurement only (it is a tool, not part of the agents' behaviour).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Sequence
+
+from deltav.agents.registry import make_agent
+from deltav.core.errors import DeltavError, IllegalAction
+from deltav.core.match import play_match
+from deltav.core.protocol import Decision, Game
+from deltav.core.rng import Rng, derive_seed
+
+
+def sample_decisions(game: type[Game], options: dict, spec: str, decisions: int, seed: int, every: int = 3,
+                     max_games: int = 50) -> dict:
+    """Ask the agent for ``decisions`` decisions at positions of seeded random games; return the figures."""
+    opts = game.resolve_options(options)
+    think: list[float] = []
+    iterations = 0
+    illegal = 0
+    g = 0
+    while len(think) < decisions and g < max_games:
+        state = game.new_initial_state(opts, derive_seed(seed, "bench", g))
+        rng = Rng(derive_seed(seed, "moves", g))
+        agents: dict[int, object] = {}
+        step = 0
+        while not state.is_terminal() and len(think) < decisions:
+            players = list(state.current_players())
+            p = players[rng.below(len(players))]
+            legal = state.legal_actions(p)
+            if step % every == 0 and len(legal) > 1:
+                agent = agents.get(p)
+                if agent is None:
+                    agent = agents[p] = make_agent(game.id, spec)
+                decision = Decision(game, p, state.view(p), legal, Rng(derive_seed(seed, "seat", g, p, step)), opts)
+                t0 = time.perf_counter()
+                action = agent.act(decision)  # type: ignore[attr-defined]
+                think.append(time.perf_counter() - t0)
+                last = getattr(agent, "last", None)
+                if last is not None:
+                    iterations += last.iterations
+                    agent.last = None  # type: ignore[attr-defined]
+                if action not in legal:
+                    illegal += 1
+                    action = legal[rng.below(len(legal))]
+            else:
+                action = legal[rng.below(len(legal))]
+            try:
+                state.apply_action(p, action)
+            except IllegalAction:
+                illegal += 1
+                state.apply_action(p, legal[rng.below(len(legal))])
+            step += 1
+        g += 1
+    total = sum(think)
+    return {
+        "decisions": len(think),
+        "seconds": total,
+        "per_second": len(think) / total if total else float("inf"),
+        "mean_ms": 1000 * total / len(think) if think else 0.0,
+        "max_ms": 1000 * max(think) if think else 0.0,
+        "iterations_per_second": iterations / total if total and iterations else 0.0,
+        "illegal": illegal,
+    }
+
+
+def match_figures(game: type[Game], options: dict, spec: str, matches: int, seed: int) -> dict:
+    """Play ``matches`` whole matches of ``spec`` against itself; return think-time figures."""
+    decisions = 0
+    think = 0.0
+    worst = 0.0
+    results = []
+    for m in range(matches):
+        opts = game.resolve_options(options)
+        n = game.num_players(opts)
+        agents = [make_agent(game.id, spec) for _ in range(n)]
+        record, state, stats = play_match(game, options, derive_seed(seed, "match", m), agents)
+        decisions += sum(stats.decisions)
+        think += sum(stats.think_seconds)
+        worst = max(worst, max(stats.max_think))
+        results.append(state.result().reason if state.result() else "?")
+    return {"decisions": decisions, "per_second": decisions / think if think else float("inf"),
+            "max_ms": 1000 * worst, "results": results}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from deltav.games import load_all
+
+    ap = argparse.ArgumentParser(prog="python -m deltav.agents.bench", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", default="all", help="comma-separated game ids, or all")
+    ap.add_argument("--specs", default="easy,normal,hard", help="agent specs separated by ';' or ','")
+    ap.add_argument("--scenario", default=None, help="scenario id (default: the game's first)")
+    ap.add_argument("--decisions", type=int, default=12, help="decisions sampled per game and spec")
+    ap.add_argument("--every", type=int, default=3, help="hand every k-th decision to the agent")
+    ap.add_argument("--matches", type=int, default=0, help="play this many whole matches instead of sampling")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    games = load_all()
+    ids = sorted(games) if args.games == "all" else args.games.split(",")
+    specs = _split_specs(args.specs)
+    print(f"{'game':12} {'spec':36} {'dec':>4} {'dec/s':>8} {'mean ms':>8} {'max ms':>8} {'iter/s':>8} illegal")
+    for gid in ids:
+        game = games[gid]
+        scenarios = [s.id for s in game.scenarios()]
+        options = {"scenario": args.scenario or scenarios[0]} if scenarios else {}
+        for spec in specs:
+            try:
+                make_agent(gid, spec)
+            except DeltavError as exc:
+                print(f"{gid:12} {spec:36} unavailable: {exc}")
+                continue
+            if args.matches:
+                f = match_figures(game, options, spec, args.matches, args.seed)
+                print(f"{gid:12} {spec:36} {f['decisions']:4d} {f['per_second']:8.1f} {'':8} {f['max_ms']:8.0f} "
+                      f"{'':8} 0  {f['results']}")
+            else:
+                f = sample_decisions(game, options, spec, args.decisions, args.seed, args.every)
+                print(f"{gid:12} {spec:36} {f['decisions']:4d} {f['per_second']:8.1f} {f['mean_ms']:8.1f} "
+                      f"{f['max_ms']:8.0f} {f['iterations_per_second']:8.0f} {f['illegal']}")
+    return 0
+
+
+def _split_specs(text: str) -> list[str]:
+    """Specs separated by ';' (or by ',' where a comma does not start a parameter)."""
+    if ";" in text:
+        return [s.strip() for s in text.split(";") if s.strip()]
+    out: list[str] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if "=" in part and out and ":" in out[-1]:
+            out[-1] += "," + part
+        else:
+            out.append(part)
+    return out
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

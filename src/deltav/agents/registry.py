@@ -1,0 +1,130 @@
+"""The bot registry: ``make_agent(game_id, spec)`` turns a spec such as ``hard``, ``mcts:iterations=500`` or
+``scripted`` into an :class:`~deltav.core.agent.Agent` for one seat.
+
+Names resolved, in order:
+
+1. the generic agents: ``random``, ``mcts``, ``ismcts``, ``duct`` (parameters: see each class's ``PARAMS``);
+2. the difficulty presets ``easy``, ``normal``, ``hard`` (:mod:`deltav.agents.presets`; ``hard:iterations=300``
+   overrides a preset's parameter);
+3. the game's own bots, ``deltav.games.<id>.bots.BOTS`` (a dict name -> Agent class; ``scripted`` is the
+   baseline every game should provide). Parameters are passed to the class as keyword arguments.
+
+A name that matches nothing raises :class:`~deltav.agents.spec.AgentSpecError` listing the specs available for
+that game. This module owns name resolution only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from deltav.agents.mcts import DUCTAgent, ISMCTSAgent, MCTSAgent, SearchAgent, check_searchable
+from deltav.agents.presets import LEVELS, game_module, heuristic, preset_for
+from deltav.agents.spec import AgentSpecError, parse_spec
+from deltav.core.agent import Agent, RandomAgent
+from deltav.core.protocol import Game, get_game
+
+SEARCH_AGENTS: dict[str, type[SearchAgent]] = {"mcts": MCTSAgent, "ismcts": ISMCTSAgent, "duct": DUCTAgent}
+GENERIC = ("random", *SEARCH_AGENTS)
+
+
+def game_bots(game_id: str) -> dict[str, type[Agent]]:
+    """The game's own bots (``deltav.games.<id>.bots.BOTS``), or an empty dict if it has none yet."""
+    mod = game_module(game_id, "bots")
+    bots = getattr(mod, "BOTS", None) if mod is not None else None
+    return dict(bots) if isinstance(bots, dict) else {}
+
+
+def available_specs(game: str | type[Game]) -> list[str]:
+    """Every agent name a spec may start with for this game."""
+    gid = game if isinstance(game, str) else game.id
+    names = list(GENERIC) + list(LEVELS)
+    names += [n for n in sorted(game_bots(gid)) if n not in names]
+    return names
+
+
+def _game_class(game: str | type[Game]) -> type[Game] | None:
+    if not isinstance(game, str):
+        return game
+    try:
+        return get_game(game)
+    except Exception:
+        from deltav.games import load_all
+
+        return load_all().get(game)
+
+
+def make_agent(game: str | type[Game], spec: str) -> Agent:
+    """An agent for one seat of ``game`` (an id, or a Game class such as a test game) from ``spec``."""
+    gid = game if isinstance(game, str) else game.id
+    name, raw = parse_spec(spec)
+    game_cls = _game_class(game)
+    if name == "random":
+        if raw:
+            raise AgentSpecError(spec, "random takes no parameters")
+        return RandomAgent()
+    if name in SEARCH_AGENTS:
+        if game_cls is not None:
+            _check_search(spec, game_cls)
+        return SEARCH_AGENTS[name](spec=spec, **raw)
+    if name in LEVELS:
+        return _from_preset(gid, game_cls, name, raw, spec)
+    bots = game_bots(gid)
+    if name in bots:
+        return _scripted(bots[name], raw, spec)
+    raise AgentSpecError(
+        spec,
+        f"no agent named {name!r} for game {gid!r}"
+        + ("" if bots else f" (deltav.games.{gid}.bots.BOTS does not exist yet)")
+        + f"; available: {', '.join(available_specs(gid))}",
+    )
+
+
+def _check_search(spec: str, game_cls: type[Game]) -> None:
+    try:
+        check_searchable(game_cls)
+    except Exception as exc:
+        raise AgentSpecError(spec, str(exc)) from None
+
+
+def _scripted(cls: type[Agent], raw: dict[str, Any], spec: str) -> Agent:
+    try:
+        return cls(**raw)
+    except TypeError as exc:
+        raise AgentSpecError(spec, f"{cls.__name__} does not accept these parameters: {exc}") from None
+
+
+def _from_preset(gid: str, game_cls: type[Game] | None, level: str, raw: dict[str, Any], spec: str) -> Agent:
+    entry = resolve_preset(gid, level, game_cls)
+    agent_name = entry["agent"]
+    params = {**entry.get("params", {}), **raw}
+    if agent_name == "random":
+        return RandomAgent()
+    if agent_name in SEARCH_AGENTS:
+        if game_cls is not None:
+            _check_search(spec, game_cls)
+        agent = SEARCH_AGENTS[agent_name](
+            policy=heuristic(gid, entry.get("rollout")),
+            evaluate=heuristic(gid, entry.get("evaluation")),
+            spec=spec,
+            **params,
+        )
+    else:
+        agent = _scripted(game_bots(gid)[agent_name], params, spec)
+    agent.name = level
+    return agent
+
+
+def resolve_preset(gid: str, level: str, game_cls: type[Game] | None = None) -> dict[str, Any]:
+    """The preset entry in force for this game now: the scripted fallback is applied when the game has no such
+    bot, and ``heuristics_found`` says which named heuristics the game defines."""
+    entry = preset_for(gid, level)
+    bots = game_bots(gid)
+    if entry["agent"] not in ("random", *SEARCH_AGENTS) and entry["agent"] not in bots:
+        fb = entry.get("fallback")
+        if fb is None:
+            raise AgentSpecError(level, f"preset needs {gid}'s bot {entry['agent']!r}, which does not exist")
+        entry = {**entry, **fb, "fallback_used": True}
+    entry["heuristics_found"] = {
+        k: heuristic(gid, entry.get(k)) is not None for k in ("rollout", "evaluation") if entry.get(k)
+    }
+    return entry

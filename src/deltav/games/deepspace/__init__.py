@@ -1,0 +1,155 @@
+"""Deep Space Combat (Joshua Morris, 1997): fleet design under a point budget, secret simultaneous plotting,
+hex vector movement, 2d6 x stat combat, defender-allocated damage and self-destruct.
+
+Rules: ``/work/shared/rules/deep-space-combat.txt``; rulings: ``design/deep-space.md`` 2.2-2.3, each a named
+option below. Docs: ``docs/deepspace.md``.
+
+Modules: ``movement`` (velocity vectors, thrust cost), ``combat`` (rolls), ``damage`` (allocation),
+``design`` (ship designs, fleets and their files), ``scenarios`` (scenario files), ``messages`` (actions and
+events), ``state`` (the state machine), ``sampler`` (determinization), ``heuristics`` (exact odds for bots),
+``bots`` (the scripted bot).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from deltav.core.errors import OptionError, ScenarioError
+from deltav.core.protocol import Game, Option, ScenarioInfo, register_game
+from deltav.core.rng import Rng
+from deltav.games.deepspace.design import POINTS_PER_SIZE
+from deltav.games.deepspace.messages import ACTIONS, EVENTS
+from deltav.games.deepspace.scenarios import Scenario, builtin_ids, load_scenario
+from deltav.games.deepspace.state import DeepSpaceState
+
+
+@register_game
+class DeepSpaceGame(Game):
+    id = "deepspace"
+    title = "Deep Space Combat"
+    min_players = 2
+    max_players = 8
+    has_hidden_information = True
+    has_simultaneous_moves = True
+    rules_version = "1997-1"
+    options = (
+        Option("scenario", str, "duel", "A built-in scenario id or the path of a scenario TOML file.",
+               choices=tuple(builtin_ids()), free_choice=True),
+        Option("round_limit", int, 0,
+               "Rounds before the campaign score decides (0: the scenario's limit). Ruling 2.3.15: without a limit "
+               "a fleet could flee for ever.", minimum=0, ruling=True),
+        Option("withdrawal_radius", int, 30,
+               "A ship farther than this many hexes from every enemy may withdraw (0: no withdrawal). Ruling 2.3.4.",
+               minimum=0, ruling=True),
+        Option("arena_radius", int, 0,
+               "0: the unbounded plane of the rules. Otherwise a bounded arena around hex (0, 0): a ship that ends "
+               "its movement farther out has left the battle (withdrawn). Ruling 2.3.4 (the AI variant).",
+               minimum=0, ruling=True),
+        Option("initial_velocity", str, "up_to_thrust",
+               "Deployment velocity: any with speed up to the ship's thrust, or 'rest' (all start still). "
+               "Ruling 2.3.5.", choices=("up_to_thrust", "rest"), ruling=True),
+        Option("leftover_damage", str, "lost",
+               "Hit points below a ship stat's size: 'lost', or 'partial' (kept per stat until they make a level). "
+               "Ruling 2.3.10.", choices=("lost", "partial"), ruling=True),
+        Option("friendly_fire", bool, False,
+               "Whether weapons may target friendly ships (the rules say 'enemy ships'). Ruling 2.3.8.", ruling=True),
+        Option("self_destruct", bool, True,
+               "Self-destruct declarations in the destruction phase (secret, simultaneous). Ruling 2.3.12.",
+               ruling=True),
+        Option("explosion_hits_friends", bool, True,
+               "A self-destruct damages everything in its hex, friendly ships included. Ruling 2.3.12.", ruling=True),
+        Option("explosion_counts_size", bool, False,
+               "Whether size counts in the exploding ship's 'total remaining stats' (it does not: size is never a "
+               "damageable stat). Ruling 2.3.12.", ruling=True),
+        Option("two_fleet_victory", str, "annihilation",
+               "Two fleets: 'annihilation' (the side left on the field wins; at the round limit the campaign score "
+               "decides) or 'score' (always the campaign score). Rulebook MISC and ruling 2.3.15.",
+               choices=("annihilation", "score"), ruling=True),
+        Option("stat_cap", int, 0,
+               "Optional cap on every stat level of a design (0: no cap, as the rules). Ruling 2.3.14.",
+               minimum=0, ruling=True),
+    )
+    actions = ACTIONS
+    events = EVENTS
+
+    @classmethod
+    def scenarios(cls) -> list[ScenarioInfo]:
+        out = []
+        for sid in builtin_ids():
+            sc = load_scenario(sid)
+            out.append(ScenarioInfo(sc.id, sc.title, (len(sc.players),), sc.summary))
+        return out
+
+    @classmethod
+    def _scenario(cls, options: Mapping[str, Any]) -> Scenario:
+        try:
+            return load_scenario(options.get("scenario", "duel"), int(options.get("stat_cap", 0)))
+        except ScenarioError as exc:
+            raise OptionError("scenario", str(exc)) from None
+
+    @classmethod
+    def check_options(cls, options: dict[str, Any]) -> None:
+        cls._scenario(options)
+
+    @classmethod
+    def num_players(cls, options: Mapping[str, Any]) -> int:
+        return len(cls._scenario(options).players)
+
+    @classmethod
+    def max_decisions(cls, options: Mapping[str, Any]) -> int:
+        sc = cls._scenario(options)
+        levels = sum(p.size_levels for p in sc.players)
+        n = len(sc.players)
+        stat_levels = POINTS_PER_SIZE * levels  # every stat level costs at least one design point
+        rounds = options.get("round_limit") or sc.round_limit
+        design = sum(5 * p.size_levels + 2 * POINTS_PER_SIZE * p.size_levels + 1 for p in sc.players)
+        deploy = 2 * levels + n
+        per_round = (levels + stat_levels + n) + 2 * (2 * stat_levels + levels) + levels
+        return design + deploy + rounds * per_round
+
+    @classmethod
+    def new_initial_state(cls, options: Mapping[str, Any] | None = None, seed: int = 0) -> DeepSpaceState:
+        opts = cls.resolve_options(options)
+        sc = cls._scenario(opts)
+        s = DeepSpaceState.__new__(DeepSpaceState)
+        n = len(sc.players)
+        s.num_players = n
+        s.rng = Rng(seed)
+        s.opts = opts
+        s.names = tuple(p.name for p in sc.players)
+        s.levels = tuple(p.size_levels for p in sc.players)
+        s.zones = tuple(p.zone for p in sc.players)
+        s.round_limit = opts["round_limit"] or sc.round_limit
+        s.phase = "design"
+        s.sub = ""
+        s.round = 0
+        s.ships = []
+        s.index = {}
+        s.order = [() for _ in range(n)]
+        s.cur = [0] * n
+        s.plan = []
+        s.inflicted = [0] * n
+        s.received = [0] * n
+        s.report = ()
+        s.shots = ()
+        s._result = None
+        s.designs = [p.fleet.ships if p.fleet is not None else () for p in sc.players]
+        s.drafts = [(0, 0, 0, 0, (), 0, 0) for _ in range(n)]
+        s.waiting = [p.fleet is None for p in sc.players]
+        if not any(s.waiting):
+            s._commission()
+        return s
+
+    @classmethod
+    def state_from_json(cls, obj: Mapping) -> DeepSpaceState:
+        return DeepSpaceState.from_json(dict(obj))
+
+    @classmethod
+    def determinize(cls, view: Mapping, player: int, rng: Rng) -> DeepSpaceState:
+        from deltav.games.deepspace.sampler import determinize
+
+        return determinize(dict(view), player, rng)
+
+
+DeepSpaceState.game = DeepSpaceGame

@@ -1,0 +1,263 @@
+"""Ship and fleet designs of Deep Space Combat: costs, budgets, validation, and their data files.
+
+A ship has a size (never damaged), thrust, evasion and endurance (each level costs ``size`` design points) and
+any number of weapons with targeting and damage (each level costs 1 point). A ship of size ``s`` has
+``60 * s`` design points. A fleet is a list of ships whose sizes total at most the side's agreed size levels.
+
+Fleet files are TOML::
+
+    id = "lancers"
+    title = "Three lancers"
+    size_levels = 12
+    [[ships]]
+    name = "Lancer"
+    size = 4
+    thrust = 5
+    evasion = 6
+    endurance = 8
+    weapons = [{targeting = 20, damage = 30}, {targeting = 20, damage = 30}]
+
+Validation raises :class:`ScenarioError` with the field path and which budget is exceeded.
+
+This module owns designs and their files only: no positions, no game state, no dice.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from deltav.core.errors import ScenarioError
+
+POINTS_PER_SIZE = 60
+SHIP_STATS = ("thrust", "evasion", "endurance")
+
+
+@dataclass(frozen=True)
+class ShipDesign:
+    name: str
+    size: int
+    thrust: int
+    evasion: int
+    endurance: int
+    weapons: tuple[tuple[int, int], ...]  # (targeting, damage) per weapon
+
+    @property
+    def cost(self) -> int:
+        return design_cost(self.size, self.thrust, self.evasion, self.endurance, self.weapons)
+
+    @property
+    def budget(self) -> int:
+        return POINTS_PER_SIZE * self.size
+
+    def to_json(self) -> dict:
+        return {
+            "name": self.name,
+            "size": self.size,
+            "thrust": self.thrust,
+            "evasion": self.evasion,
+            "endurance": self.endurance,
+            "weapons": [{"targeting": t, "damage": d} for t, d in self.weapons],
+        }
+
+
+@dataclass(frozen=True)
+class Fleet:
+    id: str
+    title: str
+    size_levels: int
+    ships: tuple[ShipDesign, ...]
+
+    @property
+    def levels_used(self) -> int:
+        return sum(s.size for s in self.ships)
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "size_levels": self.size_levels,
+            "ships": [s.to_json() for s in self.ships],
+        }
+
+
+def design_cost(size: int, thrust: int, evasion: int, endurance: int, weapons) -> int:
+    """Design points spent: ``size`` per level of thrust, evasion, endurance; 1 per weapon level."""
+    return size * (thrust + evasion + endurance) + sum(t + d for t, d in weapons)
+
+
+def check_design(d: ShipDesign, path: str = "ship", stat_cap: int = 0) -> None:
+    """Raise ScenarioError naming the field and the exceeded budget if ``d`` is not a legal design."""
+    if d.size < 1:
+        raise ScenarioError(f"{path}.size", f"size must be at least 1, got {d.size}")
+    for stat in SHIP_STATS:
+        v = getattr(d, stat)
+        if v < 0:
+            raise ScenarioError(f"{path}.{stat}", f"must be >= 0, got {v}")
+        if stat_cap and v > stat_cap:
+            raise ScenarioError(f"{path}.{stat}", f"{v} exceeds the stat cap {stat_cap}")
+    for i, (t, dmg) in enumerate(d.weapons):
+        for name, v in (("targeting", t), ("damage", dmg)):
+            if v < 0:
+                raise ScenarioError(f"{path}.weapons[{i}].{name}", f"must be >= 0, got {v}")
+            if stat_cap and v > stat_cap:
+                raise ScenarioError(f"{path}.weapons[{i}].{name}", f"{v} exceeds the stat cap {stat_cap}")
+        if t + dmg < 1:
+            raise ScenarioError(f"{path}.weapons[{i}]", "a weapon needs at least one level of targeting or damage")
+    cost = d.cost
+    if cost > d.budget:
+        raise ScenarioError(
+            path,
+            f"design point budget exceeded: costs {cost} points ({d.size} x (thrust {d.thrust} + evasion "
+            f"{d.evasion} + endurance {d.endurance}) + weapons {cost - d.size * (d.thrust + d.evasion + d.endurance)})"
+            f", budget is {d.budget} (60 x size {d.size})",
+        )
+    if d.thrust + d.evasion + d.endurance + sum(t + w for t, w in d.weapons) == 0:
+        raise ScenarioError(path, "a ship needs at least one stat above zero besides size")
+
+
+def check_fleet(f: Fleet, path: str = "fleet", stat_cap: int = 0) -> None:
+    if f.size_levels < 1:
+        raise ScenarioError(f"{path}.size_levels", f"must be at least 1, got {f.size_levels}")
+    if not f.ships:
+        raise ScenarioError(f"{path}.ships", "a fleet needs at least one ship")
+    for i, s in enumerate(f.ships):
+        check_design(s, f"{path}.ships[{i}]", stat_cap)
+    if f.levels_used > f.size_levels:
+        raise ScenarioError(
+            f"{path}.ships",
+            f"size level budget exceeded: the ships total {f.levels_used} size levels, the side has {f.size_levels}",
+        )
+
+
+# --- parsing -----------------------------------------------------------------------------------------
+
+
+def _int(obj: Any, key: str, path: str, default: int | None = None) -> int:
+    if key not in obj:
+        if default is not None:
+            return default
+        raise ScenarioError(f"{path}.{key}", "missing")
+    v = obj[key]
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ScenarioError(f"{path}.{key}", f"expected an integer, got {v!r}")
+    return v
+
+
+def _str(obj: Any, key: str, path: str, default: str | None = None) -> str:
+    if key not in obj:
+        if default is not None:
+            return default
+        raise ScenarioError(f"{path}.{key}", "missing")
+    v = obj[key]
+    if not isinstance(v, str):
+        raise ScenarioError(f"{path}.{key}", f"expected a string, got {v!r}")
+    return v
+
+
+def _only(obj: Any, allowed: set[str], path: str) -> None:
+    if not isinstance(obj, dict):
+        raise ScenarioError(path, f"expected a table, got {obj!r}")
+    extra = sorted(set(obj) - allowed)
+    if extra:
+        raise ScenarioError(f"{path}.{extra[0]}", f"unknown field (allowed: {sorted(allowed)})")
+
+
+def design_from_obj(obj: Any, path: str = "ship", stat_cap: int = 0) -> ShipDesign:
+    _only(obj, {"name", "size", "thrust", "evasion", "endurance", "weapons"}, path)
+    weapons_raw = obj.get("weapons", [])
+    if not isinstance(weapons_raw, list):
+        raise ScenarioError(f"{path}.weapons", f"expected a list, got {weapons_raw!r}")
+    weapons = []
+    for i, w in enumerate(weapons_raw):
+        wp = f"{path}.weapons[{i}]"
+        _only(w, {"targeting", "damage"}, wp)
+        weapons.append((_int(w, "targeting", wp), _int(w, "damage", wp)))
+    d = ShipDesign(
+        name=_str(obj, "name", path, "ship"),
+        size=_int(obj, "size", path),
+        thrust=_int(obj, "thrust", path, 0),
+        evasion=_int(obj, "evasion", path, 0),
+        endurance=_int(obj, "endurance", path, 0),
+        weapons=tuple(weapons),
+    )
+    check_design(d, path, stat_cap)
+    return d
+
+
+def fleet_from_obj(obj: Any, path: str = "fleet", stat_cap: int = 0) -> Fleet:
+    _only(obj, {"id", "title", "size_levels", "ships"}, path)
+    ships_raw = obj.get("ships")
+    if not isinstance(ships_raw, list):
+        raise ScenarioError(f"{path}.ships", "missing or not a list of ships")
+    ships = tuple(design_from_obj(s, f"{path}.ships[{i}]", stat_cap) for i, s in enumerate(ships_raw))
+    levels = sum(s.size for s in ships)
+    f = Fleet(
+        id=_str(obj, "id", path, "custom"),
+        title=_str(obj, "title", path, ""),
+        size_levels=_int(obj, "size_levels", path, levels),
+        ships=ships,
+    )
+    check_fleet(f, path, stat_cap)
+    return f
+
+
+def _read_toml(text: str, source: str) -> dict:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError("file", f"not valid TOML: {exc}", source) from None
+
+
+def builtin_fleet_ids() -> list[str]:
+    root = resources.files(__package__).joinpath("data").joinpath("fleets")
+    return sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".toml"))
+
+
+def load_fleet(ref: str, stat_cap: int = 0) -> Fleet:
+    """A built-in fleet by id, or a fleet file by path."""
+    if ref in builtin_fleet_ids():
+        text = resources.files(__package__).joinpath("data").joinpath("fleets").joinpath(ref + ".toml").read_text()
+        source = f"fleets/{ref}.toml"
+    else:
+        p = Path(ref)
+        if not p.is_file():
+            raise ScenarioError("fleet", f"no built-in fleet or file named {ref!r} (built-in: {builtin_fleet_ids()})")
+        text = p.read_text()
+        source = str(p)
+    obj = _read_toml(text, source)
+    try:
+        return fleet_from_obj(obj, "fleet", stat_cap)
+    except ScenarioError as exc:
+        raise ScenarioError(exc.field, exc.reason, source) from None
+
+
+def fleet_to_toml(f: Fleet) -> str:
+    """The TOML text of a fleet (what :func:`save_fleet` writes; :func:`load_fleet` reads it back)."""
+    lines = [f"id = {_q(f.id)}", f"title = {_q(f.title)}", f"size_levels = {f.size_levels}"]
+    for s in f.ships:
+        lines += [
+            "",
+            "[[ships]]",
+            f"name = {_q(s.name)}",
+            f"size = {s.size}",
+            f"thrust = {s.thrust}",
+            f"evasion = {s.evasion}",
+            f"endurance = {s.endurance}",
+            "weapons = [" + ", ".join(f"{{targeting = {t}, damage = {d}}}" for t, d in s.weapons) + "]",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def save_fleet(f: Fleet, path: str | Path) -> Path:
+    check_fleet(f)
+    p = Path(path)
+    p.write_text(fleet_to_toml(f))
+    return p
+
+
+def _q(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'

@@ -1,0 +1,317 @@
+"""Determinization for Deep Space Combat: a full state consistent with one player's view, built from the view
+alone (so a search bot cannot peek at hidden enemy designs or plots).
+
+What the view hides and how it is filled in:
+
+- Enemy ship stats: sampled per ship within its size's design budget (``60 x size``, less the hit points it has
+  taken), consistent with what was observed: thrust at least the largest velocity change seen since it was last
+  damaged, at least as many weapons as have fired, each weapon's damage at least ``ceil(hp / 12)`` for the most
+  hit points it dealt since the ship was last damaged. Then, among ``CANDIDATES`` such samples, one is drawn with
+  probability proportional to the likelihood of the public shot log between that ship and the viewer's own
+  ships (hit or miss and hit points, computed with the viewer's current stats: an approximation, since stats
+  may have changed since the shot).
+- Other players' pending plots, deployments and declarations: if they have submitted, a plausible one is sampled
+  (keep velocity and fire every weapon at the nearest enemy; deploy at a random hex of the zone at rest; do not
+  self-destruct); if not, their progress is cleared.
+- Other players' allocation progress: reset to the hit points they received (public).
+- Other players' fleet designs during the design phase: sampled fleets of their size levels when they are done.
+- The dice: a fresh generator drawn from ``rng``.
+
+This module owns sampling only; the rules stay in the state and the pure modules.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from deltav.core.hexgrid import distance
+from deltav.core.protocol import Result
+from deltav.core.rng import Rng
+from deltav.games.deepspace.design import POINTS_PER_SIZE, ShipDesign
+from deltav.games.deepspace.heuristics import TWO_D6, p_hit
+from deltav.games.deepspace.state import ALIVE, DESIGN_STAGES, STATUS_NAMES, DeepSpaceState, Ship
+
+
+def sample_levels(
+    size: int,
+    rng: Rng,
+    hp_taken: int = 0,
+    seen_thrust: int = 0,
+    seen_weapons: int = 0,
+    seen_damage: tuple[int, ...] = (),
+) -> list[int]:
+    """Stat slots (thrust, evasion, endurance, then targeting/damage per weapon) of a plausible design."""
+    nw = max(seen_weapons, 1 + rng.below(3))
+    req_d = [(seen_damage[w] + 11) // 12 if w < len(seen_damage) else 0 for w in range(nw)]
+    required = size * seen_thrust + sum(req_d)
+    budget = max(POINTS_PER_SIZE * size - hp_taken, required + 1)
+    avail = budget - required
+    weights = [rng.random() + 0.05 for _ in range(3 + 2 * nw)]
+    total = sum(weights)
+    pts = [int(avail * w / total) for w in weights]
+    lv = [seen_thrust + pts[0] // size, pts[1] // size, pts[2] // size]
+    for w in range(nw):
+        lv.append(pts[3 + 2 * w])
+        lv.append(req_d[w] + pts[4 + 2 * w])
+    if sum(lv) == 0:
+        lv[3] = 1
+    return lv
+
+
+CANDIDATES = 4
+
+
+@lru_cache(maxsize=65536)
+def damage_pmf(damage: int, endurance: int) -> dict[int, float]:
+    """Exact distribution of the hit points of a damage roll (0 collects every roll at or below zero)."""
+    out: dict[int, float] = {}
+    for a, wa in TWO_D6:
+        for e, we in TWO_D6:
+            hp = a * damage - e * endurance
+            hp = hp if hp > 0 else 0
+            out[hp] = out.get(hp, 0.0) + wa * we / 1296
+    return out
+
+
+def shot_likelihood(lv: list[int], sid: str, own: dict[str, list[int]], shots) -> float:
+    """Likelihood of the logged shots between enemy ship ``sid`` (candidate stat slots ``lv``) and the viewer's
+    ships (``own``: id -> stat slots)."""
+    like = 1.0
+    nw = (len(lv) - 3) // 2
+    for att, w, tgt, rng_, hit, hp in shots:
+        if att == sid and tgt in own:
+            if w >= nw:
+                return 0.0
+            t, d = lv[3 + 2 * w], lv[4 + 2 * w]
+            ev, en = own[tgt][1], own[tgt][2]
+        elif tgt == sid and att in own:
+            mine = own[att]
+            if 4 + 2 * w >= len(mine):
+                continue
+            t, d = mine[3 + 2 * w], mine[4 + 2 * w]
+            ev, en = lv[1], lv[2]
+        else:
+            continue
+        ph = p_hit(t, ev, rng_)
+        like *= ph if hit else 1.0 - ph
+        if hit:
+            like *= damage_pmf(d, en).get(hp, 0.0)
+        if like == 0.0:
+            return 0.0
+    return like
+
+
+def sample_fleet(levels: int, rng: Rng) -> tuple[ShipDesign, ...]:
+    out = []
+    left = levels
+    while left > 0:
+        size = 1 + rng.below(left)
+        lv = sample_levels(size, rng)
+        out.append(ShipDesign(f"Design {len(out) + 1}", size, lv[0], lv[1], lv[2],
+                              tuple((lv[k], lv[k + 1]) for k in range(3, len(lv), 2))))
+        left -= size
+    return tuple(out)
+
+
+def determinize(view: dict, player: int, rng: Rng) -> DeepSpaceState:
+    rng = Rng(rng.next64())
+    s = DeepSpaceState.__new__(DeepSpaceState)
+    players = view["players"]
+    n = len(players)
+    s.num_players = n
+    s.rng = Rng(rng.next64())
+    s.opts = dict(view["options"])
+    s.names = tuple(pl["name"] for pl in players)
+    s.levels = tuple(pl["size_levels"] for pl in players)
+    s.zones = tuple(tuple(pl["zone"]) for pl in players)
+    s.round_limit = view["round_limit"]
+    s.phase = view["phase"]
+    s.sub = view["step"]
+    s.round = view["round"]
+    s.inflicted = [pl["inflicted"] for pl in players]
+    s.received = [pl["received"] for pl in players]
+    s.waiting = [pl["waiting"] for pl in players]
+    s.report = tuple(view["report"])
+    s._result = Result.from_json(view["result"]) if view["result"] else None
+    mine = view.get("mine", {})
+
+    shots = tuple(tuple(x) for x in view["shots"])
+    s.shots = shots
+    own = {}
+    for sv in view["ships"]:
+        if "design" in sv:
+            lv = [sv["thrust"], sv["evasion"], sv["endurance"]]
+            for t, d in sv["weapons"]:
+                lv += [t, d]
+            own[sv["id"]] = lv
+    ships = []
+    for sv in view["ships"]:
+        x = Ship.__new__(Ship)
+        x.id = sv["id"]
+        x.owner = sv["owner"]
+        x.size = sv["size"]
+        x.status = STATUS_NAMES.index(sv["status"])
+        x.pos = tuple(sv["pos"]) if sv["pos"] is not None else None
+        x.vel = tuple(sv["vel"]) if sv["vel"] is not None else (0, 0)
+        x.hp_taken = sv["hp_taken"]
+        x.incoming = sv["incoming"]
+        seen = sv["seen"]
+        x.seen_thrust = seen["thrust"]
+        x.seen_weapons = seen["weapons"]
+        if "design" in sv:
+            x.name = sv["name"]
+            x.design = sv["design"]
+            lv = [sv["thrust"], sv["evasion"], sv["endurance"]]
+            for t, d in sv["weapons"]:
+                lv += [t, d]
+            x.partial = list(sv["partial"])
+            x.pending = sv["pending"]
+        else:
+            x.name = "unknown"
+            x.design = f"d-p{x.owner}-{x.id.rsplit('-', 1)[-1]}"
+            if x.status == ALIVE:
+                lv = _sample_enemy(x, tuple(seen["damage"]), rng, own, shots)
+            else:
+                lv = [0, 0, 0] + [0, 0] * max(1, x.seen_weapons)
+            x.partial = [0, 0, 0]
+            x.pending = 0
+        x.lv = lv
+        nw = (len(lv) - 3) // 2
+        x.seen_damage = tuple(seen["damage"]) + (0,) * (nw - len(seen["damage"]))
+        ships.append(x)
+    s.ships = ships
+    s.index = {x.id: i for i, x in enumerate(ships)}
+    s.plan = [None] * len(ships)
+    s.order = [() for _ in range(n)]
+    s.cur = [0] * n
+    s.designs = [() for _ in range(n)]
+    s.drafts = [(0, 0, 0, 0, (), 0, 0) for _ in range(n)]
+
+    ph = s.phase
+    if ph == "design":
+        for q in range(n):
+            if q == player:
+                continue
+            if not s.waiting[q]:
+                s.designs[q] = _sample_fleet(s.levels[q], rng)
+        from deltav.games.deepspace.design import design_from_obj
+
+        s.designs[player] = tuple(design_from_obj(d, "design") for d in mine["designs"])
+        dr = mine["draft"]
+        s.drafts[player] = (
+            dr["size"], dr["thrust"], dr["evasion"], dr["endurance"], tuple(tuple(w) for w in dr["weapons"]),
+            DESIGN_STAGES.index(dr["stage"]), dr["targeting"],
+        )
+    elif ph in ("deploy", "plot", "allocate", "destruct"):
+        orders = _orders(s, ph)
+        for q in range(n):
+            if q == player:
+                s.order[q] = tuple(s.index[sid] for sid in mine["order"])
+                c = mine["cursor"]
+                s.cur[q] = tuple(c) if isinstance(c, list) else c
+                continue
+            s.order[q] = tuple(orders[q])
+            if s.waiting[q]:
+                s.cur[q] = {"deploy": (0, 0), "plot": (0, -1)}.get(ph, 0)
+                if ph == "allocate":
+                    for i in s.order[q]:
+                        ships[i].pending = ships[i].incoming
+                continue
+            if ph == "deploy":
+                s.cur[q] = (len(s.order[q]), 0)
+                zq, zr, rad = s.zones[q]
+                for i in s.order[q]:
+                    while True:
+                        h = (zq + rng.below(2 * rad + 1) - rad, zr + rng.below(2 * rad + 1) - rad)
+                        if distance(h, (zq, zr)) <= rad:
+                            break
+                    s.plan[i] = (h[0], h[1], 0, 0)
+            elif ph == "plot":
+                s.cur[q] = (len(s.order[q]), -1)
+                for i in s.order[q]:
+                    s.plan[i] = (ships[i].vel, _nearest_shots(s, ships[i]))
+            elif ph == "destruct":
+                s.cur[q] = len(s.order[q])
+                for i in s.order[q]:
+                    s.plan[i] = False
+            else:
+                s.cur[q] = len(s.order[q])
+        for sid, e in mine.get("plans", {}).items():
+            i = s.index[sid]
+            if ph == "deploy":
+                s.plan[i] = (e["pos"][0], e["pos"][1], e["vel"][0], e["vel"][1])
+            elif ph == "plot":
+                shots = tuple((w, s.index[t] if t is not None else -1) for w, t in e["shots"])
+                s.plan[i] = (tuple(e["vel"]) if e["vel"] is not None else None, shots)
+            elif ph == "destruct":
+                s.plan[i] = e["detonate"]
+    return s
+
+
+def _sample_enemy(x: Ship, seen_damage: tuple[int, ...], rng: Rng, own: dict, shots) -> list[int]:
+    relevant = [sh for sh in shots if (sh[0] == x.id and sh[2] in own) or (sh[2] == x.id and sh[0] in own)]
+    first = sample_levels(x.size, rng, x.hp_taken, x.seen_thrust, x.seen_weapons, seen_damage)
+    if not relevant:
+        return first
+    cands = [first] + [
+        sample_levels(x.size, rng, x.hp_taken, x.seen_thrust, x.seen_weapons, seen_damage)
+        for _ in range(CANDIDATES - 1)
+    ]
+    weights = [shot_likelihood(c, x.id, own, relevant) for c in cands]
+    total = sum(weights)
+    if total <= 0.0:
+        return first
+    u = rng.random() * total
+    for c, w in zip(cands, weights):
+        u -= w
+        if u < 0:
+            return c
+    return cands[-1]
+
+
+def _sample_fleet(levels: int, rng: Rng) -> tuple[ShipDesign, ...]:
+    return sample_fleet(levels, rng)
+
+
+def _orders(s: DeepSpaceState, ph: str) -> list[list[int]]:
+    n = s.num_players
+    orders: list[list[int]] = [[] for _ in range(n)]
+    if ph == "deploy":
+        for i, x in enumerate(s.ships):
+            orders[x.owner].append(i)
+    elif ph == "plot":
+        for i, x in enumerate(s.ships):
+            if x.status == ALIVE:
+                orders[x.owner].append(i)
+    elif ph == "allocate":
+        for i, x in enumerate(s.ships):
+            if x.status == ALIVE and x.incoming > 0:
+                orders[x.owner].append(i)
+    else:
+        by_hex: dict = {}
+        for i, x in enumerate(s.ships):
+            if x.status == ALIVE:
+                by_hex.setdefault(x.pos, []).append(i)
+        for group in by_hex.values():
+            if len({s.ships[i].owner for i in group}) >= 2:
+                for i in group:
+                    orders[s.ships[i].owner].append(i)
+        for o in orders:
+            o.sort()
+    return orders
+
+
+def _nearest_shots(s: DeepSpaceState, x: Ship) -> tuple[tuple[int, int], ...]:
+    best = -1
+    best_d = None
+    for i, t in enumerate(s.ships):
+        if t.status == ALIVE and t.owner != x.owner:
+            d = distance((x.pos[0] + x.vel[0], x.pos[1] + x.vel[1]), t.pos)
+            if best_d is None or d < best_d:
+                best, best_d = i, d
+    out = []
+    lv = x.lv
+    for w in range((len(lv) - 3) // 2):
+        if lv[3 + 2 * w] + lv[4 + 2 * w] > 0:
+            out.append((w, best))
+    return tuple(out)

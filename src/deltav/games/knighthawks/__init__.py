@@ -1,0 +1,130 @@
+"""Knight Hawks (Star Frontiers, TSR 1983), the Advanced Game: starship combat on a hex map with facing,
+ADF/MR movement, gravity, the Advanced Combat Table and the complete advanced damage system with repair.
+
+See docs/knighthawks.md for the turn sequence, the decomposition of decisions, every ruling option and the
+JSON forms. This module registers the game; the rules live in the sibling modules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from deltav.core.errors import OptionError, ScenarioError
+from deltav.core.protocol import Game, Option, ScenarioInfo, register_game
+from deltav.core.rng import Rng
+from deltav.games.knighthawks import scenario as scen
+from deltav.games.knighthawks.messages import ACTIONS, EVENTS
+from deltav.games.knighthawks.rulings import RULING_OPTIONS
+from deltav.games.knighthawks.state import KHState
+
+
+def _scenario_for(options: Mapping[str, Any]) -> scen.Scenario:
+    name = options.get("scenario", "skirmish")
+    base = scen.load(name)
+    if name == "skirmish":
+        return scen.skirmish(base, options.get("fleet0", DEFAULT_FLEET0), options.get("fleet1", DEFAULT_FLEET1))
+    return base
+
+
+DEFAULT_FLEET0 = "destroyer,frigate,assault_scout"
+DEFAULT_FLEET1 = "heavy_cruiser,2*fighter"
+
+
+@register_game
+class KnightHawks(Game):
+    id = "knighthawks"
+    title = "Knight Hawks (Advanced Game)"
+    min_players = 2
+    max_players = 2
+    has_hidden_information = True  # mine patterns and waiting seekers of the other side
+    has_simultaneous_moves = False
+    rules_version = "1"
+    options = (
+        Option("scenario", str, "skirmish", "a built-in scenario id or the path of a scenario TOML file",
+               choices=scen.BUILTIN, free_choice=True),
+        Option("fleet0", str, DEFAULT_FLEET0, "skirmish only: side 0's ships, class ids separated by commas "
+               "(a count prefix like 2*fighter allowed)"),
+        Option("fleet1", str, DEFAULT_FLEET1, "skirmish only: side 1's ships"),
+        Option("turn_limit", int, 0, "game turns before the game ends on the scenario's objective or points "
+               "(0: the scenario's own limit)", minimum=0, maximum=100),
+    ) + RULING_OPTIONS
+    actions = ACTIONS
+    events = EVENTS
+
+    @classmethod
+    def check_options(cls, options: dict[str, Any]) -> None:
+        if options.get("scenario") == "skirmish":
+            for k in ("fleet0", "fleet1"):
+                try:
+                    scen.parse_fleet(options[k], k)
+                except ScenarioError as exc:
+                    raise OptionError(k, exc.reason, "class ids such as destroyer,2*fighter") from None
+
+    @classmethod
+    def scenarios(cls) -> list[ScenarioInfo]:
+        out = []
+        for name in scen.BUILTIN:
+            s = scen.builtin(name)
+            out.append(ScenarioInfo(s.id, s.title, (2,), s.summary))
+        return out
+
+    @classmethod
+    def max_decisions(cls, options: Mapping[str, Any]) -> int:
+        opts = cls.resolve_options(options)
+        s = _scenario_for(opts)
+        from deltav.games.knighthawks.tables import tables
+
+        t = tables()
+        limit = opts.get("turn_limit") or s.turn_limit
+        n = len(s.ships)
+        weapons = 0
+        traps = len(s.mines)
+        dcr = 0
+        speed = 0
+        adf = 0
+        for sp in s.ships:
+            k = t.classes[sp.cls]
+            loadout = sp.weapons if sp.weapons is not None else k.weapons
+            for code, c in loadout:
+                weapons += 1 if code in ("T", "AR", "RB", "M", "S") else c
+                if code in ("M", "S"):
+                    traps += c
+            dcr += sp.dcr if sp.dcr is not None else k.dcr
+            speed = max(speed, sp.speed)
+            adf = max(adf, k.adf)
+        steps = n * (speed + adf * limit + 2)
+        per_side = (4 * n + traps + steps + 1) + 2 * (weapons + 1) + (2 * weapons + traps)
+        return limit * 2 * per_side + (limit // 3 + 1) * (dcr + 2 * n + 2) + 10
+
+    @classmethod
+    def new_initial_state(cls, options: Mapping[str, Any] | None = None, seed: int = 0) -> KHState:
+        opts = cls.resolve_options(options)
+        return KHState.from_scenario(_scenario_for(opts), opts, seed)
+
+    @classmethod
+    def state_from_json(cls, obj: Mapping) -> KHState:
+        return KHState.from_json(dict(obj))
+
+    @classmethod
+    def determinize(cls, view: Mapping, player: int, rng: Rng) -> KHState:
+        """A full state from ``player``'s view: the other side's hidden traps (their number is in the view)
+        are placed at random map hexes off planets, each a mine pattern or a seeker with even odds."""
+        o = {k: v for k, v in view.items() if k not in ("viewer", "hidden_mines", "mover")}
+        mines = [list(x) for x in view["mines"]]
+        radius = view["map"]["radius"]
+        planets = {tuple(h) for _, h in view["map"]["planets"]}
+        cells = [(q, r) for q in range(-radius, radius + 1) for r in range(-radius, radius + 1)
+                 if max(abs(q), abs(r), abs(q + r)) <= radius and (q, r) not in planets]
+        for k in range(view.get("hidden_mines", 0)):
+            h = cells[rng.below(len(cells))]
+            kind = "M" if rng.below(2) == 0 else "S"
+            mines.append([f"trap-sampled-{k + 1}", 1 - player, kind, list(h), -1, 0, ""])
+        o["mines"] = mines
+        o["rng"] = Rng(rng.next64()).to_json()
+        return KHState.from_json(o)
+
+
+KHState.game = KnightHawks
+
+__all__ = ["KnightHawks", "KHState"]

@@ -1,0 +1,52 @@
+"""A quick benchmark (not a test): random-playout decisions and game turns per second, and clones per second,
+measured in process CPU time (robust to other processes sharing the machine).
+
+Run: ``python -m deltav.games.knighthawks.bench [seconds-per-scenario]``. Owns nothing the game uses.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from deltav.core.rng import Rng
+from deltav.games.knighthawks import KnightHawks
+from deltav.games.knighthawks.scenario import BUILTIN
+
+
+def playouts(scenario: str, seconds: float) -> tuple[float, float, int]:
+    steps = turns = games = 0
+    seed = 0
+    t0 = time.process_time()
+    while time.process_time() - t0 < seconds:
+        s = KnightHawks.new_initial_state({"scenario": scenario}, seed)
+        rng = Rng(seed)
+        while not s.is_terminal():
+            p = s.current_players()[0]
+            s.apply_action(p, rng.choice(s.legal_actions(p)))
+            steps += 1
+        turns += s.turn
+        games += 1
+        seed += 1
+    dt = time.process_time() - t0
+    return steps / dt, turns / dt, games
+
+
+def clones(scenario: str, n: int = 20000) -> float:
+    s = KnightHawks.new_initial_state({"scenario": scenario}, 1)
+    t0 = time.process_time()
+    for _ in range(n):
+        s.clone()
+    return n / (time.process_time() - t0)
+
+
+def main() -> None:
+    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
+    for sc in BUILTIN:
+        sps, tps, games = playouts(sc, seconds)
+        print(f"{sc:16s} {sps:9.0f} decisions/s  {tps:6.1f} game turns/s  ({games} games)  "
+              f"{clones(sc):9.0f} clones/s")
+
+
+if __name__ == "__main__":
+    main()

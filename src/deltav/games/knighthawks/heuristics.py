@@ -1,0 +1,221 @@
+"""Heuristics and evaluation functions for Knight Hawks bots: expected damage of a shot, the value of a ship's
+position after a plotted move, the best screen against the enemy's weapons, a repair allocation, and a
+material evaluation of a whole state for search bots.
+
+Owns: pure scoring functions over a state (usually a determinized world). Must not change states or send
+actions (bots.py does that).
+"""
+
+from __future__ import annotations
+
+from deltav.core import hexgrid
+from deltav.games.knighthawks.combat import (
+    chance_to_hit,
+    defense_column,
+    operating_defenses,
+    weapon_range,
+)
+from deltav.games.knighthawks.movement import advance, start_plot, turn_choices
+from deltav.games.knighthawks.ships import ACTIVE, DEAD, GONE, OK, Ship
+from deltav.games.knighthawks.tables import tables
+
+# Expected hull-point equivalent of one hit, by weapon: the mean HDR roll times the share of hull results,
+# plus a flat value for a system hit. Computed once from the tables.
+_HIT_VALUE: dict[str, float] = {}
+
+
+def hit_value(code: str) -> float:
+    """Expected 'hull-point equivalent' damage of one hit of this weapon on the Damage Table."""
+    v = _HIT_VALUE.get(code)
+    if v is None:
+        t = tables()
+        w = t.weapons[code]
+        mean = w.hdr[0] * (w.hdr[1] + 1) / 2 + w.hdr[2]
+        total = 0.0
+        for roll in range(1, 101):
+            row = t.damage_row(roll + w.dtm)
+            if row.result == "hull":
+                total += mean * (2 if row.double else 1)
+            elif row.result in ("disaster", "fire"):
+                total += 12
+            else:
+                total += 6  # a system hit: worth about a few hull points in lost capability
+        v = _HIT_VALUE[code] = total / 100
+    return v
+
+
+def shot_value(state, firer: Ship, widx: int, target: Ship, geometry=None) -> tuple[float, int]:
+    """(expected value, chance%) of firing weapon ``widx`` of ``firer`` at ``target`` now: chance x hit value,
+    with a bonus when the target is close to destruction and weighted by the target's points."""
+    code = firer.weapons[widx][0]
+    defensive = state.fire_mode == "def"
+    g = geometry or state._geometry(firer, code, target, defensive)
+    if g is None:
+        return 0.0, 0
+    _h, dist, head = g
+    col = defense_column(code, operating_defenses(target, state.rules), state.rules)
+    chance = chance_to_hit(code, col, dist, head, firer.ccs)
+    chance = max(5, min(95, chance))
+    left = max(1, target.hp - target.dmg)
+    value = chance / 100 * hit_value(code) * (1 + 20 / left) * (0.5 + target.points / 100)
+    if target.kind in ("fighter", "scout"):
+        value *= 1.2
+    return value, chance
+
+
+def enemy_threat(state, me: Ship, pos, player: int) -> float:
+    """How much enemy fire could reach ``pos`` (a rough count of enemy weapons in range, weighted)."""
+    total = 0.0
+    for e in state.ships:
+        if e.owner == player or e.status != ACTIVE:
+            continue
+        d = hexgrid.distance(e.pos, pos)
+        for code, n, _mx, stt in e.weapons:
+            if stt != OK or n == 0 or not tables().weapons[code].fired:
+                continue
+            if d <= weapon_range(code, state.rules) + 2:
+                total += hit_value(code) * 0.3
+    return total
+
+
+def position_value(state, me: Ship, pos, facing: int, speed: int, player: int) -> float:
+    """How good it is for ``me`` to end its move at ``pos`` facing ``facing``: weapons that will bear on the
+    nearest enemies next fire phase (FF weapons need the forward field), range, and room on the map."""
+    from deltav.games.knighthawks.combat import in_forward_field
+
+    score = 0.0
+    enemies = [e for e in state.ships if e.owner != player and e.status == ACTIVE]
+    if not enemies:
+        return 0.0
+    for code, n, _mx, stt in me.weapons:
+        if stt != OK or n == 0:
+            continue
+        w = tables().weapons[code]
+        if not w.fired:
+            continue
+        reach = weapon_range(code, state.rules)
+        best = 0.0
+        for e in enemies:
+            d = hexgrid.distance(pos, e.pos)
+            if d > reach + 1:
+                continue
+            if w.ff and d > 0 and in_forward_field(pos, facing, e.pos, reach + 1) is None:
+                continue
+            c = tables().combat[code]["RH"] - (5 * d if w.rd else 0) + (10 if w.ff else 0)
+            best = max(best, max(c, 5) / 100 * hit_value(code) * (0.5 + e.points / 100))
+        score += best
+    nearest = min(hexgrid.distance(pos, e.pos) for e in enemies)
+    score -= 0.05 * nearest
+    edge = state.map.radius - hexgrid.length(pos)
+    if edge < 3:
+        score -= (3 - edge) * 2.0 + speed * 0.3
+    if me.severe():
+        score -= 0.5 * enemy_threat(state, me, pos, player)
+    return score
+
+
+def plans(state, me: Ship, speed: int, facing: int, navdir: int, evading: bool) -> list[tuple[tuple[int, ...], object]]:
+    """A handful of turn patterns for a plotted speed: straight, single turns early/middle/late, and two or
+    three turns the same way at the start or the end. Returns (turns, final PlotState) for the legal ones."""
+    mr = me.mr
+    n = speed
+    pats: list[tuple[int, ...]] = [tuple([0] * n)]
+    if mr > 0 and n > 0:
+        for d in (1, -1):
+            for at in sorted({0, n // 2, n - 1}):
+                t = [0] * n
+                t[at] = d
+                pats.append(tuple(t))
+            for k in (2, 3):
+                if mr >= k and n >= k:
+                    pats.append(tuple([d] * k + [0] * (n - k)))
+                    pats.append(tuple([0] * (n - k) + [d] * k))
+        if evading or navdir:
+            forced = tuple((navdir or 1) if i < mr else 0 for i in range(n))
+            pats.append(forced)
+            if evading:
+                pats.append(tuple((1 if i % 2 == 0 else -1) if i < mr else 0 for i in range(n)))
+    out = []
+    seen = set()
+    for p in pats:
+        if p in seen:
+            continue
+        seen.add(p)
+        st = start_plot(me.pos, facing)
+        ok = True
+        for t in p:
+            if st.end:
+                break
+            if t not in turn_choices(st, mr, navdir, evading):
+                ok = False
+                break
+            nxt = advance(state.map, st, t, n)
+            if nxt is None:
+                ok = False
+                break
+            st = nxt
+        if ok and st.end != "crash":
+            out.append((p, st))
+    return out
+
+
+def best_screen(state, me: Ship, player: int) -> str | None:
+    """The powered screen (or None) that minimises the enemy's summed chance to hit this ship."""
+    options = [None] + [c for c in ("PS", "ES", "SS") if me.has_working_defense(c)]
+    if len(options) == 1 or me.short:
+        return me.screen
+    codes = []
+    for e in state.ships:
+        if e.owner != player and e.status == ACTIVE:
+            for code, n, _mx, stt in e.weapons:
+                if stt == OK and n != 0 and tables().weapons[code].fired:
+                    codes.append(code)
+    if not codes:
+        return me.screen
+    base = ["RH"] if me.has_working_defense("RH") else []
+    best, best_v = me.screen, None
+    for opt in options:
+        defs = base + ([opt] if opt else [])
+        v = sum(tables().combat[c][defense_column(c, defs, state.rules)] for c in codes)
+        if best_v is None or v < best_v:
+            best, best_v = opt, v
+    return best
+
+
+REPAIR_ORDER = ("fire", "adf", "mr", "hull", "short", "ccs", "nav", "dc")
+
+
+def repair_priorities(me: Ship, targets: list[str]) -> list[str]:
+    """Repair targets in the order a careful captain would fix them."""
+
+    def key(t: str) -> tuple[int, int]:
+        if t in REPAIR_ORDER:
+            k = REPAIR_ORDER.index(t)
+            if t == "hull" and not me.severe():
+                k = 20
+            if t in ("adf", "mr") and (me.adf if t == "adf" else me.mr) > 0:
+                k = 9
+            return (k, 0)
+        if t[0] == "w":
+            code = me.weapons[int(t[1:])][0]
+            return (10, -int(hit_value(code) * 10))
+        return (12, 0)
+
+    return sorted(targets, key=key)
+
+
+def material(state, player: int) -> float:
+    """A simple evaluation for search bots: own surviving value minus the enemy's, in points (each ship
+    counts its points scaled by remaining hull, halved while severely damaged)."""
+    total = 0.0
+    for s in state.ships:
+        if s.status == DEAD:
+            v = 0.0
+        elif s.status == GONE:
+            v = s.points * 0.5
+        else:
+            v = s.points * (0.3 + 0.7 * (s.hp - s.dmg) / s.hp)
+            if s.severe():
+                v *= 0.8
+        total += v if s.owner == player else -v
+    return total

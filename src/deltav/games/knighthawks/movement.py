@@ -1,0 +1,192 @@
+"""Movement: speed changes within ADF, one hexside turn per hex entered up to MR, rotation when stopped,
+planets that block, gravity rings (a crash when entering heading straight at the planet, a one-hexside
+deflection toward it when passing through), leaving the battle past the map edge, orbits.
+
+Owns: the map geometry (planets, gravity rings, map radius) and the step-by-step simulation of one ship's
+plotted move, with the check that a partly plotted move can still be completed. Must not roll dice or
+touch ship records (state.py plots and executes moves with these functions).
+
+A plot is built one hex at a time: ``start_plot`` then ``advance(turn)`` for each hex entered, where
+``turn`` is the hexside turn made after entering it (+1 left = counter-clockwise, -1 right, 0 none).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from deltav.core import hexgrid
+
+Hex = tuple[int, int]
+_LOS: dict = {}  # planets -> {(from, to): blocked}: line-of-fire lookups shared by every state on that map
+
+
+@dataclass(frozen=True)
+class MapInfo:
+    """Planets (blocked hexes with gravity), their gravity rings, and the radius beyond which a ship has
+    left the battle."""
+
+    radius: int
+    planets: frozenset
+    ring: dict  # hex -> planet hex (the planet whose gravity ring it is in)
+    planet_names: tuple[str, ...] = ()
+    planet_hexes: tuple[Hex, ...] = ()
+
+    def blocked(self, a: Hex, b: Hex) -> bool:
+        """Whether a planet blocks fire from ``a`` to ``b`` (combat.fire_blocked, cached per map)."""
+        los = _LOS.get(self.planets)
+        if los is None:
+            los = _LOS[self.planets] = {}
+        key = (a, b)
+        got = los.get(key)
+        if got is None:
+            from deltav.games.knighthawks.combat import fire_blocked
+
+            if len(los) > 200_000:
+                los.clear()
+            got = los[key] = fire_blocked(a, b, self.planets)
+        return got
+
+    @classmethod
+    def build(cls, radius: int, planets: list[tuple[str, Hex]]) -> MapInfo:
+        ring: dict[Hex, Hex] = {}
+        for _, p in sorted(planets, key=lambda x: x[1]):
+            for d in range(6):
+                h = hexgrid.neighbour(p, d)
+                ring.setdefault(h, p)
+        hexes = frozenset(p for _, p in planets)
+        for h in hexes:
+            ring.pop(h, None)
+        return cls(radius, hexes, ring, tuple(n for n, _ in planets), tuple(p for _, p in planets))
+
+    def inside(self, h: Hex) -> bool:
+        return hexgrid.length(h) <= self.radius
+
+
+@dataclass(frozen=True, slots=True)
+class PlotState:
+    pos: Hex
+    facing: int
+    done: int  # hexes entered so far
+    turns: int  # MR points used so far (voluntary and forced turns)
+    gturns: int  # gravity deflections
+    pp: Hex | None  # planet whose ring the ship is passing through
+    pc: bool  # that pass was cancelled by a turn away from the planet
+    pd: bool  # that pass already deflected the ship
+    end: str  # "", "crash" (gravity or planet), "exit" (left the battle)
+    path: tuple[Hex, ...]
+
+
+def speed_options(speed: int, adf: int) -> range:
+    """New speeds allowed: within ADF of the old one (one direction only, by construction); 0 only if the old
+    speed was at most the ADF."""
+    return range(max(0, speed - adf), speed + adf + 1)
+
+
+def start_plot(pos: Hex, facing: int) -> PlotState:
+    return PlotState(pos, facing % 6, 0, 0, 0, None, False, False, "", (pos,))
+
+
+def _angle(facing: int, toward: int) -> int:
+    a = (facing - toward) % 6
+    return a if a <= 3 else a - 6  # -2..3: signed hexsides from "toward" (positive: toward is to the right)
+
+
+def advance(m: MapInfo, st: PlotState, turn: int, total: int, planet_crash: bool = False) -> PlotState | None:
+    """Enter the next hex and turn ``turn`` there. None if illegal (the hex is a planet, unless
+    ``planet_crash``: a ship with no other choice crashes into it). ``total`` is the plotted speed (gravity
+    deflects only a ship that moves on)."""
+    nxt = hexgrid.neighbour(st.pos, st.facing)
+    if nxt in m.planets:
+        if not planet_crash or turn:
+            return None
+        return PlotState(st.pos, st.facing, st.done + 1, st.turns, st.gturns, st.pp, st.pc, st.pd, "crash", st.path)
+    q, r = nxt
+    if max(abs(q), abs(r), abs(q + r)) > m.radius:
+        if turn:
+            return None
+        return PlotState(st.pos, st.facing, st.done + 1, st.turns, st.gturns, None, False, False, "exit", st.path)
+    path = st.path + (nxt,)
+    p = m.ring.get(nxt)
+    if p is not None:
+        to_p = hexgrid.direction_of((p[0] - nxt[0], p[1] - nxt[1]))
+        if st.facing == to_p:  # entered across the hexside opposite the planet: caught by gravity
+            if turn:
+                return None
+            return PlotState(nxt, st.facing, st.done + 1, st.turns, st.gturns, p, False, False, "crash", path)
+    facing = (st.facing + turn) % 6
+    turns = st.turns + (1 if turn else 0)
+    done = st.done + 1
+    if p is None:
+        return PlotState(nxt, facing, done, turns, st.gturns, None, False, False, "", path)
+    pp, pc, pd = st.pp, st.pc, st.pd
+    if pp != p:
+        pp, pc, pd = p, False, False
+    if turn:
+        before = abs(_angle(st.facing, to_p))
+        after = abs(_angle(facing, to_p))
+        if after > before:
+            pc = True  # an MR turn away from the planet cancels its gravity for this pass
+    gturns = st.gturns
+    if done < total and not pc and not pd:
+        ahead = hexgrid.neighbour(nxt, facing)
+        if ahead not in m.ring or m.ring[ahead] != p:
+            a = _angle(facing, to_p)
+            if a in (1, 2):
+                facing, pd, gturns = (facing - 1) % 6, True, gturns + 1
+            elif a in (-1, -2):
+                facing, pd, gturns = (facing + 1) % 6, True, gturns + 1
+    return PlotState(nxt, facing, done, turns, gturns, pp, pc, pd, "", path)
+
+
+def turn_choices(st: PlotState, mr: int, navdir: int, evading: bool) -> tuple[int, ...]:
+    """The turns allowed in the next hex: a navigation hit forces its direction until MR is used up; an
+    evading ship must turn (either way) in each hex until MR is used up; otherwise none, left or right."""
+    if st.turns >= mr:
+        return (0,)
+    if navdir:
+        return (navdir,)
+    if evading:
+        return (1, -1)
+    return (0, 1, -1)
+
+
+def completable(m: MapInfo, st: PlotState, total: int, mr: int, navdir: int, evading: bool,
+                planet_crash: bool = False, _memo: dict | None = None) -> bool:
+    """Whether a partly plotted move can be finished (``total`` hexes, or an end by crash or exit)."""
+    if st.end or st.done >= total:
+        return True
+    left = total - st.done
+    near = False
+    for p in m.planets:
+        if hexgrid.distance(p, st.pos) <= left + 1:
+            near = True
+            break
+    if not near:
+        return True
+    memo = {} if _memo is None else _memo
+    key = (st.pos, st.facing, st.done, st.turns, st.pp, st.pc, st.pd)
+    if key in memo:
+        return memo[key]
+    memo[key] = False
+    ok = False
+    for t in turn_choices(st, mr, navdir, evading):
+        nxt = advance(m, st, t, total, planet_crash)
+        if nxt is not None and completable(m, nxt, total, mr, navdir, evading, planet_crash, memo):
+            ok = True
+            break
+    memo[key] = ok
+    return ok
+
+
+def rotation_cost(a: int, b: int) -> int:
+    """Hexsides between two facings (0..3)."""
+    d = (a - b) % 6
+    return min(d, 6 - d)
+
+
+def orbit_step(planet: Hex, pos: Hex, clockwise: bool) -> Hex:
+    """The next hex of an orbit around ``planet`` (one hex per turn, six turns per orbit)."""
+    d = hexgrid.direction_of((pos[0] - planet[0], pos[1] - planet[1]))
+    if d is None:
+        return pos
+    return hexgrid.neighbour(planet, d - 1 if clockwise else d + 1)

@@ -1,0 +1,133 @@
+"""Delta V (asteroid mining, Fantasy Flight Games 2001): 2 to 4 rival mining corporations remember hidden
+asteroid tiles, bribe officials and race to fulfil government contracts.
+
+The game registers itself as ``mining``. Rules: ``shared/rules/delta-v-mining-rulebook.txt``; component data
+and rulings: ``shared/design/mining.md`` sections 1.4 and 1.5 (every ruling is an option below). Docs:
+``docs/mining.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from deltav.core.protocol import Game, Option, ScenarioInfo, register_game
+from deltav.core.rng import Rng
+from deltav.games.mining import components
+from deltav.games.mining.actions import ACTIONS
+from deltav.games.mining.events import EVENTS
+from deltav.games.mining.state import BIT, Config, MiningState, build, new_state
+from deltav.games.mining.view import config_for, determinize, make_view
+
+RULINGS = (
+    Option("mandatory_contract_attempt", bool, False, "1.5.1: the contract attempt is optional (a 'pass'); true "
+           "makes it mandatory whenever a contract can be declared", ruling=True),
+    Option("asteroid_to_asteroid", bool, False, "1.5.2 [rulebook]: rockets move station->asteroid or "
+           "asteroid->station only; true also allows direct asteroid->asteroid moves", ruling=True),
+    Option("bump", str, "one", "1.5.3: a rocket ending on opponents' rockets removes itself and ONE of them "
+           "(the mover picks whose); 'all' removes every opponent rocket there", choices=("one", "all"), ruling=True),
+    Option("survey_short_lines", bool, True, "1.5.4: a survey line with fewer than three eligible tiles may be "
+           "surveyed with 1 or 2; false requires exactly three", ruling=True),
+    Option("incident_ends_attempt", bool, True, "1.5.5: an incident revealed in a contract attempt ends it as a "
+           "failure; false resolves the incident and lets the attempt go on", ruling=True),
+    Option("overmatch", str, "mismatch", "1.5.6: a surplus tile of a needed mineral is a mismatch; 'ignored' "
+           "leaves it face-up, unused, and the attempt goes on", choices=("mismatch", "ignored"), ruling=True),
+    Option("omnidium_bid_up", str, "reveal_omnidium", "1.5.7: an Omnidium bribe may bid up any contract and the "
+           "fulfiller must then reveal Omnidium; 'not_allowed' forbids Omnidium bid-ups",
+           choices=("reveal_omnidium", "not_allowed"), ruling=True),
+    Option("bid_up", bool, True, "1.5.8: after each fulfilment opponents are asked clockwise whether to bid up; "
+           "false plays without bidding up", ruling=True),
+    Option("skip_empty_windows", bool, True, "1.5.9: Pirate Attack / Meteor Storm / bid-up windows ask only "
+           "players who can react (holdings are public); false asks every opponent", ruling=True),
+    Option("incident_cooldown", bool, True, "1.5.10 [rulebook]: an incident may not be used on the turn it was "
+           "taken; false allows it", ruling=True),
+    Option("scan_counts_station_rockets", bool, True, "1.5.11: Mineral Scan's extra looks equal your rockets in "
+           "play including those on the station; false counts rockets on asteroids only", ruling=True),
+    Option("sabotage_any_rocket", bool, True, "1.5.12: Sabotage may remove rockets on the station or frozen by the "
+           "alien; false only unfrozen rockets on asteroids", ruling=True),
+    Option("alien_tiles_count_for_end", bool, False, "1.5.13: the 'no free tiles' end counts face-down tiles "
+           "only; true counts face-up Alien Encounter tiles too", ruling=True),
+    Option("stolen_bribe", str, "usable", "1.5.14: a stolen unspent bribe counter joins the thief's counters "
+           "(spending it later costs the thief 2 points); 'discarded' takes it out of the game",
+           choices=("usable", "discarded"), ruling=True),
+    Option("revealed_tiles_known", bool, True, "1.5.15: tiles revealed in an attempt and flipped back are known "
+           "to every player; false credits nobody with them", ruling=True),
+    Option("full_tie", str, "shared", "1.5.16: players tied on points, contracts and unspent bribes share the "
+           "win; 'draw' makes nobody win", choices=("shared", "draw"), ruling=True),
+)
+
+
+@register_game
+class MiningGame(Game):
+    id = "mining"
+    title = "Delta V (asteroid mining)"
+    min_players = 2
+    max_players = 4
+    has_hidden_information = True
+    has_simultaneous_moves = False
+    rules_version = "1"
+    options = (
+        Option("scenario", str, "standard", "component set: 'standard' (variant A tile mix), 'variant-b' (more "
+               "incidents), or a path to a TOML/JSON component file", choices=tuple(components.SCENARIO_FILES),
+               free_choice=True),
+        Option("players", int, 2, "number of players", minimum=2, maximum=4),
+        Option("max_turns", int, 400, "safety turn limit (not in the rulebook): the game is scored after this "
+               "many turns in total", minimum=1, maximum=5000),
+    ) + RULINGS
+    actions = ACTIONS
+    events = EVENTS
+
+    @classmethod
+    def scenarios(cls) -> list[ScenarioInfo]:
+        out = []
+        for sid in components.SCENARIO_FILES:
+            c = components.load(sid)
+            out.append(ScenarioInfo(sid, c.title, (2, 3, 4), c.summary))
+        return out
+
+    @classmethod
+    def max_decisions(cls, options: Mapping[str, Any]) -> int:
+        opts = cls.resolve_options(options)
+        comps = components.load(opts["scenario"])
+        n = opts["players"]
+        incidents = sum(1 for k in comps.kinds if k > components.OMNIDIUM)
+        r = comps.rockets_per_player + 5 * n  # rockets in play never exceed the rockets per player
+        per_turn = (3 * (n - 1) + incidents * (r + 8) + (r + 6) + 2 + components.BOARD_TILES + 5 * n + 8)
+        return opts["max_turns"] * per_turn + 1
+
+    @classmethod
+    def config(cls, options: Mapping[str, Any] | None) -> Config:
+        opts = cls.resolve_options(options)
+        comps = components.load(opts["scenario"])
+        return config_for(comps.to_json(), opts, opts["players"])
+
+    @classmethod
+    def new_initial_state(cls, options: Mapping[str, Any] | None = None, seed: int = 0) -> MiningState:
+        state, _ = new_state(cls.config(options), seed)
+        return state
+
+    @classmethod
+    def state_from_json(cls, obj: Mapping) -> MiningState:
+        cfg = config_for(obj["components"], dict(obj["options"]), obj["players"])
+        return build(cfg, dict(obj), Rng.from_json(obj["rng"]))
+
+    @classmethod
+    def determinize(cls, view: Mapping, player: int, rng: Rng) -> MiningState:
+        return determinize(dict(view), player, rng)
+
+
+def _view(self: MiningState, player: int | None) -> dict:
+    return make_view(self, player)
+
+
+def _secret_tokens(self: MiningState, player: int | None) -> set[str]:
+    known = self.pub | (self.looked[player] if player is not None else 0) | self.faceup | self.att_mask
+    ids = self.cfg.ids
+    return {ids[t] for s, t in enumerate(self.sq) if t >= 0 and not known & BIT[s]}
+
+
+MiningState.game = MiningGame
+MiningState.view = _view  # type: ignore[method-assign]
+MiningState.secret_tokens = _secret_tokens  # type: ignore[method-assign]
+
+__all__ = ["MiningGame", "MiningState", "RULINGS"]

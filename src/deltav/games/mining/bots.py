@@ -1,0 +1,428 @@
+"""Scripted mining bot: remembers the tiles it has seen (from its view), attempts a contract only when its
+known tiles cover it, otherwise prospects or surveys for coverage, bribes and bids up when the odds are good,
+and uses its incidents sensibly. It only ever picks from the legal actions it is given.
+
+``ScriptedAgent(forget=p)`` is a weaker, more human bot: each turn it forgets each remembered square with
+probability ``p`` (design note 3.1, "human-like difficulty"); it learns a square again when it looks at it again.
+The engine's truth is untouched: forgetting only changes what the bot believes.
+
+This module owns the scripted bot; shared reasoning lives in ``heuristics``.
+"""
+
+from __future__ import annotations
+
+from deltav.core.agent import Agent
+from deltav.core.protocol import Decision
+from deltav.core.values import Action, Event
+from deltav.games.mining import contracts as cm
+from deltav.games.mining import heuristics as h
+from deltav.games.mining.actions import (
+    BidUp,
+    BuyRocket,
+    Declare,
+    Discard,
+    EndLooks,
+    EndMoves,
+    Look,
+    Move,
+    MoveAlien,
+    Pass,
+    Prospect,
+    Replace,
+    Reveal,
+    RevealIncident,
+    Sabotage,
+    SabotageMove,
+    Steal,
+    Survey,
+)
+from deltav.games.mining.components import STATION
+
+INCIDENT_PRIORITY = {"rocket_acquisition": 5, "mineral_scan": 4, "meteor_storm": 3, "pirate_attack": 3,
+                     "sabotage": 2, "alien_encounter": 1}
+
+
+class ScriptedAgent(Agent):
+    name = "scripted"
+
+    def __init__(self, forget: float = 0.0, strict: bool = False):
+        self.forget = forget
+        self.strict = strict  # re-raise heuristic errors (tests) instead of falling back to a safe action
+        self.forgotten: set[int] = set()
+        self.turn_seen = -1
+        self.relearn: set[int] = set()
+
+    # --- memory ---------------------------------------------------------------------------------------
+    def observe(self, player: int, events: list[Event]) -> None:
+        for e in events:
+            if e.TYPE in ("tile-seen", "tile-revealed"):
+                self.relearn.add(e.square)
+
+    def _memory(self, d: Decision) -> dict[int, tuple[str, int]]:
+        view = d.view
+        if self.forget > 0 and view["turn"] != self.turn_seen:
+            self.turn_seen = view["turn"]
+            self.forgotten -= self.relearn
+            self.relearn.clear()
+            for s in sorted(h.known_tiles(view, self.forgotten)):
+                if d.rng.random() < self.forget:
+                    self.forgotten.add(s)
+        else:
+            self.forgotten -= self.relearn
+            self.relearn.clear()
+        return h.known_tiles(view, self.forgotten)
+
+    # --- the decision ---------------------------------------------------------------------------------
+    def act(self, d: Decision) -> Action:
+        legal = d.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        try:
+            choice = self._choose(d)
+        except Exception:  # never let a heuristic bug become an illegal action or a crash
+            if self.strict:
+                raise
+            choice = None
+        if choice is not None and choice in legal:
+            return choice
+        if Pass() in legal:
+            return Pass()
+        return legal[0]
+
+    def _choose(self, d: Decision) -> Action | None:
+        view = d.view
+        me = d.player
+        phase = view["phase"]
+        legal = d.legal_actions
+        known = self._memory(d)
+        handler = getattr(self, "_" + phase.replace("-", "_"), None)
+        if handler is None:
+            return None
+        return handler(d, view, me, legal, known)
+
+    # --- helpers --------------------------------------------------------------------------------------
+    def _plan(self, view, me, known, matched=None, contract=None):
+        """The best (value, contract id, squares) completable from known tiles, or None."""
+        allowed = set(h.face_down_squares(view)) - h.blocked_for(view, me)
+        best = None
+        for cid, need, size in h.contract_needs(view):
+            if contract is not None and cid != contract:
+                continue
+            plan = h.plan_contract(need, size, matched or [], known, allowed)
+            if plan is None:
+                continue
+            value = sum(known[s][1] for s in plan) + 0.1 * size
+            if best is None or value > best[0]:
+                best = (value, cid, plan)
+        return best
+
+    def _unknown_targets(self, view, me, known) -> list[int]:
+        """Face-down squares the bot does not know and may move onto without bumping, best first."""
+        blocked = h.blocked_for(view, me)
+        out = []
+        for e in view["squares"]:
+            s = e["square"]
+            if e["status"] != "face_down" or s in known or s in blocked or e["rockets"][me]:
+                continue
+            out.append((len(e["looked_by"]), s))  # squares nobody looked at first
+        out.sort()
+        return [s for _, s in out]
+
+    def _useful(self, view, kind: str) -> bool:
+        return kind == "omnidium" or h.useful_minerals(view)[kind] > 0
+
+    def _my_score_lead(self, view, me) -> float:
+        scores = view["scores"]
+        return scores[me] - max(s for q, s in enumerate(scores) if q != me)
+
+    # --- phases ---------------------------------------------------------------------------------------
+    def _pirate_window(self, d, view, me, legal, known):
+        cp = view["current_player"]
+        mine = [a for a in legal if isinstance(a, Discard)]
+        if mine and (view["scores"][cp] >= view["scores"][me] or self._threat(view, cp) >= 3):
+            return mine[0]
+        return Pass()
+
+    def _meteor_window(self, d, view, me, legal, known):
+        cp = view["current_player"]
+        mine = [a for a in legal if isinstance(a, Discard)]
+        if mine and self._threat(view, cp) >= 2:
+            return mine[0]
+        return Pass()
+
+    def _threat(self, view, p) -> int:
+        """How many face-down squares player ``p`` has looked at (a proxy for what it can fulfil)."""
+        return sum(1 for e in view["squares"] if e["status"] == "face_down" and p in e["looked_by"])
+
+    def _own_discard(self, view, me, legal, known, in_attempt: bool):
+        hand = {x["id"]: x["kind"] for x in view["hands"][me]}
+        for a in legal:
+            if not isinstance(a, Discard):
+                continue
+            kind = hand.get(a.incident)
+            if kind == "rocket_acquisition" and not in_attempt:
+                return a
+            if kind == "mineral_scan" and (in_attempt or len(self._unknown_targets(view, me, known)) > 3) \
+                    and self._plan(view, me, known) is None:
+                return a
+            if kind == "sabotage" and self._pick_sabotage(view, me, [Sabotage(q, s) for q in range(view["players"])
+                                                                       for s in range(49)]) is not None:
+                return a
+        return None
+
+    def _action(self, d, view, me, legal, known):
+        a = self._own_discard(view, me, legal, known, in_attempt=False)
+        if a is not None:
+            return a
+        if view["pirated"]:
+            return Pass()
+        rockets = [e["rockets"][me] for e in view["squares"]]
+        unknown_under = [e["square"] for e in view["squares"] if e["status"] == "face_down" and e["rockets"][me]
+                         and e["square"] not in known]
+        if unknown_under:
+            return Prospect()
+        move = self._next_move(view, me, legal, known)
+        if move is not None:
+            return move
+        in_play = sum(rockets)
+        if BuyRocket() in legal and in_play < 3:
+            return BuyRocket()
+        survey = self._survey_choice(d, view, me, legal, known)
+        if survey is not None:
+            return survey
+        if BuyRocket() in legal:
+            return BuyRocket()
+        return Prospect()
+
+    def _next_move(self, view, me, legal, known):
+        moves = [a for a in legal if isinstance(a, Move)]
+        if not moves:
+            return None
+        plan = self._plan(view, me, known)
+        keep = set(plan[2]) if plan else set()
+        # bring rockets home from squares whose tile is known and not needed
+        for a in moves:
+            if a.frm != STATION and a.to == STATION and a.frm not in keep:
+                kind = known.get(a.frm, ("?", 0))[0]
+                if a.frm in known and not (self._useful(view, kind) and known[a.frm][1] >= 3):
+                    return a
+        targets = self._unknown_targets(view, me, known)
+        moved = view["moved"] or [0] * 49
+        for s in targets:
+            if moved[s]:
+                continue
+            a = Move(STATION, s)
+            if a in legal:
+                return a
+        return None
+
+    def _moving(self, d, view, me, legal, known):
+        move = self._next_move(view, me, legal, known)
+        return move if move is not None else EndMoves()
+
+    def _survey_choice(self, d, view, me, legal, known):
+        surveys = [a for a in legal if isinstance(a, Survey)]
+        if len(surveys) < 4:  # keep most bribes for replacements and bid-ups
+            return None
+        demand = h.useful_minerals(view)
+        surveys.sort(key=lambda a: demand[a.bribe.split("-", 1)[1]])
+        return surveys[0]
+
+    def _survey(self, d, view, me, legal, known):
+        looks = [a for a in legal if isinstance(a, Look)]
+        fresh = [a for a in looks if a.square not in known]
+        if not fresh:
+            return EndLooks() if EndLooks() in legal else (looks[0] if looks else None)
+        if view["picks"]:
+            return fresh[0]
+        # first pick: the line with the most unknown eligible squares
+        unknown = {a.square for a in fresh}
+
+        def line_score(s):
+            r, c = divmod(s, 7)
+            return max(sum(1 for x in unknown if x // 7 == r), sum(1 for x in unknown if x % 7 == c))
+
+        return max(fresh, key=lambda a: (line_score(a.square), -a.square))
+
+    def _scan(self, d, view, me, legal, known):
+        looks = [a for a in legal if isinstance(a, Look) and a.square not in known]
+        if not looks:
+            return EndLooks()
+        order = {s: i for i, s in enumerate(self._unknown_targets(view, me, known))}
+        looks.sort(key=lambda a: order.get(a.square, 99))
+        return looks[0]
+
+    def _reveal_choice(self, d, view, me, legal, known):
+        best = None
+        for a in legal:
+            if not isinstance(a, RevealIncident):
+                continue
+            kind = known.get(a.square, ("?", 0))[0]
+            if kind == "alien_encounter" and view["aliens_revealed"] >= 4 and self._my_score_lead(view, me) <= 0:
+                continue  # revealing the fifth alien would end a game we are not winning
+            pri = INCIDENT_PRIORITY.get(kind, 0)
+            if kind == "alien_encounter" and view["aliens_revealed"] >= 4:
+                pri = 10
+            if best is None or pri > best[0]:
+                best = (pri, a)
+        return best[1] if best else Pass()
+
+    def _alien_move(self, d, view, me, legal, known):
+        best = None
+        for a in legal:
+            if not isinstance(a, MoveAlien):
+                continue
+            e = view["squares"][a.square]
+            theirs = sum(c for q, c in enumerate(e["rockets"]) if q != me)
+            if e["rockets"][me]:
+                continue
+            if theirs and (best is None or theirs > best[0]):
+                best = (theirs, a)
+        return best[1] if best else Pass()
+
+    def _alien_steal(self, d, view, me, legal, known):
+        steals = [a for a in legal if isinstance(a, Steal)]
+        kinds = {x["id"]: x["kind"] for hand in view["hands"] for x in hand}
+        incident = [a for a in steals if a.item in kinds]
+        if incident:
+            return max(incident, key=lambda a: INCIDENT_PRIORITY.get(kinds[a.item], 0))
+        scores = view["scores"]
+        holders = {b["id"]: b["holder"] for b in view["bribes"]}
+        if steals:
+            return max(steals, key=lambda a: (scores[holders[a.item]], a.item))
+        return Pass()
+
+    def _pick_sabotage(self, view, me, legal):
+        best = None
+        for a in legal:
+            if not isinstance(a, Sabotage) or a.victim == me:
+                continue
+            e = view["squares"][a.square]
+            if not e["rockets"][a.victim] or a.square == STATION:
+                continue
+            score = (a.victim in e["looked_by"], view["scores"][a.victim])
+            if best is None or score > best[0]:
+                best = (score, a)
+        return best[1] if best else None
+
+    def _sabotage_target(self, d, view, me, legal, known):
+        return self._pick_sabotage(view, me, legal) or legal[0]
+
+    def _sabotage_move(self, d, view, me, legal, known):
+        s = view["sabotage_square"]
+        if s is None or s == STATION:
+            return Pass()
+        useful = s not in known or self._useful(view, known[s][0])
+        if useful and SabotageMove(STATION) in legal:
+            return SabotageMove(STATION)
+        return Pass()
+
+    def _attempt(self, d, view, me, legal, known):
+        a = self._own_discard(view, me, legal, known, in_attempt=True)
+        if a is not None:
+            return a
+        plan = self._plan(view, me, known)
+        if plan is not None and Declare(plan[1]) in legal:
+            return Declare(plan[1])
+        if Pass() in legal:
+            return Pass()
+        declares = [a for a in legal if isinstance(a, Declare)]
+        return min(declares, key=lambda a: len(next(c for c in view["contracts"] if c["id"] == a.contract)["minerals"]))
+
+    def _attempt_state(self, view):
+        att = view["attempt"]
+        contract = next(c for c in view["contracts"] if c["id"] == att["contract"])
+        idx = [h.MINERAL_INDEX[m] for m in contract["minerals"]]
+        need = tuple(idx.count(m) for m in range(4))
+        matched = [h.MINERAL_INDEX[m["counted_as"]] for m in att["matched"]]
+        return contract, need, len(idx), matched
+
+    def _reveal(self, d, view, me, legal, known):
+        reveals = [a for a in legal if isinstance(a, Reveal)]
+        contract, need, size, matched = self._attempt_state(view)
+        allowed = {a.square for a in reveals}
+        plan = h.plan_contract(need, size, matched, known, allowed)
+        if plan:
+            return Reveal(plan[0])
+        # no complete plan: reveal a known fitting tile, else gamble on an unknown square
+        for a in sorted(reveals, key=lambda a: -known.get(a.square, ("", 0))[1]):
+            if a.square in known and known[a.square][0] in h.MINERAL_INDEX and \
+                    cm.fits(need, size, matched, h.MINERAL_INDEX[known[a.square][0]]):
+                return a
+        unknown = [a for a in reveals if a.square not in known]
+        return unknown[0] if unknown else reveals[0]
+
+    def _replace(self, d, view, me, legal, known):
+        replaces = [a for a in legal if isinstance(a, Replace)]
+        if not replaces:
+            return Pass()
+        contract, need, size, matched = self._attempt_state(view)
+        allowed = set(h.face_down_squares(view)) - h.blocked_for(view, me)
+        tile_value = view["squares"][view["attempt"]["mismatch"]]["tile"]["value"]
+        for a in sorted(replaces, key=lambda a: a.bribe.endswith("omnidium")):
+            m = h.MINERAL_INDEX[a.bribe.split("-", 1)[1]]
+            after = matched + [m]
+            if cm.complete(size, after) or h.plan_contract(need, size, after, known, allowed) is not None:
+                gain = tile_value + sum(view["squares"][x["square"]]["tile"]["value"] for x in view["attempt"]["matched"])
+                if gain > 2:
+                    return a
+        return Pass()
+
+    def _bid_up_window(self, d, view, me, legal, known):
+        bids = [a for a in legal if isinstance(a, BidUp)]
+        if not bids:
+            return Pass()
+        att = view["attempt"]
+        cp = view["current_player"]
+        value = sum(view["squares"][m["square"]]["tile"]["value"] for m in att["matched"])
+        unseen = h.unseen_mix(view, known)
+        unknown_count = len([s for s in h.face_down_squares(view) if s not in known])
+        best = None
+        for a in bids:
+            mineral = a.bribe.split("-", 1)[1]
+            if any(b["holder"] == cp and not b["spent"] and b["mineral"] == mineral for b in view["bribes"]):
+                continue  # the fulfiller could answer with its own counter
+            fulfiller_known = [s for s, (k, _) in known.items() if k in (mineral, "omnidium")
+                               and cp in view["squares"][s]["looked_by"]]
+            if fulfiller_known:
+                continue
+            if mineral == "omnidium":
+                p_hit = unseen["omnidium"] / unknown_count if unknown_count else 0.0
+            else:
+                p_hit = h.match_probability(unseen, unknown_count, [mineral])
+            # the fulfiller usually knows a few squares we do not: be conservative
+            p_hit = min(1.0, p_hit * 1.5)
+            ev = (1 - p_hit) * value - p_hit * 2
+            if ev > 2 and (best is None or ev > best[0]):
+                best = (ev, a)
+        return best[1] if best else Pass()
+
+    def _bid_up_reveal(self, d, view, me, legal, known):
+        reveals = [a for a in legal if isinstance(a, Reveal)]
+        mineral = view["attempt"]["bid"]["bribe"].split("-", 1)[1]
+        for a in reveals:
+            if known.get(a.square, ("", 0))[0] == mineral:
+                return a
+        for a in reveals:
+            if known.get(a.square, ("", 0))[0] == "omnidium":
+                return a
+        unknown = [a for a in reveals if a.square not in known]
+        return unknown[0] if unknown else reveals[0]
+
+    def _bid_up_replace(self, d, view, me, legal, known):
+        replaces = [a for a in legal if isinstance(a, Replace)]
+        att = view["attempt"]
+        value = sum(view["squares"][m["square"]]["tile"]["value"] for m in att["matched"])
+        return replaces[0] if replaces and value > 2 else Pass()
+
+
+class ForgetfulAgent(ScriptedAgent):
+    """The scripted bot that forgets each remembered square with probability 0.15 per turn."""
+
+    name = "scripted-forgetful"
+
+    def __init__(self) -> None:
+        super().__init__(forget=0.15)
+
+
+BOTS = {"scripted": ScriptedAgent, "scripted-forgetful": ForgetfulAgent}

@@ -1,0 +1,233 @@
+"""Heuristics for mining bots: what a player knows (from its view), the odds of the squares it does not know,
+contract plans from known tiles, and an evaluation a search bot can use on (sampled) states.
+
+Everything that reads a view uses only that view, so a bot built on it never peeks. ``evaluate`` reads a state
+(a search bot calls it on determinized worlds) and uses only the evaluated player's knowledge of that world.
+
+This module owns bot-side reasoning only; it must not change states or decide rules.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping
+
+from deltav.games.mining import contracts as cm
+from deltav.games.mining.actions import Pass, Reveal
+from deltav.games.mining.components import MINERALS, OMNIDIUM, SQUARES, STATION
+from deltav.games.mining.state import P_ACTION, P_ATTEMPT, P_BID_REVEAL, P_BIDUP, P_METEOR, P_PIRATE, P_REVEAL, PROSPECT
+
+MINERAL_INDEX = {m: i for i, m in enumerate(MINERALS)}
+
+
+def known_tiles(view: Mapping, forgotten: Iterable[int] = ()) -> dict[int, tuple[str, int]]:
+    """Face-down squares whose tile the viewer knows: square -> (kind, value), less ``forgotten`` squares."""
+    skip = set(forgotten)
+    out = {}
+    for e in view["squares"]:
+        if e["status"] == "face_down" and e["tile"] is not None and e["square"] not in skip:
+            out[e["square"]] = (e["tile"]["kind"], e["tile"]["value"])
+    return out
+
+
+def face_down_squares(view: Mapping) -> list[int]:
+    return [e["square"] for e in view["squares"] if e["status"] == "face_down"]
+
+
+def unseen_mix(view: Mapping, known: Mapping[int, tuple[str, int]]) -> Counter:
+    """How many tiles of each kind lie on the face-down squares outside ``known`` (from the public mix)."""
+    total: Counter = Counter()
+    for run in view["components"]["tile_mix"]:
+        total[run["kind"]] += run["count"]
+    for e in view["squares"]:
+        if e["status"] != "face_down" and e["tile"] is not None:
+            total[e["tile"]["kind"]] -= 1
+    for h in view["hands"]:
+        for x in h:
+            total[x["kind"]] -= 1
+    for c in view["collected"]:
+        for x in c:
+            total[x["kind"]] -= 1
+    for x in view.get("discarded", []):
+        total[x["kind"]] -= 1
+    for kind, _ in known.values():
+        total[kind] -= 1
+    return +total
+
+
+def blocked_for(view: Mapping, player: int) -> set[int]:
+    """Squares ``player`` may not reveal or survey: the alien's and those with an opponent's rocket."""
+    out = set()
+    for e in view["squares"]:
+        if any(c for q, c in enumerate(e["rockets"]) if q != player):
+            out.add(e["square"])
+    if view["alien"] is not None:
+        out.add(view["alien"])
+    return out
+
+
+def plan_contract(need: tuple[int, ...], size: int, matched: list[int],
+                  known: Mapping[int, tuple[str, int]], allowed: Iterable[int]) -> list[int] | None:
+    """Known squares (among ``allowed``) that complete a contract given minerals ``matched`` so far, choosing
+    the most valuable tiles, standard minerals before Omnidium; None when known tiles cannot complete it."""
+    cands = sorted(((known[s][1], s) for s in allowed if s in known and known[s][0] in MINERAL_INDEX),
+                   reverse=True)
+    got = list(matched)
+    picked: list[int] = []
+    for wild_pass in (False, True):
+        for _value, s in cands:
+            if s in picked:
+                continue
+            m = MINERAL_INDEX[known[s][0]]
+            if (m == OMNIDIUM) != wild_pass:
+                continue
+            if cm.fits(need, size, got, m):
+                got.append(m)
+                picked.append(s)
+            if cm.complete(size, got):
+                return picked
+    return picked if cm.complete(size, got) else None
+
+
+def contract_needs(view: Mapping) -> list[tuple[str, tuple[int, ...], int]]:
+    """Open contracts: (id, need per standard mineral, size)."""
+    out = []
+    for c in view["contracts"]:
+        if c["owner"] is None:
+            idx = [MINERAL_INDEX[m] for m in c["minerals"]]
+            out.append((c["id"], tuple(idx.count(m) for m in range(4)), len(idx)))
+    return out
+
+
+def useful_minerals(view: Mapping) -> Counter:
+    """How many open-contract slots ask for each standard mineral."""
+    out: Counter = Counter()
+    for c in view["contracts"]:
+        if c["owner"] is None:
+            out.update(c["minerals"])
+    return out
+
+
+def match_probability(unseen: Counter, unknown_count: int, kinds: Iterable[str]) -> float:
+    """Chance that one unknown square shows one of ``kinds`` (Omnidium counts as wild)."""
+    if unknown_count <= 0:
+        return 0.0
+    hits = sum(unseen[k] for k in set(kinds) | {"omnidium"})
+    return min(1.0, hits / unknown_count)
+
+
+def evaluate(state, player: int) -> float:
+    """``evaluate_points`` squashed into [-1, 1] (the agents' evaluation contract)."""
+    return math.tanh(evaluate_points(state, player) / 15.0)
+
+
+def evaluate_points(state, player: int) -> float:
+    """A value for ``player`` in a (sampled) state, roughly in points: own score minus the best opponent's,
+    plus half the value of contracts that player's known tiles could complete now, plus a little for
+    knowledge, rockets in play and held incidents. A search bot can use it at its depth limit."""
+    cfg = state.cfg
+    scores = state.scores()
+    mine = scores[player]
+    best_other = max(s for q, s in enumerate(scores) if q != player) if state.num_players > 1 else 0
+    value = float(mine - best_other)
+    if state.is_terminal():
+        return value * 10.0
+    known = state.looked[player] | state.pub
+    kinds, values, sq = cfg.kinds, cfg.values, state.sq
+    blocked = state.others_mask(player) | state.faceup
+    if state.alien >= 0:
+        blocked |= 1 << state.alien
+    avail = []
+    for s in range(SQUARES):
+        t = sq[s]
+        if t >= 0 and known >> s & 1 and not blocked >> s & 1 and kinds[t] <= OMNIDIUM:
+            avail.append((values[t], kinds[t]))
+    avail.sort(reverse=True)
+    potential = 0
+    for i, c in enumerate(cfg.contracts):
+        if state.cowner[i] >= 0:
+            continue
+        got: list[int] = []
+        pts = 0
+        for v, k in avail:
+            if cm.fits(c.need, c.size, got, k):
+                got.append(k)
+                pts += v
+        if cm.complete(c.size, got):
+            potential = max(potential, pts)
+    value += 0.5 * potential
+    value += 0.05 * bin(state.looked[player]).count("1")
+    value += 0.3 * sum(state.rk[player * SQUARES:(player + 1) * SQUARES])
+    value += 0.5 * len(state.hands[player])
+    return value
+
+
+def _known_plan(state, player: int):
+    """(contract index, squares) that ``player``'s knowledge in this state completes, best value first."""
+    cfg = state.cfg
+    known = state.looked[player] | state.pub
+    allowed = state.eligible_mask(player) & known
+    avail = sorted(((cfg.values[state.sq[s]], s) for s in range(SQUARES)
+                    if allowed >> s & 1 and cfg.kinds[state.sq[s]] <= OMNIDIUM), reverse=True)
+    best = None
+    for i, c in enumerate(cfg.contracts):
+        if state.cowner[i] >= 0:
+            continue
+        got: list[int] = []
+        squares = []
+        pts = 0
+        for v, s in avail:
+            k = cfg.kinds[state.sq[s]]
+            if cm.fits(c.need, c.size, got, k):
+                got.append(k)
+                squares.append(s)
+                pts += v
+        if cm.complete(c.size, got) and (best is None or pts > best[0]):
+            best = (pts, i, squares)
+    return best
+
+
+def rollout_policy(state, player: int, legal: list, rng) -> object:
+    """A cheap playout policy on (sampled) states using only ``player``'s knowledge in that state: attempt a
+    contract only with a known plan, reveal known fitting tiles first, let reaction windows pass mostly, and
+    prospect under rockets on unknown squares; otherwise uniformly random."""
+    phase = state.phase
+    if phase == P_ATTEMPT:
+        plan = _known_plan(state, player)
+        if plan is not None:
+            a = state.cfg.declares[plan[1]]
+            if a in legal:
+                return a
+        for a in legal:
+            if type(a) is Pass:
+                return a
+        return legal[rng.below(len(legal))]
+    if phase in (P_REVEAL, P_BID_REVEAL):
+        known = state.looked[player] | state.pub
+        cfg = state.cfg
+        if phase == P_REVEAL:
+            c = cfg.contracts[state.att]
+            got = [m for _, _, m in state.matched]
+            for a in legal:
+                if type(a) is Reveal and known >> a.square & 1:
+                    k = cfg.kinds[state.sq[a.square]]
+                    if cm.fits(c.need, c.size, got, k):
+                        return a
+        else:
+            want = state.bid % 5
+            for a in legal:
+                if type(a) is Reveal and known >> a.square & 1 and cm.bid_matches(want, cfg.kinds[state.sq[a.square]]):
+                    return a
+        return legal[rng.below(len(legal))]
+    if phase in (P_PIRATE, P_METEOR, P_BIDUP):  # reaction and bid-up windows: mostly pass (Pass is last)
+        if rng.below(4):
+            return legal[-1]
+        return legal[rng.below(len(legal))]
+    if phase == P_ACTION and PROSPECT in legal:
+        base = player * SQUARES
+        known = state.looked[player] | state.pub
+        for s in range(SQUARES):
+            if state.rk[base + s] and s != STATION and not known >> s & 1 and state.face_down(s):
+                return PROSPECT
+    return legal[rng.below(len(legal))]

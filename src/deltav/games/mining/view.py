@@ -1,0 +1,235 @@
+"""Views (what a player may know, as plain JSON) and the sampler that rebuilds a full state from a view.
+
+``make_view(state, p)`` shows the public facts (rockets, the alien, face-up and revealed tiles, hands,
+collections, bribes, contracts, the turn's phase, and *which* squares each player has looked at) plus the
+faces of the face-down tiles ``p`` has seen. The id of a face-down tile appears only when the viewer knows
+that tile; ``view(None)`` shows only public facts.
+
+``determinize(view, p, rng)`` builds a full state from such a view alone: the tiles the viewer has not seen
+(all tile ids less the ids the view shows) are shuffled uniformly over the face-down squares the viewer does
+not know. Opponents' knowledge is kept as the public set of squares they looked at, so in the sampled world
+they "know" the sampled tiles on those squares. The sampled state gets a fresh RNG.
+
+This module owns the JSON view layout and sampling; the rules live in ``state``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from deltav.core.rng import Rng
+from deltav.games.mining import components as comp_mod
+from deltav.games.mining.components import KINDS, MINERALS, SQUARES, STATION
+from deltav.games.mining.state import BIT, PHASES, RETURNS, Config, MiningState, build, fingerprint
+
+
+def _tile(cfg: Config, t: int) -> dict:
+    i, k, v = cfg.tile_json[t]
+    return {"id": i, "kind": k, "value": v}
+
+
+def _components(cfg: Config) -> dict:
+    c = cfg.comps_json
+    return {
+        "id": c["id"], "title": c["title"], "summary": c["summary"],
+        "tile_mix": [dict(r) for r in c["tile_mix"]],
+        "contracts": [{"id": x["id"], "minerals": list(x["minerals"])} for x in c["contracts"]],
+        "rockets_per_player": c["rockets_per_player"],
+        "fingerprint": cfg.fingerprint,
+    }
+
+
+def make_view(st: MiningState, p: int | None) -> dict:
+    cfg = st.cfg
+    n = st.num_players
+    known = st.pub | (st.looked[p] if p is not None else 0)
+    shown = known | st.faceup | st.att_mask
+    rows = [st.rk[q * SQUARES:(q + 1) * SQUARES] for q in range(n)]
+    looked = st.looked
+    players = range(n)
+    faceup, att_mask, pub = st.faceup, st.att_mask, st.pub
+    squares = []
+    for s in range(SQUARES):
+        t = st.sq[s]
+        bit = BIT[s]
+        if s == STATION:
+            status = "station"
+        elif t < 0:
+            status = "empty"
+        elif faceup & bit:
+            status = "face_up"
+        elif att_mask & bit:
+            status = "revealed"
+        else:
+            status = "face_down"
+        squares.append({
+            "square": s,
+            "status": status,
+            "tile": _tile(cfg, t) if t >= 0 and shown & bit else None,
+            "rockets": [row[s] for row in rows],
+            "looked_by": [q for q in players if looked[q] & bit],
+            "public": bool(pub & bit),
+        })
+    attempt = None
+    if st.att >= 0:
+        attempt = {
+            "contract": cfg.contracts[st.att].id,
+            "matched": [{"square": s, "tile": cfg.ids[t], "counted_as": MINERALS[m]} for s, t, m in st.matched],
+            "extra": list(st.extra),
+            "mismatch": st.mismatch if st.mismatch >= 0 else None,
+            "bid": {"bribe": cfg.counter_ids[st.bid], "bidder": st.holder[st.bid]} if st.bid >= 0 else None,
+            "bid_done": st.bid_done,
+        }
+    res = st.result()
+    return {
+        "game": "mining",
+        "viewer": p,
+        "players": n,
+        "options": dict(cfg.options),
+        "components": _components(cfg),
+        "turn": st.turn,
+        "current_player": st.cp,
+        "first_player": st.first,
+        "phase": PHASES[st.phase],
+        "deciding": list(st.current_players()),
+        "squares": squares,
+        "alien": st.alien if st.alien >= 0 else None,
+        "aliens_revealed": st.aliens,
+        "shipyards": list(st.yard),
+        "bribes": [
+            {"id": cfg.counter_ids[c], "owner": c // 5, "mineral": MINERALS[c % 5], "holder": h,
+             "spent": bool(st.spent >> c & 1)}
+            for c, h in enumerate(st.holder)
+        ],
+        "hands": [[{"id": cfg.ids[t], "kind": KINDS[cfg.kinds[t]], "acquired_turn": a} for t, a in h] for h in st.hands],
+        "discarded": [_tile(cfg, t) for t in st.discarded],
+        "collected": [[{**_tile(cfg, t), "counted_as": MINERALS[m]} for t, m in c] for c in st.coll],
+        "contracts": [
+            {"id": c.id, "minerals": [MINERALS[m] for m in c.minerals], "owner": o if o >= 0 else None}
+            for c, o in zip(cfg.contracts, st.cowner)
+        ],
+        "pirated": st.pirated,
+        "stormed": st.stormed,
+        "queue": list(st.queue),
+        "moved": list(st.moved) if st.moved is not None else None,
+        "picks": list(st.picks),
+        "scan_left": st.scan_left,
+        "return_to": RETURNS[st.ret],
+        "attempt": attempt,
+        "sabotage_square": st.sab_sq if st.sab_sq >= 0 else None,
+        "scores": st.scores(),
+        "result": res.to_json() if res else None,
+    }
+
+
+_CONFIGS: dict[Any, Config] = {}
+
+
+def config_for(components_json: dict, options: dict, n: int) -> Config:
+    """The (cached) config for embedded components, options and a player count. The cache is keyed by the
+    components' content digest; a missing or wrong ``fingerprint`` field is recomputed, never trusted."""
+    opts = tuple(sorted(options.items()))
+    fp = components_json.get("fingerprint")
+    if fp is not None:
+        cfg = _CONFIGS.get((fp, opts, n))
+        if cfg is not None:
+            return cfg
+    real = fingerprint(components_json)
+    key = (real, opts, n)
+    cfg = _CONFIGS.get(key)
+    if cfg is None:
+        cfg = Config(comp_mod.from_json(components_json), options, n)
+        if len(_CONFIGS) > 64:
+            _CONFIGS.clear()
+        _CONFIGS[key] = cfg
+    if fp is not None and fp != real:
+        return cfg  # a forged fingerprint is never cached
+    return cfg
+
+
+def determinize(view: dict, player: int, rng: Rng) -> MiningState:
+    n = view["players"]
+    cfg = config_for(view["components"], view["options"], n)
+    idx = cfg.id_index
+    sq = [-1] * SQUARES
+    faceup = 0
+    looked = [0] * n
+    pub = 0
+    rockets = [0] * (n * SQUARES)
+    unknown_squares = []
+    seen: set[int] = set()
+    for e in view["squares"]:
+        s = e["square"]
+        status = e["status"]
+        tile = e["tile"]
+        if status == "face_up":
+            faceup |= BIT[s]
+        if tile is not None:
+            t = idx[tile["id"]]
+            sq[s] = t
+            seen.add(t)
+        elif status == "face_down":
+            unknown_squares.append(s)
+        for q, c in enumerate(e["rockets"]):
+            rockets[q * SQUARES + s] = c
+        for q in e["looked_by"]:
+            looked[q] |= BIT[s]
+        if e["public"]:
+            pub |= BIT[s]
+    for h in view["hands"]:
+        for x in h:
+            seen.add(idx[x["id"]])
+    for c in view["collected"]:
+        for x in c:
+            seen.add(idx[x["id"]])
+    discarded = [idx[x["id"]] for x in view["discarded"]]
+    seen.update(discarded)
+    unknown = [t for t in range(len(cfg.ids)) if t not in seen]
+    if len(unknown) != len(unknown_squares):
+        raise ValueError(f"view inconsistent: {len(unknown)} unseen tiles for {len(unknown_squares)} unknown squares")
+    rng.shuffle(unknown)
+    for s, t in zip(unknown_squares, unknown):
+        sq[s] = t
+    counters = cfg.counter_index
+    holders = [0] * cfg.counters
+    spent = 0
+    for b in view["bribes"]:
+        c = counters[b["id"]]
+        holders[c] = b["holder"]
+        if b["spent"]:
+            spent |= 1 << c
+    att = view["attempt"]
+    att_mask = 0
+    if att is not None:
+        matched = [(m["square"], idx[m["tile"]], MINERALS.index(m["counted_as"])) for m in att["matched"]]
+        for s, _, _ in matched:
+            att_mask |= BIT[s]
+        for s in att["extra"]:
+            att_mask |= BIT[s]
+        if att["mismatch"] is not None:
+            att_mask |= BIT[att["mismatch"]]
+        attempt = cfg.contract_index[att["contract"]]
+        bid = counters[att["bid"]["bribe"]] if att["bid"] is not None else -1
+        bid_done = att["bid_done"]
+        mismatch = att["mismatch"] if att["mismatch"] is not None else -1
+        extra = att["extra"]
+    else:
+        matched, attempt, bid, bid_done, mismatch, extra = [], -1, -1, False, -1, []
+    res = view["result"]
+    d = {
+        "squares": sq, "faceup": faceup, "rockets": rockets, "shipyards": view["shipyards"],
+        "alien": view["alien"] if view["alien"] is not None else -1, "aliens": view["aliens_revealed"],
+        "looked": looked, "public": pub, "holders": holders, "spent": spent,
+        "hands": [[(idx[x["id"]], x["acquired_turn"]) for x in h] for h in view["hands"]],
+        "discarded": discarded,
+        "collected": [[(idx[x["id"]], MINERALS.index(x["counted_as"])) for x in c] for c in view["collected"]],
+        "contract_owners": [c["owner"] if c["owner"] is not None else -1 for c in view["contracts"]],
+        "turn": view["turn"], "current": view["current_player"], "first": view["first_player"],
+        "phase": view["phase"], "queue": view["queue"], "pirated": view["pirated"], "stormed": view["stormed"],
+        "moved": view["moved"], "picks": view["picks"], "scan_left": view["scan_left"], "ret": view["return_to"],
+        "attempt": attempt, "matched": matched, "extra": extra, "mismatch": mismatch, "att_mask": att_mask,
+        "bid": bid, "bid_done": bid_done,
+        "sabotage_square": view["sabotage_square"] if view["sabotage_square"] is not None else -1,
+        "reason": res["reason"] if res else "", "winners": res["winners"] if res else [],
+    }
+    return build(cfg, d, Rng(rng.next64()))

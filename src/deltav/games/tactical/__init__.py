@@ -1,0 +1,103 @@
+"""Delta-V tactical: vector-movement space combat on the solar-system map (rules: the help text of the public
+game tre-systems/delta-v; numbers and rulings: design/tactical.md; our docs: docs/tactical.md).
+
+This module registers the game: options (the scenario and every named ruling), codecs, scenarios, the decision
+bound and the factories. The rules live in the sibling modules (see state.py for the map of them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from deltav.core.protocol import Game, Option, ScenarioInfo, register_game
+from deltav.core.rng import Rng
+from deltav.core.values import Codec
+
+from .movement import Course, compute_course, detect_orbit
+from .preview import CoursePreview, preview_course
+from .scenarios import SCENARIO_IDS, builtin_scenario, get_scenario, load_scenario_file
+from .state import TacticalState
+from .values import ACTIONS, EVENTS
+
+__all__ = [
+    "TacticalGame",
+    "TacticalState",
+    "CoursePreview",
+    "preview_course",
+    "Course",
+    "compute_course",
+    "detect_orbit",
+    "get_scenario",
+    "load_scenario_file",
+]
+
+
+@register_game
+class TacticalGame(Game):
+    id = "tactical"
+    title = "Delta-V tactical (vector-movement space combat)"
+    min_players = 2
+    max_players = 2
+    has_hidden_information = True  # fog of war, the Escape fugitive, secret fleet purchases
+    has_simultaneous_moves = True  # fleet building
+    rules_version = "1"
+    options = (
+        Option("scenario", str, "biplanetary", "a shipped scenario id or the path of a scenario file (TOML/JSON)",
+               choices=SCENARIO_IDS, free_choice=True),
+        Option("turn_limit", int, 100, "game turns before the game ends (a draw; Grand Tour: more checkpoints "
+               "visited wins). The rules have no limit; random play needs one.", minimum=1, maximum=100_000),
+        Option("escape_is_winnable", bool, True, "ruling 1: a fugitive whose move ends north of the map (r < minR) "
+               "escapes before any off-map elimination (false: the reference, where escaping is impossible)",
+               ruling=True),
+        Option("grazing_is_contact", bool, False, "ruling 2: a course along a hexside touches neither hex for "
+               "crashes, landings, checkpoints and ordnance (true: a graze touches both hexes, close to the "
+               "reference, which crashes on some grazes)", ruling=True),
+        Option("grand_tour_luna", bool, False, "ruling 3: Grand Tour checkpoints follow the help text (true: also "
+               "require Luna, as the reference does)", ruling=True),
+        Option("fog_of_war", bool, True, "ruling 4: an undetected enemy ship is absent from a player's view "
+               "(false: every ship is shown, as the reference's server sends them)", ruling=True),
+        Option("takeoff_costs_fuel", bool, True, "ruling 5: a takeoff burn costs fuel as in the reference (false: "
+               "the first burn from a landed position is free)", ruling=True),
+    )
+    actions = Codec(ACTIONS)
+    events = Codec(EVENTS)
+
+    @classmethod
+    def scenarios(cls) -> list[ScenarioInfo]:
+        out = []
+        for sid in SCENARIO_IDS:
+            sc = builtin_scenario(sid)
+            out.append(ScenarioInfo(sid, sc.name, (2,), sc.summary))
+        return out
+
+    @classmethod
+    def check_options(cls, options: dict[str, Any]) -> None:
+        get_scenario(options["scenario"])  # raises ScenarioError naming the field of a bad file
+
+    @classmethod
+    def max_decisions(cls, options: Mapping[str, Any]) -> int:
+        sc = get_scenario(options["scenario"])
+        credits = sum(p.credits for p in sc.players)
+        ships = sum(len(p.ships) for p in sc.players) + credits // 10 + credits // 1000
+        per_turn = 20 * ships + 20
+        fleet = 2 * (credits // 10 + 4)
+        return 2 * (int(options["turn_limit"]) + 1) * per_turn + fleet
+
+    @classmethod
+    def new_initial_state(cls, options: Mapping[str, Any] | None = None, seed: int = 0) -> TacticalState:
+        opts = cls.resolve_options(options)
+        return TacticalState.from_scenario(get_scenario(opts["scenario"]), opts, seed)
+
+    @classmethod
+    def state_from_json(cls, obj: Mapping) -> TacticalState:
+        return TacticalState.from_json(dict(obj))
+
+    @classmethod
+    def determinize(cls, view: Mapping, player: int, rng: Rng) -> TacticalState:
+        from .determinize import determinize
+
+        return determinize(view, player, rng)
+
+
+TacticalState.game = TacticalGame

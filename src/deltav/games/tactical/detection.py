@@ -1,0 +1,52 @@
+"""Detection (design/tactical.md 1.11): which ships the enemy has detected, updated after every movement phase.
+
+A ship landed on an intact base its owner controls becomes undetected; a detected ship stays detected; any other
+ship becomes detected within 3 hexes of a non-destroyed enemy ship (landed ones count) or within 5 of an intact
+base hex the enemy controls. With fog of war (ruling 4, option ``fog_of_war``) an undetected enemy ship is absent
+from a player's view; detection also gates gun targeting.
+
+This module reads and writes only the ``detected`` flag of ships.
+"""
+
+from __future__ import annotations
+
+from .model import hkey
+from .shiptypes import ship_data
+from .values import DetectionChanged
+
+
+def _dist(a, b) -> int:
+    q = a[0] - b[0]
+    r = a[1] - b[1]
+    return max(abs(q), abs(r), abs(q + r))
+
+
+def update(state) -> list:
+    sd = ship_data()
+    rs, rb = sd.detection_ship, sd.detection_base
+    ships = state.ships
+    alive = [s for s in ships if not s.destroyed]
+    events = []
+    for sh in alive:
+        before = sh.detected
+        if sh.landed and state.is_friendly_base(sh.owner, sh.pos):
+            now = False
+        elif before:
+            now = True
+        else:
+            now = False
+            pos = sh.pos
+            for e in alive:
+                if e.owner != sh.owner and _dist(e.pos, pos) <= rs:
+                    now = True
+                    break
+            if not now:
+                enemy = state.players[1 - sh.owner]
+                for b in enemy.bases:
+                    if b not in state.destroyed_bases and _dist(b, pos) <= rb:
+                        now = True
+                        break
+        if now != before:
+            sh.detected = now
+            events.append(DetectionChanged(sh.id, now, hkey(sh.pos), (sh.vel[0], sh.vel[1])))
+    return events

@@ -1,0 +1,138 @@
+"""Heuristics for Delta-V tactical bots: where a ship wants to go (its goal hexes) and how good a course is
+(distance to the goal after this move and after the next drift, landings, orbits, crash and stranding risk).
+
+Everything here works on a state a bot may see: a determinized world (``Decision.sample_world()``) whose own
+ships are exact. This module must not mutate states.
+"""
+
+from __future__ import annotations
+
+from deltav.core.hexgrid import distance
+
+from .movement import CRASH, LANDING, compute_course, speed
+
+Hex = tuple[int, int]
+CRASH_PENALTY = -1_000_000.0
+REFUEL_AT = 6
+
+
+def goal_hexes(world, sh) -> tuple[tuple[Hex, ...], str]:
+    """The hexes ship ``sh`` is heading for and why: its target body's bases; the Grand Tour's next checkpoint
+    (then home); the northern edge for an escaping ship; else the nearest visible enemy ship."""
+    gmap = world.gmap
+    pl = world.players[sh.owner]
+    own_bases = tuple(h for h in pl.bases if h not in world.destroyed_bases and h in gmap.base)
+    if (sh.fuel is not None and sh.fuel <= REFUEL_AT and own_bases and not (sh.landed and sh.pos in own_bases)
+            and not (pl.escape_wins and world.rules.escape_edge == "north")):
+        return own_bases, "refuel"
+    if world.rules.checkpoints:
+        left = [b for b in world.rules.checkpoints if b not in pl.visited]
+        if not left:
+            return tuple(h for h in gmap.bases_of.get(pl.home, ()) if h not in world.destroyed_bases), "home"
+        best = None
+        for b in left:
+            hexes = gmap.gravity_hexes_of.get(b) or frozenset(gmap.bodies[b].surface)
+            d = min(distance(sh.pos, h) for h in hexes)
+            if best is None or d < best[0]:
+                best = (d, b, hexes)
+        ring = tuple(sorted(h for h in best[2] if h not in gmap.surface))
+        return ring or tuple(sorted(best[2])), "checkpoint"
+    if pl.target:
+        return tuple(h for h in gmap.bases_of.get(pl.target, ()) if h not in world.destroyed_bases), "target"
+    if pl.escape_wins and world.rules.escape_edge == "north":
+        lo_r = gmap.bounds[2]
+        return tuple((q, lo_r - 1) for q in range(gmap.bounds[0], gmap.bounds[1] + 1)), "escape"
+    enemies = [e for e in world.ships if e.owner != sh.owner and not e.destroyed and world.visible(e, sh.owner)]
+    if enemies:
+        return tuple(e.pos for e in enemies), "enemy"
+    theirs = tuple(h for h in world.players[1 - sh.owner].bases if h not in world.destroyed_bases)
+    if theirs:
+        return theirs, "patrol"  # hunt where the unseen enemy is likely to be: near its bases
+    return ((0, -5),), "patrol"
+
+
+def _near(h: Hex, goals) -> int:
+    return min(distance(h, g) for g in goals) if goals else 0
+
+
+def survivable(world, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | None) -> bool:
+    """Can a ship here avoid crashing or leaving the map on its next move (coasting or one burn)?"""
+    gmap = world.gmap
+    burns = (None, 0, 1, 2, 3, 4, 5) if (fuel is None or fuel > 0) else (None,)
+    for b in burns:
+        c = compute_course(gmap, pos, vel, fuel, pending, False, False, b, None, (), False, world.destroyed_bases,
+                           world.options["grazing_is_contact"])
+        if c.outcome != CRASH and not gmap.off_map(c.destination):
+            return True
+    return False
+
+
+def score_course(world, sh, preview, goals, why: str) -> float:
+    """Higher is better. ``preview`` is a :class:`~deltav.games.tactical.preview.CoursePreview`."""
+    if preview.crashes:
+        return CRASH_PENALTY
+    if preview.escapes:
+        return 1e6
+    pl = world.players[sh.owner]
+    score = 0.0
+    dest = preview.destination
+    if preview.lands:
+        body = preview.body
+        if why == "target" and body == pl.target:
+            return 5e5
+        if why == "home" and body == pl.home:
+            return 5e5
+        if why == "refuel" and dest in goals:
+            return 4e5
+        if sh.landed and preview.fuel_spent == 0:
+            score -= 30.0  # staying landed wastes a turn
+    if preview.orbit_after is not None and (
+        (why == "target" and preview.orbit_after == pl.target) or (why == "home" and preview.orbit_after == pl.home)
+        or (why == "refuel" and any(world.gmap.base.get(g) == preview.orbit_after for g in goals))
+    ):
+        score += 2000.0
+    v = preview.velocity
+    drift = (dest[0] + v[0], dest[1] + v[1])
+    d_now = _near(dest, goals)
+    d_next = _near(drift, goals)
+    sp = speed(v)
+    score -= 3.0 * d_next + 1.5 * d_now
+    if why in ("target", "home", "checkpoint", "refuel"):
+        # arrive slowly: speed above what the remaining distance allows is overshoot
+        cap = max(1, (d_now + 1) // 2)
+        if sp > cap:
+            score -= 4.0 * (sp - cap)
+    if why == "escape":
+        score -= 2.0 * dest[1] + 1.0 * drift[1]
+    if why == "enemy":
+        score -= 0.5 * max(0, sp - 2)
+    if preview.outcome != LANDING and not survivable(world, dest, v, preview_pending(preview), preview.fuel_after):
+        score -= 50_000.0
+    if world.gmap.off_map(drift):
+        score -= 500.0
+    if preview.outcome != LANDING and in_enemy_defense(world, sh.owner, dest):
+        score -= 300.0
+    if preview.fuel_after is not None:
+        score -= 0.3 * preview.fuel_spent
+        if preview.fuel_after <= 1 and why != "escape":
+            score -= 40.0
+    return score
+
+
+def in_enemy_defense(world, owner: int, h: Hex) -> bool:
+    """Would a ship of ``owner`` at ``h`` be shot by the enemy's planetary defense?"""
+    rules = world.rules
+    if not (rules.combat and rules.planetary_defense):
+        return False
+    gmap = world.gmap
+    g = gmap.gravity.get(h)
+    if g is None:
+        return False
+    for b in world.players[1 - owner].bases:
+        if b not in world.destroyed_bases and gmap.base.get(b) == g[1] and distance(b, h) <= 1:
+            return True
+    return False
+
+
+def preview_pending(preview) -> tuple[int, ...]:
+    return tuple(d for _, d, _, _, ignored in preview.gravity_queued if not ignored)

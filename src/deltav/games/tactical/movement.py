@@ -1,0 +1,296 @@
+"""Vector movement of one ship (design/tactical.md 1.6): the course of a ship for an order, deferred gravity,
+weak-gravity choices, orbits, landing, takeoff and crashes. Pure functions over the map and plain values.
+
+Contact ruling (our ruling 2, option ``grazing_is_contact`` = False): a course is traced with the exact line
+analysis of ``deltav.core.hexgrid.analyze_line``. Each step of the line is either inside one hex (*definite*) or
+exactly on the hexside between two hexes (an *ambiguous pair*, a graze). Only definite hexes are *contact*:
+gravity entry, crashes, landings, Grand Tour checkpoints, ordnance contact and the closest-approach hexes used by
+combat all use the definite hexes. A graze touches neither hex. The *display path* (``Course.path``, what the
+``ship_moved`` event shows) is the reference game's primary line (``hexgrid.line``), a connected chain of hexes for
+drawing; it never decides a rule. With ``grazing_is_contact`` = True, a graze touches *both* hexes of its pair
+for crashes, landings, checkpoints and ordnance (close to the reference, whose +epsilon primary line makes some
+grazes of a planet a crash, with floating point deciding which); gravity always uses definite hexes only.
+
+This module must not touch game state: it reads positions and returns a :class:`Course`.
+"""
+
+from __future__ import annotations
+
+from deltav.core.hexgrid import DIRECTIONS, analyze_offset, line
+
+from .mapdata import GameMap
+
+Hex = tuple[int, int]
+ZERO: Hex = (0, 0)
+NORMAL, LANDING, CRASH = "normal", "landing", "crash"
+
+
+def speed(v: Hex) -> int:
+    q, r = v
+    return max(abs(q), abs(r), abs(q + r))
+
+
+class Course:
+    """The result of moving one ship with one order. ``entered`` lists the gravity hexes entered this move as
+    ``(hex, direction, body, weak, ignored)``; ``pending`` the directions that will deflect the *next* move;
+    ``ignorable`` the weak-gravity hexes of this course the pilot may choose to ignore."""
+
+    __slots__ = ("start", "destination", "velocity", "path", "contact", "fuel_spent", "burns", "overloaded",
+                 "entered", "pending", "ignorable", "outcome", "body", "crash_hex", "shortcut")
+
+    def __init__(self):
+        self.shortcut = False
+        self.body = None
+        self.crash_hex = None
+        self.overloaded = False
+
+    def to_json(self) -> dict:
+        return {
+            "start": list(self.start),
+            "destination": list(self.destination),
+            "velocity": list(self.velocity),
+            "path": [list(h) for h in self.path],
+            "fuel_spent": self.fuel_spent,
+            "gravity_queued": [
+                {"hex": list(h), "dir": d, "body": b, "weak": w, "ignored": ig} for h, d, b, w, ig in self.entered
+            ],
+            "outcome": self.outcome,
+            "body": self.body,
+            "crash_hex": list(self.crash_hex) if self.crash_hex else None,
+        }
+
+
+def detect_orbit(gmap: GameMap, pos: Hex, vel: Hex, pending: tuple[int, ...], destroyed_bases) -> str | None:
+    """The body a ship is orbiting (speed exactly 1, in that body's gravity, and its drift stays in that body's
+    gravity ring or on one of its intact bases), or None. Orbit is not a state: it is recomputed."""
+    if speed(vel) != 1:
+        return None
+    g = gmap.gravity.get(pos)
+    if g is None:
+        return None
+    body = g[1]
+    q = pos[0] + vel[0]
+    r = pos[1] + vel[1]
+    for d in pending:
+        dq, dr = DIRECTIONS[d]
+        q += dq
+        r += dr
+    drift = (q, r)
+    if drift in gmap.gravity_hexes_of[body]:
+        return body
+    if gmap.base.get(drift) == body and drift not in destroyed_bases:
+        return body
+    return None
+
+
+def closest_base(gmap: GameMap, body: str, pos: Hex, destroyed_bases) -> Hex | None:
+    """The intact base of ``body`` nearest to ``pos`` (ties: first in the map's base order)."""
+    best = None
+    best_d = None
+    for h in gmap.bases_of.get(body, ()):
+        if h in destroyed_bases:
+            continue
+        q = h[0] - pos[0]
+        r = h[1] - pos[1]
+        d = max(abs(q), abs(r), abs(q + r))
+        if best_d is None or d < best_d:
+            best, best_d = h, d
+    return best
+
+
+def landing_shortcut(gmap: GameMap, pos: Hex, vel: Hex, pending: tuple[int, ...], post: Hex, destroyed_bases,
+                     orbit_now: str | None | bool = False) -> tuple[Hex, str] | None:
+    """Step 4 of 1.6: where an explicit one-burn landing puts the ship, as ``(base hex, body)``, or None.
+
+    If the ship orbits a body now, or would orbit one as a fresh ship at ``post`` (its destination after the
+    burn, before gravity) with the post-burn velocity, it lands on that body's intact base nearest to its
+    current hex (ties: map order). Else, sitting on an intact base of the body whose gravity it is in with a
+    post-burn velocity of zero, it lands in place. ``orbit_now`` may pass a precomputed
+    :func:`detect_orbit` (False: compute it)."""
+    body = detect_orbit(gmap, pos, vel, pending, destroyed_bases) if orbit_now is False else orbit_now
+    if body is None:
+        body = detect_orbit(gmap, post, (post[0] - pos[0], post[1] - pos[1]), (), destroyed_bases)
+    if body is not None:
+        target = closest_base(gmap, body, pos, destroyed_bases)
+        return None if target is None else (target, body)
+    g = gmap.gravity.get(pos)
+    if g is not None and gmap.base.get(pos) == g[1] and pos not in destroyed_bases and post == pos:
+        return (pos, g[1])
+    return None
+
+
+def _trace(pos: Hex, dest: Hex, grazing_is_contact: bool) -> tuple[list[Hex], list[Hex], list[Hex]]:
+    """(display path, definite hexes, contact hexes) of the line pos -> dest, start hex included. Contact is
+    the definite hexes; with ``grazing_is_contact`` every hex of every step (both hexes of a graze)."""
+    q0, r0 = pos
+    path = line(pos, dest)
+    a = analyze_offset(dest[0] - q0, dest[1] - r0)
+    definite = [(q0 + dq, r0 + dr) for dq, dr in a.definite]
+    if not grazing_is_contact:
+        return path, definite, definite
+    contact = [(q0 + dq, r0 + dr) for step in a.steps for dq, dr in step]
+    return path, definite, contact
+
+
+def compute_course(
+    gmap: GameMap,
+    pos: Hex,
+    vel: Hex,
+    fuel: int | None,
+    pending: tuple[int, ...],
+    landed: bool,
+    can_overload: bool,
+    burn: int | None,
+    overload: int | None = None,
+    ignore_weak: tuple[Hex, ...] | frozenset = (),
+    land: bool = False,
+    destroyed_bases=frozenset(),
+    grazing_is_contact: bool = False,
+    takeoff_costs_fuel: bool = True,
+) -> Course:
+    """The course of a ship (position, velocity, fuel with None = unlimited, pending gravity directions) for an
+    order. The caller validates the order first; like the reference, a burn without fuel is ignored."""
+    c = Course()
+    c.start = pos
+    if landed and burn is None:
+        # 0. landed and no burn: stays landed (and is resupplied again at a friendly base)
+        c.destination = pos
+        c.velocity = ZERO
+        c.path = [pos]
+        c.contact = [pos]
+        c.fuel_spent = 0
+        c.burns = 0
+        c.entered = ()
+        c.pending = ()
+        c.ignorable = ()
+        c.outcome = LANDING
+        c.body = gmap.base.get(pos) or gmap.surface.get(pos)
+        return c
+    q = pos[0] + vel[0]
+    r = pos[1] + vel[1]
+    burns = 0
+    if burn is not None and (fuel is None or fuel > 0):
+        dq, dr = DIRECTIONS[burn]
+        q += dq
+        r += dr
+        burns = 1
+        if overload is not None and can_overload and (fuel is None or fuel >= 2):
+            dq, dr = DIRECTIONS[overload]
+            q += dq
+            r += dr
+            burns = 2
+            c.overloaded = True
+    c.burns = burns
+    fuel_spent = burns
+    if landed and not takeoff_costs_fuel and burns:
+        fuel_spent -= 1
+    c.fuel_spent = 0 if fuel is None else fuel_spent
+    # 4. explicit landing shortcut from orbit (land flag, exactly one burn)
+    if land and burns == 1 and not landed:
+        hit = landing_shortcut(gmap, pos, vel, pending, (q, r), destroyed_bases)
+        if hit is not None:
+            target, body = hit
+            path, definite, contact = _trace(pos, target, grazing_is_contact)
+            c.destination = target
+            c.velocity = ZERO
+            c.path = path
+            c.contact = contact
+            c.entered = ()
+            c.pending = ()
+            c.ignorable = ()
+            c.outcome = LANDING
+            c.body = body
+            c.shortcut = True
+            return c
+    # 5. deferred gravity from the hexes entered on the previous move
+    for d in pending:
+        dq, dr = DIRECTIONS[d]
+        q += dq
+        r += dr
+    dest = (q, r)
+    c.destination = dest
+    nv = (q - pos[0], r - pos[1])
+    c.velocity = nv
+    path, definite, contact = _trace(pos, dest, grazing_is_contact)
+    c.path = path
+    c.contact = contact
+    # 7. gravity entered now (definite hexes after the start), applied on the next move
+    entered = []
+    ignorable = []
+    prev_weak = None
+    grav = gmap.gravity
+    for h in definite[1:]:
+        g = grav.get(h)
+        if g is None:
+            prev_weak = None
+            continue
+        d, body, weak = g
+        ignored = False
+        if weak:
+            if prev_weak != body:
+                ignorable.append(h)
+                ignored = h in ignore_weak
+            prev_weak = body
+        else:
+            prev_weak = None
+        entered.append((h, d, body, weak, ignored))
+    c.entered = tuple(entered)
+    c.pending = tuple(e[1] for e in entered if not e[4])
+    c.ignorable = tuple(ignorable)
+    # 8. landing
+    landed_body = None
+    if not landed:
+        b = gmap.base.get(dest)
+        if b is not None and dest not in destroyed_bases:
+            if gmap.body_has_gravity(b):
+                g = grav.get(pos)
+                in_grav = g is not None and g[1] == b
+                if nv == ZERO and burns == 0 and dest == pos:
+                    landed_body = b  # (a) stationary on the base
+                elif burns == 1 and nv == ZERO and in_grav:
+                    landed_body = b  # (b) brake to land
+                elif burns == 1 and in_grav and speed(vel) == 1:
+                    dq = pos[0] + vel[0]
+                    dr = pos[1] + vel[1]
+                    for d in pending:
+                        ddq, ddr = DIRECTIONS[d]
+                        dq += ddq
+                        dr += ddr
+                    drift = (dq, dr)
+                    if drift in gmap.gravity_hexes_of[b] or (gmap.base.get(drift) == b and drift not in destroyed_bases):
+                        landed_body = b  # (c) one-fuel touch-down from orbit
+            elif nv == ZERO:
+                landed_body = b
+        else:
+            s = gmap.surface.get(dest)
+            if s is not None and dest not in gmap.destructive and not gmap.body_has_gravity(s) and nv == ZERO:
+                landed_body = s
+    # 9. crash: a body hex touched before the end, or at the end without a landing (Sol always)
+    surface = gmap.surface
+    last = len(contact) - 1
+    for i in range(1, last + 1):
+        h = contact[i]
+        if h in surface and (i < last or h in gmap.destructive or landed_body is None):
+            c.outcome = CRASH
+            c.body = surface[h]
+            c.crash_hex = h
+            return c
+    if landed_body is not None:
+        c.outcome = LANDING
+        c.body = landed_body
+        c.velocity = ZERO
+        c.pending = ()
+    else:
+        c.outcome = NORMAL
+    return c
+
+
+def drift_destination(pos: Hex, vel: Hex, pending: tuple[int, ...]) -> Hex:
+    """Where a ship coasts next move: position + velocity + pending gravity."""
+    q = pos[0] + vel[0]
+    r = pos[1] + vel[1]
+    for d in pending:
+        dq, dr = DIRECTIONS[d]
+        q += dq
+        r += dr
+    return (q, r)

@@ -1,0 +1,94 @@
+"""Course preview for clients and bots: what an order would do to one ship, computed on the side, never changing
+the state (design/tactical.md 1.6; the reference's course preview and "ghosted drift hex").
+
+This module reads a state and returns a :class:`CoursePreview`; it must not mutate anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .model import hkey
+from .movement import CRASH, LANDING, detect_orbit
+from .values import Order
+
+Hex = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class CoursePreview:
+    ship: str
+    path: tuple[Hex, ...]  # the display line (reference primary line), start included
+    contact: tuple[Hex, ...]  # the hexes the course touches under our grazing ruling
+    destination: Hex
+    velocity: Hex
+    fuel_spent: int
+    fuel_after: int | None
+    gravity_queued: tuple[tuple[Hex, int, str, bool, bool], ...]  # (hex, dir, body, weak, ignored)
+    ignorable_weak: tuple[Hex, ...]
+    outcome: str  # "normal", "landing" or "crash"
+    body: str | None  # landed on / crashed into
+    crash_hex: Hex | None
+    off_map: bool
+    escapes: bool
+    orbit_after: str | None  # the body the ship would then be orbiting
+
+    @property
+    def crashes(self) -> bool:
+        return self.outcome == CRASH or (self.off_map and not self.escapes)
+
+    @property
+    def lands(self) -> bool:
+        return self.outcome == LANDING
+
+    def to_json(self) -> dict:
+        return {
+            "ship": self.ship,
+            "path": [hkey(h) for h in self.path],
+            "contact": [hkey(h) for h in self.contact],
+            "destination": hkey(self.destination),
+            "velocity": list(self.velocity),
+            "fuel_spent": self.fuel_spent,
+            "fuel_after": self.fuel_after,
+            "gravity_queued": [
+                {"hex": hkey(h), "dir": d, "body": b, "weak": w, "ignored": ig} for h, d, b, w, ig in self.gravity_queued
+            ],
+            "ignorable_weak": [hkey(h) for h in self.ignorable_weak],
+            "outcome": self.outcome,
+            "body": self.body,
+            "crash_hex": hkey(self.crash_hex) if self.crash_hex else None,
+            "off_map": self.off_map,
+            "escapes": self.escapes,
+            "orbit_after": self.orbit_after,
+        }
+
+
+def preview_course(state, ship_id: str, order: Order | None = None) -> CoursePreview:
+    """The course ``order`` (default: coast) would give ship ``ship_id`` now. The order is validated like a real
+    one (IllegalAction naming the rule), except that it may be previewed in any phase and for a ship that already
+    has an order. Automatic landings (target orbit, Grand Tour return) are applied as in the movement phase."""
+    if order is None:
+        order = Order(ship_id)
+    elif order.ship != ship_id:
+        order = Order(ship_id, order.burn, order.overload, order.land, order.weak)
+    sh = state.ship(ship_id)
+    if sh is None:
+        from deltav.core.errors import IllegalAction
+
+        raise IllegalAction("tactical.order.unknown_ship", f"no ship {ship_id!r}")
+    state.check_order(sh.owner, order, preview=True)
+    if sh.disabled > 0 or sh.control == "captured":
+        order = Order(ship_id, None, None, False, order.weak)
+    c = state.course_for(sh, order)
+    fuel_after = None if sh.fuel is None else sh.fuel - c.fuel_spent
+    gmap = state.gmap
+    escapes = (c.outcome not in (CRASH, LANDING) and state.options["escape_is_winnable"]
+               and state.escape_candidate(sh) and c.destination[1] < gmap.bounds[2])
+    off = c.outcome != CRASH and gmap.off_map(c.destination)
+    orbit = None
+    if c.outcome not in (CRASH, LANDING):
+        orbit = detect_orbit(gmap, c.destination, c.velocity, c.pending, state.destroyed_bases)
+    return CoursePreview(
+        ship_id, tuple(c.path), tuple(c.contact), c.destination, c.velocity, c.fuel_spent, fuel_after,
+        tuple(c.entered), tuple(c.ignorable), c.outcome, c.body, c.crash_hex, off, escapes, orbit,
+    )

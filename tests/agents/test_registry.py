@@ -1,0 +1,209 @@
+"""Agent specs, the bot registry, the presets, and whole matches played by every spec."""
+
+from __future__ import annotations
+
+import sys
+import types
+
+import pytest
+
+from deltav.agents import (
+    AgentSpecError,
+    DUCTAgent,
+    ISMCTSAgent,
+    MCTSAgent,
+    RandomAgent,
+    available_specs,
+    make_agent,
+    parse_spec,
+    resolve_preset,
+)
+from deltav.agents.presets import LEVELS, PRESETS, preset_for
+from deltav.core.agent import Agent
+from deltav.core.match import play_match
+from deltav.core.protocol import Game
+from tests.agents.games import GambleGame, MatrixGame, NimGame
+
+# --- spec syntax -----------------------------------------------------------------------------------------------
+
+
+def test_parse_spec():
+    assert parse_spec("mcts") == ("mcts", {})
+    assert parse_spec(" MCTS:iterations=500, c=0.7 ") == ("mcts", {"iterations": "500", "c": "0.7"})
+    with pytest.raises(AgentSpecError, match="key=value"):
+        parse_spec("mcts:iterations")
+    with pytest.raises(AgentSpecError, match="twice"):
+        parse_spec("mcts:c=1,c=2")
+    with pytest.raises(AgentSpecError, match="empty"):
+        parse_spec("  ")
+
+
+def test_parameters_are_typed_and_checked():
+    agent = make_agent(NimGame, "mcts:iterations=500,c=0.7,max_depth=none,worlds=3,sim=rm")
+    assert isinstance(agent, MCTSAgent)
+    assert agent.params["iterations"] == 500
+    assert agent.params["c"] == 0.7
+    assert agent.params["max_depth"] is None
+    assert agent.params["sim"] == "rm"
+    with pytest.raises(AgentSpecError, match="unknown parameter 'iters'"):
+        make_agent(NimGame, "mcts:iters=5")
+    with pytest.raises(AgentSpecError, match="not an integer"):
+        make_agent(NimGame, "ismcts:iterations=lots")
+    with pytest.raises(AgentSpecError, match="not one of"):
+        make_agent(NimGame, "duct:sim=exp3")
+    with pytest.raises(AgentSpecError, match="below the minimum"):
+        make_agent(NimGame, "mcts:iterations=0")
+    with pytest.raises(AgentSpecError, match="no parameters"):
+        make_agent(NimGame, "random:x=1")
+
+
+def test_generic_names_resolve():
+    assert isinstance(make_agent(NimGame, "random"), RandomAgent)
+    assert type(make_agent(NimGame, "mcts")) is MCTSAgent
+    assert type(make_agent(NimGame, "ismcts")) is ISMCTSAgent
+    assert type(make_agent(NimGame, "duct")) is DUCTAgent
+    assert make_agent(NimGame, "duct").params["final"] == "mix"
+
+
+def test_an_unknown_name_lists_the_available_specs():
+    with pytest.raises(AgentSpecError) as info:
+        make_agent(NimGame, "scripted")
+    text = str(info.value)
+    assert "bots.BOTS does not exist yet" in text
+    for name in ("random", "mcts", "ismcts", "duct", "easy", "normal", "hard"):
+        assert name in text
+
+
+def test_search_specs_are_refused_for_a_game_without_determinizer():
+    class Opaque(Game):
+        id = "test-opaque"
+
+    with pytest.raises(AgentSpecError, match="no determinizer"):
+        make_agent(Opaque, "mcts")
+    assert isinstance(make_agent(Opaque, "random"), RandomAgent)
+
+
+# --- presets -----------------------------------------------------------------------------------------------------
+
+
+def test_every_game_has_every_level_with_a_documented_budget():
+    for gid in ("default", "tactical", "mining", "deepspace", "knighthawks"):
+        for level in LEVELS:
+            entry = preset_for(gid, level)
+            assert entry["budget"]
+            agent = entry["agent"]
+            params = entry.get("params", entry.get("fallback", {}).get("params", {}))
+            if agent == "scripted":
+                assert entry["fallback"]["agent"] in ("mcts", "ismcts", "duct", "random")
+            if "max_seconds" in params:
+                assert params["max_seconds"] <= 1.8  # hard stays under 2 s per decision
+    assert preset_for("no-such-game", "hard") == PRESETS["default"]["hard"]
+
+
+def test_presets_grow_in_budget():
+    for gid in ("default", "tactical", "mining", "deepspace", "knighthawks"):
+        normal = preset_for(gid, "normal")["params"]["iterations"]
+        hard = preset_for(gid, "hard")["params"]["iterations"]
+        easy = resolve_preset(gid if gid != "default" else "test-nim", "easy")
+        if easy["agent"] != "scripted":
+            assert easy["params"]["iterations"] < normal
+        assert normal < hard
+
+
+def test_presets_fall_back_while_the_game_lacks_bots_and_heuristics():
+    entry = resolve_preset("test-nim", "easy")
+    assert entry["fallback_used"] and entry["agent"] == "ismcts"
+    assert resolve_preset("test-nim", "hard")["heuristics_found"] == {"rollout": False, "evaluation": False}
+    easy = make_agent(NimGame, "easy")
+    assert isinstance(easy, ISMCTSAgent) and easy.name == "easy"
+    hard = make_agent(NimGame, "hard:iterations=40")
+    assert hard.params["iterations"] == 40 and hard.params["max_seconds"] == 1.8
+    assert hard.evaluate is None and hard.policy is None
+
+
+class FirstLegal(Agent):
+    name = "first"
+
+    def __init__(self, reverse: bool = False):
+        self.reverse = reverse in (True, "true")
+
+    def act(self, decision):
+        return decision.legal_actions[-1 if self.reverse else 0]
+
+
+@pytest.fixture
+def fake_game(monkeypatch):
+    """A game package ``deltav.games.fakegame`` with bots and heuristics modules (NimGame's rules)."""
+
+    class FakeGame(NimGame):
+        id = "fakegame"
+
+    bots = types.ModuleType("deltav.games.fakegame.bots")
+    bots.BOTS = {"scripted": FirstLegal, "last": FirstLegal}
+    heur = types.ModuleType("deltav.games.fakegame.heuristics")
+    heur.evaluate = lambda state, player: 0.0
+    heur.rollout_policy = lambda state, player, legal, rng: legal[0]
+    monkeypatch.setitem(sys.modules, "deltav.games.fakegame", types.ModuleType("deltav.games.fakegame"))
+    monkeypatch.setitem(sys.modules, "deltav.games.fakegame.bots", bots)
+    monkeypatch.setitem(sys.modules, "deltav.games.fakegame.heuristics", heur)
+    return FakeGame, heur
+
+
+def test_game_bots_and_heuristics_are_found(fake_game):
+    game, heur = fake_game
+    assert "scripted" in available_specs(game) and "last" in available_specs(game)
+    easy = make_agent(game, "easy")
+    assert isinstance(easy, FirstLegal) and easy.name == "easy"
+    assert make_agent(game, "last:reverse=true").reverse
+    with pytest.raises(AgentSpecError, match="does not accept"):
+        make_agent(game, "scripted:depth=3")
+    hard = make_agent(game, "hard")
+    assert hard.evaluate is heur.evaluate and hard.policy is heur.rollout_policy
+    assert resolve_preset("fakegame", "hard")["heuristics_found"] == {"rollout": True, "evaluation": True}
+
+
+# --- whole matches ---------------------------------------------------------------------------------------------
+
+SPECS = ["random", "mcts:iterations=60", "ismcts:iterations=60", "duct:iterations=60", "duct:iterations=60,sim=rm",
+         "easy", "normal:iterations=40", "hard:iterations=60", "ismcts:iterations=60,pool=4,max_depth=2"]
+
+
+@pytest.mark.parametrize("spec", SPECS)
+@pytest.mark.parametrize(
+    "game,options",
+    [(NimGame, {"heaps": "2,3,4"}), (NimGame, {"heaps": "2,2,3", "players": 3}), (GambleGame, {}),
+     (MatrixGame, {"scenario": "biased_rps", "rounds": 3})],
+    ids=["nim", "nim3", "gamble", "matrix"],
+)
+def test_every_spec_plays_whole_matches_legally_and_replays(game, options, spec):
+    n = game.num_players(game.resolve_options(options))
+    records = []
+    for _ in range(2):
+        agents = [make_agent(game, spec) for _ in range(n)]
+        record, state, stats = play_match(game, options, 17, agents)  # raises AgentError on an illegal action
+        assert state.is_terminal()
+        records.append(record.to_json())
+    assert records[0] == records[1]
+
+
+@pytest.mark.parametrize("spec", ["mcts:iterations=40", "ismcts:iterations=40", "duct:iterations=40,sim=rm"])
+def test_agents_play_the_core_toy_game(spec):
+    # the core's toy game has a simultaneous bid, a die and private cards
+    from tests.toygame import ToyGame
+
+    for seed in range(3):
+        agents = [make_agent(ToyGame, spec), make_agent(ToyGame, "random")]
+        record, state, _ = play_match(ToyGame, {}, seed, agents)
+        assert state.is_terminal()
+
+
+def test_mcts_beats_random_at_nim():
+    wins = 0
+    for seed in range(6):
+        seats = [make_agent(NimGame, "mcts:iterations=300"), RandomAgent()]
+        if seed % 2:
+            seats.reverse()
+        record, state, _ = play_match(NimGame, {"heaps": "3,4,5"}, seed, seats)
+        mcts_seat = 0 if seed % 2 == 0 else 1
+        wins += state.result().winners == (mcts_seat,)
+    assert wins >= 5

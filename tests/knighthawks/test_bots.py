@@ -1,0 +1,37 @@
+"""The scripted bot plays whole games without an illegal action and beats the random bot."""
+
+from __future__ import annotations
+
+import pytest
+
+from deltav.core.agent import RandomAgent
+from deltav.core.match import play_match
+from deltav.games.knighthawks import KnightHawks
+from deltav.games.knighthawks import heuristics as hx
+from deltav.games.knighthawks.bots import BOTS, ScriptedCaptain
+from deltav.games.knighthawks.ships import ship_of_class
+
+
+@pytest.mark.parametrize("scenario", ["skirmish", "escort", "station_assault"])
+def test_scripted_bots_play_a_scenario_to_the_end(scenario):
+    rec, state, _ = play_match(KnightHawks, {"scenario": scenario}, 3, [ScriptedCaptain(), ScriptedCaptain()])
+    assert state.is_terminal() and rec.result is not None
+
+
+def test_scripted_beats_random_in_the_fleet_battle():
+    _rec, state, _ = play_match(KnightHawks, {"scenario": "fleet_battle", "turn_limit": 6}, 1,
+                                [RandomAgent(), BOTS["scripted"]()])
+    assert state.result().winners == (1,)
+
+
+def test_heuristics():
+    assert hx.hit_value("DC") > hx.hit_value("LB")  # 3d10 at +20 beats 1d10 at 0
+    assert hx.hit_value("T") > hx.hit_value("RB")
+    d = ship_of_class("d", "destroyer")
+    d.dmg = 30
+    targets = ["hull", "fire", "w0", "ccs"]
+    assert hx.repair_priorities(d, targets)[0] == "fire"
+    s = KnightHawks.new_initial_state({"scenario": "fleet_battle"}, 1)
+    assert hx.material(s, 0) == pytest.approx(-hx.material(s, 1))
+    bs = s.ship("clinton")
+    assert hx.best_screen(s, bs, 0) in (None, "PS", "ES", "SS")

@@ -1,0 +1,113 @@
+"""The scripted bot (memory, contract choice, never illegal), its forgetting levels, and the heuristics."""
+
+from __future__ import annotations
+
+from deltav.core.agent import RandomAgent
+from deltav.core.match import play_match
+from deltav.core.protocol import Decision
+from deltav.core.rng import Rng
+from deltav.games.mining import MiningGame
+from deltav.games.mining.actions import BidUp, Declare, Discard, Pass, Prospect, Reveal
+from deltav.games.mining.bots import BOTS, ScriptedAgent
+from deltav.games.mining.heuristics import evaluate, evaluate_points, known_tiles, rollout_policy, unseen_mix
+from tests.mining.helpers import give, new, place, play, put_rocket
+
+
+def decision(st, p, rng_seed=0):
+    return Decision(MiningGame, p, st.view(p), st.legal_actions(p), Rng(rng_seed), {})
+
+
+def test_bots_registry():
+    assert BOTS["scripted"] is ScriptedAgent
+
+
+def test_scripted_bots_play_whole_games_without_illegal_actions():
+    for n in (2, 3, 4):
+        agents = [ScriptedAgent(strict=True, forget=0.2 * (p % 2)) for p in range(n)]
+        rec, st, _ = play_match(MiningGame, {"players": n, "scenario": "variant-b"}, 10 + n, agents)
+        assert st.is_terminal() and rec.result["winners"]
+
+
+def test_scripted_beats_random():
+    wins = 0
+    for seed in range(6):
+        agents = [ScriptedAgent(strict=True), RandomAgent()] if seed % 2 == 0 else [RandomAgent(), ScriptedAgent(strict=True)]
+        rec, _, _ = play_match(MiningGame, {"players": 2}, seed, agents)
+        wins += (0 if seed % 2 == 0 else 1) in rec.result["winners"]
+    assert wins >= 5
+
+
+def _knows_c01(forget=0.0):
+    st = new()
+    place(st, {10: ("alphatite", 4)})
+    put_rocket(st, 0, 10)
+    play(st, 0, Prospect())
+    play(st, 0, Pass())
+    return st
+
+
+def test_the_bot_declares_a_contract_its_memory_covers_and_reveals_the_known_tile():
+    st = _knows_c01()
+    bot = ScriptedAgent(strict=True)
+    a = bot.act(decision(st, 0))
+    assert isinstance(a, Declare) and a.contract in ("C01",)
+    play(st, 0, a)
+    assert bot.act(decision(st, 0)) == Reveal(10)
+
+
+def test_without_a_covering_memory_the_bot_does_not_attempt():
+    st = new()
+    play(st, 0, Prospect())
+    assert ScriptedAgent(strict=True).act(decision(st, 0)) == Pass()
+
+
+def test_a_forgetful_bot_forgets_what_it_saw():
+    st = _knows_c01()
+    bot = ScriptedAgent(forget=1.0, strict=True)
+    assert bot.act(decision(st, 0)) == Pass()  # it saw square 10 but forgot it at once
+    assert known_tiles(st.view(0))  # the engine's truth and the view are untouched
+
+
+def test_the_bot_does_not_bid_up_when_the_fulfiller_holds_the_answer():
+    st = new()
+    place(st, {10: ("alphatite", 5)})
+    play(st, 0, Prospect())
+    play(st, 0, Declare("C01"))
+    play(st, 0, Reveal(10))
+    d = decision(st, 1)
+    assert BidUp("b1-alphatite") in d.legal_actions
+    assert ScriptedAgent(strict=True).act(d) == Pass()  # player 0 still holds its Alphatite counter
+
+
+def test_the_bot_plays_rocket_acquisition():
+    st = new()
+    acq = give(st, 0, "rocket_acquisition")
+    assert ScriptedAgent(strict=True).act(decision(st, 0)) == Discard(acq)
+
+
+def test_heuristics_on_sampled_worlds():
+    st = MiningGame.new_initial_state({"players": 3}, 4)
+    rng = Rng(4)
+    for _ in range(150):
+        if st.is_terminal():
+            break
+        p = st.current_players()[0]
+        legal = st.legal_actions(p)
+        for q in range(3):
+            assert -1.0 <= evaluate(st, q) <= 1.0
+        world = st.sample_world(p, rng)
+        a = rollout_policy(world, p, world.legal_actions(p), rng)
+        assert a in world.legal_actions(p)
+        st.apply_action(p, rollout_policy(st, p, legal, rng))
+    view = st.view(0)
+    mix = unseen_mix(view, known_tiles(view))
+    unknown = sum(1 for e in view["squares"] if e["status"] == "face_down" and e["tile"] is None)
+    assert sum(mix.values()) == unknown
+
+
+def test_evaluation_prefers_a_covered_contract():
+    st = new()
+    base = evaluate_points(st, 0)
+    st2 = _knows_c01()
+    st2.cp = 0
+    assert evaluate_points(st2, 0) > base

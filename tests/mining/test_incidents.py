@@ -1,0 +1,346 @@
+"""Incidents (Mineral Scan, Sabotage, Rocket Acquisition, Pirate Attack, Meteor Storm, Alien Encounter), the
+reaction windows, the turn-acquired restriction and the three end conditions."""
+
+from __future__ import annotations
+
+import pytest
+
+from deltav.core.errors import IllegalAction
+from deltav.games.mining.actions import (
+    BuyRocket,
+    Declare,
+    Discard,
+    EndLooks,
+    Look,
+    Move,
+    MoveAlien,
+    Pass,
+    Prospect,
+    Replace,
+    Reveal,
+    RevealIncident,
+    Sabotage,
+    SabotageMove,
+    Steal,
+    Survey,
+)
+from deltav.games.mining.components import STATION
+from deltav.games.mining.state import BIT, PHASES
+from tests.mining.helpers import give, new, place, play, put_rocket, types
+
+
+def rule_of(st, p, action) -> str:
+    before = st.to_json()
+    with pytest.raises(IllegalAction) as err:
+        st.apply_action(p, action)
+    assert st.to_json() == before
+    return err.value.rule
+
+
+def restart(st):
+    """Start player 0's turn again (after changing holdings, so the windows see them)."""
+    st._start_turn([])
+    st._legal = None
+
+
+def test_mineral_scan_looks_under_rockets_plus_one_per_rocket_in_play():
+    st = new()
+    scan = give(st, 0, "mineral_scan")
+    place(st, {10: ("pirate_attack",), 20: ("sabotage",)})
+    put_rocket(st, 0, 10)
+    ev = play(st, 0, Discard(scan))
+    assert [e.square for e in ev if e.TYPE == "tile-seen"] == [10]
+    assert PHASES[st.phase] == "scan" and st.scan_left == 2  # one rocket on the station, one on square 10
+    play(st, 0, Look(20))
+    play(st, 0, Look(30))
+    assert PHASES[st.phase] == "reveal-choice"
+    assert st.legal_actions(0) == [RevealIncident(10), Pass()]  # square 20 has no rocket of player 0
+    play(st, 0, RevealIncident(10))
+    assert PHASES[st.phase] == "action" and len(st.hands[0]) == 1  # back to choosing the turn's action
+    play(st, 0, BuyRocket())
+
+
+def test_mineral_scan_counting_asteroid_rockets_only():
+    st = new(scan_counts_station_rockets=False)
+    scan = give(st, 0, "mineral_scan")
+    put_rocket(st, 0, 10)
+    play(st, 0, Discard(scan))
+    assert st.scan_left == 1
+    play(st, 0, EndLooks())
+    assert PHASES[st.phase] == "reveal-choice"
+
+
+def test_sabotage_removes_an_opponent_rocket_and_may_move_in():
+    st = new()
+    sab = give(st, 0, "sabotage")
+    put_rocket(st, 1, 10)
+    play(st, 0, Discard(sab))
+    legal = st.legal_actions(0)
+    assert set(legal) == {Sabotage(1, 10), Sabotage(1, STATION)}
+    ev = play(st, 0, Sabotage(1, 10))
+    assert types(ev) == ["rocket-removed"] and st.yard[1] == 4 + 0 and st.rockets_at(1, 10) == 0
+    assert st.legal_actions(0) == [SabotageMove(STATION), Pass()]
+    play(st, 0, SabotageMove(STATION))
+    assert st.rockets_at(0, 10) == 1 and PHASES[st.phase] == "action"
+
+
+def test_sabotage_option_protects_station_and_frozen_rockets():
+    st = new(sabotage_any_rocket=False)
+    sab = give(st, 0, "sabotage")
+    put_rocket(st, 1, 10)
+    put_rocket(st, 1, 11)
+    st.alien = 11
+    play(st, 0, Discard(sab))
+    assert st.legal_actions(0) == [Sabotage(1, 10)]
+
+
+def test_rocket_acquisition():
+    st = new()
+    acq = give(st, 0, "rocket_acquisition")
+    ev = play(st, 0, Discard(acq))
+    assert types(ev) == ["incident-discarded", "rocket-placed"]
+    assert st.rockets_at(0, STATION) == 2 and st.yard[0] == 3 and PHASES[st.phase] == "action"
+    assert st.view(None)["discarded"][0]["kind"] == "rocket_acquisition"
+
+
+def test_an_incident_cannot_be_used_on_the_turn_it_was_taken():
+    st = new()
+    acq = give(st, 0, "rocket_acquisition", acquired_turn=st.turn)
+    assert Discard(acq) not in st.legal_actions(0)
+    assert rule_of(st, 0, Discard(acq)) == "mining.incident.same_turn"
+    assert rule_of(st, 0, Discard("t00")) == "mining.incident.not_held"
+    st2 = new(incident_cooldown=False)
+    acq = give(st2, 0, "rocket_acquisition", acquired_turn=st2.turn)
+    play(st2, 0, Discard(acq))
+
+
+def test_an_incident_taken_by_prospecting_waits_for_a_later_turn():
+    st = new()
+    place(st, {10: ("rocket_acquisition",)})
+    put_rocket(st, 0, 10)
+    play(st, 0, Prospect())
+    play(st, 0, RevealIncident(10))
+    tid = st.cfg.ids[st.hands[0][0][0]]
+    assert PHASES[st.phase] == "attempt" and Discard(tid) not in st.legal_actions(0)
+    assert rule_of(st, 0, Discard(tid)) == "mining.incident.same_turn"
+
+
+def test_pirate_attack_window_stops_the_action_but_not_the_attempt():
+    st = new()
+    pirate = give(st, 1, "pirate_attack")
+    restart(st)
+    assert PHASES[st.phase] == "pirate-window" and st.current_players() == [1]
+    assert st.legal_actions(1) == [Discard(pirate), Pass()]
+    assert rule_of(st, 0, Prospect()) == "protocol.turn"
+    ev = play(st, 1, Discard(pirate))
+    assert ev[0].to_json() == {"type": "incident-discarded", "player": 1, "tile": pirate, "kind": "pirate_attack",
+                               "target": 0}
+    assert st.legal_actions(0) == [Pass()]
+    assert rule_of(st, 0, Move(STATION, 10)) == "mining.pirate.no_action"
+    play(st, 0, Pass())
+    assert PHASES[st.phase] == "attempt" and Declare("C01") in st.legal_actions(0)
+
+
+def test_pirate_window_pass_lets_the_action_happen():
+    st = new(players=3)
+    give(st, 1, "pirate_attack")
+    give(st, 2, "pirate_attack") if st.cfg.kinds.count(9) > 1 else None
+    restart(st)
+    while PHASES[st.phase] == "pirate-window":
+        play(st, st.current_players()[0], Pass())
+    assert Prospect() in st.legal_actions(0)
+
+
+def test_meteor_storm_window_stops_the_attempt():
+    st = new()
+    meteor = give(st, 1, "meteor_storm")
+    play(st, 0, Prospect())
+    assert PHASES[st.phase] == "meteor-window" and st.current_players() == [1]
+    play(st, 1, Discard(meteor))
+    assert st.legal_actions(0) == [Pass()]
+    assert rule_of(st, 0, Declare("C01")) == "mining.meteor.no_attempt"
+    play(st, 0, Pass())
+    assert st.cp == 1
+
+
+def test_windows_ask_everyone_when_skip_empty_windows_is_off():
+    st = new(players=3, skip_empty_windows=False)
+    assert PHASES[st.phase] == "pirate-window" and st.queue == (1, 2)
+    assert st.legal_actions(1) == [Pass()]
+
+
+def alien_setup(**opts):
+    st = new(**opts)
+    place(st, {10: ("alien_encounter",)})
+    put_rocket(st, 0, 10)
+    put_rocket(st, 1, 10)
+    return st
+
+
+def test_alien_encounter_moves_the_alien_and_steals():
+    st = alien_setup()
+    meteor = give(st, 1, "meteor_storm")
+    play(st, 0, Prospect())
+    ev = play(st, 0, RevealIncident(10))
+    assert types(ev) == ["tile-revealed", "rockets-to-station", "alien-encounter"]
+    assert st.faceup & BIT[10] and st.sq[10] >= 0 and st.rockets_at(1, STATION) == 2
+    assert PHASES[st.phase] == "alien-move" and MoveAlien(STATION) not in st.legal_actions(0)
+    play(st, 0, MoveAlien(12))
+    assert st.alien == 12
+    legal = st.legal_actions(0)
+    assert Steal(meteor) in legal and Steal("b1-alphatite") in legal and Steal("b0-alphatite") not in legal
+    ev = play(st, 0, Steal("b1-gammatite"))
+    assert ev[0].to_json() == {"type": "stolen", "thief": 0, "victim": 1, "item": "b1-gammatite"}
+    assert st.holder[st.cfg.counter_index["b1-gammatite"]] == 0
+    assert PHASES[st.phase] == "meteor-window"  # the opponent's Meteor Storm is still there
+    # the face-up alien tile cannot be looked at or revealed
+    assert st.view(None)["squares"][10]["status"] == "face_up"
+
+
+def test_a_stolen_bribe_is_usable_by_the_thief_and_costs_the_thief():
+    st = alien_setup()
+    play(st, 0, Prospect())
+    play(st, 0, RevealIncident(10))
+    play(st, 0, Pass())  # the alien stays off the board
+    play(st, 0, Steal("b1-betamite"))
+    place(st, {11: ("gammatite", 3)})
+    play(st, 0, Declare("C05"))
+    play(st, 0, Reveal(11))
+    assert Replace("b1-betamite") in st.legal_actions(0)
+    play(st, 0, Replace("b1-betamite"))
+    assert st.scores()[0] == -2 and st.scores()[1] == 0
+
+
+def test_a_stolen_bribe_can_be_discarded_by_option():
+    st = alien_setup(stolen_bribe="discarded")
+    play(st, 0, Prospect())
+    play(st, 0, RevealIncident(10))
+    play(st, 0, Pass())
+    play(st, 0, Steal("b1-betamite"))
+    assert st.holder[st.cfg.counter_index["b1-betamite"]] == -1 and len(st.unspent_counters(1)) == 4
+
+
+def test_a_stolen_incident_is_not_usable_on_that_turn():
+    st = alien_setup()
+    acq = give(st, 1, "rocket_acquisition")
+    play(st, 0, Prospect())
+    play(st, 0, RevealIncident(10))
+    play(st, 0, Pass())
+    play(st, 0, Steal(acq))
+    assert Discard(acq) not in st.legal_actions(0)
+
+
+def test_the_fifth_alien_encounter_ends_the_game_at_once():
+    st = alien_setup()
+    st.aliens = 4
+    play(st, 0, Prospect())
+    ev = play(st, 0, RevealIncident(10))
+    assert types(ev)[-1] == "game-ended" and st.is_terminal()
+    assert st.result().reason == "the fifth Alien Encounter was revealed" and st.alien == -1
+    assert st.current_players() == [] and st.legal_actions(0) == []
+
+
+def test_an_alien_revealed_in_an_attempt_fails_it():
+    st = new()
+    place(st, {10: ("alphatite", 2), 11: ("alien_encounter",)})
+    play(st, 0, Prospect())
+    play(st, 0, Declare("C05"))
+    play(st, 0, Reveal(10))
+    play(st, 0, Reveal(11))
+    play(st, 0, MoveAlien(10))
+    ev = play(st, 0, Pass())  # steal nothing
+    assert "attempt-failed" in types(ev) and st.cp == 1 and st.alien == 10
+
+
+def test_end_when_the_last_contract_is_fulfilled():
+    st = new(bid_up=False)
+    for i in range(11):
+        st.cowner[i] = 1
+    place(st, {10: ("alphatite", 5), 11: ("betamite", 5), 12: ("betamite", 4), 13: ("gammatite", 5),
+               14: ("deltamite", 5)})
+    play(st, 0, Prospect())
+    play(st, 0, Declare("C12"))
+    for s in (10, 11, 12, 13):
+        play(st, 0, Reveal(s))
+    ev = play(st, 0, Reveal(14))
+    assert st.is_terminal() and st.result().reason == "the last contract was fulfilled"
+    assert ev[-1].to_json()["winners"] == [0] and st.result().scores == (24, 0)
+
+
+def _shrink_board(st, keep):
+    for s in range(49):
+        if s != STATION and s not in keep and st.sq[s] >= 0:
+            st._remove_tile(s)
+    st._legal = None
+
+
+def test_end_when_no_tile_is_free_at_the_end_of_a_turn():
+    st = new()
+    place(st, {10: ("alphatite", 1), 11: ("betamite", 1), 12: ("alien_encounter",)})
+    _shrink_board(st, {10, 11, 12})
+    st.faceup |= BIT[12]
+    put_rocket(st, 1, 10)
+    st.alien = 11
+    play(st, 0, Prospect())
+    ev = play(st, 0, Pass())
+    assert st.is_terminal() and "no tile is left" in st.result().reason and types(ev)[-1] == "game-ended"
+    assert st.result().winners == (0, 1)  # all tied: a shared win
+    st2 = new(alien_tiles_count_for_end=True)
+    place(st2, {10: ("alphatite", 1), 11: ("betamite", 1), 12: ("alien_encounter",)})
+    _shrink_board(st2, {10, 11, 12})
+    st2.faceup |= BIT[12]
+    put_rocket(st2, 1, 10)
+    st2.alien = 11
+    play(st2, 0, Prospect())
+    play(st2, 0, Pass())
+    assert not st2.is_terminal()
+
+
+def test_tie_breaks_through_a_finished_game():
+    st = new(full_tie="draw")
+    _shrink_board(st, {10})
+    put_rocket(st, 1, 10)
+    t = [x for x in range(48) if st.cfg.kinds[x] == 0]
+    st.coll[0] = [(t[0], 0), (t[2], 0)]  # 1 + 2 points
+    st.coll[1] = [(t[4], 0)]  # 3 points
+    play(st, 0, Prospect())
+    play(st, 0, Pass())
+    assert st.result().winners == ()  # same points, same (zero) contracts, same unspent bribes: a draw
+    st = new()
+    _shrink_board(st, {10})
+    put_rocket(st, 1, 10)
+    st.coll[0] = [(t[0], 0), (t[2], 0)]
+    st.coll[1] = [(t[4], 0)]
+    st.cowner[0] = 1
+    play(st, 0, Prospect())
+    play(st, 0, Pass())
+    assert st.result().winners == (1,)  # more contracts
+    st = new()
+    _shrink_board(st, {10})
+    put_rocket(st, 1, 10)
+    st.coll[0] = [(t[4], 0), (t[3], 0)]  # 3 + 2 - 2 (one spent bribe) = 3
+    st.coll[1] = [(t[4 + 1], 0)]  # 3
+    st.spent |= 1
+    st.holder[5] = -1  # player 1 lost a counter to a discarded theft: 4 unspent against player 0's 4
+    st.holder[6] = -1
+    play(st, 0, Prospect())
+    play(st, 0, Pass())
+    assert st.scores() == [3, 3] and st.result().winners == (0,)  # 4 unspent against 3
+
+
+def test_turn_limit_option_ends_the_game():
+    st = new(max_turns=1)
+    play(st, 0, Prospect())
+    play(st, 0, Pass())
+    assert st.is_terminal() and "turn limit" in st.result().reason
+
+
+def test_survey_may_not_look_under_the_alien_tile_or_a_face_up_alien():
+    st = new()
+    place(st, {3: ("alien_encounter",)})
+    st.faceup |= BIT[3]
+    st.alien = 4
+    st._legal = None
+    play(st, 0, Survey("b0-deltamite"))
+    assert rule_of(st, 0, Look(3)) == "mining.survey.not_face_down"
+    assert rule_of(st, 0, Look(4)) == "mining.survey.alien"
