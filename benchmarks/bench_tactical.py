@@ -4,7 +4,8 @@ clones/s, per scenario. Prints a table and a JSON document.
     .venv/bin/python benchmarks/bench_tactical.py            # every scenario, ~2 s each
     .venv/bin/python benchmarks/bench_tactical.py duel 5     # one scenario, 5 s per measurement
 
-Measures (all single-threaded, engine only, no bot thinking):
+Measures (all single-threaded, engine only, no bot thinking; CPU time of this process, so that other work on the
+machine does not inflate the figures):
 
 - ``turn_ms``: one player-turn through the protocol: ``legal_actions`` enumerated for every decision, one random
   legal order per ship, then the end of astrogation (movement, post-movement steps) and every later phase ended
@@ -59,8 +60,8 @@ def bench_turn(states, seconds: float, enumerate_legal: bool) -> float:
     r = Rng(1)
     n = 0
     total = 0.0
-    t_end = time.perf_counter() + seconds
-    while time.perf_counter() < t_end:
+    t_end = time.process_time() + seconds
+    while time.process_time() < t_end:
         for base in states:
             s = base.clone()
             s._opts = {}
@@ -69,7 +70,7 @@ def bench_turn(states, seconds: float, enumerate_legal: bool) -> float:
             if not enumerate_legal:
                 picks = [r.choice(s.order_options(sh)) for sh in ships]
                 s._opts = {}
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             if enumerate_legal:
                 for _ in ships:
                     legal = [a for a in s.legal_actions(p) if isinstance(a, Order)]
@@ -82,7 +83,7 @@ def bench_turn(states, seconds: float, enumerate_legal: bool) -> float:
                     s.apply_action(p, o)
             s.apply_action(p, EndAstrogation())
             _finish_turn(s, p)
-            total += time.perf_counter() - t0
+            total += time.process_time() - t0
             n += 1
     return 1000.0 * total / max(1, n)
 
@@ -91,17 +92,17 @@ def bench_preview(states, seconds: float) -> float:
     r = Rng(2)
     n = 0
     total = 0.0
-    t_end = time.perf_counter() + seconds
-    while time.perf_counter() < t_end:
+    t_end = time.process_time() + seconds
+    while time.process_time() < t_end:
         for s in states:
             ships = [sh for sh in s.ships if sh.owner == s.active and s.orderable(sh)]
             if not ships:
                 continue
             sh = r.choice(ships)
             o = r.choice(s.order_options(sh))
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             preview_course(s, sh.id, o)
-            total += time.perf_counter() - t0
+            total += time.process_time() - t0
             n += 1
     return 1e6 * total / max(1, n)
 
@@ -110,8 +111,8 @@ def bench_playouts(scenario: str, seconds: float) -> tuple[float, float]:
     steps = 0
     games = 0
     seed = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
+    t0 = time.process_time()
+    while time.process_time() - t0 < seconds:
         s = GAME.new_initial_state({"scenario": scenario}, seed)
         r = Rng(seed)
         seed += 1
@@ -120,18 +121,18 @@ def bench_playouts(scenario: str, seconds: float) -> tuple[float, float]:
             s.apply_action(p, r.choice(s.legal_actions(p)))
             steps += 1
         games += 1
-    dt = time.perf_counter() - t0
+    dt = time.process_time() - t0
     return steps / dt, games / dt
 
 
 def bench_clones(states, seconds: float) -> float:
     n = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
+    t0 = time.process_time()
+    while time.process_time() - t0 < seconds:
         for s in states:
             s.clone()
             n += 1
-    return n / (time.perf_counter() - t0)
+    return n / (time.process_time() - t0)
 
 
 def main(argv: list[str]) -> dict:

@@ -91,23 +91,29 @@ def test_every_game_has_every_level_with_a_documented_budget():
         for level in LEVELS:
             entry = preset_for(gid, level)
             assert entry["budget"]
-            agent = entry["agent"]
-            params = entry.get("params", entry.get("fallback", {}).get("params", {}))
-            if agent == "scripted":
+            for e in (entry, entry.get("fallback") or {}):
+                if e.get("agent") in ("mcts", "ismcts", "duct"):
+                    assert e["params"]["iterations"] >= 1
+                    assert e["params"]["max_seconds"] <= 1.8  # hard stays under 2 s per decision
+            if entry["agent"] not in ("mcts", "ismcts", "duct", "random"):
                 assert entry["fallback"]["agent"] in ("mcts", "ismcts", "duct", "random")
-            if "max_seconds" in params:
-                assert params["max_seconds"] <= 1.8  # hard stays under 2 s per decision
     assert preset_for("no-such-game", "hard") == PRESETS["default"]["hard"]
 
 
-def test_presets_grow_in_budget():
+def _strength(entry):
+    """(iterations of a search level, or 0; minus the share of random moves) of a preset entry."""
+    iterations = entry.get("params", {}).get("iterations", 0) if entry["agent"] in ("mcts", "ismcts", "duct") else 0
+    return (entry["agent"] in ("mcts", "ismcts", "duct"), iterations, -entry.get("epsilon", 0.0))
+
+
+def test_the_levels_grow_in_strength():
     for gid in ("default", "tactical", "mining", "deepspace", "knighthawks"):
-        normal = preset_for(gid, "normal")["params"]["iterations"]
-        hard = preset_for(gid, "hard")["params"]["iterations"]
-        easy = resolve_preset(gid if gid != "default" else "test-nim", "easy")
-        if easy["agent"] != "scripted":
-            assert easy["params"]["iterations"] < normal
-        assert normal < hard
+        easy, normal, hard = (preset_for(gid, level) for level in LEVELS)
+        if easy["agent"] == "scripted" and not easy.get("epsilon"):
+            easy = easy["fallback"]  # the default table: compare the search fallbacks
+        if easy["agent"] != normal["agent"] or easy.get("epsilon") != normal.get("epsilon"):
+            assert _strength(easy) < _strength(normal) or easy["agent"].endswith("forgetful"), gid
+        assert _strength(normal) < _strength(hard), gid
 
 
 def test_presets_fall_back_while_the_game_lacks_bots_and_heuristics():
@@ -207,3 +213,68 @@ def test_mcts_beats_random_at_nim():
         mcts_seat = 0 if seed % 2 == 0 else 1
         wins += state.result().winners == (mcts_seat,)
     assert wins >= 5
+
+
+# --- wrappers and bot-driven playouts ----------------------------------------------------------------------
+
+
+def test_epsilon_agent_mixes_random_moves_into_a_bot():
+    from deltav.agents.noisy import EpsilonAgent
+    from tests.agents.helpers import decision
+
+    state = NimGame.new_initial_state({"heaps": "3,4,5"}, 0)
+    legal = state.legal_actions(0)
+    always = EpsilonAgent(FirstLegal(), 0.0)
+    never = EpsilonAgent(FirstLegal(), 1.0)
+    half = EpsilonAgent(FirstLegal(), 0.5)
+    assert all(always.act(decision(NimGame, state, 0, s)) == legal[0] for s in range(20))
+    picks = [half.act(decision(NimGame, state, 0, s)) for s in range(200)]
+    assert all(a in legal for a in picks)
+    assert 60 < sum(a == legal[0] for a in picks) < 160  # about half of them, plus random hits on legal[0]
+    assert len({never.act(decision(NimGame, state, 0, s)) for s in range(50)}) > 3
+    with pytest.raises(ValueError):
+        EpsilonAgent(FirstLegal(), 1.5)
+
+
+def test_presets_can_weaken_a_bot_and_drive_playouts_with_it(fake_game, monkeypatch):
+    from deltav.agents import presets
+    from deltav.agents.noisy import EpsilonAgent
+    from deltav.agents.rollout import BotPolicy
+
+    game, _ = fake_game
+    table = {
+        "easy": {"agent": "scripted", "epsilon": 0.4, "budget": "instant"},
+        "normal": {"agent": "scripted", "budget": "instant"},
+        "hard": {"agent": "ismcts", "params": {"iterations": 30}, "rollout": "bot:scripted", "budget": "x"},
+    }
+    monkeypatch.setitem(presets.PRESETS, "fakegame", table)
+    easy = make_agent(game, "easy")
+    assert isinstance(easy, EpsilonAgent) and easy.epsilon == 0.4 and isinstance(easy.base, FirstLegal)
+    assert make_agent(game, "easy:epsilon=0").__class__ is FirstLegal
+    hard = make_agent(game, "hard")
+    assert isinstance(hard.policy, BotPolicy)
+    assert resolve_preset("fakegame", "hard")["heuristics_found"] == {"rollout": True}
+    record, state, _ = play_match(game, {"heaps": "2,3"}, 5, [hard, easy])
+    assert state.is_terminal()
+    assert hard.policy.bots and hard.policy.failures == 0
+
+
+def test_a_bot_policy_survives_a_broken_bot():
+    from deltav.agents.rollout import BotPolicy, playout
+    from deltav.core.rng import Rng
+
+    class Broken(Agent):
+        def __init__(self):
+            self.calls = 0
+
+        def act(self, decision):
+            self.calls += 1
+            if self.calls % 2:
+                raise RuntimeError("bug")
+            return "not an action"
+
+    policy = BotPolicy(Broken)
+    state = NimGame.new_initial_state({"heaps": "3,4"}, 0)
+    values = playout(state, Rng(3), None, policy)
+    assert state.is_terminal() and sorted(values) == [-1.0, 1.0]
+    assert policy.failures > 0

@@ -87,3 +87,13 @@ def test_scripted_bots_design_their_own_ships_when_no_fleet_fits(tmp_path):
     assert designed and not [s for s in record.steps if s.action["type"] == "use_fleet"]
     for ship in state.ships:
         assert ship.size <= 3
+
+
+def test_scripted_bot_handles_two_step_velocities(tmp_path):
+    from tests.deepspace.helpers import write_scenario
+
+    sides = [([("Racer", 1, 12, 10, 10, [(14, 14)])], (-6, 0, 1)), ([("Brick", 2, 2, 10, 10, [(30, 40)])], (6, 0, 1))]
+    path = write_scenario(tmp_path, sides, round_limit=8)
+    record, state, _ = play_match(DeepSpaceGame, {"scenario": path}, 2, [ScriptedBot(), ScriptedBot()])
+    assert state.is_terminal()
+    assert any(s.action["type"] == "velocity_column" for s in record.steps)

@@ -107,3 +107,33 @@ def test_scenario_by_path_and_errors(tmp_path):
         DeepSpaceGame.resolve_options({"scenario": str(sc)})
     with pytest.raises(OptionError, match="no built-in scenario"):
         DeepSpaceGame.resolve_options({"scenario": "no-such-scenario"})
+
+
+def test_a_scenario_names_the_bad_ship_of_its_fleet(tmp_path):
+    from deltav.games.deepspace.scenarios import load_scenario
+
+    (tmp_path / "f.toml").write_text('id = "f"\n[[ships]]\nsize = 1\nendurance = 61\n')
+    sc = tmp_path / "sc.toml"
+    sc.write_text('[[players]]\nfleet = "f.toml"\nzone = {q = 0, r = 0}\n[[players]]\nfleet = "skirmish"\n'
+                  'zone = {q = 9, r = 0}\n')
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(str(sc))
+    assert err.value.field == "players[0].fleet.ships[0]"
+    assert "design point budget exceeded" in err.value.reason
+
+
+def test_a_fleet_designed_during_play_can_be_saved_and_played(tmp_path):
+    from deltav.games.deepspace.messages import Done, EndShip, NewShip, SetStat, WeaponDamage, WeaponTargeting
+
+    s = DeepSpaceGame.new_initial_state({"scenario": "design-duel"}, 1)
+    s.apply_action(0, NewShip(4))
+    for stat, level in (("thrust", 4), ("evasion", 20), ("endurance", 10)):
+        s.apply_action(0, SetStat(stat, level))
+    s.apply_action(0, WeaponTargeting(50))
+    s.apply_action(0, WeaponDamage(54))
+    s.apply_action(0, EndShip())
+    s.apply_action(0, Done())
+    path = save_fleet(s.fleet(0), tmp_path / "mine.toml")
+    again = load_fleet(str(path))
+    assert again.ships == (ShipDesign("Design 1", 4, 4, 20, 10, ((50, 54),)),) and again.size_levels == 4
+    assert again.ships[0].cost == 240

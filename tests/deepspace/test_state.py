@@ -466,3 +466,46 @@ def test_determinize_in_every_kind_of_node(tmp_path):
     s.apply_action(0, SelfDestruct("s0-0", True))
     assert s.phase == "allocate"
     _check_determinize(s)
+
+
+def test_high_thrust_ships_choose_velocity_in_two_small_steps(tmp_path):
+    from deltav.games.deepspace.messages import VelocityColumn
+    from deltav.games.deepspace.movement import velocities_within
+
+    sides = [([("Racer", 1, 12, 10, 10, [(10, 10)])], (0, 0, 0)), ([("C", 2, 3, 2, 2, [(5, 5)])], (10, 0, 0))]
+    s = new_state(tmp_path, sides)
+    s.apply_action(0, Place("s0-0", 0, 0))
+    assert s.legal_actions(0) == [VelocityColumn("s0-0", q) for q in range(-12, 13)]
+    unchanged_after(s, 0, SetVelocity("s0-0", 0, 0), "deepspace.deploy.order")
+    unchanged_after(s, 0, VelocityColumn("s0-0", 13), "deepspace.deploy.speed")
+    s.apply_action(0, VelocityColumn("s0-0", 5))
+    assert s.view(0)["mine"]["column"] == 5
+    assert all(a.dq == 5 for a in s.legal_actions(0)) and len(s.legal_actions(0)) == 25 - 5
+    unchanged_after(s, 0, SetVelocity("s0-0", 4, 0), "deepspace.deploy.order")
+    s.apply_action(0, SetVelocity("s0-0", 5, -2))
+    s.apply_action(0, Done())
+    deploy_all_remaining = [a for a in s.legal_actions(1)]
+    assert deploy_all_remaining
+    while s.phase == "deploy":
+        s.apply_action(1, s.legal_actions(1)[0])
+    assert s.ship("s0-0").vel == (5, -2)
+    # plotting: the columns and their rows together are exactly the velocities within thrust
+    seen = set()
+    for col in s.legal_actions(0):
+        if not isinstance(col, VelocityColumn):
+            continue
+        twin = s.clone()
+        twin.apply_action(0, col)
+        rows = twin.legal_actions(0)
+        assert len(rows) <= 2 * 12 + 1
+        seen |= {(a.dq, a.dr) for a in rows}
+    assert seen == set(velocities_within((5, -2), 12))
+    unchanged_after(s, 0, SetVelocity("s0-0", 5, -2), "deepspace.plot.order")
+    s.apply_action(0, VelocityColumn("s0-0", -7))
+    unchanged_after(s, 0, Withdraw("s0-0"), "deepspace.plot.order")
+    unchanged_after(s, 0, SetVelocity("s0-0", -7, 11), "deepspace.movement.thrust")  # cost 13
+    s.apply_action(0, SetVelocity("s0-0", -7, 10))
+    assert isinstance(s.legal_actions(0)[0], Fire)
+    # a determinized world keeps the half-chosen velocity
+    world = DeepSpaceGame.determinize(s.view(0), 0, Rng(1))
+    assert world.view(0) == s.view(0)

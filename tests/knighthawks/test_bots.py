@@ -35,3 +35,21 @@ def test_heuristics():
     assert hx.material(s, 0) == pytest.approx(-hx.material(s, 1))
     bs = s.ship("clinton")
     assert hx.best_screen(s, bs, 0) in (None, "PS", "ES", "SS")
+
+
+def test_evaluation_and_rollout_policy_for_search():
+    from deltav.core.rng import Rng
+
+    s = KnightHawks.new_initial_state({"scenario": "fleet_battle"}, 2)
+    rng = Rng(5)
+    n = 0
+    while not s.is_terminal() and n < 3000:
+        p = s.current_players()[0]
+        legal = s.legal_actions(p)
+        a = hx.rollout_policy(s, p, legal, rng)
+        assert a in legal
+        s.apply_action(p, a)
+        v = hx.evaluate(s, 0)
+        assert -1.0 <= v <= 1.0 and v == pytest.approx(-hx.evaluate(s, 1)) or s.is_terminal()
+        n += 1
+    assert s.is_terminal()

@@ -4,7 +4,10 @@ fire, planets blocking fire and the automatic results."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from deltav.core import hexgrid
 from deltav.games.knighthawks import combat as cb
 from deltav.games.knighthawks.rulings import Rulings
 from deltav.games.knighthawks.ships import ship_of_class
@@ -111,3 +114,22 @@ def test_ranges_and_eb_ruling():
     assert cb.weapon_range("EB") == 12
     assert cb.weapon_range("EB", Rulings(eb_range=10)) == 10
     assert cb.weapon_range("LB") == 9
+
+
+@given(st.integers(-12, 12), st.integers(-12, 12), st.integers(0, 5), st.integers(1, 12))
+def test_property_forward_field_turns_with_the_ship(q, r, facing, reach):
+    base = cb.in_forward_field((0, 0), 0, (q, r), reach)
+    turned = cb.in_forward_field((0, 0), facing, hexgrid.rotate((q, r), facing), reach)
+    assert base == turned
+    if base is not None:
+        assert hexgrid.length((q, r)) <= reach
+        assert (base is True) == (r == 0 and q >= 0)  # head-on: the straight row ahead (facing E)
+
+
+@given(st.integers(-8, 8), st.integers(-8, 8), st.integers(-8, 8), st.integers(-8, 8))
+def test_property_fire_blocking_is_symmetric(aq, ar, bq, br):
+    planets = frozenset({(0, 0), (3, -2)})
+    a, b = (aq, ar), (bq, br)
+    if a in planets or b in planets:
+        return
+    assert cb.fire_blocked(a, b, planets) == cb.fire_blocked(b, a, planets)

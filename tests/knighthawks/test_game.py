@@ -170,7 +170,7 @@ def test_breakup_check_when_a_severely_damaged_ship_maneuvers():
 
 
 def test_plotting_is_validated_before_anything_moves():
-    s = make_state([ship("a", 0, "heavy_cruiser", (-8, 0), speed=2), ship("b", 1, "destroyer", (8, 0), facing=3)])
+    s = make_state([ship("a", 0, "assault_carrier", (-8, 0), speed=2), ship("b", 1, "destroyer", (8, 0), facing=3)])
     with pytest.raises(IllegalAction) as e:
         apply(s, m.Course("a", 5, 0))  # ADF 2
     assert e.value.rule == "kh.move.course"
@@ -332,9 +332,26 @@ def test_repairs_are_secret_the_other_side_sees_the_old_record():
         assert a.shadow.dmg == 20 + d.hull
 
 
+def test_minelayer_drops_mines_along_its_plotted_path():
+    s = make_state([ship("ml", 0, "minelayer", (-8, 0), speed=1), ship("b", 1, "destroyer", (8, 0), facing=3)])
+    with pytest.raises(IllegalAction) as e:
+        apply(s, m.Lay("ml", "M", 0))  # plot the move first
+    assert e.value.rule == "kh.move.lay"
+    apply(s, m.Course("ml", 2, 0))
+    apply(s, m.Step(0))
+    apply(s, m.Step(0))
+    legal = s.legal_actions(0)
+    assert {a.at for a in legal if isinstance(a, m.Lay) and a.kind == "M"} == {0, 1, 2}
+    ev = apply(s, m.Lay("ml", "M", 2))
+    laid = [e for e in ev if e.TYPE == "laid"][0]
+    assert laid.hex == (-6, 0) and m.Lay("ml", "M", 1) not in s.legal_actions(0)  # one pattern per phase
+    assert m.Lay("ml", "S", 1) in s.legal_actions(0)
+
+
 def test_laying_mines_is_secret():
     s = make_state([ship("ml", 0, "minelayer", (-8, 0)), ship("b", 1, "destroyer", (8, 0), facing=3)])
-    ev = apply(s, m.Lay("ml", "M"))
+    apply(s, m.Course("ml", 0, 0))
+    ev = apply(s, m.Lay("ml", "M", 0))
     laid = [e for e in ev if e.TYPE == "laid"][0]
     assert laid.to == (0,)
     view1 = s.view(1)
@@ -342,3 +359,63 @@ def test_laying_mines_is_secret():
     ml = [x for x in view1["ships"] if x["id"] == "ml"][0]
     assert [w for w in ml["weapons"] if w[0] == "M"][0][1] == 20  # the other side did not see it
     assert laid.id in s.secret_tokens(1) and laid.id not in json.dumps(view1)
+
+
+def test_seeker_activation_homing_and_detonation():
+    s = make_state([ship("a", 0, "destroyer", (-10, 0)), ship("b", 1, "destroyer", (5, 0), facing=3)],
+                   mines=[{"side": 0, "kind": "S", "hex": [0, 0]}], first=0, seed=6)
+    assert m.Activate("trap-1") in s.legal_actions(0)
+    assert s.view(1)["mines"] == [] and s.view(1)["hidden_mines"] == 1
+    apply(s, m.Activate("trap-1"))
+    ev = apply(s, m.EndMovement())
+    moved = [e for e in ev if e.TYPE == "seeker_moved"][0]
+    assert moved.path == ((0, 0), (1, 0), (2, 0)) and moved.target == "b"  # 2 hexes toward the nearest ship
+    assert s.view(1)["mines"][0][0] == "trap-1"  # an active seeker is visible
+    pass_turns(s, lambda st: st.stage == "move" and st.mover == 0)
+    ev = apply(s, m.EndMovement())
+    if s.stage == "intercept":
+        ev += apply(s, m.Intercept(0, False))
+    moved = [e for e in ev if e.TYPE == "seeker_moved"][0]
+    assert moved.path == ((2, 0), (3, 0), (4, 0), (5, 0))  # 4 hexes allowed; it detonates on entering b's hex
+    att = [e for e in ev if e.TYPE == "attack"][0]
+    assert att.source == "trap-1" and att.weapon == "S" and att.target == "b"
+    assert s.mines == []
+
+
+def test_rulebook_wide_turn_example_speed_7_mr_3():
+    # a frigate at speed 7 with MR 3: 3 hexes, turn left, 2 more, turn left, 1 more, turn left, 1 more
+    s = make_state([ship("z", 0, "frigate", (-8, 3), speed=7), ship("b", 1, "destroyer", (10, -4), facing=3)],
+                   radius=16)
+    s.ship("z").adf = 0  # keep the example's speed of 7
+    apply(s, m.Course("z", 7, 0))
+    ev = []
+    for t in (0, 0, 1, 0, 1, 1, 0):
+        ev = apply(s, m.Step(t))
+    moved = [e for e in ev if e.TYPE == "moved" and e.ship == "z"][0]
+    assert len(moved.path) == 8 and moved.facing == 3  # three turns to the left
+
+
+def test_rulebook_repair_example_battleship_200_dcr():
+    s = make_state([ship("bs", 0, "battleship", (-8, 0)), ship("b", 1, "destroyer", (8, 0), facing=3)])
+    bs = s.ship("bs")
+    bs.fire = True
+    bs.adf = 0
+    t = idx(s, "bs", "T")
+    c, n, mx, _ = bs.weapons[t]
+    bs.weapons[t] = (c, n, mx, 1)
+    pass_turns(s, lambda st: st.stage == "repair")
+    for target in ("fire", f"w{t}", "adf", "adf"):
+        assert m.Repair("bs", target, 50) in s.legal_actions(0)
+        apply(s, m.Repair("bs", target, 50))
+    assert s.stage != "repair" or s.current_players() != [0]  # all 200 points are allocated
+
+
+def test_shots_at_a_destroyed_target_are_wasted_and_spent():
+    s = make_state([ship("a", 0, "destroyer", (0, 0)), ship("b", 1, "destroyer", (2, 0), facing=3)], first=0)
+    apply(s, m.EndMovement())
+    pass_turns(s, lambda st: st.stage == "declare" and st.fire_mode == "off")
+    t = idx(s, "a", "T")
+    apply(s, m.Assign("a", t, "b"))
+    s.ship("b").status = 1  # destroyed by an earlier shot
+    ev = apply(s, m.Fire())
+    assert [e for e in ev if e.TYPE == "wasted"] and s.ship("a").weapons[t][1] == 1

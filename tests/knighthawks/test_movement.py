@@ -51,8 +51,9 @@ def test_gravity_crash_heading_straight_in():
     s = run(PLANET, (-3, 0), 0, [0, 0, 0], total=4)
     assert s.end == "crash" and s.pos == (-1, 0)
     # a turn in the ring hex cannot save it
-    s1 = mv.advance(PLANET, mv.advance(PLANET, mv.start_plot((-3, 0), 0), 0, 4), 0, 4)
-    assert mv.advance(PLANET, s1, 1, 4) is None
+    s1 = mv.advance(PLANET, mv.start_plot((-3, 0), 0), 0, 4)
+    caught = mv.advance(PLANET, s1, 1, 4)
+    assert caught.end == "crash" and caught.pos == (-1, 0) and caught.turns == 0
 
 
 def test_gravity_deflects_a_ship_passing_by():

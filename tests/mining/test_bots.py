@@ -111,3 +111,53 @@ def test_evaluation_prefers_a_covered_contract():
     st2 = _knows_c01()
     st2.cp = 0
     assert evaluate_points(st2, 0) > base
+
+
+def test_two_three_and_four_player_games_finish_from_the_cli(tmp_path, capsys):
+    from deltav.cli import main
+    from deltav.core.records import MatchRecord, replay
+
+    for n in (2, 3, 4):
+        path = tmp_path / f"m{n}.json"
+        seats = []
+        for p in range(n):
+            seats += ["--seat", f"{p}=bot:{'scripted' if p % 2 == 0 else 'scripted-forgetful'}"]
+        assert main(["play", "mining", "--players", str(n), "--seed", str(n), "--record", str(path), *seats]) == 0
+        rec = MatchRecord.load(path)
+        assert rec.result["winners"] and replay(rec).is_terminal()
+
+
+def test_a_capacity_limited_bot_keeps_only_its_latest_memories():
+    st = new()
+    place(st, {10: ("alphatite", 4), 11: ("betamite", 4), 12: ("gammatite", 4)})
+    for s in (10, 11, 12):
+        put_rocket(st, 0, s)
+    play(st, 0, Prospect())
+    play(st, 0, Pass())
+    bot = ScriptedAgent(capacity=1, strict=True)
+    bot._memory(decision(st, 0))
+    assert len(bot._memory(decision(st, 0))) == 1
+    full = ScriptedAgent(strict=True)._memory(decision(st, 0))
+    assert set(full) == {10, 11, 12}
+
+
+def test_a_capacity_limited_bot_plays_whole_games():
+    agents = [ScriptedAgent(capacity=4, strict=True), ScriptedAgent(strict=True)]
+    rec, st, _ = play_match(MiningGame, {"players": 2}, 3, agents)
+    assert st.is_terminal()
+
+
+def test_every_action_and_event_has_an_english_line():
+    from deltav.games.mining import describe
+
+    rec, st, _ = play_match(MiningGame, {"players": 3, "scenario": "variant-b"}, 21,
+                            [ScriptedAgent(strict=True) for _ in range(3)])
+    seen = set()
+    for step in rec.steps:
+        for obj in [step.action] + step.events:
+            line = describe.text(obj)
+            assert line, obj
+            seen.add(obj["type"])
+            assert MiningGame.describe_value(obj) == line
+    assert {"turn-started", "contract-fulfilled", "tile-revealed", "move", "reveal"} <= seen
+    assert describe.square(24) == "the station" and describe.square(10) == "10 (r2 c4)"

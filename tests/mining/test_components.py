@@ -108,3 +108,29 @@ def test_components_round_trip_through_json():
     c = components.load("standard")
     assert components.from_json(c.to_json()) == c
     assert MINERALS[OMNIDIUM] == "omnidium"
+
+
+def test_every_option_is_documented_and_rulings_are_marked():
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "mining.md").read_text()
+    names = [o.name for o in MiningGame.options]
+    for name in names:
+        assert f"`{name}`" in doc, f"option {name} missing from docs/mining.md"
+    rulings = [o for o in MiningGame.options if o.ruling]
+    assert len(rulings) == 16  # one per item of design note 1.5
+    for o in rulings:
+        assert o.parse(o.default) == o.default
+    desc = MiningGame.describe()
+    assert desc["hidden_information"] is True and {s["id"] for s in desc["scenarios"]} == {"standard", "variant-b"}
+
+
+def test_every_action_and_event_type_is_documented():
+    from pathlib import Path
+
+    from deltav.games.mining.actions import ACTIONS
+    from deltav.games.mining.events import EVENTS
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "mining.md").read_text()
+    for tag in ACTIONS.names() + EVENTS.names():
+        assert f"`{tag}`" in doc, f"{tag} missing from docs/mining.md"

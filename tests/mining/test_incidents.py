@@ -344,3 +344,37 @@ def test_survey_may_not_look_under_the_alien_tile_or_a_face_up_alien():
     play(st, 0, Survey("b0-deltamite"))
     assert rule_of(st, 0, Look(3)) == "mining.survey.not_face_down"
     assert rule_of(st, 0, Look(4)) == "mining.survey.alien"
+
+
+def test_a_pirated_player_may_still_discard_incidents_and_attempt():
+    st = new()
+    pirate = give(st, 1, "pirate_attack")
+    acq = give(st, 0, "rocket_acquisition")
+    restart(st)
+    play(st, 1, Discard(pirate))
+    assert set(st.legal_actions(0)) == {Discard(acq), Pass()}
+    play(st, 0, Discard(acq))
+    assert st.rockets_at(0, STATION) == 2 and st.legal_actions(0) == [Pass()]
+
+
+def test_sabotage_follow_up_onto_the_alien_square_freezes_the_rocket():
+    st = new()
+    sab = give(st, 0, "sabotage")
+    put_rocket(st, 1, 10)
+    st.alien = 10
+    play(st, 0, Discard(sab))
+    play(st, 0, Sabotage(1, 10))
+    play(st, 0, SabotageMove(STATION))
+    assert st.rockets_at(0, 10) == 1
+    assert all(not (isinstance(a, Move) and a.frm == 10) for a in st.legal_actions(0))
+    assert rule_of(st, 0, Move(10, STATION)) == "mining.move.frozen"
+
+
+def test_mineral_scan_in_the_attempt_phase_returns_to_the_attempt():
+    st = new()
+    scan = give(st, 0, "mineral_scan")
+    play(st, 0, Prospect())
+    play(st, 0, Discard(scan))
+    assert PHASES[st.phase] == "scan" and st.scan_left == 1
+    play(st, 0, Look(0))
+    assert PHASES[st.phase] == "attempt" and Declare("C01") in st.legal_actions(0)

@@ -10,6 +10,7 @@ import pytest
 from deltav.core.errors import IllegalAction
 from deltav.core.match import play_match
 from deltav.games.tactical.bots import BOTS, ScriptedBot
+from deltav.games.tactical.model import Ordnance
 from deltav.games.tactical.values import (
     AddAttacker,
     Buy,
@@ -21,6 +22,7 @@ from deltav.games.tactical.values import (
     FleetReady,
     Launch,
     Order,
+    Surrender,
     Transfer,
 )
 
@@ -302,7 +304,7 @@ def test_orbital_base_cargo_and_emplacement():
     s.apply_action(0, EndAstrogation())
     assert s.phase == "ordnance" and EmplaceBase("p0s0") in s.legal_actions(0)
     s.apply_action(0, EmplaceBase("p0s0"))
-    base = s.ship("p0s0-base")
+    base = s.ship("p0ob0")
     assert base.emplaced and base.type.name == "orbitalBase" and not s.ship("p0s0").carrying_base
 
 
@@ -312,3 +314,220 @@ def test_scripted_bots_finish_every_scenario_without_illegal_actions(scenario):
     for seed in range(2):
         _, final, _ = play_match(GAME, {"scenario": scenario, "turn_limit": 25}, seed, [ScriptedBot(), ScriptedBot()])
         assert final.is_terminal() and final.result() is not None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario", [s.id for s in GAME.scenarios()])
+def test_many_scripted_games_per_scenario(scenario, request):
+    """Ten full games per scenario under ``-m slow``; three (with a 40-turn limit) in the default suite."""
+    slow = "slow" in (request.config.getoption("markexpr") or "")
+    games = 10 if slow else 3
+    options = {"scenario": scenario} if slow else {"scenario": scenario, "turn_limit": 40}
+    finished = 0
+    for seed in range(games):
+        _, final, _ = play_match(GAME, options, 100 + seed, [ScriptedBot(), ScriptedBot()])
+        finished += final.is_terminal()
+    assert finished == games
+
+
+def fleet_duel(p0_ships, p1_ships):
+    """A fleet-action state after fleet building: ``p*_ships`` are lists of (type, hex, velocity)."""
+    s = new_state("interplanetary_war")
+    s.players[0].credits = s.players[1].credits = 10_000
+    for p, lst in ((0, p0_ships), (1, p1_ships)):
+        for t, _h, _v in lst:
+            s.apply_action(p, Buy(t))
+        s.apply_action(p, FleetReady())
+    for p, lst in ((0, p0_ships), (1, p1_ships)):
+        for k, (_t, h, v) in enumerate(lst):
+            place(s, f"p{p}s{k}", h, v, detected=True, resupplied=False)
+    s.active = 0
+    s.phase = "astrogation"
+    s._opts = {}
+    return s
+
+
+def test_split_fire_on_two_ships_in_one_hex():
+    s = fleet_duel([("dreadnaught", (10, 0), (0, 0))], [("corvette", (12, 0), (0, 0)), ("corvette", (12, 0), (0, 0))])
+    s.rng = FixedDice([6, 1, 6, 1])
+    go(s, 0)
+    s.apply_action(0, AddAttacker("p0s0"))
+    s.apply_action(0, Fire("p1s0", 8))  # 8 vs 2: 4:1, 6 - 2 = 4: D5; counter 4 (both corvettes) vs 15: 1:4
+    assert s.combat.allocated == 8 and s.combat.group == ("p0s0",)
+    legal = s.legal_actions(0)
+    assert Fire("p1s1", 7) in legal and Fire("p1s1", 8) not in legal and Fire("p1s0", 1) not in legal
+    s.apply_action(0, Fire("p1s1"))  # the remaining 7 at the other corvette: 3:1, 6 - 2 = 4: D4
+    assert s.ship("p1s0").disabled == 5 and s.ship("p1s1").disabled == 4
+    assert s.combat.group == () and "p0s0" in s.combat.used
+
+
+def test_hex_mates_on_the_same_course_join_the_counterattack():
+    s = fleet_duel([("frigate", (10, 0), (0, 0))], [("corvette", (11, 0), (0, 0)), ("corsair", (11, 0), (0, 0)),
+                                                     ("frigate", (11, 0), (1, 0))])
+    s.rng = FixedDice([1, 6])
+    go(s, 0)
+    s.apply_action(0, AddAttacker("p0s0"))
+    events = s.apply_action(0, Fire("p1s0"))
+    counter = next(e for e in events if e.TYPE == "counterattack")
+    assert set(counter.ships) == {"p1s0", "p1s1"}  # the frigate on another course does not join
+    assert counter.strength == 6 and counter.defense == 8 and counter.odds == "1:2"
+
+
+def test_dreadnaught_fires_while_disabled_and_defensive_ships_never_attack():
+    s = fleet_duel([("dreadnaught", (10, 0), (0, 0)), ("transport", (10, 1), (0, 0))],
+                   [("corvette", (12, 0), (0, 0))])
+    s.ship("p0s0").disabled = 3
+    s.rng = FixedDice([1, 1])
+    go(s, 0)
+    assert s.phase == "combat"
+    legal = s.legal_actions(0)
+    assert AddAttacker("p0s0") in legal and AddAttacker("p0s1") not in legal
+    with pytest.raises(IllegalAction) as e:
+        s.apply_action(0, AddAttacker("p0s1"))
+    assert e.value.rule == "tactical.combat.cannot_attack"
+
+
+def test_anti_nuke_fire_destroys_a_nuke_on_any_result():
+    s = fleet_duel([("frigate", (10, 0), (0, 0))], [("frigate", (14, 4), (0, 0))])
+    s.ordnance.append(Ordnance("ord9", 1, "nuke", (11, 0), (0, 0), 3, "p1s0"))
+    s.rng = FixedDice([5])
+    go(s, 0)  # P0 does not move; the nuke sits at distance 1
+    # P0 coasts, so nothing walks into the nuke; combat opens against the nuke (and the far frigate)
+    assert Fire("ord9", None) in s.legal_actions(0) or AddAttacker("p0s0") in s.legal_actions(0)
+    s.apply_action(0, AddAttacker("p0s0"))
+    with pytest.raises(IllegalAction) as e:
+        s.apply_action(0, Fire("ord9", 3))
+    assert e.value.rule == "tactical.combat.nuke_strength"
+    events = s.apply_action(0, Fire("ord9"))  # 2:1, 5 - 1 = 4: D3 -> destroyed
+    assert any(e.TYPE == "ordnance_removed" and e.reason == "shot" for e in events)
+    assert not s.ordnance
+
+
+def test_a_torpedo_that_misses_keeps_flying():
+    s = duel_at(p0=(10, 0), p1=(12, 0))
+    s.apply_action(0, EndAstrogation())
+    s.apply_action(0, Launch("p0s0", "torpedo", 0, 2))
+    s.rng = FixedDice([1, 1, 1])  # torpedo table 1: "-"
+    s.apply_action(0, EndOrdnance())
+    torp = s.ordnance[0]
+    assert torp.pos == (12, 0) and torp.vel == (2, 0) and s.ship("p1s0").disabled == 0
+
+
+def test_a_nuke_destroys_a_base_in_its_path():
+    s = duel_at(p0=(4, 3), p1=(14, 8))  # a nuke flying west along r = 3 meets Mercury's base (2,3)
+    s.apply_action(0, EndAstrogation())
+    s.apply_action(0, Launch("p0s0", "nuke"))
+    s.ordnance[0].vel = (-2, 0)
+    s.rng = FixedDice([1] * 4)
+    s.apply_action(0, EndOrdnance())
+    assert (2, 3) in s.destroyed_bases and not s.ordnance
+
+
+def test_looting_a_disabled_enemy_and_surrender():
+    s = new_state("convoy")
+    for sid in ("p0s0", "p0s1", "p0s2"):
+        place(s, sid, (-3, -8), (0, 0))
+    place(s, "p1s0", (14, 8), (0, 0), detected=True)
+    place(s, "p1s1", (14, 7), (0, 0), detected=True)
+    place(s, "p1s2", (-3, -8), (0, 0), disabled=0, control="surrendered", detected=True)
+    s.ship("p0s2").fuel = 10
+    s.rng = FixedDice([1] * 12)
+    go(s, 0)
+    while s.phase == "combat":
+        s.apply_action(0, EndCombat())
+    assert s.phase == "logistics"
+    assert Transfer("p1s2", "p0s2", "fuel", 1) in s.legal_actions(0)
+    s.apply_action(0, Transfer("p1s2", "p0s2", "fuel", 10))
+    assert s.ship("p0s2").fuel == 20 and s.ship("p1s2").fuel == 10
+    with pytest.raises(IllegalAction) as e:
+        s.apply_action(0, Transfer("p0s2", "p1s2", "fuel", 1))
+    assert e.value.rule == "tactical.logistics.pair"
+
+
+def test_surrender_marks_every_ship():
+    s = new_state("duel")
+    p = s.active
+    events = s.apply_action(p, Surrender())
+    assert events[0].TYPE == "surrendered" and s.ship(f"p{p}s0").control == "surrendered"
+    assert all(a.TYPE != "surrender" for a in s.legal_actions(p))
+
+
+def test_inspection_reveals_a_hidden_identity():
+    s = new_state("escape", seed=3)
+    s.active = 1
+    fug = next(sh for sh in s.ships if sh.fugitive)
+    place(s, fug.id, (0, -8), (0, -1))
+    place(s, "p1s0", (0, -7), (0, -1))  # moves to (0,-8) on the fugitive's course
+    s.rng = FixedDice([1] * 6)
+    events = go(s, 1)
+    assert any(e.TYPE == "identity_revealed" and e.identity == "fugitives" for e in events)
+    assert fug.revealed and "fugitives" not in s.secret_tokens(1)
+
+
+def test_planetary_defense_zones_agree_with_the_combat_rule():
+    from deltav.core.hexgrid import spiral
+    from deltav.games.tactical import combat as cb
+    from deltav.games.tactical.mapdata import default_map
+
+    m = default_map()
+    for b, body in m.base.items():
+        if not m.body_has_gravity(body):
+            assert b not in m.fire_zone
+            continue
+        for h in spiral(b, 2):
+            g = m.gravity.get(h)
+            assert (h in m.fire_zone[b]) == cb.in_base_fire_zone(h, g[1] if g else None, b, body)
+
+
+def _with_ordnance(s, *items):
+    for o in items:
+        s.ordnance.append(o)
+        s.next_ord = max(s.next_ord, int(o.id[3:]) + 1)
+    return s
+
+
+def test_ordnance_expires_after_its_fifth_move_and_leaves_the_map():
+    s = duel_at(p0=(10, 0), p1=(-14, 8))
+    _with_ordnance(s, Ordnance("ord1", 0, "mine", (13, 5), (0, 0), 1, "p0s0"),
+                   Ordnance("ord2", 0, "torpedo", (16, 0), (3, 0), 3, "p0s0"))
+    events = go(s, 0)
+    reasons = {e.ordnance: e.reason for e in events if e.TYPE == "ordnance_removed"}
+    assert reasons == {"ord1": "expired", "ord2": "off_map"} and not s.ordnance
+
+
+def test_ordnance_follows_gravity_it_enters_one_move_later():
+    s = duel_at(p0=(10, 0), p1=(-14, 8))
+    # a torpedo drifting west from (4,-1) into Sol's ring-4 hex (2,-1) (gravity SW)
+    _with_ordnance(s, Ordnance("ord1", 0, "torpedo", (4, -1), (-2, 0), 5, "p0s0"))
+    go(s, 0)
+    t = s.ordnance[0]
+    assert t.pos == (2, -1) and t.pending == (4,) and t.vel == (-2, 0) and t.turns == 4
+    end_turn(s, 0)
+    end_turn(s, 1)  # the other player's turn: P0's ordnance does not move
+    assert s.ordnance[0].pos == (2, -1)
+    events = go(s, 0)
+    moved = next(e for e in events if e.TYPE == "ordnance_moved")
+    # deflected one hex SW: (2,-1) + (-2,0) + (-1,1) = (-1,0), a line through Sol's surface hex (0,0)
+    assert (moved.destination, moved.velocity) == ("-1,0", (-3, 1)) and "0,0" in moved.path
+    assert any(e.TYPE == "ordnance_removed" and e.reason == "body" for e in events) and not s.ordnance
+
+
+def test_a_mine_destroys_ordnance_it_meets():
+    s = duel_at(p0=(10, 0), p1=(-14, 8))
+    _with_ordnance(s, Ordnance("ord1", 0, "mine", (12, 3), (-1, 0), 4, "p0s0"),
+                   Ordnance("ord2", 1, "torpedo", (11, 3), (0, 0), 4, "p1s0"))
+    events = go(s, 0)
+    det = [e for e in events if e.TYPE == "ordnance_detonated"]
+    assert det and det[0].ordnance == "ord1" and det[0].targets == ("ord2",) and not s.ordnance
+
+
+def test_a_nuke_destroys_a_landed_ship_in_its_hex():
+    s = new_state("duel")
+    s.active = 0
+    place(s, "p0s0", (10, 0), (0, 0), detected=True)
+    place(s, "p1s0", (2, 3), landed=True)  # landed on the Mercury base (2,3)
+    _with_ordnance(s, Ordnance("ord1", 0, "nuke", (4, 3), (-2, 0), 4, "p0s0"))
+    s.rng = FixedDice([1] * 4)
+    go(s, 0)
+    assert s.ship("p1s0").destroyed and (2, 3) in s.destroyed_bases
+    assert s.is_terminal() and s.result().winners == (0,)

@@ -202,3 +202,59 @@ def test_malformed_map_is_rejected_with_the_field():
         parse_map(bad)
     assert err.value.field == "hexes[0].terrain"
     assert len(parse_map(good).hex_records) == 238
+
+
+# The gravity table of design/tactical.md 1.2, verbatim (hex: direction; w = weak, B = base).
+GRAVITY_TABLE = """
+Sol: (-4,5):1 (-3,5):2 (-2,5):2 (-1,4):2 (1,1):3 (1,0):4 (1,-1):4 (0,-1):4 (-1,-1):5 (-2,-1):5
+  (-3,0):5 (-4,1):0 (-5,2):0 (-5,3):0 (-5,4):1 (-6,6):1 (-4,6):2 (-3,6):2 (-2,6):2 (-1,5):2 (1,3):3 (2,1):3
+  (2,0):3 (2,-1):4 (2,-2):4 (1,-2):4 (0,-2):4 (-1,-2):5 (-2,-2):5 (-3,-1):5 (-4,0):5 (-5,1):0 (-6,2):0 (-6,3):0
+  (-6,4):0
+Mercury: (0,3):0B (1,2):5 (0,4):1 (2,2):4 (2,3):3B (1,4):2
+Venus: (-5,5):4B (-5,6):4 (-6,5):4 (-5,7):3B (-7,5):5B (-9,7):0B (-9,9):1B (-7,9):2B (-8,9):1
+  (-6,8):3 (-8,6):0 (-9,8):0
+Terra: (7,-7):4B (3,-3):1B (7,-5):3B (5,-7):5B (3,-5):0B (5,-3):2B (4,-3):1 (6,-4):3 (7,-6):3
+  (6,-7):4 (4,-6):5 (3,-4):0
+Luna: (10,-7):3 (10,-8):4 (9,-8):5 (8,-7):0 (8,-6):1 (9,-6):2
+Mars: (-8,-6):4 (-10,-4):1 (-8,-5):3 (-9,-6):5 (-10,-5):0 (-9,-4):2
+Jupiter: (-3,-15):1 (-1,-15):2 (1,-17):3 (2,-18):3 (2,-19):3 (1,-21):4 (0,-21):5 (-1,-21):5
+  (-2,-20):5 (-3,-19):0 (-4,-18):0 (-4,-16):1 (-5,-14):1 (-4,-14):1 (-3,-14):1 (1,-16):3 (2,-17):3 (3,-18):3
+  (3,-19):3 (3,-21):4 (2,-22):4 (1,-22):4 (0,-22):5 (-1,-22):5 (-2,-21):5 (-3,-20):5 (-4,-19):0 (-5,-18):0
+  (-5,-17):0
+Io: (-2,-15):0 (0,-16):4 (-2,-14):1 (-1,-14):2 (0,-15):3B
+Callisto: (-4,-15):2 (-4,-17):5 (-5,-16):0B (-5,-15):1
+Ganymede: (2,-20):1 (2,-21):0 (3,-20):2 (3,-22):5 (4,-21):3 (4,-22):4
+"""
+WEAK = {"Luna", "Io", "Callisto", "Ganymede"}
+
+
+def _parse_gravity_table():
+    import re
+
+    table = {}
+    body = None
+    for line in GRAVITY_TABLE.strip().splitlines():
+        m = re.match(r"^(\w+):(.*)$", line)
+        if m and not line.startswith(" "):
+            body, line = m.group(1), m.group(2)
+        for q, r, d, b in re.findall(r"\((-?\d+),(-?\d+)\):(\d)(B?)", line):
+            table[(int(q), int(r))] = (int(d), body, b == "B")
+    return table
+
+
+def test_every_gravity_hex_matches_the_design_note_table():
+    m = default_map()
+    table = _parse_gravity_table()
+    assert len(table) == 121 == len(m.gravity)
+    for h, (d, body, is_base) in table.items():
+        assert m.gravity[h] == (d, body, body in WEAK), h
+        if is_base:
+            assert m.base[h] == body
+
+
+def test_map_json_for_clients_round_trips():
+    from deltav.games.tactical import map_json
+
+    doc = json.loads(json.dumps(map_json()))
+    again = parse_map(doc)
+    assert again.gravity == default_map().gravity and len(doc["hexes"]) == 238

@@ -293,3 +293,42 @@ def test_grand_tour_return_leg_lands_automatically():
     s.apply_action(p, EndAstrogation())
     assert s.is_terminal() and s.result().winners == (p,) and "Grand Tour" in s.result().reason
     assert s.ship(sid).landed and s.ship(sid).fuel == 20  # landed at a home base: resupplied
+
+
+def test_overload_may_point_anywhere():
+    c = course((0, -5), (1, 0), burn=0, overload=2)
+    assert c.destination == (2, -6) and c.fuel_spent == 2 and c.overloaded
+    c = course((0, -5), (1, 0), burn=0, overload=3)  # burn and overload cancel: a 2-fuel coast
+    assert c.destination == (1, -5) and c.fuel_spent == 2
+
+
+def test_full_maintenance_at_a_friendly_base():
+    s = new_state("duel")
+    s.active = 0
+    sh = place(s, "p0s0", (2, 2), (1, 0), pending=(4,), fuel=4, overload_used=True, disabled=2, cargo_used=20,
+               nukes=1, control="own")
+    # (2,2) orbits Mercury; P0 controls the base (2,3): a one-burn landing there resupplies
+    sh.disabled = 0  # a disabled ship could not burn to land
+    s.apply_action(0, Order("p0s0", 5, None, True))
+    events = end_turn(s, 0)
+    assert sh.landed and sh.pos == (2, 3)
+    assert (sh.fuel, sh.overload_used, sh.cargo_used, sh.nukes, sh.disabled) == (20, False, 0, 0, 0)
+    assert any(e.TYPE == "ship_resupplied" for e in events)
+
+
+def test_orbital_base_resupply_keeps_the_overload_used():
+    from deltav.games.tactical.model import Ship
+    from deltav.games.tactical.shiptypes import ship_types
+
+    s = new_state("duel")
+    s.active = 0
+    base = Ship("b", 0, ship_types()["orbitalBase"], (-8, -5), (1, 0))
+    base.emplaced = True
+    s.ships.append(base)
+    s._index["b"] = base
+    base.pos, base.vel = (-8, -5), (-1, 1)
+    # the frigate coasts from (-7,-6) to (-8,-5) with v(-1,1): the base's hex and course
+    sh = place(s, "p0s0", (-7, -6), (-1, 1), fuel=3, overload_used=True)
+    events = end_turn(s, 0)
+    assert sh.pos == (-8, -5) and sh.fuel == 20 and sh.overload_used
+    assert any(e.TYPE == "ship_resupplied" for e in events)

@@ -210,3 +210,41 @@ def test_escape_by_flying_north_wins_under_ruling_1():
     place(s, fug.id, (0, -27), (0, -4), fuel=10)  # ends at r = -31: off the map (bounds - 2) first
     end_turn(s, 0)
     assert fug.id and s.ship(fug.id).destroyed and s.result().winners == (1,)
+
+
+@pytest.mark.parametrize("scenario", ["evacuation", "escape", "grand_tour", "biplanetary"])
+def test_every_enumerated_order_is_accepted(scenario):
+    checked = 0
+    for s in _random_states(6, (scenario,)):
+        if s.phase != "astrogation":
+            continue
+        p = s.active
+        for a in s.legal_actions(p):
+            s.clone().apply_action(p, a)
+            checked += 1
+            if isinstance(a, Order) and a.weak:
+                # the weak list must name ignorable hexes of this very course
+                assert set(a.weak) <= {f"{h[0]},{h[1]}" for h in s.course_for(s.ship(a.ship), a).ignorable}
+    assert checked
+
+
+def test_weak_gravity_choices_are_offered_near_luna():
+    s = new_state("evacuation")
+    place(s, "p0s0", (11, -9), (-1, 1))
+    orders = [a for a in s.legal_actions(0) if isinstance(a, Order) and a.ship == "p0s0"]
+    assert Order("p0s0", None, None, False, ("10,-8",)) in orders
+    s.apply_action(0, Order("p0s0", None, None, False, ("10,-8",)))
+    assert s.orders["p0s0"].weak == ("10,-8",)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, len(STATES) - 1))
+def test_overload_is_only_ever_offered_to_warships_with_two_fuel(i):
+    s = STATES[i]
+    if s.phase != "astrogation":
+        return
+    for a in s.legal_actions(s.active):
+        if isinstance(a, Order) and a.overload is not None:
+            sh = s.ship(a.ship)
+            assert sh.type.warship and not sh.overload_used and (sh.fuel is None or sh.fuel >= 2)
+            assert a.burn is not None

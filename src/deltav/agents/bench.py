@@ -1,7 +1,8 @@
 """Measure agents on the registered games: decisions per second, think time, search iterations per second.
 
     python -m deltav.agents.bench                       # every game, specs easy, normal, hard
-    python -m deltav.agents.bench --games mining --specs mcts:iterations=200,hard --decisions 30
+    python -m deltav.agents.bench --games mining --specs "mcts:iterations=200;hard" --decisions 30
+    python -m deltav.agents.bench --gate --specs "easy;hard"   # every scenario, bot against bot; exit 1 on failure
 
 Positions are sampled from seeded games: a game is played with uniformly random moves and every ``--every``-th
 decision (of any player) is handed to the agent under test, whose answer is then played (so an illegal answer
@@ -97,6 +98,39 @@ def match_figures(game: type[Game], options: dict, spec: str, matches: int, seed
             "max_ms": 1000 * worst, "results": results}
 
 
+def gate(games: dict[str, type[Game]], ids: list[str], specs: list[str], seed: int, matches: int = 1) -> int:
+    """Play every scenario (at its smallest player count) of every game with the specs seated in turn; print one
+    line per match and return the number of failures (an illegal action or any engine/agent error)."""
+    failures = 0
+    for gid in ids:
+        game = games[gid]
+        scenarios = game.scenarios() or [None]
+        has_players = any(o.name == "players" for o in game.options)
+        for sc in scenarios:
+            options: dict = {}
+            n = game.num_players(game.resolve_options({}))
+            if sc is not None:
+                options["scenario"] = sc.id
+                n = sc.players[0]
+                if has_players:
+                    options["players"] = n
+            for m in range(matches):
+                seats = [specs[(m + i) % len(specs)] for i in range(n)]
+                t0 = time.perf_counter()
+                try:
+                    agents = [make_agent(gid, s) for s in seats]
+                    record, state, stats = play_match(game, options, derive_seed(seed, "gate", m), agents)
+                    res = state.result()
+                    print(f"ok   {gid:12} {options.get('scenario', '-'):20} {seats}: {len(record.steps)} steps, "
+                          f"winners {list(res.winners) if res else '?'}, max think {max(stats.max_think):.2f} s, "
+                          f"{time.perf_counter() - t0:.0f} s", flush=True)
+                except Exception as exc:  # noqa: BLE001 - the gate reports every failure and goes on
+                    failures += 1
+                    print(f"FAIL {gid:12} {options.get('scenario', '-'):20} {seats}: {type(exc).__name__}: {exc}",
+                          flush=True)
+    return failures
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from deltav.games import load_all
 
@@ -107,11 +141,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--decisions", type=int, default=12, help="decisions sampled per game and spec")
     ap.add_argument("--every", type=int, default=3, help="hand every k-th decision to the agent")
     ap.add_argument("--matches", type=int, default=0, help="play this many whole matches instead of sampling")
+    ap.add_argument("--gate", action="store_true",
+                    help="play every scenario of every game with the specs seated in turn; exit 1 on any failure")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     games = load_all()
     ids = sorted(games) if args.games == "all" else args.games.split(",")
     specs = _split_specs(args.specs)
+    if args.gate:
+        return 1 if gate(games, ids, specs, args.seed, max(1, args.matches)) else 0
     print(f"{'game':12} {'spec':36} {'dec':>4} {'dec/s':>8} {'mean ms':>8} {'max ms':>8} {'iter/s':>8} illegal")
     for gid in ids:
         game = games[gid]

@@ -112,6 +112,9 @@ class SearchAgent(Agent):
     def analyse(self, decision: Decision) -> SearchResult:
         """Search the decision and return the root statistics (advances the decision's RNG once)."""
         check_searchable(decision.game)
+        bind = getattr(self.policy, "bind", None)
+        if bind is not None:
+            bind(decision)
         rng = Rng(decision.rng.next64())
         cap = self.params["max_seconds"]
         t0 = time.perf_counter()

@@ -18,7 +18,9 @@ from __future__ import annotations
 from typing import Any
 
 from deltav.agents.mcts import DUCTAgent, ISMCTSAgent, MCTSAgent, SearchAgent, check_searchable
+from deltav.agents.noisy import EpsilonAgent
 from deltav.agents.presets import LEVELS, game_module, heuristic, preset_for
+from deltav.agents.rollout import BotPolicy
 from deltav.agents.spec import AgentSpecError, parse_spec
 from deltav.core.agent import Agent, RandomAgent
 from deltav.core.protocol import Game, get_game
@@ -97,21 +99,38 @@ def _from_preset(gid: str, game_cls: type[Game] | None, level: str, raw: dict[st
     entry = resolve_preset(gid, level, game_cls)
     agent_name = entry["agent"]
     params = {**entry.get("params", {}), **raw}
+    epsilon = params.pop("epsilon", entry.get("epsilon"))
     if agent_name == "random":
-        return RandomAgent()
-    if agent_name in SEARCH_AGENTS:
+        agent: Agent = RandomAgent()
+    elif agent_name in SEARCH_AGENTS:
         if game_cls is not None:
             _check_search(spec, game_cls)
         agent = SEARCH_AGENTS[agent_name](
-            policy=heuristic(gid, entry.get("rollout")),
+            policy=_rollout(gid, entry.get("rollout")),
             evaluate=heuristic(gid, entry.get("evaluation")),
             spec=spec,
             **params,
         )
     else:
         agent = _scripted(game_bots(gid)[agent_name], params, spec)
+    if epsilon is not None:
+        try:
+            eps = float(epsilon)
+            if eps:
+                agent = EpsilonAgent(agent, eps)
+        except ValueError as exc:
+            raise AgentSpecError(spec, f"parameter 'epsilon': {exc}") from None
     agent.name = level
     return agent
+
+
+def _rollout(gid: str, name: str | None) -> Any:
+    """A rollout policy named by a preset: ``bot:NAME`` (the game's bot as a :class:`BotPolicy`) or the name of
+    a function in the game's heuristics module; None when the game does not have it."""
+    if name and name.startswith("bot:"):
+        cls = game_bots(gid).get(name[4:])
+        return BotPolicy(cls) if cls is not None else None
+    return heuristic(gid, name)
 
 
 def resolve_preset(gid: str, level: str, game_cls: type[Game] | None = None) -> dict[str, Any]:
@@ -124,7 +143,9 @@ def resolve_preset(gid: str, level: str, game_cls: type[Game] | None = None) -> 
         if fb is None:
             raise AgentSpecError(level, f"preset needs {gid}'s bot {entry['agent']!r}, which does not exist")
         entry = {**entry, **fb, "fallback_used": True}
-    entry["heuristics_found"] = {
-        k: heuristic(gid, entry.get(k)) is not None for k in ("rollout", "evaluation") if entry.get(k)
-    }
+    entry["heuristics_found"] = {}
+    if entry.get("rollout"):
+        entry["heuristics_found"]["rollout"] = _rollout(gid, entry["rollout"]) is not None
+    if entry.get("evaluation"):
+        entry["heuristics_found"]["evaluation"] = heuristic(gid, entry["evaluation"]) is not None
     return entry

@@ -14,15 +14,20 @@ Policies and evaluations are plain callables, so a game's ``heuristics.py`` can 
   by a uniformly random legal one (the rejection leaves the state unchanged, by the protocol).
 - ``Evaluation``: ``evaluate(state, player) -> float`` in ``[-1, 1]`` (values outside are clamped).
 
+A bot can drive playouts too: :class:`BotPolicy` wraps any :class:`~deltav.core.agent.Agent` (a game's scripted
+bot, say) as a rollout policy; it asks the bot with the view of the sampled state, like a match would.
+
 This module owns playouts only; it mutates the state it is given (callers pass a clone) and never builds trees.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
+from deltav.core.agent import Agent
 from deltav.core.errors import IllegalAction
-from deltav.core.protocol import State
+from deltav.core.protocol import Decision, State
 from deltav.core.rng import Rng
 from deltav.core.values import Action
 
@@ -81,6 +86,45 @@ def playout(
         legal = state.legal_actions(p)
         if not legal:  # a broken game; score what we have rather than loop
             return evaluate_leaf(state, evaluate)
-        a = legal[below(len(legal))] if policy is None or direct else policy(state, p, legal, rng)
-        state.apply_action(p, a)
+        if policy is None or direct:
+            state.apply_action(p, legal[below(len(legal))])
+        else:
+            try:
+                state.apply_action(p, policy(state, p, legal, rng))
+            except IllegalAction:  # a policy bug must not end the search: play a random legal action
+                state.apply_action(p, legal[below(len(legal))])
         depth += 1
+
+
+class BotPolicy:
+    """A playout policy that asks a bot: each step builds the :class:`Decision` a match would give the bot in the
+    sampled state (its view and legal actions) and plays the bot's answer. One bot instance per player is kept
+    for the whole search. A bot that fails on a sampled world (an exception, or an action outside the legal
+    list) is replaced by a uniformly random legal action for that step, so a bot bug cannot end a search.
+
+    ``factory()`` makes a bot; ``bind(decision)`` (called by the search agents before each search) passes the
+    match's options on to the bots' decisions."""
+
+    needs_legal = True
+
+    def __init__(self, factory: Callable[[], Agent], options: Mapping[str, Any] | None = None):
+        self.factory = factory
+        self.options: Mapping[str, Any] = options or {}
+        self.bots: dict[int, Agent] = {}
+        self.failures = 0
+
+    def bind(self, decision: Decision) -> None:
+        self.options = decision.options
+
+    def __call__(self, state: State, player: int, legal: list[Action], rng: Rng) -> Action:
+        bot = self.bots.get(player)
+        if bot is None:
+            bot = self.bots[player] = self.factory()
+        try:
+            action = bot.act(Decision(state.game, player, state.view(player), legal, rng, self.options))
+        except Exception:  # noqa: BLE001 - documented: a bot bug on a sampled world falls back to random
+            action = None
+        if action is None or action not in legal:
+            self.failures += 1
+            return legal[rng.below(len(legal))]
+        return action

@@ -104,8 +104,8 @@ class DeepSpaceGame(Game):
         stat_levels = POINTS_PER_SIZE * levels  # every stat level costs at least one design point
         rounds = options.get("round_limit") or sc.round_limit
         design = sum(5 * p.size_levels + 2 * POINTS_PER_SIZE * p.size_levels + 1 for p in sc.players)
-        deploy = 2 * levels + n
-        per_round = (levels + stat_levels + n) + 2 * (2 * stat_levels + levels) + levels
+        deploy = 3 * levels + n  # place, velocity column (thrust above 10), velocity; done
+        per_round = (2 * levels + stat_levels + n) + 2 * (2 * stat_levels + levels) + levels
         return design + deploy + rounds * per_round
 
     @classmethod
@@ -128,6 +128,7 @@ class DeepSpaceGame(Game):
         s.index = {}
         s.order = [() for _ in range(n)]
         s.cur = [0] * n
+        s.col = [None] * n
         s.plan = []
         s.inflicted = [0] * n
         s.received = [0] * n

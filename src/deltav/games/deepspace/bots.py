@@ -45,10 +45,12 @@ from deltav.games.deepspace.messages import (
     SelfDestruct,
     SetVelocity,
     UseFleet,
+    VelocityColumn,
     WeaponDamage,
     WeaponTargeting,
     Withdraw,
 )
+from deltav.games.deepspace.state import velocity_actions
 
 #: share of the expected overkill a shot is credited with under the campaign score (measured: 0 to 0.5 play
 #: alike against random seats in ``melee`` and ``squadrons``)
@@ -74,7 +76,12 @@ class ScriptedBot(Agent):
             elif isinstance(first, Place):
                 choice = self._place(view, decision.player, legal)
             elif view["phase"] == "deploy":
-                choice = next((a for a in legal if isinstance(a, SetVelocity) and (a.dq, a.dr) == (0, 0)), first)
+                choice = next((a for a in legal if (a.dq, getattr(a, "dr", 0)) == (0, 0)), first)
+            elif isinstance(first, VelocityColumn):
+                best = self._velocity(view, decision.player, legal)
+                if isinstance(best, SetVelocity):
+                    best = VelocityColumn(best.ship, best.dq)
+                choice = best
             elif isinstance(first, SetVelocity | Withdraw):
                 choice = self._velocity(view, decision.player, legal)
             elif isinstance(first, Fire):
@@ -152,11 +159,12 @@ class ScriptedBot(Agent):
             return next((a for a in legal if isinstance(a, SetVelocity) and (a.dq, a.dr) == tuple(ship["vel"])), legal[0])
         pos = ship["pos"]
         weapons = [w for w in ship["weapons"] if w[0] + w[1] > 0]
+        candidates = [a for a in legal if isinstance(a, SetVelocity)]
+        if isinstance(legal[0], VelocityColumn):  # a high-thrust ship: score every velocity, then take its column
+            candidates = list(velocity_actions(sid, tuple(ship["vel"]), ship["thrust"]))
         best = None
         best_score = None
-        for a in legal:
-            if not isinstance(a, SetVelocity):
-                continue
+        for a in candidates:
             npos = (pos[0] + a.dq, pos[1] + a.dr)
             score = 0.0
             for s, _t, e, en, ws in enemies:

@@ -70,6 +70,15 @@ class SetVelocity(Action):
     dr: int
 
 
+@value("velocity_column")
+class VelocityColumn(Action):
+    """Deployment or plotting, ships with thrust above 10 only: the ``dq`` component of the new velocity; the
+    ``velocity`` step that follows chooses ``dr`` (so a step never lists more than 2T+1 velocities)."""
+
+    ship: str
+    dq: int
+
+
 @value("withdraw")
 class Withdraw(Action):
     """Plotting: the ship leaves the battle (only beyond the withdrawal radius of every enemy)."""
@@ -118,8 +127,10 @@ class SelfDestruct(Action):
 
 
 ACTIONS = Codec(
-    [NewShip, UseFleet, SetStat, WeaponTargeting, WeaponDamage, EndShip, Place, SetVelocity, Withdraw, Fire, Done, Allocate,
-     AutoAllocate, SelfDestruct]
+    [
+        NewShip, UseFleet, SetStat, WeaponTargeting, WeaponDamage, EndShip, Place, SetVelocity, VelocityColumn,
+        Withdraw, Fire, Done, Allocate, AutoAllocate, SelfDestruct,
+    ]
 )
 
 # --- events ----------------------------------------------------------------------------------------------

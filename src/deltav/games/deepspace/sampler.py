@@ -184,6 +184,7 @@ def determinize(view: dict, player: int, rng: Rng) -> DeepSpaceState:
     s.plan = [None] * len(ships)
     s.order = [() for _ in range(n)]
     s.cur = [0] * n
+    s.col = [None] * n
     s.designs = [() for _ in range(n)]
     s.drafts = [(0, 0, 0, 0, (), 0, 0) for _ in range(n)]
 
@@ -209,6 +210,7 @@ def determinize(view: dict, player: int, rng: Rng) -> DeepSpaceState:
                 s.order[q] = tuple(s.index[sid] for sid in mine["order"])
                 c = mine["cursor"]
                 s.cur[q] = tuple(c) if isinstance(c, list) else c
+                s.col[q] = mine.get("column")
                 continue
             s.order[q] = tuple(orders[q])
             if s.waiting[q]:

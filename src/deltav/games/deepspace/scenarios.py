@@ -73,7 +73,8 @@ def scenario_from_obj(obj: Any, base: Path | None = None, stat_cap: int = 0) -> 
             try:
                 fleet = load_fleet(ref, stat_cap)
             except ScenarioError as exc:
-                raise ScenarioError(f"{path}.fleet.{exc.field}", exc.reason) from None
+                inner = exc.field[len("fleet.") :] if exc.field.startswith("fleet.") else exc.field
+                raise ScenarioError(f"{path}.fleet.{inner}", exc.reason) from None
             levels = _int(p, "size_levels", path, fleet.size_levels)
             if fleet.levels_used > levels:
                 raise ScenarioError(

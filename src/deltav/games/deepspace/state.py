@@ -26,7 +26,7 @@ from deltav.core.hexgrid import distance
 from deltav.core.protocol import Result, State
 from deltav.core.rng import Rng
 from deltav.games.deepspace import damage as dmg
-from deltav.games.deepspace.design import POINTS_PER_SIZE, ShipDesign, builtin_fleet_ids, load_fleet
+from deltav.games.deepspace.design import POINTS_PER_SIZE, Fleet, ShipDesign, builtin_fleet_ids, load_fleet
 from deltav.games.deepspace.messages import (
     Allocate,
     Allocated,
@@ -56,6 +56,7 @@ from deltav.games.deepspace.messages import (
     ShotVoid,
     StatLost,
     UseFleet,
+    VelocityColumn,
     WeaponDamage,
     WeaponTargeting,
     Withdraw,
@@ -67,6 +68,9 @@ ALIVE, DESTROYED, WITHDRAWN = 0, 1, 2
 STATUS_NAMES = ("active", "destroyed", "withdrawn")
 DESIGN_STAGES = ("size", "thrust", "evasion", "endurance", "weapon", "damage")
 
+#: ships with more thrust choose a velocity in two steps (its dq, then its dr), so no step lists more than
+#: 2T+1 velocities; at or below it one step lists all 3T(T+1)+1
+SPLIT_THRUST = 10
 SHOT_LOG = 48  # public log of the latest shots (attacker, weapon, target, range, hit, hp), for deductions
 
 _DONE = Done()
@@ -86,6 +90,18 @@ def fleets_within(levels: int, stat_cap: int) -> tuple[str, ...]:
         if f.levels_used <= levels:
             out.append(fid)
     return tuple(out)
+
+
+def velocity_column_actions(ship: str, v0: tuple[int, int], thrust: int) -> list[VelocityColumn]:
+    return [VelocityColumn(ship, q) for q in range(v0[0] - thrust, v0[0] + thrust + 1)]
+
+
+def velocity_row_actions(ship: str, v0: tuple[int, int], thrust: int, q: int) -> list[SetVelocity]:
+    """The velocities of column ``q`` within ``thrust`` of ``v0``."""
+    dq = q - v0[0]
+    lo = max(-thrust, -dq - thrust)
+    hi = min(thrust, -dq + thrust)
+    return [SetVelocity(ship, q, v0[1] + dr) for dr in range(lo, hi + 1)]
 
 
 def velocity_actions(ship: str, v0: tuple[int, int], thrust: int) -> tuple[SetVelocity, ...]:
@@ -256,7 +272,7 @@ class DeepSpaceState(State):
     __slots__ = (
         "num_players", "rng", "opts", "names", "levels", "zones", "round_limit", "phase", "sub", "round",
         "ships", "index", "waiting", "order", "cur", "plan", "inflicted", "received", "report", "shots", "_result",
-        "designs", "drafts",
+        "designs", "drafts", "col",
     )
 
     # --- construction ------------------------------------------------------------------------------
@@ -277,6 +293,7 @@ class DeepSpaceState(State):
         s.waiting = self.waiting[:]
         s.order = self.order[:]
         s.cur = self.cur[:]
+        s.col = self.col[:]
         s.plan = self.plan[:]
         s.inflicted = self.inflicted[:]
         s.received = self.received[:]
@@ -314,6 +331,12 @@ class DeepSpaceState(State):
         i = self.index.get(sid)
         return None if i is None else self.ships[i]
 
+    def fleet(self, player: int) -> Fleet:
+        """The player's fleet as designed (before any damage), e.g. to save a design made during play with
+        :func:`deltav.games.deepspace.design.save_fleet`."""
+        return Fleet(f"{self.names[player].lower()}-fleet", f"{self.names[player]}'s fleet", self.levels[player],
+                     tuple(self.designs[player]))
+
     def plot_id(self, p: int) -> str:
         return f"plot-p{p}-r{self.round}"
 
@@ -347,7 +370,13 @@ class DeepSpaceState(State):
             return [_DONE]
         s = self.ships[order[i]]
         if w < 0:
-            out = list(velocity_actions(s.id, s.vel, s.lv[0]))
+            thrust = s.lv[0]
+            if thrust > SPLIT_THRUST:
+                if self.col[p] is not None:
+                    return velocity_row_actions(s.id, s.vel, thrust, self.col[p])
+                out = velocity_column_actions(s.id, s.vel, thrust)
+            else:
+                out = list(velocity_actions(s.id, s.vel, thrust))
             if self._may_withdraw(s):
                 out.append(Withdraw(s.id))
             return out
@@ -407,7 +436,12 @@ class DeepSpaceState(State):
                 for dr in range(max(-rad, -dq - rad), min(rad, -dq + rad) + 1):
                     out.append(Place(s.id, q + dq, r + dr))
             return out
-        return list(velocity_actions(s.id, (0, 0), s.lv[0]))
+        thrust = s.lv[0]
+        if thrust > SPLIT_THRUST:
+            if self.col[p] is None:
+                return velocity_column_actions(s.id, (0, 0), thrust)
+            return velocity_row_actions(s.id, (0, 0), thrust, self.col[p])
+        return list(velocity_actions(s.id, (0, 0), thrust))
 
     def _design_bounds(self, p: int) -> tuple[int, int, int, bool]:
         """The design step now: ``(stage, lo, hi, extra)``: levels lo..hi are open; ``extra`` says whether the
@@ -485,9 +519,22 @@ class DeepSpaceState(State):
         si = order[i]
         s = self.ships[si]
         if w < 0:
+            split = s.lv[0] > SPLIT_THRUST
+            col = self.col[p]
+            if isinstance(a, VelocityColumn):
+                if a.ship != s.id or not split or col is not None:
+                    raise IllegalAction("deepspace.plot.order", self._velocity_step_text(s, col))
+                if abs(a.dq - s.vel[0]) > s.lv[0]:
+                    raise IllegalAction(
+                        "deepspace.movement.thrust", f"{s.id}: dq {a.dq} is beyond thrust {s.lv[0]} of {s.vel[0]}"
+                    )
+                self.col[p] = a.dq
+                return []
             if isinstance(a, SetVelocity):
-                if a.ship != s.id:
-                    raise IllegalAction("deepspace.plot.order", f"plot ship {s.id} next")
+                if a.ship != s.id or (split and col is None):
+                    raise IllegalAction("deepspace.plot.order", self._velocity_step_text(s, col))
+                if split and a.dq != col:
+                    raise IllegalAction("deepspace.plot.order", f"{s.id}: the chosen column is dq = {col}")
                 v1 = (a.dq, a.dr)
                 cost = thrust_cost(s.vel, v1)
                 if cost > s.lv[0]:
@@ -495,11 +542,12 @@ class DeepSpaceState(State):
                         "deepspace.movement.thrust", f"{s.id}: the change costs {cost} thrust, the ship has {s.lv[0]}"
                     )
                 self.plan[si] = (v1, ())
+                self.col[p] = None
                 self._advance_plot(p, s, -1)
                 return []
             if isinstance(a, Withdraw):
-                if a.ship != s.id:
-                    raise IllegalAction("deepspace.plot.order", f"plot ship {s.id} next")
+                if a.ship != s.id or col is not None:
+                    raise IllegalAction("deepspace.plot.order", self._velocity_step_text(s, col))
                 if not self._may_withdraw(s):
                     raise IllegalAction(
                         "deepspace.withdraw.distance",
@@ -524,6 +572,13 @@ class DeepSpaceState(State):
         self.plan[si] = (vel, shots + ((w, ti),))
         self._advance_plot(p, s, w)
         return []
+
+    def _velocity_step_text(self, s: Ship, col: int | None) -> str:
+        if s.lv[0] <= SPLIT_THRUST:
+            return f"choose a velocity (or withdraw) for ship {s.id}"
+        if col is None:
+            return f"choose the dq of ship {s.id}'s velocity (velocity_column), or withdraw"
+        return f"choose the dr of ship {s.id}'s velocity in column dq = {col}"
 
     def _advance_plot(self, p: int, s: Ship, w: int) -> None:
         lv = s.lv
@@ -851,7 +906,14 @@ class DeepSpaceState(State):
             else:
                 self.cur[p] = (i, 1)
             return []
-        if not isinstance(a, SetVelocity) or a.ship != s.id:
+        split = s.lv[0] > SPLIT_THRUST
+        col = self.col[p]
+        if isinstance(a, VelocityColumn) and a.ship == s.id and split and col is None:
+            if abs(a.dq) > s.lv[0]:
+                raise IllegalAction("deepspace.deploy.speed", f"dq {a.dq} exceeds {s.id}'s thrust {s.lv[0]}")
+            self.col[p] = a.dq
+            return []
+        if not isinstance(a, SetVelocity) or a.ship != s.id or (split and (col is None or a.dq != col)):
             raise IllegalAction("deepspace.deploy.order", f"choose the initial velocity of ship {s.id}")
         v = (a.dq, a.dr)
         if thrust_cost((0, 0), v) > s.lv[0]:
@@ -859,6 +921,7 @@ class DeepSpaceState(State):
                 "deepspace.deploy.speed", f"initial speed {thrust_cost((0, 0), v)} exceeds {s.id}'s thrust {s.lv[0]}"
             )
         self.plan[si] = (self.plan[si][0], self.plan[si][1], v[0], v[1])
+        self.col[p] = None
         self.cur[p] = (i + 1, 0)
         return []
 
@@ -1011,6 +1074,8 @@ class DeepSpaceState(State):
         elif ph in ("deploy", "plot", "destruct", "allocate"):
             mine["order"] = [self.ships[i].id for i in self.order[p]]
             mine["cursor"] = list(self.cur[p]) if isinstance(self.cur[p], tuple) else self.cur[p]
+            if ph in ("deploy", "plot"):
+                mine["column"] = self.col[p]
             if ph == "plot":
                 mine["plot_id"] = self.plot_id(p)
             entries = {}
@@ -1050,6 +1115,7 @@ class DeepSpaceState(State):
             "waiting": list(self.waiting),
             "order": [list(o) for o in self.order],
             "cur": [list(c) if isinstance(c, tuple) else c for c in self.cur],
+            "col": list(self.col),
             "plan": [_plan_json(x) for x in self.plan],
             "inflicted": list(self.inflicted),
             "received": list(self.received),
@@ -1080,6 +1146,7 @@ class DeepSpaceState(State):
         s.waiting = list(o["waiting"])
         s.order = [tuple(x) for x in o["order"]]
         s.cur = [tuple(c) if isinstance(c, list) else c for c in o["cur"]]
+        s.col = list(o["col"])
         s.plan = [_plan_from_json(x) for x in o["plan"]]
         s.inflicted = list(o["inflicted"])
         s.received = list(o["received"])

@@ -42,10 +42,14 @@ def clones(scenario: str, n: int = 20000) -> float:
 
 def main() -> None:
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
+    repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     for sc in BUILTIN:
-        sps, tps, games = playouts(sc, seconds)
-        print(f"{sc:16s} {sps:9.0f} decisions/s  {tps:6.1f} game turns/s  ({games} games)  "
-              f"{clones(sc):9.0f} clones/s")
+        runs = [playouts(sc, seconds / repeats) for _ in range(repeats)]  # best of: other load only slows
+        sps = max(r[0] for r in runs)
+        tps = max(r[1] for r in runs)
+        games = sum(r[2] for r in runs)
+        cps = max(clones(sc) for _ in range(repeats))
+        print(f"{sc:16s} {sps:9.0f} decisions/s  {tps:6.1f} game turns/s  ({games} games)  {cps:9.0f} clones/s")
 
 
 if __name__ == "__main__":

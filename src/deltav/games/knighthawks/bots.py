@@ -65,21 +65,32 @@ class ScriptedCaptain(Agent):
                 want = self._screen_wish(world, sh, p)
                 if want is not None and a.screen == want:
                     return a
-        # 2. seekers: activate when an enemy is near
+        # 2. seekers: activate when an enemy is near and clearly nearer than any friend (a seeker homes on
+        #    the nearest ship of either side)
         for a in legal:
             if isinstance(a, m.Activate):
                 mine = [x for x in world.mines if x[0] == a.seeker]
-                if mine and any(s.owner != p and s.status == 0 and hexgrid.distance(s.pos, mine[0][3]) <= 8
-                                for s in world.ships):
+                if not mine:
+                    continue
+                h = mine[0][3]
+                foe = min((hexgrid.distance(s.pos, h) for s in world.ships if s.owner != p and s.status == 0),
+                          default=99)
+                friend = min((hexgrid.distance(s.pos, h) for s in world.ships if s.owner == p and s.status == 0),
+                             default=99)
+                if foe <= 8 and friend > foe + 4:
                     return a
-        # 3. lay mines/seekers when enemies are coming within a few hexes
+        # 3. drop mines/seekers from a plotted ship at the hex of its path nearest the enemy (2-6 hexes away)
+        best_lay = None
         for a in legal:
             if isinstance(a, m.Lay):
                 sh = world.ship(a.ship)
-                near = min((hexgrid.distance(s.pos, sh.pos) for s in world.ships if s.owner != p and s.status == 0),
+                h = world._plotted_path(sh)[a.at]
+                near = min((hexgrid.distance(s.pos, h) for s in world.ships if s.owner != p and s.status == 0),
                            default=99)
-                if 2 <= near <= 6:
-                    return a
+                if 2 <= near <= 6 and (best_lay is None or near < best_lay[0]):
+                    best_lay = (near, a)
+        if best_lay is not None:
+            return best_lay[1]
         # 4. plot the next ship that has course options
         courses: dict[str, list] = {}
         for a in legal:
@@ -95,9 +106,9 @@ class ScriptedCaptain(Agent):
     def _screen_wish(self, world, sh, p: int) -> str | None:
         near = min((hexgrid.distance(s.pos, sh.pos) for s in world.ships if s.owner != p and s.status == 0),
                    default=99)
-        if sh.ms_turns == 0 and sh.has_working_defense("MS") and not sh.short and near <= 10:
-            if sh.kind in ("station", "freighter") or sh.orbit is not None:
-                return "MS"
+        if (sh.ms_turns == 0 and sh.has_working_defense("MS") and not sh.short and near <= 10
+                and (sh.kind in ("station", "freighter") or sh.orbit is not None)):
+            return "MS"
         want = hx.best_screen(world, sh, p)
         if want != sh.screen and want is not None:
             return want
@@ -111,7 +122,15 @@ class ScriptedCaptain(Agent):
             bonus = 3.0 * (q if edge == "east" else -q if edge == "west" else hexgrid.length(st.pos))
             if st.end == "exit":
                 bonus += 500 if (edge != "west" and q > 0) or (edge == "west" and q < 0) or edge == "any" else -500
-            return bonus + speed
+            # keep out of the raiders' reach: every enemy weapon that can bear on the end hex counts
+            bonus -= 2.0 * hx.enemy_threat(world, sh, st.pos, p)
+            near = min((hexgrid.distance(e.pos, st.pos) for e in world.ships if e.owner != p and e.status == 0),
+                       default=99)
+            return bonus + speed + 2.0 * min(near, 8)
+        if v.get("kind") == "exit":
+            charge = world.ship(v["ship"])
+            if charge.owner == p and charge.status == 0:  # escorts: stay between the charge and the raiders
+                return -0.4 * max(0, hexgrid.distance(st.pos, charge.pos) - 3)
         if v.get("kind") == "destroy":
             tgt = world.ship(v["ship"])
             if tgt.owner != p:  # attacking the station: close in
@@ -145,6 +164,9 @@ class ScriptedCaptain(Agent):
                     score -= breakup_chance(sh.hp, sh.dmg, used) * 0.5
                 if sh.docked is not None and a.speed == 0:
                     score += 0.2  # stay aboard unless there is something to shoot
+                if sh.ms_turns >= 99 and (a.speed != sh.speed or a.facing != sh.facing or any(turns)
+                                          or st.facing != sh.facing):
+                    score -= 4.0  # a released masking screen is lost by any change of speed or heading
                 key = (score, -a.speed)
                 if best is None or key > best[0]:
                     best = (key, a, turns)

@@ -54,6 +54,8 @@ def shot_value(state, firer: Ship, widx: int, target: Ship, geometry=None) -> tu
         return 0.0, 0
     _h, dist, head = g
     col = defense_column(code, operating_defenses(target, state.rules), state.rules)
+    if firer.ms_turns > 0 and code in ("LC", "LB") and tables().combat[code]["MS"] < tables().combat[code][col]:
+        col = "MS"  # firing out of its own masking screen
     chance = chance_to_hit(code, col, dist, head, firer.ccs)
     chance = max(5, min(95, chance))
     left = max(1, target.hp - target.dmg)
@@ -219,3 +221,42 @@ def material(state, player: int) -> float:
                 v *= 0.8
         total += v if s.owner == player else -v
     return total
+
+
+def evaluate(state, player: int) -> float:
+    """Evaluation for search bots at a playout cap: ``material`` scaled to [-1, 1] by the total points."""
+    if state.is_terminal():
+        return float(state.returns()[player])
+    total = sum(s.points for s in state.ships) or 1
+    v = material(state, player) / total
+    return max(-1.0, min(1.0, 2.0 * v))
+
+
+def rollout_policy(state, player: int, legal: list, rng):
+    """A cheap playout policy: hold or gently change course (no random flights off the map), fire whatever
+    bears, intercept with a few ICMs, skip repairs."""
+    from deltav.games.knighthawks import messages as m
+
+    first = legal[0]
+    t = type(first)
+    if t is m.Step:
+        return m.Step(0) if m.Step(0) in legal and rng.below(3) else legal[rng.below(len(legal))]
+    if t is m.Intercept:
+        best = max(a.icms for a in legal)
+        want = m.Intercept(min(best, 2), any(a.evade for a in legal))
+        return want if want in legal else first
+    assigns = [a for a in legal if type(a) is m.Assign]
+    if assigns:
+        return assigns[rng.below(len(assigns))] if rng.below(10) else m.Fire()
+    if m.Fire() in legal:
+        return m.Fire()
+    if m.EndRepair() in legal:
+        return m.EndRepair()
+    courses = [a for a in legal if type(a) is m.Course]
+    if courses and rng.below(2):
+        ship = state.ship(courses[0].ship)
+        near = [a for a in courses if abs(a.speed - ship.speed) <= 1 and a.facing == ship.facing] or courses
+        return near[rng.below(len(near))]
+    if m.EndMovement() in legal:
+        return m.EndMovement()
+    return legal[rng.below(len(legal))]

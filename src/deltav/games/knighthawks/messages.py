@@ -27,6 +27,7 @@ class Screen(Action):
 class Lay(Action):
     ship: str
     kind: str  # "M" mines, "S" seeker
+    at: int  # index of the hex in the ship's plotted path (0: the hex it starts from)
 
 
 @value("activate")
@@ -160,7 +161,7 @@ class Moved(Event):
     path: tuple[tuple[int, int], ...]
     facing: int
     speed: int
-    end: str  # "", "crash", "exit", "orbit", "docked"
+    end: str  # "", "crash", "exit", "orbit"
 
 
 @value("masking_ended")

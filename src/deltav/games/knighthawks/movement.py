@@ -13,10 +13,12 @@ A plot is built one hex at a time: ``start_plot`` then ``advance(turn)`` for eac
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from deltav.core import hexgrid
 
 Hex = tuple[int, int]
+_PDIST: dict = {}  # planets -> {hex: distance to the nearest planet}
 _LOS: dict = {}  # planets -> {(from, to): blocked}: line-of-fire lookups shared by every state on that map
 
 
@@ -30,6 +32,20 @@ class MapInfo:
     ring: dict  # hex -> planet hex (the planet whose gravity ring it is in)
     planet_names: tuple[str, ...] = ()
     planet_hexes: tuple[Hex, ...] = ()
+
+    def planet_distance(self, h: Hex) -> int:
+        """Hex distance to the nearest planet (a large number on a map without planets); cached per map."""
+        if not self.planets:
+            return 1 << 30
+        cache = _PDIST.get(self.planets)
+        if cache is None:
+            cache = _PDIST[self.planets] = {}
+        got = cache.get(h)
+        if got is None:
+            if len(cache) > 100_000:
+                cache.clear()
+            got = cache[h] = min(hexgrid.distance(p, h) for p in self.planets)
+        return got
 
     def blocked(self, a: Hex, b: Hex) -> bool:
         """Whether a planet blocks fire from ``a`` to ``b`` (combat.fire_blocked, cached per map)."""
@@ -62,8 +78,7 @@ class MapInfo:
         return hexgrid.length(h) <= self.radius
 
 
-@dataclass(frozen=True, slots=True)
-class PlotState:
+class PlotState(NamedTuple):
     pos: Hex
     facing: int
     done: int  # hexes entered so far
@@ -94,24 +109,21 @@ def _angle(facing: int, toward: int) -> int:
 def advance(m: MapInfo, st: PlotState, turn: int, total: int, planet_crash: bool = False) -> PlotState | None:
     """Enter the next hex and turn ``turn`` there. None if illegal (the hex is a planet, unless
     ``planet_crash``: a ship with no other choice crashes into it). ``total`` is the plotted speed (gravity
-    deflects only a ship that moves on)."""
+    deflects only a ship that moves on). A step that ends the move (a gravity crash, leaving the map) ignores
+    the turn asked for."""
     nxt = hexgrid.neighbour(st.pos, st.facing)
     if nxt in m.planets:
-        if not planet_crash or turn:
+        if not planet_crash:
             return None
         return PlotState(st.pos, st.facing, st.done + 1, st.turns, st.gturns, st.pp, st.pc, st.pd, "crash", st.path)
     q, r = nxt
-    if max(abs(q), abs(r), abs(q + r)) > m.radius:
-        if turn:
-            return None
+    if max(abs(q), abs(r), abs(q + r)) > m.radius:  # the move ends here: a turn asked for it is moot
         return PlotState(st.pos, st.facing, st.done + 1, st.turns, st.gturns, None, False, False, "exit", st.path)
     path = st.path + (nxt,)
     p = m.ring.get(nxt)
     if p is not None:
         to_p = hexgrid.direction_of((p[0] - nxt[0], p[1] - nxt[1]))
-        if st.facing == to_p:  # entered across the hexside opposite the planet: caught by gravity
-            if turn:
-                return None
+        if st.facing == to_p:  # entered across the hexside opposite the planet: caught by gravity, whatever
             return PlotState(nxt, st.facing, st.done + 1, st.turns, st.gturns, p, False, False, "crash", path)
     facing = (st.facing + turn) % 6
     turns = st.turns + (1 if turn else 0)
@@ -155,13 +167,7 @@ def completable(m: MapInfo, st: PlotState, total: int, mr: int, navdir: int, eva
     """Whether a partly plotted move can be finished (``total`` hexes, or an end by crash or exit)."""
     if st.end or st.done >= total:
         return True
-    left = total - st.done
-    near = False
-    for p in m.planets:
-        if hexgrid.distance(p, st.pos) <= left + 1:
-            near = True
-            break
-    if not near:
+    if m.planet_distance(st.pos) > total - st.done + 1:
         return True
     memo = {} if _memo is None else _memo
     key = (st.pos, st.facing, st.done, st.turns, st.pp, st.pc, st.pd)

@@ -48,7 +48,7 @@ class Ship:
         "weapons", "defenses",
         "screen", "ms_turns",
         "short", "ccs", "nav", "dch", "fire",
-        "status", "docked", "orbit", "evading", "unrep", "path", "navdir", "dock_turns", "shadow",
+        "status", "docked", "orbit", "evading", "unrep", "path", "navdir", "dock_turns", "shadow", "attacked",
     )
 
     def clone(self) -> Ship:
@@ -88,6 +88,7 @@ class Ship:
         s.navdir = self.navdir
         s.dock_turns = self.dock_turns
         s.shadow = None if self.shadow is None else self.shadow.clone()
+        s.attacked = self.attacked
         return s
 
     # --- queries -----------------------------------------------------------------------------------
@@ -143,6 +144,7 @@ class Ship:
             "evading": self.evading, "unrepairable": list(self.unrep), "path": [list(h) for h in self.path],
             "navdir": self.navdir, "dock_turns": self.dock_turns,
             "shadow": None if self.shadow is None else self.shadow.to_json(),
+            "attacked": self.attacked,
         }
 
     @classmethod
@@ -181,6 +183,7 @@ class Ship:
         s.dock_turns = o["dock_turns"]
         sh = o.get("shadow")
         s.shadow = None if sh is None else Ship.from_json(sh)
+        s.attacked = o.get("attacked", 0)
         return s
 
 
@@ -229,6 +232,7 @@ def new_ship(
     s.navdir = 0
     s.dock_turns = 0
     s.shadow = None
+    s.attacked = 0
     return s
 
 

@@ -41,7 +41,8 @@ from deltav.games.knighthawks.rulings import Rulings
 from deltav.games.knighthawks.ships import ACTIVE, DEAD, GONE, OK, Ship, new_ship
 from deltav.games.knighthawks.tables import tables
 
-PRIVATE_KEYS = ("damage", "adf", "mr", "weapons", "defenses", "unrepairable")  # shown from the shadow
+PRIVATE_KEYS = ("damage", "adf", "mr", "weapons", "defenses", "unrepairable", "navdir")  # from the shadow
+CARRIER_CAPACITY = 10  # fighters an assault carrier holds
 FF_REACH = 64  # the forward field of fire is looked up out to this distance, then cut at the weapon's range
 MS_MOVING = 99  # a moving ship's masking screen lasts while it keeps speed and heading
 SCREENS = ("PS", "ES", "SS")
@@ -248,9 +249,9 @@ class KHState(State):
                     host = self._get(sh.docked)
                     if sh.dock_turns >= 1 and host is not None and (
                         host.kind == "station" or (host.kind == "carrier" and sh.kind == "fighter")
-                    ) and sh.kind in ("fighter", "scout"):
+                    ) and sh.kind in ("fighter", "scout") and host.attacked < self.turn - 1:
                         changed = False
-                        for i, (c, n, mx, stt) in enumerate(sh.weapons):
+                        for i, (c, n, mx, _st) in enumerate(sh.weapons):
                             if c == "AR" and n < mx:
                                 self._count(sh, "w", i, mx - n)
                                 changed = True
@@ -304,14 +305,14 @@ class KHState(State):
     def _default_ok_uncached(self, sh: Ship) -> bool:
         if sh.kind == "station" or sh.docked is not None or sh.orbit is not None:
             return True
+        if not self._course_options(sh):
+            return True  # no legal plot at all: it holds its course (into a planet if it must)
         if sh.evading and sh.mr > 0 and not sh.drifting():
             return False
         if sh.speed == 0:
             return True
         navdir = sh.navdir if sh.nav else 0
-        if completable(self.map, start_plot(sh.pos, sh.facing), sh.speed, sh.mr, navdir, False):
-            return True
-        return not self._course_options(sh)  # no legal plot at all: it drifts on into the planet
+        return completable(self.map, start_plot(sh.pos, sh.facing), sh.speed, sh.mr, navdir, False)
 
     def _step_options(self) -> tuple[int, ...]:
         sid, speed, facing, turns = self.cur
@@ -343,13 +344,14 @@ class KHState(State):
             return any(mm[0] == a.seeker and mm[1] == player and mm[2] == "S" and mm[4] < 0 for mm in self.mines) \
                 and a.seeker not in self.activated
         sh = self._get(a.ship)
-        if sh is None or sh.owner != player or sh.status != ACTIVE or sh.id in self.plots:
+        if sh is None or sh.owner != player or sh.status != ACTIVE:
+            return False
+        if t is m.Lay:
+            return a in self._lay_options(sh)
+        if sh.id in self.plots:
             return False
         if t is m.Screen:
             return sh.id not in self.screened and a.screen in self._screen_options(sh)
-        if t is m.Lay:
-            return sh.docked is None and a.kind in ("M", "S") and (sh.id + a.kind) not in self.laid \
-                and self._can_lay(sh, a.kind)
         if t is m.Orbit:
             return self._can_orbit(sh)
         return (a.speed, a.facing) in self._course_options(sh)
@@ -361,12 +363,12 @@ class KHState(State):
         for sh in self._own_movers(player):
             sid = sh.id
             if sid in self.plots:
+                if self._lay_options(sh):
+                    return True
                 continue
             if sid not in self.screened and self._screen_options(sh):
                 return True
             if self._course_options(sh) or self._can_orbit(sh):
-                return True
-            if sh.docked is None and any((sid + k) not in self.laid and self._can_lay(sh, k) for k in ("M", "S")):
                 return True
         return any(owner == player and kind == "S" and moves < 0 and mid not in self.activated
                    for mid, owner, kind, _h, moves, _f, _layer in self.mines)
@@ -379,17 +381,12 @@ class KHState(State):
         for sh in self._own_movers(player):
             sid = sh.id
             if sid in self.plots:
+                out.extend(self._lay_options(sh))
                 continue
-            if sid not in self.screened:
-                out.extend(m.Screen(sid, c) for c in self._screen_options(sh))
-            if sh.docked is None:
-                for kind in ("M", "S"):
-                    if (sid + kind) not in self.laid and self._can_lay(sh, kind):
-                        out.append(m.Lay(sid, kind))
-            if self._can_orbit(sh):
-                out.append(m.Orbit(sid, True))
-                out.append(m.Orbit(sid, False))
-            out.extend(m.Course(sid, v, f) for v, f in self._course_options(sh))
+            screens, rest = self._ship_move_actions(sh)
+            if screens and sid not in self.screened:
+                out.extend(screens)
+            out.extend(rest)
             if not self._default_ok(sh):
                 all_default = False
         for mid, owner, kind, _h, moves, _f, _layer in self.mines:
@@ -397,6 +394,47 @@ class KHState(State):
                 out.append(m.Activate(mid))
         if all_default:
             out.append(m.EndMovement())
+        return out
+
+    def _ship_move_actions(self, sh: Ship) -> tuple:
+        """A ship's screen, lay, and orbit+course actions as at the start of its phase (cached; the callers
+        filter what earlier actions of the phase have used up)."""
+        key = ("acts", sh.id)
+        got = self._cache.get(key)
+        if got is None:
+            sid = sh.id
+            screens = tuple(m.Screen(sid, c) for c in self._screen_options(sh))
+            rest = []
+            if self._can_orbit(sh):
+                rest.append(m.Orbit(sid, True))
+                rest.append(m.Orbit(sid, False))
+            rest.extend(m.Course(sid, v, f) for v, f in self._course_options(sh))
+            got = self._cache[key] = (screens, tuple(rest))
+        return got
+
+    def _plotted_path(self, sh: Ship) -> tuple:
+        """The hexes a plotted ship will pass through (its start hex first)."""
+        speed, facing, turns = self.plots[sh.id]
+        if speed == 0:
+            return (sh.pos,)
+        return self._replay_plot(sh, speed, facing, list(turns), True).path
+
+    def _lay_options(self, sh: Ship) -> list:
+        """A plotted ship with a mine or seeker system may drop one of each kind in any hex of its path (one
+        mine pattern per hex)."""
+        if sh.id not in self.plots or sh.docked is not None or sh.id in self.orbit_new or sh.orbit is not None:
+            return []
+        out = []
+        path = None
+        for kind in ("M", "S"):
+            if (sh.id + kind) in self.laid or not self._can_lay(sh, kind):
+                continue
+            if path is None:
+                path = self._plotted_path(sh)
+            for at, h in enumerate(path):
+                if kind == "M" and any(mm[2] == "M" and mm[3] == h for mm in self.mines):
+                    continue
+                out.append(m.Lay(sh.id, kind, at))
         return out
 
     def _move_rule(self, a) -> str:
@@ -412,12 +450,13 @@ class KHState(State):
             return f"{a.seeker!r} is not one of your inert seekers"
         if sh is None or sh.owner != player or sh.status != ACTIVE:
             return f"{getattr(a, 'ship', None)!r} is not one of your ships in play"
-        if sh.id in self.plots:
+        if sh.id in self.plots and t is not m.Lay:
             return f"{sh.id} has already been plotted this phase"
         if t is m.Screen:
             return "screen not available (already set this phase, destroyed, no charges, power short, or no change)"
         if t is m.Lay:
-            return "cannot lay: no working system with ammunition, already laid this phase, or the hex is mined"
+            return ("cannot lay: plot the ship's move first, then name a hex of its path; no working system with "
+                    "ammunition, already laid this phase, docked or in orbit, or that hex already mined")
         if t is m.Orbit:
             return "orbit needs a start next to a planet and a speed the ship can cut to 0"
         if t is m.Course:
@@ -476,13 +515,9 @@ class KHState(State):
         if sh.shadow is None:
             sh.shadow = sh.clone()
 
-    def _can_lay(self, sh: Ship, kind: str) -> bool:
-        for c, n, _mx, stt in sh.weapons:
-            if c == kind and stt == OK and n > 0:
-                if kind == "M":
-                    return not any(mm[2] == "M" and mm[3] == sh.pos for mm in self.mines)
-                return True
-        return False
+    @staticmethod
+    def _can_lay(sh: Ship, kind: str) -> bool:
+        return any(c == kind and stt == OK and n > 0 for c, n, _mx, stt in sh.weapons)
 
     def _do_lay(self, a, ev) -> None:
         sh = self.ship(a.ship)
@@ -491,11 +526,12 @@ class KHState(State):
             if c == a.kind and stt == OK and n > 0:
                 sh.weapons[i] = (c, n - 1, mx, stt)
                 break
+        h = self._plotted_path(sh)[a.at]
         self.mine_counter += 1
         mid = f"trap-{self.mine_counter}"
-        self.mines.append((mid, sh.owner, a.kind, sh.pos, -1, sh.facing, sh.id))
+        self.mines.append((mid, sh.owner, a.kind, h, -1, sh.facing, sh.id))
         self.laid.append(sh.id + a.kind)
-        ev.append(m.Laid(sh.id, a.kind, mid, sh.pos, (sh.owner,)))
+        ev.append(m.Laid(sh.id, a.kind, mid, h, (sh.owner,)))
 
     def _can_orbit(self, sh: Ship) -> bool:
         if sh.orbit is not None or sh.kind == "station" or sh.docked is not None or sh.id in self.orbit_new:
@@ -593,6 +629,16 @@ class KHState(State):
                 turns = tuple(navdir if i < sh.mr else 0 for i in range(sh.speed)) if navdir else ()
                 plot = (sh.speed, sh.facing, turns)
             self._execute(sh, plot, ev)
+        # docking, once every ship has moved: a ship that stopped in a friendly station's hex (a fighter also
+        # in a carrier's) is docked
+        for sh in self.ships:
+            if (sh.owner == mv and sh.status == ACTIVE and sh.speed == 0 and sh.docked is None and sh.orbit is None
+                    and sh.kind != "station"):
+                host = self._dock_host(sh)
+                if host is not None:
+                    sh.docked = host.id
+                    sh.dock_turns = 0
+                    ev.append(m.Docked(sh.id, host.id))
         self._check_end(ev)
         if self.stage == "over":
             return
@@ -648,15 +694,7 @@ class KHState(State):
             sh.ms_turns = 0
             ev.append(m.MaskingEnded(sh.id))
         end = st.end
-        if not end and speed == 0:
-            host = self._dock_host(sh)
-            if host is not None:
-                sh.docked = host.id
-                sh.dock_turns = 0
-                end = "docked"
         ev.append(m.Moved(sh.id, sh.path, sh.facing, speed, end))
-        if end == "docked":
-            ev.append(m.Docked(sh.id, sh.docked))
         if sh.kind == "carrier":
             self._carry_docked(sh, ev)
         if end == "crash":
@@ -674,7 +712,11 @@ class KHState(State):
         for h in self.ships:
             if h is sh or h.status != ACTIVE or h.owner != sh.owner or h.pos != sh.pos:
                 continue
-            if h.kind == "station" or (h.kind == "carrier" and sh.kind == "fighter"):
+            if h.kind == "station":
+                return h
+            if h.kind == "carrier" and sh.kind == "fighter" and sum(
+                1 for d in self.ships if d.docked == h.id and d.status == ACTIVE
+            ) < CARRIER_CAPACITY:
                 return h
         return None
 
@@ -693,6 +735,10 @@ class KHState(State):
             path = [h]
             pos, f = h, facing
             hit = None
+            here = [s for s in self.ships if s.pos == h and self._targetable(s)]
+            if here:  # a ship already in the seeker's hex: it detonates at once
+                hit = self._largest(here)
+                n = 0
             for i in range(n):
                 dirs = range(6) if i == 0 else (f, (f + 1) % 6, (f - 1) % 6)
                 best = None
@@ -710,7 +756,7 @@ class KHState(State):
             ev.append(m.SeekerMoved(mid, tuple(path), target.id))
             if hit is not None:
                 triggered.append(self._trap_attack(mid, "S", hit, layer))
-            elif n < 12:
+            elif 2 * (max(moves, 0) + 1) < 12:
                 keep.append((mid, owner, kind, pos, max(moves, 0) + 1, f, layer))
         self.mines = keep
 
@@ -986,6 +1032,7 @@ class KHState(State):
         roll = self.rng.d100()
         hit = roll_hits(roll, chance, self.rules)
         ev.append(m.Attack(src, code, tid, _hex(h), dist, col, chance, max(icms, 0), evade, roll, hit))
+        tg.attacked = self.turn
         if hit:
             w = tables().weapons[code]
             self._damage(tg, src, w.dtm, w.hdr, half, ev)

@@ -13,7 +13,7 @@ from typing import Any
 
 from deltav.core.protocol import Game, Option, ScenarioInfo, register_game
 from deltav.core.rng import Rng
-from deltav.games.mining import components
+from deltav.games.mining import components, describe
 from deltav.games.mining.actions import ACTIONS
 from deltav.games.mining.events import EVENTS
 from deltav.games.mining.state import BIT, Config, MiningState, build, new_state
@@ -114,6 +114,16 @@ class MiningGame(Game):
     @classmethod
     def determinize(cls, view: Mapping, player: int, rng: Rng) -> MiningState:
         return determinize(dict(view), player, rng)
+
+    @classmethod
+    def describe_value(cls, v: Any) -> str:
+        """English for an action or event (``describe.py``), falling back to the generic form."""
+        try:
+            obj = v.to_json() if hasattr(v, "to_json") else dict(v)
+            line = describe.text(obj)
+        except (KeyError, TypeError, ValueError):
+            line = None
+        return line if line is not None else super().describe_value(v)
 
 
 def _view(self: MiningState, player: int | None) -> dict:

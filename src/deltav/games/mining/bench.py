@@ -1,7 +1,8 @@
 """Speed figures for the mining engine: ``python -m deltav.games.mining.bench [--players N] [--seconds S]``.
 
 Prints random-playout steps per second (legal_actions + apply_action), clone() per second, sampler
-(determinize) calls per second and view() calls per second. A measurement script, not a test.
+(determinize) calls per second and view() calls per second. ``--ladder`` instead plays the scripted bot
+against random and against its forgetful levels. A measurement script, not a test.
 
 This module owns the measurement only.
 """
@@ -56,11 +57,42 @@ def rate(fn, seconds: float) -> float:
             return n / dt
 
 
+def ladder(games: int = 30) -> None:
+    """Win counts of the scripted bot (perfect memory) against random and against weaker memories."""
+    from deltav.core.agent import RandomAgent
+    from deltav.core.match import play_match
+    from deltav.games.mining.bots import ScriptedAgent
+
+    rivals = {
+        "random": RandomAgent,
+        "forget=0.3": lambda: ScriptedAgent(forget=0.3),
+        "forget=0.15": lambda: ScriptedAgent(forget=0.15),
+        "capacity=4": lambda: ScriptedAgent(capacity=4),
+    }
+    for name, make in rivals.items():
+        for n in (2, 3, 4):
+            perfect = weak = 0
+            for seed in range(games):
+                # seats alternate: perfect memory on even seats in even games, odd seats in odd games
+                agents = [ScriptedAgent() if (p + seed) % 2 == 0 else make() for p in range(n)]
+                rec, _, _ = play_match(MiningGame, {"players": n}, seed, agents)
+                for w in rec.result["winners"]:
+                    if (w + seed) % 2 == 0:
+                        perfect += 1
+                    else:
+                        weak += 1
+            print(f"scripted vs {name}, {n} players, {games} games: scripted seats won {perfect}, {name} seats won {weak}")
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--ladder", action="store_true", help="also play the bot ladder (about a minute)")
     args = ap.parse_args(argv)
+    if args.ladder:
+        ladder()
+        return
     steps, games = playout_steps(args.players, args.seconds)
     st = midgame(args.players)
     view = st.view(0)

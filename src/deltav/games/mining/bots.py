@@ -4,6 +4,7 @@ and uses its incidents sensibly. It only ever picks from the legal actions it is
 
 ``ScriptedAgent(forget=p)`` is a weaker, more human bot: each turn it forgets each remembered square with
 probability ``p`` (design note 3.1, "human-like difficulty"); it learns a square again when it looks at it again.
+``ScriptedAgent(capacity=k)`` remembers only the k squares it saw most recently.
 The engine's truth is untouched: forgetting only changes what the bot believes.
 
 This module owns the scripted bot; shared reasoning lives in ``heuristics``.
@@ -38,6 +39,7 @@ from deltav.games.mining.actions import (
 )
 from deltav.games.mining.components import STATION
 
+STALL_TURNS = 6  # own turns without an attempt before the bot gambles on unknown tiles
 INCIDENT_PRIORITY = {"rocket_acquisition": 5, "mineral_scan": 4, "meteor_storm": 3, "pirate_attack": 3,
                      "sabotage": 2, "alien_encounter": 1}
 
@@ -45,8 +47,11 @@ INCIDENT_PRIORITY = {"rocket_acquisition": 5, "mineral_scan": 4, "meteor_storm":
 class ScriptedAgent(Agent):
     name = "scripted"
 
-    def __init__(self, forget: float = 0.0, strict: bool = False):
+    def __init__(self, forget: float = 0.0, capacity: int | None = None, strict: bool = False):
         self.forget = forget
+        self.capacity = capacity  # remember at most this many squares (the most recently seen ones)
+        self.order: list[int] = []  # squares in the order they were (re)learned
+        self.idle = 0  # own turns in a row without a contract attempt
         self.strict = strict  # re-raise heuristic errors (tests) instead of falling back to a safe action
         self.forgotten: set[int] = set()
         self.turn_seen = -1
@@ -57,6 +62,8 @@ class ScriptedAgent(Agent):
         for e in events:
             if e.TYPE in ("tile-seen", "tile-revealed"):
                 self.relearn.add(e.square)
+                if e.square in self.order:
+                    self.order.remove(e.square)  # seen again: it becomes the most recent memory
 
     def _memory(self, d: Decision) -> dict[int, tuple[str, int]]:
         view = d.view
@@ -70,7 +77,19 @@ class ScriptedAgent(Agent):
         else:
             self.forgotten -= self.relearn
             self.relearn.clear()
-        return h.known_tiles(view, self.forgotten)
+        known = h.known_tiles(view, self.forgotten)
+        if self.capacity is not None:
+            for s in self.order[:]:
+                if s not in known:
+                    self.order.remove(s)
+            for s in sorted(known):
+                if s not in self.order:
+                    self.order.append(s)
+            while len(self.order) > self.capacity:
+                old = self.order.pop(0)
+                self.forgotten.add(old)
+                known.pop(old, None)
+        return known
 
     # --- the decision ---------------------------------------------------------------------------------
     def act(self, d: Decision) -> Action:
@@ -101,20 +120,39 @@ class ScriptedAgent(Agent):
         return handler(d, view, me, legal, known)
 
     # --- helpers --------------------------------------------------------------------------------------
-    def _plan(self, view, me, known, matched=None, contract=None):
+    def _plan(self, view, me, known, matched=None, contract=None, safe=True):
         """The best (value, contract id, squares) completable from known tiles, or None."""
         allowed = set(h.face_down_squares(view)) - h.blocked_for(view, me)
         best = None
+        threats = {b["mineral"] for b in view["bribes"] if b["holder"] not in (me, -1) and not b["spent"]}
+        if view["options"].get("omnidium_bid_up") == "not_allowed" or not view["options"].get("bid_up", True):
+            threats.discard("omnidium")
+        if not view["options"].get("bid_up", True):
+            threats.clear()
+        mine = {b["mineral"] for b in view["bribes"] if b["holder"] == me and not b["spent"]}
         for cid, need, size in h.contract_needs(view):
             if contract is not None and cid != contract:
                 continue
             plan = h.plan_contract(need, size, matched or [], known, allowed)
             if plan is None:
                 continue
+            if safe and not self._bid_safe(view, cid, plan, known, allowed, threats, mine):
+                continue
             value = sum(known[s][1] for s in plan) + 0.1 * size
             if best is None or value > best[0]:
                 best = (value, cid, plan)
         return best
+
+    def _bid_safe(self, view, cid, plan, known, allowed, threats, mine) -> bool:
+        """Could we answer any bid-up an opponent can make on this contract (a spare known tile or our own
+        counter of that mineral)? A bidder risks nothing when we cannot, so such attempts only leak tiles."""
+        minerals = set(next(c for c in view["contracts"] if c["id"] == cid)["minerals"]) | {"omnidium"}
+        spare = {known[s][0] for s in allowed if s in known and s not in plan}
+        for m in minerals & threats:
+            if m in mine or m in spare or (m != "omnidium" and "omnidium" in spare):
+                continue
+            return False
+        return True
 
     def _unknown_targets(self, view, me, known) -> list[int]:
         """Face-down squares the bot does not know and may move onto without bumping, best first."""
@@ -322,12 +360,35 @@ class ScriptedAgent(Agent):
         if a is not None:
             return a
         plan = self._plan(view, me, known)
+        if plan is None and d.rng.random() < 0.3:
+            plan = self._plan(view, me, known, safe=False)  # a gamble now and then keeps the game moving
         if plan is not None and Declare(plan[1]) in legal:
+            self.idle = 0
             return Declare(plan[1])
+        declares = [a for a in legal if isinstance(a, Declare)]
+        if declares and self._ending_square(view, me, known) is not None:
+            return declares[0]  # leading: reveal the fifth alien to end the game
+        self.idle += 1
+        if declares and self.idle > STALL_TURNS:
+            self.idle = 0  # nothing known works for a long time: gamble on the contract closest to complete
+            return max(declares, key=lambda a: self._closeness(view, me, known, a.contract))
         if Pass() in legal:
             return Pass()
-        declares = [a for a in legal if isinstance(a, Declare)]
         return min(declares, key=lambda a: len(next(c for c in view["contracts"] if c["id"] == a.contract)["minerals"]))
+
+    def _closeness(self, view, me, known, cid) -> tuple:
+        """(known tiles usable for this contract minus its size, -size): higher is closer to complete."""
+        c = next(c for c in view["contracts"] if c["id"] == cid)
+        idx = [h.MINERAL_INDEX[m] for m in c["minerals"]]
+        need = tuple(idx.count(m) for m in range(4))
+        allowed = set(h.face_down_squares(view)) - h.blocked_for(view, me)
+        got: list[int] = []
+        for s in sorted(allowed):
+            if s in known and known[s][0] in h.MINERAL_INDEX:
+                m = h.MINERAL_INDEX[known[s][0]]
+                if cm.fits(need, len(idx), got, m):
+                    got.append(m)
+        return (len(got) - len(idx), -len(idx))
 
     def _attempt_state(self, view):
         att = view["attempt"]
@@ -337,8 +398,21 @@ class ScriptedAgent(Agent):
         matched = [h.MINERAL_INDEX[m["counted_as"]] for m in att["matched"]]
         return contract, need, len(idx), matched
 
+    def _ending_square(self, view, me, known):
+        """A known, revealable fifth Alien Encounter while we lead: revealing it ends the game in our favour."""
+        if view["aliens_revealed"] != 4 or self._my_score_lead(view, me) <= 0:
+            return None
+        blocked = h.blocked_for(view, me)
+        for s, (kind, _) in sorted(known.items()):
+            if kind == "alien_encounter" and s not in blocked:
+                return s
+        return None
+
     def _reveal(self, d, view, me, legal, known):
         reveals = [a for a in legal if isinstance(a, Reveal)]
+        end = self._ending_square(view, me, known)
+        if end is not None and Reveal(end) in legal:
+            return Reveal(end)
         contract, need, size, matched = self._attempt_state(view)
         allowed = {a.square for a in reveals}
         plan = h.plan_contract(need, size, matched, known, allowed)

@@ -229,7 +229,7 @@ _CACHE: dict[str, Components] = {}
 
 
 def load(scenario: str) -> Components:
-    """The components of a shipped scenario id, or of a TOML/JSON file at a path (validated)."""
+    """The components of a shipped scenario id (cached), or of a TOML/JSON file at a path (validated)."""
     if scenario in _CACHE:
         return _CACHE[scenario]
     if scenario in SCENARIO_FILES:
@@ -244,7 +244,7 @@ def load(scenario: str) -> Components:
             text = path.read_text()
         except OSError as exc:
             raise ScenarioError("scenario", f"cannot read {scenario}: {exc.strerror}") from None
-        comps = _parse(text, str(path), toml=path.suffix.lower() != ".json")
+        return _parse(text, str(path), toml=path.suffix.lower() != ".json")  # user files are re-read each time
     _CACHE[scenario] = comps
     return comps
 

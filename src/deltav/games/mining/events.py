@@ -9,12 +9,6 @@ from __future__ import annotations
 from deltav.core.values import Codec, Event, value
 
 
-@value("game-started")
-class GameStarted(Event):
-    players: int
-    first_player: int
-
-
 @value("turn-started")
 class TurnStarted(Event):
     player: int
@@ -194,7 +188,7 @@ class GameEnded(Event):
     winners: tuple[int, ...]
 
 
-EVENTS = Codec([GameStarted, TurnStarted, Passed, RocketMoved, RocketsBumped, RocketBought, Looked, TileSeen,
+EVENTS = Codec([TurnStarted, Passed, RocketMoved, RocketsBumped, RocketBought, Looked, TileSeen,
                 BribeSpent, TileRevealed, RocketsToStation, IncidentTaken, IncidentDiscarded, AlienEncounter,
                 AlienMoved, Stolen, RocketRemoved, RocketPlaced, ContractDeclared, MineralReplaced, BidUpMade,
                 AttemptFailed, ContractFulfilled, GameEnded])

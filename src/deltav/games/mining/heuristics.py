@@ -122,26 +122,24 @@ def evaluate(state, player: int) -> float:
     return math.tanh(evaluate_points(state, player) / 15.0)
 
 
-def evaluate_points(state, player: int) -> float:
-    """A value for ``player`` in a (sampled) state, roughly in points: own score minus the best opponent's,
-    plus half the value of contracts that player's known tiles could complete now, plus a little for
-    knowledge, rockets in play and held incidents. A search bot can use it at its depth limit."""
+def player_value(state, player: int, scores=None) -> float:
+    """What ``player`` has, roughly in points: score, plus half the value of the best contract its known
+    tiles could complete now, plus a little for knowledge, rockets in play, held incidents and unspent bribe
+    counters. Uses only that player's knowledge in the given (possibly sampled) state."""
     cfg = state.cfg
-    scores = state.scores()
-    mine = scores[player]
-    best_other = max(s for q, s in enumerate(scores) if q != player) if state.num_players > 1 else 0
-    value = float(mine - best_other)
-    if state.is_terminal():
-        return value * 10.0
+    value = float((scores or state.scores())[player])
     known = state.looked[player] | state.pub
     kinds, values, sq = cfg.kinds, cfg.values, state.sq
-    blocked = state.others_mask(player) | state.faceup
+    usable = known & state.tiles & ~(state.others_mask(player) | state.faceup | state.att_mask)
     if state.alien >= 0:
-        blocked |= 1 << state.alien
+        usable &= ~(1 << state.alien)
     avail = []
-    for s in range(SQUARES):
+    while usable:
+        low = usable & -usable
+        s = low.bit_length() - 1
+        usable ^= low
         t = sq[s]
-        if t >= 0 and known >> s & 1 and not blocked >> s & 1 and kinds[t] <= OMNIDIUM:
+        if kinds[t] <= OMNIDIUM:
             avail.append((values[t], kinds[t]))
     avail.sort(reverse=True)
     potential = 0
@@ -157,10 +155,22 @@ def evaluate_points(state, player: int) -> float:
         if cm.complete(c.size, got):
             potential = max(potential, pts)
     value += 0.5 * potential
-    value += 0.05 * bin(state.looked[player]).count("1")
+    value += 0.05 * bin(state.looked[player] & state.tiles).count("1")
     value += 0.3 * sum(state.rk[player * SQUARES:(player + 1) * SQUARES])
     value += 0.5 * len(state.hands[player])
+    value += 0.3 * len(state.unspent_counters(player))
     return value
+
+
+def evaluate_points(state, player: int) -> float:
+    """``player_value`` of ``player`` minus the best opponent's: a search bot can use it at its depth limit.
+    At the end of the game, the score difference times ten."""
+    scores = state.scores()
+    if state.is_terminal():
+        best_other = max(s for q, s in enumerate(scores) if q != player)
+        return 10.0 * (scores[player] - best_other)
+    values = [player_value(state, q, scores) for q in range(state.num_players)]
+    return values[player] - max(v for q, v in enumerate(values) if q != player)
 
 
 def _known_plan(state, player: int):
@@ -224,10 +234,9 @@ def rollout_policy(state, player: int, legal: list, rng) -> object:
         if rng.below(4):
             return legal[-1]
         return legal[rng.below(len(legal))]
-    if phase == P_ACTION and PROSPECT in legal:
-        base = player * SQUARES
-        known = state.looked[player] | state.pub
-        for s in range(SQUARES):
-            if state.rk[base + s] and s != STATION and not known >> s & 1 and state.face_down(s):
-                return PROSPECT
+    if phase == P_ACTION and not state.pirated:
+        unknown_under = (state.occ[player] & state.tiles & ~(state.faceup | state.att_mask | state.looked[player]
+                                                              | state.pub | (1 << STATION)))
+        if unknown_under:
+            return PROSPECT
     return legal[rng.below(len(legal))]

@@ -101,21 +101,24 @@ RETURN_CODES = {v: k for k, v in RETURNS.items()}
 PHASE_CODES = {v: k for k, v in enumerate(PHASES)}
 
 BIT = tuple(1 << s for s in range(SQUARES))
+WINDOWS = (P_PIRATE, P_METEOR, P_BIDUP)
 OWN_TURN_INCIDENTS = (SCAN, SABOTAGE, ACQUISITION)
 
 # --- cached action objects (values are immutable; reusing them makes legal_actions cheap) ----------------
 _MOVES: dict[tuple[int, int, int | None], Move] = {}
 MOVE_ROW = tuple(tuple(Move(f, t, None) for t in range(SQUARES)) for f in range(SQUARES))
-_DESTS: dict[int, list[int]] = {}
+_DESTS: dict[int, tuple[list[int], list[Move]]] = {}
 
 
-def _dests(tiles: int) -> list[int]:
-    """The squares of a tile bitmask, ascending (cached: the mask changes rarely within a game)."""
+def _dests(tiles: int) -> tuple[list[int], list[Move]]:
+    """The squares of a tile bitmask, ascending, and the station's moves to them (cached: the mask changes
+    rarely within a game). Callers must not mutate the lists."""
     d = _DESTS.get(tiles)
     if d is None:
         if len(_DESTS) > 4096:
             _DESTS.clear()
-        d = _DESTS[tiles] = [s for s in range(SQUARES) if tiles >> s & 1]
+        squares = [s for s in range(SQUARES) if tiles >> s & 1]
+        d = _DESTS[tiles] = (squares, [MOVE_ROW[STATION][s] for s in squares])
     return d
 LOOK = tuple(Look(s) for s in range(SQUARES))
 REVEAL = tuple(Reveal(s) for s in range(SQUARES))
@@ -366,6 +369,12 @@ class MiningState(State):
         self._legal = (player, acts)
         return list(acts)
 
+    def check_turn(self, player: int) -> None:
+        ph = self.phase
+        if ph != P_OVER and type(player) is int and player == (self.queue[0] if ph in WINDOWS else self.cp):
+            return
+        State.check_turn(self, player)  # raises the precise error
+
     def apply_action(self, player: int, action: Any) -> list:
         self.check_turn(player)
         cached = self._legal
@@ -402,7 +411,7 @@ class MiningState(State):
         base = p * SQUARES
         moved = self.moved
         alien = self.alien
-        dests = _dests(self.tiles)
+        dests, station_moves = _dests(self.tiles)
         others = self.others_mask(p)
         occ = self.occ
         cfg = self.cfg
@@ -416,6 +425,9 @@ class MiningState(State):
                 continue
             row = MOVE_ROW[frm]
             if frm == STATION:
+                if bump_all or not others & self.tiles:
+                    out.extend(station_moves)
+                    continue
                 targets = dests
             else:
                 out.append(row[STATION])

@@ -21,6 +21,7 @@ from .state import TacticalState
 from .values import ACTIONS, EVENTS
 
 __all__ = [
+    "map_json",
     "TacticalGame",
     "TacticalState",
     "CoursePreview",
@@ -31,6 +32,14 @@ __all__ = [
     "get_scenario",
     "load_scenario_file",
 ]
+
+
+def map_json() -> dict:
+    """The shipped map as plain JSON (bounds, bodies with their bases, stations, the 238 hexes), for clients
+    that draw the board; the same document as ``data/map.json``."""
+    from .mapdata import default_map
+
+    return default_map().to_json()
 
 
 @register_game

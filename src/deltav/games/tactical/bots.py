@@ -11,9 +11,12 @@ legal actions it was given.
 from __future__ import annotations
 
 from deltav.core.agent import Agent
+from deltav.core.hexgrid import distance
 from deltav.core.protocol import Decision
 
 from .heuristics import goal_hexes, score_course
+from .movement import drift_destination
+from .ordnance_tables import launch_velocity
 from .preview import preview_course
 from .values import (
     AddAttacker,
@@ -24,6 +27,7 @@ from .values import (
     EndOrdnance,
     Fire,
     FleetReady,
+    Launch,
     Order,
     Surrender,
 )
@@ -40,6 +44,8 @@ class ScriptedBot(Agent):
                 return self._astrogation(decision)
             if phase == "combat":
                 return self._combat(decision)
+            if phase == "ordnance":
+                return self._ordnance(decision)
             if phase == "fleet_building":
                 return self._fleet(decision)
         except Exception:  # a heuristic failure must never become an illegal action
@@ -92,6 +98,28 @@ class ScriptedBot(Agent):
         if adds:
             return adds[0]
         return next(a for a in legal if isinstance(a, EndCombat))
+
+    def _ordnance(self, d: Decision):
+        """Launch a torpedo when its course meets a visible enemy's drift next turn (within one hex)."""
+        legal = d.legal_actions
+        torps = [a for a in legal if isinstance(a, Launch) and a.kind == "torpedo"]
+        if torps:
+            world = d.sample_world()
+            enemies = [e for e in world.ships if e.owner != d.player and not e.destroyed and not e.landed
+                       and world.visible(e, d.player)]
+            best = None
+            for a in torps:
+                sh = world.ship(a.ship)
+                vel = launch_velocity(sh.vel, a.boost_dir, a.boost)
+                nxt = (sh.pos[0] + vel[0], sh.pos[1] + vel[1])
+                for e in enemies:
+                    drift = drift_destination(e.pos, e.vel, e.pending)
+                    dist = min(distance(nxt, drift), distance(nxt, e.pos))
+                    if dist <= 1 and (best is None or dist < best[0]):
+                        best = (dist, a)
+            if best is not None:
+                return best[1]
+        return next(a for a in legal if isinstance(a, EndOrdnance))
 
     def _fleet(self, d: Decision):
         buys = [a for a in d.legal_actions if isinstance(a, Buy) and a.item != "orbitalBaseCargo"]

@@ -27,13 +27,13 @@ from deltav.core.hexgrid import analyze_offset
 from . import combat as cb
 from . import logistics
 from .model import hkey
-from .movement import speed
 from .values import (
     AddAttacker,
     AttackDeclared,
     AttackerAdded,
     Counterattack,
     DamageRoll,
+    DetectionChanged,
     EndCombat,
     Fire,
     HeroismEarned,
@@ -91,6 +91,16 @@ class CombatState:
 
 
 # --- helpers ------------------------------------------------------------------------------------------------
+
+
+def reveal(state, ships) -> list:
+    """Fog of war (ruling 4): a ship that fires (an attack, a counterattack) or captures is detected."""
+    events = []
+    for sh in ships:
+        if not sh.detected:
+            sh.detected = True
+            events.append(DetectionChanged(sh.id, True, hkey(sh.pos), (sh.vel[0], sh.vel[1])))
+    return events
 
 
 def _policy(sh) -> str:
@@ -232,6 +242,7 @@ def post_movement(state, p: int) -> list:
                 if e.hidden and not e.revealed:
                     e.revealed = True
                     events.append(IdentityRevealed(e.id, "fugitives" if e.fugitive else "decoy"))
+                events.extend(reveal(state, (m,)))  # docking with an enemy ship reveals the captor
                 events.append(ShipCaptured(e.id, m.id))
     # f. ramming: every pair of opposing ships in one hex, both roll
     active = [s for s in ships if not s.destroyed and not s.landed and s.control != "captured"]
@@ -305,20 +316,23 @@ def planetary_defense(state) -> list:
     events: list = []
     p = state.active
     gmap = state.gmap
+    enemies = [sh for sh in state.ships if sh.owner != p and not sh.destroyed and not sh.landed]
+    nukes = any(o.owner != p and o.kind == "nuke" and not o.destroyed for o in state.ordnance)
+    if not enemies and not nukes:
+        return events
+    zones = gmap.fire_zone
     for b in state.players[p].bases:
-        if b in state.destroyed_bases or b not in gmap.base:
+        zone = zones.get(b)
+        if zone is None or b in state.destroyed_bases:
             continue
-        body = gmap.base[b]
-        if not gmap.body_has_gravity(body):
-            continue
-        for sh in state.ships:
-            if sh.owner == p or sh.destroyed or sh.landed:
-                continue
-            g = gmap.gravity.get(sh.pos)
-            if cb.in_base_fire_zone(sh.pos, g[1] if g else None, b, body):
+        for sh in enemies:
+            if sh.pos in zone and not sh.destroyed:
+                # (the zone is the base body's gravity within 1 hex: cb.in_base_fire_zone)
                 die = state.rng.d6()
                 shot = cb.planetary_defense_shot(die)
                 events.extend(_damage(state, sh, shot.result, "planetary_defense", die, 0, shot.odds_label))
+        if not nukes:
+            continue
         for o in state.ordnance:
             if o.owner == p or o.kind != "nuke" or o.destroyed:
                 continue
@@ -395,7 +409,7 @@ def apply(state, player: int, action) -> list:
             c.group_hex = None
         c.group = new_group
         state.combat = c
-        return [AttackerAdded(action.ship)]
+        return [AttackerAdded(action.ship, state.audience(sh))]
     if isinstance(action, Fire):
         return _fire(state, player, action)
     raise IllegalAction("tactical.phase", f"it is the combat phase: {action.TYPE} is not allowed now")
@@ -436,6 +450,7 @@ def _fire(state, player: int, action: Fire) -> list:
     if nuke is not None:
         die = state.rng.d6()
         shot = cb.resolve_anti_nuke(atk, nuke.pos, nuke.vel, die)
+        events.extend(reveal(state, members))
         events.append(AttackDeclared(group, nuke.id, full, 0, shot.odds_label, shot.range_mod, shot.velocity_mod, 0))
         events.append(DamageRoll("anti_nuke", nuke.id, die, shot.modified - die, shot.odds_label, shot.result.label,
                                  0, None))
@@ -465,6 +480,7 @@ def _fire(state, player: int, action: Fire) -> list:
     cdie = state.rng.d6() if cgroup else None
     out = cb.resolve_attack(atk, tc, die, declared=declared, counterattackers=cgroup, counter_die=cdie)
     shot = out.attack
+    events.extend(reveal(state, members + [state.ship(x) for x in out.counter_ids]))
     events.append(AttackDeclared(group, target.id, declared, shot.defence_strength, shot.odds_label, shot.range_mod,
                                  shot.velocity_mod, shot.heroism))
     if out.counter is not None:
@@ -492,7 +508,3 @@ def _fire(state, player: int, action: Fire) -> list:
     state.combat = c
     events.extend(state.check_victory())
     return events
-
-
-def relative_speed(a, b) -> int:
-    return speed((a.vel[0] - b.vel[0], a.vel[1] - b.vel[1]))

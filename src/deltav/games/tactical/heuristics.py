@@ -136,3 +136,39 @@ def in_enemy_defense(world, owner: int, h: Hex) -> bool:
 
 def preview_pending(preview) -> tuple[int, ...]:
     return tuple(d for _, d, _, _, ignored in preview.gravity_queued if not ignored)
+
+
+def evaluate(state, player: int) -> float:
+    """A static evaluation of a (possibly determinized) state for ``player`` in [-1, 1], for search bots'
+    leaf values: material (combat factors weighted by health, objective ships counted extra) and objective
+    progress (distance of the best ship to its goal, checkpoints visited), own minus the opponent's."""
+    res = state.result()
+    if res is not None:
+        if not res.winners:
+            return 0.0
+        return 1.0 if player in res.winners else -1.0
+    score = [0.0, 0.0]
+    for p in (0, 1):
+        pl = state.players[p]
+        best = None
+        for sh in state.ships:
+            if sh.owner != p or sh.destroyed:
+                continue
+            health = max(0.0, 1.0 - sh.disabled / 6.0)
+            score[p] += (sh.type.combat + 1) * health
+            if sh.passengers:
+                score[p] += 5.0
+            if sh.fugitive:
+                score[p] += 10.0
+            if pl.target or state.rules.checkpoints or pl.escape_wins:
+                goals, _why = goal_hexes(state, sh)
+                if goals:
+                    d = _near(sh.pos, goals)
+                    best = d if best is None else min(best, d)
+        if best is not None:
+            score[p] += 20.0 / (1.0 + best)
+        score[p] += 6.0 * len(pl.visited)
+    total = score[0] + score[1]
+    if total <= 0:
+        return 0.0
+    return (score[player] - score[1 - player]) / total

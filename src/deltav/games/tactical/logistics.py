@@ -115,4 +115,5 @@ def apply(state, player: int, action) -> list:
         src.passengers -= a
         dst.passengers += a
     state.transfers += 1
-    return [Transferred(src.id, dst.id, action.kind, a)]
+    hidden = state.audience(src) is not None or state.audience(dst) is not None
+    return [Transferred(src.id, dst.id, action.kind, a, (player,) if hidden else None)]

@@ -85,6 +85,14 @@ class GameMap:
         self.margin: int = margin
         lo_q, hi_q, lo_r, hi_r = bounds
         self.elim_bounds = (lo_q - margin, hi_q + margin, lo_r - margin, hi_r + margin)
+        #: planetary-defense fire zone of each base on a body with gravity: that body's gravity hexes within 1
+        self.fire_zone: dict[Hex, frozenset[Hex]] = {}
+        for h, body in self.base.items():
+            if body in self.bodies and self.bodies[body].has_gravity:
+                self.fire_zone[h] = frozenset(
+                    g for g, (_, gb, _) in self.gravity.items()
+                    if gb == body and max(abs(g[0] - h[0]), abs(g[1] - h[1]), abs(g[0] + g[1] - h[0] - h[1])) <= 1
+                )
         self.weak_hexes: tuple[Hex, ...] = tuple(sorted(k for k, g in self.gravity.items() if g[2]))
         self._weak_dist: dict[Hex, int] = {}
         #: body -> set of its gravity hexes

@@ -242,5 +242,5 @@ class Player:
         p = cls(o["home"], o["target"], o["escape_wins"], tuple(hparse(h) for h in o["bases"]), o["credits"])
         p.visited = tuple(o["visited"])
         p.ready = o["ready"]
-        p.spent = o["spent"]
+        p.spent = o["spent"] or 0
         return p

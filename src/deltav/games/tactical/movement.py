@@ -285,6 +285,40 @@ def compute_course(
     return c
 
 
+_IGNORABLE: dict[tuple, tuple] = {}
+
+
+def weak_ignorable(gmap: GameMap, pos: Hex, dest: Hex) -> tuple[Hex, ...]:
+    """The weak-gravity hexes a course from ``pos`` to ``dest`` may ignore (the first of each run of
+    consecutive weak hexes of one body), as :func:`compute_course` finds them; cached per (pos, dest)."""
+    key = (id(gmap), pos, dest)
+    got = _IGNORABLE.get(key)
+    if got is not None:
+        return got
+    a = analyze_offset(dest[0] - pos[0], dest[1] - pos[1])
+    q0, r0 = pos
+    out = []
+    prev_weak = None
+    grav = gmap.gravity
+    for dq, dr in a.definite[1:]:
+        h = (q0 + dq, r0 + dr)
+        g = grav.get(h)
+        if g is None:
+            prev_weak = None
+            continue
+        if g[2]:
+            if prev_weak != g[1]:
+                out.append(h)
+            prev_weak = g[1]
+        else:
+            prev_weak = None
+    got = tuple(out)
+    if len(_IGNORABLE) > 200_000:
+        _IGNORABLE.clear()
+    _IGNORABLE[key] = got
+    return got
+
+
 def drift_destination(pos: Hex, vel: Hex, pending: tuple[int, ...]) -> Hex:
     """Where a ship coasts next move: position + velocity + pending gravity."""
     q = pos[0] + vel[0]

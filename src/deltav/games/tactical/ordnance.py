@@ -137,7 +137,7 @@ def apply(state, player: int, action) -> list:
             raise IllegalAction("tactical.emplace.position",
                                 "an orbital base is emplaced from orbit: in a gravity hex at speed 1, by an "
                                 "undamaged ship under your control that did not resupply this turn")
-        bid = f"{sh.id}-base"
+        bid = f"p{player}ob{sum(1 for x in state.ships if x.emplaced and x.owner == player)}"
         base = Ship(bid, player, ship_types()["orbitalBase"], sh.pos, sh.vel)
         base.emplaced = True
         base.detected = True
@@ -186,7 +186,8 @@ def _hit_ship(state, sh, kind: str, events: list, oid: str) -> bool:
 def _detonate(state, o, h, ships, others, events) -> None:
     """Item ``o`` goes off in hex ``h`` against the given ships and other ordnance."""
     o.destroyed = True
-    targets = tuple(s.id for s in ships) + tuple(x.id for x in others)
+    # only ships everyone can see are named (the owners of hidden ones get their private damage events)
+    targets = tuple(s.id for s in ships if state.audience(s) is None) + tuple(x.id for x in others)
     events.append(OrdnanceDetonated(o.id, o.kind, hkey(h), tuple(sorted(targets))))
     for x in others:
         x.destroyed = True
@@ -314,5 +315,5 @@ def _torpedo(state, o, h, ships, others, events) -> None:
             continue
         if _hit_ship(state, c, "torpedo", events, o.id):
             o.destroyed = True
-            events.append(OrdnanceDetonated(o.id, o.kind, hkey(h), (c.id,)))
+            events.append(OrdnanceDetonated(o.id, o.kind, hkey(h), (c.id,) if state.audience(c) is None else ()))
             return

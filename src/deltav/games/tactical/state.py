@@ -25,7 +25,17 @@ from deltav.core.values import Action, Event
 from . import combat_phase, detection, fleet, logistics, ordnance, victory
 from .mapdata import default_map
 from .model import Ordnance, Player, Ship, hkey, hparse
-from .movement import CRASH, LANDING, Course, compute_course, detect_orbit, landing_shortcut, speed
+from .movement import (
+    CRASH,
+    LANDING,
+    Course,
+    compute_course,
+    detect_orbit,
+    drift_destination,
+    landing_shortcut,
+    speed,
+    weak_ignorable,
+)
 from .scenarios import Rules, Scenario
 from .shiptypes import ship_data, ship_types
 from .values import (
@@ -257,15 +267,17 @@ class TacticalState(State):
                 _OPTIONS_CACHE[key] = res
             self._opts[sid] = res
             return res
-        auto = self.auto_landing(sh)
+        force, synth = self.auto_landing(sh)
+        base = drift_destination(pos, vel, sh.pending)
         out: list[Order] = []
-        by_key: dict[tuple, tuple] = {}
         for b, o in pairs:
-            key = _burn_key(b, o)
-            ign = by_key.get(key)
-            if ign is None:
-                ign = self.course_for(sh, Order(sid, b, o), auto).ignorable
-                by_key[key] = ign
+            if landed and b is None:
+                ign = ()
+            elif force and o is None and (b if b is not None else (0 if synth else None)) in land_dirs:
+                ign = ()  # the automatic landing shortcut lands this order
+            else:
+                dq, dr = _BURNV[(b, o)]
+                ign = weak_ignorable(gmap, pos, (base[0] + dq, base[1] + dr))
             if ign:
                 keys = sorted(hkey(h) for h in ign)
                 for k in range(len(keys) + 1):
@@ -353,7 +365,6 @@ class TacticalState(State):
                 mine = [s for s in self.ships if s.owner == player and not s.destroyed and s.control == "own"]
                 if not mine:
                     raise IllegalAction("tactical.surrender.none", "you have no ship under your control")
-                self._touch(mine)
                 for s in mine:
                     s.control = "surrendered"
                 events: list[Event] = [Surrendered(player)]
@@ -369,9 +380,6 @@ class TacticalState(State):
         if phase == FLEET:
             return fleet.apply(self, player, action)
         raise IllegalAction("protocol.game_over", "the game is over")
-
-    def _touch(self, ships) -> None:
-        """Copy-on-write is not needed: clone() copies every ship. Kept as the single place to hook it."""
 
     def end_astrogation(self) -> list[Event]:
         events: list[Event] = []
@@ -582,7 +590,7 @@ class TacticalState(State):
             "first_player": self.first,
             "active_player": self.active,
             "phase": self.phase,
-            "players": [pl.to_json() for pl in self.players],
+            "players": [self._player_view(q, player) for q in range(2)],
             "ships": ships,
             "unseen_enemy_ships": unseen,
             "ordnance": [self._ordnance_view(o, player) for o in self.ordnance],
@@ -608,6 +616,12 @@ class TacticalState(State):
             ]
         return out
 
+    def _player_view(self, q: int, player) -> dict:
+        d = self.players[q].to_json()
+        if self.phase == FLEET and player is not None and q != player:
+            d["spent"] = None  # secret purchases: not even their total
+        return d
+
     def _ordnance_view(self, o: Ordnance, player) -> dict:
         d = o.to_json()
         launcher = self._index.get(o.ship) if o.ship else None
@@ -618,7 +632,10 @@ class TacticalState(State):
     def combat_json(self, player) -> dict | None:
         if self.combat is None:
             return None
-        return self.combat.to_json()
+        d = self.combat.to_json()
+        for k in ("used", "group"):
+            d[k] = [x for x in d[k] if self.visible(self._index[x], player)]
+        return d
 
     def secret_tokens(self, player: int | None) -> set[str]:
         out: set[str] = set()
@@ -742,6 +759,7 @@ for _b, _o in ((None, None),) + _BURNS + _OVERLOADS:
             _q += DIRECTIONS[_d][0]
             _r += DIRECTIONS[_d][1]
     _KEYS[(_b, _o)] = (_q, _r, _b is not None, _o is not None)
+_BURNV = {k: (v[0], v[1]) for k, v in _KEYS.items()}
 _ORDER_CACHE: dict[tuple, Order] = {}
 _OPTIONS_CACHE: dict[tuple, tuple] = {}
 _PAIRS = (((None, None),), ((None, None),) + _BURNS, ((None, None),) + _BURNS + _OVERLOADS)

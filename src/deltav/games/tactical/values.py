@@ -262,6 +262,7 @@ class DamageRoll(Event):
 @value("attacker_added")
 class AttackerAdded(Event):
     ship: str
+    to: To = None
 
 
 @value("attack_declared")
@@ -299,6 +300,7 @@ class Transferred(Event):
     target: str
     kind: str
     amount: int
+    to: To = None
 
 
 @value("ship_captured")

@@ -1,0 +1,90 @@
+"""One line of English for a mining action or event (CLI logs, replays, the terminal player).
+
+Squares are shown as their number with the 1-based row and column ("10 (r2 c4)"), the station as "the
+station". This module owns wording only; it must not touch states.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from deltav.games.mining.components import GRID, STATION
+
+
+def square(s: Any) -> str:
+    if s is None:
+        return "?"
+    if s == STATION:
+        return "the station"
+    return f"{s} (r{s // GRID + 1} c{s % GRID + 1})"
+
+
+def _squares(xs) -> str:
+    return ", ".join(square(s) for s in xs) if xs else "nothing"
+
+
+def text(obj: Mapping) -> str | None:
+    """The sentence for a value's JSON form, or None when this module has none for its type."""
+    t = obj.get("type")
+    p = obj.get("player")
+    who = f"player {p}"
+    texts = {
+        # actions
+        "move": lambda: f"move a rocket from {square(obj['frm'])} to {square(obj['to'])}"
+        + (f", bumping player {obj['bump']}'s rocket" if obj.get("bump") is not None else ""),
+        "end-moves": lambda: "stop moving rockets",
+        "prospect": lambda: "prospect under your rockets",
+        "survey": lambda: f"satellite survey, paying bribe {obj['bribe']}",
+        "look": lambda: f"look at {square(obj['square'])}",
+        "end-looks": lambda: "stop looking",
+        "buy-rocket": lambda: "buy a rocket",
+        "discard": lambda: f"discard incident {obj['incident']}",
+        "sabotage": lambda: f"sabotage player {obj['victim']}'s rocket on {square(obj['square'])}",
+        "sabotage-move": lambda: f"move your rocket from {square(obj['frm'])} into the sabotaged square",
+        "reveal-incident": lambda: f"reveal the incident on {square(obj['square'])}",
+        "move-alien": lambda: f"move the alien to {square(obj['square'])}",
+        "steal": lambda: f"steal {obj['item']}",
+        "declare": lambda: f"attempt contract {obj['contract']}",
+        "reveal": lambda: f"reveal {square(obj['square'])}",
+        "replace": lambda: f"replace the mineral with bribe {obj['bribe']}",
+        "bid-up": (lambda: f"{who} bids up with {obj['bribe']} ({obj['mineral']})") if "mineral" in obj
+        else (lambda: f"bid up with {obj['bribe']}"),
+        "pass": lambda: "pass",
+        # events
+        "turn-started": lambda: f"turn {obj['turn']}: {who} to play",
+        "passed": lambda: f"{who} passes ({obj['what']})",
+        "rocket-moved": lambda: f"{who} moves a rocket from {square(obj['frm'])} to {square(obj['dest'])}",
+        "rockets-bumped": lambda: f"{who}'s rocket bumps player(s) {list(obj['victims'])} on {square(obj['square'])}; "
+        "both go back to their shipyards",
+        "rocket-bought": lambda: f"{who} buys a rocket",
+        "rocket-placed": lambda: f"{who} places a rocket on {square(obj['square'])}",
+        "rocket-removed": lambda: f"{who} sabotages player {obj['victim']}'s rocket on {square(obj['square'])}",
+        "looked": lambda: f"{who} looks secretly at {_squares(obj['squares'])} ({obj['how']})",
+        "tile-seen": lambda: f"{who} sees {obj['kind']} {obj['value']} ({obj['tile']}) on {square(obj['square'])}",
+        "bribe-spent": lambda: f"{who} spends bribe {obj['bribe']} ({obj['purpose']})",
+        "tile-revealed": lambda: f"{who} reveals {obj['kind']}"
+        + (f" {obj['value']}" if obj.get("value") else "") + f" ({obj['tile']}) on {square(obj['square'])}",
+        "rockets-to-station": lambda: f"rockets on {square(obj['square'])} return to the station",
+        "incident-taken": lambda: f"{who} takes incident {obj['kind']} ({obj['tile']})",
+        "incident-discarded": lambda: f"{who} discards {obj['kind']} ({obj['tile']})"
+        + (f" against player {obj['target']}" if obj.get("target") is not None else ""),
+        "alien-encounter": lambda: f"{who} uncovers Alien Encounter #{obj['number']} on {square(obj['square'])}",
+        "alien-moved": lambda: f"{who} moves the alien to {square(obj['square'])}",
+        "stolen": lambda: f"player {obj['thief']} steals {obj['item']} from player {obj['victim']}",
+        "contract-declared": lambda: f"{who} attempts contract {obj['contract']}",
+        "mineral-replaced": lambda: f"{who} bribes: the tile on {square(obj['square'])} counts as {obj['mineral']}",
+        "attempt-failed": lambda: f"{who} fails contract {obj['contract']} ({obj['reason']}); "
+        f"flipped back: {_squares(obj['flipped_back'])}",
+        "contract-fulfilled": lambda: f"{who} fulfils contract {obj['contract']} with {len(obj['tiles'])} tiles "
+        f"for {obj['points']} points",
+        "game-ended": lambda: f"game over: {obj['reason']}; scores {list(obj['scores'])}, "
+        f"winners {list(obj['winners'])}",
+    }
+    fn = texts.get(t)
+    if fn is None:
+        return None
+    line = fn()
+    if isinstance(obj.get("to"), list | tuple):  # an event's audience (the move action's "to" is a square)
+        line = f"(to {list(obj['to'])}) {line}"
+    return line
