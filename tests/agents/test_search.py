@@ -270,3 +270,50 @@ def test_a_policy_that_needs_no_legal_list_is_called_directly():
     values = playout(state, Rng(2), None, direct)
     assert state.is_terminal() and sorted(values) == [-1.0, 1.0]
     assert calls and all(legal is None for legal in calls)
+
+
+# --- PUCT priors --------------------------------------------------------------------------------------------
+
+
+def _nim_prior(target, weight):
+    calls = []
+
+    def prior(state, player, legal):
+        calls.append(player)
+        return [weight if a == target else (1 - weight) / len(legal) for a in legal]
+
+    return prior, calls
+
+
+def test_a_good_prior_finds_the_winning_move_with_a_small_budget():
+    state = NimGame.new_initial_state({"heaps": "1,3,5"}, 0)
+    prior, calls = _nim_prior(Take(2, 3), 0.6)
+    agent = MCTSAgent(iterations=150, prior=prior)
+    assert agent.act(decision(NimGame, state, 0, 1)) == Take(2, 3)
+    assert len(calls) <= 150  # once per node, at its first visit
+
+
+def test_the_search_overrides_a_misleading_prior():
+    state = NimGame.new_initial_state({"heaps": "1,3,5"}, 0)
+    prior, _ = _nim_prior(Take(0, 1), 0.5)  # a losing move
+    for cls in (MCTSAgent, ISMCTSAgent):
+        agent = cls(iterations=3000, prior=prior)
+        assert agent.act(decision(NimGame, state, 0, 2)) == Take(2, 3)
+
+
+def test_a_bot_prior_weights_the_bots_choice():
+    from deltav.agents.rollout import BotPrior
+    from deltav.core.agent import Agent
+
+    class Last(Agent):
+        def act(self, decision):
+            return decision.legal_actions[-1]
+
+    prior = BotPrior(Last, weight=0.5)
+    state = NimGame.new_initial_state({"heaps": "2,2"}, 0)
+    legal = state.legal_actions(0)
+    weights = prior(state, 0, legal)
+    assert weights[-1] == pytest.approx(0.5 + 0.5 / len(legal))
+    assert sum(weights) == pytest.approx(1.0)
+    agent = ISMCTSAgent(iterations=100, prior=prior)
+    assert agent.act(decision(NimGame, state, 0)) in legal

@@ -419,3 +419,40 @@ def test_shots_at_a_destroyed_target_are_wasted_and_spent():
     s.ship("b").status = 1  # destroyed by an earlier shot
     ev = apply(s, m.Fire())
     assert [e for e in ev if e.TYPE == "wasted"] and s.ship("a").weapons[t][1] == 1
+
+
+def test_orbit_declaration_moves_round_the_planet():
+    s = make_state([ship("z", 0, "frigate", (1, 0), facing=1, speed=2), ship("b", 1, "destroyer", (10, -4), facing=3)],
+                   planets=[("P", (0, 0))], first=0)
+    assert m.Orbit("z", False) in s.legal_actions(0)
+    apply(s, m.Orbit("z", False))
+    ev = apply(s, m.EndMovement()) if s.stage == "move" and s.current_players() == [0] else []
+    z = s.ship("z")
+    assert z.orbit == (0, False) and z.speed == 0 and z.pos == (1, -1)
+    assert any(e.TYPE == "moved" and e.end == "orbit" for e in ev) or z.pos == (1, -1)
+    pass_turns(s, lambda st: st.stage == "move" and st.mover == 0)
+    legal = s.legal_actions(0)
+    assert m.Course("z", 0, 4) in legal  # in orbit: rotate freely
+    assert m.Course("z", 3, 5) in legal  # leave orbit at up to ADF, any facing
+    apply(s, m.Course("z", 0, 4))
+    apply(s, m.EndMovement()) if s.stage == "move" and s.current_players() == [0] else None
+    assert s.ship("z").pos == (0, -1) and s.ship("z").facing == 4
+
+
+def test_carrier_carries_and_launches_fighters():
+    s = make_state([ship("cv", 0, "assault_carrier", (-6, 0), facing=0, speed=2),
+                    ship("f1", 0, "fighter", (-6, 0), docked="cv"),
+                    ship("b", 1, "destroyer", (10, -4), facing=3)], first=0)
+    assert s.ship("f1").docked == "cv"
+    apply(s, m.EndMovement())
+    assert s.ship("cv").pos == (-4, 0) and s.ship("f1").pos == (-4, 0) and s.ship("f1").docked == "cv"
+    assert not s._targetable(s.ship("f1"))  # docked fighters cannot be attacked
+    pass_turns(s, lambda st: st.stage == "move" and st.mover == 0)
+    legal = s.legal_actions(0)
+    assert m.Course("f1", 5, 0) in legal and m.Course("f1", 6, 0) not in legal  # launch at up to ADF 5
+    apply(s, m.Course("f1", 3, 0))
+    for _ in range(3):
+        apply(s, m.Step(0))
+    if s.stage == "move":
+        apply(s, m.EndMovement())
+    assert s.ship("f1").docked is None and s.ship("f1").pos == (-4 + 2 + 3, 0)

@@ -134,3 +134,22 @@ def test_every_action_and_event_type_is_documented():
     doc = (Path(__file__).resolve().parents[2] / "docs" / "mining.md").read_text()
     for tag in ACTIONS.names() + EVENTS.names():
         assert f"`{tag}`" in doc, f"{tag} missing from docs/mining.md"
+
+
+def test_a_user_file_may_give_only_contracts_or_only_tiles(tmp_path):
+    only_contracts = tmp_path / "contracts.toml"
+    only_contracts.write_text('[scenario]\nid = "short"\n\n[[contracts]]\nid = "K1"\nminerals = ["deltamite"]\n')
+    c = components.load(str(only_contracts))
+    assert [x.id for x in c.contracts] == ["K1"] and c.kinds == components.load("standard").kinds
+    only_tiles = tmp_path / "tiles.json"
+    data = _data()
+    del data["contracts"]
+    data["scenario"]["base"] = "variant-b"
+    only_tiles.write_text(json.dumps(data))
+    c = components.load(str(only_tiles))
+    assert len(c.contracts) == 12 and c.kinds.count(9) == 10  # our ten pirate attacks, variant B's contracts
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[scenario]\nbase = "nope"\n')
+    with pytest.raises(ScenarioError) as err:
+        components.load(str(bad))
+    assert err.value.field == "scenario.base"

@@ -11,6 +11,7 @@ from deltav.core.rng import Rng
 from deltav.games.mining import MiningGame
 from deltav.games.mining.actions import Declare, Look, Pass, Prospect, Reveal, Survey
 from deltav.games.mining.components import KINDS, STATION
+from deltav.games.mining.heuristics import kind_odds
 from tests.mining.helpers import new, place, play, put_rocket
 
 
@@ -121,6 +122,10 @@ def test_sampling_is_uniform_over_the_unknown_tiles():
     # kinds in proportion to the unseen mix: 8 of 47 tiles are Alphatite
     assert abs(kinds["alphatite"] / n - 8 / 47) < 0.03
     assert abs(kinds["omnidium"] / n - 4 / 47) < 0.03
+    odds = kind_odds(view)
+    assert abs(odds["alphatite"] - 8 / 47) < 1e-12 and abs(sum(odds.values()) - 1) < 1e-12
+    for kind, p in odds.items():
+        assert abs(kinds[kind] / n - p) < 0.03
 
 
 def test_private_events_are_addressed_to_the_looker_only():

@@ -320,12 +320,12 @@ def test_tie_breaks_through_a_finished_game():
     put_rocket(st, 1, 10)
     st.coll[0] = [(t[4], 0), (t[3], 0)]  # 3 + 2 - 2 (one spent bribe) = 3
     st.coll[1] = [(t[4 + 1], 0)]  # 3
-    st.spent |= 1
-    st.holder[5] = -1  # player 1 lost a counter to a discarded theft: 4 unspent against player 0's 4
+    st.spent |= 1  # player 0 spent one counter: 4 unspent
+    st.holder[5] = -1  # player 1 lost two counters to thefts (stolen_bribe="discarded"): 3 unspent
     st.holder[6] = -1
     play(st, 0, Prospect())
     play(st, 0, Pass())
-    assert st.scores() == [3, 3] and st.result().winners == (0,)  # 4 unspent against 3
+    assert st.scores() == [3, 3] and st.result().winners == (0,)  # same points and contracts; 4 unspent beat 3
 
 
 def test_turn_limit_option_ends_the_game():

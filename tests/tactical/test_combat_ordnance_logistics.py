@@ -312,7 +312,8 @@ def test_orbital_base_cargo_and_emplacement():
 def test_scripted_bots_finish_every_scenario_without_illegal_actions(scenario):
     assert BOTS["scripted"] is ScriptedBot
     for seed in range(2):
-        _, final, _ = play_match(GAME, {"scenario": scenario, "turn_limit": 25}, seed, [ScriptedBot(), ScriptedBot()])
+        bots = [ScriptedBot(strict=True), ScriptedBot(strict=True)]
+        _, final, _ = play_match(GAME, {"scenario": scenario, "turn_limit": 25}, seed, bots)
         assert final.is_terminal() and final.result() is not None
 
 
@@ -325,7 +326,7 @@ def test_many_scripted_games_per_scenario(scenario, request):
     options = {"scenario": scenario} if slow else {"scenario": scenario, "turn_limit": 40}
     finished = 0
     for seed in range(games):
-        _, final, _ = play_match(GAME, options, 100 + seed, [ScriptedBot(), ScriptedBot()])
+        _, final, _ = play_match(GAME, options, 100 + seed, [ScriptedBot(strict=True), ScriptedBot(strict=True)])
         finished += final.is_terminal()
     assert finished == games
 
@@ -531,3 +532,47 @@ def test_a_nuke_destroys_a_landed_ship_in_its_hex():
     go(s, 0)
     assert s.ship("p1s0").destroyed and (2, 3) in s.destroyed_bases
     assert s.is_terminal() and s.result().winners == (0,)
+
+
+def test_a_non_warship_launches_one_nuke_between_resupplies():
+    s = new_state("escape", seed=4)
+    place(s, "p0s0", (12, 0), (0, -1), detected=False)  # the nuke flies along with it (launcher excluded)
+    place(s, "p1s0", (14, 8), (0, 0))
+    place(s, "p1s1", (-14, 8), (0, 0))
+    s.apply_action(0, EndAstrogation())
+    assert s.phase == "ordnance"
+    legal = s.legal_actions(0)
+    assert Launch("p0s0", "nuke") in legal and Launch("p0s0", "mine") not in legal  # Escape: nukes only
+    s.apply_action(0, Launch("p0s0", "nuke"))
+    assert s.ship("p0s0").nukes == 1 and s.ship("p0s0").cargo_used == 20
+    end_turn(s, 0)
+    end_turn(s, 1)
+    from deltav.games.tactical import ordnance
+    from deltav.games.tactical import ordnance_tables as ot
+
+    assert s.phase == "astrogation" and s.active == 0
+    err = ot.launch_error("nuke", **ordnance._facts(s, s.ship("p0s0")))
+    assert err is not None and err[0] == "tactical.ordnance.nuke_limit"
+    assert not ordnance.phase_available(s)  # nothing else to launch: no ordnance phase this turn
+
+
+def test_no_surrender_in_escape():
+    s = new_state("escape")
+    assert all(a.TYPE != "surrender" for a in s.legal_actions(0))
+    with pytest.raises(IllegalAction) as e:
+        s.apply_action(0, Surrender())
+    assert e.value.rule == "tactical.surrender.escape"
+
+
+def test_attack_plan_prefers_defenceless_targets_and_weighs_the_counterattack():
+    from deltav.games.tactical.heuristics import attack_plan, attack_value
+
+    s = duel_at()
+    s.rng = FixedDice([])
+    go(s, 0)
+    gain, loss = attack_value(s, [s.ship("p0s0")], s.ship("p1s0"), split=True)
+    assert gain > 0 and abs(gain - loss) < 1e-9  # frigate against frigate, one hex apart: an even trade
+    assert attack_plan(s, 0) == ("p1s0", ("p0s0",))
+    s.ship("p1s0").disabled = 2  # a disabled frigate defends at 0 and cannot counter
+    gain, loss = attack_value(s, [s.ship("p0s0")], s.ship("p1s0"), split=True)
+    assert loss == 0 and gain > 0

@@ -148,3 +148,20 @@ def test_evaluation_is_bounded_antisymmetric_and_terminal_exact():
     s.active = 0
     s.check_victory()
     assert evaluate(s, 0) == 1.0 and evaluate(s, 1) == -1.0
+
+
+def test_rollout_policy_plays_legal_non_suicidal_games():
+    from deltav.games.tactical.heuristics import rollout_policy
+
+    for seed in range(4):
+        s = GAME.new_initial_state({"scenario": ("duel", "convoy", "fleet_action", "grand_tour")[seed]}, seed)
+        r = Rng(seed)
+        steps = 0
+        while not s.is_terminal() and steps < 3000:
+            p = s.current_players()[0]
+            legal = s.legal_actions(p)
+            a = rollout_policy(s, p, legal, r)
+            assert a in legal and a.TYPE != "surrender"
+            s.apply_action(p, a)
+            steps += 1
+        assert s.is_terminal()

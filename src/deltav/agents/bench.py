@@ -3,6 +3,7 @@
     python -m deltav.agents.bench                       # every game, specs easy, normal, hard
     python -m deltav.agents.bench --games mining --specs "mcts:iterations=200;hard" --decisions 30
     python -m deltav.agents.bench --gate --specs "easy;hard"   # every scenario, bot against bot; exit 1 on failure
+    python -m deltav.agents.bench --games tactical --versus "hard;normal" --matches 60   # win rate with a 95% CI
 
 Positions are sampled from seeded games: a game is played with uniformly random moves and every ``--every``-th
 decision (of any player) is handed to the agent under test, whose answer is then played (so an illegal answer
@@ -131,6 +132,40 @@ def gate(games: dict[str, type[Game]], ids: list[str], specs: list[str], seed: i
     return failures
 
 
+def versus(game: type[Game], options: dict, spec_a: str, spec_b: str, matches: int, seed: int) -> dict:
+    """Play ``spec_a`` against ``spec_b`` (seats alternated: A is seat 0 in even matches, seat 1 in odd ones, and
+    B fills every other seat). Returns A's wins, B's wins, other results (draws, shared or third-party wins),
+    and A's score share ``(wins + other / 2) / matches`` with its 95% Wilson interval."""
+    a_wins = b_wins = other = 0
+    opts = game.resolve_options(options)
+    n = game.num_players(opts)
+    for m in range(matches):
+        a_seat = m % 2 if n > 1 else 0
+        seats = [spec_a if p == a_seat else spec_b for p in range(n)]
+        agents = [make_agent(game.id, s) for s in seats]
+        _, state, _ = play_match(game, options, derive_seed(seed, "versus", m), agents)
+        winners = state.result().winners if state.result() else ()
+        if len(winners) == 1 and winners[0] == a_seat:
+            a_wins += 1
+        elif winners and a_seat not in winners and n == 2:
+            b_wins += 1
+        else:
+            other += 1
+    share = (a_wins + other / 2) / matches if matches else 0.0
+    lo, hi = wilson(share, matches)
+    return {"a_wins": a_wins, "b_wins": b_wins, "other": other, "share": share, "ci": (lo, hi)}
+
+
+def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``p`` observed over ``n`` trials."""
+    if n == 0:
+        return 0.0, 1.0
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from deltav.games import load_all
 
@@ -143,6 +178,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--matches", type=int, default=0, help="play this many whole matches instead of sampling")
     ap.add_argument("--gate", action="store_true",
                     help="play every scenario of every game with the specs seated in turn; exit 1 on any failure")
+    ap.add_argument("--versus", default=None, help='"A;B": play spec A against spec B for --matches matches')
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     games = load_all()
@@ -150,6 +186,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     specs = _split_specs(args.specs)
     if args.gate:
         return 1 if gate(games, ids, specs, args.seed, max(1, args.matches)) else 0
+    if args.versus:
+        spec_a, spec_b = _split_specs(args.versus)
+        for gid in ids:
+            game = games[gid]
+            scenarios = [s.id for s in game.scenarios()]
+            options = {"scenario": args.scenario or scenarios[0]} if scenarios else {}
+            f = versus(game, options, spec_a, spec_b, max(1, args.matches), args.seed)
+            print(f"{gid:12} {options.get('scenario', '-'):16} A={spec_a} B={spec_b}: A {f['a_wins']}, B {f['b_wins']}, "
+                  f"other {f['other']}; A's score {f['share']:.3f} (95% CI {f['ci'][0]:.3f}-{f['ci'][1]:.3f})",
+                  flush=True)
+        return 0
     print(f"{'game':12} {'spec':36} {'dec':>4} {'dec/s':>8} {'mean ms':>8} {'max ms':>8} {'iter/s':>8} illegal")
     for gid in ids:
         game = games[gid]

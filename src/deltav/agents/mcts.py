@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from deltav.agents.rollout import Evaluation, RolloutPolicy
+from deltav.agents.rollout import Evaluation, Prior, RolloutPolicy
 from deltav.agents.search import Node, Search, reseed, root_stats
 from deltav.agents.spec import Param, check_params
 from deltav.core.agent import Agent
@@ -60,6 +60,7 @@ COMMON_PARAMS: dict[str, Param] = {
     ),
     "max_seconds": Param(float, None, "wall-clock safety net per decision (none: no cap)", minimum=0.0,
                          allow_none=True),
+    "c_prior": Param(float, 1.5, "PUCT constant when the agent has a prior", minimum=0.0),
 }
 
 
@@ -92,11 +93,13 @@ class SearchAgent(Agent):
         policy: RolloutPolicy | None = None,
         evaluate: Evaluation | None = None,
         spec: str = "",
+        prior: Prior | None = None,
         **params: Any,
     ):
         self.params = check_params(spec or self.name, self.PARAMS, params)
         self.policy = policy
         self.evaluate = evaluate
+        self.prior = prior
         self.last: SearchResult | None = None  # the last decision's root statistics (for analysis and tests)
 
     # --- to implement -----------------------------------------------------------------------------------
@@ -107,14 +110,15 @@ class SearchAgent(Agent):
     def _search(self, player: int, legal: list[Action]) -> Search:
         p = self.params
         return Search(player, legal, c=p["c"], sim=p["sim"], gamma=p["gamma"], max_depth=p["max_depth"],
-                      policy=self.policy, evaluate=self.evaluate)
+                      policy=self.policy, evaluate=self.evaluate, prior=self.prior, c_prior=p["c_prior"])
 
     def analyse(self, decision: Decision) -> SearchResult:
         """Search the decision and return the root statistics (advances the decision's RNG once)."""
         check_searchable(decision.game)
-        bind = getattr(self.policy, "bind", None)
-        if bind is not None:
-            bind(decision)
+        for hook in (self.policy, self.prior):
+            bind = getattr(hook, "bind", None)
+            if bind is not None:
+                bind(decision)
         rng = Rng(decision.rng.next64())
         cap = self.params["max_seconds"]
         t0 = time.perf_counter()

@@ -20,7 +20,7 @@ from typing import Any
 from deltav.agents.mcts import DUCTAgent, ISMCTSAgent, MCTSAgent, SearchAgent, check_searchable
 from deltav.agents.noisy import EpsilonAgent
 from deltav.agents.presets import LEVELS, game_module, heuristic, preset_for
-from deltav.agents.rollout import BotPolicy
+from deltav.agents.rollout import BotPolicy, BotPrior
 from deltav.agents.spec import AgentSpecError, parse_spec
 from deltav.core.agent import Agent, RandomAgent
 from deltav.core.protocol import Game, get_game
@@ -72,7 +72,9 @@ def make_agent(game: str | type[Game], spec: str) -> Agent:
         return _from_preset(gid, game_cls, name, raw, spec)
     bots = game_bots(gid)
     if name in bots:
-        return _scripted(bots[name], raw, spec)
+        raw = dict(raw)
+        epsilon = raw.pop("epsilon", None)
+        return _noisy(_scripted(bots[name], raw, spec), epsilon, spec)
     raise AgentSpecError(
         spec,
         f"no agent named {name!r} for game {gid!r}"
@@ -88,9 +90,27 @@ def _check_search(spec: str, game_cls: type[Game]) -> None:
         raise AgentSpecError(spec, str(exc)) from None
 
 
+def _literal(v: Any) -> Any:
+    """A spec value for a game bot: ``true``/``false``, an integer or a number when it reads as one, else the
+    string itself (preset data passes typed values through)."""
+    if not isinstance(v, str):
+        return v
+    low = v.strip().lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low in ("none", "null"):
+        return None
+    for kind in (int, float):
+        try:
+            return kind(low)
+        except ValueError:
+            pass
+    return v
+
+
 def _scripted(cls: type[Agent], raw: dict[str, Any], spec: str) -> Agent:
     try:
-        return cls(**raw)
+        return cls(**{k: _literal(v) for k, v in raw.items()})
     except TypeError as exc:
         raise AgentSpecError(spec, f"{cls.__name__} does not accept these parameters: {exc}") from None
 
@@ -108,20 +128,35 @@ def _from_preset(gid: str, game_cls: type[Game] | None, level: str, raw: dict[st
         agent = SEARCH_AGENTS[agent_name](
             policy=_rollout(gid, entry.get("rollout")),
             evaluate=heuristic(gid, entry.get("evaluation")),
+            prior=_prior(gid, entry.get("prior")),
             spec=spec,
             **params,
         )
     else:
         agent = _scripted(game_bots(gid)[agent_name], params, spec)
-    if epsilon is not None:
-        try:
-            eps = float(epsilon)
-            if eps:
-                agent = EpsilonAgent(agent, eps)
-        except ValueError as exc:
-            raise AgentSpecError(spec, f"parameter 'epsilon': {exc}") from None
+    agent = _noisy(agent, epsilon, spec)
     agent.name = level
     return agent
+
+
+def _noisy(agent: Agent, epsilon: Any, spec: str) -> Agent:
+    """``agent`` wrapped in an :class:`EpsilonAgent` when ``epsilon`` (a share of random moves) is non-zero."""
+    if epsilon is None:
+        return agent
+    try:
+        eps = float(epsilon)
+        return EpsilonAgent(agent, eps) if eps else agent
+    except ValueError as exc:
+        raise AgentSpecError(spec, f"parameter 'epsilon': {exc}") from None
+
+
+def _prior(gid: str, name: str | None) -> Any:
+    """A PUCT prior named by a preset: ``bot:NAME`` (the bot's choice weighted, :class:`BotPrior`) or the name of
+    a function in the game's heuristics module; None when the game does not have it."""
+    if name and name.startswith("bot:"):
+        cls = game_bots(gid).get(name[4:])
+        return BotPrior(cls) if cls is not None else None
+    return heuristic(gid, name)
 
 
 def _rollout(gid: str, name: str | None) -> Any:
@@ -148,4 +183,6 @@ def resolve_preset(gid: str, level: str, game_cls: type[Game] | None = None) -> 
         entry["heuristics_found"]["rollout"] = _rollout(gid, entry["rollout"]) is not None
     if entry.get("evaluation"):
         entry["heuristics_found"]["evaluation"] = heuristic(gid, entry["evaluation"]) is not None
+    if entry.get("prior"):
+        entry["heuristics_found"]["prior"] = _prior(gid, entry["prior"]) is not None
     return entry

@@ -13,6 +13,8 @@ Policies and evaluations are plain callables, so a game's ``heuristics.py`` can 
   directly, or None to have one drawn uniformly from the legal list; an action the game rejects is replaced
   by a uniformly random legal one (the rejection leaves the state unchanged, by the protocol).
 - ``Evaluation``: ``evaluate(state, player) -> float`` in ``[-1, 1]`` (values outside are clamped).
+- ``Prior``: ``prior(state, player, legal_actions) -> weights`` (one non-negative number per legal action) for
+  PUCT selection in the tree (see :mod:`deltav.agents.search`); :class:`BotPrior` makes one from a bot.
 
 A bot can drive playouts too: :class:`BotPolicy` wraps any :class:`~deltav.core.agent.Agent` (a game's scripted
 bot, say) as a rollout policy; it asks the bot with the view of the sampled state, like a match would.
@@ -22,7 +24,7 @@ This module owns playouts only; it mutates the state it is given (callers pass a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from deltav.core.agent import Agent
@@ -33,6 +35,7 @@ from deltav.core.values import Action
 
 RolloutPolicy = Callable[[State, int, list[Action], Rng], Action]
 Evaluation = Callable[[State, int], float]
+Prior = Callable[[State, int, list[Action]], Sequence[float]]
 
 
 def random_policy(state: State, player: int, legal: list[Action], rng: Rng) -> Action:
@@ -128,3 +131,31 @@ class BotPolicy:
             self.failures += 1
             return legal[rng.below(len(legal))]
         return action
+
+
+class BotPrior:
+    """Prior weights for PUCT from a bot: the bot's choice in the sampled state gets ``weight``, the rest of the
+    weight is spread evenly over every legal action. A failing bot gives the uniform prior."""
+
+    def __init__(self, factory: Callable[[], Agent], weight: float = 0.7, seed: int = 0):
+        self.factory = factory
+        self.weight = weight
+        self.options: Mapping[str, Any] = {}
+        self.bots: dict[int, Agent] = {}
+        self.rng = Rng(seed)
+
+    def bind(self, decision: Decision) -> None:
+        self.options = decision.options
+        self.rng = decision.rng.fork("prior")
+
+    def __call__(self, state: State, player: int, legal: list[Action]) -> list[float]:
+        bot = self.bots.get(player)
+        if bot is None:
+            bot = self.bots[player] = self.factory()
+        k = len(legal)
+        rest = (1.0 - self.weight) / k
+        try:
+            choice = bot.act(Decision(state.game, player, state.view(player), legal, self.rng, self.options))
+        except Exception:  # noqa: BLE001 - documented: a bot bug gives the uniform prior
+            return [1.0 / k] * k
+        return [rest + (self.weight if a == choice else 0.0) for a in legal]

@@ -18,6 +18,11 @@ the true state), choosing at each node:
   strategy without the exploration mix. The joint action is applied player by player; the child is keyed by
   the joint action.
 
+With a ``prior`` (``prior(state, player, legal) -> weights``, e.g. a scripted bot's choice, see
+:mod:`deltav.agents.rollout`), sequential nodes use PUCT instead (Silver et al. 2017's selection rule:
+``Q + c_prior * P(a) * sqrt(N) / (1 + n(a))``), so the search starts from the prior's favourite and leaves it
+only when the returns say so; the weights are computed once per node, at its first visit.
+
 Statistics are max^n style: a child holds the total return *of the player who chose the edge into it*, so any
 number of players works. Playouts and the depth cap are :mod:`deltav.agents.rollout`'s.
 
@@ -35,7 +40,7 @@ import time
 from collections.abc import Callable, Sequence
 from math import log, sqrt
 
-from deltav.agents.rollout import Evaluation, RolloutPolicy, evaluate_leaf, playout
+from deltav.agents.rollout import Evaluation, Prior, RolloutPolicy, evaluate_leaf, playout
 from deltav.core.errors import IllegalAction
 from deltav.core.protocol import State
 from deltav.core.rng import Rng
@@ -50,7 +55,7 @@ class Node:
     (or ``(player, action)`` when a player other than ``actor`` acts here, or a joint tuple) to a child;
     ``arms`` holds the per-player statistics of a simultaneous node."""
 
-    __slots__ = ("player", "visits", "total", "avail", "kids", "actor", "arms", "legal", "slots")
+    __slots__ = ("player", "visits", "total", "avail", "kids", "actor", "arms", "legal", "slots", "prior")
 
     def __init__(self, player: int):
         self.player = player
@@ -62,6 +67,7 @@ class Node:
         self.arms: dict[int, dict[Action, Arm]] | None = None
         self.legal: object = None  # cached legal actions (list, or dict player -> list at simultaneous nodes)
         self.slots: list | None = None  # children aligned with the cached legal list (sequential, stable nodes)
+        self.prior: dict | None = None  # PUCT prior weights {action: weight} (searches with a prior)
 
 
 class Arm:
@@ -86,7 +92,8 @@ class Search:
     ``evaluate``: see :mod:`deltav.agents.rollout`.
     """
 
-    __slots__ = ("c", "sim", "gamma", "max_depth", "policy", "evaluate", "root_player", "root_set", "iterations_done")
+    __slots__ = ("c", "sim", "gamma", "max_depth", "policy", "evaluate", "root_player", "root_set", "iterations_done",
+                 "prior", "c_prior")
 
     def __init__(
         self,
@@ -98,6 +105,8 @@ class Search:
         max_depth: int | None = None,
         policy: RolloutPolicy | None = None,
         evaluate: Evaluation | None = None,
+        prior: Prior | None = None,
+        c_prior: float = 1.5,
     ):
         if sim not in ("ucb", "rm"):
             raise ValueError(f"sim must be 'ucb' or 'rm', got {sim!r}")
@@ -110,6 +119,8 @@ class Search:
         self.root_player = root_player
         self.root_set = frozenset(root_actions)
         self.iterations_done = 0
+        self.prior = prior
+        self.c_prior = c_prior
 
     # --- the loop -------------------------------------------------------------------------------------
     def run(
@@ -149,6 +160,17 @@ class Search:
             at_root = node is root
             if len(players) == 1:
                 p = players[0]
+                if self.prior is not None:
+                    step = self._puct_step(node, state, p, at_root, stable)
+                    if step is None:
+                        values = evaluate_leaf(state, self.evaluate)
+                        break
+                    child, expanded, stable = step
+                    path.append(child)
+                    if expanded:
+                        break
+                    node = child
+                    continue
                 if stable:  # same state as every earlier visit: cached legal actions and child slots
                     legal = node.legal
                     if legal is None:
@@ -262,6 +284,70 @@ class Search:
                     for j, other_arm in enumerate(arms):
                         r = other_arm.regret + (u / sigmas[j] if j == chosen else 0.0) - u
                         other_arm.regret = r if r > 0.0 else 0.0
+
+    def _puct_step(self, node: Node, state: State, p: int, at_root: bool, stable: bool) -> tuple[Node, bool, bool] | None:
+        """PUCT selection at a sequential node with prior weights (``prior(state, player, legal)``, computed once
+        per node, at its first visit): ``Q + c_prior * P * sqrt(N) / (1 + n)`` where N sums the visits of the
+        available children and an unvisited child has Q = 0. Applies the action; returns (child, expanded,
+        stable), or None when there is nothing to choose."""
+        legal = node.legal if stable else None
+        if legal is None:
+            legal = state.legal_actions(p)
+            if at_root and p == self.root_player:
+                legal = [a for a in legal if a in self.root_set]
+            if stable:
+                node.legal = legal
+        if not legal:
+            return None
+        kids = node.kids
+        if kids is None:
+            kids = node.kids = {}
+            node.actor = p
+        other = p != node.actor
+        priors = node.prior
+        if priors is None:
+            weights = [w if w > 0 else 0.0 for w in self.prior(state, p, legal)]  # type: ignore[misc]
+            total = sum(weights)
+            if total > 0:
+                priors = {a: w / total for a, w in zip(legal, weights)}
+            else:
+                priors = {a: 1.0 / len(legal) for a in legal}
+            node.prior = priors
+        children = []
+        n_total = 0
+        for a in legal:
+            ch = kids.get((p, a) if other else a)
+            if ch is not None:
+                ch.avail += 1
+                n_total += ch.visits
+            children.append(ch)
+        sq = sqrt(n_total + 1)
+        cp = self.c_prior
+        default = 1.0 / len(legal)
+        best_i = 0
+        best_score = _NEG
+        for i, a in enumerate(legal):
+            ch = children[i]
+            pa = priors.get(a, default)
+            if ch is None or not ch.visits:
+                score = cp * pa * sq
+            else:
+                score = ch.total / ch.visits + cp * pa * sq / (1 + ch.visits)
+            if score > best_score:
+                best_score = score
+                best_i = i
+        a = legal[best_i]
+        before = state.rng.state if stable else 0
+        state.apply_action(p, a)
+        if stable and state.rng.state != before:
+            stable = False
+        ch = children[best_i]
+        if ch is None:
+            ch = Node(p)
+            ch.avail = 1
+            kids[(p, a) if other else a] = ch
+            return ch, True, stable
+        return ch, False, stable
 
     def _joint_step(self, node: Node, state: State, players: Sequence[int], rng: Rng, at_root: bool, stable: bool,
                     arm_path: list) -> tuple[bool, Node, bool]:

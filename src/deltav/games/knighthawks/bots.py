@@ -25,7 +25,9 @@ from deltav.games.knighthawks.repair import block_sizes
 class ScriptedCaptain(Agent):
     name = "scripted"
 
-    def __init__(self) -> None:
+    def __init__(self, caution: float = 0.0, closing: float = 0.05) -> None:
+        self.caution = caution  # weight of the enemy fire that can reach a ship's end hex (0: only when severe)
+        self.closing = closing  # weight of the distance to the nearest enemy (closing in is good)
         self.plan: tuple[str, tuple[int, ...], int] | None = None  # ship plotted, its turn pattern, steps sent
 
     # --- entry point ----------------------------------------------------------------------------------
@@ -157,8 +159,10 @@ class ScriptedCaptain(Agent):
             for turns, st in cands:
                 if st.end == "exit" and not (world.victory.get("kind") == "exit" and world.victory.get("ship") == sh.id):
                     continue
-                score = hx.position_value(world, sh, st.pos, st.facing, a.speed, p)
+                score = hx.position_value(world, sh, st.pos, st.facing, a.speed, p, self.closing)
                 score += self._objective_bonus(world, sh, st, a.speed, p)
+                if self.caution:
+                    score -= self.caution * hx.enemy_threat(world, sh, st.pos, p)
                 if sh.severe():
                     used = abs(a.speed - sh.speed) + sum(1 for t in turns if t) + rotation_cost(sh.facing, a.facing)
                     score -= breakup_chance(sh.hp, sh.dmg, used) * 0.5

@@ -80,7 +80,7 @@ def enemy_threat(state, me: Ship, pos, player: int) -> float:
     return total
 
 
-def position_value(state, me: Ship, pos, facing: int, speed: int, player: int) -> float:
+def position_value(state, me: Ship, pos, facing: int, speed: int, player: int, closing: float = 0.05) -> float:
     """How good it is for ``me`` to end its move at ``pos`` facing ``facing``: weapons that will bear on the
     nearest enemies next fire phase (FF weapons need the forward field), range, and room on the map."""
     from deltav.games.knighthawks.combat import in_forward_field
@@ -107,7 +107,7 @@ def position_value(state, me: Ship, pos, facing: int, speed: int, player: int) -
             best = max(best, max(c, 5) / 100 * hit_value(code) * (0.5 + e.points / 100))
         score += best
     nearest = min(hexgrid.distance(pos, e.pos) for e in enemies)
-    score -= 0.05 * nearest
+    score -= closing * nearest
     edge = state.map.radius - hexgrid.length(pos)
     if edge < 3:
         score -= (3 - edge) * 2.0 + speed * 0.3

@@ -7,6 +7,11 @@ probability ``p`` (design note 3.1, "human-like difficulty"); it learns a square
 ``ScriptedAgent(capacity=k)`` remembers only the k squares it saw most recently.
 The engine's truth is untouched: forgetting only changes what the bot believes.
 
+Expected coverage: the posterior over unseen tiles is uniform (design note 3.1), so every unknown square has
+the same chance of holding a needed mineral; the bot therefore maximises the *number* of new squares it sees
+(surveying the line with the most unknown eligible squares, spreading rockets onto unknown squares) and
+prefers squares no opponent looked at (an opponent who looked and left probably found nothing useful).
+
 This module owns the scripted bot; shared reasoning lives in ``heuristics``.
 """
 

@@ -233,8 +233,7 @@ def load(scenario: str) -> Components:
     if scenario in _CACHE:
         return _CACHE[scenario]
     if scenario in SCENARIO_FILES:
-        text = resources.files("deltav.games.mining").joinpath("data", SCENARIO_FILES[scenario]).read_text()
-        comps = _parse(text, SCENARIO_FILES[scenario], toml=True)
+        comps = validate(_shipped_raw(scenario), SCENARIO_FILES[scenario])
     else:
         path = Path(scenario)
         if not path.is_file():
@@ -249,11 +248,31 @@ def load(scenario: str) -> Components:
     return comps
 
 
+def _shipped_raw(scenario: str) -> dict:
+    text = resources.files("deltav.games.mining").joinpath("data", SCENARIO_FILES[scenario]).read_text()
+    return tomllib.loads(text)
+
+
 def _parse(text: str, source: str, toml: bool) -> Components:
+    """Parse and validate a component file. A user file may give only its tiles or only its contracts (or
+    only ``[components]``): the rest comes from the shipped scenario named by ``scenario.base``
+    (default ``standard``)."""
     import json
 
     try:
         data = tomllib.loads(text) if toml else json.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
         raise ScenarioError("(file)", f"not valid {'TOML' if toml else 'JSON'}: {exc}", source) from None
+    if isinstance(data, dict) and source not in SCENARIO_FILES.values():
+        sc = data.get("scenario", {})
+        base = sc.get("base", "standard") if isinstance(sc, dict) else "standard"
+        if base not in SCENARIO_FILES:
+            raise ScenarioError("scenario.base", f"unknown base {base!r} (shipped: {', '.join(SCENARIO_FILES)})",
+                                source)
+        if isinstance(sc, dict):
+            data["scenario"] = {k: v for k, v in sc.items() if k != "base"}
+        if any(k not in data for k in ("tiles", "contracts", "components")):
+            raw = _shipped_raw(base)
+            for key in ("tiles", "contracts", "components"):
+                data.setdefault(key, raw[key])
     return validate(data, source)

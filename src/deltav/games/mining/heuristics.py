@@ -56,6 +56,15 @@ def unseen_mix(view: Mapping, known: Mapping[int, tuple[str, int]]) -> Counter:
     return +total
 
 
+def kind_odds(view: Mapping, known: Mapping[int, tuple[str, int]] | None = None) -> dict[str, float]:
+    """The chance that any one face-down square the viewer does not know holds each kind: the exact
+    marginal of the uniform posterior of design note 3.1 (the same for every unknown square)."""
+    known = known_tiles(view) if known is None else known
+    mix = unseen_mix(view, known)
+    total = sum(mix.values())
+    return {k: n / total for k, n in sorted(mix.items())} if total else {}
+
+
 def blocked_for(view: Mapping, player: int) -> set[int]:
     """Squares ``player`` may not reveal or survey: the alien's and those with an opponent's rocket."""
     out = set()

@@ -3,9 +3,14 @@
 ``ScriptedBot`` ("scripted"): a one-ply course enumeration. For each of its ships it previews every legal order on
 a determinized world (own ships are exact there), discards crashes and courses that leave no survivable next move,
 and scores the rest by distance to the ship's goal (target base, next Grand Tour checkpoint, the northern edge,
-or the nearest visible enemy; see heuristics.py). In combat it attacks any visible target it can hit at 1:1 or
-better; it launches nothing; it buys the most expensive hulls it can afford. It only ever returns one of the
-legal actions it was given.
+the nearest visible enemy, or a friendly base to refuel; see heuristics.py). In combat it gathers every ship that
+sees the target with the best expected damage dealt against counterattack damage taken and fires at full
+strength (``heuristics.attack_plan``); it launches a torpedo when the torpedo's next hex meets a visible enemy;
+it buys the most expensive warships it can afford (at most six). It only ever returns one of the legal actions
+it was given.
+
+Bots see only their ``Decision`` (view, legal actions, rng, sampled worlds); this module must not read the true
+state.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from deltav.core.agent import Agent
 from deltav.core.hexgrid import distance
 from deltav.core.protocol import Decision
 
-from .heuristics import goal_hexes, score_course
+from .heuristics import attack_plan, goal_hexes, score_course
 from .movement import drift_destination
 from .ordnance_tables import launch_velocity
 from .preview import preview_course
@@ -35,6 +40,11 @@ from .values import (
 
 class ScriptedBot(Agent):
     name = "scripted"
+    #: re-raise heuristic failures instead of falling back to a safe legal action (tests set it)
+    strict = False
+
+    def __init__(self, strict: bool = False):
+        self.strict = strict
 
     def act(self, decision: Decision):
         legal = decision.legal_actions
@@ -49,7 +59,8 @@ class ScriptedBot(Agent):
             if phase == "fleet_building":
                 return self._fleet(decision)
         except Exception:  # a heuristic failure must never become an illegal action
-            pass
+            if self.strict:
+                raise
         for cls in (EndOrdnance, EndLogistics, EndCombat, EndAstrogation, FleetReady):
             for a in legal:
                 if isinstance(a, cls):
@@ -76,28 +87,29 @@ class ScriptedBot(Agent):
         return best
 
     def _combat(self, d: Decision):
+        """Pick the enemy ship whose attack by every ship of ours that sees it has the best expected damage
+        dealt minus counterattack damage taken; gather those ships one ``add_attacker`` at a time, then fire
+        at full strength. No worthwhile attack: end combat."""
         legal = d.legal_actions
-        fires = [a for a in legal if isinstance(a, Fire)]
-        if fires:
-            world = d.sample_world()
-            best = None
-            for f in fires:
-                t = world.ship(f.target)
-                if t is None:
-                    continue
-                grp = (world.combat.group if world.combat else ())
-                strength = sum(world.ship(x).type.combat for x in grp)
-                defense = t.type.combat if t.disabled == 0 else 0
-                if f.strength is None and strength >= defense and (best is None or defense > best[0]):
-                    best = (defense, f)
-            if best is not None:
-                return best[1]
-        adds = [a for a in legal if isinstance(a, AddAttacker)]
-        if adds and not fires:
-            return adds[0]
-        if adds:
-            return adds[0]
-        return next(a for a in legal if isinstance(a, EndCombat))
+        end = next(a for a in legal if isinstance(a, EndCombat))
+        world = d.sample_world()
+        cs = world.combat
+        if cs is None:
+            return end
+        if cs.allocated:  # a split-fire remainder: spend it on the best remaining ship in the hex, if any
+            fires = [a for a in legal if isinstance(a, Fire) and a.strength is None]
+            return fires[0] if fires else end
+        plan = attack_plan(world, d.player)
+        if plan is None:
+            return end
+        target, group = plan
+        for sid in group:
+            if sid not in cs.group:
+                a = AddAttacker(sid)
+                if a in legal:
+                    return a
+        f = Fire(target, None)
+        return f if f in legal else end
 
     def _ordnance(self, d: Decision):
         """Launch a torpedo when its course meets a visible enemy's drift next turn (within one hex)."""
@@ -110,6 +122,10 @@ class ScriptedBot(Agent):
             best = None
             for a in torps:
                 sh = world.ship(a.ship)
+                # the torpedo leaves from the launcher's hex this very phase: own ships near it could walk into it
+                if any(o.owner == d.player and o.id != sh.id and not o.destroyed and distance(o.pos, sh.pos) <= 2
+                       for o in world.ships):
+                    continue
                 vel = launch_velocity(sh.vel, a.boost_dir, a.boost)
                 nxt = (sh.pos[0] + vel[0], sh.pos[1] + vel[1])
                 for e in enemies:

@@ -112,6 +112,13 @@ def score_course(world, sh, preview, goals, why: str) -> float:
         score -= 500.0
     if preview.outcome != LANDING and in_enemy_defense(world, sh.owner, dest):
         score -= 300.0
+    if preview.outcome != LANDING and why != "enemy":
+        # ending in an enemy's hex means a ram (both roll): worst for colonists and unarmed hulls
+        for e in world.ships:
+            if e.owner != sh.owner and not e.destroyed and not e.landed and e.pos == dest \
+                    and world.visible(e, sh.owner):
+                score -= 450.0 if (sh.passengers or sh.type.defensive or sh.fugitive) else 150.0
+                break
     if preview.fuel_after is not None:
         score -= 0.3 * preview.fuel_spent
         if preview.fuel_after <= 1 and why != "escape":
@@ -172,3 +179,119 @@ def evaluate(state, player: int) -> float:
     if total <= 0:
         return 0.0
     return (score[player] - score[1 - player]) / total
+
+
+def rollout_policy(state, player: int, legal: list, rng):
+    """A cheap playout policy for search (``deltav.agents.rollout``): each ship takes a random order that does not
+    crash or leave the map (up to four tries), nobody surrenders, groups fire at full strength at a random
+    target, ordnance is launched rarely, logistics are skipped, and fleet building buys a few random hulls."""
+    first = legal[0].TYPE
+    if state.phase == "astrogation":
+        if first != "order":
+            return next(a for a in legal if a.TYPE == "end_astrogation")
+        sid = legal[0].ship
+        mine = [a for a in legal if a.TYPE == "order" and a.ship == sid]
+        sh = state.ship(sid)
+        gmap = state.gmap
+        for _ in range(4):
+            a = mine[rng.below(len(mine))]
+            c = state.course_for(sh, a)
+            if c.outcome != CRASH and not gmap.off_map(c.destination):
+                return a
+        return mine[0]
+    if state.phase == "ordnance":
+        if len(legal) > 1 and rng.below(4) == 0:
+            return legal[rng.below(len(legal) - 1)]
+        return legal[-1]
+    if state.phase == "combat":
+        fires = [a for a in legal if a.TYPE == "fire" and a.strength is None]
+        if fires:
+            return fires[rng.below(len(fires))]
+        adds = [a for a in legal if a.TYPE == "add_attacker"]
+        if adds:
+            return adds[rng.below(len(adds))]
+        return legal[-1]
+    if state.phase == "logistics":
+        return legal[-1]
+    if state.phase == "fleet_building":
+        ready = [a for a in legal if a.TYPE == "fleet_ready"]
+        if ready and (rng.below(3) == 0 or len(legal) == 1):
+            return ready[0]
+        buys = [a for a in legal if a.TYPE == "buy"]
+        if buys:
+            return buys[rng.below(len(buys))]
+    return legal[rng.below(len(legal))]
+
+
+def _damage_value(counts, combat: int) -> float:
+    """Expected loss of a ship of printed ``combat`` hit with the result counts of ``combat.result_counts``:
+    D_n costs n/6 of the ship, E all of it (value = combat factor + 1)."""
+    worth = combat + 1
+    total = 0.0
+    for r, n in enumerate(counts):
+        if n:
+            total += n * (1.0 if r >= 6 else r / 6.0)
+    return worth * total / 6.0
+
+
+def attack_value(world, attackers, target, split: bool = False):
+    """Expected damage dealt minus expected counterattack damage taken when ``attackers`` (ships) fire at
+    ``target`` at full strength (combat.py numbers; the dice are averaged); ``split``: return the pair
+    ``(dealt, taken)`` instead."""
+    from . import combat as cb
+    from .combat_phase import combatant
+
+    atk = [combatant(a) for a in attackers]
+    full = sum(a.strength for a in atk)
+    tc = combatant(target)
+    col = cb.odds_column(full, tc.strength)
+    pen = cb.group_range_modifier(atk, tc.position) + cb.group_velocity_modifier(atk, tc.velocity)
+    pen -= 1 if any(a.heroic for a in atk) else 0
+    gain = _damage_value(cb.result_counts(col, pen), target.type.combat)
+    if target.type.defensive:
+        return (gain, 0.0) if split else gain
+    counters = []
+    for sh in world.ships:
+        if sh.owner == target.owner and not sh.destroyed and not sh.landed and sh.control == "own" \
+                and not sh.type.defensive and sh.type.combat > 0 and sh.pos == target.pos and sh.vel == target.vel:
+            c = combatant(sh)
+            if c.strength > 0:
+                counters.append(c)
+    if not counters:
+        return (gain, 0.0) if split else gain
+    primary = cb.primary_attacker(atk)
+    ccol = cb.odds_column(sum(c.strength for c in counters), full)
+    cpen = cb.group_range_modifier(counters, primary.position) + cb.group_velocity_modifier(counters, primary.velocity)
+    cpen -= 1 if any(c.heroic for c in counters) else 0
+    psh = world.ship(primary.id)
+    loss = _damage_value(cb.result_counts(ccol, cpen), psh.type.combat)
+    return (gain, loss) if split else gain - loss
+
+
+def attack_plan(world, player: int):
+    """The best attack open to ``player`` now in the combat phase, as ``(target id, attacker ids)``: every free
+    ship that may attack and sees the target (plus the group already formed) fires at it; None if no attack
+    deals damage at least 0.9 times what its counterattack is expected to cost (:func:`attack_value`)."""
+    from .combat_phase import _free_attackers, ship_targets
+
+    cs = world.combat
+    group = tuple(cs.group) if cs is not None else ()
+    free = _free_attackers(world)
+    if group:
+        targets = ship_targets(world, group)
+    else:
+        seen: dict[str, object] = {}
+        for sh in free:
+            for t in ship_targets(world, (sh.id,)):
+                seen.setdefault(t.id, t)
+        targets = list(seen.values())
+    best = None
+    for t in targets:
+        ids = group + tuple(sh.id for sh in free if sh.id not in group and t in ship_targets(world, (sh.id,)))
+        ships = [world.ship(x) for x in ids]
+        gain, loss = attack_value(world, ships, t, split=True)
+        v = gain - loss
+        # near-even trades are taken: the attacker keeps the initiative (a disabled target drifts next turn)
+        if gain > 0 and gain >= 0.9 * loss and (best is None or v > best[0] or (v == best[0] and t.id < best[1])):
+            best = (v, t.id, ids)
+    return None if best is None else (best[1], best[2])

@@ -291,7 +291,7 @@ _IGNORABLE: dict[tuple, tuple] = {}
 def weak_ignorable(gmap: GameMap, pos: Hex, dest: Hex) -> tuple[Hex, ...]:
     """The weak-gravity hexes a course from ``pos`` to ``dest`` may ignore (the first of each run of
     consecutive weak hexes of one body), as :func:`compute_course` finds them; cached per (pos, dest)."""
-    key = (id(gmap), pos, dest)
+    key = (gmap, pos, dest)  # the map object itself (identity-hashed, kept alive by the cache)
     got = _IGNORABLE.get(key)
     if got is not None:
         return got

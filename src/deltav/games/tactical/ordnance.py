@@ -39,9 +39,11 @@ def _order(state, sh):
     return state.orders.get(sh.id) or Order(sh.id)
 
 
-def _facts(state, sh) -> dict:
+def _facts(state, sh, mines: bool = True) -> dict:
+    """The launch facts of ``ordnance_tables.launch_error`` for one ship (``mines`` False: skip the course
+    computation the mine rule needs, and report no burn)."""
     order = _order(state, sh)
-    mine_burn = order.burn is not None and (sh.fuel is None or sh.fuel > 0) and sh.disabled == 0
+    mine_burn = mines and order.burn is not None and (sh.fuel is None or sh.fuel > 0) and sh.disabled == 0
     leaves = False
     if mine_burn:
         c = state.course_for(sh, order)
@@ -94,7 +96,17 @@ def _options(state, sh) -> list:
 
 def phase_available(state) -> bool:
     p = state.active
-    return any(sh.owner == p and (_could_launch(state, sh) or sh.carrying_base) and _options(state, sh) for sh in state.ships)
+    for sh in state.ships:
+        if sh.owner != p:
+            continue
+        if sh.carrying_base and can_emplace(state, sh):
+            return True
+        if _could_launch(state, sh):
+            if ot.launchable_types(**_facts(state, sh, mines=False)):
+                return True
+            if "mine" in state.rules.allowed_ordnance and ot.launch_error("mine", **_facts(state, sh)) is None:
+                return True
+    return False
 
 
 def legal(state, player: int) -> list:
