@@ -101,7 +101,11 @@ class TerminalHuman(Agent):
 
     def act(self, decision):
         console.rule(f"player {decision.player} to act")
-        console.print_json(json.dumps(decision.view))
+        picture = decision.game.render_view(decision.view)
+        if picture:
+            console.print(picture, markup=False)
+        else:
+            console.print_json(json.dumps(decision.view))
         for i, a in enumerate(decision.legal_actions):
             console.print(f"  [{i}] {decision.game.describe_value(a)}")
         while True:

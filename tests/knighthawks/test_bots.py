@@ -53,3 +53,31 @@ def test_evaluation_and_rollout_policy_for_search():
         assert -1.0 <= v <= 1.0 and v == pytest.approx(-hx.evaluate(s, 1)) or s.is_terminal()
         n += 1
     assert s.is_terminal()
+
+
+def test_describe_value_in_a_played_game():
+    rec, _state, _ = play_match(KnightHawks, {"scenario": "escort"}, 3, [ScriptedCaptain(), ScriptedCaptain()])
+    for step in rec.steps:
+        assert KnightHawks.describe_value(step.action)
+        for e in step.events:
+            text = KnightHawks.describe_value(e)
+            assert text and not text.startswith(e["type"] + " ")  # our wording, not the generic fallback
+    assert KnightHawks.describe_value({"type": "course", "ship": "x"}).startswith("course")  # malformed: generic
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario", ["skirmish", "escort", "station_assault", "fleet_battle"])
+def test_gate_scripted_beats_random(scenario, request):
+    """The scripted bot beats the random bot from either seat: 8 seeds x 2 seats under ``-m slow`` (at least
+    14 of 16 wins), one game in the default suite."""
+    slow = "slow" in (request.config.getoption("markexpr") or "")
+    seeds = range(8) if slow else range(1)
+    wins = games = 0
+    for seed in seeds:
+        for seat in (0, 1) if slow else (seed % 2,):
+            agents = [RandomAgent(), RandomAgent()]
+            agents[seat] = ScriptedCaptain()
+            _rec, state, _ = play_match(KnightHawks, {"scenario": scenario}, 700 + seed, agents)
+            wins += seat in state.result().winners
+            games += 1
+    assert wins >= games - (2 if slow else 0)

@@ -63,3 +63,15 @@ def test_disastrous_fire_put_out_restores_nothing_else():
     dm.apply_effect(d, dm.classify(d, 119))
     rp.resolve(d, "fire", 50, 1, Rng(1))
     assert not d.fire and d.adf == 0 and d.mr == 0 and d.ccs and d.dch
+
+
+def test_sampling_secret_repairs_for_determinized_worlds():
+    d = ship_of_class("d", "destroyer")
+    for roll in (53, 66, 88):
+        dm.apply_effect(d, dm.classify(d, roll))
+    d.dmg = 30
+    none = rp.sample_secret_repairs(d, Rng(1), prior=0.0)
+    assert none.to_json()["damage"] == 30 and none.adf == 0 and none.shadow.dmg == 30
+    every = rp.sample_secret_repairs(d, Rng(1), prior=1.0)
+    assert every.adf == 3 and not every.ccs and every.dmg < 30 and all(w[3] == OK for w in every.weapons)
+    assert every.shadow.adf == 0 and every.shadow.shadow is None

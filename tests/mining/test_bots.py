@@ -161,3 +161,16 @@ def test_every_action_and_event_has_an_english_line():
             assert MiningGame.describe_value(obj) == line
     assert {"turn-started", "contract-fulfilled", "tile-revealed", "move", "reveal"} <= seen
     assert describe.square(24) == "the station" and describe.square(10) == "10 (r2 c4)"
+
+
+def test_render_draws_only_what_the_view_shows():
+    from deltav.games.mining import describe
+
+    st = new()
+    place(st, {10: ("alphatite", 4)})
+    put_rocket(st, 0, 10)
+    play(st, 0, Prospect())
+    mine = describe.render(st.view(0))
+    theirs = describe.render(st.view(1))
+    assert "A4" in mine and "A4" not in theirs and "###" in theirs
+    assert len(mine.splitlines()) == 1 + 1 + 7 + 2 + 1

@@ -1,19 +1,26 @@
 """Difficulty presets ``easy`` / ``normal`` / ``hard`` per game, as data.
 
-A preset names an agent (``mcts``, ``ismcts``, ``duct``, ``random`` or a scripted bot of the game), its
-parameters (the budget is an **iteration count**, so a seeded match replays exactly; ``max_seconds`` is only
-a safety net), optionally the names of a rollout policy and an evaluation function in the game's
-``deltav.games.<id>.heuristics`` module, and the documented decision-time budget (``budget``).
+A preset entry holds:
 
-Resolution (:func:`preset_for`): the game's own entry if it has one, else ``default``. A preset whose agent is
-``scripted`` falls back to its ``fallback`` entry while the game has no ``bots.BOTS["scripted"]``; a named
+- ``agent``: ``mcts``, ``ismcts``, ``duct``, ``random`` or the name of a bot in the game's ``bots.BOTS``;
+- ``params``: the agent's parameters (a search budget is an **iteration count**, so a seeded match replays
+  exactly; ``max_seconds`` is only a safety net), or a bot's keyword arguments;
+- ``epsilon`` (optional): the share of uniformly random moves mixed into the agent's choices;
+- ``rollout``, ``evaluation``, ``prior`` (optional, search agents): the names of the playout policy, leaf
+  evaluation and PUCT prior in the game's ``deltav.games.<id>.heuristics`` module, or ``bot:NAME`` for a bot
+  of the game driving the playouts / giving the prior;
+- ``fallback`` (optional): the entry used while the game has no bot of that name;
+- ``budget``: the documented decision-time budget, in words.
+
+Resolution: the game's own table if it has one, else ``default`` (:func:`preset_for`);
+``deltav.agents.registry.resolve_preset`` applies the fallback and reports which heuristics were found. A named
 heuristic the game does not (yet) define falls back to uniformly random playouts (the preset's ``max_depth``
-then ends playouts with ``state.returns()``). :func:`describe` reports which fallbacks are in force.
+then ends playouts with ``state.returns()``).
 
-Budgets: *hard* must stay under 2 s per decision on a 2-core machine (its ``max_seconds`` cap is 1.8 s);
-*normal* is capped at 0.6 s and the search fallback of *easy* at 0.3 s. The iteration counts are set from
-measured iterations per second (``python -m deltav.agents.bench``; figures in ``docs/agents.md``) so that the
-caps are rarely reached.
+Budgets: *hard* must stay under 2 s per decision on a 2-core machine (search caps at 1.8 s); *normal* searches
+cap at 0.6 s and the search fallback of *easy* at 0.3 s. The tables follow measurements
+(``python -m deltav.agents.bench``; figures in ``docs/agents.md``): with the games' current heuristics the
+scripted bots beat our generic search, so every game's ladder is its scripted bot, weakened at lower levels.
 
 This module owns the preset table and its lookup only; it builds no agent (see :mod:`deltav.agents.registry`).
 """

@@ -227,15 +227,21 @@ class Game:
     @classmethod
     def describe_value(cls, v: Action | Event | Mapping) -> str:
         """One line of text for an action or event (logs, replays). Games may override for nicer text."""
+        is_event = isinstance(v, Event) or (not isinstance(v, Action) and obj_tag_is_event(cls, v))
         obj = v.to_json() if hasattr(v, "to_json") else dict(v)
         parts = []
         for k, x in obj.items():
-            if k in ("type", "to"):
+            if k == "type" or (is_event and k == "to"):
                 continue
             parts.append(f"{k}={json.dumps(x, separators=(',', ':'))}")
-        audience = obj.get("to")
+        audience = obj.get("to") if is_event else None
         prefix = f"(to {audience}) " if audience else ""
         return f"{prefix}{obj.get('type', '?')} " + " ".join(parts)
+
+    @classmethod
+    def render_view(cls, view: Mapping) -> str | None:
+        """A text picture of a view for terminal play, or None to show the JSON. Games may override."""
+        return None
 
     @classmethod
     def describe(cls) -> dict:
@@ -317,6 +323,16 @@ class State:
 
     def __str__(self) -> str:
         return json.dumps(self.view(None), sort_keys=True)
+
+
+def obj_tag_is_event(game: type[Game], obj: Any) -> bool:
+    """Whether a JSON object's tag names one of the game's events (and not one of its actions)."""
+    if not isinstance(obj, Mapping):
+        return False
+    tag = obj.get("type")
+    events = getattr(game, "events", None)
+    actions = getattr(game, "actions", None)
+    return bool(events and tag in events.classes and not (actions and tag in actions.classes))
 
 
 # --- registry ---------------------------------------------------------------------------------------------

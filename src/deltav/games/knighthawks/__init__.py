@@ -15,7 +15,9 @@ from deltav.core.protocol import Game, Option, ScenarioInfo, register_game
 from deltav.core.rng import Rng
 from deltav.games.knighthawks import scenario as scen
 from deltav.games.knighthawks.messages import ACTIONS, EVENTS
+from deltav.games.knighthawks.repair import sample_secret_repairs
 from deltav.games.knighthawks.rulings import RULING_OPTIONS
+from deltav.games.knighthawks.ships import Ship
 from deltav.games.knighthawks.state import KHState
 
 
@@ -107,9 +109,24 @@ class KnightHawks(Game):
         return KHState.from_json(dict(obj))
 
     @classmethod
+    def describe_value(cls, v) -> str:
+        from deltav.games.knighthawks.text import describe
+
+        obj = v.to_json() if hasattr(v, "to_json") else dict(v)
+        try:
+            text = describe(obj)
+        except (TypeError, KeyError, IndexError, AttributeError):
+            text = None  # a malformed value: the generic wording
+        if text is None:
+            return super().describe_value(obj)
+        return (f"(to {obj['to']}) " if obj.get("to") else "") + text
+
+    @classmethod
     def determinize(cls, view: Mapping, player: int, rng: Rng) -> KHState:
         """A full state from ``player``'s view: the other side's hidden traps (their number is in the view)
-        are placed at random map hexes off planets, each a mine pattern or a seeker with even odds."""
+        are placed at random map hexes off planets, each a mine pattern or a seeker with even odds; once a
+        repair turn has passed, each damaged item of an enemy ship may have been repaired in secret (25% each;
+        the view's record stays the world's picture of it)."""
         o = {k: v for k, v in view.items() if k not in ("viewer", "hidden_mines", "mover")}
         mines = [list(x) for x in view["mines"]]
         radius = view["map"]["radius"]
@@ -121,6 +138,14 @@ class KnightHawks(Game):
             kind = "M" if rng.below(2) == 0 else "S"
             mines.append([f"trap-sampled-{k + 1}", 1 - player, kind, list(h), -1, 0, ""])
         o["mines"] = mines
+        if view["turn"] > 3:  # a repair turn has passed: the enemy may have repaired in secret
+            ships = []
+            for sj in view["ships"]:
+                if sj["owner"] != player and sj["status"] == "active":
+                    belief = Ship.from_json(sj)
+                    sj = sample_secret_repairs(belief, rng).to_json()
+                ships.append(sj)
+            o["ships"] = ships
         o["rng"] = Rng(rng.next64()).to_json()
         return KHState.from_json(o)
 

@@ -25,7 +25,7 @@ from deltav.games.knighthawks.repair import block_sizes
 class ScriptedCaptain(Agent):
     name = "scripted"
 
-    def __init__(self, caution: float = 0.0, closing: float = 0.05) -> None:
+    def __init__(self, caution: float = 0.0, closing: float = 0.5) -> None:
         self.caution = caution  # weight of the enemy fire that can reach a ship's end hex (0: only when severe)
         self.closing = closing  # weight of the distance to the nearest enemy (closing in is good)
         self.plan: tuple[str, tuple[int, ...], int] | None = None  # ship plotted, its turn pattern, steps sent

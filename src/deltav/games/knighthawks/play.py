@@ -22,21 +22,9 @@ def _agent(name: str):
 
 
 def _line(e) -> str | None:
-    t = e.TYPE
-    if t == "turn_started":
-        return f"-- turn {e.turn}, side {e.player} moves"
-    if t == "moved" and len(e.path) > 1:
-        return f"   {e.ship} moves {len(e.path) - 1} hexes to {list(e.path[-1])} facing {e.facing}" + (
-            f" ({e.end})" if e.end else "")
-    if t == "attack":
-        return (f"   {e.source} fires {e.weapon} at {e.target} (range {e.range}, vs {e.column}, {e.chance}%"
-                f"{', ' + str(e.icms) + ' ICMs' if e.icms else ''}): rolls {e.roll}, {'HIT' if e.hit else 'miss'}")
-    if t == "damage":
-        what = f"{e.hull} hull" if e.effect == "hull" else e.effect + (f" {e.system}" if e.system else "")
-        return f"      damage to {e.ship}: {e.modified} -> {what}" + (f" ({e.note})" if e.note else "")
-    if t in ("destroyed", "disengaged", "breakup_check", "repair_turn", "game_over"):
-        return "   " + " ".join(f"{k}={v}" for k, v in e.to_json().items())
-    return None
+    if e.TYPE in ("plotted", "nav_roll", "screen_set", "masking_ended", "seeker_activated", "orbit_declared"):
+        return None
+    return KnightHawks.describe_value(e)
 
 
 def main(argv: list[str] | None = None) -> int:

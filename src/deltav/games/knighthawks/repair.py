@@ -119,3 +119,22 @@ def resolve(sh: Ship, target: str, points: int, roll: int, rng: Rng) -> tuple[st
     if res == "failed":
         return res, 0
     return res, apply_success(sh, target, rng.d10() if target == "hull" else 0)
+
+
+REPAIR_PRIOR = 0.25  # chance a determinized world gives each damaged item of an enemy ship a secret repair
+
+
+def sample_secret_repairs(belief: Ship, rng: Rng, prior: float = REPAIR_PRIOR) -> Ship:
+    """A plausible true record for an enemy ship seen as ``belief`` after a repair turn: each repairable
+    item is repaired with probability ``prior`` (hull: 1d10 points). The belief becomes its shadow."""
+    true = belief.clone()
+    for target in repair_targets(belief, []):
+        if target == "fire":
+            continue  # the fire counter is on the map: never secret
+        count = (belief.adf0 - belief.adf) if target == "adf" else (belief.mr0 - belief.mr) if target == "mr" else 1
+        for _ in range(count):
+            if rng.random() < prior:
+                apply_success(true, target, rng.d10() if target == "hull" else 0)
+    true.shadow = belief.clone()
+    true.shadow.shadow = None
+    return true

@@ -109,6 +109,9 @@ def parse_scenario(data: dict, source: str) -> Scenario:
         shid = need(s, "id", str, p, source)
         if shid in ids:
             raise ScenarioError(f"{p}.id", f"duplicate ship id {shid!r}", source)
+        if not shid or shid.startswith("trap-") or shid == "fire":
+            raise ScenarioError(f"{p}.id", "ship ids must be non-empty and not 'fire' or 'trap-...' (used for "
+                                "mines, seekers and fires)", source)
         ids.add(shid)
         side = _int(s, "side", p, source, lo=0)
         if side > 1:
@@ -182,6 +185,10 @@ def parse_scenario(data: dict, source: str) -> Scenario:
         h = _hex(need(m, "hex", list, p, source), f"{p}.hex", source)
         if h in planet_hexes:
             raise ScenarioError(f"{p}.hex", "cannot be a planet hex", source)
+        if max(abs(h[0]), abs(h[1]), abs(h[0] + h[1])) > radius:
+            raise ScenarioError(f"{p}.hex", "outside the map radius", source)
+        if kind_m == "M" and any(k == "M" and x == h for _s, k, x in mines):
+            raise ScenarioError(f"{p}.hex", "only one mine pattern per hex", source)
         mines.append((side, kind_m, h))
     return Scenario(sid, title, summary, radius, limit, first, (sides[0], sides[1]), dict(victory), tuple(planets),
                     tuple(ships), tuple(mines))

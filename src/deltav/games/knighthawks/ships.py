@@ -239,3 +239,20 @@ def new_ship(
 def ship_of_class(sid: str, class_id: str, owner: int = 0, pos=(0, 0), facing=0, speed=0) -> Ship:
     """Convenience for tests and the skirmish builder."""
     return new_ship(sid, tables().classes[class_id], owner, pos, facing, speed)
+
+
+def public_count(sh: Ship, which: str, i: int, delta: int) -> None:
+    """A public change of a system's count (rounds fired, ICMs, masking charges, rearming) by ``delta``,
+    applied to the ship and to the other side's picture of it (``which``: "w" weapons, "d" defenses)."""
+    for rec in (sh, sh.shadow):
+        if rec is None:
+            continue
+        lst = rec.weapons if which == "w" else rec.defenses
+        c, n, mx, stt = lst[i]
+        lst[i] = (c, max(0, min(mx, n + delta)) if n >= 0 else n, mx, stt)
+
+
+def ensure_shadow(sh: Ship) -> None:
+    """Before a private change (a repair roll, a dropped trap): keep the record as the other side knows it."""
+    if sh.shadow is None:
+        sh.shadow = sh.clone()

@@ -125,6 +125,11 @@ class MiningGame(Game):
             line = None
         return line if line is not None else super().describe_value(v)
 
+    @classmethod
+    def render_view(cls, view: Mapping) -> str | None:
+        """The 7x7 grid as text for terminal play (``describe.render``)."""
+        return describe.render(view)
+
 
 def _view(self: MiningState, player: int | None) -> dict:
     return make_view(self, player)

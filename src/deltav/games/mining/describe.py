@@ -88,3 +88,49 @@ def text(obj: Mapping) -> str | None:
     if isinstance(obj.get("to"), list | tuple):  # an event's audience (the move action's "to" is a square)
         line = f"(to {list(obj['to'])}) {line}"
     return line
+
+
+KIND_CODES = {"alphatite": "A", "betamite": "B", "gammatite": "G", "deltamite": "D", "omnidium": "O",
+              "alien_encounter": "AL", "mineral_scan": "MS", "sabotage": "SB", "rocket_acquisition": "RA",
+              "pirate_attack": "PA", "meteor_storm": "MT"}
+
+
+def _cell(e: Mapping, alien: Any) -> str:
+    status = e["status"]
+    if status == "station":
+        body = "STN"
+    elif status == "empty":
+        body = " . "
+    elif e["tile"] is None:
+        body = "###"
+    else:
+        code = KIND_CODES.get(e["tile"]["kind"], "?")
+        body = f"{code}{e['tile']['value'] or ''}"[:3].ljust(3)
+        if status == "face_up":
+            body = "AL!"
+    marks = "".join(str(q) * min(c, 2) for q, c in enumerate(e["rockets"]) if c)[:3]
+    alien_mark = "*" if e["square"] == alien else " "
+    return f"{body}{alien_mark}{marks:<3}"
+
+
+def render(view: Mapping) -> str:
+    """A text picture of a view: the 7x7 grid (tile codes the viewer knows, ``###`` unknown, ``*`` the alien,
+    digits for rockets by player) and one line per player. Uses only the view."""
+    alien = view.get("alien")
+    lines = [f"turn {view['turn']}, player {view['current_player']} to play; phase {view['phase']}; "
+             f"aliens revealed {view['aliens_revealed']}"]
+    lines.append("      " + "".join(f"c{c + 1:<7}" for c in range(GRID)))
+    for r in range(GRID):
+        row = [_cell(view["squares"][r * GRID + c], alien) for c in range(GRID)]
+        lines.append(f"r{r + 1}  " + " ".join(row))
+    for p in range(view["players"]):
+        bribes = " ".join(
+            (b["mineral"][:2] if not b["spent"] else "--") for b in view["bribes"] if b["holder"] == p)
+        hand = ", ".join(f"{x['kind']}({x['id']})" for x in view["hands"][p]) or "no incidents"
+        won = [c["id"] for c in view["contracts"] if c["owner"] == p]
+        lines.append(f"player {p}: {view['scores'][p]} points, contracts {won or '-'}, shipyard "
+                     f"{view['shipyards'][p]}, bribes [{bribes}], {hand}")
+    open_ = [f"{c['id']}:{'+'.join(KIND_CODES[m] for m in c['minerals'])}" for c in view["contracts"]
+             if c["owner"] is None]
+    lines.append("open contracts: " + " ".join(open_))
+    return "\n".join(lines)

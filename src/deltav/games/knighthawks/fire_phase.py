@@ -1,0 +1,313 @@
+"""The combat phase of a side turn (rules 4.1, 2): fire damage, then defensive and offensive fire, each as
+declarations (one weapon at a target at a time, then ``fire``), the defender's ICM and evasion decisions
+before any roll, and the resolution of every attack (including mines and seekers) with its damage.
+
+Owns: the fire-phase decisions and attack resolution of ``KHState`` (a mixin). Must not hold to-hit or damage
+arithmetic (combat.py and damage.py do) or move ships.
+"""
+
+from __future__ import annotations
+
+from deltav.games.knighthawks import damage as dmg
+from deltav.games.knighthawks import messages as m
+from deltav.games.knighthawks.combat import (
+    chance_to_hit,
+    defense_column,
+    half_damage,
+    in_forward_field,
+    operating_defenses,
+    roll_hits,
+    weapon_range,
+)
+from deltav.games.knighthawks.ships import ACTIVE, DEAD, OK, Ship, public_count
+from deltav.games.knighthawks.tables import tables
+
+FF_REACH = 64  # the forward field of fire is looked up out to this distance, then cut at the weapon's range
+
+
+def _hex(h) -> tuple[int, int]:
+    return (h[0], h[1])
+
+
+class FirePhase:
+    """Fire-phase methods of the game state (mixed into ``KHState``)."""
+
+    # --- fire phases ---------------------------------------------------------------------------------------
+    def _combat_start(self, ev: list) -> None:
+        mv = self.mover
+        burning_side = mv if self.rules.fire_timing == "owner" else 1 - mv
+        for sh in self.ships:
+            if sh.status == ACTIVE and sh.fire and sh.owner == burning_side:
+                self._damage(sh, "fire", 20, (1, 10, 0), False, ev)
+        self._check_end(ev)
+        if self.stage == "over":
+            return
+        self.stage = "declare"
+        self.fire_mode = "def"
+        self.declared = []
+        self._cache = {}
+
+    def _weapon_usable(self, sh: Ship, i: int, defensive: bool) -> bool:
+        c, n, _mx, stt = sh.weapons[i]
+        if stt != OK or (n == 0):
+            return False
+        w = tables().weapons[c]
+        if not w.fired or (defensive and w.mpo):
+            return False
+        return not (sh.docked is not None and (w.ff or c == "T"))
+
+    def _sightlines(self, firer: Ship, target: Ship, defensive: bool) -> list:
+        """The hexes the firer may shoot the target in: (hex, range, forward) for each unblocked hex of the
+        target's move (defensive fire) or its position (offensive fire); forward is None outside the forward
+        field of fire, True in its head-on row (or the firer's own hex when the FF rule allows it), else False."""
+        if defensive:
+            hexes = target.path if self.rules.start_hex_fire or len(target.path) == 1 else target.path[1:]
+        else:
+            hexes = (target.pos,)
+        out = []
+        fpos = firer.pos
+        fq, fr = fpos
+        planets = self.map.planets
+        for k, h in enumerate(hexes):
+            dq = h[0] - fq
+            dr = h[1] - fr
+            d = max(abs(dq), abs(dr), abs(dq + dr))
+            if planets and self.map.blocked(fpos, h):
+                continue
+            if d == 0:
+                fwd = True
+                if defensive and k > 0 and in_forward_field(fpos, firer.facing, hexes[k - 1], 1) is None:
+                    fwd = None  # the mover entered from outside the firer's forward field
+            else:
+                fwd = in_forward_field(fpos, firer.facing, h, FF_REACH)
+            out.append((h, d, fwd))
+        return out
+
+    def _geometry(self, firer: Ship, code: str, target: Ship, defensive: bool, lines: list | None = None):
+        """(hex, range, head_on) of the best shot of this weapon at the target, or None."""
+        w = tables().weapons[code]
+        reach = weapon_range(code, self.rules)
+        if lines is None:
+            lines = self._sightlines(firer, target, defensive)
+        best = None
+        ff, rd = w.ff, w.rd
+        for h, d, fwd in lines:
+            if d > reach:
+                continue
+            head = False
+            if ff:
+                if fwd is None:
+                    continue
+                head = fwd
+            score = (10 if head else 0) - (5 * d if rd else 0)
+            if best is None or score > best[0]:
+                best = (score, h, d, head)
+        if best is None:
+            return None
+        return best[1], best[2], best[3]
+
+    def _fire_options(self, player: int) -> dict:
+        """(ship, weapon index) -> [(target, geometry)] of every shot the geometry allows this phase (positions
+        do not change while weapons are declared: cached for the phase)."""
+        got = self._cache.get("fire")
+        if got is not None:
+            return got
+        defensive = self.fire_mode == "def"
+        targets = [s for s in self.ships if s.owner != player and self._targetable(s)]
+        out: dict = {}
+        if targets:
+            for sh in self.ships:
+                if sh.owner != player or sh.status != ACTIVE:
+                    continue
+                geo: dict = {}
+                lines = None
+                for i in range(len(sh.weapons)):
+                    if not self._weapon_usable(sh, i, defensive):
+                        continue
+                    code = sh.weapons[i][0]
+                    if code not in geo:
+                        if lines is None:
+                            lines = [self._sightlines(sh, tg, defensive) for tg in targets]
+                        geo[code] = [(tg.id, g) for tg, ln in zip(targets, lines)
+                                     if (g := self._geometry(sh, code, tg, defensive, ln)) is not None]
+                    if geo[code]:
+                        out[(sh.id, i)] = geo[code]
+        self._cache["fire"] = out
+        return out
+
+    def _assign_actions(self, player: int) -> list:
+        defensive = self.fire_mode == "def"
+        used = {(a[0], a[1]) for a in self.declared}
+        out = []
+        for (sid, i), shots in self._fire_options(player).items():
+            if (sid, i) in used or not self._weapon_usable(self.ship(sid), i, defensive):
+                continue
+            out.extend(m.Assign(sid, i, tid) for tid, _g in shots)
+        return out
+
+    def _assign_ok(self, player: int, a) -> bool:
+        key = (a.ship, a.weapon)
+        shots = self._fire_options(player).get(key) if isinstance(a.ship, str) else None
+        if not shots or any(d[0] == a.ship and d[1] == a.weapon for d in self.declared):
+            return False
+        if not self._weapon_usable(self.ship(a.ship), a.weapon, self.fire_mode == "def"):
+            return False
+        return any(tid == a.target for tid, _g in shots)
+
+    def _any_assign(self, player: int) -> bool:
+        defensive = self.fire_mode == "def"
+        used = {(a[0], a[1]) for a in self.declared}
+        for (sid, i) in self._fire_options(player):
+            if (sid, i) not in used and self._weapon_usable(self.ship(sid), i, defensive):
+                return True
+        return False
+
+    def _assign_reason(self, player: int, a) -> str:
+        sh = self._get(a.ship)
+        if sh is None or sh.owner != player or sh.status != ACTIVE:
+            return f"{a.ship!r} is not one of your ships in play"
+        if not 0 <= a.weapon < len(sh.weapons):
+            return f"{a.ship} has no weapon {a.weapon}"
+        if any(d[0] == a.ship and d[1] == a.weapon for d in self.declared):
+            return "each weapon fires once per phase"
+        if not self._weapon_usable(sh, a.weapon, self.fire_mode == "def"):
+            return "weapon destroyed, out of ammunition, moving-player-only in defensive fire, or docked"
+        tg = self._get(a.target)
+        if tg is None or tg.owner == player or not self._targetable(tg):
+            return f"{a.target!r} is not an enemy ship that can be attacked"
+        return "target out of range, behind a planet, or outside the forward field of fire"
+
+    def _do_assign(self, a) -> None:
+        sh = self.ship(a.ship)
+        tg = self.ship(a.target)
+        c, n, mx, stt = sh.weapons[a.weapon]
+        h, d, head = [g for tid, g in self._fire_options(sh.owner)[(sh.id, a.weapon)] if tid == tg.id][0]
+        if n > 0:
+            public_count(sh, "w", a.weapon, -1)
+        self.declared.append([sh.id, a.weapon, c, tg.id, list(h), d, head, -1, False])
+
+    def _start_intercept(self, after: str, attacks: list) -> None:
+        self.stage = "intercept"
+        self.after = after
+        self.attacks = attacks
+
+    def _icm_pool(self, target: Ship) -> list[Ship]:
+        return [s for s in self.ships if s.owner == target.owner and s.status == ACTIVE and s.pos == target.pos
+                and s.icms_available() > 0]
+
+    def _can_evade(self, a, target: Ship) -> bool:
+        return a[2] == "T" and target.evasive and target.mr > 0 and target.docked is None
+
+    def _pending_attack(self) -> int:
+        for k, a in enumerate(self.attacks):
+            if a[7] < 0:
+                return k
+        return -1
+
+    def _needs_decision(self, a) -> bool:
+        tg = self.ship(a[3])
+        if tg.status != ACTIVE:
+            return False
+        if tables().weapons[a[2]].icm and self._icm_pool(tg):
+            return True
+        return self._can_evade(a, tg)
+
+    def _intercept_actions(self) -> list:
+        a = self.attacks[self._pending_attack()]
+        tg = self.ship(a[3])
+        total = sum(s.icms_available() for s in self._icm_pool(tg)) if tables().weapons[a[2]].icm else 0
+        evades = (False, True) if self._can_evade(a, tg) else (False,)
+        return [m.Intercept(n, e) for n in range(total + 1) for e in evades]
+
+    def _do_intercept(self, a) -> None:
+        k = self._pending_attack()
+        att = self.attacks[k]
+        tg = self.ship(att[3])
+        left = a.icms
+        pool = sorted(self._icm_pool(tg), key=lambda s: (-s.icms_available(), s.id)) if left else []
+        for s in pool:
+            if left <= 0:
+                break
+            i = s.defense_index("ICM")
+            use = min(s.defenses[i][1], left)
+            public_count(s, "d", i, -use)
+            left -= use
+        if a.evade:
+            tg.evading = True
+        self.attacks[k] = att[:7] + [a.icms, a.evade] + att[9:]
+
+    def _resolve(self, a, ev: list) -> None:
+        src, widx, code, tid, h, dist, head, icms, evade = a[:9]
+        tg = self.ship(tid)
+        firer = self._get(src)
+        if tg.status != ACTIVE:
+            ev.append(m.Wasted(src, code, tid))
+            return
+        if firer is not None and not self.rules.declared_fire_after_damage and (
+            firer.status != ACTIVE or firer.weapons[widx][3] != OK
+        ):
+            ev.append(m.Wasted(src, code, tid))
+            return
+        col = defense_column(code, operating_defenses(tg, self.rules), self.rules)
+        half = half_damage(code, col)
+        table = tables().combat[code]
+        if firer is not None and firer.ms_turns > 0 and code in ("LC", "LB") and table["MS"] < table[col]:
+            col, half = "MS", True  # firing out of a masking screen: resolved as if the target were masked
+        if firer is not None:
+            ccs = firer.ccs
+        else:  # a mine or seeker: G14, its layer's combat control damage applies only with the ruling
+            layer = self._get(a[9]) if len(a) > 9 else None
+            ccs = self.rules.ccs_affects_mines and layer is not None and layer.ccs
+        chance = chance_to_hit(code, col, dist, head, ccs, max(icms, 0), tg.mr if evade else 0)
+        roll = self.rng.d100()
+        hit = roll_hits(roll, chance, self.rules)
+        ev.append(m.Attack(src, code, tid, _hex(h), dist, col, chance, max(icms, 0), evade, roll, hit))
+        tg.attacked = self.turn
+        if hit:
+            w = tables().weapons[code]
+            self._damage(tg, src, w.dtm, w.hdr, half, ev)
+
+    def _damage(self, sh: Ship, source: str, dtm: int, hdr, half: bool, ev: list) -> None:
+        roll = self.rng.d100()
+        eff = dmg.classify(sh, roll + dtm, self.rules)
+        hull = 0
+        system = ""
+        if eff.kind == "hull":
+            dice = self.rng.roll(hdr[0], hdr[1]) + hdr[2]
+            hull = dmg.hull_points(dice, eff.double, half, self.rules.half_rounding == "up")
+        elif eff.kind == "weapon":
+            system = sh.weapons[eff.index][0]
+        elif eff.kind == "defense":
+            system = sh.defenses[eff.index][0]
+        dead = dmg.apply_effect(sh, eff, hull, self.rules)
+        if sh.shadow is not None:
+            dmg.apply_effect(sh.shadow, eff, hull, self.rules)
+        if eff.kind in ("nav",) and self.rules.nav_roll == "once":
+            sh.navdir = 1 if self.rng.d10() <= 5 else -1
+        ev.append(m.Damage(sh.id, source, roll, roll + dtm, eff.result, eff.kind, system, hull, eff.note))
+        if dead:
+            self._destroy(sh, f"hull destroyed by {source}", ev)
+
+    def _destroy(self, sh: Ship, cause: str, ev: list) -> None:
+        if sh.status != ACTIVE:
+            return
+        sh.status = DEAD
+        sh.screen = None
+        ev.append(m.Destroyed(sh.id, cause))
+        host = self._get(sh.docked) if sh.docked is not None else None
+        for d in self.ships:
+            if d.docked == sh.id and d.status == ACTIVE:
+                d.docked = None
+                d.dmg += sh.hp // 2
+                if d.shadow is not None:
+                    d.shadow.dmg += sh.hp // 2
+                ev.append(m.Damage(d.id, sh.id, 0, 0, "hull", "hull", "", sh.hp // 2, "docked at a destroyed host"))
+                if d.dmg >= d.hp:
+                    self._destroy(d, f"destroyed with its host {sh.id}", ev)
+        if host is not None and host.status == ACTIVE:
+            host.dmg += sh.hp // 2
+            if host.shadow is not None:
+                host.shadow.dmg += sh.hp // 2
+            ev.append(m.Damage(host.id, sh.id, 0, 0, "hull", "hull", "", sh.hp // 2, "docked ship destroyed"))
+            if host.dmg >= host.hp:
+                self._destroy(host, f"destroyed with docked {sh.id}", ev)

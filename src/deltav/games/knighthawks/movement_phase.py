@@ -1,0 +1,595 @@
+"""The movement phase of a side turn (rules 4.1, 1): screens, dropped traps and seeker activation, orbits,
+the ship-by-ship plotting of moves (``course`` then one ``step`` per hex) and their execution together at
+``end_movement`` (seekers, orbits, plotted moves with break-up checks, docking, then mines and seekers
+triggered by the movers).
+
+Owns: the movement-phase decisions of ``KHState`` (a mixin). Must not resolve attacks (fire_phase.py does) or
+hold movement arithmetic (movement.py does).
+"""
+
+from __future__ import annotations
+
+from deltav.core import hexgrid
+from deltav.games.knighthawks import damage as dmg
+from deltav.games.knighthawks import messages as m
+from deltav.games.knighthawks.movement import (
+    advance,
+    completable,
+    orbit_step,
+    rotation_cost,
+    speed_options,
+    start_plot,
+    turn_choices,
+)
+from deltav.games.knighthawks.ships import ACTIVE, GONE, OK, Ship, ensure_shadow, public_count
+
+CARRIER_CAPACITY = 10  # fighters an assault carrier holds
+MS_MOVING = 99  # a moving ship's masking screen lasts while it keeps speed and heading
+SCREENS = ("PS", "ES", "SS")
+
+
+class MovementPhase:
+    """Movement-phase methods of the game state (mixed into ``KHState``)."""
+
+    # --- movement phase ----------------------------------------------------------------------------------
+    def _begin_side_turn(self, ev: list) -> None:
+        mv = self.mover
+        self.stage = "move"
+        self._cache = {}
+        self.plots = {}
+        self.cur = None
+        self.screened = []
+        self.laid = []
+        self.activated = []
+        self.orbit_new = {}
+        ev.append(m.TurnStarted(self.turn, mv))
+        for sh in self.ships:
+            if sh.status != ACTIVE:
+                continue
+            if sh.owner == mv:
+                sh.path = (sh.pos,)
+                if sh.nav and self.rules.nav_roll == "each_move":
+                    roll = self.rng.d10()
+                    sh.navdir = 1 if roll <= 5 else -1
+                    ev.append(m.NavRoll(sh.id, roll, "left" if roll <= 5 else "right"))
+                if 0 < sh.ms_turns < MS_MOVING:
+                    sh.ms_turns -= 1
+                    if sh.ms_turns == 0:
+                        ev.append(m.MaskingEnded(sh.id))
+                if sh.docked is not None:
+                    host = self._get(sh.docked)
+                    if sh.dock_turns >= 1 and host is not None and (
+                        host.kind == "station" or (host.kind == "carrier" and sh.kind == "fighter")
+                    ) and sh.kind in ("fighter", "scout") and host.attacked < self.turn - 1:
+                        changed = False
+                        for i, (c, n, mx, _st) in enumerate(sh.weapons):
+                            if c == "AR" and n < mx:
+                                public_count(sh, "w", i, mx - n)
+                                changed = True
+                        if changed:
+                            ev.append(m.Rearmed(sh.id))
+
+    def _own_movers(self, player: int) -> list[Ship]:
+        return [s for s in self.ships if s.owner == player and s.status == ACTIVE]
+
+    def _course_options(self, sh: Ship) -> list[tuple[int, int]]:
+        """(speed, facing) pairs this ship may plot now (fixed for the phase but for a new orbit: cached)."""
+        key = ("course", sh.id, sh.id in self.orbit_new)
+        got = self._cache.get(key)
+        if got is None:
+            got = self._cache[key] = self._course_options_uncached(sh)
+        return got
+
+    def _course_options_uncached(self, sh: Ship) -> list[tuple[int, int]]:
+        if sh.kind == "station":
+            return []
+        orbiting = sh.orbit is not None or sh.id in self.orbit_new
+        if sh.drifting():
+            speeds = [sh.speed]
+        elif orbiting or sh.docked is not None:
+            speeds = list(range(0, sh.adf + 1))
+        else:
+            speeds = list(speed_options(sh.speed, sh.adf))
+        if sh.evading and sh.mr > 0:
+            need = min(sh.mr, max(speeds))
+            speeds = [v for v in speeds if v >= need]
+        out = []
+        rot = sh.mr > 0 and (orbiting or sh.speed == 0)
+        navdir = sh.navdir if sh.nav else 0
+        for v in speeds:
+            facings = range(6) if rot and (v == 0 or orbiting) else (sh.facing,)
+            for f in facings:
+                if v == 0 or completable(self.map, start_plot(sh.pos, f), v, sh.mr, navdir, sh.evading and sh.mr > 0):
+                    out.append((v, f))
+        return out
+
+    def _default_ok(self, sh: Ship) -> bool:
+        """An unplotted ship holds its course (same speed, straight, forced turns if any): is that legal?"""
+        key = ("default", sh.id)
+        got = self._cache.get(key)
+        if got is None:
+            got = self._cache[key] = self._default_ok_uncached(sh)
+        return got
+
+    def _default_ok_uncached(self, sh: Ship) -> bool:
+        if sh.kind == "station" or sh.docked is not None or sh.orbit is not None:
+            return True
+        if not self._course_options(sh):
+            return True  # no legal plot at all: it holds its course (into a planet if it must)
+        if sh.evading and sh.mr > 0 and not sh.drifting():
+            return False
+        if sh.speed == 0:
+            return True
+        navdir = sh.navdir if sh.nav else 0
+        return completable(self.map, start_plot(sh.pos, sh.facing), sh.speed, sh.mr, navdir, False)
+
+    def _step_options(self) -> tuple[int, ...]:
+        sid, speed, facing, turns = self.cur
+        key = ("steps", sid, speed, facing, tuple(turns))
+        got = self._cache.get(key)
+        if got is not None:
+            return got
+        sh = self.ship(sid)
+        st = self._replay_plot(sh, speed, facing, turns)
+        navdir = sh.navdir if sh.nav else 0
+        ev = sh.evading and sh.mr > 0
+        out = []
+        memo: dict = {}
+        for t in turn_choices(st, sh.mr, navdir, ev):
+            nxt = advance(self.map, st, t, speed)
+            if nxt is not None and completable(self.map, nxt, speed, sh.mr, navdir, ev, False, memo):
+                out.append(t)
+        if not out:  # forced into a planet with no way out
+            out.append(0)
+        got = self._cache[key] = tuple(out)
+        return got
+
+    def _move_ok(self, player: int, a) -> bool:
+        """Whether a movement-phase action (not a step) is legal now: the same conditions as _move_actions."""
+        t = type(a)
+        if t is m.EndMovement:
+            return all(s.id in self.plots or self._default_ok(s) for s in self._own_movers(player))
+        if t is m.Activate:
+            return any(mm[0] == a.seeker and mm[1] == player and mm[2] == "S" and mm[4] < 0 for mm in self.mines) \
+                and a.seeker not in self.activated
+        sh = self._get(a.ship)
+        if sh is None or sh.owner != player or sh.status != ACTIVE:
+            return False
+        if t is m.Lay:
+            return a in self._lay_options(sh)
+        if sh.id in self.plots:
+            return False
+        if t is m.Screen:
+            return sh.id not in self.screened and a.screen in self._screen_options(sh)
+        if t is m.Orbit:
+            return self._can_orbit(sh)
+        return (a.speed, a.facing) in self._course_options(sh)
+
+    def _move_has_choice(self, player: int) -> bool:
+        """Whether the moving player has anything to decide but ending movement."""
+        if self.cur is not None:
+            return True
+        for sh in self._own_movers(player):
+            sid = sh.id
+            if sid in self.plots:
+                if self._lay_options(sh):
+                    return True
+                continue
+            if sid not in self.screened and self._screen_options(sh):
+                return True
+            if self._course_options(sh) or self._can_orbit(sh):
+                return True
+        return any(owner == player and kind == "S" and moves < 0 and mid not in self.activated
+                   for mid, owner, kind, _h, moves, _f, _layer in self.mines)
+
+    def _move_actions(self, player: int) -> list:
+        if self.cur is not None:
+            return [m.Step(t) for t in self._step_options()]
+        out: list = []
+        all_default = True
+        for sh in self._own_movers(player):
+            sid = sh.id
+            if sid in self.plots:
+                out.extend(self._lay_options(sh))
+                continue
+            screens, rest = self._ship_move_actions(sh)
+            if screens and sid not in self.screened:
+                out.extend(screens)
+            out.extend(rest)
+            if not self._default_ok(sh):
+                all_default = False
+        for mid, owner, kind, _h, moves, _f, _layer in self.mines:
+            if owner == player and kind == "S" and moves < 0 and mid not in self.activated:
+                out.append(m.Activate(mid))
+        if all_default:
+            out.append(m.EndMovement())
+        return out
+
+    def _ship_move_actions(self, sh: Ship) -> tuple:
+        """A ship's screen, lay, and orbit+course actions as at the start of its phase (cached; the callers
+        filter what earlier actions of the phase have used up)."""
+        key = ("acts", sh.id)
+        got = self._cache.get(key)
+        if got is None:
+            sid = sh.id
+            screens = tuple(m.Screen(sid, c) for c in self._screen_options(sh))
+            rest = []
+            if self._can_orbit(sh):
+                rest.append(m.Orbit(sid, True))
+                rest.append(m.Orbit(sid, False))
+            rest.extend(m.Course(sid, v, f) for v, f in self._course_options(sh))
+            got = self._cache[key] = (screens, tuple(rest))
+        return got
+
+    def _plotted_path(self, sh: Ship) -> tuple:
+        """The hexes a plotted ship will pass through (its start hex first)."""
+        speed, facing, turns = self.plots[sh.id]
+        if speed == 0:
+            return (sh.pos,)
+        return self._replay_plot(sh, speed, facing, list(turns), True).path
+
+    def _lay_options(self, sh: Ship) -> list:
+        """A plotted ship with a mine or seeker system may drop one of each kind in any hex of its path (one
+        mine pattern per hex)."""
+        if sh.id not in self.plots or sh.docked is not None or sh.id in self.orbit_new or sh.orbit is not None:
+            return []
+        out = []
+        path = None
+        for kind in ("M", "S"):
+            if (sh.id + kind) in self.laid or not self._can_lay(sh, kind):
+                continue
+            if path is None:
+                path = self._plotted_path(sh)
+            for at, h in enumerate(path):
+                if kind == "M" and any(mm[2] == "M" and mm[3] == h for mm in self.mines):
+                    continue
+                out.append(m.Lay(sh.id, kind, at))
+        return out
+
+    def _move_rule(self, a) -> str:
+        return {m.Screen: "kh.move.screen", m.Lay: "kh.move.lay", m.Activate: "kh.move.seeker",
+                m.Orbit: "kh.move.orbit", m.Course: "kh.move.course", m.EndMovement: "kh.move.unplotted"}[type(a)]
+
+    def _move_reason(self, player: int, a) -> str:
+        sh = self._get(getattr(a, "ship", None))
+        t = type(a)
+        if t is m.EndMovement:
+            return "a ship cannot hold its course (evasion, or a planet ahead): plot it first"
+        if t is m.Activate:
+            return f"{a.seeker!r} is not one of your inert seekers"
+        if sh is None or sh.owner != player or sh.status != ACTIVE:
+            return f"{getattr(a, 'ship', None)!r} is not one of your ships in play"
+        if sh.id in self.plots and t is not m.Lay:
+            return f"{sh.id} has already been plotted this phase"
+        if t is m.Screen:
+            return "screen not available (already set this phase, destroyed, no charges, power short, or no change)"
+        if t is m.Lay:
+            return ("cannot lay: plot the ship's move first, then name a hex of its path; no working system with "
+                    "ammunition, already laid this phase, docked or in orbit, or that hex already mined")
+        if t is m.Orbit:
+            return "orbit needs a start next to a planet and a speed the ship can cut to 0"
+        if t is m.Course:
+            if a.speed not in speed_options(sh.speed, sh.adf) and not (sh.orbit or sh.docked):
+                return f"speed {a.speed} is not within ADF {sh.adf} of {sh.speed}"
+            if a.facing != sh.facing:
+                return "a ship may only rotate in place when it stays stopped (or in orbit) and has MR left"
+            return "no legal move at that speed (planet in the way, or evasion/navigation constraints)"
+        return "not legal now"
+
+    def _screen_options(self, sh: Ship) -> list[str]:
+        out = []
+        if not sh.short:
+            for c in SCREENS:
+                if sh.screen != c and sh.has_working_defense(c):
+                    out.append(c)
+            if sh.ms_turns == 0 and sh.has_working_defense("MS"):
+                out.append("MS")
+        if sh.screen is not None or sh.ms_turns > 0:
+            out.append("none")
+        return out
+
+    def _do_screen(self, a, ev) -> None:
+        sh = self.ship(a.ship)
+        self.screened.append(sh.id)
+        c = a.screen
+        if c == "none":
+            sh.screen = None
+            sh.ms_turns = 0
+        elif c == "MS":
+            public_count(sh, "d", sh.defense_index("MS"), -1)
+            still = sh.orbit is not None or sh.kind == "station"
+            sh.ms_turns = self.rules.station_ms_turns if still else MS_MOVING
+            if self.rules.one_screen:
+                sh.screen = None
+        else:
+            sh.screen = c
+            if self.rules.one_screen and sh.ms_turns:
+                sh.ms_turns = 0
+        ev.append(m.ScreenSet(sh.id, c))
+
+    @staticmethod
+    def _can_lay(sh: Ship, kind: str) -> bool:
+        return any(c == kind and stt == OK and n > 0 for c, n, _mx, stt in sh.weapons)
+
+    def _do_lay(self, a, ev) -> None:
+        sh = self.ship(a.ship)
+        ensure_shadow(sh)  # laying is secret: the other side's picture of the ammunition stays
+        for i, (c, n, mx, stt) in enumerate(sh.weapons):
+            if c == a.kind and stt == OK and n > 0:
+                sh.weapons[i] = (c, n - 1, mx, stt)
+                break
+        h = self._plotted_path(sh)[a.at]
+        self.mine_counter += 1
+        mid = f"trap-{self.mine_counter}"
+        self.mines.append((mid, sh.owner, a.kind, h, -1, sh.facing, sh.id))
+        self.laid.append(sh.id + a.kind)
+        ev.append(m.Laid(sh.id, a.kind, mid, h, (sh.owner,)))
+
+    def _can_orbit(self, sh: Ship) -> bool:
+        if sh.orbit is not None or sh.kind == "station" or sh.docked is not None or sh.id in self.orbit_new:
+            return False
+        if sh.pos not in self.map.ring or sh.drifting():
+            return False
+        return 0 in speed_options(sh.speed, sh.adf)
+
+    def _do_course(self, a, ev) -> None:
+        sh = self.ship(a.ship)
+        if a.speed == 0:
+            self.plots[sh.id] = (0, a.facing, ())
+            ev.append(m.Plotted(sh.id, 0, a.facing, ()))
+        else:
+            self.cur = [sh.id, a.speed, a.facing, []]
+
+    def _replay_plot(self, sh: Ship, speed: int, facing: int, turns, planet_crash: bool = False):
+        key = ("plot", sh.id, speed, facing, tuple(turns), planet_crash)
+        got = self._cache.get(key)
+        if got is not None:
+            return got
+        if turns:
+            prev = self._cache.get(("plot", sh.id, speed, facing, tuple(turns[:-1]), planet_crash))
+            if prev is not None:
+                nxt = advance(self.map, prev, turns[-1], speed, planet_crash)
+                if nxt is None:
+                    nxt = advance(self.map, prev, 0, speed, True)
+                self._cache[key] = nxt
+                return nxt
+        st = self._replay_plot_uncached(sh, speed, facing, turns, planet_crash)
+        self._cache[key] = st
+        return st
+
+    def _replay_plot_uncached(self, sh: Ship, speed: int, facing: int, turns, planet_crash: bool = False):
+        st = start_plot(sh.pos, facing)
+        for t in turns:
+            nxt = advance(self.map, st, t, speed, planet_crash)
+            if nxt is None:
+                nxt = advance(self.map, st, 0, speed, True)
+            st = nxt
+        return st
+
+    def _do_step(self, a, ev) -> None:
+        sid, speed, facing, turns = self.cur
+        sh = self.ship(sid)
+        turns = turns + [a.turn]
+        st = self._replay_plot(sh, speed, facing, turns)
+        if st.end or st.done >= speed:
+            self.plots[sid] = (speed, facing, tuple(turns))
+            self.cur = None
+            ev.append(m.Plotted(sid, speed, facing, tuple(turns)))
+        else:
+            self.cur = [sid, speed, facing, turns]
+
+    # --- executing the moves --------------------------------------------------------------------------------
+    def _end_movement(self, ev: list) -> None:
+        mv = self.mover
+        triggered: list = []
+        self._move_seekers(mv, ev, triggered)
+        # ships and stations in orbit (including orbits declared this phase) and the ships docked at them
+        moved_orbit = set()
+        for sh in self.ships:
+            if sh.owner != mv or sh.status != ACTIVE:
+                continue
+            if sh.id in self.orbit_new:
+                pl = self._planet_next_to(sh.pos)
+                sh.orbit = (pl, self.orbit_new[sh.id])
+                sh.speed = 0
+            if sh.orbit is None:
+                continue
+            plot = self.plots.get(sh.id)
+            if plot is not None and plot[0] > 0:
+                continue  # leaves orbit: moves below
+            if plot is not None:
+                sh.facing = plot[1]
+            planet = self.map.planet_hexes[sh.orbit[0]]
+            start = sh.pos
+            sh.pos = orbit_step(planet, sh.pos, sh.orbit[1])
+            sh.path = (start, sh.pos)
+            moved_orbit.add(sh.id)
+            ev.append(m.Moved(sh.id, sh.path, sh.facing, 0, "orbit"))
+            self._carry_docked(sh, ev)
+        for sh in self.ships:
+            if sh.owner != mv or sh.status != ACTIVE or sh.id in moved_orbit or sh.kind == "station":
+                continue
+            plot = self.plots.get(sh.id)
+            if sh.docked is not None and (plot is None or plot[0] == 0):
+                if plot is not None:
+                    sh.facing = plot[1]
+                continue
+            if plot is None:
+                if sh.speed == 0:
+                    continue
+                navdir = sh.navdir if sh.nav else 0
+                turns = tuple(navdir if i < sh.mr else 0 for i in range(sh.speed)) if navdir else ()
+                plot = (sh.speed, sh.facing, turns)
+            self._execute(sh, plot, ev)
+        # docking, once every ship has moved: a ship that stopped in a friendly station's hex (a fighter also
+        # in a carrier's) is docked
+        for sh in self.ships:
+            if (sh.owner == mv and sh.status == ACTIVE and sh.speed == 0 and sh.docked is None and sh.orbit is None
+                    and sh.kind != "station"):
+                host = self._dock_host(sh)
+                if host is not None:
+                    sh.docked = host.id
+                    sh.dock_turns = 0
+                    ev.append(m.Docked(sh.id, host.id))
+        self._check_end(ev)
+        if self.stage == "over":
+            return
+        self._trigger_mines(mv, triggered)
+        self._start_intercept("combat", triggered)
+
+    def _planet_next_to(self, h) -> int:
+        p = self.map.ring[h]
+        return self.map.planet_hexes.index(p)
+
+    def _carry_docked(self, host: Ship, ev) -> None:
+        for d in self.ships:
+            if d.docked == host.id and d.status == ACTIVE:
+                d.pos = host.pos
+                d.path = (host.pos,)
+
+    def _execute(self, sh: Ship, plot, ev) -> None:
+        speed, facing, turns = plot
+        old_speed, old_facing = sh.speed, sh.facing
+        if sh.docked is not None:
+            sh.docked = None
+            sh.dock_turns = 0
+        if sh.orbit is not None:
+            sh.orbit = None
+        st = start_plot(sh.pos, facing)
+        for i in range(speed):
+            t = turns[i] if i < len(turns) else 0
+            nxt = advance(self.map, st, t, speed, True)
+            if nxt is None:
+                nxt = advance(self.map, st, 0, speed, True)
+            st = nxt
+            if st.end:
+                break
+        points = abs(speed - old_speed) + st.turns + rotation_cost(old_facing, facing)
+        if self.rules.breakup_counts_gravity:
+            points += st.gturns
+        if sh.severe() and points > 0:
+            chance = dmg.breakup_chance(sh.hp, sh.dmg, points)
+            roll = self.rng.d100()
+            broke = roll <= chance
+            ev.append(m.BreakupCheck(sh.id, chance, roll, broke))
+            if broke:
+                self._destroy(sh, "broke apart maneuvering", ev)
+                return
+        sh.path = st.path
+        sh.pos = st.pos if st.end != "crash" else st.path[-1]
+        sh.facing = st.facing
+        sh.speed = speed
+        if sh.evading:
+            sh.evading = False
+        changed = speed != old_speed or st.turns or st.gturns or facing != old_facing
+        if sh.ms_turns >= MS_MOVING and changed:
+            sh.ms_turns = 0
+            ev.append(m.MaskingEnded(sh.id))
+        end = st.end
+        ev.append(m.Moved(sh.id, sh.path, sh.facing, speed, end))
+        if sh.kind == "carrier":
+            self._carry_docked(sh, ev)
+        if end == "crash":
+            self._destroy(sh, "crashed into a planet", ev)
+        elif end == "exit":
+            sh.status = GONE
+            sh.screen = None
+            ev.append(m.Disengaged(sh.id, sh.pos))
+            for d in self.ships:
+                if d.docked == sh.id and d.status == ACTIVE:
+                    d.status = GONE
+                    ev.append(m.Disengaged(d.id, d.pos))
+
+    def _dock_host(self, sh: Ship) -> Ship | None:
+        for h in self.ships:
+            if h is sh or h.status != ACTIVE or h.owner != sh.owner or h.pos != sh.pos:
+                continue
+            if h.kind == "station":
+                return h
+            if h.kind == "carrier" and sh.kind == "fighter" and sum(
+                1 for d in self.ships if d.docked == h.id and d.status == ACTIVE
+            ) < CARRIER_CAPACITY:
+                return h
+        return None
+
+    def _move_seekers(self, mv: int, ev: list, triggered: list) -> None:
+        keep = []
+        for mine in self.mines:
+            mid, owner, kind, h, moves, facing, layer = mine
+            if kind != "S" or owner != mv or (moves < 0 and mid not in self.activated):
+                keep.append(mine)
+                continue
+            n = 2 * (max(moves, 0) + 1)
+            target = self._nearest_ship(h)
+            if target is None:
+                keep.append((mid, owner, kind, h, max(moves, 0), facing, layer))
+                continue
+            path = [h]
+            pos, f = h, facing
+            hit = None
+            here = [s for s in self.ships if s.pos == h and self._targetable(s)]
+            if here:  # a ship already in the seeker's hex: it detonates at once
+                hit = self._largest(here)
+                n = 0
+            for i in range(n):
+                dirs = range(6) if i == 0 else (f, (f + 1) % 6, (f - 1) % 6)
+                best = None
+                for d in dirs:
+                    nb = hexgrid.neighbour(pos, d)
+                    key = (hexgrid.distance(nb, target.pos), rotation_cost(d, f), d)
+                    if best is None or key < best[0]:
+                        best = (key, d, nb)
+                _, f, pos = best
+                path.append(pos)
+                victims = [s for s in self.ships if s.pos == pos and self._targetable(s)]
+                if victims:
+                    hit = self._largest(victims)
+                    break
+            ev.append(m.SeekerMoved(mid, tuple(path), target.id))
+            if hit is not None:
+                triggered.append(self._trap_attack(mid, "S", hit, layer))
+            elif 2 * (max(moves, 0) + 1) < 12:
+                keep.append((mid, owner, kind, pos, max(moves, 0) + 1, f, layer))
+        self.mines = keep
+
+    def _nearest_ship(self, h) -> Ship | None:
+        best: list[Ship] = []
+        bd = None
+        for s in self.ships:
+            if not self._targetable(s):
+                continue
+            d = hexgrid.distance(s.pos, h)
+            if bd is None or d < bd:
+                bd, best = d, [s]
+            elif d == bd:
+                best.append(s)
+        if not best:
+            return None
+        return best[0] if len(best) == 1 else best[self.rng.below(len(best))]
+
+    def _largest(self, ships: list[Ship]) -> Ship:
+        top = max(s.hp for s in ships)
+        big = [s for s in ships if s.hp == top]
+        return big[0] if len(big) == 1 else big[self.rng.below(len(big))]
+
+    def _trap_attack(self, mid: str, kind: str, target: Ship, layer: str) -> list:
+        return [mid, -1, kind, target.id, list(target.pos), 0, False, -1, False, layer]
+
+    def _trigger_mines(self, mv: int, triggered: list) -> None:
+        """Mines and waiting seekers of the other side in hexes the moving ships entered detonate now."""
+        keep = []
+        for mine in self.mines:
+            mid, owner, kind, h, moves, _f, layer = mine
+            if owner == mv:
+                keep.append(mine)
+                continue
+            victims = [s for s in self.ships if s.owner == mv and self._targetable(s) and h in s.path[1:]]
+            if not victims:
+                keep.append(mine)
+                continue
+            if kind == "M":
+                for v in victims:
+                    triggered.append(self._trap_attack(mid, "M", v, layer))
+            else:
+                triggered.append(self._trap_attack(mid, "S", self._largest(victims), layer))
+        self.mines = keep
