@@ -696,6 +696,7 @@ class DeepSpaceState(State):
         if isinstance(a, AutoAllocate):
             if a.ship != s.id:
                 raise IllegalAction("deepspace.damage.order", f"allocate the hit points of ship {s.id} next")
+            totals: dict[int, list[int]] = {}  # slot -> [hp, levels], in the order first touched
             while True:
                 step = dmg.default_step(s.size, s.lv, s.partial, s.pending, mode)
                 if step is None:
@@ -703,6 +704,10 @@ class DeepSpaceState(State):
                 k, hp = step
                 lost = dmg.apply(s.size, s.lv, s.partial, k, hp, mode)
                 s.pending -= hp
+                acc = totals.setdefault(k, [0, 0])
+                acc[0] += hp
+                acc[1] += lost
+            for k, (hp, lost) in totals.items():
                 stat, w = dmg.slot_name(k)
                 ev.append(StatLost(s.id, stat, w, hp, lost, (p,)))
             s.pending = 0
