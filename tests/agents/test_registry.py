@@ -19,6 +19,7 @@ from deltav.agents import (
     resolve_preset,
 )
 from deltav.agents.presets import LEVELS, PRESETS, preset_for
+from deltav.agents.rollout import BotPrior
 from deltav.core.agent import Agent
 from deltav.core.match import play_match
 from deltav.core.protocol import Game
@@ -87,9 +88,10 @@ def test_search_specs_are_refused_for_a_game_without_determinizer():
 
 
 def test_every_game_has_every_level_with_a_documented_budget():
+    # this module's table (a game's own bots.PRESETS, where it has one, takes precedence: tested below)
     for gid in ("default", "tactical", "mining", "deepspace", "knighthawks"):
         for level in LEVELS:
-            entry = preset_for(gid, level)
+            entry = PRESETS[gid][level]
             assert entry["budget"]
             for e in (entry, entry.get("fallback") or {}):
                 if e.get("agent") in ("mcts", "ismcts", "duct"):
@@ -98,6 +100,17 @@ def test_every_game_has_every_level_with_a_documented_budget():
             if entry["agent"] not in ("mcts", "ismcts", "duct", "random"):
                 assert entry["fallback"]["agent"] in ("mcts", "ismcts", "duct", "random")
     assert preset_for("no-such-game", "hard") == PRESETS["default"]["hard"]
+
+
+def test_a_games_own_presets_take_precedence(fake_game, monkeypatch):
+    game, _ = fake_game
+    bots = sys.modules["deltav.games.fakegame.bots"]
+    monkeypatch.setattr(bots, "PRESETS", {"hard": {"agent": "last", "params": {"reverse": True}, "budget": "0 ms"}},
+                        raising=False)
+    assert preset_for("fakegame", "hard")["agent"] == "last"
+    assert preset_for("fakegame", "normal") == PRESETS["default"]["normal"]  # levels it does not define
+    hard = make_agent(game, "hard")
+    assert isinstance(hard, FirstLegal) and hard.reverse and hard.name == "hard"
 
 
 def _strength(entry):
@@ -110,7 +123,7 @@ def _strength(entry):
 
 def test_the_levels_grow_in_strength():
     for gid in ("default", "tactical", "mining", "deepspace", "knighthawks"):
-        easy, normal, hard = (preset_for(gid, level) for level in LEVELS)
+        easy, normal, hard = (PRESETS[gid][level] for level in LEVELS)
         if gid == "default":
             easy = easy["fallback"]  # the generic table: compare the search fallback of easy
         assert _strength(easy) < _strength(normal) < _strength(hard), gid
@@ -296,3 +309,41 @@ def test_bench_versus_and_wilson_interval():
     f = versus(NimGame, {"heaps": "3,4,5"}, "mcts:iterations=200", "random", 4, 1)
     assert f["a_wins"] + f["b_wins"] + f["other"] == 4
     assert f["a_wins"] >= 3
+
+
+def test_bench_gate_and_decision_sampling(capsys):
+    from deltav.agents.bench import gate, sample_decisions
+
+    assert gate({"test-nim": NimGame}, ["test-nim"], ["random", "mcts:iterations=20"], 1, matches=2) == 0
+    out = capsys.readouterr().out
+    assert out.count("ok ") == 2 and "FAIL" not in out
+
+    class Liar(Agent):
+        def act(self, decision):
+            return "nonsense"
+
+    class BadNim(NimGame):
+        id = "test-badnim"
+
+    bots = types.ModuleType("deltav.games.test-badnim.bots")
+    bots.BOTS = {"liar": Liar}
+    sys.modules["deltav.games.test-badnim.bots"] = bots
+    try:
+        assert gate({"test-badnim": BadNim}, ["test-badnim"], ["liar", "random"], 1) == 1
+        assert "FAIL" in capsys.readouterr().out
+    finally:
+        del sys.modules["deltav.games.test-badnim.bots"]
+    f = sample_decisions(NimGame, {"heaps": "3,4,5"}, "mcts:iterations=20", 5, 1, every=1)
+    assert f["decisions"] == 5 and f["illegal"] == 0 and f["iterations_per_second"] > 0
+
+
+def test_search_specs_name_game_knowledge(fake_game):
+    game, heur = fake_game
+    agent = make_agent(game, "ismcts:iterations=20,rollout=rollout_policy,evaluation=evaluate,prior=bot:scripted")
+    assert agent.policy is heur.rollout_policy and agent.evaluate is heur.evaluate
+    assert isinstance(agent.prior, BotPrior)
+    assert make_agent(game, "mcts:rollout=bot:last").policy.factory is FirstLegal
+    with pytest.raises(AgentSpecError, match="has no 'nothing'"):
+        make_agent(game, "mcts:evaluation=nothing")
+    record, state, _ = play_match(game, {"heaps": "2,3"}, 3, [agent, make_agent(game, "random")])
+    assert state.is_terminal()

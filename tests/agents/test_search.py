@@ -317,3 +317,13 @@ def test_a_bot_prior_weights_the_bots_choice():
     assert sum(weights) == pytest.approx(1.0)
     agent = ISMCTSAgent(iterations=100, prior=prior)
     assert agent.act(decision(NimGame, state, 0)) in legal
+
+
+@pytest.mark.parametrize("cls", [MCTSAgent, ISMCTSAgent])
+def test_a_search_that_learns_nothing_does_not_favour_the_first_action(cls):
+    # playouts cut at depth 0 with no evaluation: every return is 0, so the choice must be a random one
+    state = NimGame.new_initial_state({"heaps": "2,3,5"}, 0)
+    legal = state.legal_actions(0)
+    chosen = [cls(iterations=13, max_depth=0).act(decision(NimGame, state, 0, seed)) for seed in range(40)]
+    assert len(set(chosen)) >= 6
+    assert chosen.count(legal[0]) <= 12

@@ -156,6 +156,7 @@ class SearchAgent(Agent):
                         return a
         best = None
         best_key = None
+        ties = 0
         for a in legal:
             s = stats.get(a)
             if s is None:
@@ -164,6 +165,11 @@ class SearchAgent(Agent):
             if best_key is None or key > best_key:
                 best_key = key
                 best = a
+                ties = 1
+            elif key == best_key:  # equal visits and mean (a search that learnt nothing): a random one of them
+                ties += 1
+                if decision.rng.below(ties) == 0:
+                    best = a
         return best if best is not None else decision.rng.choice(legal)
 
 

@@ -12,7 +12,8 @@ A preset entry holds:
 - ``fallback`` (optional): the entry used while the game has no bot of that name;
 - ``budget``: the documented decision-time budget, in words.
 
-Resolution: the game's own table if it has one, else ``default`` (:func:`preset_for`);
+Resolution (:func:`preset_for`): a level the game defines itself in ``deltav.games.<id>.bots.PRESETS`` (same
+entry format) wins; otherwise this module's table for the game, else ``default``;
 ``deltav.agents.registry.resolve_preset`` applies the fallback and reports which heuristics were found. A named
 heuristic the game does not (yet) define falls back to uniformly random playouts (the preset's ``max_depth``
 then ends playouts with ``state.returns()``).
@@ -96,9 +97,14 @@ PRESETS: dict[str, dict[str, dict[str, Any]]] = {
 
 
 def preset_for(game_id: str, level: str) -> dict[str, Any]:
-    """A copy of the preset table entry for ``game_id`` at ``level`` (``easy``, ``normal`` or ``hard``)."""
+    """A copy of the preset entry for ``game_id`` at ``level`` (``easy``, ``normal`` or ``hard``): the game's
+    own ``deltav.games.<id>.bots.PRESETS`` when it defines that level, else this module's table."""
     if level not in LEVELS:
         raise KeyError(level)
+    mod = game_module(game_id, "bots")
+    own = getattr(mod, "PRESETS", None) if mod is not None else None
+    if isinstance(own, dict) and level in own:
+        return copy.deepcopy(own[level])
     table = PRESETS.get(game_id, PRESETS["default"])
     return copy.deepcopy(table.get(level, PRESETS["default"][level]))
 

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from deltav.agents.mcts import DUCTAgent, ISMCTSAgent, MCTSAgent, SearchAgent, check_searchable
+from deltav.agents.mcts import DUCTAgent, ISMCTSAgent, MCTSAgent, SearchAgent, SearchUnavailable, check_searchable
 from deltav.agents.noisy import EpsilonAgent
 from deltav.agents.presets import LEVELS, game_module, heuristic, preset_for
 from deltav.agents.rollout import BotPolicy, BotPrior
 from deltav.agents.spec import AgentSpecError, parse_spec
 from deltav.core.agent import Agent, RandomAgent
+from deltav.core.errors import OptionError
 from deltav.core.protocol import Game, get_game
 
 SEARCH_AGENTS: dict[str, type[SearchAgent]] = {"mcts": MCTSAgent, "ismcts": ISMCTSAgent, "duct": DUCTAgent}
@@ -49,7 +50,7 @@ def _game_class(game: str | type[Game]) -> type[Game] | None:
         return game
     try:
         return get_game(game)
-    except Exception:
+    except OptionError:
         from deltav.games import load_all
 
         return load_all().get(game)
@@ -67,7 +68,16 @@ def make_agent(game: str | type[Game], spec: str) -> Agent:
     if name in SEARCH_AGENTS:
         if game_cls is not None:
             _check_search(spec, game_cls)
-        return SEARCH_AGENTS[name](spec=spec, **raw)
+        raw = dict(raw)
+        hooks = {key: raw.pop(key, None) for key in HOOKS}
+        agent = SEARCH_AGENTS[name](
+            policy=_hook(spec, gid, "rollout", hooks["rollout"], _rollout),
+            evaluate=_hook(spec, gid, "evaluation", hooks["evaluation"], heuristic),
+            prior=_hook(spec, gid, "prior", hooks["prior"], _prior),
+            spec=spec,
+            **raw,
+        )
+        return agent
     if name in LEVELS:
         return _from_preset(gid, game_cls, name, raw, spec)
     bots = game_bots(gid)
@@ -83,10 +93,25 @@ def make_agent(game: str | type[Game], spec: str) -> Agent:
     )
 
 
+#: Search-agent spec parameters naming game knowledge (as in the presets): ``rollout=rollout_policy``,
+#: ``evaluation=evaluate``, ``prior=bot:scripted``.
+HOOKS = ("rollout", "evaluation", "prior")
+
+
+def _hook(spec: str, gid: str, key: str, name: str | None, resolve: Any) -> Any:
+    if name is None or name.lower() in ("none", ""):
+        return None
+    found = resolve(gid, name)
+    if found is None:
+        raise AgentSpecError(spec, f"parameter {key!r}: game {gid!r} has no {name!r} (a function of its "
+                                   "heuristics module, or bot:NAME for one of its bots)")
+    return found
+
+
 def _check_search(spec: str, game_cls: type[Game]) -> None:
     try:
         check_searchable(game_cls)
-    except Exception as exc:
+    except SearchUnavailable as exc:
         raise AgentSpecError(spec, str(exc)) from None
 
 

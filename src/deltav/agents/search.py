@@ -8,7 +8,8 @@ the true state), choosing at each node:
   2012). Children are keyed by the acting player's action; an action not yet tried is expanded first
   (chosen at random among the untried ones), otherwise the child maximising
   ``mean + c * sqrt(ln(availability) / visits)`` is taken, where *availability* counts the iterations in which
-  that action was legal at this node (with one fixed world this is plain UCT).
+  that action was legal at this node (with one fixed world this is plain UCT). Exact ties are broken at random
+  (never by list order), so a search whose playouts all return 0 plays like the random bot.
 - **simultaneous node** (several deciding players): decoupled selection. Each deciding player picks its own
   action from its own statistics at this node (the opponents' pending decisions are chosen by *their*
   statistics, never by ours): UCB1 (decoupled UCT, "DUCT") or regret matching with exploration ``gamma``
@@ -161,7 +162,7 @@ class Search:
             if len(players) == 1:
                 p = players[0]
                 if self.prior is not None:
-                    step = self._puct_step(node, state, p, at_root, stable)
+                    step = self._puct_step(node, state, p, at_root, stable, rng)
                     if step is None:
                         values = evaluate_leaf(state, self.evaluate)
                         break
@@ -188,6 +189,7 @@ class Search:
                     slots = node.slots
                     best_i = -1
                     best_score = _NEG
+                    ties = 0
                     unexp = None
                     for i, ch in enumerate(slots):
                         if ch is None:
@@ -203,6 +205,11 @@ class Search:
                             if score > best_score:
                                 best_score = score
                                 best_i = i
+                                ties = 1
+                            elif score == best_score:  # exact ties (all returns equal): pick one at random
+                                ties += 1
+                                if rng.below(ties) == 0:
+                                    best_i = i
                     before = state.rng.state
                     if unexp is not None:
                         i = unexp[0] if len(unexp) == 1 else unexp[rng.below(len(unexp))]
@@ -234,6 +241,7 @@ class Search:
                 best = None
                 best_a = None
                 best_score = _NEG
+                ties = 0
                 unexp = None
                 for a in legal:
                     ch = kids.get((p, a) if other else a)
@@ -251,6 +259,12 @@ class Search:
                             best_score = score
                             best = ch
                             best_a = a
+                            ties = 1
+                        elif score == best_score:
+                            ties += 1
+                            if rng.below(ties) == 0:
+                                best = ch
+                                best_a = a
                 if unexp is not None:
                     a = unexp[0] if len(unexp) == 1 else unexp[rng.below(len(unexp))]
                     state.apply_action(p, a)
@@ -285,7 +299,8 @@ class Search:
                         r = other_arm.regret + (u / sigmas[j] if j == chosen else 0.0) - u
                         other_arm.regret = r if r > 0.0 else 0.0
 
-    def _puct_step(self, node: Node, state: State, p: int, at_root: bool, stable: bool) -> tuple[Node, bool, bool] | None:
+    def _puct_step(self, node: Node, state: State, p: int, at_root: bool, stable: bool,
+                   rng: Rng) -> tuple[Node, bool, bool] | None:
         """PUCT selection at a sequential node with prior weights (``prior(state, player, legal)``, computed once
         per node, at its first visit): ``Q + c_prior * P * sqrt(N) / (1 + n)`` where N sums the visits of the
         available children and an unvisited child has Q = 0. Applies the action; returns (child, expanded,
@@ -326,6 +341,7 @@ class Search:
         default = 1.0 / len(legal)
         best_i = 0
         best_score = _NEG
+        ties = 0
         for i, a in enumerate(legal):
             ch = children[i]
             pa = priors.get(a, default)
@@ -336,6 +352,11 @@ class Search:
             if score > best_score:
                 best_score = score
                 best_i = i
+                ties = 1
+            elif score == best_score:
+                ties += 1
+                if rng.below(ties) == 0:
+                    best_i = i
         a = legal[best_i]
         before = state.rng.state if stable else 0
         state.apply_action(p, a)
@@ -407,6 +428,7 @@ class Search:
                 best_a = None
                 best_arm = None
                 best_score = _NEG
+                ties = 0
                 for a in legal:
                     arm = arms.get(a)
                     if arm is None or arm.visits == 0:
@@ -425,6 +447,12 @@ class Search:
                             best_score = score
                             best_a = a
                             best_arm = arm
+                            ties = 1
+                        elif score == best_score:
+                            ties += 1
+                            if rng.below(ties) == 0:
+                                best_a = a
+                                best_arm = arm
                 if unexp is not None:
                     best_a = unexp[0] if len(unexp) == 1 else unexp[rng.below(len(unexp))]
                     best_arm = arms.get(best_a)
