@@ -30,7 +30,9 @@ def test_scripted_beats_random_in_the_duel():
 
 
 def test_registry_of_bots():
-    assert {"scripted": ScriptedBot} == BOTS
+    from deltav.games.deepspace.bots import CadetBot, PlannerBot
+
+    assert {"scripted": ScriptedBot, "cadet": CadetBot, "planner": PlannerBot} == BOTS
 
 
 def _decision(state, p):

@@ -1,4 +1,8 @@
-"""The scripted Deep Space Combat bot: a baseline that plays every decision from its view and legal actions.
+"""Deep Space Combat bots: the difficulty ladder ``easy`` = :class:`CadetBot`, ``normal`` = :class:`ScriptedBot`,
+``hard`` = :class:`PlannerBot` (``PRESETS``; measurements in ``docs/bots-deepspace.md``). Every bot decides from
+its ``Decision`` only and never sends an action outside the legal list.
+
+The scripted bot (``normal``), a baseline that plays every decision from its view and legal actions:
 
 - Design: a ready-made fleet when one uses at least 3/4 of the side's size levels; otherwise ships of up to 4
   size levels, thrust 4, about 30% of the points in evasion and 20% in endurance, the
@@ -26,6 +30,8 @@ from __future__ import annotations
 from deltav.core.agent import Agent
 from deltav.core.hexgrid import distance
 from deltav.core.protocol import Decision
+from deltav.games.deepspace import damage as dmg
+from deltav.games.deepspace import planner
 from deltav.games.deepspace.design import load_fleet
 from deltav.games.deepspace.heuristics import (
     estimated_enemy_stats,
@@ -43,6 +49,7 @@ from deltav.games.deepspace.messages import (
     NewShip,
     Place,
     SelfDestruct,
+    SetStat,
     SetVelocity,
     UseFleet,
     VelocityColumn,
@@ -244,4 +251,206 @@ class ScriptedBot(Agent):
         return SelfDestruct(sid, gain > 1.5 * loss)
 
 
-BOTS = {"scripted": ScriptedBot}
+class CadetBot(ScriptedBot):
+    """The ``easy`` level: a short-sighted player. It charges straight at the nearest enemy, fires every weapon
+    at the nearest enemy whatever the odds, lets the default allocation place its damage and never
+    self-destructs. No random moves: it is weak the way a beginner is, predictably."""
+
+    name = "cadet"
+
+    def _velocity(self, view, me, legal):
+        mine, enemies = self._ships(view, me)
+        ship = mine[legal[0].ship]
+        if not enemies:
+            return super()._velocity(view, me, legal)
+        pos = ship["pos"]
+        near = min(enemies, key=lambda e: (distance(pos, e[0]["pos"]), e[0]["id"]))[0]["pos"]
+        cands = [a for a in legal if isinstance(a, SetVelocity)]
+        if isinstance(legal[0], VelocityColumn):
+            cands = list(velocity_actions(ship["id"], tuple(ship["vel"]), ship["thrust"]))
+        if not cands:
+            return legal[0]
+        return min(cands, key=lambda a: (distance((pos[0] + a.dq, pos[1] + a.dr), near), abs(a.dq) + abs(a.dr),
+                                         a.dq, a.dr))
+
+    def _fire(self, view, me, legal):
+        mine, enemies = self._ships(view, me)
+        pos = mine[legal[0].ship]["pos"]
+        ids = {s["id"]: s["pos"] for s, *_ in enemies}
+        shots = [a for a in legal if a.target in ids]
+        if not shots:
+            return legal[0]
+        return min(shots, key=lambda a: (distance(pos, ids[a.target]), a.target))
+
+    def _allocate(self, view, legal):
+        return next((a for a in legal if isinstance(a, AutoAllocate)), legal[0])
+
+    def _destruct(self, view, me, legal):
+        return SelfDestruct(legal[0].ship, False)
+
+
+class PlannerBot(ScriptedBot):
+    """The ``hard`` level: plans each round for the whole side with :mod:`planner` (belief over enemy designs
+    from ``particles`` sampled worlds, exact odds, search over candidate velocities with focus-fire target
+    assignment, rams), allocates damage to keep the ship's most valuable stats and self-destructs by expected
+    value. Design and deployment are the scripted bot's."""
+
+    name = "planner"
+
+    def __init__(self, particles: int = 8, search: bool = True, allocation: bool = True, destruct: bool = True,
+                 design: str = "armoured-swarm"):
+        self.k = max(1, int(particles))
+        self.design = str(design)
+        self.search = bool(search)
+        self.value_allocation = bool(allocation)
+        self.value_destruct = bool(destruct)
+        self._plan_key = None
+        self._plan: dict = {}
+        self._parts_key = None
+        self._parts: dict = {}
+
+    def act(self, decision: Decision):
+        legal = decision.legal_actions
+        if len(legal) <= 1:
+            return legal[0]
+        view = decision.view
+        first = legal[0]
+        choice = None
+        try:
+            if view["phase"] == "design" and self.design != "scripted":
+                choice = self._archetype_step(view, legal)
+            elif view["phase"] == "plot" and self.search and isinstance(first, SetVelocity | VelocityColumn | Withdraw
+                                                                         | Fire):
+                choice = self._planned(decision)
+            elif view["phase"] in ("allocate", "destruct") and isinstance(first, AutoAllocate | SelfDestruct):
+                if isinstance(first, AutoAllocate) and self.value_allocation:
+                    choice = self._value_allocate(decision)
+                elif isinstance(first, SelfDestruct) and self.value_destruct:
+                    choice = self._value_destruct(decision)
+        except (KeyError, IndexError, ValueError, ZeroDivisionError):
+            choice = None
+        if choice is not None and choice in legal:
+            return choice
+        return super().act(decision)
+
+    # --- design: an archetype of the library, step by step ----------------------------------------------------
+    def _archetype_step(self, view, legal):
+        arch = next((a for a in planner.archetypes() if a.id == self.design), None)
+        cap = view["options"].get("stat_cap", 0)
+        if arch is None or (cap and max(arch.ship.thrust, arch.ship.evasion, arch.ship.endurance,
+                                        *(x for w in arch.ship.weapons for x in w)) > cap):
+            return None  # the scripted design throughout, rather than a mix
+        draft = view["mine"]["draft"]
+        stage = draft["stage"]
+        levels = view["players"][view["you"]]["size_levels"]
+        want = planner.archetype_fleet(arch, levels)
+        ship = arch.ship
+        if stage == "size":
+            if len(view["mine"]["designs"]) < len(want):
+                return NewShip(ship.size)
+            return Done()
+        if stage in ("thrust", "evasion", "endurance"):
+            return SetStat(stage, getattr(ship, stage))
+        n = len(draft["weapons"])
+        if stage == "weapon":
+            return WeaponTargeting(ship.weapons[n][0]) if n < len(ship.weapons) else EndShip()
+        return WeaponDamage(ship.weapons[n][1])
+
+    # --- plotting: the whole side's plan, made at the side's first plot step of the round ---------------------
+    def _planned(self, decision):
+        view = decision.view
+        me = decision.player
+        legal = decision.legal_actions
+        first = legal[0]
+        key = (view["round"], view["mine"].get("plot_id"),
+               tuple((s["id"], tuple(s["pos"]), tuple(s["vel"]), s["hp_taken"]) for s in view["ships"]
+                     if s["status"] == "active" and s["pos"] is not None))
+        if key != self._plan_key:
+            parts = planner.particles(decision, self.k)
+            self._plan = planner.plan_round(view, me, parts)
+            self._plan_key = key
+        sid = first.ship
+        if sid not in self._plan:
+            return None
+        vel, shots = self._plan[sid]
+        if isinstance(first, Fire):
+            return Fire(sid, first.weapon, shots.get(first.weapon))
+        withdraw = next((a for a in legal if isinstance(a, Withdraw)), None)
+        if withdraw is not None and len(view["players"]) > 2:
+            ship = next(s for s in view["ships"] if s["id"] == sid)
+            if ship_points(ship) < 15 * ship["size"]:
+                return withdraw
+        if isinstance(first, VelocityColumn):
+            return VelocityColumn(sid, vel[0])
+        return SetVelocity(sid, vel[0], vel[1])
+
+    # --- allocation and self-destruct -----------------------------------------------------------------------
+    def _context(self, decision):
+        view = decision.view
+        key = (view["round"], view["phase"], view["step"],
+               tuple((s["id"], s["status"], s["hp_taken"], s["incoming"]) for s in view["ships"]))
+        if key != self._parts_key:
+            self._parts = planner.particles(decision, self.k)
+            self._parts_key = key
+        parts = self._parts
+        mine, enemies = planner.units(view, decision.player, parts)
+        return view, parts, mine, enemies
+
+    def _value_allocate(self, decision):
+        view, parts, mine, enemies = self._context(decision)
+        legal = decision.legal_actions
+        sid = legal[0].ship
+        sv = next(s for s in view["ships"] if s["id"] == sid)
+        if not enemies or sv["pending"] >= ship_points(sv) + sv["size"]:
+            return next((a for a in legal if isinstance(a, AutoAllocate)), None)  # lost anyway: one step
+        refs = planner.weighted(d for e in enemies for d in e.defence)
+        incoming = planner.weighted(w for e in enemies for ws in e.weapons for w in ws)
+        scale = max(1, len(mine)) * self.k
+        r = min(distance(tuple(sv["pos"]), e.pos) for e in enemies)
+        mode = view["options"]["leftover_damage"]
+        valuer = planner.Valuer(refs, incoming, r, scale)
+        step = planner.allocation_step(sv["size"], planner.view_levels(sv), sv["partial"], sv["pending"], mode,
+                                       valuer)
+        if step is None:
+            return None
+        stat, weapon = dmg.slot_name(step[0])
+        return Allocate(sid, stat, weapon, step[1])
+
+    def _value_destruct(self, decision):
+        view, parts, mine, enemies = self._context(decision)
+        sid = decision.legal_actions[0].ship
+        u = next(x for x in mine if x.id == sid)
+        base = {x.id: x.pos for x in mine}
+        epos = {e.id: e.pos for e in enemies}
+        own_threat = {x.id: planner.threat(x, enemies, x.pos, epos) for x in mine}
+        e_threat = {e.id: planner.threat(e, mine, e.pos, base) for e in enemies}
+        value = planner.destruct_value(u, mine, enemies, own_threat, e_threat,
+                                       view["options"].get("explosion_hits_friends", True))
+        return SelfDestruct(sid, value > 0)
+
+
+BOTS = {"scripted": ScriptedBot, "cadet": CadetBot, "planner": PlannerBot}
+
+#: The difficulty ladder (same entry schema as ``deltav.agents.presets``): levels differ in what they think
+#: about, not in random noise. Budgets are counts (sampled worlds), so a seeded match replays exactly.
+PRESETS = {
+    "easy": {
+        "agent": "cadet",
+        "params": {},
+        "budget": "cadet bot (charges the nearest enemy, fires at the nearest, default allocation, never "
+                  "self-destructs, the scripted design): under 1 ms per decision",
+    },
+    "normal": {
+        "agent": "scripted",
+        "params": {},
+        "budget": "scripted bot (one-ship expected-damage plotting, greedy expected-damage targeting): about "
+                  "1 ms per decision",
+    },
+    "hard": {
+        "agent": "planner",
+        "params": {"particles": 8},
+        "budget": "planner: 8 sampled worlds per decision; one whole-side plan per round (candidate velocities "
+                  "x exact-odds target assignment), 0.01-0.5 s at a round's first plot step, a few ms "
+                  "otherwise",
+    },
+}
