@@ -1,0 +1,368 @@
+"""The mining search bot: SO-ISMCTS over the game's determinizer at the decisions that matter, the scripted
+plan for the mechanical steps, and a fast state-level policy (the scripted plan on each player's own
+knowledge) that guides the tree and plays the playouts.
+
+How it searches (design note 3.1):
+
+- **Worlds.** Every iteration samples a world from the bot's view with the game's exact determinizer (a
+  uniform shuffle of the unseen tiles over the unknown squares; ``pool`` worlds sampled up front and cycled).
+- **Opponents on their own knowledge.** In a sampled world an opponent "knows" exactly the squares it looked
+  at (the determinizer keeps the public ``looked`` sets), so :func:`policy` plays every player, the bot and
+  its opponents alike, from that player's knowledge in that world, never from the sampled truth.
+- **Tree.** SO-ISMCTS (``deltav.agents.ISMCTSAgent``) with PUCT: :func:`prior` puts most of the weight on the
+  policy's choice, so the search starts from the solid plan and leaves it only when the returns say so.
+- **Leaves.** Playouts of ``max_depth`` decisions with :func:`policy`, then ``heuristics.evaluate`` (score,
+  half the value of the best contract each player's knowledge completes, small terms for knowledge, rockets,
+  incidents and counters), each player valued on its own knowledge.
+- **Where.** Only the strategic decisions are searched (:data:`SEARCHED`: the action, the contract attempt,
+  bid-ups, replacements, reaction windows, revealing an incident). Rocket moves after the first, looks,
+  reveals of a planned contract and the alien's steps follow the scripted bot (perfect memory), which keeps
+  most decisions at a fraction of a millisecond.
+
+This module owns the search bot and its state-level policy; it must not change the state it is given outside
+search clones, and never sees a true state (only ``Decision.sample_world`` worlds).
+"""
+
+from __future__ import annotations
+
+from deltav.agents.mcts import ISMCTSAgent
+from deltav.core.agent import Agent
+from deltav.core.protocol import Decision
+from deltav.core.rng import Rng
+from deltav.core.values import Action, Event
+from deltav.games.mining import contracts as cm
+from deltav.games.mining import heuristics as h
+from deltav.games.mining.actions import Discard, Look, Move, Replace, RevealIncident, Survey
+from deltav.games.mining.components import ACQUISITION, ALIEN, ALIENS_TO_END, MINERALS, OMNIDIUM, SQUARES, STATION
+from deltav.games.mining.state import (
+    BIT,
+    END_LOOKS,
+    END_MOVES,
+    P_ACTION,
+    P_ALIEN_MOVE,
+    P_ALIEN_STEAL,
+    P_ATTEMPT,
+    P_BID_REPLACE,
+    P_BID_REVEAL,
+    P_BIDUP,
+    P_LOOKREV,
+    P_METEOR,
+    P_MOVING,
+    P_PIRATE,
+    P_REPLACE,
+    P_REVEAL,
+    P_SCAN,
+    P_SURVEY,
+    PASS,
+    PROSPECT,
+)
+
+#: The phases the hard bot searches (by their view names); the rest follow the scripted plan.
+SEARCHED = ("attempt", "bid-up-window", "replace", "bid-up-replace", "pirate-window", "meteor-window",
+            "reveal-choice")
+KEEP_VALUE = 3  # a known useful tile worth at least this keeps a rocket parked on it
+
+
+# --- the state-level policy ------------------------------------------------------------------------------
+def _knows(state, p: int) -> int:
+    return state.looked[p] | state.pub
+
+
+def _face_down(state) -> int:
+    return state.tiles & ~(state.faceup | state.att_mask)
+
+
+def _score_lead(state, p: int) -> int:
+    sc = state.scores()
+    return sc[p] - max(s for q, s in enumerate(sc) if q != p)
+
+
+def _plan(state, p: int):
+    """(points, contract index, squares) of the best contract ``p``'s knowledge in this state completes, or
+    None: per contract, the most valuable known revealable tiles of each required mineral, Omnidium (wild)
+    filling what is missing."""
+    cfg = state.cfg
+    kinds, values, sq = cfg.kinds, cfg.values, state.sq
+    m = state.eligible_mask(p) & (state.looked[p] | state.pub)
+    if not m:
+        return None
+    by: list[list] = [[], [], [], [], []]
+    while m:
+        low = m & -m
+        s = low.bit_length() - 1
+        m ^= low
+        t = sq[s]
+        k = kinds[t]
+        if k <= OMNIDIUM:
+            by[k].append((values[t], s))
+    for lst in by:
+        if len(lst) > 1:
+            lst.sort(reverse=True)
+    omni = by[OMNIDIUM]
+    best = None
+    cowner = state.cowner
+    for i, c in enumerate(cfg.contracts):
+        if cowner[i] >= 0:
+            continue
+        used = 0
+        pts = 0
+        squares = []
+        need = c.need
+        for mm in range(4):
+            n = need[mm]
+            if not n:
+                continue
+            lst = by[mm]
+            for v, s in lst[:n]:
+                pts += v
+                squares.append(s)
+            short = n - len(lst)
+            if short > 0:
+                if used + short > len(omni):
+                    break
+                for v, s in omni[used:used + short]:
+                    pts += v
+                    squares.append(s)
+                used += short
+        else:
+            if best is None or pts > best[0]:
+                best = (pts, i, squares)
+    return best
+
+
+def _fresh_targets(state, p: int) -> list[int]:
+    """Face-down squares ``p`` does not know and may move onto without bumping, squares nobody looked at
+    first (ascending within a group)."""
+    free = _face_down(state) & ~_knows(state, p) & ~state.others_mask(p) & ~state.occ[p]
+    if state.alien >= 0:
+        free &= ~BIT[state.alien]
+    nobody, others = [], []
+    looked_any = 0
+    for q in range(state.num_players):
+        if q != p:
+            looked_any |= state.looked[q]
+    while free:
+        low = free & -free
+        s = low.bit_length() - 1
+        free ^= low
+        (others if looked_any >> s & 1 else nobody).append(s)
+    return nobody + others
+
+
+def _move_choice(state, p: int, legal: list, rng: Rng):
+    """Bring a rocket home from a known useless square, else send a station rocket to a fresh square."""
+    cfg = state.cfg
+    known = _knows(state, p)
+    moved = state.moved
+    keep = None
+    occ = state.occ[p] & ~BIT[STATION]
+    if state.alien >= 0:
+        occ &= ~BIT[state.alien]
+    while occ:
+        low = occ & -occ
+        s = low.bit_length() - 1
+        occ ^= low
+        if not known >> s & 1 or (moved is not None and moved[s]):
+            continue
+        t = state.sq[s]
+        if t < 0:
+            continue
+        k = cfg.kinds[t]
+        if k > OMNIDIUM or cfg.values[t] < KEEP_VALUE:
+            if keep is None:
+                plan = _plan(state, p)
+                keep = set(plan[2]) if plan else set()
+            if s in keep:
+                continue
+            a = Move(s, STATION, None)
+            if a in legal:
+                return a
+    if state.rk[p * SQUARES + STATION] and not (moved is not None and moved[STATION] >= state.rk[p * SQUARES + STATION]):
+        targets = _fresh_targets(state, p)
+        if targets:
+            top = targets[:4]
+            for _ in range(2):
+                s = top[rng.below(len(top))]
+                a = Move(STATION, s, None)
+                if a in legal:
+                    return a
+    return None
+
+
+def _demand(state) -> list[int]:
+    out = [0] * 5
+    for i, c in enumerate(state.cfg.contracts):
+        if state.cowner[i] < 0:
+            for m in c.minerals:
+                out[m] += 1
+    return out
+
+
+def _stake(state) -> int:
+    """Points at stake in the current attempt: the tiles matched so far plus the mismatched tile."""
+    vals = state.cfg.values
+    pts = sum(vals[t] for _, t, _ in state.matched)
+    if state.mismatch >= 0 and state.sq[state.mismatch] >= 0:
+        pts += vals[state.sq[state.mismatch]]
+    return pts
+
+
+def policy(state, player: int, legal: list, rng: Rng) -> Action:
+    """The scripted plan on a (sampled) state, from ``player``'s own knowledge in it: prospect under rockets on
+    unknown squares, spread rockets onto fresh squares, survey while counters last, declare only a contract
+    its known tiles complete, reveal the planned tiles, replace when enough is at stake, let windows pass.
+    Returns one of ``legal``."""
+    ph = state.phase
+    cfg = state.cfg
+    if ph == P_ACTION:
+        if state.pirated:
+            return PASS
+        for a in legal:
+            if type(a) is Discard and cfg.kinds[cfg.id_index[a.incident]] == ACQUISITION:
+                return a
+        known = _knows(state, player)
+        if state.occ[player] & _face_down(state) & ~known & ~BIT[STATION]:
+            return PROSPECT
+        a = _move_choice(state, player, legal, rng)
+        if a is not None:
+            return a
+        base = player * SQUARES
+        in_play = sum(state.rk[base:base + SQUARES])
+        buy = [a for a in legal if a.TYPE == "buy-rocket"]
+        if buy and in_play < 3:
+            return buy[0]
+        surveys = [a for a in legal if type(a) is Survey]
+        if len(surveys) >= 4:
+            demand = _demand(state)
+            return min(surveys, key=lambda a: (demand[MINERALS.index(a.bribe.split("-", 1)[1])], a.bribe))
+        if buy:
+            return buy[0]
+        return PROSPECT
+    if ph == P_MOVING:
+        a = _move_choice(state, player, legal, rng)
+        return a if a is not None else END_MOVES
+    if ph in (P_SURVEY, P_SCAN):
+        known = _knows(state, player)
+        fresh = [a for a in legal if type(a) is Look and not known >> a.square & 1]
+        if fresh:
+            return fresh[rng.below(len(fresh))]
+        return END_LOOKS if END_LOOKS in legal else legal[rng.below(len(legal))]
+    if ph == P_LOOKREV:
+        best = None
+        for a in legal:
+            if type(a) is RevealIncident:
+                k = cfg.kinds[state.sq[a.square]]
+                if k == ALIEN:
+                    if state.aliens >= ALIENS_TO_END - 1 and _score_lead(state, player) > 0:
+                        return a
+                    continue
+                best = a
+        return best if best is not None else PASS
+    if ph == P_ATTEMPT:
+        plan = _plan(state, player)
+        if plan is not None:
+            a = cfg.declares[plan[1]]
+            if a in legal:
+                return a
+        return PASS if PASS in legal else legal[rng.below(len(legal))]
+    if ph == P_REVEAL:
+        known = _knows(state, player)
+        c = cfg.contracts[state.att]
+        got = [m for _, _, m in state.matched]
+        best = None
+        for a in legal:
+            if known >> a.square & 1:
+                t = state.sq[a.square]
+                if cm.fits(c.need, c.size, got, cfg.kinds[t]):
+                    key = (cfg.kinds[t] != OMNIDIUM, cfg.values[t])
+                    if best is None or key > best[0]:
+                        best = (key, a)
+        if best is not None:
+            return best[1]
+        unknown = [a for a in legal if not known >> a.square & 1]
+        pool = unknown or legal
+        return pool[rng.below(len(pool))]
+    if ph == P_BID_REVEAL:
+        known = _knows(state, player)
+        want = state.bid % 5
+        for a in legal:
+            if known >> a.square & 1 and cm.bid_matches(want, cfg.kinds[state.sq[a.square]]):
+                return a
+        unknown = [a for a in legal if not known >> a.square & 1]
+        pool = unknown or legal
+        return pool[rng.below(len(pool))]
+    if ph in (P_REPLACE, P_BID_REPLACE):
+        reps = [a for a in legal if type(a) is Replace]
+        if reps and _stake(state) >= 3:
+            reps.sort(key=lambda a: a.bribe.endswith("omnidium"))
+            return reps[0]
+        return PASS
+    if ph in (P_PIRATE, P_METEOR, P_BIDUP):
+        return PASS
+    if ph == P_ALIEN_MOVE:
+        best = None
+        for a in legal:
+            if a is PASS:
+                continue
+            s = a.square
+            if state.occ[player] >> s & 1:
+                continue
+            theirs = sum(state.rk[q * SQUARES + s] for q in range(state.num_players) if q != player)
+            if theirs and (best is None or theirs > best[0]):
+                best = (theirs, a)
+        return best[1] if best else PASS
+    if ph == P_ALIEN_STEAL:
+        for a in legal:
+            if a is not PASS:
+                return a
+        return PASS
+    return legal[rng.below(len(legal))]
+
+
+policy.needs_legal = True  # type: ignore[attr-defined]
+_PRIOR_RNG = Rng(0)
+
+
+def prior(state, player: int, legal: list, weight: float = 0.6) -> list[float]:
+    """PUCT prior: :func:`policy`'s choice gets ``weight``, the rest is spread evenly over ``legal``."""
+    k = len(legal)
+    rest = (1.0 - weight) / k
+    choice = policy(state, player, legal, Rng(state.turn * 64 + state.phase))
+    return [rest + (weight if a == choice else 0.0) for a in legal]
+
+
+# --- the search bot ----------------------------------------------------------------------------------------
+class SearchBot(Agent):
+    """SO-ISMCTS at the strategic decisions (:data:`SEARCHED`), the perfect-memory scripted bot elsewhere.
+
+    ``iterations`` (the budget per searched decision), ``max_depth`` (playout length before the evaluation),
+    ``pool`` (worlds sampled per decision), ``c`` / ``c_prior`` (UCB / PUCT constants), ``max_seconds`` (a
+    wall-clock safety net only; budgets are counted so a seeded match replays exactly)."""
+
+    name = "search"
+
+    def __init__(self, iterations: int = 80, max_depth: int = 8, pool: int = 16, c: float = 1.0,
+                 c_prior: float = 0.5, max_seconds: float | None = 1.8, forget: float = 0.0):
+        from deltav.games.mining.bots import ScriptedAgent
+
+        self.script = ScriptedAgent(forget=forget)
+        self.search = ISMCTSAgent(policy=policy, evaluate=h.evaluate, prior=prior, iterations=iterations,
+                                  max_depth=max_depth, pool=pool, c=c, c_prior=c_prior, max_seconds=max_seconds)
+        self.searched = 0
+
+    def observe(self, player: int, events: list[Event]) -> None:
+        self.script.observe(player, events)
+
+    def act(self, decision: Decision) -> Action:
+        legal = decision.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        if decision.view["phase"] not in SEARCHED:
+            return self.script.act(decision)
+        self.searched += 1
+        a = self.search.act(decision)
+        return a if a in legal else self.script.act(decision)
+
+
+__all__ = ["SEARCHED", "SearchBot", "policy", "prior"]
+
