@@ -28,7 +28,7 @@ from deltav.core.protocol import Game, get_game
 from deltav.core.records import MatchRecord, replay
 from deltav.core.rng import derive_seed
 from deltav.games import load_all
-from deltav.stats import wilson_interval
+from deltav.stats import binomial_one_sided_p, wilson_interval
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -283,6 +283,14 @@ def simulate(
 
     decisions = [sum(r["decisions"][s] for r, _ in ok) for s in range(k)]
     think = [sum(r["think"][s] for r, _ in ok) for s in range(k)]
+    # the same per entrant (entrants rotate through the seats, so per-seat figures mix entrants)
+    e_decisions, e_think, e_max = [0] * k, [0.0] * k, [0.0] * k
+    for r, order in ok:
+        for s in range(k):
+            e = order[s]
+            e_decisions[e] += r["decisions"][s]
+            e_think[e] += r["think"][s]
+            e_max[e] = max(e_max[e], r["max_think"][s])
     turns = [r["turns"] for r, _ in ok if r["turns"] is not None]
     return {
         "game": game.id,
@@ -293,8 +301,23 @@ def simulate(
         "entrants": specs,
         "seat_order_balanced": swap,
         "per_seat": [{"seat": s, **rate(seat_wins[s])} for s in range(k)],
-        "per_entrant": [{"entrant": e, "spec": specs[e], **rate(entrant_wins[e])} for e in range(k)],
+        "per_entrant": [
+            {
+                "entrant": e,
+                "spec": specs[e],
+                **rate(entrant_wins[e]),
+                "decisions_per_second": e_decisions[e] / e_think[e] if e_think[e] > 0 else None,
+                "max_decision_seconds": e_max[e],
+            }
+            for e in range(k)
+        ],
         "draws": draws,
+        # two entrants: the chance that entrant 0 does at least this well among decided games if both were equal
+        "p_entrant0_better": (
+            binomial_one_sided_p(round(entrant_wins[0]), round(entrant_wins[0] + entrant_wins[1]))
+            if k == 2 and entrant_wins[0] + entrant_wins[1] > 0
+            else None
+        ),
         "avg_decisions": sum(r["steps"] for r, _ in ok) / m if m else 0.0,
         "avg_turns": sum(turns) / len(turns) if turns else None,
         "reasons": dict(Counter(r["reason"] for r, _ in ok).most_common()),
@@ -334,7 +357,11 @@ def _print_summary(s: dict) -> None:
     t = Table("entrant", "wins", "win rate", "95% CI", "decisions/s", "slowest decision", show_edge=False)
     for e in s["per_entrant"]:
         lo, hi = e["ci95"]
-        t.add_row(f"{e['entrant']}: {e['spec']}", f"{e['wins']:g}", f"{e['win_rate']:.1%}", f"{lo:.1%} to {hi:.1%}", "", "")
+        dps = e["decisions_per_second"]
+        t.add_row(
+            f"{e['entrant']}: {e['spec']}", f"{e['wins']:g}", f"{e['win_rate']:.1%}", f"{lo:.1%} to {hi:.1%}",
+            f"{dps:,.0f}" if dps else "-", f"{e['max_decision_seconds'] * 1000:.1f} ms",
+        )
     console.print(t)
     t = Table("seat", "wins", "win rate", "95% CI", "decisions/s", "slowest decision", show_edge=False)
     for p in s["per_seat"]:
@@ -345,6 +372,9 @@ def _print_summary(s: dict) -> None:
             f"{dps:,.0f}" if dps else "-", f"{s['max_decision_seconds'][p['seat']] * 1000:.1f} ms",
         )
     console.print(t)
+    if s["p_entrant0_better"] is not None:
+        console.print(f"p (entrant 0 no better than entrant 1, one-sided binomial on decided games): "
+                      f"{s['p_entrant0_better']:.3g}")
     console.print("results: " + ", ".join(f"{r or '?'} x{c}" for r, c in s["reasons"].items()))
     for e in s["errors"]:
         console.print(f"[red]match {e['index']} (seed {e['seed']}, seats {e['specs']}): {e['error']}[/red]")
