@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from deltav.core.errors import DeltavError
+from deltav.core.protocol import coerce_scalar
 
 
 class AgentSpecError(DeltavError):
@@ -23,9 +24,6 @@ class AgentSpecError(DeltavError):
         super().__init__(f"agent spec {spec!r}: {reason}")
         self.spec = spec
         self.reason = reason
-
-
-_NAMES = {int: "an integer", float: "a number", bool: "a boolean", str: "a string"}
 
 
 @dataclass(frozen=True)
@@ -40,39 +38,16 @@ class Param:
     allow_none: bool = False
 
     def parse(self, name: str, raw: Any, spec: str = "") -> Any:
-        v = raw
         if isinstance(raw, str) and raw.strip().lower() in ("none", "null") and self.allow_none:
             return None
         if raw is None:
             if self.allow_none:
                 return None
             raise AgentSpecError(spec, f"parameter {name!r} may not be empty")
-        if isinstance(raw, str) and self.kind is not str:
-            text = raw.strip().lower()
-            try:
-                if self.kind is bool:
-                    if text in ("true", "yes", "on", "1"):
-                        v = True
-                    elif text in ("false", "no", "off", "0"):
-                        v = False
-                    else:
-                        raise ValueError(text)
-                elif self.kind is int:
-                    v = int(text)
-                elif self.kind is float:
-                    v = float(text)
-            except ValueError:
-                raise AgentSpecError(spec, f"parameter {name!r}: {raw!r} is not {_NAMES[self.kind]}") from None
-        if self.kind is bool and not isinstance(v, bool):
-            raise AgentSpecError(spec, f"parameter {name!r}: {raw!r} is not a boolean")
-        if self.kind is int and (isinstance(v, bool) or not isinstance(v, int)):
-            raise AgentSpecError(spec, f"parameter {name!r}: {raw!r} is not an integer")
-        if self.kind is float:
-            if isinstance(v, bool) or not isinstance(v, int | float):
-                raise AgentSpecError(spec, f"parameter {name!r}: {raw!r} is not a number")
-            v = float(v)
-        if self.kind is str and not isinstance(v, str):
-            raise AgentSpecError(spec, f"parameter {name!r}: {raw!r} is not a string")
+        try:
+            v = coerce_scalar(self.kind, raw)
+        except ValueError as exc:
+            raise AgentSpecError(spec, f"parameter {name!r}: {exc}") from None
         if self.choices is not None and v not in self.choices:
             raise AgentSpecError(spec, f"parameter {name!r}: {raw!r} is not one of {list(self.choices)}")
         if self.minimum is not None and v < self.minimum:

@@ -36,6 +36,43 @@ from deltav.core.values import Action, Codec, Event
 
 # --- options ----------------------------------------------------------------------------------------------
 
+_KIND_NAMES = {bool: "a boolean", int: "an integer", float: "a number", str: "a string"}
+
+
+def coerce_scalar(kind: type, raw: Any) -> Any:
+    """``raw`` (a JSON value, or text from a command line) as a value of ``kind`` (bool, int, float or str).
+    Text is read leniently ("yes"/"off", " 3 "); anything else must already have the right type. Raises
+    ValueError saying what ``raw`` is not."""
+    v = raw
+    if isinstance(raw, str) and kind is not str:
+        text = raw.strip().lower()
+        try:
+            if kind is bool:
+                if text in ("true", "yes", "on", "1"):
+                    v = True
+                elif text in ("false", "no", "off", "0"):
+                    v = False
+                else:
+                    raise ValueError(text)
+            elif kind is int:
+                v = int(text)
+            elif kind is float:
+                v = float(text)
+        except ValueError:
+            raise ValueError(f"{raw!r} is not {_KIND_NAMES[kind]}") from None
+    if kind is bool and not isinstance(v, bool):
+        raise ValueError(f"{raw!r} is not a boolean")
+    if kind is int and (isinstance(v, bool) or not isinstance(v, int)):
+        raise ValueError(f"{raw!r} is not an integer")
+    if kind is float:
+        if isinstance(v, bool) or not isinstance(v, int | float):
+            raise ValueError(f"{raw!r} is not a number")
+        v = float(v)
+    if kind is str and not isinstance(v, str):
+        raise ValueError(f"{raw!r} is not a string")
+    return v
+
+
 
 @dataclass(frozen=True)
 class Option:
@@ -54,33 +91,10 @@ class Option:
 
     def parse(self, raw: Any) -> Any:
         """Validate ``raw`` (a JSON value, or a string from the command line) and return the typed value."""
-        v = raw
-        if isinstance(raw, str) and self.kind is not str:
-            text = raw.strip().lower()
-            try:
-                if self.kind is bool:
-                    if text in ("true", "yes", "on", "1"):
-                        v = True
-                    elif text in ("false", "no", "off", "0"):
-                        v = False
-                    else:
-                        raise ValueError(text)
-                elif self.kind is int:
-                    v = int(text)
-                elif self.kind is float:
-                    v = float(text)
-            except ValueError:
-                raise OptionError(self.name, f"{raw!r} is not a {self.kind.__name__}", self.describe_allowed()) from None
-        if self.kind is bool and not isinstance(v, bool):
-            raise OptionError(self.name, f"{raw!r} is not a boolean", "true, false")
-        if self.kind is int and (isinstance(v, bool) or not isinstance(v, int)):
-            raise OptionError(self.name, f"{raw!r} is not an integer", self.describe_allowed())
-        if self.kind is float:
-            if isinstance(v, bool) or not isinstance(v, int | float):
-                raise OptionError(self.name, f"{raw!r} is not a number", self.describe_allowed())
-            v = float(v)
-        if self.kind is str and not isinstance(v, str):
-            raise OptionError(self.name, f"{raw!r} is not a string", self.describe_allowed())
+        try:
+            v = coerce_scalar(self.kind, raw)
+        except ValueError as exc:
+            raise OptionError(self.name, str(exc), self.describe_allowed()) from None
         if self.choices is not None and not self.free_choice and v not in self.choices:
             raise OptionError(self.name, f"{raw!r} is not allowed", self.describe_allowed())
         if self.minimum is not None and v < self.minimum:
