@@ -26,7 +26,8 @@ def goal_hexes(world, sh) -> tuple[tuple[Hex, ...], str]:
             and not (pl.escape_wins and world.rules.escape_edge == "north")):
         return own_bases, "refuel"
     if world.rules.checkpoints:
-        left = [b for b in world.rules.checkpoints if b not in pl.visited]
+        # the home body is never the first checkpoint (victory.record_checkpoints skips it then)
+        left = [b for b in world.rules.checkpoints if b not in pl.visited and (pl.visited or b != pl.home)]
         if not left:
             return tuple(h for h in gmap.bases_of.get(pl.home, ()) if h not in world.destroyed_bases), "home"
         best = None
@@ -67,8 +68,9 @@ def survivable(world, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | 
     return False
 
 
-def score_course(world, sh, preview, goals, why: str) -> float:
-    """Higher is better. ``preview`` is a :class:`~deltav.games.tactical.preview.CoursePreview`."""
+def score_course(world, sh, preview, goals, why: str, lookahead: bool = True) -> float:
+    """Higher is better. ``preview`` is a :class:`~deltav.games.tactical.preview.CoursePreview`. Without
+    ``lookahead`` (the easy bot's short sight) a course that leaves no survivable next move is not penalised."""
     if preview.crashes:
         return CRASH_PENALTY
     if preview.escapes:
@@ -106,7 +108,8 @@ def score_course(world, sh, preview, goals, why: str) -> float:
         score -= 2.0 * dest[1] + 1.0 * drift[1]
     if why == "enemy":
         score -= 0.5 * max(0, sp - 2)
-    if preview.outcome != LANDING and not survivable(world, dest, v, preview_pending(preview), preview.fuel_after):
+    if lookahead and preview.outcome != LANDING and not survivable(world, dest, v, preview_pending(preview),
+                                                                   preview.fuel_after):
         score -= 50_000.0
     if world.gmap.off_map(drift):
         score -= 500.0

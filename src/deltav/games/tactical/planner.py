@@ -1,0 +1,221 @@
+"""The astrogation planner of the Delta-V tactical bots: a beam search over turns in the space of ship states
+(position, velocity, pending gravity, fuel, landed) under the game's own movement function
+(:func:`deltav.games.tactical.movement.compute_course`), for the fewest turns to a goal:
+
+- ``land``: land on one of a set of base hexes (a target body, home, a friendly base to refuel);
+- ``visit``: touch a body's gravity ring or surface (a Grand Tour checkpoint) without crashing.
+
+Each turn every kept state is expanded by coasting and by the six single burns (fuel permitting; with the
+``land`` flag too where the landing shortcut applies, and ignoring every ignorable weak-gravity hex as a
+variant); courses that crash or end off the map are dropped; duplicates (same position, velocity, pending
+gravity and landed flag) keep the most fuel. The ``beam`` best states by an estimate of the turns still needed
+(distance after the next drift, distance now, overspeed for the remaining distance) go on to the next turn. The
+first depth at which a state reaches the goal gives the plan (ties: the most fuel left). Overloads are not
+planned (they are a combat tool; the bots' one-ply scoring still considers them).
+
+Plans are pure functions of plain data and the fixed map, so they are cached (:func:`plan_route` keeps the
+last few thousand answers). This module reads the map and never touches a game state.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .movement import CRASH, LANDING, compute_course, speed
+
+Hex = tuple[int, int]
+
+#: one planned step: the order as (burn, land, ignore-weak hexes) and the ship state it is given in
+Step = tuple[tuple[int | None, bool, tuple[Hex, ...]], tuple]
+
+
+def _near(h: Hex, goals: tuple[Hex, ...]) -> int:
+    best = 1 << 30
+    q0, r0 = h
+    for q, r in goals:
+        dq = q - q0
+        dr = r - r0
+        ds = dq + dr
+        d = max(dq if dq >= 0 else -dq, dr if dr >= 0 else -dr, ds if ds >= 0 else -ds)
+        if d < best:
+            best = d
+    return best
+
+
+def estimate(dest: Hex, vel: Hex, pending: tuple[int, ...], goals: tuple[Hex, ...]) -> float:
+    """Lower is better: a rough cost-to-go of a ship state toward ``goals`` (distance after the next drift,
+    distance now, and speed above what the remaining distance lets it shed)."""
+    from deltav.core.hexgrid import DIRECTIONS
+
+    q = dest[0] + vel[0]
+    r = dest[1] + vel[1]
+    for d in pending:
+        q += DIRECTIONS[d][0]
+        r += DIRECTIONS[d][1]
+    d_now = _near(dest, goals)
+    d_next = _near((q, r), goals)
+    sp = speed(vel)
+    cap = max(1, (d_now + 1) // 2)
+    return 3.0 * d_next + 1.5 * d_now + 4.0 * max(0, sp - cap)
+
+
+@lru_cache(maxsize=200_000)
+def safe(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | None, depth: int,
+         destroyed_bases: frozenset = frozenset(), grazing: bool = False) -> bool:
+    """Can a flying ship in this state keep from crashing or leaving the map for ``depth`` more moves
+    (coasting or single burns; a landing ends the danger)?"""
+    if depth <= 0:
+        return True
+    burns = (None, 0, 1, 2, 3, 4, 5) if (fuel is None or fuel > 0) else (None,)
+    for b in burns:
+        c = compute_course(gmap, pos, vel, fuel, pending, False, False, b, None, (), False, destroyed_bases,
+                           grazing)
+        if c.outcome == CRASH or gmap.off_map(c.destination):
+            continue
+        if c.outcome == LANDING:
+            return True
+        nf = None if fuel is None else fuel - c.fuel_spent
+        if safe(gmap, c.destination, c.velocity, c.pending, nf, depth - 1, destroyed_bases, grazing):
+            return True
+    return False
+
+
+@lru_cache(maxsize=4096)
+def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | None, landed: bool, kind: str,
+               goals: tuple[Hex, ...], body: str | None, destroyed_bases: frozenset, grazing: bool = False,
+               takeoff_costs_fuel: bool = True, beam: int = 48, depth: int = 14,
+               drift_moves: int = 3) -> tuple[Step, ...] | None:
+    """The fewest-turns plan from a ship state to a goal, as a tuple of steps ``((burn, land, weak), state)``
+    (``state`` = ``(pos, vel, pending, fuel, landed)`` the step is taken from), or None if no plan within
+    ``depth`` turns survives the beam; a move through asteroids must leave a ship that could drift
+    ``drift_moves`` moves safely if a hit disabled it. ``kind`` is ``"land"`` (land on a hex of ``goals``) or ``"visit"``
+    (touch a gravity or surface hex of ``body``; ``goals`` then guide the search)."""
+    if not goals:
+        return None
+    visit_hexes = None
+    if kind == "visit":
+        visit_hexes = gmap.gravity_hexes_of.get(body, frozenset()) | frozenset(
+            h for h, b in gmap.surface.items() if b == body)
+    start = (pos, vel, pending, fuel, landed)
+    frontier = [(0.0, start, (), 0)]
+    off_map = gmap.off_map
+    for _turn in range(depth):
+        found = None
+        nxt: dict[tuple, tuple] = {}
+        for _score, st, steps, hz in frontier:
+            p, v, pend, f, ld = st
+            burns = (None, 0, 1, 2, 3, 4, 5) if (f is None or f > 0) else (None,)
+            for b in burns:
+                if ld and b is None and kind == "visit":
+                    continue  # staying landed visits nothing new
+                lands = (False, True) if (b is not None and not ld) else (False,)
+                for land in lands:
+                    c = compute_course(gmap, p, v, f, pend, ld, False, b, None, (), land, destroyed_bases,
+                                       grazing, takeoff_costs_fuel)
+                    if land and not c.shortcut:
+                        continue
+                    variants = [((), c)]
+                    if c.ignorable:
+                        c2 = compute_course(gmap, p, v, f, pend, ld, False, b, None, c.ignorable, land,
+                                            destroyed_bases, grazing, takeoff_costs_fuel)
+                        variants.append((c.ignorable, c2))
+                    for weak, cc in variants:
+                        if cc.outcome == CRASH or off_map(cc.destination):
+                            continue
+                        nf = None if f is None else f - cc.fuel_spent
+                        step_hz = hazard_count(gmap, p, cc.destination)
+                        if step_hz and cc.outcome != LANDING and not drift_safe(
+                                gmap, cc.destination, cc.velocity, cc.pending, drift_moves):
+                            continue  # an asteroid hit would leave it drifting into a crash
+                        step = ((b, land, weak), st)
+                        new_steps = steps + (step,)
+                        if kind == "land":
+                            if cc.outcome == LANDING and cc.destination in goals and not (ld and b is None):
+                                rank = (hz + step_hz, -(nf or 0))
+                                if found is None or rank < found[0]:
+                                    found = (rank, new_steps)
+                                continue
+                        else:
+                            if any(h in visit_hexes for h in cc.contact) and (
+                                    cc.outcome == LANDING or safe(gmap, cc.destination, cc.velocity, cc.pending,
+                                                                  nf, 3, destroyed_bases, grazing)):
+                                rank = (hz + step_hz, -(nf or 0))
+                                if found is None or rank < found[0]:
+                                    found = (rank, new_steps)
+                                continue
+                        nl = cc.outcome == LANDING
+                        key = (cc.destination, cc.velocity, cc.pending, nl)
+                        nhz = hz + step_hz
+                        old = nxt.get(key)
+                        if old is not None and old[3] <= nhz and (
+                                old[1][3] is None or (nf is not None and old[1][3] >= nf)):
+                            continue
+                        sc = estimate(cc.destination, cc.velocity, cc.pending, goals) + 3.0 * HAZARD_TURNS * nhz
+                        if nf is not None and nf <= 0 and sc > 0:
+                            sc += 20.0  # out of fuel short of the goal: almost certainly a dead end
+                        nxt[key] = (sc, (cc.destination, cc.velocity, cc.pending, nf, nl), new_steps, nhz)
+        if found is not None:
+            return found[1]
+        if not nxt:
+            return None
+        frontier = sorted(nxt.values(), key=lambda x: (x[0], -(x[1][3] if x[1][3] is not None else 99),
+                                                         x[1][0], x[1][1]))[:beam]
+    return None
+
+
+@lru_cache(maxsize=100_000)
+def hazard_count(gmap, start: Hex, dest: Hex) -> int:
+    """Asteroid hazards of a move from ``start`` to ``dest`` ending at speed above 1 (combat.asteroid_hazards;
+    destroyed asteroids are rare and ignored here)."""
+    from .combat import asteroid_hazards
+
+    if speed((dest[0] - start[0], dest[1] - start[1])) <= 1:
+        return 0
+    return len(asteroid_hazards(start, dest, gmap.asteroids.__contains__))
+
+
+#: planner cost of one asteroid hazard, in turns (a 1-in-3 chance of damage; D2 strands a ship for 2 turns)
+HAZARD_TURNS = 1.5
+
+
+def drift_safe(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], moves: int) -> bool:
+    """Does coasting (as a disabled ship must) keep a ship off bodies and on the map for ``moves`` moves?"""
+    for _ in range(moves):
+        c = compute_course(gmap, pos, vel, 0, pending, False, False, None)
+        if c.outcome == CRASH or gmap.off_map(c.destination):
+            return False
+        if c.outcome == LANDING:
+            return True
+        pos, vel, pending = c.destination, c.velocity, c.pending
+    return True
+
+
+def ship_key(sh) -> tuple:
+    return (sh.pos, sh.vel, tuple(sh.pending), sh.fuel, sh.landed)
+
+
+class RouteCache:
+    """A bot's memory of its current plans, per ship: while the ship is where the plan said it would be, the
+    next step is taken without searching again."""
+
+    def __init__(self):
+        self.plans: dict[str, tuple] = {}
+
+    def next_step(self, gmap, sh, kind: str, goals: tuple[Hex, ...], body: str | None, destroyed_bases,
+                  grazing: bool, takeoff: bool, beam: int, depth: int, drift_moves: int = 3):
+        """``(burn, land, weak, turns_left)`` of the plan for ship ``sh``, or None."""
+        key = ship_key(sh)
+        goal = (kind, goals, body, destroyed_bases, drift_moves)
+        got = self.plans.get(sh.id)
+        if got is not None and got[0] == goal:
+            steps = got[1]
+            for i, (order, st) in enumerate(steps):
+                if st == key:
+                    return (*order, len(steps) - i)
+        steps = plan_route(gmap, sh.pos, sh.vel, tuple(sh.pending), sh.fuel, sh.landed, kind, goals, body,
+                           frozenset(destroyed_bases), grazing, takeoff, beam, depth, drift_moves)
+        if steps is None:
+            self.plans.pop(sh.id, None)
+            return None
+        self.plans[sh.id] = (goal, steps)
+        return (*steps[0][0], len(steps))

@@ -1,0 +1,357 @@
+"""Two-ply gun tactics for the hard Delta-V tactical bot: the value of ending a move somewhere, from the exact
+odds of the Gun Combat Results Table (``combat.result_counts``).
+
+For one candidate course of one of our ships (its contact path, destination and new velocity):
+
+- **gain**: the expected value of the best gun shot it can take at a visible enemy ship right after this move
+  (odds of its strength against the target's, range = closest approach of its path to the target's hex,
+  velocity modifier, line of sight from the closest-approach hex), and the chance that the shot disables the
+  target (a disabled ship cannot fire back nor burn next turn);
+- **threat**: for each enemy ship able to fire, the best shot it can take at our ship next turn over *every*
+  course it can fly (coast, six burns, and the 36 overloads when it may overload): its path's closest approach
+  to our destination, its new velocity against ours, line of sight. The threat of the target we shoot is
+  weighted by the chance it is still operational.
+
+``value = gain - threat`` (in units of a ship's worth, combat factor + 1). Damage is valued by what it does:
+a result that reaches 6 disabled turns is the whole ship, any other hit is a share of it plus the tempo of
+disabling. Courses of enemy ships depend only on the enemy (the map is fixed), so they are computed once per
+decision (:func:`enemy_courses`). This module reads states and never changes them.
+"""
+
+from __future__ import annotations
+
+from . import combat as cb
+from .movement import CRASH, compute_course
+
+Hex = tuple[int, int]
+ALL_PAIRS = ((None, None),) + tuple((b, None) for b in range(6)) + tuple((b, o) for b in range(6) for o in range(6))
+SINGLE = ALL_PAIRS[:7]
+
+
+def _dist(a: Hex, b: Hex) -> int:
+    q = a[0] - b[0]
+    r = a[1] - b[1]
+    s = q + r
+    return max(q if q >= 0 else -q, r if r >= 0 else -r, s if s >= 0 else -s)
+
+
+def hit_value(column: int, penalty: int, target_disabled: int, worth: float) -> tuple[float, float]:
+    """(expected value, probability of any damage) of one gun shot at ``column`` with a net ``penalty`` on a
+    ship with ``target_disabled`` disabled turns worth ``worth``: elimination counts the whole worth, a D_n hit
+    ``worth * (0.35 + 0.1 n)`` (disabled: no fire, no burn next turn)."""
+    counts = cb.result_counts(column, penalty)
+    val = 0.0
+    hit = 0
+    for r in range(1, 7):
+        n = counts[r]
+        if not n:
+            continue
+        hit += n
+        if r >= 6 or target_disabled + r >= 6:
+            val += n * worth
+        else:
+            val += n * worth * (0.35 + 0.1 * r)
+    return val / 6.0, hit / 6.0
+
+
+def can_fire(sh) -> bool:
+    """Could this ship fire a gun next time its side acts (ignoring resupply)?"""
+    if sh.destroyed or sh.type.defensive or sh.type.combat <= 0 or sh.control != "own":
+        return False
+    return cb.operational(sh.disabled, sh.type.fires_disabled)
+
+
+def strength(sh) -> int:
+    return cb.effective_strength(sh.type.combat, sh.disabled, sh.type.fires_disabled)
+
+
+def enemy_courses(world, e) -> list[tuple[tuple[Hex, ...], Hex, Hex]]:
+    """Every non-crashing course enemy ship ``e`` could fly on its next move, as (contact path, destination,
+    velocity); a disabled or captured ship only coasts."""
+    pairs = SINGLE
+    if e.disabled > 0 or e.control != "own" or (e.fuel is not None and e.fuel <= 0):
+        pairs = ALL_PAIRS[:1]
+    elif e.type.can_overload and not e.overload_used and (e.fuel is None or e.fuel >= 2):
+        pairs = ALL_PAIRS
+    out = []
+    gmap = world.gmap
+    grazing = world.options["grazing_is_contact"]
+    for b, o in pairs:
+        c = compute_course(gmap, e.pos, e.vel, e.fuel, e.pending, e.landed,
+                           e.type.can_overload and not e.overload_used, b, o, (), False, world.destroyed_bases,
+                           grazing)
+        if c.outcome == CRASH or gmap.off_map(c.destination):
+            continue
+        if c.outcome == "landing":
+            continue  # a landed ship does not fire
+        out.append((tuple(c.contact), c.destination, c.velocity))
+    return out
+
+
+def _los(world, origin: Hex, target: Hex) -> bool:
+    return cb.line_of_sight(origin, target, world.gmap.surface.__contains__)
+
+
+def shot(world, path, pos: Hex, vel: Hex, att_strength: int, target_pos: Hex, target_vel: Hex,
+         def_strength: int, target_disabled: int, worth: float, heroic: bool = False,
+         ram_worth: float | None = None) -> tuple[float, float]:
+    """The (value, hit chance) of a gun shot from a ship that moved along ``path`` to ``pos`` with ``vel``."""
+    best = None
+    origin = pos
+    for h in path or (pos,):
+        d = _dist(h, target_pos)
+        if best is None or d < best:
+            best, origin = d, h
+    if best > 4:
+        return 0.0, 0.0
+    if not _los(world, origin, target_pos):
+        return 0.0, 0.0
+    vmod = max(0, _dist(vel, target_vel) - cb.VELOCITY_FREE)
+    pen = best + vmod - (1 if heroic else 0)
+    col = cb.odds_column(att_strength, def_strength)
+    if pos == target_pos and ram_worth is not None:
+        return ram_then_shot(att_strength, def_strength, pen, target_disabled, worth, ram_worth)
+    return hit_value(col, pen, target_disabled, worth)
+
+
+#: the ram table (2: D1, 3: D1, 4: D3, 5: D5 after the die's face 1, 2 give nothing): disabled turns per face
+RAM = (0, 0, 1, 1, 3, 5)
+
+
+def ram_then_shot(att_strength: int, def_strength: int, pen: int, target_disabled: int, worth: float,
+                  att_worth: float) -> float:
+    """Value for the mover of ending in an enemy's hex: both ships roll the ram table, then the mover fires
+    if still operational (at the last odds column if the ram disabled the target); its own ram damage counts
+    against it."""
+    total = 0.0
+    for a in RAM:  # the mover's ram damage
+        for t in RAM:  # the target's
+            v = 0.0
+            if t:
+                v += worth if target_disabled + t >= 6 else worth * (0.35 + 0.1 * t)
+            if a:
+                v -= att_worth * (0.35 + 0.1 * a)
+            else:
+                col = cb.odds_column(att_strength, 0 if (t or target_disabled) else def_strength)
+                v += hit_value(col, pen, target_disabled + t, worth)[0] * (0.0 if target_disabled + t >= 6 else 1.0)
+            total += v
+    return total / 36.0, 0.0
+
+
+class Tactics:
+    """The threat model of one decision: the visible enemy ships and every course each can fly next."""
+
+    def __init__(self, world, player: int):
+        self.world = world
+        self.player = player
+        self.enemies = [e for e in world.ships if e.owner != player and not e.destroyed and not e.landed
+                        and world.visible(e, player)]
+        self.shooters = [(e, enemy_courses(world, e)) for e in self.enemies if can_fire(e)]
+        #: where each visible enemy will be if it coasts its next move (target of the follow-up shot)
+        self.drifts = []
+        for e in self.enemies:
+            if not e.detected and world.options["fog_of_war"]:
+                continue
+            c = compute_course(world.gmap, e.pos, e.vel, 0, e.pending, False, False, None)
+            if c.outcome == CRASH:
+                continue
+            self.drifts.append((e, c.destination, c.velocity))
+
+    def follow_up(self, sh, dest: Hex, vel: Hex, pending: tuple[int, ...], fuel) -> float:
+        """The best shot our ship could take next turn (coasting or one burn from this course's end) at an
+        enemy that coasts meanwhile: the third ply, so that a pursuer matches course with its quarry."""
+        if not self.drifts or not can_fire(sh):
+            return 0.0
+        world = self.world
+        gmap = world.gmap
+        best = 0.0
+        burns = (None, 0, 1, 2, 3, 4, 5) if (fuel is None or fuel > 0) and not sh.disabled else (None,)
+        for b in burns:
+            c = compute_course(gmap, dest, vel, fuel, pending, False, False, b, None, (), False,
+                               world.destroyed_bases, world.options["grazing_is_contact"])
+            if c.outcome != "normal" or gmap.off_map(c.destination):
+                continue
+            for e, epos, evel in self.drifts:
+                v, _ = shot(world, c.contact, c.destination, c.velocity, strength(sh), epos, evel, strength(e),
+                            e.disabled, e.type.combat + 1.0, sh.heroic, None)
+                if v > best:
+                    best = v
+        return best
+
+    def value(self, sh, path, dest: Hex, vel: Hex, lands: bool) -> float:
+        """gain - threat of our ship ``sh`` ending its move at ``dest`` with ``vel`` along ``path``."""
+        world = self.world
+        my_worth = sh.type.combat + 1.0
+        my_str = strength(sh)
+        gain = 0.0
+        p_dis: dict[str, float] = {}
+        if not lands and can_fire(sh) and world.rules.combat:
+            best = (0.0, None, 0.0)
+            for e in self.enemies:
+                if not e.detected:
+                    continue
+                v, hit = shot(world, path, dest, vel, strength(sh), e.pos, e.vel, strength(e), e.disabled,
+                              e.type.combat + 1.0, sh.heroic, my_worth)
+                if dest == e.pos:
+                    hit = 4.0 / 6.0
+                if v > best[0]:
+                    best = (v, e.id, hit)
+            gain = best[0]
+            if best[1] is not None:
+                p_dis[best[1]] = best[2]
+        threat = 0.0
+        if not lands and world.rules.combat:
+            for e, courses in self.shooters:
+                es = strength(e)
+                worst = 0.0
+                for epath, edest, evel in courses:
+                    v, _ = shot(world, epath, edest, evel, es, dest, vel, my_str, sh.disabled, my_worth, e.heroic,
+                                e.type.combat + 1.0)
+                    if v > worst:
+                        worst = v
+                worst = max(worst, ordnance_threat(world, e, path, dest, sh.disabled, my_worth))
+                threat += worst * (1.0 - p_dis.get(e.id, 0.0))
+        if not lands:
+            threat += ordnance_hazard(world, self.player, path, dest, sh.disabled, my_worth)
+        return gain - threat
+
+
+# --- ordnance: exact flights of this player-turn -------------------------------------------------------------
+
+#: chance that a torpedo (2-6: D1 D1 D1 D2 D3) or a mine (5-6: D2) damages a ship it meets
+TORPEDO_DAMAGE = ((2, 1), (3, 1), (4, 1), (5, 2), (6, 3))
+MINE_DAMAGE = ((5, 2), (6, 2))
+
+
+def ordnance_hit_value(kind: str, target_disabled: int, worth: float) -> float:
+    """Expected value of one item of ordnance meeting a ship (a nuke destroys it)."""
+    if kind == "nuke":
+        return worth
+    table = TORPEDO_DAMAGE if kind == "torpedo" else MINE_DAMAGE
+    val = 0.0
+    for _die, n in table:
+        val += worth if target_disabled + n >= 6 else worth * (0.35 + 0.1 * n)
+    return val / 6.0
+
+
+def flight(gmap, start: Hex, vel: Hex, grazing: bool = False) -> tuple[Hex, ...]:
+    """The contact hexes (start included) of ordnance launched now from ``start`` with ``vel``, cut where a
+    body, an asteroid or a base would stop it (a nuke detonates in the hex before a body: the caller sees the
+    cut)."""
+    from .movement import _trace
+
+    dest = (start[0] + vel[0], start[1] + vel[1])
+    _path, _definite, contact = _trace(start, dest, grazing)
+    out = []
+    for h in contact:
+        if h in gmap.surface:
+            break
+        out.append(h)
+        if h in gmap.asteroids or h in gmap.base:
+            break
+    return tuple(out)
+
+
+def in_hex(path, pos: Hex, h: Hex) -> bool:
+    """The engine's ordnance-contact test (ordnance._in_hex): a ship that moved is in the hexes its last move
+    entered, one that did not is in its own hex."""
+    if len(path) >= 2:
+        return h in path[1:]
+    return pos == h
+
+
+def launch_value(world, player: int, launcher, kind: str, vel: Hex, own_paths: dict) -> float:
+    """Expected value of launching ``kind`` from ``launcher`` (pre-move hex) with ``vel`` this ordnance phase:
+    the item flies in this movement phase, after our ships moved (``own_paths``: ship id -> (new path,
+    new position)), and goes off at the first hex holding a ship (our own ones too)."""
+    gmap = world.gmap
+    hexes = flight(gmap, launcher.pos, vel, world.options["grazing_is_contact"])
+    for i, h in enumerate(hexes):
+        enemies = [e for e in world.ships if e.owner != player and not e.destroyed and world.visible(e, player)
+                   and (kind == "nuke" or not e.landed) and in_hex(e.path, e.pos, h)]
+        own = []
+        if i > 0:
+            for s in world.ships:
+                if s.owner != player or s.destroyed or s.id == launcher.id:
+                    continue
+                path, pos = own_paths.get(s.id, (s.path, s.pos))
+                if in_hex(path, pos, h):
+                    own.append(s)
+        if not enemies and not own:
+            continue
+        if kind == "nuke":
+            # the blast destroys every ship in the hex, the launcher included
+            gain = sum(e.type.combat + 1.0 for e in enemies if e.pos == h)
+            loss = sum(s.type.combat + 1.0 for s in world.ships if s.owner == player and not s.destroyed
+                       and own_paths.get(s.id, (None, s.pos))[1] == h)
+            return gain - 2.0 * loss
+        if own:
+            return -1.0
+        if kind == "torpedo":
+            e = enemies[0]
+            return ordnance_hit_value(kind, e.disabled, e.type.combat + 1.0)
+        return sum(ordnance_hit_value(kind, e.disabled, e.type.combat + 1.0) for e in enemies)
+    return 0.0
+
+
+def ordnance_threat(world, e, my_path, my_pos: Hex, my_disabled: int, my_worth: float) -> float:
+    """The worst an enemy ship's launch next turn does to our ship (after our move along ``my_path`` to
+    ``my_pos``): a nuke whose flight ends at our hex destroys it; a torpedo meeting our path damages it."""
+    from . import ordnance_tables as ot
+
+    if e.destroyed or e.landed or e.control != "own" or not cb.operational(e.disabled, e.type.fires_disabled):
+        return 0.0
+    allowed = world.rules.allowed_ordnance
+    cap = e.type.cargo
+    free = None if cap is None else cap - e.cargo_used - e.passengers
+    worst = 0.0
+    gmap = world.gmap
+    grazing = world.options["grazing_is_contact"]
+    if "nuke" in allowed and (free is None or free >= ot.ordnance_mass("nuke")) and (
+            e.type.warship or e.nukes < 1):
+        for h in flight(gmap, e.pos, e.vel, grazing):
+            if h == e.pos:
+                continue
+            if in_hex(my_path, my_pos, h):
+                if h == my_pos:
+                    worst = my_worth
+                break
+    if worst < my_worth and "torpedo" in allowed and e.type.torpedoes and (
+            free is None or free >= ot.ordnance_mass("torpedo")):
+        for d, k in ot.torpedo_boost_options():
+            v = ot.launch_velocity(e.vel, d, k)
+            for h in flight(gmap, e.pos, v, grazing):
+                if in_hex(my_path, my_pos, h):
+                    worst = max(worst, ordnance_hit_value("torpedo", my_disabled, my_worth))
+                    break
+    return worst
+
+
+def ordnance_hazard(world, player: int, path, pos: Hex, disabled: int, worth: float) -> float:
+    """Expected loss from ordnance already in flight for our ship moving along ``path`` to ``pos``: items it
+    walks into now, our own items flying on after our move, and enemy items flying on the enemy's next move."""
+    if not world.ordnance:
+        return 0.0
+    gmap = world.gmap
+    grazing = world.options["grazing_is_contact"]
+    loss = 0.0
+    for o in world.ordnance:
+        if o.destroyed:
+            continue
+        if len(path) >= 2 and o.pos in path[1:]:
+            loss += ordnance_hit_value(o.kind, disabled, worth) if (o.kind != "nuke" or o.pos == pos) else 0.0
+            continue
+        q, r = o.pos[0] + o.vel[0], o.pos[1] + o.vel[1]
+        from deltav.core.hexgrid import DIRECTIONS
+
+        for d in o.pending:
+            q += DIRECTIONS[d][0]
+            r += DIRECTIONS[d][1]
+        for i, h in enumerate(flight(gmap, o.pos, (q - o.pos[0], r - o.pos[1]), grazing)):
+            if i == 0 and o.owner == player:
+                continue
+            if in_hex(path, pos, h):
+                if o.kind != "nuke" or h == pos:
+                    loss += ordnance_hit_value(o.kind, disabled, worth)
+                break
+    return loss

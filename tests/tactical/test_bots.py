@@ -1,0 +1,244 @@
+"""The difficulty ladder of the tactical bots (bots.LevelBot), the astrogation planner (planner.py) and the
+two-ply gun and ordnance tactics (tactics.py): legality over whole games, determinism, view-only decisions,
+and behaviour on constructed positions."""
+
+from __future__ import annotations
+
+import pytest
+
+from deltav.core.agent import Agent
+from deltav.core.match import play_match
+from deltav.core.protocol import Decision
+from deltav.core.rng import Rng
+from deltav.games.tactical.bots import BOTS, LEVELS, PRESETS, LevelBot
+from deltav.games.tactical.mapdata import default_map
+from deltav.games.tactical.movement import CRASH, LANDING, compute_course
+from deltav.games.tactical.planner import drift_safe, hazard_count, plan_route, safe
+from deltav.games.tactical.preview import preview_course
+from deltav.games.tactical.scenarios import SCENARIO_IDS
+from deltav.games.tactical.tactics import Tactics, hit_value, launch_value, ordnance_hit_value
+from deltav.games.tactical.values import Launch, Order
+
+from .helpers import GAME, new_state, place
+
+M = default_map()
+
+
+class Checked(Agent):
+    """Wraps a bot and fails the test if it ever returns an action that is not among its legal actions."""
+
+    def __init__(self, inner: Agent):
+        self.inner = inner
+        self.name = inner.name
+        self.actions: list = []
+
+    def act(self, decision: Decision):
+        a = self.inner.act(decision)
+        assert a in decision.legal_actions, f"{self.inner.level} sent {a!r}, not legal"
+        self.actions.append(a)
+        return a
+
+
+def decision(state, player: int, seed: int = 0) -> Decision:
+    return Decision(GAME, player, state.view(player), state.legal_actions(player), Rng(seed))
+
+
+# --- whole games -------------------------------------------------------------------------------------------
+
+PAIRS = {sid: (("hard", "easy") if i % 2 == 0 else ("normal", "hard")) for i, sid in enumerate(SCENARIO_IDS)}
+
+
+@pytest.mark.parametrize("scenario", SCENARIO_IDS)
+def test_levels_play_whole_games_with_legal_actions_only(scenario):
+    a, b = PAIRS[scenario]
+    seats = [Checked(LevelBot(a, strict=True)), Checked(LevelBot(b, strict=True))]
+    opts = {"scenario": scenario, "turn_limit": 30}
+    record, final, _ = play_match(GAME, opts, 11, seats)
+    assert final.is_terminal()
+    assert seats[0].actions and seats[1].actions
+
+
+def test_easy_and_normal_play_the_grand_tour_legally():
+    seats = [Checked(LevelBot("easy", strict=True)), Checked(LevelBot("normal", strict=True))]
+    _, final, _ = play_match(GAME, {"scenario": "grand_tour", "turn_limit": 20}, 3, seats)
+    assert final.is_terminal()
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_each_level_is_deterministic_given_its_seed(level):
+    runs = []
+    for _ in range(2):
+        _, final, _ = play_match(GAME, {"scenario": "duel"}, 5, [LevelBot(level), LevelBot(level)])
+        runs.append(final.to_json())
+    assert runs[0] == runs[1]
+
+
+def test_decision_depends_only_on_the_view():
+    # Escape: the enforcers do not know which pilgrim transport carries the fugitives (nor see them yet)
+    s1 = new_state("escape", seed=1)
+    s2 = s1.clone()
+    for sh in s2.ships:
+        if sh.hidden:
+            sh.fugitive = not sh.fugitive if sh.id in ("p0s0", "p0s1") else sh.fugitive
+    assert s1.to_json() != s2.to_json()
+    # let the pilgrims move first so the enforcers decide next
+    from .helpers import end_turn
+
+    end_turn(s1, 0)
+    end_turn(s2, 0)
+    assert s1.view(1) == s2.view(1)
+    for level in LEVELS:
+        a1 = LevelBot(level).act(decision(s1, 1, seed=4))
+        a2 = LevelBot(level).act(decision(s2, 1, seed=4))
+        assert a1 == a2
+
+
+def test_presets_name_the_level_bot_with_a_budget():
+    assert set(PRESETS) == {"easy", "normal", "hard"}
+    for level, entry in PRESETS.items():
+        assert BOTS[entry["agent"]] is LevelBot
+        assert entry["params"]["level"] == level
+        assert entry["budget"]
+    with pytest.raises(ValueError):
+        LevelBot("expert")
+
+
+# --- the astrogation planner ------------------------------------------------------------------------------
+
+
+def _replay(pos, vel, pending, fuel, landed, steps):
+    c = None
+    for (burn, land, weak), st in steps:
+        assert st == (pos, vel, pending, fuel, landed)
+        c = compute_course(M, pos, vel, fuel, pending, landed, False, burn, None, weak, land)
+        assert c.outcome != CRASH and not M.off_map(c.destination)
+        fuel -= c.fuel_spent
+        pos, vel, pending, landed = c.destination, c.velocity, c.pending, c.outcome == LANDING
+    return c
+
+
+def test_planner_flies_mars_to_venus_in_seven_turns():
+    goals = tuple(M.bases_of["Venus"])
+    steps = plan_route(M, (-8, -6), (0, 0), (), 20, True, "land", goals, None, frozenset())
+    assert len(steps) == 7
+    last = _replay((-8, -6), (0, 0), (), 20, True, steps)
+    assert last.outcome == LANDING and last.body == "Venus" and last.destination in goals
+
+
+def test_planner_flies_venus_to_mars_in_eight_turns_within_fuel():
+    goals = tuple(M.bases_of["Mars"])
+    steps = plan_route(M, (-5, 7), (0, 0), (), 20, True, "land", goals, None, frozenset())
+    assert len(steps) == 8
+    last = _replay((-5, 7), (0, 0), (), 20, True, steps)
+    assert last.outcome == LANDING and last.body == "Mars"
+
+
+def test_planner_respects_fuel():
+    goals = tuple(M.bases_of["Mars"])
+    assert plan_route(M, (-5, 7), (0, 0), (), 2, True, "land", goals, None, frozenset()) is None
+
+
+def test_planner_visit_reaches_the_body_and_leaves_a_ship_that_keeps_flying():
+    ring = tuple(sorted(M.gravity_hexes_of["Jupiter"]))
+    steps = plan_route(M, (-5, 7), (0, 0), (), 20, True, "visit", ring, "Jupiter", frozenset())
+    assert steps is not None
+    last = _replay((-5, 7), (0, 0), (), 20, True, steps)
+    assert any(h in M.gravity_hexes_of["Jupiter"] for h in last.contact)
+    assert safe(M, last.destination, last.velocity, last.pending, 20 - sum(1 for s in steps if s[0][0] is not None),
+                3)
+
+
+def test_safety_checks_see_doom_coming():
+    # heading into Sol at speed 4 with no fuel: doomed; with fuel and far away: fine
+    assert not safe(M, (-2, 7), (0, -3), (), 0, 2)
+    assert safe(M, (8, -20), (0, 0), (), 5, 3)
+    assert not drift_safe(M, (-16, 4), (-3, 4), (), 2)
+    assert drift_safe(M, (8, -20), (0, 1), (), 3)
+
+
+def test_hazard_count_counts_asteroids_only_above_speed_one():
+    assert hazard_count(M, (-4, -10), (-8, -5)) >= 1
+    assert hazard_count(M, (-4, -10), (-5, -9)) == 0  # speed 1: no hazard
+    assert hazard_count(M, (12, 0), (12, 3)) == 0  # open space
+
+
+# --- behaviour on constructed positions ---------------------------------------------------------------------
+
+
+def test_hard_takes_the_winning_landing():
+    s = new_state("biplanetary")
+    # the Mars corvette orbiting Venus at speed 1 in its gravity ring: a one-burn landing wins
+    place(s, "p0s0", (-5, 6), vel=(0, 1), pending=(4,), fuel=10)
+    for level in LEVELS:
+        a = LevelBot(level).act(decision(s, 0))
+        assert isinstance(a, Order)
+        pv = preview_course(s, "p0s0", a)
+        assert pv.lands and pv.body == "Venus", (level, a)
+
+
+def test_hard_does_not_fly_into_the_sun():
+    s = new_state("biplanetary")
+    # falling toward Sol: coasting crashes; the bot must steer clear and keep a way out
+    place(s, "p0s0", (-2, 7), vel=(0, -2), fuel=10)
+    a = LevelBot("hard").act(decision(s, 0))
+    pv = preview_course(s, "p0s0", a)
+    assert not pv.crashes
+    assert safe(M, pv.destination, pv.velocity, tuple(d for _, d, _, _, ig in pv.gravity_queued if not ig),
+                pv.fuel_after, 3)
+
+
+def test_hit_value_follows_the_gun_table():
+    # 1:1 (column 2) at range 0: D2 on 4, D3 on 5, D4 on 6 -> hits half the time
+    v, p = hit_value(2, 0, 0, 9.0)
+    assert p == pytest.approx(0.5)
+    assert v == pytest.approx(9.0 * (0.55 + 0.65 + 0.75) / 6)
+    # a penalty of 3 at 1:1 leaves nothing
+    assert hit_value(2, 3, 0, 9.0) == (0.0, 0.0)
+    # 4:1 on a ship with 5 disabled turns: every hit eliminates it
+    v, p = hit_value(5, 0, 5, 9.0)
+    assert v == pytest.approx(9.0 * p)
+    assert ordnance_hit_value("nuke", 0, 9.0) == 9.0
+
+
+def test_tactics_prefer_a_shot_over_exposure():
+    s = new_state("duel")
+    place(s, "p0s0", (10, 0), vel=(0, 0), fuel=20)
+    place(s, "p1s0", (12, -4), vel=(0, -1), fuel=20, detected=True, disabled=2)
+    s.active = 0
+    t = Tactics(s, 0)
+    me = s.ship("p0s0")
+    # a disabled enemy cannot answer: ending in its wake gives a shot at 4:1 at range 1, ending 4 hexes away a poor one
+    near = t.value(me, ((10, 0), (11, -1), (11, -2), (12, -3)), (12, -3), (2, -3), False)
+    far = t.value(me, ((10, 0), (10, 1)), (10, 1), (0, 1), False)
+    assert near > 3.0
+    assert near > far + 2.0
+    # healthy, it answers: the same course is then worth less than the shot alone
+    s.ship("p1s0").disabled = 0
+    t2 = Tactics(s, 0)
+    assert t2.value(me, ((10, 0), (11, -1), (11, -2), (12, -3)), (12, -3), (2, -3), False) < near
+
+
+def test_hard_launches_a_nuke_that_meets_the_enemy_this_turn():
+    s = new_state("duel")
+    s.active = 0
+    s.first = 0
+    place(s, "p0s0", (10, 0), vel=(2, 0), fuel=20)
+    place(s, "p1s0", (12, 0), vel=(0, 0), fuel=20, detected=True)
+    s.ship("p0s0").detected = True
+    # our frigate turns away (burn NW) so only the enemy sits on the item's line
+    s.apply_action(0, Order("p0s0", burn=2, overload=2))
+    from deltav.games.tactical.values import EndAstrogation
+
+    s.apply_action(0, EndAstrogation())
+    assert s.phase == "ordnance"
+    d = decision(s, 0)
+    a = LevelBot("hard").act(d)
+    assert isinstance(a, Launch) and a.kind == "nuke"
+    c = s.course_for(s.ship("p0s0"), s.orders["p0s0"])
+    own = {"p0s0": (tuple(c.contact), c.destination)}
+    assert launch_value(s, 0, s.ship("p0s0"), "nuke", (2, 0), own) == pytest.approx(9.0)
+    # the same nuke is worthless if our own ship ends in the blast hex
+    own_bad = {"p0s0": (((10, 0), (11, 0), (12, 0)), (12, 0))}
+    assert launch_value(s, 0, s.ship("p0s0"), "nuke", (2, 0), own_bad) < 0
+    # easy never launches
+    assert not isinstance(LevelBot("easy").act(d), Launch)
