@@ -409,7 +409,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     for gid, game in sorted(games.items()):
         opts = game.resolve_options({})
         n = game.num_players(opts)
-        specs = [args.bot] * n
+        levels = [b.strip() for b in args.bots.split(",") if b.strip()]
+        specs = [levels[p % len(levels)] for p in range(n)]
         agents = [make_seat_agent(gid, s) for s in specs]
         t0 = time.perf_counter()
         record, state, _ = play_match(game, opts, args.seed, agents, specs)
@@ -458,7 +459,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp.set_defaults(func=cmd_replay)
 
     de = sub.add_parser("demo", help="a bot-vs-bot match of every game, with its saved record")
-    de.add_argument("--bot", default="bot:normal")
+    de.add_argument("--bots", default="bot:hard,bot:normal", help="seat specs, cycled over the seats")
     de.add_argument("--seed", type=int, default=1)
     de.add_argument("--records", default="records")
     de.set_defaults(func=cmd_demo)
