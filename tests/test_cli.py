@@ -10,6 +10,7 @@ from deltav import cli
 from deltav.core.agent import RandomAgent
 from deltav.core.match import play_match
 from deltav.core.protocol import get_game
+from deltav.core.records import MatchRecord, replay
 
 
 def run(capsys, *argv):
@@ -80,3 +81,15 @@ def test_bad_arguments_name_the_value_and_the_allowed_ones(capsys, argv, words):
     assert code == 2
     for w in words:
         assert w in err
+
+
+def test_demo_plays_every_game_and_saves_replayable_records(capsys, tmp_path):
+    from deltav.games import load_all
+
+    code, out, err = run(capsys, "demo", "--records", str(tmp_path))
+    assert code == 0, err
+    files = sorted(tmp_path.glob("*.json"))
+    assert {f.name.split("-")[0] for f in files} == set(load_all())
+    for f in files:
+        assert f.name in out.replace("\n", "")
+        replay(MatchRecord.load(f))
