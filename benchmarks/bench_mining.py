@@ -1,4 +1,4 @@
-"""Speed figures for the mining engine: ``python -m deltav.games.mining.bench [--players N] [--seconds S]``.
+"""Speed figures for the mining engine: ``python benchmarks/bench_mining.py [--players N] [--seconds S]``.
 
 Prints random-playout steps per second (legal_actions + apply_action), clone() per second, sampler
 (determinize) calls per second and view() calls per second. ``--ladder`` instead plays the scripted bot
@@ -10,10 +10,14 @@ This module owns the measurement only.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 
-from deltav.core.rng import Rng
-from deltav.games.mining import MiningGame
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from deltav.core.rng import Rng  # noqa: E402
+from deltav.games.mining import MiningGame  # noqa: E402
 
 
 def playout_steps(players: int, seconds: float) -> tuple[float, int]:

@@ -1,4 +1,4 @@
-"""Quick speed measurement (not a test): ``python -m deltav.games.deepspace.bench [scenario] [games]``.
+"""Quick speed measurement (not a test): ``python benchmarks/bench_deepspace.py [scenario] [games]``.
 
 Prints random-playout steps (applied actions) per second, rounds per second, ``clone()`` per second on a
 mid-game state, and ``determinize`` per second.
@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
 
-from deltav.core.rng import Rng
-from deltav.games.deepspace import DeepSpaceGame
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from deltav.core.rng import Rng  # noqa: E402
+from deltav.games.deepspace import DeepSpaceGame  # noqa: E402
 
 
 def random_playouts(scenario: str, games: int) -> tuple[float, float, float]:
