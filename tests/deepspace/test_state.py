@@ -509,3 +509,33 @@ def test_high_thrust_ships_choose_velocity_in_two_small_steps(tmp_path):
     # a determinized world keeps the half-chosen velocity
     world = DeepSpaceGame.determinize(s.view(0), 0, Rng(1))
     assert world.view(0) == s.view(0)
+
+
+def test_determinize_uses_the_public_fleet_of_the_scenario():
+    """Skirmish names both fleets, so enemy designs are public: a sampled world keeps them exactly, and for a
+    damaged ship samples only how its hit points were allocated."""
+    from deltav.games.deepspace.sampler import damaged_variants, fleet_prior
+
+    rng = Rng(5)
+    undamaged = damaged = 0
+    for seed in range(6):
+        s = DeepSpaceGame.new_initial_state({"scenario": "skirmish"}, seed)
+        while not s.is_terminal():
+            view = s.view(0)
+            known = fleet_prior(view)
+            if s.phase == "plot" and known:
+                world = DeepSpaceGame.determinize(copy.deepcopy(view), 0, Rng(seed))
+                for sv in view["ships"]:
+                    if sv["owner"] == 0 or sv["status"] != "active":
+                        continue
+                    lv = world.ship(sv["id"]).lv
+                    assert lv in damaged_variants(sv["size"], known[sv["id"]], sv["hp_taken"], 4)
+                    if sv["hp_taken"] == 0:
+                        assert lv == known[sv["id"]] == s.ship(sv["id"]).lv
+                        undamaged += 1
+                    else:
+                        damaged += 1
+            p = s.current_players()[0]
+            legal = s.legal_actions(p)
+            s.apply_action(p, legal[rng.below(len(legal))])
+    assert undamaged > 0 and damaged > 0

@@ -31,7 +31,7 @@ from deltav.core.agent import Agent
 from deltav.core.hexgrid import distance
 from deltav.core.protocol import Decision
 from deltav.games.deepspace import damage as dmg
-from deltav.games.deepspace import planner
+from deltav.games.deepspace import opponent, planner, rollout
 from deltav.games.deepspace.design import load_fleet
 from deltav.games.deepspace.heuristics import (
     estimated_enemy_stats,
@@ -57,6 +57,7 @@ from deltav.games.deepspace.messages import (
     WeaponTargeting,
     Withdraw,
 )
+from deltav.games.deepspace.movement import thrust_cost
 from deltav.games.deepspace.state import velocity_actions
 
 #: share of the expected overkill a shot is credited with under the campaign score (measured: 0 to 0.5 play
@@ -66,6 +67,13 @@ OVERKILL = 0.25
 
 def _closest(actions, target: int, key):
     return min(actions, key=lambda a: (abs(key(a) - target), key(a)))
+
+
+def _flag(x) -> bool:
+    """A boolean parameter that may come as a string from the command line (``model=false``)."""
+    if isinstance(x, str):
+        return x.strip().lower() not in ("false", "0", "no", "off", "")
+    return bool(x)
 
 
 class ScriptedBot(Agent):
@@ -290,16 +298,37 @@ class CadetBot(ScriptedBot):
 
 
 class PlannerBot(ScriptedBot):
-    """The ``hard`` level: plans each round for the whole side with :mod:`planner` (belief over enemy designs
-    from ``particles`` sampled worlds, exact odds, search over candidate velocities with focus-fire target
-    assignment, rams), allocates damage to keep the ship's most valuable stats and self-destructs by expected
-    value. Design and deployment are the scripted bot's."""
+    """The ``hard`` level: plans each round for the whole side with :mod:`planner` (belief over enemy designs:
+    the scenario's public fleet when it names one, else ``particles`` sampled worlds; enemy movement predicted by
+    :mod:`opponent`'s model of a sound player; exact odds; search over candidate velocities with focus-fire
+    target assignment and rams on the predicted hexes), allocates damage to keep the ship's most valuable stats
+    and self-destructs by expected value. Design and deployment are the scripted bot's.
+
+    Parameters (``bot:planner:name=value``): ``particles`` (belief size), ``search``, ``allocation``,
+    ``destruct`` (switch one part off), ``design`` (archetype id or ``scripted``), ``prior`` (use the scenario's
+    public fleets), ``model`` (predict enemy movement; off: enemies keep their velocity), ``ram`` (weight of
+    thrust kept for rams in the allocation, 0 by default: measured no better), and the optional rollout
+    improvement of :mod:`rollout` (``rollouts`` worlds per plot, ``alloc_rollouts`` per damaged ship,
+    ``horizon`` rounds, ``margin`` / ``alloc_margin`` standard errors; all 0 by default: measured no better, see
+    ``docs/bots-deepspace.md``)."""
 
     name = "planner"
 
     def __init__(self, particles: int = 8, search: bool = True, allocation: bool = True, destruct: bool = True,
-                 design: str = "armoured-swarm"):
+                 design: str = "armoured-swarm", prior: bool = True, model: bool = True, ram: float = 0.0,
+                 rollouts: int = 0, alloc_rollouts: int = 0, horizon: int = 3, margin: float = 1.0,
+                 alloc_margin: float = 0.0):
         self.k = max(1, int(particles))
+        self.prior = _flag(prior)
+        self.ram_weight = float(ram)
+        self.model = _flag(model)
+        self.rollouts = max(0, int(rollouts))
+        self.alloc_rollouts = max(0, int(alloc_rollouts))
+        self.horizon = max(0, int(horizon))
+        self.margin = float(margin)
+        self.alloc_margin = float(alloc_margin)
+        self._alloc_key = None
+        self._alloc_target: dict = {}
         self.design = str(design)
         self.search = bool(search)
         self.value_allocation = bool(allocation)
@@ -366,8 +395,11 @@ class PlannerBot(ScriptedBot):
                tuple((s["id"], tuple(s["pos"]), tuple(s["vel"]), s["hp_taken"]) for s in view["ships"]
                      if s["status"] == "active" and s["pos"] is not None))
         if key != self._plan_key:
-            parts = planner.particles(decision, self.k)
-            self._plan = planner.plan_round(view, me, parts)
+            parts = opponent.particles(decision, self.k, self.prior)
+            pred = opponent.predict_moves(view, me, parts) if self.model else None
+            self._plan = planner.plan_round(view, me, parts, pred)
+            if self.rollouts and self._plan:
+                self._plan = self._improve_plan(decision, parts, pred, self._plan)
             self._plan_key = key
         sid = first.ship
         if sid not in self._plan:
@@ -384,13 +416,58 @@ class PlannerBot(ScriptedBot):
             return VelocityColumn(sid, vel[0])
         return SetVelocity(sid, vel[0], vel[1])
 
+    def _improve_plan(self, decision, parts, pred, plan):
+        """Rollout policy improvement of the side's plot: the plan, the scripted velocities, fire focused on
+        each enemy in turn, holding velocity and rams on the predicted enemy hexes, compared by play-outs."""
+        view = decision.view
+        me = decision.player
+        ships = view["ships"]
+        mine = [sv for sv in ships if sv["owner"] == me and sv["status"] == "active" and sv["id"] in plan]
+        enemies = [sv for sv in ships if sv["owner"] != me and sv["status"] == "active" and sv["pos"] is not None]
+        if not mine or not enemies:
+            return plan
+        cands = [plan]
+
+        def add(c):
+            if c not in cands and len(cands) < 6:
+                cands.append(c)
+
+        n_players = len(view["players"])
+        scripted = {}
+        for sv in mine:
+            v = opponent._velocity_choice(ships, me, sv, planner.view_levels(sv), n_players)
+            scripted[sv["id"]] = (v, plan[sv["id"]][1])
+        add(scripted)
+        pred = pred or {}
+        groups: dict = {}
+        for e in enemies:
+            for pos, _v in pred.get(e["id"], []):
+                groups[pos] = groups.get(pos, 0) + 1
+        for pos, _n in sorted(groups.items(), key=lambda kv: (-kv[1], kv[0]))[:2]:
+            for sv in mine:
+                v = (pos[0] - sv["pos"][0], pos[1] - sv["pos"][1])
+                if sv["thrust"] > 0 and thrust_cost(tuple(sv["vel"]), v) <= sv["thrust"]:
+                    ram = dict(plan)
+                    ram[sv["id"]] = (v, plan[sv["id"]][1])
+                    add(ram)
+                    break
+        order = sorted(enemies, key=lambda e: (-e["size"], e["id"]))
+        for e in order[:2]:
+            add({sid: (vel, {w: e["id"] for w in shots}) for sid, (vel, shots) in plan.items()})
+        add({sid: (tuple(next(x for x in mine if x["id"] == sid)["vel"]), shots) for sid, (_v, shots) in plan.items()})
+        if len(cands) == 1:
+            return plan
+        bank = rollout.Bank(decision, parts, self.rollouts, self.horizon)
+        best, _means = bank.choose(cands, rollout.plan_chooser, self.margin)
+        return cands[best]
+
     # --- allocation and self-destruct -----------------------------------------------------------------------
     def _context(self, decision):
         view = decision.view
         key = (view["round"], view["phase"], view["step"],
                tuple((s["id"], s["status"], s["hp_taken"], s["incoming"]) for s in view["ships"]))
         if key != self._parts_key:
-            self._parts = planner.particles(decision, self.k)
+            self._parts = opponent.particles(decision, self.k, self.prior)
             self._parts_key = key
         parts = self._parts
         mine, enemies = planner.units(view, decision.player, parts)
@@ -408,9 +485,28 @@ class PlannerBot(ScriptedBot):
         scale = max(1, len(mine)) * self.k
         r = min(distance(tuple(sv["pos"]), e.pos) for e in enemies)
         mode = view["options"]["leftover_damage"]
-        valuer = planner.Valuer(refs, incoming, r, scale)
-        step = planner.allocation_step(sv["size"], planner.view_levels(sv), sv["partial"], sv["pending"], mode,
-                                       valuer)
+        ram = self.ram_weight if view["options"].get("self_destruct", True) else 0.0
+        valuer = planner.Valuer(refs, incoming, r, scale, ram, sv["thrust"])
+        lv = planner.view_levels(sv)
+        if self.alloc_rollouts and mode == "lost":
+            key = (view["round"], view["step"], sid, sv["hp_taken"])
+            if key != self._alloc_key:
+                self._alloc_key = key
+                self._alloc_target = None
+                planned = planner.allocation_target(sv["size"], lv, sv["pending"], valuer)
+                cands = rollout.allocation_candidates(sv["size"], lv, sv["pending"], mode, planned)
+                if len(cands) > 1:
+                    bank = rollout.Bank(decision, parts, self.alloc_rollouts, self.horizon)
+                    best, _m = bank.choose(cands, lambda t: rollout.allocation_chooser(sid, t), self.alloc_margin)
+                    self._alloc_target = cands[best]
+                else:
+                    self._alloc_target = cands[0] if cands else None
+            if self._alloc_target is not None:
+                step = rollout.step_toward(sv["size"], lv, sv["partial"], sv["pending"], mode, self._alloc_target)
+                if step is not None:
+                    stat, weapon = dmg.slot_name(step[0])
+                    return Allocate(sid, stat, weapon, step[1])
+        step = planner.allocation_step(sv["size"], lv, sv["partial"], sv["pending"], mode, valuer)
         if step is None:
             return None
         stat, weapon = dmg.slot_name(step[0])
@@ -449,8 +545,8 @@ PRESETS = {
     "hard": {
         "agent": "planner",
         "params": {"particles": 8},
-        "budget": "planner: 8 sampled worlds per decision; one whole-side plan per round (candidate velocities "
-                  "x exact-odds target assignment), 0.01-0.5 s at a round's first plot step, a few ms "
-                  "otherwise",
+        "budget": "planner: 8 particles per enemy ship (the scenario's public fleet, else 8 sampled worlds); "
+                  "one whole-side plan per round (enemy moves predicted, candidate velocities x exact-odds "
+                  "target assignment), 0.01-0.5 s at a round's first plot step, a few ms otherwise",
     },
 }

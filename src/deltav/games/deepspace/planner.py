@@ -12,8 +12,9 @@ What it does, from a bot's ``Decision`` only (view, legal actions, its rng, ``sa
   chance their summed hit points reach its remaining design points: exact for one and two shots, a normal
   approximation for more.
 - **Side plot** (:func:`plan_round`): a compact set of candidate velocities per ship (hold, stop, half and
-  full burns in six directions, the hexes where enemies would be this round and next if they kept their
-  velocity), pre-scored one ship at a time, the best few kept; then coordinate ascent over the ships. Each
+  full burns in six directions, the hexes where the enemies are predicted to end this round's movement and
+  next round's, by :mod:`opponent`'s movement model, or where they would be if they kept their velocity),
+  pre-scored one ship at a time, the best few kept; then coordinate ascent over the ships. Each
   plan is scored with its best weapon-target assignment (:meth:`Side.assign`: every assignment up to
   ``ENUMERATE``, else greedy ascent; value = threat-weighted kill chances and partial damage, plus the chance of
   annihilating the enemy this round in a two-fleet battle, plus expected hit points under the campaign score)
@@ -46,6 +47,7 @@ from deltav.games.deepspace import damage as dmg
 from deltav.games.deepspace.design import ShipDesign, design_from_obj
 from deltav.games.deepspace.heuristics import TWO_D6, expected_damage, p_hit
 from deltav.games.deepspace.movement import thrust_cost
+from deltav.games.deepspace.opponent import MAX_TRUST, enemy_detonates
 
 #: weight of partial damage (the share of a ship's points it would lose) next to a kill
 PARTIAL = 0.3
@@ -55,6 +57,8 @@ P_MEET = 0.5
 CANDIDATES = 6
 #: weight of one expected hit point of campaign score (three or more fleets, or the score ruling)
 SCORE_WEIGHT = 1.0
+#: rounds beyond the current one a ship is expected to last at most, in the allocation's value of a ship
+LIFE_CAP = 8.0
 #: weapon-target assignments enumerated at most (beyond: greedy with improvement passes)
 ENUMERATE = 1024
 
@@ -272,13 +276,34 @@ def _velocity_candidates(u: Unit, thrust: int, targets) -> list[tuple[int, int]]
 class Side:
     """The evaluation context of one round's plot for the planning player."""
 
-    def __init__(self, view: dict, me: int, parts: dict[str, list[list[int]]]):
+    def __init__(self, view: dict, me: int, parts: dict[str, list[list[int]]], pred: dict | None = None):
         self.view = view
         self.me = me
         self.mine, self.enemies = units(view, me, parts)
         scored = len(view["players"]) > 2 or view["options"].get("two_fleet_victory") == "score"
         self.scored = scored
-        self.epos = {e.id: (e.pos[0] + e.vel[0], e.pos[1] + e.vel[1]) for e in self.enemies}
+        self.modelled = pred is not None
+        self.epos = {}
+        self.enext = {}
+        self.meet: dict[str, dict] = {}  # enemy id -> {hex: probability it ends this round's movement there}
+        for e in self.enemies:
+            preds = (pred or {}).get(e.id)
+            if preds:
+                counts: dict = {}
+                for pos, v in preds:
+                    counts[(pos, v)] = counts.get((pos, v), 0) + 1
+                (pos, v), _n = max(sorted(counts.items()), key=lambda kv: kv[1])
+                self.epos[e.id] = pos
+                self.enext[e.id] = (pos[0] + v[0], pos[1] + v[1])
+                share: dict = {}
+                for p, _v in preds:
+                    share[p] = share.get(p, 0.0) + 1.0 / len(preds)
+                self.meet[e.id] = {p: min(MAX_TRUST, w) for p, w in share.items()}
+            else:
+                self.epos[e.id] = (e.pos[0] + e.vel[0], e.pos[1] + e.vel[1])
+                self.enext[e.id] = (e.pos[0] + 2 * e.vel[0], e.pos[1] + 2 * e.vel[1])
+                self.meet[e.id] = {self.epos[e.id]: P_MEET}
+        self.public = {sv["id"]: sv for sv in view["ships"]}
         base = {u.id: (u.pos[0] + u.vel[0], u.pos[1] + u.vel[1]) for u in self.mine}
         self.e_threat = {e.id: threat(e, self.mine, self.epos[e.id], base) for e in self.enemies}
         self.m_threat = {u.id: threat(u, self.enemies, base[u.id], self.epos) for u in self.mine}
@@ -455,37 +480,60 @@ class Side:
         return total / k
 
     def ram(self, u: Unit, pos) -> float:
-        """Expected value of ending the movement at ``pos`` for ramming: the explosion's worth against enemies
-        expected there (when it beats the ship's own value), minus the risk of being blown up by them."""
-        there = [e for e in self.enemies if self.epos[e.id] == pos]
+        """Expected value of ending the movement at ``pos`` for ramming: the explosion's worth against the
+        enemies expected there (each weighted by the chance it ends there), when it beats the ship's own value,
+        minus the risk of being blown up by them (with the movement model: by the scripted self-destruct rule
+        on their particles; without: even odds)."""
+        there = [(e, self.meet[e.id][pos]) for e in self.enemies if pos in self.meet[e.id]]
         if not there or not self.view["options"].get("self_destruct", True):
             return 0.0
         gain = 0.0
         level = int(u.levels)
         risk = 0.0
-        for e in there:
+        w_max = max(w for _e, w in there)
+        for e, w in there:
             pk = sum(damage_tail(level, en, int(e.points)) for _e, en in e.defence) / len(e.defence)
-            gain += self.e_threat[e.id] * pk
+            gain += w * self.e_threat[e.id] * pk
             ek = damage_tail(int(e.levels), u.parts[0][2], int(u.points))
-            risk += 0.5 * self.m_threat[u.id] * ek
-        net = gain - self.m_threat[u.id]
-        return P_MEET * (max(0.0, net) - risk)
+            risk += w * self._p_detonate(e, u, [f for f, _w in there if f is not e]) * self.m_threat[u.id] * ek
+        net = gain - w_max * self.m_threat[u.id]
+        return max(0.0, net) - risk
+
+    def _p_detonate(self, e: Unit, u: Unit, friends: list[Unit]) -> float:
+        """Chance that enemy ``e`` self-destructs when own ship ``u`` shares its hex with it and ``friends``."""
+        if not self.modelled:
+            return 0.5
+        victim = self.public.get(u.id)
+        if victim is None:
+            return 0.5
+        n = 0
+        for i, lv in enumerate(e.parts):
+            fr = [(f.parts[i % len(f.parts)], f.size) for f in friends]
+            if enemy_detonates(lv, e.size, [(victim, u.points)], fr):
+                n += 1
+        return n / len(e.parts)
 
     def ram_next(self, u: Unit, v: tuple[int, int], thrust: int) -> float:
-        """Value of velocity ``v`` for ramming next round: an enemy that keeps its velocity will be in a hex
-        this ship can reach next round with its thrust (worth ``P_MEET`` squared of the ram's net value)."""
+        """Value of velocity ``v`` for ramming next round: an enemy expected to keep its (predicted) velocity
+        will be in a hex this ship can reach next round with its thrust (worth ``P_MEET`` squared of the ram's
+        net value)."""
         if not self.view["options"].get("self_destruct", True):
             return 0.0
         p1 = (u.pos[0] + v[0], u.pos[1] + v[1])
         level = int(u.levels)
         best = 0.0
+        groups: dict = {}
         for e in self.enemies:
-            e2 = (e.pos[0] + 2 * e.vel[0], e.pos[1] + 2 * e.vel[1])
+            groups.setdefault(self.enext[e.id], []).append(e)
+        for e2, there in sorted(groups.items()):
             v2 = (e2[0] - p1[0], e2[1] - p1[1])
             if thrust_cost(v, v2) > thrust:
                 continue
-            pk = sum(damage_tail(level, en, int(e.points)) for _e, en in e.defence) / len(e.defence)
-            best = max(best, self.e_threat[e.id] * pk - self.m_threat[u.id])
+            gain = 0.0
+            for e in there:
+                pk = sum(damage_tail(level, en, int(e.points)) for _e, en in e.defence) / len(e.defence)
+                gain += self.e_threat[e.id] * pk
+            best = max(best, gain - self.m_threat[u.id])
         return P_MEET * P_MEET * best
 
     def score(self, npos, exhaustive: bool = False) -> tuple[float, dict]:
@@ -496,9 +544,12 @@ class Side:
         return total, choice
 
 
-def plan_round(view: dict, me: int, parts: dict[str, list[list[int]]]) -> dict[str, tuple]:
-    """The whole side's plot: ``{ship id: (velocity, {weapon: target id or None})}``."""
-    side = Side(view, me, parts)
+def plan_round(view: dict, me: int, parts: dict[str, list[list[int]]], pred: dict | None = None
+               ) -> dict[str, tuple]:
+    """The whole side's plot: ``{ship id: (velocity, {weapon: target id or None})}``. ``pred``: the movement
+    model's predicted enemy (position, velocity) per particle (:func:`opponent.predict_moves`); without it the
+    enemies are assumed to keep their velocity."""
+    side = Side(view, me, parts, pred)
     if not side.mine:
         return {}
     if not side.enemies:
@@ -508,8 +559,8 @@ def plan_round(view: dict, me: int, parts: dict[str, list[list[int]]]) -> dict[s
         thrust = u.parts[0][0]
         targets = []
         for e in side.enemies:
-            targets.append(side.epos[e.id])
-            targets.append((e.pos[0] + 2 * e.vel[0], e.pos[1] + 2 * e.vel[1]))
+            targets.extend(sorted(side.meet[e.id]))
+            targets.append(side.enext[e.id])
         vels = _velocity_candidates(u, thrust, targets)
         pre = []
         for v in vels:
@@ -571,7 +622,9 @@ class Valuer:
     at range ``r``; expected incoming hit points are divided by ``inc_scale`` (the fire is shared among one's
     ships and the weights sum over particles)."""
 
-    def __init__(self, refs, incoming, r: int, inc_scale: float = 1.0):
+    def __init__(self, refs, incoming, r: int, inc_scale: float = 1.0, ram: float = 0.0, thrust: int = 0):
+        self.ram = ram
+        self.thrust = thrust
         self.refs = list(refs)
         self.incoming = list(incoming)
         self.r = r
@@ -611,8 +664,8 @@ class Valuer:
         return v
 
     def value(self, size: int, lv) -> float:
-        """Weapons' expected hit points per round x the rounds the ship is expected to last (1 to 3), x 1.05
-        if it can still move, plus 0.05 per design point left."""
+        """Weapons' expected hit points per round x the rounds the ship is expected to last (1 to 1 +
+        ``LIFE_CAP``), x 1.05 if it can still move, plus 0.05 per design point left."""
         pts = points(size, lv)
         if pts <= 0:
             return 0.0
@@ -622,8 +675,13 @@ class Valuer:
             if t > 0 or d > 0:
                 off += self.weapon(t, d)
         inc = self.incoming_hp(lv[1], lv[2])
-        life = 1.0 + min(2.0, pts / max(1.0, inc))
-        mobility = 1.05 if lv[0] > 0 else 1.0
+        life = 1.0 + min(LIFE_CAP, pts / max(1.0, inc))
+        if lv[0] <= 0:
+            mobility = 1.0
+        elif self.ram and self.thrust > 0:  # thrust lets the ship reach a ram (worth ``ram`` at full thrust)
+            mobility = 1.0 + self.ram * min(1.0, lv[0] / self.thrust)
+        else:
+            mobility = 1.05
         return off * life * mobility + 0.05 * pts
 
 

@@ -10,6 +10,10 @@ What the view hides and how it is filled in:
   probability proportional to the likelihood of the public shot log between that ship and the viewer's own
   ships (hit or miss and hit points, computed with the viewer's current stats: an approximation, since stats
   may have changed since the shot).
+- Enemy ships of a side that fights with a fixed fleet named by the scenario: their designs are public (the
+  scenario file the view names in ``options.scenario``), so only the allocation of the hit points they have
+  taken is sampled, among :func:`damaged_variants` consistent with what they have shown (weighted by the shot
+  log likelihood as above). Sides that design their fleet during play are sampled as above.
 - Other players' pending plots, deployments and declarations: if they have submitted, a plausible one is sampled
   (keep velocity and fire every weapon at the nearest enemy; deploy at a random hex of the zone at rest; do not
   self-destruct); if not, their progress is cleared.
@@ -24,11 +28,14 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from deltav.core.errors import ScenarioError
 from deltav.core.hexgrid import distance
 from deltav.core.protocol import Result
 from deltav.core.rng import Rng
+from deltav.games.deepspace import damage as dmg
 from deltav.games.deepspace.design import POINTS_PER_SIZE, ShipDesign
 from deltav.games.deepspace.heuristics import TWO_D6, p_hit
+from deltav.games.deepspace.scenarios import load_scenario
 from deltav.games.deepspace.state import ALIVE, DESIGN_STAGES, STATUS_NAMES, DeepSpaceState, Ship
 
 
@@ -59,6 +66,8 @@ def sample_levels(
 
 
 CANDIDATES = 4
+#: allocations considered for a damaged ship whose design is public (see :func:`damaged_variants`)
+PUBLIC_VARIANTS = 4
 
 
 @lru_cache(maxsize=65536)
@@ -113,6 +122,81 @@ def sample_fleet(levels: int, rng: Rng) -> tuple[ShipDesign, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=32)
+def _scenario(ref: str, stat_cap: int):
+    try:
+        return load_scenario(ref, stat_cap)
+    except (ScenarioError, OSError):
+        return None
+
+
+def fleet_prior(view: dict) -> dict[str, list[int]]:
+    """Undamaged stat slots of every enemy ship whose side fights with a fixed fleet of the scenario (public:
+    the scenario file), by ship id. Empty when the scenario cannot be read."""
+    opts = view.get("options", {})
+    sc = _scenario(str(opts.get("scenario", "")), int(opts.get("stat_cap", 0) or 0))
+    out: dict[str, list[int]] = {}
+    if sc is None or len(sc.players) != len(view["players"]):
+        return out
+    me = view["you"]
+    for sv in view["ships"]:
+        p = sv["owner"]
+        if p == me:
+            continue
+        fleet = sc.players[p].fleet
+        try:
+            k = int(sv["id"].rsplit("-", 1)[1])
+        except (ValueError, IndexError):
+            continue
+        if fleet is None or k >= len(fleet.ships) or fleet.ships[k].size != sv["size"]:
+            continue
+        d = fleet.ships[k]
+        lv = [d.thrust, d.evasion, d.endurance]
+        for t, dd in d.weapons:
+            lv += [t, dd]
+        out[sv["id"]] = lv
+    return out
+
+
+def _strip(size: int, lv: list[int], hp: int, order: list[int]) -> list[int]:
+    """``lv`` after ``hp`` hit points placed slot by slot in ``order`` (whole levels; the rest by the default
+    allocation)."""
+    lv = list(lv)
+    partial = [0, 0, 0]
+    left = hp
+    for k in order:
+        if left <= 0:
+            break
+        cost = dmg.slot_cost(k, size)
+        n = min(lv[k], left // cost)
+        lv[k] -= n
+        left -= n * cost
+    for slot, step in dmg.default_plan(size, lv, partial, left, "lost"):
+        dmg.apply(size, lv, partial, slot, step, "lost")
+    return lv
+
+
+def damaged_variants(size: int, lv: list[int], hp: int, k: int) -> list[list[int]]:
+    """``k`` plausible stat slots of a ship of design ``lv`` that took ``hp`` hit points: half by the default
+    allocation, a quarter keeping the weapons (ship stats lost first, the largest first), a quarter keeping the
+    ship stats (weapons lost first)."""
+    if hp <= 0:
+        return [list(lv) for _ in range(k)]
+    default = list(lv)
+    partial = [0, 0, 0]
+    for slot, step in dmg.default_plan(size, default, partial, hp, "lost"):
+        dmg.apply(size, default, partial, slot, step, "lost")
+    ship_first = sorted(range(3), key=lambda s: -lv[s] * size) + list(range(3, len(lv)))
+    weapons_first = sorted(range(3, len(lv)), key=lambda s: -lv[s]) + sorted(range(3), key=lambda s: -lv[s] * size)
+    keep_weapons = _strip(size, lv, hp, ship_first)
+    keep_ship = _strip(size, lv, hp, weapons_first)
+    out = []
+    for i in range(k):
+        r = i % 4
+        out.append(list(default if r in (0, 2) else keep_weapons if r == 1 else keep_ship))
+    return out
+
+
 def determinize(view: dict, player: int, rng: Rng) -> DeepSpaceState:
     rng = Rng(rng.next64())
     s = DeepSpaceState.__new__(DeepSpaceState)
@@ -137,6 +221,7 @@ def determinize(view: dict, player: int, rng: Rng) -> DeepSpaceState:
 
     shots = tuple(tuple(x) for x in view["shots"])
     s.shots = shots
+    known = fleet_prior(view)
     own = {}
     for sv in view["ships"]:
         if "design" in sv:
@@ -170,7 +255,7 @@ def determinize(view: dict, player: int, rng: Rng) -> DeepSpaceState:
             x.name = "unknown"
             x.design = f"d-p{x.owner}-{x.id.rsplit('-', 1)[-1]}"
             if x.status == ALIVE:
-                lv = _sample_enemy(x, tuple(seen["damage"]), rng, own, shots)
+                lv = _sample_enemy(x, tuple(seen["damage"]), rng, own, shots, known.get(x.id))
             else:
                 lv = [0, 0, 0] + [0, 0] * max(1, x.seen_weapons)
             x.partial = [0, 0, 0]
@@ -250,8 +335,23 @@ def determinize(view: dict, player: int, rng: Rng) -> DeepSpaceState:
     return s
 
 
-def _sample_enemy(x: Ship, seen_damage: tuple[int, ...], rng: Rng, own: dict, shots) -> list[int]:
+def _consistent(lv: list[int], x: Ship, seen_damage: tuple[int, ...]) -> bool:
+    """Whether stat slots ``lv`` agree with what ship ``x`` has publicly shown since it was last damaged."""
+    if lv[0] < x.seen_thrust or (len(lv) - 3) // 2 < x.seen_weapons:
+        return False
+    return all(lv[4 + 2 * w] >= (hp + 11) // 12 for w, hp in enumerate(seen_damage) if 4 + 2 * w < len(lv))
+
+
+def _sample_enemy(x: Ship, seen_damage: tuple[int, ...], rng: Rng, own: dict, shots,
+                  public: list[int] | None = None) -> list[int]:
     relevant = [sh for sh in shots if (sh[0] == x.id and sh[2] in own) or (sh[2] == x.id and sh[0] in own)]
+    if public is not None:
+        # the design is public (the scenario's fleet); only the allocation of the hit points taken is hidden
+        cands = [c for c in damaged_variants(x.size, public, x.hp_taken, PUBLIC_VARIANTS) if _consistent(c, x, seen_damage)]
+        if cands:
+            if not relevant or len(cands) == 1:
+                return cands[rng.below(len(cands))]
+            return _weighted(cands, [shot_likelihood(c, x.id, own, relevant) for c in cands], rng)
     first = sample_levels(x.size, rng, x.hp_taken, x.seen_thrust, x.seen_weapons, seen_damage)
     if not relevant:
         return first
@@ -259,10 +359,13 @@ def _sample_enemy(x: Ship, seen_damage: tuple[int, ...], rng: Rng, own: dict, sh
         sample_levels(x.size, rng, x.hp_taken, x.seen_thrust, x.seen_weapons, seen_damage)
         for _ in range(CANDIDATES - 1)
     ]
-    weights = [shot_likelihood(c, x.id, own, relevant) for c in cands]
+    return _weighted(cands, [shot_likelihood(c, x.id, own, relevant) for c in cands], rng)
+
+
+def _weighted(cands: list[list[int]], weights: list[float], rng: Rng) -> list[int]:
     total = sum(weights)
     if total <= 0.0:
-        return first
+        return cands[0]
     u = rng.random() * total
     for c, w in zip(cands, weights):
         u -= w

@@ -1,0 +1,135 @@
+"""The hard level's opponent model (scenario prior, movement and self-destruct model) and the optional
+rollout improvement: exact against the scripted bot it models, from the view only, legal and replayable."""
+
+from deltav.core.match import play_match
+from deltav.core.protocol import Decision
+from deltav.core.rng import Rng
+from deltav.games.deepspace import DeepSpaceGame, opponent, planner, rollout
+from deltav.games.deepspace import damage as dmg
+from deltav.games.deepspace.bots import PlannerBot, ScriptedBot
+from deltav.games.deepspace.messages import Allocate, AutoAllocate
+from deltav.games.deepspace.state import velocity_actions
+
+RAIDER = [4, 14, 10, 25, 31]
+
+
+def _play_until(scenario, seed, stop, bots=None):
+    s = DeepSpaceGame.new_initial_state({"scenario": scenario}, seed)
+    bots = bots or [ScriptedBot() for _ in range(s.num_players)]
+    while not s.is_terminal() and not stop(s):
+        chosen = [(p, bots[p].act(Decision(DeepSpaceGame, p, s.view(p), s.legal_actions(p), Rng(p))))
+                  for p in s.current_players()]
+        for p, a in chosen:
+            if not s.is_terminal():
+                s.apply_action(p, a)
+    return s
+
+
+def test_the_prior_reads_the_public_fleet_of_the_scenario_and_only_the_enemys():
+    s = DeepSpaceGame.new_initial_state({"scenario": "outpost"}, 1)
+    prior = opponent.fleet_prior(s.view(0))
+    assert prior == {"s1-0": [0, 5, 20, 35, 35, 35, 35, 35, 35], "s1-1": [5, 12, 8, 30, 40]}
+    assert set(opponent.fleet_prior(s.view(1))) == {"s0-0", "s0-1", "s0-2"}
+    d = DeepSpaceGame.new_initial_state({"scenario": "design-duel"}, 1)
+    assert opponent.fleet_prior(d.view(0)) == {}  # designed during play: nothing public
+
+
+def test_damaged_variants_place_exactly_the_hit_points_taken():
+    for hp in (0, 1, 7, 55, 111, 200):
+        variants = opponent.damaged_variants(2, RAIDER, hp, 8)
+        assert len(variants) == 8
+        default = list(RAIDER)
+        partial = [0, 0, 0]
+        for slot, step in dmg.default_plan(2, default, partial, hp):
+            dmg.apply(2, default, partial, slot, step)
+        assert variants[0] == default
+        for lv in variants:
+            assert all(0 <= x <= y for x, y in zip(lv, RAIDER))
+            kept = planner.points(2, lv)
+            left = max(0, planner.points(2, RAIDER) - hp)
+            assert left <= kept <= left + 1  # a hit point short of a size-2 ship stat level is lost (ruling)
+    keep_weapons = opponent.damaged_variants(2, RAIDER, 50, 4)[1]
+    assert keep_weapons[3:] == [25, 31]
+
+
+def test_the_movement_model_predicts_the_scripted_bot_exactly_when_the_fleet_is_public():
+    s = _play_until("skirmish", 3, lambda st: st.phase == "plot")
+    view = s.view(0)
+    decision = Decision(DeepSpaceGame, 0, view, s.legal_actions(0), Rng(5))
+    parts = opponent.particles(decision, 4)
+    preds = opponent.predict_moves(view, 0, parts)
+    truth = s.view(1)
+    for ship in s.ships:
+        if ship.owner == 1:
+            legal = list(velocity_actions(ship.id, tuple(ship.vel), ship.lv[0]))
+            a = ScriptedBot()._velocity(truth, 1, legal)
+            pos = (ship.pos[0] + a.dq, ship.pos[1] + a.dr)
+            assert preds[ship.id] == [(pos, (a.dq, a.dr))] * 4
+
+
+def _ram_view():
+    def ship(sid, owner, pos, lv=None):
+        sv = {"id": sid, "owner": owner, "size": 2, "status": "active", "pos": list(pos), "vel": [0, 0],
+              "hp_taken": 0, "seen": {"thrust": 0, "weapons": 0, "damage": []}}
+        if lv:
+            sv.update(thrust=lv[0], evasion=lv[1], endurance=lv[2], weapons=[lv[3:5]])
+        return sv
+
+    ships = [ship("me", 0, (0, 0), RAIDER), ship("a", 1, (6, 0)), ship("b", 1, (6, 0))]
+    return {"players": [{}, {}], "options": {"two_fleet_victory": "annihilation", "self_destruct": True},
+            "ships": ships}
+
+
+def test_rams_a_stack_where_the_model_predicts_it_not_where_it_drifts():
+    view = _ram_view()
+    parts = {"a": [list(RAIDER)], "b": [list(RAIDER)]}
+    # keeping their velocity the stack stays at (6, 0), out of reach (thrust 4); the model says (3, 0)
+    pred = {"a": [((3, 0), (-3, 0))], "b": [((3, 0), (-3, 0))]}
+    plan = planner.plan_round(view, 0, parts, pred)
+    assert plan["me"][0] == (3, 0)
+    side = planner.Side(view, 0, parts, pred)
+    assert side.ram(side.mine[0], (3, 0)) > 0  # one raider's blast kills both (and they would not detonate)
+    assert side.ram(side.mine[0], (6, 0)) == 0.0
+
+
+def test_the_self_destruct_model_is_the_scripted_rule():
+    victim = {"size": 2, "hp_taken": 0, "seen": {"thrust": 0, "weapons": 0, "damage": []}}
+    assert not opponent.enemy_detonates(RAIDER, 2, [(victim, 112)], [(RAIDER, 2)])  # it would kill a friend
+    assert opponent.enemy_detonates([0, 0, 0, 30, 30], 2, [(victim, 112)], [])  # a wreck with a big blast
+
+
+def test_allocation_candidates_start_with_the_planned_one_and_are_reachable():
+    planned = [4, 0, 0, 25, 31]
+    cands = rollout.allocation_candidates(2, RAIDER, 56, "lost", planned)
+    assert cands[0] == planned and len(cands) == len({tuple(c) for c in cands}) >= 3
+    for target in cands:
+        lv, partial, left = list(RAIDER), [0, 0, 0], 56
+        while left > 0:
+            step = rollout.step_toward(2, lv, partial, left, "lost", target)
+            if step is None:
+                step = dmg.default_step(2, lv, partial, left)
+            assert dmg.is_legal(2, lv, partial, left, *step)
+            dmg.apply(2, lv, partial, *step)
+            left -= step[1]
+
+
+def test_rollout_improvement_plays_legal_replayable_games():
+    def run():
+        bot = PlannerBot(rollouts=3, alloc_rollouts=3, horizon=1)
+        rec, state, _ = play_match(DeepSpaceGame, {"scenario": "skirmish"}, 4, [bot, ScriptedBot()])
+        return [(s.player, s.action) for s in rec.steps], state.result()
+
+    assert run() == run()
+
+
+def test_the_rollout_choice_keeps_the_base_unless_another_is_clearly_better():
+    s = _play_until("skirmish", 2, lambda st: st.phase == "allocate" and 0 in st.current_players())
+    assert not s.is_terminal()  # seed 2: player 0 takes hits in round 1
+    legal = s.legal_actions(0)
+    assert isinstance(legal[0], Allocate | AutoAllocate)
+    decision = Decision(DeepSpaceGame, 0, s.view(0), legal, Rng(1))
+    parts = opponent.particles(decision, 4)
+    bank = rollout.Bank(decision, parts, 4, 1)
+    same = rollout.allocation_chooser(legal[0].ship, None)
+    best, means = bank.choose([None, None], lambda _t: same)
+    assert best == 0 and means[0] == means[1]  # identical candidates on common random numbers tie exactly
