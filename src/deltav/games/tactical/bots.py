@@ -11,8 +11,10 @@ it was given.
 
 ``LevelBot`` ("level", with ``level`` = easy / normal / hard) is the difficulty ladder built on it (see its
 docstring, :data:`LEVELS`, :data:`PRESETS` and docs/bots-tactical.md): easy is short-sighted and sometimes
-random, normal is the scripted plan, hard adds the astrogation planner (planner.py) and two-ply gun and ordnance
-tactics (tactics.py).
+random, normal is the scripted plan (with escorts keeping station with colonists and colonists shared over several
+hulls), hard adds the astrogation planner (planner.py), the one-move landing look-ahead, two-ply gun and ordnance
+tactics (tactics.py), the multi-turn intercept of runners (intercept.py) and the hold doctrine of an outgunned
+last ship.
 
 Bots see only their ``Decision`` (view, legal actions, rng, sampled worlds); this module must not read the true
 state.
@@ -24,7 +26,16 @@ from deltav.core.agent import Agent
 from deltav.core.hexgrid import distance
 from deltav.core.protocol import Decision
 
-from .heuristics import attack_plan, goal_hexes, preview_pending, score_course, survivable
+from .heuristics import (
+    attack_plan,
+    defense_survival,
+    goal_hexes,
+    gun_threat,
+    landing_next,
+    preview_pending,
+    score_course,
+    survivable,
+)
 from .movement import drift_destination
 from .ordnance_tables import launch_velocity
 from .planner import drift_safe, hazard_count
@@ -43,6 +54,7 @@ from .values import (
     Launch,
     Order,
     Surrender,
+    Transfer,
 )
 
 
@@ -66,6 +78,8 @@ class ScriptedBot(Agent):
                 return self._ordnance(decision)
             if phase == "fleet_building":
                 return self._fleet(decision)
+            if phase == "logistics":
+                return self._logistics(decision)
         except Exception:  # a heuristic failure must never become an illegal action
             if self.strict:
                 raise
@@ -145,6 +159,10 @@ class ScriptedBot(Agent):
                 return best[1]
         return next(a for a in legal if isinstance(a, EndOrdnance))
 
+    def _logistics(self, d: Decision):
+        """The scripted bot transfers nothing."""
+        return next(a for a in d.legal_actions if isinstance(a, EndLogistics))
+
     def _fleet(self, d: Decision):
         buys = [a for a in d.legal_actions if isinstance(a, Buy) and a.item != "orbitalBaseCargo"]
         from .shiptypes import ship_types
@@ -164,21 +182,44 @@ class ScriptedBot(Agent):
 #: astrogation planner's fewest-turns route to a landing or checkpoint (and plans around asteroids, looking
 #: three moves ahead); ``tactics``: adds the two-ply gun evaluation (tactics.py) to every course, weighted by
 #: ``tactics``; ``follow_up``: weight of the third ply (the next turn's best shot); ``fleet``: ``biggest``
-#: hulls or combat factor ``per_credit``; ``lookahead``: penalise courses whose next drift cannot be survived.
+#: hulls or combat factor ``per_credit``; ``lookahead``: penalise courses whose next drift cannot be survived;
+#: ``escort``: a ship of a side that must land colonists keeps station with their carrier (same order);
+#: ``drift_guard``: penalty of a course whose drift (as a disabled ship) crashes while enemy guns can reach us;
+#: ``intercept``: weight of the multi-turn intercept plan's value (intercept.py) for a ship chasing a runner,
+#: searched ``intercept_horizon`` moves deep with a beam of ``intercept_beam``; ``carriers``: how many of the
+#: enemy's colonist carriers the intercept plan considers; ``spread``: colonists are shared over the hulls on a
+#: carrier's course in the logistics phase (``"spread"``; ``"rescue"``: only out of a disabled carrier);
+#: ``land_next``: a course after which the next order can land on the goal earns a bonus weighted by the chance
+#: of arriving undamaged (planetary defense, enemy guns); ``hold``: an outgunned last ship defending against
+#: colonists or a runner waits landed at its bases until a carrier could land next move.
 LEVELS = {
     "easy": {"noise": 0.25, "overload": False, "ordnance": False, "attacks": 1, "planner": False, "tactics": 0.0,
              "follow_up": 0.0, "fleet": "biggest",
              "lookahead": False},
     "normal": {"noise": 0.0, "overload": True, "ordnance": True, "attacks": 99, "planner": False, "tactics": 0.0,
                "follow_up": 0.0, "fleet": "per_credit",
-               "lookahead": True},
+               "lookahead": True, "escort": True, "spread": "spread"},
     "hard": {"noise": 0.0, "overload": True, "ordnance": True, "attacks": 99, "planner": True, "tactics": 60.0,
              "follow_up": 0.5, "fleet": "per_credit",
-             "lookahead": True},
+             "lookahead": True, "escort": True, "drift_guard": 200.0,
+             "intercept": 300.0, "intercept_horizon": 6, "intercept_beam": 60,
+             "land_next": True, "spread": "spread", "hold": True, "carriers": 2},
 }
 NAV_GOALS = ("target", "home", "refuel", "checkpoint")
 PLAN_BONUS = 1000.0
-RUNNER_FOLLOW_UP = 2.0  # the third ply's weight factor against a side that runs for a goal
+RUNNER_FOLLOW_UP = 2.0
+#: the intercept plan's cost of one asteroid hazard (in chances of a hit); in Escape an enforcer hit for D2 hands
+#: the Pilgrims their moral victory
+HAZARD = 0.1
+#: score bonus of keeping station with the colonists' carrier (normal and hard; see LevelBot._escort_order)
+ESCORT_BONUS = 2000.0
+#: score bonus of a course from which the next order lands on the goal (hard; see LevelBot._land_next)
+LAND_NEXT_BONUS = 1500.0
+#: colonists a carrier shares with each undamaged ship on its course (knob ``spread``; LevelBot._logistics)
+SPREAD = 5
+#: cost of a certain hit on a ship carrying colonists (hard; see LevelBot._land_next)
+CARRIER_RISK = 600.0
+ESCAPE_HAZARD = 0.6  # the third ply's weight factor against a side that runs for a goal
 
 
 class LevelBot(ScriptedBot):
@@ -195,7 +236,19 @@ class LevelBot(ScriptedBot):
       where the plan said) and the two-ply gun tactics (``tactics.py``: the best shot this course gives minus
       the best shot every enemy can answer with over all its courses, from the exact odds, plus half the
       best follow-up shot next turn); it launches only ordnance whose flight meets an enemy this very turn
-      (a nuke ending in an enemy's hex destroys it).
+      (a nuke ending in an enemy's hex destroys it). Chasing a runner (the Blockade runner, Escape's pilgrims,
+      colonists), it plans a multi-turn intercept (``intercept.py``: the runner's predicted track against a
+      beam over our next six moves, for the best chance of a damaging shot), remembering where a runner hidden
+      by fog of war was last seen (or, on the first turn, the scenario's published start); in Escape it never
+      rams (an enforcer damaged for two turns gives the Pilgrims their moral victory); under enemy guns it
+      avoids courses whose disabled drift would crash.
+
+    Normal and hard escorts keep station with the colonists' carrier (Convoy, Lunar Evacuation) and never land
+    on the target without colonists; in the logistics phase the carrier shares colonists with every undamaged
+    ship on its course (``_logistics``), so one hit cannot end the passenger objective. Hard also looks one move
+    past each course for a landing on its goal (``_land_next``: Lunar Evacuation's two-turn landing past Terra's
+    defense), values its chase against each colonist carrier, and an outgunned last ship holds at its bases
+    (``_hold``).
 
     Budget: no iterations; every decision is a fixed enumeration (hard: at most one plan search of
     ``beam * 7 * depth`` courses, cached, plus 43 x 43 course pairs per ship in combat)."""
@@ -215,6 +268,8 @@ class LevelBot(ScriptedBot):
         self.routes = RouteCache()
         self._attacks = 0
         self._combat_turn = None
+        #: last seen state of each enemy ship (hard's chase of a runner hidden by fog of war)
+        self.seen: dict[str, tuple] = {}
 
     # --- astrogation ------------------------------------------------------------------------------------
     def _astrogation(self, d: Decision):
@@ -229,6 +284,10 @@ class LevelBot(ScriptedBot):
         world = d.sample_world()
         sh = world.ship(sid)
         goals, why = goal_hexes(world, sh)
+        if k.get("hold") and why in ("enemy", "patrol"):
+            home = self._hold(world, sh)
+            if home:
+                goals, why = home, "refuel"  # land (or stay landed) at our base: out of reach, resupplied
         if why == "enemy" and k["planner"]:
             goals = self._intercept_goals(world, sh) or goals
         previews = [(o, preview_course(world, sid, o)) for o in mine]
@@ -253,6 +312,18 @@ class LevelBot(ScriptedBot):
                         risky = not drift_safe(gmap, pv.destination, pv.velocity, preview_pending(pv),
                                                3 + sh.disabled)
                         scores[o] -= (600.0 if risky else 60.0) * hz * (1.0 + sh.disabled / 2.0)
+        if k.get("land_next") and why in ("target", "home") and not sh.disabled:
+            self._land_next(world, sh, previews, scores, goals)
+        if k.get("escort") and why == "target" and not sh.passengers and world.rules.target_requires_passengers:
+            # only colonists count: an escort landing on the target (an enemy base: no resupply) wins nothing
+            target = world.players[sh.owner].target
+            for o, pv in previews:
+                if pv.lands and pv.body == target:
+                    scores[o] = min(scores[o], -100.0)
+        if k.get("escort") and why == "target" and not sh.passengers and not sh.disabled:
+            o = self._escort_order(world, sh, mine)
+            if o is not None:
+                scores[o] += ESCORT_BONUS
         if k["planner"] and why in NAV_GOALS and not sh.disabled:
             step = self._plan(world, sh, goals, why)
             if step is not None:
@@ -262,6 +333,20 @@ class LevelBot(ScriptedBot):
                     if o.burn == burn and o.overload is None and o.land == land and tuple(sorted(o.weak)) == wk:
                         scores[o] += PLAN_BONUS
                         break
+        if k.get("intercept") and world.rules.combat and why in ("enemy", "patrol") and not sh.disabled:
+            if world.rules.hidden_identity and not world.players[sh.owner].escape_wins:
+                # an Escape enforcer damaged for 2 turns or more hands the Pilgrims their moral victory: no rams
+                for o, pv in previews:
+                    if not pv.lands and any(e.owner != sh.owner and not e.destroyed and not e.landed
+                                            and e.pos == pv.destination and world.visible(e, sh.owner)
+                                            for e in world.ships):
+                        scores[o] -= 5000.0
+            vals = self._intercept_values(d, world, sh)
+            if vals:
+                w = k["intercept"]
+                for o in mine:
+                    if scores[o] > -10_000 and not o.land:
+                        scores[o] += w * vals.get((o.burn, o.overload), 0.0)
         if k["tactics"] and world.rules.combat:
             tac = Tactics(world, d.player)
             if tac.enemies:
@@ -269,14 +354,94 @@ class LevelBot(ScriptedBot):
                 for o, pv in previews:
                     if scores[o] > -10_000:
                         scores[o] += w * tac.value(sh, pv.contact, pv.destination, pv.velocity, pv.lands)
-                        if not pv.lands and k["follow_up"]:
-                            scores[o] += w * self.follow_up_weight(world, d.player) * tac.follow_up(
-                                sh, pv.destination, pv.velocity, preview_pending(pv), pv.fuel_after)
+                for o, pv in previews:
+                    if scores[o] > -10_000 and not pv.lands and k["follow_up"]:
+                        scores[o] += w * self.follow_up_weight(world, d.player) * tac.follow_up(
+                            sh, pv.destination, pv.velocity, preview_pending(pv), pv.fuel_after)
+                guard = k.get("drift_guard", 0.0)
+                if guard and tac.shooters and not sh.disabled:
+                    # under the enemy's guns: a hit disables us, and a disabled ship drifts (into a planet?)
+                    gmap = world.gmap
+                    for o, pv in previews:
+                        if scores[o] > -10_000 and not pv.lands and not drift_safe(
+                                gmap, pv.destination, pv.velocity, preview_pending(pv), 3):
+                            scores[o] -= guard
         best = None
         for o in mine:
             if best is None or scores[o] > scores[best]:
                 best = o
         return best
+
+    def _land_next(self, world, sh, previews, scores, goals) -> None:
+        """Look one move past each course: a course that ends where the next order can land on the goal gets
+        :data:`LAND_NEXT_BONUS` times the chance that the ship is still undamaged when it gives that order (a
+        disabled ship must coast and cannot land): the enemy's planetary defense there (its real odds, one
+        2:1 shot per enemy base in range) and, for a ship carrying colonists, the best gun shot any visible
+        enemy can take at it after its next move (every course it can fly, exact odds). Such a carrier also
+        pays :data:`CARRIER_RISK` times the chance of damage for every flying course (a landed ship cannot be
+        shot at)."""
+        gmap = world.gmap
+        gset = frozenset(goals)
+        dbases = frozenset(world.destroyed_bases)
+        grazing = world.options["grazing_is_contact"]
+        tac = Tactics(world, sh.owner) if (sh.passengers and world.rules.combat) else None
+        for o, pv in previews:
+            if scores[o] <= -10_000 or pv.lands:
+                continue
+            p_safe = defense_survival(world, sh.owner, pv.destination)
+            if tac is not None:
+                p_safe *= 1.0 - gun_threat(tac, sh, pv.destination, pv.velocity)
+                scores[o] -= CARRIER_RISK * (1.0 - p_safe)
+            if landing_next(gmap, pv.destination, pv.velocity, preview_pending(pv), pv.fuel_after, gset, dbases,
+                            grazing):
+                scores[o] += LAND_NEXT_BONUS * p_safe
+
+    def _hold(self, world, sh) -> tuple:
+        """The hold doctrine (hard, knob ``hold``): the last ship of a side defending against colonists or a
+        runner (an enemy side with a target), outgunned at least two to one by the enemy's armed ships (those
+        it sees, and those last seen that it has not seen destroyed), does not go out to fight them: it waits
+        landed at its own bases (undetected, out of reach of guns, resupplied) and takes off only when a
+        runner of theirs could land with its next order (then it chases and fires as usual). Returns our intact
+        bases to hold at, or () when the doctrine does not apply."""
+        from .shiptypes import ship_types
+        from .tactics import can_fire, strength
+
+        if not world.rules.combat or not LevelBot._last_ship(world, sh) or not can_fire(sh):
+            return ()
+        enemy = 1 - sh.owner
+        pl = world.players[enemy]
+        if not pl.target:
+            return ()
+        gmap = world.gmap
+        bases = tuple(sorted(h for h in world.players[sh.owner].bases
+                             if h not in world.destroyed_bases and h in gmap.base))
+        if not bases:
+            return ()
+        theirs = [e for e in world.ships if e.owner == enemy and not e.destroyed and world.visible(e, sh.owner)
+                  and not e.id.startswith("unseen-")]
+        force = sum(strength(e) for e in theirs if can_fire(e))
+        seen_now = {e.id for e in theirs}
+        types = ship_types()
+        for sid, v in self.seen.items():
+            t = types.get(v[5])
+            if sid not in seen_now and t is not None and not t.defensive:
+                force += cb_strength(t.combat, 0)
+        if force < 2 * strength(sh):
+            return ()
+        goal = frozenset(h for h in gmap.bases_of.get(pl.target, ()) if h not in world.destroyed_bases)
+        dbases = frozenset(world.destroyed_bases)
+        grazing = world.options["grazing_is_contact"]
+        for e in theirs:
+            if e.landed or e.disabled or not (e.passengers or not world.rules.target_requires_passengers):
+                continue
+            if landing_next(gmap, e.pos, e.vel, tuple(e.pending), e.fuel, goal, dbases, grazing):
+                return ()  # it lands next move unless we hit it now
+        return bases
+
+    @staticmethod
+    def _last_ship(world, sh) -> bool:
+        """Is ``sh`` the last ship of its side (its loss ends the game by fleet elimination)?"""
+        return not any(o.owner == sh.owner and o.id != sh.id and not o.destroyed for o in world.ships)
 
     def follow_up_weight(self, world, player: int) -> float:
         """The weight of the third ply: doubled against a side that runs for a goal (a pursuer's only chance
@@ -284,6 +449,157 @@ class LevelBot(ScriptedBot):
         w = self.knobs["follow_up"]
         pl = world.players[1 - player]
         return RUNNER_FOLLOW_UP * w if (pl.target or pl.escape_wins) else w
+
+    @staticmethod
+    def _escort_order(world, sh, mine):
+        """A ship of a side that must land colonists keeps station with the carrier it flies with (same hex,
+        velocity and pending gravity): it takes the order the carrier was given this turn, so an attack on the
+        carrier meets the escort's counterattack. None if there is no such carrier or order."""
+        if not world.rules.target_requires_passengers:
+            return None
+        for c in world.ships:
+            if c.owner != sh.owner or c.id == sh.id or c.destroyed or not c.passengers:
+                continue
+            if (c.pos, c.vel, tuple(c.pending), c.landed) != (sh.pos, sh.vel, tuple(sh.pending), sh.landed):
+                continue
+            co = world.orders.get(c.id)
+            if co is None:
+                continue
+            for o in mine:
+                if o.burn == co.burn and o.overload is None and o.land == co.land and tuple(o.weak) == tuple(co.weak):
+                    return o
+        return None
+
+    # --- the chase (intercept.py) ----------------------------------------------------------------------
+    def act(self, decision: Decision):
+        if self.knobs.get("intercept") or self.knobs.get("hold"):
+            self._remember(decision.view, decision.player)
+        return super().act(decision)
+
+    def _remember(self, view, player: int) -> None:
+        """Keep the last seen state of every enemy ship (a runner hidden by fog of war is chased where it was
+        last seen, advanced along its predicted track)."""
+        if view.get("phase") != "astrogation":
+            return
+        stamp = (view.get("turn"), view.get("active_player"))
+        for s in view.get("ships", ()):
+            if s["owner"] == player:
+                continue
+            if s.get("destroyed"):
+                self.seen.pop(s["id"], None)
+                continue
+            self.seen[s["id"]] = (stamp, tuple(s["position"]), tuple(s["velocity"]),
+                                  tuple(s.get("pending_gravity") or ()), s.get("fuel"), s["type"],
+                                  s.get("disabled", 0), bool(s.get("landed")), s.get("passengers", 0),
+                                  bool(s.get("hidden_identity")))
+
+    def _quarry(self, d: Decision, world, sh):
+        """The runner our ship chases, as ``(pos, vel, pending, fuel, type, disabled, moves_unseen)``: the
+        visible enemy ship that carries the enemy's objective (colonists, a hidden identity, a defensive hull,
+        else any), else the one last seen, else (first turn, fog of war) the scenario's published start."""
+        enemy = 1 - sh.owner
+        pl = world.players[enemy]
+        if not (pl.target or pl.escape_wins):
+            return None
+
+        def rank(passengers, hidden, tname):
+            from .shiptypes import ship_types
+
+            t = ship_types().get(tname)
+            return (passengers > 0, hidden, bool(t and t.defensive), -(t.combat if t else 0))
+
+        vis = [e for e in world.ships if e.owner == enemy and not e.destroyed and not e.landed
+               and world.visible(e, sh.owner) and not e.id.startswith("unseen-")]
+        if vis:
+            e = max(vis, key=lambda e: (rank(e.passengers, e.hidden, e.type.name), e.id))
+            return (e.pos, e.vel, tuple(e.pending), e.fuel, e.type.name, e.disabled, 0)
+        if self.seen:
+            cands = [(k, v) for k, v in self.seen.items() if not v[7]]
+            if cands:
+                sid, v = max(cands, key=lambda kv: (rank(kv[1][8], kv[1][9], kv[1][5]), kv[0]))
+                stamp, pos, vel, pend, fuel, tname, dis = v[:7]
+                moves = max(0, (world.turn or 0) - (stamp[0] or 0))
+                return (pos, vel, pend, fuel, tname, dis, moves)
+            return None
+        if (world.turn or 0) <= 1:
+            try:
+                from .scenarios import get_scenario
+
+                sc = get_scenario(d.view.get("scenario"))
+            except Exception:
+                return None
+            starts = [s for s in sc.players[enemy].ships if not s.landed]
+            if not starts:
+                return None
+            s = max(starts, key=lambda s: (rank(s.passengers, s.hidden_identity, s.type), s.id))
+            return (tuple(s.position), tuple(s.velocity), (), s.fuel, s.type, 0, 0)
+        return None
+
+    def _intercept_values(self, d: Decision, world, sh) -> dict:
+        """intercept.intercept_values for our ship against the runner it chases (empty if none); with the knob
+        ``carriers`` > 1 (hard) and colonists on several hulls, each first move is valued against the carrier it
+        can hit best."""
+        from .tactics import can_fire
+
+        if not can_fire(sh):
+            return {}
+        q = self._quarry(d, world, sh)
+        if q is None:
+            return {}
+        vals = self._intercept_one(world, sh, q)
+        if self.knobs.get("carriers", 1) > 1 and world.rules.target_requires_passengers:
+            # colonists on several hulls: every carrier must be stopped, so chase the one we can hit best
+            enemy = 1 - sh.owner
+            others = sorted((e for e in world.ships if e.owner == enemy and not e.destroyed and not e.landed
+                             and e.passengers and world.visible(e, sh.owner) and not e.id.startswith("unseen-")
+                             and (e.pos, e.vel) != q[:2]), key=lambda e: (-e.passengers, e.id))
+            for e in others[:self.knobs["carriers"] - 1]:
+                more = self._intercept_one(world, sh, (e.pos, e.vel, tuple(e.pending), e.fuel, e.type.name,
+                                                       e.disabled, 0))
+                for key, v in more.items():
+                    if v > vals.get(key, 0.0):
+                        vals[key] = v
+        return vals
+
+    def _intercept_one(self, world, sh, q) -> dict:
+        """intercept.intercept_values for our ship against one quarry ``q`` (see :meth:`_quarry`)."""
+        from .intercept import intercept_values, quarry_column, runner_track
+        from .shiptypes import ship_types
+        from .tactics import strength
+
+        pos, vel, pend, fuel, tname, dis, moves = q
+        gmap = world.gmap
+        enemy = 1 - sh.owner
+        pl = world.players[enemy]
+        dbases = frozenset(world.destroyed_bases)
+        grazing = world.options["grazing_is_contact"]
+        escape_row = None
+        if pl.target:
+            goals = tuple(sorted(h for h in gmap.bases_of.get(pl.target, ()) if h not in dbases))
+        else:
+            lo_r = gmap.bounds[2]
+            goals = tuple((qq, lo_r - 1) for qq in range(gmap.bounds[0], gmap.bounds[1] + 1))
+            escape_row = lo_r
+        horizon = self.knobs.get("intercept_horizon", 6)
+        track = runner_track(gmap, pos, vel, pend, fuel, dis, goals, escape_row, horizon + moves, dbases, grazing)
+        if moves:
+            if len(track) <= moves:
+                return {}
+            pos, vel = track[moves - 1]
+            track = track[moves:]
+        # the quarry's landing or escape ends the game before we fire again
+        if track:
+            last = track[-1][0]
+            if last in goals or (escape_row is not None and last[1] < escape_row):
+                track = track[:-1]
+        t = ship_types()[tname]
+        column = quarry_column(strength(sh), cb_strength(t.combat, dis))
+        targets = ((pos, vel),) + track
+        return intercept_values(gmap, sh.pos, sh.vel, tuple(sh.pending), sh.fuel,
+                                sh.type.can_overload and not sh.overload_used and self.knobs["overload"],
+                                column, targets, horizon, self.knobs.get("intercept_beam", 60), dbases, grazing,
+                                ESCAPE_HAZARD if world.rules.hidden_identity else HAZARD,
+                                not world.rules.hidden_identity)
 
     @staticmethod
     def _intercept_goals(world, sh):
@@ -315,6 +631,37 @@ class LevelBot(ScriptedBot):
         return self.routes.next_step(gmap, sh, kind, tuple(sorted(goals)), body, world.destroyed_bases,
                                      world.options["grazing_is_contact"], world.options["takeoff_costs_fuel"],
                                      self.beam, self.depth, 3 + sh.disabled)
+
+    # --- logistics --------------------------------------------------------------------------------------
+    def _logistics(self, d: Decision):
+        """Colonists (Convoy, Lunar Evacuation; knob ``spread``): a disabled carrier hands its colonists to an
+        undamaged ship of ours on its course (the rescue: a disabled ship cannot land), and a carrier with
+        several colonists shares up to :data:`SPREAD` of them with each undamaged ship on its course that
+        carries none, so one hit no longer ends the passenger objective and any of them may land. Nothing
+        else is transferred."""
+        legal = d.legal_actions
+        end = next(a for a in legal if isinstance(a, EndLogistics))
+        mode = self.knobs.get("spread")
+        if not mode:
+            return end
+        world = d.sample_world()
+        best = None
+        for a in legal:
+            if not isinstance(a, Transfer) or a.kind != "passengers":
+                continue
+            src, dst = world.ship(a.source), world.ship(a.target)
+            if src.owner != d.player or dst.disabled or dst.passengers and not src.disabled:
+                continue
+            if src.disabled:
+                key = (2, a.amount)  # rescue: as many as fit
+            elif mode == "spread" and src.passengers >= 2 and a.amount <= min(SPREAD, src.passengers - 1):
+                key = (1, a.amount)
+            else:
+                continue
+            if best is None or key > best[0] or (key == best[0] and (a.source, a.target) < (best[1].source,
+                                                                                          best[1].target)):
+                best = (key, a)
+        return end if best is None else best[1]
 
     # --- combat and ordnance ----------------------------------------------------------------------------
     def _combat(self, d: Decision):
@@ -387,6 +734,12 @@ class LevelBot(ScriptedBot):
         return None if best is None else best[1]
 
 
+def cb_strength(combat: int, disabled: int) -> int:
+    from .combat import effective_strength
+
+    return effective_strength(combat, disabled)
+
+
 BOTS = {"scripted": ScriptedBot, "level": LevelBot}
 
 #: Difficulty presets (schema of deltav.agents.presets): the ladder is LevelBot at three levels.
@@ -396,8 +749,9 @@ PRESETS = {
     "normal": {"agent": "level", "params": {"level": "normal"},
                "budget": "one-ply course scoring with a survival check, exact-odds attacks: about 1 ms"},
     "hard": {"agent": "level", "params": {"level": "hard"},
-             "budget": "planner (beam 48 x 16 turns, cached) + two-ply gun tactics over 43 x 43 courses: "
-                       "a few ms, at most ~0.1 s"},
+             "budget": "planner (beam 48 x 16 turns, cached) + two-ply gun tactics over 43 x 43 courses + "
+                       "intercept plan (beam 60 x 6 moves, per colonist carrier up to 2) when chasing a runner + "
+                       "one-move landing look-ahead (7 x 2 courses per course): a few ms, at most ~0.4 s"},
 }
 
 

@@ -7,6 +7,8 @@ ships are exact. This module must not mutate states.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from deltav.core.hexgrid import distance
 
 from .movement import CRASH, LANDING, compute_course, speed
@@ -14,6 +16,9 @@ from .movement import CRASH, LANDING, compute_course, speed
 Hex = tuple[int, int]
 CRASH_PENALTY = -1_000_000.0
 REFUEL_AT = 6
+#: score cost of a certain planetary-defense hit (score_course); 337.5 makes the usual two-base zone (8/9 chance
+#: of damage) cost 300, the flat penalty it replaced
+PD_COST = 337.5
 
 
 def goal_hexes(world, sh) -> tuple[tuple[Hex, ...], str]:
@@ -113,8 +118,9 @@ def score_course(world, sh, preview, goals, why: str, lookahead: bool = True) ->
         score -= 50_000.0
     if world.gmap.off_map(drift):
         score -= 500.0
-    if preview.outcome != LANDING and in_enemy_defense(world, sh.owner, dest):
-        score -= 300.0
+    if preview.outcome != LANDING:
+        # the enemy's planetary defense: one 2:1 shot per enemy base in range, at its real odds
+        score -= PD_COST * (1.0 - defense_survival(world, sh.owner, dest))
     if preview.outcome != LANDING and why != "enemy":
         # ending in an enemy's hex means a ram (both roll): worst for colonists and unarmed hulls
         for e in world.ships:
@@ -298,3 +304,75 @@ def attack_plan(world, player: int):
         if gain > 0 and gain >= 0.9 * loss and (best is None or v > best[0] or (v == best[0] and t.id < best[1])):
             best = (v, t.id, ids)
     return None if best is None else (best[1], best[2])
+
+
+@lru_cache(maxsize=200_000)
+def landing_next(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | None, goals: frozenset,
+                 destroyed_bases: frozenset = frozenset(), grazing: bool = False) -> bool:
+    """Can a flying ship in this state land on one of ``goals`` with its next order (coasting, or one burn with
+    or without the ``land`` flag, any ignorable weak gravity ignored)? The normal and hard bots' look one move
+    past the course they choose: a carrier that ends its move in such a state lands next turn."""
+    burns = (None, 0, 1, 2, 3, 4, 5) if (fuel is None or fuel > 0) else (None,)
+    for b in burns:
+        for land in ((False, True) if b is not None else (False,)):
+            c = compute_course(gmap, pos, vel, fuel, pending, False, False, b, None, (), land, destroyed_bases,
+                               grazing)
+            if c.outcome == LANDING and c.destination in goals:
+                return True
+            if c.ignorable:
+                c = compute_course(gmap, pos, vel, fuel, pending, False, False, b, None, c.ignorable, land,
+                                   destroyed_bases, grazing)
+                if c.outcome == LANDING and c.destination in goals:
+                    return True
+    return False
+
+
+def defense_shots(world, owner: int, h: Hex) -> int:
+    """How many shots the enemy's planetary defense fires at a ship of ``owner`` standing at ``h`` (one per
+    intact enemy base of the body whose gravity hex ``h`` is, at distance at most 1)."""
+    rules = world.rules
+    if not (rules.combat and rules.planetary_defense):
+        return 0
+    gmap = world.gmap
+    g = gmap.gravity.get(h)
+    if g is None:
+        return 0
+    return sum(1 for b in world.players[1 - owner].bases
+               if b not in world.destroyed_bases and gmap.base.get(b) == g[1] and distance(b, h) <= 1)
+
+
+def _defense_miss() -> float:
+    """The chance that one planetary-defense shot (2:1, no modifiers) does no damage."""
+    from . import combat as cb
+
+    counts = cb.result_counts(cb.odds_column(2, 1), 0)
+    return counts[0] / sum(counts)
+
+
+def defense_survival(world, owner: int, h: Hex) -> float:
+    """The chance that a ship of ``owner`` at ``h`` comes through the enemy's planetary defense undamaged."""
+    n = defense_shots(world, owner, h)
+    return _defense_miss() ** n if n else 1.0
+
+
+def gun_threat(tac, sh, dest: Hex, vel: Hex) -> float:
+    """The chance that the best gun shot any visible enemy can take at ship ``sh`` ending its move at ``dest``
+    with ``vel`` does damage, over every course each enemy can fly next (``tac`` is a
+    :class:`~deltav.games.tactical.tactics.Tactics` of ``sh``'s owner; exact odds, range, velocity, line of
+    sight). Shots of several enemies are combined as independent."""
+    from .tactics import shot, strength
+
+    my_str = strength(sh)
+    worth = sh.type.combat + 1.0
+    miss = 1.0
+    for e, courses in tac.shooters:
+        es = strength(e)
+        best = 0.0
+        for epath, edest, evel in courses:
+            _v, hit = shot(tac.world, epath, edest, evel, es, dest, vel, my_str, sh.disabled, worth, e.heroic, None)
+            if edest == dest:
+                hit = max(hit, 4.0 / 6.0)
+            if hit > best:
+                best = hit
+        miss *= 1.0 - best
+    return 1.0 - miss

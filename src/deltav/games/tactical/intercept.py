@@ -1,0 +1,198 @@
+"""Multi-turn intercept planning for the chasing side of the Delta-V tactical bots (hard level).
+
+In the role scenarios (Blockade Runner, Escape, Lunar Evacuation, Convoy) one side runs for a goal (a landing on
+its target body, or the northern map edge) and the other must catch it on the way. A one-ply pursuer heads for
+where the quarry *is*; this module plans where it *will be*:
+
+- :func:`runner_track` predicts the quarry's next moves: a sensible runner (one-ply, as the bots' own course
+  scoring does) heads for its goal hexes by the planner's cost-to-go estimate (``planner.estimate``), never
+  crashing (three moves of survival, ``planner.safe``), lands as soon as it can, and only coasts while disabled.
+- :func:`intercept_values` searches our ship's next ``horizon`` moves (a beam over coasting, the six burns, and
+  the overloads on the first move) for the sequence with the best chance of at least one damaging gun shot at
+  the quarry along its predicted track. Our ship fires after each of its moves at the quarry's position then
+  (the quarry's current hex after our first move, its predicted hex after each of its moves later): range = the
+  closest approach of our path to the quarry's hex, velocity modifier from the relative speed, line of sight,
+  odds from both strengths (``combat.result_counts`` gives the exact chance of a damaging result). The answer is
+  the best plan value for every first move, so the bot can add it to its own course scores (where safety
+  terms still veto a move).
+
+Everything is a pure function of plain values and the fixed map (results are cached). This module never reads
+or changes a game state; the bot (bots.py) builds the quarry's record from its view and its memory.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from . import combat as cb
+from .movement import CRASH, LANDING, compute_course
+from .planner import estimate, hazard_count, safe
+
+Hex = tuple[int, int]
+BURNS = (None, 0, 1, 2, 3, 4, 5)
+#: first moves with an overload: (burn, overload) pairs
+OVERLOADS = tuple((b, o) for b in range(6) for o in range(6))
+DISCOUNT = 0.85
+
+
+def _dist(a: Hex, b: Hex) -> int:
+    q = a[0] - b[0]
+    r = a[1] - b[1]
+    s = q + r
+    return max(q if q >= 0 else -q, r if r >= 0 else -r, s if s >= 0 else -s)
+
+
+@lru_cache(maxsize=20_000)
+def runner_track(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | None, disabled: int,
+                 goals: tuple[Hex, ...], escape_row: int | None, turns: int, destroyed_bases: frozenset,
+                 grazing: bool = False) -> tuple[tuple[Hex, Hex], ...]:
+    """The quarry's predicted next ``turns`` moves as ``(destination, velocity)`` pairs; the track stops early
+    when it lands on one of ``goals`` or leaves the map northward (``escape_row``: a destination row below it
+    escapes)."""
+    out = []
+    for _ in range(turns):
+        burns = BURNS if (disabled <= 0 and (fuel is None or fuel > 0)) else (None,)
+        best = None
+        for b in burns:
+            for land in ((False, True) if b is not None else (False,)):
+                c = compute_course(gmap, pos, vel, fuel, pending, False, False, b, None, (), land, destroyed_bases,
+                                   grazing)
+                if land and not c.shortcut:
+                    continue
+                if c.outcome == CRASH:
+                    continue
+                d = c.destination
+                if escape_row is not None and d[1] < escape_row:
+                    sc = -1e9
+                elif gmap.off_map(d):
+                    continue
+                elif c.outcome == LANDING:
+                    if d not in goals:
+                        continue
+                    sc = -1e8
+                else:
+                    nf = None if fuel is None else fuel - c.fuel_spent
+                    sc = estimate(d, c.velocity, c.pending, goals)
+                    if escape_row is not None:
+                        sc += 2.0 * d[1] + (d[1] + c.velocity[1])
+                    if not safe(gmap, d, c.velocity, c.pending, nf, 2, destroyed_bases, grazing):
+                        sc += 1e6
+                if best is None or sc < best[0]:
+                    best = (sc, c)
+        if best is None:
+            break
+        c = best[1]
+        out.append((c.destination, c.velocity))
+        if c.outcome == LANDING or (escape_row is not None and c.destination[1] < escape_row):
+            break
+        pos, vel, pending = c.destination, c.velocity, c.pending
+        if fuel is not None:
+            fuel -= c.fuel_spent
+        disabled = max(0, disabled - 1)
+    return tuple(out)
+
+
+@lru_cache(maxsize=512)
+def _hit_table(column: int) -> tuple[float, ...]:
+    """Chance of a damaging gun result at ``column`` for net penalties 0..7."""
+    out = []
+    for pen in range(8):
+        counts = cb.result_counts(column, pen)
+        out.append(sum(counts[1:]) / 6.0)
+    return tuple(out)
+
+
+def shot_chance(gmap, path, pos: Hex, vel: Hex, column: int, target: Hex, target_vel: Hex) -> float:
+    """Chance that a gun shot from a ship that moved along ``path`` to ``pos`` with ``vel`` damages a ship at
+    ``target`` moving with ``target_vel`` (range = closest approach, velocity modifier, line of sight)."""
+    best = None
+    origin = pos
+    for h in path or (pos,):
+        d = _dist(h, target)
+        if best is None or d < best:
+            best, origin = d, h
+    pen = best + max(0, _dist(vel, target_vel) - cb.VELOCITY_FREE)
+    if pen >= 8:
+        return 0.0
+    p = _hit_table(column)[pen]
+    if p <= 0.0:
+        return 0.0
+    if best > 0 and not cb.line_of_sight(origin, target, gmap.surface.__contains__):
+        return 0.0
+    return p
+
+
+def intercept_values(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | None, can_overload: bool,
+                     column: int, targets: tuple[tuple[Hex, Hex], ...], horizon: int = 6, beam: int = 60,
+                     destroyed_bases: frozenset = frozenset(), grazing: bool = False,
+                     hazard_cost: float = 0.1, ram_ok: bool = True) -> dict:
+    """For each first move ``(burn, overload)`` of our ship, the best value found of a plan of ``horizon``
+    moves: the chance of at least one damaging shot (shot k discounted by ``DISCOUNT ** k``) at the quarry,
+    whose position and velocity when our k-th move's combat comes are ``targets[k]`` (``targets[0]`` = now).
+    Plans that crash, leave the map or cannot keep flying three more moves are dropped; each asteroid hazard
+    (planner.hazard_count) on the way costs ``hazard_cost`` (an enforcer of Escape hit for D2 gives the Pilgrims
+    their moral victory). Without ``ram_ok`` a move ending in the quarry's hex (a ram: both ships roll the ram
+    table) is dropped."""
+    return dict(_intercept(gmap, pos, vel, pending, fuel, can_overload, column, targets, horizon, beam,
+                           destroyed_bases, grazing, hazard_cost, ram_ok))
+
+
+@lru_cache(maxsize=4096)
+def _intercept(gmap, pos, vel, pending, fuel, can_overload, column, targets, horizon, beam, destroyed_bases,
+               grazing, hazard_cost, ram_ok):
+    best_first: dict = {}
+    # frontier entries: (rank, pos, vel, pending, fuel, miss, value, first, hazard cost so far)
+    frontier = [(0.0, pos, vel, pending, fuel, 1.0, 0.0, None, 0.0)]
+    steps = min(horizon, len(targets))
+    for k in range(steps):
+        tpos, tvel = targets[k]
+        nxt_target = targets[k + 1] if k + 1 < len(targets) else None
+        disc = DISCOUNT ** k
+        nxt: dict = {}
+        for _rank, p, v, pend, f, miss, _val, first, hzc in frontier:
+            moves = [(b, None) for b in (BURNS if (f is None or f > 0) else (None,))]
+            if k == 0 and can_overload and (f is None or f >= 2):
+                moves += list(OVERLOADS)
+            for b, o in moves:
+                c = compute_course(gmap, p, v, f, pend, False, o is not None, b, o, (), False, destroyed_bases,
+                                   grazing)
+                if c.outcome != "normal" or gmap.off_map(c.destination):
+                    continue
+                if not ram_ok and c.destination == tpos:
+                    continue
+                nf = None if f is None else f - c.fuel_spent
+                if not safe(gmap, c.destination, c.velocity, c.pending, nf, 3, destroyed_bases, grazing):
+                    continue
+                ph = shot_chance(gmap, c.contact, c.destination, c.velocity, column, tpos, tvel) * disc
+                nmiss = miss * (1.0 - ph)
+                nhzc = hzc
+                if hazard_cost:
+                    hz = hazard_count(gmap, p, c.destination)
+                    if hz:
+                        nhzc += hazard_cost * hz * (DISCOUNT ** k)
+                nval = 1.0 - nmiss - nhzc
+                fm = first if first is not None else (b, o)
+                if nval > best_first.get(fm, -1.0):
+                    best_first[fm] = nval
+                # potential: how well placed for the next shot (drift hex against the quarry's next hex)
+                rank = nval
+                if nxt_target is not None:
+                    d = c.destination
+                    drift = (d[0] + c.velocity[0], d[1] + c.velocity[1])
+                    gap = max(0, _dist(drift, nxt_target[0]) - 1) + max(
+                        0, _dist(c.velocity, nxt_target[1]) - cb.VELOCITY_FREE - 1)
+                    pen = min(7, gap)
+                    rank += nmiss * DISCOUNT ** (k + 1) * _hit_table(column)[pen] - 0.01 * gap
+                key = (c.destination, c.velocity, c.pending)
+                old = nxt.get(key)
+                if old is not None and old[0] >= rank:
+                    continue
+                nxt[key] = (rank, c.destination, c.velocity, c.pending, nf, nmiss, nval, fm, nhzc)
+        if not nxt:
+            break
+        frontier = sorted(nxt.values(), key=lambda x: (-x[0], x[1], x[2], str(x[7])))[:beam]
+    return tuple(sorted(best_first.items(), key=lambda kv: str(kv[0])))
+
+
+def quarry_column(our_strength: int, quarry_strength: int) -> int:
+    return cb.odds_column(our_strength, quarry_strength)
