@@ -102,7 +102,7 @@ def weapon_range(weapon: str, rules: Rulings = DEFAULT) -> int:
 
 
 @cache
-def _corridor_offsets(facing: int, reach: int) -> dict[Hex, bool]:
+def corridor_offsets(facing: int, reach: int) -> dict[Hex, bool]:
     """Offsets of the forward field of fire (three hexes wide) out to ``reach``: the centre row (head-on,
     True) runs straight ahead from the ship's own hex; each side row starts at the hex ahead-left/ahead-right
     of the ship and runs parallel to it. Every hex is within hex distance ``reach``."""
@@ -119,18 +119,54 @@ def _corridor_offsets(facing: int, reach: int) -> dict[Hex, bool]:
     return out
 
 
+_corridor_offsets = corridor_offsets  # the old private name
+
+
 def in_forward_field(pos: Hex, facing: int, target: Hex, reach: int) -> bool | None:
     """None if ``target`` is outside the ship's forward field of fire out to ``reach``; else True if it is in
     the head-on (centre) row (the ship's own hex counts as head-on), False for a side row."""
     off = (target[0] - pos[0], target[1] - pos[1])
-    return _corridor_offsets(facing % 6, reach).get(off)
+    return corridor_offsets(facing % 6, reach).get(off)
 
 
 def fire_blocked(a: Hex, b: Hex, planets: frozenset) -> bool:
     """A planet blocks a shot when the shortest path must pass through its hex: a planet on a definite hex of
-    the line between the centres (endpoints excluded), or planets on both hexes of a grazed hexside."""
+    the line between the centres (endpoints excluded), or planets on both hexes of a grazed hexside.
+
+    The hexes nearest the line's point at step ``i`` are all at distance ``i`` from ``a`` and ``n - i`` from
+    ``b`` (checked exhaustively for lines up to ``_EXACT_MAX`` hexes long), so a planet at distances ``d1`` and
+    ``d2`` can only lie on the line if ``d1 + d2 == n``, and then only at step ``d1``: one cached step per
+    candidate planet instead of the whole line analysis."""
     if not planets or a == b:
         return False
+    aq, ar = a
+    bq, br = b
+    dq = bq - aq
+    dr = br - ar
+    n = max(abs(dq), abs(dr), abs(dq + dr))
+    if n > _EXACT_MAX:
+        return _fire_blocked_full(a, b, planets)
+    for p in planets:
+        d1 = max(abs(p[0] - aq), abs(p[1] - ar), abs(p[0] - aq + p[1] - ar))
+        d2 = max(abs(p[0] - bq), abs(p[1] - br), abs(p[0] - bq + p[1] - br))
+        if d1 + d2 == n and d1 and d2:
+            key = (dq, dr, d1)
+            step = _STEPS.get(key)
+            if step is None:
+                if len(_STEPS) > 200_000:
+                    _STEPS.clear()
+                step = _STEPS[key] = hexgrid._nearest_hexes(dq * d1, dr * d1, n)
+            if (p[0] - aq, p[1] - ar) in step and all((aq + s[0], ar + s[1]) in planets for s in step):
+                return True
+    return False
+
+
+_EXACT_MAX = 70  # the step-distance property above was verified for every line up to this length
+_STEPS: dict = {}  # (dq, dr, i) -> hexes nearest step i of the line from the origin to (dq, dr) (hexgrid's exact rule)
+
+
+def _fire_blocked_full(a: Hex, b: Hex, planets: frozenset) -> bool:
+    """fire_blocked by the whole line analysis (lines longer than ``_EXACT_MAX``)."""
     aq, ar = a
     bq, br = b
     n = max(abs(bq - aq), abs(br - ar), abs(bq - aq + br - ar))

@@ -12,6 +12,7 @@ from deltav.games.knighthawks import damage as dmg
 from deltav.games.knighthawks import messages as m
 from deltav.games.knighthawks.combat import (
     chance_to_hit,
+    corridor_offsets,
     defense_column,
     half_damage,
     in_forward_field,
@@ -27,6 +28,54 @@ FF_REACH = 64  # the forward field of fire is looked up out to this distance, th
 
 def _hex(h) -> tuple[int, int]:
     return (h[0], h[1])
+
+
+def best_shot(lines: list, ff: bool, rd: bool, reach: int):
+    """(hex, range, head_on) of the best of ``lines`` (from ``_sightlines``) for a weapon with these traits
+    and range, or None: head-on counts +10 for a forward-firing weapon, range -5 a hex for a range-diffused one;
+    the first best line wins ties."""
+    best = None
+    for h, d, fwd in lines:
+        if d > reach:
+            continue
+        head = False
+        if ff:
+            if fwd is None:
+                continue
+            head = fwd
+        score = (10 if head else 0) - (5 * d if rd else 0)
+        if best is None or score > best[0]:
+            best = (score, h, d, head)
+    if best is None:
+        return None
+    return best[1], best[2], best[3]
+
+
+_OFFSETS: tuple[dict, ...] = tuple({} for _ in range(6))  # facing -> {offset: (range, forward field)}
+
+
+def _offset_info(facing: int, off: tuple[int, int]) -> tuple[int, bool | None]:
+    """(hex distance, ``in_forward_field`` out to FF_REACH) of a target offset for a firer with this facing."""
+    dq, dr = off
+    x = (max(abs(dq), abs(dr), abs(dq + dr)), corridor_offsets(facing, FF_REACH).get(off))
+    table = _OFFSETS[facing]
+    if len(table) > 50_000:
+        table.clear()
+    table[off] = x
+    return x
+
+
+_ASSIGNS: dict = {}  # (ship, weapon, target) -> Assign: actions are immutable values, shared between states
+
+
+def _assign(sid: str, i: int, tid: str) -> m.Assign:
+    key = (sid, i, tid)
+    a = _ASSIGNS.get(key)
+    if a is None:
+        if len(_ASSIGNS) > 100_000:
+            _ASSIGNS.clear()
+        a = _ASSIGNS[key] = m.Assign(sid, i, tid)
+    return a
 
 
 class FirePhase:
@@ -67,20 +116,28 @@ class FirePhase:
         out = []
         fpos = firer.pos
         fq, fr = fpos
-        planets = self.map.planets
+        mp = self.map
+        los = mp.los_table() if mp.planets else None
+        facing = firer.facing % 6
+        info = _OFFSETS[facing]
         for k, h in enumerate(hexes):
-            dq = h[0] - fq
-            dr = h[1] - fr
-            d = max(abs(dq), abs(dr), abs(dq + dr))
-            if planets and self.map.blocked(fpos, h):
-                continue
-            if d == 0:
+            off = (h[0] - fq, h[1] - fr)
+            x = info.get(off)
+            if x is None:
+                x = _offset_info(facing, off)
+            if los is not None:
+                b = los.get((fpos, h))
+                if b is None:
+                    b = mp.blocked(fpos, h)
+                if b:
+                    continue
+            if x[0] == 0:
                 fwd = True
                 if defensive and k > 0 and in_forward_field(fpos, firer.facing, hexes[k - 1], 1) is None:
                     fwd = None  # the mover entered from outside the firer's forward field
+                out.append((h, 0, fwd))
             else:
-                fwd = in_forward_field(fpos, firer.facing, h, FF_REACH)
-            out.append((h, d, fwd))
+                out.append((h, x[0], x[1]))
         return out
 
     def _geometry(self, firer: Ship, code: str, target: Ship, defensive: bool, lines: list | None = None):
@@ -89,22 +146,7 @@ class FirePhase:
         reach = weapon_range(code, self.rules)
         if lines is None:
             lines = self._sightlines(firer, target, defensive)
-        best = None
-        ff, rd = w.ff, w.rd
-        for h, d, fwd in lines:
-            if d > reach:
-                continue
-            head = False
-            if ff:
-                if fwd is None:
-                    continue
-                head = fwd
-            score = (10 if head else 0) - (5 * d if rd else 0)
-            if best is None or score > best[0]:
-                best = (score, h, d, head)
-        if best is None:
-            return None
-        return best[1], best[2], best[3]
+        return best_shot(lines, w.ff, w.rd, reach)
 
     def _fire_options(self, player: int) -> dict:
         """(ship, weapon index) -> [(target, geometry)] of every shot the geometry allows this phase (positions
@@ -116,6 +158,8 @@ class FirePhase:
         targets = [s for s in self.ships if s.owner != player and self._targetable(s)]
         out: dict = {}
         if targets:
+            weapons = tables().weapons
+            rules = self.rules
             for sh in self.ships:
                 if sh.owner != player or sh.status != ACTIVE:
                     continue
@@ -128,8 +172,10 @@ class FirePhase:
                     if code not in geo:
                         if lines is None:
                             lines = [self._sightlines(sh, tg, defensive) for tg in targets]
+                        w = weapons[code]
+                        ff, rd, reach = w.ff, w.rd, weapon_range(code, rules)
                         geo[code] = [(tg.id, g) for tg, ln in zip(targets, lines)
-                                     if (g := self._geometry(sh, code, tg, defensive, ln)) is not None]
+                                     if (g := best_shot(ln, ff, rd, reach)) is not None]
                     if geo[code]:
                         out[(sh.id, i)] = geo[code]
         self._cache["fire"] = out
@@ -138,11 +184,17 @@ class FirePhase:
     def _assign_actions(self, player: int) -> list:
         defensive = self.fire_mode == "def"
         used = {(a[0], a[1]) for a in self.declared}
+        options = self._fire_options(player)
+        acts = self._cache.get("fire_acts")
+        if acts is None or acts[0] is not options:  # the Assign actions of each weapon, once per phase
+            acts = self._cache["fire_acts"] = (
+                options, [(k, tuple(_assign(k[0], k[1], tid) for tid, _g in shots)) for k, shots in options.items()])
         out = []
-        for (sid, i), shots in self._fire_options(player).items():
-            if (sid, i) in used or not self._weapon_usable(self.ship(sid), i, defensive):
+        ships, index = self.ships, self.index
+        for key, assigns in acts[1]:
+            if key in used or not self._weapon_usable(ships[index[key[0]]], key[1], defensive):
                 continue
-            out.extend(m.Assign(sid, i, tid) for tid, _g in shots)
+            out.extend(assigns)
         return out
 
     def _assign_ok(self, player: int, a) -> bool:

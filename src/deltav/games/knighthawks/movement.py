@@ -47,6 +47,14 @@ class MapInfo:
             got = cache[h] = min(hexgrid.distance(p, h) for p in self.planets)
         return got
 
+    def los_table(self) -> dict:
+        """The shared ``{(from, to): blocked}`` cache of this map's planets (read it before calling
+        :meth:`blocked`, which fills it)."""
+        los = _LOS.get(self.planets)
+        if los is None:
+            los = _LOS[self.planets] = {}
+        return los
+
     def blocked(self, a: Hex, b: Hex) -> bool:
         """Whether a planet blocks fire from ``a`` to ``b`` (combat.fire_blocked, cached per map)."""
         los = _LOS.get(self.planets)
@@ -76,6 +84,19 @@ class MapInfo:
 
     def inside(self, h: Hex) -> bool:
         return hexgrid.length(h) <= self.radius
+
+    def key(self) -> int:
+        """A small int naming this map's geometry (radius, planets, gravity rings): equal maps share it, so
+        caches of pure movement results can be shared by every state on that map."""
+        k = self.__dict__.get("_key")
+        if k is None:
+            full = (self.radius, tuple(sorted(self.planets)), tuple(sorted(self.ring.items())))
+            k = _MAP_KEYS.setdefault(full, len(_MAP_KEYS))
+            object.__setattr__(self, "_key", k)
+        return k
+
+
+_MAP_KEYS: dict = {}  # full map geometry -> small int (MapInfo.key)
 
 
 class PlotState(NamedTuple):
@@ -182,6 +203,20 @@ def completable(m: MapInfo, st: PlotState, total: int, mr: int, navdir: int, eva
             break
     memo[key] = ok
     return ok
+
+
+_COMPLETABLE: dict = {}  # (map key, pos, facing, total, mr, navdir, evading) -> completable from a fresh plot
+
+
+def completable_from(m: MapInfo, pos: Hex, facing: int, total: int, mr: int, navdir: int, evading: bool) -> bool:
+    """``completable(m, start_plot(pos, facing), total, mr, navdir, evading)``, cached across states."""
+    key = (m.key(), pos, facing, total, mr, navdir, evading)
+    got = _COMPLETABLE.get(key)
+    if got is None:
+        if len(_COMPLETABLE) > 200_000:
+            _COMPLETABLE.clear()
+        got = _COMPLETABLE[key] = completable(m, start_plot(pos, facing), total, mr, navdir, evading)
+    return got
 
 
 def rotation_cost(a: int, b: int) -> int:

@@ -15,6 +15,7 @@ from deltav.games.knighthawks import messages as m
 from deltav.games.knighthawks.movement import (
     advance,
     completable,
+    completable_from,
     orbit_step,
     rotation_cost,
     speed_options,
@@ -26,6 +27,21 @@ from deltav.games.knighthawks.ships import ACTIVE, GONE, OK, Ship, ensure_shadow
 CARRIER_CAPACITY = 10  # fighters an assault carrier holds
 MS_MOVING = 99  # a moving ship's masking screen lasts while it keeps speed and heading
 SCREENS = ("PS", "ES", "SS")
+
+_COURSE_OPTIONS: dict = {}  # (map key, the ship's motion facts) -> [(speed, facing)] it may plot
+_STEP_OPTIONS: dict = {}  # (map key, plot state but its path, speed, MR, navdir, evading) -> legal turns
+_STEPS = {t: m.Step(t) for t in (-1, 0, 1)}
+_ACTIONS: dict = {}  # (class, fields) -> action: actions are immutable values, shared between states
+
+
+def _action(cls, *fields):
+    key = (cls, fields)
+    a = _ACTIONS.get(key)
+    if a is None:
+        if len(_ACTIONS) > 100_000:
+            _ACTIONS.clear()
+        a = _ACTIONS[key] = cls(*fields)
+    return a
 
 
 class MovementPhase:
@@ -84,6 +100,17 @@ class MovementPhase:
         if sh.kind == "station":
             return []
         orbiting = sh.orbit is not None or sh.id in self.orbit_new
+        # a pure function of this key: shared by every state on the same map (read-only)
+        key = (self.map.key(), sh.pos, sh.facing, sh.speed, sh.adf, sh.mr, sh.evading, sh.navdir if sh.nav else 0,
+               orbiting, sh.docked is not None)
+        got = _COURSE_OPTIONS.get(key)
+        if got is None:
+            if len(_COURSE_OPTIONS) > 100_000:
+                _COURSE_OPTIONS.clear()
+            got = _COURSE_OPTIONS[key] = self._course_options_compute(sh, orbiting)
+        return got
+
+    def _course_options_compute(self, sh: Ship, orbiting: bool) -> list[tuple[int, int]]:
         if sh.drifting():
             speeds = [sh.speed]
         elif orbiting or sh.docked is not None:
@@ -99,7 +126,7 @@ class MovementPhase:
         for v in speeds:
             facings = range(6) if rot and (v == 0 or orbiting) else (sh.facing,)
             for f in facings:
-                if v == 0 or completable(self.map, start_plot(sh.pos, f), v, sh.mr, navdir, sh.evading and sh.mr > 0):
+                if v == 0 or completable_from(self.map, sh.pos, f, v, sh.mr, navdir, sh.evading and sh.mr > 0):
                     out.append((v, f))
         return out
 
@@ -121,7 +148,7 @@ class MovementPhase:
         if sh.speed == 0:
             return True
         navdir = sh.navdir if sh.nav else 0
-        return completable(self.map, start_plot(sh.pos, sh.facing), sh.speed, sh.mr, navdir, False)
+        return completable_from(self.map, sh.pos, sh.facing, sh.speed, sh.mr, navdir, False)
 
     def _step_options(self) -> tuple[int, ...]:
         sid, speed, facing, turns = self.cur
@@ -133,15 +160,24 @@ class MovementPhase:
         st = self._replay_plot(sh, speed, facing, turns)
         navdir = sh.navdir if sh.nav else 0
         ev = sh.evading and sh.mr > 0
-        out = []
-        memo: dict = {}
-        for t in turn_choices(st, sh.mr, navdir, ev):
-            nxt = advance(self.map, st, t, speed)
-            if nxt is not None and completable(self.map, nxt, speed, sh.mr, navdir, ev, False, memo):
-                out.append(t)
-        if not out:  # forced into a planet with no way out
-            out.append(0)
-        got = self._cache[key] = tuple(out)
+        mp = self.map
+        # a pure function of the plot so far (but its path) and the ship's MR: shared by every state
+        gkey = (mp.key(), st.pos, st.facing, st.done, st.turns, st.pp, st.pc, st.pd, st.end, speed, sh.mr, navdir, ev)
+        got = _STEP_OPTIONS.get(gkey)
+        if got is None:
+            out = []
+            memo: dict = {}
+            for t in turn_choices(st, sh.mr, navdir, ev):
+                nxt = advance(mp, st, t, speed)
+                if nxt is not None and completable(mp, nxt, speed, sh.mr, navdir, ev, False, memo):
+                    out.append(t)
+            if not out:  # forced into a planet with no way out
+                out.append(0)
+            got = tuple(out)
+            if len(_STEP_OPTIONS) > 200_000:
+                _STEP_OPTIONS.clear()
+            _STEP_OPTIONS[gkey] = got
+        self._cache[key] = got
         return got
 
     def _move_ok(self, player: int, a) -> bool:
@@ -184,7 +220,7 @@ class MovementPhase:
 
     def _move_actions(self, player: int) -> list:
         if self.cur is not None:
-            return [m.Step(t) for t in self._step_options()]
+            return [_STEPS.get(t) or m.Step(t) for t in self._step_options()]
         out: list = []
         all_default = True
         for sh in self._own_movers(player):
@@ -212,12 +248,12 @@ class MovementPhase:
         got = self._cache.get(key)
         if got is None:
             sid = sh.id
-            screens = tuple(m.Screen(sid, c) for c in self._screen_options(sh))
+            screens = tuple(_action(m.Screen, sid, c) for c in self._screen_options(sh))
             rest = []
             if self._can_orbit(sh):
-                rest.append(m.Orbit(sid, True))
-                rest.append(m.Orbit(sid, False))
-            rest.extend(m.Course(sid, v, f) for v, f in self._course_options(sh))
+                rest.append(_action(m.Orbit, sid, True))
+                rest.append(_action(m.Orbit, sid, False))
+            rest.extend(_action(m.Course, sid, v, f) for v, f in self._course_options(sh))
             got = self._cache[key] = (screens, tuple(rest))
         return got
 
@@ -243,7 +279,7 @@ class MovementPhase:
             for at, h in enumerate(path):
                 if kind == "M" and any(mm[2] == "M" and mm[3] == h for mm in self.mines):
                     continue
-                out.append(m.Lay(sh.id, kind, at))
+                out.append(_action(m.Lay, sh.id, kind, at))
         return out
 
     def _move_rule(self, a) -> str:

@@ -122,9 +122,21 @@ def _is_body(state):
     return surface.__contains__
 
 
+_LOS: dict = {}  # (map, origin, target) -> line of sight (a pure function of the map's body hexes)
+
+
 def _sees(state, sh, target_pos) -> bool:
     origin = cb.closest_approach(sh.path, sh.pos, target_pos)
-    return cb.line_of_sight(origin, target_pos, _is_body(state))
+    key = (state.gmap, origin, target_pos)
+    try:
+        got = _LOS.get(key)
+    except TypeError:  # a hex given as a list
+        return cb.line_of_sight(origin, target_pos, _is_body(state))
+    if got is None:
+        if len(_LOS) > 100_000:
+            _LOS.clear()
+        got = _LOS[key] = cb.line_of_sight(origin, target_pos, _is_body(state))
+    return got
 
 
 def ship_targets(state, group_ids) -> list:

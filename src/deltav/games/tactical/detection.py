@@ -27,6 +27,8 @@ def update(state) -> list:
     ships = state.ships
     alive = [s for s in ships if not s.destroyed]
     events = []
+    enemy_pos: dict = {}
+    enemy_bases: dict = {}
     for sh in alive:
         before = sh.detected
         if sh.landed and state.is_friendly_base(sh.owner, sh.pos):
@@ -36,14 +38,25 @@ def update(state) -> list:
         else:
             now = False
             pos = sh.pos
-            for e in alive:
-                if e.owner != sh.owner and _dist(e.pos, pos) <= rs:
+            o = sh.owner
+            ep = enemy_pos.get(o)
+            if ep is None:  # positions do not change here: the enemies' hexes once per side
+                ep = enemy_pos[o] = [e.pos for e in alive if e.owner != o]
+            q, r = pos
+            for eq, er in ep:
+                dq = eq - q
+                dr = er - r
+                if max(abs(dq), abs(dr), abs(dq + dr)) <= rs:
                     now = True
                     break
             if not now:
-                enemy = state.players[1 - sh.owner]
-                for b in enemy.bases:
-                    if b not in state.destroyed_bases and _dist(b, pos) <= rb:
+                eb = enemy_bases.get(o)
+                if eb is None:
+                    eb = enemy_bases[o] = [b for b in state.players[1 - o].bases if b not in state.destroyed_bases]
+                for bq, br in eb:
+                    dq = bq - q
+                    dr = br - r
+                    if max(abs(dq), abs(dr), abs(dq + dr)) <= rb:
                         now = True
                         break
         if now != before:

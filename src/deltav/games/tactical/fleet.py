@@ -43,6 +43,18 @@ def _carriers(state, p: int) -> list[str]:
     return out
 
 
+_BUYS: dict = {}  # (item, carrier) -> Buy (actions are immutable values, shared between states)
+
+
+def _buy(item: str, carrier) -> Buy:
+    b = _BUYS.get((item, carrier))
+    if b is None:
+        if len(_BUYS) > 10_000:
+            _BUYS.clear()
+        b = _BUYS[(item, carrier)] = Buy(item) if carrier is None else Buy(item, carrier)
+    return b
+
+
 def legal(state, player: int) -> list:
     out = []
     left = _left(state, player)
@@ -50,9 +62,9 @@ def legal(state, player: int) -> list:
         if _cost(item) > left:
             continue
         if item == BASE_CARGO:
-            out.extend(Buy(item, c) for c in _carriers(state, player))
+            out.extend(_buy(item, c) for c in _carriers(state, player))
         else:
-            out.append(Buy(item))
+            out.append(_buy(item, None))
     if any(e[1] != BASE_CARGO for e in state.purchases[player]):
         out.append(FleetReady())
     return out

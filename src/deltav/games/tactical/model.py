@@ -11,8 +11,19 @@ from .shiptypes import ShipType, ship_types
 Hex = tuple[int, int]
 
 
+_HKEYS: dict = {}
+
+
 def hkey(h: Hex) -> str:
-    return f"{h[0]},{h[1]}"
+    try:
+        k = _HKEYS.get(h)
+    except TypeError:  # a list
+        return f"{h[0]},{h[1]}"
+    if k is None:
+        k = f"{h[0]},{h[1]}"
+        if len(_HKEYS) < 100_000:
+            _HKEYS[h] = k
+    return k
 
 
 def hparse(s: str) -> Hex:

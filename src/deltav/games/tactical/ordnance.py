@@ -81,14 +81,39 @@ def can_emplace(state, sh) -> bool:
     return max(abs(q), abs(r), abs(q + r)) == 1
 
 
+_LAUNCHABLE: dict = {}  # the facts of _facts (in order) -> ot.launchable_types(**facts): a pure function
+_LAUNCHES: dict = {}  # (ship, kind) -> its Launch actions (immutable values, shared between states)
+
+
+def _launchable(facts: dict) -> tuple[str, ...]:
+    key = tuple(facts.values())
+    got = _LAUNCHABLE.get(key)
+    if got is None:
+        if len(_LAUNCHABLE) > 50_000:
+            _LAUNCHABLE.clear()
+        got = _LAUNCHABLE[key] = ot.launchable_types(**facts)
+    return got
+
+
+def _launches(sid: str, kind: str) -> tuple:
+    key = (sid, kind)
+    got = _LAUNCHES.get(key)
+    if got is None:
+        if len(_LAUNCHES) > 50_000:
+            _LAUNCHES.clear()
+        if kind == ot.TORPEDO:
+            got = tuple(Launch(sid, kind, d, k) for d, k in _BOOSTS)
+        else:
+            got = (Launch(sid, kind),)
+        _LAUNCHES[key] = got
+    return got
+
+
 def _options(state, sh) -> list:
     out = []
     if _could_launch(state, sh):
-        for kind in ot.launchable_types(**_facts(state, sh)):
-            if kind == ot.TORPEDO:
-                out.extend(Launch(sh.id, kind, d, k) for d, k in _BOOSTS)
-            else:
-                out.append(Launch(sh.id, kind))
+        for kind in _launchable(_facts(state, sh)):
+            out.extend(_launches(sh.id, kind))
     if can_emplace(state, sh):
         out.append(EmplaceBase(sh.id))
     return out
@@ -102,7 +127,7 @@ def phase_available(state) -> bool:
         if sh.carrying_base and can_emplace(state, sh):
             return True
         if _could_launch(state, sh):
-            if ot.launchable_types(**_facts(state, sh, mines=False)):
+            if _launchable(_facts(state, sh, mines=False)):
                 return True
             if "mine" in state.rules.allowed_ordnance and ot.launch_error("mine", **_facts(state, sh)) is None:
                 return True

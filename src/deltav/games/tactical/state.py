@@ -152,15 +152,18 @@ class TacticalState(State):
             return []
         phase = self.phase
         if phase == ASTROGATION:
+            # every orderable ship's options and whether surrender is possible, once per player-turn (ships do
+            # not change while orders are given; a surrender replaces the cache)
+            per = self._opts.get(player)
+            if per is None:
+                per = self._astrogation_table(player)
             out: list[Action] = []
             orders = self.orders
-            for sh in self.ships:
-                if sh.owner == player and sh.id not in orders and self.orderable(sh):
-                    out.extend(self.order_options(sh))
+            for sid, options in per[0]:
+                if sid not in orders:
+                    out.extend(options)
             out.append(_END_ASTRO)
-            if not self.rules.hidden_identity and any(
-                sh.owner == player and not sh.destroyed and sh.control == "own" for sh in self.ships
-            ):
+            if per[1]:
                 out.append(_SURRENDER)
             return out
         if phase == ORDNANCE:
@@ -172,6 +175,15 @@ class TacticalState(State):
         if phase == FLEET:
             return fleet.legal(self, player)
         return []
+
+    def _astrogation_table(self, player: int) -> tuple:
+        ships = tuple((sh.id, self.order_options(sh)) for sh in self.ships
+                      if sh.owner == player and self.orderable(sh))
+        surrender = not self.rules.hidden_identity and any(
+            sh.owner == player and not sh.destroyed and sh.control == "own" for sh in self.ships
+        )
+        per = self._opts[player] = (ships, surrender)
+        return per
 
     def orderable(self, sh: Ship) -> bool:
         return not sh.destroyed and not sh.emplaced and not sh.type.immobile
@@ -220,6 +232,28 @@ class TacticalState(State):
         cached = self._opts.get(sh.id)
         if cached is not None:
             return cached
+        # across states: the options are a pure function of this key (the automatic landing matters only when a
+        # weak-gravity choice is in reach)
+        kind = 0
+        if sh.control != "captured" and sh.disabled == 0 and (sh.fuel is None or sh.fuel >= 1):
+            kind = 1
+            if sh.type.can_overload and not sh.overload_used and (sh.fuel is None or sh.fuel >= 2):
+                kind = 2
+        pos, vel = sh.pos, sh.vel
+        reach = max(abs(vel[0]), abs(vel[1]), abs(vel[0] + vel[1])) + len(sh.pending) + 2
+        weak_near = (not sh.landed or kind > 0) and self.gmap.weak_within(pos, reach)
+        key = (sh.id, kind, pos, vel, sh.pending, sh.landed, self.destroyed_bases, self.gmap,
+               self.auto_landing(sh) if weak_near else None)
+        res = _ORDER_OPTIONS.get(key)
+        if res is None:
+            res = self._order_options_uncached(sh)
+            if len(_ORDER_OPTIONS) > 10_000:
+                _ORDER_OPTIONS.clear()
+            _ORDER_OPTIONS[key] = res
+        self._opts[sh.id] = res
+        return res
+
+    def _order_options_uncached(self, sh: Ship) -> tuple[Order, ...]:
         sid = sh.id
         kind = 0
         if sh.control != "captured" and sh.disabled == 0 and (sh.fuel is None or sh.fuel >= 1):
@@ -265,7 +299,6 @@ class TacticalState(State):
                 if len(_OPTIONS_CACHE) > 50_000:
                     _OPTIONS_CACHE.clear()
                 _OPTIONS_CACHE[key] = res
-            self._opts[sid] = res
             return res
         force, synth = self.auto_landing(sh)
         base = drift_destination(pos, vel, sh.pending)
@@ -287,9 +320,7 @@ class TacticalState(State):
                 out.append(_order(sid, b, o))
             if o is None and b in land_dirs:
                 out.append(_order(sid, b, None, True))
-        res = tuple(out)
-        self._opts[sid] = res
-        return res
+        return tuple(out)
 
     def check_order(self, player: int, o: Order, preview: bool = False) -> Ship:
         """Validate an order (raises IllegalAction naming the rule) and return its ship. ``preview``: skip the
@@ -761,6 +792,7 @@ for _b, _o in ((None, None),) + _BURNS + _OVERLOADS:
     _KEYS[(_b, _o)] = (_q, _r, _b is not None, _o is not None)
 _BURNV = {k: (v[0], v[1]) for k, v in _KEYS.items()}
 _ORDER_CACHE: dict[tuple, Order] = {}
+_ORDER_OPTIONS: dict[tuple, tuple] = {}  # order_options' signature -> options
 _OPTIONS_CACHE: dict[tuple, tuple] = {}
 _PAIRS = (((None, None),), ((None, None),) + _BURNS, ((None, None),) + _BURNS + _OVERLOADS)
 

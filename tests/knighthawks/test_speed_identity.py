@@ -1,0 +1,106 @@
+"""The speed-ups of the rules engine change nothing: the shortcut line-of-fire test agrees with the whole line
+analysis, caches shared between states agree with fresh computations, and exploring clones leaves a state's
+legal actions alone. (Behaviour identity over whole games is checked by benchmarks/check_identical.py.)"""
+
+from __future__ import annotations
+
+from deltav.core import hexgrid
+from deltav.core.rng import Rng
+from deltav.games.knighthawks import KnightHawks
+from deltav.games.knighthawks import combat as cb
+from deltav.games.knighthawks import movement as mv
+
+from .helpers import ship
+
+
+def _hexes(radius):
+    return [(q, r) for q in range(-radius, radius + 1) for r in range(-radius, radius + 1)
+            if hexgrid.length((q, r)) <= radius]
+
+
+def test_step_hexes_lie_at_their_step_distance():
+    # the property fire_blocked relies on: every hex of step i is i hexes from the start and n - i from the end
+    for dq in range(-14, 15):
+        for dr in range(-14, 15):
+            n = hexgrid.length((dq, dr))
+            for i, step in enumerate(hexgrid.analyze_offset(dq, dr).steps):
+                assert len(step) <= 2
+                for h in step:
+                    assert hexgrid.length(h) == i and hexgrid.length((dq - h[0], dr - h[1])) == n - i
+
+
+def test_fire_blocked_agrees_with_the_whole_line_analysis():
+    hexes = _hexes(6)
+    for planets in (frozenset({(0, 0)}), frozenset({(0, 0), (1, 0)}), frozenset({(0, 2), (0, 3), (-1, 3)}),
+                    frozenset({(2, -1), (-3, 1)})):
+        blocked = 0
+        for a in hexes:
+            for b in hexes:
+                if a == b:
+                    assert not cb.fire_blocked(a, b, planets)
+                    continue
+                got = cb.fire_blocked(a, b, planets)
+                assert got == cb._fire_blocked_full(a, b, planets), (a, b, planets)
+                blocked += got
+        assert blocked > 0  # the configurations do block some shots
+
+
+def test_grazing_two_planets_blocks_but_one_does_not():
+    # the line (0,0) -> (2,-1) grazes the hexside between (1,0) and (1,-1)
+    assert hexgrid.analyze_offset(2, -1).ambiguous
+    assert cb.fire_blocked((0, 0), (2, -1), frozenset({(1, 0), (1, -1)}))
+    assert not cb.fire_blocked((0, 0), (2, -1), frozenset({(1, 0)}))
+
+
+def test_shared_completable_cache_matches_a_fresh_search():
+    m = mv.MapInfo.build(8, [("P", (0, 0))])
+    for pos in _hexes(4):
+        for facing in range(6):
+            for total in (1, 2, 3, 4):
+                for mr in (0, 1, 2):
+                    want = mv.completable(m, mv.start_plot(pos, facing), total, mr, 0, False)
+                    assert mv.completable_from(m, pos, facing, total, mr, 0, False) == want
+
+
+def test_equal_maps_share_a_key_and_different_ones_do_not():
+    a = mv.MapInfo.build(10, [("P", (0, 0))])
+    b = mv.MapInfo.build(10, [("Q", (0, 0))])
+    c = mv.MapInfo.build(11, [("P", (0, 0))])
+    d = mv.MapInfo.build(10, [("P", (1, 0))])
+    assert a.key() == b.key()
+    assert len({a.key(), c.key(), d.key()}) == 3
+
+
+def _legal_json(state):
+    return {p: [a.to_json() for a in state.legal_actions(p)] for p in state.current_players()}
+
+
+def test_clones_and_json_copies_give_the_same_legal_actions_along_random_games():
+    for scenario in ("skirmish", "station_assault"):
+        state = KnightHawks.new_initial_state({"scenario": scenario}, 3)
+        rng = Rng(11)
+        steps = 0
+        while not state.is_terminal() and steps < 250:
+            want = _legal_json(state)
+            assert _legal_json(KnightHawks.state_from_json(state.to_json())) == want
+            branch = state.clone()
+            for _ in range(4):  # explore a clone: shared per-phase caches must not leak back
+                if branch.is_terminal():
+                    break
+                q = branch.current_players()[0]
+                la = branch.legal_actions(q)
+                branch.apply_action(q, la[rng.below(len(la))])
+            assert _legal_json(state) == want
+            p = state.current_players()[0]
+            legal = state.legal_actions(p)
+            state.apply_action(p, legal[rng.below(len(legal))])
+            steps += 1
+
+
+def test_fire_options_see_past_a_planet_only_when_the_line_is_clear():
+    from .helpers import make_state
+
+    s = make_state([ship("a", 0, "frigate", (-3, 0)), ship("b", 1, "frigate", (3, 0), facing=3),
+                    ship("c", 1, "frigate", (2, -3), facing=3)], planets=[("P", (0, 0))])
+    assert s.map.blocked((-3, 0), (3, 0))
+    assert not s.map.blocked((-3, 0), (2, -3))
