@@ -180,10 +180,15 @@ def test_hard_plot_does_not_fly_into_the_planet_or_off_the_map():
     assert s.ship("a").status == 0
 
 
-def test_hard_plays_the_captains_plan_in_fleet_actions():
-    """More than ``fleet_limit`` ships a side (the fleet battle): measured weaker than the captain, so the
-    admiral plays exactly the captain's moves there."""
+def test_hard_fleet_plan_is_the_captains_plus_its_checks():
+    """More than ``fleet_limit`` ships a side (the fleet battle): the admiral plays the captain's plan with the
+    doom check, the break-up weight and (while weaker) the exact fire; with all three switched off it is the
+    captain from both seats, with them on it plays differently."""
+    plain = {"focus_when": "never", "doom": 0.0, "fleet_breakup": 0.5, "fleet_fire": "captain"}
     opts = {"scenario": "fleet_battle", "turn_limit": 2}
-    r1 = play_match(KnightHawks, opts, 5, [Admiral(), ScriptedCaptain()])[0]
-    r2 = play_match(KnightHawks, opts, 5, [ScriptedCaptain(), ScriptedCaptain()])[0]
-    assert [st.action for st in r1.steps] == [st.action for st in r2.steps]
+    r3 = play_match(KnightHawks, opts, 5, [Admiral(**plain), ScriptedCaptain()])[0]
+    r4 = play_match(KnightHawks, opts, 5, [ScriptedCaptain(), ScriptedCaptain()])[0]
+    r5 = play_match(KnightHawks, opts, 5, [ScriptedCaptain(), Admiral(**plain)])[0]
+    assert [st.action for st in r3.steps] == [st.action for st in r4.steps] == [st.action for st in r5.steps]
+    r6 = play_match(KnightHawks, opts, 5, [Admiral(), ScriptedCaptain()])[0]
+    assert [st.action for st in r6.steps] != [st.action for st in r4.steps]

@@ -14,7 +14,11 @@ view by ``sample_world``) and sends only actions from its legal list.
 - The cadet plays a beginner's plan: it charges, fires at whatever is nearest, wastes torpedoes, ignores
   screens, fires one ICM at anything and repairs the first thing listed.
 - The admiral scores every move by the exact expected exchange of fire it leads to (``planner.py``) and
-  assigns fire and ICMs by expected damage (see its docstring).
+  assigns fire and ICMs by expected damage; raiders hunt the escorted ship, the escorted ship never lets its
+  momentum carry it off the wrong edge (``escort.py``); in fleet battles its ships never end where their
+  momentum must crash them into a planet or carry them off the map (``fleet.py``) and a weaker fleet fires
+  by exact expected values (see its docstring).
+- The tactician (``tactician.py``, not a preset) picks each movement phase's fleet plan by rollouts.
 
 Owns: the bots. Must not reach into the true game state.
 """
@@ -35,9 +39,10 @@ from deltav.games.knighthawks.repair import block_sizes
 class ScriptedCaptain(Agent):
     name = "scripted"
 
-    def __init__(self, caution: float = 0.0, closing: float = 0.5) -> None:
+    def __init__(self, caution: float = 0.0, closing: float = 0.5, breakup: float = 0.5) -> None:
         self.caution = caution  # weight of the enemy fire that can reach a ship's end hex (0: only when severe)
         self.closing = closing  # weight of the distance to the nearest enemy (closing in is good)
+        self.breakup = breakup  # weight of each percent of break-up risk of a severely damaged ship
         self.plan: tuple[str, tuple[int, ...], int] | None = None  # ship plotted, its turn pattern, steps sent
 
     # --- entry point ----------------------------------------------------------------------------------
@@ -175,7 +180,7 @@ class ScriptedCaptain(Agent):
                     score -= self.caution * hx.enemy_threat(world, sh, st.pos, p)
                 if sh.severe():
                     used = abs(a.speed - sh.speed) + sum(1 for t in turns if t) + rotation_cost(sh.facing, a.facing)
-                    score -= breakup_chance(sh.hp, sh.dmg, used) * 0.5
+                    score -= breakup_chance(sh.hp, sh.dmg, used) * self.breakup
                 if sh.docked is not None and a.speed == 0:
                     score += 0.2  # stay aboard unless there is something to shoot
                 if sh.ms_turns >= 99 and (a.speed != sh.speed or a.facing != sh.facing or any(turns)
@@ -263,6 +268,161 @@ class _Still:
         self.turns = 0
 
 
+class _EscortCaptain(ScriptedCaptain):
+    """The captain's plan for the escorts of a ship that must get away, with ``cover``: a ship that carries
+    interceptors (ICMs) gains ``cover`` for ending its move in the escorted ship's plotted end hex (any ship
+    of a side fires its ICMs for every target in its hex: torpedoes and rockets aimed at the freighter then
+    face them)."""
+
+    def __init__(self, cover: float = 0.0, safe: bool = False) -> None:
+        super().__init__()
+        self.cover = cover
+        self.safe = safe
+
+    def _objective_bonus(self, world, sh, st, speed: int, p: int) -> float:
+        bonus = super()._objective_bonus(world, sh, st, speed, p)
+        v = world.victory
+        if self.safe and v.get("kind") == "exit" and v.get("ship") == sh.id and st.end == "":
+            # the escorted ship: never end where momentum must carry it off the wrong edge next turn, and
+            # weigh break-up risk as the lost game it is
+            from deltav.games.knighthawks import escort as es
+
+            nxt = es.next_outcomes(world.map, v, st.pos, st.facing, speed, sh.adf, sh.mr, 2)
+            if "stay" not in nxt and "escape" not in nxt:
+                bonus -= 500.0
+            elif sh.mr > 0 and not ({"stay", "escape"} & es.next_outcomes(world.map, v, st.pos, st.facing, speed,
+                                                                            sh.adf, 0, 2)):
+                bonus -= 150.0  # only its steering keeps it on the map: one steering hit and it is lost
+            if sh.severe():
+                used = abs(speed - sh.speed) + st.turns + rotation_cost(sh.facing, st.facing if speed == 0
+                                                                        else sh.facing)
+                bonus -= 10.0 * breakup_chance(sh.hp, sh.dmg, used)
+        if self.cover and v.get("kind") == "exit" and v.get("ship") != sh.id and sh.icms_available() > 0:
+            charge = world.ship(v["ship"])
+            if (charge.owner == p and charge.status == 0 and charge.id in world.plots
+                    and world._plotted_path(charge)[-1] == st.pos):
+                bonus += self.cover
+        return bonus
+
+
+class _FocusCaptain(ScriptedCaptain):
+    """The captain's plan for fleet actions with one shared target: instead of each ship closing on the
+    enemy nearest to it (the fleet trickles in and spreads its fire), every ship closes on the same enemy,
+    the focus (chosen each movement phase: the most valuable enemy for its remaining hull, nearest the
+    fleet's centre), with weight ``focus``; fire then prefers it (``focus_fire``)."""
+
+    def __init__(self, focus: float = 0.5, focus_fire: float = 1.5, **kw) -> None:
+        super().__init__(**kw)
+        self.focus = focus
+        self.focus_fire = focus_fire
+        self._focus: tuple | None = None  # (turn, half, target id)
+
+    def focus_target(self, world, p: int):
+        key = (world.turn, world.half)
+        if self._focus is not None and self._focus[:2] == key:
+            t = world.ship(self._focus[2])
+            if t.status == 0:
+                return t
+        mine = [s for s in world.ships if s.owner == p and s.status == 0 and s.kind not in ("fighter",)]
+        foes = [s for s in world.ships if s.owner != p and s.status == 0
+                and not (s.docked is not None and s.kind in ("fighter", "scout"))]
+        if not mine or not foes:
+            return None
+        cq = sum(s.pos[0] for s in mine) / len(mine)
+        cr = sum(s.pos[1] for s in mine) / len(mine)
+        centre = (round(cq), round(cr))
+
+        def value(e):
+            left = max(1, e.hp - e.dmg)
+            return (e.points / left * (1 + e.dmg / e.hp)) / (1 + hexgrid.distance(centre, e.pos) / 6), e.id
+
+        best = max(foes, key=value)
+        self._focus = (key[0], key[1], best.id)
+        return best
+
+    def _objective_bonus(self, world, sh, st, speed: int, p: int) -> float:
+        bonus = super()._objective_bonus(world, sh, st, speed, p)
+        if self.focus and world.victory.get("kind") == "battle":
+            t = self.focus_target(world, p)
+            if t is not None:
+                foes = [e for e in world.ships if e.owner != p and e.status == 0]
+                nearest = min(hexgrid.distance(st.pos, e.pos) for e in foes)
+                bonus += self.closing * nearest - self.focus * hexgrid.distance(st.pos, t.pos)
+        return bonus
+
+    def _fire(self, world, p: int, legal: list):
+        t = self.focus_target(world, p) if self.focus_fire != 1.0 else None
+        if t is None:
+            return super()._fire(world, p, legal)
+        best = None
+        for a in legal:
+            if not isinstance(a, m.Assign):
+                continue
+            firer = world.ship(a.ship)
+            target = world.ship(a.target)
+            value, chance = hx.shot_value(world, firer, a.weapon, target)
+            code = firer.weapons[a.weapon][0]
+            floor = 30 if firer.weapons[a.weapon][1] >= 0 else 10
+            if code == "T" and target.kind in ("fighter", "scout"):
+                floor = 60
+            if chance < floor:
+                continue
+            if target.id == t.id:
+                value *= self.focus_fire
+            if best is None or value > best[0]:
+                best = (value, a)
+        if best is not None:
+            return best[1]
+        return m.Fire() if m.Fire() in legal else legal[0]
+
+
+class _Safe:
+    """A mixin for the captain's plans in fleet actions (``fleet.doomed``): a move that ends where every move
+    next turn crashes into a planet costs ``doom`` (a lost ship), one where every move next turn carries the
+    ship off the map costs ``doom`` / 2 (it leaves the battle; half its points to the enemy)."""
+
+    doom = 0.0
+
+    def _objective_bonus(self, world, sh, st, speed: int, p: int) -> float:
+        bonus = super()._objective_bonus(world, sh, st, speed, p)
+        if self.doom and speed > 0 and st.end == "" and sh.kind != "station":
+            from deltav.games.knighthawks import fleet as fl
+
+            if fl.doomed(world.map, st.pos, st.facing, speed, sh.adf, sh.mr):
+                bonus -= self.doom
+            elif fl.doomed(world.map, st.pos, st.facing, speed, sh.adf, sh.mr, stay=True):
+                bonus -= self.doom / 2
+        return bonus
+
+
+class _SafeCaptain(_Safe, ScriptedCaptain):
+    """The captain's plan with the fleet safety checks of :class:`_Safe`."""
+
+    def __init__(self, doom: float = 100.0, **kw) -> None:
+        super().__init__(**kw)
+        self.doom = doom
+
+
+class _SafeFocusCaptain(_Safe, _FocusCaptain):
+    """The focused plan with the fleet safety checks of :class:`_Safe`."""
+
+    def __init__(self, doom: float = 100.0, **kw) -> None:
+        super().__init__(**kw)
+        self.doom = doom
+
+
+class _StillPlot:
+    """A stand-in plot state (the fields ``escort.runner_score`` reads) for a ship that stays put."""
+
+    __slots__ = ("pos", "facing", "end", "path")
+
+    def __init__(self, pos, facing) -> None:
+        self.pos = pos
+        self.facing = facing
+        self.end = ""
+        self.path = (pos,)
+
+
 class Cadet(ScriptedCaptain):
     """The easy level: a beginner's plan. Charges the nearest enemy (straight or one turn, whatever the arcs
     say), fires every weapon at the nearest target it can reach (torpedoes too, whatever the odds), fires one
@@ -343,23 +503,40 @@ class Admiral(ScriptedCaptain):
     captain's turn patterns plus a single turn at every hex, at every speed) is scored by the expected
     exchange of fire it leads to (``planner``): its offense from the end hex and facing with the real defense
     columns, ICMs and head-on row, minus the enemy's defensive fire along its path, minus the enemy's reach
-    next turn, plus its own reach, with the map-edge momentum check and break-up risk; in escort (``exit``)
-    scenarios the captain's plan is used (measured better there). Fire: every shot valued by its exact
-    expected damage with the damage already declared on each target counted (focus fire, no overkill),
-    the scenario's key ship counted double, limited rounds kept for 35% (torpedoes) / 25% odds. ICMs,
-    screens, seekers and repairs as the captain (``exact_icms=True`` fires ICMs while each saves more than
-    it is worth: measured weaker, it never spends them on assault rockets).
+    next turn, plus its own reach, with the map-edge momentum check and break-up risk. Fire: every shot
+    valued by its exact expected damage with the damage already declared on each target counted (focus fire,
+    no overkill), the scenario's key ship counted double, limited rounds kept for 35% (torpedoes) / 25% odds.
+    ICMs, screens, seekers and repairs as the captain (``exact_icms=True`` fires ICMs while each saves more
+    than it is worth: measured weaker, it never spends them on assault rockets).
+
+    Escort (``exit``) scenarios: the raiders plot with the exchange scoring plus ``raid_hunt`` (1.5) per hex
+    of distance to the ship that must get away (they converge on it instead of trading with the escorts)
+    and fire with the admiral's rule; the escorting side plays the captain's plan and fire (measured better
+    for it than the exchange scoring and the admiral's fire) with ``safe``: the escorted ship never ends a
+    move from which its momentum must carry it off the wrong edge within two turns (also if a steering hit
+    took its MR) and weighs break-up risk as the lost game it is (``escort.next_outcomes``).
+    ``runner=True`` scores the escorted ship's moves by ``escort.runner_score`` instead (measured weaker),
+    ``cover`` > 0 makes escorts with ICMs end in its hex (no measured gain).
 
     Fleet actions: with more than ``fleet_limit`` (4) ships a side at the start (the fleet battle) the
-    admiral plays exactly the captain's plan (the exchange scoring and its fire were measured weaker there:
-    40 wins of 100).
+    admiral plays the captain's plan with three corrections (session 2, round 2): the **doom check**
+    (``fleet.doomed``, weight ``doom`` 100: never end a move from which every move next turn crashes into a
+    planet, nor, at half the weight, one from which every move next turn leaves the map), break-up risk
+    weighted ``fleet_breakup`` (2, the captain's 0.5) per percent, and, while its fleet is the weaker one
+    (surviving points), the admiral's exact expected-value fire (``fleet_fire``: ``weaker``, ``admiral``,
+    ``captain``): the weaker fleet must concentrate its fire and finish ships. ``focus_when`` (``never``;
+    ``weaker``, ``always``) switches on the focused plan of round 1 (``_FocusCaptain``: every ship closes on
+    one shared target), measured no better. The exchange scoring and the admiral's fire for the stronger
+    side were measured weaker there.
 
     Parameters (``bot:admiral:threat=0.3``): ``exposure`` 0.8, ``threat`` 0.2, ``reach`` 0.25, ``closing``
-    0.0 (weights of the move score), ``hunt`` 0.5 (raiders close on a ship that must exit), ``move``
-    (``auto``, ``exchange`` everywhere, ``scripted`` everywhere), ``reply`` (0: off; weight of an exact
-    best-reply threat over the enemy's reachable hexes, slow in big fleets), ``rollouts``/``candidates``
-    (0/4: off; >0 plays each of the top candidates out with the scripted captains to the next own movement
-    phase and picks by material: measured weaker at 4 rollouts, the dice noise swamps the differences)."""
+    0.0 (weights of the move score), ``hunt`` 0.5 (raiders' weight with ``move="exchange"``), ``move``
+    (``auto``, ``exchange`` everywhere, ``scripted`` everywhere), ``fire`` (``auto``: the captain's for the
+    escorting side, the admiral's elsewhere; ``admiral``; ``captain``), ``reply`` (0: off; weight of an
+    exact best-reply threat over the enemy's reachable hexes, slow in big fleets), ``rollouts``/
+    ``candidates`` (0/4: off; >0 plays each of the top candidates out with the scripted captains to the next
+    own movement phase and picks by material: measured weaker at 4 rollouts, the dice noise swamps the
+    differences)."""
 
     name = "admiral"
 
@@ -367,14 +544,35 @@ class Admiral(ScriptedCaptain):
                  closing: float = 0.0, candidates: int = 4, rollouts: int = 0, objective_weight: float = 1.0,
                  reply: float = 0.0, rerank: int = 12, hunt: float = 0.5, move: str = "auto",
                  exact_icms: bool = False, torpedo_floor: float = 0.35, ltd_floor: float = 0.25,
-                 fleet_limit: int = 4) -> None:
+                 fleet_limit: int = 4, runner: bool = False, danger: float = 1.0, progress: float = 20.0,
+                 fleet_breakup: float = 2.0, raid_hunt: float = 1.5, fire: str = "auto",
+                 cover: float = 0.0, safe: bool = True, focus: float = 0.5, focus_fire: float = 1.5,
+                 focus_when: str = "never", doom: float = 100.0, fleet_fire: str = "weaker") -> None:
         super().__init__(closing=closing)
+        self.runner = runner
+        self.w_danger = danger
+        self.w_progress = progress
         if move not in ("auto", "scripted", "exchange"):
             raise ValueError(f"move must be auto, scripted or exchange, not {move!r}")
         self.move = move
         self.exact_icms = exact_icms
         self.fleet_limit = fleet_limit
-        self._captain = ScriptedCaptain()
+        self._captain = _SafeCaptain(doom, breakup=fleet_breakup)
+        self._focused = _SafeFocusCaptain(doom, focus=focus, focus_fire=focus_fire, breakup=fleet_breakup)
+        if fleet_fire not in ("captain", "admiral", "weaker"):
+            raise ValueError(f"fleet_fire must be captain, admiral or weaker, not {fleet_fire!r}")
+        self.fleet_fire = fleet_fire
+        if focus_when not in ("weaker", "always", "never"):
+            raise ValueError(f"focus_when must be weaker, always or never, not {focus_when!r}")
+        self.focus_when = focus_when
+        self._fleet_bot: tuple | None = None  # (turn, half, bot, exact fire) chosen for the current side turn
+        self.fleet_breakup = fleet_breakup
+        self.raid_hunt = raid_hunt
+        self.cover = cover
+        self.safe = safe
+        if fire not in ("auto", "admiral", "captain"):
+            raise ValueError(f"fire must be auto, admiral or captain, not {fire!r}")
+        self.fire = fire
         self._fleet: int | None = None
         self.torpedo_floor = torpedo_floor
         self.ltd_floor = ltd_floor
@@ -393,8 +591,26 @@ class Admiral(ScriptedCaptain):
         if self._fleet is None:  # the size of our fleet at the start of the action
             self._fleet = sum(1 for s in decision.view["ships"] if s["owner"] == decision.player)
         if self.fleet_limit and self._fleet > self.fleet_limit:
-            return self._captain.act(decision)  # fleet actions: measured weaker than the captain's plan
+            return self._fleet_action(decision)
         return super().act(decision)
+
+    def _fleet_action(self, decision: Decision):
+        """Fleet actions: the captain's plan with the doom check and break-up weight (``_SafeCaptain``); when
+        our fleet is the weaker one (surviving points, each ship's points scaled by its remaining hull) the
+        admiral's exact fire (``fleet_fire="weaker"``) and, with ``focus_when="weaker"``, the focused plan
+        (``_SafeFocusCaptain``). Chosen once per side turn so a plot is never split between plans."""
+        v = decision.view
+        key = (v["turn"], v["half"])
+        if self._fleet_bot is None or self._fleet_bot[:2] != key:
+            weaker = _fleet_strength(v, decision.player) < 0
+            bot = self._captain
+            if self.focus_when == "always" or (self.focus_when == "weaker" and weaker):
+                bot = self._focused
+            exact = self.fleet_fire == "admiral" or (self.fleet_fire == "weaker" and weaker)
+            self._fleet_bot = (key[0], key[1], bot, exact)
+        if self._fleet_bot[3] and any(isinstance(a, (m.Assign, m.Fire)) for a in decision.legal_actions):
+            return ScriptedCaptain.act(self, decision)  # dispatches to the admiral's exact-value fire
+        return self._fleet_bot[2].act(decision)
 
     def _analytic(self, world, p: int, sh, options: list) -> list:
         """Every candidate plan of ``sh`` with its analytic score: [(score, course action, turns, plot)]."""
@@ -412,6 +628,7 @@ class Admiral(ScriptedCaptain):
         charge = world.ship(v["ship"]) if v.get("kind") == "exit" else None
         if charge is not None and (charge.owner == p or charge.status != 0):
             charge = None
+        hunt = self.raid_hunt if self.move == "auto" else self.hunt
         out = []
         for a in options:
             if a.speed == 0:
@@ -435,7 +652,7 @@ class Admiral(ScriptedCaptain):
                 score -= _momentum_penalty(world, sh, st, a.speed)
                 score += self._objective_bonus(world, sh, st, a.speed, p)
                 if charge is not None:  # raiders: close on the ship that must get away
-                    score -= self.hunt * hexgrid.distance(st.pos, charge.pos)
+                    score -= hunt * hexgrid.distance(st.pos, charge.pos)
                 if sh.severe():
                     used = abs(a.speed - sh.speed) + sum(1 for t in turns if t) + rotation_cost(sh.facing, a.facing)
                     score -= breakup_chance(sh.hp, sh.dmg, used) / 100 * 60 * pl.worth(sh) / 2
@@ -466,11 +683,16 @@ class Admiral(ScriptedCaptain):
 
     def _plot(self, world, p: int, sh, options: list):
         v = world.victory
+        if self.runner and v.get("kind") == "exit" and v.get("ship") == sh.id:
+            return self._runner_plot(world, p, sh, options)
         kinds = {"auto": ("exit",), "scripted": ("exit", "destroy", "battle"), "exchange": ()}[self.move]
-        if v.get("kind") in kinds or (v.get("kind") == "exit" and v.get("ship") == sh.id):
-            # measured: in the escort the captain's plan (escorts stay close, raiders close in) with the
-            # admiral's fire beats the exchange plot; the charge always runs for its edge
-            cap = ScriptedCaptain()
+        use_captain = v.get("kind") in kinds or (v.get("kind") == "exit" and v.get("ship") == sh.id)
+        if self.move == "auto" and v.get("kind") == "exit" and world.ship(v["ship"]).owner != p:
+            use_captain = False  # raiders: the exchange scoring, hunting the escorted ship (raid_hunt)
+        if use_captain:
+            # measured: for the escorts the captain's plan beats the exchange plot (with ``cover``: a ship
+            # with ICMs ends in the escorted ship's hex)
+            cap = _EscortCaptain(self.cover, self.safe)
             a = cap._plot(world, p, sh, options)
             self.plan = cap.plan
             return a
@@ -516,9 +738,39 @@ class Admiral(ScriptedCaptain):
         self.plan = (sh.id, tuple(turns), 0)
         return a
 
+    def _runner_plot(self, world, p: int, sh, options: list):
+        """The escorted ship's move: every candidate plan scored by ``escort.runner_score`` (get away on the
+        right edge, never be carried off elsewhere, progress, the raiders' fire, break-up risk)."""
+        from deltav.games.knighthawks import escort as es
+
+        navdir = sh.navdir if sh.nav else 0
+        evading = sh.evading and sh.mr > 0
+        best = None
+        for a in options:
+            if a.speed == 0:
+                cands = [((), _Still(sh.pos, a.facing))]
+            else:
+                cands = _more_plans(world, sh, a.speed, a.facing, navdir, evading)
+            for turns, st in cands:
+                if a.speed == 0:
+                    st = _StillPlot(sh.pos, a.facing)
+                score = es.runner_score(world, sh, a, tuple(turns), st, p, self.w_danger, self.w_progress)
+                key = (score, a.speed, -a.facing, tuple(turns))
+                if best is None or key > best[0]:
+                    best = (key, a, tuple(turns))
+        if best is None:
+            self.plan = (sh.id, (), 0)
+            return options[0]
+        _k, a, turns = best
+        self.plan = (sh.id, turns, 0)
+        return a
+
     def _fire(self, world, p: int, legal: list):
         from deltav.games.knighthawks import planner as pl
 
+        if self.fire == "captain" or (self.fire == "auto" and world.victory.get("kind") == "exit"
+                                      and world.ship(world.victory["ship"]).owner == p):
+            return ScriptedCaptain._fire(self, world, p, legal)
         defensive = world.fire_mode == "def"
         extra: dict[str, float] = {}
         for d in world.declared:
@@ -577,6 +829,18 @@ class Admiral(ScriptedCaptain):
                 best = (v, n)
         want = m.Intercept(best[1], can_evade)
         return want if want in legal else legal[0]
+
+
+def _fleet_strength(view: dict, p: int) -> float:
+    """Our surviving strength minus the enemy's from a view: each active ship's points scaled by the share of
+    its hull left."""
+    total = 0.0
+    for s in view["ships"]:
+        if s["status"] != "active":
+            continue
+        v = s["points"] * max(0, s["hp"] - s["damage"]) / max(1, s["hp"])
+        total += v if s["owner"] == p else -v
+    return total
 
 
 def _momentum_penalty(world, sh, st, speed: int) -> float:
@@ -642,7 +906,10 @@ def _more_plans(world, sh, speed: int, facing: int, navdir: int, evading: bool):
     return out
 
 
-BOTS = {"scripted": ScriptedCaptain, "cadet": Cadet, "captain": ScriptedCaptain, "admiral": Admiral}
+from deltav.games.knighthawks.tactician import Tactician  # noqa: E402  (it builds the bots above)
+
+BOTS = {"scripted": ScriptedCaptain, "cadet": Cadet, "captain": ScriptedCaptain, "admiral": Admiral,
+        "tactician": Tactician}
 
 #: The difficulty ladder (same schema as ``deltav.agents.presets``; measurements in docs/bots-knighthawks.md).
 PRESETS = {
@@ -651,6 +918,7 @@ PRESETS = {
     "normal": {"agent": "captain", "params": {},
                "budget": "the scripted captain's heuristic plan: a few ms per decision"},
     "hard": {"agent": "admiral", "params": {},
-             "budget": "expected-exchange scoring of every candidate move and shot (no search tree): a few ms "
-                       "per decision, the slowest plotting decisions about 0.2 s"},
+             "budget": "expected-exchange scoring of every candidate move and shot, the raiders' hunt, the "
+                       "escorted ship's two-turn momentum check, the fleet's planet/edge doom check and the weaker "
+                       "fleet's exact fire (no search tree): a few ms per decision, the slowest plotting decisions about 0.2 s"},
 }
