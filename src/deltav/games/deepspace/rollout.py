@@ -37,6 +37,7 @@ from deltav.games.deepspace.messages import (
     VelocityColumn,
     Withdraw,
 )
+from deltav.games.deepspace.sampler import strip_levels
 
 
 class Bank:
@@ -197,21 +198,5 @@ def allocation_candidates(size: int, lv, remaining: int, mode: str, planned) -> 
     weapons_first = list(range(3, nslots)) + sorted(range(3), key=lambda k: -lv[k])
     defences_first = [1, 2] + list(range(3, nslots)) + [0]
     for order in (ship_first, weapons_first, defences_first):
-        add(_strip(size, lv, remaining, order, mode))
+        add(strip_levels(size, lv, remaining, order, mode))
     return out
-
-
-def _strip(size: int, lv, hp: int, order: list[int], mode: str) -> list[int]:
-    lv = list(lv)
-    partial = [0, 0, 0]
-    left = hp
-    for k in order:
-        if left <= 0:
-            break
-        cost = dmg.slot_cost(k, size)
-        n = min(lv[k], left // cost)
-        lv[k] -= n
-        left -= n * cost
-    for slot, step in dmg.default_plan(size, lv, partial, left, mode):
-        dmg.apply(size, lv, partial, slot, step, mode)
-    return lv

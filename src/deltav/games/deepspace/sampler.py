@@ -158,9 +158,9 @@ def fleet_prior(view: dict) -> dict[str, list[int]]:
     return out
 
 
-def _strip(size: int, lv: list[int], hp: int, order: list[int]) -> list[int]:
+def strip_levels(size: int, lv: list[int], hp: int, order: list[int], mode: str = "lost") -> list[int]:
     """``lv`` after ``hp`` hit points placed slot by slot in ``order`` (whole levels; the rest by the default
-    allocation)."""
+    allocation, leftover damage handled as ``mode``)."""
     lv = list(lv)
     partial = [0, 0, 0]
     left = hp
@@ -171,8 +171,8 @@ def _strip(size: int, lv: list[int], hp: int, order: list[int]) -> list[int]:
         n = min(lv[k], left // cost)
         lv[k] -= n
         left -= n * cost
-    for slot, step in dmg.default_plan(size, lv, partial, left, "lost"):
-        dmg.apply(size, lv, partial, slot, step, "lost")
+    for slot, step in dmg.default_plan(size, lv, partial, left, mode):
+        dmg.apply(size, lv, partial, slot, step, mode)
     return lv
 
 
@@ -188,8 +188,8 @@ def damaged_variants(size: int, lv: list[int], hp: int, k: int) -> list[list[int
         dmg.apply(size, default, partial, slot, step, "lost")
     ship_first = sorted(range(3), key=lambda s: -lv[s] * size) + list(range(3, len(lv)))
     weapons_first = sorted(range(3, len(lv)), key=lambda s: -lv[s]) + sorted(range(3), key=lambda s: -lv[s] * size)
-    keep_weapons = _strip(size, lv, hp, ship_first)
-    keep_ship = _strip(size, lv, hp, weapons_first)
+    keep_weapons = strip_levels(size, lv, hp, ship_first)
+    keep_ship = strip_levels(size, lv, hp, weapons_first)
     out = []
     for i in range(k):
         r = i % 4

@@ -257,15 +257,17 @@ class ScriptedCaptain(Agent):
 
 
 class _Still:
-    """A stand-in plot state for a ship that stays put (speed 0)."""
+    """A stand-in plot state for a ship that stays put (speed 0): the fields the plan scorers read (``turns``;
+    ``path`` for ``escort.runner_score``)."""
 
-    __slots__ = ("pos", "facing", "end", "turns")
+    __slots__ = ("pos", "facing", "end", "turns", "path")
 
     def __init__(self, pos, facing) -> None:
         self.pos = pos
         self.facing = facing
         self.end = ""
         self.turns = 0
+        self.path = (pos,)
 
 
 class _EscortCaptain(ScriptedCaptain):
@@ -409,18 +411,6 @@ class _SafeFocusCaptain(_Safe, _FocusCaptain):
     def __init__(self, doom: float = 100.0, **kw) -> None:
         super().__init__(**kw)
         self.doom = doom
-
-
-class _StillPlot:
-    """A stand-in plot state (the fields ``escort.runner_score`` reads) for a ship that stays put."""
-
-    __slots__ = ("pos", "facing", "end", "path")
-
-    def __init__(self, pos, facing) -> None:
-        self.pos = pos
-        self.facing = facing
-        self.end = ""
-        self.path = (pos,)
 
 
 class Cadet(ScriptedCaptain):
@@ -753,7 +743,7 @@ class Admiral(ScriptedCaptain):
                 cands = _more_plans(world, sh, a.speed, a.facing, navdir, evading)
             for turns, st in cands:
                 if a.speed == 0:
-                    st = _StillPlot(sh.pos, a.facing)
+                    st = _Still(sh.pos, a.facing)
                 score = es.runner_score(world, sh, a, tuple(turns), st, p, self.w_danger, self.w_progress)
                 key = (score, a.speed, -a.facing, tuple(turns))
                 if best is None or key > best[0]:
