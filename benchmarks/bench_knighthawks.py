@@ -1,17 +1,20 @@
 """A quick benchmark (not a test): random-playout decisions and game turns per second, and clones per second,
 measured in process CPU time (robust to other processes sharing the machine).
 
-Run: ``python -m deltav.games.knighthawks.bench [seconds-per-scenario]``. Owns nothing the game uses.
+Run: ``python benchmarks/bench_knighthawks.py [seconds-per-scenario] [repeats]``.
 """
 
 from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
 
-from deltav.core.rng import Rng
-from deltav.games.knighthawks import KnightHawks
-from deltav.games.knighthawks.scenario import BUILTIN
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from deltav.core.rng import Rng  # noqa: E402
+from deltav.games.knighthawks import KnightHawks  # noqa: E402
+from deltav.games.knighthawks.scenario import BUILTIN  # noqa: E402
 
 
 def playouts(scenario: str, seconds: float) -> tuple[float, float, int]:
