@@ -189,10 +189,14 @@ class ScriptedCaptain(Agent):
                 key = (score, -a.speed)
                 if best is None or key > best[0]:
                     best = (key, a, turns)
+        return self._commit(sh, best, options)
+
+    def _commit(self, sh, best, options: list):
+        """Take the best-scored course ``best`` = (key, action, turns), or the first option when nothing was
+        scored, and remember its planned turns for the ship's step decisions."""
         if best is None:
-            a = options[0]
             self.plan = (sh.id, (), 0)
-            return a
+            return options[0]
         _k, a, turns = best
         self.plan = (sh.id, tuple(turns), 0)
         return a
@@ -456,12 +460,7 @@ class Cadet(ScriptedCaptain):
                 key = (score, -a.speed)
                 if best is None or key > best[0]:
                     best = (key, a, turns)
-        if best is None:
-            self.plan = (sh.id, (), 0)
-            return options[0]
-        _k, a, turns = best
-        self.plan = (sh.id, tuple(turns), 0)
-        return a
+        return self._commit(sh, best, options)
 
     def _fire(self, world, p: int, legal: list):
         best = None
@@ -748,12 +747,7 @@ class Admiral(ScriptedCaptain):
                 key = (score, a.speed, -a.facing, tuple(turns))
                 if best is None or key > best[0]:
                     best = (key, a, tuple(turns))
-        if best is None:
-            self.plan = (sh.id, (), 0)
-            return options[0]
-        _k, a, turns = best
-        self.plan = (sh.id, turns, 0)
-        return a
+        return self._commit(sh, best, options)
 
     def _fire(self, world, p: int, legal: list):
         from deltav.games.knighthawks import planner as pl
