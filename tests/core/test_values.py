@@ -78,3 +78,23 @@ def test_event_audience():
     assert public.visible_to(None) and public.visible_to(0)
     assert private.visible_to(2) and not private.visible_to(1) and not private.visible_to(None)
     assert Codec([Seen]).decode(private.to_json()) == private
+
+
+def test_codec_check_refuses_wrong_instances_and_field_types():
+    import pytest
+
+    from deltav.core.errors import MalformedAction
+    from deltav.core.values import Action, Codec, value
+
+    @value("probe")
+    class Probe(Action):
+        n: int
+        x: float
+        tag: str | None = None
+
+    codec = Codec([Probe])
+    codec.check(Probe(1, 2.0))
+    codec.check(Probe(1, 2, "a"))
+    for bad in (Probe(True, 1.0), Probe(1.5, 1.0), Probe(1, float("nan")), Probe(1, 1.0, 3), "probe", None):
+        with pytest.raises(MalformedAction):
+            codec.check(bad)

@@ -69,3 +69,12 @@ class RecordError(DeltavError):
         super().__init__(f"{where}{reason}")
         self.step = step
         self.reason = reason
+
+
+class StateError(DeltavError):
+    """A saved game state that cannot be loaded: ``field`` is a path into its JSON (``$.players[1].fuel``)."""
+
+    def __init__(self, field: str, reason: str):
+        super().__init__(f"state {field}: {reason}")
+        self.field = field
+        self.reason = reason
