@@ -98,3 +98,32 @@ def test_codec_check_refuses_wrong_instances_and_field_types():
     for bad in (Probe(True, 1.0), Probe(1.5, 1.0), Probe(1, float("nan")), Probe(1, 1.0, 3), "probe", None):
         with pytest.raises(MalformedAction):
             codec.check(bad)
+
+
+def test_decode_refuses_nan_huge_numbers_and_deep_nesting_with_a_field_path():
+    import json
+
+    import pytest
+
+    from deltav.core.errors import MalformedAction
+    from deltav.core.values import Action, Codec, value
+
+    @value("probe2")
+    class Probe2(Action):
+        n: int
+        x: float
+
+    codec = Codec([Probe2])
+    assert codec.decode({"type": "probe2", "n": 3, "x": 2}) == Probe2(3, 2.0)
+    cases = [
+        ({"type": "probe2", "n": 3, "x": float("nan")}, "action.x"),
+        ({"type": "probe2", "n": 10**5000, "x": 1.0}, "action.n"),
+        (json.loads("[" * 5000 + "]" * 5000), "action"),
+        ({"type": "probe2", "n": 3, "x": 1.0, "y" * 5000: 1}, None),
+    ]
+    for obj, field in cases:
+        with pytest.raises(MalformedAction) as info:
+            codec.decode(obj)
+        if field is not None:
+            assert info.value.field == field
+        assert len(str(info.value)) < 400

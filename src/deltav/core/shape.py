@@ -68,7 +68,8 @@ class MinLen:
 Reader = Callable[[Any, str], Any]
 
 
-def _short(v: Any) -> str:
+def short_repr(v: Any) -> str:
+    """A repr of at most about 60 characters that never fails (a 5000-digit integer is described, not printed)."""
     if isinstance(v, int) and not isinstance(v, bool) and v.bit_length() > 200:
         return f"a {int(v.bit_length() * 0.30103) + 1}-digit integer"
     text = repr(v)
@@ -112,9 +113,9 @@ def _ranged(inner: Reader, lo: float | None, hi: float | None) -> Reader:
     def read_ranged(v: Any, p: str) -> Any:
         if isinstance(v, int | float) and not isinstance(v, bool):
             if lo is not None and v < lo:
-                _fail(p, f"{_short(v)} is below the minimum {lo}")
+                _fail(p, f"{short_repr(v)} is below the minimum {lo}")
             if hi is not None and v > hi:
-                _fail(p, f"{_short(v)} is above the maximum {hi}")
+                _fail(p, f"{short_repr(v)} is above the maximum {hi}")
         return inner(v, p)
 
     return read_ranged
@@ -122,7 +123,7 @@ def _ranged(inner: Reader, lo: float | None, hi: float | None) -> Reader:
 
 def _read_int(v: Any, p: str, unbounded: bool = False) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
-        _fail(p, f"expected an integer, got {_short(v)}")
+        _fail(p, f"expected an integer, got {short_repr(v)}")
     if not unbounded and not -INT_LIMIT <= v <= INT_LIMIT:
         _fail(p, "integer out of range")
     return v
@@ -130,7 +131,7 @@ def _read_int(v: Any, p: str, unbounded: bool = False) -> int:
 
 def _read_float(v: Any, p: str) -> float:
     if isinstance(v, bool) or not isinstance(v, int | float):
-        _fail(p, f"expected a number, got {_short(v)}")
+        _fail(p, f"expected a number, got {short_repr(v)}")
     if isinstance(v, int):
         if not -INT_LIMIT <= v <= INT_LIMIT:
             _fail(p, "number out of range")
@@ -142,19 +143,19 @@ def _read_float(v: Any, p: str) -> float:
 
 def _read_str(v: Any, p: str) -> str:
     if not isinstance(v, str):
-        _fail(p, f"expected a string, got {_short(v)}")
+        _fail(p, f"expected a string, got {short_repr(v)}")
     return v
 
 
 def _read_bool(v: Any, p: str) -> bool:
     if not isinstance(v, bool):
-        _fail(p, f"expected a boolean, got {_short(v)}")
+        _fail(p, f"expected a boolean, got {short_repr(v)}")
     return v
 
 
 def _read_none(v: Any, p: str) -> None:
     if v is not None:
-        _fail(p, f"expected null, got {_short(v)}")
+        _fail(p, f"expected null, got {short_repr(v)}")
 
 
 def _read_any(v: Any, p: str) -> Any:
@@ -220,7 +221,7 @@ class Readers:
                 for a in allowed:  # type() keeps 1 and True apart
                     if type(a) is type(v) and a == v:
                         return a
-                _fail(p, f"expected one of {list(allowed)}, got {_short(v)}")
+                _fail(p, f"expected one of {list(allowed)}, got {short_repr(v)}")
 
             return read_literal
         if origin is Union or origin is types.UnionType:
@@ -238,7 +239,7 @@ class Readers:
                             first = exc  # the value had the right kind but a bad part or value: report that
                 if first is not None:
                     raise first
-                _fail(p, f"expected {names}, got {_short(v)}")
+                _fail(p, f"expected {names}, got {short_repr(v)}")
 
             return read_union
         if origin is list or tp is list:
@@ -246,7 +247,7 @@ class Readers:
 
             def read_list(v: Any, p: str) -> list:
                 if not isinstance(v, list | tuple):
-                    _fail(p, f"expected a list, got {_short(v)}")
+                    _fail(p, f"expected a list, got {short_repr(v)}")
                 return [item(x, f"{p}[{i}]") for i, x in enumerate(v)]
 
             return read_list
@@ -257,7 +258,7 @@ class Readers:
 
                 def read_var_tuple(v: Any, p: str) -> tuple:
                     if not isinstance(v, list | tuple):
-                        _fail(p, f"expected a list, got {_short(v)}")
+                        _fail(p, f"expected a list, got {short_repr(v)}")
                     return tuple(item(x, f"{p}[{i}]") for i, x in enumerate(v))
 
                 return read_var_tuple
@@ -265,7 +266,7 @@ class Readers:
 
             def read_fixed_tuple(v: Any, p: str) -> tuple:
                 if not isinstance(v, list | tuple) or len(v) != len(items):
-                    _fail(p, f"expected a list of {len(items)} items, got {_short(v)}")
+                    _fail(p, f"expected a list of {len(items)} items, got {short_repr(v)}")
                 return tuple(r(x, f"{p}[{i}]") for i, (r, x) in enumerate(zip(items, v)))
 
             return read_fixed_tuple
@@ -276,7 +277,7 @@ class Readers:
 
             def read_dict(v: Any, p: str) -> dict:
                 if not isinstance(v, dict):
-                    _fail(p, f"expected an object, got {_short(v)}")
+                    _fail(p, f"expected an object, got {short_repr(v)}")
                 out = {}
                 for k, x in v.items():
                     key(k, f"{p}.{k}")
@@ -297,7 +298,7 @@ class Readers:
 
             def read_typeddict(v: Any, p: str) -> dict:
                 if not isinstance(v, dict):
-                    _fail(p, f"expected an object, got {_short(v)}")
+                    _fail(p, f"expected an object, got {short_repr(v)}")
                 for k in v:
                     if k not in known:
                         _fail(f"{p}.{k}", f"unknown field (fields: {', '.join(sorted(known))})")
@@ -324,7 +325,7 @@ class Readers:
 
             def read_dataclass(v: Any, p: str) -> Any:
                 if not isinstance(v, dict):
-                    _fail(p, f"expected an object, got {_short(v)}")
+                    _fail(p, f"expected an object, got {short_repr(v)}")
                 for k in v:
                     if k not in known:
                         _fail(f"{p}.{k}", f"unknown field (fields: {', '.join(sorted(known))})")

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, Literal, Union, get_args, get_origin
 
 from deltav.core.errors import MalformedAction
+from deltav.core.shape import Reader, Readers, ShapeError, short_repr
 
 _JSON_SCALARS = (int, float, str, bool, type(None))
 
@@ -93,86 +94,8 @@ def value(tag: str) -> Callable[[type], type]:
 # --- decoding -------------------------------------------------------------------------------------------
 
 
-Checker = Callable[[Any, str], Any]
-
-
 def _fail(path: str, reason: str) -> typing.NoReturn:
     raise MalformedAction(path, reason)
-
-
-def _make_checker(tp: Any, codec: Codec) -> Checker:
-    origin = get_origin(tp)
-    if tp is Any:
-        return lambda v, p: _freeze(v)
-    if tp is type(None) or tp is None:
-        def check_none(v: Any, p: str) -> None:
-            if v is not None:
-                _fail(p, f"expected null, got {v!r}")
-        return check_none
-    if tp is bool:
-        def check_bool(v: Any, p: str) -> bool:
-            if not isinstance(v, bool):
-                _fail(p, f"expected a boolean, got {v!r}")
-            return v
-        return check_bool
-    if tp is int:
-        def check_int(v: Any, p: str) -> int:
-            if isinstance(v, bool) or not isinstance(v, int):
-                _fail(p, f"expected an integer, got {v!r}")
-            return v
-        return check_int
-    if tp is float:
-        def check_float(v: Any, p: str) -> float:
-            if isinstance(v, bool) or not isinstance(v, int | float):
-                _fail(p, f"expected a number, got {v!r}")
-            return float(v)
-        return check_float
-    if tp is str:
-        def check_str(v: Any, p: str) -> str:
-            if not isinstance(v, str):
-                _fail(p, f"expected a string, got {v!r}")
-            return v
-        return check_str
-    if origin is Literal:
-        allowed = get_args(tp)
-        def check_literal(v: Any, p: str) -> Any:
-            if isinstance(v, bool) and not any(isinstance(a, bool) for a in allowed):
-                _fail(p, f"expected one of {list(allowed)}, got {v!r}")
-            if v not in allowed:
-                _fail(p, f"expected one of {list(allowed)}, got {v!r}")
-            return v
-        return check_literal
-    if origin is Union or origin is types.UnionType:
-        options = [_make_checker(a, codec) for a in get_args(tp)]
-        names = " or ".join(_type_name(a) for a in get_args(tp))
-        def check_union(v: Any, p: str) -> Any:
-            for opt in options:
-                try:
-                    return opt(v, p)
-                except MalformedAction:
-                    continue
-            _fail(p, f"expected {names}, got {v!r}")
-        return check_union
-    if origin is tuple:
-        args = get_args(tp)
-        if len(args) == 2 and args[1] is Ellipsis:
-            item = _make_checker(args[0], codec)
-            def check_var_tuple(v: Any, p: str) -> tuple:
-                if not isinstance(v, list | tuple):
-                    _fail(p, f"expected a list, got {v!r}")
-                return tuple(item(x, f"{p}[{i}]") for i, x in enumerate(v))
-            return check_var_tuple
-        items = [_make_checker(a, codec) for a in args]
-        def check_fixed_tuple(v: Any, p: str) -> tuple:
-            if not isinstance(v, list | tuple) or len(v) != len(items):
-                _fail(p, f"expected a list of {len(items)} items, got {v!r}")
-            return tuple(c(x, f"{p}[{i}]") for i, (c, x) in enumerate(zip(items, v)))
-        return check_fixed_tuple
-    if isinstance(tp, type) and issubclass(tp, Value):
-        def check_value(v: Any, p: str) -> Value:
-            return codec.decode(v, p, expect=tp)
-        return check_value
-    raise TypeError(f"unsupported field type {tp!r} in a value class")
 
 
 _INF = float("inf")
@@ -220,14 +143,6 @@ def _instance_check(tp: Any, codec: Codec) -> Callable[[Any], bool]:
     raise TypeError(f"unsupported field type {tp!r} in a value class")
 
 
-def _type_name(tp: Any) -> str:
-    if tp is type(None):
-        return "null"
-    if isinstance(tp, type):
-        return {"int": "integer", "str": "string", "bool": "boolean", "float": "number"}.get(tp.__name__, tp.__name__)
-    return str(tp)
-
-
 def _freeze(v: Any) -> Any:
     if isinstance(v, list):
         return tuple(_freeze(x) for x in v)
@@ -241,7 +156,8 @@ class Codec:
 
     def __init__(self, classes: Iterable[type]):
         self.classes: dict[str, type] = {}
-        self._fields: dict[str, list[tuple[str, Checker, bool]]] = {}
+        self._readers = Readers(extra=self._reader_for)
+        self._fields: dict[str, list[tuple[str, Reader, bool]]] = {}
         self._checks: dict[type, tuple[tuple[str, Callable[[Any], bool]], ...]] = {}
         for cls in classes:
             self.add(cls)
@@ -257,7 +173,7 @@ class Codec:
         specs = []
         for f in dataclasses.fields(cls):
             has_default = f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
-            specs.append((f.name, _make_checker(hints[f.name], self), has_default))
+            specs.append((f.name, self._readers(hints[f.name]), has_default))
         self._fields[tag] = specs
         self._checks[cls] = tuple((f.name, _instance_check(hints[f.name], self)) for f in dataclasses.fields(cls))
 
@@ -271,31 +187,48 @@ class Codec:
             if not ok(getattr(value, name)):
                 _fail(f"{path}.{name}", f"wrong type or value {getattr(value, name)!r}")
 
+    def _reader_for(self, tp: Any) -> Reader | None:
+        """The readers :mod:`deltav.core.shape` does not know: free-form fields (frozen) and nested values."""
+        if tp is Any:
+            return lambda v, p: _freeze(v)
+        if isinstance(tp, type) and issubclass(tp, Value):
+            return lambda v, p: self._decode(v, p, tp)
+        return None
+
     def decode(self, obj: Any, path: str = "action", expect: type | None = None) -> Any:
+        """The value an untrusted JSON form stands for; raises MalformedAction naming the field and the reason."""
+        try:
+            return self._decode(obj, path, expect)
+        except ShapeError as exc:
+            raise MalformedAction(exc.path, exc.reason) from None
+        except RecursionError:
+            raise MalformedAction(path, "nested too deeply") from None
+
+    def _decode(self, obj: Any, path: str, expect: type | None) -> Any:
         if isinstance(obj, Value):
             obj = obj.to_json()
         if not isinstance(obj, dict):
-            _fail(path, f"expected an object, got {obj!r}")
+            raise ShapeError(path, f"expected an object, got {short_repr(obj)}")
         tag = obj.get("type")
         if not isinstance(tag, str):
-            _fail(f"{path}.type", "missing or not a string")
+            raise ShapeError(f"{path}.type", "missing or not a string")
         cls = self.classes.get(tag)
         if cls is None:
-            _fail(f"{path}.type", f"unknown type {tag!r} (known: {sorted(self.classes)})")
+            raise ShapeError(f"{path}.type", f"unknown type {tag[:60]!r} (known: {sorted(self.classes)})")
         if expect is not None and not issubclass(cls, expect):
-            _fail(f"{path}.type", f"expected a {expect.TYPE!r} value, got {tag!r}")
+            raise ShapeError(f"{path}.type", f"expected a {expect.TYPE!r} value, got {tag!r}")
         specs = self._fields[tag]
         names = {name for name, _, _ in specs}
         extra = set(obj) - names - {"type"}
         if extra:
-            _fail(f"{path}.{sorted(extra)[0]}", f"unknown field for {tag!r} (fields: {sorted(names)})")
+            raise ShapeError(f"{path}.{sorted(map(str, extra))[0][:60]}", f"unknown field for {tag!r} (fields: {sorted(names)})")
         kwargs = {}
-        for name, check, has_default in specs:
+        for name, read, has_default in specs:
             if name not in obj:
                 if has_default:
                     continue
-                _fail(f"{path}.{name}", "missing")
-            kwargs[name] = check(obj[name], f"{path}.{name}")
+                raise ShapeError(f"{path}.{name}", "missing")
+            kwargs[name] = read(obj[name], f"{path}.{name}")
         return cls(**kwargs)
 
     def names(self) -> list[str]:
