@@ -118,7 +118,7 @@ def test_decode_refuses_nan_huge_numbers_and_deep_nesting_with_a_field_path():
     cases = [
         ({"type": "probe2", "n": 3, "x": float("nan")}, "action.x"),
         ({"type": "probe2", "n": 10**5000, "x": 1.0}, "action.n"),
-        (json.loads("[" * 5000 + "]" * 5000), "action"),
+        ({"type": "probe2", "n": json.loads("[" * 900 + "]" * 900), "x": 1.0}, "action.n"),
         ({"type": "probe2", "n": 3, "x": 1.0, "y" * 5000: 1}, None),
     ]
     for obj, field in cases:
