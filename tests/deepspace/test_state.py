@@ -103,8 +103,10 @@ def test_size_4_ship_allocates_11_points_as_8_on_thrust_and_3_on_targeting(tmp_p
     assert s.current_players() == [0]
     legal = s.legal_actions(0)
     assert Allocate("s0-0", "thrust", None, 8) in legal and Allocate("s0-0", "thrust", None, 12) not in legal
-    unchanged_after(s, 0, Allocate("s0-0", "thrust", None, 6), "deepspace.damage.amount")
-    unchanged_after(s, 0, Allocate("s0-0", "evasion", None, 4), "deepspace.damage.amount")  # evasion is 0
+    unchanged_after(s, 0, Allocate("s0-0", "thrust", None, 6), "deepspace.damage.size_multiple")
+    unchanged_after(s, 0, Allocate("s0-0", "thrust", None, 12), "deepspace.damage.amount")  # 11 pending
+    unchanged_after(s, 0, Allocate("s0-0", "evasion", None, 4), "deepspace.damage.empty_stat")  # evasion is 0
+    unchanged_after(s, 0, Allocate("s0-0", "targeting", 0, 6), "deepspace.damage.weapon_level")  # targeting 5
     unchanged_after(s, 0, Allocate("s0-0", "targeting", 3, 1), "deepspace.damage.stat")
     s.apply_action(0, Allocate("s0-0", "thrust", None, 8))
     s.apply_action(0, Allocate("s0-0", "targeting", 0, 3))

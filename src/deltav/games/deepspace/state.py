@@ -28,6 +28,7 @@ from deltav.core.rng import Rng
 from deltav.games.deepspace import damage as dmg
 from deltav.games.deepspace.design import POINTS_PER_SIZE, Fleet, ShipDesign, builtin_fleet_ids, load_fleet
 from deltav.games.deepspace.messages import (
+    ACTIONS,
     Allocate,
     Allocated,
     AutoAllocate,
@@ -74,6 +75,7 @@ SPLIT_THRUST = 10
 SHOT_LOG = 48  # public log of the latest shots (attacker, weapon, target, range, hit, hp), for deductions
 
 _DONE = Done()
+_check_action = ACTIONS.check
 _VEL_CACHE: dict = {}
 _VEL_OBJ: dict = {}
 
@@ -348,7 +350,9 @@ class DeepSpaceState(State):
 
     # --- legal actions -----------------------------------------------------------------------------
     def legal_actions(self, player: int) -> list:
-        if self.phase == "over" or not (0 <= player < self.num_players) or not self.waiting[player]:
+        if type(player) is not int or self.phase == "over" or not (0 <= player < self.num_players) or not self.waiting[
+            player
+        ]:
             return []
         ph = self.phase
         if ph == "plot":
@@ -492,6 +496,7 @@ class DeepSpaceState(State):
 
     # --- applying actions --------------------------------------------------------------------------
     def apply_action(self, player: int, action) -> list:
+        _check_action(action)  # MalformedAction unless a deepspace action with every field of its declared type
         self.check_turn(player)
         ph = self.phase
         if ph == "plot":
@@ -563,8 +568,14 @@ class DeepSpaceState(State):
             ti = -1
         else:
             t = self.ship(a.target)
-            if t is None or t.status != ALIVE or t is s:
-                raise IllegalAction("deepspace.weapons.target", f"{a.target!r} is not a ship in the battle")
+            if t is None:
+                raise IllegalAction("deepspace.weapons.target", f"there is no ship {a.target!r}")
+            if t is s:
+                raise IllegalAction("deepspace.weapons.self", f"{s.id} cannot fire at itself")
+            if t.status != ALIVE:
+                raise IllegalAction(
+                    "deepspace.weapons.target", f"{t.id} is no longer in the battle ({STATUS_NAMES[t.status]})"
+                )
             if t.owner == s.owner and not self.opts["friendly_fire"]:
                 raise IllegalAction("deepspace.weapons.friendly", "weapons fire at enemy ships only")
             ti = self.index[a.target]
@@ -718,11 +729,7 @@ class DeepSpaceState(State):
             if k is None or k >= len(s.lv) or (a.weapon is not None and a.weapon < 0):
                 raise IllegalAction("deepspace.damage.stat", f"{s.id} has no stat {a.stat!r} (weapon {a.weapon})")
             if not dmg.is_legal(s.size, s.lv, s.partial, s.pending, k, a.hp, mode):
-                raise IllegalAction(
-                    "deepspace.damage.amount",
-                    f"{a.hp} hit points cannot go on {a.stat} of {s.id} ({s.pending} pending; ship stats take "
-                    f"multiples of size {s.size}, weapon stats at most their level)",
-                )
+                raise IllegalAction(*_alloc_refusal(s, k, a, mode))
             lost = dmg.apply(s.size, s.lv, s.partial, k, a.hp, mode)
             s.pending -= a.hp
             if s.dead():
@@ -1014,6 +1021,8 @@ class DeepSpaceState(State):
 
     # --- views -------------------------------------------------------------------------------------
     def view(self, player: int | None) -> dict:
+        if player is not None and (type(player) is not int or not 0 <= player < self.num_players):
+            raise IllegalAction("protocol.player", f"no such player {player!r} (players are 0..{self.num_players - 1})")
         out: dict = {
             "game": "deepspace",
             "you": player,
@@ -1039,7 +1048,7 @@ class DeepSpaceState(State):
             "shots": [list(x) for x in self.shots],
             "result": self._result.to_json() if self._result else None,
         }
-        if player is not None and 0 <= player < self.num_players:
+        if player is not None:
             out["mine"] = self._private_view(player)
         return out
 
@@ -1161,6 +1170,34 @@ class DeepSpaceState(State):
         s.designs = [tuple(design_from_obj(d, "design") for d in ds) for ds in o["designs"]]
         s.drafts = [(a, b, c, d, tuple(tuple(w) for w in ws), st, pe) for a, b, c, d, ws, st, pe in o["drafts"]]
         return s
+
+
+def _alloc_refusal(s: Ship, k: int, a: Allocate, mode: str) -> tuple[str, str]:
+    """The rule id and sentence for an allocation step that :func:`damage.is_legal` refused."""
+    where = f"{a.stat} of {s.id}" if a.weapon is None else f"{a.stat} of weapon {a.weapon} of {s.id}"
+    if a.hp < 1 or a.hp > s.pending:
+        return "deepspace.damage.amount", f"allocate between 1 and the {s.pending} pending hit points, not {a.hp}"
+    lvl = s.lv[k]
+    if lvl <= 0:
+        return "deepspace.damage.empty_stat", f"{where} has no level left to lose"
+    if k >= dmg.SHIP_SLOTS:
+        return (
+            "deepspace.damage.weapon_level",
+            f"a weapon stat loses one level per hit point: {where} has {lvl} levels, so at most {lvl} hit points",
+        )
+    if mode == "partial":
+        room = lvl * s.size - s.partial[k]
+        return "deepspace.damage.stat_level", f"{where} can absorb at most {room} more hit points"
+    if a.hp % s.size == 0:
+        return (
+            "deepspace.damage.stat_level",
+            f"{a.hp} hit points would remove {a.hp // s.size} levels; {where} has {lvl}",
+        )
+    return (
+        "deepspace.damage.size_multiple",
+        f"a ship stat loses one level per {s.size} hit points (the ship's size): put a multiple of {s.size} on "
+        f"{where}, or all {s.pending} remaining hit points (the part below {s.size} is lost)",
+    )
 
 
 def _plan_json(x):
