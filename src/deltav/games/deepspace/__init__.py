@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from deltav.core.errors import OptionError, ScenarioError
+from deltav.core.errors import OptionError
 from deltav.core.protocol import Game, Option, ScenarioInfo, register_game
 from deltav.core.rng import Rng
 from deltav.games.deepspace.design import POINTS_PER_SIZE
@@ -83,10 +83,10 @@ class DeepSpaceGame(Game):
 
     @classmethod
     def _scenario(cls, options: Mapping[str, Any]) -> Scenario:
-        try:
-            return load_scenario(options.get("scenario", "duel"), int(options.get("stat_cap", 0)))
-        except ScenarioError as exc:
-            raise OptionError("scenario", str(exc)) from None
+        cap = options.get("stat_cap", 0)
+        if isinstance(cap, bool) or not isinstance(cap, int):
+            raise OptionError("stat_cap", f"expected an integer, got {cap!r}")
+        return load_scenario(options.get("scenario", "duel"), cap)  # ScenarioError naming the field and file
 
     @classmethod
     def check_options(cls, options: dict[str, Any]) -> None:
