@@ -144,7 +144,8 @@ class DeepSpaceGame(Game):
 
     @classmethod
     def state_from_json(cls, obj: Mapping) -> DeepSpaceState:
-        return DeepSpaceState.from_json(dict(obj))
+        """A saved state, validated (``state_schema``): StateError naming the field for any bad input."""
+        return DeepSpaceState.from_json(obj)
 
     @classmethod
     def determinize(cls, view: Mapping, player: int, rng: Rng) -> DeepSpaceState:

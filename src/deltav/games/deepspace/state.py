@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from deltav.core.errors import IllegalAction, ScenarioError
+from deltav.core.errors import IllegalAction, ScenarioError, StateError
 from deltav.core.hexgrid import distance
 from deltav.core.protocol import Result, State
 from deltav.core.rng import Rng
@@ -256,8 +256,8 @@ class Ship:
         s.size = o["size"]
         s.lv = list(o["lv"])
         s.partial = list(o["partial"])
-        s.pos = tuple(o["pos"]) if o["pos"] is not None else None
-        s.vel = tuple(o["vel"])
+        s.pos = o["pos"]
+        s.vel = o["vel"]
         s.status = o["status"]
         s.hp_taken = o["hp_taken"]
         s.pending = o["pending"]
@@ -1141,34 +1141,50 @@ class DeepSpaceState(State):
         }
 
     @classmethod
-    def from_json(cls, o: dict) -> DeepSpaceState:
+    def from_json(cls, obj: object) -> DeepSpaceState:
+        """A state from its JSON form, validated first (:mod:`state_schema`): StateError(field, reason) for
+        anything ``to_json`` of a reachable state could not have produced."""
         from deltav.games.deepspace.design import design_from_obj
+        from deltav.games.deepspace.state_schema import check_options, check_state, read_state
 
+        o = read_state(obj)
+        scenario = check_options(cls.game, o["opts"])
         s = cls.__new__(cls)
         s.num_players = o["num_players"]
         s.rng = Rng.from_json(o["rng"])
         s.opts = dict(o["opts"])
         s.names = tuple(o["names"])
         s.levels = tuple(o["levels"])
-        s.zones = tuple(tuple(z) for z in o["zones"])
+        s.zones = tuple(o["zones"])
         s.round_limit = o["round_limit"]
         s.phase = o["phase"]
         s.sub = o["sub"]
         s.round = o["round"]
         s.ships = [Ship.from_json(x) for x in o["ships"]]
         s.index = {x.id: i for i, x in enumerate(s.ships)}
+        if len(s.index) != len(s.ships):
+            raise StateError("$.ships", "two ships share an id")
         s.waiting = list(o["waiting"])
         s.order = [tuple(x) for x in o["order"]]
-        s.cur = [tuple(c) if isinstance(c, list) else c for c in o["cur"]]
+        s.cur = list(o["cur"])
         s.col = list(o["col"])
         s.plan = [_plan_from_json(x) for x in o["plan"]]
         s.inflicted = list(o["inflicted"])
         s.received = list(o["received"])
         s.report = tuple(o["report"])
-        s.shots = tuple(tuple(x) for x in o["shots"])
-        s._result = Result.from_json(o["result"]) if o["result"] else None
-        s.designs = [tuple(design_from_obj(d, "design") for d in ds) for ds in o["designs"]]
-        s.drafts = [(a, b, c, d, tuple(tuple(w) for w in ws), st, pe) for a, b, c, d, ws, st, pe in o["drafts"]]
+        s.shots = tuple(o["shots"])
+        r = o["result"]
+        s._result = Result(tuple(r["winners"]), r["reason"], tuple(r["scores"])) if r is not None else None
+        cap = s.opts["stat_cap"]
+        designs = []
+        for p, ds in enumerate(o["designs"]):
+            try:
+                designs.append(tuple(design_from_obj(d, f"$.designs[{p}][{k}]", cap) for k, d in enumerate(ds)))
+            except ScenarioError as exc:
+                raise StateError(exc.field, exc.reason) from None
+        s.designs = designs
+        s.drafts = [(a, b, c, d, tuple(ws), st, pe) for a, b, c, d, ws, st, pe in o["drafts"]]
+        check_state(s, scenario)
         return s
 
 
@@ -1210,9 +1226,8 @@ def _plan_json(x):
 
 
 def _plan_from_json(x):
-    if x is None or isinstance(x, bool):
+    """A plan from its checked form (fixed tuples already read as tuples)."""
+    if x is None or isinstance(x, bool) or len(x) == 4:
         return x
-    if len(x) == 4:
-        return tuple(x)
     a, b = x
-    return (tuple(a) if a is not None else None, tuple(tuple(y) for y in b))
+    return (a, tuple(b))
