@@ -204,3 +204,64 @@ def test_allocation_refusals_name_the_specific_rule(tmp_path):
         assert err.value.rule == rule, (a, err.value)
         assert _dump(s) == before
     assert s.ships[0].lv[:3] == [0, 0, 0] and s.phase == "plot"
+
+
+def test_design_refusals_name_the_specific_rule():
+    from deltav.games.deepspace.messages import Done, EndShip, NewShip, SetStat, WeaponDamage, WeaponTargeting
+
+    s = DeepSpaceGame.new_initial_state({"scenario": "design-duel", "stat_cap": 50}, 1)
+    steps = [
+        (NewShip(0), "deepspace.design.size"),
+        (NewShip(-3), "deepspace.design.size"),
+        (Done(), "deepspace.design.no_ship"),
+        (EndShip(), "deepspace.design.order"),
+        (NewShip(1), None),
+        (SetStat("thrust", -1), "deepspace.design.level"),
+        (SetStat("thrust", 51), "deepspace.design.stat_cap"),
+        (SetStat("thrust", 61), "deepspace.design.points"),
+        (SetStat("thrust", 0), None),
+        (SetStat("evasion", 0), None),
+        (SetStat("endurance", 0), None),
+        (EndShip(), "deepspace.design.empty_ship"),  # every stat still zero
+        (WeaponTargeting(0), None),
+        (WeaponDamage(0), "deepspace.design.empty_weapon"),
+        (WeaponDamage(61), "deepspace.design.points"),
+        (WeaponDamage(5), None),
+        (EndShip(), None),
+        (Done(), "deepspace.design.size_levels"),  # 3 of the side's 4 levels unused (fleet_levels = all)
+    ]
+    for a, rule in steps:
+        before = _dump(s)
+        if rule is None:
+            s.apply_action(0, a)
+            continue
+        with pytest.raises(IllegalAction) as err:
+            s.apply_action(0, a)
+        assert err.value.rule == rule, (a, err.value)
+        assert _dump(s) == before
+
+
+def test_fleet_levels_all_is_the_default_and_at_most_allows_unused_levels():
+    from deltav.games.deepspace.messages import Done, EndShip, NewShip, SetStat, WeaponTargeting
+
+    for option, done_legal in (("all", False), ("at_most", True)):
+        s = DeepSpaceGame.new_initial_state({"scenario": "design-duel", "fleet_levels": option}, 1)
+        for a in (NewShip(1), SetStat("thrust", 1), SetStat("evasion", 1), SetStat("endurance", 1), EndShip()):
+            s.apply_action(0, a)
+        assert (Done() in s.legal_actions(0)) == done_legal
+        assert WeaponTargeting(0) not in s.legal_actions(0)
+
+
+def test_withdrawal_switched_off_names_its_rule(tmp_path):
+    from deltav.games.deepspace.messages import Withdraw
+    from tests.deepspace.helpers import deploy_all, new_state
+
+    sides = [([("A", 2, 4, 10, 10, [(20, 20)])], (0, 0, 0)), ([("B", 2, 4, 10, 10, [(20, 20)])], (60, 0, 0))]
+    for radius, rule in ((0, "deepspace.withdraw.disabled"), (80, "deepspace.withdraw.distance")):
+        s = new_state(tmp_path, sides, withdrawal_radius=radius)
+        deploy_all(s)
+        before = _dump(s)
+        with pytest.raises(IllegalAction) as err:
+            s.apply_action(0, Withdraw("s0-0"))
+        assert err.value.rule == rule
+        assert _dump(s) == before

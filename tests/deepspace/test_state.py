@@ -320,15 +320,16 @@ def test_design_during_play_is_secret_and_budgeted():
     s = DeepSpaceGame.new_initial_state({"scenario": "design-duel"}, 1)
     assert s.phase == "design" and s.current_players() == [0, 1]
     assert s.legal_actions(0) == [NewShip(k) for k in range(1, 5)] + [UseFleet("skirmish")]  # the 4-level fleet
-    unchanged_after(s, 0, NewShip(5), "deepspace.design.step")
+    unchanged_after(s, 0, NewShip(5), "deepspace.design.size_levels")
+    unchanged_after(s, 0, Done(), "deepspace.design.no_ship")
     s.apply_action(0, NewShip(2))
-    unchanged_after(s, 0, SetStat("evasion", 1), "deepspace.design.step")
+    unchanged_after(s, 0, SetStat("evasion", 1), "deepspace.design.order")
     s.apply_action(0, SetStat("thrust", 3))
     s.apply_action(0, SetStat("evasion", 20))
     assert max(a.level for a in s.legal_actions(0)) == (120 - 46) // 2  # endurance levels still affordable
     s.apply_action(0, SetStat("endurance", 10))
     s.apply_action(0, WeaponTargeting(30))
-    unchanged_after(s, 0, WeaponDamage(25), "deepspace.design.step")  # 46 + 20 + 30 + 25 > 120
+    unchanged_after(s, 0, WeaponDamage(25), "deepspace.design.points")  # 46 + 20 + 30 + 25 > 120
     ev = s.apply_action(0, WeaponDamage(24))
     assert ev[0].to == (0,)
     s.apply_action(0, EndShip())
@@ -340,7 +341,8 @@ def test_design_during_play_is_secret_and_budgeted():
     assert s.legal_actions(0) == [Done()]
     s.apply_action(0, Done())
     assert "designs" not in json.dumps(s.view(1)["mine"]) or s.view(1)["mine"]["designs"] == []
-    unchanged_after(s, 1, UseFleet("line"), "deepspace.design.step")  # 12 size levels do not fit in 4
+    unchanged_after(s, 1, UseFleet("line"), "deepspace.design.size_levels")  # 12 size levels do not fit in 4
+    unchanged_after(s, 1, UseFleet("armada"), "deepspace.design.fleet")
     s.apply_action(1, UseFleet("skirmish"))
     assert s.legal_actions(1) == [Done()]
     ev = s.apply_action(1, Done())

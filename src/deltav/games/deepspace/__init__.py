@@ -66,6 +66,10 @@ class DeepSpaceGame(Game):
                "Two fleets: 'annihilation' (the side left on the field wins; at the round limit the campaign score "
                "decides) or 'score' (always the campaign score). Rulebook MISC and ruling 2.3.15.",
                choices=("annihilation", "score"), ruling=True),
+        Option("fleet_levels", str, "all",
+               "'all': a side's ships total its size levels (the rules: the levels 'are then divided among the "
+               "ships', 'any other combination that totals 12'); 'at_most': a side may leave levels unused.",
+               choices=("all", "at_most"), ruling=True),
         Option("stat_cap", int, 0,
                "Optional cap on every stat level of a design (0: no cap, as the rules). Ruling 2.3.14.",
                minimum=0, ruling=True),
@@ -90,7 +94,16 @@ class DeepSpaceGame(Game):
 
     @classmethod
     def check_options(cls, options: dict[str, Any]) -> None:
-        cls._scenario(options)
+        sc = cls._scenario(options)
+        if options.get("fleet_levels", "all") == "all":
+            for i, p in enumerate(sc.players):
+                if p.fleet is not None and p.fleet.levels_used != p.size_levels:
+                    raise OptionError(
+                        "fleet_levels",
+                        f"player {i + 1}'s fleet {p.fleet.id!r} uses {p.fleet.levels_used} of the side's "
+                        f"{p.size_levels} size levels; under 'all' a fleet totals its side's levels",
+                        ("all", "at_most"),
+                    )
 
     @classmethod
     def num_players(cls, options: Mapping[str, Any]) -> int:

@@ -454,7 +454,7 @@ class DeepSpaceState(State):
         cap = self.opts["stat_cap"]
         if stage == 0:
             free = self.levels[p] - sum(d.size for d in self.designs[p])
-            return 0, 1, free, bool(self.designs[p])
+            return 0, 1, free, bool(self.designs[p]) and (free == 0 or self.opts["fleet_levels"] == "at_most")
         left = POINTS_PER_SIZE * size - (size * (t + e + en) + sum(a + b for a, b in weapons))
         if stage in (1, 2, 3):
             hi = left // size
@@ -554,10 +554,10 @@ class DeepSpaceState(State):
                 if a.ship != s.id or col is not None:
                     raise IllegalAction("deepspace.plot.order", self._velocity_step_text(s, col))
                 if not self._may_withdraw(s):
-                    raise IllegalAction(
-                        "deepspace.withdraw.distance",
-                        f"{s.id} is within {self.opts['withdrawal_radius']} hexes of an enemy",
-                    )
+                    radius = self.opts["withdrawal_radius"]
+                    if radius <= 0:
+                        raise IllegalAction("deepspace.withdraw.disabled", "withdrawal is off (withdrawal_radius = 0)")
+                    raise IllegalAction("deepspace.withdraw.distance", f"{s.id} is within {radius} hexes of an enemy")
                 self.plan[si] = (None, ())
                 self.cur[p] = (i + 1, -1)
                 return []
@@ -962,7 +962,7 @@ class DeepSpaceState(State):
     # design
     def _apply_design(self, p: int, a) -> list:
         if not self._design_ok(p, a):
-            raise IllegalAction("deepspace.design.step", self._design_error(p, a))
+            raise IllegalAction(*self._design_refusal(p, a))
         size, t, e, en, weapons, stage, pend = self.drafts[p]
         if isinstance(a, Done):
             self.waiting[p] = False
@@ -994,17 +994,55 @@ class DeepSpaceState(State):
         size, t, e, en, weapons, stage, pend = self.drafts[p]
         return [DesignStep(p, size, t, e, en, weapons, (p,))]
 
-    def _design_error(self, p: int, a) -> str:
-        stage = self.drafts[p][5]
+    def _design_refusal(self, p: int, a) -> tuple[str, str]:
+        """The rule id and sentence for a design step that :meth:`_design_ok` refused."""
+        size, t, e, en, weapons, stage, pend = self.drafts[p]
         free = self.levels[p] - sum(d.size for d in self.designs[p])
-        if isinstance(a, NewShip):
-            return f"size {a.size} is not available: {free} size levels left (the side's size level budget)"
-        if isinstance(a, SetStat | WeaponTargeting | WeaponDamage):
-            return (
-                f"{type(a).TYPE} is not allowed now: the design is at stage {DESIGN_STAGES[stage]!r} and each level "
-                f"must fit in the ship's design point budget (60 x size) and the stat cap"
-            )
-        return f"{type(a).TYPE} is not allowed at design stage {DESIGN_STAGES[stage]!r}"
+        cap = self.opts["stat_cap"]
+        name = DESIGN_STAGES[stage]
+        order = ("deepspace.design.order", f"{type(a).TYPE} is not the next design step (the design is at stage {name!r})")
+        if stage == 0:
+            if isinstance(a, UseFleet):
+                if self.designs[p]:
+                    return "deepspace.design.order", "a ready-made fleet is adopted before any ship is designed"
+                if a.fleet in builtin_fleet_ids():
+                    return "deepspace.design.size_levels", f"fleet {a.fleet!r} needs more than the side's {free} size levels"
+                return "deepspace.design.fleet", f"no built-in fleet {a.fleet!r} (built-in: {', '.join(builtin_fleet_ids())})"
+            if isinstance(a, NewShip):
+                if a.size < 1:
+                    return "deepspace.design.size", f"a ship's size is at least 1, not {a.size}"
+                return "deepspace.design.size_levels", f"size {a.size} is not available: {free} size levels left"
+            if isinstance(a, Done):
+                if not self.designs[p]:
+                    return "deepspace.design.no_ship", "design at least one ship before done"
+                return (
+                    "deepspace.design.size_levels",
+                    f"the fleet's ships must total the side's {self.levels[p]} size levels: {free} are still unused",
+                )
+            return order
+        level = getattr(a, "level", None)
+        fits = (
+            (stage in (1, 2, 3) and isinstance(a, SetStat) and a.stat == name)
+            or (stage == 4 and isinstance(a, WeaponTargeting))
+            or (stage == 5 and isinstance(a, WeaponDamage))
+        )
+        if stage == 4 and isinstance(a, EndShip):
+            return "deepspace.design.empty_ship", "a ship needs at least one stat above zero besides size"
+        if not fits:
+            return order
+        if stage == 5 and level == 0 and pend == 0:
+            return "deepspace.design.empty_weapon", "a weapon needs at least one level of targeting or damage"
+        if level < 0:
+            return "deepspace.design.level", f"a level is at least 0, not {level}"
+        unit = size if stage in (1, 2, 3) else 1
+        left = POINTS_PER_SIZE * size - (size * (t + e + en) + sum(x + y for x, y in weapons)) - pend
+        if cap and level > cap and level * unit <= left:
+            return "deepspace.design.stat_cap", f"{level} exceeds the stat cap {cap}"
+        return (
+            "deepspace.design.points",
+            f"{level} levels of {name if stage < 4 else 'targeting' if stage == 4 else 'damage'} cost {level * unit} "
+            f"design points; {left} of the ship's {POINTS_PER_SIZE * size} (60 x size {size}) are left",
+        )
 
     def _commission(self) -> list:
         ev: list = []
