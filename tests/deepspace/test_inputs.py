@@ -203,7 +203,7 @@ def test_allocation_refusals_name_the_specific_rule(tmp_path):
             s.apply_action(0, a)
         assert err.value.rule == rule, (a, err.value)
         assert _dump(s) == before
-    assert s.ships[0].lv[:3] == [0, 0, 0] and s.phase == "plot"
+    assert s.ships[0].lv[:3] == [0, 0, 0] and s.phase == "destruct"
 
 
 def test_design_refusals_name_the_specific_rule():

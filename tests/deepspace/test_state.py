@@ -31,7 +31,7 @@ from deltav.games.deepspace.messages import (
     WeaponTargeting,
     Withdraw,
 )
-from tests.deepspace.helpers import deploy_all, new_state, rng_for_rolls
+from tests.deepspace.helpers import declare_none, deploy_all, new_state, rng_for_rolls
 
 
 def plot_hold(state, p, velocities=None):
@@ -85,6 +85,8 @@ def test_worked_example_shot_in_play(tmp_path):
     ev = s.apply_action(1, Allocate("s1-0", "evasion", None, 1))
     assert StatLost("s1-0", "evasion", None, 1, 1, (1,)) in ev
     assert s.ship("s1-0").evasion == 3
+    assert s.phase == "destruct"  # any ship may self-destruct (self_destruct_scope = anywhere)
+    declare_none(s)
     assert s.phase == "plot" and s.round == 2
 
 
@@ -112,6 +114,7 @@ def test_size_4_ship_allocates_11_points_as_8_on_thrust_and_3_on_targeting(tmp_p
     s.apply_action(0, Allocate("s0-0", "targeting", 0, 3))
     ship = s.ships[0]
     assert (ship.thrust, ship.weapons()) == (2, [(2, 6)])
+    declare_none(s)
     assert s.phase == "plot"
 
 
@@ -541,5 +544,6 @@ def test_determinize_uses_the_public_fleet_of_the_scenario():
                         damaged += 1
             p = s.current_players()[0]
             legal = s.legal_actions(p)
-            s.apply_action(p, legal[rng.below(len(legal))])
+            # random play, but no scuttling (any ship may self-destruct: random seats would end games early)
+            s.apply_action(p, legal[0] if s.phase == "destruct" else legal[rng.below(len(legal))])
     assert undamaged > 0 and damaged > 0

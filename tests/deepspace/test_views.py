@@ -49,7 +49,7 @@ def test_private_steps_change_no_other_view_and_spectators_see_public_informatio
                 after = s.view(q)
                 if not seen[q]:
                     assert after == before[q], (scenario, seed, p, a, q)
-                elif len(seen[q]) == 1 and isinstance(seen[q][0], SUBMITTED):
+                elif len(seen[q]) == 1 and isinstance(seen[q][0], SUBMITTED) and after["phase"] == before[q]["phase"]:
                     # only "p has submitted": the waiting flag of p and nothing else
                     assert before[q]["players"][p]["waiting"] and not after["players"][p]["waiting"]
                     after["players"][p]["waiting"] = True

@@ -57,6 +57,10 @@ class DeepSpaceGame(Game):
         Option("self_destruct", bool, True,
                "Self-destruct declarations in the destruction phase (secret, simultaneous). Ruling 2.3.12.",
                ruling=True),
+        Option("self_destruct_scope", str, "anywhere",
+               "Which ships may declare self-destruction: 'anywhere' (any ship in the battle: the rules give "
+               "'ships' this 'final option') or 'with_enemy' (only ships sharing a hex with an enemy ship).",
+               choices=("anywhere", "with_enemy"), ruling=True),
         Option("explosion_hits_friends", bool, True,
                "A self-destruct damages everything in its hex, friendly ships included. Ruling 2.3.12.", ruling=True),
         Option("explosion_counts_size", bool, False,

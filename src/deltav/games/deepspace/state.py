@@ -766,11 +766,9 @@ class DeepSpaceState(State):
             if s.status == ALIVE:
                 by_hex.setdefault(s.pos, []).append(si)
         orders: list[list[int]] = [[] for _ in range(n)]
+        anywhere = self._declare_anywhere()
         for group in by_hex.values():
-            if len(group) < 2:
-                continue
-            owners = {self.ships[i].owner for i in group}
-            if len(owners) < 2:
+            if not anywhere and (len(group) < 2 or len({self.ships[i].owner for i in group}) < 2):
                 continue
             for i in group:
                 orders[self.ships[i].owner].append(i)
@@ -784,6 +782,14 @@ class DeepSpaceState(State):
             return self._end_round()
         self.phase = "destruct"
         return []
+
+    def _declare_anywhere(self) -> bool:
+        """Whether every ship in the battle declares (``self_destruct_scope = anywhere``), or only ships sharing
+        a hex with an enemy: also so in the battle's last round (at most one side left, or the round limit),
+        where an explosion that reaches no enemy can change nothing but the owner's losses."""
+        return (
+            self.opts["self_destruct_scope"] == "anywhere" and self.round < self.round_limit and len(self._active()) > 1
+        )
 
     def _apply_destruct(self, p: int, a) -> list:
         si = self.order[p][self.cur[p]]
@@ -805,16 +811,17 @@ class DeepSpaceState(State):
         ships = self.ships
         boom = [si for si in range(len(ships)) if self.plan[si] is True]
         self.plan = [None] * len(ships)
-        booming = set(boom)
         for s in ships:
             s.incoming = 0
         friends = self.opts["explosion_hits_friends"]
-        for si in boom:
+        # explosions are simultaneous: each hits everything in its hex, other exploding ships included (they
+        # are destroyed anyway; the hit points count in the campaign score)
+        powers = [sum(ships[si].lv) + (ships[si].size if self.opts["explosion_counts_size"] else 0) for si in boom]
+        for si, power in zip(boom, powers):
             e = ships[si]
             ev.append(Detonated(e.id))
-            power = sum(e.lv) + (e.size if self.opts["explosion_counts_size"] else 0)
             for vi, v in enumerate(ships):
-                if vi in booming or v.status != ALIVE or v.pos != e.pos:
+                if vi == si or v.status != ALIVE or v.pos != e.pos:
                     continue
                 if v.owner == e.owner and not friends:
                     continue
@@ -879,7 +886,8 @@ class DeepSpaceState(State):
                 reason = "annihilation" if gone else "the enemy left the field"
             else:
                 winners = ()
-                reason = "mutual destruction"
+                gone = all(s.status == DESTROYED for s in self.ships)
+                reason = "mutual destruction" if gone else "no fleet left on the field"
         else:
             best = max(scores)
             winners = tuple(p for p in range(self.num_players) if scores[p] == best)

@@ -431,12 +431,13 @@ def _check_destruct(s: Any, n: int, alive: list) -> None:
     for p in range(n):
         for si in alive[p]:
             by_hex.setdefault(s.ships[si].pos, set()).add(p)
+    anywhere = s._declare_anywhere()
     for p in range(n):
-        want = [si for si in alive[p] if len(by_hex[s.ships[si].pos]) > 1]
+        want = [si for si in alive[p] if anywhere or len(by_hex[s.ships[si].pos]) > 1]
         order = list(s.order[p])
         c = s.cur[p]
         if order != want:
-            _fail(f"$.order[{p}]", "not the player's ships sharing a hex with an enemy")
+            _fail(f"$.order[{p}]", "not the player's ships that may declare (self_destruct_scope)")
         if c > len(order) or s.waiting[p] != (c < len(order)):
             _fail(f"$.cur[{p}]", "not a declaration step of this player")
         for j, si in enumerate(order):
