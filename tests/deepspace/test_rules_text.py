@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from deltav.games.deepspace.messages import Blast, Destroyed, Detonated, SelfDestruct, SetVelocity
-from tests.deepspace.helpers import deploy_all, new_state
+from tests.deepspace.helpers import declare_none, deploy_all, new_state
 from tests.deepspace.test_state import plot_hold
 
 
@@ -77,3 +77,38 @@ def test_a_draw_by_withdrawal_is_not_called_mutual_destruction(tmp_path):
         s.apply_action(p, Done())
     assert s.is_terminal() and s.result().winners == ()
     assert s.result().reason == "no fleet left on the field"
+
+
+def test_a_ship_whose_thrust_is_shot_away_drifts_or_under_fixed_stops(tmp_path):
+    """"Ships that have no thrust cannot move. They are fixed objects" (the design rule) against "The velocity
+    possessed by a ship at the end of this phase becomes that ship's starting velocity" (the movement rule):
+    ruling option ``thrustless``, default ``drift``."""
+    import pytest
+
+    from deltav.core.errors import IllegalAction
+    from deltav.games.deepspace import DeepSpaceGame
+
+    sides = [([("A", 2, 3, 2, 2, [(5, 5)])], (0, 0, 0)), ([("B", 2, 3, 2, 2, [(5, 5)])], (40, 0, 0))]
+    for mode in ("drift", "fixed"):
+        s = new_state(tmp_path, sides, thrustless=mode, initial_velocity="rest")
+        deploy_all(s)
+        plot_hold(s, 0, {"s0-0": (2, 0)})
+        plot_hold(s, 1)
+        declare_none(s)
+        s.ships[0].lv[0] = 0  # as if the thrust had been shot away
+        legal = [a for a in s.legal_actions(0) if isinstance(a, SetVelocity)]
+        if mode == "drift":
+            assert legal == [SetVelocity("s0-0", 2, 0)]
+        else:
+            assert legal == [SetVelocity("s0-0", 0, 0)]
+            with pytest.raises(IllegalAction) as err:
+                s.apply_action(0, SetVelocity("s0-0", 2, 0))
+            assert err.value.rule == "deepspace.movement.fixed"
+        pos = s.ship("s0-0").pos
+        ev = plot_hold(s, 0, {"s0-0": legal[0].dq and (2, 0) or (0, 0)})
+        ev += plot_hold(s, 1)
+        moved = next(e for e in ev if getattr(e, "ship", None) == "s0-0" and e.TYPE == "moved")
+        assert (moved.q - pos[0], moved.r - pos[1]) == ((2, 0) if mode == "drift" else (0, 0))
+        assert moved.thrust == 0
+        again = DeepSpaceGame.state_from_json(s.to_json())
+        assert again.to_json() == s.to_json()

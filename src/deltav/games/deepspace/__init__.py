@@ -57,6 +57,10 @@ class DeepSpaceGame(Game):
         Option("self_destruct", bool, True,
                "Self-destruct declarations in the destruction phase (secret, simultaneous). Ruling 2.3.12.",
                ruling=True),
+        Option("thrustless", str, "drift",
+               "A ship whose thrust is shot away to 0: 'drift' (it keeps its velocity: the movement rules, where "
+               "only thrust changes velocity) or 'fixed' (it stops and stays put: 'Ships that have no thrust cannot "
+               "move. They are fixed objects').", choices=("drift", "fixed"), ruling=True),
         Option("self_destruct_scope", str, "anywhere",
                "Which ships may declare self-destruction: 'anywhere' (any ship in the battle: the rules give "
                "'ships' this 'final option') or 'with_enemy' (only ships sharing a hex with an enemy ship).",

@@ -379,6 +379,8 @@ class DeepSpaceState(State):
                 if self.col[p] is not None:
                     return velocity_row_actions(s.id, s.vel, thrust, self.col[p])
                 out = velocity_column_actions(s.id, s.vel, thrust)
+            elif thrust == 0 and self.opts["thrustless"] == "fixed":
+                out = [velocity_actions(s.id, (0, 0), 0)[0]]  # cannot move: a fixed object
             else:
                 out = list(velocity_actions(s.id, s.vel, thrust))
             if self._may_withdraw(s):
@@ -542,7 +544,13 @@ class DeepSpaceState(State):
                     raise IllegalAction("deepspace.plot.order", f"{s.id}: the chosen column is dq = {col}")
                 v1 = (a.dq, a.dr)
                 cost = thrust_cost(s.vel, v1)
-                if cost > s.lv[0]:
+                if s.lv[0] == 0 and self.opts["thrustless"] == "fixed":
+                    if v1 != (0, 0):
+                        raise IllegalAction(
+                            "deepspace.movement.fixed",
+                            f"{s.id} has no thrust: it cannot move (thrustless = fixed), its velocity is (0, 0)",
+                        )
+                elif cost > s.lv[0]:
                     raise IllegalAction(
                         "deepspace.movement.thrust", f"{s.id}: the change costs {cost} thrust, the ship has {s.lv[0]}"
                     )
@@ -616,7 +624,10 @@ class DeepSpaceState(State):
                 s.status = WITHDRAWN
                 ev.append(Withdrew(s.id))
                 continue
-            up, down, turn = breakdown(s.vel, v1)
+            if s.lv[0] == 0 and v1 != s.vel:  # a ship without thrust that stops (thrustless = fixed)
+                up = down = turn = 0
+            else:
+                up, down, turn = breakdown(s.vel, v1)
             cost = up + down + turn
             if cost > s.seen_thrust:
                 s.seen_thrust = cost

@@ -389,7 +389,8 @@ def _check_plot(s: Any, n: int, split_thrust: int, alive: int) -> None:
                 if shots or j == i or not s._may_withdraw(ship):
                     _fail(fp, "a withdrawal needs the withdrawal distance, and fires nothing")
                 continue
-            if thrust_cost(ship.vel, vel) > ship.lv[0]:
+            fixed = ship.lv[0] == 0 and s.opts["thrustless"] == "fixed"
+            if (vel != (0, 0)) if fixed else thrust_cost(ship.vel, vel) > ship.lv[0]:
                 _fail(fp, "a velocity change beyond the ship's thrust")
             armed = [k for k in range(ship.num_weapons) if ship.lv[3 + 2 * k] + ship.lv[4 + 2 * k] > 0]
             if j == i:
