@@ -265,3 +265,17 @@ def test_withdrawal_switched_off_names_its_rule(tmp_path):
             s.apply_action(0, Withdraw("s0-0"))
         assert err.value.rule == rule
         assert _dump(s) == before
+
+
+def test_the_fast_guard_covers_every_action_class_and_agrees_with_the_codec():
+    from deltav.games.deepspace import state as st
+
+    assert set(st._TYPES_OK) == set(ACTIONS.classes.values())
+    for cls in ACTIONS.classes.values():
+        for _field, a in _bad_variants(cls, []):
+            assert not st._TYPES_OK[cls](a), a
+            with pytest.raises(MalformedAction):
+                ACTIONS.check(a)
+        good = _template(cls, [])
+        assert st._TYPES_OK[cls](good)
+        ACTIONS.check(good)
