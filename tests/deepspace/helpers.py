@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from deltav.games.deepspace import DeepSpaceGame
-from deltav.games.deepspace.messages import Done, Place, SetVelocity
+from deltav.games.deepspace.messages import Done, Place, SelfDestruct, SetVelocity
 
 
 def ship_toml(name, size, thrust, evasion, endurance, weapons) -> str:
@@ -69,3 +69,12 @@ def rng_for_rolls(wanted: list[int]):
         if all(probe.below(6) + probe.below(6) + 2 == w for w in wanted):
             return r
     raise AssertionError(f"no seed rolls {wanted}")
+
+
+def declare_none(state):
+    """Pass a destruction phase: every waiting player declares no self-destruct for each of its ships."""
+    events = []
+    while state.phase == "destruct":
+        p = state.current_players()[0]
+        events += state.apply_action(p, SelfDestruct(state.ships[state.order[p][state.cur[p]]].id, False))
+    return events

@@ -2,7 +2,7 @@
 
 import pytest
 
-from deltav.core.errors import OptionError, ScenarioError
+from deltav.core.errors import ScenarioError
 from deltav.games.deepspace import DeepSpaceGame
 from deltav.games.deepspace.design import (
     Fleet,
@@ -103,9 +103,9 @@ def test_scenario_by_path_and_errors(tmp_path):
     assert [s.name for s in state.ships] == ["Gnat", "Raider", "Raider"]
     sc.write_text('id = "mine"\n[[players]]\nfleet = "design"\nzone = {q = 0, r = 0}\n'
                   '[[players]]\nfleet = "skirmish"\nzone = {q = 9, r = 0}\n')
-    with pytest.raises(OptionError, match="size_levels"):
+    with pytest.raises(ScenarioError, match="size_levels"):
         DeepSpaceGame.resolve_options({"scenario": str(sc)})
-    with pytest.raises(OptionError, match="no built-in scenario"):
+    with pytest.raises(ScenarioError, match="neither a built-in scenario id nor a readable file"):
         DeepSpaceGame.resolve_options({"scenario": "no-such-scenario"})
 
 

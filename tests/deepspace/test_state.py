@@ -31,7 +31,7 @@ from deltav.games.deepspace.messages import (
     WeaponTargeting,
     Withdraw,
 )
-from tests.deepspace.helpers import deploy_all, new_state, rng_for_rolls
+from tests.deepspace.helpers import declare_none, deploy_all, new_state, rng_for_rolls
 
 
 def plot_hold(state, p, velocities=None):
@@ -85,6 +85,8 @@ def test_worked_example_shot_in_play(tmp_path):
     ev = s.apply_action(1, Allocate("s1-0", "evasion", None, 1))
     assert StatLost("s1-0", "evasion", None, 1, 1, (1,)) in ev
     assert s.ship("s1-0").evasion == 3
+    assert s.phase == "destruct"  # any ship may self-destruct (self_destruct_scope = anywhere)
+    declare_none(s)
     assert s.phase == "plot" and s.round == 2
 
 
@@ -103,13 +105,16 @@ def test_size_4_ship_allocates_11_points_as_8_on_thrust_and_3_on_targeting(tmp_p
     assert s.current_players() == [0]
     legal = s.legal_actions(0)
     assert Allocate("s0-0", "thrust", None, 8) in legal and Allocate("s0-0", "thrust", None, 12) not in legal
-    unchanged_after(s, 0, Allocate("s0-0", "thrust", None, 6), "deepspace.damage.amount")
-    unchanged_after(s, 0, Allocate("s0-0", "evasion", None, 4), "deepspace.damage.amount")  # evasion is 0
+    unchanged_after(s, 0, Allocate("s0-0", "thrust", None, 6), "deepspace.damage.size_multiple")
+    unchanged_after(s, 0, Allocate("s0-0", "thrust", None, 12), "deepspace.damage.amount")  # 11 pending
+    unchanged_after(s, 0, Allocate("s0-0", "evasion", None, 4), "deepspace.damage.empty_stat")  # evasion is 0
+    unchanged_after(s, 0, Allocate("s0-0", "targeting", 0, 6), "deepspace.damage.weapon_level")  # targeting 5
     unchanged_after(s, 0, Allocate("s0-0", "targeting", 3, 1), "deepspace.damage.stat")
     s.apply_action(0, Allocate("s0-0", "thrust", None, 8))
     s.apply_action(0, Allocate("s0-0", "targeting", 0, 3))
     ship = s.ships[0]
     assert (ship.thrust, ship.weapons()) == (2, [(2, 6)])
+    declare_none(s)
     assert s.phase == "plot"
 
 
@@ -318,15 +323,16 @@ def test_design_during_play_is_secret_and_budgeted():
     s = DeepSpaceGame.new_initial_state({"scenario": "design-duel"}, 1)
     assert s.phase == "design" and s.current_players() == [0, 1]
     assert s.legal_actions(0) == [NewShip(k) for k in range(1, 5)] + [UseFleet("skirmish")]  # the 4-level fleet
-    unchanged_after(s, 0, NewShip(5), "deepspace.design.step")
+    unchanged_after(s, 0, NewShip(5), "deepspace.design.size_levels")
+    unchanged_after(s, 0, Done(), "deepspace.design.no_ship")
     s.apply_action(0, NewShip(2))
-    unchanged_after(s, 0, SetStat("evasion", 1), "deepspace.design.step")
+    unchanged_after(s, 0, SetStat("evasion", 1), "deepspace.design.order")
     s.apply_action(0, SetStat("thrust", 3))
     s.apply_action(0, SetStat("evasion", 20))
     assert max(a.level for a in s.legal_actions(0)) == (120 - 46) // 2  # endurance levels still affordable
     s.apply_action(0, SetStat("endurance", 10))
     s.apply_action(0, WeaponTargeting(30))
-    unchanged_after(s, 0, WeaponDamage(25), "deepspace.design.step")  # 46 + 20 + 30 + 25 > 120
+    unchanged_after(s, 0, WeaponDamage(25), "deepspace.design.points")  # 46 + 20 + 30 + 25 > 120
     ev = s.apply_action(0, WeaponDamage(24))
     assert ev[0].to == (0,)
     s.apply_action(0, EndShip())
@@ -338,7 +344,8 @@ def test_design_during_play_is_secret_and_budgeted():
     assert s.legal_actions(0) == [Done()]
     s.apply_action(0, Done())
     assert "designs" not in json.dumps(s.view(1)["mine"]) or s.view(1)["mine"]["designs"] == []
-    unchanged_after(s, 1, UseFleet("line"), "deepspace.design.step")  # 12 size levels do not fit in 4
+    unchanged_after(s, 1, UseFleet("line"), "deepspace.design.size_levels")  # 12 size levels do not fit in 4
+    unchanged_after(s, 1, UseFleet("armada"), "deepspace.design.fleet")
     s.apply_action(1, UseFleet("skirmish"))
     assert s.legal_actions(1) == [Done()]
     ev = s.apply_action(1, Done())
@@ -537,5 +544,6 @@ def test_determinize_uses_the_public_fleet_of_the_scenario():
                         damaged += 1
             p = s.current_players()[0]
             legal = s.legal_actions(p)
-            s.apply_action(p, legal[rng.below(len(legal))])
+            # random play, but no scuttling (any ship may self-destruct: random seats would end games early)
+            s.apply_action(p, legal[0] if s.phase == "destruct" else legal[rng.below(len(legal))])
     assert undamaged > 0 and damaged > 0

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from deltav.core.errors import OptionError, ScenarioError
+from deltav.core.errors import OptionError
 from deltav.core.protocol import Game, Option, ScenarioInfo, register_game
 from deltav.core.rng import Rng
 from deltav.games.deepspace.design import POINTS_PER_SIZE
@@ -57,6 +57,14 @@ class DeepSpaceGame(Game):
         Option("self_destruct", bool, True,
                "Self-destruct declarations in the destruction phase (secret, simultaneous). Ruling 2.3.12.",
                ruling=True),
+        Option("thrustless", str, "drift",
+               "A ship whose thrust is shot away to 0: 'drift' (it keeps its velocity: the movement rules, where "
+               "only thrust changes velocity) or 'fixed' (it stops and stays put: 'Ships that have no thrust cannot "
+               "move. They are fixed objects').", choices=("drift", "fixed"), ruling=True),
+        Option("self_destruct_scope", str, "anywhere",
+               "Which ships may declare self-destruction: 'anywhere' (any ship in the battle: the rules give "
+               "'ships' this 'final option') or 'with_enemy' (only ships sharing a hex with an enemy ship).",
+               choices=("anywhere", "with_enemy"), ruling=True),
         Option("explosion_hits_friends", bool, True,
                "A self-destruct damages everything in its hex, friendly ships included. Ruling 2.3.12.", ruling=True),
         Option("explosion_counts_size", bool, False,
@@ -66,6 +74,10 @@ class DeepSpaceGame(Game):
                "Two fleets: 'annihilation' (the side left on the field wins; at the round limit the campaign score "
                "decides) or 'score' (always the campaign score). Rulebook MISC and ruling 2.3.15.",
                choices=("annihilation", "score"), ruling=True),
+        Option("fleet_levels", str, "all",
+               "'all': a side's ships total its size levels (the rules: the levels 'are then divided among the "
+               "ships', 'any other combination that totals 12'); 'at_most': a side may leave levels unused.",
+               choices=("all", "at_most"), ruling=True),
         Option("stat_cap", int, 0,
                "Optional cap on every stat level of a design (0: no cap, as the rules). Ruling 2.3.14.",
                minimum=0, ruling=True),
@@ -83,14 +95,23 @@ class DeepSpaceGame(Game):
 
     @classmethod
     def _scenario(cls, options: Mapping[str, Any]) -> Scenario:
-        try:
-            return load_scenario(options.get("scenario", "duel"), int(options.get("stat_cap", 0)))
-        except ScenarioError as exc:
-            raise OptionError("scenario", str(exc)) from None
+        cap = options.get("stat_cap", 0)
+        if isinstance(cap, bool) or not isinstance(cap, int):
+            raise OptionError("stat_cap", f"expected an integer, got {cap!r}")
+        return load_scenario(options.get("scenario", "duel"), cap)  # ScenarioError naming the field and file
 
     @classmethod
     def check_options(cls, options: dict[str, Any]) -> None:
-        cls._scenario(options)
+        sc = cls._scenario(options)
+        if options.get("fleet_levels", "all") == "all":
+            for i, p in enumerate(sc.players):
+                if p.fleet is not None and p.fleet.levels_used != p.size_levels:
+                    raise OptionError(
+                        "fleet_levels",
+                        f"player {i + 1}'s fleet {p.fleet.id!r} uses {p.fleet.levels_used} of the side's "
+                        f"{p.size_levels} size levels; under 'all' a fleet totals its side's levels",
+                        ("all", "at_most"),
+                    )
 
     @classmethod
     def num_players(cls, options: Mapping[str, Any]) -> int:
@@ -144,7 +165,8 @@ class DeepSpaceGame(Game):
 
     @classmethod
     def state_from_json(cls, obj: Mapping) -> DeepSpaceState:
-        return DeepSpaceState.from_json(dict(obj))
+        """A saved state, validated (``state_schema``): StateError naming the field for any bad input."""
+        return DeepSpaceState.from_json(obj)
 
     @classmethod
     def determinize(cls, view: Mapping, player: int, rng: Rng) -> DeepSpaceState:

@@ -33,6 +33,10 @@ from typing import Any
 from deltav.core.errors import ScenarioError
 
 POINTS_PER_SIZE = 60
+#: bounds on data files (and saved states), so that nothing a file says can make the engine allocate without
+#: limit: the size levels of one side (and so of one ship), the length of a name
+MAX_SIZE_LEVELS = 120
+MAX_NAME_LEN = 200
 SHIP_STATS = ("thrust", "evasion", "endurance")
 
 
@@ -93,6 +97,10 @@ def check_design(d: ShipDesign, path: str = "ship", stat_cap: int = 0) -> None:
     """Raise ScenarioError naming the field and the exceeded budget if ``d`` is not a legal design."""
     if d.size < 1:
         raise ScenarioError(f"{path}.size", f"size must be at least 1, got {d.size}")
+    if d.size > MAX_SIZE_LEVELS:
+        raise ScenarioError(f"{path}.size", f"size must be at most {MAX_SIZE_LEVELS}, got {d.size}")
+    if len(d.name) > MAX_NAME_LEN:
+        raise ScenarioError(f"{path}.name", f"longer than {MAX_NAME_LEN} characters")
     for stat in SHIP_STATS:
         v = getattr(d, stat)
         if v < 0:
@@ -122,8 +130,15 @@ def check_design(d: ShipDesign, path: str = "ship", stat_cap: int = 0) -> None:
 def check_fleet(f: Fleet, path: str = "fleet", stat_cap: int = 0) -> None:
     if f.size_levels < 1:
         raise ScenarioError(f"{path}.size_levels", f"must be at least 1, got {f.size_levels}")
+    if f.size_levels > MAX_SIZE_LEVELS:
+        raise ScenarioError(f"{path}.size_levels", f"must be at most {MAX_SIZE_LEVELS}, got {f.size_levels}")
     if not f.ships:
         raise ScenarioError(f"{path}.ships", "a fleet needs at least one ship")
+    if len(f.ships) > f.size_levels:
+        raise ScenarioError(
+            f"{path}.ships",
+            f"size level budget exceeded: {len(f.ships)} ships of size 1 or more, the side has {f.size_levels}",
+        )
     for i, s in enumerate(f.ships):
         check_design(s, f"{path}.ships[{i}]", stat_cap)
     if f.levels_used > f.size_levels:
@@ -171,6 +186,8 @@ def design_from_obj(obj: Any, path: str = "ship", stat_cap: int = 0) -> ShipDesi
     weapons_raw = obj.get("weapons", [])
     if not isinstance(weapons_raw, list):
         raise ScenarioError(f"{path}.weapons", f"expected a list, got {weapons_raw!r}")
+    if len(weapons_raw) > POINTS_PER_SIZE * MAX_SIZE_LEVELS:
+        raise ScenarioError(f"{path}.weapons", "more weapons than any ship's design points can pay for")
     weapons = []
     for i, w in enumerate(weapons_raw):
         wp = f"{path}.weapons[{i}]"
@@ -193,6 +210,8 @@ def fleet_from_obj(obj: Any, path: str = "fleet", stat_cap: int = 0) -> Fleet:
     ships_raw = obj.get("ships")
     if not isinstance(ships_raw, list):
         raise ScenarioError(f"{path}.ships", "missing or not a list of ships")
+    if len(ships_raw) > MAX_SIZE_LEVELS:
+        raise ScenarioError(f"{path}.ships", f"more than {MAX_SIZE_LEVELS} ships (every ship needs a size level)")
     ships = tuple(design_from_obj(s, f"{path}.ships[{i}]", stat_cap) for i, s in enumerate(ships_raw))
     levels = sum(s.size for s in ships)
     f = Fleet(
@@ -205,11 +224,56 @@ def fleet_from_obj(obj: Any, path: str = "fleet", stat_cap: int = 0) -> Fleet:
     return f
 
 
+#: the longest path a scenario or fleet reference may have, and the largest data file read
+MAX_REF_LEN = 1024
+MAX_FILE_BYTES = 1 << 20
+
+
 def _read_toml(text: str, source: str) -> dict:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError("file", f"not valid TOML: {exc}", source) from None
+    except RecursionError:
+        raise ScenarioError("file", "not valid TOML: nested too deeply", source) from None
+
+
+def readable_file(ref: object) -> Path | None:
+    """``ref`` as the path of a readable regular file, or None: never raises on a bad name (not a string, too
+    long, a NUL byte, a lone surrogate, a directory, a missing or unreadable path)."""
+    if not isinstance(ref, str | Path):
+        return None
+    text = str(ref)
+    if not text or len(text) > MAX_REF_LEN or "\0" in text:
+        return None
+    try:
+        text.encode("utf-8")
+        p = Path(text)
+        return p if p.is_file() else None
+    except (OSError, ValueError):  # ValueError covers UnicodeEncodeError
+        return None
+
+
+def read_data_file(p: Path, field: str) -> tuple[str, str]:
+    """The text and the source name of a data file found by :func:`readable_file`; ScenarioError(field) if it
+    cannot be read as UTF-8 text (too big, binary, gone, no permission)."""
+    source = str(p)
+    try:
+        with p.open("rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise ScenarioError(field, f"cannot read {source!r}: {exc.strerror or exc}", source) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise ScenarioError(field, f"{source!r} is larger than {MAX_FILE_BYTES} bytes", source)
+    try:
+        return data.decode("utf-8"), source
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(field, f"{source!r} is not UTF-8 text (byte {exc.start})", source) from None
+
+
+def _shown(ref: object) -> str:
+    text = repr(ref)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def builtin_fleet_ids() -> list[str]:
@@ -219,15 +283,18 @@ def builtin_fleet_ids() -> list[str]:
 
 def load_fleet(ref: str, stat_cap: int = 0) -> Fleet:
     """A built-in fleet by id, or a fleet file by path."""
-    if ref in builtin_fleet_ids():
+    if isinstance(ref, str) and ref in builtin_fleet_ids():
         text = resources.files(__package__).joinpath("data").joinpath("fleets").joinpath(ref + ".toml").read_text()
         source = f"fleets/{ref}.toml"
     else:
-        p = Path(ref)
-        if not p.is_file():
-            raise ScenarioError("fleet", f"no built-in fleet or file named {ref!r} (built-in: {builtin_fleet_ids()})")
-        text = p.read_text()
-        source = str(p)
+        p = readable_file(ref)
+        if p is None:
+            raise ScenarioError(
+                "fleet",
+                f"{_shown(ref)} is neither a built-in fleet id nor a readable file (built-in fleet ids: "
+                f"{', '.join(builtin_fleet_ids())})",
+            )
+        text, source = read_data_file(p, "fleet")
     obj = _read_toml(text, source)
     try:
         return fleet_from_obj(obj, "fleet", stat_cap)

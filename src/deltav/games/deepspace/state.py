@@ -21,13 +21,14 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from deltav.core.errors import IllegalAction, ScenarioError
+from deltav.core.errors import IllegalAction, MalformedAction, ScenarioError, StateError
 from deltav.core.hexgrid import distance
 from deltav.core.protocol import Result, State
 from deltav.core.rng import Rng
 from deltav.games.deepspace import damage as dmg
 from deltav.games.deepspace.design import POINTS_PER_SIZE, Fleet, ShipDesign, builtin_fleet_ids, load_fleet
 from deltav.games.deepspace.messages import (
+    ACTIONS,
     Allocate,
     Allocated,
     AutoAllocate,
@@ -74,6 +75,36 @@ SPLIT_THRUST = 10
 SHOT_LOG = 48  # public log of the latest shots (attacker, weapon, target, range, hit, hp), for deductions
 
 _DONE = Done()
+
+
+#: the in-process guard of ``apply_action``: per action class, whether every field has its declared type (the
+#: same test as ``ACTIONS.check``, which names the bad field when this says no; a test keeps them in step). A
+#: few ``type() is`` tests per action: the guard must not slow the hot path.
+_TYPES_OK = {
+    NewShip: lambda a: type(a.size) is int,
+    UseFleet: lambda a: type(a.fleet) is str,
+    SetStat: lambda a: type(a.stat) is str and type(a.level) is int,
+    WeaponTargeting: lambda a: type(a.level) is int,
+    WeaponDamage: lambda a: type(a.level) is int,
+    EndShip: lambda a: True,
+    Place: lambda a: type(a.ship) is str and type(a.q) is int and type(a.r) is int,
+    SetVelocity: lambda a: type(a.ship) is str and type(a.dq) is int and type(a.dr) is int,
+    VelocityColumn: lambda a: type(a.ship) is str and type(a.dq) is int,
+    Withdraw: lambda a: type(a.ship) is str,
+    Fire: lambda a: type(a.ship) is str and type(a.weapon) is int and (a.target is None or type(a.target) is str),
+    Done: lambda a: True,
+    Allocate: lambda a: (
+        type(a.ship) is str and type(a.stat) is str and (a.weapon is None or type(a.weapon) is int) and type(a.hp) is int
+    ),
+    AutoAllocate: lambda a: type(a.ship) is str,
+    SelfDestruct: lambda a: type(a.ship) is str and (a.detonate is True or a.detonate is False),
+}
+
+
+def _malformed(action) -> None:
+    """Raise the MalformedAction for an action that ``_TYPES_OK`` refused: ``ACTIONS.check`` names the field."""
+    ACTIONS.check(action)
+    raise MalformedAction("action", f"wrong field types in {action!r}")  # unreachable: the two checks agree (tested)
 _VEL_CACHE: dict = {}
 _VEL_OBJ: dict = {}
 
@@ -254,8 +285,8 @@ class Ship:
         s.size = o["size"]
         s.lv = list(o["lv"])
         s.partial = list(o["partial"])
-        s.pos = tuple(o["pos"]) if o["pos"] is not None else None
-        s.vel = tuple(o["vel"])
+        s.pos = o["pos"]
+        s.vel = o["vel"]
         s.status = o["status"]
         s.hp_taken = o["hp_taken"]
         s.pending = o["pending"]
@@ -348,7 +379,9 @@ class DeepSpaceState(State):
 
     # --- legal actions -----------------------------------------------------------------------------
     def legal_actions(self, player: int) -> list:
-        if self.phase == "over" or not (0 <= player < self.num_players) or not self.waiting[player]:
+        if type(player) is not int or self.phase == "over" or not (0 <= player < self.num_players) or not self.waiting[
+            player
+        ]:
             return []
         ph = self.phase
         if ph == "plot":
@@ -375,6 +408,8 @@ class DeepSpaceState(State):
                 if self.col[p] is not None:
                     return velocity_row_actions(s.id, s.vel, thrust, self.col[p])
                 out = velocity_column_actions(s.id, s.vel, thrust)
+            elif thrust == 0 and self.opts["thrustless"] == "fixed":
+                out = [velocity_actions(s.id, (0, 0), 0)[0]]  # cannot move: a fixed object
             else:
                 out = list(velocity_actions(s.id, s.vel, thrust))
             if self._may_withdraw(s):
@@ -450,7 +485,7 @@ class DeepSpaceState(State):
         cap = self.opts["stat_cap"]
         if stage == 0:
             free = self.levels[p] - sum(d.size for d in self.designs[p])
-            return 0, 1, free, bool(self.designs[p])
+            return 0, 1, free, bool(self.designs[p]) and (free == 0 or self.opts["fleet_levels"] == "at_most")
         left = POINTS_PER_SIZE * size - (size * (t + e + en) + sum(a + b for a, b in weapons))
         if stage in (1, 2, 3):
             hi = left // size
@@ -492,6 +527,9 @@ class DeepSpaceState(State):
 
     # --- applying actions --------------------------------------------------------------------------
     def apply_action(self, player: int, action) -> list:
+        ok = _TYPES_OK.get(type(action))  # the in-process guard (see _TYPES_OK), inline: it is on the hot path
+        if ok is None or not ok(action):
+            _malformed(action)
         self.check_turn(player)
         ph = self.phase
         if ph == "plot":
@@ -537,7 +575,13 @@ class DeepSpaceState(State):
                     raise IllegalAction("deepspace.plot.order", f"{s.id}: the chosen column is dq = {col}")
                 v1 = (a.dq, a.dr)
                 cost = thrust_cost(s.vel, v1)
-                if cost > s.lv[0]:
+                if s.lv[0] == 0 and self.opts["thrustless"] == "fixed":
+                    if v1 != (0, 0):
+                        raise IllegalAction(
+                            "deepspace.movement.fixed",
+                            f"{s.id} has no thrust: it cannot move (thrustless = fixed), its velocity is (0, 0)",
+                        )
+                elif cost > s.lv[0]:
                     raise IllegalAction(
                         "deepspace.movement.thrust", f"{s.id}: the change costs {cost} thrust, the ship has {s.lv[0]}"
                     )
@@ -549,10 +593,10 @@ class DeepSpaceState(State):
                 if a.ship != s.id or col is not None:
                     raise IllegalAction("deepspace.plot.order", self._velocity_step_text(s, col))
                 if not self._may_withdraw(s):
-                    raise IllegalAction(
-                        "deepspace.withdraw.distance",
-                        f"{s.id} is within {self.opts['withdrawal_radius']} hexes of an enemy",
-                    )
+                    radius = self.opts["withdrawal_radius"]
+                    if radius <= 0:
+                        raise IllegalAction("deepspace.withdraw.disabled", "withdrawal is off (withdrawal_radius = 0)")
+                    raise IllegalAction("deepspace.withdraw.distance", f"{s.id} is within {radius} hexes of an enemy")
                 self.plan[si] = (None, ())
                 self.cur[p] = (i + 1, -1)
                 return []
@@ -563,8 +607,14 @@ class DeepSpaceState(State):
             ti = -1
         else:
             t = self.ship(a.target)
-            if t is None or t.status != ALIVE or t is s:
-                raise IllegalAction("deepspace.weapons.target", f"{a.target!r} is not a ship in the battle")
+            if t is None:
+                raise IllegalAction("deepspace.weapons.target", f"there is no ship {a.target!r}")
+            if t is s:
+                raise IllegalAction("deepspace.weapons.self", f"{s.id} cannot fire at itself")
+            if t.status != ALIVE:
+                raise IllegalAction(
+                    "deepspace.weapons.target", f"{t.id} is no longer in the battle ({STATUS_NAMES[t.status]})"
+                )
             if t.owner == s.owner and not self.opts["friendly_fire"]:
                 raise IllegalAction("deepspace.weapons.friendly", "weapons fire at enemy ships only")
             ti = self.index[a.target]
@@ -605,7 +655,10 @@ class DeepSpaceState(State):
                 s.status = WITHDRAWN
                 ev.append(Withdrew(s.id))
                 continue
-            up, down, turn = breakdown(s.vel, v1)
+            if s.lv[0] == 0 and v1 != s.vel:  # a ship without thrust that stops (thrustless = fixed)
+                up = down = turn = 0
+            else:
+                up, down, turn = breakdown(s.vel, v1)
             cost = up + down + turn
             if cost > s.seen_thrust:
                 s.seen_thrust = cost
@@ -718,11 +771,7 @@ class DeepSpaceState(State):
             if k is None or k >= len(s.lv) or (a.weapon is not None and a.weapon < 0):
                 raise IllegalAction("deepspace.damage.stat", f"{s.id} has no stat {a.stat!r} (weapon {a.weapon})")
             if not dmg.is_legal(s.size, s.lv, s.partial, s.pending, k, a.hp, mode):
-                raise IllegalAction(
-                    "deepspace.damage.amount",
-                    f"{a.hp} hit points cannot go on {a.stat} of {s.id} ({s.pending} pending; ship stats take "
-                    f"multiples of size {s.size}, weapon stats at most their level)",
-                )
+                raise IllegalAction(*_alloc_refusal(s, k, a, mode))
             lost = dmg.apply(s.size, s.lv, s.partial, k, a.hp, mode)
             s.pending -= a.hp
             if s.dead():
@@ -759,11 +808,9 @@ class DeepSpaceState(State):
             if s.status == ALIVE:
                 by_hex.setdefault(s.pos, []).append(si)
         orders: list[list[int]] = [[] for _ in range(n)]
+        anywhere = self._declare_anywhere()
         for group in by_hex.values():
-            if len(group) < 2:
-                continue
-            owners = {self.ships[i].owner for i in group}
-            if len(owners) < 2:
+            if not anywhere and (len(group) < 2 or len({self.ships[i].owner for i in group}) < 2):
                 continue
             for i in group:
                 orders[self.ships[i].owner].append(i)
@@ -777,6 +824,14 @@ class DeepSpaceState(State):
             return self._end_round()
         self.phase = "destruct"
         return []
+
+    def _declare_anywhere(self) -> bool:
+        """Whether every ship in the battle declares (``self_destruct_scope = anywhere``), or only ships sharing
+        a hex with an enemy: also so in the battle's last round (at most one side left, or the round limit),
+        where an explosion that reaches no enemy can change nothing but the owner's losses."""
+        return (
+            self.opts["self_destruct_scope"] == "anywhere" and self.round < self.round_limit and len(self._active()) > 1
+        )
 
     def _apply_destruct(self, p: int, a) -> list:
         si = self.order[p][self.cur[p]]
@@ -798,16 +853,17 @@ class DeepSpaceState(State):
         ships = self.ships
         boom = [si for si in range(len(ships)) if self.plan[si] is True]
         self.plan = [None] * len(ships)
-        booming = set(boom)
         for s in ships:
             s.incoming = 0
         friends = self.opts["explosion_hits_friends"]
-        for si in boom:
+        # explosions are simultaneous: each hits everything in its hex, other exploding ships included (they
+        # are destroyed anyway; the hit points count in the campaign score)
+        powers = [sum(ships[si].lv) + (ships[si].size if self.opts["explosion_counts_size"] else 0) for si in boom]
+        for si, power in zip(boom, powers):
             e = ships[si]
             ev.append(Detonated(e.id))
-            power = sum(e.lv) + (e.size if self.opts["explosion_counts_size"] else 0)
             for vi, v in enumerate(ships):
-                if vi in booming or v.status != ALIVE or v.pos != e.pos:
+                if vi == si or v.status != ALIVE or v.pos != e.pos:
                     continue
                 if v.owner == e.owner and not friends:
                     continue
@@ -872,7 +928,8 @@ class DeepSpaceState(State):
                 reason = "annihilation" if gone else "the enemy left the field"
             else:
                 winners = ()
-                reason = "mutual destruction"
+                gone = all(s.status == DESTROYED for s in self.ships)
+                reason = "mutual destruction" if gone else "no fleet left on the field"
         else:
             best = max(scores)
             winners = tuple(p for p in range(self.num_players) if scores[p] == best)
@@ -955,7 +1012,7 @@ class DeepSpaceState(State):
     # design
     def _apply_design(self, p: int, a) -> list:
         if not self._design_ok(p, a):
-            raise IllegalAction("deepspace.design.step", self._design_error(p, a))
+            raise IllegalAction(*self._design_refusal(p, a))
         size, t, e, en, weapons, stage, pend = self.drafts[p]
         if isinstance(a, Done):
             self.waiting[p] = False
@@ -987,17 +1044,55 @@ class DeepSpaceState(State):
         size, t, e, en, weapons, stage, pend = self.drafts[p]
         return [DesignStep(p, size, t, e, en, weapons, (p,))]
 
-    def _design_error(self, p: int, a) -> str:
-        stage = self.drafts[p][5]
+    def _design_refusal(self, p: int, a) -> tuple[str, str]:
+        """The rule id and sentence for a design step that :meth:`_design_ok` refused."""
+        size, t, e, en, weapons, stage, pend = self.drafts[p]
         free = self.levels[p] - sum(d.size for d in self.designs[p])
-        if isinstance(a, NewShip):
-            return f"size {a.size} is not available: {free} size levels left (the side's size level budget)"
-        if isinstance(a, SetStat | WeaponTargeting | WeaponDamage):
-            return (
-                f"{type(a).TYPE} is not allowed now: the design is at stage {DESIGN_STAGES[stage]!r} and each level "
-                f"must fit in the ship's design point budget (60 x size) and the stat cap"
-            )
-        return f"{type(a).TYPE} is not allowed at design stage {DESIGN_STAGES[stage]!r}"
+        cap = self.opts["stat_cap"]
+        name = DESIGN_STAGES[stage]
+        order = ("deepspace.design.order", f"{type(a).TYPE} is not the next design step (the design is at stage {name!r})")
+        if stage == 0:
+            if isinstance(a, UseFleet):
+                if self.designs[p]:
+                    return "deepspace.design.order", "a ready-made fleet is adopted before any ship is designed"
+                if a.fleet in builtin_fleet_ids():
+                    return "deepspace.design.size_levels", f"fleet {a.fleet!r} needs more than the side's {free} size levels"
+                return "deepspace.design.fleet", f"no built-in fleet {a.fleet!r} (built-in: {', '.join(builtin_fleet_ids())})"
+            if isinstance(a, NewShip):
+                if a.size < 1:
+                    return "deepspace.design.size", f"a ship's size is at least 1, not {a.size}"
+                return "deepspace.design.size_levels", f"size {a.size} is not available: {free} size levels left"
+            if isinstance(a, Done):
+                if not self.designs[p]:
+                    return "deepspace.design.no_ship", "design at least one ship before done"
+                return (
+                    "deepspace.design.size_levels",
+                    f"the fleet's ships must total the side's {self.levels[p]} size levels: {free} are still unused",
+                )
+            return order
+        level = getattr(a, "level", None)
+        fits = (
+            (stage in (1, 2, 3) and isinstance(a, SetStat) and a.stat == name)
+            or (stage == 4 and isinstance(a, WeaponTargeting))
+            or (stage == 5 and isinstance(a, WeaponDamage))
+        )
+        if stage == 4 and isinstance(a, EndShip):
+            return "deepspace.design.empty_ship", "a ship needs at least one stat above zero besides size"
+        if not fits:
+            return order
+        if stage == 5 and level == 0 and pend == 0:
+            return "deepspace.design.empty_weapon", "a weapon needs at least one level of targeting or damage"
+        if level < 0:
+            return "deepspace.design.level", f"a level is at least 0, not {level}"
+        unit = size if stage in (1, 2, 3) else 1
+        left = POINTS_PER_SIZE * size - (size * (t + e + en) + sum(x + y for x, y in weapons)) - pend
+        if cap and level > cap and level * unit <= left:
+            return "deepspace.design.stat_cap", f"{level} exceeds the stat cap {cap}"
+        return (
+            "deepspace.design.points",
+            f"{level} levels of {name if stage < 4 else 'targeting' if stage == 4 else 'damage'} cost {level * unit} "
+            f"design points; {left} of the ship's {POINTS_PER_SIZE * size} (60 x size {size}) are left",
+        )
 
     def _commission(self) -> list:
         ev: list = []
@@ -1014,6 +1109,8 @@ class DeepSpaceState(State):
 
     # --- views -------------------------------------------------------------------------------------
     def view(self, player: int | None) -> dict:
+        if player is not None and (type(player) is not int or not 0 <= player < self.num_players):
+            raise IllegalAction("protocol.player", f"no such player {player!r} (players are 0..{self.num_players - 1})")
         out: dict = {
             "game": "deepspace",
             "you": player,
@@ -1039,7 +1136,7 @@ class DeepSpaceState(State):
             "shots": [list(x) for x in self.shots],
             "result": self._result.to_json() if self._result else None,
         }
-        if player is not None and 0 <= player < self.num_players:
+        if player is not None:
             out["mine"] = self._private_view(player)
         return out
 
@@ -1132,35 +1229,79 @@ class DeepSpaceState(State):
         }
 
     @classmethod
-    def from_json(cls, o: dict) -> DeepSpaceState:
+    def from_json(cls, obj: object) -> DeepSpaceState:
+        """A state from its JSON form, validated first (:mod:`state_schema`): StateError(field, reason) for
+        anything ``to_json`` of a reachable state could not have produced."""
         from deltav.games.deepspace.design import design_from_obj
+        from deltav.games.deepspace.state_schema import check_options, check_state, read_state
 
+        o = read_state(obj)
+        scenario = check_options(cls.game, o["opts"])
         s = cls.__new__(cls)
         s.num_players = o["num_players"]
         s.rng = Rng.from_json(o["rng"])
         s.opts = dict(o["opts"])
         s.names = tuple(o["names"])
         s.levels = tuple(o["levels"])
-        s.zones = tuple(tuple(z) for z in o["zones"])
+        s.zones = tuple(o["zones"])
         s.round_limit = o["round_limit"]
         s.phase = o["phase"]
         s.sub = o["sub"]
         s.round = o["round"]
         s.ships = [Ship.from_json(x) for x in o["ships"]]
         s.index = {x.id: i for i, x in enumerate(s.ships)}
+        if len(s.index) != len(s.ships):
+            raise StateError("$.ships", "two ships share an id")
         s.waiting = list(o["waiting"])
         s.order = [tuple(x) for x in o["order"]]
-        s.cur = [tuple(c) if isinstance(c, list) else c for c in o["cur"]]
+        s.cur = list(o["cur"])
         s.col = list(o["col"])
         s.plan = [_plan_from_json(x) for x in o["plan"]]
         s.inflicted = list(o["inflicted"])
         s.received = list(o["received"])
         s.report = tuple(o["report"])
-        s.shots = tuple(tuple(x) for x in o["shots"])
-        s._result = Result.from_json(o["result"]) if o["result"] else None
-        s.designs = [tuple(design_from_obj(d, "design") for d in ds) for ds in o["designs"]]
-        s.drafts = [(a, b, c, d, tuple(tuple(w) for w in ws), st, pe) for a, b, c, d, ws, st, pe in o["drafts"]]
+        s.shots = tuple(o["shots"])
+        r = o["result"]
+        s._result = Result(tuple(r["winners"]), r["reason"], tuple(r["scores"])) if r is not None else None
+        cap = s.opts["stat_cap"]
+        designs = []
+        for p, ds in enumerate(o["designs"]):
+            try:
+                designs.append(tuple(design_from_obj(d, f"$.designs[{p}][{k}]", cap) for k, d in enumerate(ds)))
+            except ScenarioError as exc:
+                raise StateError(exc.field, exc.reason) from None
+        s.designs = designs
+        s.drafts = [(a, b, c, d, tuple(ws), st, pe) for a, b, c, d, ws, st, pe in o["drafts"]]
+        check_state(s, scenario)
         return s
+
+
+def _alloc_refusal(s: Ship, k: int, a: Allocate, mode: str) -> tuple[str, str]:
+    """The rule id and sentence for an allocation step that :func:`damage.is_legal` refused."""
+    where = f"{a.stat} of {s.id}" if a.weapon is None else f"{a.stat} of weapon {a.weapon} of {s.id}"
+    if a.hp < 1 or a.hp > s.pending:
+        return "deepspace.damage.amount", f"allocate between 1 and the {s.pending} pending hit points, not {a.hp}"
+    lvl = s.lv[k]
+    if lvl <= 0:
+        return "deepspace.damage.empty_stat", f"{where} has no level left to lose"
+    if k >= dmg.SHIP_SLOTS:
+        return (
+            "deepspace.damage.weapon_level",
+            f"a weapon stat loses one level per hit point: {where} has {lvl} levels, so at most {lvl} hit points",
+        )
+    if mode == "partial":
+        room = lvl * s.size - s.partial[k]
+        return "deepspace.damage.stat_level", f"{where} can absorb at most {room} more hit points"
+    if a.hp % s.size == 0:
+        return (
+            "deepspace.damage.stat_level",
+            f"{a.hp} hit points would remove {a.hp // s.size} levels; {where} has {lvl}",
+        )
+    return (
+        "deepspace.damage.size_multiple",
+        f"a ship stat loses one level per {s.size} hit points (the ship's size): put a multiple of {s.size} on "
+        f"{where}, or all {s.pending} remaining hit points (the part below {s.size} is lost)",
+    )
 
 
 def _plan_json(x):
@@ -1173,9 +1314,8 @@ def _plan_json(x):
 
 
 def _plan_from_json(x):
-    if x is None or isinstance(x, bool):
+    """A plan from its checked form (fixed tuples already read as tuples)."""
+    if x is None or isinstance(x, bool) or len(x) == 4:
         return x
-    if len(x) == 4:
-        return tuple(x)
     a, b = x
-    return (tuple(a) if a is not None else None, tuple(tuple(y) for y in b))
+    return (a, tuple(b))

@@ -1,0 +1,60 @@
+"""Spectators and private steps, over random playouts of every scenario: ``view(None)`` holds only public
+information, and a step whose events a seat does not see changes nothing in that seat's view (nor in the
+spectator's); a public "submitted" step changes only that the submitter is no longer waited for."""
+
+from __future__ import annotations
+
+import pytest
+
+from deltav.core.protocol import json_tokens
+from deltav.core.rng import Rng
+from deltav.games.deepspace import DeepSpaceGame
+from deltav.games.deepspace.messages import Allocated, Declared, Deployed, Designed, Plotted
+from deltav.games.deepspace.scenarios import builtin_ids
+
+SUBMITTED = (Designed, Deployed, Plotted, Allocated, Declared)
+SECRET_SHIP_KEYS = {"design", "name", "thrust", "evasion", "endurance", "weapons", "partial", "pending"}
+OPTIONS = [{}, {"leftover_damage": "partial", "friendly_fire": True, "withdrawal_radius": 8}]
+
+
+def _walk(scenario, seed, options, limit=500):
+    s = DeepSpaceGame.new_initial_state({"scenario": scenario, **options}, seed)
+    rng = Rng(seed)
+    steps = 0
+    while not s.is_terminal() and steps < limit:
+        p = rng.choice(s.current_players())
+        legal = s.legal_actions(p)
+        yield s, p, legal[rng.below(len(legal))]
+        steps += 1
+
+
+def _public_only(view, state):
+    assert "mine" not in view
+    for x in view["ships"]:
+        assert not SECRET_SHIP_KEYS & set(x), x
+    assert not state.secret_tokens(None) & json_tokens(view)
+
+
+@pytest.mark.parametrize("scenario", builtin_ids())
+@pytest.mark.parametrize("opt", range(len(OPTIONS)))
+def test_private_steps_change_no_other_view_and_spectators_see_public_information_only(scenario, opt):
+    for seed in (1, 2, 3):
+        for s, p, a in _walk(scenario, seed, OPTIONS[opt]):
+            n = s.num_players
+            viewers = [q for q in range(n) if q != p] + [None]
+            before = {q: s.view(q) for q in viewers}
+            events = s.apply_action(p, a)
+            seen = {q: [e for e in events if e.visible_to(q)] for q in viewers}
+            for q in viewers:
+                after = s.view(q)
+                if not seen[q]:
+                    assert after == before[q], (scenario, seed, p, a, q)
+                elif len(seen[q]) == 1 and isinstance(seen[q][0], SUBMITTED) and after["phase"] == before[q]["phase"]:
+                    # only "p has submitted": the waiting flag of p and nothing else
+                    assert before[q]["players"][p]["waiting"] and not after["players"][p]["waiting"]
+                    after["players"][p]["waiting"] = True
+                    assert after == before[q], (scenario, seed, p, a, q)
+            spectator = s.view(None)
+            _public_only(spectator, s)
+            for q in range(n):
+                assert not s.secret_tokens(q) & json_tokens(s.view(q))
