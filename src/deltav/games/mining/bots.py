@@ -365,8 +365,9 @@ class ScriptedAgent(Agent):
         a = self._own_discard(view, me, legal, known, in_attempt=True)
         if a is not None:
             return a
+        forced = Pass() not in legal  # the attempt is mandatory (the rulebook default)
         plan = self._plan(view, me, known)
-        if plan is None and d.rng.random() < 0.3:
+        if plan is None and (forced or d.rng.random() < 0.3):
             plan = self._plan(view, me, known, safe=False)  # a gamble now and then keeps the game moving
         if plan is not None and Declare(plan[1]) in legal:
             self.idle = 0
@@ -378,9 +379,10 @@ class ScriptedAgent(Agent):
         if declares and self.idle > STALL_TURNS:
             self.idle = 0  # nothing known works for a long time: gamble on the contract closest to complete
             return max(declares, key=lambda a: self._closeness(view, me, known, a.contract))
-        if Pass() in legal:
+        if not forced:
             return Pass()
-        return min(declares, key=lambda a: len(next(c for c in view["contracts"] if c["id"] == a.contract)["minerals"]))
+        # a mandatory attempt with nothing known to complete: gamble on the contract closest to complete
+        return max(declares, key=lambda a: self._closeness(view, me, known, a.contract)) if declares else None
 
     def _closeness(self, view, me, known, cid) -> tuple:
         """(known tiles usable for this contract minus its size, -size): higher is closer to complete."""

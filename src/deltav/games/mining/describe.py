@@ -41,7 +41,8 @@ def text(obj: Mapping) -> str | None:
         "buy-rocket": lambda: "buy a rocket",
         "discard": lambda: f"discard incident {obj['incident']}",
         "sabotage": lambda: f"sabotage player {obj['victim']}'s rocket on {square(obj['square'])}",
-        "sabotage-move": lambda: f"move your rocket from {square(obj['frm'])} into the sabotaged square",
+        "sabotage-move": lambda: f"move your rocket from {square(obj['frm'])} into the sabotaged square"
+                                 + (f", bumping player {obj['bump']}" if obj.get("bump") is not None else ""),
         "reveal-incident": lambda: f"reveal the incident on {square(obj['square'])}",
         "move-alien": lambda: f"move the alien to {square(obj['square'])}",
         "steal": lambda: f"steal {obj['item']}",

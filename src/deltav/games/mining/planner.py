@@ -130,6 +130,34 @@ def _plan(state, p: int):
     return best
 
 
+def _closest_declare(state, p: int, legal: list):
+    """The legal declaration whose contract ``p``'s known revealable tiles come closest to completing (fewest
+    tiles missing, then the smallest contract), or None: what to gamble on when an attempt is mandatory and no
+    contract is covered."""
+    cfg = state.cfg
+    kinds, sq = cfg.kinds, state.sq
+    m = state.eligible_mask(p) & (state.looked[p] | state.pub)
+    have = [0] * 5
+    while m:
+        low = m & -m
+        s = low.bit_length() - 1
+        m ^= low
+        k = kinds[sq[s]]
+        if k <= OMNIDIUM:
+            have[k] += 1
+    best = None
+    for i, c in enumerate(cfg.contracts):
+        a = cfg.declares[i]
+        if state.cowner[i] >= 0 or a not in legal:
+            continue
+        short = sum(max(0, c.need[mm] - have[mm]) for mm in range(4))
+        missing = max(0, short - have[OMNIDIUM])
+        key = (missing, c.size, i)
+        if best is None or key < best[0]:
+            best = (key, a)
+    return best[1] if best else None
+
+
 def _fresh_targets(state, p: int) -> list[int]:
     """Face-down squares ``p`` does not know and may move onto without bumping, squares nobody looked at
     first (ascending within a group)."""
@@ -264,7 +292,10 @@ def policy(state, player: int, legal: list, rng: Rng) -> Action:
             a = cfg.declares[plan[1]]
             if a in legal:
                 return a
-        return PASS if PASS in legal else legal[rng.below(len(legal))]
+        if PASS in legal:
+            return PASS
+        a = _closest_declare(state, player, legal)  # the attempt is mandatory: gamble on the closest contract
+        return a if a is not None else legal[rng.below(len(legal))]
     if ph == P_REVEAL:
         known = _knows(state, player)
         c = cfg.contracts[state.att]
