@@ -17,6 +17,7 @@ from deltav.games.mining import components, describe
 from deltav.games.mining.actions import ACTIONS
 from deltav.games.mining.events import EVENTS
 from deltav.games.mining.state import BIT, Config, MiningState, build, new_state
+from deltav.games.mining.state_schema import read_state
 from deltav.games.mining.view import config_for, determinize, make_view
 
 RULINGS = (
@@ -110,8 +111,10 @@ class MiningGame(Game):
 
     @classmethod
     def state_from_json(cls, obj: Mapping) -> MiningState:
-        cfg = config_for(obj["components"], dict(obj["options"]), obj["players"])
-        return build(cfg, dict(obj), Rng.from_json(obj["rng"]))
+        """A state from ``to_json()``, validated first (``state_schema``): StateError(field, reason) otherwise."""
+        d, options, rng, _ = read_state(cls, obj)
+        cfg = config_for(d["components"], options, d["players"])
+        return build(cfg, d, rng)
 
     @classmethod
     def determinize(cls, view: Mapping, player: int, rng: Rng) -> MiningState:

@@ -381,8 +381,25 @@ class ScriptedAgent(Agent):
             return max(declares, key=lambda a: self._closeness(view, me, known, a.contract))
         if not forced:
             return Pass()
-        # a mandatory attempt with nothing known to complete: gamble on the contract closest to complete
+        # a mandatory attempt with nothing known to complete: fail at no cost on a tile everybody already knows
+        # (the next best thing to a pass), else gamble on the contract closest to complete
+        for a in declares:
+            if self._public_mismatch(view, me, a.contract) is not None:
+                return a
         return max(declares, key=lambda a: self._closeness(view, me, known, a.contract)) if declares else None
+
+    def _public_mismatch(self, view, me, cid) -> int | None:
+        """A revealable face-down square whose tile every player knows (flipped back after an attempt) and that
+        does not fit contract ``cid``: revealing it ends a forced attempt and tells nobody anything."""
+        c = next(c for c in view["contracts"] if c["id"] == cid)
+        blocked = h.blocked_for(view, me)
+        for e in view["squares"]:
+            if e["status"] != "face_down" or not e["public"] or e["tile"] is None or e["square"] in blocked:
+                continue
+            kind = e["tile"]["kind"]
+            if kind in h.MINERAL_INDEX and kind != "omnidium" and kind not in c["minerals"]:
+                return e["square"]
+        return None
 
     def _closeness(self, view, me, known, cid) -> tuple:
         """(known tiles usable for this contract minus its size, -size): higher is closer to complete."""
@@ -426,6 +443,10 @@ class ScriptedAgent(Agent):
         plan = h.plan_contract(need, size, matched, known, allowed)
         if plan:
             return Reveal(plan[0])
+        if not matched:  # a forced attempt with no plan: end it on a tile everybody knows, if there is one
+            s = self._public_mismatch(view, me, contract["id"])
+            if s is not None and Reveal(s) in reveals:
+                return Reveal(s)
         # no complete plan: reveal a known fitting tile, else gamble on an unknown square
         for a in sorted(reveals, key=lambda a: -known.get(a.square, ("", 0))[1]):
             if a.square in known and known[a.square][0] in h.MINERAL_INDEX and \

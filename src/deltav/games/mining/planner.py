@@ -55,6 +55,7 @@ from deltav.games.mining.state import (
     P_SURVEY,
     PASS,
     PROSPECT,
+    REVEAL,
 )
 
 #: The phases the hard bot searches (by their view names); the rest follow the scripted plan.
@@ -128,6 +129,21 @@ def _plan(state, p: int):
             if best is None or pts > best[0]:
                 best = (pts, i, squares)
     return best
+
+
+def _public_mismatch(state, p: int, contract) -> int:
+    """A revealable square (lowest first) whose tile everybody knows and that does not fit ``contract``, or -1:
+    revealing it ends a forced attempt and tells nobody anything."""
+    cfg = state.cfg
+    m = state.eligible_mask(p) & state.pub
+    while m:
+        low = m & -m
+        s = low.bit_length() - 1
+        m ^= low
+        k = cfg.kinds[state.sq[s]]
+        if k < OMNIDIUM and not contract.need[k]:
+            return s
+    return -1
 
 
 def _closest_declare(state, p: int, legal: list):
@@ -294,7 +310,11 @@ def policy(state, player: int, legal: list, rng: Rng) -> Action:
                 return a
         if PASS in legal:
             return PASS
-        a = _closest_declare(state, player, legal)  # the attempt is mandatory: gamble on the closest contract
+        # the attempt is mandatory: fail at no cost on a tile everybody knows, else gamble on the closest contract
+        for i, c in enumerate(cfg.contracts):
+            if cfg.declares[i] in legal and _public_mismatch(state, player, c) >= 0:
+                return cfg.declares[i]
+        a = _closest_declare(state, player, legal)
         return a if a is not None else legal[rng.below(len(legal))]
     if ph == P_REVEAL:
         known = _knows(state, player)
@@ -310,6 +330,10 @@ def policy(state, player: int, legal: list, rng: Rng) -> Action:
                         best = (key, a)
         if best is not None:
             return best[1]
+        if not got:
+            s = _public_mismatch(state, player, c)
+            if s >= 0:
+                return REVEAL[s]
         unknown = [a for a in legal if not known >> a.square & 1]
         pool = unknown or legal
         return pool[rng.below(len(pool))]
