@@ -389,12 +389,16 @@ class ScriptedAgent(Agent):
         return max(declares, key=lambda a: self._closeness(view, me, known, a.contract)) if declares else None
 
     def _public_mismatch(self, view, me, cid) -> int | None:
-        """A revealable face-down square whose tile every player knows (flipped back after an attempt) and that
-        does not fit contract ``cid``: revealing it ends a forced attempt and tells nobody anything."""
+        """A revealable face-down square whose tile every player knows (flipped back after an attempt, or looked
+        at by every opponent and by us) and that does not fit contract ``cid``: revealing it ends a forced
+        attempt and tells nobody anything."""
         c = next(c for c in view["contracts"] if c["id"] == cid)
         blocked = h.blocked_for(view, me)
+        others = set(range(view["players"])) - {me}
         for e in view["squares"]:
-            if e["status"] != "face_down" or not e["public"] or e["tile"] is None or e["square"] in blocked:
+            if e["status"] != "face_down" or e["tile"] is None or e["square"] in blocked:
+                continue
+            if not e["public"] and not others <= set(e["looked_by"]):
                 continue
             kind = e["tile"]["kind"]
             if kind in h.MINERAL_INDEX and kind != "omnidium" and kind not in c["minerals"]:
@@ -452,8 +456,13 @@ class ScriptedAgent(Agent):
             if a.square in known and known[a.square][0] in h.MINERAL_INDEX and \
                     cm.fits(need, size, matched, h.MINERAL_INDEX[known[a.square][0]]):
                 return a
+        # a blind reveal: every unknown square is as likely to fit, so prefer one the opponents already looked
+        # at (a mismatch there, flipped back, tells them least)
         unknown = [a for a in reveals if a.square not in known]
-        return unknown[0] if unknown else reveals[0]
+        if not unknown:
+            return reveals[0]
+        seen_by = {e["square"]: sum(1 for q in e["looked_by"] if q != me) for e in view["squares"]}
+        return max(unknown, key=lambda a: (seen_by[a.square], -a.square))
 
     def _replace(self, d, view, me, legal, known):
         replaces = [a for a in legal if isinstance(a, Replace)]

@@ -132,10 +132,14 @@ def _plan(state, p: int):
 
 
 def _public_mismatch(state, p: int, contract) -> int:
-    """A revealable square (lowest first) whose tile everybody knows and that does not fit ``contract``, or -1:
-    revealing it ends a forced attempt and tells nobody anything."""
+    """A revealable square (lowest first) whose tile everybody knows (public, or looked at by ``p`` and every
+    opponent) and that does not fit ``contract``, or -1: revealing it ends a forced attempt and tells nobody
+    anything."""
     cfg = state.cfg
-    m = state.eligible_mask(p) & state.pub
+    everyone = -1
+    for q in range(state.num_players):
+        everyone &= state.looked[q]
+    m = state.eligible_mask(p) & (state.pub | everyone)
     while m:
         low = m & -m
         s = low.bit_length() - 1
@@ -335,7 +339,11 @@ def policy(state, player: int, legal: list, rng: Rng) -> Action:
             if s >= 0:
                 return REVEAL[s]
         unknown = [a for a in legal if not known >> a.square & 1]
-        pool = unknown or legal
+        seen = 0  # a blind reveal: prefer squares opponents already looked at (a mismatch tells them least)
+        for q in range(state.num_players):
+            if q != player:
+                seen |= state.looked[q]
+        pool = [a for a in unknown if seen >> a.square & 1] or unknown or legal
         return pool[rng.below(len(pool))]
     if ph == P_BID_REVEAL:
         known = _knows(state, player)
