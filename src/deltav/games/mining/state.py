@@ -389,9 +389,12 @@ class MiningState(State):
         cached = self._legal
         legal = cached[1] if cached is not None and cached[0] == player else self.legal_actions(player)
         for a in legal:
-            if a is action:
+            if a is action:  # the engine's own (cached, well-typed) action: the hot path
                 break
         else:
+            # anything else is checked first: a non-Action, another game's action, or a field of the wrong type
+            # (True or 10.0 would compare equal to a listed square 1 or 10) raises MalformedAction
+            self.game.actions.check(action)
             if action not in legal:
                 raise self._why_illegal(player, action)
         ev: list = []
@@ -711,7 +714,15 @@ class MiningState(State):
         if t is BuyRocket:
             return IllegalAction("mining.buy.shipyard_empty", "your shipyard has no rocket left")
         if t is Sabotage:
-            return IllegalAction("mining.sabotage.target", "no such opponent rocket may be removed")
+            q, s = a.victim, a.square
+            if q == p:
+                return IllegalAction("mining.sabotage.own", "Sabotage removes an opponent's rocket, not your own")
+            if not 0 <= q < self.num_players:
+                return IllegalAction("mining.sabotage.victim", f"no such player {q}")
+            if not 0 <= s < SQUARES or not self.rk[q * SQUARES + s]:
+                return IllegalAction("mining.sabotage.no_rocket", f"player {q} has no rocket on square {s}")
+            return IllegalAction("mining.sabotage.protected", "rockets on the station or frozen by the alien may "
+                                 "not be sabotaged (option sabotage_any_rocket)")
         if t is SabotageMove:
             frm = a.frm
             if not 0 <= frm < SQUARES:
@@ -724,8 +735,18 @@ class MiningState(State):
                 return IllegalAction("mining.move.same_square", "a move must change square")
             return IllegalAction("mining.move.bump", "name the opponent bumped (only when the tile holds one)")
         if t is MoveAlien:
-            return IllegalAction("mining.alien.square", "the alien moves onto another asteroid tile (not the station)")
+            s = a.square
+            if s == STATION:
+                return IllegalAction("mining.alien.station", "the alien may not move onto the space station")
+            if s == self.alien:
+                return IllegalAction("mining.alien.same_square", "the alien is already there")
+            return IllegalAction("mining.alien.square", "the alien moves onto an asteroid tile")
         if t is Steal:
+            b = cfg.counter_index.get(a.item)
+            if b is not None and self.holder[b] == p or any(cfg.ids[tt] == a.item for tt, _ in self.hands[p]):
+                return IllegalAction("mining.alien.steal_own", "steal from an opponent, not from yourself")
+            if b is not None and self.spent >> b & 1:
+                return IllegalAction("mining.alien.steal_spent", "only an unspent bribe counter may be stolen")
             return IllegalAction("mining.alien.steal", "steal an opponent's incident tile or unspent bribe counter")
         if t is RevealIncident:
             return IllegalAction("mining.prospect.reveal", "reveal only an incident you just saw under your rocket")
