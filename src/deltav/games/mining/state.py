@@ -761,7 +761,8 @@ class MiningState(State):
             self._pass(p, ev)
         elif t is Move:
             self._do_move(p, a, ev)
-        elif t is EndMoves:
+        elif t is EndMoves:  # public, like every step: the others see the moves end
+            ev.append(Passed(p, PHASES[ph]))
             self.moved = None
             self._after_action(ev)
         elif t is Prospect:
@@ -798,6 +799,7 @@ class MiningState(State):
                 if self.scan_left <= 0 or not self._scan_candidates(p):
                     self._finish_scan(p, ev)
         elif t is EndLooks:
+            ev.append(Passed(p, PHASES[ph]))
             if ph == P_SURVEY:
                 self.picks = ()
                 self._after_action(ev)
