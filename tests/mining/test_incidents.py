@@ -425,3 +425,37 @@ def test_the_sabotage_follow_up_onto_an_emptied_square_lands():
     assert st.legal_actions(0) == [SabotageMove(STATION), Pass()]
     ev = play(st, 0, SabotageMove(STATION))
     assert "rockets-bumped" not in types(ev) and st.rockets_at(0, 10) == 1
+
+
+def test_refusals_name_the_specific_rule():
+    st = new()
+    pirate = give(st, 0, "pirate_attack")
+    acq = give(st, 0, "rocket_acquisition")
+    assert rule_of(st, 0, Discard(pirate)) == "mining.incident.opponents_turn"
+    st.yard[0] = 0
+    st._rk_add(0, STATION, 4)
+    st._legal = None
+    assert rule_of(st, 0, Discard(acq)) == "mining.acquisition.shipyard_empty"
+    st2 = new()
+    sab = give(st2, 0, "sabotage")
+    st2._rk_add(1, STATION, -1)  # player 1 has no rocket in play: nothing to sabotage
+    st2.yard[1] += 1
+    st2._legal = None
+    assert rule_of(st2, 0, Discard(sab)) == "mining.sabotage.no_target"
+    st3 = new(sabotage_any_rocket=False)
+    sab = give(st3, 0, "sabotage")
+    put_rocket(st3, 1, 10)
+    play(st3, 0, Discard(sab))
+    assert rule_of(st3, 0, Sabotage(0, STATION)) == "mining.sabotage.own"
+    assert rule_of(st3, 0, Sabotage(5, 10)) == "mining.sabotage.victim"
+    assert rule_of(st3, 0, Sabotage(1, 11)) == "mining.sabotage.no_rocket"
+    assert rule_of(st3, 0, Sabotage(1, STATION)) == "mining.sabotage.protected"
+    st4 = alien_setup()
+    play(st4, 0, Prospect())
+    play(st4, 0, RevealIncident(10))
+    assert rule_of(st4, 0, MoveAlien(STATION)) == "mining.alien.station"
+    play(st4, 0, MoveAlien(12))
+    assert rule_of(st4, 0, Steal("b0-alphatite")) == "mining.alien.steal_own"
+    st4.spent |= 1 << st4.cfg.counter_index["b1-betamite"]
+    st4._legal = None
+    assert rule_of(st4, 0, Steal("b1-betamite")) == "mining.alien.steal_spent"

@@ -642,6 +642,16 @@ class MiningState(State):
             if not self.usable(acq):
                 return IllegalAction("mining.incident.same_turn", "an incident may not be used on the turn it was taken")
             k = cfg.kinds[held[0]]
+            if k in OWN_TURN_INCIDENTS and ph in WINDOWS:
+                return IllegalAction("mining.incident.own_turn", f"a {KINDS[k]} tile is discarded during your own "
+                                     "turn")
+            if k in (PIRATE, METEOR) and ph not in WINDOWS:
+                return IllegalAction("mining.incident.opponents_turn", f"a {KINDS[k]} tile is discarded during an "
+                                     "opponent's turn")
+            if k == SABOTAGE and not self._sabotage_targets(p):
+                return IllegalAction("mining.sabotage.no_target", "no opponent rocket may be sabotaged")
+            if k == ACQUISITION and not self.yard[p]:
+                return IllegalAction("mining.acquisition.shipyard_empty", "your shipyard has no rocket left")
             return IllegalAction("mining.incident.timing", f"a {KINDS[k]} tile may not be used now")
         if t in (Survey, Replace, BidUp):
             b = cfg.counter_index.get(a.bribe)
