@@ -104,3 +104,38 @@ def test_out_of_range_values_are_refused_with_a_rule():
         with pytest.raises(IllegalAction) as err:
             st.apply_action(p, bad)
         assert err.value.rule == rule and st.to_json() == before
+
+
+def test_random_json_actions_at_every_decision_raise_only_project_errors():
+    """The untrusted path (``apply_json``): random objects of every action shape, with random field values, at
+    every decision of random playouts: a project error and an unchanged state, or a legal action."""
+    from deltav.core.errors import DeltavError
+
+    junk = (None, True, 0, 1, -1, 24, 48, 49, 10**30, 1.5, float("nan"), "", "t00", "b1-gammatite", "C01",
+            [], [1], {}, {"type": "pass"})
+    tags = sorted(ACTIONS.classes)
+    for scenario, n, seed in (("standard", 2, 7), ("variant-b", 4, 8)):
+        st = MiningGame.new_initial_state({"scenario": scenario, "players": n}, seed)
+        rng = Rng(seed)
+        for _ in range(200):
+            if st.is_terminal():
+                break
+            p = st.current_players()[0]
+            legal = st.legal_actions(p)
+            for _ in range(8):
+                tag = tags[rng.below(len(tags))]
+                obj = {"type": tag}
+                for f in dataclasses.fields(ACTIONS.classes[tag]):
+                    if rng.below(5):
+                        obj[f.name] = junk[rng.below(len(junk))]
+                if not rng.below(6):
+                    obj["extra"] = 1
+                c = st.clone()
+                before = c.to_json()
+                try:
+                    c.apply_json(p, obj)
+                except DeltavError:
+                    assert c.to_json() == before
+                else:
+                    assert MiningGame.action_from_json(obj) in legal
+            st.apply_action(p, legal[rng.below(len(legal))])
