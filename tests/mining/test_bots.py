@@ -186,3 +186,28 @@ def test_render_draws_only_what_the_view_shows():
     theirs = describe.render(st.view(1))
     assert "A4" in mine and "A4" not in theirs and "###" in theirs
     assert len(mine.splitlines()) == 1 + 1 + 7 + 2 + 1
+
+
+def test_a_forced_attempt_without_a_plan_ends_on_a_tile_everybody_knows():
+    """Mandatory attempt, nothing known completes a contract: the bot fails at no cost on a public tile that
+    does not fit (the next best thing to a pass) rather than showing the others an unknown tile."""
+    st = new()
+    place(st, {10: ("alphatite", 1)})
+    st.pub |= 1 << 10  # flipped back after an earlier attempt: everybody knows it
+    for i in range(4):  # C01..C04 taken, so the public Alphatite completes nothing
+        st.cowner[i] = 1
+    play(st, 0, Prospect())
+    bot = ScriptedAgent(strict=True)
+    a = bot.act(decision(st, 0))
+    assert isinstance(a, Declare)
+    assert 0 not in st.cfg.contracts[st.cfg.contract_index[a.contract]].minerals  # Alphatite does not fit it
+    play(st, 0, a)
+    assert bot.act(decision(st, 0)) == Reveal(10)
+
+
+def test_a_blind_reveal_prefers_squares_the_opponents_already_looked_at():
+    st = new()
+    st.looked[1] |= 1 << 30
+    play(st, 0, Prospect())
+    play(st, 0, Declare("C01"))
+    assert ScriptedAgent(strict=True).act(decision(st, 0)) == Reveal(30)

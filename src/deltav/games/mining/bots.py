@@ -447,7 +447,8 @@ class ScriptedAgent(Agent):
         plan = h.plan_contract(need, size, matched, known, allowed)
         if plan:
             return Reveal(plan[0])
-        if not matched:  # a forced attempt with no plan: end it on a tile everybody knows, if there is one
+        if not matched and view["options"].get("mandatory_contract_attempt", True):
+            # a forced attempt with no plan: end it on a tile everybody knows, if there is one
             s = self._public_mismatch(view, me, contract["id"])
             if s is not None and Reveal(s) in reveals:
                 return Reveal(s)

@@ -334,7 +334,7 @@ def policy(state, player: int, legal: list, rng: Rng) -> Action:
                         best = (key, a)
         if best is not None:
             return best[1]
-        if not got:
+        if not got and cfg.mandatory:
             s = _public_mismatch(state, player, c)
             if s >= 0:
                 return REVEAL[s]
