@@ -54,7 +54,8 @@ def text(obj: Mapping) -> str | None:
         "pass": lambda: "pass",
         # events
         "turn-started": lambda: f"turn {obj['turn']}: {who} to play",
-        "passed": lambda: f"{who} passes ({obj['what']})",
+        "passed": lambda: {"moving": f"{who} stops moving rockets", "survey": f"{who} ends the survey",
+                           "scan": f"{who} ends the scan"}.get(obj["what"], f"{who} passes ({obj['what']})"),
         "rocket-moved": lambda: f"{who} moves a rocket from {square(obj['frm'])} to {square(obj['dest'])}",
         "rockets-bumped": lambda: f"{who}'s rocket bumps player(s) {list(obj['victims'])} on {square(obj['square'])}; "
         "both go back to their shipyards",
