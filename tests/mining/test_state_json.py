@@ -136,6 +136,8 @@ def test_inconsistent_states_are_refused_naming_the_field():
     assert refused(lambda j: j["options"].pop("bump")) == "$.options"
     assert refused(lambda j: j.update(rng="zz")) == "$.rng"
     assert refused(lambda j: j.update(game="tactical")) == "$.game"
+    # a phase nobody can act in (a survey with no line left to look at) would leave a game stuck
+    assert refused(lambda j: j.update(phase="survey", ret="none", picks=[0, 8])) == "$.phase"
 
 
 def test_a_state_with_bid_up_1_cannot_affect_another_game():

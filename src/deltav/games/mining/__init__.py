@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from deltav.core.errors import StateError
 from deltav.core.protocol import Game, Option, ScenarioInfo, register_game
 from deltav.core.rng import Rng
 from deltav.games.mining import components, describe
@@ -114,7 +115,10 @@ class MiningGame(Game):
         """A state from ``to_json()``, validated first (``state_schema``): StateError(field, reason) otherwise."""
         d, options, rng, _ = read_state(cls, obj)
         cfg = config_for(d["components"], options, d["players"])
-        return build(cfg, d, rng)
+        state = build(cfg, d, rng)
+        if not state.is_terminal() and not state.legal_actions(state.current_players()[0]):
+            raise StateError("$.phase", f"nobody can act in the {d['phase']} phase of this state")
+        return state
 
     @classmethod
     def determinize(cls, view: Mapping, player: int, rng: Rng) -> MiningState:
