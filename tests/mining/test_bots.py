@@ -37,8 +37,8 @@ def test_scripted_beats_random():
     assert wins >= 5
 
 
-def _knows_c01(forget=0.0):
-    st = new()
+def _knows_c01(**options):
+    st = new(**options)
     place(st, {10: ("alphatite", 4)})
     put_rocket(st, 0, 10)
     play(st, 0, Prospect())
@@ -56,13 +56,25 @@ def test_the_bot_declares_a_contract_its_memory_covers_and_reveals_the_known_til
 
 
 def test_without_a_covering_memory_the_bot_does_not_attempt():
-    st = new()
+    st = new(mandatory_contract_attempt=False)
     play(st, 0, Prospect())
     assert ScriptedAgent(strict=True).act(decision(st, 0)) == Pass()
 
 
+def test_a_mandatory_attempt_without_a_covering_memory_gambles_on_the_closest_contract():
+    st = new()  # the attempt is mandatory by default (rulebook)
+    place(st, {10: ("betamite", 3)})
+    st.looked[0] |= 1 << 10
+    for i in range(4):  # C01..C04 are taken: the known Betamite completes no open contract
+        st.cowner[i] = 1
+    play(st, 0, Prospect())
+    assert Pass() not in st.legal_actions(0)
+    # C05 (Alphatite, Betamite) misses one tile, every other open contract two or more
+    assert ScriptedAgent(strict=True).act(decision(st, 0)) == Declare("C05")
+
+
 def test_a_forgetful_bot_forgets_what_it_saw():
-    st = _knows_c01()
+    st = _knows_c01(mandatory_contract_attempt=False)
     bot = ScriptedAgent(forget=1.0, strict=True)
     assert bot.act(decision(st, 0)) == Pass()  # it saw square 10 but forgot it at once
     assert known_tiles(st.view(0))  # the engine's truth and the view are untouched
@@ -174,3 +186,28 @@ def test_render_draws_only_what_the_view_shows():
     theirs = describe.render(st.view(1))
     assert "A4" in mine and "A4" not in theirs and "###" in theirs
     assert len(mine.splitlines()) == 1 + 1 + 7 + 2 + 1
+
+
+def test_a_forced_attempt_without_a_plan_ends_on_a_tile_everybody_knows():
+    """Mandatory attempt, nothing known completes a contract: the bot fails at no cost on a public tile that
+    does not fit (the next best thing to a pass) rather than showing the others an unknown tile."""
+    st = new()
+    place(st, {10: ("alphatite", 1)})
+    st.pub |= 1 << 10  # flipped back after an earlier attempt: everybody knows it
+    for i in range(4):  # C01..C04 taken, so the public Alphatite completes nothing
+        st.cowner[i] = 1
+    play(st, 0, Prospect())
+    bot = ScriptedAgent(strict=True)
+    a = bot.act(decision(st, 0))
+    assert isinstance(a, Declare)
+    assert 0 not in st.cfg.contracts[st.cfg.contract_index[a.contract]].minerals  # Alphatite does not fit it
+    play(st, 0, a)
+    assert bot.act(decision(st, 0)) == Reveal(10)
+
+
+def test_a_blind_reveal_prefers_squares_the_opponents_already_looked_at():
+    st = new()
+    st.looked[1] |= 1 << 30
+    play(st, 0, Prospect())
+    play(st, 0, Declare("C01"))
+    assert ScriptedAgent(strict=True).act(decision(st, 0)) == Reveal(30)

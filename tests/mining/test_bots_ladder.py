@@ -106,7 +106,7 @@ def test_plan_takes_the_best_known_tiles_and_fills_with_omnidium():
 
 
 def test_the_policy_plays_each_player_on_its_own_knowledge():
-    st = new()
+    st = new(mandatory_contract_attempt=False)
     place(st, {10: ("alphatite", 4)})
     st.looked[1] |= 1 << 10  # only the opponent knows square 10
     st.phase = P_ATTEMPT
@@ -116,6 +116,24 @@ def test_the_policy_plays_each_player_on_its_own_knowledge():
     st.cp = 1
     st._legal = None
     assert policy(st, 1, st.legal_actions(1), rng) == Declare("C01")
+
+
+def test_a_mandatory_attempt_makes_the_policy_gamble_on_the_closest_contract():
+    st = new()  # mandatory by default
+    place(st, {10: ("gammatite", 2)})
+    st.looked[0] |= 1 << 10
+    for i in range(4):  # C01..C04 are taken: nothing known completes an open contract
+        st.cowner[i] = 1
+    st.phase = P_ATTEMPT
+    st._legal = None
+    assert Pass() not in st.legal_actions(0) and _plan(st, 0) is None
+    # C06 (Gammatite, Deltamite) misses one tile; every other open contract misses two or more
+    assert policy(st, 0, st.legal_actions(0), Rng(0)) == Declare("C06")
+    st2 = new()
+    st2.phase = P_ATTEMPT
+    st2._legal = None
+    # nothing known: the smallest open contract, never a random discard
+    assert policy(st2, 0, st2.legal_actions(0), Rng(0)) == Declare("C01")
 
 
 def test_the_policy_prospects_under_an_unknown_rocket_and_spreads_to_fresh_squares():

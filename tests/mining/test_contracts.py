@@ -162,13 +162,27 @@ def test_overmatch_is_a_mismatch_by_default_and_can_be_ignored():
     assert done.points == 4 and st2.sq[11] >= 0 and st2.pub >> 11 & 1
 
 
-def test_mandatory_contract_attempt_option():
-    st = new(mandatory_contract_attempt=True)
+def test_the_contract_attempt_is_mandatory_by_default():
+    """Rulebook: "During your turn, you must ... 1. Take an action AND 2. Try to fulfill a contract"."""
+    st = new()
     play(st, 0, Prospect())
     assert Pass() not in st.legal_actions(0)
+    before = st.to_json()
     with pytest.raises(IllegalAction) as err:
         st.apply_action(0, Pass())
     assert err.value.rule == "mining.attempt.mandatory"
+    assert st.to_json() == before
+    st2 = new(mandatory_contract_attempt=False)  # the option lets a user make it optional
+    play(st2, 0, Prospect())
+    assert Pass() in st2.legal_actions(0)
+
+
+def test_a_mandatory_attempt_may_still_pass_when_nothing_can_be_declared():
+    st = new()
+    play(st, 0, Prospect())
+    st.stormed = True  # a Meteor Storm stopped the attempt
+    st._legal = None
+    assert st.legal_actions(0) == [Pass()]
 
 
 # --- bidding up --------------------------------------------------------------------------------------------
@@ -189,7 +203,9 @@ def test_rulebook_example_bid_up():
     fulfil_c09(st)
     assert PHASES[st.phase] == "bid-up-window" and st.current_players() == [1]
     legal = st.legal_actions(1)
-    assert BidUp("b1-gammatite") in legal and BidUp("b1-alphatite") not in legal and BidUp("b1-omnidium") in legal
+    # "Brian could only spend a Betamite, Gammatite, or Deltamite bribe counter" (not Alphatite, not Omnidium)
+    bids = {a.bribe for a in legal if isinstance(a, BidUp)}
+    assert bids == {"b1-betamite", "b1-gammatite", "b1-deltamite"}
     play(st, 1, BidUp("b1-gammatite"))
     assert st.current_players() == [0] and PHASES[st.phase] == "bid-up-reveal"
     ev = play(st, 0, Reveal(13))
@@ -229,14 +245,34 @@ def test_omnidium_tile_answers_any_bid_and_an_omnidium_bid_needs_omnidium():
     play(st, 1, BidUp("b1-gammatite"))
     play(st, 0, Reveal(15))
     assert st.cowner[8] == 0
-    st = new()
+    st = new(omnidium_bid_up="reveal_omnidium")
     fulfil_c09(st)
     play(st, 1, BidUp("b1-omnidium"))
     play(st, 0, Reveal(13))  # Gammatite does not answer an Omnidium bid
     assert PHASES[st.phase] == "bid-up-replace"
-    st = new(omnidium_bid_up="not_allowed")
+
+
+def test_an_omnidium_bribe_may_not_bid_up_by_default():
+    """Rulebook: a bid-up bribe must match a mineral on the contract; no contract lists Omnidium."""
+    st = new()
     fulfil_c09(st)
     assert BidUp("b1-omnidium") not in st.legal_actions(1)
+    before = st.to_json()
+    with pytest.raises(IllegalAction) as err:
+        st.apply_action(1, BidUp("b1-omnidium"))
+    assert err.value.rule == "mining.bid_up.omnidium"
+    assert st.to_json() == before
+    with pytest.raises(IllegalAction) as err:
+        st.apply_action(1, BidUp("b1-alphatite"))
+    assert err.value.rule == "mining.bid_up.mineral"
+
+
+def test_a_player_holding_only_an_omnidium_counter_is_not_asked_to_bid_up():
+    st = new(players=3)
+    for m in ("alphatite", "betamite", "gammatite", "deltamite"):
+        st.spent |= 1 << counter(st, f"b1-{m}")
+    fulfil_c09(st)
+    assert st.queue == (2,)
 
 
 def test_first_player_clockwise_wins_the_bid_up_window():

@@ -329,7 +329,7 @@ def test_tie_breaks_through_a_finished_game():
 
 
 def test_turn_limit_option_ends_the_game():
-    st = new(max_turns=1)
+    st = new(max_turns=1, mandatory_contract_attempt=False)
     play(st, 0, Prospect())
     play(st, 0, Pass())
     assert st.is_terminal() and "turn limit" in st.result().reason
@@ -378,3 +378,84 @@ def test_mineral_scan_in_the_attempt_phase_returns_to_the_attempt():
     assert PHASES[st.phase] == "scan" and st.scan_left == 1
     play(st, 0, Look(0))
     assert PHASES[st.phase] == "attempt" and Declare("C01") in st.legal_actions(0)
+
+
+def test_the_sabotage_follow_up_is_a_move_like_any_other_and_bumps():
+    """"If a rocket ends its movement on an asteroid tile occupied by an opponent's rocket, both rockets are
+    immediately removed": the follow-up move of a Sabotage too. Player 1 has two rockets on square 10; player 0
+    sabotages one and moves in from the station: its rocket and player 1's other rocket both go home."""
+    st = new()
+    sab = give(st, 0, "sabotage")
+    put_rocket(st, 1, 10)
+    put_rocket(st, 1, 10)
+    play(st, 0, Discard(sab))
+    play(st, 0, Sabotage(1, 10))
+    assert st.rockets_at(1, 10) == 1
+    legal = st.legal_actions(0)
+    assert legal == [SabotageMove(STATION, 1), Pass()]
+    assert rule_of(st, 0, SabotageMove(STATION)) == "mining.move.bump"  # the bumped opponent must be named
+    yards = list(st.yard)
+    ev = play(st, 0, SabotageMove(STATION, 1))
+    assert "rockets-bumped" in types(ev)
+    assert st.rockets_at(0, 10) == 0 and st.rockets_at(1, 10) == 0 and st.rockets_at(0, STATION) == 0
+    assert st.yard == [yards[0] + 1, yards[1] + 1]
+    for s in range(49):  # no square holds rockets of two players
+        assert sum(1 for q in range(2) if st.rockets_at(q, s)) <= 1 or s == STATION
+
+
+def test_the_sabotage_follow_up_bumps_every_opponent_rocket_under_bump_all():
+    st = new(players=3, bump="all")
+    sab = give(st, 0, "sabotage")
+    put_rocket(st, 1, 10)
+    put_rocket(st, 1, 10)
+    put_rocket(st, 1, 10)
+    play(st, 0, Discard(sab))
+    play(st, 0, Sabotage(1, 10))
+    assert st.legal_actions(0) == [SabotageMove(STATION), Pass()]
+    play(st, 0, SabotageMove(STATION))
+    assert st.rockets_at(0, 10) == 0 and st.rockets_at(1, 10) == 0
+
+
+def test_the_sabotage_follow_up_onto_an_emptied_square_lands():
+    st = new()
+    sab = give(st, 0, "sabotage")
+    put_rocket(st, 1, 10)
+    play(st, 0, Discard(sab))
+    play(st, 0, Sabotage(1, 10))
+    assert st.legal_actions(0) == [SabotageMove(STATION), Pass()]
+    ev = play(st, 0, SabotageMove(STATION))
+    assert "rockets-bumped" not in types(ev) and st.rockets_at(0, 10) == 1
+
+
+def test_refusals_name_the_specific_rule():
+    st = new()
+    pirate = give(st, 0, "pirate_attack")
+    acq = give(st, 0, "rocket_acquisition")
+    assert rule_of(st, 0, Discard(pirate)) == "mining.incident.opponents_turn"
+    st.yard[0] = 0
+    st._rk_add(0, STATION, 4)
+    st._legal = None
+    assert rule_of(st, 0, Discard(acq)) == "mining.acquisition.shipyard_empty"
+    st2 = new()
+    sab = give(st2, 0, "sabotage")
+    st2._rk_add(1, STATION, -1)  # player 1 has no rocket in play: nothing to sabotage
+    st2.yard[1] += 1
+    st2._legal = None
+    assert rule_of(st2, 0, Discard(sab)) == "mining.sabotage.no_target"
+    st3 = new(sabotage_any_rocket=False)
+    sab = give(st3, 0, "sabotage")
+    put_rocket(st3, 1, 10)
+    play(st3, 0, Discard(sab))
+    assert rule_of(st3, 0, Sabotage(0, STATION)) == "mining.sabotage.own"
+    assert rule_of(st3, 0, Sabotage(5, 10)) == "mining.sabotage.victim"
+    assert rule_of(st3, 0, Sabotage(1, 11)) == "mining.sabotage.no_rocket"
+    assert rule_of(st3, 0, Sabotage(1, STATION)) == "mining.sabotage.protected"
+    st4 = alien_setup()
+    play(st4, 0, Prospect())
+    play(st4, 0, RevealIncident(10))
+    assert rule_of(st4, 0, MoveAlien(STATION)) == "mining.alien.station"
+    play(st4, 0, MoveAlien(12))
+    assert rule_of(st4, 0, Steal("b0-alphatite")) == "mining.alien.steal_own"
+    st4.spent |= 1 << st4.cfg.counter_index["b1-betamite"]
+    st4._legal = None
+    assert rule_of(st4, 0, Steal("b1-betamite")) == "mining.alien.steal_spent"

@@ -55,7 +55,7 @@ def test_player_count_option_is_checked():
 
 
 def test_move_from_station_then_back_and_each_rocket_once():
-    st = new()
+    st = new(mandatory_contract_attempt=False)
     play(st, 0, Move(STATION, 10))
     assert st.rockets_at(0, 10) == 1 and PHASES[st.phase] == "attempt"  # no rocket left to move: action over
     play(st, 0, Pass())

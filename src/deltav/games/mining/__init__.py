@@ -11,17 +11,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from deltav.core.errors import StateError
 from deltav.core.protocol import Game, Option, ScenarioInfo, register_game
 from deltav.core.rng import Rng
 from deltav.games.mining import components, describe
 from deltav.games.mining.actions import ACTIONS
 from deltav.games.mining.events import EVENTS
 from deltav.games.mining.state import BIT, Config, MiningState, build, new_state
+from deltav.games.mining.state_schema import read_state
 from deltav.games.mining.view import config_for, determinize, make_view
 
 RULINGS = (
-    Option("mandatory_contract_attempt", bool, False, "1.5.1: the contract attempt is optional (a 'pass'); true "
-           "makes it mandatory whenever a contract can be declared", ruling=True),
+    Option("mandatory_contract_attempt", bool, True, "1.5.1 [rulebook: 'you must ... 2. Try to fulfill a "
+           "contract']: a contract must be declared whenever one can be; false makes the attempt optional (a "
+           "'pass')", ruling=True),
     Option("asteroid_to_asteroid", bool, False, "1.5.2 [rulebook]: rockets move station->asteroid or "
            "asteroid->station only; true also allows direct asteroid->asteroid moves", ruling=True),
     Option("bump", str, "one", "1.5.3: a rocket ending on opponents' rockets removes itself and ONE of them "
@@ -32,9 +35,10 @@ RULINGS = (
            "failure; false resolves the incident and lets the attempt go on", ruling=True),
     Option("overmatch", str, "mismatch", "1.5.6: a surplus tile of a needed mineral is a mismatch; 'ignored' "
            "leaves it face-up, unused, and the attempt goes on", choices=("mismatch", "ignored"), ruling=True),
-    Option("omnidium_bid_up", str, "reveal_omnidium", "1.5.7: an Omnidium bribe may bid up any contract and the "
-           "fulfiller must then reveal Omnidium; 'not_allowed' forbids Omnidium bid-ups",
-           choices=("reveal_omnidium", "not_allowed"), ruling=True),
+    Option("omnidium_bid_up", str, "not_allowed", "1.5.7 [rulebook: a bid-up bribe must match a mineral of the "
+           "contract; Brian 'could only spend a Betamite, Gammatite, or Deltamite bribe counter']: an Omnidium "
+           "bribe counter may not bid up; 'reveal_omnidium' lets it bid up any contract and the fulfiller must "
+           "then reveal Omnidium", choices=("reveal_omnidium", "not_allowed"), ruling=True),
     Option("bid_up", bool, True, "1.5.8: after each fulfilment opponents are asked clockwise whether to bid up; "
            "false plays without bidding up", ruling=True),
     Option("skip_empty_windows", bool, True, "1.5.9: Pirate Attack / Meteor Storm / bid-up windows ask only "
@@ -108,8 +112,13 @@ class MiningGame(Game):
 
     @classmethod
     def state_from_json(cls, obj: Mapping) -> MiningState:
-        cfg = config_for(obj["components"], dict(obj["options"]), obj["players"])
-        return build(cfg, dict(obj), Rng.from_json(obj["rng"]))
+        """A state from ``to_json()``, validated first (``state_schema``): StateError(field, reason) otherwise."""
+        d, options, rng, _ = read_state(cls, obj)
+        cfg = config_for(d["components"], options, d["players"])
+        state = build(cfg, d, rng)
+        if not state.is_terminal() and not state.legal_actions(state.current_players()[0]):
+            raise StateError("$.phase", f"nobody can act in the {d['phase']} phase of this state")
+        return state
 
     @classmethod
     def determinize(cls, view: Mapping, player: int, rng: Rng) -> MiningState:

@@ -73,9 +73,12 @@ class Sabotage(Action):
 
 @value("sabotage-move")
 class SabotageMove(Action):
-    """After a Sabotage: move one of your rockets from ``frm`` to the square the removed rocket left."""
+    """After a Sabotage: move one of your rockets from ``frm`` to the square the removed rocket left. It is a
+    move like any other: ``bump`` names the opponent whose rocket is bumped when that square still holds
+    opponents' rockets (None when it holds none, or under the ``bump = "all"`` ruling)."""
 
     frm: int
+    bump: int | None = None
 
 
 @value("reveal-incident")

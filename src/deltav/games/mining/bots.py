@@ -365,8 +365,9 @@ class ScriptedAgent(Agent):
         a = self._own_discard(view, me, legal, known, in_attempt=True)
         if a is not None:
             return a
+        forced = Pass() not in legal  # the attempt is mandatory (the rulebook default)
         plan = self._plan(view, me, known)
-        if plan is None and d.rng.random() < 0.3:
+        if plan is None and (forced or d.rng.random() < 0.3):
             plan = self._plan(view, me, known, safe=False)  # a gamble now and then keeps the game moving
         if plan is not None and Declare(plan[1]) in legal:
             self.idle = 0
@@ -378,9 +379,31 @@ class ScriptedAgent(Agent):
         if declares and self.idle > STALL_TURNS:
             self.idle = 0  # nothing known works for a long time: gamble on the contract closest to complete
             return max(declares, key=lambda a: self._closeness(view, me, known, a.contract))
-        if Pass() in legal:
+        if not forced:
             return Pass()
-        return min(declares, key=lambda a: len(next(c for c in view["contracts"] if c["id"] == a.contract)["minerals"]))
+        # a mandatory attempt with nothing known to complete: fail at no cost on a tile everybody already knows
+        # (the next best thing to a pass), else gamble on the contract closest to complete
+        for a in declares:
+            if self._public_mismatch(view, me, a.contract) is not None:
+                return a
+        return max(declares, key=lambda a: self._closeness(view, me, known, a.contract)) if declares else None
+
+    def _public_mismatch(self, view, me, cid) -> int | None:
+        """A revealable face-down square whose tile every player knows (flipped back after an attempt, or looked
+        at by every opponent and by us) and that does not fit contract ``cid``: revealing it ends a forced
+        attempt and tells nobody anything."""
+        c = next(c for c in view["contracts"] if c["id"] == cid)
+        blocked = h.blocked_for(view, me)
+        others = set(range(view["players"])) - {me}
+        for e in view["squares"]:
+            if e["status"] != "face_down" or e["tile"] is None or e["square"] in blocked:
+                continue
+            if not e["public"] and not others <= set(e["looked_by"]):
+                continue
+            kind = e["tile"]["kind"]
+            if kind in h.MINERAL_INDEX and kind != "omnidium" and kind not in c["minerals"]:
+                return e["square"]
+        return None
 
     def _closeness(self, view, me, known, cid) -> tuple:
         """(known tiles usable for this contract minus its size, -size): higher is closer to complete."""
@@ -424,13 +447,23 @@ class ScriptedAgent(Agent):
         plan = h.plan_contract(need, size, matched, known, allowed)
         if plan:
             return Reveal(plan[0])
+        if not matched and view["options"].get("mandatory_contract_attempt", True):
+            # a forced attempt with no plan: end it on a tile everybody knows, if there is one
+            s = self._public_mismatch(view, me, contract["id"])
+            if s is not None and Reveal(s) in reveals:
+                return Reveal(s)
         # no complete plan: reveal a known fitting tile, else gamble on an unknown square
         for a in sorted(reveals, key=lambda a: -known.get(a.square, ("", 0))[1]):
             if a.square in known and known[a.square][0] in h.MINERAL_INDEX and \
                     cm.fits(need, size, matched, h.MINERAL_INDEX[known[a.square][0]]):
                 return a
+        # a blind reveal: every unknown square is as likely to fit, so prefer one the opponents already looked
+        # at (a mismatch there, flipped back, tells them least)
         unknown = [a for a in reveals if a.square not in known]
-        return unknown[0] if unknown else reveals[0]
+        if not unknown:
+            return reveals[0]
+        seen_by = {e["square"]: sum(1 for q in e["looked_by"] if q != me) for e in view["squares"]}
+        return max(unknown, key=lambda a: (seen_by[a.square], -a.square))
 
     def _replace(self, d, view, me, legal, known):
         replaces = [a for a in legal if isinstance(a, Replace)]

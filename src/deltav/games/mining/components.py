@@ -102,9 +102,12 @@ def from_json(obj: Any, source: str | None = None) -> Components:
     if not isinstance(mix, list):
         raise ScenarioError("tile_mix", "must be a list", source)
     tiles = []
+    if len(mix) > BOARD_TILES:
+        raise ScenarioError("tile_mix", f"at most {BOARD_TILES} runs of tiles", source)
     for i, run in enumerate(mix):
-        if not isinstance(run, dict) or not isinstance(run.get("count"), int) or isinstance(run.get("count"), bool):
-            raise ScenarioError(f"tile_mix[{i}]", "needs kind, value and count", source)
+        count = run.get("count") if isinstance(run, dict) else None
+        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= BOARD_TILES:
+            raise ScenarioError(f"tile_mix[{i}]", f"needs kind, value and a count from 1 to {BOARD_TILES}", source)
         kind = run.get("kind")
         entry: dict[str, Any] = {"kind": kind}
         if kind in MINERALS:
@@ -156,7 +159,7 @@ def validate(data: Any, source: str | None = None) -> Components:
         if not isinstance(t, dict):
             fail(where, "must be a table")
         kind = t.get("kind")
-        if kind not in KIND_INDEX:
+        if not isinstance(kind, str) or kind not in KIND_INDEX:
             fail(f"{where}.kind", f"unknown kind {kind!r} (the rulebook's kinds: {', '.join(KINDS)})")
         extra = set(t) - {"kind", "values", "count"}
         if extra:
@@ -166,8 +169,8 @@ def validate(data: Any, source: str | None = None) -> Components:
             vals = t.get("values")
             if "count" in t:
                 fail(f"{where}.count", "mineral tiles are listed by their point values, not a count")
-            if not isinstance(vals, list) or not vals:
-                fail(f"{where}.values", "a mineral entry needs a non-empty list of point values")
+            if not isinstance(vals, list) or not 1 <= len(vals) <= BOARD_TILES:
+                fail(f"{where}.values", f"a mineral entry needs a list of 1 to {BOARD_TILES} point values")
             for j, v in enumerate(vals):
                 if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 5:
                     fail(f"{where}.values[{j}]", "mineral tiles are worth 1 to 5 points")
@@ -177,8 +180,8 @@ def validate(data: Any, source: str | None = None) -> Components:
             n = t.get("count")
             if "values" in t:
                 fail(f"{where}.values", "incident tiles have no point value")
-            if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-                fail(f"{where}.count", "an incident entry needs a positive integer count")
+            if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= BOARD_TILES:
+                fail(f"{where}.count", f"an incident entry needs a count from 1 to {BOARD_TILES}")
             kinds.extend([k] * n)
             values.extend([0] * n)
     if len(kinds) != BOARD_TILES:
@@ -235,14 +238,23 @@ def load(scenario: str) -> Components:
     if scenario in SCENARIO_FILES:
         comps = validate(_shipped_raw(scenario), SCENARIO_FILES[scenario])
     else:
-        path = Path(scenario)
-        if not path.is_file():
-            raise ScenarioError("scenario", f"no shipped scenario or file named {scenario!r} "
-                                f"(shipped: {', '.join(SCENARIO_FILES)})")
+        def unknown(why: str = "") -> ScenarioError:
+            shown = repr(scenario) if len(scenario) <= 80 else repr(scenario[:77]) + "..."
+            return ScenarioError("scenario", f"{shown} is neither a built-in scenario id nor a readable file{why} "
+                                 f"(built-in ids: {', '.join(SCENARIO_FILES)})")
+
+        if not isinstance(scenario, str) or not scenario or len(scenario) > 4096:
+            raise unknown()
         try:
-            text = path.read_text()
-        except OSError as exc:
-            raise ScenarioError("scenario", f"cannot read {scenario}: {exc.strerror}") from None
+            path = Path(scenario)
+            if not path.is_file():
+                raise unknown()
+            text = path.read_text(encoding="utf-8")
+        except (OSError, ValueError) as exc:  # NUL bytes, lone surrogates, names too long, undecodable bytes
+            why = f": {exc.strerror}" if isinstance(exc, OSError) and exc.strerror else ""
+            if isinstance(exc, UnicodeDecodeError):
+                why = ": not UTF-8 text"
+            raise unknown(why) from None
         return _parse(text, str(path), toml=path.suffix.lower() != ".json")  # user files are re-read each time
     _CACHE[scenario] = comps
     return comps
@@ -263,10 +275,13 @@ def _parse(text: str, source: str, toml: bool) -> Components:
         data = tomllib.loads(text) if toml else json.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
         raise ScenarioError("(file)", f"not valid {'TOML' if toml else 'JSON'}: {exc}", source) from None
+    except (RecursionError, ValueError) as exc:  # nesting too deep, a number too long to convert
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)[:200]
+        raise ScenarioError("(file)", f"not valid {'TOML' if toml else 'JSON'}: {reason}", source) from None
     if isinstance(data, dict) and source not in SCENARIO_FILES.values():
         sc = data.get("scenario", {})
         base = sc.get("base", "standard") if isinstance(sc, dict) else "standard"
-        if base not in SCENARIO_FILES:
+        if not isinstance(base, str) or base not in SCENARIO_FILES:
             raise ScenarioError("scenario.base", f"unknown base {base!r} (shipped: {', '.join(SCENARIO_FILES)})",
                                 source)
         if isinstance(sc, dict):

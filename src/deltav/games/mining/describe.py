@@ -41,7 +41,8 @@ def text(obj: Mapping) -> str | None:
         "buy-rocket": lambda: "buy a rocket",
         "discard": lambda: f"discard incident {obj['incident']}",
         "sabotage": lambda: f"sabotage player {obj['victim']}'s rocket on {square(obj['square'])}",
-        "sabotage-move": lambda: f"move your rocket from {square(obj['frm'])} into the sabotaged square",
+        "sabotage-move": lambda: f"move your rocket from {square(obj['frm'])} into the sabotaged square"
+                                 + (f", bumping player {obj['bump']}" if obj.get("bump") is not None else ""),
         "reveal-incident": lambda: f"reveal the incident on {square(obj['square'])}",
         "move-alien": lambda: f"move the alien to {square(obj['square'])}",
         "steal": lambda: f"steal {obj['item']}",
@@ -53,7 +54,8 @@ def text(obj: Mapping) -> str | None:
         "pass": lambda: "pass",
         # events
         "turn-started": lambda: f"turn {obj['turn']}: {who} to play",
-        "passed": lambda: f"{who} passes ({obj['what']})",
+        "passed": lambda: {"moving": f"{who} stops moving rockets", "survey": f"{who} ends the survey",
+                           "scan": f"{who} ends the scan"}.get(obj["what"], f"{who} passes ({obj['what']})"),
         "rocket-moved": lambda: f"{who} moves a rocket from {square(obj['frm'])} to {square(obj['dest'])}",
         "rockets-bumped": lambda: f"{who}'s rocket bumps player(s) {list(obj['victims'])} on {square(obj['square'])}; "
         "both go back to their shipyards",

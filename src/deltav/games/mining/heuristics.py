@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from deltav.games.mining import contracts as cm
-from deltav.games.mining.actions import Pass, Reveal
+from deltav.games.mining.actions import Declare, Pass, Reveal
 from deltav.games.mining.components import MINERALS, OMNIDIUM, SQUARES, STATION
 from deltav.games.mining.state import P_ACTION, P_ATTEMPT, P_BID_REVEAL, P_BIDUP, P_METEOR, P_PIRATE, P_REVEAL, PROSPECT
 
@@ -221,7 +221,9 @@ def rollout_policy(state, player: int, legal: list, rng) -> object:
         for a in legal:
             if type(a) is Pass:
                 return a
-        return legal[rng.below(len(legal))]
+        declares = [a for a in legal if type(a) is Declare]  # a mandatory attempt: gamble on any contract
+        pool = declares or legal
+        return pool[rng.below(len(pool))]
     if phase in (P_REVEAL, P_BID_REVEAL):
         known = state.looked[player] | state.pub
         cfg = state.cfg

@@ -55,6 +55,7 @@ from deltav.games.mining.state import (
     P_SURVEY,
     PASS,
     PROSPECT,
+    REVEAL,
 )
 
 #: The phases the hard bot searches (by their view names); the rest follow the scripted plan.
@@ -128,6 +129,53 @@ def _plan(state, p: int):
             if best is None or pts > best[0]:
                 best = (pts, i, squares)
     return best
+
+
+def _public_mismatch(state, p: int, contract) -> int:
+    """A revealable square (lowest first) whose tile everybody knows (public, or looked at by ``p`` and every
+    opponent) and that does not fit ``contract``, or -1: revealing it ends a forced attempt and tells nobody
+    anything."""
+    cfg = state.cfg
+    everyone = -1
+    for q in range(state.num_players):
+        everyone &= state.looked[q]
+    m = state.eligible_mask(p) & (state.pub | everyone)
+    while m:
+        low = m & -m
+        s = low.bit_length() - 1
+        m ^= low
+        k = cfg.kinds[state.sq[s]]
+        if k < OMNIDIUM and not contract.need[k]:
+            return s
+    return -1
+
+
+def _closest_declare(state, p: int, legal: list):
+    """The legal declaration whose contract ``p``'s known revealable tiles come closest to completing (fewest
+    tiles missing, then the smallest contract), or None: what to gamble on when an attempt is mandatory and no
+    contract is covered."""
+    cfg = state.cfg
+    kinds, sq = cfg.kinds, state.sq
+    m = state.eligible_mask(p) & (state.looked[p] | state.pub)
+    have = [0] * 5
+    while m:
+        low = m & -m
+        s = low.bit_length() - 1
+        m ^= low
+        k = kinds[sq[s]]
+        if k <= OMNIDIUM:
+            have[k] += 1
+    best = None
+    for i, c in enumerate(cfg.contracts):
+        a = cfg.declares[i]
+        if state.cowner[i] >= 0 or a not in legal:
+            continue
+        short = sum(max(0, c.need[mm] - have[mm]) for mm in range(4))
+        missing = max(0, short - have[OMNIDIUM])
+        key = (missing, c.size, i)
+        if best is None or key < best[0]:
+            best = (key, a)
+    return best[1] if best else None
 
 
 def _fresh_targets(state, p: int) -> list[int]:
@@ -264,7 +312,14 @@ def policy(state, player: int, legal: list, rng: Rng) -> Action:
             a = cfg.declares[plan[1]]
             if a in legal:
                 return a
-        return PASS if PASS in legal else legal[rng.below(len(legal))]
+        if PASS in legal:
+            return PASS
+        # the attempt is mandatory: fail at no cost on a tile everybody knows, else gamble on the closest contract
+        for i, c in enumerate(cfg.contracts):
+            if cfg.declares[i] in legal and _public_mismatch(state, player, c) >= 0:
+                return cfg.declares[i]
+        a = _closest_declare(state, player, legal)
+        return a if a is not None else legal[rng.below(len(legal))]
     if ph == P_REVEAL:
         known = _knows(state, player)
         c = cfg.contracts[state.att]
@@ -279,8 +334,16 @@ def policy(state, player: int, legal: list, rng: Rng) -> Action:
                         best = (key, a)
         if best is not None:
             return best[1]
+        if not got and cfg.mandatory:
+            s = _public_mismatch(state, player, c)
+            if s >= 0:
+                return REVEAL[s]
         unknown = [a for a in legal if not known >> a.square & 1]
-        pool = unknown or legal
+        seen = 0  # a blind reveal: prefer squares opponents already looked at (a mismatch tells them least)
+        for q in range(state.num_players):
+            if q != player:
+                seen |= state.looked[q]
+        pool = [a for a in unknown if seen >> a.square & 1] or unknown or legal
         return pool[rng.below(len(pool))]
     if ph == P_BID_REVEAL:
         known = _knows(state, player)

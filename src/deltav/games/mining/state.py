@@ -132,6 +132,7 @@ PROSPECT = Prospect()
 BUY = BuyRocket()
 _STR_ACTIONS: dict[tuple[type, str], Any] = {}
 _SABOTAGE: dict[tuple[int, int], Sabotage] = {}
+_SAB_MOVES: dict[tuple[int, int], SabotageMove] = {}
 
 
 def _move(frm: int, to: int, bump: int | None) -> Move:
@@ -149,6 +150,14 @@ def _sact(cls: type, text: str) -> Any:
     a = _STR_ACTIONS.get(key)
     if a is None:
         a = _STR_ACTIONS[key] = cls(text)
+    return a
+
+
+def _sab_move(frm: int, bump: int) -> SabotageMove:
+    key = (frm, bump)
+    a = _SAB_MOVES.get(key)
+    if a is None:
+        a = _SAB_MOVES[key] = SabotageMove(frm, bump)
     return a
 
 
@@ -184,13 +193,13 @@ class Config:
         self.counter_index = {b: c for c, b in enumerate(self.counter_ids)}
         self.rockets = comps.rockets_per_player
         o = options
-        self.mandatory = bool(o.get("mandatory_contract_attempt", False))
+        self.mandatory = bool(o.get("mandatory_contract_attempt", True))
         self.a2a = bool(o.get("asteroid_to_asteroid", False))
         self.bump_all = o.get("bump", "one") == "all"
         self.short_lines = bool(o.get("survey_short_lines", True))
         self.incident_ends = bool(o.get("incident_ends_attempt", True))
         self.overmatch_ignored = o.get("overmatch", "mismatch") == "ignored"
-        self.omni_bid = o.get("omnidium_bid_up", "reveal_omnidium") == "reveal_omnidium"
+        self.omni_bid = o.get("omnidium_bid_up", "not_allowed") == "reveal_omnidium"
         self.bid_up = bool(o.get("bid_up", True))
         self.skip_empty = bool(o.get("skip_empty_windows", True))
         self.cooldown = bool(o.get("incident_cooldown", True))
@@ -380,9 +389,12 @@ class MiningState(State):
         cached = self._legal
         legal = cached[1] if cached is not None and cached[0] == player else self.legal_actions(player)
         for a in legal:
-            if a is action:
+            if a is action:  # the engine's own (cached, well-typed) action: the hot path
                 break
         else:
+            # anything else is checked first: a non-Action, another game's action, or a field of the wrong type
+            # (True or 10.0 would compare equal to a listed square 1 or 10) raises MalformedAction
+            self.game.actions.check(action)
             if action not in legal:
                 raise self._why_illegal(player, action)
         ev: list = []
@@ -553,7 +565,12 @@ class MiningState(State):
         if ph == P_SAB_TARGET:
             return self._sabotage_targets(p)
         if ph == P_SAB_MOVE:
-            out = [SAB_MOVE[s] for s in self._sab_move_sources(p)]
+            to = self.sab_sq
+            victims = self.opponents_at(p, to) if to != STATION and not cfg.bump_all else []
+            if victims:
+                out = [_sab_move(s, q) for s in self._sab_move_sources(p) for q in victims]
+            else:
+                out = [SAB_MOVE[s] for s in self._sab_move_sources(p)]
             out.append(PASS)
             return out
         if ph == P_ALIEN_MOVE:
@@ -625,6 +642,16 @@ class MiningState(State):
             if not self.usable(acq):
                 return IllegalAction("mining.incident.same_turn", "an incident may not be used on the turn it was taken")
             k = cfg.kinds[held[0]]
+            if k in OWN_TURN_INCIDENTS and ph in WINDOWS:
+                return IllegalAction("mining.incident.own_turn", f"a {KINDS[k]} tile is discarded during your own "
+                                     "turn")
+            if k in (PIRATE, METEOR) and ph not in WINDOWS:
+                return IllegalAction("mining.incident.opponents_turn", f"a {KINDS[k]} tile is discarded during an "
+                                     "opponent's turn")
+            if k == SABOTAGE and not self._sabotage_targets(p):
+                return IllegalAction("mining.sabotage.no_target", "no opponent rocket may be sabotaged")
+            if k == ACQUISITION and not self.yard[p]:
+                return IllegalAction("mining.acquisition.shipyard_empty", "your shipyard has no rocket left")
             return IllegalAction("mining.incident.timing", f"a {KINDS[k]} tile may not be used now")
         if t in (Survey, Replace, BidUp):
             b = cfg.counter_index.get(a.bribe)
@@ -635,6 +662,9 @@ class MiningState(State):
             if t is Survey:
                 return IllegalAction("mining.survey.no_line", "no row or column has tiles you may survey")
             if t is BidUp:
+                if b % 5 == OMNIDIUM and not cfg.omni_bid:
+                    return IllegalAction("mining.bid_up.omnidium", "an Omnidium bribe counter may not bid up: a "
+                                         "bid-up bribe must match a mineral on the contract (option omnidium_bid_up)")
                 return IllegalAction("mining.bid_up.mineral", "a bid-up bribe must show a mineral of the contract")
             return IllegalAction("mining.replace.mineral", "that bribe's mineral would not match the contract")
         if t is Move:
@@ -683,7 +713,8 @@ class MiningState(State):
             return IllegalAction("mining.declare.no_tile", "no tile is left that you may reveal")
         if t is Pass:
             if ph == P_ATTEMPT:
-                return IllegalAction("mining.attempt.mandatory", "a contract attempt is mandatory (option)")
+                return IllegalAction("mining.attempt.mandatory", "you must try to fulfil a contract each turn "
+                                     "while one can be declared (option mandatory_contract_attempt)")
             return IllegalAction(f"mining.{name}.no_pass", "you may not pass now")
         if t is EndMoves:
             return IllegalAction("mining.move.none", "move at least one rocket first")
@@ -693,14 +724,39 @@ class MiningState(State):
         if t is BuyRocket:
             return IllegalAction("mining.buy.shipyard_empty", "your shipyard has no rocket left")
         if t is Sabotage:
-            return IllegalAction("mining.sabotage.target", "no such opponent rocket may be removed")
+            q, s = a.victim, a.square
+            if q == p:
+                return IllegalAction("mining.sabotage.own", "Sabotage removes an opponent's rocket, not your own")
+            if not 0 <= q < self.num_players:
+                return IllegalAction("mining.sabotage.victim", f"no such player {q}")
+            if not 0 <= s < SQUARES or not self.rk[q * SQUARES + s]:
+                return IllegalAction("mining.sabotage.no_rocket", f"player {q} has no rocket on square {s}")
+            return IllegalAction("mining.sabotage.protected", "rockets on the station or frozen by the alien may "
+                                 "not be sabotaged (option sabotage_any_rocket)")
         if t is SabotageMove:
-            if a.frm == self.alien:
+            frm = a.frm
+            if not 0 <= frm < SQUARES:
+                return IllegalAction("mining.move.square", "no such square (squares are 0..48)")
+            if frm == self.alien:
                 return IllegalAction("mining.move.frozen", "rockets on the alien's tile may not move")
-            return IllegalAction("mining.sabotage.move", "you have no rocket there to move")
+            if not self.rk[p * SQUARES + frm]:
+                return IllegalAction("mining.sabotage.move", f"you have no rocket on square {frm}")
+            if frm == self.sab_sq:
+                return IllegalAction("mining.move.same_square", "a move must change square")
+            return IllegalAction("mining.move.bump", "name the opponent bumped (only when the tile holds one)")
         if t is MoveAlien:
-            return IllegalAction("mining.alien.square", "the alien moves onto another asteroid tile (not the station)")
+            s = a.square
+            if s == STATION:
+                return IllegalAction("mining.alien.station", "the alien may not move onto the space station")
+            if s == self.alien:
+                return IllegalAction("mining.alien.same_square", "the alien is already there")
+            return IllegalAction("mining.alien.square", "the alien moves onto an asteroid tile")
         if t is Steal:
+            b = cfg.counter_index.get(a.item)
+            if b is not None and self.holder[b] == p or any(cfg.ids[tt] == a.item for tt, _ in self.hands[p]):
+                return IllegalAction("mining.alien.steal_own", "steal from an opponent, not from yourself")
+            if b is not None and self.spent >> b & 1:
+                return IllegalAction("mining.alien.steal_spent", "only an unspent bribe counter may be stolen")
             return IllegalAction("mining.alien.steal", "steal an opponent's incident tile or unspent bribe counter")
         if t is RevealIncident:
             return IllegalAction("mining.prospect.reveal", "reveal only an incident you just saw under your rocket")
@@ -715,7 +771,8 @@ class MiningState(State):
             self._pass(p, ev)
         elif t is Move:
             self._do_move(p, a, ev)
-        elif t is EndMoves:
+        elif t is EndMoves:  # public, like every step: the others see the moves end
+            ev.append(Passed(p, PHASES[ph]))
             self.moved = None
             self._after_action(ev)
         elif t is Prospect:
@@ -752,6 +809,7 @@ class MiningState(State):
                 if self.scan_left <= 0 or not self._scan_candidates(p):
                     self._finish_scan(p, ev)
         elif t is EndLooks:
+            ev.append(Passed(p, PHASES[ph]))
             if ph == P_SURVEY:
                 self.picks = ()
                 self._after_action(ev)
@@ -778,8 +836,9 @@ class MiningState(State):
         elif t is SabotageMove:
             s = self.sab_sq
             self._rk_add(p, a.frm, -1)
-            self._rk_add(p, s, 1)
             ev.append(RocketPlaced(p, a.frm, s))
+            if not self._bump(p, s, a.bump, ev):
+                self._rk_add(p, s, 1)
             self.sab_sq = -1
             self._resume(ev)
         elif t is RevealIncident:
@@ -864,31 +923,39 @@ class MiningState(State):
         self.pub &= mask
 
     def _do_move(self, p: int, a: Move, ev: list) -> None:
-        rk = self.rk
         if self.moved is None:
             self.moved = [0] * SQUARES
         self._rk_add(p, a.frm, -1)
         ev.append(RocketMoved(p, a.frm, a.to))
         to = a.to
-        victims = self.opponents_at(p, to) if to != STATION else []
-        if victims:
-            if not self.cfg.bump_all:
-                victims = [a.bump]
-            removed = []
-            for q in victims:
-                k = rk[q * SQUARES + to] if self.cfg.bump_all else 1
-                self._rk_add(q, to, -k)
-                self.yard[q] += k
-                removed.append(q)
-            self.yard[p] += 1
-            ev.append(RocketsBumped(p, to, tuple(removed)))
-        else:
+        if not self._bump(p, to, a.bump, ev):
             self._rk_add(p, to, 1)
             self.moved[to] += 1
         self.phase = P_MOVING
         if not self._move_actions(p):
             self.moved = None
             self._after_action(ev)
+
+    def _bump(self, p: int, to: int, bump: int | None, ev: list) -> bool:
+        """A rocket of ``p`` (already taken off its square) ends its move on ``to``: if opponents' rockets are
+        there, it and one of them (``bump``; every one under ``bump = "all"``) go back to their shipyards and
+        True is returned; otherwise nothing happens and the caller lands the rocket."""
+        victims = self.opponents_at(p, to) if to != STATION else []
+        if not victims:
+            return False
+        rk = self.rk
+        bump_all = self.cfg.bump_all
+        if not bump_all:
+            victims = [bump]
+        removed = []
+        for q in victims:
+            k = rk[q * SQUARES + to] if bump_all else 1
+            self._rk_add(q, to, -k)
+            self.yard[q] += k
+            removed.append(q)
+        self.yard[p] += 1
+        ev.append(RocketsBumped(p, to, tuple(removed)))
+        return True
 
     def _discard(self, p: int, a: Discard, ev: list) -> None:
         cfg = self.cfg

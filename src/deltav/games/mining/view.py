@@ -126,9 +126,11 @@ _CONFIGS: dict[Any, Config] = {}
 
 
 def config_for(components_json: dict, options: dict, n: int) -> Config:
-    """The (cached) config for embedded components, options and a player count. The cache is keyed by the
-    components' content digest; a missing or wrong ``fingerprint`` field is recomputed, never trusted."""
-    opts = tuple(sorted(options.items()))
+    """The (cached) config for embedded components, resolved options and a player count. The cache is keyed by
+    the components' content digest and the options with their types (``True == 1`` in Python, and a key without
+    types would let one game's ``1`` stand for another's ``true``); a missing or wrong ``fingerprint`` field is
+    recomputed, never trusted."""
+    opts = tuple(sorted((k, type(v).__name__, v) for k, v in options.items()))
     fp = components_json.get("fingerprint")
     if fp is not None:
         cfg = _CONFIGS.get((fp, opts, n))
