@@ -57,7 +57,7 @@ const scriptSafe = (json) => json.replace(/</g, "\\u003c");
 async function buildClient(out, scenario) {
   cleanOut(out);
   const result = await esbuild.build({
-    entryPoints: { "assets/demo": join(here, "src", "tactical", "demo.ts") },
+    entryPoints: { demo: join(here, "src", "tactical", "demo.ts") },
     outdir: out,
     bundle: true,
     format: "esm",

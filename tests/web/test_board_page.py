@@ -235,7 +235,7 @@ def test_a_broken_board_says_so(browser, built_client, tmp_path):
     ctx = browser.new_context()
     pg = ctx.new_page()
     pg.route("**/index.html", lambda route: route.fulfill(body=bad, content_type="text/html"))
-    pg.route("**/assets/demo.js", lambda route: route.fulfill(path=str(built_client / "assets" / "demo.js"),
+    pg.route("**/demo.js", lambda route: route.fulfill(path=str(built_client / "demo.js"),
                                                               content_type="text/javascript"))
     pg.route("**/style.css", lambda route: route.fulfill(path=str(built_client / "style.css"), content_type="text/css"))
     pg.goto("http://127.0.0.1.invalid/index.html")
