@@ -101,6 +101,7 @@ def test_keys_pan_and_zoom(page, screenshots):
     settle(page)
     s1 = state(page)
     assert s1["zoom"] == pytest.approx(s0["zoom"] * 1.25 ** 4, rel=1e-6)
+    page.screenshot(path=str(screenshots / "board-zoom-244.png"))
     page.keyboard.press("d")
     page.keyboard.press("ArrowRight")
     settle(page)
