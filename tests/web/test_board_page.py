@@ -135,8 +135,11 @@ def test_zoomed_in_view_and_hover_readout(page, screenshots):
     z = state(page)["zoom"]
     assert z > 35
     sx, sy = page.evaluate("([x, y]) => window.deltav.view.camera.toScreen(x, y)", list(world(7, -7)))
+    renders = state(page)["layerRenders"]
     page.mouse.move(sx, sy)
     page.wait_for_function("document.querySelector('#readout').textContent.includes('base')")
+    assert state(page)["hover"] == [7, -7]
+    assert state(page)["layerRenders"] == renders, "hovering redraws the overlay only, not the cached static layer"
     text = page.locator("#readout").inner_text()
     assert "hex 7, -7" in text and "planetary base of Terra" in text and "gravity toward Terra" in text
     page.screenshot(path=str(screenshots / "board-terra-zoomed.png"))
