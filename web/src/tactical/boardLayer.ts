@@ -353,15 +353,8 @@ export class BoardRenderer {
   private bases(ctx: CanvasRenderingContext2D, vis: (h: Hex) => boolean, px: number, _z: number): void {
     for (const base of this.board.bases) {
       if (!vis(base.hex)) continue;
-      let [cx, cy] = pixel(base.hex);
-      const g = this.index.gravity.get(key(base.hex));
-      if (base.kind === "planetary" && g && g.body === base.owner) {
-        // a planetary base sits on the hexside facing its body, clear of the gravity arrow
-        const [ux, uy] = DIR_UNIT[g.dir]!;
-        cx += ux * 0.68;
-        cy += uy * 0.68;
-      }
-      const r = Math.max(base.kind === "asteroid" ? 0.22 : 0.17, 3 * px);
+      const [cx, cy, size] = this.baseMarker(base);
+      const r = Math.max(size, 3 * px);
       octagon(ctx, cx, cy, r);
       ctx.fillStyle = baseColour(base, this.options.perspective);
       ctx.fill();
@@ -377,6 +370,19 @@ export class BoardRenderer {
     }
   }
 
+  /** Where a base's marker goes (world centre and radius): a planetary base sits on the hexside facing its
+   * body, clear of the gravity arrow; an asteroid base in the middle of its hex. */
+  baseMarker(base: Base): [number, number, number] {
+    let [cx, cy] = pixel(base.hex);
+    const g = this.index.gravity.get(key(base.hex));
+    if (base.kind === "planetary" && g && g.body === base.owner) {
+      const [ux, uy] = DIR_UNIT[g.dir]!;
+      cx += ux * 0.68;
+      cy += uy * 0.68;
+    }
+    return [cx, cy, base.kind === "asteroid" ? 0.22 : 0.17];
+  }
+
   private labels(ctx: CanvasRenderingContext2D, camera: Camera): void {
     const placed: Rect[] = [];
     // every disc is an obstacle for the other bodies' names (moons beside Jupiter, Mercury beside Sol)
@@ -384,6 +390,13 @@ export class BoardRenderer {
       const [sx, sy] = camera.toScreen(...pixel(b.center));
       const rr = Math.max(bodyRadius(b) * camera.zoom, 2.5) + 2;
       return { body: b, box: { x: sx - rr, y: sy - rr, w: 2 * rr, h: 2 * rr } };
+    });
+    // base markers too: a moon's name must not cover the bases around it
+    const markers: Rect[] = this.board.bases.map((base) => {
+      const [wx, wy, wr] = this.baseMarker(base);
+      const [sx, sy] = camera.toScreen(wx, wy);
+      const r = Math.max(wr * camera.zoom, 3) + 1;
+      return { x: sx - r, y: sy - r, w: 2 * r, h: 2 * r };
     });
     const order = [...this.board.bodies].sort((a, b) => rank(a) - rank(b));
     ctx.textAlign = "center";
@@ -406,12 +419,16 @@ export class BoardRenderer {
             [sx, sy - rr - gap],
             [sx + rr + 6 + tw / 2, sy],
             [sx - rr - 6 - tw / 2, sy],
+            // beyond the ring of hexes around the body (its bases and gravity)
+            [sx, sy + Math.max(rr, rr + 1.1 * camera.zoom) + gap],
+            [sx, sy - Math.max(rr, rr + 1.1 * camera.zoom) - gap],
           ];
       for (const [lx, ly] of candidates) {
         const box = { x: lx - tw / 2 - 2, y: ly - size / 2 - 1, w: tw + 4, h: size + 2 };
         if (box.x + box.w < 0 || box.y + box.h < 0 || box.x > camera.width || box.y > camera.height) continue;
         if (placed.some((p) => overlap(p, box))) continue;
         if (!inside && discs.some((d) => d.body !== b && overlap(d.box, box))) continue;
+        if (!inside && markers.some((m) => overlap(m, box))) continue;
         placed.push(box);
         ctx.strokeStyle = COLORS.labelHalo;
         ctx.lineWidth = 3.5;
