@@ -1,32 +1,53 @@
-# The two commands of the README. Both set everything up first (a virtualenv in .venv with pinned packages).
+# The two commands of the README. Both set everything up first (a virtualenv in .venv with pinned packages,
+# and the browser client: Node packages from web/package-lock.json, built into src/deltav/web_static).
 PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed
+NODE_STAMP := web/node_modules/.installed
+WEB_STAMP := src/deltav/web_static/build-info.json
+WEB_SOURCES := $(shell find web/src web/static web/tools -type f 2>/dev/null) web/build.mjs \
+	src/deltav/games/tactical/board.py src/deltav/games/tactical/data/map.json
 
-.PHONY: run test setup lint bench clean
+.PHONY: run test setup lint bench clean web web-test
 
-$(STAMP): pyproject.toml
+$(NODE_STAMP): web/package.json web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+	touch $@
+
+# the built client (the wheel carries it; setup.py builds it too when a wheel is made)
+$(WEB_STAMP): $(NODE_STAMP) $(WEB_SOURCES)
+	cd web && node build.mjs
+
+web: $(WEB_STAMP)
+
+$(STAMP): pyproject.toml setup.py $(NODE_STAMP)
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
 	$(VENV)/bin/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-setup: $(STAMP)
+setup: $(STAMP) $(WEB_STAMP)
 
 # The main job: a bot-vs-bot match of every game, with a readable summary and the saved records.
-run: $(STAMP)
+run: setup
 	$(VENV)/bin/deltav demo
 
-# The whole default test suite (the slow bot gates run with: make test ARGS="-m slow").
-test: $(STAMP)
-	$(VENV)/bin/ruff check src tests benchmarks
+# The whole default test suite (the slow bot gates run with: make test ARGS="-m slow"). It includes the
+# client's node tests and typecheck and the real-browser tests (tests/web; they need /usr/bin/chromium).
+test: setup
+	$(VENV)/bin/ruff check src tests benchmarks web/fixtures web/tools
 	$(VENV)/bin/pytest -n 2 $(ARGS)
 
+# The client's own checks only (hex maths against the engine's fixtures, strict typecheck).
+web-test: $(NODE_STAMP)
+	cd web && npm test && npm run typecheck
+
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/ruff check src tests benchmarks web/fixtures web/tools
 
 bench: $(STAMP)
 	$(VENV)/bin/python benchmarks/bench.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info records
+	rm -rf $(VENV) build *.egg-info records web/node_modules web/.test-build
+	find src/deltav/web_static -mindepth 1 ! -name __init__.py -exec rm -rf {} +

@@ -1,0 +1,120 @@
+"""The static board of Delta-V tactical as plain JSON, for clients that draw it (the browser renderer in
+web/src/tactical/): grid conventions and bounds, bodies with their surface hexes and kind, gravity hexes with
+direction and strength, bases with their hexes, kind, starting controllers and planetary-defense zones, asteroid
+hexes, and the scenario's map-related facts (homes, targets, checkpoints, escape edge).
+
+Everything is read from the game's own data (``mapdata.default_map`` and the scenario from ``scenarios``); this
+module adds derived presentation facts only (a body's kind, a base's kind) and never a rule. It holds no state and
+does no I/O beyond what those modules read.
+
+A ``board`` hook on ``TacticalGame`` (so a server can ask any game for its board) is still to come: the game class
+is owned by the engine; it will call ``board(cls.resolve_options(options))``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from deltav.core import hexgrid
+
+from .mapdata import GameMap, default_map
+from .scenarios import Scenario, get_scenario
+
+FORMAT = "deltav-tactical-board/1"
+BODY_KINDS = ("star", "planet", "moon", "minor")
+BASE_KINDS = ("planetary", "asteroid")
+
+
+def _hex(h: tuple[int, int]) -> list[int]:
+    return [h[0], h[1]]
+
+
+def body_kind(gmap: GameMap, name: str) -> str:
+    """``star`` (a destructive body: Sol), ``moon`` (weak gravity, as the help text names the moons), ``planet``
+    (full gravity) or ``minor`` (no gravity: Ceres)."""
+    b = gmap.bodies[name]
+    if b.destructive:
+        return "star"
+    return {"weak": "moon", "full": "planet"}.get(b.gravity, "minor")
+
+
+def _base_kind(gmap: GameMap, owner: str) -> str:
+    """``planetary`` for a base on a body with gravity (landing from orbit), ``asteroid`` otherwise (Ceres, the
+    clandestine station: landing at speed 0)."""
+    return "planetary" if gmap.body_has_gravity(owner) else "asteroid"
+
+
+def _scenario(options: Mapping[str, Any] | None) -> Scenario:
+    from . import TacticalGame  # the package registers the game; imported late to keep this module a leaf
+
+    return get_scenario(TacticalGame.resolve_options(options)["scenario"])
+
+
+def board(options: Mapping[str, Any] | None = None) -> dict:
+    """The board of the game with these options (the game's options, validated by the game; only ``scenario``
+    changes the board; default Bi-Planetary) as plain JSON.
+
+    Raises ``OptionError`` for a bad option (unknown name, wrong type) and ``ScenarioError`` for a bad scenario
+    file.
+    """
+    sc = _scenario(options)
+    gmap = default_map()
+    lo_q, hi_q, lo_r, hi_r = gmap.bounds
+    controllers: dict[tuple[int, int], list[int]] = {}
+    for seat, player in enumerate(sc.players):
+        for h in player.bases:
+            controllers.setdefault(h, []).append(seat)
+    bodies = []
+    for name in gmap.body_order:
+        b = gmap.bodies[name]
+        bodies.append({
+            "name": name,
+            "kind": body_kind(gmap, name),
+            "center": _hex(b.center),
+            "surface_radius": b.surface_radius,
+            "surface": [_hex(h) for h in b.surface],
+            "gravity": b.gravity,
+            "destructive": b.destructive,
+        })
+    gravity = [
+        {"hex": _hex(h), "dir": d, "body": body, "strength": "weak" if weak else "full"}
+        for h, (d, body, weak) in sorted(gmap.gravity.items())
+    ]
+    bases = []
+    for owner, hexes in gmap.bases_of.items():
+        for h in hexes:
+            bases.append({
+                "hex": _hex(h),
+                "owner": owner,
+                "kind": _base_kind(gmap, owner),
+                "station": owner in gmap.stations,
+                "controlled_by": controllers.get(h, []),
+                "fire_zone": [_hex(z) for z in sorted(gmap.fire_zone.get(h, ()))],
+            })
+    return {
+        "format": FORMAT,
+        "grid": {
+            "orientation": "flat-top",
+            "coordinates": "axial",
+            "directions": [_hex(d) for d in hexgrid.DIRECTIONS],
+            "direction_names": list(hexgrid.DIRECTION_NAMES),
+        },
+        "bounds": {"minQ": lo_q, "maxQ": hi_q, "minR": lo_r, "maxR": hi_r},
+        "off_map_margin": gmap.margin,
+        "size": {"columns": hi_q - lo_q + 1, "rows": hi_r - lo_r + 1,
+                 "hexes": (hi_q - lo_q + 1) * (hi_r - lo_r + 1)},
+        "bodies": bodies,
+        "gravity": gravity,
+        "bases": bases,
+        "asteroids": [_hex(h) for h in sorted(gmap.asteroids)],
+        "scenario": {
+            "id": sc.id,
+            "name": sc.name,
+            "summary": sc.summary,
+            "players": [{"home": p.home, "target": p.target, "escape_wins": p.escape_wins} for p in sc.players],
+            "checkpoints": list(sc.rules.checkpoints),
+            "escape_edge": sc.rules.escape_edge,
+            "planetary_defense": sc.rules.planetary_defense,
+        },
+    }
