@@ -193,3 +193,40 @@ class SpaceCache:
         if sp is None:
             sp = self._cache[key] = self._build(arg)
         return sp
+
+
+# --- observations ---------------------------------------------------------------------------------------
+
+OBSERVATION_SIZE = 1024
+
+
+def canonical_json(view: Any) -> str:
+    """A view as canonical JSON text (sorted keys, no spaces): the observation string."""
+    import json
+
+    return json.dumps(view, sort_keys=True, separators=(",", ":"))
+
+
+def hashed_features(view: Any, size: int = OBSERVATION_SIZE) -> list[float]:
+    """A fixed-length float vector of a view (the hashing trick): every leaf of the JSON tree adds to one of
+    ``size`` buckets chosen by a stable hash (CRC-32) of its path (list positions included): a number adds
+    ``sign(x) * log(1 + |x|)`` at its path, a string or boolean adds 1 at its path and value, ``None`` adds
+    nothing. Equal views give equal vectors; only the view is read."""
+    import math
+    import zlib
+
+    out = [0.0] * size
+    stack: list[tuple[str, Any]] = [("", view)]
+    while stack:
+        path, v = stack.pop()
+        if isinstance(v, dict):
+            stack.extend((f"{path}/{k}", x) for k, x in v.items())
+        elif isinstance(v, list | tuple):
+            stack.extend((f"{path}/{i}", x) for i, x in enumerate(v))
+        elif isinstance(v, bool | str):
+            out[zlib.crc32(f"{path}={v}".encode()) % size] += 1.0
+        elif isinstance(v, int | float):
+            x = float(v)
+            if math.isfinite(x):
+                out[zlib.crc32(path.encode()) % size] += math.copysign(math.log1p(abs(x)), x)
+    return out

@@ -12,7 +12,17 @@ from __future__ import annotations
 
 import json
 
-from deltav.games.actionspace import ActionSpace, Context, Kind, Relative, SpaceCache, Values, ints
+from deltav.games.actionspace import (
+    ActionSpace,
+    Context,
+    Kind,
+    Relative,
+    SpaceCache,
+    Values,
+    canonical_json,
+    hashed_features,
+    ints,
+)
 
 from . import messages as m
 from .repair import MAX_BLOCK
@@ -85,3 +95,13 @@ def decode(state, code: int, player: int | None = None):
 
 def legal_mask(state, player: int) -> list[int]:
     return action_space(state).legal_mask(state, player)
+
+
+def observation(state, player: int | None) -> list[float]:
+    """The fixed-length observation vector of ``player`` (hashed features of ``view(player)`` only)."""
+    return hashed_features(state.view(player))
+
+
+def observation_string(state, player: int | None) -> str:
+    """``view(player)`` as canonical JSON."""
+    return canonical_json(state.view(player))
