@@ -1,0 +1,83 @@
+"""PettingZoo AEC environments pass PettingZoo's own api_test and seed_test for every game, play a simultaneous
+node as hidden submissions, and give the same match as core.match.play_match."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from deltav.adapters import pettingzoo as dz
+from deltav.adapters.table import game_and_encoding
+from deltav.core.agent import Agent
+from deltav.core.match import play_match
+
+# (game, scenario, applied-action cap): caps keep the whole file to a few seconds (truncation ends an episode)
+CASES = [("mining", "standard", 300), ("knighthawks", "skirmish", 300), ("deepspace", "duel", 300),
+         ("tactical", "biplanetary", 300)]
+
+
+@pytest.mark.parametrize(("game", "scenario", "cap"), CASES)
+def test_api_test(game, scenario, cap):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # dict observations warn, as PettingZoo's classic environments do
+        api_test(dz.env(game, max_steps=cap, scenario=scenario), num_cycles=cap)
+
+
+@pytest.mark.parametrize(("game", "scenario", "cap"), CASES)
+def test_seed_test(game, scenario, cap):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        seed_test(lambda: dz.env(game, max_steps=cap, scenario=scenario), num_cycles=100)
+
+
+def test_spaces_are_cached_objects():
+    e = dz.env("mining")
+    assert e.observation_space("player_0") is e.observation_space("player_0")
+    assert e.action_space("player_1") is e.action_space("player_1")
+
+
+def test_simultaneous_choices_stay_hidden():
+    e = dz.env("deepspace", scenario="duel")
+    e.reset(seed=3)
+    first = e.agent_selection
+    assert first == "player_0"  # deployment: both sides decide at once
+    before = e.observe("player_1")
+    e.step(int(np.flatnonzero(e.observe(first)["action_mask"])[-1]))
+    assert e.agent_selection == "player_1"
+    after = e.observe("player_1")
+    assert np.array_equal(after["observation"], before["observation"])  # player 0's choice is not applied yet
+
+
+class _Lowest(Agent):
+    """Plays the legal action with the smallest integer (reads the tracked position only to number actions)."""
+
+    def __init__(self, enc, box):
+        self.enc = enc
+        self.box = box
+
+    def act(self, decision):
+        return min(decision.legal_actions, key=lambda a: self.enc.encode(self.box[0], a, decision.player))
+
+
+@pytest.mark.parametrize(("game", "options"), [("deepspace", {"scenario": "duel", "round_limit": 3}),
+                                               ("mining", {"scenario": "standard", "max_turns": 30})])
+def test_same_match_as_play_match(game, options):
+    g, enc = game_and_encoding(game)
+    e = dz.env(game, **options)
+    e.reset(seed=9)
+    for _agent in e.agent_iter():
+        obs, _, term, trunc, _ = e.last()
+        e.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+    opts = g.resolve_options(options)
+    box = [g.new_initial_state(opts, 9)]
+    agents = [_Lowest(enc, box) for _ in range(e.table.num_players)]
+
+    def track(step, state, events):
+        box[0] = state
+
+    _, final, _ = play_match(g, opts, 9, agents, on_step=track)
+    assert final.is_terminal() and e.table.state.is_terminal()
+    assert final.to_json() == e.table.state.to_json()
