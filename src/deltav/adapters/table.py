@@ -85,22 +85,25 @@ class Table:
     def decode(self, player: int, code: int):
         return self.enc.decode(self.state, code, player)
 
-    def submit(self, player: int, code: int) -> None:
+    def submit(self, player: int, code: int) -> list[tuple[int, list]]:
         """Player ``player`` chooses action ``code``: checked now against the unchanged position, applied when
-        every decider of the node has chosen. IllegalAction (or MalformedAction) leaves everything as it was."""
+        every decider of the node has chosen. IllegalAction (or MalformedAction) leaves everything as it was.
+        Returns the ``(player, events)`` of the actions applied (none while a node still waits)."""
         if player != self.to_move():
             raise IllegalAction("protocol.turn", f"player {player} may not act now")
         action = self.decode(player, code)
         if action not in self.state.legal_actions(player):
             raise IllegalAction("adapter.illegal", f"action {code} ({action.to_json()}) is not legal now")
         self.pending.append((player, action))
+        applied: list[tuple[int, list]] = []
         if self.to_move() is None:
             chosen, self.pending = self.pending, []
             for p, a in chosen:
                 if self.state.is_terminal():
                     break
-                self.state.apply_action(p, a)
+                applied.append((p, self.state.apply_action(p, a)))
                 self.steps += 1
+        return applied
 
     # --- observations ------------------------------------------------------------------------------
     def observation(self, player: int) -> list[float]:
