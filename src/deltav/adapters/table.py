@@ -111,3 +111,15 @@ class Table:
 
     def observation_string(self, player: int) -> str:
         return self.enc.observation_string(self.state, player)
+
+
+def _table_deepcopy(self: Table, memo: dict) -> Table:
+    """A deep copy through the engine's own ``clone()`` (frameworks copy states with ``copy.deepcopy``)."""
+    new = Table.__new__(Table)
+    new.__dict__.update(self.__dict__)
+    new.state = self.state.clone()
+    new.pending = list(self.pending)
+    return new
+
+
+Table.__deepcopy__ = _table_deepcopy  # type: ignore[attr-defined]
