@@ -81,3 +81,18 @@ def test_same_match_as_play_match(game, options):
     _, final, _ = play_match(g, opts, 9, agents, on_step=track)
     assert final.is_terminal() and e.table.state.is_terminal()
     assert final.to_json() == e.table.state.to_json()
+
+
+def test_illegal_action_is_refused_and_changes_nothing():
+    from deltav.core.errors import IllegalAction
+
+    e = dz.env("mining")
+    e.reset(seed=2)
+    agent = e.agent_selection
+    before = e.table.state.to_json()
+    bad = int(np.flatnonzero(e.observe(agent)["action_mask"] == 0)[0])
+    with pytest.raises(IllegalAction):
+        e.step(bad)
+    with pytest.raises(IllegalAction):
+        e.step(e.table.num_actions)
+    assert e.table.state.to_json() == before and e.agent_selection == agent
