@@ -11,11 +11,15 @@ import pytest
 
 from deltav.core import Rng, get_game
 from deltav.games import load_all
-from deltav.games.actionspace import OBSERVATION_SIZE
 
 load_all()
 
-CASES = [("mining", "standard"), ("knighthawks", "skirmish"), ("deepspace", "duel"), ("tactical", "escape")]
+CASES = [("mining", "standard"), ("knighthawks", "skirmish"), ("deepspace", "duel"), ("deepspace", "design-duel"),
+         ("tactical", "escape"), ("tactical", "fleet_action")]
+
+
+def state_opts(game, scenario):
+    return game.resolve_options({"scenario": scenario})
 
 
 @pytest.mark.parametrize(("game_id", "scenario"), CASES)
@@ -24,13 +28,14 @@ def test_observation_reads_the_view_only(game_id, scenario):
     enc = importlib.import_module(f"deltav.games.{game_id}.encoding")
     state = game.new_initial_state(game.resolve_options({"scenario": scenario}), 5)
     rng = Rng(5)
+    size = len(enc.observation(game.new_initial_state(state_opts(game, scenario), 0), 0))
     differed = 0
     for _ in range(40):
         if state.is_terminal():
             break
         for p in range(state.num_players):
             obs = enc.observation(state, p)
-            assert len(obs) == OBSERVATION_SIZE
+            assert len(obs) == size
             world = game.determinize(state.view(p), p, Rng(p + 11))
             if world.to_json() != state.to_json():
                 differed += 1

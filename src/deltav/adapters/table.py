@@ -15,7 +15,6 @@ from typing import Any
 from deltav.core.errors import IllegalAction
 from deltav.core.protocol import Game, State, get_game
 from deltav.games import load_all
-from deltav.games.actionspace import OBSERVATION_SIZE
 
 
 def game_and_encoding(game_id: str):
@@ -34,7 +33,7 @@ class Table:
         probe = self.game.new_initial_state(self.options, 0)
         self.num_players = probe.num_players
         self.num_actions = self.enc.num_distinct_actions(probe)
-        self.obs_size = OBSERVATION_SIZE
+        self.obs_size = len(self.enc.observation(probe, 0))  # fixed per configuration (tested)
         self.state: State = probe
         self.pending: list[tuple[int, Any]] = []
         self.steps = 0

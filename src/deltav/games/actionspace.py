@@ -197,7 +197,56 @@ class SpaceCache:
 
 # --- observations ---------------------------------------------------------------------------------------
 
-OBSERVATION_SIZE = 1024
+OBSERVATION_SIZE = 1024  # the hashed sketch alone (hashed_features' default)
+SKETCH_SIZE = 256  # the hashed sketch appended to each game's planes
+
+
+class Features:
+    """Builds one fixed-layout float vector: named segments of numbers, flags and one-hots. ``layout`` lists
+    ``(name, size)`` per segment (for the docs and for checking that every observation has the same shape)."""
+
+    def __init__(self) -> None:
+        self.values: list[float] = []
+        self.layout: list[tuple[str, int]] = []
+        self._name = ""
+        self._start = 0
+
+    def segment(self, name: str) -> Features:
+        self._close()
+        self._name, self._start = name, len(self.values)
+        return self
+
+    def _close(self) -> None:
+        if self._name:
+            self.layout.append((self._name, len(self.values) - self._start))
+            self._name = ""
+
+    def num(self, x: Any, scale: float = 1.0) -> None:
+        """``x / scale`` (0 for null or a non-number)."""
+        ok = isinstance(x, int | float) and not isinstance(x, bool)
+        self.values.append(float(x) / scale if ok else 0.0)
+
+    def flag(self, b: Any) -> None:
+        self.values.append(1.0 if b else 0.0)
+
+    def one_hot(self, x: Any, choices: Sequence[Any]) -> None:
+        """One entry per choice, 1 at ``x`` (all 0 when ``x`` is not among them)."""
+        for c in choices:
+            self.values.append(1.0 if x == c else 0.0)
+
+    def zeros(self, k: int) -> None:
+        self.values.extend([0.0] * k)
+
+    def done(self) -> list[float]:
+        self._close()
+        return self.values
+
+
+def seat(owner: Any, viewer: int | None, n: int) -> int | None:
+    """A player index seen from ``viewer`` (the viewer is 0, the next seat 1...; a spectator sees seat order)."""
+    if not isinstance(owner, int) or isinstance(owner, bool) or not 0 <= owner < n:
+        return None
+    return (owner - (viewer or 0)) % n
 
 
 def canonical_json(view: Any) -> str:

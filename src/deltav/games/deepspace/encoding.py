@@ -12,8 +12,10 @@ from __future__ import annotations
 import json
 
 from deltav.games.actionspace import (
+    SKETCH_SIZE,
     ActionSpace,
     Context,
+    Features,
     Kind,
     Relative,
     SpaceCache,
@@ -21,10 +23,12 @@ from deltav.games.actionspace import (
     canonical_json,
     hashed_features,
     ints,
+    seat,
 )
 
 from . import messages as m
 from .design import POINTS_PER_SIZE, builtin_fleet_ids
+from .state import STATUS_NAMES
 
 STATS = ("thrust", "evasion", "endurance")
 
@@ -107,7 +111,9 @@ def _build(state) -> ActionSpace:
         Kind(m.AutoAllocate, (("ship", ships),)),
         Kind(m.SelfDestruct, (("ship", ships), ("detonate", Values([False, True])))),
     ]
-    return ActionSpace(kinds)
+    space = ActionSpace(kinds)
+    space.meta = {"ships": roster, "players": n, "maxsize": maxsize}
+    return space
 
 
 _SPACES = SpaceCache(_build)
@@ -144,9 +150,74 @@ def legal_mask(state, player: int) -> list[int]:
     return action_space(state).legal_mask(state, player)
 
 
+PHASES = ("design", "deploy", "plot", "allocate", "destruct", "over")
+MAX_PLAYERS = 4
+WEAPON_PLANES = 4  # the first weapons of a ship; the sketch covers the rest
+
+
+def planes(state, view: dict) -> Features:
+    """The fixed-layout planes of a Deep Space Combat view (docs/research.md): per ship slot, then per player
+    and the round. Owners are seen from the viewer (0 = the viewer's side)."""
+    meta = action_space(state).meta
+    me, n = view.get("you"), meta["players"]
+    ships = {s.get("id"): s for s in view.get("ships") or []}
+    f = Features()
+    f.segment("ships")
+    for sid in meta["ships"]:
+        s = ships.get(sid) or {}
+        f.flag(s)
+        f.one_hot(seat(s.get("owner"), me, n), range(MAX_PLAYERS))
+        f.one_hot(s.get("status"), STATUS_NAMES)
+        f.num(s.get("size"), meta["maxsize"])
+        pos, vel = s.get("pos"), s.get("vel")
+        f.flag(pos)
+        f.num(pos[0] if pos else 0, 50)
+        f.num(pos[1] if pos else 0, 50)
+        f.num(vel[0] if vel else 0, 10)
+        f.num(vel[1] if vel else 0, 10)
+        f.num(s.get("hp_taken"), 100)
+        f.num(s.get("incoming"), 100)
+        f.num(s.get("pending"), 100)
+        known = "thrust" in s  # full stats: own ships (and every ship once the game is over)
+        f.flag(known)
+        for k in STATS:
+            f.num(s.get(k), 20)
+        seen = s.get("seen") or {}
+        f.num(seen.get("thrust"), 20)
+        f.num(seen.get("weapons"), 4)
+        weapons = s.get("weapons") or []
+        damage = seen.get("damage") or []
+        for i in range(WEAPON_PLANES):
+            w = weapons[i] if i < len(weapons) else None
+            f.flag(w)
+            f.num(w[0] if w else 0, 60)
+            f.num(w[1] if w else 0, 60)
+            f.num(damage[i] if i < len(damage) else 0, 60)
+    f.segment("players")
+    players = view.get("players") or []
+    for k in range(MAX_PLAYERS):
+        p = ((me or 0) + k) % n if k < n else None
+        pl = players[p] if p is not None and p < len(players) else {}
+        f.flag(pl)
+        f.num(pl.get("size_levels"), 20)
+        zone = pl.get("zone") or [0, 0, 0]
+        f.num(zone[0], 50)
+        f.num(zone[1], 50)
+        f.num(pl.get("inflicted"), 1000)
+        f.num(pl.get("received"), 1000)
+        f.num(pl.get("score"), 1000)
+        f.flag(pl.get("waiting"))
+    f.segment("round")
+    f.one_hot(view.get("phase"), PHASES)
+    f.num(view.get("round"), max(1, view.get("round_limit") or 30))
+    return f
+
+
 def observation(state, player: int | None) -> list[float]:
-    """The fixed-length observation vector of ``player`` (hashed features of ``view(player)`` only)."""
-    return hashed_features(state.view(player))
+    """The fixed-length observation vector of ``player``: the planes of ``view(player)``, then a hashed sketch
+    of the whole view (docs/research.md). Reads the view (and the public configuration) only."""
+    view = state.view(player)
+    return planes(state, view).done() + hashed_features(view, SKETCH_SIZE)
 
 
 def observation_string(state, player: int | None) -> str:

@@ -13,8 +13,10 @@ from __future__ import annotations
 import json
 
 from deltav.games.actionspace import (
+    SKETCH_SIZE,
     ActionSpace,
     Context,
+    Features,
     Kind,
     Relative,
     SpaceCache,
@@ -22,10 +24,12 @@ from deltav.games.actionspace import (
     canonical_json,
     hashed_features,
     ints,
+    seat,
 )
 
 from . import messages as m
 from .repair import MAX_BLOCK
+from .ships import STATUS_NAMES
 
 SCREENS = ("PS", "ES", "SS", "MS", "none")
 
@@ -51,7 +55,7 @@ def _build(state) -> ActionSpace:
     def speed_value(ctx: Context, i: int):
         return ctx.state.ships[ctx.state.index[ctx.fields["ship"]]].speed + i - adf
 
-    return ActionSpace([
+    space = ActionSpace([
         Kind(m.Screen, (("ship", sh), ("screen", Values(SCREENS)))),
         Kind(m.Lay, (("ship", Values(layers)), ("kind", Values(("M", "S"))), ("at", ints(0, at_hi)))),
         Kind(m.Activate, (("seeker", Values([f"trap-{k}" for k in range(1, traps + 1)])),)),
@@ -66,6 +70,9 @@ def _build(state) -> ActionSpace:
         Kind(m.Repair, (("ship", sh), ("target", Values(targets)), ("points", ints(1, MAX_BLOCK)))),
         Kind(m.EndRepair),
     ])
+    space.meta = {"ships": ids, "weapons": weapons, "defenses": defenses, "radius": state.map.radius,
+                  "traps": traps}
+    return space
 
 
 _SPACES = SpaceCache(_build)
@@ -97,9 +104,77 @@ def legal_mask(state, player: int) -> list[int]:
     return action_space(state).legal_mask(state, player)
 
 
+STAGES = ("move", "declare", "intercept", "repair", "over")
+STATUSES = STATUS_NAMES
+SCREENS_ON = ("PS", "ES", "SS", "MS")
+MAX_TRAPS = 32
+
+
+def planes(state, view: dict) -> Features:
+    """The fixed-layout planes of a Knight Hawks view (docs/research.md): per ship slot (scenario order), then
+    traps and the turn. Owners are seen from the viewer (0 = the viewer's side)."""
+    meta = action_space(state).meta
+    me = view.get("viewer")
+    radius = max(1, meta["radius"])
+    ships = {s.get("id"): s for s in view.get("ships") or []}
+    f = Features()
+    f.segment("ships")
+    for sid in meta["ships"]:
+        s = ships.get(sid) or {}
+        f.flag(s)
+        f.one_hot(seat(s.get("owner"), me, 2), (0, 1))
+        f.one_hot(s.get("status"), STATUSES)
+        h = s.get("hex") or [0, 0]
+        f.num(h[0], radius)
+        f.num(h[1], radius)
+        f.one_hot(s.get("facing"), range(6))
+        f.num(s.get("speed"), 10)
+        hp = s.get("hp") or 0
+        f.num(hp, 100)
+        f.num((hp - (s.get("damage") or 0)) / hp if hp else 0)
+        f.num(s.get("adf"), 5)
+        f.num(s.get("mr"), 5)
+        f.one_hot(s.get("screen"), SCREENS_ON)
+        f.flag(s.get("evading"))
+        f.flag(s.get("orbit"))
+        f.flag(s.get("docked"))
+        dmg = s.get("damaged_systems") or {}
+        for k in ("short", "ccs", "nav", "dc", "fire"):
+            f.flag(dmg.get(k))
+        for group, width in (("weapons", meta["weapons"]), ("defenses", meta["defenses"])):
+            rows = s.get(group) or []
+            for i in range(width):
+                w = rows[i] if i < len(rows) else None
+                f.flag(w)
+                f.flag(w and w[3] == 0)  # in working order
+                f.num((w[1] / w[2]) if w and w[2] and w[2] > 0 and w[1] >= 0 else (1 if w else 0))
+    f.segment("traps")
+    mines = view.get("mines") or []
+    for k in range(MAX_TRAPS):
+        t = mines[k] if k < len(mines) else None
+        f.flag(t)
+        f.one_hot(seat(t[1], me, 2) if t else None, (0, 1))
+        f.one_hot(t[2] if t else None, ("M", "S"))
+        h = t[3] if t else [0, 0]
+        f.num(h[0], radius)
+        f.num(h[1], radius)
+    f.num(view.get("hidden_mines"), 5)
+    f.segment("turn")
+    f.num(view.get("turn"), max(1, view.get("turn_limit") or 12))
+    f.one_hot(view.get("stage"), STAGES)
+    f.flag(view.get("half"))
+    f.one_hot(seat(view.get("mover"), me, 2), (0, 1))
+    sc = view.get("scores") or [0, 0]
+    f.num(sc[me or 0] if len(sc) > (me or 0) else 0, 100)
+    f.num(sc[1 - (me or 0)] if len(sc) > 1 else 0, 100)
+    return f
+
+
 def observation(state, player: int | None) -> list[float]:
-    """The fixed-length observation vector of ``player`` (hashed features of ``view(player)`` only)."""
-    return hashed_features(state.view(player))
+    """The fixed-length observation vector of ``player``: the planes of ``view(player)``, then a hashed sketch
+    of the whole view (docs/research.md). Reads the view (and the public configuration) only."""
+    view = state.view(player)
+    return planes(state, view).done() + hashed_features(view, SKETCH_SIZE)
 
 
 def observation_string(state, player: int | None) -> str:

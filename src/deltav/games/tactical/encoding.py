@@ -3,7 +3,8 @@
 Ships are numbered by roster slot: per player the scenario's ships, then ``p<P>s<k>`` slots for every ship its
 credits could buy (credits / cheapest purchasable ship), then ``p<P>ob<k>`` slots for orbital bases. An order is
 (ship, one of the 50 burn/overload/land combinations, ``weak``), ``weak`` as a bit mask over the ignorable
-weak-gravity hexes of that course in sorted order (at most 3: a course meets at most that many runs); a nuke
+weak-gravity hexes of that course in sorted order (8 bits: a course meets each of the 4 weak-gravity
+bodies' rings in at most 2 runs); a nuke
 target as its rank among the nukes in flight (at most 8); strengths and amounts by value. The numbering depends
 only on the scenario and the options. This module owns the encoding only.
 """
@@ -13,8 +14,10 @@ from __future__ import annotations
 import json
 
 from deltav.games.actionspace import (
+    SKETCH_SIZE,
     ActionSpace,
     Context,
+    Features,
     Kind,
     Relative,
     SpaceCache,
@@ -22,12 +25,13 @@ from deltav.games.actionspace import (
     canonical_json,
     hashed_features,
     ints,
+    seat,
 )
 
 from . import values as v
 from .fleet import BASE_CARGO, _cost
 
-WEAK_BITS = 3
+WEAK_BITS = 8  # at most 2 runs per weak-gravity body (a line meets a ring in one segment, split by the body), 4 bodies
 NUKES = 8
 BURNS = ([(None, None, False)] + [(b, None, False) for b in range(6)] + [(b, o, False) for b in range(6)
          for o in range(6)] + [(b, None, True) for b in [None, *range(6)]])
@@ -118,7 +122,9 @@ def _build(state) -> ActionSpace:
     if rules.fleet_purchases:
         kinds += [Kind(v.Buy, (("item", Values(rules.fleet_purchases)), ("carrier", Values([None, *ships])))),
                   Kind(v.FleetReady)]
-    return ActionSpace(kinds)
+    space = ActionSpace(kinds)
+    space.meta = {"ships": every}
+    return space
 
 
 _SPACES = SpaceCache(_build)
@@ -150,9 +156,80 @@ def legal_mask(state, player: int) -> list[int]:
     return action_space(state).legal_mask(state, player)
 
 
+PHASES = ("fleet_building", "astrogation", "ordnance", "combat", "logistics", "game_over")
+TYPES = ("transport", "packet", "tanker", "liner", "corvette", "corsair", "frigate", "dreadnaught", "torch",
+         "orbitalBase")
+ORDNANCE_PLANES = 16
+
+
+def planes(state, view: dict) -> Features:
+    """The fixed-layout planes of a Delta-V tactical view (docs/research.md): per ship slot, then the ordnance in
+    flight, the players and the turn. Owners are seen from the viewer (0 = the viewer)."""
+    meta = action_space(state).meta
+    me = view.get("viewer", view.get("you"))
+    if me is None:
+        me = view.get("player")
+    ships = {s.get("id"): s for s in view.get("ships") or []}
+    f = Features()
+    f.segment("ships")
+    for sid in meta["ships"]:
+        s = ships.get(sid) or {}
+        f.flag(s)
+        f.one_hot(seat(s.get("owner"), me, 2), (0, 1))
+        f.one_hot(s.get("type"), TYPES)
+        pos, vel = s.get("position") or [0, 0], s.get("velocity") or [0, 0]
+        f.num(pos[0], 30)
+        f.num(pos[1], 30)
+        f.num(vel[0], 10)
+        f.num(vel[1], 10)
+        fuel = s.get("fuel")
+        f.flag(s and fuel is None)  # unlimited fuel
+        f.num(fuel, 50)
+        for k in ("landed", "destroyed", "overload_used", "detected", "heroic", "resupplied", "carrying_base",
+                  "emplaced"):
+            f.flag(s.get(k))
+        f.num(s.get("disabled"), 6)
+        f.num(s.get("cargo_used"), 50)
+        f.num(s.get("passengers"), 50)
+        f.num(s.get("nukes"), 2)
+        f.flag(s.get("control") == "captured")
+        f.num(len(s.get("pending_gravity") or []), 3)
+        f.one_hot(s.get("identity"), ("fugitives", "decoy", "unknown"))
+    f.segment("ordnance")
+    live = [o for o in view.get("ordnance") or [] if not o.get("destroyed")]
+    for k in range(ORDNANCE_PLANES):
+        o = live[k] if k < len(live) else {}
+        f.flag(o)
+        f.one_hot(seat(o.get("owner"), me, 2), (0, 1))
+        f.one_hot(o.get("kind"), ("mine", "torpedo", "nuke"))
+        pos, vel = o.get("position") or [0, 0], o.get("velocity") or [0, 0]
+        f.num(pos[0], 30)
+        f.num(pos[1], 30)
+        f.num(vel[0], 10)
+        f.num(vel[1], 10)
+    f.segment("players")
+    players = view.get("players") or []
+    for k in range(2):
+        p = ((me or 0) + k) % 2
+        pl = players[p] if p < len(players) else {}
+        f.num(pl.get("credits"), 1000)
+        f.num(len(pl.get("visited") or []), 10)
+        f.flag(pl.get("ready"))
+        f.flag(pl.get("escape_wins"))
+    f.num(view.get("unseen_enemy_ships"), 10)
+    f.segment("turn")
+    f.one_hot(view.get("phase"), PHASES)
+    f.one_hot(seat(view.get("active_player"), me, 2), (0, 1))
+    f.num(view.get("turn"), max(1, (view.get("options") or {}).get("turn_limit") or 100))
+    return f
+
+
 def observation(state, player: int | None) -> list[float]:
-    """The fixed-length observation vector of ``player`` (hashed features of ``view(player)`` only)."""
-    return hashed_features(state.view(player))
+    """The fixed-length observation vector of ``player``: the planes of ``view(player)``, then a hashed sketch
+    of the whole view (docs/research.md). Reads the view (and the public configuration) only."""
+    view = state.view(player)
+    view_for = dict(view, viewer=player)
+    return planes(state, view_for).done() + hashed_features(view, SKETCH_SIZE)
 
 
 def observation_string(state, player: int | None) -> str:
