@@ -16,7 +16,14 @@ from deltav.core.match import play_match
 
 # (game, scenario, applied-action cap): caps keep the whole file to a few seconds (truncation ends an episode)
 CASES = [("mining", "standard", 300), ("knighthawks", "skirmish", 300), ("deepspace", "duel", 300),
-         ("tactical", "biplanetary", 300)]
+         ("tactical", "biplanetary", 300), ("tactical", "escape", 200), ("deepspace", "squadrons", 200),
+         ("knighthawks", "station_assault", 200)]
+
+
+def test_api_test_four_players():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(dz.env("mining", max_steps=300, players=4), num_cycles=300)
 
 
 @pytest.mark.parametrize(("game", "scenario", "cap"), CASES)
@@ -96,3 +103,56 @@ def test_illegal_action_is_refused_and_changes_nothing():
     with pytest.raises(IllegalAction):
         e.step(e.table.num_actions)
     assert e.table.state.to_json() == before and e.agent_selection == agent
+
+
+# --- the Parallel API ------------------------------------------------------------------------------------
+
+PARALLEL = [("mining", "standard"), ("knighthawks", "skirmish"), ("deepspace", "duel"), ("tactical", "biplanetary")]
+
+
+@pytest.mark.parametrize(("game", "scenario"), PARALLEL)
+def test_parallel_api_and_seed_test(game, scenario):
+    from pettingzoo.test import parallel_api_test, parallel_seed_test
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        parallel_api_test(dz.parallel_env(game, max_steps=300, scenario=scenario), num_cycles=300)
+        parallel_seed_test(lambda: dz.parallel_env(game, max_steps=200, scenario=scenario), num_cycles=100)
+
+
+def test_parallel_simultaneous_node_takes_every_decider():
+    e = dz.parallel_env("deepspace", scenario="duel")
+    obs, _ = e.reset(seed=3)
+    assert all(obs[a]["action_mask"][e.WAIT] == 0 for a in e.agents)  # deployment: both decide
+    before = e.table.state.to_json()
+    acts = {a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in e.agents}
+    e.step(acts)
+    assert e.table.steps == 2 and e.table.state.to_json() != before
+
+
+def test_parallel_same_match_as_play_match():
+    options = {"scenario": "duel", "round_limit": 3}
+    g, enc = game_and_encoding("deepspace")
+    e = dz.parallel_env("deepspace", **options)
+    obs, _ = e.reset(seed=9)
+    while e.agents:
+        obs, *_ = e.step({a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in e.agents})
+    opts = g.resolve_options(options)
+    box = [g.new_initial_state(opts, 9)]
+
+    def track(step, state, events):
+        box[0] = state
+
+    _, final, _ = play_match(g, opts, 9, [_Lowest(enc, box) for _ in range(2)], on_step=track)
+    assert final.to_json() == e.table.state.to_json()
+
+
+def test_parallel_illegal_action_ends_the_match():
+    e = dz.parallel_env("mining")
+    obs, _ = e.reset(seed=1)
+    mover = next(a for a in e.agents if obs[a]["action_mask"][e.WAIT] == 0)
+    bad = int(np.flatnonzero(obs[mover]["action_mask"] == 0)[0])
+    before = e.table.state.to_json()
+    _, rewards, terms, _, infos = e.step({a: bad if a == mover else e.WAIT for a in e.agents})
+    assert rewards[mover] == -1.0 and all(terms.values()) and infos[mover]["illegal_action"]
+    assert e.agents == [] and e.table.state.to_json() == before
