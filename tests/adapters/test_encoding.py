@@ -16,7 +16,7 @@ load_all()
 
 GAMES = ("mining", "knighthawks", "deepspace", "tactical")
 CASES = [(g, s.id) for g in GAMES for s in get_game(g).scenarios()]
-STEPS = 250  # decisions per playout (enough to reach every phase of the shorter games)
+STEPS = 200  # decisions per playout (enough to reach every phase of the shorter games)
 
 
 def encoding(game_id: str):

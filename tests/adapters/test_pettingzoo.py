@@ -116,8 +116,8 @@ def test_parallel_api_and_seed_test(game, scenario):
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        parallel_api_test(dz.parallel_env(game, max_steps=300, scenario=scenario), num_cycles=300)
-        parallel_seed_test(lambda: dz.parallel_env(game, max_steps=200, scenario=scenario), num_cycles=100)
+        parallel_api_test(dz.parallel_env(game, max_steps=200, scenario=scenario), num_cycles=200)
+        parallel_seed_test(lambda: dz.parallel_env(game, max_steps=100, scenario=scenario), num_cycles=100)
 
 
 def test_parallel_simultaneous_node_takes_every_decider():
