@@ -55,3 +55,40 @@ def test_shimmy_wrapper_passes_api_test():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         api_test(env, num_cycles=60)
+
+
+def test_resampler_keeps_the_players_observation():
+    import deltav.adapters.openspiel as dos
+
+    g = pyspiel.load_game("deltav_deepspace", {"seed": 2})
+    state = g.new_initial_state()
+    state.apply_action(state.legal_actions()[0])  # player 0's deployment step, buffered: hidden from player 1
+    assert state.current_player() == 1
+    cb = dos.resampler(5)
+    for _ in range(3):
+        sampled = cb(state, 1)
+        assert sampled.observation_string(1) == state.observation_string(1)
+        assert sampled.legal_actions(1) == state.legal_actions(1)
+        assert len(sampled.table.pending) == 1
+
+
+def test_ismcts_bot_with_the_determinizer_plays_a_match():
+    """OpenSpiel's ISMCTS, sampling worlds with the game's own determinizer (never the true state)."""
+    from open_spiel.python.algorithms import ismcts
+
+    import deltav.adapters.openspiel as dos
+
+    g = pyspiel.load_game("deltav_mining", {"max_steps": 12, "seed": 4})
+    rng = np.random.RandomState(1)
+    bots = []
+    for p in range(2):
+        bot = ismcts.ISMCTSBot(g, mcts.RandomRolloutEvaluator(1, rng), 2.0, 4, random_state=rng,
+                               use_observation_string=True, allow_inconsistent_action_sets=True)
+        bot.set_resampler(dos.resampler(p))
+        bots.append(bot)
+    state = g.new_initial_state()
+    while not state.is_terminal():
+        action = bots[state.current_player()].step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    assert state.table.steps == 12

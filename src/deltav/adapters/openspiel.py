@@ -18,6 +18,7 @@ import pyspiel
 
 from deltav.adapters.table import Table, game_and_encoding
 from deltav.core.errors import IllegalAction
+from deltav.core.rng import Rng
 
 GAMES = ("mining", "knighthawks", "deepspace", "tactical")
 
@@ -140,3 +141,25 @@ def _make(game_id: str):
 
 
 GAME_CLASSES = {g: _make(g) for g in GAMES}
+
+
+def resampler(seed: int = 0):
+    """A resampler for OpenSpiel's ``ISMCTSBot.set_resampler``: ``cb(state, player)`` returns a state built by the
+    game's own determinizer from ``player``'s view alone (``Game.determinize``), so a search never reads what
+    that player cannot see. Choices other players already buffered at a simultaneous node are hidden from
+    ``player``, so they are redrawn among those players' legal actions in the sampled world."""
+    rng = Rng(seed)
+
+    def cb(state, player):
+        t = state.table
+        new = state.clone()
+        world = t.game.determinize(t.state.view(player), player, rng.fork(t.steps, len(t.pending)))
+        pending = []
+        for p, a in t.pending:
+            legal = world.legal_actions(p)
+            pending.append((p, a if p == player else legal[rng.below(len(legal))]))
+        new.table.state = world
+        new.table.pending = pending
+        return new
+
+    return cb

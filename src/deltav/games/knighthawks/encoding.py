@@ -58,7 +58,9 @@ def _build(state) -> ActionSpace:
     space = ActionSpace([
         Kind(m.Screen, (("ship", sh), ("screen", Values(SCREENS)))),
         Kind(m.Lay, (("ship", Values(layers)), ("kind", Values(("M", "S"))), ("at", ints(0, at_hi)))),
-        Kind(m.Activate, (("seeker", Values([f"trap-{k}" for k in range(1, traps + 1)])),)),
+        # determinized worlds (Game.determinize) name the traps a player cannot see trap-sampled-<k>
+        Kind(m.Activate, (("seeker", Values([f"trap-{k}" for k in range(1, traps + 1)]
+                                            + [f"trap-sampled-{k}" for k in range(1, traps + 1)])),)),
         Kind(m.Orbit, (("ship", sh), ("clockwise", Values((False, True))))),
         Kind(m.Course, (("ship", sh), ("speed", Relative(2 * adf + 1, speed_index, speed_value)),
                         ("facing", ints(0, 5)))),
