@@ -189,9 +189,11 @@ class SpaceCache:
         self._cache: dict[str, ActionSpace] = {}
 
     def get(self, key: str, arg: Any) -> ActionSpace:
+        """The space of configuration ``key``, built from ``arg`` the first time (``arg`` may be a function
+        returning the build argument, so that it is only made when needed)."""
         sp = self._cache.get(key)
         if sp is None:
-            sp = self._cache[key] = self._build(arg)
+            sp = self._cache[key] = self._build(arg() if callable(arg) else arg)
         return sp
 
 

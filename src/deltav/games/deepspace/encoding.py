@@ -119,6 +119,12 @@ def _build(state) -> ActionSpace:
 _SPACES = SpaceCache(_build)
 
 
+def _initial(options):
+    from deltav.games.deepspace import DeepSpaceGame  # the package imports this module's siblings: import late
+
+    return DeepSpaceGame.new_initial_state(options, 0)
+
+
 def initial_key(state) -> str:
     """The configuration an encoding depends on (the scenario's sides, zones and fleets, and the options)."""
     return json.dumps([state.opts, list(state.levels), [list(z) for z in state.zones]], sort_keys=True, default=str)
@@ -126,12 +132,8 @@ def initial_key(state) -> str:
 
 def action_space(state) -> ActionSpace:
     key = initial_key(state)
-    sp = _SPACES._cache.get(key)
-    if sp is None:  # built from the configuration's initial position, so every later state numbers alike
-        from deltav.games.deepspace import DeepSpaceGame
-
-        sp = _SPACES.get(key, DeepSpaceGame.new_initial_state(state.opts, 0))
-    return sp
+    # built from the configuration's initial position, so every later state numbers alike
+    return _SPACES.get(key, lambda: _initial(state.opts))
 
 
 def num_distinct_actions(state) -> int:

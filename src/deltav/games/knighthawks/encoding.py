@@ -80,14 +80,16 @@ def _build(state) -> ActionSpace:
 _SPACES = SpaceCache(_build)
 
 
+def _initial(options):
+    from deltav.games.knighthawks import KnightHawks  # the package imports this module's siblings: import late
+
+    return KnightHawks.new_initial_state(options, 0)
+
+
 def action_space(state) -> ActionSpace:
     key = json.dumps(state.options, sort_keys=True, default=str)
-    sp = _SPACES._cache.get(key)
-    if sp is None:  # built from the configuration's initial position, so every later state numbers alike
-        from deltav.games.knighthawks import KnightHawks
-
-        sp = _SPACES.get(key, KnightHawks.new_initial_state(state.options, 0))
-    return sp
+    # built from the configuration's initial position, so every later state numbers alike
+    return _SPACES.get(key, lambda: _initial(state.options))
 
 
 def num_distinct_actions(state) -> int:
