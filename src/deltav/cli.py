@@ -23,7 +23,7 @@ from rich.table import Table
 
 import deltav
 from deltav.core.agent import Agent
-from deltav.core.errors import DeltavError, OptionError
+from deltav.core.errors import DeltavError, OptionError, RecordError
 from deltav.core.match import AgentError, play_match
 from deltav.core.protocol import Game, get_game
 from deltav.core.records import MatchRecord, replay, version_mismatch
@@ -421,7 +421,11 @@ def _print_summary(s: dict) -> None:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     record = MatchRecord.load(args.file)
-    game = _game(record.game)
+    load_all()
+    try:
+        game = get_game(record.game)
+    except OptionError as exc:
+        raise RecordError(f"$.game: {exc}") from None
     console.print(
         f"[bold]{safe_text(record.game)}[/bold] {safe_text(str(record.options.get('scenario', '')))}, seed "
         f"{record.seed}, seats {safe_text(', '.join(f'{i}={s}' for i, s in enumerate(record.seats)))}, "
