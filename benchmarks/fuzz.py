@@ -14,9 +14,11 @@ At random decision points of seeded random playouts of every scenario it throws 
 
 It counts, per game: ``raw_exception`` (anything that is not a DeltavError), ``accepted_illegal`` (an input
 accepted though its action, compared as canonical JSON, is not in ``legal_actions(p)``), ``changed_after_refusal``
-(``to_json()`` differs after a refused input), ``private_view_change`` (a step whose events other seats cannot
+(``to_json()`` differs after a refused input), ``clone_leak`` (a probe on a clone changed the original),
+``private_view_change`` (a step whose events other seats cannot
 see changed their view, the rule of ``tests/conformance/test_private_steps.py``), ``record_verified`` (a corrupted
-record, changed outside its free-text ``seats`` and ``meta``, still verified) and ``guard_tripped`` (a state
+record, changed outside its free-text ``seats`` and ``meta`` and its seed, still verified; swapped steps that
+verify are commuting submissions, another valid record) and ``guard_tripped`` (a state
 probe that ran out of its time or memory allowance: a hang or an allocation bomb, stopped and reported). For
 each kind it prints the first example with a reproducer (game, options, playout seed, step, input); replay one
 with ``--repro``. Every probe runs on a clone, so the playout itself is never disturbed, and the playout's
@@ -620,11 +622,14 @@ class Fuzzer:
             if change.startswith("swapped steps"):
                 continue  # two steps that commute (two seats' submissions) make another valid record
             if canonical(_core(doc2)) != canonical(fixed):
-                rep.fault(Fault("record_verified", "record", f"{change}: the corrupted record verified", repro))
+                rep.fault(Fault("record_verified", "record", f"{change}: the corrupted record verified "
+                                f"({_first_change(fixed, _core(doc2))})", repro))
 
 
 def _core(doc: dict) -> dict:
-    return {k: v for k, v in doc.items() if k not in ("seats", "meta")}
+    """What a record must keep: all but its free text (seats, meta) and its seed (another seed that plays the
+    same match, as in a short game without dice, makes another valid record)."""
+    return {k: v for k, v in doc.items() if k not in ("seats", "meta", "seed")}
 
 
 def _swap(doc: dict, rng: Rng) -> str:
