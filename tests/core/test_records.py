@@ -159,6 +159,13 @@ def test_a_malformed_step_is_refused_by_path():
         MatchRecord.from_json(obj)
 
 
+def test_an_option_string_longer_than_any_path_is_refused_by_name():
+    obj = _record_json()
+    obj["options"]["scenario"] = "s" * 5000  # no file name is that long: the loader would fail with an OSError
+    with pytest.raises(RecordError, match=r"\$\.options\.scenario: has 5000 items, at most 4096"):
+        MatchRecord.from_json(obj)
+
+
 def test_an_unknown_top_level_field_is_refused():
     obj = _record_json()
     obj["extra"] = 1

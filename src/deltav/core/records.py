@@ -51,7 +51,7 @@ class _RecordDoc(TypedDict):
     engine_version: _Name
     game: _Name
     rules_version: _Name
-    options: Annotated[dict[str, bool | int | float | str | None], MaxLen(200)]
+    options: Annotated[dict[str, bool | int | float | Annotated[str, MaxLen(4096)] | None], MaxLen(200)]
     seed: Annotated[int, Range(-(2**63), 2**64 - 1)]
     seats: Annotated[list[_Name], MaxLen(1024)]
     steps: Annotated[list[_StepDoc], MaxLen(10_000_000)]
