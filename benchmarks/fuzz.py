@@ -90,7 +90,7 @@ class Report:
     game: str
     probes: dict[str, int] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
-    first: dict[str, Fault] = field(default_factory=dict)
+    first: dict[tuple[str, str], Fault] = field(default_factory=dict)  # (kind, probe) -> first example
     by_probe: dict[tuple[str, str], int] = field(default_factory=dict)
     playouts: int = 0
     steps: int = 0
@@ -99,7 +99,7 @@ class Report:
     def fault(self, f: Fault) -> None:
         self.counts[f.kind] += 1
         self.by_probe[(f.kind, f.probe)] = self.by_probe.get((f.kind, f.probe), 0) + 1
-        self.first.setdefault(f.kind, f)
+        self.first.setdefault((f.kind, f.probe), f)
 
     def probe(self, name: str) -> None:
         self.probes[name] = self.probes.get(name, 0) + 1
@@ -116,12 +116,12 @@ class Report:
         for kind in KINDS:
             n = self.counts[kind]
             lines.append(f"  {kind:<22} {n:>7}")
-            if n:
-                where = ", ".join(f"{p} {c}" for (k, p), c in sorted(self.by_probe.items()) if k == kind)
-                f = self.first[kind]
-                lines.append(f"      by probe: {where}")
-                lines.append(f"      first: {_clip(f.line(), 400)}")
-                lines.append(f"      repro: {_clip(json.dumps(f.repro, default=repr), 600)}")
+            for (k, probe), c in sorted(self.by_probe.items()):
+                if k != kind:
+                    continue
+                f = self.first[(k, probe)]
+                lines.append(f"      {probe} {c}, first: {_clip(f.detail, 400)}")
+                lines.append(f"        repro: {_clip(json.dumps(f.repro, default=repr), 600)}")
         return "\n".join(lines)
 
 
@@ -199,16 +199,21 @@ def _other_type_values(v: Any, rng: Rng, tokens: list[str]) -> list[Any]:
                        "z" * 10_000, "\x00", [], [1], {}, {"type": "x"}]
     if tokens:
         pool.append(rng.choice(tokens))
-    if isinstance(v, bool):
-        pool += [0, 1]
-    elif isinstance(v, int):
-        pool += [v + 1, v - 1, -v - 1, v * 1000, float(v), str(v)]
-    elif isinstance(v, float):
-        pool += [int(v), v + 0.5, -v, str(v)]
-    elif isinstance(v, str):
-        pool += [v + "x", v[:-1], v.upper(), [v], v * 50]
-    elif isinstance(v, list):
-        pool += [v[:-1], v + v[-1:], v * 40, [v], list(reversed(v)), [None] * len(v)]
+    try:
+        if isinstance(v, bool):
+            pool += [0, 1]
+        elif isinstance(v, int):
+            small = abs(v) < 10**100  # huge ints (from an earlier mutation) have no float and a long text
+            pool += [v + 1, v - 1, -v - 1, v * 1000, float(v) if small else 1e308, str(v) if small else "9" * 100]
+        elif isinstance(v, float):
+            pool += [int(v), v + 0.5, -v, str(v)]
+        elif isinstance(v, str):
+            pool += [v + "x", v[:-1], v.upper(), [v], v * 50]
+        elif isinstance(v, list):
+            pool += [v[:-1], v + v[-1:], v * 40, [v], list(reversed(v)), [None] * len(v),
+                     [rng.choice(_ODD_STRINGS)], [rng.choice(_ODD_NUMBERS)], [rng.choice(tokens)] if tokens else ["x"]]
+    except (ValueError, OverflowError):  # NaN or infinity from an earlier mutation
+        pass
     return [x for x in pool if canonical_or_none(x) != canonical_or_none(v)]
 
 
@@ -228,7 +233,7 @@ def mutate_action_json(obj: dict, rng: Rng, tokens: list[str]) -> dict | Any:
     if r == 1:
         return {kk: vv for kk, vv in obj.items() if kk != k}
     if r == 2:
-        return {**obj, "type": rng.choice(("", "x", obj["type"] + "x", None, 1))}
+        return {**obj, "type": rng.choice(("", "x", f"{obj.get('type')}x", None, 1))}
     if r == 3:  # nested values: mutate one part
         return {**obj, k: _mutate_deep(obj[k], rng, tokens)}
     return {**obj, k: rng.choice(_other_type_values(obj[k], rng, tokens))}
@@ -504,6 +509,8 @@ class Fuzzer:
             r = rng.below(10)
             if r < 5 and mine:
                 obj = mutate_action_json(rng.choice(mine).to_json(), rng, tokens)
+                if rng.below(3) == 0 and isinstance(obj, dict):  # two faults at once reach deeper checks
+                    obj = mutate_action_json(obj, rng, tokens)
             elif r == 5 and mine:
                 obj = json.loads(json.dumps(rng.choice(mine).to_json()))  # a legal action, for the baseline
             elif r == 6:
