@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -93,3 +94,111 @@ def test_demo_plays_every_game_and_saves_replayable_records(capsys, tmp_path):
     for f in files:
         assert f.name in out.replace("\n", "")
         replay(MatchRecord.load(f))
+
+
+def _toy_record(tmp_path, seed=5):
+    record, _, _ = play_match(get_game("toy"), {}, seed, [RandomAgent(), RandomAgent()])
+    return json.loads(json.dumps(record.to_json()))
+
+
+def _write(tmp_path, data: bytes | str | dict):
+    path = tmp_path / "r.json"
+    if isinstance(data, dict):
+        data = json.dumps(data)
+    path.write_bytes(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data)
+    return path
+
+
+def _bad_records(tmp_path):
+    good = json.dumps(_toy_record(tmp_path))
+    obj = _toy_record(tmp_path)
+    yield "invalid utf-8", good.encode().replace(b'"random"', b'"\xff"', 1)
+    yield "5000-digit number", good.replace('"seed": 5', '"seed": ' + "7" * 5000)
+    yield "deep nesting", good.replace('"meta": {}', '"meta": ' + "[" * 50_000 + "]" * 50_000)
+    yield "seats of the wrong type", {**obj, "seats": 3}
+    yield "meta of the wrong type", {**obj, "meta": [1]}
+    yield "seed true", {**obj, "seed": True}
+    yield "returns altered", {**obj, "returns": [-x for x in obj["returns"]]}
+    yield "markup in a seat name, wrong type elsewhere", {**obj, "seats": ["[/red]", "[bold]x"], "meta": 1}
+    yield "markup in a diverging seat count", {**obj, "seats": ["[/red]"]}
+    yield "NUL scenario", {**obj, "options": {**obj["options"], "scenario": "a\x00b"}}
+    yield "lone surrogate scenario", good.replace('"standard"', '"\\ud800"')
+    yield "long scenario", {**obj, "options": {**obj["options"], "scenario": "s" * 5000}}
+    yield "markup scenario", {**obj, "options": {**obj["options"], "scenario": "[/bold]\n[red]"}}
+    yield "not an object", "[]"
+    yield "engine version", {**obj, "engine_version": "[/x]0.0.1"}
+    yield "unknown game", {**obj, "game": "[/x]nosuch"}
+
+
+def test_every_bad_record_is_a_one_line_error_never_a_traceback(capsys, tmp_path):
+    for name, data in _bad_records(tmp_path):
+        path = _write(tmp_path, data)
+        code, out, err = run(capsys, "replay", str(path), "--quiet")
+        assert code == 1, f"{name}: exit {code}"
+        assert err.startswith("deltav: ") and err.count("\n") == 1, f"{name}: {err!r}"
+        assert "Traceback" not in err and "verified" not in out, name
+
+
+def test_replay_prints_seat_names_with_markup_as_written(capsys, tmp_path):
+    obj = _toy_record(tmp_path)
+    obj["seats"] = ["[/red]", "[bold]x[/bold]"]
+    code, out, err = run(capsys, "replay", str(_write(tmp_path, obj)))
+    assert code == 0, err
+    assert "0=[/red], 1=[bold]x[/bold]" in out
+
+
+def test_replay_refuses_another_engine_version_unless_told(capsys, tmp_path):
+    obj = _toy_record(tmp_path)
+    obj["engine_version"] = "0.0.1"
+    path = _write(tmp_path, obj)
+    code, _, err = run(capsys, "replay", str(path), "--quiet")
+    assert code == 1 and "engine '0.0.1'" in err
+    code, out, err = run(capsys, "replay", str(path), "--quiet", "--accept-version-mismatch")
+    assert code == 0 and "verified" in out
+    assert err.startswith("deltav: warning: recorded with engine '0.0.1'")
+
+
+def _play_with_humans(capsys, monkeypatch, seats, seed=3):
+    picks = itertools.cycle("3102")  # a varied, repeatable human (an out-of-range pick is asked again)
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(picks))
+    argv = ["play", "mining", "--seed", str(seed), "--log"]
+    for s in seats:
+        argv += ["--seat", s]
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    return out
+
+
+def _log_lines(out):
+    return [line for line in out.splitlines() if line.startswith("  #")]
+
+
+def _audiences(lines):
+    return [line.split("(to [", 1)[1].split("]", 1)[0] for line in lines if "(to [" in line]
+
+
+def test_play_log_with_a_human_seat_shows_only_what_that_seat_may_see(capsys, monkeypatch):
+    out = _play_with_humans(capsys, monkeypatch, ["0=human", "1=bot:random"])
+    audiences = _audiences(_log_lines(out))
+    assert audiences  # the human's own secret looks are shown...
+    assert set(audiences) == {"0"}  # ...and the bot's are not
+
+
+def test_play_log_with_only_bots_shows_every_event(capsys, monkeypatch):
+    out = _play_with_humans(capsys, monkeypatch, ["0=bot:random", "1=bot:random"])
+    assert set(_audiences(_log_lines(out))) == {"0", "1"}
+
+
+def test_play_log_with_two_humans_shows_private_events_only_at_their_owners_turn(capsys, monkeypatch):
+    out = _play_with_humans(capsys, monkeypatch, ["0=human", "1=human"])
+    assert _audiences(_log_lines(out)) == []  # the shared log shows what both may see
+    shown = set()
+    heads = out.split("private events of player ")[1:]
+    assert heads
+    for block in heads:
+        who = block.split(" ", 1)[0]
+        body = block.split("\n", 1)[1].split("\n  [0]", 1)[0]
+        audiences = _audiences(body.splitlines())
+        assert audiences and set(audiences) == {who}
+        shown.add(who)
+    assert shown == {"0", "1"}

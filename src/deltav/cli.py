@@ -11,27 +11,29 @@ import os
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 import deltav
 from deltav.core.agent import Agent
-from deltav.core.errors import DeltavError, OptionError
+from deltav.core.errors import DeltavError, OptionError, RecordError
 from deltav.core.match import AgentError, play_match
 from deltav.core.protocol import Game, get_game
-from deltav.core.records import MatchRecord, replay
+from deltav.core.records import MatchRecord, replay, version_mismatch
 from deltav.core.rng import derive_seed
+from deltav.core.values import Event
 from deltav.games import load_all
 from deltav.stats import binomial_one_sided_p, wilson_interval
 
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+console = Console(highlight=False, emoji=False)
+err_console = Console(stderr=True, highlight=False, emoji=False)
 
 
 class UsageError(DeltavError):
@@ -94,20 +96,51 @@ def _seat_specs(args: argparse.Namespace, n: int, default: str) -> list[str]:
     return specs
 
 
+def safe_text(text: str) -> str:
+    """Text from a file or a game made safe for one terminal line: rich markup escaped, control characters
+    and lone surrogates shown as escapes (so a seat name like ``[/red]`` or ``a\nb`` prints as written)."""
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    text = "".join(ch if ch.isprintable() or ch == " " else repr(ch)[1:-1] for ch in text)
+    return escape(text)
+
+
+def log_shows_now(specs: Sequence[str]) -> Callable[[Event], bool]:
+    """Which events ``deltav play --log`` prints as they happen: those every human seat may see (so with only
+    bots, every event; with one human seat, what that seat may see; with several humans at one terminal,
+    only what all of them may see). A human seat's other private events wait for its own turn."""
+    humans = [i for i, s in enumerate(specs) if s == "human"]
+    return lambda e: all(e.visible_to(h) for h in humans)
+
+
 class TerminalHuman(Agent):
-    """A human at the terminal: shows the view and the numbered legal actions, reads a number."""
+    """A human at the terminal: shows the view and the numbered legal actions, reads a number. With a
+    ``deferred`` predicate (``deltav play --log`` with several humans), it collects the events of its seat
+    that the shared log did not print and shows them at its next turn, under its own heading."""
 
     name = "human"
 
+    def __init__(self) -> None:
+        self.deferred: Callable[[Event], bool] | None = None
+        self.pending: list[Event] = []
+
+    def observe(self, player: int, events: list[Event]) -> None:
+        if self.deferred is not None:
+            self.pending.extend(e for e in events if self.deferred(e))
+
     def act(self, decision):
         console.rule(f"player {decision.player} to act")
+        if self.pending:
+            console.print(f"private events of player {decision.player} since its last turn:")
+            for e in self.pending:
+                console.print(f"  {safe_text(decision.game.describe_value(e))}")
+            self.pending = []
         picture = decision.game.render_view(decision.view)
         if picture:
             console.print(picture, markup=False)
         else:
             console.print_json(json.dumps(decision.view))
         for i, a in enumerate(decision.legal_actions):
-            console.print(f"  [{i}] {decision.game.describe_value(a)}")
+            console.print(f"  [{i}] {safe_text(decision.game.describe_value(a))}")
         while True:
             try:
                 text = input("your choice (number, or a JSON action): ").strip()
@@ -118,7 +151,7 @@ class TerminalHuman(Agent):
             try:
                 action = decision.game.action_from_json(json.loads(text))
             except (json.JSONDecodeError, DeltavError) as exc:
-                console.print(f"[red]{exc}[/red]")
+                console.print(f"[red]{safe_text(str(exc))}[/red]")
                 continue
             if action in decision.legal_actions:
                 return action
@@ -158,15 +191,15 @@ def cmd_games(args: argparse.Namespace) -> int:
 def _print_result(game: type[Game], record: MatchRecord, path: Path | None, seconds: float) -> None:
     res = record.result or {}
     winners = res.get("winners", [])
-    who = ", ".join(f"seat {w} ({record.seats[w]})" for w in winners) if winners else "nobody (draw)"
-    scen = record.options.get("scenario", "")
+    who = ", ".join(f"seat {w} ({safe_text(record.seats[w])})" for w in winners) if winners else "nobody (draw)"
+    scen = safe_text(str(record.options.get("scenario", "")))
     console.print(
         f"[bold]{game.id}[/bold] {scen}: {len(record.steps)} decisions in {seconds:.2f}s; winner: {who}; "
-        f"reason: {res.get('reason', '?')}"
+        f"reason: {safe_text(str(res.get('reason', '?')))}"
         + (f"; scores {res.get('scores')}" if res.get("scores") is not None else "")
     )
     if path is not None:
-        console.print(f"  record: {path}")
+        console.print(f"  record: {safe_text(str(path))}")
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -175,11 +208,17 @@ def cmd_play(args: argparse.Namespace) -> int:
     n = game.num_players(opts)
     specs = _seat_specs(args, n, "bot:random")
     agents = [make_seat_agent(game.id, s) for s in specs]
+    shows_now = log_shows_now(specs)
+    if args.log:
+        for a in agents:
+            if isinstance(a, TerminalHuman):
+                a.deferred = lambda e: not shows_now(e)
 
     def show(i, state, events):
         if args.log:
             for e in events:
-                console.print(f"  #{i} {game.describe_value(e)}")
+                if shows_now(e):
+                    console.print(f"  #{i} {safe_text(game.describe_value(e))}")
 
     t0 = time.perf_counter()
     record, state, _ = play_match(game, opts, args.seed, agents, specs, on_step=show)
@@ -382,23 +421,33 @@ def _print_summary(s: dict) -> None:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     record = MatchRecord.load(args.file)
-    game = _game(record.game)
+    load_all()
+    try:
+        game = get_game(record.game)
+    except OptionError as exc:
+        raise RecordError(f"$.game: {exc}") from None
     console.print(
-        f"[bold]{record.game}[/bold] {record.options.get('scenario', '')}, seed {record.seed}, seats "
-        f"{', '.join(f'{i}={s}' for i, s in enumerate(record.seats))}, engine {record.engine_version}"
+        f"[bold]{safe_text(record.game)}[/bold] {safe_text(str(record.options.get('scenario', '')))}, seed "
+        f"{record.seed}, seats {safe_text(', '.join(f'{i}={s}' for i, s in enumerate(record.seats)))}, "
+        f"engine {safe_text(record.engine_version)}, rules {safe_text(record.rules_version)}"
     )
+    if args.accept_version_mismatch:
+        why = version_mismatch(record)
+        if why:
+            err_console.print(f"deltav: warning: {safe_text(why)}; replaying anyway (--accept-version-mismatch)",
+                              soft_wrap=True)
 
     def show(i, step, state):
         if args.quiet:
             return
-        console.print(f"#{i} P{step.player}: {game.describe_value(step.action)}")
+        console.print(f"#{i} P{step.player}: {safe_text(game.describe_value(step.action))}")
         for e in step.events:
-            console.print(f"     {game.describe_value(e)}")
+            console.print(f"     {safe_text(game.describe_value(e))}")
 
-    replay(record, on_step=show)
+    replay(record, on_step=show, accept_versions=args.accept_version_mismatch)
     res = record.result or {}
-    console.print(f"[green]verified[/green]: {len(record.steps)} steps replay exactly; result: {res.get('reason')} "
-                  f"(winners {res.get('winners')})")
+    console.print(f"[green]verified[/green]: {len(record.steps)} steps replay exactly; result: "
+                  f"{safe_text(str(res.get('reason')))} (winners {safe_text(str(res.get('winners')))})")
     return 0
 
 
@@ -441,7 +490,11 @@ def build_parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("play", help="play one match")
     game_args(pl)
     pl.add_argument("--record", help="save the match record to this file")
-    pl.add_argument("--log", action="store_true", help="print every event")
+    pl.add_argument(
+        "--log", action="store_true",
+        help="print the events as they happen: with only bots, every event (private ones too); with human "
+        "seats, only the events every human seat may see (a human's other private events are shown at its turn)",
+    )
     pl.set_defaults(func=cmd_play)
 
     si = sub.add_parser("simulate", help="play many matches in parallel and report win rates")
@@ -456,6 +509,10 @@ def build_parser() -> argparse.ArgumentParser:
     rp = sub.add_parser("replay", help="verify a match record and print it as a log")
     rp.add_argument("file")
     rp.add_argument("--quiet", action="store_true", help="only verify")
+    rp.add_argument(
+        "--accept-version-mismatch", action="store_true",
+        help="replay a record made by another engine or rules version (with a warning) instead of refusing it",
+    )
     rp.set_defaults(func=cmd_replay)
 
     de = sub.add_parser("demo", help="a bot-vs-bot match of every game, with its saved record")
@@ -472,10 +529,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.func(args)
     except (UsageError, OptionError) as exc:
-        err_console.print(f"deltav: error: {exc}")
+        err_console.print(f"deltav: error: {safe_text(str(exc))}", soft_wrap=True)
         return 2
-    except DeltavError as exc:
-        err_console.print(f"deltav: {exc}")
+    except DeltavError as exc:  # a record that does not verify, a bad scenario file...: one line, exit 1
+        err_console.print(f"deltav: {safe_text(str(exc))}", soft_wrap=True)
         return 1
 
 

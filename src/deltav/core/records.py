@@ -1,8 +1,15 @@
 """Match records: a JSON file that replays a whole match and proves it replays.
 
 A record holds the game id, resolved options, seed, engine and rules versions, the seat labels, every action
-with the events it produced, and the result. :func:`replay` re-runs the match from the options and seed and
-checks every step's events and the final result; the first difference is reported with its step index.
+with the events it produced, the result and the returns. :func:`replay` re-runs the match from the options
+and seed and checks that the record is exactly what this engine produces: the same engine and rules versions
+(unless the caller accepts a mismatch), options that are already resolved, and every step's action, events,
+the final result and the returns equal in their canonical JSON form (so ``1``, ``1.0`` and ``true`` differ).
+The first difference is reported with its step index.
+
+Reading is checked: :meth:`MatchRecord.load` refuses bytes that are not UTF-8, numbers of absurd size, NaN,
+nesting deeper than :data:`MAX_DEPTH` and files over :data:`MAX_BYTES`; :meth:`MatchRecord.from_json` reads
+the document with :func:`deltav.core.shape.read`. Every refusal is a :class:`RecordError` naming the field.
 
 This module owns the record format and its verification; it knows no game (it looks games up in the registry).
 """
@@ -10,16 +17,47 @@ This module owns the record format and its verification; it knows no game (it lo
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal, TypedDict
 
 import deltav
 from deltav.core.errors import DeltavError, IllegalAction, RecordError
 from deltav.core.protocol import Game, Result, State, get_game
+from deltav.core.shape import INT_LIMIT, MaxLen, Range, read
 
 FORMAT = "deltav-record/1"
+
+#: The largest record file :meth:`MatchRecord.load` reads.
+MAX_BYTES = 256 * 1024 * 1024
+#: The deepest nesting of arrays and objects a record may hold (engines write a handful of levels).
+MAX_DEPTH = 40
+#: The most digits an integer in a record may have (seeds are 64-bit: 20 digits).
+MAX_DIGITS = 40
+
+_Name = Annotated[str, MaxLen(200)]
+
+
+class _StepDoc(TypedDict):
+    player: Annotated[int, Range(0, 1023)]
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+
+
+class _RecordDoc(TypedDict):
+    format: Literal["deltav-record/1"]
+    engine_version: _Name
+    game: _Name
+    rules_version: _Name
+    options: Annotated[dict[str, bool | int | float | Annotated[str, MaxLen(4096)] | None], MaxLen(200)]
+    seed: Annotated[int, Range(-(2**63), 2**64 - 1)]
+    seats: Annotated[list[_Name], MaxLen(1024)]
+    steps: Annotated[list[_StepDoc], MaxLen(10_000_000)]
+    result: dict[str, Any] | None
+    returns: Annotated[list[float], MaxLen(1024)] | None
+    meta: dict[str, Any]
 
 
 @dataclass
@@ -68,51 +106,139 @@ class MatchRecord:
 
     @classmethod
     def from_json(cls, obj: Any) -> MatchRecord:
-        if not isinstance(obj, dict):
-            raise RecordError("a record must be a JSON object")
-        if obj.get("format") != FORMAT:
-            raise RecordError(f"unknown record format {obj.get('format')!r} (expected {FORMAT!r})")
-        for key, kind in (("game", str), ("options", dict), ("seed", int), ("steps", list)):
-            if not isinstance(obj.get(key), kind):
-                raise RecordError(f"field {key!r} is missing or not a {kind.__name__}")
-        steps = []
-        for i, s in enumerate(obj["steps"]):
-            if (
-                not isinstance(s, dict)
-                or not isinstance(s.get("player"), int)
-                or not isinstance(s.get("action"), dict)
-                or not isinstance(s.get("events", []), list)
-            ):
-                raise RecordError("malformed step (needs player, action, events)", step=i)
-            steps.append(Step(s["player"], s["action"], list(s.get("events", []))))
+        """Read a parsed record; raises RecordError naming the first bad field (``$.steps[3].player``).
+        Actions, events, result, returns and meta are kept exactly as written (checked to be plain, bounded
+        JSON), so :func:`replay` can compare them type-strictly."""
+        if isinstance(obj, dict) and obj.get("format") != FORMAT:
+            raise RecordError(f"unknown record format {_short(obj.get('format'))} (expected {FORMAT!r})")
+        _check_json(obj, "$")
+        doc = read(_RecordDoc, obj, error=lambda path, reason: RecordError(f"{path}: {reason}"))
+        steps = [Step(s["player"], obj["steps"][i]["action"], obj["steps"][i]["events"]) for i, s in enumerate(doc["steps"])]
         return cls(
-            game=obj["game"],
-            options=obj["options"],
-            seed=obj["seed"],
-            seats=list(obj.get("seats", [])),
+            game=doc["game"],
+            options=dict(obj["options"]),
+            seed=doc["seed"],
+            seats=list(doc["seats"]),
             steps=steps,
-            result=obj.get("result"),
-            returns=obj.get("returns"),
-            engine_version=str(obj.get("engine_version", "")),
-            rules_version=str(obj.get("rules_version", "")),
-            meta=dict(obj.get("meta", {})),
+            result=obj["result"],
+            returns=obj["returns"],  # as written (not converted to floats), for the type-strict comparison
+            engine_version=doc["engine_version"],
+            rules_version=doc["rules_version"],
+            meta=obj["meta"],
         )
 
     @classmethod
     def load(cls, path: str | Path) -> MatchRecord:
-        try:
-            text = Path(path).read_text()
-        except OSError as exc:
-            raise RecordError(f"cannot read {path}: {exc.strerror}") from None
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"{path} is not valid JSON ({exc.msg} at line {exc.lineno})") from None
-        return cls.from_json(obj)
+        return cls.from_json(parse(path))
+
+
+def parse(path: str | Path) -> Any:
+    """The JSON document in the file at ``path``, read with the limits above; raises RecordError."""
+    try:
+        p = Path(path)
+        size = p.stat().st_size
+        if size > MAX_BYTES:
+            raise RecordError(f"{path}: {size} bytes, more than the {MAX_BYTES} a record may have")
+        data = p.read_bytes()
+    except OSError as exc:
+        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:  # a NUL in the path
+        raise RecordError(f"cannot read {path!r}: {exc}") from None
+    return parse_bytes(data, str(path))
+
+
+def parse_bytes(data: bytes, source: str = "record") -> Any:
+    """Parse a record's bytes: strict UTF-8, no NaN or infinity, integers of at most MAX_DIGITS digits."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{source} is not valid UTF-8 (byte {exc.start})") from None
+    try:
+        return json.loads(text, parse_int=_parse_int, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{source} is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    except _Refused as exc:
+        raise RecordError(f"{source}: {exc}") from None
+    except RecursionError:
+        raise RecordError(f"{source}: nested too deeply (at most {MAX_DEPTH} levels)") from None
+
+
+class _Refused(ValueError):
+    pass
+
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise _Refused(f"a {len(text.lstrip('-'))}-digit number (at most {MAX_DIGITS} digits)")
+    return int(text)
+
+
+def _refuse_constant(text: str) -> Any:
+    raise _Refused(f"{text} is not a JSON number")
+
+
+def _short(v: Any, n: int = 60) -> str:
+    text = v if isinstance(v, str) and n > 60 else repr(v)
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
+def _check_json(obj: Any, path: str) -> None:
+    """Refuse anything that is not plain JSON the engine could have written: non-string keys, lone surrogates,
+    non-finite or huge numbers, nesting deeper than MAX_DEPTH. Iterative, so depth cannot blow the stack."""
+    stack: list[tuple[Any, str, int]] = [(obj, path, 0)]
+    while stack:
+        v, p, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise RecordError(f"{p}: nested too deeply (at most {MAX_DEPTH} levels)")
+        if v is None or v is True or v is False:
+            continue
+        t = type(v)
+        if t is str:
+            _check_text(v, p)
+        elif t is int:
+            if not -INT_LIMIT <= v <= INT_LIMIT:
+                raise RecordError(f"{p}: integer out of range")
+        elif t is float:
+            if not math.isfinite(v):
+                raise RecordError(f"{p}: {v!r} is not a finite number")
+        elif t is list:
+            stack.extend((x, f"{p}[{i}]", depth + 1) for i, x in enumerate(v))
+        elif t is dict:
+            for k, x in v.items():
+                if type(k) is not str:
+                    raise RecordError(f"{p}: key {_short(k)} is not a string")
+                _check_text(k, f"{p}.{_short(k)}")
+                stack.append((x, f"{p}.{k}", depth + 1))
+        else:
+            raise RecordError(f"{p}: {type(v).__name__} is not a JSON value")
+
+
+def _check_text(s: str, path: str) -> None:
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        raise RecordError(f"{path}: not valid Unicode (a lone surrogate)") from None
+
+
+def canonical(obj: Any) -> str:
+    """The canonical JSON text of a value: sorted keys, no spaces. Two values are the same record content
+    exactly when their canonical texts are equal (so ``1``, ``1.0`` and ``true`` all differ)."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=False)
 
 
 def events_json(events: Sequence) -> list[dict]:
     return [e.to_json() for e in events]
+
+
+def version_mismatch(record: MatchRecord) -> str | None:
+    """Why ``record`` was made by another engine or rules version than the installed one, or None."""
+    game = get_game(record.game)
+    problems = []
+    if record.engine_version != deltav.__version__:
+        problems.append(f"engine {record.engine_version!r} (this is {deltav.__version__!r})")
+    if record.rules_version != game.rules_version:
+        problems.append(f"{game.id} rules {record.rules_version!r} (this is {game.rules_version!r})")
+    return "recorded with " + " and ".join(problems) if problems else None
 
 
 def start_state(record: MatchRecord) -> State:
@@ -124,36 +250,67 @@ def start_state(record: MatchRecord) -> State:
         options = game.resolve_options(record.options)
     except DeltavError as exc:
         raise RecordError(f"bad options: {exc}") from None
-    return game.new_initial_state(options, record.seed)
+    if canonical(options) != canonical(record.options):
+        raise RecordError(
+            f"options {_short(canonical(record.options), 200)} are not the resolved options the engine records "
+            f"({_short(canonical(options), 200)})"
+        )
+    try:
+        return game.new_initial_state(options, record.seed)
+    except DeltavError as exc:
+        raise RecordError(f"cannot start the match: {exc}") from None
 
 
 def replay(
     record: MatchRecord,
     on_step: Callable[[int, Step, State], None] | None = None,
+    accept_versions: bool = False,
 ) -> State:
-    """Re-run ``record`` and verify it event for event; returns the final state. Raises RecordError at the
-    first step that diverges (an illegal action, different events, a different result)."""
+    """Re-run ``record`` and verify it is exactly what this engine produces; returns the final state. Raises
+    RecordError at the first difference: another engine or rules version (unless ``accept_versions``), options
+    that are not resolved, a seat count that is not the game's, an illegal action, an action or events that
+    differ from the replay's (canonical JSON), a different result or different returns."""
     state = start_state(record)
     game: type[Game] = get_game(record.game)
+    if not accept_versions:
+        why = version_mismatch(record)
+        if why:
+            raise RecordError(why)
+    if len(record.seats) != state.num_players:
+        raise RecordError(f"$.seats: {len(record.seats)} seats, but the match has {state.num_players} players")
     for i, step in enumerate(record.steps):
         if state.is_terminal():
             raise RecordError("the game was already over, but the record has more steps", step=i)
         try:
             action = game.action_from_json(step.action)
+        except IllegalAction as exc:
+            raise RecordError(f"player {step.player}'s action {_short(step.action)} cannot be read: {exc}", step=i) from None
+        if canonical(action.to_json()) != canonical(step.action):
+            raise RecordError(
+                f"action {_short(canonical(step.action), 200)} is not the form the engine writes "
+                f"({_short(canonical(action.to_json()), 200)})",
+                step=i,
+            )
+        try:
             events = state.apply_action(step.player, action)
         except IllegalAction as exc:
-            raise RecordError(f"player {step.player}'s action {json.dumps(step.action)} is rejected: {exc}", step=i) from None
+            shown = _short(canonical(step.action), 200)
+            raise RecordError(f"player {step.player}'s action {shown} is rejected: {exc}", step=i) from None
         got = events_json(events)
-        if got != step.events:
+        if canonical(got) != canonical(step.events):
             raise RecordError(_first_difference(step.events, got), step=i)
         if on_step is not None:
             on_step(i, step, state)
     final = state.result()
-    recorded = record.result
-    if (final.to_json() if final else None) != recorded:
+    replayed = final.to_json() if final else None
+    if canonical(replayed) != canonical(record.result):
         raise RecordError(
-            f"recorded result {json.dumps(recorded)} but the replay ends with "
-            f"{json.dumps(final.to_json() if final else None)}",
+            f"recorded result {_short(canonical(record.result), 200)} but the replay ends with {canonical(replayed)}",
+            step=len(record.steps),
+        )
+    if canonical(state.returns()) != canonical(record.returns):
+        raise RecordError(
+            f"recorded returns {_short(canonical(record.returns), 200)} but the replay gives {canonical(state.returns())}",
             step=len(record.steps),
         )
     return state
@@ -161,8 +318,8 @@ def replay(
 
 def _first_difference(recorded: list[dict], replayed: list[dict]) -> str:
     for k, (a, b) in enumerate(zip(recorded, replayed)):
-        if a != b:
-            return f"event {k} differs: recorded {json.dumps(a)}, replay gives {json.dumps(b)}"
+        if canonical(a) != canonical(b):
+            return f"event {k} differs: recorded {_short(canonical(a), 300)}, replay gives {_short(canonical(b), 300)}"
     if len(recorded) != len(replayed):
         return f"recorded {len(recorded)} events, replay gives {len(replayed)}"
     return "events differ"
