@@ -87,6 +87,8 @@ def test_bot_games_round_trip(game_id, scenario):
     opts = {"scenario": scenario}
     if game_id == "tactical":
         opts["turn_limit"] = 12
+    if game_id == "deepspace":
+        opts["round_limit"] = 6  # every ship is asked about self-destruction each round: keep the match short
     n = game.num_players(game.resolve_options(opts))
     play_match(game, opts, 3, [make_agent(game_id, "scripted") for _ in range(n)], max_steps=600, on_step=check)
     assert len(seen) >= 3, seen

@@ -41,7 +41,7 @@ def _build(cfg) -> ActionSpace:
         Kind(a.BuyRocket),
         Kind(a.Discard, (("incident", tiles),)),
         Kind(a.Sabotage, (("victim", ints(0, n - 1)), ("square", sq))),
-        Kind(a.SabotageMove, (("frm", sq),)),
+        Kind(a.SabotageMove, (("frm", sq), ("bump", Values([None, *range(n)])))),
         Kind(a.RevealIncident, (("square", sq),)),
         Kind(a.MoveAlien, (("square", sq),)),
         Kind(a.Steal, (("item", Values(cfg.ids + cfg.counter_ids)),)),
