@@ -145,8 +145,8 @@ def test_mines_attack_ships_passing_through():
     assert s.mines == []
 
 
-def test_electrical_fire_rolls_plus_20_in_the_owners_combat_phase():
-    s = make_state([ship("a", 0, "destroyer", (-8, 0)), ship("b", 1, "destroyer", (8, 0), facing=3)], first=0)
+def test_electrical_fire_rolls_plus_20_in_the_opponents_combat_phase():
+    s = make_state([ship("a", 0, "destroyer", (-8, 0)), ship("b", 1, "destroyer", (8, 0), facing=3)], first=1)
     s.ship("a").fire = True
     ev = apply(s, m.EndMovement())
     fire = [e for e in ev if e.TYPE == "damage" and e.source == "fire"]

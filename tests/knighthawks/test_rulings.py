@@ -15,10 +15,10 @@ def fire_rolls(events):
 
 
 def test_g2_fire_timing():
-    own = make_state(FAR, first=0)
+    own = make_state(FAR, first=0, options={"fire_timing": "owner"})
     own.ship("a").fire = True
     assert len(fire_rolls(apply(own, m.EndMovement()))) == 1  # in the owner's combat phase
-    opp = make_state(FAR, first=0, options={"fire_timing": "opponent"})
+    opp = make_state(FAR, first=0)  # the default follows the text: the opponent's combat step
     opp.ship("a").fire = True
     assert fire_rolls(apply(opp, m.EndMovement())) == []
     ev = apply(opp, m.EndMovement())  # player 1's turn: its combat phase burns player 0's ship

@@ -424,16 +424,21 @@ class MovementPhase:
         for sh in self.ships:
             if sh.owner != mv or sh.status != ACTIVE:
                 continue
+            plot = self.plots.get(sh.id)
             if sh.id in self.orbit_new:
+                # entering orbit cuts the speed to 0: a deceleration, checked for break-up like any other
+                if self._breaks_up(sh, dmg.maneuver_points(sh.speed, 0), ev):
+                    continue
                 pl = self._planet_next_to(sh.pos)
                 sh.orbit = (pl, self.orbit_new[sh.id])
                 sh.speed = 0
-            if sh.orbit is None:
+            elif sh.orbit is None:
                 continue
-            plot = self.plots.get(sh.id)
-            if plot is not None and plot[0] > 0:
+            elif plot is not None and plot[0] > 0:
                 continue  # leaves orbit: moves below
-            if plot is not None:
+            elif plot is not None:
+                if self._breaks_up(sh, dmg.maneuver_points(0, 0, 0, rotation_cost(sh.facing, plot[1])), ev):
+                    continue
                 sh.facing = plot[1]
             planet = self.map.planet_hexes[sh.orbit[0]]
             start = sh.pos
@@ -448,6 +453,8 @@ class MovementPhase:
             plot = self.plots.get(sh.id)
             if sh.docked is not None and (plot is None or plot[0] == 0):
                 if plot is not None:
+                    if self._breaks_up(sh, dmg.maneuver_points(0, 0, 0, rotation_cost(sh.facing, plot[1])), ev):
+                        continue
                     sh.facing = plot[1]
                 continue
             if plot is None:
@@ -500,17 +507,11 @@ class MovementPhase:
             st = nxt
             if st.end:
                 break
-        points = abs(speed - old_speed) + st.turns + rotation_cost(old_facing, facing)
+        points = dmg.maneuver_points(old_speed, speed, st.turns, rotation_cost(old_facing, facing))
         if self.rules.breakup_counts_gravity:
             points += st.gturns
-        if sh.severe() and points > 0:
-            chance = dmg.breakup_chance(sh.hp, sh.dmg, points)
-            roll = self.rng.d100()
-            broke = roll <= chance
-            ev.append(m.BreakupCheck(sh.id, chance, roll, broke))
-            if broke:
-                self._destroy(sh, "broke apart maneuvering", ev)
-                return
+        if self._breaks_up(sh, points, ev):
+            return
         sh.path = st.path
         sh.pos = st.pos if st.end != "crash" else st.path[-1]
         sh.facing = st.facing
@@ -535,6 +536,20 @@ class MovementPhase:
                 if d.docked == sh.id and d.status == ACTIVE:
                     d.status = GONE
                     ev.append(m.Disengaged(d.id, d.pos))
+
+    def _breaks_up(self, sh: Ship, points: int, ev: list) -> bool:
+        """The break-up check of a severely damaged ship using ``points`` ADF and MR points (every speed
+        change, turn or rotation: in open space, entering orbit, in orbit or docked); True if it broke apart
+        (it is destroyed before it moves)."""
+        if not sh.severe() or points <= 0:
+            return False
+        chance = dmg.breakup_chance(sh.hp, sh.dmg, points)
+        roll = self.rng.d100()
+        broke = dmg.breaks_apart(sh.hp, sh.dmg, points, roll)
+        ev.append(m.BreakupCheck(sh.id, chance, roll, broke))
+        if broke:
+            self._destroy(sh, "broke apart maneuvering", ev)
+        return broke
 
     def _dock_host(self, sh: Ship) -> Ship | None:
         for h in self.ships:
