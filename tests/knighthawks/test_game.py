@@ -96,9 +96,11 @@ def test_offensive_fire_resolution_and_icm_decision():
     pass_turns(s, lambda st: st.stage == "declare" and st.fire_mode == "off")
     t = idx(s, "a", "T")
     apply(s, m.Assign("a", t, "b"))
-    assert s.ship("a").weapons[t][1] == 1  # one torpedo fired per phase, crossed off at once
+    assert s.ship("a").weapons[t][1] == 2  # declared: crossed off when the declarations are made public
     assert m.Assign("a", t, "b") not in s.legal_actions(0)  # rate of fire: once per phase
-    apply(s, m.Fire())
+    ev = apply(s, m.Fire())
+    assert s.ship("a").weapons[t][1] == 1  # one torpedo fired per phase
+    assert [e for e in ev if e.TYPE == "fired"][0].attacks == (("a", t, "b"),)
     assert s.stage == "intercept" and s.current_players() == [1]
     legal = s.legal_actions(1)
     assert m.Intercept(5, False) in legal and m.Intercept(6, False) not in legal
@@ -356,7 +358,7 @@ def test_laying_mines_is_secret():
     laid = [e for e in ev if e.TYPE == "laid"][0]
     assert laid.to == (0,)
     view1 = s.view(1)
-    assert view1["hidden_mines"] == 1 and view1["laid"] == []
+    assert view1["hidden_mines"] == 0 and view1["laid"] == [] and view1["mines"] == []  # not even counted
     ml = [x for x in view1["ships"] if x["id"] == "ml"][0]
     assert [w for w in ml["weapons"] if w[0] == "M"][0][1] == 20  # the other side did not see it
     assert laid.id in s.secret_tokens(1) and laid.id not in json.dumps(view1)

@@ -41,7 +41,7 @@ class KnightHawks(Game):
     max_players = 2
     has_hidden_information = True  # mine patterns and waiting seekers of the other side
     has_simultaneous_moves = False
-    rules_version = "1"
+    rules_version = "2"  # 2: issue 18 (fire timing, break-up in orbit and docked, short repair, secret traps, new events)
     options = (
         Option("scenario", str, "skirmish", "a built-in scenario id or the path of a scenario TOML file",
                choices=scen.BUILTIN, free_choice=True),

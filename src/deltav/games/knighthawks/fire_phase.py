@@ -234,9 +234,20 @@ class FirePhase:
         tg = self.ship(a.target)
         c, n, mx, stt = sh.weapons[a.weapon]
         h, d, head = [g for tid, g in self._fire_options(sh.owner)[(sh.id, a.weapon)] if tid == tg.id][0]
-        if n > 0:
-            public_count(sh, "w", a.weapon, -1)
         self.declared.append([sh.id, a.weapon, c, tg.id, list(h), d, head, -1, False])
+
+    def _fire_declared(self, ev: list) -> None:
+        """End the declarations: they become public at once (a ``fired`` event, the LTD rounds spent), then
+        the defender's ICM and evasion decisions and the rolls. Until then a declaration is the firing side's
+        own business (other seats' views do not show it)."""
+        player = self.current_players()[0]
+        for a in self.declared:
+            sh = self.ship(a[0])
+            if sh.weapons[a[1]][1] > 0:
+                public_count(sh, "w", a[1], -1)
+        ev.append(m.Fired(player, tuple((a[0], a[1], a[3]) for a in self.declared)))
+        self._start_intercept("offense" if self.fire_mode == "def" else "endturn", self.declared)
+        self.declared = []
 
     def _start_intercept(self, after: str, attacks: list) -> None:
         self.stage = "intercept"
@@ -271,7 +282,7 @@ class FirePhase:
         evades = (False, True) if self._can_evade(a, tg) else (False,)
         return [m.Intercept(n, e) for n in range(total + 1) for e in evades]
 
-    def _do_intercept(self, a) -> None:
+    def _do_intercept(self, a, ev: list) -> None:
         k = self._pending_attack()
         att = self.attacks[k]
         tg = self.ship(att[3])
@@ -287,6 +298,7 @@ class FirePhase:
         if a.evade:
             tg.evading = True
         self.attacks[k] = att[:7] + [a.icms, a.evade] + att[9:]
+        ev.append(m.Intercepted(tg.id, a.icms, a.evade))
 
     def _resolve(self, a, ev: list) -> None:
         src, widx, code, tid, h, dist, head, icms, evade = a[:9]

@@ -355,11 +355,19 @@ class MovementPhase:
                 sh.weapons[i] = (c, n - 1, mx, stt)
                 break
         h = self._plotted_path(sh)[a.at]
-        self.mine_counter += 1
-        mid = f"trap-{self.mine_counter}"
+        mid = self._new_trap_id()
         self.mines.append((mid, sh.owner, a.kind, h, -1, sh.facing, sh.id))
         self.laid.append(sh.id + a.kind)
         ev.append(m.Laid(sh.id, a.kind, mid, h, (sh.owner,)))
+
+    def _new_trap_id(self) -> str:
+        """A fresh id for a dropped trap, drawn at random: a running count would tell the other side how many
+        traps were dropped before it once one of them is revealed."""
+        used = {mm[0] for mm in self.mines}
+        while True:
+            mid = f"trap-{self.rng.below(1 << 24):06x}"
+            if mid not in used:
+                return mid
 
     def _can_orbit(self, sh: Ship) -> bool:
         if sh.orbit is not None or sh.kind == "station" or sh.docked is not None or sh.id in self.orbit_new:

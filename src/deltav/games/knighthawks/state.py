@@ -63,7 +63,6 @@ class KHState(MovementPhase, FirePhase, State):
         s.mines = []
         for k, (side, kind, h) in enumerate(scen.mines):
             s.mines.append((f"trap-{k + 1}", side, kind, h, -1, 0, ""))
-        s.mine_counter = len(scen.mines)
         s.turn = 1
         s.half = 0
         s.stage = "move"
@@ -175,8 +174,7 @@ class KHState(MovementPhase, FirePhase, State):
                     raise IllegalAction("kh.fire.assign", self._assign_reason(player, action))
                 self._do_assign(action)
             elif t is m.Fire:
-                self._start_intercept("offense" if self.fire_mode == "def" else "endturn", self.declared)
-                self.declared = []
+                self._fire_declared(ev)
             else:
                 raise IllegalAction("kh.phase", f"{action.TYPE} is not a fire-phase action")
         elif st == "intercept":
@@ -184,7 +182,7 @@ class KHState(MovementPhase, FirePhase, State):
                 raise IllegalAction("kh.phase", "the defender must decide ICMs/evasion (intercept)")
             self._check_in(player, action, "kh.fire.intercept", "more ICMs than are in the hex, or evasion "
                            "not allowed (torpedoes only, fighters and assault scouts with MR left)")
-            self._do_intercept(action)
+            self._do_intercept(action, ev)
         else:
             if t is m.Repair:
                 self._check_in(player, action, "kh.repair.allocate", self._repair_reason(player, action))
@@ -232,8 +230,7 @@ class KHState(MovementPhase, FirePhase, State):
             elif st == "declare":
                 if self._any_assign(self.current_players()[0]):
                     return
-                self._start_intercept("offense" if self.fire_mode == "def" else "endturn", self.declared)
-                self.declared = []
+                self._fire_declared(ev)
             elif st == "move":
                 if not self._move_has_choice(self.mover) and self._move_ok(self.mover, m.EndMovement()):
                     self._end_movement(ev)
@@ -297,7 +294,9 @@ class KHState(MovementPhase, FirePhase, State):
     def _end_repair(self, ev: list) -> None:
         if self.repair_player == 0:
             self.repair_player = 1
+            ev.append(m.RepairsAllocated(0))
             return
+        ev.append(m.RepairsAllocated(1))
         for _p, sid, target, points in self.allocs:
             sh = self.ship(sid)
             roll = self.rng.d100()
@@ -387,7 +386,6 @@ class KHState(MovementPhase, FirePhase, State):
         s.ships = [x.clone() for x in self.ships]
         s.index = self.index
         s.mines = self.mines[:]
-        s.mine_counter = self.mine_counter
         s.turn = self.turn
         s.half = self.half
         s.stage = self.stage
@@ -426,7 +424,6 @@ class KHState(MovementPhase, FirePhase, State):
             "after": self.after,
             "ships": [s.to_json() for s in self.ships],
             "mines": [[a, b, c, list(d), e, f, g] for a, b, c, d, e, f, g in self.mines],
-            "mine_counter": self.mine_counter,
             "plots": {k: [v[0], v[1], list(v[2])] for k, v in sorted(self.plots.items())},
             "plotting": None if self.cur is None else [self.cur[0], self.cur[1], self.cur[2], list(self.cur[3])],
             "screened": list(self.screened),
@@ -460,7 +457,6 @@ class KHState(MovementPhase, FirePhase, State):
         s.ships = [Ship.from_json(x) for x in o["ships"]]
         s.index = {sh.id: i for i, sh in enumerate(s.ships)}
         s.mines = [(a, b, c, _hex(d), e, f, g) for a, b, c, d, e, f, g in o["mines"]]
-        s.mine_counter = o["mine_counter"]
         s.turn = o["turn"]
         s.half = o["half"]
         s.stage = o["stage"]
@@ -489,13 +485,19 @@ class KHState(MovementPhase, FirePhase, State):
         hidden = 0
         shown = []
         for mm in out["mines"]:
-            mine_owner, moves = mm[1], mm[4]
+            mine_owner, moves, layer = mm[1], mm[4], mm[6]
             if player is not None and mine_owner == player or moves >= 0 or mm[0] in self.activated:
                 shown.append(mm)
-            else:
-                hidden += 1
+            elif layer == "":
+                hidden += 1  # placed before play: the scenario says how many there are, not where
+            # a trap dropped in play is unknown to the other side (not even counted) until it detonates or,
+            # a seeker, is activated
         out["mines"] = shown
         out["hidden_mines"] = hidden
+        acting = self.current_players()
+        if player is None or player not in acting:  # a seat's decision in progress is its own business
+            out["plotting"] = None
+            out["declared"] = []
         for sj, sh in zip(out["ships"], self.ships):
             if player is not None and sh.owner == player:
                 continue
