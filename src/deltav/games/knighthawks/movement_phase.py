@@ -282,35 +282,54 @@ class MovementPhase:
                 out.append(_action(m.Lay, sh.id, kind, at))
         return out
 
-    def _move_rule(self, a) -> str:
-        return {m.Screen: "kh.move.screen", m.Lay: "kh.move.lay", m.Activate: "kh.move.seeker",
-                m.Orbit: "kh.move.orbit", m.Course: "kh.move.course", m.EndMovement: "kh.move.unplotted"}[type(a)]
-
-    def _move_reason(self, player: int, a) -> str:
+    def _move_refusal(self, player: int, a) -> tuple[str, str]:
+        """(rule id, reason) of a refused movement-phase action (not a step): the specific rule it breaks."""
         sh = self._get(getattr(a, "ship", None))
         t = type(a)
         if t is m.EndMovement:
-            return "a ship cannot hold its course (evasion, or a planet ahead): plot it first"
+            return ("kh.move.unplotted", "a ship cannot hold its course (evasion, or a planet ahead): plot it first")
         if t is m.Activate:
-            return f"{a.seeker!r} is not one of your inert seekers"
+            return ("kh.move.seeker", f"{a.seeker!r} is not one of your inert seekers")
         if sh is None or sh.owner != player or sh.status != ACTIVE:
-            return f"{getattr(a, 'ship', None)!r} is not one of your ships in play"
-        if sh.id in self.plots and t is not m.Lay:
-            return f"{sh.id} has already been plotted this phase"
-        if t is m.Screen:
-            return "screen not available (already set this phase, destroyed, no charges, power short, or no change)"
+            return ("kh.move.ship", f"{getattr(a, 'ship', None)!r} is not one of your ships in play")
         if t is m.Lay:
-            return ("cannot lay: plot the ship's move first, then name a hex of its path; no working system with "
-                    "ammunition, already laid this phase, docked or in orbit, or that hex already mined")
+            if sh.id not in self.plots:
+                return ("kh.move.lay.unplotted", "plot the ship's move first, then name a hex of its path")
+            if sh.docked is not None or sh.orbit is not None or sh.id in self.orbit_new:
+                return ("kh.move.lay.docked", "no trap can be dropped while docked or in orbit")
+            if a.kind not in ("M", "S") or not self._can_lay(sh, a.kind):
+                return ("kh.move.lay.system", f"{sh.id} has no working {a.kind!r} system with ammunition")
+            if (sh.id + a.kind) in self.laid:
+                return ("kh.move.lay.once", "one mine pattern and one seeker per ship per phase")
+            if not 0 <= a.at < len(self._plotted_path(sh)):
+                return ("kh.move.lay.path", f"hex {a.at} is not on the ship's plotted path")
+            return ("kh.move.lay.mined", "only one mine pattern can be in a hex")
+        if sh.id in self.plots:
+            return ("kh.move.plotted", f"{sh.id} has already been plotted this phase")
+        if t is m.Screen:
+            if sh.id in self.screened:
+                return ("kh.move.screen.once", f"{sh.id}'s screens were already set this phase")
+            if sh.short and a.screen != "none":
+                return ("kh.move.screen.short", "a power short circuit: no screen works and no masking screen can "
+                        "be released")
+            return ("kh.move.screen", f"screen {a.screen!r} not available (not carried, destroyed, no charges, a "
+                    "masking screen already out, or no change)")
         if t is m.Orbit:
-            return "orbit needs a start next to a planet and a speed the ship can cut to 0"
-        if t is m.Course:
-            if a.speed not in speed_options(sh.speed, sh.adf) and not (sh.orbit or sh.docked):
-                return f"speed {a.speed} is not within ADF {sh.adf} of {sh.speed}"
-            if a.facing != sh.facing:
-                return "a ship may only rotate in place when it stays stopped (or in orbit) and has MR left"
-            return "no legal move at that speed (planet in the way, or evasion/navigation constraints)"
-        return "not legal now"
+            return ("kh.move.orbit", "orbit needs a start next to a planet and a speed the ship can cut to 0")
+        if sh.kind == "station":
+            return ("kh.move.station", "a station does not maneuver (it keeps its orbit)")
+        if sh.drifting() and (a.speed != sh.speed or a.facing != sh.facing):
+            return ("kh.move.drifting", "a ship with no ADF and no MR drifts: same speed and heading")
+        orbiting = sh.orbit is not None or sh.docked is not None
+        if not orbiting and a.speed not in speed_options(sh.speed, sh.adf) or orbiting and not 0 <= a.speed <= sh.adf:
+            return ("kh.move.course.adf", f"speed {a.speed} is not within ADF {sh.adf} of {sh.speed}")
+        if a.facing != sh.facing:
+            if sh.mr <= 0:
+                return ("kh.move.course.mr", "a ship with MR 0 cannot change its facing")
+            return ("kh.move.course.rotate", "a ship may only rotate in place when it stays stopped (or in orbit)")
+        if sh.evading and sh.mr > 0:
+            return ("kh.move.course.evasion", f"after evading, the move must be at least MR {sh.mr} hexes long")
+        return ("kh.move.course", "no legal move at that speed (a planet in the way, or navigation constraints)")
 
     def _screen_options(self, sh: Ship) -> list[str]:
         out = []

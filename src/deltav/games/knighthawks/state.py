@@ -136,21 +136,24 @@ class KHState(MovementPhase, FirePhase, State):
         return self._repair_actions(player) + [m.EndRepair()]
 
     def apply_action(self, player: int, action) -> list:
+        self.game.actions.check(action)  # a value of this game with every field of its declared type
         self.check_turn(player)
         ev: list = []
         st = self.stage
         t = type(action)
         if st == "move":
             if t is m.Step:
-                if self.cur is None or action.turn not in self._step_options():
-                    raise IllegalAction("kh.move.step", "not a legal hex turn now (no move being plotted, MR used "
-                                        "up, one turn per hex, a forced turn, or a planet in the way)")
+                if self.cur is None:
+                    raise IllegalAction("kh.move.step.unplotted", "no move is being plotted: give a course first")
+                if action.turn not in self._step_options():
+                    raise IllegalAction("kh.move.step", "not a legal hex turn now (1 left, -1 right, 0 straight; MR "
+                                        "used up, one turn per hex, a forced turn, or a planet in the way)")
                 self._do_step(action, ev)
             elif t in (m.Screen, m.Lay, m.Activate, m.Orbit, m.Course, m.EndMovement):
                 if self.cur is not None:
                     raise IllegalAction("kh.move.plotting", f"finish plotting {self.cur[0]}'s move first (step)")
                 if not self._move_ok(player, action):
-                    raise IllegalAction(self._move_rule(action), self._move_reason(player, action))
+                    raise IllegalAction(*self._move_refusal(player, action))
                 if t is m.Screen:
                     self._do_screen(action, ev)
                 elif t is m.Lay:
@@ -167,36 +170,33 @@ class KHState(MovementPhase, FirePhase, State):
                 else:
                     self._end_movement(ev)
             else:
-                raise IllegalAction("kh.phase", f"{action.TYPE} is not a movement-phase action")
+                raise IllegalAction("kh.phase.move", f"{action.TYPE} is not a movement-phase action")
         elif st == "declare":
             if t is m.Assign:
                 if not self._assign_ok(player, action):
-                    raise IllegalAction("kh.fire.assign", self._assign_reason(player, action))
+                    raise IllegalAction(*self._assign_refusal(player, action))
                 self._do_assign(action)
             elif t is m.Fire:
                 self._fire_declared(ev)
             else:
-                raise IllegalAction("kh.phase", f"{action.TYPE} is not a fire-phase action")
+                raise IllegalAction("kh.phase.fire", f"{action.TYPE} is not a fire-phase action")
         elif st == "intercept":
             if t is not m.Intercept:
-                raise IllegalAction("kh.phase", "the defender must decide ICMs/evasion (intercept)")
-            self._check_in(player, action, "kh.fire.intercept", "more ICMs than are in the hex, or evasion "
-                           "not allowed (torpedoes only, fighters and assault scouts with MR left)")
+                raise IllegalAction("kh.phase.intercept", "the defender must decide ICMs/evasion (intercept)")
+            if action not in self.legal_actions(player):
+                raise IllegalAction(*self._intercept_refusal(action))
             self._do_intercept(action, ev)
         else:
             if t is m.Repair:
-                self._check_in(player, action, "kh.repair.allocate", self._repair_reason(player, action))
+                if action not in self.legal_actions(player):
+                    raise IllegalAction(*self._repair_refusal(player, action))
                 self.allocs.append((player, action.ship, action.target, action.points))
             elif t is m.EndRepair:
                 self._end_repair(ev)
             else:
-                raise IllegalAction("kh.phase", f"{action.TYPE} is not a repair-turn action")
+                raise IllegalAction("kh.phase.repair", f"{action.TYPE} is not a repair-turn action")
         self._advance(ev)
         return ev
-
-    def _check_in(self, player, action, rule, reason) -> None:
-        if action not in self.legal_actions(player):
-            raise IllegalAction(rule, reason)
 
     # --- sequencing ------------------------------------------------------------------------------------------
     def _advance(self, ev: list) -> None:
@@ -284,12 +284,21 @@ class KHState(MovementPhase, FirePhase, State):
             out.extend(m.Repair(sh.id, t, p) for t in targets for p in blocks)
         return out
 
-    def _repair_reason(self, player: int, a) -> str:
+    def _repair_refusal(self, player: int, a) -> tuple[str, str]:
         sh = self._get(a.ship)
         if sh is None or sh.owner != player or sh.status != ACTIVE:
-            return f"{a.ship!r} is not one of your ships in play"
-        return ("nothing to repair there (or unrepairable in space), or the points are not a block of 10 up to 90 "
-                "or the rest of the ship's DCR")
+            return ("kh.repair.ship", f"{a.ship!r} is not one of your ships in play")
+        mine = [x for x in self.allocs if x[1] == sh.id]
+        left = sh.dcr(self.rules.dcr_rounding == "up") - sum(x[3] for x in mine)
+        if left <= 0:
+            return ("kh.repair.dcr", f"{sh.id}'s whole DCR is already allocated this repair turn")
+        if a.target in sh.unrep:
+            return ("kh.repair.unrepairable", f"{a.target!r} cannot be repaired in space (a 99 or 00 was rolled)")
+        if a.target not in rep.repair_targets(sh, [x[2] for x in mine]):
+            return ("kh.repair.target", f"{sh.id} has nothing to repair as {a.target!r} (or every missing point "
+                    "already has a block)")
+        return ("kh.repair.points", f"{a.points} is not a block of DCR: a multiple of 10 up to 90, or the rest "
+                f"({left}) if below 90")
 
     def _end_repair(self, ev: list) -> None:
         if self.repair_player == 0:
