@@ -106,7 +106,10 @@ class KnightHawks(Game):
 
     @classmethod
     def state_from_json(cls, obj: Mapping) -> KHState:
-        return KHState.from_json(dict(obj))
+        """A state from its JSON form, validated first (StateError naming the field on any fault)."""
+        from deltav.games.knighthawks.state_schema import validate
+
+        return KHState.from_json(validate(obj))
 
     @classmethod
     def describe_value(cls, v) -> str:
