@@ -116,8 +116,9 @@ def test_a_repaired_short_restores_the_screen_in_play():
     apply(s, m.Repair("a", "short", 90))
     pass_turns(s, lambda st: st.stage == "move")
     a = s.ship("a")
-    if not a.short:  # the repair roll succeeded (89%)
-        assert "PS" in operating_defenses(a)
+    assert not a.short  # this seed's repair roll succeeds
+    assert a.screen == "PS" and "PS" in operating_defenses(a)
+    assert s.view(1)["ships"][0]["damaged_systems"]["short"]  # the repair itself stays secret
 
 
 # --- electrical fire: "at the start of his opponent's combat step every turn" --------------------------------
