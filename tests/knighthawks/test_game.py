@@ -64,7 +64,7 @@ def test_defensive_ff_weapon_only_if_the_mover_came_from_the_forward_field():
     assert m.Assign("a", idx(behind, "a", "LB"), "b") in legal
     with pytest.raises(IllegalAction) as e:
         behind.apply_action(0, m.Assign("a", idx(behind, "a", "LC"), "b"))
-    assert e.value.rule == "kh.fire.assign"
+    assert e.value.rule == "kh.fire.field"
     ahead = make_state([ship("a", 0, "destroyer", (0, 0), facing=0),
                         ship("b", 1, "frigate", (2, 0), facing=3, speed=2)], first=1)
     apply(ahead, m.EndMovement())
@@ -96,16 +96,18 @@ def test_offensive_fire_resolution_and_icm_decision():
     pass_turns(s, lambda st: st.stage == "declare" and st.fire_mode == "off")
     t = idx(s, "a", "T")
     apply(s, m.Assign("a", t, "b"))
-    assert s.ship("a").weapons[t][1] == 1  # one torpedo fired per phase, crossed off at once
+    assert s.ship("a").weapons[t][1] == 2  # declared: crossed off when the declarations are made public
     assert m.Assign("a", t, "b") not in s.legal_actions(0)  # rate of fire: once per phase
-    apply(s, m.Fire())
+    ev = apply(s, m.Fire())
+    assert s.ship("a").weapons[t][1] == 1  # one torpedo fired per phase
+    assert [e for e in ev if e.TYPE == "fired"][0].attacks == (("a", t, "b"),)
     assert s.stage == "intercept" and s.current_players() == [1]
     legal = s.legal_actions(1)
     assert m.Intercept(5, False) in legal and m.Intercept(6, False) not in legal
     assert m.Intercept(0, True) not in legal  # a destroyer cannot evade
     with pytest.raises(IllegalAction) as e:
         s.apply_action(1, m.Intercept(6, False))
-    assert e.value.rule == "kh.fire.intercept"
+    assert e.value.rule == "kh.fire.intercept.icms"
     ev = apply(s, m.Intercept(2, False))
     att = [e for e in ev if e.TYPE == "attack"][0]
     assert att.icms == 2 and att.chance == 50 - 20 and s.ship("b").icms_available() == 3
@@ -145,8 +147,8 @@ def test_mines_attack_ships_passing_through():
     assert s.mines == []
 
 
-def test_electrical_fire_rolls_plus_20_in_the_owners_combat_phase():
-    s = make_state([ship("a", 0, "destroyer", (-8, 0)), ship("b", 1, "destroyer", (8, 0), facing=3)], first=0)
+def test_electrical_fire_rolls_plus_20_in_the_opponents_combat_phase():
+    s = make_state([ship("a", 0, "destroyer", (-8, 0)), ship("b", 1, "destroyer", (8, 0), facing=3)], first=1)
     s.ship("a").fire = True
     ev = apply(s, m.EndMovement())
     fire = [e for e in ev if e.TYPE == "damage" and e.source == "fire"]
@@ -173,13 +175,13 @@ def test_plotting_is_validated_before_anything_moves():
     s = make_state([ship("a", 0, "assault_carrier", (-8, 0), speed=2), ship("b", 1, "destroyer", (8, 0), facing=3)])
     with pytest.raises(IllegalAction) as e:
         apply(s, m.Course("a", 5, 0))  # ADF 2
-    assert e.value.rule == "kh.move.course"
+    assert e.value.rule == "kh.move.course.adf"
     with pytest.raises(IllegalAction) as e:
         apply(s, m.Course("a", 2, 1))  # a moving ship cannot rotate in place
-    assert e.value.rule == "kh.move.course"
+    assert e.value.rule == "kh.move.course.rotate"
     with pytest.raises(IllegalAction) as e:
         apply(s, m.Step(0))
-    assert e.value.rule == "kh.move.step"
+    assert e.value.rule == "kh.move.step.unplotted"
     apply(s, m.Course("a", 3, 0))
     assert s.ship("a").pos == (-8, 0)
     with pytest.raises(IllegalAction) as e:
@@ -205,7 +207,7 @@ def test_repair_turn_after_every_three_game_turns():
     assert m.Repair("a", "hull", 40) in legal and m.Repair("a", "hull", 80) not in legal  # DCR 75
     with pytest.raises(IllegalAction) as e:
         apply(s, m.Repair("a", "adf", 10))
-    assert e.value.rule == "kh.repair.allocate"
+    assert e.value.rule == "kh.repair.target"
     apply(s, m.Repair("a", "hull", 70))
     assert m.Repair("a", "hull", 5) in s.legal_actions(0)
     ev = apply(s, m.EndRepair())  # player 1 has nothing to repair: its turn passes by itself
@@ -337,7 +339,7 @@ def test_minelayer_drops_mines_along_its_plotted_path():
     s = make_state([ship("ml", 0, "minelayer", (-8, 0), speed=1), ship("b", 1, "destroyer", (8, 0), facing=3)])
     with pytest.raises(IllegalAction) as e:
         apply(s, m.Lay("ml", "M", 0))  # plot the move first
-    assert e.value.rule == "kh.move.lay"
+    assert e.value.rule == "kh.move.lay.unplotted"
     apply(s, m.Course("ml", 2, 0))
     apply(s, m.Step(0))
     apply(s, m.Step(0))
@@ -356,7 +358,7 @@ def test_laying_mines_is_secret():
     laid = [e for e in ev if e.TYPE == "laid"][0]
     assert laid.to == (0,)
     view1 = s.view(1)
-    assert view1["hidden_mines"] == 1 and view1["laid"] == []
+    assert view1["hidden_mines"] == 0 and view1["laid"] == [] and view1["mines"] == []  # not even counted
     ml = [x for x in view1["ships"] if x["id"] == "ml"][0]
     assert [w for w in ml["weapons"] if w[0] == "M"][0][1] == 20  # the other side did not see it
     assert laid.id in s.secret_tokens(1) and laid.id not in json.dumps(view1)

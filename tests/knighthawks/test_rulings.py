@@ -15,10 +15,10 @@ def fire_rolls(events):
 
 
 def test_g2_fire_timing():
-    own = make_state(FAR, first=0)
+    own = make_state(FAR, first=0, options={"fire_timing": "owner"})
     own.ship("a").fire = True
     assert len(fire_rolls(apply(own, m.EndMovement()))) == 1  # in the owner's combat phase
-    opp = make_state(FAR, first=0, options={"fire_timing": "opponent"})
+    opp = make_state(FAR, first=0)  # the default follows the text: the opponent's combat step
     opp.ship("a").fire = True
     assert fire_rolls(apply(opp, m.EndMovement())) == []
     ev = apply(opp, m.EndMovement())  # player 1's turn: its combat phase burns player 0's ship
@@ -111,3 +111,18 @@ def test_g8_gravity_turns_in_the_breakup_check():
 
     assert chance(False) == (30 - 25) * 1
     assert chance(True) == (30 - 25) * 2
+
+
+def test_the_rulings_table_lists_every_ruling_with_its_default():
+    from pathlib import Path
+
+    from deltav.games.knighthawks.rulings import DEFAULT, RULING_OPTIONS
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "knighthawks.md").read_text(encoding="utf-8")
+    rows = {line.split("|")[1].strip().strip("`"): line.split("|")[2].strip().strip("`")
+            for line in doc.splitlines() if line.startswith("| `")}
+    for o in RULING_OPTIONS:
+        assert o.ruling and o.name in rows, o.name
+        shown = {True: "true", False: "false"}.get(o.default, str(o.default))
+        assert rows[o.name] == shown, (o.name, rows[o.name], o.default)
+        assert getattr(DEFAULT, o.name) == o.default

@@ -41,7 +41,7 @@ class KnightHawks(Game):
     max_players = 2
     has_hidden_information = True  # mine patterns and waiting seekers of the other side
     has_simultaneous_moves = False
-    rules_version = "1"
+    rules_version = "2"  # 2: issue 18 (fire timing, break-up in orbit and docked, short repair, secret traps, new events)
     options = (
         Option("scenario", str, "skirmish", "a built-in scenario id or the path of a scenario TOML file",
                choices=scen.BUILTIN, free_choice=True),
@@ -106,7 +106,10 @@ class KnightHawks(Game):
 
     @classmethod
     def state_from_json(cls, obj: Mapping) -> KHState:
-        return KHState.from_json(dict(obj))
+        """A state from its JSON form, validated first (StateError naming the field on any fault)."""
+        from deltav.games.knighthawks.state_schema import validate
+
+        return KHState.from_json(validate(obj))
 
     @classmethod
     def describe_value(cls, v) -> str:

@@ -75,6 +75,13 @@ def breakup_chance(hp: int, damage: int, points_used: int) -> int:
     return excess * points_used
 
 
+def maneuver_points(old_speed: int, new_speed: int, turns: int = 0, rotated: int = 0) -> int:
+    """ADF and MR points a move uses for the break-up check: the speed change (ADF), the hexsides turned on the
+    way and the hexsides rotated in place (MR). Entering orbit is a deceleration to speed 0; rotating in orbit
+    or while docked uses MR like rotating in open space."""
+    return abs(new_speed - old_speed) + turns + rotated
+
+
 def breaks_apart(hp: int, damage: int, points_used: int, roll: int) -> bool:
     """The d100 ``roll`` breaks the ship apart if it is at most the chance."""
     return roll <= breakup_chance(hp, damage, points_used)
@@ -184,9 +191,9 @@ def apply_effect(ship: Ship, eff: Effect, hull: int = 0, rules: Rulings = DEFAUL
             if ship.screen == c:
                 ship.screen = None  # a hit on a screen that is switched on turns it off (a released MS stays)
     elif k == "short":
+        # the powered screen stays switched on but stops working while the short lasts (combat.py's
+        # operating_defenses, ICMs in Ship.icms_available): repairing the short brings it back
         ship.short = True
-        if ship.screen in ("PS", "ES", "SS"):
-            ship.screen = None
     elif k == "ccs":
         ship.ccs = True
     elif k == "nav":

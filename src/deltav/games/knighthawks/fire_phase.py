@@ -214,29 +214,70 @@ class FirePhase:
                 return True
         return False
 
-    def _assign_reason(self, player: int, a) -> str:
+    def _assign_refusal(self, player: int, a) -> tuple[str, str]:
+        """(rule id, reason) of a refused weapon declaration: the specific rule it breaks."""
         sh = self._get(a.ship)
         if sh is None or sh.owner != player or sh.status != ACTIVE:
-            return f"{a.ship!r} is not one of your ships in play"
+            return ("kh.fire.ship", f"{a.ship!r} is not one of your ships in play")
         if not 0 <= a.weapon < len(sh.weapons):
-            return f"{a.ship} has no weapon {a.weapon}"
+            return ("kh.fire.weapon", f"{a.ship} has no weapon {a.weapon}")
         if any(d[0] == a.ship and d[1] == a.weapon for d in self.declared):
-            return "each weapon fires once per phase"
-        if not self._weapon_usable(sh, a.weapon, self.fire_mode == "def"):
-            return "weapon destroyed, out of ammunition, moving-player-only in defensive fire, or docked"
+            return ("kh.fire.rate", "each weapon fires once per phase")
+        c, n, _mx, stt = sh.weapons[a.weapon]
+        w = tables().weapons[c]
+        if stt != OK:
+            return ("kh.fire.destroyed", f"{a.ship}'s {c} is destroyed")
+        if n == 0:
+            return ("kh.fire.ammunition", f"{a.ship}'s {c} has no ammunition left")
+        if not w.fired:
+            return ("kh.fire.trap", f"{c} is dropped during movement, not fired")
+        if self.fire_mode == "def" and w.mpo:
+            return ("kh.fire.mpo", f"{c} may be fired by the moving player only (no defensive fire)")
+        if sh.docked is not None and (w.ff or c == "T"):
+            return ("kh.fire.docked", "a docked ship cannot fire forward-firing weapons or torpedoes")
         tg = self._get(a.target)
-        if tg is None or tg.owner == player or not self._targetable(tg):
-            return f"{a.target!r} is not an enemy ship that can be attacked"
-        return "target out of range, behind a planet, or outside the forward field of fire"
+        if tg is None or tg.owner == player:
+            return ("kh.fire.target", f"{a.target!r} is not an enemy ship")
+        if not self._targetable(tg):
+            if tg.status == ACTIVE:
+                return ("kh.fire.target.docked", f"{a.target} is a fighter or scout docked at its base: it cannot be "
+                        "attacked")
+            return ("kh.fire.target.gone", f"{a.target} is no longer in the battle")
+        lines = self._sightlines(sh, tg, self.fire_mode == "def")
+        if best_shot(lines, False, w.rd, weapon_range(c, self.rules)) is None:
+            return ("kh.fire.range", f"{a.target} is out of {c} range or behind a planet")
+        return ("kh.fire.field", f"{a.target} is outside {a.ship}'s forward field of fire (or, in defensive fire, "
+                "entered its hex from outside it)")
+
+    def _intercept_refusal(self, a) -> tuple[str, str]:
+        att = self.attacks[self._pending_attack()]
+        tg = self.ship(att[3])
+        total = sum(s.icms_available() for s in self._icm_pool(tg)) if tables().weapons[att[2]].icm else 0
+        if not 0 <= a.icms <= total:
+            return ("kh.fire.intercept.icms", f"{a.icms} ICMs: the ships in {tg.id}'s hex can fire 0 to {total} "
+                    f"against this {att[2]}")
+        return ("kh.fire.intercept.evade", "only fighters and assault scouts with MR left may evade, and only "
+                "torpedoes")
 
     def _do_assign(self, a) -> None:
         sh = self.ship(a.ship)
         tg = self.ship(a.target)
         c, n, mx, stt = sh.weapons[a.weapon]
         h, d, head = [g for tid, g in self._fire_options(sh.owner)[(sh.id, a.weapon)] if tid == tg.id][0]
-        if n > 0:
-            public_count(sh, "w", a.weapon, -1)
         self.declared.append([sh.id, a.weapon, c, tg.id, list(h), d, head, -1, False])
+
+    def _fire_declared(self, ev: list) -> None:
+        """End the declarations: they become public at once (a ``fired`` event, the LTD rounds spent), then
+        the defender's ICM and evasion decisions and the rolls. Until then a declaration is the firing side's
+        own business (other seats' views do not show it)."""
+        player = self.current_players()[0]
+        for a in self.declared:
+            sh = self.ship(a[0])
+            if sh.weapons[a[1]][1] > 0:
+                public_count(sh, "w", a[1], -1)
+        ev.append(m.Fired(player, tuple((a[0], a[1], a[3]) for a in self.declared)))
+        self._start_intercept("offense" if self.fire_mode == "def" else "endturn", self.declared)
+        self.declared = []
 
     def _start_intercept(self, after: str, attacks: list) -> None:
         self.stage = "intercept"
@@ -271,7 +312,7 @@ class FirePhase:
         evades = (False, True) if self._can_evade(a, tg) else (False,)
         return [m.Intercept(n, e) for n in range(total + 1) for e in evades]
 
-    def _do_intercept(self, a) -> None:
+    def _do_intercept(self, a, ev: list) -> None:
         k = self._pending_attack()
         att = self.attacks[k]
         tg = self.ship(att[3])
@@ -287,6 +328,7 @@ class FirePhase:
         if a.evade:
             tg.evading = True
         self.attacks[k] = att[:7] + [a.icms, a.evade] + att[9:]
+        ev.append(m.Intercepted(tg.id, a.icms, a.evade))
 
     def _resolve(self, a, ev: list) -> None:
         src, widx, code, tid, h, dist, head, icms, evade = a[:9]

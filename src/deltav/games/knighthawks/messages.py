@@ -227,6 +227,31 @@ class Disengaged(Event):
     hex: tuple[int, int]
 
 
+@value("fired")
+class Fired(Event):
+    """A fire phase's declarations are complete (made public at once, before any roll): each is
+    ``[ship, weapon index, target]``; empty when the side holds its fire."""
+
+    player: int
+    attacks: tuple[tuple[str, int, str], ...]
+
+
+@value("intercepted")
+class Intercepted(Event):
+    """The defender's decision for the pending missile attack: ICMs fired and whether the target evades."""
+
+    target: str
+    icms: int
+    evade: bool
+
+
+@value("repairs_allocated")
+class RepairsAllocated(Event):
+    """A side has finished allocating its DCR (the allocations themselves stay secret)."""
+
+    player: int
+
+
 @value("repair_roll")
 class RepairRoll(Event):
     ship: str
@@ -252,4 +277,4 @@ class GameOver(Event):
 
 EVENTS = Codec([TurnStarted, ScreenSet, Laid, SeekerActivated, SeekerMoved, NavRoll, Plotted, OrbitDeclared,
                 BreakupCheck, Moved, MaskingEnded, Docked, Rearmed, Attack, Wasted, Damage, Destroyed, Disengaged,
-                RepairRoll, RepairTurn, GameOver])
+                Fired, Intercepted, RepairsAllocated, RepairRoll, RepairTurn, GameOver])

@@ -282,35 +282,54 @@ class MovementPhase:
                 out.append(_action(m.Lay, sh.id, kind, at))
         return out
 
-    def _move_rule(self, a) -> str:
-        return {m.Screen: "kh.move.screen", m.Lay: "kh.move.lay", m.Activate: "kh.move.seeker",
-                m.Orbit: "kh.move.orbit", m.Course: "kh.move.course", m.EndMovement: "kh.move.unplotted"}[type(a)]
-
-    def _move_reason(self, player: int, a) -> str:
+    def _move_refusal(self, player: int, a) -> tuple[str, str]:
+        """(rule id, reason) of a refused movement-phase action (not a step): the specific rule it breaks."""
         sh = self._get(getattr(a, "ship", None))
         t = type(a)
         if t is m.EndMovement:
-            return "a ship cannot hold its course (evasion, or a planet ahead): plot it first"
+            return ("kh.move.unplotted", "a ship cannot hold its course (evasion, or a planet ahead): plot it first")
         if t is m.Activate:
-            return f"{a.seeker!r} is not one of your inert seekers"
+            return ("kh.move.seeker", f"{a.seeker!r} is not one of your inert seekers")
         if sh is None or sh.owner != player or sh.status != ACTIVE:
-            return f"{getattr(a, 'ship', None)!r} is not one of your ships in play"
-        if sh.id in self.plots and t is not m.Lay:
-            return f"{sh.id} has already been plotted this phase"
-        if t is m.Screen:
-            return "screen not available (already set this phase, destroyed, no charges, power short, or no change)"
+            return ("kh.move.ship", f"{getattr(a, 'ship', None)!r} is not one of your ships in play")
         if t is m.Lay:
-            return ("cannot lay: plot the ship's move first, then name a hex of its path; no working system with "
-                    "ammunition, already laid this phase, docked or in orbit, or that hex already mined")
+            if sh.id not in self.plots:
+                return ("kh.move.lay.unplotted", "plot the ship's move first, then name a hex of its path")
+            if sh.docked is not None or sh.orbit is not None or sh.id in self.orbit_new:
+                return ("kh.move.lay.docked", "no trap can be dropped while docked or in orbit")
+            if a.kind not in ("M", "S") or not self._can_lay(sh, a.kind):
+                return ("kh.move.lay.system", f"{sh.id} has no working {a.kind!r} system with ammunition")
+            if (sh.id + a.kind) in self.laid:
+                return ("kh.move.lay.once", "one mine pattern and one seeker per ship per phase")
+            if not 0 <= a.at < len(self._plotted_path(sh)):
+                return ("kh.move.lay.path", f"hex {a.at} is not on the ship's plotted path")
+            return ("kh.move.lay.mined", "only one mine pattern can be in a hex")
+        if sh.id in self.plots:
+            return ("kh.move.plotted", f"{sh.id} has already been plotted this phase")
+        if t is m.Screen:
+            if sh.id in self.screened:
+                return ("kh.move.screen.once", f"{sh.id}'s screens were already set this phase")
+            if sh.short and a.screen != "none":
+                return ("kh.move.screen.short", "a power short circuit: no screen works and no masking screen can "
+                        "be released")
+            return ("kh.move.screen", f"screen {a.screen!r} not available (not carried, destroyed, no charges, a "
+                    "masking screen already out, or no change)")
         if t is m.Orbit:
-            return "orbit needs a start next to a planet and a speed the ship can cut to 0"
-        if t is m.Course:
-            if a.speed not in speed_options(sh.speed, sh.adf) and not (sh.orbit or sh.docked):
-                return f"speed {a.speed} is not within ADF {sh.adf} of {sh.speed}"
-            if a.facing != sh.facing:
-                return "a ship may only rotate in place when it stays stopped (or in orbit) and has MR left"
-            return "no legal move at that speed (planet in the way, or evasion/navigation constraints)"
-        return "not legal now"
+            return ("kh.move.orbit", "orbit needs a start next to a planet and a speed the ship can cut to 0")
+        if sh.kind == "station":
+            return ("kh.move.station", "a station does not maneuver (it keeps its orbit)")
+        if sh.drifting() and (a.speed != sh.speed or a.facing != sh.facing):
+            return ("kh.move.drifting", "a ship with no ADF and no MR drifts: same speed and heading")
+        orbiting = sh.orbit is not None or sh.docked is not None
+        if not orbiting and a.speed not in speed_options(sh.speed, sh.adf) or orbiting and not 0 <= a.speed <= sh.adf:
+            return ("kh.move.course.adf", f"speed {a.speed} is not within ADF {sh.adf} of {sh.speed}")
+        if a.facing != sh.facing:
+            if sh.mr <= 0:
+                return ("kh.move.course.mr", "a ship with MR 0 cannot change its facing")
+            return ("kh.move.course.rotate", "a ship may only rotate in place when it stays stopped (or in orbit)")
+        if sh.evading and sh.mr > 0:
+            return ("kh.move.course.evasion", f"after evading, the move must be at least MR {sh.mr} hexes long")
+        return ("kh.move.course", "no legal move at that speed (a planet in the way, or navigation constraints)")
 
     def _screen_options(self, sh: Ship) -> list[str]:
         out = []
@@ -355,11 +374,19 @@ class MovementPhase:
                 sh.weapons[i] = (c, n - 1, mx, stt)
                 break
         h = self._plotted_path(sh)[a.at]
-        self.mine_counter += 1
-        mid = f"trap-{self.mine_counter}"
+        mid = self._new_trap_id()
         self.mines.append((mid, sh.owner, a.kind, h, -1, sh.facing, sh.id))
         self.laid.append(sh.id + a.kind)
         ev.append(m.Laid(sh.id, a.kind, mid, h, (sh.owner,)))
+
+    def _new_trap_id(self) -> str:
+        """A fresh id for a dropped trap, drawn at random: a running count would tell the other side how many
+        traps were dropped before it once one of them is revealed."""
+        used = {mm[0] for mm in self.mines}
+        while True:
+            mid = f"trap-{self.rng.below(1 << 24):06x}"
+            if mid not in used:
+                return mid
 
     def _can_orbit(self, sh: Ship) -> bool:
         if sh.orbit is not None or sh.kind == "station" or sh.docked is not None or sh.id in self.orbit_new:
@@ -424,16 +451,21 @@ class MovementPhase:
         for sh in self.ships:
             if sh.owner != mv or sh.status != ACTIVE:
                 continue
+            plot = self.plots.get(sh.id)
             if sh.id in self.orbit_new:
+                # entering orbit cuts the speed to 0: a deceleration, checked for break-up like any other
+                if self._breaks_up(sh, dmg.maneuver_points(sh.speed, 0), ev):
+                    continue
                 pl = self._planet_next_to(sh.pos)
                 sh.orbit = (pl, self.orbit_new[sh.id])
                 sh.speed = 0
-            if sh.orbit is None:
+            elif sh.orbit is None:
                 continue
-            plot = self.plots.get(sh.id)
-            if plot is not None and plot[0] > 0:
+            elif plot is not None and plot[0] > 0:
                 continue  # leaves orbit: moves below
-            if plot is not None:
+            elif plot is not None:
+                if self._breaks_up(sh, dmg.maneuver_points(0, 0, 0, rotation_cost(sh.facing, plot[1])), ev):
+                    continue
                 sh.facing = plot[1]
             planet = self.map.planet_hexes[sh.orbit[0]]
             start = sh.pos
@@ -448,6 +480,8 @@ class MovementPhase:
             plot = self.plots.get(sh.id)
             if sh.docked is not None and (plot is None or plot[0] == 0):
                 if plot is not None:
+                    if self._breaks_up(sh, dmg.maneuver_points(0, 0, 0, rotation_cost(sh.facing, plot[1])), ev):
+                        continue
                     sh.facing = plot[1]
                 continue
             if plot is None:
@@ -500,17 +534,11 @@ class MovementPhase:
             st = nxt
             if st.end:
                 break
-        points = abs(speed - old_speed) + st.turns + rotation_cost(old_facing, facing)
+        points = dmg.maneuver_points(old_speed, speed, st.turns, rotation_cost(old_facing, facing))
         if self.rules.breakup_counts_gravity:
             points += st.gturns
-        if sh.severe() and points > 0:
-            chance = dmg.breakup_chance(sh.hp, sh.dmg, points)
-            roll = self.rng.d100()
-            broke = roll <= chance
-            ev.append(m.BreakupCheck(sh.id, chance, roll, broke))
-            if broke:
-                self._destroy(sh, "broke apart maneuvering", ev)
-                return
+        if self._breaks_up(sh, points, ev):
+            return
         sh.path = st.path
         sh.pos = st.pos if st.end != "crash" else st.path[-1]
         sh.facing = st.facing
@@ -535,6 +563,20 @@ class MovementPhase:
                 if d.docked == sh.id and d.status == ACTIVE:
                     d.status = GONE
                     ev.append(m.Disengaged(d.id, d.pos))
+
+    def _breaks_up(self, sh: Ship, points: int, ev: list) -> bool:
+        """The break-up check of a severely damaged ship using ``points`` ADF and MR points (every speed
+        change, turn or rotation: in open space, entering orbit, in orbit or docked); True if it broke apart
+        (it is destroyed before it moves)."""
+        if not sh.severe() or points <= 0:
+            return False
+        chance = dmg.breakup_chance(sh.hp, sh.dmg, points)
+        roll = self.rng.d100()
+        broke = dmg.breaks_apart(sh.hp, sh.dmg, points, roll)
+        ev.append(m.BreakupCheck(sh.id, chance, roll, broke))
+        if broke:
+            self._destroy(sh, "broke apart maneuvering", ev)
+        return broke
 
     def _dock_host(self, sh: Ship) -> Ship | None:
         for h in self.ships:

@@ -16,9 +16,10 @@ from deltav.core.protocol import Option
 RULING_OPTIONS: tuple[Option, ...] = (
     Option("eb_range", int, 12, "G1: electron beam battery range (12 per the rulebook text; 10 per the table "
            "transcription)", choices=(12, 10), ruling=True),
-    Option("fire_timing", str, "owner", "G2: electrical fires roll (d100+20) at the start of the burning ship's "
-           "owner's combat phase ('owner') or of the opponent's combat phase ('opponent', the original text)",
-           choices=("owner", "opponent"), ruling=True),
+    Option("fire_timing", str, "opponent", "G2: electrical fires roll (d100+20) at the start of the burning "
+           "ship's opponent's combat phase ('opponent', the text: 'at the start of his opponent's combat step') or "
+           "of its owner's combat phase ('owner', the edited transcription)",
+           choices=("opponent", "owner"), ruling=True),
     Option("disaster_fallback", str, "partial", "G3: a disastrous fire applies each part not yet in effect "
            "('partial'), a hull hit only if none applies; 'hull': any part already in effect makes it a hull hit",
            choices=("partial", "hull"), ruling=True),
@@ -62,7 +63,7 @@ RULING_OPTIONS: tuple[Option, ...] = (
 @dataclass(frozen=True, slots=True)
 class Rulings:
     eb_range: int = 12
-    fire_timing: str = "owner"
+    fire_timing: str = "opponent"
     disaster_fallback: str = "partial"
     dcr_rounding: str = "up"
     weapon_hit_scope: str = "mount"

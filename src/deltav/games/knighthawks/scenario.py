@@ -205,10 +205,18 @@ def load(name: str) -> Scenario:
     """A built-in scenario by id, or a scenario file by path."""
     if name in BUILTIN:
         return builtin(name)
-    path = Path(name)
-    if not path.is_file():
-        raise ScenarioError("scenario", f"no built-in scenario or file {name!r} (built-in: {', '.join(BUILTIN)})")
-    return parse_scenario(read_toml_text(path.read_text(encoding="utf-8"), str(path)), str(path))
+    shown = repr(name if len(name) <= 200 else name[:200] + "...")
+    unknown = f"{shown} is neither a built-in scenario id nor a readable file (built-in: {', '.join(BUILTIN)})"
+    if not name or len(name) > 4096 or "\x00" in name:
+        raise ScenarioError("scenario", unknown)
+    try:
+        path = Path(name)
+        if not path.is_file():
+            raise ScenarioError("scenario", unknown)
+        text = path.read_text(encoding="utf-8")
+    except (OSError, ValueError):  # too long, a lone surrogate, not UTF-8 (UnicodeError is a ValueError) ...
+        raise ScenarioError("scenario", f"{unknown}; cannot read it as a UTF-8 file") from None
+    return parse_scenario(read_toml_text(text, str(path)), str(path))
 
 
 def parse_fleet(text: str, field_name: str) -> list[str]:

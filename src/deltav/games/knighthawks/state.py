@@ -63,7 +63,6 @@ class KHState(MovementPhase, FirePhase, State):
         s.mines = []
         for k, (side, kind, h) in enumerate(scen.mines):
             s.mines.append((f"trap-{k + 1}", side, kind, h, -1, 0, ""))
-        s.mine_counter = len(scen.mines)
         s.turn = 1
         s.half = 0
         s.stage = "move"
@@ -137,21 +136,24 @@ class KHState(MovementPhase, FirePhase, State):
         return self._repair_actions(player) + [m.EndRepair()]
 
     def apply_action(self, player: int, action) -> list:
+        self.game.actions.check(action)  # a value of this game with every field of its declared type
         self.check_turn(player)
         ev: list = []
         st = self.stage
         t = type(action)
         if st == "move":
             if t is m.Step:
-                if self.cur is None or action.turn not in self._step_options():
-                    raise IllegalAction("kh.move.step", "not a legal hex turn now (no move being plotted, MR used "
-                                        "up, one turn per hex, a forced turn, or a planet in the way)")
+                if self.cur is None:
+                    raise IllegalAction("kh.move.step.unplotted", "no move is being plotted: give a course first")
+                if action.turn not in self._step_options():
+                    raise IllegalAction("kh.move.step", "not a legal hex turn now (1 left, -1 right, 0 straight; MR "
+                                        "used up, one turn per hex, a forced turn, or a planet in the way)")
                 self._do_step(action, ev)
             elif t in (m.Screen, m.Lay, m.Activate, m.Orbit, m.Course, m.EndMovement):
                 if self.cur is not None:
                     raise IllegalAction("kh.move.plotting", f"finish plotting {self.cur[0]}'s move first (step)")
                 if not self._move_ok(player, action):
-                    raise IllegalAction(self._move_rule(action), self._move_reason(player, action))
+                    raise IllegalAction(*self._move_refusal(player, action))
                 if t is m.Screen:
                     self._do_screen(action, ev)
                 elif t is m.Lay:
@@ -168,37 +170,33 @@ class KHState(MovementPhase, FirePhase, State):
                 else:
                     self._end_movement(ev)
             else:
-                raise IllegalAction("kh.phase", f"{action.TYPE} is not a movement-phase action")
+                raise IllegalAction("kh.phase.move", f"{action.TYPE} is not a movement-phase action")
         elif st == "declare":
             if t is m.Assign:
                 if not self._assign_ok(player, action):
-                    raise IllegalAction("kh.fire.assign", self._assign_reason(player, action))
+                    raise IllegalAction(*self._assign_refusal(player, action))
                 self._do_assign(action)
             elif t is m.Fire:
-                self._start_intercept("offense" if self.fire_mode == "def" else "endturn", self.declared)
-                self.declared = []
+                self._fire_declared(ev)
             else:
-                raise IllegalAction("kh.phase", f"{action.TYPE} is not a fire-phase action")
+                raise IllegalAction("kh.phase.fire", f"{action.TYPE} is not a fire-phase action")
         elif st == "intercept":
             if t is not m.Intercept:
-                raise IllegalAction("kh.phase", "the defender must decide ICMs/evasion (intercept)")
-            self._check_in(player, action, "kh.fire.intercept", "more ICMs than are in the hex, or evasion "
-                           "not allowed (torpedoes only, fighters and assault scouts with MR left)")
-            self._do_intercept(action)
+                raise IllegalAction("kh.phase.intercept", "the defender must decide ICMs/evasion (intercept)")
+            if action not in self.legal_actions(player):
+                raise IllegalAction(*self._intercept_refusal(action))
+            self._do_intercept(action, ev)
         else:
             if t is m.Repair:
-                self._check_in(player, action, "kh.repair.allocate", self._repair_reason(player, action))
+                if action not in self.legal_actions(player):
+                    raise IllegalAction(*self._repair_refusal(player, action))
                 self.allocs.append((player, action.ship, action.target, action.points))
             elif t is m.EndRepair:
                 self._end_repair(ev)
             else:
-                raise IllegalAction("kh.phase", f"{action.TYPE} is not a repair-turn action")
+                raise IllegalAction("kh.phase.repair", f"{action.TYPE} is not a repair-turn action")
         self._advance(ev)
         return ev
-
-    def _check_in(self, player, action, rule, reason) -> None:
-        if action not in self.legal_actions(player):
-            raise IllegalAction(rule, reason)
 
     # --- sequencing ------------------------------------------------------------------------------------------
     def _advance(self, ev: list) -> None:
@@ -232,8 +230,7 @@ class KHState(MovementPhase, FirePhase, State):
             elif st == "declare":
                 if self._any_assign(self.current_players()[0]):
                     return
-                self._start_intercept("offense" if self.fire_mode == "def" else "endturn", self.declared)
-                self.declared = []
+                self._fire_declared(ev)
             elif st == "move":
                 if not self._move_has_choice(self.mover) and self._move_ok(self.mover, m.EndMovement()):
                     self._end_movement(ev)
@@ -287,17 +284,28 @@ class KHState(MovementPhase, FirePhase, State):
             out.extend(m.Repair(sh.id, t, p) for t in targets for p in blocks)
         return out
 
-    def _repair_reason(self, player: int, a) -> str:
+    def _repair_refusal(self, player: int, a) -> tuple[str, str]:
         sh = self._get(a.ship)
         if sh is None or sh.owner != player or sh.status != ACTIVE:
-            return f"{a.ship!r} is not one of your ships in play"
-        return ("nothing to repair there (or unrepairable in space), or the points are not a block of 10 up to 90 "
-                "or the rest of the ship's DCR")
+            return ("kh.repair.ship", f"{a.ship!r} is not one of your ships in play")
+        mine = [x for x in self.allocs if x[1] == sh.id]
+        left = sh.dcr(self.rules.dcr_rounding == "up") - sum(x[3] for x in mine)
+        if left <= 0:
+            return ("kh.repair.dcr", f"{sh.id}'s whole DCR is already allocated this repair turn")
+        if a.target in sh.unrep:
+            return ("kh.repair.unrepairable", f"{a.target!r} cannot be repaired in space (a 99 or 00 was rolled)")
+        if a.target not in rep.repair_targets(sh, [x[2] for x in mine]):
+            return ("kh.repair.target", f"{sh.id} has nothing to repair as {a.target!r} (or every missing point "
+                    "already has a block)")
+        return ("kh.repair.points", f"{a.points} is not a block of DCR: a multiple of 10 up to 90, or the rest "
+                f"({left}) if below 90")
 
     def _end_repair(self, ev: list) -> None:
         if self.repair_player == 0:
             self.repair_player = 1
+            ev.append(m.RepairsAllocated(0))
             return
+        ev.append(m.RepairsAllocated(1))
         for _p, sid, target, points in self.allocs:
             sh = self.ship(sid)
             roll = self.rng.d100()
@@ -387,7 +395,6 @@ class KHState(MovementPhase, FirePhase, State):
         s.ships = [x.clone() for x in self.ships]
         s.index = self.index
         s.mines = self.mines[:]
-        s.mine_counter = self.mine_counter
         s.turn = self.turn
         s.half = self.half
         s.stage = self.stage
@@ -426,7 +433,6 @@ class KHState(MovementPhase, FirePhase, State):
             "after": self.after,
             "ships": [s.to_json() for s in self.ships],
             "mines": [[a, b, c, list(d), e, f, g] for a, b, c, d, e, f, g in self.mines],
-            "mine_counter": self.mine_counter,
             "plots": {k: [v[0], v[1], list(v[2])] for k, v in sorted(self.plots.items())},
             "plotting": None if self.cur is None else [self.cur[0], self.cur[1], self.cur[2], list(self.cur[3])],
             "screened": list(self.screened),
@@ -460,7 +466,6 @@ class KHState(MovementPhase, FirePhase, State):
         s.ships = [Ship.from_json(x) for x in o["ships"]]
         s.index = {sh.id: i for i, sh in enumerate(s.ships)}
         s.mines = [(a, b, c, _hex(d), e, f, g) for a, b, c, d, e, f, g in o["mines"]]
-        s.mine_counter = o["mine_counter"]
         s.turn = o["turn"]
         s.half = o["half"]
         s.stage = o["stage"]
@@ -489,13 +494,19 @@ class KHState(MovementPhase, FirePhase, State):
         hidden = 0
         shown = []
         for mm in out["mines"]:
-            mine_owner, moves = mm[1], mm[4]
+            mine_owner, moves, layer = mm[1], mm[4], mm[6]
             if player is not None and mine_owner == player or moves >= 0 or mm[0] in self.activated:
                 shown.append(mm)
-            else:
-                hidden += 1
+            elif layer == "":
+                hidden += 1  # placed before play: the scenario says how many there are, not where
+            # a trap dropped in play is unknown to the other side (not even counted) until it detonates or,
+            # a seeker, is activated
         out["mines"] = shown
         out["hidden_mines"] = hidden
+        acting = self.current_players()
+        if player is None or player not in acting:  # a seat's decision in progress is its own business
+            out["plotting"] = None
+            out["declared"] = []
         for sj, sh in zip(out["ships"], self.ships):
             if player is not None and sh.owner == player:
                 continue

@@ -95,6 +95,13 @@ def describe(o: Mapping) -> str | None:
         return f"{g('ship')} rearms"
     if t == "wasted":
         return f"{g('source')}'s {g('weapon')} at {g('target')} is wasted (target gone)"
+    if t == "fired":
+        shots = ", ".join(f"{a[0]} w{a[1]} at {a[2]}" for a in g("attacks"))
+        return f"side {g('player')} fires: {shots}" if shots else f"side {g('player')} holds fire"
+    if t == "intercepted":
+        return f"{g('target')} defends: {g('icms')} ICMs" + (", evades" if g("evade") else "")
+    if t == "repairs_allocated":
+        return f"side {g('player')} has allocated its repairs"
     if t == "repair_turn":
         return f"repair turn after game turn {g('turn')}"
     if t == "game_over":
