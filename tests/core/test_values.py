@@ -127,3 +127,20 @@ def test_decode_refuses_nan_huge_numbers_and_deep_nesting_with_a_field_path():
         if field is not None:
             assert info.value.field == field
         assert len(str(info.value)) < 400
+
+
+def test_codec_check_survives_half_built_values():
+    import pytest
+
+    from deltav.core.errors import MalformedAction
+    from deltav.core.values import Action, Codec, value
+
+    @value("probe3")
+    class Probe3(Action):
+        n: int
+
+    codec = Codec([Probe3])
+    half = object.__new__(Probe3)  # no field set: repr() itself raises
+    with pytest.raises(MalformedAction) as info:
+        codec.check(half)
+    assert info.value.field == "action.n"

@@ -99,6 +99,15 @@ def _fail(path: str, reason: str) -> typing.NoReturn:
 
 
 _INF = float("inf")
+_UNSET = object()
+
+
+def _safe_repr(v: Any) -> str:
+    """A short repr that cannot fail (half-built value objects, huge integers, hostile __repr__)."""
+    try:
+        return short_repr(v)
+    except Exception:
+        return f"a {type(v).__name__}"
 
 
 def _instance_check(tp: Any, codec: Codec) -> Callable[[Any], bool]:
@@ -182,10 +191,13 @@ class Codec:
         its declared type (the in-process guard of ``apply_action``: a few hundred nanoseconds)."""
         checks = self._checks.get(type(value))
         if checks is None:
-            _fail(path, f"expected one of this game's values ({', '.join(sorted(self.classes))}), got {value!r}")
+            _fail(path, f"expected one of this game's values ({', '.join(sorted(self.classes))}), got {_safe_repr(value)}")
         for name, ok in checks:
-            if not ok(getattr(value, name)):
-                _fail(f"{path}.{name}", f"wrong type or value {getattr(value, name)!r}")
+            v = getattr(value, name, _UNSET)
+            if v is _UNSET:
+                _fail(f"{path}.{name}", "missing")
+            if not ok(v):
+                _fail(f"{path}.{name}", f"wrong type or value {_safe_repr(v)}")
 
     def _reader_for(self, tp: Any) -> Reader | None:
         """The readers :mod:`deltav.core.shape` does not know: free-form fields (frozen) and nested values."""
