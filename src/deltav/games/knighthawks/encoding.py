@@ -1,9 +1,9 @@
 """Integer actions of Knight Hawks: a fixed numbering of every decomposed action (docs/research.md).
 
-Ships are numbered in scenario order, weapons by their index in a ship's list, traps (``trap-k``) by k up to
-the scenario's traps plus every mine and seeker the ships carry, repair targets by a fixed vocabulary
-(``hull``, ``adf``, ``mr``, ``w<i>``, ``d<i>``, ``short``, ``ccs``, ``nav``, ``dc``, ``fire``). A course's speed
-is numbered as the change from the ship's current speed (within the largest ADF), so it needs no speed bound;
+Ships are numbered in scenario order, weapons by their index in a ship's list, traps by their rank in the
+position's list of traps (trap ids are random; at most twice the scenario's traps plus every mine and seeker
+the ships carry), repair targets by a fixed vocabulary (``hull``, ``adf``, ``mr``, ``w<i>``, ``d<i>``, ``short``,
+``ccs``, ``nav``, ``dc``, ``fire``). A course's speed is numbered as the change from the ship's current speed (within the largest ADF), so it needs no speed bound;
 a ``lay``'s path index is bounded by ``4 * map radius + 2 * largest ADF`` (no plotted path on the map is longer).
 The numbering depends only on the scenario and the options. This module owns the encoding only.
 """
@@ -48,6 +48,14 @@ def _build(state) -> ActionSpace:
     targets = ["hull", "adf", "mr", *(f"w{i}" for i in range(weapons)), *(f"d{i}" for i in range(defenses)),
                "short", "ccs", "nav", "dc", "fire"]
 
+    def trap_index(ctx: Context, v):
+        ids = [mm[0] for mm in ctx.state.mines]
+        return ids.index(v) if v in ids else None
+
+    def trap_value(ctx: Context, i: int):
+        mines = ctx.state.mines
+        return mines[i][0] if i < len(mines) else f"trap-none-{i}"
+
     def speed_index(ctx: Context, v):
         d = v - ctx.state.ships[ctx.state.index[ctx.fields["ship"]]].speed
         return d + adf if -adf <= d <= adf else None
@@ -58,9 +66,9 @@ def _build(state) -> ActionSpace:
     space = ActionSpace([
         Kind(m.Screen, (("ship", sh), ("screen", Values(SCREENS)))),
         Kind(m.Lay, (("ship", Values(layers)), ("kind", Values(("M", "S"))), ("at", ints(0, at_hi)))),
-        # determinized worlds (Game.determinize) name the traps a player cannot see trap-sampled-<k>
-        Kind(m.Activate, (("seeker", Values([f"trap-{k}" for k in range(1, traps + 1)]
-                                            + [f"trap-sampled-{k}" for k in range(1, traps + 1)])),)),
+        # trap ids are random (they must not count earlier drops), so a seeker is numbered by its rank in the
+        # position's list of traps; determinized worlds add the sampled traps a player cannot see to that list
+        Kind(m.Activate, (("seeker", Relative(2 * traps, trap_index, trap_value)),)),
         Kind(m.Orbit, (("ship", sh), ("clockwise", Values((False, True))))),
         Kind(m.Course, (("ship", sh), ("speed", Relative(2 * adf + 1, speed_index, speed_value)),
                         ("facing", ints(0, 5)))),
