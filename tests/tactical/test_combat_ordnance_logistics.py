@@ -162,8 +162,8 @@ def test_asteroid_hazard_at_speed_above_one():
     s.rng = FixedDice([6, 1])
     events = go(s, 0)
     hz = [e for e in events if e.TYPE == "damage_roll" and e.source == "asteroid"]
-    assert [(h.roll, h.result) for h in hz] == [(6, "D2"), (1, "-")]
-    assert s.ship("p0s0").disabled == 1  # D2, then repaired by one at the end of P0's turn
+    assert [(h.roll, h.result) for h in hz] == [(6, "D1"), (1, "-")]  # design note 1.8: D1 on a 6
+    assert s.ship("p0s0").disabled == 0  # D1, then repaired by one at the end of P0's turn
 
 
 def test_mine_launch_and_detonation():
@@ -372,6 +372,19 @@ def test_hex_mates_on_the_same_course_join_the_counterattack():
     counter = next(e for e in events if e.TYPE == "counterattack")
     assert set(counter.ships) == {"p1s0", "p1s1"}  # the frigate on another course does not join
     assert counter.strength == 6 and counter.defense == 8 and counter.odds == "1:2"
+
+
+def test_escorts_counterattack_for_a_defensive_only_target():
+    # design note 1.8: the transport itself never counters, its corvette escort in its hex on its course does
+    s = fleet_duel([("frigate", (10, 0), (0, 0))], [("transport", (11, 0), (0, 0)), ("corvette", (11, 0), (0, 0)),
+                                                     ("corsair", (11, 0), (1, 0))])
+    s.rng = FixedDice([1, 6])
+    go(s, 0)
+    s.apply_action(0, AddAttacker("p0s0"))
+    events = s.apply_action(0, Fire("p1s0"))
+    counter = next(e for e in events if e.TYPE == "counterattack")
+    assert counter.ships == ("p1s1",)  # not the transport, not the corsair on another course
+    assert counter.strength == 2 and counter.defense == 8
 
 
 def test_dreadnaught_fires_while_disabled_and_defensive_ships_never_attack():

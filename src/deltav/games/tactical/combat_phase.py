@@ -479,14 +479,14 @@ def _fire(state, player: int, action: Fire) -> list:
         events.extend(state.check_victory())
         return events
     tc = combatant(target)
+    # a defensive-only target never counters itself, but armed ships of its side in its hex on its course do
     counters = []
-    if not target.type.defensive:
-        for sh in state.ships:
-            if sh.owner == target.owner and not sh.destroyed and cb.can_counterattack(
-                    combat=sh.type.combat, defensive_only=sh.type.defensive, disabled_turns=sh.disabled,
-                    policy=_policy(sh), active=not sh.landed, resupplied=sh.resupplied,
-                    own_control=sh.control == "own"):
-                counters.append(combatant(sh))
+    for sh in state.ships:
+        if sh.owner == target.owner and not sh.destroyed and cb.can_counterattack(
+                combat=sh.type.combat, defensive_only=sh.type.defensive, disabled_turns=sh.disabled,
+                policy=_policy(sh), active=not sh.landed, resupplied=sh.resupplied,
+                own_control=sh.control == "own"):
+            counters.append(combatant(sh))
     cgroup = cb.counter_group(tc, counters)
     die = state.rng.d6()
     cdie = state.rng.d6() if cgroup else None
