@@ -522,8 +522,20 @@ def test_ordnance_follows_gravity_it_enters_one_move_later():
     events = go(s, 0)
     moved = next(e for e in events if e.TYPE == "ordnance_moved")
     # deflected one hex SW: (2,-1) + (-2,0) + (-1,1) = (-1,0), a line through Sol's surface hex (0,0)
-    assert (moved.destination, moved.velocity) == ("-1,0", (-3, 1)) and "0,0" in moved.path
+    assert (moved.destination, moved.velocity) == ("-1,0", (-3, 1))
+    assert moved.path == ("2,-1", "1,-1", "0,0")  # the display path ends where the torpedo hit Sol
     assert any(e.TYPE == "ordnance_removed" and e.reason == "body" for e in events) and not s.ordnance
+
+
+def test_ordnance_moved_path_ends_where_the_torpedo_detonated():
+    s = duel_at(p0=(4, 6), p1=(11, 2))  # the enemy sits mid-course, (12,2) is where the torpedo would end
+    _with_ordnance(s, Ordnance("ord1", 0, "torpedo", (9, 2), (3, 0), 3, "p0s0"))
+    s.rng = FixedDice([6])
+    events = go(s, 0)
+    moved = next(e for e in events if e.TYPE == "ordnance_moved")
+    det = next(e for e in events if e.TYPE == "ordnance_detonated")
+    assert det.hex == "11,2" and moved.path == ("9,2", "10,2", "11,2")
+    assert moved.destination == "12,2"  # where its course led
 
 
 def test_a_mine_destroys_ordnance_it_meets():

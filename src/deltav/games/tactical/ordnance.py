@@ -12,6 +12,7 @@ Contact follows our grazing ruling (movement.py): ordnance paths and ship paths 
 from __future__ import annotations
 
 from deltav.core.errors import IllegalAction
+from deltav.core.hexgrid import analyze_offset
 
 from . import combat as cb
 from . import ordnance_tables as ot
@@ -276,6 +277,7 @@ def movement_step(state, p: int) -> list:
                 pend.append(g[0])
         o.pending = tuple(pend)
         o.turns -= 1
+        moved_at = len(events)
         events.append(OrdnanceMoved(o.id, tuple(hkey(h) for h in path), hkey(dest), o.vel))
         body_i = next((i for i, h in enumerate(contact) if h in gmap.surface), None)
         if body_i is not None:
@@ -287,6 +289,7 @@ def movement_step(state, p: int) -> list:
                 o.destroyed = True
                 o.pos = contact[body_i]
                 events.append(OrdnanceRemoved(o.id, "body"))
+            events[moved_at] = _moved_to(o, path, start, dest)
             continue
         launch_turn = o.turns == lifetime - 1
         for i, h in enumerate(contact):
@@ -323,6 +326,7 @@ def movement_step(state, p: int) -> list:
             if o.destroyed:
                 break
         if o.destroyed:
+            events[moved_at] = _moved_to(o, path, start, dest)
             continue
         o.pos = dest
         if o.turns <= 0:
@@ -333,6 +337,20 @@ def movement_step(state, p: int) -> list:
             events.append(OrdnanceRemoved(o.id, "off_map"))
     state.ordnance = [o for o in state.ordnance if not o.destroyed]
     return events
+
+
+def _moved_to(o, path, start, dest) -> OrdnanceMoved:
+    """The ``ordnance_moved`` event of an item that went off (or hit a body) at ``o.pos`` on its way: the display
+    path cut at that hex (``destination`` and ``velocity`` stay those of its course). With grazing contact the hex
+    may be the off-line hex of a graze: the path then ends with it in place of that step's primary hex."""
+    end = o.pos
+    if end in path:
+        cut = path[:path.index(end) + 1]
+    else:
+        k = next((i for i, step in enumerate(analyze_offset(dest[0] - start[0], dest[1] - start[1]).steps)
+                  if (end[0] - start[0], end[1] - start[1]) in step), len(path) - 1)
+        cut = tuple(path[:k]) + (end,)
+    return OrdnanceMoved(o.id, tuple(hkey(h) for h in cut), hkey(dest), o.vel)
 
 
 def _torpedo(state, o, h, ships, others, events) -> None:
