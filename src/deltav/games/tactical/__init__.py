@@ -68,6 +68,10 @@ class TacticalGame(Game):
                "(false: every ship is shown, as the reference's server sends them)", ruling=True),
         Option("takeoff_costs_fuel", bool, True, "ruling 5: a takeoff burn costs fuel as in the reference (false: "
                "the first burn from a landed position is free)", ruling=True),
+        Option("ordnance_detection", bool, True, "ruling 7: ordnance is detected like a ship (an item launched by "
+               "an undetected ship starts undetected; detected within 3 of an enemy ship or 5 of an enemy base; "
+               "with fog of war hidden from the enemy until detected; only a detected nuke can be shot at). "
+               "false: every item is detected at launch, as in the reference", ruling=True),
     )
     actions = Codec(ACTIONS)
     events = Codec(EVENTS)

@@ -159,7 +159,7 @@ def nuke_targets(state, group_ids) -> list:
     members = [state.ship(x) for x in group_ids]
     out = []
     for o in state.ordnance:
-        if o.owner == state.active or o.kind != "nuke" or o.destroyed:
+        if o.owner == state.active or o.kind != "nuke" or o.destroyed or not o.detected:
             continue
         if cs is not None and o.id in cs.attacked:
             continue
@@ -329,7 +329,7 @@ def planetary_defense(state) -> list:
     p = state.active
     gmap = state.gmap
     enemies = [sh for sh in state.ships if sh.owner != p and not sh.destroyed and not sh.landed]
-    nukes = any(o.owner != p and o.kind == "nuke" and not o.destroyed for o in state.ordnance)
+    nukes = any(o.owner != p and o.kind == "nuke" and not o.destroyed and o.detected for o in state.ordnance)
     if not enemies and not nukes:
         return events
     zones = gmap.fire_zone
@@ -346,8 +346,8 @@ def planetary_defense(state) -> list:
         if not nukes:
             continue
         for o in state.ordnance:
-            if o.owner == p or o.kind != "nuke" or o.destroyed:
-                continue
+            if o.owner == p or o.kind != "nuke" or o.destroyed or not o.detected:
+                continue  # ruling 7: an undetected nuke cannot be shot at
             if cb.line_of_sight(b, o.pos, _is_body(state)):
                 die = state.rng.d6()
                 shot = cb.base_anti_nuke_shot(b, o.pos, o.vel, die)

@@ -10,11 +10,22 @@ from __future__ import annotations
 
 from deltav.core.errors import IllegalAction
 
+from .model import hkey
 from .shiptypes import ship_data
-from .values import EndLogistics, Transfer, Transferred
+from .values import DetectionChanged, EndLogistics, Transfer, Transferred
 
 MAX_TRANSFERS = 8
 KINDS = ("fuel", "cargo", "passengers")
+
+
+def reveal(state, ships) -> list:
+    """Detect ships at once (fog of war, ruling 4), with their public ``detection_changed`` events."""
+    events = []
+    for sh in ships:
+        if not sh.detected:
+            sh.detected = True
+            events.append(DetectionChanged(sh.id, True, hkey(sh.pos), (sh.vel[0], sh.vel[1])))
+    return events
 
 
 def _source_ok(state, s, p) -> bool:
@@ -115,5 +126,14 @@ def apply(state, player: int, action) -> list:
         src.passengers -= a
         dst.passengers += a
     state.transfers += 1
-    hidden = state.audience(src) is not None or state.audience(dst) is not None
-    return [Transferred(src.id, dst.id, action.kind, a, (player,) if hidden else None)]
+    # a transfer with a ship the opponent sees (or owns: looting) shows on that ship, so it reveals its partner
+    # (like gun fire, ruling 4); between two hidden ships of yours it stays private
+    opp = 1 - player
+    seen = [sh for sh in (src, dst) if sh.owner == opp or state.audience(sh) is None]
+    events = []
+    if seen:
+        events.extend(reveal(state, [sh for sh in (src, dst) if sh.owner != opp and state.audience(sh) is not None]))
+        events.append(Transferred(src.id, dst.id, action.kind, a, None))
+    else:
+        events.append(Transferred(src.id, dst.id, action.kind, a, (player,)))
+    return events

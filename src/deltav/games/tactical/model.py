@@ -163,9 +163,10 @@ class Ship:
 
 
 class Ordnance:
-    __slots__ = ("id", "owner", "kind", "pos", "vel", "pending", "turns", "ship", "path", "destroyed")
+    __slots__ = ("id", "owner", "kind", "pos", "vel", "pending", "turns", "ship", "path", "destroyed", "detected")
 
-    def __init__(self, oid: str, owner: int, kind: str, pos: Hex, vel: Hex, turns: int, ship: str):
+    def __init__(self, oid: str, owner: int, kind: str, pos: Hex, vel: Hex, turns: int, ship: str,
+                 detected: bool = True):
         self.id = oid
         self.owner = owner
         self.kind = kind
@@ -176,6 +177,7 @@ class Ordnance:
         self.ship = ship
         self.path: tuple[Hex, ...] = ()
         self.destroyed = False
+        self.detected = detected  # has the enemy detected it (ruling 7, ``ordnance_detection``)?
 
     def copy(self) -> Ordnance:
         o = Ordnance.__new__(Ordnance)
@@ -189,6 +191,7 @@ class Ordnance:
         o.ship = self.ship
         o.path = self.path
         o.destroyed = self.destroyed
+        o.detected = self.detected
         return o
 
     def to_json(self) -> dict:
@@ -201,12 +204,13 @@ class Ordnance:
             "pending_gravity": list(self.pending),
             "turns_remaining": self.turns,
             "launched_by": self.ship,
+            "detected": self.detected,
         }
 
     @classmethod
     def from_json(cls, o: dict) -> Ordnance:
         x = cls(o["id"], o["owner"], o["kind"], tuple(o["position"]), tuple(o["velocity"]), o["turns_remaining"],
-                o["launched_by"])
+                o["launched_by"], o["detected"])
         x.pending = tuple(o["pending_gravity"])
         return x
 

@@ -229,6 +229,7 @@ class OrdnanceMoved(Event):
     path: tuple[str, ...]
     destination: str
     velocity: tuple[int, int]
+    to: To = None
 
 
 @value("ordnance_detonated")
@@ -243,6 +244,18 @@ class OrdnanceDetonated(Event):
 class OrdnanceRemoved(Event):
     ordnance: str
     reason: str  # expired, off_map, body, asteroid, base, shot, nuke
+    to: To = None
+
+
+@value("ordnance_detected")
+class OrdnanceDetected(Event):
+    """The enemy detects an item of ordnance (ruling 7): where it is and how it moves."""
+
+    ordnance: str
+    owner: int
+    kind: str
+    hex: str
+    velocity: tuple[int, int]
 
 
 @value("damage_roll")
