@@ -103,6 +103,16 @@ class TacticalGame(Game):
         return TacticalState.from_scenario(get_scenario(opts["scenario"]), opts, seed)
 
     @classmethod
+    def action_from_json(cls, obj: Any):
+        """Decode an action (the untrusted JSON path): field types, then the form checks of
+        ``values.check_form`` (an order's weak-gravity hexes are hex keys); MalformedAction names the field."""
+        from .values import check_form
+
+        action = cls.actions.decode(obj)
+        check_form(action)
+        return action
+
+    @classmethod
     def state_from_json(cls, obj: Mapping) -> TacticalState:
         return TacticalState.from_json(dict(obj))
 

@@ -430,6 +430,9 @@ def apply(state, player: int, action) -> list:
 def _fire(state, player: int, action: Fire) -> list:
     cs = state.combat
     if not cs.group:
+        if cs.used:
+            raise IllegalAction("tactical.combat.group_spent",
+                                "the group has fired all its strength: add attackers to form a new group")
         raise IllegalAction("tactical.combat.no_group", "add at least one attacker first")
     group = cs.group
     members = [state.ship(x) for x in group]
@@ -450,10 +453,13 @@ def _fire(state, player: int, action: Fire) -> list:
         if target.owner == player:
             raise IllegalAction("tactical.combat.target", "you cannot attack your own ship")
         if target not in ship_targets(state, group):
+            why = cb.gun_target_error(enemy=True, active=not (target.landed or target.destroyed),
+                                      detected=target.detected, landed=target.landed, destroyed=target.destroyed)
+            if why is not None:
+                raise IllegalAction(*why)
             if target.id in cs.attacked:
                 raise IllegalAction("tactical.combat.already_targeted", "that ship was already attacked this phase")
-            raise IllegalAction("tactical.combat.line_of_sight",
-                                "that ship is not a valid target (landed, undetected, destroyed or out of sight)")
+            raise IllegalAction("tactical.combat.line_of_sight", "a body blocks the line of sight of an attacker")
         declared = cb.allocate_strength(full, cs.allocated, action.strength, group_target_hex=cs.group_hex,
                                         target_hex=target.pos)
     # --- validated: resolve

@@ -111,6 +111,15 @@ def apply(state, player: int, action) -> list:
         raise IllegalAction("tactical.logistics.pair",
                             "transfers need a source (yours, or a disabled or surrendered enemy) and a target of "
                             "yours in the same hex on the same course")
+    if action.kind not in KINDS:
+        raise IllegalAction("tactical.logistics.kind", f"kind must be one of {list(KINDS)}, got {action.kind!r}")
+    if action.kind == "fuel" and src.type.sealed_fuel:
+        raise IllegalAction("tactical.logistics.sealed_fuel",
+                            f"a {src.type.name}'s fuel is sealed: it cannot be transferred")
+    if action.kind == "fuel" and dst.type.fuel is None:
+        raise IllegalAction("tactical.logistics.unlimited_fuel", f"ship {dst.id} has unlimited fuel")
+    if action.kind == "passengers" and not state.rules.passenger_rescue:
+        raise IllegalAction("tactical.logistics.no_passenger_rescue", "this scenario has no passenger transfers")
     n = limit(state, src, dst, action.kind)
     if not 1 <= action.amount <= n:
         raise IllegalAction("tactical.logistics.amount", f"{action.kind}: between 1 and {n} can move now")

@@ -6,6 +6,8 @@ This module owns the data layout only; the rules live in movement.py, the state 
 
 from __future__ import annotations
 
+import re
+
 from .shiptypes import ShipType, ship_types
 
 Hex = tuple[int, int]
@@ -27,8 +29,22 @@ def hkey(h: Hex) -> str:
 
 
 def hparse(s: str) -> Hex:
+    """A trusted ``"q,r"`` key back to a hex (keys the engine wrote; untrusted text goes through
+    :func:`parse_hex_key` first)."""
     a, b = s.split(",")
     return (int(a), int(b))
+
+
+_HEX_KEY = re.compile(r"-?[0-9]{1,6},-?[0-9]{1,6}")
+
+
+def parse_hex_key(s: object) -> Hex | None:
+    """An untrusted hex key: ``"q,r"`` with two plain decimal integers (an optional minus sign, no spaces,
+    signs, underscores or leading zeros beyond the integer's own digits), or None if it is not one."""
+    if type(s) is not str or _HEX_KEY.fullmatch(s) is None:
+        return None
+    h = hparse(s)
+    return h if hkey(h) == s else None
 
 
 class Ship:

@@ -52,6 +52,7 @@ from .values import (
     Surrender,
     Surrendered,
     TurnStarted,
+    check_form,
 )
 
 Hex = tuple[int, int]
@@ -325,6 +326,8 @@ class TacticalState(State):
     def check_order(self, player: int, o: Order, preview: bool = False) -> Ship:
         """Validate an order (raises IllegalAction naming the rule) and return its ship. ``preview``: skip the
         one-order-per-ship check (course previews)."""
+        if o.weak:
+            check_form(o)  # weak-gravity entries are hex keys (MalformedAction naming the entry)
         sh = self._index.get(o.ship)
         if sh is None:
             raise IllegalAction("tactical.order.unknown_ship", f"no ship {o.ship!r}")
@@ -363,11 +366,6 @@ class TacticalState(State):
         if o.weak:
             if list(o.weak) != sorted(set(o.weak)):
                 raise IllegalAction("tactical.order.weak_gravity", "weak-gravity hexes must be sorted and unique")
-            for k in o.weak:
-                try:
-                    hparse(k)
-                except ValueError:
-                    raise IllegalAction("tactical.order.weak_gravity", f"{k!r} is not a hex key \"q,r\"") from None
             course = self.course_for(sh, Order(o.ship, o.burn, o.overload, o.land))
             allowed = {hkey(h) for h in course.ignorable}
             for k in o.weak:
@@ -380,6 +378,7 @@ class TacticalState(State):
 
     # --- apply ------------------------------------------------------------------------------------------
     def apply_action(self, player: int, action: Action) -> list[Event]:
+        self.game.actions.check(action)  # a non-action, another game's action or a wrong-typed field
         self.check_turn(player)
         phase = self.phase
         if phase == ASTROGATION:

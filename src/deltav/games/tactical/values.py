@@ -114,6 +114,24 @@ class FleetReady(Action):
 ACTIONS = [Order, EndAstrogation, Surrender, Launch, EmplaceBase, EndOrdnance, AddAttacker, Fire, EndCombat,
            Transfer, EndLogistics, Buy, FleetReady]
 
+MAX_WEAK = 16  # more weak-gravity hexes than any course crosses
+
+
+def check_form(action: Action, path: str = "action") -> None:
+    """What the field types cannot say about an action's form (raises MalformedAction naming the field): an
+    order's ``weak`` entries are hex keys ``"q,r"``, at most ``MAX_WEAK`` of them. Called on decoding (the
+    untrusted JSON path) and by ``apply_action`` (in process), after the type check."""
+    if type(action) is Order and action.weak:
+        from deltav.core.errors import MalformedAction
+
+        from .model import parse_hex_key
+
+        if len(action.weak) > MAX_WEAK:
+            raise MalformedAction(f"{path}.weak", f"at most {MAX_WEAK} hexes, got {len(action.weak)}")
+        for i, k in enumerate(action.weak):
+            if parse_hex_key(k) is None:
+                raise MalformedAction(f"{path}.weak[{i}]", f"expected a hex key \"q,r\", got {k!r}")
+
 # --- events -----------------------------------------------------------------------------------------------
 
 To = tuple[int, ...] | None
