@@ -114,7 +114,11 @@ class TacticalGame(Game):
 
     @classmethod
     def state_from_json(cls, obj: Mapping) -> TacticalState:
-        return TacticalState.from_json(dict(obj))
+        """Load a saved state: validated first (``state_schema.check_state``: ``StateError(field path, reason)``
+        on any fault), then built."""
+        from .state_schema import check_state
+
+        return TacticalState.from_json(dict(check_state(obj, cls)))
 
     @classmethod
     def determinize(cls, view: Mapping, player: int, rng: Rng) -> TacticalState:
