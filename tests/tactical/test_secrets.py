@@ -38,6 +38,8 @@ def check_step(s, player, action):
     before = _views(s)
     events = s.apply_action(player, action)
     after = _views(s)
+    for e in events:  # every event is one the game's codec knows
+        assert GAME.events.decode(e.to_json()) == e
     for q in SEATS:
         if q == player:
             continue

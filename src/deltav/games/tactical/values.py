@@ -368,6 +368,6 @@ class GameOver(Event):
 
 EVENTS = [TurnStarted, OrderGiven, PhaseChanged, ShipMoved, ShipLanded, ShipResupplied, ShipDestroyed,
           CheckpointVisited, DetectionChanged, IdentityRevealed, Surrendered, OrdnanceLaunched, BaseEmplaced,
-          OrdnanceMoved, OrdnanceDetonated, OrdnanceRemoved, DamageRoll, AttackerAdded, AttackDeclared,
-          Counterattack, HeroismEarned, Transferred, ShipCaptured, Purchased, FleetReadyDeclared, FleetSpawned,
-          GameOver]
+          OrdnanceMoved, OrdnanceDetonated, OrdnanceRemoved, OrdnanceDetected, DamageRoll, AttackerAdded,
+          AttackDeclared, Counterattack, HeroismEarned, Transferred, ShipCaptured, Purchased, FleetReadyDeclared,
+          FleetSpawned, GameOver]
