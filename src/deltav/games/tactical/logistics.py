@@ -3,7 +3,8 @@ in the same hex with the same velocity, including looting of disabled or surrend
 
 Decomposition: ``transfer(source, target, kind, amount)`` one at a time (at most ``MAX_TRANSFERS`` per phase,
 our bound so that a phase always ends), then ``end_logistics``. The phase is entered only when the scenario
-enables logistics and at least one transfer is possible. This module touches fuel, cargo and passengers only.
+enables logistics and at least one transfer is possible. This module touches fuel, cargo and passengers, and
+the ``detected`` flag of a hidden ship whose transfer shows on a ship the opponent sees (fog of war).
 """
 
 from __future__ import annotations

@@ -6,7 +6,9 @@ Decomposition of the ordnance phase: ``launch(ship, kind, boost_dir, boost)`` or
 ship at a time (at most one item per ship), then ``end_ordnance`` (movement follows).
 
 Contact follows our grazing ruling (movement.py): ordnance paths and ship paths touch their *definite* hexes
-(with ``grazing_is_contact``, both hexes of a graze). This module must not touch gun combat.
+(with ``grazing_is_contact``, both hexes of a graze). An item launched by a ship the enemy has not detected starts
+undetected (ruling 7, see detection.py), and its events go to its owner only. This module must not touch gun
+combat.
 """
 
 from __future__ import annotations
