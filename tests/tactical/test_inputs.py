@@ -152,6 +152,8 @@ def test_a_bad_scenario_name_is_a_scenario_error_listing_the_ids(name):
     ("id = 'x'\n[[players]]\nships = 3\n[[players]]\n", "players[0].ships"),
     ("id = 'x'\nplayers = [{credits = -1}, {}]\n", "players[0].credits"),
     ("not toml at all [", "scenario"),
+    ("id = 'x'\n[[players]]\nbases = ['1_0,2']\n[[players]]\n", "players[0].bases[0]"),
+    ("id = 'x'\n[[players]]\nbases = [' -8,-6']\n[[players]]\n", "players[0].bases[0]"),
 ])
 def test_a_malformed_scenario_file_names_the_field_and_the_file(tmp_path, body, field):
     p = tmp_path / "bad.toml"

@@ -20,6 +20,7 @@ from typing import Any
 
 from deltav.core.errors import ScenarioError
 from deltav.games.tactical.mapdata import GameMap, default_map
+from deltav.games.tactical.model import parse_hex_key
 from deltav.games.tactical.shiptypes import ship_types
 
 Hex = tuple[int, int]
@@ -244,10 +245,10 @@ def _parse(obj: Any, gmap: GameMap) -> Scenario:
             if b in gmap.bases_of:
                 hexes = gmap.bases_of[b]
             else:
-                try:
-                    q, r = (int(x) for x in b.split(","))
-                except ValueError:
-                    raise ScenarioError(bp, f"expected a body/station name {list(base_names)} or \"q,r\"") from None
+                h = parse_hex_key(b)
+                if h is None:
+                    raise ScenarioError(bp, f"expected a body/station name {list(base_names)} or \"q,r\"")
+                q, r = h
                 if (q, r) not in gmap.base:
                     raise ScenarioError(bp, f"hex {q},{r} is not a base hex")
                 hexes = ((q, r),)
