@@ -252,3 +252,13 @@ def test_the_planner_weighs_asteroid_hazards_by_the_asteroid_table():
     assert hazard_weight(0) == 0.0 and hazard_weight(1) == 0.0
     assert abs(hazard_weight(2) - 6.0 / 9.0) < 1e-12
     assert abs(hazard_weight(3) - 6.0 * 7.0 / 27.0) < 1e-12
+
+
+def test_a_clear_drift_meets_no_asteroid_hazard():
+    from deltav.games.tactical.mapdata import default_map
+    from deltav.games.tactical.planner import drift_safe
+
+    gmap = default_map()
+    # (2,-10) drifting at (0,-2) crosses the asteroids (2,-11) and (2,-12): safe from crashes, not clear
+    assert drift_safe(gmap, (2, -10), (0, -2), (), 1)
+    assert not drift_safe(gmap, (2, -10), (0, -2), (), 1, clear=True)

@@ -125,7 +125,7 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
                         nf = None if f is None else f - cc.fuel_spent
                         step_hz = hazard_weight(hazard_count(gmap, p, cc.destination))
                         if step_hz and cc.outcome != LANDING and not drift_safe(
-                                gmap, cc.destination, cc.velocity, cc.pending, drift_moves):
+                                gmap, cc.destination, cc.velocity, cc.pending, drift_moves, clear=True):
                             continue  # an asteroid hit would leave it drifting into a crash
                         step = ((b, land, weak), st)
                         new_steps = steps + (step,)
@@ -201,14 +201,17 @@ def hazard_weight(k: int) -> float:
     return 6.0 * sum(pr for t, pr in dist.items() if t > REPAIR_PER_TURN)
 
 
-def drift_safe(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], moves: int) -> bool:
-    """Does coasting (as a disabled ship must) keep a ship off bodies and on the map for ``moves`` moves?"""
+def drift_safe(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], moves: int, clear: bool = False) -> bool:
+    """Does coasting (as a disabled ship must) keep a ship off bodies and on the map for ``moves`` moves? With
+    ``clear``, the drift must also meet no asteroid hazard (a disabled ship in the belt keeps taking hits)."""
     for _ in range(moves):
         c = compute_course(gmap, pos, vel, 0, pending, False, False, None)
         if c.outcome == CRASH or gmap.off_map(c.destination):
             return False
         if c.outcome == LANDING:
             return True
+        if clear and hazard_count(gmap, pos, c.destination):
+            return False
         pos, vel, pending = c.destination, c.velocity, c.pending
     return True
 
