@@ -242,3 +242,23 @@ def test_hard_launches_a_nuke_that_meets_the_enemy_this_turn():
     assert launch_value(s, 0, s.ship("p0s0"), "nuke", (2, 0), own_bad) < 0
     # easy never launches
     assert not isinstance(LevelBot("easy").act(d), Launch)
+
+
+def test_the_planner_weighs_asteroid_hazards_by_the_asteroid_table():
+    # design note 1.8: D1 on a 5 or a 6, repaired at the end of the ship's own turn (the hazards roll in it):
+    # one hazard never strands a ship, two strand it when both hit (1 in 9), three when two of them hit
+    from deltav.games.tactical.planner import hazard_weight
+
+    assert hazard_weight(0) == 0.0 and hazard_weight(1) == 0.0
+    assert abs(hazard_weight(2) - 6.0 / 9.0) < 1e-12
+    assert abs(hazard_weight(3) - 6.0 * 7.0 / 27.0) < 1e-12
+
+
+def test_a_clear_drift_meets_no_asteroid_hazard():
+    from deltav.games.tactical.mapdata import default_map
+    from deltav.games.tactical.planner import drift_safe
+
+    gmap = default_map()
+    # (2,-10) drifting at (0,-2) crosses the asteroids (2,-11) and (2,-12): safe from crashes, not clear
+    assert drift_safe(gmap, (2, -10), (0, -2), (), 1)
+    assert not drift_safe(gmap, (2, -10), (0, -2), (), 1, clear=True)

@@ -162,8 +162,8 @@ def test_asteroid_hazard_at_speed_above_one():
     s.rng = FixedDice([6, 1])
     events = go(s, 0)
     hz = [e for e in events if e.TYPE == "damage_roll" and e.source == "asteroid"]
-    assert [(h.roll, h.result) for h in hz] == [(6, "D2"), (1, "-")]
-    assert s.ship("p0s0").disabled == 1  # D2, then repaired by one at the end of P0's turn
+    assert [(h.roll, h.result) for h in hz] == [(6, "D1"), (1, "-")]  # design note 1.8: D1 on a 6
+    assert s.ship("p0s0").disabled == 0  # D1, then repaired by one at the end of P0's turn
 
 
 def test_mine_launch_and_detonation():
@@ -374,6 +374,19 @@ def test_hex_mates_on_the_same_course_join_the_counterattack():
     assert counter.strength == 6 and counter.defense == 8 and counter.odds == "1:2"
 
 
+def test_escorts_counterattack_for_a_defensive_only_target():
+    # design note 1.8: the transport itself never counters, its corvette escort in its hex on its course does
+    s = fleet_duel([("frigate", (10, 0), (0, 0))], [("transport", (11, 0), (0, 0)), ("corvette", (11, 0), (0, 0)),
+                                                     ("corsair", (11, 0), (1, 0))])
+    s.rng = FixedDice([1, 6])
+    go(s, 0)
+    s.apply_action(0, AddAttacker("p0s0"))
+    events = s.apply_action(0, Fire("p1s0"))
+    counter = next(e for e in events if e.TYPE == "counterattack")
+    assert counter.ships == ("p1s1",)  # not the transport, not the corsair on another course
+    assert counter.strength == 2 and counter.defense == 8
+
+
 def test_dreadnaught_fires_while_disabled_and_defensive_ships_never_attack():
     s = fleet_duel([("dreadnaught", (10, 0), (0, 0)), ("transport", (10, 1), (0, 0))],
                    [("corvette", (12, 0), (0, 0))])
@@ -509,8 +522,20 @@ def test_ordnance_follows_gravity_it_enters_one_move_later():
     events = go(s, 0)
     moved = next(e for e in events if e.TYPE == "ordnance_moved")
     # deflected one hex SW: (2,-1) + (-2,0) + (-1,1) = (-1,0), a line through Sol's surface hex (0,0)
-    assert (moved.destination, moved.velocity) == ("-1,0", (-3, 1)) and "0,0" in moved.path
+    assert (moved.destination, moved.velocity) == ("-1,0", (-3, 1))
+    assert moved.path == ("2,-1", "1,-1", "0,0")  # the display path ends where the torpedo hit Sol
     assert any(e.TYPE == "ordnance_removed" and e.reason == "body" for e in events) and not s.ordnance
+
+
+def test_ordnance_moved_path_ends_where_the_torpedo_detonated():
+    s = duel_at(p0=(4, 6), p1=(11, 2))  # the enemy sits mid-course, (12,2) is where the torpedo would end
+    _with_ordnance(s, Ordnance("ord1", 0, "torpedo", (9, 2), (3, 0), 3, "p0s0"))
+    s.rng = FixedDice([6])
+    events = go(s, 0)
+    moved = next(e for e in events if e.TYPE == "ordnance_moved")
+    det = next(e for e in events if e.TYPE == "ordnance_detonated")
+    assert det.hex == "11,2" and moved.path == ("9,2", "10,2", "11,2")
+    assert moved.destination == "12,2"  # where its course led
 
 
 def test_a_mine_destroys_ordnance_it_meets():

@@ -33,7 +33,7 @@ EXPECTED_GCRT = [
 EXPECTED_OTHER = {
     "torpedo": [N, D1, D1, D1, D2, D3],
     "mine": [N, N, N, N, D2, D2],
-    "asteroid": [N, N, N, N, D1, D2],  # reference code and tests; the design note prints D1 on a 6
+    "asteroid": [N, N, N, N, D1, D1],  # design note 1.8 (the reference code has D2 on a 6)
     "ram": [N, N, D1, D1, D3, D5],
 }
 LABELS = ["1:4", "1:2", "1:1", "2:1", "3:1", "4:1"]

@@ -332,3 +332,24 @@ def test_orbital_base_resupply_keeps_the_overload_used():
     events = end_turn(s, 0)
     assert sh.pos == (-8, -5) and sh.fuel == 20 and sh.overload_used
     assert any(e.TYPE == "ship_resupplied" for e in events)
+
+
+# --- the stored display path (issue 18) ---------------------------------------------------------------------
+
+
+def test_primary_line_follows_the_design_note_example():
+    from deltav.games.tactical.movement import primary_line
+
+    assert primary_line((0, 0), (2, -1)) == ((0, 0), (1, 0), (2, -1))  # design note 1.2
+
+
+def test_ship_moved_path_is_the_reference_primary_line_of_the_absolute_endpoints():
+    # (-8,-1) -> (-5,0) grazes at its midpoint: the reference nudges both absolute endpoints, and floating point
+    # then rounds the middle step to (-6,-1); the same nudge added to the offset (3, 1) gives (-7, 0)
+    s = new_state("biplanetary")
+    s._opts = {}
+    place(s, "p0s0", (-8, -1), (3, 1), fuel=10)
+    events = end_turn(s, 0)
+    moved = next(e for e in events if e.TYPE == "ship_moved")
+    assert moved.path == ("-8,-1", "-7,-1", "-6,-1", "-6,0", "-5,0")
+    assert moved.destination == "-5,0"

@@ -167,12 +167,14 @@ def test_fog_of_war_hides_undetected_enemies():
     v = s.view(0)
     assert [x["id"] for x in v["ships"]] == ["p0s0"] and v["unseen_enemy_ships"] == 1
     assert "p1s0" in s.secret_tokens(0) and "p1s0" not in json.dumps(v)
-    assert len(s.view(None)["ships"]) == 2
+    # a spectator sees public information only: no ship its enemy has not detected (issue 18)
+    assert s.view(None)["ships"] == [] and s.secret_tokens(None) == {"p0s0", "p1s0"}
     # bring P1's corvette within 3 hexes of P0's after a movement phase: detected
     place(s, "p1s0", (-6, -6), (0, 0))
     end_turn(s, 0)
     assert s.ship("p1s0").detected
     assert "p1s0" in [x["id"] for x in s.view(0)["ships"]]
+    assert [x["id"] for x in s.view(None)["ships"]] == ["p1s0"]
     s2 = new_state("biplanetary", fog_of_war=False)
     assert len(s2.view(0)["ships"]) == 2 and not s2.secret_tokens(0)
 

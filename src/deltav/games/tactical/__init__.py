@@ -68,6 +68,10 @@ class TacticalGame(Game):
                "(false: every ship is shown, as the reference's server sends them)", ruling=True),
         Option("takeoff_costs_fuel", bool, True, "ruling 5: a takeoff burn costs fuel as in the reference (false: "
                "the first burn from a landed position is free)", ruling=True),
+        Option("ordnance_detection", bool, True, "ruling 7: ordnance is detected like a ship (an item launched by "
+               "an undetected ship starts undetected; detected within 3 of an enemy ship or 5 of an enemy base; "
+               "with fog of war hidden from the enemy until detected; only a detected nuke can be shot at). "
+               "false: every item is detected at launch, as in the reference", ruling=True),
     )
     actions = Codec(ACTIONS)
     events = Codec(EVENTS)
@@ -99,8 +103,22 @@ class TacticalGame(Game):
         return TacticalState.from_scenario(get_scenario(opts["scenario"]), opts, seed)
 
     @classmethod
+    def action_from_json(cls, obj: Any):
+        """Decode an action (the untrusted JSON path): field types, then the form checks of
+        ``values.check_form`` (an order's weak-gravity hexes are hex keys); MalformedAction names the field."""
+        from .values import check_form
+
+        action = cls.actions.decode(obj)
+        check_form(action)
+        return action
+
+    @classmethod
     def state_from_json(cls, obj: Mapping) -> TacticalState:
-        return TacticalState.from_json(dict(obj))
+        """Load a saved state: validated first (``state_schema.check_state``: ``StateError(field path, reason)``
+        on any fault), then built."""
+        from .state_schema import check_state
+
+        return TacticalState.from_json(dict(check_state(obj, cls)))
 
     @classmethod
     def determinize(cls, view: Mapping, player: int, rng: Rng) -> TacticalState:

@@ -38,7 +38,7 @@ from .heuristics import (
 )
 from .movement import drift_destination
 from .ordnance_tables import launch_velocity
-from .planner import drift_safe, hazard_count
+from .planner import drift_safe, hazard_count, hazard_weight
 from .planner import safe as keeps_flying
 from .preview import preview_course
 from .tactics import Tactics, launch_value
@@ -306,7 +306,7 @@ class LevelBot(ScriptedBot):
                         frozenset(world.destroyed_bases), world.options["grazing_is_contact"]):
                     scores[o] -= 20_000.0
                 if scores[o] > -10_000 and not pv.lands:
-                    hz = hazard_count(gmap, sh.pos, pv.destination)
+                    hz = hazard_weight(hazard_count(gmap, sh.pos, pv.destination))
                     if hz:
                         # a hit disables the ship: it then drifts, which must not end in a crash
                         risky = not drift_safe(gmap, pv.destination, pv.velocity, preview_pending(pv),

@@ -1012,13 +1012,19 @@ def allocate_strength(
     return declared
 
 
-def gun_target_error(*, enemy: bool, active: bool, detected: bool) -> tuple[str, str] | None:
+def gun_target_error(*, enemy: bool, active: bool, detected: bool, landed: bool = False,
+                     destroyed: bool = False) -> tuple[str, str] | None:
     """Why a ship cannot be the target of a gun attack, as ``(rule id, message)``, or None if it can: it must
     be an enemy, in play and not landed (landed ships are immune to guns), and detected. There is no range
     limit; line of sight is checked separately (:func:`group_line_of_sight`, rule
-    ``tactical.combat.line_of_sight``)."""
+    ``tactical.combat.line_of_sight``). ``landed`` / ``destroyed`` name why a ship is not active (their own rule
+    ids); ``active=False`` alone gives ``target_inactive``."""
     if not enemy:
         return ("tactical.combat.own_target", "you cannot attack your own ship")
+    if destroyed:
+        return ("tactical.combat.target_destroyed", "that ship is already destroyed")
+    if landed:
+        return ("tactical.combat.target_landed", "a landed ship is immune to gun attacks")
     if not active:
         return ("tactical.combat.target_inactive", "only a ship in flight (not landed or destroyed) can be shot at")
     if not detected:

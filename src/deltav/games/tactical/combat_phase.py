@@ -159,7 +159,7 @@ def nuke_targets(state, group_ids) -> list:
     members = [state.ship(x) for x in group_ids]
     out = []
     for o in state.ordnance:
-        if o.owner == state.active or o.kind != "nuke" or o.destroyed:
+        if o.owner == state.active or o.kind != "nuke" or o.destroyed or not o.detected:
             continue
         if cs is not None and o.id in cs.attacked:
             continue
@@ -329,7 +329,7 @@ def planetary_defense(state) -> list:
     p = state.active
     gmap = state.gmap
     enemies = [sh for sh in state.ships if sh.owner != p and not sh.destroyed and not sh.landed]
-    nukes = any(o.owner != p and o.kind == "nuke" and not o.destroyed for o in state.ordnance)
+    nukes = any(o.owner != p and o.kind == "nuke" and not o.destroyed and o.detected for o in state.ordnance)
     if not enemies and not nukes:
         return events
     zones = gmap.fire_zone
@@ -346,8 +346,8 @@ def planetary_defense(state) -> list:
         if not nukes:
             continue
         for o in state.ordnance:
-            if o.owner == p or o.kind != "nuke" or o.destroyed:
-                continue
+            if o.owner == p or o.kind != "nuke" or o.destroyed or not o.detected:
+                continue  # ruling 7: an undetected nuke cannot be shot at
             if cb.line_of_sight(b, o.pos, _is_body(state)):
                 die = state.rng.d6()
                 shot = cb.base_anti_nuke_shot(b, o.pos, o.vel, die)
@@ -430,6 +430,9 @@ def apply(state, player: int, action) -> list:
 def _fire(state, player: int, action: Fire) -> list:
     cs = state.combat
     if not cs.group:
+        if cs.used:
+            raise IllegalAction("tactical.combat.group_spent",
+                                "the group has fired all its strength: add attackers to form a new group")
         raise IllegalAction("tactical.combat.no_group", "add at least one attacker first")
     group = cs.group
     members = [state.ship(x) for x in group]
@@ -450,10 +453,13 @@ def _fire(state, player: int, action: Fire) -> list:
         if target.owner == player:
             raise IllegalAction("tactical.combat.target", "you cannot attack your own ship")
         if target not in ship_targets(state, group):
+            why = cb.gun_target_error(enemy=True, active=not (target.landed or target.destroyed),
+                                      detected=target.detected, landed=target.landed, destroyed=target.destroyed)
+            if why is not None:
+                raise IllegalAction(*why)
             if target.id in cs.attacked:
                 raise IllegalAction("tactical.combat.already_targeted", "that ship was already attacked this phase")
-            raise IllegalAction("tactical.combat.line_of_sight",
-                                "that ship is not a valid target (landed, undetected, destroyed or out of sight)")
+            raise IllegalAction("tactical.combat.line_of_sight", "a body blocks the line of sight of an attacker")
         declared = cb.allocate_strength(full, cs.allocated, action.strength, group_target_hex=cs.group_hex,
                                         target_hex=target.pos)
     # --- validated: resolve
@@ -479,14 +485,14 @@ def _fire(state, player: int, action: Fire) -> list:
         events.extend(state.check_victory())
         return events
     tc = combatant(target)
+    # a defensive-only target never counters itself, but armed ships of its side in its hex on its course do
     counters = []
-    if not target.type.defensive:
-        for sh in state.ships:
-            if sh.owner == target.owner and not sh.destroyed and cb.can_counterattack(
-                    combat=sh.type.combat, defensive_only=sh.type.defensive, disabled_turns=sh.disabled,
-                    policy=_policy(sh), active=not sh.landed, resupplied=sh.resupplied,
-                    own_control=sh.control == "own"):
-                counters.append(combatant(sh))
+    for sh in state.ships:
+        if sh.owner == target.owner and not sh.destroyed and cb.can_counterattack(
+                combat=sh.type.combat, defensive_only=sh.type.defensive, disabled_turns=sh.disabled,
+                policy=_policy(sh), active=not sh.landed, resupplied=sh.resupplied,
+                own_control=sh.control == "own"):
+            counters.append(combatant(sh))
     cgroup = cb.counter_group(tc, counters)
     die = state.rng.d6()
     cdie = state.rng.d6() if cgroup else None

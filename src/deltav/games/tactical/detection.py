@@ -5,14 +5,20 @@ ship becomes detected within 3 hexes of a non-destroyed enemy ship (landed ones 
 base hex the enemy controls. With fog of war (ruling 4, option ``fog_of_war``) an undetected enemy ship is absent
 from a player's view; detection also gates gun targeting.
 
-This module reads and writes only the ``detected`` flag of ships.
+Ordnance (ruling 7, option ``ordnance_detection``; the help text and the design note are silent): an item is
+detected like a ship. It starts detected if the ship that launched it was, else undetected; after every movement
+phase an undetected item becomes detected within 3 hexes of a non-destroyed enemy ship or 5 of an intact enemy
+base, and stays detected. With fog of war an undetected item is absent from the enemy's view; only a detected
+nuke can be shot at.
+
+This module reads and writes only the ``detected`` flag of ships and ordnance.
 """
 
 from __future__ import annotations
 
 from .model import hkey
 from .shiptypes import ship_data
-from .values import DetectionChanged
+from .values import DetectionChanged, OrdnanceDetected
 
 
 def _dist(a, b) -> int:
@@ -62,4 +68,16 @@ def update(state) -> list:
         if now != before:
             sh.detected = now
             events.append(DetectionChanged(sh.id, now, hkey(sh.pos), (sh.vel[0], sh.vel[1])))
+    for o in state.ordnance:
+        if o.detected or o.destroyed:
+            continue
+        q, r = o.pos
+        seen = any(max(abs(e.pos[0] - q), abs(e.pos[1] - r), abs(e.pos[0] - q + e.pos[1] - r)) <= rs
+                   for e in alive if e.owner != o.owner)
+        if not seen:
+            seen = any(max(abs(bq - q), abs(br - r), abs(bq - q + br - r)) <= rb
+                       for bq, br in state.players[1 - o.owner].bases if (bq, br) not in state.destroyed_bases)
+        if seen:
+            o.detected = True
+            events.append(OrdnanceDetected(o.id, o.owner, o.kind, hkey(o.pos), (o.vel[0], o.vel[1])))
     return events

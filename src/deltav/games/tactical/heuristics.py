@@ -257,9 +257,7 @@ def attack_value(world, attackers, target, split: bool = False):
     pen = cb.group_range_modifier(atk, tc.position) + cb.group_velocity_modifier(atk, tc.velocity)
     pen -= 1 if any(a.heroic for a in atk) else 0
     gain = _damage_value(cb.result_counts(col, pen), target.type.combat)
-    if target.type.defensive:
-        return (gain, 0.0) if split else gain
-    counters = []
+    counters = []  # a defensive-only target does not counter, its armed hex mates on its course do
     for sh in world.ships:
         if sh.owner == target.owner and not sh.destroyed and not sh.landed and sh.control == "own" \
                 and not sh.type.defensive and sh.type.combat > 0 and sh.pos == target.pos and sh.vel == target.vel:

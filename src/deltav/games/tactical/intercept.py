@@ -26,7 +26,7 @@ from functools import lru_cache
 
 from . import combat as cb
 from .movement import CRASH, LANDING, compute_course
-from .planner import estimate, hazard_count, safe
+from .planner import estimate, hazard_count, hazard_weight, safe
 
 Hex = tuple[int, int]
 BURNS = (None, 0, 1, 2, 3, 4, 5)
@@ -167,7 +167,7 @@ def _intercept(gmap, pos, vel, pending, fuel, can_overload, column, targets, hor
                 nmiss = miss * (1.0 - ph)
                 nhzc = hzc
                 if hazard_cost:
-                    hz = hazard_count(gmap, p, c.destination)
+                    hz = hazard_weight(hazard_count(gmap, p, c.destination))
                     if hz:
                         nhzc += hazard_cost * hz * (DISCOUNT ** k)
                 nval = 1.0 - nmiss - nhzc

@@ -3,18 +3,30 @@ in the same hex with the same velocity, including looting of disabled or surrend
 
 Decomposition: ``transfer(source, target, kind, amount)`` one at a time (at most ``MAX_TRANSFERS`` per phase,
 our bound so that a phase always ends), then ``end_logistics``. The phase is entered only when the scenario
-enables logistics and at least one transfer is possible. This module touches fuel, cargo and passengers only.
+enables logistics and at least one transfer is possible. This module touches fuel, cargo and passengers, and
+the ``detected`` flag of a hidden ship whose transfer shows on a ship the opponent sees (fog of war).
 """
 
 from __future__ import annotations
 
 from deltav.core.errors import IllegalAction
 
+from .model import hkey
 from .shiptypes import ship_data
-from .values import EndLogistics, Transfer, Transferred
+from .values import DetectionChanged, EndLogistics, Transfer, Transferred
 
 MAX_TRANSFERS = 8
 KINDS = ("fuel", "cargo", "passengers")
+
+
+def reveal(state, ships) -> list:
+    """Detect ships at once (fog of war, ruling 4), with their public ``detection_changed`` events."""
+    events = []
+    for sh in ships:
+        if not sh.detected:
+            sh.detected = True
+            events.append(DetectionChanged(sh.id, True, hkey(sh.pos), (sh.vel[0], sh.vel[1])))
+    return events
 
 
 def _source_ok(state, s, p) -> bool:
@@ -100,6 +112,15 @@ def apply(state, player: int, action) -> list:
         raise IllegalAction("tactical.logistics.pair",
                             "transfers need a source (yours, or a disabled or surrendered enemy) and a target of "
                             "yours in the same hex on the same course")
+    if action.kind not in KINDS:
+        raise IllegalAction("tactical.logistics.kind", f"kind must be one of {list(KINDS)}, got {action.kind!r}")
+    if action.kind == "fuel" and src.type.sealed_fuel:
+        raise IllegalAction("tactical.logistics.sealed_fuel",
+                            f"a {src.type.name}'s fuel is sealed: it cannot be transferred")
+    if action.kind == "fuel" and dst.type.fuel is None:
+        raise IllegalAction("tactical.logistics.unlimited_fuel", f"ship {dst.id} has unlimited fuel")
+    if action.kind == "passengers" and not state.rules.passenger_rescue:
+        raise IllegalAction("tactical.logistics.no_passenger_rescue", "this scenario has no passenger transfers")
     n = limit(state, src, dst, action.kind)
     if not 1 <= action.amount <= n:
         raise IllegalAction("tactical.logistics.amount", f"{action.kind}: between 1 and {n} can move now")
@@ -115,5 +136,14 @@ def apply(state, player: int, action) -> list:
         src.passengers -= a
         dst.passengers += a
     state.transfers += 1
-    hidden = state.audience(src) is not None or state.audience(dst) is not None
-    return [Transferred(src.id, dst.id, action.kind, a, (player,) if hidden else None)]
+    # a transfer with a ship the opponent sees (or owns: looting) shows on that ship, so it reveals its partner
+    # (like gun fire, ruling 4); between two hidden ships of yours it stays private
+    opp = 1 - player
+    seen = [sh for sh in (src, dst) if sh.owner == opp or state.audience(sh) is None]
+    events = []
+    if seen:
+        events.extend(reveal(state, [sh for sh in (src, dst) if sh.owner != opp and state.audience(sh) is not None]))
+        events.append(Transferred(src.id, dst.id, action.kind, a, None))
+    else:
+        events.append(Transferred(src.id, dst.id, action.kind, a, (player,)))
+    return events

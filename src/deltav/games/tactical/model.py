@@ -6,6 +6,8 @@ This module owns the data layout only; the rules live in movement.py, the state 
 
 from __future__ import annotations
 
+import re
+
 from .shiptypes import ShipType, ship_types
 
 Hex = tuple[int, int]
@@ -27,8 +29,22 @@ def hkey(h: Hex) -> str:
 
 
 def hparse(s: str) -> Hex:
+    """A trusted ``"q,r"`` key back to a hex (keys the engine wrote; untrusted text goes through
+    :func:`parse_hex_key` first)."""
     a, b = s.split(",")
     return (int(a), int(b))
+
+
+_HEX_KEY = re.compile(r"-?[0-9]{1,6},-?[0-9]{1,6}")
+
+
+def parse_hex_key(s: object) -> Hex | None:
+    """An untrusted hex key: ``"q,r"`` with two plain decimal integers (an optional minus sign, no spaces,
+    signs, underscores or leading zeros beyond the integer's own digits), or None if it is not one."""
+    if type(s) is not str or _HEX_KEY.fullmatch(s) is None:
+        return None
+    h = hparse(s)
+    return h if hkey(h) == s else None
 
 
 class Ship:
@@ -163,9 +179,10 @@ class Ship:
 
 
 class Ordnance:
-    __slots__ = ("id", "owner", "kind", "pos", "vel", "pending", "turns", "ship", "path", "destroyed")
+    __slots__ = ("id", "owner", "kind", "pos", "vel", "pending", "turns", "ship", "path", "destroyed", "detected")
 
-    def __init__(self, oid: str, owner: int, kind: str, pos: Hex, vel: Hex, turns: int, ship: str):
+    def __init__(self, oid: str, owner: int, kind: str, pos: Hex, vel: Hex, turns: int, ship: str,
+                 detected: bool = True):
         self.id = oid
         self.owner = owner
         self.kind = kind
@@ -176,6 +193,7 @@ class Ordnance:
         self.ship = ship
         self.path: tuple[Hex, ...] = ()
         self.destroyed = False
+        self.detected = detected  # has the enemy detected it (ruling 7, ``ordnance_detection``)?
 
     def copy(self) -> Ordnance:
         o = Ordnance.__new__(Ordnance)
@@ -189,6 +207,7 @@ class Ordnance:
         o.ship = self.ship
         o.path = self.path
         o.destroyed = self.destroyed
+        o.detected = self.detected
         return o
 
     def to_json(self) -> dict:
@@ -201,12 +220,13 @@ class Ordnance:
             "pending_gravity": list(self.pending),
             "turns_remaining": self.turns,
             "launched_by": self.ship,
+            "detected": self.detected,
         }
 
     @classmethod
     def from_json(cls, o: dict) -> Ordnance:
         x = cls(o["id"], o["owner"], o["kind"], tuple(o["position"]), tuple(o["velocity"]), o["turns_remaining"],
-                o["launched_by"])
+                o["launched_by"], o["detected"])
         x.pending = tuple(o["pending_gravity"])
         return x
 

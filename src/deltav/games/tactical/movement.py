@@ -6,8 +6,9 @@ analysis of ``deltav.core.hexgrid.analyze_line``. Each step of the line is eithe
 exactly on the hexside between two hexes (an *ambiguous pair*, a graze). Only definite hexes are *contact*:
 gravity entry, crashes, landings, Grand Tour checkpoints, ordnance contact and the closest-approach hexes used by
 combat all use the definite hexes. A graze touches neither hex. The *display path* (``Course.path``, what the
-``ship_moved`` event shows) is the reference game's primary line (``hexgrid.line``), a connected chain of hexes for
-drawing; it never decides a rule. With ``grazing_is_contact`` = True, a graze touches *both* hexes of its pair
+``ship_moved`` event shows) is the reference game's primary line (:func:`primary_line`: the +epsilon nudge added to
+both absolute endpoints, as the reference computes it), a connected chain of hexes for drawing; it never decides a
+rule. With ``grazing_is_contact`` = True, a graze touches *both* hexes of its pair
 for crashes, landings, checkpoints and ordnance (close to the reference, whose +epsilon primary line makes some
 grazes of a planet a crash, with floating point deciding which); gravity always uses definite hexes only.
 
@@ -16,7 +17,10 @@ This module must not touch game state: it reads positions and returns a :class:`
 
 from __future__ import annotations
 
-from deltav.core.hexgrid import DIRECTIONS, analyze_offset, line
+from functools import lru_cache
+from math import floor
+
+from deltav.core.hexgrid import DIRECTIONS, analyze_offset
 
 from .mapdata import GameMap
 
@@ -119,11 +123,44 @@ def landing_shortcut(gmap: GameMap, pos: Hex, vel: Hex, pending: tuple[int, ...]
     return None
 
 
-def _trace(pos: Hex, dest: Hex, grazing_is_contact: bool) -> tuple[list[Hex], list[Hex], list[Hex]]:
+_NUDGE = 1e-6
+
+
+@lru_cache(maxsize=1 << 16)
+def primary_line(a: Hex, b: Hex) -> tuple[Hex, ...]:
+    """The reference game's primary line from ``a`` to ``b`` (design note 1.2, "Line drawing"): the cube
+    coordinates of *both absolute endpoints* nudged by ``(+eps, +eps, -2 eps)``, lerped as ``a + (b - a) * t`` in
+    floating point and cube-rounded (JavaScript rounding). Floating point makes this differ from the same nudge
+    applied to the offset ``b - a`` (``hexgrid.line``) on some lines far from the origin, so it is computed
+    exactly as the reference does. Display only: no rule reads it."""
+    aq, ar = a
+    bq, br = b
+    n = max(abs(bq - aq), abs(br - ar), abs(bq - aq + br - ar))
+    if n == 0:
+        return (a,)
+    e = _NUDGE
+    nq, nr, ns = aq + e, ar + e, (-aq - ar) - 2 * e
+    mq, mr, ms = bq + e, br + e, (-bq - br) - 2 * e
+    dq, dr, ds = mq - nq, mr - nr, ms - ns
+    out = []
+    for i in range(n + 1):
+        t = i / n
+        fq, fr, fs = nq + dq * t, nr + dr * t, ns + ds * t
+        q, r, s = floor(fq + 0.5), floor(fr + 0.5), floor(fs + 0.5)
+        eq, er, es = abs(q - fq), abs(r - fr), abs(s - fs)
+        if eq > er and eq > es:
+            q = -r - s
+        elif er > es:
+            r = -q - s
+        out.append((q, r))
+    return tuple(out)
+
+
+def _trace(pos: Hex, dest: Hex, grazing_is_contact: bool) -> tuple[tuple[Hex, ...], list[Hex], list[Hex]]:
     """(display path, definite hexes, contact hexes) of the line pos -> dest, start hex included. Contact is
     the definite hexes; with ``grazing_is_contact`` every hex of every step (both hexes of a graze)."""
     q0, r0 = pos
-    path = line(pos, dest)
+    path = primary_line(pos, dest)
     a = analyze_offset(dest[0] - q0, dest[1] - r0)
     definite = [(q0 + dq, r0 + dr) for dq, dr in a.definite]
     if not grazing_is_contact:

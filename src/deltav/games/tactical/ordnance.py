@@ -6,12 +6,15 @@ Decomposition of the ordnance phase: ``launch(ship, kind, boost_dir, boost)`` or
 ship at a time (at most one item per ship), then ``end_ordnance`` (movement follows).
 
 Contact follows our grazing ruling (movement.py): ordnance paths and ship paths touch their *definite* hexes
-(with ``grazing_is_contact``, both hexes of a graze). This module must not touch gun combat.
+(with ``grazing_is_contact``, both hexes of a graze). An item launched by a ship the enemy has not detected starts
+undetected (ruling 7, see detection.py), and its events go to its owner only. This module must not touch gun
+combat.
 """
 
 from __future__ import annotations
 
 from deltav.core.errors import IllegalAction
+from deltav.core.hexgrid import analyze_offset
 
 from . import combat as cb
 from . import ordnance_tables as ot
@@ -158,12 +161,14 @@ def apply(state, player: int, action) -> list:
         oid = f"ord{state.next_ord}"
         state.next_ord += 1
         vel = ot.launch_velocity(sh.vel, action.boost_dir, action.boost)
-        o = Ordnance(oid, player, action.kind, sh.pos, vel, sd.ordnance_lifetime, sh.id)
+        # ruling 7: an item launched by a ship the enemy has not detected starts undetected too
+        o = Ordnance(oid, player, action.kind, sh.pos, vel, sd.ordnance_lifetime, sh.id,
+                     sh.detected or not state.options["ordnance_detection"])
         state.ordnance = state.ordnance + [o]
         sh.cargo_used = ot.cargo_after_launch(sh.cargo_used, action.kind)
         sh.nukes = ot.nukes_after_launch(sh.nukes, action.kind)
         state.launched = state.launched + (sh.id,)
-        return [OrdnanceLaunched(oid, sh.id, action.kind, hkey(sh.pos), vel, state.audience(sh))]
+        return [OrdnanceLaunched(oid, sh.id, action.kind, hkey(sh.pos), vel, state.ordnance_audience(o))]
     if isinstance(action, EmplaceBase):
         sh = state.ship(action.ship)
         if sh is None or sh.owner != player:
@@ -177,7 +182,7 @@ def apply(state, player: int, action) -> list:
         bid = f"p{player}ob{sum(1 for x in state.ships if x.emplaced and x.owner == player)}"
         base = Ship(bid, player, ship_types()["orbitalBase"], sh.pos, sh.vel)
         base.emplaced = True
-        base.detected = True
+        base.detected = sh.detected  # seen where its carrier is seen (detection then updates it like any ship)
         state.ships.append(base)
         state._index[bid] = base
         sh.carrying_base = False
@@ -276,7 +281,8 @@ def movement_step(state, p: int) -> list:
                 pend.append(g[0])
         o.pending = tuple(pend)
         o.turns -= 1
-        events.append(OrdnanceMoved(o.id, tuple(hkey(h) for h in path), hkey(dest), o.vel))
+        moved_at = len(events)
+        events.append(OrdnanceMoved(o.id, tuple(hkey(h) for h in path), hkey(dest), o.vel, state.ordnance_audience(o)))
         body_i = next((i for i, h in enumerate(contact) if h in gmap.surface), None)
         if body_i is not None:
             if o.kind == "nuke":
@@ -286,7 +292,8 @@ def movement_step(state, p: int) -> list:
             else:
                 o.destroyed = True
                 o.pos = contact[body_i]
-                events.append(OrdnanceRemoved(o.id, "body"))
+                events.append(OrdnanceRemoved(o.id, "body", state.ordnance_audience(o)))
+            events[moved_at] = _moved_to(state, o, path, start, dest)
             continue
         launch_turn = o.turns == lifetime - 1
         for i, h in enumerate(contact):
@@ -297,14 +304,14 @@ def movement_step(state, p: int) -> list:
                     _nuke_blast(state, o, h, events)
                 else:
                     o.destroyed = True
-                    events.append(OrdnanceRemoved(o.id, "asteroid"))
+                    events.append(OrdnanceRemoved(o.id, "asteroid", state.ordnance_audience(o)))
                 break
             if h in gmap.base and h not in state.destroyed_bases:
                 if o.kind == "nuke":
                     _nuke_blast(state, o, h, events)
                 else:
                     o.destroyed = True
-                    events.append(OrdnanceRemoved(o.id, "base"))
+                    events.append(OrdnanceRemoved(o.id, "base", state.ordnance_audience(o)))
                 break
             ships = [s for s in state.ships if not s.destroyed and _in_hex(s, h)
                      and not (launch_turn and s.id == o.ship)
@@ -323,16 +330,31 @@ def movement_step(state, p: int) -> list:
             if o.destroyed:
                 break
         if o.destroyed:
+            events[moved_at] = _moved_to(state, o, path, start, dest)
             continue
         o.pos = dest
         if o.turns <= 0:
             o.destroyed = True
-            events.append(OrdnanceRemoved(o.id, "expired"))
+            events.append(OrdnanceRemoved(o.id, "expired", state.ordnance_audience(o)))
         elif gmap.off_map(dest):
             o.destroyed = True
-            events.append(OrdnanceRemoved(o.id, "off_map"))
+            events.append(OrdnanceRemoved(o.id, "off_map", state.ordnance_audience(o)))
     state.ordnance = [o for o in state.ordnance if not o.destroyed]
     return events
+
+
+def _moved_to(state, o, path, start, dest) -> OrdnanceMoved:
+    """The ``ordnance_moved`` event of an item that went off (or hit a body) at ``o.pos`` on its way: the display
+    path cut at that hex (``destination`` and ``velocity`` stay those of its course). With grazing contact the hex
+    may be the off-line hex of a graze: the path then ends with it in place of that step's primary hex."""
+    end = o.pos
+    if end in path:
+        cut = path[:path.index(end) + 1]
+    else:
+        k = next((i for i, step in enumerate(analyze_offset(dest[0] - start[0], dest[1] - start[1]).steps)
+                  if (end[0] - start[0], end[1] - start[1]) in step), len(path) - 1)
+        cut = tuple(path[:k]) + (end,)
+    return OrdnanceMoved(o.id, tuple(hkey(h) for h in cut), hkey(dest), o.vel, state.ordnance_audience(o))
 
 
 def _torpedo(state, o, h, ships, others, events) -> None:

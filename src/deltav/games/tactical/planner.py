@@ -123,9 +123,9 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
                         if cc.outcome == CRASH or off_map(cc.destination):
                             continue
                         nf = None if f is None else f - cc.fuel_spent
-                        step_hz = hazard_count(gmap, p, cc.destination)
+                        step_hz = hazard_weight(hazard_count(gmap, p, cc.destination))
                         if step_hz and cc.outcome != LANDING and not drift_safe(
-                                gmap, cc.destination, cc.velocity, cc.pending, drift_moves):
+                                gmap, cc.destination, cc.velocity, cc.pending, drift_moves, clear=True):
                             continue  # an asteroid hit would leave it drifting into a crash
                         step = ((b, land, weak), st)
                         new_steps = steps + (step,)
@@ -174,18 +174,44 @@ def hazard_count(gmap, start: Hex, dest: Hex) -> int:
     return len(asteroid_hazards(start, dest, gmap.asteroids.__contains__))
 
 
-#: planner cost of one asteroid hazard, in turns (a 1-in-3 chance of damage; D2 strands a ship for 2 turns)
+#: planner cost of one asteroid hazard of weight 1, in turns
 HAZARD_TURNS = 1.5
 
 
-def drift_safe(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], moves: int) -> bool:
-    """Does coasting (as a disabled ship must) keep a ship off bodies and on the map for ``moves`` moves?"""
+@lru_cache(maxsize=64)
+def hazard_weight(k: int) -> float:
+    """How much ``k`` asteroid hazards rolled in one move matter, from the asteroid table: six times the chance
+    that their damage outlasts the repair at the end of the ship's own player-turn (the hazards roll in that
+    same turn), so that it drifts on its next move (an elimination counts too). With D2 on a 6 one hazard
+    weighs 1; with the design note's table (D1 on a 5 or a 6) one hazard weighs 0: its D1 is repaired before
+    the ship moves again, and only two hits in one move strand it."""
+    from .combat import ELIMINATION_THRESHOLD, OTHER_DAMAGE, REPAIR_PER_TURN
+
+    if k <= 0:
+        return 0.0
+    faces = [(r.disabled_turns, r.label == "E") for r in OTHER_DAMAGE["asteroid"]]
+    dist = {0: 1.0}  # total disabled turns (capped at the threshold = eliminated) -> probability
+    for _ in range(k):
+        nxt: dict[int, float] = {}
+        for t, pr in dist.items():
+            for turns, elim in faces:
+                u = ELIMINATION_THRESHOLD if elim else min(ELIMINATION_THRESHOLD, t + turns)
+                nxt[u] = nxt.get(u, 0.0) + pr / len(faces)
+        dist = nxt
+    return 6.0 * sum(pr for t, pr in dist.items() if t > REPAIR_PER_TURN)
+
+
+def drift_safe(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], moves: int, clear: bool = False) -> bool:
+    """Does coasting (as a disabled ship must) keep a ship off bodies and on the map for ``moves`` moves? With
+    ``clear``, the drift must also meet no asteroid hazard (a disabled ship in the belt keeps taking hits)."""
     for _ in range(moves):
         c = compute_course(gmap, pos, vel, 0, pending, False, False, None)
         if c.outcome == CRASH or gmap.off_map(c.destination):
             return False
         if c.outcome == LANDING:
             return True
+        if clear and hazard_count(gmap, pos, c.destination):
+            return False
         pos, vel, pending = c.destination, c.velocity, c.pending
     return True
 

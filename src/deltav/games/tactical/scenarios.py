@@ -20,6 +20,7 @@ from typing import Any
 
 from deltav.core.errors import ScenarioError
 from deltav.games.tactical.mapdata import GameMap, default_map
+from deltav.games.tactical.model import parse_hex_key
 from deltav.games.tactical.shiptypes import ship_types
 
 Hex = tuple[int, int]
@@ -244,10 +245,10 @@ def _parse(obj: Any, gmap: GameMap) -> Scenario:
             if b in gmap.bases_of:
                 hexes = gmap.bases_of[b]
             else:
-                try:
-                    q, r = (int(x) for x in b.split(","))
-                except ValueError:
-                    raise ScenarioError(bp, f"expected a body/station name {list(base_names)} or \"q,r\"") from None
+                h = parse_hex_key(b)
+                if h is None:
+                    raise ScenarioError(bp, f"expected a body/station name {list(base_names)} or \"q,r\"")
+                q, r = h
                 if (q, r) not in gmap.base:
                     raise ScenarioError(bp, f"hex {q},{r} is not a base hex")
                 hexes = ((q, r),)
@@ -307,18 +308,45 @@ def _parse(obj: Any, gmap: GameMap) -> Scenario:
     return Scenario(sid, name, summary, sp, rules, (players[0], players[1]))
 
 
+MAX_PATH = 4096
+MAX_FILE = 1 << 20  # a scenario file is a few kilobytes
+
+
+def _not_found(name: str, why: str) -> ScenarioError:
+    shown = name if len(name) <= 80 else name[:77] + "..."
+    return ScenarioError("scenario", f"{shown!r} is neither a built-in scenario id ({', '.join(SCENARIO_IDS)}) nor "
+                                     f"a readable scenario file ({why})")
+
+
 def load_scenario_file(path: str | Path) -> Scenario:
-    p = Path(path)
+    """Read and validate a user's scenario file (TOML, or JSON by its ``.json`` suffix). Anything wrong, from the
+    name to a field, raises ``ScenarioError`` (with the file as ``source`` once it could be read)."""
+    name = str(path) if isinstance(path, Path) else path
+    if not isinstance(name, str):
+        raise ScenarioError("scenario", f"expected a scenario id or a file path, got {path!r}")
+    if not name or len(name) > MAX_PATH or "\x00" in name:
+        raise _not_found(name.replace("\x00", "\\0"), "not a usable file name")
     try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise ScenarioError("scenario", f"cannot read: {exc}", str(p)) from None
+        name.encode("utf-8")
+    except UnicodeError:
+        raise _not_found(name.encode("utf-8", "backslashreplace").decode(), "not a usable file name") from None
+    p = Path(name)
     try:
-        obj = json.loads(raw) if p.suffix.lower() == ".json" else tomllib.loads(raw.decode())
-    except (ValueError, tomllib.TOMLDecodeError) as exc:
-        raise ScenarioError("scenario", f"not valid {'JSON' if p.suffix.lower() == '.json' else 'TOML'}: {exc}",
-                            str(p)) from None
-    return parse_scenario(obj, str(p))
+        if not p.is_file():
+            raise _not_found(name, "no such file" if not p.exists() else "not a regular file")
+        with p.open("rb") as fh:
+            raw = fh.read(MAX_FILE + 1)
+    except (OSError, ValueError) as exc:
+        raise _not_found(name, f"cannot read: {exc.__class__.__name__}") from None
+    if len(raw) > MAX_FILE:
+        raise ScenarioError("scenario", f"larger than {MAX_FILE} bytes", name)
+    is_json = p.suffix.lower() == ".json"
+    try:
+        obj = json.loads(raw) if is_json else tomllib.loads(raw.decode("utf-8"))
+    except (ValueError, tomllib.TOMLDecodeError, RecursionError) as exc:
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        raise ScenarioError("scenario", f"not valid {'JSON' if is_json else 'TOML'}: {reason}", name) from None
+    return parse_scenario(obj, name)
 
 
 @cache
@@ -329,6 +357,6 @@ def builtin_scenario(sid: str) -> Scenario:
 
 def get_scenario(name: str) -> Scenario:
     """A shipped scenario by id, or a scenario file by path (read and validated on every call)."""
-    if name in SCENARIO_IDS:
+    if type(name) is str and name in SCENARIO_IDS:
         return builtin_scenario(name)
     return load_scenario_file(name)

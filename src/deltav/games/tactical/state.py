@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from deltav.core.errors import IllegalAction
+from deltav.core.errors import IllegalAction, MalformedAction
 from deltav.core.hexgrid import DIRECTIONS
 from deltav.core.protocol import Result, State
 from deltav.core.rng import Rng
@@ -52,6 +52,8 @@ from .values import (
     Surrender,
     Surrendered,
     TurnStarted,
+    check_form,
+    fields_ok,
 )
 
 Hex = tuple[int, int]
@@ -325,6 +327,8 @@ class TacticalState(State):
     def check_order(self, player: int, o: Order, preview: bool = False) -> Ship:
         """Validate an order (raises IllegalAction naming the rule) and return its ship. ``preview``: skip the
         one-order-per-ship check (course previews)."""
+        if o.weak:
+            check_form(o)  # weak-gravity entries are hex keys (MalformedAction naming the entry)
         sh = self._index.get(o.ship)
         if sh is None:
             raise IllegalAction("tactical.order.unknown_ship", f"no ship {o.ship!r}")
@@ -363,11 +367,6 @@ class TacticalState(State):
         if o.weak:
             if list(o.weak) != sorted(set(o.weak)):
                 raise IllegalAction("tactical.order.weak_gravity", "weak-gravity hexes must be sorted and unique")
-            for k in o.weak:
-                try:
-                    hparse(k)
-                except ValueError:
-                    raise IllegalAction("tactical.order.weak_gravity", f"{k!r} is not a hex key \"q,r\"") from None
             course = self.course_for(sh, Order(o.ship, o.burn, o.overload, o.land))
             allowed = {hkey(h) for h in course.ignorable}
             for k in o.weak:
@@ -380,6 +379,9 @@ class TacticalState(State):
 
     # --- apply ------------------------------------------------------------------------------------------
     def apply_action(self, player: int, action: Action) -> list[Event]:
+        if not fields_ok(action):  # a non-action, another game's action or a wrong-typed field
+            self.game.actions.check(action)  # raises MalformedAction naming the field
+            raise MalformedAction("action", f"not a well-formed tactical action: {action!r}")
         self.check_turn(player)
         phase = self.phase
         if phase == ASTROGATION:
@@ -558,6 +560,12 @@ class TacticalState(State):
             return None
         return (sh.owner,)
 
+    def ordnance_audience(self, o: Ordnance) -> tuple[int, ...] | None:
+        """Who sees events about an item (ruling 7): everyone once the enemy detected it, else its owner."""
+        if not self.options["fog_of_war"] or o.detected:
+            return None
+        return (o.owner,)
+
     # --- end of player-turn, victory --------------------------------------------------------------------
     def end_player_turn(self) -> list[Event]:
         p = self.active
@@ -600,9 +608,16 @@ class TacticalState(State):
 
     # --- views ------------------------------------------------------------------------------------------
     def visible(self, sh: Ship, player: int | None) -> bool:
-        if player is None or sh.owner == player or not self.options["fog_of_war"]:
+        """Does ``player`` see this ship? Its owner always; the enemy and a spectator (``None``: public
+        information only) once the enemy has detected it (with fog of war, ruling 4)."""
+        if sh.owner == player or not self.options["fog_of_war"]:
             return True
         return sh.detected
+
+    def ordnance_visible(self, o: Ordnance, player: int | None) -> bool:
+        if o.owner == player or not self.options["fog_of_war"]:
+            return True
+        return o.detected
 
     def view(self, player: int | None) -> dict:
         ships = []
@@ -624,34 +639,40 @@ class TacticalState(State):
             "players": [self._player_view(q, player) for q in range(2)],
             "ships": ships,
             "unseen_enemy_ships": unseen,
-            "ordnance": [self._ordnance_view(o, player) for o in self.ordnance],
-            "next_ordnance": self.next_ord,
+            "ordnance": [self._ordnance_view(o, player) for o in self.ordnance if self.ordnance_visible(o, player)],
+            "next_ordnance": self._next_ordnance_view(player),
             "destroyed_bases": sorted(hkey(h) for h in self.destroyed_bases),
             "destroyed_asteroids": sorted(hkey(h) for h in self.destroyed_asteroids),
             "moral_victory_flag": self.moral,
             "result": self.res.to_json() if self.res else None,
         }
-        if player is not None and player == self.active or player is None:
+        if player is not None and player == self.active:
             out["orders"] = {k: v.to_json() for k, v in sorted(self.orders.items())}
             out["launched"] = list(self.launched)
             out["hazards"] = [[s, hkey(h)] for s, h in self.hazards if self.visible(self._index[s], player)]
-        else:
+        else:  # the opponent and a spectator: queued orders and launches are private
             out["orders"] = {}
             out["launched"] = []
             out["hazards"] = [[s, hkey(h)] for s, h in self.hazards if self.visible(self._index[s], player)]
         out["combat"] = self.combat_json(player)
-        out["transfers"] = self.transfers
+        out["transfers"] = self.transfers if player is not None and player == self.active else 0
         if self.phase == FLEET:
-            out["purchases"] = [
-                [list(x) for x in self.purchases[q]] if (player is None or player == q) else None for q in range(2)
-            ]
+            out["purchases"] = [[list(x) for x in self.purchases[q]] if player == q else None for q in range(2)]
         return out
 
     def _player_view(self, q: int, player) -> dict:
         d = self.players[q].to_json()
-        if self.phase == FLEET and player is not None and q != player:
-            d["spent"] = None  # secret purchases: not even their total
+        if self.phase == FLEET and q != player:
+            d["spent"] = None  # secret purchases (from the opponent and from spectators): not even their total
         return d
+
+    def _next_ordnance_view(self, player) -> int:
+        """The next ordnance number as far as ``player`` can tell: one past the highest id it sees (the true
+        counter would count the enemy's undetected launches)."""
+        if not self.options["fog_of_war"]:
+            return self.next_ord
+        ids = [int(o.id[3:]) for o in self.ordnance if self.ordnance_visible(o, player) and o.id[3:].isdigit()]
+        return max(ids, default=0) + 1
 
     def _ordnance_view(self, o: Ordnance, player) -> dict:
         d = o.to_json()
@@ -661,11 +682,19 @@ class TacticalState(State):
         return d
 
     def combat_json(self, player) -> dict | None:
+        """The combat bookkeeping: all of it for the active player; for the opponent and a spectator only what
+        fire has shown (the ships that have fired, the targets attacked), not the group being formed."""
         if self.combat is None:
             return None
         d = self.combat.to_json()
-        for k in ("used", "group"):
-            d[k] = [x for x in d[k] if self.visible(self._index[x], player)]
+        if player is not None and player == self.active:
+            return d
+        c = self.combat
+        fired = c.used + (c.group if c.allocated else ())
+        d["used"] = [x for x in fired if self.visible(self._index[x], player)]
+        d["group"] = []
+        d["allocated"] = 0
+        d["group_hex"] = None
         return d
 
     def secret_tokens(self, player: int | None) -> set[str]:
@@ -675,9 +704,12 @@ class TacticalState(State):
                 out.add(sh.id)
             if sh.hidden and sh.fugitive and not sh.revealed and (player is None or sh.owner != player):
                 out.add("fugitives")
+        for o in self.ordnance:
+            if not self.ordnance_visible(o, player):
+                out.add(o.id)
         if self.phase == FLEET:
             for q in range(2):
-                if player is not None and q != player:
+                if q != player:
                     for item in self.purchases[q]:
                         out.add(item[0])
         return out
