@@ -2,10 +2,11 @@
 
 Ships are numbered in scenario order, weapons by their index in a ship's list, traps by their rank in the
 position's list of traps (trap ids are random; at most twice the scenario's traps plus every mine and seeker
-the ships carry), repair targets by a fixed vocabulary (``hull``, ``adf``, ``mr``, ``w<i>``, ``d<i>``, ``short``,
-``ccs``, ``nav``, ``dc``, ``fire``). A course's speed is numbered as the change from the ship's current speed (within the largest ADF), so it needs no speed bound;
-a ``lay``'s path index is bounded by ``4 * map radius + 2 * largest ADF`` (no plotted path on the map is longer).
-The numbering depends only on the scenario and the options. This module owns the encoding only.
+the ships carry), repair targets by a fixed vocabulary (``hull``, ``adf``, ``mr``, ``w<i>``, ``d<i>``,
+``short``, ``ccs``, ``nav``, ``dc``, ``fire``). A course's speed is numbered as the change from the ship's
+current speed (within the largest ADF), so it needs no speed bound; a ``lay``'s path index is bounded by
+``4 * map radius + 2 * largest ADF`` (no plotted path on the map is longer). The numbering depends only on the
+scenario and the options. This module owns the encoding only.
 """
 
 from __future__ import annotations
