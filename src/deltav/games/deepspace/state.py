@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from deltav.core.errors import IllegalAction, MalformedAction, ScenarioError, StateError
+from deltav.core.errors import IllegalAction, ScenarioError, StateError
 from deltav.core.hexgrid import distance
 from deltav.core.protocol import Result, State
 from deltav.core.rng import Rng
@@ -75,36 +75,6 @@ SPLIT_THRUST = 10
 SHOT_LOG = 48  # public log of the latest shots (attacker, weapon, target, range, hit, hp), for deductions
 
 _DONE = Done()
-
-
-#: the in-process guard of ``apply_action``: per action class, whether every field has its declared type (the
-#: same test as ``ACTIONS.check``, which names the bad field when this says no; a test keeps them in step). A
-#: few ``type() is`` tests per action: the guard must not slow the hot path.
-_TYPES_OK = {
-    NewShip: lambda a: type(a.size) is int,
-    UseFleet: lambda a: type(a.fleet) is str,
-    SetStat: lambda a: type(a.stat) is str and type(a.level) is int,
-    WeaponTargeting: lambda a: type(a.level) is int,
-    WeaponDamage: lambda a: type(a.level) is int,
-    EndShip: lambda a: True,
-    Place: lambda a: type(a.ship) is str and type(a.q) is int and type(a.r) is int,
-    SetVelocity: lambda a: type(a.ship) is str and type(a.dq) is int and type(a.dr) is int,
-    VelocityColumn: lambda a: type(a.ship) is str and type(a.dq) is int,
-    Withdraw: lambda a: type(a.ship) is str,
-    Fire: lambda a: type(a.ship) is str and type(a.weapon) is int and (a.target is None or type(a.target) is str),
-    Done: lambda a: True,
-    Allocate: lambda a: (
-        type(a.ship) is str and type(a.stat) is str and (a.weapon is None or type(a.weapon) is int) and type(a.hp) is int
-    ),
-    AutoAllocate: lambda a: type(a.ship) is str,
-    SelfDestruct: lambda a: type(a.ship) is str and (a.detonate is True or a.detonate is False),
-}
-
-
-def _malformed(action) -> None:
-    """Raise the MalformedAction for an action that ``_TYPES_OK`` refused: ``ACTIONS.check`` names the field."""
-    ACTIONS.check(action)
-    raise MalformedAction("action", f"wrong field types in {action!r}")  # unreachable: the two checks agree (tested)
 _VEL_CACHE: dict = {}
 _VEL_OBJ: dict = {}
 
@@ -527,9 +497,7 @@ class DeepSpaceState(State):
 
     # --- applying actions --------------------------------------------------------------------------
     def apply_action(self, player: int, action) -> list:
-        ok = _TYPES_OK.get(type(action))  # the in-process guard (see _TYPES_OK), inline: it is on the hot path
-        if ok is None or not ok(action):
-            _malformed(action)
+        ACTIONS.check(action)  # a non-action, another game's action or a wrong-typed field: MalformedAction
         self.check_turn(player)
         ph = self.phase
         if ph == "plot":

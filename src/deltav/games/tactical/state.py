@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from deltav.core.errors import IllegalAction, MalformedAction
+from deltav.core.errors import IllegalAction
 from deltav.core.hexgrid import DIRECTIONS
 from deltav.core.protocol import Result, State
 from deltav.core.rng import Rng
@@ -53,7 +53,6 @@ from .values import (
     Surrendered,
     TurnStarted,
     check_form,
-    fields_ok,
 )
 
 Hex = tuple[int, int]
@@ -379,9 +378,7 @@ class TacticalState(State):
 
     # --- apply ------------------------------------------------------------------------------------------
     def apply_action(self, player: int, action: Action) -> list[Event]:
-        if not fields_ok(action):  # a non-action, another game's action or a wrong-typed field
-            self.game.actions.check(action)  # raises MalformedAction naming the field
-            raise MalformedAction("action", f"not a well-formed tactical action: {action!r}")
+        self.game.actions.check(action)  # a non-action, another game's action or a wrong-typed field
         self.check_turn(player)
         phase = self.phase
         if phase == ASTROGATION:

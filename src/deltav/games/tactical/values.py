@@ -121,33 +121,6 @@ _TRANSFER_KINDS = frozenset(("fuel", "cargo", "passengers"))
 _NO_FIELDS = frozenset((EndAstrogation, Surrender, EndOrdnance, EndCombat, EndLogistics, FleetReady))
 
 
-def fields_ok(a: object) -> bool:
-    """The in-process type check of ``apply_action``, written out per class: True exactly when
-    ``Codec(ACTIONS).check(a)`` passes (tests/tactical/test_inputs.py holds them equal), at a fraction of its
-    cost on the hot path. On False the caller runs the codec's check for the field and the reason."""
-    t = type(a)
-    if t is Order:
-        w = a.weak
-        return (type(a.ship) is str and (a.burn is None or type(a.burn) is int)
-                and (a.overload is None or type(a.overload) is int) and (a.land is True or a.land is False)
-                and type(w) is tuple and (not w or all(type(x) is str for x in w)))
-    if t in _NO_FIELDS:
-        return True
-    if t is AddAttacker or t is EmplaceBase:
-        return type(a.ship) is str
-    if t is Fire:
-        return type(a.target) is str and (a.strength is None or type(a.strength) is int)
-    if t is Launch:
-        return (type(a.ship) is str and type(a.kind) is str and a.kind in _KINDS
-                and (a.boost_dir is None or type(a.boost_dir) is int) and type(a.boost) is int)
-    if t is Transfer:
-        return (type(a.source) is str and type(a.target) is str and type(a.kind) is str
-                and a.kind in _TRANSFER_KINDS and type(a.amount) is int)
-    if t is Buy:
-        return type(a.item) is str and (a.carrier is None or type(a.carrier) is str)
-    return False
-
-
 def check_form(action: Action, path: str = "action") -> None:
     """What the field types cannot say about an action's form (raises MalformedAction naming the field): an
     order's ``weak`` entries are hex keys ``"q,r"``, at most ``MAX_WEAK`` of them. Called on decoding (the
