@@ -85,9 +85,10 @@ class Session:
         self.seats = labels
         self.record: MatchRecord = record_for(game, self.options, seed, labels)
         self._pending: dict[int, Action] = {}
-        self._log: list[tuple[int, Event]] = []  # (step index, event) for every applied event
+        self._log: list[list] = []  # [step index, event, its log entry (made when first asked for)] per event
         self._deciding: tuple[int, ...] = tuple(self.state.current_players())
         self._legal_cache: dict[int, list[Action]] = {}
+        self._legal_json: dict[int, list[dict]] = {}
 
     # --- reading ---------------------------------------------------------------------------------------
     @property
@@ -124,11 +125,14 @@ class Session:
 
     def log(self, viewer: int | None, since: int | None = None) -> list[dict]:
         """The applied events ``viewer`` may see as ``{"step", "event", "text"}``: those of steps ``>= since``,
-        or the newest :data:`LOG_TAIL` when ``since`` is None."""
-        entries = [(i, e) for i, e in self._log if (since is None or i >= since) and e.visible_to(viewer)]
+        or the newest :data:`LOG_TAIL` when ``since`` is None. Entries are shared between calls: read only."""
+        rows = [r for r in self._log if (since is None or r[0] >= since) and r[1].visible_to(viewer)]
         if since is None:
-            entries = entries[-LOG_TAIL:]
-        return [{"step": i, "event": e.to_json(), "text": self.game.describe_value(e)} for i, e in entries]
+            rows = rows[-LOG_TAIL:]
+        for r in rows:
+            if r[2] is None:
+                r[2] = {"step": r[0], "event": r[1].to_json(), "text": self.game.describe_value(r[1])}
+        return [r[2] for r in rows]
 
     def snapshot(self, seat: int | None, since: int | None = None) -> dict:
         """The view envelope of ``seat`` (None: a spectator). See ``docs/protocol.md`` for every field."""
@@ -146,7 +150,7 @@ class Session:
             "status": "over" if result is not None else "playing",
             "deciding": [{"seat": p, "submitted": p in self._pending} for p in self._deciding],
             "to_act": bool(legal),
-            "legal": [{"action": a.to_json(), "text": self.game.describe_value(a)} for a in legal],
+            "legal": self._legal_entries(seat) if legal else [],
             "submitted": (
                 {"action": pending.to_json(), "text": self.game.describe_value(pending)} if pending is not None else None
             ),
@@ -155,6 +159,13 @@ class Session:
             "returns": self.state.returns() if result is not None else None,
             "log": self.log(seat, since),
         }
+
+    def _legal_entries(self, seat: int) -> list[dict]:
+        got = self._legal_json.get(seat)
+        if got is None:
+            got = self._legal_json[seat] = [{"action": a.to_json(), "text": self.game.describe_value(a)}
+                                            for a in self.legal_actions(seat)]
+        return got
 
     # --- acting ----------------------------------------------------------------------------------------
     def submit(self, seat: int, action_json: Any, expected_step: int | None = None) -> Outcome:
@@ -254,7 +265,7 @@ class Session:
         events = self.state.apply_action(player, action)
         index = self.step
         self.record.steps.append(Step(player, action.to_json(), events_json(events)))
-        self._log.extend((index, e) for e in events)
+        self._log.extend([index, e, None] for e in events)
         return AppliedStep(index, player, action, tuple(events))
 
     def _apply_batch(self, batch: list[tuple[int, Action]]) -> Outcome:
@@ -278,6 +289,7 @@ class Session:
     def _after_apply(self) -> None:
         self._pending.clear()
         self._legal_cache.clear()
+        self._legal_json.clear()
         self._deciding = tuple(self.state.current_players())
         if self.state.is_terminal():
             self.record.result = result_of(self.state)
