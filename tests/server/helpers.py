@@ -167,3 +167,18 @@ class ProcessServer:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+def record_difference(got: dict, want: dict) -> str | None:
+    """None when two records are equal, else a short description (pytest's own diff of two large records is
+    unreadable and slow)."""
+    if got == want:
+        return None
+    for key in sorted(set(got) | set(want)):
+        if key != "steps" and got.get(key) != want.get(key):
+            return f"field {key!r}: {json.dumps(got.get(key))[:200]} != {json.dumps(want.get(key))[:200]}"
+    a, b = got.get("steps", []), want.get("steps", [])
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return f"step {i}: {json.dumps(x)[:300]} != {json.dumps(y)[:300]}"
+    return f"{len(a)} steps != {len(b)} steps"

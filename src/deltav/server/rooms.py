@@ -482,8 +482,11 @@ class Room:
         return task
 
     async def close(self) -> None:
-        for t in list(self.tasks):
+        """Stop the room's bots and clocks (waiting until they have stopped) and close its sockets."""
+        tasks = list(self.tasks)
+        for t in tasks:
             t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         for conn in [*self.conns.values(), *self.spectators]:
             conn.close(1012, "server restarting")
 
