@@ -1,4 +1,5 @@
 # The two commands of the README. Both set everything up first (a virtualenv in .venv with pinned packages).
+# make run ARGS="--port 9000" passes options to deltav serve.
 PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed
@@ -13,9 +14,10 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
-# The main job: a bot-vs-bot match of every game, with a readable summary and the saved records.
+# The main job: the online game server (rooms, bot seats, spectators; docs/server.md). It prints its URL.
+# The bot-vs-bot demo of every game: $(VENV)/bin/deltav demo
 run: $(STAMP)
-	$(VENV)/bin/deltav demo
+	$(VENV)/bin/deltav serve $(ARGS)
 
 # The whole default test suite (the slow bot gates run with: make test ARGS="-m slow").
 test: $(STAMP)
@@ -29,4 +31,4 @@ bench: $(STAMP)
 	$(VENV)/bin/python benchmarks/bench.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info records
+	rm -rf $(VENV) build *.egg-info records deltav.db deltav.db-wal deltav.db-shm

@@ -347,3 +347,24 @@ def test_bots_in_a_process_pool(tmp_path):
     expected, _, _ = play_match(get_game("knighthawks"), {}, 2, [make_agent("knighthawks", s[4:]) for s in specs],
                                 specs)
     assert record_difference(record, expected.to_json()) is None
+
+
+def test_the_alembic_migration_builds_exactly_the_store_tables(tmp_path):
+    import asyncio
+
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from deltav.server.store import Store, metadata
+
+    async def main():
+        store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'm.db'}")
+        await store.migrate()  # a second upgrade is a no-op
+        async with store.engine.connect() as conn:
+            diff = await conn.run_sync(lambda sc: compare_metadata(MigrationContext.configure(sc), metadata))
+            version = await conn.run_sync(lambda sc: MigrationContext.configure(sc).get_current_revision())
+        await store.close()
+        return diff, version
+
+    diff, version = asyncio.run(main())
+    assert diff == [] and version == "0001"
