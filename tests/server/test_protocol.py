@@ -258,7 +258,17 @@ def test_a_human_against_a_bot_over_the_socket(tmp_path):
                 if snap["to_act"]:
                     a.send_json({"type": "submit", "step": snap["step"], "action": snap["legal"][0]["action"]})
             assert snap["status"] == "over"
-        record = MatchRecord.from_json(c.get(f"/rooms/{code}/record").json())
+            record = MatchRecord.from_json(c.get(f"/rooms/{code}/record").json())
+            # the default log is the newest entries; sync with since=0 gives the whole visible history
+            visible = [e for st in record.steps for e in st.events if e.get("to") in (None, [0])]
+            assert [x["event"] for x in snap["log"]] == visible[-20:]
+            a.send_json({"type": "sync", "since": 0})
+            assert [x["event"] for x in state(a)["snapshot"]["log"]] == visible
+            late = len(record.steps) - 3
+            a.send_json({"type": "sync", "since": late})
+            assert {x["step"] for x in state(a)["snapshot"]["log"]} <= set(range(late, len(record.steps)))
+            a.send_json({"type": "sync", "since": -1})
+            assert until(a, lambda m: m["type"] == "error")["code"] == "bad_message"
         replay(record)
         assert record.seats == ["human", "bot:random"]
 

@@ -33,7 +33,7 @@ from deltav.core.rng import Rng
 from deltav.core.values import Action, Event
 
 #: How many visible log entries a snapshot carries by default (the newest ones); ask with ``since`` for more.
-LOG_TAIL = 100
+LOG_TAIL = 20
 
 
 class SessionError(IllegalAction):

@@ -206,8 +206,8 @@ class Room:
             "rematch_votes": sorted(self.rematch_votes),
         }
 
-    def state_message(self, seat: int | None, events: list[dict] | None = None) -> dict:
-        return {"type": "state", "room": self.room_info(), "snapshot": self.session.snapshot(seat),
+    def state_message(self, seat: int | None, events: list[dict] | None = None, since: int | None = None) -> dict:
+        return {"type": "state", "room": self.room_info(), "snapshot": self.session.snapshot(seat, since),
                 "events": events or []}
 
     def broadcast_state(self, applied: list | None = None) -> None:
@@ -325,7 +325,10 @@ class Room:
             if kind == "ping":
                 conn.send({"type": "pong", "id": ref})
             elif kind == "sync":
-                conn.send(self.state_message(conn.seat))
+                since = msg.get("since")
+                if since is not None and (isinstance(since, bool) or not isinstance(since, int) or since < 0):
+                    raise ClientError("bad_message", "field 'since' must be a step number (0 or more)")
+                conn.send(self.state_message(conn.seat, since=since))
             elif kind == "submit":
                 await self.submit(conn, msg)
             elif kind == "chat":
