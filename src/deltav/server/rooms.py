@@ -371,9 +371,10 @@ class Room:
             self.status = "finished"
             record = self.session.record.to_json()
         try:
-            await self.hub.store.accept(self.code, self.no, self.seq, seat, action,
-                                        status="finished" if finished else None, record=record,
-                                        bot_state=bot.dump() if bot is not None else None, bot_step=bot_step)
+            await _to_the_end(self.hub.store.accept(self.code, self.no, self.seq, seat, action,
+                                                    status="finished" if finished else None, record=record,
+                                                    bot_state=bot.dump() if bot is not None else None,
+                                                    bot_step=bot_step))
         except Exception:
             log.exception("room %s: storing submission %d failed; reloading from the database", self.code, self.seq)
             await self._reload()
@@ -492,6 +493,18 @@ class Room:
         await asyncio.gather(*tasks, return_exceptions=True)
         for conn in [*self.conns.values(), *self.spectators]:
             conn.close(1012, "server restarting")
+
+
+async def _to_the_end(coro: Any) -> Any:
+    """Await a database write that must not be cut in half by a cancellation (a server shutting down): the write
+    completes, then the cancellation goes on."""
+    write = asyncio.ensure_future(coro)
+    try:
+        return await asyncio.shield(write)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            await write
+        raise
 
 
 def _ref(text: str | None) -> Any:
