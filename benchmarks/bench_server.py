@@ -176,6 +176,7 @@ async def run(args) -> dict:
             "memory_per_room_kib": (peak_rss - base_rss) / args.rooms, "records_mismatched": mismatched,
             "lost_actions": lost, "duplicated_actions": dup, "client_errors": stats.errors[:5],
             "cores": os.cpu_count(),
+            "server_errors": [ln for ln in srv.output().splitlines() if "Error" in ln or "ERROR" in ln][:5],
         }
     finally:
         srv.stop()
@@ -209,6 +210,8 @@ def main(argv=None) -> int:
               f"lost actions: {out['lost_actions']}, duplicated: {out['duplicated_actions']}")
         for e in out["client_errors"]:
             print(f"  client error: {e}")
+        for e in out["server_errors"]:
+            print(f"  server log: {e}")
     return 0 if out["records_mismatched"] == 0 and not out["client_errors"] else 1
 
 

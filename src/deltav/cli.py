@@ -432,7 +432,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError("--grace must be 0 or more seconds")
     workers = args.bot_workers if args.bot_workers >= 0 else max(1, (os.cpu_count() or 2) - 1)
     serve(args.host, args.port, args.db or default_url(), Settings(grace_seconds=args.grace, bot_workers=workers),
-          log_level=args.log_level)
+          log_level=args.log_level, deflate=args.deflate)
     return 0
 
 
@@ -486,6 +486,7 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--grace", type=float, default=60.0, help="seconds a dropped player has to come back (0: no forfeit)")
     sv.add_argument("--bot-workers", type=int, default=-1, help="processes for bot decisions (0: threads; default cores-1)")
     sv.add_argument("--log-level", default="warning", choices=("debug", "info", "warning", "error"))
+    sv.add_argument("--deflate", action="store_true", help="compress WebSocket messages (CPU for bandwidth)")
     sv.set_defaults(func=cmd_serve)
     return p
 

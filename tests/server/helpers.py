@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
@@ -146,12 +147,19 @@ class ProcessServer:
 
     def __init__(self, db_url: str, *args: str):
         env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+        fd, self.log_path = tempfile.mkstemp(prefix="deltav-serve-", suffix=".log")
+        os.close(fd)
+        self.log = open(self.log_path, "w")  # noqa: SIM115 - a file (not a pipe nobody reads: it would block the server), open while it runs
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "deltav.cli", "serve", "--port", "0", "--db", db_url, *args],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=str(ROOT))
-        line = self.proc.stdout.readline()
-        if "http://" not in line:
-            raise RuntimeError(f"server did not start: {line}{self.proc.stdout.read()}")
+            stdout=self.log, stderr=subprocess.STDOUT, text=True, env=env, cwd=str(ROOT))
+        line = ""
+        t0 = time.time()
+        while "http://" not in line:
+            if self.proc.poll() is not None or time.time() - t0 > 30:
+                raise RuntimeError(f"server did not start: {Path(self.log_path).read_text()}")
+            time.sleep(0.05)
+            line = Path(self.log_path).read_text().split("\n")[0]
         self.base = line.split()[3].rstrip("/")
         self.ws = self.base.replace("http://", "ws://")
         wait_healthy(self.base)
@@ -159,6 +167,7 @@ class ProcessServer:
     def kill(self) -> None:
         os.kill(self.proc.pid, signal.SIGKILL)
         self.proc.wait(10)
+        self.log.close()
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -167,6 +176,10 @@ class ProcessServer:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
+        self.log.close()
+
+    def output(self) -> str:
+        return Path(self.log_path).read_text()
 
 
 def record_difference(got: dict, want: dict) -> str | None:

@@ -126,9 +126,16 @@ class Session:
     def log(self, viewer: int | None, since: int | None = None) -> list[dict]:
         """The applied events ``viewer`` may see as ``{"step", "event", "text"}``: those of steps ``>= since``,
         or the newest :data:`LOG_TAIL` when ``since`` is None. Entries are shared between calls: read only."""
-        rows = [r for r in self._log if (since is None or r[0] >= since) and r[1].visible_to(viewer)]
-        if since is None:
-            rows = rows[-LOG_TAIL:]
+        if since is None:  # the newest LOG_TAIL, found from the end (a long match's log is not scanned whole)
+            rows = []
+            for r in reversed(self._log):
+                if r[1].visible_to(viewer):
+                    rows.append(r)
+                    if len(rows) == LOG_TAIL:
+                        break
+            rows.reverse()
+        else:
+            rows = [r for r in self._log if r[0] >= since and r[1].visible_to(viewer)]
         for r in rows:
             if r[2] is None:
                 r[2] = {"step": r[0], "event": r[1].to_json(), "text": self.game.describe_value(r[1])}

@@ -10,6 +10,8 @@ This module owns persistence only: it knows no game, no session and no socket.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import time
 from dataclasses import dataclass, field
@@ -143,10 +145,23 @@ def default_url(path: str = "deltav.db") -> str:
 class Store:
     def __init__(self, engine: AsyncEngine):
         self.engine = engine
+        # SQLite has one writer at a time: writes queue here instead of failing with "database is locked"
+        self._write_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+        self._pending: list[tuple[tuple, asyncio.Future]] = []
+        self._writer: asyncio.Task | None = None
+
+    @contextlib.asynccontextmanager
+    async def _writing(self):
+        if self._write_lock is None:
+            async with self.engine.begin() as conn:
+                yield conn
+            return
+        async with self._write_lock, self.engine.begin() as conn:
+            yield conn
 
     @classmethod
     async def open(cls, url: str) -> Store:
-        engine = create_async_engine(url)
+        engine = create_async_engine(url, connect_args={"timeout": 30} if url.startswith("sqlite") else {})
         if engine.dialect.name == "sqlite":
             event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         store = cls(engine)
@@ -156,17 +171,20 @@ class Store:
     async def migrate(self) -> None:
         from deltav.server.migrations import upgrade
 
-        async with self.engine.begin() as conn:
+        async with self._writing() as conn:
             await conn.run_sync(upgrade)
 
     async def close(self) -> None:
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                await self._writer
         await self.engine.dispose()
 
     # --- writing ---------------------------------------------------------------------------------------
     async def create_room(self, m: MatchRow) -> None:
         now = time.time()
         try:
-            async with self.engine.begin() as conn:
+            async with self._writing() as conn:
                 await conn.execute(insert(rooms).values(code=m.code, created_at=now, match_no=m.no))
                 await self._insert_match(conn, m, now)
         except IntegrityError as exc:
@@ -175,7 +193,7 @@ class Store:
     async def add_match(self, m: MatchRow) -> None:
         """A new match (a rematch) in an existing room, which becomes the room's current match."""
         now = time.time()
-        async with self.engine.begin() as conn:
+        async with self._writing() as conn:
             await self._insert_match(conn, m, now)
             await conn.execute(update(rooms).where(rooms.c.code == m.code).values(match_no=m.no))
 
@@ -191,7 +209,7 @@ class Store:
     async def claim_seat(self, code: str, no: int, seat: int, token_hash: str, name: str | None,
                          status: str | None) -> bool:
         """Give a free human seat to a token; False if somebody took it first."""
-        async with self.engine.begin() as conn:
+        async with self._writing() as conn:
             res = await conn.execute(
                 update(seats)
                 .where(seats.c.code == code, seats.c.no == no, seats.c.seat == seat, seats.c.token_hash.is_(None))
@@ -206,19 +224,47 @@ class Store:
                      record: dict | None = None, meta: dict | None = None, bot_state: bytes | None = None,
                      bot_step: int | None = None) -> None:
         """Write one accepted submission (and, in the same transaction, the match's new status, its archived
-        record when it ended, a bot seat's state). Raises if the write fails: then nobody may be told."""
-        now = time.time()
-        async with self.engine.begin() as conn:
-            await conn.execute(insert(submissions).values(code=code, no=no, seq=seq, seat=seat,
-                                                          action=json.dumps(action), at=now))
-            if bot_state is not None:
-                await conn.execute(update(seats).where(seats.c.code == code, seats.c.no == no, seats.c.seat == seat)
-                                   .values(bot_state=bot_state, bot_state_step=bot_step))
-            await self._finish(conn, code, no, status, record, meta, now)
+        record when it ended, a bot seat's state). Returns once it is committed; raises if the write fails:
+        then nobody may be told.
+
+        Group commit: submissions of all rooms that arrive while a commit is running go into the next
+        transaction together, so under load there is one commit per batch, not per action. A room awaits its
+        own submission before it accepts the next, so each room's order is kept."""
+        item = (code, no, seq, seat, action, status, record, meta, bot_state, bot_step, time.time())
+        done: asyncio.Future = asyncio.get_running_loop().create_future()
+        self._pending.append((item, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_batches())
+        await done
+
+    async def _write_batches(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending[:500], self._pending[500:]
+            try:
+                async with self._writing() as conn:
+                    await conn.execute(insert(submissions), [  # one statement for the whole batch
+                        {"code": code, "no": no, "seq": seq, "seat": seat, "action": json.dumps(action), "at": now}
+                        for (code, no, seq, seat, action, *_rest, now), _ in batch])
+                    for (code, no, _seq, seat, _action, status, record, meta, bot_state, bot_step, now), _ in batch:
+                        if bot_state is not None:
+                            await conn.execute(
+                                update(seats).where(seats.c.code == code, seats.c.no == no, seats.c.seat == seat)
+                                .values(bot_state=bot_state, bot_state_step=bot_step))
+                        await self._finish(conn, code, no, status, record, meta, now)
+            except BaseException as exc:
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(exc if isinstance(exc, Exception) else RuntimeError("write cancelled"))
+                if not isinstance(exc, Exception):
+                    raise
+                continue
+            for _, done in batch:
+                if not done.done():
+                    done.set_result(None)
 
     async def set_status(self, code: str, no: int, status: str, record: dict | None = None,
                          meta: dict | None = None) -> None:
-        async with self.engine.begin() as conn:
+        async with self._writing() as conn:
             await self._finish(conn, code, no, status, record, meta, time.time())
 
     async def _finish(self, conn: Any, code: str, no: int, status: str | None, record: dict | None,
@@ -236,7 +282,7 @@ class Store:
 
     async def add_chat(self, code: str, no: int, seat: int, name: str | None, text: str) -> float:
         now = time.time()
-        async with self.engine.begin() as conn:
+        async with self._writing() as conn:
             await conn.execute(insert(chat).values(code=code, no=no, seat=seat, name=name, text=text, at=now))
         return now
 
