@@ -1,5 +1,6 @@
 # The two commands of the README. Both set everything up first (a virtualenv in .venv with pinned packages,
 # and the browser client: Node packages from web/package-lock.json, built into src/deltav/web_static).
+# make run ARGS="--port 9000" passes options to deltav serve.
 PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed
@@ -8,7 +9,7 @@ WEB_STAMP := src/deltav/web_static/build-info.json
 WEB_SOURCES := $(shell find web/src web/static web/tools -type f 2>/dev/null) web/build.mjs \
 	src/deltav/games/tactical/board.py src/deltav/games/tactical/data/map.json
 
-.PHONY: run test setup lint bench clean web web-test
+.PHONY: system-deps node-deps run test setup lint bench clean web web-test
 
 $(NODE_STAMP): web/package.json web/package-lock.json
 	cd web && npm ci --no-audit --no-fund
@@ -28,13 +29,21 @@ $(STAMP): pyproject.toml setup.py $(NODE_STAMP)
 
 setup: $(STAMP) $(WEB_STAMP)
 
-# The main job: a bot-vs-bot match of every game, with a readable summary and the saved records.
-run: setup
-	$(VENV)/bin/deltav demo
+# Node.js, npm and Debian's Chromium, installed when missing (root only; see the script).
+system-deps:
+	bash scripts/system-deps.sh
+
+node-deps:
+	bash scripts/system-deps.sh node
+
+# The main job: the online game server (rooms, bot seats, spectators; docs/server.md). It prints its URL.
+# The bot-vs-bot demo of every game: $(VENV)/bin/deltav demo
+run: node-deps setup
+	$(VENV)/bin/deltav serve $(ARGS)
 
 # The whole default test suite (the slow bot gates run with: make test ARGS="-m slow"). It includes the
 # client's node tests and typecheck and the real-browser tests (tests/web; they need /usr/bin/chromium).
-test: setup
+test: system-deps setup
 	$(VENV)/bin/ruff check src tests benchmarks web/fixtures web/tools
 	$(VENV)/bin/pytest -n 2 $(ARGS)
 
@@ -49,5 +58,5 @@ bench: $(STAMP)
 	$(VENV)/bin/python benchmarks/bench.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info records web/node_modules web/.test-build
+	rm -rf $(VENV) build *.egg-info records web/node_modules web/.test-build deltav.db deltav.db-wal deltav.db-shm
 	find src/deltav/web_static -mindepth 1 ! -name __init__.py -exec rm -rf {} +

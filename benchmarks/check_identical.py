@@ -167,7 +167,9 @@ def cmd_record(args):
         for sc in _scenarios(game, args.scenarios):
             t0 = time.perf_counter()
             for k in range(args.n):
-                specs = SPECS[k % len(SPECS)]
+                pair = SPECS[k % len(SPECS)]
+                players = game.num_players(game.resolve_options({"scenario": sc}))
+                specs = tuple(pair[p % 2] for p in range(players))  # the pair cycled over 3 or 4 seats
                 seed = derive_seed(2024, gid, sc, k)
                 agents = []
                 for spec in specs:
@@ -179,7 +181,7 @@ def cmd_record(args):
                     record, _, _ = play_match(game, {"scenario": sc}, seed, agents, seats=list(specs))
                 except Exception as exc:  # a bot under development may fail: fall back to random play
                     print(f"  {gid}/{sc}/{k}: bots failed ({exc}); random play instead")
-                    record, _, _ = play_match(game, {"scenario": sc}, seed, [RandomAgent(), RandomAgent()])
+                    record, _, _ = play_match(game, {"scenario": sc}, seed, [RandomAgent() for _ in specs])
                 base = out / f"{gid}__{sc}__{k:02d}"
                 record.save(base.with_suffix(".record.json"))
                 with gzip.open(base.with_suffix(".trace.jsonl.gz"), "wt") as f:

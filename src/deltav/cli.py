@@ -1,4 +1,4 @@
-"""The ``deltav`` command: list games, play a match, simulate many, replay a record, run the demo.
+"""The ``deltav`` command: list games, play a match, simulate many, replay a record, run the demo, serve.
 
 This module owns argument parsing and printing; rules live in the games, agents in ``deltav.agents``.
 """
@@ -470,6 +470,21 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from deltav.server.rooms import Settings
+        from deltav.server.run import serve
+        from deltav.server.store import default_url
+    except ImportError as exc:
+        raise UsageError(f"the server needs its extra packages: pip install -e '.[server]' ({exc})") from None
+    if args.grace < 0:
+        raise UsageError("--grace must be 0 or more seconds")
+    workers = args.bot_workers if args.bot_workers >= 0 else max(1, (os.cpu_count() or 2) - 1)
+    serve(args.host, args.port, args.db or default_url(), Settings(grace_seconds=args.grace, bot_workers=workers),
+          log_level=args.log_level, deflate=args.deflate)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="deltav", description="Four space tabletop games: engines, AI, records.")
     p.add_argument("--version", action="version", version=f"deltav {deltav.__version__}")
@@ -520,6 +535,16 @@ def build_parser() -> argparse.ArgumentParser:
     de.add_argument("--seed", type=int, default=1)
     de.add_argument("--records", default="records")
     de.set_defaults(func=cmd_demo)
+
+    sv = sub.add_parser("serve", help="run the online game server (rooms, WebSockets; see docs/server.md)")
+    sv.add_argument("--host", default="127.0.0.1")
+    sv.add_argument("--port", type=int, default=8000, help="0 picks a free port (printed)")
+    sv.add_argument("--db", help="database URL (default sqlite+aiosqlite:///deltav.db; or postgresql+asyncpg://...)")
+    sv.add_argument("--grace", type=float, default=60.0, help="seconds a dropped player has to come back (0: no forfeit)")
+    sv.add_argument("--bot-workers", type=int, default=-1, help="processes for bot decisions (0: threads; default cores-1)")
+    sv.add_argument("--log-level", default="warning", choices=("debug", "info", "warning", "error"))
+    sv.add_argument("--deflate", action="store_true", help="compress WebSocket messages (CPU for bandwidth)")
+    sv.set_defaults(func=cmd_serve)
     return p
 
 

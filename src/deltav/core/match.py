@@ -1,10 +1,11 @@
 """Playing one match between agents, turning it into a match record.
 
-The runner asks each deciding player's agent for an action with only that player's view, applies it, feeds
-every agent the events its seat may see, and records every step. At a simultaneous node every deciding
-player is asked against the same position before anything is applied, so nobody sees another's choice.
+The runner asks each deciding player's agent for an action with only that player's view, submits it to a
+:class:`~deltav.core.session.Session` (which applies it and records the step), and feeds every agent the events
+its seat may see. At a simultaneous node every deciding player is asked against the same position; the session
+buffers the choices and applies them together, so nobody sees another's choice.
 
-This module owns the match loop only.
+This module owns the agent loop only; applying, recording and the simultaneous buffer belong to the session.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from typing import Any
 
 from deltav.core.agent import Agent
 from deltav.core.errors import IllegalAction
-from deltav.core.protocol import Decision, Game, State
-from deltav.core.records import MatchRecord, Step, events_json, record_for, result_of
+from deltav.core.protocol import Game, State
+from deltav.core.records import MatchRecord
 from deltav.core.rng import Rng, derive_seed
+from deltav.core.session import Session
 
 
 class AgentError(Exception):
@@ -51,24 +53,21 @@ def play_match(
 ) -> tuple[MatchRecord, State, MatchStats]:
     """Play one match. ``agents[p]`` plays seat ``p``. Returns the record, the final state and timing stats."""
     opts = game.resolve_options(options)
-    state = game.new_initial_state(opts, seed)
-    n = state.num_players
+    n = game.num_players(opts)
     if len(agents) != n:
         raise ValueError(f"{game.id} with these options has {n} players, got {len(agents)} agents")
-    labels = list(seats) if seats else [a.name for a in agents]
-    record = record_for(game, opts, seed, labels)
+    session = Session(game, opts, seed, list(seats) if seats else [a.name for a in agents])
+    labels = session.seats
     rngs = [Rng(derive_seed(seed, "seat", p)) for p in range(n)]
     stats = MatchStats([0] * n, [0.0] * n, 0.0, [0.0] * n)
     limit = max_steps if max_steps is not None else game.max_decisions(opts)
-    steps = 0
-    while not state.is_terminal():
-        players = list(state.current_players())
+    while not session.is_over():
+        players = list(session.deciding())
         if not players:
             raise RuntimeError(f"{game.id}: a non-terminal state with nobody to act")
         chosen = []
         for p in players:
-            legal = state.legal_actions(p)
-            decision = Decision(game, p, state.view(p), legal, rngs[p], opts)
+            decision = session.decision(p, rngs[p])
             t0 = time.perf_counter()
             action = agents[p].act(decision)
             dt = time.perf_counter() - t0
@@ -77,24 +76,19 @@ def play_match(
             stats.decisions[p] += 1
             chosen.append((p, action))
         for p, action in chosen:
-            if state.is_terminal():
-                break
             t0 = time.perf_counter()
             try:
-                events = state.apply_action(p, action)
+                outcome = session.submit_action(p, action)
             except IllegalAction as exc:
-                raise AgentError(p, labels[p], steps, exc, action) from exc
+                raise AgentError(p, labels[p], session.step, exc, action) from exc
             stats.engine_seconds += time.perf_counter() - t0
-            record.steps.append(Step(p, action.to_json(), events_json(events)))
-            for q in range(n):
-                visible = [e for e in events if e.visible_to(q)]
-                if visible:
-                    agents[q].observe(q, visible)
-            if on_step is not None:
-                on_step(steps, state, events)
-            steps += 1
-            if steps > limit:
-                raise RuntimeError(f"{game.id}: more than {limit} steps without an end (documented bound broken)")
-    record.result = result_of(state)
-    record.returns = state.returns()
-    return record, state, stats
+            for applied in outcome.applied:
+                for q in range(n):
+                    visible = applied.events_for(q)
+                    if visible:
+                        agents[q].observe(q, visible)
+                if on_step is not None:
+                    on_step(applied.index, session.state, list(applied.events))
+                if applied.index + 1 > limit:
+                    raise RuntimeError(f"{game.id}: more than {limit} steps without an end (documented bound broken)")
+    return session.record, session.state, stats

@@ -1,0 +1,219 @@
+"""Server benchmark (run on demand, never as a test): N concurrent rooms played over real WebSockets on loopback.
+
+A real ``deltav serve`` runs as a subprocess on a free port with a fresh SQLite file. The benchmark creates N
+two-seat rooms, and for every seat a client in this process plays random legal actions (a pure function of the
+seat and step, so every match has a known reference record); a share of the clients drop their socket once
+mid-match and reconnect with their token after a pause. It prints:
+
+- accepted actions per second (all rooms, wall time from the first connect to the last match over);
+- p50 / p99 / max submit-to-broadcast latency: from sending a submit to receiving the state message that shows
+  it (step advanced, or this seat marked as decided at a simultaneous node);
+- server memory per room: (server RSS with every room live - RSS before any room) / N;
+- lost or duplicated actions: every finished record is compared with its reference (must be 0), and every
+  action a client was told was accepted must be in its room's record.
+
+Usage: ``python benchmarks/bench_server.py [--rooms 100] [--game mining] [--scenario standard] [--drop 0.1]``
+(``PYTHONPATH=src`` from the repository root). The clients share the machine with the server: on 2 cores they
+take about half of the CPU, so the figures are a lower bound of what the server alone could do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT))
+
+from tests.server.helpers import ProcessServer, choose, http, record_difference, reference_record  # noqa: E402
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+class Stats:
+    def __init__(self):
+        self.latencies: list[float] = []
+        self.accepted = 0
+        self.drops = 0
+        self.errors: list[str] = []
+
+
+async def client(url: str, token: str, seat: int, seed: int, stats: Stats, drop_at: int | None,
+                 started: asyncio.Event, live: list) -> None:
+    import websockets
+
+    pending: tuple[int, float] | None = None  # (step submitted for, send time)
+    submitted: set[int] = set()
+    dropped = False
+    while True:
+        try:
+            async with websockets.connect(f"{url}?token={token}", max_size=2**24, open_timeout=30) as ws:
+                live[0] += 1
+                if live[0] == live[1]:
+                    started.set()
+                while True:
+                    msg = json.loads(await asyncio.wait_for(ws.recv(), 120))
+                    kind = msg["type"]
+                    if kind == "accepted":
+                        stats.accepted += 1
+                        continue
+                    if kind == "error":
+                        if msg["code"] not in ("stale_step", "already_decided"):
+                            stats.errors.append(f"seat {seat}: {msg}")
+                        continue
+                    if kind != "state":
+                        continue
+                    snap = msg["snapshot"]
+                    if pending is not None:
+                        step, t0 = pending
+                        mine = next((d for d in snap["deciding"] if d["seat"] == seat), None)
+                        if snap["step"] > step or (mine is not None and mine["submitted"]):
+                            stats.latencies.append(time.perf_counter() - t0)
+                            pending = None
+                    if snap["status"] == "over" or msg["room"]["status"] == "finished":
+                        return
+                    if drop_at is not None and not dropped and snap["step"] >= drop_at:
+                        dropped = True
+                        stats.drops += 1
+                        break
+                    if snap["to_act"] and snap["step"] not in submitted:
+                        submitted.add(snap["step"])
+                        action = choose(seed, seat, snap["step"], snap["legal"])
+                        pending = (snap["step"], time.perf_counter())
+                        await ws.send(json.dumps({"type": "submit", "step": snap["step"], "action": action}))
+        except (TimeoutError, OSError) as exc:
+            stats.errors.append(f"seat {seat}: {type(exc).__name__}: {exc}")
+            return
+        except websockets.ConnectionClosed:
+            pass
+        pending = None
+        live[0] -= 1
+        await asyncio.sleep(0.2)  # then reconnect with the same token
+
+
+async def run(args) -> dict:
+    tmp = tempfile.mkdtemp(prefix="deltav-bench-")
+    db = f"sqlite+aiosqlite:///{tmp}/bench.db"
+    srv = ProcessServer(db, "--grace", "0", "--bot-workers", "0")
+    try:
+        base_rss = rss_kib(srv.proc.pid)
+        options = {"scenario": args.scenario} if args.scenario else {}
+        rng = random.Random(args.seed)
+        rooms = []
+        t_create = time.perf_counter()
+        for i in range(args.rooms):
+            seed = 1000 + i
+            code, body = await asyncio.to_thread(http, srv.base, "POST", "/rooms", {
+                "game": args.game, "options": options, "seats": ["human", "human"], "seed": seed})
+            assert code == 201, body
+            _, joined = await asyncio.to_thread(http, srv.base, "POST", f"/rooms/{body['code']}/join", {})
+            rooms.append((body["code"], seed, [body["token"], joined["token"]]))
+        create_s = time.perf_counter() - t_create
+        stats = Stats()
+        started = asyncio.Event()
+        live = [0, 2 * len(rooms)]
+        tasks = []
+        for code, _seed, tokens in rooms:
+            url = f"{srv.ws}/ws/{code}"
+            for seat in (0, 1):
+                drop_at = rng.randint(5, 40) if rng.random() < args.drop else None
+                tasks.append(client(url, tokens[seat], seat, args.client_seed, stats, drop_at, started, live))
+        t0 = time.perf_counter()
+        runner = asyncio.gather(*tasks)
+        peak_rss = base_rss
+
+        async def sample():
+            nonlocal peak_rss
+            while True:
+                peak_rss = max(peak_rss, rss_kib(srv.proc.pid))
+                await asyncio.sleep(0.2)
+
+        sampler = asyncio.create_task(sample())
+        await runner
+        wall = time.perf_counter() - t0
+        sampler.cancel()
+        lost = dup = mismatched = 0
+        steps = 0
+        for code, seed, _tokens in rooms:
+            status, record = await asyncio.to_thread(http, srv.base, "GET", f"/rooms/{code}/record")
+            if status != 200:
+                mismatched += 1
+                continue
+            ref = reference_record(args.game, options, seed, ["human", "human"], args.client_seed)
+            steps += len(record["steps"])
+            diff = record_difference(record, ref)
+            if diff is not None:
+                mismatched += 1
+                if len(record["steps"]) < len(ref["steps"]):
+                    lost += len(ref["steps"]) - len(record["steps"])
+                elif len(record["steps"]) > len(ref["steps"]):
+                    dup += len(record["steps"]) - len(ref["steps"])
+        lat = sorted(stats.latencies)
+
+        def pct(q):
+            return lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else float("nan")
+
+        return {
+            "rooms": args.rooms, "game": args.game, "scenario": args.scenario, "create_seconds": create_s,
+            "wall_seconds": wall, "actions": steps, "actions_per_second": steps / wall,
+            "accepted_messages": stats.accepted, "p50_ms": pct(0.50), "p99_ms": pct(0.99), "max_ms": pct(1.0),
+            "mean_ms": statistics.fmean(lat) * 1000 if lat else None, "latency_samples": len(lat),
+            "drops": stats.drops, "server_rss_base_mib": base_rss / 1024, "server_rss_peak_mib": peak_rss / 1024,
+            "memory_per_room_kib": (peak_rss - base_rss) / args.rooms, "records_mismatched": mismatched,
+            "lost_actions": lost, "duplicated_actions": dup, "client_errors": stats.errors[:5],
+            "cores": os.cpu_count(),
+            "server_errors": [ln for ln in srv.output().splitlines() if "Error" in ln or "ERROR" in ln][:5],
+        }
+    finally:
+        srv.stop()
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rooms", type=int, default=100)
+    ap.add_argument("--game", default="mining")
+    ap.add_argument("--scenario", default="standard")
+    ap.add_argument("--drop", type=float, default=0.1, help="share of clients that drop once and reconnect")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--client-seed", type=int, default=7)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    from deltav.games import load_all
+
+    load_all()
+    out = asyncio.run(run(args))
+    if args.json:
+        print(json.dumps(out, indent=2))
+    else:
+        print(f"{out['rooms']} rooms of {out['game']} {out['scenario']} over WebSockets on loopback ({out['cores']} cores, "
+              f"clients in the same machine)")
+        print(f"  {out['actions']} actions in {out['wall_seconds']:.1f}s: {out['actions_per_second']:.0f} accepted actions/s")
+        print(f"  submit-to-broadcast latency: p50 {out['p50_ms']:.1f} ms, p99 {out['p99_ms']:.1f} ms, "
+              f"max {out['max_ms']:.1f} ms ({out['latency_samples']} samples)")
+        print(f"  server memory: {out['server_rss_base_mib']:.0f} MiB idle, {out['server_rss_peak_mib']:.0f} MiB peak, "
+              f"{out['memory_per_room_kib']:.0f} KiB per room")
+        print(f"  drops and reconnects: {out['drops']}; records differing from the reference: {out['records_mismatched']}; "
+              f"lost actions: {out['lost_actions']}, duplicated: {out['duplicated_actions']}")
+        for e in out["client_errors"]:
+            print(f"  client error: {e}")
+        for e in out["server_errors"]:
+            print(f"  server log: {e}")
+    return 0 if out["records_mismatched"] == 0 and not out["client_errors"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,303 @@
+"""A transport-free session: one match, its record, and what each seat and the spectators may see.
+
+A :class:`Session` owns the authoritative state of one match. Everything above the engines (the match runner,
+the server, remote agents, adapters) goes through it:
+
+- :meth:`Session.submit` takes a seat's action as JSON (an object, or text), checks it and applies it, appends
+  it to the :class:`~deltav.core.records.MatchRecord` (the same format ``match.play_match`` always wrote) and
+  returns an :class:`Outcome`: the steps applied and, for any viewer, the events whose audience includes it.
+  Every refusal raises :class:`~deltav.core.errors.IllegalAction` (or its subclass ``MalformedAction``) with a
+  rule id and a sentence, and changes nothing.
+- At a simultaneous node (several ``current_players()``) each deciding seat's action is checked against the
+  current position and buffered, unseen by anyone else; once every deciding seat has submitted, the buffered
+  actions are applied in ``current_players()`` order (the order the match runner always used), so records do
+  not depend on who submitted first.
+- :meth:`Session.snapshot` is the one view envelope every client gets (see ``docs/protocol.md``); full
+  snapshots, never deltas.
+- :meth:`Session.replay` rebuilds a session from a record, :meth:`Session.resume` from accepted submissions.
+
+This module owns the session only: no agents, no clocks, no I/O, no transport.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from deltav.core.errors import DeltavError, IllegalAction, MalformedAction, RecordError
+from deltav.core.protocol import Decision, Game, State, get_game
+from deltav.core.records import MatchRecord, Step, events_json, record_for, result_of
+from deltav.core.rng import Rng
+from deltav.core.values import Action, Event
+
+#: How many visible log entries a snapshot carries by default (the newest ones); ask with ``since`` for more.
+LOG_TAIL = 20
+
+
+class SessionError(IllegalAction):
+    """A submission the session refuses for a reason outside the game's rules (a stale step, a seat that has
+    already decided). Rule ids start with ``session.``."""
+
+
+@dataclass(frozen=True)
+class AppliedStep:
+    """One action applied to the match: its index in the record, the seat, the action and its events."""
+
+    index: int
+    player: int
+    action: Action
+    events: tuple[Event, ...]
+
+    def events_for(self, viewer: int | None) -> list[Event]:
+        return [e for e in self.events if e.visible_to(viewer)]
+
+
+@dataclass
+class Outcome:
+    """What one accepted submission did. ``applied`` is empty when the action was buffered at a simultaneous
+    node (``buffered`` then names the seat); otherwise it lists the steps now in the record, in order."""
+
+    step: int  # the step the match is at now
+    applied: list[AppliedStep] = field(default_factory=list)
+    buffered: int | None = None
+    finished: bool = False
+
+    def events_for(self, viewer: int | None) -> list[Event]:
+        """The newly applied events ``viewer`` (a seat, or None for a spectator) may see, in order."""
+        return [e for s in self.applied for e in s.events_for(viewer)]
+
+
+class Session:
+    """One match: the authoritative state, the record, buffered simultaneous choices, per-viewer snapshots."""
+
+    def __init__(self, game: type[Game], options: Mapping[str, Any] | None = None, seed: int = 0,
+                 seats: Sequence[str] | None = None):
+        self.game = game
+        self.options = game.resolve_options(options)
+        self.seed = seed
+        self.state: State = game.new_initial_state(self.options, seed)
+        self.num_players = self.state.num_players
+        labels = list(seats) if seats is not None else [f"seat {p}" for p in range(self.num_players)]
+        if len(labels) != self.num_players:
+            raise ValueError(f"{game.id} with these options has {self.num_players} seats, got {len(labels)} labels")
+        self.seats = labels
+        self.record: MatchRecord = record_for(game, self.options, seed, labels)
+        self._pending: dict[int, Action] = {}
+        self._log: list[list] = []  # [step index, event, its log entry (made when first asked for)] per event
+        self._deciding: tuple[int, ...] = tuple(self.state.current_players())
+        self._legal_cache: dict[int, list[Action]] = {}
+        self._legal_json: dict[int, list[dict]] = {}
+
+    # --- reading ---------------------------------------------------------------------------------------
+    @property
+    def step(self) -> int:
+        """How many actions have been applied (the index of the next record step)."""
+        return len(self.record.steps)
+
+    def is_over(self) -> bool:
+        return self.state.is_terminal()
+
+    def deciding(self) -> tuple[int, ...]:
+        """The seats that must decide at this node (at a simultaneous node: including those already decided)."""
+        return self._deciding
+
+    def waiting_for(self) -> tuple[int, ...]:
+        """The deciding seats that have not yet submitted."""
+        return tuple(p for p in self._deciding if p not in self._pending)
+
+    def has_submitted(self, seat: int) -> bool:
+        return seat in self._pending
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """``seat``'s legal actions now; empty if it is not deciding or has already submitted here."""
+        if seat not in self._deciding or seat in self._pending:
+            return []
+        got = self._legal_cache.get(seat)
+        if got is None:
+            got = self._legal_cache[seat] = self.state.legal_actions(seat)
+        return got
+
+    def decision(self, seat: int, rng: Rng) -> Decision:
+        """What an agent playing ``seat`` gets now (exactly what the match runner always built)."""
+        return Decision(self.game, seat, self.state.view(seat), list(self.legal_actions(seat)), rng, self.options)
+
+    def log(self, viewer: int | None, since: int | None = None) -> list[dict]:
+        """The applied events ``viewer`` may see as ``{"step", "event", "text"}``: those of steps ``>= since``,
+        or the newest :data:`LOG_TAIL` when ``since`` is None. Entries are shared between calls: read only."""
+        if since is None:  # the newest LOG_TAIL, found from the end (a long match's log is not scanned whole)
+            rows = []
+            for r in reversed(self._log):
+                if r[1].visible_to(viewer):
+                    rows.append(r)
+                    if len(rows) == LOG_TAIL:
+                        break
+            rows.reverse()
+        else:
+            rows = [r for r in self._log if r[0] >= since and r[1].visible_to(viewer)]
+        for r in rows:
+            if r[2] is None:
+                r[2] = {"step": r[0], "event": r[1].to_json(), "text": self.game.describe_value(r[1])}
+        return [r[2] for r in rows]
+
+    def snapshot(self, seat: int | None, since: int | None = None) -> dict:
+        """The view envelope of ``seat`` (None: a spectator). See ``docs/protocol.md`` for every field."""
+        if seat is not None:
+            self._check_seat(seat)
+        pending = self._pending.get(seat) if seat is not None else None
+        legal = self.legal_actions(seat) if seat is not None else []
+        result = result_of(self.state)
+        return {
+            "game": self.game.id,
+            "options": self.options,
+            "seats": list(self.seats),
+            "seat": seat,
+            "step": self.step,
+            "status": "over" if result is not None else "playing",
+            "deciding": [{"seat": p, "submitted": p in self._pending} for p in self._deciding],
+            "to_act": bool(legal),
+            "legal": self._legal_entries(seat) if legal else [],
+            "submitted": (
+                {"action": pending.to_json(), "text": self.game.describe_value(pending)} if pending is not None else None
+            ),
+            "view": self.state.view(seat),
+            "result": result,
+            "returns": self.state.returns() if result is not None else None,
+            "log": self.log(seat, since),
+        }
+
+    def _legal_entries(self, seat: int) -> list[dict]:
+        got = self._legal_json.get(seat)
+        if got is None:
+            got = self._legal_json[seat] = [{"action": a.to_json(), "text": self.game.describe_value(a)}
+                                            for a in self.legal_actions(seat)]
+        return got
+
+    # --- acting ----------------------------------------------------------------------------------------
+    def submit(self, seat: int, action_json: Any, expected_step: int | None = None) -> Outcome:
+        """Check and apply (or, at a simultaneous node, buffer) ``seat``'s action. ``action_json`` is a JSON
+        object (or its text). Raises IllegalAction / MalformedAction / SessionError; nothing changes then."""
+        action = self._decode(action_json)
+        return self.submit_action(seat, action, expected_step)
+
+    def submit_action(self, seat: int, action: Action, expected_step: int | None = None) -> Outcome:
+        """:meth:`submit` for an already decoded action (the match runner's entry point)."""
+        self._check_step(expected_step)
+        self._check_seat(seat)
+        self.state.check_turn(seat)
+        if seat in self._pending:
+            raise SessionError("session.already_decided",
+                               f"seat {seat} has already decided at step {self.step}; waiting for "
+                               f"{list(self.waiting_for())}")
+        if len(self._deciding) == 1:
+            return self._apply_batch([(seat, action)])
+        self._check_legal(seat, action)
+        self._pending[seat] = action
+        if self.waiting_for():
+            return Outcome(self.step, buffered=seat)
+        batch = [(p, self._pending[p]) for p in self._deciding]
+        return self._apply_batch(batch)
+
+    # --- rebuilding ------------------------------------------------------------------------------------
+    @classmethod
+    def replay(cls, record: MatchRecord, game: type[Game] | None = None) -> Session:
+        """A session rebuilt from ``record`` by applying its steps in order (checking each step's events when
+        the record has them). Raises RecordError at the first step that does not replay."""
+        try:
+            game = game or get_game(record.game)
+            s = cls(game, record.options, record.seed, record.seats or None)
+        except (DeltavError, ValueError) as exc:
+            raise RecordError(f"cannot start the recorded match: {exc}") from None
+        for i, st in enumerate(record.steps):
+            if s.is_over():
+                raise RecordError("the game was already over, but the record has more steps", step=i)
+            try:
+                action = game.action_from_json(st.action)
+                applied = s._apply_one(st.player, action)
+            except IllegalAction as exc:
+                raise RecordError(f"player {st.player}'s action {json.dumps(st.action)} is rejected: {exc}",
+                                  step=i) from None
+            if events_json(applied.events) != st.events:
+                raise RecordError("the replayed events differ from the recorded ones", step=i)
+            s._after_apply()
+        return s
+
+    @classmethod
+    def resume(cls, game: type[Game], options: Mapping[str, Any] | None, seed: int, seats: Sequence[str] | None,
+               submissions: Iterable[tuple[int, Any]]) -> Session:
+        """A session rebuilt by submitting accepted ``(seat, action_json)`` pairs again in the order they were
+        accepted (buffered simultaneous choices included): the server's restart path."""
+        s = cls(game, options, seed, seats)
+        for seat, action_json in submissions:
+            s.submit(seat, action_json)
+        return s
+
+    # --- internals -------------------------------------------------------------------------------------
+    def _decode(self, action_json: Any) -> Action:
+        if isinstance(action_json, bytes | bytearray):
+            try:
+                action_json = action_json.decode()
+            except UnicodeDecodeError:
+                raise MalformedAction("action", "is not UTF-8 text") from None
+        if isinstance(action_json, str):
+            try:
+                action_json = json.loads(action_json)
+            except json.JSONDecodeError as exc:
+                raise MalformedAction("action", f"is not valid JSON ({exc.msg} at column {exc.colno})") from None
+        return self.game.action_from_json(action_json)
+
+    def _check_step(self, expected_step: Any) -> None:
+        if expected_step is None:
+            return
+        if isinstance(expected_step, bool) or not isinstance(expected_step, int):
+            raise MalformedAction("expected_step", f"{expected_step!r} is not an integer")
+        if expected_step != self.step:
+            word = "stale" if expected_step < self.step else "from the future"
+            raise SessionError("session.stale_step",
+                               f"this action was made for step {expected_step}, which is {word}: the match is at "
+                               f"step {self.step}")
+
+    def _check_seat(self, seat: Any) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players:
+            raise SessionError("session.seat", f"no such seat {seat!r} (seats are 0..{self.num_players - 1})")
+
+    def _check_legal(self, seat: int, action: Action) -> None:
+        """Raise IllegalAction unless ``action`` is legal for ``seat`` now, without changing the state."""
+        if action in self.legal_actions(seat):
+            return
+        self.state.clone().apply_action(seat, action)  # raises with the game's own rule id and sentence
+
+    def _apply_one(self, player: int, action: Action) -> AppliedStep:
+        events = self.state.apply_action(player, action)
+        index = self.step
+        self.record.steps.append(Step(player, action.to_json(), events_json(events)))
+        self._log.extend([index, e, None] for e in events)
+        return AppliedStep(index, player, action, tuple(events))
+
+    def _apply_batch(self, batch: list[tuple[int, Action]]) -> Outcome:
+        applied: list[AppliedStep] = []
+        for k, (p, action) in enumerate(batch):
+            if self.state.is_terminal():
+                break  # an earlier action of the batch ended the match; the rest are void (as always)
+            if k == 0:
+                applied.append(self._apply_one(p, action))
+                continue
+            try:
+                applied.append(self._apply_one(p, action))
+            except IllegalAction as exc:  # the game broke the simultaneous-node contract
+                raise RuntimeError(
+                    f"{self.game.id}: seat {p}'s buffered action became illegal after seat {batch[0][0]}'s was applied "
+                    f"at a simultaneous node ({exc}); the game must accept every choice checked at the node"
+                ) from exc
+        self._after_apply()
+        return Outcome(self.step, applied, finished=self.state.is_terminal())
+
+    def _after_apply(self) -> None:
+        self._pending.clear()
+        self._legal_cache.clear()
+        self._legal_json.clear()
+        self._deciding = tuple(self.state.current_players())
+        if self.state.is_terminal():
+            self.record.result = result_of(self.state)
+            self.record.returns = self.state.returns()

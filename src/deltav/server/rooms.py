@@ -1,0 +1,678 @@
+"""Rooms: one owner object per room holding its Session, its sockets, its bot seats and its timers.
+
+Every change to a room happens under the room's lock, in this order: check (the Session refuses without
+changing anything), write to the database (the truth), then tell the viewers. Each viewer has an outbound
+queue drained by its own task, so a slow socket never holds the lock and messages reach every viewer in order.
+After every accepted action each viewer gets its own full snapshot envelope (``Session.snapshot``).
+
+The :class:`Hub` owns the set of live rooms, creates and joins rooms, and on start reloads every unfinished
+room by replaying its stored submissions. This module knows no HTTP: ``app`` turns requests into calls here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from deltav.core.errors import DeltavError, IllegalAction, MalformedAction
+from deltav.core.protocol import Game
+from deltav.core.session import Session, SessionError
+from deltav.server.bots import BotRunner, BotSeat, make_bot_agent
+from deltav.server.store import DuplicateCode, MatchRow, SeatRow, Store
+from deltav.server.tokens import new_room_code, new_token, token_hash
+
+log = logging.getLogger("deltav.server")
+
+MAX_MESSAGE_BYTES = 16 * 1024  # a client message above this is refused (the connection stays open)
+MAX_CHAT = 300  # characters of one chat line, after trimming
+MAX_NAME = 40
+RATE_PER_SECOND = 100.0  # client messages per second a connection may send on average...
+RATE_BURST = 200  # ...with bursts up to this many
+OUTBOX_LIMIT = 256  # queued outbound messages before a socket is considered dead and dropped
+
+
+@dataclass
+class Settings:
+    grace_seconds: float = 60.0  # a dropped human seat's time to come back when another human is connected
+    bot_workers: int = 1  # worker processes for bot decisions (0: threads in the server process)
+    max_message_bytes: int = MAX_MESSAGE_BYTES
+    rate_per_second: float = RATE_PER_SECOND
+    rate_burst: int = RATE_BURST
+
+
+class Socket(Protocol):
+    async def send_text(self, data: str) -> None: ...
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
+
+
+class ClientError(Exception):
+    """A refused client request: ``code`` is a stable identifier, ``message`` a sentence, ``status`` the HTTP
+    status when it comes from a route."""
+
+    def __init__(self, code: str, message: str, status: int = 400, **extra: Any):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+        self.extra = extra
+
+    def to_json(self) -> dict:
+        return {"type": "error", "code": self.code, "message": self.message, **self.extra}
+
+
+def refusal(exc: IllegalAction) -> dict:
+    """The error message of an action the session refused."""
+    if isinstance(exc, MalformedAction):
+        return {"type": "error", "code": "malformed_action", "rule": exc.rule, "field": exc.field,
+                "message": exc.message}
+    if isinstance(exc, SessionError):
+        return {"type": "error", "code": exc.rule.removeprefix("session."), "rule": exc.rule, "message": exc.message}
+    if exc.rule in ("protocol.turn", "protocol.game_over"):
+        return {"type": "error", "code": "not_your_turn" if exc.rule == "protocol.turn" else "game_over",
+                "rule": exc.rule, "message": exc.message}
+    return {"type": "error", "code": "illegal_action", "rule": exc.rule, "message": exc.message}
+
+
+class Bucket:
+    """A token bucket: ``allow()`` is False once a connection sends faster than its rate allows."""
+
+    def __init__(self, rate: float, burst: int):
+        self.rate, self.burst = rate, float(burst)
+        self.level, self.t = float(burst), time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.level = min(self.burst, self.level + (now - self.t) * self.rate)
+        self.t = now
+        if self.level < 1.0:
+            return False
+        self.level -= 1.0
+        return True
+
+
+class Conn:
+    """One WebSocket in a room: a seat's (``seat`` set) or a spectator's."""
+
+    def __init__(self, ws: Socket, seat: int | None, settings: Settings):
+        self.ws = ws
+        self.seat = seat
+        self.bucket = Bucket(settings.rate_per_second, settings.rate_burst)
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_LIMIT)
+        self.closed = False
+        self.writer = asyncio.create_task(self._drain())
+
+    def send(self, msg: dict | str) -> None:
+        if self.closed:
+            return
+        text = msg if isinstance(msg, str) else json.dumps(msg, separators=(",", ":"))
+        try:
+            self.outbox.put_nowait(text)
+        except asyncio.QueueFull:  # the client does not read: drop it (it resyncs on reconnect)
+            self.close(4008, "too slow")
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self.close_code, self.close_reason = code, reason
+        with contextlib.suppress(asyncio.QueueFull):
+            self.outbox.put_nowait(None)
+
+    async def _drain(self) -> None:
+        try:
+            while True:
+                text = await self.outbox.get()
+                if text is None:
+                    await self.ws.close(self.close_code, self.close_reason)
+                    return
+                await self.ws.send_text(text)
+        except Exception:  # the socket went away; the reader side detaches the connection
+            self.closed = True
+
+
+@dataclass
+class Room:
+    """The owner of one room's current match."""
+
+    hub: Hub
+    code: str
+    no: int
+    game: type[Game]
+    seed: int
+    seats: list[SeatRow]
+    session: Session
+    status: str  # open | live | finished
+    meta: dict[str, Any] = field(default_factory=dict)
+    seq: int = 0  # accepted submissions stored so far
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    conns: dict[int, Conn] = field(default_factory=dict)
+    spectators: set[Conn] = field(default_factory=set)
+    bots: dict[int, BotSeat] = field(default_factory=dict)
+    grace: dict[int, asyncio.Task] = field(default_factory=dict)
+    deadlines: dict[int, float] = field(default_factory=dict)
+    rematch_votes: set[int] = field(default_factory=set)
+    tasks: set[asyncio.Task] = field(default_factory=set)
+
+    # --- building --------------------------------------------------------------------------------------
+    @classmethod
+    def from_row(cls, hub: Hub, row: MatchRow) -> Room:
+        game = hub.game(row.game)
+        labels = [s.spec for s in row.seats]  # record labels: "human" or the bot spec (names change; specs do not)
+        session = Session.resume(game, row.options, row.seed, labels, row.submissions)
+        room = cls(hub, row.code, row.no, game, row.seed, row.seats, session, row.status, dict(row.meta),
+                   seq=len(row.submissions))
+        for s in row.seats:
+            if s.spec != "human":
+                bot = BotSeat.new(game.id, row.seed, s.seat, s.spec)
+                since = 0
+                if s.bot_state is not None:
+                    bot.load(s.bot_state)
+                    since = s.bot_state_step or 0
+                for st in session.record.steps[since:]:  # the events it saw after its last decision
+                    visible = [e for e in (game.events.decode(x, "event") for x in st.events) if e.visible_to(s.seat)]
+                    if visible:
+                        bot.agent.observe(s.seat, visible)
+                room.bots[s.seat] = bot
+        return room
+
+    def human_seats(self) -> list[int]:
+        return [s.seat for s in self.seats if s.spec == "human"]
+
+    def seat_of(self, token: str) -> int | None:
+        h = token_hash(token)
+        for s in self.seats:
+            if s.token_hash is not None and secrets.compare_digest(s.token_hash, h):
+                return s.seat
+        return None
+
+    # --- messages out ----------------------------------------------------------------------------------
+    def room_info(self) -> dict:
+        return {
+            "code": self.code,
+            "match": self.no,
+            "status": self.status,
+            "seats": [{"seat": s.seat, "kind": "human" if s.spec == "human" else "bot", "spec": s.spec,
+                       "name": s.name, "taken": s.spec != "human" or s.token_hash is not None,
+                       "connected": s.spec != "human" or s.seat in self.conns,
+                       "grace_until": self.deadlines.get(s.seat)} for s in self.seats],
+            "forfeit": self.meta.get("forfeit"),
+            "rematch_votes": sorted(self.rematch_votes),
+        }
+
+    def state_message(self, seat: int | None, events: list[dict] | None = None, since: int | None = None) -> dict:
+        return {"type": "state", "room": self.room_info(), "snapshot": self.session.snapshot(seat, since),
+                "events": events or []}
+
+    def broadcast_state(self, applied: list | None = None) -> None:
+        """Every viewer's own snapshot (and the newly applied events it may see)."""
+        def new_events(viewer: int | None) -> list[dict]:
+            out = []
+            for a in applied or []:
+                for e in a.events_for(viewer):
+                    out.append({"step": a.index, "event": e.to_json(), "text": self.game.describe_value(e)})
+            return out
+
+        for seat, conn in list(self.conns.items()):
+            conn.send(self.state_message(seat, new_events(seat)))
+        if self.spectators:
+            text = json.dumps(self.state_message(None, new_events(None)), separators=(",", ":"))
+            for conn in list(self.spectators):
+                conn.send(text)
+
+    def broadcast(self, msg: dict) -> None:
+        text = json.dumps(msg, separators=(",", ":"))
+        for conn in [*self.conns.values(), *self.spectators]:
+            conn.send(text)
+
+    # --- connections -----------------------------------------------------------------------------------
+    async def attach(self, ws: Socket, token: str | None) -> Conn:
+        async with self.lock:
+            seat = None
+            if token:
+                seat = self.seat_of(token)
+                if seat is None:
+                    raise ClientError("bad_token", "this token holds no seat in this room", 403)
+            conn = Conn(ws, seat, self.hub.settings)
+            if seat is None:
+                self.spectators.add(conn)
+            else:
+                old = self.conns.get(seat)
+                if old is not None:
+                    old.send({"type": "replaced", "message": "this seat connected from somewhere else"})
+                    old.close(4001, "replaced")
+                self.conns[seat] = conn
+                self._cancel_grace(seat)
+            conn.send({"type": "welcome", "room": self.code, "match": self.no, "seat": seat,
+                       "role": "player" if seat is not None else "spectator",
+                       "limits": {"max_message_bytes": self.hub.settings.max_message_bytes, "max_chat": MAX_CHAT,
+                                  "rate_per_second": self.hub.settings.rate_per_second}})
+            self._arm_graces()
+            self.broadcast_state()
+            return conn
+
+    async def detach(self, conn: Conn) -> None:
+        conn.close()
+        async with self.lock:
+            if conn.seat is None:
+                self.spectators.discard(conn)
+                return
+            if self.conns.get(conn.seat) is not conn:
+                return  # already replaced by a newer socket
+            del self.conns[conn.seat]
+            self._arm_graces()
+            self.broadcast_state()
+
+    def _arm_graces(self) -> None:
+        """Start the forfeit clock of each disconnected human seat while another human seat is connected."""
+        if self.status != "live" or self.hub.settings.grace_seconds <= 0:
+            return
+        humans = self.human_seats()
+        for s in humans:
+            others = any(o in self.conns for o in humans if o != s)
+            if s not in self.conns and others and s not in self.grace:
+                self.deadlines[s] = time.time() + self.hub.settings.grace_seconds
+                self.grace[s] = self._spawn(self._grace_then_forfeit(s))
+
+    def _cancel_grace(self, seat: int) -> None:
+        task = self.grace.pop(seat, None)
+        self.deadlines.pop(seat, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    async def _grace_then_forfeit(self, seat: int) -> None:
+        await asyncio.sleep(self.hub.settings.grace_seconds)
+        async with self.lock:
+            self.grace.pop(seat, None)
+            self.deadlines.pop(seat, None)
+            others = [o for o in self.human_seats() if o != seat and o in self.conns]
+            if self.status != "live" or seat in self.conns or not others:
+                return
+            forfeit = {"seat": seat, "reason": f"seat {seat} did not come back within "
+                                               f"{self.hub.settings.grace_seconds:g} s",
+                       "winners": [p for p in range(self.session.num_players) if p != seat], "step": self.session.step}
+            self.meta["forfeit"] = forfeit
+            await self._finish()
+            self.broadcast({"type": "forfeit", **forfeit})
+            self.broadcast_state()
+
+    # --- messages in -----------------------------------------------------------------------------------
+    async def handle(self, conn: Conn, text: str | None) -> None:
+        """One client message (text of a WebSocket frame; None for a binary frame)."""
+        try:
+            if not conn.bucket.allow():
+                raise ClientError("rate_limited", "too many messages; slow down")
+            if text is None:
+                raise ClientError("bad_message", "messages are JSON text frames")
+            if len(text.encode()) > self.hub.settings.max_message_bytes:
+                raise ClientError("too_large", f"a message may hold at most {self.hub.settings.max_message_bytes} bytes")
+            try:
+                msg = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise ClientError("bad_json", f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+            if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+                raise ClientError("bad_message", "a message is a JSON object with a string field 'type'")
+            kind = msg["type"]
+            ref = msg.get("id")
+            if ref is not None and not isinstance(ref, str | int):
+                raise ClientError("bad_message", "field 'id' must be a string or an integer")
+            if kind == "ping":
+                conn.send({"type": "pong", "id": ref})
+            elif kind == "sync":
+                since = msg.get("since")
+                if since is not None and (isinstance(since, bool) or not isinstance(since, int) or since < 0):
+                    raise ClientError("bad_message", "field 'since' must be a step number (0 or more)")
+                conn.send(self.state_message(conn.seat, since=since))
+            elif kind == "submit":
+                await self.submit(conn, msg)
+            elif kind == "chat":
+                await self.chat(conn, msg)
+            elif kind == "rematch":
+                await self.rematch(conn)
+            else:
+                raise ClientError("unknown_type", f"unknown message type {kind!r} "
+                                                  "(known: submit, chat, sync, ping, rematch)")
+        except ClientError as exc:
+            conn.send({**exc.to_json(), "id": _ref(text)})
+
+    async def submit(self, conn: Conn, msg: Mapping) -> None:
+        if conn.seat is None:
+            raise ClientError("spectator", "a spectator cannot act; join a free seat to play")
+        if not isinstance(msg.get("action"), dict):
+            raise ClientError("bad_message", "a submit message needs 'action', a JSON object")
+        step = msg.get("step")
+        if step is None or isinstance(step, bool) or not isinstance(step, int):
+            raise ClientError("bad_message", "a submit message needs 'step', the integer step it was made for")
+        async with self.lock:
+            if self.status == "open":
+                raise ClientError("not_started", "the match starts when every seat is taken")
+            if self.status == "finished":
+                raise ClientError("game_over", "the match is over")
+            try:
+                outcome = self.session.submit(conn.seat, msg["action"], expected_step=step)
+            except IllegalAction as exc:
+                conn.send({**refusal(exc), "id": msg.get("id"), "step": self.session.step})
+                return
+            await self._accepted(conn.seat, outcome, msg["action"], ref=msg.get("id"), conn=conn)
+
+    async def _accepted(self, seat: int, outcome: Any, action_json: Any, ref: Any = None, conn: Conn | None = None,
+                        bot: BotSeat | None = None, bot_step: int | None = None) -> None:
+        """Persist an accepted submission (under the lock), then tell everyone, then wake the bots."""
+        action = self.game.action_from_json(action_json).to_json()  # stored canonical
+        finished = outcome.finished
+        record = None
+        if finished:
+            self.status = "finished"
+            record = self.session.record.to_json()
+        try:
+            await _to_the_end(self.hub.store.accept(self.code, self.no, self.seq, seat, action,
+                                                    status="finished" if finished else None, record=record,
+                                                    bot_state=bot.dump() if bot is not None else None,
+                                                    bot_step=bot_step))
+        except Exception:
+            log.exception("room %s: storing submission %d failed; reloading from the database", self.code, self.seq)
+            await self._reload()
+            if conn is not None:
+                conn.send({"type": "error", "code": "internal", "message": "the action could not be stored; "
+                           "nothing changed, try again", "id": ref})
+            return
+        self.seq += 1
+        if conn is not None:
+            conn.send({"type": "accepted", "id": ref, "step": outcome.step, "buffered": outcome.buffered is not None})
+        if finished:
+            self._stop_clocks()
+        self._observe(outcome.applied)
+        self.broadcast_state(outcome.applied)
+        self.kick_bots()
+
+    async def _reload(self) -> None:
+        row = await self.hub.store.load_match(self.code, self.no)
+        if row is not None:
+            fresh = Room.from_row(self.hub, row)
+            self.session, self.seq, self.status, self.bots = fresh.session, fresh.seq, fresh.status, fresh.bots
+
+    def _observe(self, applied: list) -> None:
+        for a in applied:
+            for q, bot in self.bots.items():
+                visible = a.events_for(q)
+                if visible:
+                    bot.agent.observe(q, visible)
+
+    async def _finish(self) -> None:
+        self.status = "finished"
+        record = self.session.record.to_json()
+        if self.meta.get("forfeit"):
+            record["meta"] = {**record.get("meta", {}), "forfeit": self.meta["forfeit"]}
+        await self.hub.store.set_status(self.code, self.no, "finished", record=record, meta=self.meta)
+        self._stop_clocks()
+
+    def _stop_clocks(self) -> None:
+        for s in list(self.grace):
+            self._cancel_grace(s)
+
+    async def chat(self, conn: Conn, msg: Mapping) -> None:
+        if conn.seat is None:
+            raise ClientError("spectator", "spectators read the chat but do not write")
+        text = msg.get("text")
+        if not isinstance(text, str):
+            raise ClientError("bad_message", "a chat message needs 'text', a string")
+        text = " ".join(text.split())
+        if not text:
+            raise ClientError("chat_empty", "an empty chat line is not sent")
+        if len(text) > MAX_CHAT:
+            raise ClientError("chat_too_long", f"a chat line holds at most {MAX_CHAT} characters (got {len(text)})")
+        async with self.lock:
+            seat = conn.seat
+            name = self.seats[seat].name
+            at = await self.hub.store.add_chat(self.code, self.no, seat, name, text)
+            self.broadcast({"type": "chat", "seat": seat, "name": name, "text": text, "at": at})
+
+    async def rematch(self, conn: Conn) -> None:
+        if conn.seat is None:
+            raise ClientError("spectator", "only seated players can ask for a rematch")
+        async with self.lock:
+            if self.status != "finished":
+                raise ClientError("not_finished", "a rematch can be asked for once the match is over")
+            self.rematch_votes.add(conn.seat)
+            if not set(self.human_seats()) <= self.rematch_votes:
+                self.broadcast({"type": "rematch_vote", "seats": sorted(self.rematch_votes)})
+                return
+            await self.hub.start_rematch(self)
+
+    # --- bots ------------------------------------------------------------------------------------------
+    def kick_bots(self) -> None:
+        if self.status != "live":
+            return
+        for seat in self.session.waiting_for():
+            bot = self.bots.get(seat)
+            if bot is not None and not bot.thinking and bot.failed_step != self.session.step:
+                bot.thinking = True
+                self._spawn(self._bot_turn(bot, self.session.step, self.no))
+
+    async def _bot_turn(self, bot: BotSeat, step: int, no: int) -> None:
+        try:
+            decision = self.session.decision(bot.seat, bot.rng)
+            action = await self.hub.bots.decide(bot, decision)
+            async with self.lock:
+                if self.no != no or self.status != "live" or self.session.step != step:
+                    return
+                try:
+                    outcome = self.session.submit_action(bot.seat, action, expected_step=step)
+                except IllegalAction as exc:
+                    log.error("room %s: bot %s at seat %d sent an illegal action: %s", self.code, bot.spec, bot.seat, exc)
+                    bot.failed_step = step  # not asked again at this step (the bot is broken, not the match)
+                    return
+                await self._accepted(bot.seat, outcome, action.to_json(), bot=bot, bot_step=step)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("room %s: bot at seat %d failed", self.code, bot.seat)
+            bot.failed_step = step
+        finally:
+            bot.thinking = False
+            if self.no == no:
+                self.kick_bots()  # it may have to decide again at once (decomposed decisions)
+
+    def _spawn(self, coro: Any) -> asyncio.Task:
+        task = asyncio.create_task(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return task
+
+    async def close(self) -> None:
+        """Stop the room's bots and clocks (waiting until they have stopped) and close its sockets."""
+        tasks = list(self.tasks)
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for conn in [*self.conns.values(), *self.spectators]:
+            conn.close(1012, "server restarting")
+
+
+async def _to_the_end(coro: Any) -> Any:
+    """Await a database write that must not be cut in half by a cancellation (a server shutting down): the write
+    completes, then the cancellation goes on."""
+    write = asyncio.ensure_future(coro)
+    try:
+        return await asyncio.shield(write)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            await write
+        raise
+
+
+def _ref(text: str | None) -> Any:
+    """The client's ``id`` of a message, when it can be read (echoed in errors)."""
+    if not text or len(text) > MAX_MESSAGE_BYTES:
+        return None
+    try:
+        msg = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    ref = msg.get("id") if isinstance(msg, dict) else None
+    return ref if isinstance(ref, str | int) else None
+
+
+class Hub:
+    """The live rooms of this server process and the ways to make, join and find them."""
+
+    def __init__(self, store: Store, settings: Settings, games: Mapping[str, type[Game]]):
+        self.store = store
+        self.settings = settings
+        self.games = dict(games)
+        self.bots = BotRunner(settings.bot_workers)
+        self.rooms: dict[str, Room] = {}
+        self.ready = False
+        self._loading: dict[str, asyncio.Lock] = {}
+
+    def game(self, gid: str) -> type[Game]:
+        if gid not in self.games:
+            raise ClientError("unknown_game", f"unknown game {gid!r} (allowed: {', '.join(sorted(self.games))})")
+        return self.games[gid]
+
+    async def restore(self) -> int:
+        """Reload every unfinished room by replaying its submissions; returns how many."""
+        n = 0
+        for row in await self.store.unfinished():
+            try:
+                room = Room.from_row(self, row)
+            except DeltavError:
+                log.exception("room %s: cannot be restored", row.code)
+                continue
+            self.rooms[row.code] = room
+            room.kick_bots()
+            n += 1
+        self.ready = True
+        return n
+
+    async def get(self, code: str) -> Room | None:
+        room = self.rooms.get(code)
+        if room is not None:
+            return room
+        lock = self._loading.setdefault(code, asyncio.Lock())
+        async with lock:
+            room = self.rooms.get(code)
+            if room is None:
+                row = await self.store.load_match(code)
+                if row is None:
+                    return None
+                room = Room.from_row(self, row)
+                self.rooms[code] = room
+            return room
+
+    async def create(self, game_id: str, options: Mapping[str, Any], seat_specs: list[str], seed: int | None,
+                     creator_seat: int | None, name: str | None) -> dict:
+        game = self.game(game_id)
+        try:
+            opts = game.resolve_options(options)
+        except DeltavError as exc:
+            raise ClientError("bad_options", str(exc)) from None
+        n = game.num_players(opts)
+        if len(seat_specs) != n:
+            raise ClientError("bad_seats", f"{game.id} with these options has {n} seats; got {len(seat_specs)} entries")
+        for i, spec in enumerate(seat_specs):
+            if spec == "human":
+                continue
+            if not isinstance(spec, str) or not spec.startswith("bot:"):
+                raise ClientError("bad_seats", f"seat {i}: {spec!r} is neither 'human' nor a bot spec 'bot:NAME'")
+            try:
+                make_bot_agent(game.id, spec)
+            except DeltavError as exc:
+                raise ClientError("bad_seats", f"seat {i}: {exc}") from None
+        humans = [i for i, s in enumerate(seat_specs) if s == "human"]
+        if creator_seat is None:
+            creator_seat = humans[0] if humans else None
+        elif creator_seat not in humans:
+            raise ClientError("bad_seat", f"seat {creator_seat!r} is not a human seat (human seats: {humans})")
+        token = new_token() if creator_seat is not None else None
+        rows = [SeatRow(i, s, token_hash(token) if i == creator_seat and token else None,
+                        name if i == creator_seat else None) for i, s in enumerate(seat_specs)]
+        status = "live" if len(humans) <= (1 if creator_seat is not None else 0) else "open"
+        seed = secrets.randbits(62) if seed is None else seed
+        try:
+            Session(game, opts, seed, [s for s in seat_specs])  # fails early on a scenario that cannot start
+        except DeltavError as exc:
+            raise ClientError("bad_options", str(exc)) from None
+        for _ in range(20):
+            code = new_room_code()
+            row = MatchRow(code, 1, game.id, opts, seed, status, rows)
+            try:
+                await self.store.create_room(row)
+                break
+            except DuplicateCode:
+                continue
+        else:  # pragma: no cover - 4 million codes
+            raise ClientError("busy", "no free room code; try again", 503)
+        room = Room.from_row(self, row)
+        self.rooms[code] = room
+        room.kick_bots()
+        return {"code": code, "match": 1, "seat": creator_seat, "token": token, "room": room.room_info()}
+
+    async def join(self, code: str, seat: int | None, name: str | None) -> dict:
+        room = await self.get(code)
+        if room is None:
+            raise ClientError("unknown_room", f"no room {code!r}", 404)
+        async with room.lock:
+            free = [s.seat for s in room.seats if s.spec == "human" and s.token_hash is None]
+            if room.status == "finished" or not free:
+                raise ClientError("room_full", "no free seat in this room; watch it instead", 409,
+                                  watch=f"/ws/{code}")
+            if seat is None:
+                seat = free[0]
+            elif seat not in free:
+                raise ClientError("seat_taken", f"seat {seat!r} is not a free human seat (free: {free})", 409)
+            token = new_token()
+            h = token_hash(token)
+            last = len(free) == 1
+            ok = await self.store.claim_seat(code, room.no, seat, h, name, "live" if last else None)
+            if not ok:  # pragma: no cover - another process took it (the database decides)
+                raise ClientError("seat_taken", f"seat {seat} was just taken", 409)
+            room.seats[seat].token_hash = h
+            room.seats[seat].name = name
+            if last:
+                room.status = "live"
+                room._arm_graces()
+            room.broadcast_state()
+            room.kick_bots()
+            return {"code": code, "match": room.no, "seat": seat, "token": token, "room": room.room_info()}
+
+    async def start_rematch(self, room: Room) -> None:
+        """The same room's next match, seats rotated by one (swapped for two players), a new seed."""
+        n = len(room.seats)
+        rows = []
+        for i in range(n):
+            old = room.seats[(i - 1) % n]
+            rows.append(SeatRow(i, old.spec, old.token_hash, old.name))
+        opts = room.session.options
+        seed = secrets.randbits(62)
+        row = MatchRow(room.code, room.no + 1, room.game.id, opts, seed, "live", rows,
+                       meta={"rematch_of": room.no})
+        await self.store.add_match(row)
+        fresh = Room.from_row(self, row)
+        moved = {seat: (seat + 1) % n for seat in room.conns}
+        room.no, room.seed, room.seats, room.session = fresh.no, fresh.seed, fresh.seats, fresh.session
+        room.status, room.meta, room.seq, room.bots = "live", dict(row.meta), 0, fresh.bots
+        room.rematch_votes = set()
+        conns = {}
+        for seat, conn in room.conns.items():
+            conn.seat = moved[seat]
+            conns[conn.seat] = conn
+        room.conns = conns
+        room.broadcast({"type": "rematch", "match": room.no,
+                        "seats": {str(c.seat): c.seat for c in room.conns.values()}})
+        for conn in room.conns.values():
+            conn.send({"type": "welcome", "room": room.code, "match": room.no, "seat": conn.seat, "role": "player"})
+        room._arm_graces()
+        room.broadcast_state()
+        room.kick_bots()
+
+    async def close(self) -> None:
+        for room in list(self.rooms.values()):
+            await room.close()
+        self.bots.close()

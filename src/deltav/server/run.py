@@ -1,0 +1,53 @@
+"""Starting the server process: bind the socket, print the URL, run uvicorn with the app.
+
+This module owns process start-up only (the ``deltav serve`` command calls :func:`serve`).
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+
+from deltav.server.rooms import Settings
+
+#: WebSocket frames above this close the connection (1009); messages above ``Settings.max_message_bytes`` but
+#: below this are refused with an error and the connection stays open.
+WS_MAX_FRAME = 1024 * 1024
+
+
+def bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # inherited by accepted sockets (Linux)
+    sock.bind((host, port))
+    sock.listen(512)
+    sock.set_inheritable(True)
+    return sock
+
+
+def make_server(sock: socket.socket, db_url: str, settings: Settings, log_level: str = "warning",
+                deflate: bool = False):
+    """The uvicorn server. Per-message compression is off by default: it halves the throughput on 2 cores
+    (benchmarks/bench_server.py); ``deflate=True`` trades CPU for bandwidth on slow links."""
+    import uvicorn
+
+    from deltav.server.app import create_app
+
+    config = uvicorn.Config(create_app(db_url, settings), ws="websockets-sansio", ws_max_size=WS_MAX_FRAME,
+                            log_level=log_level, lifespan="on", ws_ping_interval=20.0, ws_ping_timeout=20.0,
+                            ws_per_message_deflate=deflate)
+    return uvicorn.Server(config)
+
+
+def serve(host: str, port: int, db_url: str, settings: Settings, log_level: str = "warning",
+          deflate: bool = False) -> None:
+    # the database driver runs in a thread: hand the interpreter over to it quickly when it has a result
+    sys.setswitchinterval(0.0005)
+    sock = bind(host, port)
+    actual = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"deltav server on http://{shown}:{actual}/  (database {db_url}; Ctrl-C stops it)", flush=True)
+    server = make_server(sock, db_url, settings, log_level, deflate)
+    server.run(sockets=[sock])
+    sys.stdout.flush()

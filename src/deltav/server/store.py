@@ -1,0 +1,364 @@
+"""The server's database, the truth: rooms, their matches, seats (token hashes only), every accepted submission
+in order, chat, and the archived record of each finished match.
+
+SQLAlchemy 2 Core on an async engine: ``sqlite+aiosqlite:///file.db`` by default, ``postgresql+asyncpg://...``
+with the same code. JSON is stored as text so both databases read it alike. The schema is created (or
+upgraded) by Alembic migrations in ``deltav/server/migrations`` when the store opens.
+
+This module owns persistence only: it knows no game, no session and no socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Float,
+    ForeignKeyConstraint,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Table,
+    Text,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+metadata = MetaData()
+
+rooms = Table(
+    "rooms",
+    metadata,
+    Column("code", String(8), primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Column("match_no", Integer, nullable=False),  # the room's current match (a rematch adds one)
+)
+
+matches = Table(
+    "matches",
+    metadata,
+    Column("code", String(8), primary_key=True),
+    Column("no", Integer, primary_key=True),
+    Column("game", String(40), nullable=False),
+    Column("options", Text, nullable=False),  # JSON, resolved
+    Column("seed", BigInteger, nullable=False),
+    Column("status", String(16), nullable=False),  # open | live | finished
+    Column("meta", Text, nullable=False, default="{}"),  # JSON: forfeit, rematch origin...
+    Column("record", Text, nullable=True),  # JSON record once finished
+    Column("created_at", Float, nullable=False),
+    Column("finished_at", Float, nullable=True),
+    ForeignKeyConstraint(["code"], ["rooms.code"]),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("code", String(8), primary_key=True),
+    Column("no", Integer, primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("spec", String(200), nullable=False),  # "human" or a bot spec such as "bot:hard"
+    Column("token_hash", String(64), nullable=True),  # sha256 of the seat token, once a person holds it
+    Column("name", String(60), nullable=True),
+    Column("bot_state", LargeBinary, nullable=True),  # pickled (agent, rng) after the bot's last decision
+    Column("bot_state_step", Integer, nullable=True),  # the step that decision was made at
+    ForeignKeyConstraint(["code", "no"], ["matches.code", "matches.no"]),
+)
+
+submissions = Table(
+    "submissions",
+    metadata,
+    Column("code", String(8), primary_key=True),
+    Column("no", Integer, primary_key=True),
+    Column("seq", Integer, primary_key=True),  # 0, 1, 2... in the order the server accepted them
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),  # JSON
+    Column("at", Float, nullable=False),
+    ForeignKeyConstraint(["code", "no"], ["matches.code", "matches.no"]),
+)
+
+chat = Table(
+    "chat",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("code", String(8), nullable=False, index=True),
+    Column("no", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("name", String(60), nullable=True),
+    Column("text", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+
+class DuplicateCode(Exception):
+    """The room code is taken (the caller draws another)."""
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    spec: str
+    token_hash: str | None = None
+    name: str | None = None
+    bot_state: bytes | None = None
+    bot_state_step: int | None = None
+
+
+@dataclass
+class MatchRow:
+    code: str
+    no: int
+    game: str
+    options: dict[str, Any]
+    seed: int
+    status: str
+    seats: list[SeatRow]
+    meta: dict[str, Any] = field(default_factory=dict)
+    record: dict | None = None
+    created_at: float = 0.0
+    submissions: list[tuple[int, dict]] = field(default_factory=list)  # (seat, action JSON) in order
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")  # readers never block the writer
+    cur.execute("PRAGMA synchronous=NORMAL")  # every commit survives a killed process (not a power cut)
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+def default_url(path: str = "deltav.db") -> str:
+    return f"sqlite+aiosqlite:///{path}"
+
+
+class Store:
+    def __init__(self, engine: AsyncEngine):
+        self.engine = engine
+        # SQLite has one writer at a time: writes queue here instead of failing with "database is locked"
+        self._write_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+        self._pending: list[tuple[tuple, asyncio.Future]] = []
+        self._writer: asyncio.Task | None = None
+
+    @contextlib.asynccontextmanager
+    async def _writing(self):
+        if self._write_lock is None:
+            async with self.engine.begin() as conn:
+                yield conn
+            return
+        async with self._write_lock, self.engine.begin() as conn:
+            yield conn
+
+    @classmethod
+    async def open(cls, url: str) -> Store:
+        engine = create_async_engine(url, connect_args={"timeout": 30} if url.startswith("sqlite") else {})
+        if engine.dialect.name == "sqlite":
+            event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        store = cls(engine)
+        await store.migrate()
+        return store
+
+    async def migrate(self) -> None:
+        from deltav.server.migrations import upgrade
+
+        async with self._writing() as conn:
+            await conn.run_sync(upgrade)
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                await self._writer
+        await self.engine.dispose()
+
+    # --- writing ---------------------------------------------------------------------------------------
+    async def create_room(self, m: MatchRow) -> None:
+        now = time.time()
+        try:
+            async with self._writing() as conn:
+                await conn.execute(insert(rooms).values(code=m.code, created_at=now, match_no=m.no))
+                await self._insert_match(conn, m, now)
+        except IntegrityError as exc:
+            raise DuplicateCode(m.code) from exc
+
+    async def add_match(self, m: MatchRow) -> None:
+        """A new match (a rematch) in an existing room, which becomes the room's current match."""
+        now = time.time()
+        async with self._writing() as conn:
+            await self._insert_match(conn, m, now)
+            await conn.execute(update(rooms).where(rooms.c.code == m.code).values(match_no=m.no))
+
+    async def _insert_match(self, conn: Any, m: MatchRow, now: float) -> None:
+        await conn.execute(insert(matches).values(
+            code=m.code, no=m.no, game=m.game, options=json.dumps(m.options), seed=m.seed, status=m.status,
+            meta=json.dumps(m.meta), record=None, created_at=now, finished_at=None))
+        await conn.execute(insert(seats), [
+            {"code": m.code, "no": m.no, "seat": s.seat, "spec": s.spec, "token_hash": s.token_hash, "name": s.name}
+            for s in m.seats
+        ])
+
+    async def claim_seat(self, code: str, no: int, seat: int, token_hash: str, name: str | None,
+                         status: str | None) -> bool:
+        """Give a free human seat to a token; False if somebody took it first."""
+        async with self._writing() as conn:
+            res = await conn.execute(
+                update(seats)
+                .where(seats.c.code == code, seats.c.no == no, seats.c.seat == seat, seats.c.token_hash.is_(None))
+                .values(token_hash=token_hash, name=name))
+            if res.rowcount != 1:
+                return False
+            if status is not None:
+                await conn.execute(update(matches).where(matches.c.code == code, matches.c.no == no).values(status=status))
+        return True
+
+    async def accept(self, code: str, no: int, seq: int, seat: int, action: dict, *, status: str | None = None,
+                     record: dict | None = None, meta: dict | None = None, bot_state: bytes | None = None,
+                     bot_step: int | None = None) -> None:
+        """Write one accepted submission (and, in the same transaction, the match's new status, its archived
+        record when it ended, a bot seat's state). Returns once it is committed; raises if the write fails:
+        then nobody may be told.
+
+        Group commit: submissions of all rooms that arrive while a commit is running go into the next
+        transaction together, so under load there is one commit per batch, not per action. A room awaits its
+        own submission before it accepts the next, so each room's order is kept."""
+        item = (code, no, seq, seat, action, status, record, meta, bot_state, bot_step, time.time())
+        done: asyncio.Future = asyncio.get_running_loop().create_future()
+        self._pending.append((item, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_batches())
+        await done
+
+    async def _write_batches(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending[:500], self._pending[500:]
+            try:
+                async with self._writing() as conn:
+                    await conn.execute(insert(submissions), [  # one statement for the whole batch
+                        {"code": code, "no": no, "seq": seq, "seat": seat, "action": json.dumps(action), "at": now}
+                        for (code, no, seq, seat, action, *_rest, now), _ in batch])
+                    for (code, no, _seq, seat, _action, status, record, meta, bot_state, bot_step, now), _ in batch:
+                        if bot_state is not None:
+                            await conn.execute(
+                                update(seats).where(seats.c.code == code, seats.c.no == no, seats.c.seat == seat)
+                                .values(bot_state=bot_state, bot_state_step=bot_step))
+                        await self._finish(conn, code, no, status, record, meta, now)
+            except BaseException as exc:
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(exc if isinstance(exc, Exception) else RuntimeError("write cancelled"))
+                if not isinstance(exc, Exception):
+                    raise
+                continue
+            for _, done in batch:
+                if not done.done():
+                    done.set_result(None)
+
+    async def set_status(self, code: str, no: int, status: str, record: dict | None = None,
+                         meta: dict | None = None) -> None:
+        async with self._writing() as conn:
+            await self._finish(conn, code, no, status, record, meta, time.time())
+
+    async def _finish(self, conn: Any, code: str, no: int, status: str | None, record: dict | None,
+                      meta: dict | None, now: float) -> None:
+        values: dict[str, Any] = {}
+        if status is not None:
+            values["status"] = status
+        if record is not None:
+            values["record"] = json.dumps(record, separators=(",", ":"))
+            values["finished_at"] = now
+        if meta is not None:
+            values["meta"] = json.dumps(meta)
+        if values:
+            await conn.execute(update(matches).where(matches.c.code == code, matches.c.no == no).values(**values))
+
+    async def add_chat(self, code: str, no: int, seat: int, name: str | None, text: str) -> float:
+        now = time.time()
+        async with self._writing() as conn:
+            await conn.execute(insert(chat).values(code=code, no=no, seat=seat, name=name, text=text, at=now))
+        return now
+
+    # --- reading ---------------------------------------------------------------------------------------
+    async def load_match(self, code: str, no: int | None = None, with_submissions: bool = True) -> MatchRow | None:
+        async with self.engine.connect() as conn:
+            if no is None:
+                row = (await conn.execute(select(rooms.c.match_no).where(rooms.c.code == code))).first()
+                if row is None:
+                    return None
+                no = row[0]
+            return await self._load(conn, code, no, with_submissions)
+
+    async def _load(self, conn: Any, code: str, no: int, with_submissions: bool) -> MatchRow | None:
+        m = (await conn.execute(select(matches).where(matches.c.code == code, matches.c.no == no))).mappings().first()
+        if m is None:
+            return None
+        srows = (await conn.execute(select(seats).where(seats.c.code == code, seats.c.no == no)
+                                    .order_by(seats.c.seat))).mappings().all()
+        subs: list[tuple[int, dict]] = []
+        if with_submissions:
+            rows = (await conn.execute(select(submissions.c.seat, submissions.c.action)
+                                       .where(submissions.c.code == code, submissions.c.no == no)
+                                       .order_by(submissions.c.seq))).all()
+            subs = [(r[0], json.loads(r[1])) for r in rows]
+        return MatchRow(
+            code=code, no=no, game=m["game"], options=json.loads(m["options"]), seed=m["seed"], status=m["status"],
+            seats=[SeatRow(s["seat"], s["spec"], s["token_hash"], s["name"], s["bot_state"], s["bot_state_step"])
+                   for s in srows],
+            meta=json.loads(m["meta"] or "{}"), record=json.loads(m["record"]) if m["record"] else None,
+            created_at=m["created_at"], submissions=subs)
+
+    async def unfinished(self) -> list[MatchRow]:
+        """The current match of every room that is not finished, with its submissions (for a restart)."""
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(
+                select(rooms.c.code, rooms.c.match_no).join(
+                    matches, (matches.c.code == rooms.c.code) & (matches.c.no == rooms.c.match_no))
+                .where(matches.c.status != "finished").order_by(rooms.c.created_at))).all()
+            out = []
+            for code, no in rows:
+                m = await self._load(conn, code, no, True)
+                if m is not None:
+                    out.append(m)
+            return out
+
+    async def list_rooms(self, status: str | None, limit: int = 100) -> list[dict]:
+        async with self.engine.connect() as conn:
+            q = (select(rooms.c.code, rooms.c.match_no, matches.c.game, matches.c.options, matches.c.status,
+                        matches.c.created_at, matches.c.meta)
+                 .join(matches, (matches.c.code == rooms.c.code) & (matches.c.no == rooms.c.match_no)))
+            if status is not None:
+                q = q.where(matches.c.status == status)
+            q = q.order_by(matches.c.created_at.desc()).limit(limit)
+            rows = (await conn.execute(q)).mappings().all()
+            out = []
+            for r in rows:
+                srows = (await conn.execute(select(seats.c.seat, seats.c.spec, seats.c.token_hash, seats.c.name)
+                                            .where(seats.c.code == r["code"], seats.c.no == r["match_no"])
+                                            .order_by(seats.c.seat))).all()
+                out.append({
+                    "code": r["code"], "match": r["match_no"], "game": r["game"],
+                    "options": json.loads(r["options"]), "status": r["status"], "created_at": r["created_at"],
+                    "seats": [{"seat": s[0], "kind": "human" if s[1] == "human" else "bot",
+                               "spec": s[1], "taken": s[1] != "human" or s[2] is not None, "name": s[3]}
+                              for s in srows],
+                })
+            return out
+
+    async def record(self, code: str, no: int) -> dict | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(matches.c.record).where(matches.c.code == code, matches.c.no == no))).first()
+            return json.loads(row[0]) if row and row[0] else None
+
+    async def submission_count(self, code: str, no: int) -> int:
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(submissions.c.seq).where(submissions.c.code == code,
+                                                                      submissions.c.no == no))).all()
+            return len(rows)

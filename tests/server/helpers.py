@@ -1,0 +1,197 @@
+"""Test helpers for the server: a deterministic socket client, a live uvicorn server (in a thread or a
+subprocess), and the secret check applied to every message a seat received."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from deltav.core.protocol import get_game
+from deltav.core.rng import Rng, derive_seed
+from deltav.core.session import Session
+from tests.secret_check import leaks, secret_history
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def choose(seed: int, seat: int, step: int, legal: list) -> dict:
+    """The client's choice: a pure function of (seed, seat, step, legal list), so a client that lost a reply
+    in a crash chooses the same again and a match's record is the same however often it was interrupted."""
+    return Rng(derive_seed(seed, "client", seat, step)).choice(legal)["action"]
+
+
+def reference_record(gid: str, options: dict, seed: int, labels: list[str], client_seed: int) -> dict:
+    """The record of the same match played without any server (the uninterrupted reference)."""
+    s = Session(get_game(gid), options, seed, labels)
+    while not s.is_over():
+        for p in s.deciding():
+            env = s.snapshot(p)
+            s.submit(p, choose(client_seed, p, env["step"], env["legal"]), expected_step=env["step"])
+    return s.record.to_json()
+
+
+def http(base: str, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(base + path, data=data, method=method, headers={"content-type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+@dataclass
+class Seen:
+    """Every message one viewer received, with the match step it was sent at (for the secret check)."""
+
+    seat: int | None
+    messages: list[tuple[int, dict]] = field(default_factory=list)
+    last: dict | None = None
+
+
+async def play_seat(ws_url: str, token: str | None, seat: int | None, client_seed: int, seen: Seen,
+                    stop_at_step: int | None = None, timeout: float = 60.0) -> str:
+    """Connect and play (seat) or watch (seat None) until the match is over ("over"), or until the match
+    reached ``stop_at_step`` ("stopped"; the socket is dropped), or the server went away ("lost")."""
+    import websockets
+
+    url = ws_url + (f"?token={token}" if token else "")
+    submitted: set[int] = set()
+    try:
+        async with websockets.connect(url, max_size=2**24, open_timeout=10) as ws:
+            while True:
+                raw = await asyncio.wait_for(ws.recv(), timeout)
+                msg = json.loads(raw)
+                step = seen.last["snapshot"]["step"] if seen.last else 0
+                if msg["type"] == "state":
+                    seen.last = msg
+                    step = msg["snapshot"]["step"]
+                seen.messages.append((step, msg))
+                if msg["type"] == "error" and msg["code"] not in ("stale_step", "already_decided"):
+                    raise AssertionError(f"seat {seat}: unexpected error {msg}")
+                if msg["type"] != "state":
+                    continue
+                snap = msg["snapshot"]
+                if snap["status"] == "over" or msg["room"]["status"] == "finished":
+                    return "over"
+                if stop_at_step is not None and snap["step"] >= stop_at_step:
+                    return "stopped"
+                if seat is not None and snap["to_act"] and snap["step"] not in submitted:
+                    submitted.add(snap["step"])
+                    action = choose(client_seed, seat, snap["step"], snap["legal"])
+                    await ws.send(json.dumps({"type": "submit", "action": action, "step": snap["step"]}))
+    except (OSError, websockets.ConnectionClosed):
+        return "lost"
+
+
+def secret_leaks(record: dict, seen: list[Seen]) -> list[str]:
+    """Every message each viewer got, checked against its secret tokens (see tests/secret_check.py)."""
+    history = secret_history(record, {v.seat for v in seen})
+    return [f"viewer {v.seat}: {x}" for v in seen for step, msg in v.messages for x in leaks(msg, step, v.seat, history)]
+
+
+class ThreadServer:
+    """A real uvicorn server on 127.0.0.1 (port 0) in a thread of the test process."""
+
+    def __init__(self, db_url: str, settings):
+        from deltav.server.run import bind, make_server
+
+        self.sock = bind("127.0.0.1", 0)
+        self.port = self.sock.getsockname()[1]
+        self.server = make_server(self.sock, db_url, settings)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> ThreadServer:
+        self.thread.start()
+        wait_healthy(self.base)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+        self.sock.close()
+
+
+def wait_healthy(base: str, timeout: float = 30.0) -> None:
+    t0 = time.time()
+    while time.time() - t0 < timeout:
+        with contextlib.suppress(OSError):
+            code, _ = http(base, "GET", "/healthz")
+            if code == 200:
+                return
+        time.sleep(0.05)
+    raise TimeoutError(f"{base} never became healthy")
+
+
+class ProcessServer:
+    """``deltav serve`` as a real subprocess (so it can be killed with SIGKILL)."""
+
+    def __init__(self, db_url: str, *args: str):
+        env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+        fd, self.log_path = tempfile.mkstemp(prefix="deltav-serve-", suffix=".log")
+        os.close(fd)
+        self.log = open(self.log_path, "w")  # noqa: SIM115 - a file (not a pipe nobody reads: it would block the server), open while it runs
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "deltav.cli", "serve", "--port", "0", "--db", db_url, *args],
+            stdout=self.log, stderr=subprocess.STDOUT, text=True, env=env, cwd=str(ROOT))
+        line = ""
+        t0 = time.time()
+        while "http://" not in line:
+            if self.proc.poll() is not None or time.time() - t0 > 30:
+                raise RuntimeError(f"server did not start: {Path(self.log_path).read_text()}")
+            time.sleep(0.05)
+            line = Path(self.log_path).read_text().split("\n")[0]
+        self.base = line.split()[3].rstrip("/")
+        self.ws = self.base.replace("http://", "ws://")
+        wait_healthy(self.base)
+
+    def kill(self) -> None:
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
+        self.log.close()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.log.close()
+
+    def output(self) -> str:
+        return Path(self.log_path).read_text()
+
+
+def record_difference(got: dict, want: dict) -> str | None:
+    """None when two records are equal, else a short description (pytest's own diff of two large records is
+    unreadable and slow)."""
+    if got == want:
+        return None
+    for key in sorted(set(got) | set(want)):
+        if key != "steps" and got.get(key) != want.get(key):
+            return f"field {key!r}: {json.dumps(got.get(key))[:200]} != {json.dumps(want.get(key))[:200]}"
+    a, b = got.get("steps", []), want.get("steps", [])
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return f"step {i}: {json.dumps(x)[:300]} != {json.dumps(y)[:300]}"
+    return f"{len(a)} steps != {len(b)} steps"
