@@ -67,14 +67,34 @@ def test_hard_fleet_battle_games_are_legal_and_replay():
     assert [st.action for st in r1.steps] == [st.action for st in r2.steps]
 
 
+def test_hard_fleet_fire_is_the_captains_by_default():
+    """In the fleet battle the hard bot fires, intercepts and repairs by the captain's rules from both seats
+    (``fleet_fire="captain"``, the default since the issue-18 rules: the weaker fleet's exact fire measured
+    weaker there, docs/bots-knighthawks.md). Checked at every fire decision of the first turns."""
+    s = KnightHawks.new_initial_state({"scenario": "fleet_battle"}, 5)
+    hard = [Admiral(), Admiral()]
+    fires = 0
+    steps = 0
+    while not s.is_terminal() and s.turn <= 4 and steps < 3000:
+        steps += 1
+        p = s.current_players()[0]
+        d = decision(s, steps)
+        a = hard[p].act(d)
+        if any(isinstance(x, m.Assign) for x in d.legal_actions):
+            assert a == ScriptedCaptain().act(decision(s, steps))
+            fires += 1
+        s.apply_action(p, a)
+    assert fires
+
+
 def test_hard_fleet_fire_is_exact_while_weaker_and_the_captains_while_stronger():
-    """In the fleet battle the weaker fleet (the UPF at the start) assigns fire by the admiral's exact
+    """With ``fleet_fire="weaker"`` the weaker fleet (the UPF at the start) assigns fire by the admiral's exact
     expected values (damage already declared on a target counted: concentration, no overkill); the stronger
     one by the captain's rule. Checked at every fire decision of the first turns, from both seats."""
     from deltav.games.knighthawks.bots import _fleet_strength
 
     s = KnightHawks.new_initial_state({"scenario": "fleet_battle"}, 5)
-    hard = [Admiral(), Admiral()]
+    hard = [Admiral(fleet_fire="weaker"), Admiral(fleet_fire="weaker")]
     seen = {True: 0, False: 0}
     differs = 0
     steps = 0

@@ -182,13 +182,15 @@ def test_hard_plot_does_not_fly_into_the_planet_or_off_the_map():
 
 def test_hard_fleet_plan_is_the_captains_plus_its_checks():
     """More than ``fleet_limit`` ships a side (the fleet battle): the admiral plays the captain's plan with the
-    doom check, the break-up weight and (while weaker) the exact fire; with all three switched off it is the
-    captain from both seats, with them on it plays differently."""
+    doom check and the break-up weight (and, with ``fleet_fire="weaker"``, the exact fire while weaker); with
+    all of them switched off it is the captain from both seats, with them on it plays differently."""
     plain = {"focus_when": "never", "doom": 0.0, "fleet_breakup": 0.5, "fleet_fire": "captain"}
     opts = {"scenario": "fleet_battle", "turn_limit": 2}
     r3 = play_match(KnightHawks, opts, 5, [Admiral(**plain), ScriptedCaptain()])[0]
     r4 = play_match(KnightHawks, opts, 5, [ScriptedCaptain(), ScriptedCaptain()])[0]
     r5 = play_match(KnightHawks, opts, 5, [ScriptedCaptain(), Admiral(**plain)])[0]
     assert [st.action for st in r3.steps] == [st.action for st in r4.steps] == [st.action for st in r5.steps]
-    r6 = play_match(KnightHawks, opts, 5, [Admiral(), ScriptedCaptain()])[0]
-    assert [st.action for st in r6.steps] != [st.action for st in r4.steps]
+    longer = {"scenario": "fleet_battle", "turn_limit": 4}  # the checks first bite in turn 3 on this seed
+    r6 = play_match(KnightHawks, longer, 5, [ScriptedCaptain(), Admiral()])[0]
+    r7 = play_match(KnightHawks, longer, 5, [ScriptedCaptain(), ScriptedCaptain()])[0]
+    assert [st.action for st in r6.steps] != [st.action for st in r7.steps]

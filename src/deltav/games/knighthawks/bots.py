@@ -16,8 +16,8 @@ view by ``sample_world``) and sends only actions from its legal list.
 - The admiral scores every move by the exact expected exchange of fire it leads to (``planner.py``) and
   assigns fire and ICMs by expected damage; raiders hunt the escorted ship, the escorted ship never lets its
   momentum carry it off the wrong edge (``escort.py``); in fleet battles its ships never end where their
-  momentum must crash them into a planet or carry them off the map (``fleet.py``) and a weaker fleet fires
-  by exact expected values (see its docstring).
+  momentum must crash them into a planet or carry them off the map (``fleet.py``), weighing break-up risk
+  more than the captain (see its docstring).
 - The tactician (``tactician.py``, not a preset) picks each movement phase's fleet plan by rollouts.
 
 Owns: the bots. Must not reach into the true game state.
@@ -511,9 +511,9 @@ class Admiral(ScriptedCaptain):
     admiral plays the captain's plan with three corrections (session 2, round 2): the **doom check**
     (``fleet.doomed``, weight ``doom`` 100: never end a move from which every move next turn crashes into a
     planet, nor, at half the weight, one from which every move next turn leaves the map), break-up risk
-    weighted ``fleet_breakup`` (2, the captain's 0.5) per percent, and, while its fleet is the weaker one
-    (surviving points), the admiral's exact expected-value fire (``fleet_fire``: ``weaker``, ``admiral``,
-    ``captain``): the weaker fleet must concentrate its fire and finish ships. ``focus_when`` (``never``;
+    weighted ``fleet_breakup`` (2, the captain's 0.5) per percent, and the captain's fire (``fleet_fire``:
+    ``captain``; ``weaker``: the admiral's exact expected-value fire while its fleet is the weaker one by
+    surviving points, the default of round 2, measured weaker under the issue-18 rules; ``admiral``). ``focus_when`` (``never``;
     ``weaker``, ``always``) switches on the focused plan of round 1 (``_FocusCaptain``: every ship closes on
     one shared target), measured no better. The exchange scoring and the admiral's fire for the stronger
     side were measured weaker there.
@@ -536,7 +536,7 @@ class Admiral(ScriptedCaptain):
                  fleet_limit: int = 4, runner: bool = False, danger: float = 1.0, progress: float = 20.0,
                  fleet_breakup: float = 2.0, raid_hunt: float = 1.5, fire: str = "auto",
                  cover: float = 0.0, safe: bool = True, focus: float = 0.5, focus_fire: float = 1.5,
-                 focus_when: str = "never", doom: float = 100.0, fleet_fire: str = "weaker") -> None:
+                 focus_when: str = "never", doom: float = 100.0, fleet_fire: str = "captain") -> None:
         super().__init__(closing=closing)
         self.runner = runner
         self.w_danger = danger
@@ -903,6 +903,6 @@ PRESETS = {
                "budget": "the scripted captain's heuristic plan: a few ms per decision"},
     "hard": {"agent": "admiral", "params": {},
              "budget": "expected-exchange scoring of every candidate move and shot, the raiders' hunt, the "
-                       "escorted ship's two-turn momentum check, the fleet's planet/edge doom check and the weaker "
-                       "fleet's exact fire (no search tree): a few ms per decision, the slowest plotting decisions about 0.2 s"},
+                       "escorted ship's two-turn momentum check, the fleet's planet/edge doom check and break-up "
+                       "weight (no search tree): a few ms per decision, the slowest plotting decisions about 0.2 s"},
 }
