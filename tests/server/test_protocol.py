@@ -95,6 +95,8 @@ def test_room_codes_and_tokens_stored_only_as_hashes(tmp_path):
     ({"game": "toy", "seats": ["human", 3]}, "bad_request"),
     ({"game": "toy", "options": {"scenario": "moon"}, "seats": ["human", "human"]}, "bad_options"),
     ({"game": "toy", "options": {"colour": 1}, "seats": ["human", "human"]}, "bad_options"),
+    ({"game": "mining", "options": {"scenario": "/etc/passwd"}, "seats": ["human", "human"]}, "bad_options"),
+    ({"game": "tactical", "options": {"scenario": "../../x.toml"}, "seats": ["human", "human"]}, "bad_options"),
     ({"game": "toy", "seats": ["human", "bot:random"], "seat": 1}, "bad_seat"),
     ({"game": "toy", "seats": ["human", "human"], "seed": -1}, "bad_request"),
     ({"seats": ["human", "human"]}, "bad_request"),
@@ -378,3 +380,21 @@ def test_the_alembic_migration_builds_exactly_the_store_tables(tmp_path):
 
     diff, version = asyncio.run(main())
     assert diff == [] and version == "0001"
+
+
+def test_a_room_cannot_name_a_scenario_file_on_the_server(tmp_path):
+    """A scenario option may be a file path for the CLI; over the network only built-in ids are played (a valid
+    scenario file on the server's disk is refused too: strangers must not make the server read its files)."""
+    import shutil
+    from pathlib import Path
+
+    import deltav.games.mining as mining
+
+    own = tmp_path / "mine.toml"
+    shutil.copy(Path(mining.__file__).parent / "data" / "standard.toml", own)
+    with client(tmp_path) as c:
+        r = c.post("/rooms", json={"game": "mining", "options": {"scenario": str(own)}, "seats": ["human", "human"]})
+        assert r.status_code == 400 and r.json()["error"] == "bad_options", r.text
+        assert "built-in" in r.json()["message"]
+        r = c.post("/rooms", json={"game": "mining", "options": {"scenario": "standard"}, "seats": ["human", "human"]})
+        assert r.status_code == 201, r.text

@@ -569,6 +569,11 @@ class Hub:
     async def create(self, game_id: str, options: Mapping[str, Any], seat_specs: list[str], seed: int | None,
                      creator_seat: int | None, name: str | None) -> dict:
         game = self.game(game_id)
+        builtin = sorted(s.id for s in game.scenarios())
+        if builtin and isinstance(options, Mapping) and "scenario" in options and options["scenario"] not in builtin:
+            # a scenario option may name a file on this machine: strangers get the built-in scenarios only
+            raise ClientError("bad_options", f"option 'scenario': this server plays the built-in scenarios only "
+                                             f"({', '.join(builtin)})")
         try:
             opts = game.resolve_options(options)
         except DeltavError as exc:
