@@ -219,3 +219,27 @@ def test_the_record_carries_the_versions_it_is_checked_against():
     obj = _record_json()
     assert obj["engine_version"] == deltav.__version__
     assert obj["rules_version"] == get_game("toy").rules_version
+
+
+def test_an_unfinished_match_records_null_result_and_returns_and_verifies():
+    """A match that stops before its end (a forfeit on the server) records result and returns as null, and a
+    forged [0, 0] (what returns() says of an unfinished state) does not verify."""
+    import pytest
+
+    from deltav.core.errors import RecordError
+    from deltav.core.protocol import get_game
+    from deltav.core.records import MatchRecord, replay
+    from deltav.core.session import Session
+    from deltav.games import load_all
+
+    load_all()
+    s = Session(get_game("mining"), {}, 5)
+    for _ in range(12):
+        seat = s.deciding()[0]
+        s.submit(seat, s.legal_actions(seat)[0].to_json())
+    assert not s.is_over()
+    rec = s.record.to_json()
+    assert rec["result"] is None and rec["returns"] is None
+    replay(MatchRecord.from_json(rec))
+    with pytest.raises(RecordError, match="returns"):
+        replay(MatchRecord.from_json({**rec, "returns": [0.0, 0.0]}))
