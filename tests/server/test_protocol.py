@@ -398,3 +398,13 @@ def test_a_room_cannot_name_a_scenario_file_on_the_server(tmp_path):
         assert "built-in" in r.json()["message"]
         r = c.post("/rooms", json={"game": "mining", "options": {"scenario": "standard"}, "seats": ["human", "human"]})
         assert r.status_code == 201, r.text
+
+
+def test_the_built_client_is_served(tmp_path):
+    from deltav import web_static
+
+    assert web_static.is_built(), "build the client first: make setup (or cd web && npm ci && node build.mjs)"
+    with client(tmp_path) as c:
+        r = c.get("/client/")
+        assert r.status_code == 200 and "<script" in r.text, r.text[:200]
+        assert "/client/" in c.get("/").text

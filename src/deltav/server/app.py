@@ -31,8 +31,9 @@ MAX_BODY_BYTES = 64 * 1024
 ROOM_LISTS = ("open", "live", "finished")
 
 INDEX = """<!doctype html><meta charset="utf-8"><title>deltav server</title>
-<h1>deltav</h1><p>The game server is running. The browser client comes later; the JSON API and the WebSocket
-protocol are described in docs/server.md. <a href="/games">games</a> &middot; <a href="/rooms">rooms</a></p>"""
+<h1>deltav</h1><p>The game server is running. The JSON API and the WebSocket protocol are described in
+docs/server.md. <a href="/games">games</a> &middot; <a href="/rooms">rooms</a> &middot;
+<a href="/client/">the tactical board preview</a> (the browser game screens are being built)</p>"""
 
 
 def _error(exc: ClientError) -> JSONResponse:
@@ -225,4 +226,11 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> S
         Route("/rooms/{code}/record", room_record),
         WebSocketRoute("/ws/{code}", ws_match),
     ]
+    from deltav import web_static
+
+    if web_static.is_built():  # the browser client (docs/web.md): for now the tactical board preview
+        from starlette.routing import Mount
+        from starlette.staticfiles import StaticFiles
+
+        routes.append(Mount("/client", app=StaticFiles(directory=web_static.static_dir(), html=True), name="client"))
     return Starlette(routes=routes, lifespan=lifespan)
