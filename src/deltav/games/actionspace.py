@@ -197,6 +197,31 @@ class SpaceCache:
         return sp
 
 
+class Encoding:
+    """A game's integer-action functions over its ``action_space(state)`` (each encoding module binds these as
+    its module-level ``num_distinct_actions``, ``encode``, ``decode``, ``legal_mask``, ``observation_string``)."""
+
+    def __init__(self, action_space: Callable[[Any], ActionSpace]):
+        self.action_space = action_space
+
+    def num_distinct_actions(self, state: Any) -> int:
+        return self.action_space(state).n
+
+    def encode(self, state: Any, action: Action, player: int | None = None) -> int:
+        return self.action_space(state).encode(state, player, action)
+
+    def decode(self, state: Any, code: int, player: int | None = None) -> Action:
+        return self.action_space(state).decode(state, player, code)
+
+    def legal_mask(self, state: Any, player: int) -> list[int]:
+        return self.action_space(state).legal_mask(state, player)
+
+    @staticmethod
+    def observation_string(state: Any, player: int | None) -> str:
+        """``view(player)`` as canonical JSON."""
+        return canonical_json(state.view(player))
+
+
 # --- observations ---------------------------------------------------------------------------------------
 
 OBSERVATION_SIZE = 1024  # the hashed sketch alone (hashed_features' default)

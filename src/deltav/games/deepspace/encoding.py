@@ -15,12 +15,12 @@ from deltav.games.actionspace import (
     SKETCH_SIZE,
     ActionSpace,
     Context,
+    Encoding,
     Features,
     Kind,
     Relative,
     SpaceCache,
     Values,
-    canonical_json,
     hashed_features,
     ints,
     seat,
@@ -136,20 +136,12 @@ def action_space(state) -> ActionSpace:
     return _SPACES.get(key, lambda: _initial(state.opts))
 
 
-def num_distinct_actions(state) -> int:
-    return action_space(state).n
-
-
-def encode(state, action, player: int | None = None) -> int:
-    return action_space(state).encode(state, player, action)
-
-
-def decode(state, code: int, player: int | None = None):
-    return action_space(state).decode(state, player, code)
-
-
-def legal_mask(state, player: int) -> list[int]:
-    return action_space(state).legal_mask(state, player)
+_ENCODING = Encoding(action_space)
+num_distinct_actions = _ENCODING.num_distinct_actions
+encode = _ENCODING.encode
+decode = _ENCODING.decode
+legal_mask = _ENCODING.legal_mask
+observation_string = _ENCODING.observation_string
 
 
 PHASES = ("design", "deploy", "plot", "allocate", "destruct", "over")
@@ -221,7 +213,3 @@ def observation(state, player: int | None) -> list[float]:
     view = state.view(player)
     return planes(state, view).done() + hashed_features(view, SKETCH_SIZE)
 
-
-def observation_string(state, player: int | None) -> str:
-    """``view(player)`` as canonical JSON."""
-    return canonical_json(state.view(player))

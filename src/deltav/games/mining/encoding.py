@@ -12,11 +12,11 @@ import json
 from deltav.games.actionspace import (
     SKETCH_SIZE,
     ActionSpace,
+    Encoding,
     Features,
     Kind,
     SpaceCache,
     Values,
-    canonical_json,
     hashed_features,
     ints,
     seat,
@@ -61,20 +61,12 @@ def action_space(state) -> ActionSpace:
     return _SPACES.get(json.dumps([cfg.fingerprint, cfg.n], sort_keys=True), cfg)
 
 
-def num_distinct_actions(state) -> int:
-    return action_space(state).n
-
-
-def encode(state, action, player: int | None = None) -> int:
-    return action_space(state).encode(state, player, action)
-
-
-def decode(state, code: int, player: int | None = None):
-    return action_space(state).decode(state, player, code)
-
-
-def legal_mask(state, player: int) -> list[int]:
-    return action_space(state).legal_mask(state, player)
+_ENCODING = Encoding(action_space)
+num_distinct_actions = _ENCODING.num_distinct_actions
+encode = _ENCODING.encode
+decode = _ENCODING.decode
+legal_mask = _ENCODING.legal_mask
+observation_string = _ENCODING.observation_string
 
 
 STATUSES = ("station", "empty", "face_down", "face_up", "revealed")
@@ -164,7 +156,3 @@ def observation(state, player: int | None) -> list[float]:
     view = state.view(player)
     return planes(view).done() + hashed_features(view, SKETCH_SIZE)
 
-
-def observation_string(state, player: int | None) -> str:
-    """``view(player)`` as canonical JSON."""
-    return canonical_json(state.view(player))
