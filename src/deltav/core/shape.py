@@ -162,6 +162,28 @@ def _read_any(v: Any, p: str) -> Any:
     return v
 
 
+def _object_reader(fields: list[tuple[str, Reader, bool]], make: Callable[[dict], Any]) -> Reader:
+    """A reader of a JSON object with these (name, reader, required) fields and no others, built by ``make``."""
+    known = {name for name, _, _ in fields}
+
+    def read_object(v: Any, p: str) -> Any:
+        if not isinstance(v, dict):
+            _fail(p, f"expected an object, got {short_repr(v)}")
+        for k in v:
+            if k not in known:
+                _fail(f"{p}.{k}", f"unknown field (fields: {', '.join(sorted(known))})")
+        out = {}
+        for name, r, required in fields:
+            if name not in v:
+                if required:
+                    _fail(f"{p}.{name}", "missing")
+                continue
+            out[name] = r(v[name], f"{p}.{name}")
+        return make(out)
+
+    return read_object
+
+
 class Readers:
     """Builds (and caches) a reader per type. ``extra(tp)`` may return a reader for types this module does not
     know (the value classes of :mod:`deltav.core.values`), or None."""
@@ -293,25 +315,7 @@ class Readers:
                 o = get_origin(t)
                 return True if o is Required else False if o is NotRequired else total
 
-            fields = [(name, self(t), is_required(t)) for name, t in hints.items()]
-            known = set(hints)
-
-            def read_typeddict(v: Any, p: str) -> dict:
-                if not isinstance(v, dict):
-                    _fail(p, f"expected an object, got {short_repr(v)}")
-                for k in v:
-                    if k not in known:
-                        _fail(f"{p}.{k}", f"unknown field (fields: {', '.join(sorted(known))})")
-                out = {}
-                for name, r, req in fields:
-                    if name not in v:
-                        if req:
-                            _fail(f"{p}.{name}", "missing")
-                        continue
-                    out[name] = r(v[name], f"{p}.{name}")
-                return out
-
-            return read_typeddict
+            return _object_reader([(name, self(t), is_required(t)) for name, t in hints.items()], dict)
         if dataclasses.is_dataclass(tp) and isinstance(tp, type):
             hints = typing.get_type_hints(tp, include_extras=True)
             specs = []
@@ -319,26 +323,9 @@ class Readers:
                 if not f.init:
                     continue
                 has_default = f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
-                specs.append((f.name, self(hints[f.name]), has_default))
-            known = {name for name, _, _ in specs}
+                specs.append((f.name, self(hints[f.name]), not has_default))
             cls = tp
-
-            def read_dataclass(v: Any, p: str) -> Any:
-                if not isinstance(v, dict):
-                    _fail(p, f"expected an object, got {short_repr(v)}")
-                for k in v:
-                    if k not in known:
-                        _fail(f"{p}.{k}", f"unknown field (fields: {', '.join(sorted(known))})")
-                kwargs = {}
-                for name, r, has_default in specs:
-                    if name not in v:
-                        if has_default:
-                            continue
-                        _fail(f"{p}.{name}", "missing")
-                    kwargs[name] = r(v[name], f"{p}.{name}")
-                return cls(**kwargs)
-
-            return read_dataclass
+            return _object_reader(specs, lambda kw: cls(**kw))
         raise TypeError(f"deltav.core.shape cannot read the type {tp!r}")
 
 
