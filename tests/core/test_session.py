@@ -246,3 +246,23 @@ def test_mining_private_events_reach_their_seat_only():
         assert out_events
         break
     assert found, f"no private event in 5 {game.id} matches"
+
+
+def test_a_games_annotations_ride_on_its_legal_actions():
+    toy_game = get_game("toy")
+
+    class Annotated(toy_game):  # the hook a game overrides (the tactical course preview, say)
+        @classmethod
+        def annotate_legal(cls, state, player, actions):
+            return [{"bid_of": a.amount} if a.amount else None for a in actions]
+
+    s = Session(Annotated, {}, 3, ["alice", "bob"])
+    legal = s.snapshot(0)["legal"]
+    assert [x.get("note") for x in legal] == [None, {"bid_of": 1}, {"bid_of": 2}]
+    assert "note" not in toy()._legal_entries(0)[0]
+
+
+def test_board_hook_gives_the_tactical_board_and_none_elsewhere():
+    assert get_game("toy").board({}) is None
+    doc = get_game("tactical").board({"scenario": "duel"})
+    assert doc["format"] == "deltav-tactical-board/1" and doc["scenario"]["id"] == "duel"

@@ -253,6 +253,19 @@ class Game:
         return f"{prefix}{obj.get('type', '?')} " + " ".join(parts)
 
     @classmethod
+    def board(cls, options: Mapping[str, Any] | None = None) -> dict | None:
+        """The static geometry of the board for these options (map hexes, bodies, grid size) as plain JSON, for
+        clients to draw once; None for a game without a fixed board. Games override."""
+        return None
+
+    @classmethod
+    def annotate_legal(cls, state: State, player: int, actions: Sequence[Action]) -> list[dict | None] | None:
+        """Per-action annotations a client may show next to each legal action of ``player`` (the tactical course
+        preview of each order, say): one plain-JSON object or None per action, in order, computed from what
+        ``player`` may know only. None (the default) for no annotations. Games override."""
+        return None
+
+    @classmethod
     def render_view(cls, view: Mapping) -> str | None:
         """A text picture of a view for terminal play, or None to show the JSON. Games may override."""
         return None

@@ -170,8 +170,14 @@ class Session:
     def _legal_entries(self, seat: int) -> list[dict]:
         got = self._legal_json.get(seat)
         if got is None:
-            got = self._legal_json[seat] = [{"action": a.to_json(), "text": self.game.describe_value(a)}
-                                            for a in self.legal_actions(seat)]
+            actions = self.legal_actions(seat)
+            got = [{"action": a.to_json(), "text": self.game.describe_value(a)} for a in actions]
+            notes = self.game.annotate_legal(self.state, seat, actions)
+            if notes is not None:
+                for entry, note in zip(got, notes, strict=True):
+                    if note is not None:
+                        entry["note"] = note
+            self._legal_json[seat] = got
         return got
 
     # --- acting ----------------------------------------------------------------------------------------

@@ -77,6 +77,13 @@ class TacticalGame(Game):
     events = Codec(EVENTS)
 
     @classmethod
+    def board(cls, options: Mapping[str, Any] | None = None) -> dict:
+        """The board document of ``board.board`` (map, bodies, gravity, bases, the scenario's goals)."""
+        from .board import board
+
+        return board(options)
+
+    @classmethod
     def scenarios(cls) -> list[ScenarioInfo]:
         out = []
         for sid in SCENARIO_IDS:

@@ -1,0 +1,80 @@
+/**
+ * The contract between the shared shell and one game's screen.
+ *
+ * The shell owns the page around a match: the connection to the server (`/ws/{code}?token=`), reconnection,
+ * the step of every submission, chat, the log panel, the phase banner's container, the result dialog, sound's
+ * mute switch and the help overlay's frame. A game screen owns only the drawing of its game and turning the legal
+ * actions the server sent into direct manipulation. It never re-implements a rule: what it may submit is always
+ * one of `snapshot.legal[i].action`, found by matching, never built from scratch.
+ *
+ * This module holds types only (no behaviour), so every game folder and the shell can import it.
+ */
+
+/** One legal action as the server sends it: the action's JSON, its text, and the game's optional annotation. */
+export interface LegalEntry {
+  action: { type: string; [field: string]: unknown };
+  text: string;
+  /** Per-action annotation from the engine (`Game.annotate_legal`), e.g. the tactical course preview. */
+  note?: Record<string, unknown>;
+}
+
+/** One log entry (an event this viewer may see). */
+export interface LogEntry {
+  step: number;
+  event: { type: string; [field: string]: unknown };
+  text: string;
+  [extra: string]: unknown;
+}
+
+/** The snapshot envelope of `deltav.core.session.Session.snapshot` (see docs/protocol.md). */
+export interface Snapshot {
+  game: string;
+  options: Record<string, unknown>;
+  seats: string[];
+  /** This viewer's seat, or null for a spectator. */
+  seat: number | null;
+  step: number;
+  status: "playing" | "over";
+  deciding: { seat: number; submitted: boolean }[];
+  to_act: boolean;
+  legal: LegalEntry[];
+  submitted: { action: LegalEntry["action"]; text: string } | null;
+  /** The game's own `view(seat)`: a plain JSON value whose shape each game documents in docs/<game>.md. */
+  view: Record<string, unknown>;
+  result: { winners: number[]; reason?: string; [k: string]: unknown } | null;
+  returns: number[] | null;
+  log: LogEntry[];
+}
+
+/** What the shell offers a screen. */
+export interface ScreenHost {
+  /** Submit one of `snapshot.legal[i].action` for the current step. Resolves when the server accepted it and
+   *  rejects with the server's error (`{code, message, rule?, field?}`), which the shell also shows in words. */
+  submit(action: LegalEntry["action"]): Promise<void>;
+  /** A line in the shell's status area (e.g. why a click did nothing), read out by the aria-live region. */
+  say(text: string, kind?: "info" | "warn" | "error"): void;
+  /** Play a synthesised sound effect by name; the shell's mute switch applies. */
+  sound(name: "select" | "confirm" | "error" | "fire" | "hit" | "turn" | "win" | "lose"): void;
+  /** The static board of the game for these options (`GET /games/{game}/board?scenario=...`), or null. */
+  board(): Promise<unknown | null>;
+  /** The seats' display names and colours (the shell assigns the colours; a game may override with its own). */
+  seatName(seat: number): string;
+}
+
+/** One game's screen. Created once per match page; `update` is called with every new snapshot (full, never a
+ *  delta) and the events new to this viewer since the previous one. */
+export interface GameScreen {
+  /** Build the screen's DOM and canvases inside `root`. */
+  mount(root: HTMLElement, host: ScreenHost): void | Promise<void>;
+  update(snapshot: Snapshot, newEvents: LogEntry[]): void;
+  /** Key presses the shell did not take (it never passes keys typed into a text field). Return true if used. */
+  key?(event: KeyboardEvent): boolean;
+  /** The help overlay's game section: rules summary, tables, controls (HTML, built from trusted strings). */
+  help?(): HTMLElement;
+  /** The phase banner's text for a snapshot ("Astrogation: plot your burns"). */
+  phase?(snapshot: Snapshot): string;
+  unmount?(): void;
+}
+
+/** A game module registers a factory under its game id (see `web/src/games.ts`). */
+export type ScreenFactory = () => GameScreen;
