@@ -4,7 +4,9 @@ For each configuration it measures:
 - random-playout steps per second (legal_actions + a random choice + apply_action, whole games);
 - clone() per second, on positions taken from those games;
 - full random games per second;
-- to_json() per second and legal_actions() per second.
+- to_json() per second and legal_actions() per second;
+- view(p) per second (the player to move, on those positions) and spectator view(None) per second;
+- for hidden-information games, determinize(view(p), p) per second (one sampled world from a player's view).
 
 Usage: python benchmarks/bench.py [--games mining,deepspace] [--seconds 2] [--json out.json]
 Prints a table, and JSON with --json (or to stdout with --json -).
@@ -88,6 +90,24 @@ def bench_config(game, opts, seconds):
             s.legal_actions(p)
 
     legal_rate = rate(legal, seconds / 4)
+
+    def seat_view(s):
+        players = s.current_players()
+        return s.view(players[0] if players else 0)
+
+    views = rate(seat_view, seconds / 4)
+    spectator_views = rate(lambda s: s.view(None), seconds / 4)
+    determinize = None
+    if game.has_hidden_information:
+        drng = Rng(99)
+        samples = [(seat_view(s), (s.current_players() or [0])[0]) for s in positions if not s.is_terminal()]
+        samples = samples or [(positions[0].view(0), 0)]
+        count, t0 = 0, time.perf_counter()
+        while time.perf_counter() - t0 < seconds / 4:
+            for v, p in samples:
+                game.determinize(v, p, drng)
+            count += len(samples)
+        determinize = count / (time.perf_counter() - t0)
     return {
         "game": game.id,
         "options": opts,
@@ -99,6 +119,9 @@ def bench_config(game, opts, seconds):
         "clones_per_second": clones,
         "to_json_per_second": to_json,
         "legal_actions_per_second": legal_rate,
+        "views_per_second": views,
+        "spectator_views_per_second": spectator_views,
+        "determinize_per_second": determinize,
     }
 
 
@@ -116,14 +139,16 @@ def main(argv=None):
             ap.error(f"unknown game(s) {unknown} (allowed: {sorted(games)})")
         games = {g: games[g] for g in wanted}
     rows = [bench_config(games[g], o, args.seconds) for g, o in configurations(games)]
-    header = f"{'game':12} {'configuration':28} {'steps/s':>10} {'clones/s':>10} {'games/s':>9} {'steps/game':>10}"
+    header = (f"{'game':12} {'configuration':28} {'steps/s':>10} {'clones/s':>10} {'games/s':>9} {'steps/game':>10} "
+              f"{'views/s':>9} {'determ/s':>9}")
     print(header)
     print("-" * len(header))
     for r in rows:
         conf = ",".join(f"{k}={v}" for k, v in r["options"].items())
         print(
             f"{r['game']:12} {conf:28} {r['steps_per_second']:10,.0f} {r['clones_per_second']:10,.0f} "
-            f"{r['games_per_second']:9,.1f} {r['avg_steps_per_game']:10,.1f}"
+            f"{r['games_per_second']:9,.1f} {r['avg_steps_per_game']:10,.1f} {r['views_per_second']:9,.0f} "
+            + (f"{r['determinize_per_second']:9,.0f}" if r["determinize_per_second"] is not None else f"{'-':>9}")
         )
     out = {"python": platform.python_version(), "machine": platform.machine(), "results": rows}
     if args.json == "-":
