@@ -201,6 +201,33 @@ def test_determinized_worlds_keep_the_view(scenario):
             world.legal_actions(world.current_players()[0])
 
 
+@pytest.mark.parametrize("scenario", ["interplanetary_war", "escape", "fleet_action"])
+def test_determinizing_never_mutates_the_view_and_places_unseen_ships_out_of_detection(scenario):
+    from deltav.games.tactical.determinize import BASE_RANGE, SHIP_RANGE, _open_hexes
+    from deltav.games.tactical.mapdata import default_map
+
+    open_hexes = set(_open_hexes(default_map()))
+    unseen_checked = 0
+    for st_ in _random_states(4, (scenario,)):
+        for p in (0, 1):
+            view = st_.view(p)
+            before = json.dumps(view, sort_keys=True)
+            worlds = [GAME.determinize(view, p, Rng(k)) for k in range(3)]
+            assert json.dumps(view, sort_keys=True) == before  # the view is read, never changed
+            assert GAME.determinize(view, p, Rng(1)).to_json() == worlds[1].to_json()  # same RNG, same world
+            mine = [sh.pos for sh in worlds[0].ships if sh.owner == p and not sh.destroyed]
+            bases = worlds[0].players[p].bases
+            for w in worlds:
+                for sh in w.ships:
+                    if sh.id.startswith("unseen-"):
+                        unseen_checked += 1
+                        assert sh.pos in open_hexes
+                        assert all(distance(sh.pos, m) > SHIP_RANGE for m in mine)
+                        assert all(distance(sh.pos, b) > BASE_RANGE for b in bases)
+    if scenario == "interplanetary_war":
+        assert unseen_checked
+
+
 def test_escape_by_flying_north_wins_under_ruling_1():
     s = new_state("escape", seed=1)
     fug = next(sh for sh in s.ships if sh.fugitive)
