@@ -66,6 +66,15 @@ def test_simulate_reports_rates_and_intervals(capsys):
         assert 0 <= lo <= e["win_rate"] <= hi <= 1
 
 
+@pytest.mark.parametrize("game", ["tactical", "mining", "deepspace", "knighthawks"])
+def test_simulate_reports_the_average_length_in_game_turns(capsys, game):
+    code, out, err = run(capsys, "simulate", game, "-n", "2", "--jobs", "1", "--json", "--seed", "4")
+    assert code == 0, err
+    s = json.loads(out)
+    assert s["completed"] == 2
+    assert isinstance(s["avg_turns"], float) and 1 <= s["avg_turns"] <= s["avg_decisions"]
+
+
 @pytest.mark.parametrize(
     "argv, words",
     [

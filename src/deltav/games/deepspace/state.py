@@ -311,6 +311,10 @@ class DeepSpaceState(State):
             return []
         return [p for p in range(self.num_players) if self.waiting[p]]
 
+    def turn_count(self) -> int:
+        """Rounds (one plot, movement and fire for every fleet; the round being played counts)."""
+        return self.round
+
     def is_terminal(self) -> bool:
         return self.phase == "over"
 

@@ -117,6 +117,10 @@ class KHState(MovementPhase, FirePhase, State):
             return [self.ship(a[3]).owner]
         return [self.repair_player]
 
+    def turn_count(self) -> int:
+        """Game turns (both sides' halves make one; the turn being played counts)."""
+        return self.turn
+
     def is_terminal(self) -> bool:
         return self.stage == "over"
 

@@ -360,6 +360,10 @@ class MiningState(State):
             return [self.queue[0]]
         return [self.cp]
 
+    def turn_count(self) -> int:
+        """Turns played as the rules count them: each player's turn is one (the turn limit counts the same)."""
+        return self.turn
+
     def is_terminal(self) -> bool:
         return self.phase == P_OVER
 

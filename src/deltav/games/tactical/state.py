@@ -138,6 +138,10 @@ class TacticalState(State):
             return tuple(p for p in range(2) if not self.players[p].ready)
         return (self.active,)
 
+    def turn_count(self) -> int:
+        """Game turns (both players' turns make one; the turn being played counts)."""
+        return self.turn
+
     def is_terminal(self) -> bool:
         return self.res is not None
 
