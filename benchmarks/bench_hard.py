@@ -1,0 +1,154 @@
+"""Side-by-side benchmark: whole bot-vs-bot games (hard vs hard by default) in one scenario, with the cost split
+into the engine, the views and the bots, so a ratio against another implementation (the reference Delta-V on
+Node, say) can be taken on the same machine.
+
+    .venv/bin/python benchmarks/bench_hard.py tactical duel --games 20
+    .venv/bin/python benchmarks/bench_hard.py tactical --games 5               # every tactical scenario
+    .venv/bin/python benchmarks/bench_hard.py mining standard --bot bot:normal --json out.json
+    .venv/bin/python benchmarks/bench_hard.py tactical duel --reference ref.json   # print ratios
+
+Per scenario it prints:
+- ``games/s`` and ``turns/s``: whole games and game turns (``State.turn_count``) per second of CPU time;
+- ``engine+view ms/pt``: per player-turn, the engine's work (``legal_actions`` and ``apply_action`` through the
+  Session) plus building the deciding seat's ``view()``, i.e. what a server or a match runner pays around the
+  bots; a player-turn is a maximal run of decisions by the same seat (tactical: one player's turn);
+- ``view ms/pt``: the view part alone;
+- ``bot ms/dec`` and ``bot ms/pt``: the bots' thinking per decision and per player-turn.
+
+All times are CPU time of this process (``time.process_time``), so other jobs on the machine do not inflate them;
+bots run in this process (no pool). ``--reference FILE`` reads a JSON document with the same keys per scenario
+(``{"duel": {"games_per_s": ..., "engine_view_ms_per_pt": ...}}``) and prints ours / theirs for rates and
+theirs / ours for costs (above 1 means deltav is faster).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from deltav.agents import make_agent  # noqa: E402
+from deltav.core.protocol import Decision  # noqa: E402
+from deltav.core.rng import Rng, derive_seed  # noqa: E402
+from deltav.core.session import Session  # noqa: E402
+from deltav.games import load_all  # noqa: E402
+
+RATES = ("games_per_s", "turns_per_s")
+COSTS = ("engine_view_ms_per_pt", "view_ms_per_pt", "bot_ms_per_decision", "bot_ms_per_pt")
+
+
+def play(game, options: dict, seed: int, specs: list[str]) -> dict:
+    """One game; returns the CPU seconds spent in the engine, the views and the bots, and the counts."""
+    session = Session(game, options, seed, specs)
+    agents = [make_agent(game.id, s.removeprefix("bot:")) for s in specs]
+    rngs = [Rng(derive_seed(seed, "seat", p)) for p in range(len(specs))]
+    clock = time.process_time
+    engine = view = bots = 0.0
+    decisions = player_turns = 0
+    last = None
+    while not session.is_over():
+        for p in list(session.deciding()):
+            t0 = clock()
+            v = session.state.view(p)
+            t1 = clock()
+            legal = list(session.legal_actions(p))
+            t2 = clock()
+            decision = Decision(game, p, v, legal, rngs[p], session.options)
+            action = agents[p].act(decision)
+            t3 = clock()
+            outcome = session.submit_action(p, action)
+            for applied in outcome.applied:
+                for q in range(len(specs)):
+                    seen = applied.events_for(q)
+                    if seen:
+                        agents[q].observe(q, seen)
+            t4 = clock()
+            view += t1 - t0
+            engine += (t2 - t1) + (t4 - t3)
+            bots += t3 - t2
+            decisions += 1
+            if p != last:
+                player_turns += 1
+                last = p
+    return {"engine": engine, "view": view, "bots": bots, "decisions": decisions, "player_turns": player_turns,
+            "turns": session.state.turn_count() or 0}
+
+
+def bench(game, scenario: str | None, games: int, seed: int, specs: list[str], players: int | None = None) -> dict:
+    options = {"scenario": scenario} if scenario else {}
+    if players:
+        options["players"] = players
+    totals = {"engine": 0.0, "view": 0.0, "bots": 0.0, "decisions": 0, "player_turns": 0, "turns": 0}
+    for i in range(games):
+        r = play(game, options, derive_seed(seed, "bench_hard", i), specs)
+        for k in totals:
+            totals[k] += r[k]
+    cpu = totals["engine"] + totals["view"] + totals["bots"]
+    pt = max(1, totals["player_turns"])
+    return {
+        "game": game.id,
+        "scenario": scenario,
+        "bots": specs,
+        "games": games,
+        "games_per_s": games / cpu if cpu else 0.0,
+        "turns_per_s": totals["turns"] / cpu if cpu else 0.0,
+        "avg_turns": totals["turns"] / games,
+        "engine_view_ms_per_pt": 1000 * (totals["engine"] + totals["view"]) / pt,
+        "view_ms_per_pt": 1000 * totals["view"] / pt,
+        "bot_ms_per_decision": 1000 * totals["bots"] / max(1, totals["decisions"]),
+        "bot_ms_per_pt": 1000 * totals["bots"] / pt,
+        "player_turns": totals["player_turns"],
+        "decisions": totals["decisions"],
+    }
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("game")
+    ap.add_argument("scenario", nargs="?", help="default: every scenario of the game")
+    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--bot", default="bot:hard", help="the spec every seat plays (default bot:hard)")
+    ap.add_argument("--players", type=int, help="for games with a player count (mining)")
+    ap.add_argument("--json", help="write the rows as JSON to this file ('-' for stdout)")
+    ap.add_argument("--reference", help="a JSON file of the other implementation's figures per scenario")
+    args = ap.parse_args(argv)
+    registry = load_all()
+    if args.game not in registry:
+        ap.error(f"unknown game {args.game!r} (allowed: {', '.join(sorted(registry))})")
+    game = registry[args.game]
+    scenarios = [args.scenario] if args.scenario else [s.id for s in game.scenarios()] or [None]
+    ref = json.loads(Path(args.reference).read_text()) if args.reference else {}
+    rows = []
+    head = (f"{'scenario':20} {'games/s':>8} {'turns/s':>8} {'turns':>6} {'eng+view ms/pt':>14} {'view ms/pt':>10} "
+            f"{'bot ms/dec':>10} {'bot ms/pt':>9}")
+    print(head)
+    print("-" * len(head))
+    for sc in scenarios:
+        base = {"scenario": sc} if sc else {}
+        if args.players:
+            base["players"] = args.players
+        n = game.num_players(game.resolve_options(base))
+        r = bench(game, sc, args.games, args.seed, [args.bot] * n, args.players)
+        rows.append(r)
+        print(f"{sc or '-':20} {r['games_per_s']:8.2f} {r['turns_per_s']:8.1f} {r['avg_turns']:6.1f} "
+              f"{r['engine_view_ms_per_pt']:14.3f} {r['view_ms_per_pt']:10.3f} {r['bot_ms_per_decision']:10.3f} "
+              f"{r['bot_ms_per_pt']:9.2f}")
+        theirs = ref.get(sc or "-")
+        if theirs:
+            ratios = [f"{k} {r[k] / theirs[k]:.2f}x" for k in RATES if theirs.get(k)]
+            ratios += [f"{k} {theirs[k] / r[k]:.2f}x" for k in COSTS if theirs.get(k) and r[k]]
+            print(f"{'':20} vs reference (above 1: deltav faster): " + ", ".join(ratios))
+    if args.json == "-":
+        print(json.dumps(rows, indent=2))
+    elif args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
