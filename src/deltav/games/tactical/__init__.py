@@ -12,7 +12,7 @@ from typing import Any
 
 from deltav.core.protocol import Game, Option, ScenarioInfo, register_game
 from deltav.core.rng import Rng
-from deltav.core.values import Codec
+from deltav.core.values import Action, Codec, Event
 
 from .movement import Course, compute_course, detect_orbit
 from .preview import CoursePreview, preview_course
@@ -75,6 +75,20 @@ class TacticalGame(Game):
     )
     actions = Codec(ACTIONS)
     events = Codec(EVENTS)
+
+    @classmethod
+    def describe_value(cls, v) -> str:
+        from deltav.core.protocol import obj_tag_is_event
+
+        from .text import describe
+
+        obj = v.to_json() if hasattr(v, "to_json") else dict(v)
+        is_event = isinstance(v, Event) or (not isinstance(v, Action) and obj_tag_is_event(cls, obj))
+        try:
+            text = describe(obj, is_event)
+        except (TypeError, KeyError, IndexError, AttributeError, ValueError):
+            text = None  # a malformed value: the generic wording
+        return text if text is not None else super().describe_value(obj)
 
     @classmethod
     def board(cls, options: Mapping[str, Any] | None = None) -> dict:
