@@ -20,6 +20,9 @@ decision (:func:`enemy_courses`). This module reads states and never changes the
 
 from __future__ import annotations
 
+from functools import lru_cache
+from weakref import WeakKeyDictionary
+
 from . import combat as cb
 from .movement import CRASH, compute_course
 
@@ -35,6 +38,7 @@ def _dist(a: Hex, b: Hex) -> int:
     return max(q if q >= 0 else -q, r if r >= 0 else -r, s if s >= 0 else -s)
 
 
+@lru_cache(maxsize=4096)
 def hit_value(column: int, penalty: int, target_disabled: int, worth: float) -> tuple[float, float]:
     """(expected value, probability of any damage) of one gun shot at ``column`` with a net ``penalty`` on a
     ship with ``target_disabled`` disabled turns worth ``worth``: elimination counts the whole worth, a D_n hit
@@ -88,8 +92,20 @@ def enemy_courses(world, e) -> list[tuple[tuple[Hex, ...], Hex, Hex]]:
     return out
 
 
+#: line of sight per map, memoised: the bodies never move, so (origin, target) decides it
+_LOS: WeakKeyDictionary = WeakKeyDictionary()
+
+
 def _los(world, origin: Hex, target: Hex) -> bool:
-    return cb.line_of_sight(origin, target, world.gmap.surface.__contains__)
+    gmap = world.gmap
+    memo = _LOS.get(gmap)
+    if memo is None:
+        memo = _LOS[gmap] = {}
+    key = (origin, target)
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = cb.line_of_sight(origin, target, gmap.surface.__contains__)
+    return got
 
 
 def shot(world, path, pos: Hex, vel: Hex, att_strength: int, target_pos: Hex, target_vel: Hex,
