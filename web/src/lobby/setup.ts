@@ -59,10 +59,12 @@ function readOption(input: HTMLInputElement | HTMLSelectElement): unknown {
 export function openSetup(g: GameInfo, say: (t: string, kind?: "info" | "error") => void): void {
   open?.remove();
   const back = el("div", "overlay setup-overlay");
-  const box = el("form", "dialog dialog-setup");
-  box.setAttribute("role", "dialog");
-  box.setAttribute("aria-modal", "true");
-  box.setAttribute("aria-labelledby", "setup-title");
+  const frame = el("div", "dialog dialog-setup");
+  frame.setAttribute("role", "dialog");
+  frame.setAttribute("aria-modal", "true");
+  frame.setAttribute("aria-labelledby", "setup-title");
+  const box = el("form", "setup-form");
+  frame.append(box);
   const h = el("h2", "", `New game: ${g.title.replace(/\s*\(.*\)\s*$/, "")}`);
   h.id = "setup-title";
   const returnTo = document.activeElement as HTMLElement | null;
@@ -152,7 +154,7 @@ export function openSetup(g: GameInfo, say: (t: string, kind?: "info" | "error")
   const scenRow = el("div", "opt-row");
   scenRow.append(scenLabel, scenSel, scenSummary);
   box.append(h, x, scenRow, seatsBox, opts, err, actions);
-  back.append(box);
+  back.append(frame);
   document.body.append(back);
   open = back;
   renderScenario();

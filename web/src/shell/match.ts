@@ -91,7 +91,9 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
   const codeBox = el("div", "room-code");
   const codeText = el("code", "", code);
   codeText.setAttribute("aria-label", `room code ${code.split("").join(" ")}`);
-  const invite = button("Copy invite link", () => void copyInvite(), "btn small", "Copy a link another person opens to join this room");
+  const invite = button("", () => void copyInvite(), "btn small", "Copy a link another person opens to join this room");
+  invite.append(el("span", "long", "Copy invite link"), el("span", "short", "Invite"));
+  invite.setAttribute("aria-label", "Copy invite link");
   codeBox.append(el("span", "dim", "Room "), codeText, invite);
   const tools = el("div", "tools");
   const logBtn = button("Log", () => toggleLog(), "btn small", "Show or hide the game log (L)");
@@ -141,7 +143,10 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
   status.setAttribute("aria-live", "polite");
   const overlay = el("div", "overlay");
   overlay.hidden = true;
-  root.append(head, seatsBar, banner, waiting, body, status, overlay);
+  const turnBox = el("section", "turn-box");
+  turnBox.setAttribute("aria-label", "Players and turn");
+  turnBox.append(seatsBar, banner, waiting);
+  root.append(head, turnBox, body, status, overlay);
   showMute();
 
   // ---- host: what a screen may ask of the shell ----
@@ -223,7 +228,9 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     logBtn.setAttribute("aria-pressed", String(!hidden));
     say(hidden ? "Log hidden (L shows it)." : "Log shown.");
   }
-  logBtn.setAttribute("aria-pressed", "true");
+  // a phone starts with the log and chat folded away (L or the Log button opens them over the lower half)
+  if (window.matchMedia("(max-width: 700px)").matches) root.classList.add("log-hidden");
+  logBtn.setAttribute("aria-pressed", String(!root.classList.contains("log-hidden")));
 
   async function copyInvite(): Promise<void> {
     const url = `${location.origin}/play/${code}`;
@@ -295,7 +302,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     const others = snap.deciding.filter((d) => !d.submitted && d.seat !== st.seat).map((d) => seatName(d.seat));
     const mine = snap.to_act;
     if (mine && others.length) waiting.textContent = `Your move (${others.join(", ")} ${others.length === 1 ? "is" : "are"} choosing too).`;
-    else if (mine) waiting.textContent = "Your move.";
+    else if (mine) waiting.textContent = ""; // the banner says it
     else if (others.length) waiting.textContent = `Waiting for ${others.join(", ")}…`;
     else waiting.textContent = "";
     waiting.hidden = !waiting.textContent;
