@@ -219,3 +219,21 @@ def test_a_dropped_socket_reconnects_by_itself(live_server, new_page):
     page.keyboard.press("1")
     wait_step_change(page, step)
     assert page.errors == []
+
+
+def test_a_player_who_leaves_shows_away_with_the_grace_countdown(live_server, new_page, screenshots):
+    room = live_server.create("mining", ["human", "human"], seed=6, name="ann")
+    ann, ben = new_page(), new_page()
+    live_server.open_seat(ann, room)
+    live_server.open_seat(ben, live_server.join(room.code, name="ben"))
+    ann.wait_for_selector(".seat[data-presence=online] >> text=ben")
+    ben.close()
+    chip = ann.locator(".seat", has_text="ben")
+    ann.wait_for_function("document.querySelector('.seat:nth-child(2)').dataset.presence === 'away'")
+    first = chip.locator(".seat-state").inner_text()
+    assert "s to return" in first, first
+    ann.wait_for_timeout(2200)
+    later = chip.locator(".seat-state").inner_text()
+    assert int(later.split("·")[1].split()[0]) < int(first.split("·")[1].split()[0]), (first, later)
+    ann.screenshot(path=str(screenshots / "match-opponent-away.png"))
+    assert ann.errors == []
