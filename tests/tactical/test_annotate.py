@@ -118,3 +118,46 @@ def test_purchases_note_their_cost_and_the_credits_left():
     credits = snap["view"]["players"][0]["credits"]
     for e in buys:
         assert e["note"]["credits_left"] == credits - e["note"]["cost"] >= 0
+
+
+def _combat_starts(scenario: str, seeds: range):
+    """States at a combat decision with no group formed yet."""
+    for seed in seeds:
+        s = GAME.new_initial_state({"scenario": scenario, "turn_limit": 30}, seed)
+        rng = Rng(seed)
+        for _ in range(3000):
+            if s.is_terminal():
+                break
+            p = s.current_players()[0]
+            legal = s.legal_actions(p)
+            if any(a.TYPE == "add_attacker" for a in legal) and not s.combat.group:
+                yield s, p, legal
+            s.apply_action(p, rng.choice([a for a in legal if a.TYPE != "surrender"] or legal))
+
+
+def test_the_all_in_and_single_ship_previews_are_the_attacks_then_declared():
+    from deltav.games.tactical.values import AddAttacker, Fire
+
+    checked = 0
+    for s, p, legal in _combat_starts("fleet_action", range(12)):
+        notes = dict(zip([a.to_json()["type"] + getattr(a, "ship", "") for a in legal],
+                         GAME.annotate_legal(s, p, legal), strict=True))
+        for tid, plan in notes["end_combat"]["attacks"].items():
+            after = s.clone()
+            for ship in plan["ships"]:
+                after.apply_action(p, AddAttacker(ship))
+            decl = next(e.to_json() for e in after.apply_action(p, Fire(tid)) if e.TYPE == "attack_declared")
+            assert (plan["odds"], plan["attack"], plan["range_mod"], plan["velocity_mod"]) == (
+                decl["odds"], decl["strength"], decl["range_mod"], decl["velocity_mod"])
+            checked += 1
+        for a in legal:
+            if a.TYPE == "add_attacker":
+                for tid, odds in notes["add_attacker" + a.ship]["attacks"].items():
+                    after = s.clone()
+                    after.apply_action(p, a)
+                    decl = next(e.to_json() for e in after.apply_action(p, Fire(tid)) if e.TYPE == "attack_declared")
+                    assert (odds["odds"], odds["attack"], odds["range_mod"]) == (
+                        decl["odds"], decl["strength"], decl["range_mod"])
+        if checked >= 30:
+            break
+    assert checked >= 10, checked

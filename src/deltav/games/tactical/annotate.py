@@ -9,7 +9,9 @@ None) per action, in order.
 - ``fire``: the odds preview of the attack (strengths, odds column, range and velocity modifiers, heroism, the
   chance of each result) and whether the target can counterattack, judged from the ships ``player`` can see (a
   hidden enemy ship never counts, so a note never reveals one).
-- ``add_attacker``: the ship's combat strength and the targets the group would see with it.
+- ``add_attacker``: the ship's combat strength, the targets the group would see with it and the odds preview
+  of the group with it at each of them.
+- ``end_combat``: for every target some free ship sees, the attack of all of them together (``attacks``).
 - ``buy``: the item's cost and the credits left after it.
 
 This module reads the state and the combat tables; it never changes the state and does no I/O. What a note may
@@ -21,11 +23,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from . import combat as cb
-from .combat_phase import _policy, combatant, nuke_targets, ship_targets
+from .combat_phase import _free_attackers, _policy, combatant, nuke_targets, ship_targets
 from .fleet import _cost, _left
 from .model import hkey
 from .preview import preview_course
-from .values import AddAttacker, Buy, Fire, Order
+from .values import AddAttacker, Buy, EndCombat, Fire, Order
 
 RESULT_LABELS = ("-", "D1", "D2", "D3", "D4", "D5", "E")
 
@@ -44,7 +46,13 @@ def annotate_legal(state, player: int, actions: Sequence) -> list[dict | None] |
                 hidden = state.secret_tokens(player)
             note = _fire_note(state, player, a, hidden)
         elif isinstance(a, AddAttacker):
-            note = _attacker_note(state, a)
+            if hidden is None:
+                hidden = state.secret_tokens(player)
+            note = _attacker_note(state, a, player, hidden)
+        elif isinstance(a, EndCombat):
+            if hidden is None:
+                hidden = state.secret_tokens(player)
+            note = _all_in(state, player, hidden)
         elif isinstance(a, Buy):
             cost = _cost(a.item)
             note = {"cost": cost, "credits_left": _left(state, player) - cost}
@@ -62,14 +70,36 @@ def _order_note(state, a: Order) -> dict:
     return note
 
 
-def _attacker_note(state, a: AddAttacker) -> dict:
+def _attacker_note(state, a: AddAttacker, player: int, hidden: set[str]) -> dict:
     sh = state.ship(a.ship)
     cs = state.combat
     group = (a.ship,) if cs.allocated else cs.group + (a.ship,)
+    targets = ship_targets(state, group)
+    members = [state.ship(x) for x in group]
     return {
         "strength": combatant(sh).strength,
-        "targets": [t.id for t in ship_targets(state, group)] + [o.id for o in nuke_targets(state, group)],
+        "targets": [t.id for t in targets] + [o.id for o in nuke_targets(state, group)],
+        "attacks": {t.id: _odds(state, members, t, None, hidden) for t in targets},
     }
+
+
+def _all_in(state, player: int, hidden: set[str]) -> dict:
+    """For ``end_combat``'s note: for every ship target, the attack of every free ship that sees it (with the
+    group already formed), as the preview of "everyone fires at this one"."""
+    cs = state.combat
+    free = [sh for sh in _free_attackers(state) if sh.id not in cs.group]
+    base = () if cs.allocated else cs.group
+    out = {}
+    seen = set()
+    for sh in free:
+        for t in ship_targets(state, base + (sh.id,)):
+            seen.add(t.id)
+    for tid in sorted(seen):
+        t = state.ship(tid)
+        group = base + tuple(sh.id for sh in free if t in ship_targets(state, base + (sh.id,)))
+        members = [state.ship(x) for x in group]
+        out[tid] = {"ships": list(group), **_odds(state, members, t, None, hidden)}
+    return {"attacks": out}
 
 
 def _chances(column: int, penalty: int) -> dict:
@@ -80,24 +110,30 @@ def _chances(column: int, penalty: int) -> dict:
 def _fire_note(state, player: int, a: Fire, hidden: set[str]) -> dict | None:
     cs = state.combat
     members = [state.ship(x) for x in cs.group]
-    atk = [combatant(m) for m in members]
-    full = sum(x.strength for x in atk)
     target = state.ship(a.target)
     if target is None:  # an enemy nuke: fixed odds, range and velocity, no counterattack
         nuke = next((o for o in state.ordnance if o.id == a.target), None)
         if nuke is None:
             return None
+        atk = [combatant(m) for m in members]
         rmod = cb.group_range_modifier(atk, nuke.pos)
         vmod = cb.group_velocity_modifier(atk, nuke.vel)
         column = cb.ANTI_NUKE_ODDS
-        penalty = rmod + vmod
-        chances = _chances(column, penalty)
+        chances = _chances(column, rmod + vmod)
         return {
-            "kind": "anti_nuke", "target": a.target, "attack": full, "defence": 0,
+            "kind": "anti_nuke", "target": a.target, "attack": sum(x.strength for x in atk), "defence": 0,
             "odds": cb.ODDS_LABELS[column], "range_mod": rmod, "velocity_mod": vmod, "heroism": 0,
             "chances": chances, "destroy_chance": 6 - chances.get("-", 0), "counter": None,
         }
-    strength = full if a.strength is None else a.strength
+    return _odds(state, members, target, a.strength, hidden)
+
+
+def _odds(state, members: list, target, declared: int | None, hidden: set[str]) -> dict:
+    """The odds preview of ``members`` firing at ship ``target`` with ``declared`` strength (None: all of it),
+    the counterattack judged from the ships outside ``hidden``."""
+    atk = [combatant(m) for m in members]
+    full = sum(x.strength for x in atk)
+    strength = full if declared is None else declared
     tc = combatant(target)
     column = cb.odds_column(strength, tc.strength)
     rmod, vmod, heroic = cb._group_modifiers(atk, target.pos, target.vel)
@@ -125,7 +161,7 @@ def _fire_note(state, player: int, a: Fire, hidden: set[str]) -> dict | None:
             "chances": _chances(ccol, crm + cvm - cbonus),
         }
     return {
-        "kind": "gun", "target": a.target, "attack": strength, "group_strength": full, "defence": tc.strength,
+        "kind": "gun", "target": target.id, "attack": strength, "group_strength": full, "defence": tc.strength,
         "odds": cb.ODDS_LABELS[column], "range_mod": rmod, "velocity_mod": vmod, "heroism": bonus,
         "chances": chances, "hit_chance": 6 - chances.get("-", 0), "target_disabled": target.disabled,
         "counter": counter,
