@@ -193,7 +193,7 @@ function ordnance(ctx: CanvasRenderingContext2D, o: OrdnanceView, scene: Scene, 
   ctx.fillStyle = c;
   ctx.strokeStyle = c;
   ctx.lineWidth = px(1.5);
-  const r = 0.22;
+  const r = Math.max(0.22, px(4));
   if (o.kind === "mine") {
     ctx.beginPath();
     ctx.arc(x, y, r * 0.8, 0, Math.PI * 2);
@@ -257,7 +257,7 @@ function ship(ctx: CanvasRenderingContext2D, s: ShipView, scene: Scene, z: numbe
   const sx = x + Math.cos(ang) * off;
   const sy = y + Math.sin(ang) * off;
   if (!s.landed) velocityVector(ctx, s.position, s.velocity, colour, px);
-  const r = s.landed ? 0.26 : 0.34;
+  const r = Math.max(s.landed ? 0.26 : 0.34, px(s.landed ? 4.5 : 6)); // never smaller than a few pixels
   ctx.save();
   ctx.globalAlpha = s.disabled > 0 ? 0.6 : 1;
   if (selected) {
@@ -288,7 +288,7 @@ function ship(ctx: CanvasRenderingContext2D, s: ShipView, scene: Scene, z: numbe
   }
   ctx.restore();
   if (z >= 14) {
-    const tag = (SHORT[s.type] ?? s.type.slice(0, 2).toUpperCase()) + (s.disabled > 0 ? ` D${s.disabled}` : "") + (s.landed ? " ⏚" : "");
+    const tag = (SHORT[s.type] ?? s.type.slice(0, 2).toUpperCase()) + (s.disabled > 0 ? ` D${s.disabled}` : "") + (s.landed ? " ▼" : "");
     label(ctx, tag, sx, sy + r + px(11), z, s.disabled > 0 ? "#ff8080" : mine ? SIDE.own : SIDE.enemy, 11);
   }
 }
@@ -415,6 +415,8 @@ function course(ctx: CanvasRenderingContext2D, n: CourseNote, z: number, px: (n:
     label(ctx, "OFF THE MAP: lost", dest[0], dest[1] - 0.8, z, "#ff7070", 13);
   } else if (n.escapes) {
     label(ctx, "ESCAPES", dest[0], dest[1] - 0.8, z, "#5fe39a", 13);
+  } else if (n.outcome === "landing" && n.start === n.destination && n.fuel_spent === 0) {
+    // staying landed: the panel says so; nothing to mark on the map
   } else if (n.outcome === "landing") {
     label(ctx, `LANDS${n.body ? " on " + n.body : ""}`, dest[0], dest[1] - 0.8, z, "#5fe39a", 13);
   } else if (n.orbit_after) {

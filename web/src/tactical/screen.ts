@@ -46,6 +46,8 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: 
   return e;
 }
 
+/** Screen pixels per hex radius when the view centres on a ship: the burn arrows and their keys readable. */
+const FOCUS_ZOOM = 30;
 const vec = (v: readonly number[]): string => `(${v[0]}, ${v[1]})`;
 const pct = (n: number): string => `${Math.round((n / 6) * 100)}%`;
 
@@ -157,6 +159,11 @@ export class TacticalScreen implements GameScreen {
       this.launch = null;
     }
     if (!prev || prev.step !== s.step) this.surrenderArmed = false;
+    if (s.status === "over") {
+      this.choices.clear();
+      this.plan = null;
+      this.queue = [];
+    }
     // keep the selection on a ship that can act; else the first that can
     const actable = this.actableShips();
     if (!this.selected || (!actable.includes(this.selected) && s.to_act)) this.selected = actable[0] ?? this.ownShips()[0]?.id ?? null;
@@ -242,6 +249,8 @@ export class TacticalScreen implements GameScreen {
       return false;
     };
     this.view = view;
+    // the view fits the whole board when it first gets its size: centre on the fleet after that
+    requestAnimationFrame(() => requestAnimationFrame(() => this.centreOnFleet()));
     const tick = (): void => {
       if (!this.view) return;
       if (!reducedMotion() && (this.selected || this.target)) this.view.invalidate();
@@ -871,7 +880,7 @@ export class TacticalScreen implements GameScreen {
     // status: turn, phase, objective, checkpoints
     E.status.replaceChildren();
     const me = s.seat !== null ? ((v["players"] as Record<string, unknown>[]) ?? [])[s.seat] : null;
-    const h = el("h2", "tac-turn", `Turn ${v["turn"]} · ${PHASES[String(v["phase"])] ?? v["phase"]}`);
+    const h = el("h2", "tac-turn", s.status === "over" ? `Turn ${v["turn"]} · game over` : `Turn ${v["turn"]} · ${PHASES[String(v["phase"])] ?? v["phase"]}`);
     E.status.append(h);
     const who = el("p", "tac-who");
     who.textContent = s.status === "over" ? "Game over" : s.seat === null ? `Watching: ${this.host.seatName(Number(v["active_player"]))} to move` : s.to_act ? "Your move" : `Waiting for ${this.host.seatName(Number(v["active_player"]))}…`;
@@ -951,7 +960,7 @@ export class TacticalScreen implements GameScreen {
         const warn = n.outcome === "crash" ? `CRASH into ${n.body ?? "a body"} at ${n.crash_hex}` : n.off_map && !n.escapes ? "Leaves the map: the ship is lost" : "";
         if (warn) facts.append(el("li", "tac-warn", `⚠ ${warn}`));
         if (n.escapes) facts.append(el("li", "tac-good", "Escapes off the north edge"));
-        if (n.outcome === "landing") facts.append(el("li", "tac-good", `Lands on ${n.body}`));
+        if (n.outcome === "landing") facts.append(el("li", "tac-good", n.start === n.destination && n.fuel_spent === 0 ? `Stays landed on ${n.body}` : `Lands on ${n.body}`));
         for (const g of n.gravity_queued) facts.append(el("li", g.ignored ? "tac-muted" : undefined, `${g.ignored ? "Ignored" : "Next turn"}: ${g.body} ${g.weak ? "(weak) " : ""}pulls ${DIRECTION_NAMES[g.dir]} at ${g.hex}`));
         if (n.ignorable_weak.length && !c.weak.length) facts.append(el("li", "tac-muted", "V: ignore the weak gravity on this course"));
         if (hasLandVariant(legal, sel, c.burn) && !c.land) facts.append(el("li", "tac-muted", "G: land with this burn"));
@@ -983,7 +992,10 @@ export class TacticalScreen implements GameScreen {
       E.detail.append(el("p", undefined, l ? `${l.kind} from ${l.ship}${l.boost ? `, boost ${l.boost} ${DIRECTION_NAMES[l.dir ?? 0]}` : ""}: Enter to launch, Esc to cancel.` : "N mine, T torpedo, K nuke, or Enter to skip."));
     } else if (this.snap?.status === "over") {
       const r = this.snap.result;
-      E.detail.append(el("p", "tac-result", r ? `${r.winners.includes(this.snap.seat ?? -1) ? "Victory" : r.winners.length ? "Defeat" : "Draw"}${r.reason ? `: ${r.reason}` : ""}` : "Game over"));
+      const seat = this.snap.seat;
+      const head = !r ? "Game over" : !r.winners.length ? "Draw" : seat === null ? `${r.winners.map((w) => this.host.seatName(w)).join(", ")} won` : r.winners.includes(seat) ? "Victory" : "Defeat";
+      const reason = r?.reason && !/^draw\.?$/i.test(r.reason) ? `: ${r.reason.replace(/: draw\.?$/i, "")}` : "";
+      E.detail.append(el("p", "tac-result", head + reason));
     }
   }
 
@@ -1012,7 +1024,12 @@ export class TacticalScreen implements GameScreen {
       const pad = el("div", "tac-burnpad");
       pad.setAttribute("aria-label", "Burn direction");
       const sel = this.selected;
-      for (const d of [2, 1, 3, 0, 4, 5]) {
+      // laid out as the arrows point on the map: up-left 3, up 2, up-right 1 / down-left 4, down 5, down-right 0
+      for (const d of [3, 2, 1, -1, -2, -1, 4, 5, 0]) {
+        if (d < 0) {
+          pad.append(el("span", d === -2 ? "tac-padship" : "", d === -2 ? "⬢" : ""));
+          continue;
+        }
         const ok = sel ? Boolean(matchOrder(legal, sel, { burn: d, overload: null, land: false, weak: [] })) : false;
         const b = this.button(`${d + 1} ${DIRECTION_NAMES[d]}`, () => this.act({ kind: "burn", dir: d, overload: false }), `tac-dir${(this.choices.get(sel ?? "")?.burn ?? -1) === d ? " on" : ""}`, `Burn ${DIRECTION_NAMES[d]} (key ${d + 1})`);
         b.disabled = !ok;
@@ -1085,7 +1102,7 @@ export class TacticalScreen implements GameScreen {
   // --- camera helpers ------------------------------------------------------------------------------------------
   private centreOnFleet(): void {
     const own = this.ships().find((s) => s.id === this.selected && !s.destroyed) ?? this.ownShips()[0];
-    if (own && this.view) this.view.centreOn(own.position, Math.max(this.view.camera.zoom, this.view.state().fitZoom * 2.2));
+    if (own && this.view) this.view.centreOn(own.position, Math.max(this.view.camera.zoom, FOCUS_ZOOM));
   }
 
   // --- gamepad ---------------------------------------------------------------------------------------------------

@@ -52,7 +52,8 @@ const CSS = `
 .tac-btn.primary { background: #0f5f73; border-color: #3ee0ff; color: #fff; }
 .tac-btn.danger { border-color: #a04848; color: #ff9a9a; background: transparent; align-self: flex-start; }
 .tac-btn.on { border-color: #ffe066; color: #ffe066; }
-.tac-burnpad { display: grid; grid-template-columns: repeat(3, 1fr); gap: 4px; max-width: 250px; }
+.tac-burnpad { display: grid; grid-template-columns: repeat(3, 1fr); gap: 4px; max-width: 240px; }
+.tac-padship { display: flex; align-items: center; justify-content: center; color: #3ee0ff; font-size: 18px; }
 .tac-dir.on { border-color: #ffe066; color: #ffe066; }
 .tac-budget { font-weight: 700; color: #ffe066; }
 .tac-help h3 { margin: 14px 0 6px; }
