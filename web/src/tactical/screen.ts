@@ -142,6 +142,11 @@ export class TacticalScreen implements GameScreen {
     return buildHelp(this.tables, sc);
   }
 
+  /** The snapshot on screen (the browser tests read it). */
+  snapshot(): Snapshot | null {
+    return this.snap;
+  }
+
   // --- snapshots -----------------------------------------------------------------------------------------
   update(s: Snapshot, newEvents: LogEntry[]): void {
     const prev = this.snap;
@@ -242,6 +247,7 @@ export class TacticalScreen implements GameScreen {
       this.els.readout.textContent = h ? this.describe(h) : "";
     };
     view.keys = (e) => {
+      if (e.defaultPrevented) return e.key === "h" || e.key === "H" || e.key === "Home"; // the screen took it already
       if (e.key === "h" || e.key === "H" || e.key === "Home") {
         this.act(e.key === "Home" ? { kind: "whole-map" } : { kind: "centre-fleet" });
         return true;
@@ -379,6 +385,9 @@ export class TacticalScreen implements GameScreen {
     if (e.defaultPrevented) return false;
     const intent = keyIntent(e, this.phaseName());
     if (!intent) return false;
+    // Enter, Space and Tab on a focused button or link are the page's (keyboard navigation of the panel)
+    const t = e.target as HTMLElement | null;
+    if (t && t !== this.els.canvas && ["BUTTON", "A", "SUMMARY", "SELECT"].includes(t.tagName) && (e.key === "Enter" || e.key === "Tab" || e.key === " ")) return false;
     if (intent.kind === "next-ship" && !this.snap) return false;
     this.act(intent);
     return true;
