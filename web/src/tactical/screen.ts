@@ -154,8 +154,8 @@ export class TacticalScreen implements GameScreen {
     this.learnTrails(newEvents);
     this.ensureView();
     const v = this.v();
-    const turnKey = `${v["turn"]}:${v["active_player"]}`;
-    const myTurnStarted = turnKey !== this.lastTurnKey && v["active_player"] === s.seat;
+    const turnKey = `${v["turn"]}:${v["active_player"]}:${v["phase"] === "astrogation" ? "a" : "b"}`;
+    const myTurnStarted = turnKey !== this.lastTurnKey && v["active_player"] === s.seat && v["phase"] === "astrogation";
     if (turnKey !== this.lastTurnKey) {
       this.lastTurnKey = turnKey;
       this.choices.clear();
@@ -889,12 +889,7 @@ export class TacticalScreen implements GameScreen {
     // status: turn, phase, objective, checkpoints
     E.status.replaceChildren();
     const me = s.seat !== null ? ((v["players"] as Record<string, unknown>[]) ?? [])[s.seat] : null;
-    const h = el("h2", "tac-turn", s.status === "over" ? `Turn ${v["turn"]} · game over` : `Turn ${v["turn"]} · ${PHASES[String(v["phase"])] ?? v["phase"]}`);
-    E.status.append(h);
-    const who = el("p", "tac-who");
-    who.textContent = s.status === "over" ? "Game over" : s.seat === null ? `Watching: ${this.host.seatName(Number(v["active_player"]))} to move` : s.to_act ? "Your move" : `Waiting for ${this.host.seatName(Number(v["active_player"]))}…`;
-    who.classList.toggle("tac-yours", s.to_act);
-    E.status.append(who);
+    // the shell's banner names the turn, the phase and who moves; the panel starts with the objective
     const obj = this.objective();
     if (me) {
       const rules = (v["rules"] ?? {}) as Record<string, unknown>;

@@ -3,7 +3,7 @@
  * side panel at desktop widths, the panel under the board on a phone. Presentation only.
  */
 const CSS = `
-.tac-root { display: flex; gap: 0; width: 100%; height: 100%; min-height: 0; background: #03050b; color: #d7dff0;
+.tac-root { container-type: size; display: flex; gap: 0; width: 100%; height: 100%; min-height: 0; background: #03050b; color: #d7dff0;
   font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; }
 .tac-board { position: relative; flex: 1 1 auto; min-width: 0; min-height: 0; }
 .tac-canvas { position: absolute; inset: 0; width: 100%; height: 100%; display: block; touch-action: none; cursor: crosshair; }
@@ -17,7 +17,7 @@ const CSS = `
 .tac-objective { position: absolute; left: 10px; top: 10px; padding: 3px 8px; border-radius: 6px; background: rgba(3,5,11,.78);
   color: #5fe39a; font-weight: 600; font-size: 13px; pointer-events: none; }
 .tac-objective:empty { display: none; }
-.tac-panel { flex: 0 0 330px; display: flex; flex-direction: column; gap: 10px; padding: 12px; overflow-y: auto;
+.tac-panel { flex: 0 0 300px; display: flex; flex-direction: column; gap: 10px; padding: 12px; overflow-y: auto;
   background: #0a0f1d; border-left: 1px solid rgba(150,175,220,.18); }
 .tac-panel h2 { margin: 0; font-size: 17px; color: #fff; }
 .tac-panel h3 { margin: 0 0 4px; font-size: 14px; color: #fff; }
@@ -64,9 +64,10 @@ const CSS = `
 .tac-help-keys { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 4px 0; }
 .tac-help-keys dt { font-weight: 700; color: #ffe066; }
 .tac-help-keys dd { margin: 0; }
+@container (max-height: 560px) { .tac-minimap { display: none; } }
 @media (max-width: 760px) {
   .tac-root { flex-direction: column; }
-  .tac-board { flex: 0 0 56%; }
+  .tac-board { flex: 0 0 62%; }
   .tac-panel { flex: 1 1 auto; border-left: 0; border-top: 1px solid rgba(150,175,220,.18); padding: 8px 10px; }
   .tac-readout { display: none; }
   .tac-btn { min-height: 40px; }
