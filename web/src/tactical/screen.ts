@@ -16,7 +16,7 @@ import {
   burnArrows, choiceOf, COAST, type CourseNote, hasLandVariant, hexOf, keyIntent, matchOrder, type OddsBlock,
   type OrderChoice, ordersOf, pressBurn, shipsToOrder, arrowAt, type Intent,
 } from "./legal";
-import { drawScene, type OrdnanceView, type PlanStep, type Scene, type ShipView, type Trail } from "./pieces";
+import { drawScene, sideColour, type OrdnanceView, type PlanStep, type Scene, type ShipView, type Trail } from "./pieces";
 import { injectStyle } from "./screenStyle";
 import { BoardView } from "./view";
 
@@ -241,6 +241,10 @@ export class TacticalScreen implements GameScreen {
     const view = new BoardView(this.els.canvas, this.els.minimap, this.board, this.snap.seat);
     view.overlay = (ctx, z) => drawScene(ctx, this.scene(), z);
     view.screenOverlay = (ctx) => this.drawObjectiveMarker(ctx);
+    view.minimapMarks = () => this.ships().filter((sh) => !sh.destroyed).map((sh) => {
+      const [x, y] = pixel(sh.position);
+      return { x, y, colour: sideColour(sh.owner, this.snap?.seat ?? null) };
+    });
     view.onClick = (w, h) => this.click(w, h);
     view.onHover = (h) => {
       this.hover = h;

@@ -43,6 +43,8 @@ export class BoardView {
   /** Extra per-frame drawing over the board, in world units (a game screen's pieces), then in screen pixels. */
   overlay: ((ctx: CanvasRenderingContext2D, zoom: number) => void) | null = null;
   screenOverlay: ((ctx: CanvasRenderingContext2D) => void) | null = null;
+  /** Points to mark on the minimap (a game's pieces), in world units. */
+  minimapMarks: (() => { x: number; y: number; colour: string }[]) | null = null;
   /** Keys before the view's own (H): return true when used. */
   keys: ((e: KeyboardEvent) => boolean) | null = null;
   private readonly detach: () => void;
@@ -203,7 +205,7 @@ export class BoardView {
       this.screenOverlay(ctx);
       ctx.restore();
     }
-    this.minimap.draw(this.camera);
+    this.minimap.draw(this.camera, this.minimapMarks?.() ?? []);
   }
 
   /** Words for what is at a hex: coordinates, body surface, gravity, base, asteroids, off the map. */
