@@ -198,10 +198,14 @@ def test_a_spectator_never_receives_an_undetected_ship(live_server, new_page, sc
     room = live_server.create("tactical", ["bot:normal", "bot:random"], seed=11, scenario="escape", turn_limit=6)
     pg = new_page()
     live_server.open_watch(pg, room.code)
-    pg.wait_for_function("window.deltavTactical && (window.deltavTactical.screen.snapshot()?.view.turn ?? 0) >= 3",
+    pg.wait_for_function("window.deltavTactical && window.deltavTactical.screen.snapshot()?.status === 'over'",
                          timeout=120000)
+    pg.wait_for_selector(".overlay:not([hidden])")
+    pg.keyboard.press("Escape")  # the result dialog closed: the final board as a spectator sees it
+    pg.wait_for_selector(".overlay", state="hidden")
+    pg.evaluate("window.deltavTactical.view.centreOn([12, -16], 12)")
+    settle(pg)
     pg.screenshot(path=str(screenshots / "tactical-spectator.png"))
-    pg.wait_for_function("window.deltavTactical.screen.snapshot()?.status === 'over'", timeout=120000)
     status, record = live_server.http("GET", f"/rooms/{room.code}/record")
     assert status == 200
     history = secret_history(record, [None])

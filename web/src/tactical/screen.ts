@@ -943,6 +943,25 @@ export class TacticalScreen implements GameScreen {
       if (!ownShips.length) list.append(el("li", "tac-muted", "No ships left."));
       E.ships.append(list);
     }
+    // ships in sight that are not yours (both sides for a spectator): a click centres on one
+    const others = this.ships().filter((sh) => !sh.destroyed && sh.owner !== s.seat);
+    if (others.length) {
+      const list = el("ul", "tac-shiplist tac-others");
+      list.setAttribute("aria-label", s.seat === null ? "Ships in sight" : "Enemy ships in sight");
+      for (const sh of others) {
+        const li = el("li");
+        const b = el("button", "tac-ship tac-ship-other");
+        b.type = "button";
+        b.style.borderColor = sideColour(sh.owner, s.seat);
+        const name = el("span", "tac-ship-name", `${sh.id} · ${sh.type}${s.seat === null ? ` (${this.host.seatName(sh.owner)})` : ""}`);
+        name.style.color = sideColour(sh.owner, s.seat);
+        b.append(name, el("span", "tac-ship-stats", `v ${vec(sh.velocity)} at ${sh.position.join(",")}${sh.landed ? " · landed" : ""}${sh.disabled ? ` · disabled ${sh.disabled}` : ""}`));
+        b.onclick = () => this.view?.centreOn(sh.position);
+        li.append(b);
+        list.append(li);
+      }
+      E.ships.append(list);
+    }
     this.renderDetail();
     this.renderControls();
   }
@@ -988,6 +1007,7 @@ export class TacticalScreen implements GameScreen {
         facts.append(el("li", undefined, `Range −${p.range_mod}, velocity −${p.velocity_mod}${p.heroism ? `, heroism +${p.heroism}` : ""}`));
         const odds = Object.entries(p.chances).map(([r, k]) => `${r === "-" ? "miss" : r} ${pct(k)}`).join(" · ");
         facts.append(el("li", undefined, odds));
+        if ((p.kind === "gun" ? p.hit_chance : p.destroy_chance) === 0) facts.append(el("li", "tac-warn", "No roll can do damage at this range and speed: close in first, or end combat"));
         if (p.counter) facts.append(el("li", "tac-warn", `Counterattack first: ${p.counter.ships.join(", ")} at ${p.counter.odds} on ${p.counter.target} (${Object.entries(p.counter.chances).filter(([r]) => r !== "-").map(([r, k]) => `${r} ${pct(k)}`).join(", ") || "no damage possible"})`));
         else if (p.kind === "gun") facts.append(el("li", "tac-good", "It cannot counterattack"));
         E.detail.append(facts);

@@ -35,6 +35,8 @@ const CSS = `
 .tac-shiplist { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 4px; }
 .tac-ship { width: 100%; text-align: left; display: flex; flex-direction: column; gap: 1px; padding: 6px 9px; border-radius: 7px;
   border: 1px solid rgba(62,224,255,.25); background: rgba(62,224,255,.05); color: #d7dff0; font: inherit; cursor: pointer; }
+.tac-others { margin-top: 6px; }
+.tac-ship-other { background: rgba(255,255,255,.03); padding: 4px 9px; }
 .tac-ship.selected { border-color: #3ee0ff; background: rgba(62,224,255,.16); }
 .tac-ship-name { font-weight: 600; color: #3ee0ff; }
 .tac-ship-stats { font-size: 12px; color: #aab5cc; }
