@@ -3,6 +3,8 @@
  * screen (its legal actions as a list of buttons with their text). One import and one line per game.
  */
 import type { ScreenFactory } from "./shell/screen";
+import { TacticalScreen } from "./tactical/screen";
 
 export const SCREENS: Record<string, ScreenFactory> = {
+  tactical: () => new TacticalScreen(),
 };

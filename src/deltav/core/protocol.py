@@ -266,6 +266,14 @@ class Game:
         return None
 
     @classmethod
+    def advise(cls, view: Mapping, seat: int, request: Mapping[str, Any]) -> dict:
+        """Advice a client asks for on behalf of ``seat`` (the tactical astrogation assistant's planned course),
+        computed from ``view`` (that seat's own view, never the true state) and the client's ``request`` (plain
+        JSON, shaped by each game). Raises IllegalAction("protocol.advise") for a game without advice, and the
+        game's MalformedAction / IllegalAction for a bad request. Games override."""
+        raise IllegalAction("protocol.advise", f"{cls.id} gives no advice")
+
+    @classmethod
     def render_view(cls, view: Mapping) -> str | None:
         """A text picture of a view for terminal play, or None to show the JSON. Games may override."""
         return None

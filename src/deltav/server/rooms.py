@@ -335,9 +335,13 @@ class Room:
                 await self.chat(conn, msg)
             elif kind == "rematch":
                 await self.rematch(conn)
+            elif kind == "advise":
+                await self.advise(conn, msg)
+            elif kind == "hint":
+                await self.hint(conn, msg)
             else:
                 raise ClientError("unknown_type", f"unknown message type {kind!r} "
-                                                  "(known: submit, chat, sync, ping, rematch)")
+                                                  "(known: submit, chat, sync, ping, rematch, advise, hint)")
         except ClientError as exc:
             conn.send({**exc.to_json(), "id": _ref(text)})
 
@@ -444,6 +448,42 @@ class Room:
                 self.broadcast({"type": "rematch_vote", "seats": sorted(self.rematch_votes)})
                 return
             await self.hub.start_rematch(self)
+
+    # --- advice (the tactical astrogation assistant) and hints -------------------------------------------
+    async def advise(self, conn: Conn, msg: Mapping) -> None:
+        """``Game.advise`` on this seat's own view, off the event loop; answered with ``advice`` or an error."""
+        if conn.seat is None:
+            raise ClientError("spectator", "a spectator has no ships to advise on")
+        seat = conn.seat
+        view = self.session.state.view(seat)  # read on the loop: the session only changes there
+        try:
+            advice = await asyncio.to_thread(self.game.advise, view, seat, msg.get("request"))
+        except IllegalAction as exc:
+            conn.send({**refusal(exc), "id": msg.get("id")})
+            return
+        conn.send({"type": "advice", "id": msg.get("id"), "advice": advice})
+
+    async def hint(self, conn: Conn, msg: Mapping) -> None:
+        """What ``bot:hard`` would play now for this seat, from its own decision (view and legal actions), run on
+        the bot pool; only in rooms with a bot seat (a hint in a match between people would be a second
+        player)."""
+        if conn.seat is None:
+            raise ClientError("spectator", "a spectator cannot ask for a hint")
+        if not self.bots:
+            raise ClientError("no_hints", "hints are only given in games against a bot")
+        if self.status != "live":
+            raise ClientError("not_live", "the match is not being played")
+        seat, step = conn.seat, self.session.step
+        if seat not in self.session.waiting_for():
+            raise ClientError("not_your_turn", "a hint is for a decision of yours: wait for your turn")
+        try:
+            adviser = BotSeat.new(self.game.id, self.seed + step, seat, "bot:hard")
+        except DeltavError as exc:
+            raise ClientError("no_hints", f"this game has no hard bot to ask: {exc}") from None
+        decision = self.session.decision(seat, adviser.rng)
+        action = await self.hub.bots.decide(adviser, decision)
+        conn.send({"type": "hint", "id": msg.get("id"), "step": step, "action": action.to_json(),
+                   "text": self.game.describe_value(action)})
 
     # --- bots ------------------------------------------------------------------------------------------
     def kick_bots(self) -> None:

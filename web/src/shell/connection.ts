@@ -199,6 +199,19 @@ export class Connection {
     });
   }
 
+  /** A request answered by one message with the same id (`advise` → `advice`, `hint` → `hint`; docs/server.md);
+   *  rejects with the server's error. */
+  request(msg: { type: string; [k: string]: unknown }): Promise<Record<string, unknown>> {
+    if (!this.connected) {
+      return Promise.reject({ code: "disconnected", message: "not connected to the server: wait for the reconnect" });
+    }
+    const id = `c${this.nextId++}`;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as never, reject });
+      this.send({ ...msg, id });
+    });
+  }
+
   chat(text: string): boolean {
     return this.send({ type: "chat", text });
   }
@@ -301,6 +314,15 @@ export class Connection {
           p.reject(err);
         } else {
           this.on.error?.(err);
+        }
+        break;
+      }
+      case "advice":
+      case "hint": {
+        const p = this.pending.get(String(msg.id));
+        if (p) {
+          this.pending.delete(String(msg.id));
+          (p.resolve as unknown as (m: Record<string, unknown>) => void)(msg);
         }
         break;
       }

@@ -172,6 +172,11 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       return boardPromise;
     },
     seatName: (seat) => seatName(seat),
+    request: (msg) => {
+      const conn = st.conn;
+      if (!conn) return Promise.reject({ code: "disconnected", message: "not connected" });
+      return conn.request(msg);
+    },
   };
 
   function say(text: string, kind: "info" | "warn" | "error" = "info"): void {

@@ -110,13 +110,24 @@ export class Minimap {
     return c;
   }
 
-  draw(camera: Camera): void {
+  /** Draw the map, then `marks` (world points with a colour: a game's ships), then the camera's rectangle. */
+  draw(camera: Camera, marks: readonly { x: number; y: number; colour: string }[] = []): void {
     if (!this.base) return;
     const ctx = this.ctx;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
     ctx.drawImage(this.base, 0, 0);
     ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+    for (const m of marks) {
+      const [x, y] = this.toMini(m.x, m.y);
+      ctx.beginPath();
+      ctx.arc(x, y, 2.6, 0, Math.PI * 2);
+      ctx.fillStyle = m.colour;
+      ctx.fill();
+      ctx.strokeStyle = "rgba(3, 5, 11, 0.9)";
+      ctx.lineWidth = 1;
+      ctx.stroke();
+    }
     const v: Rect = camera.visible();
     const [x0, y0] = this.toMini(v.x, v.y);
     const [x1, y1] = this.toMini(v.x + v.w, v.y + v.h);

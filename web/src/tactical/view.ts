@@ -38,6 +38,16 @@ export class BoardView {
   onHover: (h: Hex | null) => void = () => {};
   /** Called after the view moved or zoomed (for a readout). */
   onMove: () => void = () => {};
+  /** Called on a click or tap (not a drag) with the world point and the hex under it. */
+  onClick: (world: [number, number], h: Hex) => void = () => {};
+  /** Extra per-frame drawing over the board, in world units (a game screen's pieces), then in screen pixels. */
+  overlay: ((ctx: CanvasRenderingContext2D, zoom: number) => void) | null = null;
+  screenOverlay: ((ctx: CanvasRenderingContext2D) => void) | null = null;
+  /** Points to mark on the minimap (a game's pieces), in world units. */
+  minimapMarks: (() => { x: number; y: number; colour: string }[]) | null = null;
+  /** Keys before the view's own (H): return true when used. */
+  keys: ((e: KeyboardEvent) => boolean) | null = null;
+  private readonly detach: () => void;
 
   constructor(
     readonly canvas: HTMLCanvasElement,
@@ -56,9 +66,11 @@ export class BoardView {
     });
     const e = this.renderer.extent;
     this.camera.limits = { x: e.x, y: e.y, w: e.w, h: e.h };
-    attachPanZoom(canvas, this.camera, {
+    this.detach = attachPanZoom(canvas, this.camera, {
       changed: () => this.touch(),
+      onClick: (sx, sy) => this.onClick(this.camera.toWorld(sx, sy), this.hexAt(sx, sy)),
       onKey: (ev) => {
+        if (this.keys?.(ev)) return true;
         if (ev.key === "h" || ev.key === "H" || ev.key === "Home") {
           this.fit();
           return true;
@@ -83,6 +95,12 @@ export class BoardView {
 
   destroy(): void {
     cancelAnimationFrame(this.frame);
+    this.detach();
+  }
+
+  /** Redraw on the next frame (the pieces changed). */
+  invalidate(): void {
+    this.dirty = true;
   }
 
   /** The hex under a screen point. */
@@ -156,9 +174,17 @@ export class BoardView {
     const ctx = this.ctx;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.drawImage(this.layer.get(this.camera, dpr), 0, 0);
-    if (this.hover) {
-      const z = this.camera.zoom;
+    const z = this.camera.zoom;
+    const world = (): void =>
       ctx.setTransform(dpr * z, 0, 0, dpr * z, dpr * (this.camera.width / 2 - this.camera.x * z), dpr * (this.camera.height / 2 - this.camera.y * z));
+    if (this.overlay) {
+      world();
+      ctx.save();
+      this.overlay(ctx, z);
+      ctx.restore();
+    }
+    if (this.hover) {
+      world();
       const [cx, cy] = pixel(this.hover);
       ctx.beginPath();
       for (let i = 0; i < 6; i++) {
@@ -173,7 +199,13 @@ export class BoardView {
       ctx.lineWidth = 1.5 / z;
       ctx.stroke();
     }
-    this.minimap.draw(this.camera);
+    if (this.screenOverlay) {
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.save();
+      this.screenOverlay(ctx);
+      ctx.restore();
+    }
+    this.minimap.draw(this.camera, this.minimapMarks?.() ?? []);
   }
 
   /** Words for what is at a hex: coordinates, body surface, gravity, base, asteroids, off the map. */

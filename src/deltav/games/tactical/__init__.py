@@ -98,6 +98,21 @@ class TacticalGame(Game):
         return board(options)
 
     @classmethod
+    def annotate_legal(cls, state, player: int, actions) -> list[dict | None] | None:
+        """Course previews of orders, odds of attacks, costs of purchases (``annotate.annotate_legal``)."""
+        from .annotate import annotate_legal
+
+        return annotate_legal(state, player, actions)
+
+    @classmethod
+    def advise(cls, view: Mapping[str, Any], seat: int, request: Mapping[str, Any]) -> dict:
+        """The astrogation assistant: the planner's fewest-turn course for one of ``seat``'s ships to a destination,
+        from ``seat``'s own view (``advise.advise``)."""
+        from .advise import advise
+
+        return advise(view, seat, request)
+
+    @classmethod
     def scenarios(cls) -> list[ScenarioInfo]:
         out = []
         for sid in SCENARIO_IDS:

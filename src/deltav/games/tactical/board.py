@@ -20,6 +20,7 @@ from deltav.core import hexgrid
 
 from .mapdata import GameMap, default_map
 from .scenarios import Scenario, get_scenario
+from .tables import tables
 
 FORMAT = "deltav-tactical-board/1"
 BODY_KINDS = ("star", "planet", "moon", "minor")
@@ -117,4 +118,5 @@ def board(options: Mapping[str, Any] | None = None) -> dict:
             "escape_edge": sc.rules.escape_edge,
             "planetary_defense": sc.rules.planetary_defense,
         },
+        "tables": tables(),  # the help screen's reference tables (tables.py)
     }

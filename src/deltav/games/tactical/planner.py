@@ -88,14 +88,17 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
     """The fewest-turns plan from a ship state to a goal, as a tuple of steps ``((burn, land, weak), state)``
     (``state`` = ``(pos, vel, pending, fuel, landed)`` the step is taken from), or None if no plan within
     ``depth`` turns survives the beam; a move through asteroids must leave a ship that could drift
-    ``drift_moves`` moves safely if a hit disabled it. ``kind`` is ``"land"`` (land on a hex of ``goals``) or ``"visit"``
-    (touch a gravity or surface hex of ``body``; ``goals`` then guide the search)."""
+    ``drift_moves`` moves safely if a hit disabled it. ``kind`` is ``"land"`` (land on a hex of ``goals``), ``"visit"``
+    (touch a gravity or surface hex of ``body``; ``goals`` then guide the search) or ``"reach"`` (touch a hex of
+    ``goals`` and survive there)."""
     if not goals:
         return None
     visit_hexes = None
     if kind == "visit":
         visit_hexes = gmap.gravity_hexes_of.get(body, frozenset()) | frozenset(
             h for h, b in gmap.surface.items() if b == body)
+    elif kind == "reach":  # touch one of the goal hexes (the astrogation assistant's "fly to this hex")
+        visit_hexes = frozenset(goals)
     start = (pos, vel, pending, fuel, landed)
     frontier = [(0.0, start, (), 0)]
     off_map = gmap.off_map
@@ -106,7 +109,7 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
             p, v, pend, f, ld = st
             burns = (None, 0, 1, 2, 3, 4, 5) if (f is None or f > 0) else (None,)
             for b in burns:
-                if ld and b is None and kind == "visit":
+                if ld and b is None and kind != "land":
                     continue  # staying landed visits nothing new
                 lands = (False, True) if (b is not None and not ld) else (False,)
                 for land in lands:

@@ -1,0 +1,168 @@
+"""Notes on the legal actions of Delta-V tactical, for clients that show what an action would do (the browser's
+course preview and odds preview): ``annotate_legal(state, player, actions)`` returns one plain-JSON object (or
+None) per action, in order.
+
+- ``order``: the course preview of ``preview.preview_course`` (path, destination, velocity after, fuel after,
+  landing or crash with the body and hex, off-map and escape, gravity queued for the next move, orbit after),
+  plus the ship's position and velocity before (``start``, ``velocity_before``) so a client can draw
+  v + burn = v'. Only the player's own ships get orders, and their state is fully known to their owner.
+- ``fire``: the odds preview of the attack (strengths, odds column, range and velocity modifiers, heroism, the
+  chance of each result) and whether the target can counterattack, judged from the ships ``player`` can see (a
+  hidden enemy ship never counts, so a note never reveals one).
+- ``add_attacker``: the ship's combat strength, the targets the group would see with it and the odds preview
+  of the group with it at each of them.
+- ``end_combat``: for every target some free ship sees, the attack of all of them together (``attacks``).
+- ``buy``: the item's cost and the credits left after it.
+
+This module reads the state and the combat tables; it never changes the state and does no I/O. What a note may
+hold is checked against ``state.secret_tokens(player)`` by tests/tactical/test_annotate.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from . import combat as cb
+from .combat_phase import _free_attackers, _policy, combatant, nuke_targets, ship_targets
+from .fleet import _cost, _left
+from .model import hkey
+from .preview import preview_course
+from .values import AddAttacker, Buy, EndCombat, Fire, Order
+
+RESULT_LABELS = ("-", "D1", "D2", "D3", "D4", "D5", "E")
+
+
+def annotate_legal(state, player: int, actions: Sequence) -> list[dict | None] | None:
+    """One note per action (None where there is nothing to add); None when no action has a note."""
+    notes: list[dict | None] = []
+    hidden: set[str] | None = None
+    any_note = False
+    for a in actions:
+        note = None
+        if isinstance(a, Order):
+            note = _order_note(state, a)
+        elif isinstance(a, Fire):
+            if hidden is None:
+                hidden = state.secret_tokens(player)
+            note = _fire_note(state, player, a, hidden)
+        elif isinstance(a, AddAttacker):
+            if hidden is None:
+                hidden = state.secret_tokens(player)
+            note = _attacker_note(state, a, player, hidden)
+        elif isinstance(a, EndCombat):
+            if hidden is None:
+                hidden = state.secret_tokens(player)
+            note = _all_in(state, player, hidden)
+        elif isinstance(a, Buy):
+            cost = _cost(a.item)
+            note = {"cost": cost, "credits_left": _left(state, player) - cost}
+        any_note = any_note or note is not None
+        notes.append(note)
+    return notes if any_note else None
+
+
+def _order_note(state, a: Order) -> dict:
+    sh = state.ship(a.ship)
+    note = preview_course(state, a.ship, a).to_json()
+    note["start"] = hkey(sh.pos)
+    note["velocity_before"] = [sh.vel[0], sh.vel[1]]
+    note["fuel_before"] = sh.fuel
+    return note
+
+
+def _attacker_note(state, a: AddAttacker, player: int, hidden: set[str]) -> dict:
+    sh = state.ship(a.ship)
+    cs = state.combat
+    group = (a.ship,) if cs.allocated else cs.group + (a.ship,)
+    targets = ship_targets(state, group)
+    members = [state.ship(x) for x in group]
+    return {
+        "strength": combatant(sh).strength,
+        "targets": [t.id for t in targets] + [o.id for o in nuke_targets(state, group)],
+        "attacks": {t.id: _odds(state, members, t, None, hidden) for t in targets},
+    }
+
+
+def _all_in(state, player: int, hidden: set[str]) -> dict:
+    """For ``end_combat``'s note: for every ship target, the attack of every free ship that sees it (with the
+    group already formed), as the preview of "everyone fires at this one"."""
+    cs = state.combat
+    free = [sh for sh in _free_attackers(state) if sh.id not in cs.group]
+    base = () if cs.allocated else cs.group
+    out = {}
+    seen = set()
+    for sh in free:
+        for t in ship_targets(state, base + (sh.id,)):
+            seen.add(t.id)
+    for tid in sorted(seen):
+        t = state.ship(tid)
+        group = base + tuple(sh.id for sh in free if t in ship_targets(state, base + (sh.id,)))
+        members = [state.ship(x) for x in group]
+        out[tid] = {"ships": list(group), **_odds(state, members, t, None, hidden)}
+    return {"attacks": out}
+
+
+def _chances(column: int, penalty: int) -> dict:
+    counts = cb.result_counts(column, penalty)
+    return {RESULT_LABELS[i]: n for i, n in enumerate(counts) if n}
+
+
+def _fire_note(state, player: int, a: Fire, hidden: set[str]) -> dict | None:
+    cs = state.combat
+    members = [state.ship(x) for x in cs.group]
+    target = state.ship(a.target)
+    if target is None:  # an enemy nuke: fixed odds, range and velocity, no counterattack
+        nuke = next((o for o in state.ordnance if o.id == a.target), None)
+        if nuke is None:
+            return None
+        atk = [combatant(m) for m in members]
+        rmod = cb.group_range_modifier(atk, nuke.pos)
+        vmod = cb.group_velocity_modifier(atk, nuke.vel)
+        column = cb.ANTI_NUKE_ODDS
+        chances = _chances(column, rmod + vmod)
+        return {
+            "kind": "anti_nuke", "target": a.target, "attack": sum(x.strength for x in atk), "defence": 0,
+            "odds": cb.ODDS_LABELS[column], "range_mod": rmod, "velocity_mod": vmod, "heroism": 0,
+            "chances": chances, "destroy_chance": 6 - chances.get("-", 0), "counter": None,
+        }
+    return _odds(state, members, target, a.strength, hidden)
+
+
+def _odds(state, members: list, target, declared: int | None, hidden: set[str]) -> dict:
+    """The odds preview of ``members`` firing at ship ``target`` with ``declared`` strength (None: all of it),
+    the counterattack judged from the ships outside ``hidden``."""
+    atk = [combatant(m) for m in members]
+    full = sum(x.strength for x in atk)
+    strength = full if declared is None else declared
+    tc = combatant(target)
+    column = cb.odds_column(strength, tc.strength)
+    rmod, vmod, heroic = cb._group_modifiers(atk, target.pos, target.vel)
+    bonus = cb.HEROISM_BONUS if heroic else 0
+    chances = _chances(column, rmod + vmod - bonus)
+    counters = []
+    for sh in state.ships:
+        if sh.owner != target.owner or sh.destroyed or sh.id in hidden:
+            continue
+        if cb.can_counterattack(combat=sh.type.combat, defensive_only=sh.type.defensive, disabled_turns=sh.disabled,
+                                policy=_policy(sh), active=not sh.landed, resupplied=sh.resupplied,
+                                own_control=sh.control == "own"):
+            counters.append(combatant(sh))
+    cgroup = cb.counter_group(tc, counters)
+    counter = None
+    if cgroup:
+        primary = cb.primary_attacker(atk)
+        cstrength = sum(c.strength for c in cgroup)
+        ccol = cb.odds_column(cstrength, full)
+        crm, cvm, cheroic = cb._group_modifiers(cgroup, primary.position, primary.velocity)
+        cbonus = cb.HEROISM_BONUS if cheroic else 0
+        counter = {
+            "ships": [c.id for c in cgroup], "target": primary.id, "attack": cstrength, "defence": full,
+            "odds": cb.ODDS_LABELS[ccol], "range_mod": crm, "velocity_mod": cvm, "heroism": cbonus,
+            "chances": _chances(ccol, crm + cvm - cbonus),
+        }
+    return {
+        "kind": "gun", "target": target.id, "attack": strength, "group_strength": full, "defence": tc.strength,
+        "odds": cb.ODDS_LABELS[column], "range_mod": rmod, "velocity_mod": vmod, "heroism": bonus,
+        "chances": chances, "hit_chance": 6 - chances.get("-", 0), "target_disabled": target.disabled,
+        "counter": counter,
+    }

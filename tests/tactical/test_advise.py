@@ -1,0 +1,109 @@
+"""The astrogation assistant (``TacticalGame.advise``): a plan from the seat's own view whose first order is legal
+and whose first turn is exactly the course preview; following it lands; bad requests name the field."""
+
+from __future__ import annotations
+
+import pytest
+
+from deltav.core.errors import IllegalAction, MalformedAction
+from deltav.core.protocol import Game, get_game
+from deltav.core.session import Session
+from deltav.games import load_all
+from deltav.games.tactical.preview import preview_course
+
+load_all()
+GAME = get_game("tactical")
+SEEDS = (2, 4, 6)  # seeds 0, 1, 3, 5, 7: Venus' defense destroys the ship on the planner's course
+
+
+def _legal_order(snap, order):
+    return next((e for e in snap["legal"] if e["action"] == order), None)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_following_the_assistant_lands_on_venus_and_each_plan_starts_with_the_preview(seed):
+    """(Venus' planetary defense fires at the ship on its way in: with these seeds its dice miss or only
+    disable it.)"""
+    s = Session(GAME, {"scenario": "biplanetary"}, seed)
+    first_turns = None
+    for _ in range(200):
+        if s.is_over():
+            break
+        seat = s.deciding()[0]
+        snap = s.snapshot(seat)
+        view = snap["view"]
+        if seat == 0 and view["phase"] == "astrogation" and not view["orders"]:
+            advice = GAME.advise(view, 0, {"ship": "p0s0", "goal": {"kind": "body", "body": "Venus"}})
+            ship = next(x for x in view["ships"] if x["id"] == "p0s0")
+            if ship["disabled"]:  # Venus' planetary defense hit it: it can only coast, and the assistant says so
+                assert not advice["found"] and "disabled" in advice["reason"]
+                coast = {"type": "order", "ship": "p0s0", "burn": None, "overload": None, "land": False, "weak": []}
+                s.submit(0, coast, expected_step=snap["step"])
+                continue
+            assert advice["found"], advice
+            first_turns = first_turns or advice["turns"]
+            step = advice["steps"][0]
+            entry = _legal_order(snap, step["order"])
+            assert entry is not None, step["order"]
+            act = GAME.action_from_json(step["order"])
+            pv = preview_course(s.state, "p0s0", act).to_json()
+            assert (step["path"], step["destination"], step["velocity"], step["fuel_after"]) == (
+                pv["path"], pv["destination"], pv["velocity"], pv["fuel_after"])
+            s.submit(0, step["order"], expected_step=snap["step"])
+            continue
+        # everything else: end the phase (the opponent coasts)
+        end = next(e for e in snap["legal"] if e["action"]["type"].startswith("end_") or
+                   e["action"]["type"] == "fleet_ready")
+        s.submit(seat, end["action"], expected_step=snap["step"])
+    assert s.is_over()
+    res = s.state.result()
+    assert list(res.winners) == [0], res
+    assert first_turns is not None and first_turns <= 9
+
+
+def test_goals_of_every_kind_and_their_answers():
+    s = Session(GAME, {"scenario": "biplanetary"}, 3)
+    view = s.snapshot(0)["view"]
+    for goal in ({"kind": "base", "hex": "-5,7"}, {"kind": "orbit", "body": "Mars"}, {"kind": "hex", "hex": "-4,0"},
+                 {"kind": "body", "body": "Venus"}):
+        a = GAME.advise(view, 0, {"ship": "p0s0", "goal": goal})
+        assert a["found"] and a["turns"] == len(a["steps"]) >= 1, goal
+        assert [st["turn"] for st in a["steps"]] == list(range(1, a["turns"] + 1))
+        for prev, nxt in zip(a["steps"], a["steps"][1:]):
+            assert nxt["start"] == prev["destination"]
+    last = GAME.advise(view, 0, {"ship": "p0s0", "goal": {"kind": "base", "hex": "-5,7"}})["steps"][-1]
+    assert last["outcome"] == "landing" and last["destination"] == "-5,7"
+    hexed = GAME.advise(view, 0, {"ship": "p0s0", "goal": {"kind": "hex", "hex": "-4,0"}})
+    assert "-4,0" in hexed["steps"][-1]["path"]
+
+
+@pytest.mark.parametrize("request_, field", [
+    (None, "request"),
+    ({"goal": {"kind": "body", "body": "Venus"}}, "request.ship"),
+    ({"ship": "p0s0"}, "request.goal"),
+    ({"ship": "p0s0", "goal": {"kind": "star"}}, "request.goal.kind"),
+    ({"ship": "p0s0", "goal": {"kind": "body", "body": "Pluto"}}, "request.goal.body"),
+    ({"ship": "p0s0", "goal": {"kind": "hex", "hex": "1;2"}}, "request.goal.hex"),
+    ({"ship": "p0s0", "goal": {"kind": "hex"}}, "request.goal.hex"),
+    ({"ship": "p0s0", "goal": {"kind": "base", "hex": "0,5"}}, "request.goal.hex"),
+    ({"ship": "p0s0", "goal": {"kind": "hex", "hex": "0,0"}}, "request.goal.hex"),
+])
+def test_a_malformed_request_names_the_field(request_, field):
+    view = Session(GAME, {"scenario": "biplanetary"}, 3).snapshot(0)["view"]
+    with pytest.raises(MalformedAction) as e:
+        GAME.advise(view, 0, request_)
+    assert e.value.field == field
+
+
+def test_only_your_own_ships_and_games_without_advice():
+    s = Session(GAME, {"scenario": "biplanetary"}, 3)
+    with pytest.raises(IllegalAction) as e:
+        GAME.advise(s.snapshot(1)["view"], 1, {"ship": "p0s0", "goal": {"kind": "body", "body": "Venus"}})
+    assert e.value.rule == "tactical.advise.not_yours"
+    # the enemy's ship is not in seat 0's view at all (fog of war): the same refusal, nothing said about it
+    with pytest.raises(IllegalAction) as e:
+        GAME.advise(s.snapshot(0)["view"], 0, {"ship": "p1s0", "goal": {"kind": "body", "body": "Mars"}})
+    assert e.value.rule == "tactical.advise.not_yours"
+    with pytest.raises(IllegalAction) as e:
+        Game.advise({}, 0, {})
+    assert e.value.rule == "protocol.advise"

@@ -1,0 +1,231 @@
+/**
+ * The tactical screen's reading of the legal list: which orders, launches, attacks, transfers and purchases the
+ * server offers, the engine's notes on them, and the match of a player's choice (a ship and a burn, a launch
+ * kind and boost, a target) to exactly one legal entry. Also the burn-arrow geometry around the drift hex and
+ * the key map of the help text. Pure functions over plain data (no DOM), so node tests cover them.
+ *
+ * It never builds an action: every action it returns is one of the entries it was given.
+ */
+import { DIRECTIONS, type Hex, parseKey } from "../shell/hex";
+import type { LegalEntry } from "../shell/screen";
+
+/** The course preview note of an order (annotate.py: preview_course plus the start). */
+export interface CourseNote {
+  ship: string;
+  path: string[];
+  contact: string[];
+  destination: string;
+  velocity: [number, number];
+  fuel_spent: number;
+  fuel_after: number | null;
+  fuel_before: number | null;
+  gravity_queued: { hex: string; dir: number; body: string; weak: boolean; ignored: boolean }[];
+  ignorable_weak: string[];
+  outcome: "normal" | "landing" | "crash";
+  body: string | null;
+  crash_hex: string | null;
+  off_map: boolean;
+  escapes: boolean;
+  orbit_after: string | null;
+  start: string;
+  velocity_before: [number, number];
+}
+
+export interface OddsBlock {
+  kind: "gun" | "anti_nuke";
+  target: string;
+  attack: number;
+  defence: number;
+  odds: string;
+  range_mod: number;
+  velocity_mod: number;
+  heroism: number;
+  chances: Record<string, number>;
+  hit_chance?: number;
+  destroy_chance?: number;
+  group_strength?: number;
+  counter: null | { ships: string[]; target: string; attack: number; defence: number; odds: string;
+    range_mod: number; velocity_mod: number; heroism: number; chances: Record<string, number> };
+}
+
+export interface OrderChoice {
+  burn: number | null;
+  overload: number | null;
+  land: boolean;
+  weak: string[];
+}
+
+export const COAST: OrderChoice = { burn: null, overload: null, land: false, weak: [] };
+
+type Act = LegalEntry["action"];
+
+const field = <T>(a: Act, name: string): T => a[name] as T;
+
+export function ordersOf(legal: LegalEntry[], ship: string): LegalEntry[] {
+  return legal.filter((e) => e.action.type === "order" && field<string>(e.action, "ship") === ship);
+}
+
+/** Ships that still have an order to give (the legal list offers one). */
+export function shipsToOrder(legal: LegalEntry[]): string[] {
+  const out: string[] = [];
+  for (const e of legal) {
+    if (e.action.type === "order") {
+      const s = field<string>(e.action, "ship");
+      if (!out.includes(s)) out.push(s);
+    }
+  }
+  return out;
+}
+
+const sameWeak = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i]);
+
+/**
+ * The legal order of `ship` for a choice: the exact entry, else the same burn and overload with the land flag
+ * the engine requires (an orbit of your target forces it), else null (the choice is not legal).
+ */
+export function matchOrder(legal: LegalEntry[], ship: string, c: OrderChoice): LegalEntry | null {
+  const mine = ordersOf(legal, ship);
+  const same = (e: LegalEntry): boolean =>
+    field<number | null>(e.action, "burn") === c.burn && field<number | null>(e.action, "overload") === c.overload;
+  const exact = mine.find(
+    (e) => same(e) && field<boolean>(e.action, "land") === c.land && sameWeak(field<string[]>(e.action, "weak") ?? [], c.weak),
+  );
+  if (exact) return exact;
+  const noWeak = mine.find((e) => same(e) && field<boolean>(e.action, "land") === c.land && (field<string[]>(e.action, "weak") ?? []).length === 0);
+  if (noWeak && c.weak.length === 0) return noWeak;
+  return mine.find((e) => same(e) && (field<string[]>(e.action, "weak") ?? []).length === 0) ?? null;
+}
+
+/** Does the ship have a landing variant of this burn (the `land` flag)? */
+export function hasLandVariant(legal: LegalEntry[], ship: string, burn: number | null): boolean {
+  return ordersOf(legal, ship).some((e) => field<number | null>(e.action, "burn") === burn && field<boolean>(e.action, "land"));
+}
+
+export function choiceOf(a: Act): OrderChoice {
+  return {
+    burn: field<number | null>(a, "burn") ?? null,
+    overload: field<number | null>(a, "overload") ?? null,
+    land: Boolean(field<boolean>(a, "land")),
+    weak: [...(field<string[]>(a, "weak") ?? [])],
+  };
+}
+
+/** A burn arrow: the direction, the hex it points at (the burn's destination), whether it is offered. */
+export interface BurnArrow {
+  dir: number;
+  at: Hex;
+  legal: boolean;
+  crash: boolean;
+}
+
+/**
+ * The six arrows around the drift hex (the coast destination): arrow d points at drift + direction d, offered
+ * when the legal list has that single burn (its note then gives the true destination, which a landing or
+ * takeoff may move; the arrow still sits around the drift hex as the help text draws it).
+ */
+export function burnArrows(legal: LegalEntry[], ship: string): { drift: Hex | null; arrows: BurnArrow[] } {
+  const mine = ordersOf(legal, ship);
+  const coast = mine.find((e) => field(e.action, "burn") === null && !field(e.action, "land"));
+  const note = coast?.note as unknown as CourseNote | undefined;
+  const drift = note ? parseKey(note.destination) : null;
+  const arrows: BurnArrow[] = [];
+  for (let d = 0; d < 6; d++) {
+    const e = mine.find((x) => field(x.action, "burn") === d && field(x.action, "overload") === null);
+    const at: Hex = drift ? [drift[0] + DIRECTIONS[d]![0], drift[1] + DIRECTIONS[d]![1]] : [0, 0];
+    const n = e?.note as unknown as CourseNote | undefined;
+    arrows.push({ dir: d, at, legal: Boolean(e), crash: Boolean(n && (n.outcome === "crash" || (n.off_map && !n.escapes))) });
+  }
+  return { drift, arrows };
+}
+
+/** The direction whose arrow is nearest to a point (world coordinates), or null beyond `reach`. */
+export function arrowAt(arrows: BurnArrow[], px: [number, number], toPixel: (h: Hex) => [number, number], reach = 0.9): number | null {
+  let best: number | null = null;
+  let bestD = reach;
+  for (const a of arrows) {
+    if (!a.legal) continue;
+    const [x, y] = toPixel(a.at);
+    const d = Math.hypot(x - px[0], y - px[1]);
+    if (d < bestD) {
+      bestD = d;
+      best = a.dir;
+    }
+  }
+  return best;
+}
+
+/** The next choice after pressing burn key `d` (Shift: overload) on a current choice. */
+export function pressBurn(c: OrderChoice, d: number, shift: boolean): OrderChoice {
+  if (shift) {
+    if (c.burn === null) return { ...c, burn: d, overload: null, land: false, weak: [] };
+    return { ...c, overload: c.overload === d ? null : d, land: false, weak: [] };
+  }
+  if (c.burn === d && c.overload === null) return { ...COAST };
+  return { burn: d, overload: null, land: false, weak: [] };
+}
+
+/** What a key means on the tactical screen (the help text's controls); null: not ours. */
+export type Intent =
+  | { kind: "burn"; dir: number; overload: boolean }
+  | { kind: "clear" }
+  | { kind: "next-ship"; back: boolean }
+  | { kind: "confirm" }
+  | { kind: "cancel" }
+  | { kind: "launch"; ordnance: "mine" | "torpedo" | "nuke" }
+  | { kind: "boost"; dir: number }
+  | { kind: "target"; step: 1 | -1 }
+  | { kind: "attacker"; step: 1 | -1 }
+  | { kind: "focus-enemy" }
+  | { kind: "centre-fleet" }
+  | { kind: "whole-map" }
+  | { kind: "assist" }
+  | { kind: "apply-plan" }
+  | { kind: "hint" }
+  | { kind: "land" }
+  | { kind: "weak" };
+
+/** Shift+digit arrives as a symbol on most layouts: the US row, keyed by `code` when present. */
+const DIGIT_CODES: Record<string, number> = { Digit1: 1, Digit2: 2, Digit3: 3, Digit4: 4, Digit5: 5, Digit6: 6, Digit0: 0,
+  Numpad1: 1, Numpad2: 2, Numpad3: 3, Numpad4: 4, Numpad5: 5, Numpad6: 6, Numpad0: 0 };
+const SHIFTED: Record<string, number> = { "!": 1, "@": 2, "#": 3, $: 4, "%": 5, "^": 6, ")": 0 };
+
+export function keyIntent(e: { key: string; code?: string; shiftKey: boolean }, phase: string): Intent | null {
+  const k = e.key;
+  let digit: number | null = null;
+  if (/^[0-6]$/.test(k)) digit = Number(k);
+  else if (k in SHIFTED) digit = SHIFTED[k]!;
+  else if (e.code && e.code in DIGIT_CODES && e.shiftKey) digit = DIGIT_CODES[e.code]!;
+  if (digit !== null) {
+    // keys 1-6 are directions 0-5 in the order the arrows are drawn: 1 E, 2 NE, 3 NW, 4 W, 5 SW, 6 SE
+    if (phase === "ordnance") return digit === 0 ? { kind: "boost", dir: -1 } : { kind: "boost", dir: digit - 1 };
+    if (digit === 0) return { kind: "clear" };
+    return { kind: "burn", dir: digit - 1, overload: e.shiftKey };
+  }
+  switch (k) {
+    case "Tab": return { kind: "next-ship", back: e.shiftKey };
+    case "Enter": return { kind: "confirm" };
+    case "Escape": return { kind: "cancel" };
+    case "n": case "N": return phase === "ordnance" ? { kind: "launch", ordnance: "mine" } : null;
+    case "t": case "T": return phase === "ordnance" ? { kind: "launch", ordnance: "torpedo" } : null;
+    case "k": case "K": return phase === "ordnance" ? { kind: "launch", ordnance: "nuke" } : null;
+    case "[": return { kind: "target", step: -1 };
+    case "]": return { kind: "target", step: 1 };
+    case "{": return { kind: "attacker", step: -1 };
+    case "}": return { kind: "attacker", step: 1 };
+    case "e": case "E": return { kind: "focus-enemy" };
+    case "h": case "H": return { kind: "centre-fleet" };
+    case "Home": return { kind: "whole-map" };
+    case "p": case "P": return { kind: "assist" };
+    case "b": case "B": return { kind: "apply-plan" };
+    case "i": case "I": return { kind: "hint" };
+    case "g": case "G": return { kind: "land" };
+    case "v": case "V": return { kind: "weak" };
+    default: return null;
+  }
+}
+
+/** "q,r" to a hex, tolerating a list. */
+export function hexOf(h: string | readonly number[]): Hex {
+  return typeof h === "string" ? parseKey(h) : [h[0]!, h[1]!];
+}
