@@ -1,0 +1,682 @@
+/**
+ * The mining game screen (`GameScreen`): the field on a canvas (boardCanvas.ts) beside the record sheets: the
+ * prompt of the current decision with its controls, the running contract attempt, the contract cards, each
+ * player's sheet (rockets, bribe counters and their state, incidents in hand with their text, collected tiles)
+ * and the standings with the rulebook's tie-breaks.
+ *
+ * Every control stands for one entry of `snapshot.legal` (matched in model.ts, never built); a click that
+ * stands for nothing is explained in words through `host.say`. Keyboard: arrows move a cursor over the field,
+ * Enter or Space acts on it, Escape cancels a selection, digits press the prompt's numbered buttons, P
+ * prospect, B buy, V survey, E end moves / looks.
+ */
+import type { GameScreen, LegalEntry, LogEntry, ScreenHost, Snapshot } from "../shell/screen";
+import { MiningBoard, type Marks } from "./boardCanvas";
+import { MINING_CSS } from "./css";
+import { miningHelp } from "./help";
+import {
+  GRID, INCIDENT_TEXT, STATION, type MiningView, asView, attemptSlots, bannerFor, clickSquare, describeEvent,
+  article, entryLabel, isMineral, kindName, moveLabel, moveSources, ofType, promptFor, squareName, standings, targetSquare,
+  tileName,
+} from "./model";
+import { kindStyle, playerColour } from "./style";
+
+const STYLE_ID = "mining-screen-css";
+
+const el = <K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] => {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+};
+
+/** A small chip naming a mineral or incident (letter + value), coloured like the tile. */
+export function chip(kind: string, value?: number, extra = ""): HTMLSpanElement {
+  const st = kindStyle(kind);
+  const c = el("span", `mn-chip ${extra}`.trim(), isMineral(kind) && value ? `${st.code}${value}` : st.code);
+  c.style.background = st.fill;
+  c.style.color = st.ink;
+  c.title = value ? `${kindName(kind)} ${value}` : kindName(kind);
+  return c;
+}
+
+export class MiningScreen implements GameScreen {
+  private host!: ScreenHost;
+  private root!: HTMLElement;
+  private board!: MiningBoard;
+  private canvas!: HTMLCanvasElement;
+  private readout!: HTMLElement;
+  private side!: HTMLElement;
+  private live!: HTMLElement;
+  private snap: Snapshot | null = null;
+  private selected: number | null = null;
+  private cursor: number = STATION;
+  private cursorShown = false;
+  private hover: number | null = null;
+  private drag: { from: number; x: number; y: number; moved: boolean } | null = null;
+  /** Entries a click stood for when there were several (a bump or victim choice). */
+  private choice: { title: string; entries: LegalEntry[] } | null = null;
+  /** The survey chooser (pick the counter to pay) is open. */
+  private surveyOpen = false;
+  private pending = false;
+  private raf = 0;
+  private resizeObs: ResizeObserver | null = null;
+  private lastToAct = false;
+
+  mount(root: HTMLElement, host: ScreenHost): void {
+    this.host = host;
+    if (!document.getElementById(STYLE_ID)) {
+      const st = document.createElement("style");
+      st.id = STYLE_ID;
+      st.textContent = MINING_CSS;
+      document.head.appendChild(st);
+    }
+    this.root = el("div", "mn-root");
+    this.root.dataset["screen"] = "mining";
+    const wrap = el("div", "mn-boardwrap");
+    this.canvas = el("canvas", "mn-board");
+    this.canvas.tabIndex = 0;
+    this.canvas.setAttribute("role", "application");
+    this.canvas.setAttribute("aria-label", "The asteroid field, 7 by 7 with the station in the centre. Arrow keys move the cursor, Enter acts on the square.");
+    this.readout = el("div", "mn-readout", "Point at a square (or focus the field and use the arrow keys) to read it.");
+    this.readout.setAttribute("aria-live", "polite");
+    wrap.append(this.canvas, this.readout);
+    this.side = el("div", "mn-side");
+    this.live = el("div", "mn-sr");
+    this.live.setAttribute("aria-live", "polite");
+    this.root.append(wrap, this.side, this.live);
+    root.appendChild(this.root);
+    this.board = new MiningBoard(this.canvas);
+    this.attachPointer();
+    this.canvas.addEventListener("focus", () => { this.cursorShown = true; this.describe(this.cursor); this.redraw(); });
+    this.canvas.addEventListener("keydown", (e) => { if (this.key(e)) e.preventDefault(); });
+    this.resizeObs = new ResizeObserver(() => this.redraw());
+    this.resizeObs.observe(this.canvas);
+    (window as unknown as { deltavMining?: unknown }).deltavMining = this;
+  }
+
+  unmount(): void {
+    this.resizeObs?.disconnect();
+    cancelAnimationFrame(this.raf);
+    this.root.remove();
+  }
+
+  // ---- snapshot ------------------------------------------------------------------------------------------
+
+  update(snapshot: Snapshot, newEvents: LogEntry[]): void {
+    const prev = this.snap;
+    this.snap = snapshot;
+    this.pending = false;
+    if (!prev || prev.step !== snapshot.step) {
+      this.choice = null;
+      this.surveyOpen = false;
+      const v = asView(snapshot);
+      if (this.selected !== null && !moveSources(snapshot.legal).has(this.selected)) this.selected = null;
+      if (v.phase !== "action" && v.phase !== "moving") this.selected = null;
+    }
+    this.narrate(newEvents);
+    if (snapshot.to_act && !this.lastToAct) {
+      this.host.sound("turn");
+      this.host.say(promptFor(snapshot, (s) => this.name(s)).head);
+    }
+    if (snapshot.status === "over" && prev && prev.status !== "over") {
+      const me = snapshot.seat;
+      const r = snapshot.result;
+      if (me !== null && r) this.host.sound(r.winners.includes(me) ? "win" : "lose");
+    }
+    this.lastToAct = snapshot.to_act;
+    this.renderSide();
+    this.redraw();
+  }
+
+  phase(snapshot: Snapshot): string {
+    return bannerFor(snapshot, (s) => this.name(s));
+  }
+
+  help(): HTMLElement {
+    const v = this.snap ? asView(this.snap) : null;
+    return miningHelp(v);
+  }
+
+  private name(seat: number): string {
+    const me = this.snap?.seat;
+    const n = this.host ? this.host.seatName(seat) : `Player ${seat + 1}`;
+    return me === seat ? `${n} (you)` : n;
+  }
+
+  private narrate(events: LogEntry[]): void {
+    const lines: string[] = [];
+    for (const e of events) {
+      const t = describeEvent(e.event, (s) => this.name(s));
+      if (t && e.event.type !== "turn-started") lines.push(t);
+    }
+    if (!lines.length) return;
+    this.live.textContent = lines.slice(-4).join(" ");
+    const last = events[events.length - 1]?.event.type;
+    if (last === "contract-fulfilled") this.host.sound("win");
+    else if (last === "attempt-failed") this.host.sound("error");
+    else if (last === "tile-revealed") this.host.sound("hit");
+    else if (last === "rockets-bumped" || last === "rocket-removed") this.host.sound("fire");
+  }
+
+  // ---- drawing -------------------------------------------------------------------------------------------
+
+  private redraw(): void {
+    cancelAnimationFrame(this.raf);
+    this.raf = requestAnimationFrame(() => this.paint());
+  }
+
+  private marks(): Marks {
+    const targets = new Map<number, string | null>();
+    const attempt = new Map<number, boolean>();
+    const s = this.snap;
+    if (s) {
+      const v = asView(s);
+      if (s.to_act && !this.pending) {
+        if (this.selected !== null) {
+          for (const e of ofType(s.legal, "move")) {
+            if (e.action.frm === this.selected && typeof e.action.to === "number") targets.set(e.action.to, e.action.bump != null ? "bump" : null);
+          }
+        } else if (v.phase === "action" || v.phase === "moving") {
+          for (const sq of moveSources(s.legal)) targets.set(sq, null);
+        } else {
+          for (const e of s.legal) {
+            const sq = targetSquare(e);
+            if (sq === null) continue;
+            targets.set(sq, noteLabel(e));
+          }
+        }
+      }
+      if (v.attempt) {
+        for (const m of v.attempt.matched) attempt.set(m.square, true);
+        if (v.attempt.mismatch !== null) attempt.set(v.attempt.mismatch, false);
+      }
+    }
+    return {
+      targets, attempt, selected: this.selected, cursor: this.cursorShown ? this.cursor : null, hover: this.hover,
+      drag: this.drag && this.drag.moved ? { from: this.drag.from, x: this.drag.x, y: this.drag.y } : null,
+    };
+  }
+
+  private paint(): void {
+    if (!this.snap) return;
+    this.board.resize();
+    this.board.draw(asView(this.snap), this.marks());
+    this.canvas.dataset["drawn"] = String(this.snap.step);
+  }
+
+  // ---- pointer and keys ----------------------------------------------------------------------------------
+
+  private pos(e: PointerEvent): [number, number] {
+    const r = this.canvas.getBoundingClientRect();
+    return [e.clientX - r.left, e.clientY - r.top];
+  }
+
+  private attachPointer(): void {
+    const c = this.canvas;
+    c.addEventListener("pointerdown", (e) => {
+      const [x, y] = this.pos(e);
+      const sq = this.board.squareAt(x, y);
+      if (sq === null || !this.snap) return;
+      const v = asView(this.snap);
+      if ((v.phase === "action" || v.phase === "moving") && this.snap.to_act && moveSources(this.snap.legal).has(sq)) {
+        this.drag = { from: sq, x, y, moved: false };
+        c.setPointerCapture(e.pointerId);
+      }
+    });
+    c.addEventListener("pointermove", (e) => {
+      const [x, y] = this.pos(e);
+      const sq = this.board.squareAt(x, y);
+      if (this.drag) {
+        this.drag.x = x;
+        this.drag.y = y;
+        if (sq !== this.drag.from) this.drag.moved = true;
+        this.redraw();
+      }
+      if (sq !== this.hover) {
+        this.hover = sq;
+        if (sq !== null) this.describe(sq);
+        this.redraw();
+      }
+    });
+    c.addEventListener("pointerleave", () => { this.hover = null; this.redraw(); });
+    c.addEventListener("pointerup", (e) => {
+      const [x, y] = this.pos(e);
+      const sq = this.board.squareAt(x, y);
+      const d = this.drag;
+      this.drag = null;
+      if (d && d.moved) {
+        // a drag is "select the source, then click the destination"
+        this.selected = d.from;
+        if (sq !== null && sq !== d.from) this.activate(sq);
+        else this.redraw();
+        return;
+      }
+      if (sq !== null) {
+        this.cursor = sq;
+        this.activate(sq);
+      }
+    });
+  }
+
+  key(e: KeyboardEvent): boolean {
+    if (!this.snap) return false;
+    if (e.ctrlKey || e.metaKey || e.altKey) return false;
+    const k = e.key;
+    const dirs: Record<string, [number, number]> = {
+      ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1],
+      w: [-1, 0], s: [1, 0], a: [0, -1], d: [0, 1],
+    };
+    const dir = dirs[k];
+    if (dir) {
+      const r = Math.min(GRID - 1, Math.max(0, Math.floor(this.cursor / GRID) + dir[0]));
+      const c = Math.min(GRID - 1, Math.max(0, (this.cursor % GRID) + dir[1]));
+      this.cursor = r * GRID + c;
+      this.cursorShown = true;
+      this.describe(this.cursor);
+      this.redraw();
+      return true;
+    }
+    if (k === "Enter" || k === " ") {
+      if (document.activeElement instanceof HTMLButtonElement) return false;
+      this.cursorShown = true;
+      this.activate(this.cursor);
+      return true;
+    }
+    if (k === "Escape") {
+      if (this.selected !== null || this.choice || this.surveyOpen) {
+        this.selected = null;
+        this.choice = null;
+        this.surveyOpen = false;
+        this.host.say("Selection cancelled.");
+        this.renderSide();
+        this.redraw();
+        return true;
+      }
+      return false;
+    }
+    if (/^[1-9]$/.test(k)) {
+      const b = this.side.querySelector<HTMLButtonElement>(`button[data-hotkey="${k}"]`);
+      if (b && !b.disabled) { b.click(); return true; }
+      return false;
+    }
+    const shortcuts: Record<string, string> = { p: "prospect", b: "buy-rocket", e: "end" };
+    const t = shortcuts[k.toLowerCase()];
+    if (t) {
+      const entry = this.snap.legal.find((x) => x.action.type === t || (t === "end" && (x.action.type === "end-moves" || x.action.type === "end-looks")));
+      if (entry) { this.send(entry); return true; }
+      this.host.say(t === "end" ? "There is nothing to end now." : `You cannot ${t === "prospect" ? "prospect" : "buy a rocket"} now.`, "warn");
+      return true;
+    }
+    if (k.toLowerCase() === "v") {
+      if (ofType(this.snap.legal, "survey").length) { this.surveyOpen = true; this.renderSide(); this.focusFirst(".mn-choose button"); }
+      else this.host.say("You cannot start a satellite survey now.", "warn");
+      return true;
+    }
+    return false;
+  }
+
+  private focusFirst(sel: string): void {
+    this.side.querySelector<HTMLButtonElement>(sel)?.focus();
+  }
+
+  /** A click (or Enter) on a square. */
+  private activate(sq: number): void {
+    const s = this.snap;
+    if (!s) return;
+    if (this.pending) { this.host.say("Wait: your last choice is on its way to the server.", "warn"); return; }
+    const res = clickSquare(s, sq, this.selected);
+    const name = (p: number) => this.name(p);
+    switch (res.kind) {
+      case "select":
+        this.selected = res.square;
+        this.host.sound("select");
+        this.host.say(`Rocket on ${squareName(res.square)} selected: now pick where it goes (highlighted). Escape cancels.`);
+        break;
+      case "deselect":
+        this.selected = null;
+        this.host.say("Rocket deselected.");
+        break;
+      case "refuse":
+        this.host.say(res.why, "warn");
+        this.host.sound("error");
+        break;
+      case "submit":
+        if (res.entries.length === 1) {
+          const only = res.entries[0];
+          if (only) this.send(only);
+        } else {
+          const v = asView(s);
+          const title = v.phase === "sabotage-target" ? `Whose rocket on ${squareName(sq)} do you sabotage?`
+            : `Your rocket lands on opponents' rockets on ${squareName(sq)}: whose rocket do you bump?`;
+          this.choice = { title, entries: res.entries };
+          this.host.say(title);
+          this.renderSide();
+          this.focusFirst(".mn-choose button");
+          void name;
+        }
+        break;
+    }
+    this.renderSide();
+    this.redraw();
+  }
+
+  private send(entry: LegalEntry): void {
+    if (!this.snap || this.pending) return;
+    this.pending = true;
+    this.choice = null;
+    this.surveyOpen = false;
+    if (entry.action.type === "move") this.selected = null;
+    this.host.sound("confirm");
+    this.renderSide();
+    this.redraw();
+    this.host.submit(entry.action).catch(() => {
+      this.pending = false;
+      this.renderSide();
+      this.redraw();
+    });
+  }
+
+  /** The readout line about a square (what this viewer knows of it, and the note of the action there). */
+  private describe(sq: number): void {
+    const s = this.snap;
+    if (!s) return;
+    const v = asView(s);
+    const e = v.squares[sq];
+    if (!e) return;
+    const parts: string[] = [squareName(sq)];
+    if (e.status === "station") parts.push("the space station");
+    else if (e.status === "empty") parts.push("empty (tile collected)");
+    else if (e.status === "face_down") {
+      if (e.tile) parts.push(`${e.public ? "face-down, known to all" : "face-down, you saw"}: ${tileName(e.tile)}`);
+      else parts.push("face-down tile");
+    } else if (e.tile) parts.push(`${e.status === "revealed" ? "revealed" : "face-up"}: ${tileName(e.tile)}`);
+    if (e.looked_by.length) parts.push(`looked at by ${e.looked_by.map((p) => this.name(p)).join(", ")}`);
+    const rockets = e.rockets.map((n, p) => (n ? `${this.name(p)} ×${n}` : "")).filter(Boolean);
+    if (rockets.length) parts.push(`rockets: ${rockets.join(", ")}`);
+    if (v.alien === sq) parts.push(rockets.length ? "the alien is here: these rockets are frozen" : "the alien is here");
+    const entry = s.to_act ? s.legal.find((x) => targetSquare(x) === sq && x.note) : undefined;
+    if (entry?.note) {
+      const n = entry.note;
+      if (typeof n["chance"] === "number") parts.push(`chance it counts: ${Math.round(n["chance"] * 100)}%`);
+      if (typeof n["fits"] === "boolean") parts.push(n["fits"] ? "it counts for the contract" : "it would NOT count");
+    }
+    this.readout.textContent = parts.join(" · ");
+  }
+
+  // ---- the side panels -----------------------------------------------------------------------------------
+
+  private renderSide(): void {
+    const s = this.snap;
+    if (!s) return;
+    const v = asView(s);
+    const focused = document.activeElement instanceof HTMLElement && this.side.contains(document.activeElement)
+      ? document.activeElement.dataset["key"] : undefined;
+    this.side.replaceChildren(this.promptPanel(s, v));
+    if (s.status === "over") this.side.append(this.standingsPanel(v));
+    if (v.attempt) this.side.append(this.attemptPanel(v));
+    this.side.append(this.contractsPanel(s, v));
+    const order = [...Array(v.players).keys()];
+    if (s.seat !== null) order.sort((a, b) => (a === s.seat ? -1 : b === s.seat ? 1 : a - b));
+    for (const p of order) this.side.append(this.sheet(s, v, p));
+    if (s.status !== "over") this.side.append(this.standingsPanel(v));
+    if (focused) this.side.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]`)?.focus();
+  }
+
+  private button(entry: LegalEntry, label: string, key: string, cls = "", hotkey?: number): HTMLButtonElement {
+    const b = el("button", `mn-btn ${cls}`.trim());
+    b.type = "button";
+    if (hotkey !== undefined && hotkey <= 9) {
+      b.dataset["hotkey"] = String(hotkey);
+      b.append(el("kbd", undefined, String(hotkey)));
+    }
+    b.append(document.createTextNode(label));
+    b.dataset["key"] = key;
+    b.dataset["action"] = entry.action.type;
+    b.title = entry.text;
+    b.disabled = this.pending;
+    b.addEventListener("click", () => this.send(entry));
+    return b;
+  }
+
+  private promptPanel(s: Snapshot, v: MiningView): HTMLElement {
+    const name = (p: number) => this.name(p);
+    const p = el("section", "mn-panel mn-prompt");
+    p.setAttribute("aria-label", "Your decision");
+    if (s.to_act) p.classList.add("mn-act");
+    const pr = promptFor(s, name);
+    p.append(el("h2", undefined, pr.head));
+    if (pr.detail) p.append(el("p", undefined, pr.detail));
+    if (this.pending) p.append(el("p", undefined, "Sending…"));
+    if (!s.to_act) return p;
+    const row = el("div", "mn-actions");
+    let hot = 1;
+    const surveys = ofType(s.legal, "survey");
+    for (const e of s.legal) {
+      const t = e.action.type;
+      if (targetSquare(e) !== null || t === "declare" || t === "survey") continue;
+      if (t === "discard") continue; // on the incident cards below, and listed here only in windows
+      const cls = t === "pass" && (v.phase === "replace" || v.phase === "bid-up-replace") ? "mn-warn" : t === "pass" ? "" : "mn-primary";
+      row.append(this.button(e, entryLabel(e, v, name), `act-${t}-${String(e.action["bribe"] ?? e.action["item"] ?? "")}`, cls, hot++));
+    }
+    if (surveys.length) {
+      const b = el("button", "mn-btn mn-primary");
+      b.type = "button";
+      b.dataset["key"] = "survey-open";
+      b.dataset["action"] = "survey-open";
+      b.dataset["hotkey"] = String(hot);
+      b.append(el("kbd", undefined, String(hot++)), document.createTextNode("Satellite survey…"));
+      b.disabled = this.pending;
+      b.addEventListener("click", () => { this.surveyOpen = !this.surveyOpen; this.renderSide(); this.focusFirst(".mn-choose button"); });
+      row.append(b);
+    }
+    const discards = ofType(s.legal, "discard");
+    if (discards.length && (v.phase === "pirate-window" || v.phase === "meteor-window")) {
+      for (const e of discards) row.insertBefore(this.button(e, entryLabel(e, v, name), `act-discard-${String(e.action["incident"])}`, "mn-primary"), row.firstChild);
+    }
+    const chance = s.legal.map((e) => e.note?.["chance"]).find((x) => typeof x === "number");
+    if (typeof chance === "number") {
+      p.append(el("p", undefined, `Any tile you have not seen counts with a chance of ${Math.round(chance * 100)}%. Tiles you know are marked fits / no.`));
+    }
+    if (ofType(s.legal, "declare").length) p.append(el("p", undefined, "Pick a contract card below (the ones you can already complete from tiles you know are marked ✓ known)."));
+    if (row.childElementCount) p.append(row);
+    if (this.surveyOpen && surveys.length) {
+      const box = el("div", "mn-choose");
+      box.append(el("p", undefined, "Pay which bribe counter? (−2 points at the end; then pick three tiles in one row or column)"));
+      const r2 = el("div", "mn-actions");
+      surveys.forEach((e, i) => r2.append(this.button(e, entryLabel(e, v, name).replace("Survey with ", ""), `survey-${String(e.action["bribe"])}`, "", i + 1)));
+      box.append(r2);
+      p.append(box);
+    }
+    if (this.choice) {
+      const box = el("div", "mn-choose");
+      box.append(el("p", undefined, this.choice.title));
+      const r2 = el("div", "mn-actions");
+      this.choice.entries.forEach((e, i) => {
+        const label = e.action.type === "sabotage" ? `${this.name(Number(e.action["victim"]))}'s rocket` : moveLabel(e, name);
+        r2.append(this.button(e, label, `choice-${i}`, "mn-primary", i + 1));
+      });
+      const cancel = el("button", "mn-btn", "Cancel");
+      cancel.type = "button";
+      cancel.addEventListener("click", () => { this.choice = null; this.renderSide(); });
+      r2.append(cancel);
+      box.append(r2);
+      p.append(box);
+    }
+    if (this.selected !== null) {
+      p.append(el("p", undefined, `Selected: your rocket on ${squareName(this.selected)}. Click a highlighted square to move it (Escape cancels).`));
+    }
+    return p;
+  }
+
+  private attemptPanel(v: MiningView): HTMLElement {
+    const att = v.attempt!;
+    const p = el("section", "mn-panel mn-attempt");
+    p.setAttribute("aria-label", "The contract attempt");
+    p.append(el("h3", undefined, `${this.name(v.current_player)} attempts ${att.contract}`));
+    const slots = el("div", "mn-slots");
+    for (const sl of attemptSlots(v)) {
+      const d = el("div", `mn-slot${sl.square !== null ? " mn-filled" : ""}`);
+      d.append(chip(sl.mineral));
+      const tile = sl.square !== null ? v.squares[sl.square]?.tile : null;
+      d.append(el("div", undefined, sl.square === null ? "to find" : `${squareName(sl.square)}${tile ? `: ${tileName(tile)}` : ""}${sl.wild ? " (wild)" : ""}`));
+      slots.append(d);
+    }
+    p.append(slots);
+    if (att.mismatch !== null) {
+      const t = v.squares[att.mismatch]?.tile;
+      p.append(el("p", undefined, `Mismatch on ${squareName(att.mismatch)}${t ? `: ${tileName(t)}` : ""}.`));
+    }
+    if (att.bid) {
+      const m = att.bid.bribe.split("-")[1] ?? "";
+      p.append(el("p", undefined, `${this.name(att.bid.bidder)} bid up with ${kindName(m)}: ${article(kindName(m))} (or Omnidium) tile must be revealed too.`));
+    }
+    return p;
+  }
+
+  private contractsPanel(s: Snapshot, v: MiningView): HTMLElement {
+    const p = el("section", "mn-panel");
+    p.setAttribute("aria-label", "Contracts");
+    p.append(el("h3", undefined, `Contracts (${v.contracts.filter((c) => c.owner === null).length} open)`));
+    const grid = el("div", "mn-contracts");
+    const declares = s.to_act ? ofType(s.legal, "declare") : [];
+    for (const c of v.contracts) {
+      const entry = declares.find((e) => e.action.contract === c.id);
+      const card = entry ? el("button", "mn-card") : el("div", "mn-card");
+      if (entry && card instanceof HTMLButtonElement) {
+        card.type = "button";
+        card.dataset["key"] = `declare-${c.id}`;
+        card.dataset["action"] = "declare";
+        card.disabled = this.pending;
+        card.title = `Declare contract ${c.id}`;
+        card.addEventListener("click", () => this.send(entry));
+      }
+      card.dataset["contract"] = c.id;
+      if (c.owner !== null) card.classList.add("mn-taken");
+      if (v.attempt?.contract === c.id) card.classList.add("mn-current");
+      card.append(el("div", "mn-cid", c.id));
+      const need = el("div", "mn-need");
+      for (const m of c.minerals) need.append(chip(m));
+      card.append(need);
+      if (c.owner !== null) card.append(el("div", "mn-owner", `won by ${this.name(c.owner)}`));
+      const plan = entry?.note?.["plan"];
+      if (Array.isArray(plan)) {
+        const mark = el("span", "mn-plan", "✓ known");
+        mark.title = `You know tiles that complete it: ${plan.map((x) => squareName(Number(x))).join(", ")}`;
+        card.append(mark);
+      }
+      card.setAttribute("aria-label", `Contract ${c.id}: ${c.minerals.map(kindName).join(", ")}${c.owner !== null ? `, won by ${this.name(c.owner)}` : ""}${entry ? ". Press to declare it" : ""}`);
+      grid.append(card);
+    }
+    p.append(grid);
+    return p;
+  }
+
+  private sheet(s: Snapshot, v: MiningView, p: number): HTMLElement {
+    const box = el("section", "mn-panel mn-sheet");
+    box.style.setProperty("--seat", playerColour(p));
+    box.dataset["seat"] = String(p);
+    box.setAttribute("aria-label", `${this.name(p)}'s sheet`);
+    if (v.current_player === p && s.status !== "over") box.classList.add("mn-turn");
+    const head = el("header");
+    head.append(el("span", "mn-swatch"), el("span", "mn-name", this.name(p)));
+    if (v.current_player === p && s.status !== "over") head.append(el("span", "mn-tag", "to play"));
+    if (v.deciding.includes(p) && v.current_player !== p) head.append(el("span", "mn-tag", "deciding"));
+    const score = el("span", "mn-score", String(v.scores[p] ?? 0));
+    score.title = "points: tiles collected minus 2 per spent counter";
+    head.append(score);
+    box.append(head);
+    const inPlay = v.squares.reduce((n, sq) => n + (sq.rockets[p] ?? 0), 0);
+    const frozen = v.alien !== null ? (v.squares[v.alien]?.rockets[p] ?? 0) : 0;
+    box.append(this.row("Rockets", `${inPlay} in play${frozen ? ` (${frozen} frozen by the alien)` : ""} · ${v.shipyards[p] ?? 0} in the shipyard`));
+    const bribes = el("div", "mn-row");
+    bribes.append(el("span", "mn-lbl", "Counters"));
+    const held = v.bribes.filter((b) => b.holder === p);
+    for (const b of held) {
+      const c = chip(b.mineral, undefined, b.spent ? "mn-spent" : "");
+      c.title = `${kindName(b.mineral)} counter${b.owner !== p ? ` (stolen from ${this.name(b.owner)})` : ""}: ${b.spent ? "spent (−2 points)" : "unspent"}`;
+      if (b.owner !== p) c.style.outline = `2px solid ${playerColour(b.owner)}`;
+      c.dataset["bribe"] = b.id;
+      c.dataset["spent"] = String(b.spent);
+      bribes.append(c);
+    }
+    const unspent = held.filter((b) => !b.spent).length;
+    bribes.append(el("span", undefined, `${unspent} unspent, ${held.length - unspent} spent`));
+    box.append(bribes);
+    const hand = v.hands[p] ?? [];
+    const discards = s.to_act && s.seat === p ? ofType(s.legal, "discard") : [];
+    const steals = s.to_act ? ofType(s.legal, "steal") : [];
+    if (hand.length) {
+      const h = el("div");
+      const lbl = el("div", "mn-row");
+      lbl.append(el("span", "mn-lbl", "Incidents"));
+      h.append(lbl);
+      for (const t of hand) {
+        const card = el("div", "mn-incident");
+        card.dataset["incident"] = t.id;
+        const b = el("b");
+        b.append(chip(t.kind), document.createTextNode(` ${kindName(t.kind)}`));
+        if (t.acquired_turn === v.turn && v.options["incident_cooldown"] === true) b.append(document.createTextNode(" (taken this turn: usable from next turn)"));
+        card.append(b, document.createTextNode(INCIDENT_TEXT[t.kind] ?? ""));
+        const d = discards.find((e) => e.action.incident === t.id);
+        if (d) card.append(this.button(d, `Play ${kindName(t.kind)}`, `discard-${t.id}`, "mn-primary"));
+        const st = steals.find((e) => e.action.item === t.id);
+        if (st) card.append(this.button(st, `Steal this ${kindName(t.kind)}`, `steal-${t.id}`, "mn-primary"));
+        h.append(card);
+      }
+      box.append(h);
+    }
+    const coll = v.collected[p] ?? [];
+    const won = v.contracts.filter((c) => c.owner === p).map((c) => c.id);
+    const cr = el("div", "mn-row");
+    cr.append(el("span", "mn-lbl", "Collected"));
+    if (!coll.length) cr.append(el("span", undefined, "nothing yet"));
+    for (const t of coll) {
+      const c = chip(t.kind, t.value);
+      if (t.counted_as !== t.kind) c.title += ` (counted as ${kindName(t.counted_as)})`;
+      cr.append(c);
+    }
+    if (won.length) cr.append(el("span", undefined, `· contracts ${won.join(", ")}`));
+    box.append(cr);
+    return box;
+  }
+
+  private row(label: string, text: string): HTMLElement {
+    const r = el("div", "mn-row");
+    r.append(el("span", "mn-lbl", label), el("span", undefined, text));
+    return r;
+  }
+
+  private standingsPanel(v: MiningView): HTMLElement {
+    const p = el("section", "mn-panel");
+    p.setAttribute("aria-label", "Standings");
+    p.append(el("h3", undefined, v.result ? "Final scores" : "Standings"));
+    const t = el("table", "mn-standings");
+    const hr = el("tr");
+    for (const h of ["#", "player", "points", "contracts", "unspent"]) hr.append(el("th", undefined, h));
+    t.append(hr);
+    standings(v).forEach((r, i) => {
+      const tr = el("tr");
+      if (v.result?.winners.includes(r.seat)) tr.className = "mn-win";
+      tr.dataset["seat"] = String(r.seat);
+      const nm = el("td");
+      const sw = el("span", "mn-swatch");
+      sw.style.setProperty("--seat", playerColour(r.seat));
+      nm.append(sw, document.createTextNode(this.name(r.seat) + (v.result?.winners.includes(r.seat) ? " ★" : "")));
+      tr.append(el("td", undefined, String(i + 1)), nm, el("td", undefined, String(r.points)), el("td", undefined, String(r.contracts)), el("td", undefined, String(r.unspent)));
+      t.append(tr);
+    });
+    p.append(t);
+    p.append(el("p", "mn-legend", "Ties: most points, then most contracts, then most unspent counters."));
+    if (v.result) p.append(el("p", undefined, `The game ended: ${v.result.reason}.`));
+    return p;
+  }
+}
+
+/** The short label drawn on a target square from its note: whether a tile you know counts. (The chance of an
+ *  unknown tile is the same for every square, so the prompt says it once.) */
+function noteLabel(e: LegalEntry): string | null {
+  const n = e.note;
+  if (!n) return null;
+  if (typeof n["fits"] === "boolean") return n["fits"] ? "fits" : "no";
+  return null;
+}
