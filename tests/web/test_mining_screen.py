@@ -92,3 +92,118 @@ def test_every_phase_draws_and_offers_its_controls(browser, harness, screenshots
             assert shown - {"survey-open"} <= types, (f["label"], shown, types)
     assert pg.errors == []
     ctx.close()
+
+
+def click_square(pg, sq: int) -> None:
+    x, y = pg.evaluate(f"""() => {{
+        const m = window.deltavMining, r = m.canvas.getBoundingClientRect(), [x, y] = m.board.centre({sq});
+        return [r.left + x, r.top + y];
+    }}""")
+    pg.mouse.click(x, y)
+
+
+def test_clicks_submit_only_legal_entries_and_refusals_are_explained(browser, harness, screenshots):
+    url, fx = harness
+    ctx, pg = open_page(browser, url)
+    snap = show(pg, fx, "action")
+    me = snap["seat"]
+    legal = [e["action"] for e in snap["legal"]]
+    # a square without my rocket: refused in words, nothing sent
+    empty = next(s["square"] for s in snap["view"]["squares"] if s["status"] == "face_down" and not s["rockets"][me])
+    click_square(pg, empty)
+    assert pg.evaluate("window.harness.submitted.length") == 0
+    assert "no rocket" in pg.evaluate("window.harness.said.at(-1)")
+    # click the station (select), then a square: the matching move is sent
+    click_square(pg, 24)
+    assert "selected" in pg.evaluate("window.harness.said.at(-1)")
+    pg.screenshot(path=str(screenshots / "mining-move-selected.png"))
+    dest = next(a["to"] for a in legal if a["type"] == "move" and a["frm"] == 24)
+    click_square(pg, dest)
+    sent = pg.evaluate("window.harness.submitted.at(-1)")
+    assert sent in legal and sent["type"] == "move" and sent["to"] == dest
+    # drag from the station to another square does the same
+    show(pg, fx, "action")
+    a = pg.evaluate("""() => { const m = window.deltavMining, r = m.canvas.getBoundingClientRect();
+        return [[...m.board.centre(24)].map((v, i) => v + (i ? r.top : r.left)),
+                [...m.board.centre(2)].map((v, i) => v + (i ? r.top : r.left))]; }""")
+    pg.mouse.move(*a[0])
+    pg.mouse.down()
+    pg.mouse.move((a[0][0] + a[1][0]) / 2, (a[0][1] + a[1][1]) / 2, steps=4)
+    pg.mouse.move(*a[1], steps=4)
+    pg.mouse.up()
+    assert pg.evaluate("window.harness.submitted.at(-1)") == {"type": "move", "frm": 24, "to": 2, "bump": None}
+    # the buttons stand for the non-board entries: Prospect
+    show(pg, fx, "action")
+    pg.click("button[data-action=prospect]")
+    assert pg.evaluate("window.harness.submitted.at(-1)") == {"type": "prospect"}
+    # a contract card declares it
+    snap = show(pg, fx, "attempt")
+    cid = next(e["action"]["contract"] for e in snap["legal"] if e["action"]["type"] == "declare")
+    pg.click(f"button[data-contract={cid}]")
+    assert pg.evaluate("window.harness.submitted.at(-1)") == {"type": "declare", "contract": cid}
+    # a reveal: click a legal square; the readout names the chance
+    snap = show(pg, fx, "reveal")
+    sq = next(e["action"]["square"] for e in snap["legal"] if e["action"]["type"] == "reveal")
+    x, y = pg.evaluate(f"""() => {{ const m = window.deltavMining, r = m.canvas.getBoundingClientRect(),
+        [x, y] = m.board.centre({sq}); return [r.left + x, r.top + y]; }}""")
+    pg.mouse.move(x, y)
+    assert "chance it counts" in pg.inner_text(".mn-readout")
+    pg.mouse.click(x, y)
+    assert pg.evaluate("window.harness.submitted.at(-1)") == {"type": "reveal", "square": sq}
+    assert pg.errors == []
+    ctx.close()
+
+
+def test_the_keyboard_alone_plays(browser, harness):
+    url, fx = harness
+    ctx, pg = open_page(browser, url)
+    snap = show(pg, fx, "action")
+    legal = [e["action"] for e in snap["legal"]]
+    pg.focus(".mn-board")
+    pg.keyboard.press("Enter")  # the cursor starts on the station: select it
+    pg.keyboard.press("ArrowUp")
+    pg.keyboard.press("Enter")  # station -> the square above
+    sent = pg.evaluate("window.harness.submitted.at(-1)")
+    assert sent == {"type": "move", "frm": 24, "to": 17, "bump": None} and sent in legal
+    show(pg, fx, "action")
+    pg.focus(".mn-board")
+    pg.keyboard.press("p")
+    assert pg.evaluate("window.harness.submitted.at(-1)") == {"type": "prospect"}
+    show(pg, fx, "action")
+    pg.focus(".mn-board")
+    pg.keyboard.press("v")  # open the survey chooser, then 1 picks the first counter
+    pg.keyboard.press("1")
+    assert pg.evaluate("window.harness.submitted.at(-1)")["type"] == "survey"
+    snap = show(pg, fx, "replace")
+    pg.focus(".mn-board")
+    n = len(snap["legal"])
+    pg.keyboard.press(str(n))  # the last numbered button is "Give up the contract" (pass)
+    assert pg.evaluate("window.harness.submitted.at(-1)") == {"type": "pass"}
+    assert pg.errors == []
+    ctx.close()
+
+
+def test_help_and_a_phone_screen(browser, harness, screenshots):
+    url, fx = harness
+    ctx, pg = open_page(browser, url)
+    show(pg, fx, "reveal")
+    pg.evaluate("window.harness.help()")
+    pg.screenshot(path=str(screenshots / "mining-help.png"))
+    text = pg.inner_text("#help")
+    for word in ("Contracts", "Alphatite", "Pirate Attack", "unspent", "Arrow keys"):
+        assert word in text
+    ctx.close()
+    ctx, pg = open_page(browser, url, 375, 812, is_mobile=True, has_touch=True)
+    for label in ("action", "reveal", "bid-up-window", "over"):
+        show(pg, fx, label)
+        width = pg.evaluate("document.documentElement.scrollWidth")
+        assert width <= 375, (label, width)
+        pg.screenshot(path=str(screenshots / f"mining-mobile-{label}.png"), full_page=True)
+    show(pg, fx, "action")
+    box = pg.evaluate("""() => { const m = window.deltavMining, r = m.canvas.getBoundingClientRect(),
+        [x, y] = m.board.centre(24); return [r.left + x, r.top + y, r.width]; }""")
+    assert box[2] >= 340  # the field takes the phone's width
+    pg.touchscreen.tap(box[0], box[1])
+    assert "selected" in pg.evaluate("window.harness.said.at(-1)")
+    assert pg.errors == []
+    ctx.close()

@@ -312,11 +312,18 @@ export class MiningBoard {
     g.fillStyle = st.ink;
     g.textAlign = "center";
     g.textBaseline = "middle";
-    g.font = `800 ${Math.round(c * 0.34)}px system-ui, sans-serif`;
-    g.fillText(st.code, x + c / 2, y + c * 0.38);
-    g.font = `700 ${Math.max(9, Math.round(c * 0.15))}px system-ui, sans-serif`;
-    const sub = isMineral(kind) ? `${value} pt${value === 1 ? "" : "s"}` : kind === "alien_encounter" ? "ALIEN" : "";
-    g.fillText(sub, x + c / 2, y + c * 0.64);
+    g.font = `800 ${Math.round(c * 0.38)}px system-ui, sans-serif`;
+    g.fillText(st.code, x + c / 2, y + c * 0.42);
+    g.textAlign = "left";
+    g.textBaseline = "top";
+    if (isMineral(kind)) {
+      g.font = `800 ${Math.max(10, Math.round(c * 0.2))}px system-ui, sans-serif`;
+      g.fillText(String(value), x + c * 0.08, y + c * 0.05);
+    } else if (kind === "alien_encounter") {
+      g.textAlign = "center";
+      g.font = `700 ${Math.max(9, Math.round(c * 0.15))}px system-ui, sans-serif`;
+      g.fillText("ALIEN", x + c / 2, y + c * 0.62);
+    }
   }
 
   private lookPips(x: number, y: number, who: number[]): void {

@@ -17,6 +17,8 @@ export const MINING_CSS = `
 .mn-actions { display: flex; flex-wrap: wrap; gap: 6px; }
 .mn-btn { font: inherit; font-size: 13.5px; padding: 6px 11px; border-radius: 6px; border: 1px solid rgba(160,180,220,0.35);
   background: #1f2a44; color: #eef3ff; cursor: pointer; min-height: 32px; }
+.mn-btn .mn-chip { margin-right: 6px; }
+.mn-steal { border-top: 0; margin-top: 0; padding-top: 0; margin-bottom: 8px; }
 .mn-btn:hover { background: #2b3a5e; }
 .mn-btn:focus-visible { outline: 2px solid #fff; outline-offset: 2px; }
 .mn-btn.mn-primary { background: #3b4f86; border-color: #8ea8ff; }

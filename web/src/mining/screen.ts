@@ -88,7 +88,9 @@ export class MiningScreen implements GameScreen {
     this.board = new MiningBoard(this.canvas);
     this.attachPointer();
     this.canvas.addEventListener("focus", () => { this.cursorShown = true; this.describe(this.cursor); this.redraw(); });
-    this.canvas.addEventListener("keydown", (e) => { if (this.key(e)) e.preventDefault(); });
+    // keys reach the screen from the shell (key()) and, when the focus is inside the screen, from here; the same
+    // event is handled once
+    this.root.addEventListener("keydown", (e) => { if (this.key(e)) e.preventDefault(); });
     this.resizeObs = new ResizeObserver(() => this.redraw());
     this.resizeObs.observe(this.canvas);
     (window as unknown as { deltavMining?: unknown }).deltavMining = this;
@@ -258,8 +260,19 @@ export class MiningScreen implements GameScreen {
     });
   }
 
+  private lastKey: { event: KeyboardEvent; used: boolean } | null = null;
+
   key(e: KeyboardEvent): boolean {
+    if (this.lastKey?.event === e) return this.lastKey.used;
+    const used = this.handleKey(e);
+    this.lastKey = { event: e, used };
+    return used;
+  }
+
+  private handleKey(e: KeyboardEvent): boolean {
     if (!this.snap) return false;
+    const t = e.target;
+    if (t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement || (t instanceof HTMLElement && t.isContentEditable)) return false;
     if (e.ctrlKey || e.metaKey || e.altKey) return false;
     const k = e.key;
     const dirs: Record<string, [number, number]> = {
@@ -300,11 +313,11 @@ export class MiningScreen implements GameScreen {
       return false;
     }
     const shortcuts: Record<string, string> = { p: "prospect", b: "buy-rocket", e: "end" };
-    const t = shortcuts[k.toLowerCase()];
-    if (t) {
-      const entry = this.snap.legal.find((x) => x.action.type === t || (t === "end" && (x.action.type === "end-moves" || x.action.type === "end-looks")));
+    const sc = shortcuts[k.toLowerCase()];
+    if (sc) {
+      const entry = this.snap.legal.find((x) => x.action.type === sc || (sc === "end" && (x.action.type === "end-moves" || x.action.type === "end-looks")));
       if (entry) { this.send(entry); return true; }
-      this.host.say(t === "end" ? "There is nothing to end now." : `You cannot ${t === "prospect" ? "prospect" : "buy a rocket"} now.`, "warn");
+      this.host.say(sc === "end" ? "There is nothing to end now." : `You cannot ${sc === "prospect" ? "prospect" : "buy a rocket"} now.`, "warn");
       return true;
     }
     if (k.toLowerCase() === "v") {
@@ -449,12 +462,13 @@ export class MiningScreen implements GameScreen {
     if (this.pending) p.append(el("p", undefined, "Sending…"));
     if (!s.to_act) return p;
     const row = el("div", "mn-actions");
-    let hot = 1;
+    const chooserOpen = this.choice !== null || (this.surveyOpen && ofType(s.legal, "survey").length > 0);
+    let hot = chooserOpen ? 99 : 1;
     const surveys = ofType(s.legal, "survey");
     for (const e of s.legal) {
       const t = e.action.type;
       if (targetSquare(e) !== null || t === "declare" || t === "survey") continue;
-      if (t === "discard") continue; // on the incident cards below, and listed here only in windows
+      if (t === "discard" || t === "steal") continue; // incidents: on their cards (and here in windows); steals: grouped below
       const cls = t === "pass" && (v.phase === "replace" || v.phase === "bid-up-replace") ? "mn-warn" : t === "pass" ? "" : "mn-primary";
       row.append(this.button(e, entryLabel(e, v, name), `act-${t}-${String(e.action["bribe"] ?? e.action["item"] ?? "")}`, cls, hot++));
     }
@@ -463,8 +477,12 @@ export class MiningScreen implements GameScreen {
       b.type = "button";
       b.dataset["key"] = "survey-open";
       b.dataset["action"] = "survey-open";
-      b.dataset["hotkey"] = String(hot);
-      b.append(el("kbd", undefined, String(hot++)), document.createTextNode("Satellite survey…"));
+      if (hot <= 9) {
+        b.dataset["hotkey"] = String(hot);
+        b.append(el("kbd", undefined, String(hot)));
+      }
+      hot++;
+      b.append(document.createTextNode("Satellite survey…"));
       b.disabled = this.pending;
       b.addEventListener("click", () => { this.surveyOpen = !this.surveyOpen; this.renderSide(); this.focusFirst(".mn-choose button"); });
       row.append(b);
@@ -478,6 +496,8 @@ export class MiningScreen implements GameScreen {
       p.append(el("p", undefined, `Any tile you have not seen counts with a chance of ${Math.round(chance * 100)}%. Tiles you know are marked fits / no.`));
     }
     if (ofType(s.legal, "declare").length) p.append(el("p", undefined, "Pick a contract card below (the ones you can already complete from tiles you know are marked ✓ known)."));
+    const steals = ofType(s.legal, "steal");
+    if (steals.length) p.append(this.stealChooser(v, steals));
     if (row.childElementCount) p.append(row);
     if (this.surveyOpen && surveys.length) {
       const box = el("div", "mn-choose");
@@ -506,6 +526,34 @@ export class MiningScreen implements GameScreen {
       p.append(el("p", undefined, `Selected: your rocket on ${squareName(this.selected)}. Click a highlighted square to move it (Escape cancels).`));
     }
     return p;
+  }
+
+  /** The Alien Encounter's steal: one row per opponent, each item a button with its chip. */
+  private stealChooser(v: MiningView, steals: LegalEntry[]): HTMLElement {
+    const box = el("div", "mn-choose mn-steal");
+    const byVictim = new Map<number, LegalEntry[]>();
+    for (const e of steals) {
+      const id = String(e.action["item"]);
+      const b = v.bribes.find((x) => x.id === id);
+      const owner = b ? b.holder : v.hands.findIndex((h) => h.some((t) => t.id === id));
+      byVictim.set(owner, [...(byVictim.get(owner) ?? []), e]);
+    }
+    for (const [victim, list] of byVictim) {
+      const r = el("div", "mn-row");
+      r.append(el("span", "mn-lbl", `${this.host.seatName(victim)}:`));
+      for (const e of list) {
+        const id = String(e.action["item"]);
+        const b = v.bribes.find((x) => x.id === id);
+        const t = v.hands[victim]?.find((x) => x.id === id);
+        const kind = b ? b.mineral : t?.kind ?? "";
+        const btn = this.button(e, kindName(kind), `steal-${id}`);
+        btn.prepend(chip(kind));
+        btn.setAttribute("aria-label", entryLabel(e, v, (q) => this.name(q)));
+        r.append(btn);
+      }
+      box.append(r);
+    }
+    return box;
   }
 
   private attemptPanel(v: MiningView): HTMLElement {
@@ -604,7 +652,6 @@ export class MiningScreen implements GameScreen {
     box.append(bribes);
     const hand = v.hands[p] ?? [];
     const discards = s.to_act && s.seat === p ? ofType(s.legal, "discard") : [];
-    const steals = s.to_act ? ofType(s.legal, "steal") : [];
     if (hand.length) {
       const h = el("div");
       const lbl = el("div", "mn-row");
@@ -619,8 +666,6 @@ export class MiningScreen implements GameScreen {
         card.append(b, document.createTextNode(INCIDENT_TEXT[t.kind] ?? ""));
         const d = discards.find((e) => e.action.incident === t.id);
         if (d) card.append(this.button(d, `Play ${kindName(t.kind)}`, `discard-${t.id}`, "mn-primary"));
-        const st = steals.find((e) => e.action.item === t.id);
-        if (st) card.append(this.button(st, `Steal this ${kindName(t.kind)}`, `steal-${t.id}`, "mn-primary"));
         h.append(card);
       }
       box.append(h);
