@@ -80,7 +80,7 @@ test("refused clicks are explained in words", () => {
   const r4 = clickSquare(snap(view(), legal, null, false), 10, null);
   assert.match(r4.kind === "refuse" ? r4.why : "", /watching/);
   const r5 = clickSquare(snap(view(), [], 0, false), 10, null);
-  assert.match(r5.kind === "refuse" ? r5.why : "", /Waiting for/);
+  assert.match(r5.kind === "refuse" ? r5.why : "", /Waiting: /);
 });
 
 test("in a reveal a click picks the reveal of that square; a blocked square says why", () => {

@@ -18,6 +18,8 @@ export interface Marks {
   selected: number | null;
   cursor: number | null;
   hover: number | null;
+  /** Squares the newest events touched, with the strength (0..1) of their fading ring. */
+  recent: Map<number, number>;
   /** A drag in progress: from a square to the pointer. */
   drag: { from: number; x: number; y: number } | null;
 }
@@ -173,6 +175,13 @@ export class MiningBoard {
       g.stroke();
       g.shadowBlur = 0;
       if (label && c >= 44) this.tag(x + 3, y + c - 3, label, "rgba(20,18,0,0.85)", BOARD.highlight, "left", "bottom");
+    }
+    const fade = marks.recent.get(s.square);
+    if (fade !== undefined && fade > 0) {
+      this.roundRect(x - 4, y - 4, c + 8, c + 8, rad + 4);
+      g.lineWidth = 3;
+      g.strokeStyle = `rgba(140, 230, 255, ${fade.toFixed(3)})`;
+      g.stroke();
     }
     if (marks.hover === s.square) {
       this.roundRect(x, y, c, c, rad);

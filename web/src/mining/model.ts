@@ -244,7 +244,7 @@ export function waitingText(snap: Snapshot, name: (s: number) => string): string
   if (snap.status === "over") return "The game is over.";
   const d = snap.deciding[0];
   if (!d) return "Waiting.";
-  return `Waiting for ${name(d.seat)}: ${phaseWords(asView(snap).phase)}.`;
+  return `${snap.seat === null ? "Watching" : "Waiting"}: ${name(d.seat)} ${phaseWords(asView(snap).phase)}.`;
 }
 
 const PHASE_WORDS: Record<string, string> = {

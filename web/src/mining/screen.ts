@@ -61,6 +61,8 @@ export class MiningScreen implements GameScreen {
   private raf = 0;
   private resizeObs: ResizeObserver | null = null;
   private lastToAct = false;
+  private recent: { squares: Set<number>; t0: number } | null = null;
+  private readonly reducedMotion = typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
 
   mount(root: HTMLElement, host: ScreenHost): void {
     this.host = host;
@@ -116,6 +118,8 @@ export class MiningScreen implements GameScreen {
       if (v.phase !== "action" && v.phase !== "moving") this.selected = null;
     }
     this.narrate(newEvents);
+    const touched = touchedSquares(newEvents);
+    if (touched.size) this.recent = { squares: touched, t0: performance.now() };
     if (snapshot.to_act && !this.lastToAct) {
       this.host.sound("turn");
       this.host.say(promptFor(snapshot, (s) => this.name(s)).head);
@@ -193,8 +197,14 @@ export class MiningScreen implements GameScreen {
         if (v.attempt.mismatch !== null) attempt.set(v.attempt.mismatch, false);
       }
     }
+    const recent = new Map<number, number>();
+    if (this.recent) {
+      const age = (performance.now() - this.recent.t0) / RECENT_MS;
+      const alpha = this.reducedMotion ? 0.8 : Math.max(0, 1 - age);
+      for (const sq of this.recent.squares) recent.set(sq, alpha);
+    }
     return {
-      targets, attempt, selected: this.selected, cursor: this.cursorShown ? this.cursor : null, hover: this.hover,
+      targets, attempt, recent, selected: this.selected, cursor: this.cursorShown ? this.cursor : null, hover: this.hover,
       drag: this.drag && this.drag.moved ? { from: this.drag.from, x: this.drag.x, y: this.drag.y } : null,
     };
   }
@@ -204,6 +214,10 @@ export class MiningScreen implements GameScreen {
     this.board.resize();
     this.board.draw(asView(this.snap), this.marks());
     this.canvas.dataset["drawn"] = String(this.snap.step);
+    // the rings of the newest events fade out (held still under prefers-reduced-motion)
+    if (this.recent && !this.reducedMotion && performance.now() - this.recent.t0 < RECENT_MS) {
+      this.raf = requestAnimationFrame(() => this.paint());
+    }
   }
 
   // ---- pointer and keys ----------------------------------------------------------------------------------
@@ -715,6 +729,21 @@ export class MiningScreen implements GameScreen {
     if (v.result) p.append(el("p", undefined, `The game ended: ${v.result.reason}.`));
     return p;
   }
+}
+
+const RECENT_MS = 1600;
+
+/** The squares the events name (revealed, moved to or from, bumped, looked at, the alien's), for their rings. */
+export function touchedSquares(events: LogEntry[]): Set<number> {
+  const out = new Set<number>();
+  for (const { event: e } of events) {
+    for (const k of ["square", "dest", "frm"]) {
+      const v = e[k];
+      if (typeof v === "number" && v !== STATION) out.add(v);
+    }
+    if (Array.isArray(e["squares"])) for (const v of e["squares"]) if (typeof v === "number") out.add(v);
+  }
+  return out;
 }
 
 /** The short label drawn on a target square from its note: whether a tile you know counts. (The chance of an
