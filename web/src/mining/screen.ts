@@ -130,6 +130,10 @@ export class MiningScreen implements GameScreen {
       if (me !== null && r) this.host.sound(r.winners.includes(me) ? "win" : "lose");
     }
     this.lastToAct = snapshot.to_act;
+    const v = asView(snapshot);
+    this.root.dataset["phase"] = v.phase;
+    this.root.dataset["toAct"] = String(snapshot.to_act);
+    this.root.dataset["step"] = String(snapshot.step);
     this.renderSide();
     this.redraw();
   }
@@ -218,6 +222,11 @@ export class MiningScreen implements GameScreen {
     if (this.recent && !this.reducedMotion && performance.now() - this.recent.t0 < RECENT_MS) {
       this.raf = requestAnimationFrame(() => this.paint());
     }
+  }
+
+  /** The squares highlighted as clickable now (what a player sees outlined; for the browser tests). */
+  targets(): number[] {
+    return [...this.marks().targets.keys()].sort((a, b) => a - b);
   }
 
   // ---- pointer and keys ----------------------------------------------------------------------------------
