@@ -207,3 +207,64 @@ def test_help_and_a_phone_screen(browser, harness, screenshots):
     assert "selected" in pg.evaluate("window.harness.said.at(-1)")
     assert pg.errors == []
     ctx.close()
+
+
+def test_a_whole_game_against_bots_with_clicks_only(browser, harness, screenshots):
+    """The harness page with a real Session behind it (Playwright's exposed function): seat 0 is played by
+    clicking what the page highlights and offers, seats 1 and 2 by the scripted bot, to the end of the game."""
+    from deltav.core import Rng, get_game
+    from deltav.core.rng import derive_seed
+    from deltav.core.session import Session
+    from deltav.games.mining.bots import ScriptedAgent
+    from tests.web.mining_driver import take_step
+
+    url, fx = harness
+    game = get_game("mining")
+    session = Session(game, {"players": 3, "max_turns": 12}, 11, ["me", "b1", "b2"])
+    bots = {1: ScriptedAgent(), 2: ScriptedAgent()}
+    rngs = {p: Rng(derive_seed(11, "seat", p)) for p in bots}
+
+    def run_bots():
+        while not session.is_over():
+            p = list(session.deciding())[0]
+            if p == 0:
+                return
+            session.submit_action(p, bots[p].act(session.decision(p, rngs[p])))
+
+    def py_submit(action):
+        step = session.step
+        try:
+            session.submit(0, action, expected_step=step)
+        except Exception as exc:  # an illegal action: the page must never send one
+            return {"error": f"{type(exc).__name__}: {exc}"}
+        run_bots()
+        snap = session.snapshot(0)
+        return {"snapshot": snap, "events": [e for e in snap["log"] if e["step"] >= step]}
+
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.expose_function("pySubmit", py_submit)
+    pg.goto(url)
+    pg.wait_for_selector("html[data-ready=true]")
+    run_bots()
+    first = session.snapshot(0)
+    pg.evaluate("s => window.deltavMiningHarnessUpdate(s)", first)
+    moves: list[int] = []
+    phases = set()
+    for _ in range(600):
+        if session.is_over():
+            break
+        step = session.step
+        phases.add(pg.evaluate("document.querySelector('.mn-root').dataset.phase"))
+        take_step(pg, moves, harness=True)
+        pg.wait_for_function(f"Number(document.querySelector('.mn-root').dataset.step) > {step}", timeout=5000)
+    assert session.is_over(), "the game did not end"
+    pg.wait_for_function("document.querySelector('.mn-root').dataset.phase === 'over'")
+    pg.screenshot(path=str(screenshots / "mining-harness-game-over.png"))
+    assert not [s for s in pg.evaluate("window.harness.said") if "Error" in s]
+    assert {"action", "attempt", "reveal"} <= phases
+    assert errors == []
+    ctx.close()

@@ -276,7 +276,12 @@ export function promptFor(snap: Snapshot, name: (s: number) => string): { head: 
     const r = v.result;
     if (!r) return { head: "Game over", detail: "" };
     const who = r.winners.length ? r.winners.map(name).join(" and ") : "nobody";
-    return { head: r.winners.length === 1 ? `${who} wins` : r.winners.length ? `${who} share the win` : "A draw",
+    const me = snap.seat;
+    const mine = me !== null && r.winners.includes(me);
+    const head = r.winners.length === 1 ? (mine ? "You win!" : `${who} wins`)
+      : r.winners.length ? (mine ? `You share the win with ${r.winners.filter((x) => x !== me).map(name).join(" and ")}` : `${who} share the win`)
+      : "A draw";
+    return { head,
       detail: `The game ended: ${r.reason}.` };
   }
   if (!snap.to_act) return { head: waitingText(snap, name), detail: `Turn ${v.turn}: ${name(v.current_player)}'s turn.` };

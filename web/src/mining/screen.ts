@@ -134,7 +134,9 @@ export class MiningScreen implements GameScreen {
     this.root.dataset["phase"] = v.phase;
     this.root.dataset["toAct"] = String(snapshot.to_act);
     this.root.dataset["step"] = String(snapshot.step);
+    this.root.dataset["status"] = snapshot.status;
     this.renderSide();
+    if (this.described !== null) this.describe(this.described);
     this.redraw();
   }
 
@@ -413,7 +415,10 @@ export class MiningScreen implements GameScreen {
   }
 
   /** The readout line about a square (what this viewer knows of it, and the note of the action there). */
+  private described: number | null = null;
+
   private describe(sq: number): void {
+    this.described = sq;
     const s = this.snap;
     if (!s) return;
     const v = asView(s);
@@ -735,7 +740,6 @@ export class MiningScreen implements GameScreen {
     });
     p.append(t);
     p.append(el("p", "mn-legend", "Ties: most points, then most contracts, then most unspent counters."));
-    if (v.result) p.append(el("p", undefined, `The game ended: ${v.result.reason}.`));
     return p;
   }
 }

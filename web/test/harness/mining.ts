@@ -14,8 +14,18 @@ const names = ["Ann", "Ben", "Cleo", "Dev"];
 const submitted: LegalEntry["action"][] = [];
 const said: string[] = [];
 const status = document.getElementById("status")!;
+/** When the test exposes `pySubmit` (a Python Session behind the page), a submission is played for real and
+ *  the next snapshot (after the bots' turns) comes back. */
+type Reply = { snapshot: Snapshot; events: LogEntry[] } | { error: string };
+const py = (window as unknown as { pySubmit?: (a: unknown) => Promise<Reply> }).pySubmit;
 const host: ScreenHost = {
-  submit: async (a) => { submitted.push(a); },
+  submit: async (a) => {
+    submitted.push(a);
+    if (!py) return;
+    const r = await py(a);
+    if ("error" in r) { said.push(r.error); throw new Error(r.error); }
+    setTimeout(() => { screen.update(r.snapshot, r.events); banner.textContent = screen.phase(r.snapshot); }, 0);
+  },
   say: (t) => { said.push(t); status.textContent = t; },
   sound: () => {},
   board: async () => null,
@@ -35,5 +45,9 @@ function help(): void {
   h.replaceChildren(screen.help());
   h.hidden = false;
 }
+(window as unknown as Record<string, unknown>)["deltavMiningHarnessUpdate"] = (snap: Snapshot) => {
+  screen.update(snap, []);
+  banner.textContent = screen.phase(snap);
+};
 (window as unknown as Record<string, unknown>)["harness"] = { show, help, submitted, said, labels: fixtures.map((f) => f.label) };
 document.documentElement.dataset["ready"] = "true";
