@@ -1,6 +1,7 @@
 /** The mining screen's styles, injected once by the screen (class names start with `mn-`). */
 export const MINING_CSS = `
-.mn-root { position: absolute; inset: 0; display: grid; grid-template-columns: minmax(0, 1fr) minmax(340px, 430px);
+.mn-root, .mn-root * { box-sizing: border-box; }
+.mn-root { position: absolute; inset: 0; display: grid; grid-template-columns: minmax(0, 1fr) minmax(360px, 540px);
   gap: 10px; padding: 10px; overflow: hidden; color: #dfe6f3; font-family: system-ui, "Segoe UI", Roboto, sans-serif; }
 .mn-boardwrap { position: relative; min-height: 0; display: flex; flex-direction: column; gap: 6px; }
 .mn-board { flex: 1; min-height: 0; width: 100%; display: block; border-radius: 10px; touch-action: none; cursor: pointer;
@@ -54,7 +55,7 @@ button.mn-card:focus-visible { outline: 2px solid #fff; outline-offset: 2px; }
 .mn-incident { display: block; width: 100%; margin: 4px 0; padding: 6px 8px; border-radius: 6px; background: #1b2236; border: 1px solid #3a4766;
   font-size: 12.5px; line-height: 1.35; color: #dfe6f3; }
 .mn-incident b { display: block; margin-bottom: 2px; }
-.mn-incident .mn-btn { margin-top: 5px; }
+.mn-incident .mn-btn { display: block; margin-top: 6px; }
 .mn-slots { display: flex; flex-wrap: wrap; gap: 6px; margin: 4px 0 6px; }
 .mn-slot { border-radius: 6px; padding: 4px 6px; background: #1b2236; border: 1px solid #3a4766; font-size: 12px; text-align: center; min-width: 70px; }
 .mn-slot.mn-filled { border-color: #5dff9a; }

@@ -493,12 +493,20 @@ export class MiningScreen implements GameScreen {
     const chooserOpen = this.choice !== null || (this.surveyOpen && ofType(s.legal, "survey").length > 0);
     let hot = chooserOpen ? 99 : 1;
     const surveys = ofType(s.legal, "survey");
-    for (const e of s.legal) {
+    const windowed = v.phase === "pirate-window" || v.phase === "meteor-window";
+    // in a reaction window the incident to play comes first; elsewhere incidents are played from their cards
+    const rowEntries = [
+      ...(windowed ? ofType(s.legal, "discard") : []),
+      ...s.legal.filter((e) => {
+        const t = e.action.type;
+        return targetSquare(e) === null && !["declare", "survey", "discard", "steal"].includes(t);
+      }),
+    ];
+    for (const e of rowEntries) {
       const t = e.action.type;
-      if (targetSquare(e) !== null || t === "declare" || t === "survey") continue;
-      if (t === "discard" || t === "steal") continue; // incidents: on their cards (and here in windows); steals: grouped below
       const cls = t === "pass" && (v.phase === "replace" || v.phase === "bid-up-replace") ? "mn-warn" : t === "pass" ? "" : "mn-primary";
-      row.append(this.button(e, entryLabel(e, v, name), `act-${t}-${String(e.action["bribe"] ?? e.action["item"] ?? "")}`, cls, hot++));
+      const key = `act-${t}-${String(e.action["bribe"] ?? e.action["item"] ?? e.action["incident"] ?? "")}`;
+      row.append(this.button(e, entryLabel(e, v, name), key, cls, hot++));
     }
     if (surveys.length) {
       const b = el("button", "mn-btn mn-primary");
@@ -514,10 +522,6 @@ export class MiningScreen implements GameScreen {
       b.disabled = this.pending;
       b.addEventListener("click", () => { this.surveyOpen = !this.surveyOpen; this.renderSide(); this.focusFirst(".mn-choose button"); });
       row.append(b);
-    }
-    const discards = ofType(s.legal, "discard");
-    if (discards.length && (v.phase === "pirate-window" || v.phase === "meteor-window")) {
-      for (const e of discards) row.insertBefore(this.button(e, entryLabel(e, v, name), `act-discard-${String(e.action["incident"])}`, "mn-primary"), row.firstChild);
     }
     const chance = s.legal.map((e) => e.note?.["chance"]).find((x) => typeof x === "number");
     if (typeof chance === "number") {
