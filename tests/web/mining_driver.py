@@ -16,7 +16,8 @@ def screen_state(page) -> dict:
 
 
 def click_square(page, sq: int) -> None:
-    x, y = page.evaluate(f"""() => {{ const m = window.deltavMining, r = m.canvas.getBoundingClientRect(),
+    x, y = page.evaluate(f"""() => {{ window.deltavMining.canvas.scrollIntoView({{block: "nearest"}});
+        const m = window.deltavMining, r = m.canvas.getBoundingClientRect(),
         [x, y] = m.board.centre({sq}); return [r.left + x, r.top + y]; }}""")
     page.mouse.click(x, y)
 
@@ -55,10 +56,17 @@ def take_step(page, turn_moves: list[int], harness: bool = False) -> None:
             click_first(page, ".mn-prompt button[data-action=pass]")
         return
     if phase in BOARD_PHASES and st["targets"]:
-        click_square(page, st["targets"][0])
+        # vary the pick with the step, so games differ
+        click_square(page, st["targets"][(st["step"] * 5) % len(st["targets"])])
         return
     if phase in PASS_PHASES or phase in BOARD_PHASES:
         if not click_first(page, ".mn-prompt button[data-action=pass]"):
             click_first(page, ".mn-prompt button[data-action=end-looks]")
         return
     raise AssertionError(f"no control for phase {phase}")
+
+
+def close_result_dialog(page) -> None:
+    """Close the shell's result dialog (as a person would, with its close button) to see the screen."""
+    page.wait_for_selector(".dialog-close", timeout=10_000)
+    page.click(".dialog-close")

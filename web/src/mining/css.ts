@@ -1,7 +1,7 @@
 /** The mining screen's styles, injected once by the screen (class names start with `mn-`). */
 export const MINING_CSS = `
 .mn-root, .mn-root * { box-sizing: border-box; }
-.mn-root { position: absolute; inset: 0; display: grid; grid-template-columns: minmax(0, 1fr) minmax(360px, 540px);
+.mn-root { position: absolute; inset: 0; display: grid; grid-template-columns: minmax(0, 1fr) minmax(320px, 420px);
   gap: 10px; padding: 10px; overflow: hidden; color: #dfe6f3; font-family: system-ui, "Segoe UI", Roboto, sans-serif; }
 .mn-boardwrap { position: relative; min-height: 0; display: flex; flex-direction: column; gap: 6px; }
 .mn-board { flex: 1; min-height: 0; width: 100%; display: block; border-radius: 10px; touch-action: none; cursor: pointer;
@@ -71,10 +71,12 @@ button.mn-card:focus-visible { outline: 2px solid #fff; outline-offset: 2px; }
 .mn-help td, .mn-help th { border: 1px solid rgba(160,180,220,0.25); padding: 3px 7px; text-align: left; }
 .mn-help p, .mn-help li { font-size: 13.5px; line-height: 1.45; }
 @media (max-width: 820px) {
-  .mn-root { position: static; display: flex; flex-direction: column; overflow: visible; height: auto; padding: 6px; }
+  .mn-root { display: flex; flex-direction: column; overflow-y: auto; padding: 6px; }
   .mn-boardwrap { flex: none; }
   .mn-board { flex: none; aspect-ratio: 1 / 1; height: auto; }
   .mn-side { overflow: visible; }
+  .mn-readout { font-size: 12.5px; min-height: 0; }
+  .mn-contracts { grid-template-columns: repeat(auto-fill, minmax(76px, 1fr)); }
 }
 @media (prefers-reduced-motion: no-preference) {
   .mn-btn { transition: background 120ms; }

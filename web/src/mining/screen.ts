@@ -129,13 +129,19 @@ export class MiningScreen implements GameScreen {
       const r = snapshot.result;
       if (me !== null && r) this.host.sound(r.winners.includes(me) ? "win" : "lose");
     }
-    this.lastToAct = snapshot.to_act;
     const v = asView(snapshot);
+    this.lastToAct = snapshot.to_act;
     this.root.dataset["phase"] = v.phase;
     this.root.dataset["toAct"] = String(snapshot.to_act);
     this.root.dataset["step"] = String(snapshot.step);
     this.root.dataset["status"] = snapshot.status;
     this.renderSide();
+    // a new decision: bring where it is made into view (on a phone the field or the prompt may be scrolled away)
+    if (snapshot.to_act && (!prev || asView(prev).phase !== v.phase || !prev.to_act)) {
+      const target = BOARD_PHASES.has(v.phase) ? this.canvas : this.side.querySelector<HTMLElement>(".mn-prompt");
+      const r = target?.getBoundingClientRect();
+      if (target && r && (r.top < 0 || r.bottom > window.innerHeight)) target.scrollIntoView({ block: "nearest" });
+    }
     if (this.described !== null) this.describe(this.described);
     this.redraw();
   }
@@ -152,7 +158,7 @@ export class MiningScreen implements GameScreen {
   private name(seat: number): string {
     const me = this.snap?.seat;
     const n = this.host ? this.host.seatName(seat) : `Player ${seat + 1}`;
-    return me === seat ? `${n} (you)` : n;
+    return me === seat && !/\byou\b/i.test(n) ? `${n} (you)` : n;
   }
 
   private narrate(events: LogEntry[]): void {
@@ -749,6 +755,7 @@ export class MiningScreen implements GameScreen {
 }
 
 const RECENT_MS = 1600;
+const BOARD_PHASES = new Set(["survey", "scan", "reveal", "bid-up-reveal", "alien-move", "reveal-choice", "sabotage-target", "sabotage-move", "moving"]);
 
 /** The squares the events name (revealed, moved to or from, bumped, looked at, the alien's), for their rings. */
 export function touchedSquares(events: LogEntry[]): Set<number> {
