@@ -70,3 +70,34 @@ def close_result_dialog(page) -> None:
     """Close the shell's result dialog (as a person would, with its close button) to see the screen."""
     page.wait_for_selector(".dialog-close", timeout=10_000)
     page.click(".dialog-close")
+
+
+def key_step(page) -> None:
+    """One decision made with the keyboard only: arrows walk the field's cursor to a highlighted square and Enter
+    acts there; P prospects; the number keys press the prompt's numbered buttons and the contract cards."""
+    st = screen_state(page)
+    phase = st["phase"]
+    if phase == "action":
+        page.keyboard.press("p")
+        return
+    if phase == "moving":
+        page.keyboard.press("e")
+        return
+    if phase in BOARD_PHASES and st["targets"]:
+        goal = st["targets"][(st["step"] * 3) % len(st["targets"])]
+        cur = page.evaluate("window.deltavMining.cursorSquare()")
+        dr, dc = goal // 7 - cur // 7, goal % 7 - cur % 7
+        for _ in range(abs(dr)):
+            page.keyboard.press("ArrowDown" if dr > 0 else "ArrowUp")
+        for _ in range(abs(dc)):
+            page.keyboard.press("ArrowRight" if dc > 0 else "ArrowLeft")
+        assert page.evaluate("window.deltavMining.cursorSquare()") == goal
+        page.keyboard.press("Enter")
+        return
+    keys = page.eval_on_selector_all("[data-hotkey]", "els => els.map(e => [e.dataset.hotkey, e.dataset.action])")
+    if phase == "attempt":
+        declare = [k for k, a in keys if a == "declare"]
+        page.keyboard.press(declare[0] if declare else keys[-1][0])
+        return
+    passes = [k for k, a in keys if a in ("pass", "end-looks")]
+    page.keyboard.press(passes[-1] if passes else keys[-1][0])

@@ -12,7 +12,7 @@ from deltav.core import get_game
 from deltav.core.records import MatchRecord, replay
 from deltav.games import load_all
 from tests.web.conftest import wait_step_change
-from tests.web.mining_driver import close_result_dialog, screen_state, take_step
+from tests.web.mining_driver import close_result_dialog, key_step, screen_state, take_step
 
 load_all()
 
@@ -133,4 +133,28 @@ def test_a_phone(live_server, new_page, screenshots):
     play_until_over([page])
     close_result_dialog(page)
     page.screenshot(path=str(screenshots / "mining-play-phone-over.png"), full_page=True)
+    assert page.errors == []
+
+
+def test_the_keyboard_alone_plays_a_game_and_the_help_overlay(live_server, new_page, screenshots):
+    room = live_server.create("mining", ["human", "bot:easy"], seed=8, max_turns=6)
+    page = new_page()
+    live_server.open_seat(page, room)
+    page.wait_for_selector(".mn-root[data-phase]", timeout=15_000)
+    page.keyboard.press("?")
+    page.wait_for_selector(".mn-help")
+    page.screenshot(path=str(screenshots / "mining-play-help.png"))
+    assert "Contracts" in page.inner_text(".mn-help")
+    page.keyboard.press("Escape")
+    t0 = time.time()
+    while time.time() - t0 < 120:
+        st = screen_state(page)
+        if st["status"] == "over":
+            break
+        if not st["toAct"]:
+            time.sleep(0.1)
+            continue
+        key_step(page)
+        wait_step_change(page, st["step"], timeout=10_000)
+    assert screen_state(page)["status"] == "over"
     assert page.errors == []

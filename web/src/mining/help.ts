@@ -43,13 +43,14 @@ const CONTROLS: [string, string][] = [
   ["1 to 9", "press the numbered buttons of the prompt"],
   ["P, B, V, E", "prospect, buy a rocket, open the survey, end moves or looks"],
   ["Escape", "cancel a selected rocket or an open choice"],
-  ["Contract cards", "click an open card to declare it"],
+  ["Contract cards", "click an open card (or press its number) to declare it"],
+  ["Tab, Shift+Tab", "reach every button and card; Enter presses it"],
 ];
 
 export function miningHelp(v: MiningView | null): HTMLElement {
   const root = el("section");
   root.className = "mn-help";
-  root.append(el("h2", "Delta V: asteroid mining"));
+  root.append(el("h2", "Asteroid mining: how to play"));
   const ul = el("ul");
   for (const s of SUMMARY) ul.append(el("li", s));
   root.append(ul);

@@ -58,6 +58,8 @@ export class MiningScreen implements GameScreen {
   /** The survey chooser (pick the counter to pay) is open. */
   private surveyOpen = false;
   private pending = false;
+  /** The first free number key after the prompt's buttons (the contract cards take the next ones). */
+  private nextHotkey = 99;
   private raf = 0;
   private resizeObs: ResizeObserver | null = null;
   private lastToAct = false;
@@ -233,6 +235,11 @@ export class MiningScreen implements GameScreen {
   }
 
   /** The squares highlighted as clickable now (what a player sees outlined; for the browser tests). */
+  /** The keyboard cursor's square (for the browser tests). */
+  cursorSquare(): number {
+    return this.cursor;
+  }
+
   targets(): number[] {
     return [...this.marks().targets.keys()].sort((a, b) => a - b);
   }
@@ -456,6 +463,7 @@ export class MiningScreen implements GameScreen {
     const s = this.snap;
     if (!s) return;
     const v = asView(s);
+    this.nextHotkey = 99;
     const focused = document.activeElement instanceof HTMLElement && this.side.contains(document.activeElement)
       ? document.activeElement.dataset["key"] : undefined;
     this.side.replaceChildren(this.promptPanel(s, v));
@@ -498,6 +506,7 @@ export class MiningScreen implements GameScreen {
     const row = el("div", "mn-actions");
     const chooserOpen = this.choice !== null || (this.surveyOpen && ofType(s.legal, "survey").length > 0);
     let hot = chooserOpen ? 99 : 1;
+    this.nextHotkey = 99;
     const surveys = ofType(s.legal, "survey");
     const windowed = v.phase === "pirate-window" || v.phase === "meteor-window";
     // in a reaction window the incident to play comes first; elsewhere incidents are played from their cards
@@ -537,6 +546,7 @@ export class MiningScreen implements GameScreen {
     const steals = ofType(s.legal, "steal");
     if (steals.length) p.append(this.stealChooser(v, steals));
     if (row.childElementCount) p.append(row);
+    this.nextHotkey = hot; // the contract cards continue the numbering
     if (this.surveyOpen && surveys.length) {
       const box = el("div", "mn-choose");
       box.append(el("p", undefined, "Pay which bribe counter? (−2 points at the end; then pick three tiles in one row or column)"));
@@ -635,6 +645,11 @@ export class MiningScreen implements GameScreen {
         card.disabled = this.pending;
         card.title = `Declare contract ${c.id}`;
         card.addEventListener("click", () => this.send(entry));
+        if (this.nextHotkey <= 9) {
+          card.dataset["hotkey"] = String(this.nextHotkey);
+          const k = el("kbd", "mn-cardkey", String(this.nextHotkey++));
+          card.append(k);
+        }
       }
       card.dataset["contract"] = c.id;
       if (c.owner !== null) card.classList.add("mn-taken");
