@@ -28,6 +28,9 @@ def play(players: int, seed: int, keep: dict, options: dict | None = None) -> Se
         phase = env["view"]["phase"]
         if phase not in keep:
             keep[phase] = {"label": phase, "snapshot": env, "events": env["log"][-3:]}
+        if "bump" not in keep and any(e["action"]["type"] == "move" and e["action"]["bump"] is not None
+                                      for e in env["legal"]):
+            keep["bump"] = {"label": "bump", "snapshot": env, "events": []}
         if "spectator" not in keep and env["view"]["turn"] >= 6 and phase == "action":
             spec = session.snapshot(None)
             keep["spectator"] = {"label": "spectator", "snapshot": spec, "events": []}
@@ -46,7 +49,7 @@ def fixtures(players: int = 3) -> list[dict]:
     last = None
     for seed in range(12):
         last = play(players, seed, keep, {"incident_cooldown": False})
-        if all(p in keep for p in PHASES if p != "bid-up-replace"):
+        if all(p in keep for p in PHASES if p != "bid-up-replace") and "bump" in keep:
             break
     assert last is not None
     keep["over"] = {"label": "over", "snapshot": last.snapshot(0), "events": last.snapshot(0)["log"][-3:]}

@@ -268,3 +268,20 @@ def test_a_whole_game_against_bots_with_clicks_only(browser, harness, screenshot
     assert {"action", "attempt", "reveal"} <= phases
     assert errors == []
     ctx.close()
+
+
+def test_a_collision_is_explained_before_it_happens(browser, harness, screenshots):
+    url, fx = harness
+    ctx, pg = open_page(browser, url)
+    snap = show(pg, fx, "bump")
+    bump = next(e["action"] for e in snap["legal"] if e["action"]["type"] == "move" and e["action"]["bump"] is not None)
+    click_square(pg, bump["frm"])
+    click_square(pg, bump["to"])
+    assert pg.evaluate("window.harness.submitted.length") == 0  # nothing sent yet
+    said = pg.evaluate("window.harness.said.at(-1)")
+    assert "bump" in said and "shipyards" in said
+    pg.screenshot(path=str(screenshots / "mining-bump-choice.png"))
+    pg.click(".mn-choose button[data-action=move]")
+    assert pg.evaluate("window.harness.submitted.at(-1)")["bump"] is not None
+    assert pg.errors == []
+    ctx.close()

@@ -174,7 +174,7 @@ export class MiningBoard {
       g.shadowBlur = 8;
       g.stroke();
       g.shadowBlur = 0;
-      if (label && c >= 44) this.tag(x + 3, y + c - 3, label, "rgba(20,18,0,0.85)", BOARD.highlight, "left", "bottom");
+      if (label && c >= 40) this.tag(x + c - 2, y + 2, label, "rgba(20,18,0,0.88)", BOARD.highlight, "right", "top");
     }
     const fade = marks.recent.get(s.square);
     if (fade !== undefined && fade > 0) {

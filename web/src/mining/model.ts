@@ -235,8 +235,8 @@ export function moveLabel(e: LegalEntry, name: (s: number) => string): string {
   const bump = num(a.bump);
   const to = a.type === "sabotage-move" ? "the sabotaged square" : squareName(num(a.to) ?? -1);
   const from = squareName(num(a.frm) ?? -1);
-  if (bump !== null) return `Move ${from} → ${to}, bumping ${name(bump)}'s rocket (both go back to the shipyards)${freeze}`;
-  return `Move ${from} → ${to}${freeze}`;
+  if (bump !== null) return `Move a rocket from ${from} to ${to}, bumping ${name(bump)}'s rocket (both go back to the shipyards)${freeze}`;
+  return `Move a rocket from ${from} to ${to}${freeze}`;
 }
 
 /** Who the table waits for, in words. */

@@ -392,9 +392,17 @@ export class MiningScreen implements GameScreen {
         this.host.sound("error");
         break;
       case "submit":
-        if (res.entries.length === 1) {
-          const only = res.entries[0];
-          if (only) this.send(only);
+        const only = res.entries.length === 1 ? res.entries[0] : undefined;
+        const bumps = only && (only.action.type === "move" || only.action.type === "sabotage-move") && only.action.bump != null;
+        if (only && !bumps) {
+          this.send(only);
+        } else if (only) {
+          // a collision: say what it does before it happens
+          const title = `${this.name(Number(only.action.bump))}'s rocket is on ${squareName(sq)}: landing there bumps it, and both rockets go back to their shipyards.`;
+          this.choice = { title, entries: res.entries };
+          this.host.say(title);
+          this.renderSide();
+          this.focusFirst(".mn-choose button");
         } else {
           const v = asView(s);
           const title = v.phase === "sabotage-target" ? `Whose rocket on ${squareName(sq)} do you sabotage?`

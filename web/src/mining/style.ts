@@ -2,14 +2,16 @@
  * The mining screen's palette and the short codes printed on tiles and counters. Players' rocket colours are
  * kept apart from the minerals' (minerals are printed with a letter too, so colour is never the only cue).
  */
-export const PLAYER_COLOURS = ["#37c6f4", "#ff9a3d", "#e46df0", "#b8e35a"] as const;
-export const PLAYER_NAMES = ["cyan", "orange", "magenta", "lime"] as const;
+/** The shell's first four seat colours (`SEAT_COLOURS` in shell/match.ts), so the seat chips above the screen and
+ *  the rockets on the field agree. */
+export const PLAYER_COLOURS = ["#3fd0ff", "#ff9a3c", "#7bdc6a", "#c58bff"] as const;
+export const PLAYER_NAMES = ["cyan", "orange", "green", "violet"] as const;
 
 export const MINERAL_STYLE: Record<string, { fill: string; ink: string; code: string }> = {
   alphatite: { fill: "#d94a4a", ink: "#fff", code: "A" },
   betamite: { fill: "#4b6fe0", ink: "#fff", code: "B" },
   gammatite: { fill: "#e6c229", ink: "#1a1400", code: "G" },
-  deltamite: { fill: "#2fa36b", ink: "#fff", code: "D" },
+  deltamite: { fill: "#1f8f86", ink: "#fff", code: "D" },
   omnidium: { fill: "#e9e6f5", ink: "#3a2a66", code: "O" },
 };
 export const INCIDENT_STYLE: Record<string, { fill: string; ink: string; code: string }> = {
