@@ -4,6 +4,9 @@
  * player's sheet (rockets, bribe counters and their state, incidents in hand with their text, collected tiles)
  * and the standings with the rulebook's tie-breaks.
  *
+ * This module owns the field's interaction (pointer, keys, the selection) and the prompt; the sheets are built in
+ * sheets.ts, the field drawn in boardCanvas.ts.
+ *
  * Every control stands for one entry of `snapshot.legal` (matched in model.ts, never built); a click that
  * stands for nothing is explained in words through `host.say`. Keyboard: arrows move a cursor over the field,
  * Enter or Space acts on it, Escape cancels a selection, digits press the prompt's numbered buttons, P
@@ -14,30 +17,12 @@ import { MiningBoard, type Marks } from "./boardCanvas";
 import { MINING_CSS } from "./css";
 import { miningHelp } from "./help";
 import {
-  GRID, INCIDENT_TEXT, STATION, type MiningView, asView, attemptSlots, bannerFor, clickSquare, describeEvent,
-  article, entryLabel, isMineral, kindName, moveLabel, moveSources, ofType, promptFor, squareName, standings, targetSquare,
-  tileName,
+  GRID, STATION, type MiningView, asView, bannerFor, clickSquare, describeEvent, entryLabel, kindName, moveLabel,
+  moveSources, ofType, promptFor, squareName, targetSquare, tileName,
 } from "./model";
-import { kindStyle, playerColour } from "./style";
+import { type PanelContext, attemptPanel, chip, contractsPanel, el, sheet, standingsPanel } from "./sheets";
 
 const STYLE_ID = "mining-screen-css";
-
-const el = <K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] => {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-};
-
-/** A small chip naming a mineral or incident (letter + value), coloured like the tile. */
-export function chip(kind: string, value?: number, extra = ""): HTMLSpanElement {
-  const st = kindStyle(kind);
-  const c = el("span", `mn-chip ${extra}`.trim(), isMineral(kind) && value ? `${st.code}${value}` : st.code);
-  c.style.background = st.fill;
-  c.style.color = st.ink;
-  c.title = value ? `${kindName(kind)} ${value}` : kindName(kind);
-  return c;
-}
 
 export class MiningScreen implements GameScreen {
   private host!: ScreenHost;
@@ -475,14 +460,25 @@ export class MiningScreen implements GameScreen {
     const focused = document.activeElement instanceof HTMLElement && this.side.contains(document.activeElement)
       ? document.activeElement.dataset["key"] : undefined;
     this.side.replaceChildren(this.promptPanel(s, v));
-    if (s.status === "over") this.side.append(this.standingsPanel(v));
-    if (v.attempt) this.side.append(this.attemptPanel(v));
-    this.side.append(this.contractsPanel(s, v));
+    const ctx = this.panelContext();
+    if (s.status === "over") this.side.append(standingsPanel(ctx, v));
+    if (v.attempt) this.side.append(attemptPanel(ctx, v));
+    this.side.append(contractsPanel(ctx, s, v));
     const order = [...Array(v.players).keys()];
     if (s.seat !== null) order.sort((a, b) => (a === s.seat ? -1 : b === s.seat ? 1 : a - b));
-    for (const p of order) this.side.append(this.sheet(s, v, p));
-    if (s.status !== "over") this.side.append(this.standingsPanel(v));
+    for (const p of order) this.side.append(sheet(ctx, s, v, p));
+    if (s.status !== "over") this.side.append(standingsPanel(ctx, v));
     if (focused) this.side.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]`)?.focus();
+  }
+
+  private panelContext(): PanelContext {
+    return {
+      name: (p) => this.name(p),
+      pending: this.pending,
+      send: (e) => this.send(e),
+      button: (e, label, key, cls, hotkey) => this.button(e, label, key, cls, hotkey),
+      takeHotkey: () => (this.nextHotkey <= 9 ? this.nextHotkey++ : null),
+    };
   }
 
   private button(entry: LegalEntry, label: string, key: string, cls = "", hotkey?: number): HTMLButtonElement {
@@ -610,170 +606,6 @@ export class MiningScreen implements GameScreen {
       box.append(r);
     }
     return box;
-  }
-
-  private attemptPanel(v: MiningView): HTMLElement {
-    const att = v.attempt!;
-    const p = el("section", "mn-panel mn-attempt");
-    p.setAttribute("aria-label", "The contract attempt");
-    p.append(el("h3", undefined, `${this.name(v.current_player)} attempts ${att.contract}`));
-    const slots = el("div", "mn-slots");
-    for (const sl of attemptSlots(v)) {
-      const d = el("div", `mn-slot${sl.square !== null ? " mn-filled" : ""}`);
-      d.append(chip(sl.mineral));
-      const tile = sl.square !== null ? v.squares[sl.square]?.tile : null;
-      d.append(el("div", undefined, sl.square === null ? "to find" : `${squareName(sl.square)}${tile ? `: ${tileName(tile)}` : ""}${sl.wild ? " (wild)" : ""}`));
-      slots.append(d);
-    }
-    p.append(slots);
-    if (att.mismatch !== null) {
-      const t = v.squares[att.mismatch]?.tile;
-      p.append(el("p", undefined, `Mismatch on ${squareName(att.mismatch)}${t ? `: ${tileName(t)}` : ""}.`));
-    }
-    if (att.bid) {
-      const m = att.bid.bribe.split("-")[1] ?? "";
-      p.append(el("p", undefined, `${this.name(att.bid.bidder)} bid up with ${kindName(m)}: ${article(kindName(m))} (or Omnidium) tile must be revealed too.`));
-    }
-    return p;
-  }
-
-  private contractsPanel(s: Snapshot, v: MiningView): HTMLElement {
-    const p = el("section", "mn-panel");
-    p.setAttribute("aria-label", "Contracts");
-    p.append(el("h3", undefined, `Contracts (${v.contracts.filter((c) => c.owner === null).length} open)`));
-    const grid = el("div", "mn-contracts");
-    const declares = s.to_act ? ofType(s.legal, "declare") : [];
-    for (const c of v.contracts) {
-      const entry = declares.find((e) => e.action.contract === c.id);
-      const card = entry ? el("button", "mn-card") : el("div", "mn-card");
-      if (entry && card instanceof HTMLButtonElement) {
-        card.type = "button";
-        card.dataset["key"] = `declare-${c.id}`;
-        card.dataset["action"] = "declare";
-        card.disabled = this.pending;
-        card.title = `Declare contract ${c.id}`;
-        card.addEventListener("click", () => this.send(entry));
-        if (this.nextHotkey <= 9) {
-          card.dataset["hotkey"] = String(this.nextHotkey);
-          const k = el("kbd", "mn-cardkey", String(this.nextHotkey++));
-          card.append(k);
-        }
-      }
-      card.dataset["contract"] = c.id;
-      if (c.owner !== null) card.classList.add("mn-taken");
-      if (v.attempt?.contract === c.id) card.classList.add("mn-current");
-      card.append(el("div", "mn-cid", c.id));
-      const need = el("div", "mn-need");
-      for (const m of c.minerals) need.append(chip(m));
-      card.append(need);
-      if (c.owner !== null) card.append(el("div", "mn-owner", `won by ${this.name(c.owner)}`));
-      const plan = entry?.note?.["plan"];
-      if (Array.isArray(plan)) {
-        const mark = el("span", "mn-plan", "✓ known");
-        mark.title = `You know tiles that complete it: ${plan.map((x) => squareName(Number(x))).join(", ")}`;
-        card.append(mark);
-      }
-      card.setAttribute("aria-label", `Contract ${c.id}: ${c.minerals.map(kindName).join(", ")}${c.owner !== null ? `, won by ${this.name(c.owner)}` : ""}${entry ? ". Press to declare it" : ""}`);
-      grid.append(card);
-    }
-    p.append(grid);
-    return p;
-  }
-
-  private sheet(s: Snapshot, v: MiningView, p: number): HTMLElement {
-    const box = el("section", "mn-panel mn-sheet");
-    box.style.setProperty("--seat", playerColour(p));
-    box.dataset["seat"] = String(p);
-    box.setAttribute("aria-label", `${this.name(p)}'s sheet`);
-    if (v.current_player === p && s.status !== "over") box.classList.add("mn-turn");
-    const head = el("header");
-    head.append(el("span", "mn-swatch"), el("span", "mn-name", this.name(p)));
-    if (v.current_player === p && s.status !== "over") head.append(el("span", "mn-tag", "to play"));
-    if (v.deciding.includes(p) && v.current_player !== p) head.append(el("span", "mn-tag", "deciding"));
-    const score = el("span", "mn-score", String(v.scores[p] ?? 0));
-    score.title = "points: tiles collected minus 2 per spent counter";
-    head.append(score);
-    box.append(head);
-    const inPlay = v.squares.reduce((n, sq) => n + (sq.rockets[p] ?? 0), 0);
-    const frozen = v.alien !== null ? (v.squares[v.alien]?.rockets[p] ?? 0) : 0;
-    box.append(this.row("Rockets", `${inPlay} in play${frozen ? ` (${frozen} frozen by the alien)` : ""} · ${v.shipyards[p] ?? 0} in the shipyard`));
-    const bribes = el("div", "mn-row");
-    bribes.append(el("span", "mn-lbl", "Counters"));
-    const held = v.bribes.filter((b) => b.holder === p);
-    for (const b of held) {
-      const c = chip(b.mineral, undefined, b.spent ? "mn-spent" : "");
-      c.title = `${kindName(b.mineral)} counter${b.owner !== p ? ` (stolen from ${this.name(b.owner)})` : ""}: ${b.spent ? "spent (−2 points)" : "unspent"}`;
-      if (b.owner !== p) c.style.outline = `2px solid ${playerColour(b.owner)}`;
-      c.dataset["bribe"] = b.id;
-      c.dataset["spent"] = String(b.spent);
-      bribes.append(c);
-    }
-    const unspent = held.filter((b) => !b.spent).length;
-    bribes.append(el("span", undefined, `${unspent} unspent, ${held.length - unspent} spent`));
-    box.append(bribes);
-    const hand = v.hands[p] ?? [];
-    const discards = s.to_act && s.seat === p ? ofType(s.legal, "discard") : [];
-    if (hand.length) {
-      const h = el("div");
-      const lbl = el("div", "mn-row");
-      lbl.append(el("span", "mn-lbl", "Incidents"));
-      h.append(lbl);
-      for (const t of hand) {
-        const card = el("div", "mn-incident");
-        card.dataset["incident"] = t.id;
-        const b = el("b");
-        b.append(chip(t.kind), document.createTextNode(` ${kindName(t.kind)}`));
-        if (t.acquired_turn === v.turn && v.options["incident_cooldown"] === true) b.append(document.createTextNode(" (taken this turn: usable from next turn)"));
-        card.append(b, document.createTextNode(INCIDENT_TEXT[t.kind] ?? ""));
-        const d = discards.find((e) => e.action.incident === t.id);
-        if (d) card.append(this.button(d, `Play ${kindName(t.kind)}`, `discard-${t.id}`, "mn-primary"));
-        h.append(card);
-      }
-      box.append(h);
-    }
-    const coll = v.collected[p] ?? [];
-    const won = v.contracts.filter((c) => c.owner === p).map((c) => c.id);
-    const cr = el("div", "mn-row");
-    cr.append(el("span", "mn-lbl", "Collected"));
-    if (!coll.length) cr.append(el("span", undefined, "nothing yet"));
-    for (const t of coll) {
-      const c = chip(t.kind, t.value);
-      if (t.counted_as !== t.kind) c.title += ` (counted as ${kindName(t.counted_as)})`;
-      cr.append(c);
-    }
-    if (won.length) cr.append(el("span", undefined, `· contracts ${won.join(", ")}`));
-    box.append(cr);
-    return box;
-  }
-
-  private row(label: string, text: string): HTMLElement {
-    const r = el("div", "mn-row");
-    r.append(el("span", "mn-lbl", label), el("span", undefined, text));
-    return r;
-  }
-
-  private standingsPanel(v: MiningView): HTMLElement {
-    const p = el("section", "mn-panel");
-    p.setAttribute("aria-label", "Standings");
-    p.append(el("h3", undefined, v.result ? "Final scores" : "Standings"));
-    const t = el("table", "mn-standings");
-    const hr = el("tr");
-    for (const h of ["#", "player", "points", "contracts", "unspent"]) hr.append(el("th", undefined, h));
-    t.append(hr);
-    standings(v).forEach((r, i) => {
-      const tr = el("tr");
-      if (v.result?.winners.includes(r.seat)) tr.className = "mn-win";
-      tr.dataset["seat"] = String(r.seat);
-      const nm = el("td");
-      const sw = el("span", "mn-swatch");
-      sw.style.setProperty("--seat", playerColour(r.seat));
-      nm.append(sw, document.createTextNode(this.name(r.seat) + (v.result?.winners.includes(r.seat) ? " ★" : "")));
-      tr.append(el("td", undefined, String(i + 1)), nm, el("td", undefined, String(r.points)), el("td", undefined, String(r.contracts)), el("td", undefined, String(r.unspent)));
-      t.append(tr);
-    });
-    p.append(t);
-    p.append(el("p", "mn-legend", "Ties: most points, then most contracts, then most unspent counters."));
-    return p;
   }
 }
 
