@@ -17,8 +17,10 @@ from tests.web.mining_driver import close_result_dialog, key_step, screen_state,
 load_all()
 
 
-def play_until_over(pages: list, limit_s: float = 150) -> None:
-    """Each page acts when its screen says it is its turn, until the match is over."""
+def play_until_over(pages: list, limit_s: float = 150, shots=None) -> None:
+    """Each page acts when its screen says it is its turn, until the match is over. ``shots`` maps a phase to a
+    screenshot path: the first page to reach that phase (on its turn, from turn 3) is photographed once."""
+    shots = dict(shots or {})
     moves = [[] for _ in pages]
     t0 = time.time()
     while time.time() - t0 < limit_s:
@@ -28,6 +30,8 @@ def play_until_over(pages: list, limit_s: float = 150) -> None:
         acted = False
         for i, (p, s) in enumerate(zip(pages, states, strict=True)):
             if s and s["toAct"] and s["status"] != "over":
+                if s["phase"] in shots and p.evaluate("window.deltavShell.state().step") > 12:
+                    p.screenshot(path=str(shots.pop(s["phase"])))
                 take_step(p, moves[i])
                 try:
                     wait_step_change(p, s["step"], timeout=10_000)
@@ -47,7 +51,8 @@ def test_a_game_against_a_bot_from_the_lobby(live_server, new_page, screenshots)
     start_from_lobby(page)
     page.wait_for_selector(".mn-root[data-phase]", timeout=15_000)
     page.screenshot(path=str(screenshots / "mining-play-start.png"))
-    play_until_over([page])
+    play_until_over([page], shots={"reveal": screenshots / "mining-play-reveal.png",
+                                   "attempt": screenshots / "mining-play-attempt.png"})
     page.wait_for_selector(".mn-standings tr.mn-win", timeout=10_000)
     page.screenshot(path=str(screenshots / "mining-play-result.png"))
     close_result_dialog(page)
@@ -82,7 +87,8 @@ def test_three_people_online_and_a_spectator_who_learns_no_secret(live_server, n
     live_server.open_watch(watcher, room.code)
     for p in pages + [watcher]:
         p.wait_for_selector(".mn-root[data-phase]", timeout=15_000)
-    play_until_over(pages)
+    play_until_over(pages, shots={"reveal": screenshots / "mining-online-reveal.png",
+                                  "bid-up-window": screenshots / "mining-online-bid-up.png"})
     for i, p in enumerate(pages):
         close_result_dialog(p)
         p.screenshot(path=str(screenshots / f"mining-online-seat{i}.png"))

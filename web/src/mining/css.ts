@@ -44,6 +44,7 @@ button.mn-card:focus-visible { outline: 2px solid #fff; outline-offset: 2px; }
 .mn-chip { display: inline-flex; align-items: center; justify-content: center; min-width: 22px; height: 20px; padding: 0 4px;
   border-radius: 4px; font: 800 11.5px system-ui, sans-serif; border: 1px solid rgba(0,0,0,0.35); }
 .mn-chip.mn-spent { background: #2a2f3a !important; color: #7d8596 !important; text-decoration: line-through; border-style: dashed; border-color: #7d8596; }
+.mn-chip.mn-bidding { box-shadow: 0 0 0 2px #ffe066; }
 .mn-chip.mn-empty { background: transparent !important; color: #9aa6bd !important; border: 1px dashed #9aa6bd; }
 .mn-sheet { border-left: 5px solid var(--seat); }
 .mn-sheet.mn-turn { box-shadow: inset 0 0 0 1px var(--seat); }

@@ -130,6 +130,11 @@ export function sheet(ctx: PanelContext, s: Snapshot, v: MiningView, p: number):
     const c = chip(b.mineral, undefined, b.spent ? "mn-spent" : "");
     c.title = `${kindName(b.mineral)} counter${b.owner !== p ? ` (stolen from ${ctx.name(b.owner)})` : ""}: ${b.spent ? "spent (−2 points)" : "unspent"}`;
     if (b.owner !== p) c.style.outline = `2px solid ${playerColour(b.owner)}`;
+    if (v.attempt?.bid?.bribe === b.id) {
+      // the counter bidding up now: spent only if the fulfiller answers the bid
+      c.classList.add("mn-bidding");
+      c.title = `${kindName(b.mineral)} counter: bidding up ${v.attempt.contract} (spent if the contract is still fulfilled, kept if it fails)`;
+    }
     c.dataset["bribe"] = b.id;
     c.dataset["spent"] = String(b.spent);
     bribes.append(c);
