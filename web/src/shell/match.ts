@@ -40,7 +40,7 @@ declare global {
   interface Window {
     /** A handle for debugging and the browser tests (the shell's state; never a secret the page lacks). */
     deltavShell?: {
-      state: () => { step: number; status: string; seat: number | null; link: string; log: number; screen: string; match: number };
+      state: () => { step: number; status: string; seat: number | null; link: string; log: number; screen: string; match: number; toAct: boolean };
       sounds: Sounds;
       connection: () => Connection | null;
     };
@@ -190,10 +190,20 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
 
   function seatName(seat: number): string {
     if (seat === st.seat) return "You";
-    const s = st.room?.seats[seat];
-    if (s?.name) return s.name;
-    if (s && s.kind !== "human") return botName(s.spec);
-    return `Player ${seat + 1}`;
+    return chipName(seat);
+  }
+
+  /** A seat's own name (the chips show it for me too, marked "(you)"); unnamed people are numbered as the
+   *  engine's log numbers them ("player 1" is seat 1). */
+  function chipName(seat: number): string {
+    const seats = st.room?.seats ?? [];
+    const s = seats[seat];
+    const base = (x: (typeof seats)[number] | undefined, i: number): string =>
+      x?.name ? x.name : x && x.kind !== "human" ? botName(x.spec) : `Player ${i}`;
+    const name = base(s, seat);
+    // two seats of the same name (two random bots) are told apart by their seat number
+    const twins = seats.filter((x, i) => base(x, i) === name).length;
+    return twins > 1 ? `${name} ${seat}` : name;
   }
 
   // ---- chrome ----
@@ -239,7 +249,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
         li.style.setProperty("--seat", SEAT_COLOURS[s.seat % SEAT_COLOURS.length]!);
         const dot = el("span", "dot");
         dot.setAttribute("aria-hidden", "true");
-        const name = el("span", "seat-name", seatName(s.seat));
+        const name = el("span", "seat-name", chipName(s.seat));
         const state = el("span", "seat-state");
         if (s.kind !== "human") state.textContent = "bot";
         else if (!s.taken) state.textContent = "free seat";
@@ -305,17 +315,22 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     }
   }
 
+  const logSeen = new Set<string>();
+  let logDirty = false;
+  /** Add entries to the log (data only; drawn by drawLog at the next frame). */
   function mergeLog(entries: LogEntry[]): void {
-    const seen = new Set(st.log.map(logKey));
-    let added = false;
     for (const e of entries) {
       const k = logKey(e);
-      if (seen.has(k)) continue;
-      seen.add(k);
+      if (logSeen.has(k)) continue;
+      logSeen.add(k);
       st.log.push(e);
-      added = true;
+      logDirty = true;
     }
-    if (!added) return;
+  }
+
+  function drawLog(): void {
+    if (!logDirty) return;
+    logDirty = false;
     st.log.sort((a, b) => a.step - b.step);
     const atBottom = logList.scrollTop + logList.clientHeight >= logList.scrollHeight - 8;
     logList.replaceChildren(
@@ -417,12 +432,13 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     parts.push(el("p", "result-headline", headline));
     const reason = forfeit ? `${seatName(forfeit.seat)} did not come back in time (${forfeit.reason}).` : result?.reason;
     if (reason) parts.push(el("p", "result-reason", String(reason)));
-    if (snap.returns) {
+    const scores = Array.isArray(result?.scores) ? (result.scores as number[]) : null;
+    if (scores) {
       const table = el("table", "result-scores");
       const thead = el("tr");
       thead.append(el("th", "", "Player"), el("th", "", "Score"));
       table.append(thead);
-      snap.returns.forEach((r, i) => {
+      scores.forEach((r, i) => {
         const tr = el("tr");
         if (winners.includes(i)) tr.className = "winner";
         tr.append(el("td", "", seatName(i)), el("td", "", String(r)));
@@ -533,6 +549,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       screenRoot.replaceChildren();
       screenRoot.className = "screen-root";
       st.log = [];
+      logSeen.clear();
       logList.replaceChildren();
       boardPromise = null;
       if (overlayKind === "result") closeOverlay();
@@ -544,6 +561,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     renderHeader();
     renderSeats();
     mergeLog(snap.log);
+    drawLog();
     if (!st.screen) {
       if (mounting) {
         pending = { msg, events: msg.events };
@@ -598,6 +616,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       log: st.log.length,
       screen: screenRoot.dataset.screen ?? "",
       match: st.match,
+      toAct: st.snapshot?.to_act ?? false,
     }),
     sounds,
     connection: () => st.conn,
@@ -605,6 +624,9 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
 
   // ---- find the seat and connect ----
   let gamesList: GameInfo[] = [];
+  let queued: StateMessage | null = null;
+  let queuedEvents: LogEntry[] = [];
+  let frame: number | null = null;
   games().then(
     (list) => {
       gamesList = list;
@@ -647,7 +669,25 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
   const conn = new Connection(socketUrl(location, code, token), {
     state: (msg) => {
       if (!st.game && gamesList.length) st.game = gamesList.find((g) => g.id === msg.snapshot.game);
-      void onState(msg);
+      // messages that arrive faster than the page draws are folded into one update per frame: the newest
+      // snapshot (always complete) with every event of the folded messages, so no event is lost
+      if (queued && queued.room.match === msg.room.match) {
+        queuedEvents.push(...msg.events);
+      } else {
+        if (queued) void onState({ ...queued, events: queuedEvents });
+        queuedEvents = [...msg.events];
+      }
+      mergeLog(msg.events);
+      queued = msg;
+      if (frame === null) {
+        frame = requestAnimationFrame(() => {
+          frame = null;
+          const m = queued;
+          queued = null;
+          if (m) void onState({ ...m, events: queuedEvents });
+          queuedEvents = [];
+        });
+      }
     },
     welcome: (w) => {
       st.seat = w.seat;
