@@ -22,6 +22,12 @@ def click_square(page, sq: int) -> None:
     page.mouse.click(x, y)
 
 
+def confirm_choice(page) -> None:
+    """A board click that needs a choice (whose rocket to bump or sabotage) opens it in the prompt: take the first."""
+    click_first(page, ".mn-choose button[data-action=move], .mn-choose button[data-action=sabotage], "
+                      ".mn-choose button[data-action=sabotage-move]")
+
+
 def click_first(page, selector: str) -> bool:
     el = page.query_selector(selector)
     if el is None:
@@ -43,6 +49,7 @@ def take_step(page, turn_moves: list[int], harness: bool = False) -> None:
             dests = [s for s in screen_state(page)["targets"] if s != 24]
             turn_moves.append(1)
             click_square(page, dests[len(turn_moves) * 7 % len(dests)])
+            confirm_choice(page)
             return
         turn_moves.append(0)
         if not click_first(page, ".mn-prompt button[data-action=prospect]"):
@@ -58,6 +65,7 @@ def take_step(page, turn_moves: list[int], harness: bool = False) -> None:
     if phase in BOARD_PHASES and st["targets"]:
         # vary the pick with the step, so games differ
         click_square(page, st["targets"][(st["step"] * 5) % len(st["targets"])])
+        confirm_choice(page)
         return
     if phase in PASS_PHASES or phase in BOARD_PHASES:
         if not click_first(page, ".mn-prompt button[data-action=pass]"):
@@ -93,6 +101,8 @@ def key_step(page) -> None:
             page.keyboard.press("ArrowRight" if dc > 0 else "ArrowLeft")
         assert page.evaluate("window.deltavMining.cursorSquare()") == goal
         page.keyboard.press("Enter")
+        if page.query_selector(".mn-choose button[data-hotkey='1']"):
+            page.keyboard.press("1")  # whose rocket: the first
         return
     keys = page.eval_on_selector_all("[data-hotkey]", "els => els.map(e => [e.dataset.hotkey, e.dataset.action])")
     if phase == "attempt":
