@@ -76,7 +76,13 @@ export class MiningScreen implements GameScreen {
     root.appendChild(this.root);
     this.board = new MiningBoard(this.canvas);
     this.attachPointer();
-    this.canvas.addEventListener("focus", () => { this.cursorShown = true; this.describe(this.cursor); this.redraw(); });
+    // the keyboard cursor shows when the field is reached by keyboard (Tab), not after a mouse click
+    this.canvas.addEventListener("focus", () => {
+      if (!this.canvas.matches(":focus-visible")) return;
+      this.cursorShown = true;
+      this.describe(this.cursor);
+      this.redraw();
+    });
     // keys reach the screen from the shell (key()) and, when the focus is inside the screen, from here; the same
     // event is handled once
     this.root.addEventListener("keydown", (e) => { if (this.key(e)) e.preventDefault(); });
@@ -278,6 +284,7 @@ export class MiningScreen implements GameScreen {
       }
       if (sq !== null) {
         this.cursor = sq;
+        this.cursorShown = false;
         this.activate(sq);
       }
     });

@@ -42,7 +42,7 @@ export function attemptPanel(ctx: PanelContext, v: MiningView): HTMLElement {
   const att = v.attempt!;
   const p = el("section", "mn-panel mn-attempt");
   p.setAttribute("aria-label", "The contract attempt");
-  p.append(el("h3", undefined, `${ctx.name(v.current_player)} attempts ${att.contract}`));
+  p.append(el("h3", undefined, `Attempt at ${att.contract} · ${ctx.name(v.current_player)}`));
   const slots = el("div", "mn-slots");
   for (const sl of attemptSlots(v)) {
     const d = el("div", `mn-slot${sl.square !== null ? " mn-filled" : ""}`);
