@@ -39,8 +39,9 @@ button.mn-card { cursor: pointer; }
 button.mn-card:hover { background: #fff6d8; }
 button.mn-card:focus-visible { outline: 2px solid #fff; outline-offset: 2px; }
 .mn-card .mn-owner { font-size: 11px; font-weight: 700; margin-top: 3px; }
-.mn-card .mn-cardkey { position: absolute; bottom: 4px; right: 5px; font: 700 10.5px ui-monospace, monospace; color: #6b5a22; }
-.mn-card .mn-plan { position: absolute; top: 4px; right: 5px; font-size: 10.5px; font-weight: 800; color: #0d5d2c; }
+.mn-card .mn-cardkey { position: absolute; top: 5px; right: 6px; font: 700 10.5px ui-monospace, monospace; color: #6b5a22; }
+.mn-card:has(.mn-plan) { padding-bottom: 17px; }
+.mn-card .mn-plan { position: absolute; bottom: 3px; right: 5px; font-size: 10.5px; font-weight: 800; color: #0d5d2c; }
 .mn-chip { display: inline-flex; align-items: center; justify-content: center; min-width: 22px; height: 20px; padding: 0 4px;
   border-radius: 4px; font: 800 11.5px system-ui, sans-serif; border: 1px solid rgba(0,0,0,0.35); }
 .mn-chip.mn-spent { background: #2a2f3a !important; color: #7d8596 !important; text-decoration: line-through; border-style: dashed; border-color: #7d8596; }
