@@ -14,7 +14,7 @@ from typing import Any
 from deltav.core.errors import StateError
 from deltav.core.protocol import Game, Option, ScenarioInfo, register_game
 from deltav.core.rng import Rng
-from deltav.games.mining import components, describe
+from deltav.games.mining import annotate, components, describe
 from deltav.games.mining.actions import ACTIONS
 from deltav.games.mining.events import EVENTS
 from deltav.games.mining.state import BIT, Config, MiningState, build, new_state
@@ -133,6 +133,11 @@ class MiningGame(Game):
         except (KeyError, TypeError, ValueError):
             line = None
         return line if line is not None else super().describe_value(v)
+
+    @classmethod
+    def annotate_legal(cls, state: MiningState, player: int, actions) -> list[dict | None] | None:
+        """Notes for a client on each legal action, from the player's own knowledge (``annotate.py``)."""
+        return annotate.annotate(state, player, actions)
 
     @classmethod
     def render_view(cls, view: Mapping) -> str | None:

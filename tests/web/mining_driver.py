@@ -1,0 +1,113 @@
+"""A test player for the mining screen that uses the page only as a person would: it reads the screen's phase
+and the squares the field highlights, then clicks a highlighted square, a prompt button or a contract card."""
+
+from __future__ import annotations
+
+# how the test player answers each decision, by the controls a person would use
+PASS_PHASES = {"pirate-window", "meteor-window", "bid-up-window", "reveal-choice", "sabotage-move", "alien-steal",
+               "replace", "bid-up-replace"}
+BOARD_PHASES = {"survey", "scan", "reveal", "bid-up-reveal", "alien-move", "sabotage-target"}
+
+
+def screen_state(page) -> dict:
+    return page.evaluate("""() => { const r = document.querySelector('.mn-root');
+        return r ? {phase: r.dataset.phase, toAct: r.dataset.toAct === 'true', step: Number(r.dataset.step),
+                    targets: window.deltavMining.targets(), status: r.dataset.status} : null; }""")
+
+
+def click_square(page, sq: int) -> None:
+    x, y = page.evaluate(f"""() => {{ window.deltavMining.canvas.scrollIntoView({{block: "nearest"}});
+        const m = window.deltavMining, r = m.canvas.getBoundingClientRect(),
+        [x, y] = m.board.centre({sq}); return [r.left + x, r.top + y]; }}""")
+    page.mouse.click(x, y)
+
+
+def confirm_choice(page) -> None:
+    """A board click that needs a choice (whose rocket to bump or sabotage) opens it in the prompt: take the first."""
+    click_first(page, ".mn-choose button[data-action=move], .mn-choose button[data-action=sabotage], "
+                      ".mn-choose button[data-action=sabotage-move]")
+
+
+def click_first(page, selector: str) -> bool:
+    el = page.query_selector(selector)
+    if el is None:
+        return False
+    el.click()
+    return True
+
+
+def take_step(page, turn_moves: list[int], harness: bool = False) -> None:
+    """One decision of this page's seat, made by clicking like a person."""
+    st = screen_state(page)
+    phase = st["phase"]
+    if click_first(page, ".mn-choose button[data-action]:not([data-action=survey])"):  # an open bump / victim choice
+        return
+    if phase == "action":
+        # alternate: fly a rocket out from the station, or prospect
+        if 24 in st["targets"] and len(turn_moves) % 2 == 0:
+            click_square(page, 24)
+            dests = [s for s in screen_state(page)["targets"] if s != 24]
+            turn_moves.append(1)
+            click_square(page, dests[len(turn_moves) * 7 % len(dests)])
+            confirm_choice(page)
+            return
+        turn_moves.append(0)
+        if not click_first(page, ".mn-prompt button[data-action=prospect]"):
+            click_first(page, ".mn-prompt button[data-action=pass]")
+        return
+    if phase == "moving":
+        click_first(page, ".mn-prompt button[data-action=end-moves]")
+        return
+    if phase == "attempt":
+        if not click_first(page, "button.mn-card[data-action=declare]"):
+            click_first(page, ".mn-prompt button[data-action=pass]")
+        return
+    if phase in BOARD_PHASES and st["targets"]:
+        # vary the pick with the step, so games differ
+        click_square(page, st["targets"][(st["step"] * 5) % len(st["targets"])])
+        confirm_choice(page)
+        return
+    if phase in PASS_PHASES or phase in BOARD_PHASES:
+        if not click_first(page, ".mn-prompt button[data-action=pass]"):
+            click_first(page, ".mn-prompt button[data-action=end-looks]")
+        return
+    raise AssertionError(f"no control for phase {phase}")
+
+
+def close_result_dialog(page) -> None:
+    """Close the shell's result dialog (as a person would, with its close button) to see the screen."""
+    page.wait_for_selector(".dialog-close", timeout=10_000)
+    page.click(".dialog-close")
+
+
+def key_step(page) -> None:
+    """One decision made with the keyboard only: arrows walk the field's cursor to a highlighted square and Enter
+    acts there; P prospects; the number keys press the prompt's numbered buttons and the contract cards."""
+    st = screen_state(page)
+    phase = st["phase"]
+    if phase == "action":
+        page.keyboard.press("p")
+        return
+    if phase == "moving":
+        page.keyboard.press("e")
+        return
+    if phase in BOARD_PHASES and st["targets"]:
+        goal = st["targets"][(st["step"] * 3) % len(st["targets"])]
+        cur = page.evaluate("window.deltavMining.cursorSquare()")
+        dr, dc = goal // 7 - cur // 7, goal % 7 - cur % 7
+        for _ in range(abs(dr)):
+            page.keyboard.press("ArrowDown" if dr > 0 else "ArrowUp")
+        for _ in range(abs(dc)):
+            page.keyboard.press("ArrowRight" if dc > 0 else "ArrowLeft")
+        assert page.evaluate("window.deltavMining.cursorSquare()") == goal
+        page.keyboard.press("Enter")
+        if page.query_selector(".mn-choose button[data-hotkey='1']"):
+            page.keyboard.press("1")  # whose rocket: the first
+        return
+    keys = page.eval_on_selector_all("[data-hotkey]", "els => els.map(e => [e.dataset.hotkey, e.dataset.action])")
+    if phase == "attempt":
+        declare = [k for k, a in keys if a == "declare"]
+        page.keyboard.press(declare[0] if declare else keys[-1][0])
+        return
+    passes = [k for k, a in keys if a in ("pass", "end-looks")]
+    page.keyboard.press(passes[-1] if passes else keys[-1][0])

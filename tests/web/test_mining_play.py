@@ -1,0 +1,166 @@
+"""Mining in a real Chromium against a real ``deltav serve``: a whole game against a bot started from the lobby
+and played with the page's controls only (clicks on the highlighted squares, the prompt's buttons, the contract
+cards); an online game of three people in three browser contexts; a spectator page whose every WebSocket frame is
+checked against the server state's secrets; a phone-sized page. Short games come from the ``max_turns`` option."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from deltav.core import get_game
+from deltav.core.records import MatchRecord, replay
+from deltav.games import load_all
+from tests.web.conftest import wait_step_change
+from tests.web.mining_driver import close_result_dialog, key_step, screen_state, take_step
+
+load_all()
+
+
+def play_until_over(pages: list, limit_s: float = 150, shots=None) -> None:
+    """Each page acts when its screen says it is its turn, until the match is over. ``shots`` maps a phase to a
+    screenshot path: the first page to reach that phase (on its turn, from turn 3) is photographed once."""
+    shots = dict(shots or {})
+    moves = [[] for _ in pages]
+    t0 = time.time()
+    while time.time() - t0 < limit_s:
+        states = [screen_state(p) for p in pages]
+        if all(s and s["status"] == "over" for s in states):
+            return
+        acted = False
+        for i, (p, s) in enumerate(zip(pages, states, strict=True)):
+            if s and s["toAct"] and s["status"] != "over":
+                if s["phase"] in shots and p.evaluate("window.deltavShell.state().step") > 12:
+                    p.screenshot(path=str(shots.pop(s["phase"])))
+                take_step(p, moves[i])
+                try:
+                    wait_step_change(p, s["step"], timeout=10_000)
+                except Exception:
+                    raise AssertionError(f"page {i} did not advance from {s} ({p.inner_text('.mn-prompt')})") from None
+                acted = True
+                break
+        if not acted:
+            time.sleep(0.1)
+    raise AssertionError("the match did not finish in time")
+
+
+def test_a_game_against_a_bot_from_the_lobby(live_server, new_page, screenshots):
+    page = new_page()
+    page.goto(live_server.base + "/")
+    page.wait_for_selector("html[data-ready=true]")
+    start_from_lobby(page)
+    page.wait_for_selector(".mn-root[data-phase]", timeout=15_000)
+    page.screenshot(path=str(screenshots / "mining-play-start.png"))
+    play_until_over([page], shots={"reveal": screenshots / "mining-play-reveal.png",
+                                   "attempt": screenshots / "mining-play-attempt.png"})
+    page.wait_for_selector(".mn-standings tr.mn-win", timeout=10_000)
+    page.screenshot(path=str(screenshots / "mining-play-result.png"))
+    close_result_dialog(page)
+    page.screenshot(path=str(screenshots / "mining-play-over.png"))
+    assert page.errors == []
+    code = page.evaluate("location.pathname.split('/').pop()")
+    status, rec = live_server.http("GET", f"/rooms/{code}/record")
+    assert status == 200 and rec["result"] is not None
+    replay(MatchRecord.from_json(rec))
+
+
+def start_from_lobby(page) -> None:
+    """The lobby's mining card: "Set up a game…", a short game (the max_turns option) against the easy bot."""
+    page.click("[data-game=mining] .setup")
+    page.wait_for_selector("#setup-title")
+    page.click(".options-box summary")
+    page.fill("[data-option=max_turns]", "10")
+    page.select_option("#seat-1", "bot:easy")
+    page.click(".dialog-setup button[type=submit]")
+    page.wait_for_url("**/play/*")
+    page.wait_for_selector("html[data-ready=true]")
+
+
+def test_three_people_online_and_a_spectator_who_learns_no_secret(live_server, new_page, screenshots):
+    room = live_server.create("mining", ["human", "human", "human"], seed=5, players=3, max_turns=9)
+    pages = [new_page() for _ in range(3)]
+    live_server.open_seat(pages[0], room)
+    for i in (1, 2):
+        grant = live_server.join(room.code, seat=i, name=["Ben", "Cleo"][i - 1])
+        live_server.open_seat(pages[i], grant)
+    watcher = new_page()
+    live_server.open_watch(watcher, room.code)
+    for p in pages + [watcher]:
+        p.wait_for_selector(".mn-root[data-phase]", timeout=15_000)
+    play_until_over(pages, shots={"reveal": screenshots / "mining-online-reveal.png",
+                                  "bid-up-window": screenshots / "mining-online-bid-up.png"})
+    for i, p in enumerate(pages):
+        close_result_dialog(p)
+        p.screenshot(path=str(screenshots / f"mining-online-seat{i}.png"))
+    watcher.wait_for_function("document.querySelector('.mn-root').dataset.phase === 'over'", timeout=10_000)
+    close_result_dialog(watcher)
+    watcher.screenshot(path=str(screenshots / "mining-spectator-over.png"))
+    for p in pages + [watcher]:
+        assert p.errors == []
+    # replay the match and check every frame the spectator got against the secrets of the state at its step
+    status, rec = live_server.http("GET", f"/rooms/{room.code}/record")
+    assert status == 200
+    game = get_game("mining")
+    record = MatchRecord.from_json(rec)
+    state = game.new_initial_state(record.options, record.seed)
+    secrets = [state.secret_tokens(None)]
+    replay(record, on_step=lambda i, _st, s: secrets.append(s.secret_tokens(None)))
+    checked = hidden = 0
+    for frame in watcher.frames_in:
+        msg = json.loads(frame)
+        snap = msg.get("snapshot")
+        if not snap:
+            continue
+        step = snap["step"]
+        text = json.dumps(msg)
+        found = [t for t in secrets[step] if f'"{t}"' in text]
+        assert not found, (step, found)
+        # the spectator's view never shows a face-down tile, except those revealed and flipped back (public)
+        assert all(sq["tile"] is None or sq["public"] for sq in snap["view"]["squares"] if sq["status"] == "face_down")
+        hidden += sum(1 for sq in snap["view"]["squares"] if sq["status"] == "face_down" and sq["tile"] is None)
+        checked += 1
+    assert checked > 10 and hidden > 100
+    # the check can see a secret: the seats' own frames do name tiles the spectator may not know (their looks)
+    seen = 0
+    for frame in pages[0].frames_in:
+        snap = json.loads(frame).get("snapshot")
+        if snap:
+            seen += sum(1 for t in secrets[snap["step"]] if f'"{t}"' in frame)
+    assert seen > 0
+
+
+def test_a_phone(live_server, new_page, screenshots):
+    room = live_server.create("mining", ["human", "bot:easy"], seed=3, max_turns=4)
+    page = new_page(375, 812, mobile=True)
+    live_server.open_seat(page, room)
+    page.wait_for_selector(".mn-root[data-phase]", timeout=15_000)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    page.screenshot(path=str(screenshots / "mining-play-phone.png"), full_page=True)
+    play_until_over([page])
+    close_result_dialog(page)
+    page.screenshot(path=str(screenshots / "mining-play-phone-over.png"), full_page=True)
+    assert page.errors == []
+
+
+def test_the_keyboard_alone_plays_a_game_and_the_help_overlay(live_server, new_page, screenshots):
+    room = live_server.create("mining", ["human", "bot:easy"], seed=8, max_turns=6)
+    page = new_page()
+    live_server.open_seat(page, room)
+    page.wait_for_selector(".mn-root[data-phase]", timeout=15_000)
+    page.keyboard.press("?")
+    page.wait_for_selector(".mn-help")
+    page.screenshot(path=str(screenshots / "mining-play-help.png"))
+    assert "Contracts" in page.inner_text(".mn-help")
+    page.keyboard.press("Escape")
+    t0 = time.time()
+    while time.time() - t0 < 120:
+        st = screen_state(page)
+        if st["status"] == "over":
+            break
+        if not st["toAct"]:
+            time.sleep(0.1)
+            continue
+        key_step(page)
+        wait_step_change(page, st["step"], timeout=10_000)
+    assert screen_state(page)["status"] == "over"
+    assert page.errors == []

@@ -1,0 +1,287 @@
+"""The mining screen on snapshots from the real engine, in a real Chromium: each decision phase draws the field
+and offers its controls, clicks stand for legal entries only, refused clicks are explained, and screenshots of
+every phase go to build/screenshots/mining-*.png. (The end-to-end games against the server are in
+test_mining_play.py.)"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import threading
+
+import pytest
+
+from tests.web.conftest import WEB, run_node
+from tests.web.mining_fixtures import fixtures
+
+HTML = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>mining harness</title><link rel="icon" href="data:,">
+<style>html,body{margin:0;height:100%;background:#03050b;color:#dfe6f3;font-family:system-ui}
+#banner{position:fixed;top:0;left:0;right:0;height:28px;padding:4px 10px;font-size:14px;background:#0b1020}
+#status{position:fixed;bottom:0;left:0;right:0;height:24px;padding:3px 10px;font-size:13px;background:#0b1020}
+#root{position:fixed;top:28px;bottom:24px;left:0;right:0;overflow:auto}
+#help{position:fixed;inset:40px;overflow:auto;background:#0b1020;padding:16px;z-index:9}
+@media (max-width: 820px){#root{position:static;margin-top:28px}body{overflow:auto;height:auto}}
+</style></head><body><div id="banner" aria-live="polite"></div><div id="root"></div>
+<div id="status" role="status" aria-live="polite"></div><div id="help" hidden></div>
+<script id="fixtures" type="application/json">FIXTURES</script><script type="module" src="harness.js"></script>
+</body></html>"""
+
+BUILD = """
+import * as esbuild from "esbuild";
+await esbuild.build({entryPoints: [process.argv[1]], outfile: process.argv[2], bundle: true, format: "esm",
+  target: ["es2022"], logLevel: "warning"});
+"""
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002
+        pass
+
+
+@pytest.fixture(scope="module")
+def harness(tmp_path_factory):
+    out = tmp_path_factory.mktemp("mining_harness")
+    proc = run_node(["node", "--input-type=module", "-e", BUILD, str(WEB / "test" / "harness" / "mining.ts"),
+                     str(out / "harness.js")])
+    assert proc.returncode == 0, proc.stderr
+    fx = fixtures(3)
+    (out / "index.html").write_text(HTML.replace("FIXTURES", json.dumps(fx).replace("<", "\\u003c")))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(out)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/index.html", fx
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def open_page(browser, url, width=1280, height=800, **kw):
+    ctx = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1, **kw)
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(url)
+    pg.wait_for_selector("html[data-ready=true]")
+    pg.errors = errors
+    return ctx, pg
+
+
+def show(pg, fx, label) -> dict:
+    i = next(i for i, f in enumerate(fx) if f["label"] == label)
+    pg.evaluate(f"window.harness.show({i})")
+    pg.wait_for_function(f"document.querySelector('.mn-board').dataset.drawn === '{fx[i]['snapshot']['step']}'")
+    return fx[i]["snapshot"]
+
+
+def test_every_phase_draws_and_offers_its_controls(browser, harness, screenshots):
+    url, fx = harness
+    ctx, pg = open_page(browser, url)
+    for f in fx:
+        snap = show(pg, fx, f["label"])
+        pg.screenshot(path=str(screenshots / f"mining-phase-{f['label']}.png"))
+        prompt = pg.inner_text(".mn-prompt h2")
+        assert prompt, f["label"]
+        if snap["to_act"]:
+            # every button on the page stands for a legal entry type of this snapshot
+            types = {e["action"]["type"] for e in snap["legal"]}
+            shown = set(pg.eval_on_selector_all("[data-action]", "els => els.map(e => e.dataset.action)"))
+            assert shown - {"survey-open"} <= types, (f["label"], shown, types)
+    assert pg.errors == []
+    ctx.close()
+
+
+def click_square(pg, sq: int) -> None:
+    x, y = pg.evaluate(f"""() => {{
+        const m = window.deltavMining, r = m.canvas.getBoundingClientRect(), [x, y] = m.board.centre({sq});
+        return [r.left + x, r.top + y];
+    }}""")
+    pg.mouse.click(x, y)
+
+
+def test_clicks_submit_only_legal_entries_and_refusals_are_explained(browser, harness, screenshots):
+    url, fx = harness
+    ctx, pg = open_page(browser, url)
+    snap = show(pg, fx, "action")
+    me = snap["seat"]
+    legal = [e["action"] for e in snap["legal"]]
+    # a square without my rocket: refused in words, nothing sent
+    empty = next(s["square"] for s in snap["view"]["squares"] if s["status"] == "face_down" and not s["rockets"][me])
+    click_square(pg, empty)
+    assert pg.evaluate("window.harness.submitted.length") == 0
+    assert "no rocket" in pg.evaluate("window.harness.said.at(-1)")
+    # click the station (select), then a square: the matching move is sent
+    click_square(pg, 24)
+    assert "selected" in pg.evaluate("window.harness.said.at(-1)")
+    pg.screenshot(path=str(screenshots / "mining-move-selected.png"))
+    dest = next(a["to"] for a in legal if a["type"] == "move" and a["frm"] == 24)
+    click_square(pg, dest)
+    sent = pg.evaluate("window.harness.submitted.at(-1)")
+    assert sent in legal and sent["type"] == "move" and sent["to"] == dest
+    # drag from the station to another square does the same
+    show(pg, fx, "action")
+    a = pg.evaluate("""() => { const m = window.deltavMining, r = m.canvas.getBoundingClientRect();
+        return [[...m.board.centre(24)].map((v, i) => v + (i ? r.top : r.left)),
+                [...m.board.centre(2)].map((v, i) => v + (i ? r.top : r.left))]; }""")
+    pg.mouse.move(*a[0])
+    pg.mouse.down()
+    pg.mouse.move((a[0][0] + a[1][0]) / 2, (a[0][1] + a[1][1]) / 2, steps=4)
+    pg.mouse.move(*a[1], steps=4)
+    pg.mouse.up()
+    assert pg.evaluate("window.harness.submitted.at(-1)") == {"type": "move", "frm": 24, "to": 2, "bump": None}
+    # the buttons stand for the non-board entries: Prospect
+    show(pg, fx, "action")
+    pg.click("button[data-action=prospect]")
+    assert pg.evaluate("window.harness.submitted.at(-1)") == {"type": "prospect"}
+    # a contract card declares it
+    snap = show(pg, fx, "attempt")
+    cid = next(e["action"]["contract"] for e in snap["legal"] if e["action"]["type"] == "declare")
+    pg.click(f"button[data-contract={cid}]")
+    assert pg.evaluate("window.harness.submitted.at(-1)") == {"type": "declare", "contract": cid}
+    # a reveal: click a legal square; the readout names the chance
+    snap = show(pg, fx, "reveal")
+    sq = next(e["action"]["square"] for e in snap["legal"] if e["action"]["type"] == "reveal")
+    x, y = pg.evaluate(f"""() => {{ const m = window.deltavMining, r = m.canvas.getBoundingClientRect(),
+        [x, y] = m.board.centre({sq}); return [r.left + x, r.top + y]; }}""")
+    pg.mouse.move(x, y)
+    assert "chance it counts" in pg.inner_text(".mn-readout")
+    pg.mouse.click(x, y)
+    assert pg.evaluate("window.harness.submitted.at(-1)") == {"type": "reveal", "square": sq}
+    assert pg.errors == []
+    ctx.close()
+
+
+def test_the_keyboard_alone_plays(browser, harness):
+    url, fx = harness
+    ctx, pg = open_page(browser, url)
+    snap = show(pg, fx, "action")
+    legal = [e["action"] for e in snap["legal"]]
+    pg.focus(".mn-board")
+    pg.keyboard.press("Enter")  # the cursor starts on the station: select it
+    pg.keyboard.press("ArrowUp")
+    pg.keyboard.press("Enter")  # station -> the square above
+    sent = pg.evaluate("window.harness.submitted.at(-1)")
+    assert sent == {"type": "move", "frm": 24, "to": 17, "bump": None} and sent in legal
+    show(pg, fx, "action")
+    pg.focus(".mn-board")
+    pg.keyboard.press("p")
+    assert pg.evaluate("window.harness.submitted.at(-1)") == {"type": "prospect"}
+    show(pg, fx, "action")
+    pg.focus(".mn-board")
+    pg.keyboard.press("v")  # open the survey chooser, then 1 picks the first counter
+    pg.keyboard.press("1")
+    assert pg.evaluate("window.harness.submitted.at(-1)")["type"] == "survey"
+    snap = show(pg, fx, "replace")
+    pg.focus(".mn-board")
+    n = len(snap["legal"])
+    pg.keyboard.press(str(n))  # the last numbered button is "Give up the contract" (pass)
+    assert pg.evaluate("window.harness.submitted.at(-1)") == {"type": "pass"}
+    assert pg.errors == []
+    ctx.close()
+
+
+def test_help_and_a_phone_screen(browser, harness, screenshots):
+    url, fx = harness
+    ctx, pg = open_page(browser, url)
+    show(pg, fx, "reveal")
+    pg.evaluate("window.harness.help()")
+    pg.screenshot(path=str(screenshots / "mining-help.png"))
+    text = pg.inner_text("#help")
+    for word in ("Contracts", "Alphatite", "Pirate Attack", "unspent", "Arrow keys"):
+        assert word in text
+    ctx.close()
+    ctx, pg = open_page(browser, url, 375, 812, is_mobile=True, has_touch=True)
+    for label in ("action", "reveal", "bid-up-window", "over"):
+        show(pg, fx, label)
+        width = pg.evaluate("document.documentElement.scrollWidth")
+        assert width <= 375, (label, width)
+        pg.screenshot(path=str(screenshots / f"mining-mobile-{label}.png"), full_page=True)
+    show(pg, fx, "action")
+    box = pg.evaluate("""() => { const m = window.deltavMining, r = m.canvas.getBoundingClientRect(),
+        [x, y] = m.board.centre(24); return [r.left + x, r.top + y, r.width]; }""")
+    assert box[2] >= 340  # the field takes the phone's width
+    pg.touchscreen.tap(box[0], box[1])
+    assert "selected" in pg.evaluate("window.harness.said.at(-1)")
+    assert pg.errors == []
+    ctx.close()
+
+
+def test_a_whole_game_against_bots_with_clicks_only(browser, harness, screenshots):
+    """The harness page with a real Session behind it (Playwright's exposed function): seat 0 is played by
+    clicking what the page highlights and offers, seats 1 and 2 by the scripted bot, to the end of the game."""
+    from deltav.core import Rng, get_game
+    from deltav.core.rng import derive_seed
+    from deltav.core.session import Session
+    from deltav.games.mining.bots import ScriptedAgent
+    from tests.web.mining_driver import take_step
+
+    url, fx = harness
+    game = get_game("mining")
+    session = Session(game, {"players": 3, "max_turns": 12}, 11, ["me", "b1", "b2"])
+    bots = {1: ScriptedAgent(), 2: ScriptedAgent()}
+    rngs = {p: Rng(derive_seed(11, "seat", p)) for p in bots}
+
+    def run_bots():
+        while not session.is_over():
+            p = list(session.deciding())[0]
+            if p == 0:
+                return
+            session.submit_action(p, bots[p].act(session.decision(p, rngs[p])))
+
+    def py_submit(action):
+        step = session.step
+        try:
+            session.submit(0, action, expected_step=step)
+        except Exception as exc:  # an illegal action: the page must never send one
+            return {"error": f"{type(exc).__name__}: {exc}"}
+        run_bots()
+        snap = session.snapshot(0)
+        return {"snapshot": snap, "events": [e for e in snap["log"] if e["step"] >= step]}
+
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.expose_function("pySubmit", py_submit)
+    pg.goto(url)
+    pg.wait_for_selector("html[data-ready=true]")
+    run_bots()
+    first = session.snapshot(0)
+    pg.evaluate("s => window.deltavMiningHarnessUpdate(s)", first)
+    moves: list[int] = []
+    phases = set()
+    for _ in range(600):
+        if session.is_over():
+            break
+        step = session.step
+        phases.add(pg.evaluate("document.querySelector('.mn-root').dataset.phase"))
+        take_step(pg, moves, harness=True)
+        pg.wait_for_function(f"Number(document.querySelector('.mn-root').dataset.step) > {step}", timeout=5000)
+    assert session.is_over(), "the game did not end"
+    pg.wait_for_function("document.querySelector('.mn-root').dataset.phase === 'over'")
+    pg.screenshot(path=str(screenshots / "mining-harness-game-over.png"))
+    assert not [s for s in pg.evaluate("window.harness.said") if "Error" in s]
+    assert {"action", "attempt", "reveal"} <= phases
+    assert errors == []
+    ctx.close()
+
+
+def test_a_collision_is_explained_before_it_happens(browser, harness, screenshots):
+    url, fx = harness
+    ctx, pg = open_page(browser, url)
+    snap = show(pg, fx, "bump")
+    bump = next(e["action"] for e in snap["legal"] if e["action"]["type"] == "move" and e["action"]["bump"] is not None)
+    click_square(pg, bump["frm"])
+    click_square(pg, bump["to"])
+    assert pg.evaluate("window.harness.submitted.length") == 0  # nothing sent yet
+    said = pg.evaluate("window.harness.said.at(-1)")
+    assert "bump" in said and "shipyards" in said
+    pg.screenshot(path=str(screenshots / "mining-bump-choice.png"))
+    pg.click(".mn-choose button[data-action=move]")
+    assert pg.evaluate("window.harness.submitted.at(-1)")["bump"] is not None
+    assert pg.errors == []
+    ctx.close()

@@ -1,0 +1,81 @@
+/**
+ * The mining section of the help overlay: a summary of the rulebook, the tile mix and the contracts from the
+ * engine's component data (the view's `components` and `contracts`), the incidents' texts, scoring with the
+ * tie-breaks, the rulings in force, and the controls. Built from trusted strings and view data (as text nodes).
+ */
+import { INCIDENT_TEXT, type MiningView, isMineral, kindName } from "./model";
+
+const el = <K extends keyof HTMLElementTagNameMap>(tag: K, text?: string): HTMLElementTagNameMap[K] => {
+  const e = document.createElement(tag);
+  if (text !== undefined) e.textContent = text;
+  return e;
+};
+
+function table(head: string[], rows: string[][]): HTMLTableElement {
+  const t = el("table");
+  const hr = el("tr");
+  for (const h of head) hr.append(el("th", h));
+  t.append(hr);
+  for (const r of rows) {
+    const tr = el("tr");
+    for (const c of r) tr.append(el("td", c));
+    t.append(tr);
+  }
+  return t;
+}
+
+const SUMMARY = [
+  "Each turn you take ONE action, then try ONE contract.",
+  "Actions: move rockets (each once: station to an asteroid, or back), prospect (look secretly at every tile under your rockets), satellite survey (pay a bribe counter, look at three tiles in one row or column), or buy a rocket.",
+  "A rocket ending on an opponent's rocket bumps it: both go back to their shipyards. Rockets on the alien's square cannot move.",
+  "Contract: declare an open contract, then reveal tiles one at a time. A mismatch fails it, unless you spend a bribe counter of a fitting mineral (Mineral Replacement; the tile keeps its value). Omnidium is wild.",
+  "When you match everything, opponents may bid up (the first clockwise wins): they spend a counter of a contract mineral and you must reveal that mineral too, or spend your own counter of it, or fail. A failed bidder keeps the counter.",
+  "Revealed incidents go to your hand (usable from your next turn); an Alien Encounter stays in play: move the alien, steal an incident or unspent counter. The fifth Alien Encounter ends the game.",
+  "The game also ends when the last contract is fulfilled or no face-down tile is free of rockets and the alien.",
+  "Score: the values of your collected tiles minus 2 per bribe counter you spent. Ties: most contracts, then most unspent counters.",
+];
+
+const CONTROLS: [string, string][] = [
+  ["Click or tap a rocket, then a square", "move it (or drag it there); a bump asks whose rocket"],
+  ["Click a highlighted tile", "look at it (survey, scan), reveal it (contract), move the alien there"],
+  ["Arrow keys / WASD", "move the cursor over the field"],
+  ["Enter or Space", "act on the square under the cursor"],
+  ["1 to 9", "press the numbered buttons of the prompt"],
+  ["P, B, V, E", "prospect, buy a rocket, open the survey, end moves or looks"],
+  ["Escape", "cancel a selected rocket or an open choice"],
+  ["Contract cards", "click an open card (or press its number) to declare it"],
+  ["Tab, Shift+Tab", "reach every button and card; Enter presses it"],
+];
+
+export function miningHelp(v: MiningView | null): HTMLElement {
+  const root = el("section");
+  root.className = "mn-help";
+  root.append(el("h2", "Asteroid mining: how to play"));
+  const ul = el("ul");
+  for (const s of SUMMARY) ul.append(el("li", s));
+  root.append(ul);
+  root.append(el("h3", "Controls"));
+  root.append(table(["input", "does"], CONTROLS.map(([a, b]) => [a, b])));
+  root.append(el("h3", "The field"));
+  root.append(el("p", "Grey tiles are face down. A coloured chip marked \"you saw\" (dashed frame) is a tile only you looked at; \"known to all\" tiles were revealed and flipped back. Small coloured dots show who looked at a tile (public; what they saw is not). Rockets stand in their owner's colour with a count. The green alien freezes rockets on its square (frosted frame). During a contract the chance that a tile counts is printed on each tile you may reveal."));
+  if (v) {
+    const mix = new Map<string, number[]>();
+    for (const r of v.components.tile_mix) {
+      const a = mix.get(r.kind) ?? [];
+      for (let i = 0; i < r.count; i++) a.push(r.value);
+      mix.set(r.kind, a);
+    }
+    root.append(el("h3", `Tiles (${v.components.title})`));
+    root.append(table(["kind", "count", "values"], [...mix].map(([k, vals]) => [
+      kindName(k), String(vals.length), isMineral(k) ? vals.join(", ") : "—",
+    ])));
+    root.append(el("h3", "Contracts"));
+    root.append(table(["contract", "minerals"], v.contracts.map((c) => [c.id, c.minerals.map(kindName).join(", ")])));
+    root.append(el("h3", "Incidents"));
+    root.append(table(["incident", "effect"], Object.entries(INCIDENT_TEXT).map(([k, t]) => [kindName(k), t])));
+    root.append(el("h3", "Rules options in this game"));
+    const opts = Object.entries(v.options).filter(([k]) => k !== "scenario" && k !== "players");
+    root.append(table(["option", "value"], opts.map(([k, val]) => [k, String(val)])));
+  }
+  return root;
+}

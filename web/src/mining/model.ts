@@ -1,0 +1,471 @@
+/**
+ * The mining screen's pure logic (no DOM, no canvas): the view's types, which legal entries a click on a square
+ * or a control stands for, the words of the prompt for each decision, why a refused click was refused, the
+ * running match of an attempt and the standings. Everything here reads the snapshot the server sent; nothing
+ * decides a rule (what may be submitted is always one of `snapshot.legal`).
+ */
+import type { LegalEntry, Snapshot } from "../shell/screen";
+
+export const GRID = 7;
+export const STATION = 24;
+export const MINERALS = ["alphatite", "betamite", "gammatite", "deltamite", "omnidium"] as const;
+
+export interface TileFace { id: string; kind: string; value: number }
+export interface Square {
+  square: number;
+  status: "station" | "empty" | "face_down" | "face_up" | "revealed";
+  tile: TileFace | null;
+  rockets: number[];
+  looked_by: number[];
+  public: boolean;
+}
+export interface Bribe { id: string; owner: number; mineral: string; holder: number; spent: boolean }
+export interface HandTile { id: string; kind: string; acquired_turn: number }
+export interface Contract { id: string; minerals: string[]; owner: number | null }
+export interface Attempt {
+  contract: string;
+  matched: { square: number; tile: string; counted_as: string }[];
+  extra: number[];
+  mismatch: number | null;
+  bid: { bribe: string; bidder: number } | null;
+  bid_done: boolean;
+}
+export interface MiningView {
+  viewer: number | null;
+  players: number;
+  options: Record<string, unknown>;
+  components: {
+    id: string; title: string; summary: string;
+    tile_mix: { kind: string; value: number; count: number }[];
+    rockets_per_player: number;
+  };
+  turn: number;
+  current_player: number;
+  phase: string;
+  deciding: number[];
+  squares: Square[];
+  alien: number | null;
+  aliens_revealed: number;
+  shipyards: number[];
+  bribes: Bribe[];
+  hands: HandTile[][];
+  discarded: TileFace[];
+  collected: (TileFace & { counted_as: string })[][];
+  contracts: Contract[];
+  pirated: boolean;
+  stormed: boolean;
+  queue: number[];
+  moved: number[] | null;
+  picks: number[];
+  scan_left: number;
+  attempt: Attempt | null;
+  sabotage_square: number | null;
+  scores: number[];
+  result: { winners: number[]; reason: string; scores: number[] } | null;
+}
+
+export const asView = (s: Snapshot): MiningView => s.view as unknown as MiningView;
+
+export const rowCol = (sq: number): [number, number] => [Math.floor(sq / GRID), sq % GRID];
+/** The engine's square names: "r3 c4" (1-based), the station by name. */
+export const squareName = (sq: number): string => {
+  if (sq === STATION) return "the station";
+  const [r, c] = rowCol(sq);
+  return `r${r + 1} c${c + 1}`;
+};
+
+const KIND_NAMES: Record<string, string> = {
+  alphatite: "Alphatite", betamite: "Betamite", gammatite: "Gammatite", deltamite: "Deltamite",
+  omnidium: "Omnidium", alien_encounter: "Alien Encounter", mineral_scan: "Mineral Scan", sabotage: "Sabotage",
+  rocket_acquisition: "Rocket Acquisition", pirate_attack: "Pirate Attack", meteor_storm: "Meteor Storm",
+};
+export const kindName = (k: string): string => KIND_NAMES[k] ?? k;
+export const isMineral = (k: string): boolean => (MINERALS as readonly string[]).includes(k);
+/** "an Alphatite", "a Betamite". */
+export const article = (word: string): string => (/^[AEIOU]/i.test(word) ? `an ${word}` : `a ${word}`);
+export const tileName = (t: { kind: string; value: number }): string =>
+  isMineral(t.kind) ? `${kindName(t.kind)} ${t.value}` : kindName(t.kind);
+
+/** The rulebook's text of each incident (what a player holding it may do). */
+export const INCIDENT_TEXT: Record<string, string> = {
+  mineral_scan: "Discard on your turn: look secretly at every tile under your rockets, then at as many more tiles as you have rockets in play.",
+  sabotage: "Discard on your turn: send one opponent's rocket back to its shipyard; you may move one of your rockets onto that square.",
+  rocket_acquisition: "Discard on your turn: place a rocket from your shipyard on the station.",
+  pirate_attack: "Discard on an opponent's turn, before their action: they take no action this turn.",
+  meteor_storm: "Discard on an opponent's turn, before their contract attempt: they may not try a contract this turn.",
+  alien_encounter: "Stays face-up in play. The revealer may move the alien and steal one incident or unspent bribe counter. The fifth one ends the game.",
+};
+
+/** The legal entries of one type. */
+export const ofType = (legal: LegalEntry[], ...types: string[]): LegalEntry[] =>
+  legal.filter((e) => types.includes(e.action.type));
+
+const num = (v: unknown): number | null => (typeof v === "number" ? v : null);
+
+/** The square a square-targeted legal entry acts on (null for the others). `move` acts on its destination,
+ *  `sabotage-move` on its source. */
+export function targetSquare(e: LegalEntry): number | null {
+  const a = e.action;
+  switch (a.type) {
+    case "look": case "reveal": case "move-alien": case "reveal-incident": case "sabotage":
+      return num(a.square);
+    case "move":
+      return num(a.to);
+    case "sabotage-move":
+      return num(a.frm);
+    default:
+      return null;
+  }
+}
+
+/** The phases where a click on a square picks a legal entry targeting that square directly. */
+const DIRECT = new Set(["survey", "scan", "reveal", "bid-up-reveal", "alien-move", "reveal-choice", "sabotage-target",
+  "sabotage-move"]);
+
+/** Squares that are a rocket's source in the legal moves (`move.frm`). */
+export function moveSources(legal: LegalEntry[]): Set<number> {
+  return new Set(ofType(legal, "move").map((e) => num(e.action.frm)).filter((x): x is number => x !== null));
+}
+
+/** The move entries from `frm` to `to` (several when the mover must pick whose rocket to bump). */
+export const movesBetween = (legal: LegalEntry[], frm: number, to: number): LegalEntry[] =>
+  ofType(legal, "move").filter((e) => e.action.frm === frm && e.action.to === to);
+
+/** What a click on a square means now: entries it could stand for (a chooser when more than one), a rocket
+ *  selected as a move's source, or a refusal in words. `selected` is the chosen source of a move. */
+export type Click =
+  | { kind: "submit"; entries: LegalEntry[] }
+  | { kind: "select"; square: number }
+  | { kind: "deselect" }
+  | { kind: "refuse"; why: string };
+
+export function clickSquare(snap: Snapshot, sq: number, selected: number | null): Click {
+  const v = asView(snap);
+  if (snap.status === "over") return { kind: "refuse", why: "The game is over." };
+  if (snap.seat === null) return { kind: "refuse", why: "You are watching: spectators cannot act." };
+  if (!snap.to_act) return { kind: "refuse", why: waitingText(snap, (s) => `player ${s + 1}`) };
+  const legal = snap.legal;
+  if (DIRECT.has(v.phase)) {
+    const hits = legal.filter((e) => targetSquare(e) === sq);
+    if (hits.length) return { kind: "submit", entries: hits };
+    return { kind: "refuse", why: whyNotSquare(v, snap.seat, sq) };
+  }
+  if (v.phase === "action" || v.phase === "moving") {
+    const sources = moveSources(legal);
+    if (selected !== null) {
+      if (sq === selected) return { kind: "deselect" };
+      const hits = movesBetween(legal, selected, sq);
+      if (hits.length) return { kind: "submit", entries: hits };
+      if (sources.has(sq)) return { kind: "select", square: sq };
+      return { kind: "refuse", why: whyNoMove(v, snap.seat, selected, sq) };
+    }
+    if (sources.has(sq)) return { kind: "select", square: sq };
+    return { kind: "refuse", why: whyNoSource(v, snap.seat, sq, legal) };
+  }
+  return { kind: "refuse", why: `Nothing on the board to pick now: ${promptFor(snap, (s) => `player ${s + 1}`).detail}` };
+}
+
+function whyNotSquare(v: MiningView, me: number, sq: number): string {
+  const s = v.squares[sq];
+  if (!s) return "There is no such square.";
+  if (sq === STATION) return "The station holds no tile.";
+  if (s.status === "empty") return `${squareName(sq)} is empty: its tile was collected.`;
+  if (v.alien === sq && v.phase !== "sabotage-target" && v.phase !== "sabotage-move") {
+    return v.phase === "alien-move" ? "The alien is already there; move it somewhere else."
+      : `The alien is on ${squareName(sq)}: nobody may look at or reveal that tile.`;
+  }
+  const others = s.rockets.some((n, q) => q !== me && n > 0);
+  switch (v.phase) {
+    case "survey":
+      if (others) return `An opponent's rocket is on ${squareName(sq)}: you may not survey it.`;
+      if (v.picks.includes(sq)) return `You already looked at ${squareName(sq)} in this survey.`;
+      if (s.status !== "face_down") return `${squareName(sq)} is not a face-down tile.`;
+      return "A survey's three tiles must lie in one row or one column.";
+    case "scan":
+      if (v.picks.includes(sq)) return `You already looked at ${squareName(sq)} in this scan.`;
+      if (others) return `An opponent's rocket is on ${squareName(sq)}: you may not look there.`;
+      return `${squareName(sq)} is not a face-down tile you may look at.`;
+    case "reveal": case "bid-up-reveal":
+      if (others) return `An opponent's rocket is on ${squareName(sq)}: you may not reveal it.`;
+      if (s.status === "revealed") return `${squareName(sq)} is already revealed in this attempt.`;
+      return `${squareName(sq)} is not a face-down tile you may reveal.`;
+    case "reveal-choice":
+      return "You may reveal only an incident you just saw under one of your own rockets; or keep it secret.";
+    case "sabotage-target":
+      return others ? "That rocket cannot be sabotaged." : `No opponent's rocket is on ${squareName(sq)}.`;
+    case "sabotage-move":
+      return s.rockets[me] ? `Your rocket on ${squareName(sq)} cannot move (the alien holds it).`
+        : `You have no rocket on ${squareName(sq)} to move onto the sabotaged square.`;
+    case "alien-move":
+      return `The alien must go onto a tile (not the station, not an empty square).`;
+    default:
+      return "That square is not a choice now.";
+  }
+}
+
+function whyNoSource(v: MiningView, me: number, sq: number, legal: LegalEntry[]): string {
+  const s = v.squares[sq];
+  if (!s) return "There is no such square.";
+  if (!ofType(legal, "move").length) return v.pirated ? "A Pirate Attack took your action this turn." : "No rocket can move now.";
+  if (!s.rockets[me]) {
+    return sq === STATION ? "None of your rockets is on the station." :
+      `You have no rocket on ${squareName(sq)}. Pick one of your rockets first (or the station), then its destination.`;
+  }
+  if (v.alien === sq) return `The alien holds your rocket on ${squareName(sq)}: it cannot move while the alien is there.`;
+  if (v.moved && v.moved.includes(sq)) return `The rocket on ${squareName(sq)} has already moved this action (each rocket moves once).`;
+  return `Your rocket on ${squareName(sq)} has no legal move.`;
+}
+
+function whyNoMove(v: MiningView, me: number, frm: number, to: number): string {
+  const s = v.squares[to];
+  if (!s) return "There is no such square.";
+  if (s.status === "empty") return `${squareName(to)} is empty: rockets go onto asteroid tiles or the station.`;
+  if (frm !== STATION && to !== STATION && v.options["asteroid_to_asteroid"] !== true) {
+    return "Rockets fly from the station to an asteroid or from an asteroid back to the station, never asteroid to asteroid.";
+  }
+  if (v.moved && v.moved.includes(frm)) return "That rocket has already moved this action.";
+  void me;
+  return `Your rocket cannot move from ${squareName(frm)} to ${squareName(to)} now.`;
+}
+
+/** The words of a bump choice: "bump Ben's rocket" (`bump` names the opponent). */
+export function moveLabel(e: LegalEntry, name: (s: number) => string): string {
+  const a = e.action;
+  const freeze = e.note && e.note["freezes"] === true ? " (the alien is there: it will be stuck)" : "";
+  const bump = num(a.bump);
+  const to = a.type === "sabotage-move" ? "the sabotaged square" : squareName(num(a.to) ?? -1);
+  const from = squareName(num(a.frm) ?? -1);
+  if (bump !== null) return `Move a rocket from ${from} to ${to}, bumping ${name(bump)}'s rocket (both go back to the shipyards)${freeze}`;
+  return `Move a rocket from ${from} to ${to}${freeze}`;
+}
+
+/** Who the table waits for, in words. */
+export function waitingText(snap: Snapshot, name: (s: number) => string): string {
+  if (snap.status === "over") return "The game is over.";
+  const d = snap.deciding[0];
+  if (!d) return "Waiting.";
+  return `${snap.seat === null ? "Watching" : "Waiting"}: ${name(d.seat)} ${phaseWords(asView(snap).phase)}.`;
+}
+
+const PHASE_WORDS: Record<string, string> = {
+  "pirate-window": "may play a Pirate Attack",
+  action: "takes an action",
+  moving: "is moving rockets",
+  survey: "is surveying a row or column",
+  scan: "is using a Mineral Scan",
+  "reveal-choice": "may reveal an incident",
+  "sabotage-target": "picks a rocket to sabotage",
+  "sabotage-move": "may move onto the sabotaged square",
+  "alien-move": "may move the alien",
+  "alien-steal": "may steal from an opponent",
+  "meteor-window": "may play a Meteor Storm",
+  attempt: "declares a contract",
+  reveal: "is revealing tiles",
+  replace: "may bribe a mineral replacement",
+  "bid-up-window": "may bid up the contract",
+  "bid-up-reveal": "must answer the bid-up",
+  "bid-up-replace": "may bribe to answer the bid-up",
+  over: "the game is over",
+};
+export const phaseWords = (phase: string): string => PHASE_WORDS[phase] ?? phase;
+
+/** The prompt of the decision for this viewer: a headline and a line of detail. */
+export function promptFor(snap: Snapshot, name: (s: number) => string): { head: string; detail: string } {
+  const v = asView(snap);
+  if (snap.status === "over" || v.phase === "over") {
+    const r = v.result;
+    if (!r) return { head: "Game over", detail: "" };
+    const who = r.winners.length ? r.winners.map(name).join(" and ") : "nobody";
+    const me = snap.seat;
+    const mine = me !== null && r.winners.includes(me);
+    const head = r.winners.length === 1 ? (mine ? "You win!" : `${who} wins`)
+      : r.winners.length ? (mine ? `You share the win with ${r.winners.filter((x) => x !== me).map(name).join(" and ")}` : `${who} share the win`)
+      : "A draw";
+    return { head,
+      detail: `The game ended: ${r.reason}.` };
+  }
+  if (!snap.to_act) return { head: waitingText(snap, name), detail: `Turn ${v.turn}: ${name(v.current_player)}'s turn.` };
+  const cur = name(v.current_player);
+  const att = v.attempt;
+  switch (v.phase) {
+    case "pirate-window":
+      return { head: `Play your Pirate Attack on ${cur}?`, detail: `${cur} is about to take an action. A Pirate Attack takes it away.` };
+    case "meteor-window":
+      return { head: `Play your Meteor Storm on ${cur}?`, detail: `${cur} is about to try a contract. A Meteor Storm cancels the attempt.` };
+    case "action":
+      if (v.pirated) return { head: "Pirates! No action this turn", detail: "You may discard your own incidents, then pass to go on to the contract attempt." };
+      return { head: "Your turn: take one action", detail: "Move rockets (click a rocket, then a square; or drag), prospect under your rockets, survey a row or column with a bribe, or buy a rocket." };
+    case "moving":
+      return { head: "Move more rockets or stop", detail: "Each rocket moves once. Click a rocket, then where it goes; End moves when done." };
+    case "survey":
+      return { head: `Survey: look at ${3 - v.picks.length} more tile${3 - v.picks.length === 1 ? "" : "s"}`, detail: "The three tiles must lie in one row or one column. Click them on the board." };
+    case "scan":
+      return { head: `Mineral Scan: ${v.scan_left} look${v.scan_left === 1 ? "" : "s"} left`, detail: "Click any face-down tile to look at it secretly, or stop looking." };
+    case "reveal-choice":
+      return { head: "Reveal an incident?", detail: "You saw an incident under your rocket: click it to reveal and resolve it, or keep everything secret." };
+    case "sabotage-target":
+      return { head: "Sabotage: pick an opponent's rocket", detail: "Click a square with an opponent's rocket; it goes back to its shipyard." };
+    case "sabotage-move":
+      return { head: "Move a rocket onto the sabotaged square?", detail: `Click one of your rockets to move it to ${squareName(v.sabotage_square ?? -1)}, or skip.` };
+    case "alien-move":
+      return { head: "Move the alien", detail: "Click any tile (not the station): rockets there are frozen while it stays. Or leave it where it is." };
+    case "alien-steal":
+      return { head: "Steal from an opponent", detail: "Take one incident tile or unspent bribe counter from an opponent, or steal nothing." };
+    case "attempt":
+      if (v.stormed) return { head: "Meteor Storm! No contract this turn", detail: "Pass to end your turn." };
+      return { head: "Declare a contract", detail: "Pick an open contract card, then reveal its minerals one tile at a time." };
+    case "reveal": {
+      const c = att ? v.contracts.find((x) => x.id === att.contract) : undefined;
+      const left = c && att ? c.minerals.length - att.matched.length : 0;
+      return { head: `Reveal a tile for ${att?.contract ?? "the contract"}`, detail: `${left} mineral${left === 1 ? "" : "s"} still to match. Click a face-down tile to flip it for everyone.` };
+    }
+    case "replace":
+      return { head: "Mismatch! Bribe a replacement?", detail: "Spend a bribe counter so the revealed tile counts as its mineral (its value stays), or give up the attempt." };
+    case "bid-up-window":
+      return { head: `Bid up ${cur}'s contract?`, detail: `${cur} has matched ${att?.contract ?? "a contract"}. Spend a counter of one of its minerals: ${cur} must then reveal that mineral too or fail. If they fail, your counter stays unspent.` };
+    case "bid-up-reveal": {
+      const m = att?.bid ? att.bid.bribe.split("-")[1] ?? "" : "";
+      return { head: `Bid-up: reveal ${article(kindName(m))}`, detail: `${name(att?.bid?.bidder ?? 0)} bid up. Reveal ${article(kindName(m))} (or Omnidium) tile to keep the contract.` };
+    }
+    case "bid-up-replace":
+      return { head: "The bid-up tile does not match", detail: "Spend your own counter of the bid mineral to replace it, or lose the contract." };
+    default:
+      return { head: phaseWords(v.phase), detail: "" };
+  }
+}
+
+/** The short phase banner text. */
+export function bannerFor(snap: Snapshot, name: (s: number) => string): string {
+  const v = asView(snap);
+  if (snap.status === "over") return "Game over";
+  const who = snap.to_act ? "You" : name(v.deciding[0] ?? v.current_player);
+  return `Turn ${v.turn} · ${snap.to_act ? promptFor(snap, name).head : `${who} ${phaseWords(v.phase)}`}`;
+}
+
+/** The button label of a non-board legal entry (discards and steals get their item's name). */
+export function entryLabel(e: LegalEntry, v: MiningView, name: (s: number) => string): string {
+  const a = e.action;
+  const bribe = (id: unknown) => v.bribes.find((b) => b.id === id);
+  switch (a.type) {
+    case "prospect": return "Prospect";
+    case "buy-rocket": return "Buy a rocket";
+    case "end-moves": return "End moves";
+    case "end-looks": return "Stop looking";
+    case "survey": return `Survey with ${kindName(bribe(a.bribe)?.mineral ?? "")} counter`;
+    case "replace": return `Spend ${kindName(bribe(a.bribe)?.mineral ?? "")} counter`;
+    case "bid-up": return `Bid up with ${kindName(bribe(a.bribe)?.mineral ?? "")}`;
+    case "declare": return `Declare ${String(a.contract)}`;
+    case "discard": {
+      const t = v.hands.flat().find((h) => h.id === a.incident);
+      return `Play ${t ? kindName(t.kind) : String(a.incident)}`;
+    }
+    case "steal": {
+      const id = String(a.item);
+      const b = bribe(id);
+      if (b) return `Steal ${name(b.holder)}'s ${kindName(b.mineral)} counter`;
+      for (let p = 0; p < v.hands.length; p++) {
+        const t = v.hands[p]?.find((h) => h.id === id);
+        if (t) return `Steal ${name(p)}'s ${kindName(t.kind)}`;
+      }
+      return `Steal ${id}`;
+    }
+    case "pass": return passLabel(v.phase);
+    default: return e.text;
+  }
+}
+
+export function passLabel(phase: string): string {
+  switch (phase) {
+    case "pirate-window": case "meteor-window": return "Keep it (pass)";
+    case "bid-up-window": return "No bid-up";
+    case "reveal-choice": return "Keep it secret";
+    case "sabotage-move": return "Don't move";
+    case "alien-move": return "Leave the alien";
+    case "alien-steal": return "Steal nothing";
+    case "replace": case "bid-up-replace": return "Give up the contract";
+    case "attempt": return "End the turn (no contract)";
+    case "action": return "Pass (no action)";
+    default: return "Pass";
+  }
+}
+
+/** The standings with the rulebook's tie-breaks: points, then fulfilled contracts, then unspent counters. */
+export interface Standing { seat: number; points: number; contracts: number; unspent: number; spent: number; tiles: number }
+export function standings(v: MiningView): Standing[] {
+  const rows: Standing[] = [];
+  for (let p = 0; p < v.players; p++) {
+    const held = v.bribes.filter((b) => b.holder === p);
+    rows.push({
+      seat: p,
+      points: v.scores[p] ?? 0,
+      contracts: v.contracts.filter((c) => c.owner === p).length,
+      unspent: held.filter((b) => !b.spent).length,
+      spent: held.filter((b) => b.spent).length,
+      tiles: v.collected[p]?.length ?? 0,
+    });
+  }
+  return rows.sort((a, b) => b.points - a.points || b.contracts - a.contracts || b.unspent - a.unspent || a.seat - b.seat);
+}
+
+/** The running match of the current attempt: each required mineral of the contract with the tile (if any)
+ *  that fills it, in the contract's order; Omnidium tiles fill what is left. */
+export interface Slot { mineral: string; square: number | null; tile: string | null; wild: boolean }
+export function attemptSlots(v: MiningView): Slot[] {
+  const att = v.attempt;
+  if (!att) return [];
+  const c = v.contracts.find((x) => x.id === att.contract);
+  if (!c) return [];
+  const slots: Slot[] = c.minerals.map((m) => ({ mineral: m, square: null, tile: null, wild: false }));
+  const wild: Attempt["matched"] = [];
+  for (const m of att.matched) {
+    const slot = slots.find((s) => s.square === null && s.mineral === m.counted_as);
+    if (slot) { slot.square = m.square; slot.tile = m.tile; } else wild.push(m);
+  }
+  for (const m of wild) {
+    const slot = slots.find((s) => s.square === null);
+    if (slot) { slot.square = m.square; slot.tile = m.tile; slot.wild = true; }
+  }
+  return slots;
+}
+
+/** One line of English for an event this viewer saw, with the seats' names. */
+export function describeEvent(ev: { type: string; [k: string]: unknown }, name: (s: number) => string): string | null {
+  const who = typeof ev["player"] === "number" ? name(ev["player"]) : "";
+  const sq = (k: string) => squareName(num(ev[k]) ?? -1);
+  const kind = typeof ev["kind"] === "string" ? ev["kind"] : "";
+  switch (ev.type) {
+    case "turn-started": return `Turn ${String(ev["turn"])}: ${who} to play.`;
+    case "rocket-moved": return `${who} moves a rocket from ${sq("frm")} to ${sq("dest")}.`;
+    case "rockets-bumped": {
+      const vs = Array.isArray(ev["victims"]) ? (ev["victims"] as number[]).map(name).join(", ") : "";
+      return `${who}'s rocket bumps ${vs} on ${sq("square")}: both go back to their shipyards.`;
+    }
+    case "rocket-bought": return `${who} buys a rocket.`;
+    case "rocket-placed": return `${who} places a rocket on the station.`;
+    case "rocket-removed": return `${who} sabotages ${name(num(ev["victim"]) ?? 0)}'s rocket on ${sq("square")}.`;
+    case "looked": {
+      const s = Array.isArray(ev["squares"]) ? (ev["squares"] as number[]).map(squareName).join(", ") : "";
+      return s ? `${who} looks secretly at ${s} (${String(ev["how"])}).` : `${who} prospects but has no rocket on a tile.`;
+    }
+    case "tile-seen": return `You see ${tileName({ kind, value: num(ev["value"]) ?? 0 })} on ${sq("square")}.`;
+    case "bribe-spent": return `${who} spends a ${kindName(String(ev["bribe"]).split("-")[1] ?? "")} counter (${String(ev["purpose"])}).`;
+    case "tile-revealed": return `${who} reveals ${tileName({ kind, value: num(ev["value"]) ?? 0 })} on ${sq("square")}.`;
+    case "rockets-to-station": return `Rockets on ${sq("square")} return to the station.`;
+    case "incident-taken": return `${who} takes ${kindName(kind)}.`;
+    case "incident-discarded": {
+      const t = num(ev["target"]);
+      return `${who} plays ${kindName(kind)}${t !== null ? ` against ${name(t)}` : ""}.`;
+    }
+    case "alien-encounter": return `${who} uncovers Alien Encounter #${String(ev["number"])} on ${sq("square")}!`;
+    case "alien-moved": return `${who} moves the alien to ${sq("square")}.`;
+    case "stolen": return `${name(num(ev["thief"]) ?? 0)} steals ${String(ev["item"])} from ${name(num(ev["victim"]) ?? 0)}.`;
+    case "contract-declared": return `${who} declares contract ${String(ev["contract"])}.`;
+    case "mineral-replaced": return `${who} bribes: the tile on ${sq("square")} counts as ${kindName(String(ev["mineral"]))}.`;
+    case "bid-up": return `${who} bids up with ${kindName(String(ev["mineral"]))}!`;
+    case "attempt-failed": return `${who} fails contract ${String(ev["contract"])} (${String(ev["reason"])}).`;
+    case "contract-fulfilled": return `${who} fulfils contract ${String(ev["contract"])} for ${String(ev["points"])} points.`;
+    case "game-ended": return `Game over: ${String(ev["reason"])}.`;
+    case "passed": return null;
+    default: return null;
+  }
+}

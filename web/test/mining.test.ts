@@ -1,0 +1,126 @@
+// The mining screen's pure logic: what a click on a square stands for, refusals in words, the running match of
+// an attempt, the standings' tie-breaks and the event narration. Snapshots are built by hand in the engine's shape.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import type { LegalEntry, Snapshot } from "../src/shell/screen";
+import {
+  STATION, attemptSlots, clickSquare, describeEvent, entryLabel, moveSources, promptFor, squareName, standings,
+  type MiningView,
+} from "../src/mining/model";
+
+function view(over: Partial<MiningView> = {}): MiningView {
+  const squares = Array.from({ length: 49 }, (_, s) => ({
+    square: s, status: (s === STATION ? "station" : "face_down") as "station" | "face_down", tile: null,
+    rockets: [s === STATION ? 1 : 0, s === STATION ? 1 : 0], looked_by: [] as number[], public: false,
+  }));
+  const bribes = [0, 1].flatMap((p) => ["alphatite", "betamite", "gammatite", "deltamite", "omnidium"].map((m) => ({
+    id: `b${p}-${m}`, owner: p, mineral: m, holder: p, spent: false,
+  })));
+  return {
+    viewer: 0, players: 2, options: { asteroid_to_asteroid: false, incident_cooldown: true },
+    components: { id: "standard", title: "T", summary: "", tile_mix: [], rockets_per_player: 5 },
+    turn: 1, current_player: 0, phase: "action", deciding: [0], squares, alien: null, aliens_revealed: 0,
+    shipyards: [4, 4], bribes, hands: [[], []], discarded: [], collected: [[], []],
+    contracts: [{ id: "C09", minerals: ["betamite", "gammatite", "deltamite"], owner: null }],
+    pirated: false, stormed: false, queue: [], moved: null, picks: [], scan_left: 0, attempt: null,
+    sabotage_square: null, scores: [0, 0], result: null, ...over,
+  };
+}
+
+const entry = (action: LegalEntry["action"], text = "x"): LegalEntry => ({ action, text });
+
+function snap(v: MiningView, legal: LegalEntry[], seat: number | null = 0, toAct = true): Snapshot {
+  return {
+    game: "mining", options: {}, seats: ["a", "b"], seat, step: 3, status: "playing",
+    deciding: [{ seat: v.deciding[0] ?? 0, submitted: false }], to_act: toAct, legal, submitted: null,
+    view: v as unknown as Record<string, unknown>, result: null, returns: null, log: [],
+  };
+}
+
+test("square names follow the engine's r/c numbering", () => {
+  assert.equal(squareName(0), "r1 c1");
+  assert.equal(squareName(10), "r2 c4");
+  assert.equal(squareName(STATION), "the station");
+});
+
+test("a move is a source click then a destination click, matched to the legal entry", () => {
+  const legal = [entry({ type: "move", frm: 24, to: 10, bump: null }), entry({ type: "prospect" })];
+  const s = snap(view(), legal);
+  assert.deepEqual([...moveSources(legal)], [24]);
+  assert.deepEqual(clickSquare(s, 24, null), { kind: "select", square: 24 });
+  const r = clickSquare(s, 10, 24);
+  assert.equal(r.kind, "submit");
+  assert.equal(r.kind === "submit" && r.entries[0], legal[0]);
+  assert.deepEqual(clickSquare(s, 24, 24), { kind: "deselect" });
+});
+
+test("a bump offers one entry per opponent to choose from", () => {
+  const legal = [entry({ type: "move", frm: 24, to: 10, bump: 1 }), entry({ type: "move", frm: 24, to: 10, bump: 2 })];
+  const r = clickSquare(snap(view(), legal), 10, 24);
+  assert.equal(r.kind, "submit");
+  assert.equal(r.kind === "submit" && r.entries.length, 2);
+});
+
+test("refused clicks are explained in words", () => {
+  const legal = [entry({ type: "move", frm: 24, to: 10, bump: null })];
+  const v = view();
+  const r1 = clickSquare(snap(v, legal), 3, null);
+  assert.equal(r1.kind, "refuse");
+  assert.match(r1.kind === "refuse" ? r1.why : "", /no rocket on r1 c4/);
+  v.squares[3]!.rockets = [1, 0];
+  v.squares[5]!.status = "face_down";
+  const legal2 = [...legal, entry({ type: "move", frm: 3, to: 24, bump: null })];
+  const r2 = clickSquare(snap(v, legal2), 5, 3);
+  assert.match(r2.kind === "refuse" ? r2.why : "", /never asteroid to asteroid/);
+  const frozen = view({ alien: 3 });
+  frozen.squares[3]!.rockets = [1, 0];
+  const r3 = clickSquare(snap(frozen, legal), 3, null);
+  assert.match(r3.kind === "refuse" ? r3.why : "", /alien holds your rocket/);
+  const r4 = clickSquare(snap(view(), legal, null, false), 10, null);
+  assert.match(r4.kind === "refuse" ? r4.why : "", /watching/);
+  const r5 = clickSquare(snap(view(), [], 0, false), 10, null);
+  assert.match(r5.kind === "refuse" ? r5.why : "", /Waiting: /);
+});
+
+test("in a reveal a click picks the reveal of that square; a blocked square says why", () => {
+  const v = view({ phase: "reveal", attempt: { contract: "C09", matched: [], extra: [], mismatch: null, bid: null, bid_done: false } });
+  v.squares[12]!.rockets = [0, 1];
+  const legal = [entry({ type: "reveal", square: 11 })];
+  const r = clickSquare(snap(v, legal), 11, null);
+  assert.equal(r.kind === "submit" && r.entries[0], legal[0]);
+  const no = clickSquare(snap(v, legal), 12, null);
+  assert.match(no.kind === "refuse" ? no.why : "", /opponent's rocket/);
+});
+
+test("the running match fills the contract's slots, Omnidium last", () => {
+  const v = view({
+    phase: "reveal",
+    attempt: { contract: "C09", extra: [], mismatch: null, bid: null, bid_done: false, matched: [
+      { square: 3, tile: "t01", counted_as: "omnidium" }, { square: 4, tile: "t02", counted_as: "gammatite" },
+    ] },
+  });
+  const slots = attemptSlots(v);
+  assert.deepEqual(slots.map((s) => [s.mineral, s.square, s.wild]), [["betamite", 3, true], ["gammatite", 4, false], ["deltamite", null, false]]);
+});
+
+test("standings break ties by contracts, then unspent counters", () => {
+  const v = view({ players: 3, scores: [10, 10, 10] });
+  v.bribes.push(...["alphatite", "betamite"].map((m) => ({ id: `b2-${m}`, owner: 2, mineral: m, holder: 2, spent: false })));
+  v.contracts = [{ id: "C01", minerals: ["alphatite"], owner: 1 }];
+  v.collected = [[], [], []];
+  v.bribes[0]!.spent = true; // seat 0 has 4 unspent, seat 2 has 2
+  assert.deepEqual(standings(v).map((r) => r.seat), [1, 0, 2]);
+});
+
+test("labels and prompts name the counters, incidents and players", () => {
+  const v = view({ phase: "bid-up-window", current_player: 1, deciding: [0],
+    attempt: { contract: "C09", matched: [], extra: [], mismatch: null, bid: null, bid_done: false } });
+  const name = (s: number) => ["Ann", "Ben"][s] ?? "?";
+  assert.equal(entryLabel(entry({ type: "bid-up", bribe: "b0-gammatite" }), v, name), "Bid up with Gammatite");
+  assert.equal(entryLabel(entry({ type: "pass" }), v, name), "No bid-up");
+  const p = promptFor(snap(v, [entry({ type: "pass" })]), name);
+  assert.match(p.head, /Bid up Ben's contract/);
+  assert.equal(describeEvent({ type: "rockets-bumped", player: 0, square: 10, victims: [1] }, name),
+    "Ann's rocket bumps Ben on r2 c4: both go back to their shipyards.");
+});
