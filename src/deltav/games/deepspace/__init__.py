@@ -86,6 +86,20 @@ class DeepSpaceGame(Game):
     events = EVENTS
 
     @classmethod
+    def board(cls, options: Mapping[str, Any] | None = None) -> dict:
+        """The scenario's public setup and the screen's tables (``board.board``)."""
+        from deltav.games.deepspace.board import board
+
+        return board(cls.resolve_options(options))
+
+    @classmethod
+    def annotate_legal(cls, state: DeepSpaceState, player: int, actions) -> list[dict | None]:
+        """Per-action notes from ``player``'s view only (``annotate.annotate``): costs, odds, previews."""
+        from deltav.games.deepspace.annotate import annotate
+
+        return annotate(state.view(player), actions)
+
+    @classmethod
     def scenarios(cls) -> list[ScenarioInfo]:
         out = []
         for sid in builtin_ids():
