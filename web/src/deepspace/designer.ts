@@ -157,15 +157,15 @@ export class Designer {
         set(Number.isFinite(n) ? Math.floor(n) : 0);
         this.refreshBudget(budget, problem, commit);
       });
-      return el("label", { class: "ds-field" }, el("span", { text: label }), input, el("span", { class: "ds-dim", text: hint }));
+      return el("label", { class: "ds-field" }, el("span", { text: label }), input, el("span", { class: "ds-dim", id: `${id}-hint`, text: hint }));
     };
-    const nameInput = el("input", { id: "ds-f-name", type: "text", value: f.name, maxlength: 40, "aria-label": "Design name" });
+    const nameInput = el("input", { id: "ds-f-name", type: "text", value: f.name, maxlength: 40, "aria-label": "Design name", title: "The name your saved design is kept under" });
     nameInput.addEventListener("input", () => (f.name = nameInput.value || "Ship"));
-    right.append(el("label", { class: "ds-field" }, el("span", { text: "Name" }), nameInput, el("span", { class: "ds-dim", text: "kept in your saved designs" })));
+    right.append(el("label", { class: "ds-field" }, el("span", { text: "Name" }), nameInput, el("span")));
     right.append(num("ds-f-size", "Size", f.size, `levels left: ${free}`, (n) => (f.size = n), !!midway));
-    right.append(num("ds-f-thrust", "Thrust", f.thrust, "× size points", (n) => (f.thrust = n), !!midway && draft!.stage !== "thrust"));
-    right.append(num("ds-f-evasion", "Evasion", f.evasion, "× size points", (n) => (f.evasion = n), !!midway && !["thrust", "evasion"].includes(draft!.stage)));
-    right.append(num("ds-f-endurance", "Endurance", f.endurance, "× size points", (n) => (f.endurance = n), !!midway && ["weapon", "damage"].includes(draft!.stage)));
+    right.append(num("ds-f-thrust", "Thrust", f.thrust, "", (n) => (f.thrust = n), !!midway && draft!.stage !== "thrust"));
+    right.append(num("ds-f-evasion", "Evasion", f.evasion, "", (n) => (f.evasion = n), !!midway && !["thrust", "evasion"].includes(draft!.stage)));
+    right.append(num("ds-f-endurance", "Endurance", f.endurance, "", (n) => (f.endurance = n), !!midway && ["weapon", "damage"].includes(draft!.stage)));
     right.append(el("div", { class: "ds-weapon ds-dim" }, el("span", { text: "" }), el("span", { text: "targeting" }), el("span", { text: "damage" }), el("span")));
     f.weapons.forEach((w, i) => {
       const t = el("input", { id: `ds-f-w${i}t`, type: "number", min: 0, value: w[0], "aria-label": `Weapon ${i + 1} targeting` });
@@ -213,6 +213,10 @@ export class Designer {
     budget.append(bar);
     const parts = [`ship stats ${f.size * (f.thrust + f.evasion + f.endurance)}`, `weapons ${f.weapons.reduce((s, [t, d]) => s + t + d, 0)}`];
     budget.append(el("div", { class: "ds-dim ds-num", text: parts.join(" · ") }));
+    for (const [id, lv] of [["thrust", f.thrust], ["evasion", f.evasion], ["endurance", f.endurance]] as const) {
+      const h = this.root.querySelector(`#ds-f-${id}-hint`);
+      if (h) h.textContent = `× ${f.size} = ${lv * f.size} pts`;
+    }
     const draft = this.view?.mine?.draft;
     const free = draft && draft.stage !== "size" ? f.size : this.free();
     const why = draftProblem(f, this.host.pointsPerSize, free);

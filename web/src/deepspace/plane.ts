@@ -28,6 +28,7 @@ interface Placed {
   s: DsShip;
   ox: number;
   oy: number;
+  crowd: number;
 }
 
 export interface Scene {
@@ -199,11 +200,11 @@ export class Plane {
   }
 
   /** Where a ship is drawn (its hex, spread when several share it), in world units. */
-  private shipWorld(s: DsShip, at: Hex, stackIndex: number, stackSize: number): [number, number] {
+  private shipWorld(_s: DsShip, at: Hex, stackIndex: number, stackSize: number): [number, number] {
     const [x, y] = pixel(at);
     if (stackSize <= 1) return [x, y];
     const a = (2 * Math.PI * stackIndex) / stackSize - Math.PI / 2;
-    const r = Math.max(0.42, 12 / this.camera.zoom);
+    const r = Math.max(0.42, (6 + 2.4 * stackSize) / this.camera.zoom);
     return [x + r * Math.cos(a), y + r * Math.sin(a)];
   }
 
@@ -250,7 +251,7 @@ export class Plane {
           y = y0 + (y1 - y0) * ease;
         }
         const [hx, hy] = pixel(where.get(s.id)!);
-        out.set(s.id, { x, y, r: this.shipRadius(s, g.length), s, ox: x1 - hx, oy: y1 - hy });
+        out.set(s.id, { x, y, r: this.shipRadius(s, g.length), s, ox: x1 - hx, oy: y1 - hy, crowd: g.length });
       });
     }
     return out;
@@ -762,7 +763,8 @@ export class Plane {
         ctx.lineTo(t.x, t.y);
         ctx.stroke();
       }
-      // the odds label outside the disc, away from the other ships of a shared hex
+      // the odds label outside the disc, away from the other ships of a shared hex (a crowded hex: the focused only)
+      if (t.crowd > 3 && !focused) continue;
       const d = Math.hypot(t.ox, t.oy);
       const [ux, uy] = d > 1e-6 ? [t.ox / d, t.oy / d] : [0, -1];
       const off = t.r + 0.3 + 14 / z;

@@ -537,6 +537,11 @@ export class DeepSpaceScreen implements GameScreen {
     }
     this.measureInsets();
     this.plane.fitHexes(hexes, instant);
+    if (this.idx?.kind === "place" && v.you !== null && this.plane.camera.target.zoom < 26) {
+      // deploying: the player's own zone big enough to tap
+      const z = v.players[v.you]!.zone;
+      this.plane.fitHexes([[z[0] - z[2], z[1]], [z[0] + z[2], z[1]], [z[0], z[1] - z[2] - 2], [z[0], z[1] + z[2] + 2]], instant);
+    }
     this.fitted = true;
   }
 
@@ -720,6 +725,7 @@ export class DeepSpaceScreen implements GameScreen {
     o.append(this.shipLine(s, "Weapons"));
     const w = s?.weapons?.[idx.weapon];
     o.append(el("p", {}, el("strong", { text: `Weapon ${idx.weapon + 1}` }), w ? ` (targeting ${w[0]}, damage ${w[1]})` : "", ": click an enemy ship, or hold fire."));
+    o.append(el("p", { class: "ds-dim", text: "Chance to hit at the range after movement if the target keeps its velocity; the spread if it burns its thrust; the mean hit points of a hit." }));
     const list = el("ul", { class: "ds-targets", "data-testid": "ds-targets" });
     for (const tid of sortedTargets(idx)) {
       const e = idx.targets.get(tid)!;
@@ -729,9 +735,11 @@ export class DeepSpaceScreen implements GameScreen {
       const b = el("button", { class: `ds-target${tid === this.focus ? " ds-focus" : ""}`, type: "button", "data-testid": `ds-target-${tid}` });
       const sw = el("span", { class: "ds-sw" });
       sw.style.background = this.colours[t.owner] ?? "#888";
-      const basis = n.basis === "design" ? "its scenario design" : n.basis === "damaged" ? `its design, before the ${String(n.hp_taken)} hp it took` : n.basis === "own" ? "your own ship" : "an estimate (its design is secret)";
-      b.append(sw, el("span", { text: `${v.players[t.owner]?.name ?? "?"} size-${t.size} ${t.id}` }), el("span", { class: "ds-odds", text: pct(n.p_hit) }),
-        el("span", { class: "ds-sub", text: `range ${String(n.range)} if it keeps its velocity; ${String(n.range_min)}–${String(n.range_max)} if it burns (hit ${pct(n.p_hit_best)}–${pct(n.p_hit_worst)}) · a hit does ${Math.round(Number(n.expected_hp ?? 0))} hp on average, ${pct(n.p_damage)} chance of any damage · odds from ${basis}` }));
+      const basis = n.basis === "design" ? "odds against its scenario design (public)" : n.basis === "damaged" ? `odds against its design before the ${String(n.hp_taken)} hp it took` : n.basis === "own" ? "your own ship" : "odds from an estimate: its design is secret";
+      b.title = `${basis}. Range ${String(n.range)} if it keeps its velocity, ${String(n.range_min)} to ${String(n.range_max)} if it burns.`;
+      const est = n.basis === "estimate" ? " (est.)" : n.basis === "damaged" ? " (≤)" : "";
+      b.append(sw, el("span", { text: `${v.players[t.owner]?.name ?? "?"} size-${t.size} ${t.id}` }), el("span", { class: "ds-odds", text: `${pct(n.p_hit)}${est}` }),
+        el("span", { class: "ds-sub", text: `range ${String(n.range)} (${String(n.range_min)}–${String(n.range_max)}) · hit ${pct(n.p_hit_best)}–${pct(n.p_hit_worst)} · ~${Math.round(Number(n.expected_hp ?? 0))} hp a hit` }));
       b.addEventListener("click", () => this.submit(e, `Weapon ${idx.weapon + 1} aimed at ${tid}.`));
       b.addEventListener("mouseenter", () => { this.focus = tid; this.renderPlane(); });
       list.append(el("li", {}, b));

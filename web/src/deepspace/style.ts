@@ -7,6 +7,7 @@
  */
 
 const CSS = `
+.ds-root, .ds-root * { box-sizing: border-box; }
 .ds-root { position: relative; width: 100%; height: 100%; min-height: 420px; overflow: hidden; background: #03050b;
   color: #dfe6f3; font-family: system-ui, "Segoe UI", Roboto, sans-serif; font-size: 14px; }
 .ds-root canvas.ds-plane { position: absolute; inset: 0; width: 100%; height: 100%; display: block; cursor: grab;
@@ -20,7 +21,8 @@ const CSS = `
 .ds-dim { color: #9aa6bd; }
 .ds-num { font-variant-numeric: tabular-nums; }
 .ds-orders { left: 10px; top: 10px; width: min(360px, calc(100% - 20px)); max-height: calc(100% - 20px); overflow: auto; }
-.ds-fleets { right: 10px; top: 10px; width: min(250px, calc(100% - 20px)); }
+.ds-fleets { right: 10px; top: 10px; width: min(280px, calc(100% - 20px)); }
+.ds-fleets .ds-state { white-space: nowrap; }
 .ds-card { left: 10px; bottom: 10px; width: min(300px, calc(100% - 20px)); font-size: 13px; }
 .ds-tools { right: 10px; bottom: 10px; display: flex; gap: 4px; padding: 5px; }
 .ds-btn { min-height: 32px; padding: 4px 10px; border-radius: 6px; border: 1px solid rgba(140, 160, 200, 0.35);
@@ -61,11 +63,11 @@ const CSS = `
 .ds-modal { left: 50%; top: 50%; transform: translate(-50%, -50%); width: min(560px, calc(100% - 20px));
   max-height: calc(100% - 20px); overflow: auto; z-index: 5; }
 .ds-modal.ds-wide { width: min(760px, calc(100% - 20px)); }
-.ds-field { display: grid; grid-template-columns: 110px 90px 1fr; gap: 6px; align-items: center; margin: 4px 0; }
+.ds-field { display: grid; grid-template-columns: 84px 96px 1fr; gap: 6px; align-items: center; margin: 4px 0; }
 .ds-field input, .ds-root select { width: 100%; padding: 4px 6px; border-radius: 5px; border: 1px solid rgba(140,160,200,0.4);
   background: #0d1424; color: #dfe6f3; font: inherit; font-variant-numeric: tabular-nums; }
 .ds-field .ds-dim { font-size: 12px; }
-.ds-weapon { display: grid; grid-template-columns: 70px 1fr 1fr 32px; gap: 6px; align-items: center; margin: 4px 0; }
+.ds-weapon { display: grid; grid-template-columns: 84px 96px 96px 32px; gap: 6px; align-items: center; margin: 4px 0; }
 .ds-weapon input { width: 100%; padding: 4px 6px; border-radius: 5px; border: 1px solid rgba(140,160,200,0.4);
   background: #0d1424; color: #dfe6f3; font: inherit; }
 .ds-cols { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
@@ -89,7 +91,8 @@ const CSS = `
   .ds-tools { bottom: 6px; right: 6px; }
   .ds-banner { display: none; }
   .ds-cols { grid-template-columns: 1fr; }
-  .ds-field { grid-template-columns: 90px 80px 1fr; }
+  .ds-field { grid-template-columns: 80px 86px 1fr; }
+  .ds-weapon { grid-template-columns: 80px 86px 86px 32px; }
 }
 @media (prefers-reduced-motion: reduce) { .ds-root * { transition: none !important; animation: none !important; } }
 `;
