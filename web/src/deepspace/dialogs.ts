@@ -14,6 +14,10 @@ import { shipName } from "./model";
 export interface DialogHost {
   submit(e: LegalEntry): void;
   busy(): boolean;
+  /** the same answer for this ship and every later one of the player's in this phase (a queue of legal steps) */
+  forAll(kind: "auto" | "stand_down"): void;
+  /** how many of the player's ships are still to decide in this phase, this one included */
+  left: number;
 }
 
 const STAT_LABEL: Record<string, string> = { thrust: "Thrust", evasion: "Evasion", endurance: "Endurance" };
@@ -45,6 +49,7 @@ export function allocationDialog(view: DsView, ship: DsShip, legal: LegalEntry[]
   if (auto) {
     root.append(el("div", { class: "ds-row" },
       button("Default allocation", () => host.submit(auto), { cls: "ds-primary", kbd: "A", disabled: host.busy(), testid: "ds-auto" }),
+      host.left > 1 ? button(`Default for all ${host.left} damaged ships`, () => host.forAll("auto"), { disabled: host.busy(), testid: "ds-auto-all" }) : null,
       el("span", { class: "ds-dim", text: planText(auto.note?.plan) })));
   }
   const plan = auto?.note?.plan;
@@ -115,6 +120,7 @@ export function destructDialog(view: DsView, ship: DsShip, legal: LegalEntry[], 
   }
   root.append(el("div", { class: "ds-row" },
     no ? button("Stand down", () => host.submit(no), { cls: "ds-primary", kbd: "N", disabled: host.busy(), testid: "ds-stand-down" }) : null,
+    no && host.left > 1 ? button(`Stand down all ${host.left}`, () => host.forAll("stand_down"), { kbd: "Shift+N", disabled: host.busy(), testid: "ds-stand-down-all" }) : null,
     yes ? button("Detonate", () => host.submit(yes), { cls: "ds-danger", kbd: "Y", disabled: host.busy(), testid: "ds-detonate" }) : null));
   return root;
 }

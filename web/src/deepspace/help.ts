@@ -52,7 +52,7 @@ export function helpSection(board: DsBoard | null): HTMLElement {
     "Plot a velocity: drag the white handle at the end of the ship's arrow, or click a lit hex; the thrust it costs and where the ship ends are shown. Keys 1-6 nudge it one hex toward A-F (A is up, then clockwise), 0 keeps the current velocity, Enter confirms, X withdraws (when allowed).",
     "Aim: click an enemy ship (its ring shows the chance to hit) or a line of the target list; [ and ] cycle targets, Enter fires, 0 holds fire.",
     "End plotting: Enter (or the button) once every ship is plotted. Your plot is secret until every fleet has plotted.",
-    "Damage: the dialog lists each stat with the legal amounts; A applies the default allocation. Self-destruct: Y detonates, N stands down.",
+    "Damage: the dialog lists each stat with the legal amounts; A applies the default allocation. Self-destruct: Y detonates, N stands down, Shift+N stands down every ship.",
     "Deploy: click a lit hex of your zone ([ ] and Enter from the keyboard).",
     "View: drag to pan, wheel or pinch to zoom, WASD or arrows to pan, + and - to zoom, H shows every ship, C centres on the ship you are plotting.",
   ]) c.append(el("li", { text: t }));

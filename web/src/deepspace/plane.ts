@@ -273,7 +273,13 @@ export class Plane {
     return best;
   }
 
-  private handlePos(): [number, number] | null {
+  /** The screen point of a ship's disc as drawn now (tests and keyboard focus use it), or null. */
+  shipScreen(id: string): [number, number] | null {
+    const p = this.layout(performance.now()).get(id);
+    return p ? this.camera.toScreen(p.x, p.y) : null;
+  }
+
+  handlePos(): [number, number] | null {
     const sc = this.scene;
     if (!sc || !sc.current || !sc.plan || !sc.idx || sc.idx.kind !== "velocity") return null;
     const s = sc.view.ships.find((x) => x.id === sc.current);

@@ -69,6 +69,7 @@ export class DeepSpaceScreen implements GameScreen {
   private fitted = false;
   private handled = new WeakSet<Event>();
   private lastCurrent: string | null = null;
+  private seq = 0;
 
   async mount(root: HTMLElement, host: ScreenHost): Promise<void> {
     injectStyle();
@@ -94,6 +95,19 @@ export class DeepSpaceScreen implements GameScreen {
     this.plane.onDrag = (h, final) => this.dragTo(h, final);
     this.plane.onHover = (sx, sy) => this.hover(sx, sy);
     this.plane.onKey = (e) => this.key(e);
+    // where things are drawn, in page coordinates: what a person sees, for the browser tests to click
+    const page = (p: [number, number] | null): [number, number] | null => {
+      if (!p) return null;
+      const r = canvas.getBoundingClientRect();
+      return [r.left + p[0], r.top + p[1]];
+    };
+    (window as unknown as Record<string, unknown>).deltavDeepspace = {
+      hex: (q: number, r: number) => page(this.plane.screenOf([q, r])),
+      ship: (id: string) => page(this.plane.shipScreen(id)),
+      handle: () => page(this.plane.handlePos()),
+      animating: () => this.plane.animating,
+      plan: () => this.plan,
+    };
     try {
       const b = (await host.board()) as DsBoard | null;
       if (b && typeof b === "object" && b.format === "deltav-deepspace-board/1") this.board = b;
@@ -146,6 +160,7 @@ export class DeepSpaceScreen implements GameScreen {
     else if (!prev) this.plane?.setShots(shotsOf(this.view.report));
     if (this.plane) this.render();
     if (acting && this.queue.length && !this.inFlight) this.pump();
+    if (this.root) this.root.dataset.seq = String(++this.seq);
   }
 
   private resetStep(): void {
@@ -494,6 +509,13 @@ export class DeepSpaceScreen implements GameScreen {
       if (auto) this.submit(auto);
       return !!auto;
     }
+    if (idx.kind === "destruct" && k === "N" && e.shiftKey) {
+      const v = this.view!;
+      const order = v.mine?.order ?? [];
+      const cursor = typeof v.mine?.cursor === "number" ? v.mine.cursor : 0;
+      this.run(order.slice(cursor).map((ship) => ({ type: "self_destruct", ship, detonate: false })), "standing down every ship");
+      return true;
+    }
     if (idx.kind === "destruct" && (k === "y" || k === "Y" || k === "n" || k === "N")) {
       const want = k === "y" || k === "Y";
       const e2 = idx.entries.find((x) => x.action.detonate === want);
@@ -607,6 +629,7 @@ export class DeepSpaceScreen implements GameScreen {
     const o = this.orders;
     clear(o);
     const snap = this.snap!;
+    o.dataset.kind = snap.status === "over" || v.phase === "over" ? "over" : this.idx && !this.inFlight ? this.idx.kind : "wait";
     if (snap.status === "over" || v.phase === "over") {
       const r = v.result;
       const w = r?.winners ?? [];
@@ -811,7 +834,17 @@ export class DeepSpaceScreen implements GameScreen {
     const v = this.view!;
     const idx = this.idx;
     clear(this.modal);
-    const dh = { submit: (e: LegalEntry) => this.submit(e), busy: () => this.busy() };
+    const order = v.mine?.order ?? [];
+    const cursor = typeof v.mine?.cursor === "number" ? v.mine.cursor : 0;
+    const later = order.slice(cursor);
+    const dh = {
+      submit: (e: LegalEntry) => this.submit(e),
+      busy: () => this.busy(),
+      left: later.length,
+      forAll: (kind: "auto" | "stand_down") => this.run(
+        later.map((ship) => (kind === "auto" ? { type: "auto_allocate", ship } : { type: "self_destruct", ship, detonate: false })),
+        kind === "auto" ? "the default allocation for every damaged ship" : "standing down every ship"),
+    };
     if (v.phase === "design" && v.you !== null && (idx || this.busy())) {
       if (!this.designer) {
         this.designer = new Designer({
