@@ -231,16 +231,16 @@ def test_the_designer_budget_saved_designs_and_a_designed_fleet(live_server, new
     assert "budget of 120" in page.inner_text(".ds-problem")
     _shoot(page, screenshots, "designer-over-budget")
     page.fill("#ds-f-endurance", "8")
-    assert "118 / 120" in budget.inner_text()
+    assert "98 / 120" in budget.inner_text()  # 2 x (3 + 10 + 8) + 25 + 31
     page.fill("#ds-f-name", "Lancer")
-    page.click("text=Save design")
+    page.click("[data-testid=ds-save-design]")
     saved = page.evaluate("localStorage.getItem('deltav.deepspace.designs')")
     assert "Lancer" in saved
     page.click("[data-testid=ds-commission]")
     page.wait_for_function("document.querySelector('[data-testid=ds-designer]')?.innerText.includes('2 of 4 size levels used')",
                            timeout=20_000)
     # the saved design is offered again and builds the second ship
-    page.click("text=Load")
+    page.click("[data-testid=ds-load-0]")
     page.wait_for_function("!document.querySelector('[data-testid=ds-commission]')?.disabled", timeout=10_000)
     page.click("[data-testid=ds-commission]")
     page.wait_for_function("!document.querySelector('[data-testid=ds-finish-fleet]')?.disabled", timeout=20_000)

@@ -132,7 +132,7 @@ export class Designer {
       row.append(button("Load", () => {
         this.form = structuredClone(d);
         this.render(toAct);
-      }, { title: fits ? "Put this design in the form" : "Too big for the size levels left, but you can edit it" }));
+      }, { title: fits ? "Put this design in the form" : "Too big for the size levels left, but you can edit it", testid: `ds-load-${i}` }));
       row.append(button("Delete", () => {
         const list = loadSaved();
         list.splice(i, 1);
@@ -186,7 +186,7 @@ export class Designer {
       storeSaved(list.slice(0, 50));
       this.host.say(`Saved the design ${f.name} in this browser.`);
       this.render(toAct);
-    });
+    }, { testid: "ds-save-design" });
     right.append(el("div", { class: "ds-row" }, commit, saveBtn));
     const done = this.legal.find((e) => e.action.type === "done");
     root.append(el("div", { class: "ds-row" },

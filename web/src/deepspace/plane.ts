@@ -519,7 +519,8 @@ export class Plane {
     if (z >= 14) {
       for (const [k, e] of idx.byKey) {
         const v = parseVkey(k);
-        const cost = Number(e.note?.cost ?? 0);
+        if (typeof e.note?.cost !== "number") continue; // deployment: no thrust is spent
+        const cost = e.note.cost;
         const [x, y] = pixel([origin[0] + v[0], origin[1] + v[1]]);
         ctx.fillStyle = "rgba(190,205,235,0.45)";
         ctx.font = `${10 / z}px system-ui, sans-serif`;

@@ -60,9 +60,10 @@ const CSS = `
 .ds-sheet th, .ds-sheet td { padding: 3px 6px; border-bottom: 1px solid rgba(140, 160, 200, 0.18); text-align: left; }
 .ds-sheet th { color: #9aa6bd; font-weight: 600; }
 .ds-sheet td.ds-r, .ds-sheet th.ds-r { text-align: right; }
-.ds-modal { left: 50%; top: 50%; transform: translate(-50%, -50%); width: min(560px, calc(100% - 20px));
-  max-height: calc(100% - 20px); overflow: auto; z-index: 5; }
-.ds-modal.ds-wide { width: min(760px, calc(100% - 20px)); }
+.ds-modal { left: 50%; bottom: 60px; transform: translateX(-50%); width: min(560px, calc(100% - 20px));
+  max-height: calc(100% - 80px); overflow: auto; z-index: 5; }
+.ds-modal.ds-wide { top: 50%; bottom: auto; transform: translate(-50%, -50%); width: min(760px, calc(100% - 20px));
+  max-height: calc(100% - 20px); }
 .ds-field { display: grid; grid-template-columns: 84px 96px 1fr; gap: 6px; align-items: center; margin: 4px 0; }
 .ds-field input, .ds-root select { width: 100%; padding: 4px 6px; border-radius: 5px; border: 1px solid rgba(140,160,200,0.4);
   background: #0d1424; color: #dfe6f3; font: inherit; font-variant-numeric: tabular-nums; }
