@@ -293,6 +293,9 @@ def test_help_overlay_and_a_phone(live_server, new_page, screenshots):
         act_once(page, rng, zone, shots)
     assert _kind(page) == "fire"
     _shoot(page, screenshots, "mobile-targets")
+    page.keyboard.press("l")  # a phone player hides the log for a bigger board
+    page.wait_for_timeout(400)
+    _shoot(page, screenshots, "mobile-targets-nolog")
     # the panels do not cover each other
     boxes = [page.locator(sel).bounding_box() for sel in (ORDERS, "[data-testid=ds-fleets]")]
     a, b = boxes

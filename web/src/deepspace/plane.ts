@@ -77,6 +77,10 @@ export class Plane {
   onDrag: (h: Hex, final: boolean) => void = () => {};
   onHover: (sx: number, sy: number) => void = () => {};
   onKey: (e: KeyboardEvent) => boolean = () => false;
+  /** the person moved the view (drag, wheel, pinch, keys) */
+  onUserMove: () => void = () => {};
+  /** the canvas changed size */
+  onResize: () => void = () => {};
 
   constructor(readonly canvas: HTMLCanvasElement) {
     const ctx = canvas.getContext("2d");
@@ -89,7 +93,10 @@ export class Plane {
     // the handle drag comes before the camera's own drag (capture at the target runs first)
     canvas.addEventListener("pointerdown", this.handleDown, { capture: true });
     this.detach = attachPanZoom(canvas, this.camera, {
-      changed: () => this.touch(),
+      changed: () => {
+        this.touch();
+        this.onUserMove();
+      },
       onKey: (e) => this.onKey(e),
       onClick: (sx, sy) => this.onClick(sx, sy),
       onHover: (sx, sy) => this.onHover(sx, sy),
@@ -150,8 +157,10 @@ export class Plane {
     const dpr = window.devicePixelRatio || 1;
     this.canvas.width = Math.max(1, Math.round(r.width * dpr));
     this.canvas.height = Math.max(1, Math.round(r.height * dpr));
+    const changed = r.width !== this.camera.width || r.height !== this.camera.height;
     this.camera.setViewport(r.width, r.height);
     this.dirty = true;
+    if (changed) this.onResize();
   }
 
   hexAt(sx: number, sy: number): Hex {

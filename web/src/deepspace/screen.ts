@@ -70,6 +70,8 @@ export class DeepSpaceScreen implements GameScreen {
   private handled = new WeakSet<Event>();
   private lastCurrent: string | null = null;
   private seq = 0;
+  /** the person moved the view since the last automatic fit: leave it where they put it */
+  private userMoved = false;
 
   async mount(root: HTMLElement, host: ScreenHost): Promise<void> {
     injectStyle();
@@ -95,6 +97,10 @@ export class DeepSpaceScreen implements GameScreen {
     this.plane.onDrag = (h, final) => this.dragTo(h, final);
     this.plane.onHover = (sx, sy) => this.hover(sx, sy);
     this.plane.onKey = (e) => this.key(e);
+    this.plane.onUserMove = () => (this.userMoved = true);
+    this.plane.onResize = () => {
+      if (this.view && !this.userMoved) requestAnimationFrame(() => this.fitAll(true));
+    };
     // where things are drawn, in page coordinates: what a person sees, for the browser tests to click
     const page = (p: [number, number] | null): [number, number] | null => {
       if (!p) return null;
@@ -558,6 +564,7 @@ export class DeepSpaceScreen implements GameScreen {
       hexes.push([c[0] - t, c[1]], [c[0] + t, c[1]], [c[0], c[1] - t], [c[0], c[1] + t]);
     }
     this.measureInsets();
+    this.userMoved = false;
     this.plane.fitHexes(hexes, instant);
     if (this.idx?.kind === "place" && v.you !== null && this.plane.camera.target.zoom < 26) {
       // deploying: the player's own zone big enough to tap
@@ -708,7 +715,7 @@ export class DeepSpaceScreen implements GameScreen {
     const box = el("div");
     box.append(el("h3", { text: `${what}: ${s ? shipName(s, v.players) : "?"}${i >= 0 ? ` (ship ${i + 1} of ${order.length})` : ""}` }));
     if (s && s.thrust !== undefined) {
-      box.append(el("p", { class: "ds-dim ds-num", text: `size ${s.size} · thrust ${s.thrust} · evasion ${s.evasion} · endurance ${s.endurance} · weapons ${(s.weapons ?? []).map(([t, d]) => `${t}/${d}`).join(", ") || "none"}` }));
+      box.append(el("p", { class: "ds-dim ds-num ds-shipstats", text: `size ${s.size} · thrust ${s.thrust} · evasion ${s.evasion} · endurance ${s.endurance} · weapons ${(s.weapons ?? []).map(([t, d]) => `${t}/${d}`).join(", ") || "none"}` }));
     }
     return box;
   }
@@ -733,7 +740,7 @@ export class DeepSpaceScreen implements GameScreen {
       if (d) row("ends at", `hex ${d[0]}, ${d[1]}`);
     }
     o.append(dl);
-    o.append(el("p", { class: "ds-dim" }, "Drag the white handle or click a lit hex. ", kbd("1"), "–", kbd("6"), " nudge toward A–F, ", kbd("0"), " keep velocity."));
+    o.append(el("p", { class: "ds-dim ds-explain" }, "Drag the white handle or click a lit hex. ", kbd("1"), "–", kbd("6"), " nudge toward A–F, ", kbd("0"), " keep velocity."));
     const r = el("div", { class: "ds-row" });
     r.append(button("Confirm course", () => this.confirmVelocity(), { cls: "ds-primary", kbd: "Enter", disabled: !e || this.inFlight, testid: "ds-confirm-course" }));
     if (v.phase === "plot" && s?.vel && idx.byKey.has(vkey(s.vel as Hex))) {
@@ -748,7 +755,7 @@ export class DeepSpaceScreen implements GameScreen {
     o.append(this.shipLine(s, "Weapons"));
     const w = s?.weapons?.[idx.weapon];
     o.append(el("p", {}, el("strong", { text: `Weapon ${idx.weapon + 1}` }), w ? ` (targeting ${w[0]}, damage ${w[1]})` : "", ": click an enemy ship, or hold fire."));
-    o.append(el("p", { class: "ds-dim", text: "Chance to hit at the range after movement if the target keeps its velocity; the spread if it burns its thrust; the mean hit points of a hit." }));
+    o.append(el("p", { class: "ds-dim ds-explain", text: "Chance to hit at the range after movement if the target keeps its velocity; the spread if it burns its thrust; the mean hit points of a hit." }));
     const list = el("ul", { class: "ds-targets", "data-testid": "ds-targets" });
     for (const tid of sortedTargets(idx)) {
       const e = idx.targets.get(tid)!;

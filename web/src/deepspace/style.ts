@@ -8,7 +8,7 @@
 
 const CSS = `
 .ds-root, .ds-root * { box-sizing: border-box; }
-.ds-root { position: relative; width: 100%; height: 100%; min-height: 420px; overflow: hidden; background: #03050b;
+.ds-root { position: relative; width: 100%; height: 100%; min-height: 240px; overflow: hidden; background: #03050b;
   color: #dfe6f3; font-family: system-ui, "Segoe UI", Roboto, sans-serif; font-size: 14px; }
 .ds-root canvas.ds-plane { position: absolute; inset: 0; width: 100%; height: 100%; display: block; cursor: grab;
   touch-action: none; }
@@ -85,11 +85,19 @@ const CSS = `
   pointer-events: none; white-space: nowrap; }
 .ds-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 @media (max-width: 700px) {
-  .ds-orders { top: auto; bottom: 52px; left: 6px; width: calc(100% - 12px); max-height: 46%; padding: 8px 10px; }
-  .ds-fleets { top: 6px; right: 6px; width: auto; max-width: calc(100% - 12px); padding: 6px 8px; }
-  .ds-fleets h2 { display: none; }
+  .ds-orders { top: auto; bottom: 6px; left: 6px; width: calc(100% - 12px); max-height: 52%; padding: 8px 10px; font-size: 13px; }
+  .ds-orders h2 { display: none; }
+  .ds-explain, .ds-shipstats { display: none; }
+  .ds-fleets { top: 50px; right: 6px; width: auto; max-width: calc(100% - 12px); padding: 4px 8px; font-size: 12px; }
+  .ds-fleets li { gap: 4px; }
+  /* the shell keeps a row for the log on phones even when it is hidden: give it to the board */
+  .match.log-hidden .match-body:has(.ds-root) { grid-template-rows: minmax(0, 1fr); }
+  .ds-fleets h2, .ds-fleets p { display: none; }
   .ds-card { display: none; }
-  .ds-tools { bottom: 6px; right: 6px; }
+  .ds-tools { top: 6px; left: 6px; right: auto; bottom: auto; padding: 3px; }
+  .ds-tools .ds-btn { min-height: 30px; padding: 2px 8px; }
+  .ds-tools .ds-kbd { display: none; }
+  .ds-modal { bottom: 6px; max-height: calc(100% - 12px); }
   .ds-banner { display: none; }
   .ds-cols { grid-template-columns: 1fr; }
   .ds-field { grid-template-columns: 80px 86px 1fr; }
