@@ -152,9 +152,17 @@ def _secret_steps(record: dict, seats) -> list[set[str]]:
 
 def test_a_complete_game_against_a_bot_through_the_page(live_server, new_page, screenshots):
     page = new_page(1280, 800)
-    room = live_server.create("deepspace", ["human", "bot:easy"], seed=3, scenario="skirmish", round_limit=4)
-    live_server.open_seat(page, room)
-    page.wait_for_selector(ROOT)
+    # the lobby: set up a Deep Space Combat game (scenario, a bot, a short round limit) and create it
+    page.goto(live_server.base + "/")
+    page.click("[data-game=deepspace] .setup")
+    page.select_option("#setup-scenario", "skirmish")
+    page.select_option("#seat-1", "bot:easy")
+    page.click(".options-box summary")
+    page.fill("#opt-round_limit", "4")
+    page.click("text=Create the game")
+    page.wait_for_url("**/play/**", timeout=15_000)
+    page.wait_for_selector(ROOT, timeout=15_000)
+    _shoot(page, screenshots, "start")
     zone = _zone(live_server, "skirmish", 0)
     rng = random.Random(5)
     seen: set[str] = set()
@@ -321,8 +329,9 @@ def test_help_overlay_desktop_and_reduced_motion_reveal(live_server, new_page, s
     shots: dict = {}
     revealed = False
     for _ in range(80):
-        kind = act_once(page, rng, zone, shots, style="keys")
-        if kind == "done":
+        plotting = _kind(page) == "done" and "End plotting" in page.inner_text("[data-testid=ds-done]")
+        act_once(page, rng, zone, shots, style="keys")
+        if plotting:
             page.wait_for_function(f"document.querySelector('{ORDERS}')?.dataset.kind !== 'wait'", timeout=20_000)
             assert page.evaluate("window.deltavDeepspace.animating()") is False  # no animation under reduced motion
             revealed = True

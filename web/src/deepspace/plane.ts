@@ -653,7 +653,8 @@ export class Plane {
     const a = this.anim;
     const lines = this.shotList(sc);
     if (!lines.length) return;
-    let alpha = 0.35;
+    // bright right after a reveal (allocation, declarations), faint once the next round's plotting begins
+    let alpha = sc.view.phase === "plot" ? 0.35 : 0.8;
     if (a) {
       const t = now - a.start - MOVE_MS;
       if (t < 0) return;

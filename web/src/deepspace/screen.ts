@@ -580,7 +580,8 @@ export class DeepSpaceScreen implements GameScreen {
     const o = this.orders.getBoundingClientRect();
     const f = this.fleets.getBoundingClientRect();
     if (r.width > 700) {
-      this.plane.insets = { left: o.width ? o.right - r.left : 0, top: 0, right: f.width ? r.right - f.left : 0, bottom: 0 };
+      // the orders panel takes the left; the fleets list only the top of the right side
+      this.plane.insets = { left: o.width ? o.right - r.left : 0, top: f.height ? (f.bottom - r.top) * 0.6 : 0, right: 0, bottom: 0 };
     } else {
       this.plane.insets = { left: 0, top: f.height ? f.bottom - r.top : 0, right: 0, bottom: o.height ? r.bottom - o.top : 0 };
     }
@@ -646,8 +647,7 @@ export class DeepSpaceScreen implements GameScreen {
       return;
     }
     const idx = this.idx;
-    const head = el("h2", { text: this.phase(snap) });
-    o.append(head);
+    // the shell's banner shows the phase (this.phase); the panel starts with what to do
     if (v.you === null) {
       o.append(el("p", { class: "ds-dim", text: "You are watching. Plots are secret until every fleet has plotted; ships' stats are known only to their owners." }));
       return;
