@@ -38,11 +38,11 @@ export function planText(plan: unknown): string {
 }
 
 export function allocationDialog(view: DsView, ship: DsShip, legal: LegalEntry[], host: DialogHost): HTMLElement {
-  const root = el("div", { class: "ds-panel ds-modal", role: "dialog", "aria-label": "Allocate damage", "data-testid": "ds-allocate" });
+  const root = el("div", { class: "ds-panel ds-side-dialog", role: "dialog", "aria-label": "Allocate damage", "data-testid": "ds-allocate" });
   const pending = ship.pending ?? 0;
   const phaseWord = view.step === "blast" ? "the explosion" : "enemy fire";
   root.append(el("h2", { text: `${shipName(ship, view.players)} took ${pending} hit point${pending === 1 ? "" : "s"}` }));
-  root.append(el("p", { class: "ds-dim" },
+  root.append(el("p", { class: "ds-dim ds-explain" },
     `You choose where the damage from ${phaseWord} goes. A ship stat (thrust, evasion, endurance) loses one level per ${ship.size} hit points (its size); `
     + "a weapon stat loses one level per hit point. A ship whose stats are all zero is destroyed."));
   const auto = legal.find((e) => e.action.type === "auto_allocate");
@@ -104,7 +104,7 @@ export function allocationDialog(view: DsView, ship: DsShip, legal: LegalEntry[]
 }
 
 export function destructDialog(view: DsView, ship: DsShip, legal: LegalEntry[], host: DialogHost): HTMLElement {
-  const root = el("div", { class: "ds-panel ds-modal", role: "dialog", "aria-label": "Self-destruct", "data-testid": "ds-destruct" });
+  const root = el("div", { class: "ds-panel ds-side-dialog", role: "dialog", "aria-label": "Self-destruct", "data-testid": "ds-destruct" });
   const no = legal.find((e) => e.action.type === "self_destruct" && e.action.detonate === false);
   const yes = legal.find((e) => e.action.type === "self_destruct" && e.action.detonate === true);
   root.append(el("h2", { text: `Destruction phase: ${shipName(ship, view.players)}` }));

@@ -165,6 +165,9 @@ export class DeepSpaceScreen implements GameScreen {
     if (newEvents.length && prev) this.animate(prev, newEvents);
     else if (!prev) this.plane?.setShots(shotsOf(this.view.report));
     if (this.plane) this.render();
+    const shown = this.card && !this.card.hidden ? this.card.dataset.ship : undefined;
+    const fresh = shown ? this.view.ships.find((x) => x.id === shown) : undefined;
+    if (fresh && !this.modal.firstChild) this.showCard(fresh);
     if (acting && this.queue.length && !this.inFlight) this.pump();
     if (this.root) this.root.dataset.seq = String(++this.seq);
   }
@@ -824,8 +827,11 @@ export class DeepSpaceScreen implements GameScreen {
     const c = this.card;
     clear(c);
     c.hidden = false;
+    c.dataset.ship = s.id;
     c.append(el("h2", { text: shipName(s, v.players) }));
-    const vel = s.vel ? `${velocityLabel(s.vel as Hex)} (speed ${Math.max(Math.abs(s.vel[0]), Math.abs(s.vel[1]), Math.abs(s.vel[0] + s.vel[1]))})` : "unknown";
+    const planned = v.mine?.plans?.[s.id];
+    const shownVel = (s.vel ?? (v.phase === "deploy" ? planned?.vel : null)) as Hex | null | undefined;
+    const vel = shownVel ? `${velocityLabel(shownVel)} (speed ${Math.max(Math.abs(shownVel[0]), Math.abs(shownVel[1]), Math.abs(shownVel[0] + shownVel[1]))})${s.vel ? "" : ", planned"}` : "not deployed yet";
     const lines: string[] = [`${v.players[s.owner]?.name ?? "?"} · size ${s.size} · ${s.status}`, `velocity ${vel}${s.pos ? ` · at ${s.pos[0]}, ${s.pos[1]}` : ""}`];
     if (s.thrust !== undefined) {
       lines.push(`thrust ${s.thrust} · evasion ${s.evasion} · endurance ${s.endurance}`);
@@ -865,10 +871,16 @@ export class DeepSpaceScreen implements GameScreen {
       this.modal.append(this.designer.root);
       return;
     }
+    this.orders.hidden = false;
     if (!idx) return;
     const s = this.currentShip();
+    // the damage and self-destruct dialogs take the orders panel's place, leaving the plane in view
     if (idx.kind === "allocate" && s) this.modal.append(allocationDialog(v, s, idx.entries, dh));
     if (idx.kind === "destruct" && s) this.modal.append(destructDialog(v, s, idx.entries, dh));
+    if (this.modal.firstChild) {
+      this.orders.hidden = true;
+      this.card.hidden = true;
+    }
   }
 }
 

@@ -64,6 +64,7 @@ const CSS = `
   max-height: calc(100% - 80px); overflow: auto; z-index: 5; }
 .ds-modal.ds-wide { top: 50%; bottom: auto; transform: translate(-50%, -50%); width: min(760px, calc(100% - 20px));
   max-height: calc(100% - 20px); }
+.ds-side-dialog { left: 10px; top: 10px; width: min(470px, calc(100% - 20px)); max-height: calc(100% - 20px); overflow: auto; z-index: 4; }
 .ds-field { display: grid; grid-template-columns: 84px 96px 1fr; gap: 6px; align-items: center; margin: 4px 0; }
 .ds-field input, .ds-root select { width: 100%; padding: 4px 6px; border-radius: 5px; border: 1px solid rgba(140,160,200,0.4);
   background: #0d1424; color: #dfe6f3; font: inherit; font-variant-numeric: tabular-nums; }
@@ -98,6 +99,7 @@ const CSS = `
   .ds-tools .ds-btn { min-height: 30px; padding: 2px 8px; }
   .ds-tools .ds-kbd { display: none; }
   .ds-modal { bottom: 6px; max-height: calc(100% - 12px); }
+  .ds-side-dialog { top: auto; bottom: 6px; left: 6px; width: calc(100% - 12px); max-height: 70%; font-size: 13px; }
   .ds-banner { display: none; }
   .ds-cols { grid-template-columns: 1fr; }
   .ds-field { grid-template-columns: 80px 86px 1fr; }
