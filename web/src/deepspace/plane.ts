@@ -653,8 +653,9 @@ export class Plane {
     const a = this.anim;
     const lines = this.shotList(sc);
     if (!lines.length) return;
-    // bright right after a reveal (allocation, declarations), faint once the next round's plotting begins
-    let alpha = sc.view.phase === "plot" ? 0.35 : 0.8;
+    // shown from the reveal through allocation and declarations; gone once the next round's plotting begins
+    if (sc.view.phase === "plot" && !a) return;
+    let alpha = 0.8;
     if (a) {
       const t = now - a.start - MOVE_MS;
       if (t < 0) return;

@@ -133,6 +133,7 @@ export class DeepSpaceScreen implements GameScreen {
     if (s.status === "over" || v.phase === "over") return "Game over";
     const base = PHASE_TEXT[v.phase] ?? v.phase;
     if (v.phase === "plot") {
+      if (s.seat === null) return `Round ${v.round} of ${v.round_limit}: the fleets plot in secret`;
       const mineDone = !s.to_act || s.submitted !== null;
       return `Round ${v.round} of ${v.round_limit}: ${mineDone ? "waiting for the other fleets" : "plot your ships in secret"}`;
     }
@@ -280,9 +281,8 @@ export class DeepSpaceScreen implements GameScreen {
     }
     if (hits + misses) lines.unshift(`Fire: ${hits} hit${hits === 1 ? "" : "s"}, ${misses} miss${misses === 1 ? "" : "es"}.`);
     if (lines.length) {
-      const text = lines.slice(0, 6).join(" ");
-      this.live.textContent = text;
-      this.host.say(text);
+      // the shell's status line is the aria-live region: one narration, not two
+      this.host.say(lines.slice(0, 6).join(" "));
     }
   }
 
