@@ -86,6 +86,34 @@ class DeepSpaceGame(Game):
     events = EVENTS
 
     @classmethod
+    def describe_value(cls, v) -> str:
+        """Plain English for an action or event (``text.describe``); the generic wording for anything else."""
+        from deltav.games.deepspace.text import describe
+
+        obj = v.to_json() if hasattr(v, "to_json") else dict(v)
+        try:
+            text = describe(obj)
+        except (TypeError, KeyError, ValueError, IndexError, AttributeError):
+            text = None  # a malformed value: the generic wording
+        if text is None:
+            return super().describe_value(obj)
+        return (f"(to {obj['to']}) " if obj.get("to") else "") + text
+
+    @classmethod
+    def board(cls, options: Mapping[str, Any] | None = None) -> dict:
+        """The scenario's public setup and the screen's tables (``board.board``)."""
+        from deltav.games.deepspace.board import board
+
+        return board(cls.resolve_options(options))
+
+    @classmethod
+    def annotate_legal(cls, state: DeepSpaceState, player: int, actions) -> list[dict | None]:
+        """Per-action notes from ``player``'s view only (``annotate.annotate``): costs, odds, previews."""
+        from deltav.games.deepspace.annotate import annotate
+
+        return annotate(state.view(player), actions)
+
+    @classmethod
     def scenarios(cls) -> list[ScenarioInfo]:
         out = []
         for sid in builtin_ids():

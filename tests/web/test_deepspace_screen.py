@@ -1,0 +1,358 @@
+"""Deep Space Combat in a real browser against a real server (issue 16): a complete game against a bot played
+only through the page (drags, clicks and keys a person would use), an online game between two browser
+contexts, the designer, a spectator page that never receives a secret, the help overlay, a 375x812 phone.
+
+The driver reads only what a person sees: which orders panel is showing (``data-kind``), the buttons, and where
+the screen draws a ship or a hex (``window.deltavDeepspace``); it never builds an action itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import random
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from deltav.core.records import MatchRecord
+from deltav.core.session import Session
+from deltav.games.deepspace import DeepSpaceGame
+
+ROOT = "[data-testid=ds-root]"
+ORDERS = "[data-testid=ds-orders]"
+
+
+def _seq(page) -> str:
+    return page.get_attribute(ROOT, "data-seq") or ""
+
+
+def _wait_update(page, seq: str, timeout: float = 20_000) -> None:
+    page.wait_for_function(
+        f"document.querySelector('{ROOT}')?.dataset.seq !== '{seq}'", timeout=timeout)
+
+
+def _kind(page) -> str:
+    return page.get_attribute(ORDERS, "data-kind") or "wait"
+
+
+def _zone(live_server, scenario: str, seat: int) -> list[int]:
+    status, board = live_server.http("GET", f"/games/deepspace/board?scenario={scenario}")
+    assert status == 200, board
+    return board["scenario"]["players"][seat]["zone"]
+
+
+def act_once(page, rng: random.Random, zone, shots: dict, style: str = "mouse") -> str:
+    """Give the order the page is asking for, the way a person would; return the kind of step it was."""
+    kind = _kind(page)
+    seq = _seq(page)
+    if kind in ("over",):
+        return kind
+    if kind == "wait":
+        with contextlib.suppress(PlaywrightTimeout):  # the opponent is slow: the caller loops
+            _wait_update(page, seq, 30_000)
+        return kind
+    if kind == "design":
+        adopt = page.locator("[data-testid^=ds-adopt-]")
+        if adopt.count() and rng.random() < 0.5:
+            adopt.first.click()
+        elif page.locator("[data-testid=ds-commission]").is_enabled():
+            page.click("[data-testid=ds-commission]")
+        else:
+            page.click("[data-testid=ds-finish-fleet]")
+    elif kind == "place":
+        if style == "keys":
+            page.keyboard.press("]")
+            page.keyboard.press("Enter")
+        else:
+            q, r, rad = zone
+            dq = rng.randint(-rad, rad)
+            dr = max(-rad, -dq - rad) if rng.random() < 0.5 else min(rad, -dq + rad)
+            x, y = page.evaluate(f"window.deltavDeepspace.hex({q + dq}, {r + dr})")
+            page.mouse.click(x, y)
+    elif kind == "velocity":
+        if page.locator("[data-testid=ds-withdraw]").count() and rng.random() < 0.1:
+            page.click("[data-testid=ds-withdraw]")
+        elif style == "keys":
+            for _ in range(rng.randint(0, 2)):
+                page.keyboard.press(str(rng.randint(1, 6)))
+            page.keyboard.press("Enter")
+        else:
+            hx, hy = page.evaluate("window.deltavDeepspace.handle()")
+            # drag the arrow's handle a hex or two in some direction (a hex is about zoom * 1.7 pixels)
+            step = page.evaluate("(() => { const a = window.deltavDeepspace.hex(0, 0), b = window.deltavDeepspace.hex(0, 1);"
+                                 " return Math.hypot(a[0] - b[0], a[1] - b[1]); })()")
+            ang = rng.random() * 6.283
+            dist = step * rng.choice([0, 1, 1.2, 2])
+            page.mouse.move(hx, hy)
+            page.mouse.down()
+            page.mouse.move(hx + dist * 0.5 * math.cos(ang), hy + dist * 0.5 * math.sin(ang), steps=3)
+            page.mouse.move(hx + dist * math.cos(ang), hy + dist * math.sin(ang), steps=3)
+            page.mouse.up()
+            page.click("[data-testid=ds-confirm-course]")
+    elif kind == "fire":
+        targets = page.locator("[data-testid^=ds-target-]")
+        if targets.count() == 0 or rng.random() < 0.1:
+            page.click("[data-testid=ds-hold]")
+        else:
+            tid = targets.first.get_attribute("data-testid").removeprefix("ds-target-")
+            if style == "keys":
+                page.keyboard.press("Enter")  # the best target is focused first
+            elif rng.random() < 0.5:
+                x, y = page.evaluate(f"window.deltavDeepspace.ship({json.dumps(tid)})")
+                page.mouse.click(x, y)
+            else:
+                targets.first.click()
+            shots[tid] = shots.get(tid, 0) + 1
+    elif kind == "done":
+        if style == "keys":
+            page.keyboard.press("Enter")
+        else:
+            page.click("[data-testid=ds-done]")
+    elif kind == "allocate":
+        if rng.random() < 0.5:
+            page.click("[data-testid=ds-auto]")
+        else:
+            page.locator("[data-testid^=ds-place-]").first.click()
+    elif kind == "destruct":
+        if style == "keys":
+            page.keyboard.press("n")
+        else:
+            page.click("[data-testid=ds-stand-down]")
+    elif kind == "column":
+        page.locator(f"{ORDERS} .ds-row button").first.click()
+    else:
+        raise AssertionError(f"unknown orders panel {kind!r}")
+    _wait_update(page, seq)
+    return kind
+
+
+def _over(page) -> bool:
+    return page.evaluate("window.deltavShell?.state().status") == "over"
+
+
+def _shoot(page, screenshots, name: str) -> None:
+    page.screenshot(path=str(screenshots / f"deepspace-{name}.png"))
+
+
+def _secret_steps(record: dict, seats) -> list[set[str]]:
+    """Every secret token of each viewer along the recorded match: replayed with the engine, step by step."""
+    rec = MatchRecord.from_json(record)
+    s = Session(DeepSpaceGame, rec.options, rec.seed, rec.seats or None)
+    out = [set() for _ in seats]
+    for st in rec.steps:
+        for i, who in enumerate(seats):
+            out[i] |= s.state.secret_tokens(who)
+        s._apply_one(st.player, DeepSpaceGame.action_from_json(st.action))
+        s._after_apply()
+    for i, who in enumerate(seats):
+        out[i] |= s.state.secret_tokens(who)
+    return out
+
+
+def test_a_complete_game_against_a_bot_through_the_page(live_server, new_page, screenshots):
+    page = new_page(1280, 800)
+    # the lobby: set up a Deep Space Combat game (scenario, a bot, a short round limit) and create it
+    page.goto(live_server.base + "/")
+    page.click("[data-game=deepspace] .setup")
+    page.select_option("#setup-scenario", "skirmish")
+    page.select_option("#seat-1", "bot:easy")
+    page.click(".options-box summary")
+    page.fill("#opt-round_limit", "4")
+    page.click("text=Create the game")
+    page.wait_for_url("**/play/**", timeout=15_000)
+    page.wait_for_selector(ROOT, timeout=15_000)
+    _shoot(page, screenshots, "start")
+    zone = _zone(live_server, "skirmish", 0)
+    rng = random.Random(5)
+    seen: set[str] = set()
+    shots: dict = {}
+    for n in range(400):
+        if _over(page):
+            break
+        kind = _kind(page)
+        if kind not in seen and kind != "wait":
+            seen.add(kind)
+            _shoot(page, screenshots, {"place": "deploy", "velocity": "plot-course", "fire": "plot-targets",
+                                       "done": "plot-done", "allocate": "allocate", "destruct": "destruct"}.get(kind, kind))
+        act_once(page, rng, zone, shots, style="keys" if n % 3 == 2 else "mouse")
+    assert _over(page), f"the game did not end; kinds seen {seen}"
+    assert {"place", "velocity", "fire", "done", "destruct"} <= seen, seen
+    page.wait_for_timeout(500)
+    _shoot(page, screenshots, "result")
+    assert page.get_attribute(ORDERS, "data-kind") == "over"
+    assert not page.errors, page.errors
+
+
+def test_an_online_game_between_two_browsers(live_server, new_page, screenshots):
+    a = new_page(1280, 800)
+    b = new_page(1280, 800)
+    room = live_server.create("deepspace", ["human", "human"], seed=9, scenario="skirmish", round_limit=3)
+    other = live_server.join(room.code, seat=1, name="ben")
+    live_server.open_seat(a, room)
+    live_server.open_seat(b, other)
+    zones = [_zone(live_server, "skirmish", 0), _zone(live_server, "skirmish", 1)]
+    rngs = [random.Random(1), random.Random(2)]
+    shots = [{}, {}]
+    pages = [a, b]
+    waited_shot = False
+    for n in range(600):
+        if _over(a) and _over(b):
+            break
+        for i, p in enumerate(pages):
+            if _kind(p) == "wait":
+                if not waited_shot and p.locator("[data-testid=ds-waiting]").count():
+                    # one fleet has plotted, the other not: the first sees who it waits for, never what
+                    text = p.inner_text("[data-testid=ds-waiting]")
+                    assert "Waiting for" in text
+                    _shoot(p, screenshots, "online-waiting")
+                    waited_shot = True
+                continue
+            kind = _kind(p)
+            if kind == "over":
+                continue
+            act_once(p, rngs[i], zones[i], shots[i], style="keys" if (n + i) % 2 else "mouse")
+    assert _over(a) and _over(b)
+    _shoot(a, screenshots, "online-result")
+    assert not a.errors and not b.errors, a.errors + b.errors
+    # each seat's page never received the other's secrets (their designs' ids, their pending plot ids)
+    status, record = live_server.http("GET", f"/rooms/{room.code}/record")
+    assert status == 200, record
+    secrets = _secret_steps(record, [0, 1])
+    for i, p in enumerate(pages):
+        blob = "\n".join(p.frames_in)
+        mine = {f"d-p{i}-"}
+        leaked = [t for t in secrets[i] if t in blob and not any(t.startswith(m) for m in mine)]
+        assert not leaked, f"seat {i} received {leaked[:5]}"
+
+
+def test_the_designer_budget_saved_designs_and_a_designed_fleet(live_server, new_page, screenshots):
+    page = new_page(1280, 800)
+    room = live_server.create("deepspace", ["human", "bot:easy"], seed=4, scenario="design-duel", round_limit=2)
+    live_server.open_seat(page, room)
+    page.wait_for_selector("[data-testid=ds-designer]")
+    budget = page.locator("[data-testid=ds-budget]")
+    page.fill("#ds-f-size", "2")
+    page.fill("#ds-f-endurance", "50")  # 2 x (3 + 10 + 50) + 56 = 182 > 120: over budget, shown as you type
+    assert "over" in budget.inner_text()
+    assert not page.locator("[data-testid=ds-commission]").is_enabled()
+    assert "budget of 120" in page.inner_text(".ds-problem")
+    _shoot(page, screenshots, "designer-over-budget")
+    page.fill("#ds-f-endurance", "8")
+    assert "98 / 120" in budget.inner_text()  # 2 x (3 + 10 + 8) + 25 + 31
+    page.fill("#ds-f-name", "Lancer")
+    page.click("[data-testid=ds-save-design]")
+    saved = page.evaluate("localStorage.getItem('deltav.deepspace.designs')")
+    assert "Lancer" in saved
+    page.click("[data-testid=ds-commission]")
+    page.wait_for_function("document.querySelector('[data-testid=ds-designer]')?.innerText.includes('2 of 4 size levels used')",
+                           timeout=20_000)
+    # the saved design is offered again and builds the second ship
+    page.click("[data-testid=ds-load-0]")
+    page.wait_for_function("!document.querySelector('[data-testid=ds-commission]')?.disabled", timeout=10_000)
+    page.click("[data-testid=ds-commission]")
+    page.wait_for_function("!document.querySelector('[data-testid=ds-finish-fleet]')?.disabled", timeout=20_000)
+    _shoot(page, screenshots, "designer")
+    page.click("[data-testid=ds-finish-fleet]")
+    page.wait_for_function(f"document.querySelector('{ORDERS}')?.dataset.kind === 'place'", timeout=20_000)
+    card = page.inner_text(ORDERS)
+    assert "thrust 3" in card and "endurance 8" in card  # the designed stats, shown to their owner
+    assert not page.errors, page.errors
+
+
+def test_a_spectator_never_receives_a_secret(live_server, new_page, screenshots):
+    """A person plays a three-fleet melee against two bots while a spectator watches: every frame the
+    spectator's page receives is checked against the secrets of every step (replayed from the record)."""
+    player = new_page(1280, 800)
+    page = new_page(1280, 800)
+    room = live_server.create("deepspace", ["human", "bot:easy", "bot:easy"], seed=2, scenario="melee", round_limit=2)
+    live_server.open_seat(player, room)
+    live_server.open_watch(page, room.code)
+    page.wait_for_selector(ROOT)
+    zone = _zone(live_server, "melee", 0)
+    rng = random.Random(8)
+    shots: dict = {}
+    shot_mid = False
+    for _ in range(300):
+        if _over(player):
+            break
+        if not shot_mid and "Round 2" in (player.text_content(".phase-banner") or ""):
+            page.wait_for_timeout(1500)  # the reveal's animation
+            _shoot(page, screenshots, "spectator-melee")
+            text = page.inner_text(ORDERS)
+            assert "You are watching" in text
+            shot_mid = True
+        act_once(player, rng, zone, shots)
+    assert _over(player) and shot_mid
+    page.wait_for_function("window.deltavShell.state().status === 'over'", timeout=30_000)
+    status, record = live_server.http("GET", f"/rooms/{room.code}/record")
+    assert status == 200, record
+    secrets = _secret_steps(record, [None])[0]
+    assert any(t.startswith("d-p0-") for t in secrets)  # the player's designs at least
+    assert page.frames_in
+    blob = "\n".join(page.frames_in)
+    assert not [t for t in secrets if t in blob]
+    for frame in page.frames_in:
+        msg = json.loads(frame)
+        if msg.get("type") != "state":
+            continue
+        view = msg["snapshot"]["view"]
+        assert "mine" not in view and msg["snapshot"]["legal"] == []
+        for s in view["ships"]:
+            assert not {"evasion", "endurance", "weapons", "design", "name", "pending"} & set(s), s
+    assert not page.errors and not player.errors, page.errors + player.errors
+
+
+def test_help_overlay_and_a_phone(live_server, new_page, screenshots):
+    page = new_page(375, 812, mobile=True)
+    room = live_server.create("deepspace", ["human", "bot:easy"], seed=6, scenario="skirmish", round_limit=2)
+    live_server.open_seat(page, room)
+    page.wait_for_selector(ROOT)
+    _shoot(page, screenshots, "mobile-deploy")
+    zone = _zone(live_server, "skirmish", 0)
+    rng = random.Random(3)
+    shots: dict = {}
+    for _ in range(60):
+        if _kind(page) == "fire":
+            break
+        act_once(page, rng, zone, shots)
+    assert _kind(page) == "fire"
+    _shoot(page, screenshots, "mobile-targets")
+    page.keyboard.press("l")  # a phone player hides the log for a bigger board
+    page.wait_for_timeout(400)
+    _shoot(page, screenshots, "mobile-targets-nolog")
+    # the panels do not cover each other
+    boxes = [page.locator(sel).bounding_box() for sel in (ORDERS, "[data-testid=ds-fleets]")]
+    a, b = boxes
+    assert a and b and (a["y"] >= b["y"] + b["height"] or b["y"] >= a["y"] + a["height"]), boxes
+    page.keyboard.press("?")
+    page.wait_for_selector(".ds-help")
+    assert "Chance to hit" in page.inner_text(".ds-help")
+    _shoot(page, screenshots, "mobile-help")
+    assert not page.errors, page.errors
+
+
+def test_help_overlay_desktop_and_reduced_motion_reveal(live_server, new_page, screenshots):
+    page = new_page(1280, 800, reduced_motion=True)
+    room = live_server.create("deepspace", ["human", "bot:easy"], seed=8, scenario="skirmish", round_limit=2)
+    live_server.open_seat(page, room)
+    page.wait_for_selector(ROOT)
+    page.keyboard.press("?")
+    page.wait_for_selector(".ds-help")
+    _shoot(page, screenshots, "help")
+    page.keyboard.press("Escape")
+    zone = _zone(live_server, "skirmish", 0)
+    rng = random.Random(4)
+    shots: dict = {}
+    revealed = False
+    for _ in range(80):
+        plotting = _kind(page) == "done" and "End plotting" in page.inner_text("[data-testid=ds-done]")
+        act_once(page, rng, zone, shots, style="keys")
+        if plotting:
+            page.wait_for_function(f"document.querySelector('{ORDERS}')?.dataset.kind !== 'wait'", timeout=20_000)
+            assert page.evaluate("window.deltavDeepspace.animating()") is False  # no animation under reduced motion
+            revealed = True
+            _shoot(page, screenshots, "reveal")
+            break
+    assert revealed
+    assert not page.errors, page.errors

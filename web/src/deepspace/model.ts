@@ -1,0 +1,406 @@
+/**
+ * Deep Space Combat in the browser: the view's types (docs/deepspace.md "The view"), the board document's
+ * (deltav-deepspace-board/1), and the pure client logic of the screen: indexing the legal actions of a step,
+ * snapping a dragged velocity to a legal one, the fleet designer's arithmetic for display, queued steps.
+ *
+ * It never decides legality: every action the screen submits is one of `snapshot.legal[i].action`, found here
+ * by matching. Owns no DOM and no drawing.
+ */
+import { distance, type Hex } from "../shell/hex";
+import type { LegalEntry } from "../shell/screen";
+
+export interface DsPlayer {
+  name: string;
+  size_levels: number;
+  zone: [number, number, number];
+  inflicted: number;
+  received: number;
+  score: number;
+  waiting: boolean;
+}
+
+export interface DsShip {
+  id: string;
+  owner: number;
+  size: number;
+  status: "active" | "destroyed" | "withdrawn";
+  pos: [number, number] | null;
+  vel: [number, number] | null;
+  hp_taken: number;
+  incoming: number;
+  seen: { thrust: number; weapons: number; damage: number[] };
+  // the owner's only
+  name?: string;
+  thrust?: number;
+  evasion?: number;
+  endurance?: number;
+  weapons?: [number, number][];
+  partial?: [number, number, number];
+  pending?: number;
+}
+
+export interface DsDraft {
+  size: number;
+  thrust: number;
+  evasion: number;
+  endurance: number;
+  weapons: [number, number][];
+  stage: "size" | "thrust" | "evasion" | "endurance" | "weapon" | "damage";
+  targeting: number;
+}
+
+export interface ShipDesignJson {
+  name: string;
+  size: number;
+  thrust: number;
+  evasion: number;
+  endurance: number;
+  weapons: { targeting: number; damage: number }[];
+}
+
+export interface DsMine {
+  waiting: boolean;
+  designs?: ShipDesignJson[];
+  draft?: DsDraft;
+  order?: string[];
+  cursor?: [number, number] | number;
+  column?: number | null;
+  plot_id?: string;
+  plans?: Record<string, { withdraw?: boolean; vel?: [number, number] | null; shots?: [number, string | null][];
+    pos?: [number, number]; detonate?: boolean }>;
+}
+
+export interface DsView {
+  game: "deepspace";
+  you: number | null;
+  phase: "design" | "deploy" | "plot" | "allocate" | "destruct" | "over";
+  step: string;
+  round: number;
+  round_limit: number;
+  options: Record<string, unknown>;
+  players: DsPlayer[];
+  ships: DsShip[];
+  report: { type: string; [k: string]: unknown }[];
+  shots: [string, number, string, number, boolean, number][];
+  result: { winners: number[]; reason?: string; scores?: number[] } | null;
+  mine?: DsMine;
+}
+
+export interface DsBoard {
+  format: string;
+  scenario: {
+    id: string;
+    title: string;
+    summary: string;
+    round_limit: number;
+    players: { name: string; size_levels: number; zone: [number, number, number]; fleet: string }[];
+  };
+  fleets: { id: string; title: string; size_levels: number; ships: ShipDesignJson[] }[];
+  points_per_size: number;
+  split_thrust: number;
+  labels: Record<string, [number, number]>;
+  hit_table: { pairs: [number, number][]; ranges: number[]; p: number[][] };
+  arena_radius: number;
+  withdrawal_radius: number;
+}
+
+/** The rulebook's directions A (top) to F, clockwise, as axial vectors (docs/deepspace.md). */
+export const LABELS = ["A", "B", "C", "D", "E", "F"] as const;
+export const LABEL_VECTORS: readonly Hex[] = [[0, -1], [1, -1], [1, 0], [0, 1], [-1, 1], [-1, 0]];
+
+/** A legal entry's action, typed loosely. */
+export type Action = LegalEntry["action"];
+
+/** Does a legal entry's action equal `want` on every field `want` names? */
+export function matches(action: Action, want: Partial<Action>): boolean {
+  for (const [k, v] of Object.entries(want)) {
+    if (action[k] !== v) return false;
+  }
+  return true;
+}
+
+export function findEntry(legal: LegalEntry[], want: Partial<Action>): LegalEntry | undefined {
+  return legal.find((e) => matches(e.action, want));
+}
+
+/** The legal entries of one step, grouped by what the screen does with them. */
+export interface StepIndex {
+  kind: "design" | "place" | "velocity" | "column" | "fire" | "done" | "allocate" | "destruct" | "none";
+  ship: string | null;
+  /** velocity entries by "dq,dr"; place entries by "q,r"; column entries by "dq" */
+  byKey: Map<string, LegalEntry>;
+  withdraw: LegalEntry | null;
+  done: LegalEntry | null;
+  /** fire: the hold entry and the targets by ship id */
+  hold: LegalEntry | null;
+  targets: Map<string, LegalEntry>;
+  weapon: number;
+  entries: LegalEntry[];
+}
+
+export function indexStep(legal: LegalEntry[]): StepIndex {
+  const idx: StepIndex = {
+    kind: "none", ship: null, byKey: new Map(), withdraw: null, done: null, hold: null, targets: new Map(),
+    weapon: -1, entries: legal,
+  };
+  for (const e of legal) {
+    const a = e.action;
+    switch (a.type) {
+      case "velocity":
+        idx.kind = "velocity";
+        idx.ship = a.ship as string;
+        idx.byKey.set(`${a.dq},${a.dr}`, e);
+        break;
+      case "velocity_column":
+        idx.kind = "column";
+        idx.ship = a.ship as string;
+        idx.byKey.set(`${a.dq}`, e);
+        break;
+      case "withdraw":
+        idx.withdraw = e;
+        break;
+      case "place":
+        idx.kind = "place";
+        idx.ship = a.ship as string;
+        idx.byKey.set(`${a.q},${a.r}`, e);
+        break;
+      case "fire":
+        idx.kind = "fire";
+        idx.ship = a.ship as string;
+        idx.weapon = a.weapon as number;
+        if (a.target === null) idx.hold = e;
+        else idx.targets.set(a.target as string, e);
+        break;
+      case "done":
+        idx.done = e;
+        if (idx.kind === "none") idx.kind = "done";
+        break;
+      case "allocate":
+      case "auto_allocate":
+        idx.kind = "allocate";
+        idx.ship = a.ship as string;
+        break;
+      case "self_destruct":
+        idx.kind = "destruct";
+        idx.ship = a.ship as string;
+        break;
+      default:
+        idx.kind = "design";
+    }
+  }
+  if (idx.kind === "none" && idx.withdraw) idx.kind = "velocity";
+  return idx;
+}
+
+export const vkey = (v: Hex): string => `${v[0]},${v[1]}`;
+export const parseVkey = (k: string): Hex => {
+  const [a, b] = k.split(",");
+  return [Number(a), Number(b)];
+};
+
+/**
+ * The legal velocity whose destination (`origin + v`) is nearest the hex `h` (ties: the cheaper note cost, then
+ * the first listed). Null when there are none.
+ */
+export function nearestVelocity(idx: StepIndex, origin: Hex, h: Hex): Hex | null {
+  let best: Hex | null = null;
+  let bestD = Infinity;
+  let bestCost = Infinity;
+  for (const [k, e] of idx.byKey) {
+    const v = parseVkey(k);
+    const d = distance([origin[0] + v[0], origin[1] + v[1]], h);
+    const cost = typeof e.note?.cost === "number" ? (e.note.cost as number) : 0;
+    if (d < bestD || (d === bestD && cost < bestCost)) {
+      best = v;
+      bestD = d;
+      bestCost = cost;
+    }
+  }
+  return best;
+}
+
+/** Step a planned velocity one hex along rulebook direction `dir` (0 = A ... 5 = F), if that is legal. */
+export function nudge(idx: StepIndex, v: Hex, dir: number): Hex | null {
+  const d = LABEL_VECTORS[((dir % 6) + 6) % 6]!;
+  const n: Hex = [v[0] + d[0], v[1] + d[1]];
+  return idx.byKey.has(vkey(n)) ? n : null;
+}
+
+/** "3A+2B" for a velocity (display; the engine's `movement.label` gives the same in notes). */
+export function velocityLabel(v: Hex): string {
+  if (v[0] === 0 && v[1] === 0) return "rest";
+  for (let i = 0; i < 6; i++) {
+    const a = LABEL_VECTORS[i]!;
+    const b = LABEL_VECTORS[(i + 1) % 6]!;
+    const det = a[0] * b[1] - a[1] * b[0];
+    const x = (v[0] * b[1] - v[1] * b[0]) / det;
+    const y = (a[0] * v[1] - a[1] * v[0]) / det;
+    if (x >= 0 && y >= 0 && Number.isInteger(x) && Number.isInteger(y) && x + y > 0) {
+      const parts: string[] = [];
+      if (x > 0) parts.push(`${x}${LABELS[i]}`);
+      if (y > 0) parts.push(`${y}${LABELS[(i + 1) % 6]}`);
+      return parts.join("+");
+    }
+  }
+  return `${v[0]},${v[1]}`;
+}
+
+// --- the fleet designer (display arithmetic; the engine's legal list decides) ------------------------
+
+export interface DraftDesign {
+  name: string;
+  size: number;
+  thrust: number;
+  evasion: number;
+  endurance: number;
+  weapons: [number, number][];
+}
+
+/** Design points a draft spends: `size` per level of thrust, evasion and endurance, 1 per weapon level. */
+export function designCost(d: DraftDesign): number {
+  return d.size * (d.thrust + d.evasion + d.endurance) + d.weapons.reduce((s, [t, x]) => s + t + x, 0);
+}
+
+export function designBudget(d: DraftDesign, pointsPerSize: number): number {
+  return pointsPerSize * d.size;
+}
+
+/** Why a draft cannot be commissioned as it stands (for the designer's message), or null. */
+export function draftProblem(d: DraftDesign, pointsPerSize: number, freeLevels: number): string | null {
+  const nums = [d.size, d.thrust, d.evasion, d.endurance, ...d.weapons.flat()];
+  if (nums.some((n) => !Number.isInteger(n) || n < 0)) return "every stat is a whole number, 0 or more";
+  if (d.size < 1) return "a ship has size 1 or more";
+  if (d.size > freeLevels) return `size ${d.size} is more than the ${freeLevels} size levels left`;
+  const cost = designCost(d);
+  const budget = designBudget(d, pointsPerSize);
+  if (cost > budget) return `costs ${cost} points, over the budget of ${budget} (${pointsPerSize} x size ${d.size})`;
+  if (d.weapons.some(([t, x]) => t + x === 0)) return "a weapon needs at least one level";
+  if (cost === 0) return "a ship needs at least one stat above zero";
+  return null;
+}
+
+/** The design steps of one ship, in the engine's order: new_ship, the three stats, weapon pairs, end_ship. */
+export function designSteps(d: DraftDesign): Partial<Action>[] {
+  const out: Partial<Action>[] = [
+    { type: "new_ship", size: d.size },
+    { type: "set_stat", stat: "thrust", level: d.thrust },
+    { type: "set_stat", stat: "evasion", level: d.evasion },
+    { type: "set_stat", stat: "endurance", level: d.endurance },
+  ];
+  for (const [t, x] of d.weapons) {
+    out.push({ type: "weapon_targeting", level: t }, { type: "weapon_damage", level: x });
+  }
+  out.push({ type: "end_ship" });
+  return out;
+}
+
+export function fromDesignJson(j: ShipDesignJson): DraftDesign {
+  return {
+    name: j.name, size: j.size, thrust: j.thrust, evasion: j.evasion, endurance: j.endurance,
+    weapons: j.weapons.map((w) => [w.targeting, w.damage]),
+  };
+}
+
+/** Saved designs (localStorage) are checked on reading: a broken entry is dropped, never trusted. */
+export function parseSavedDesigns(text: string | null): DraftDesign[] {
+  if (!text) return [];
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(raw)) return [];
+  const out: DraftDesign[] = [];
+  const int = (x: unknown): x is number => typeof x === "number" && Number.isInteger(x) && x >= 0 && x <= 100000;
+  for (const d of raw) {
+    if (!d || typeof d !== "object") continue;
+    const o = d as Record<string, unknown>;
+    const ws = o.weapons;
+    if (typeof o.name !== "string" || !int(o.size) || !int(o.thrust) || !int(o.evasion) || !int(o.endurance)) continue;
+    if (!Array.isArray(ws) || ws.length > 64 || !ws.every((w) => Array.isArray(w) && w.length === 2 && int(w[0]) && int(w[1]))) continue;
+    out.push({
+      name: o.name.slice(0, 60), size: o.size, thrust: o.thrust, evasion: o.evasion, endurance: o.endurance,
+      weapons: (ws as [number, number][]).map(([t, x]) => [t, x]),
+    });
+  }
+  return out.slice(0, 50);
+}
+
+// --- queued steps ----------------------------------------------------------------------------------
+
+/**
+ * Steps the player decided at once (a whole ship design, a split velocity) that the engine takes one at a time.
+ * `next(legal)` gives the entry to submit for the head, or an explanation when it is not legal now.
+ */
+export class StepQueue {
+  private items: Partial<Action>[] = [];
+  label = "";
+
+  set(items: Partial<Action>[], label: string): void {
+    this.items = [...items];
+    this.label = label;
+  }
+
+  clear(): void {
+    this.items = [];
+    this.label = "";
+  }
+
+  get length(): number {
+    return this.items.length;
+  }
+
+  next(legal: LegalEntry[]): { entry: LegalEntry } | { problem: string } | null {
+    const head = this.items[0];
+    if (!head) return null;
+    const e = findEntry(legal, head);
+    if (!e) {
+      const what = Object.entries(head).map(([k, v]) => `${k} ${String(v)}`).join(", ");
+      this.clear();
+      return { problem: `the engine does not offer ${what} now` };
+    }
+    this.items.shift();
+    return { entry: e };
+  }
+}
+
+// --- reading the view ------------------------------------------------------------------------------
+
+export function shipName(s: DsShip, players: DsPlayer[]): string {
+  const side = players[s.owner]?.name ?? `side ${s.owner + 1}`;
+  return s.name ? `${s.name} ${s.id}` : `${side} size-${s.size} ${s.id}`;
+}
+
+export function pct(p: unknown): string {
+  return typeof p === "number" ? `${Math.round(p * 100)}%` : "?";
+}
+
+/** Side colours: a scenario side named after a colour gets it; others take the palette in order. */
+const NAMED: Record<string, string> = {
+  blue: "#4fd8ff", red: "#ff8a3c", green: "#6ee07a", yellow: "#f2d94e", purple: "#c58cff", violet: "#c58cff",
+  white: "#e8ecf4", orange: "#ffad4a", cyan: "#4fd8ff", pink: "#ff7fc8", gold: "#e8c45a", grey: "#b4bccb",
+  gray: "#b4bccb",
+};
+const PALETTE = ["#4fd8ff", "#ff8a3c", "#6ee07a", "#f2d94e", "#c58cff", "#ff7fc8", "#e8ecf4", "#9bd1c0"];
+
+export function sideColours(names: string[]): string[] {
+  const used = new Set<string>();
+  const out = names.map((n) => {
+    const c = NAMED[n.trim().toLowerCase()];
+    if (c && !used.has(c)) {
+      used.add(c);
+      return c;
+    }
+    return "";
+  });
+  let k = 0;
+  return out.map((c) => {
+    if (c) return c;
+    while (used.has(PALETTE[k % PALETTE.length]!) && k < PALETTE.length) k++;
+    const pick = PALETTE[k % PALETTE.length]!;
+    used.add(pick);
+    k++;
+    return pick;
+  });
+}
