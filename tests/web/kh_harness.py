@@ -63,22 +63,34 @@ class Driver:
     """A real session: ``seat`` is the page's, the other seat is the scripted captain (or None: the page plays
     both seats in turn, the hot-seat mode used to reach every stage quickly)."""
 
-    def __init__(self, options: dict, seed: int = 1, seat: int | None = 0) -> None:
+    def __init__(self, options: dict, seed: int = 1, seat: int | None = 0, spectator: bool = False) -> None:
+        self.spectator = spectator
         load_all()
         self.game = get_game("knighthawks")
         self.session = Session(self.game, options, seed)
         self.seat = seat
         self.since = 0
         self.frames: list[dict] = []
+        self.secrets: list[set[str]] = []  # the viewer's secret tokens when each frame was sent
         self.bot = ScriptedCaptain()
         self.rng = Rng(seed + 1000)
         self.refusals: list[str] = []
 
-    def _viewer(self) -> int:
+    def _viewer(self) -> int | None:
+        if self.spectator:
+            return None
         if self.seat is not None:
             return self.seat
         d = self.session.deciding()
         return d[0] if d else 0
+
+    def bot_step(self) -> bool:
+        """One bot decision for whoever is deciding (the spectator mode); False when the game is over."""
+        if self.session.is_over():
+            return False
+        p = self.session.deciding()[0]
+        self.session.submit_action(p, self.bot.act(self.session.decision(p, self.rng)))
+        return True
 
     def run_bots(self) -> None:
         while self.seat is not None and not self.session.is_over() and self.seat not in self.session.deciding():
@@ -86,10 +98,12 @@ class Driver:
             self.session.submit_action(p, self.bot.act(self.session.decision(p, self.rng)))
 
     def pull(self) -> dict:
-        self.run_bots()
+        if not self.spectator:
+            self.run_bots()
         snap = self.session.snapshot(self._viewer(), since=self.since)
         self.since = snap["step"]
         self.frames.append(snap)
+        self.secrets.append(set(self.session.state.secret_tokens(snap["seat"])))
         return {"snapshot": snap, "events": snap["log"]}
 
     def submit(self, action) -> dict:

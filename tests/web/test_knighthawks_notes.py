@@ -117,7 +117,7 @@ def test_the_break_up_chance_shown_is_the_checks():
 
 
 def test_repair_odds_follow_the_d100_reading():
-    for s, p, acts, notes, _a in playout("fleet_battle", 4, 4000):
+    for _s, _p, acts, notes, _a in playout("fleet_battle", 4, 4000):
         for a, n in zip(acts, notes):
             if isinstance(a, m.Repair):
                 assert n["lost"] == 2 and n["success"] == min(a.points, 89) and n["success"] + n["fail"] + n["lost"] == 100

@@ -114,10 +114,11 @@ def play_one(pg, seen: set[str], prefix: str = "") -> bool:
 
 
 def secrets_ok(driver: Driver) -> None:
-    """No snapshot (legal list and notes included) the page got holds a token secret from its seat."""
-    for snap in driver.frames:
+    """No snapshot (legal list and notes included) the page got holds a token secret from its seat when sent."""
+    assert len(driver.frames) == len(driver.secrets)
+    for snap, secret in zip(driver.frames, driver.secrets):
         text = json.dumps(snap)
-        for tok in driver.session.state.secret_tokens(snap["seat"]):
+        for tok in secret:
             assert tok not in text, f"secret {tok} in a snapshot at step {snap['step']}"
 
 
@@ -138,4 +139,104 @@ def test_a_whole_game_against_the_bot_by_clicks(harness, chromium):
     assert d.refusals == []
     assert pg.errors == []
     secrets_ok(d)
+    pg.ctx.close()
+
+
+def test_plotting_with_the_keyboard_and_refusals_in_words(harness, chromium):
+    d = Driver({"scenario": "skirmish", "fleet0": "destroyer,frigate", "fleet1": "heavy_cruiser"}, seed=1, seat=0)
+    pg = open_page(chromium, harness, d)
+    pg.locator(".kh-map").focus()
+    first = stage(pg)["step"]
+    pg.keyboard.press("9")  # no speed 9 within a destroyer's ADF 3 from speed 2
+    assert "Speed 9 is not possible" in pg.evaluate("window.kh.said.at(-1)")
+    assert stage(pg)["step"] == first
+    pg.keyboard.press("Tab")  # the next ship: the frigate
+    assert pg.evaluate("window.kh.screen.selected") == "a2-frigate"
+    pg.keyboard.press("Shift+Tab")
+    assert pg.evaluate("window.kh.screen.selected") == "a1-destroyer"
+    pg.keyboard.press("3")
+    wait_step_change(pg, first)
+    assert stage(pg)["plotting"][:2] == ["a1-destroyer", 3]
+    shot(pg, "keyboard-plotting")
+    for key in ("1", "2", "3"):  # left, straight, right
+        s = stage(pg)["step"]
+        pg.keyboard.press(key)
+        wait_step_change(pg, s)
+    plots = pg.evaluate("window.kh.screen.view.plots")
+    assert plots["a1-destroyer"] == [3, 0, [1, 0, -1]]
+    # a click on an empty hex far away is explained, not ignored
+    pg.keyboard.press("3")
+    pg.wait_for_function("window.kh.screen.view.plotting !== null")
+    click_hex(pg, 0, 4)  # the planet: no step goes there
+    assert "not one of the next steps" in pg.evaluate("window.kh.said.at(-1)")
+    for key in ("2", "2", "2"):
+        s = stage(pg)["step"]
+        pg.keyboard.press(key)
+        wait_step_change(pg, s)
+    s = stage(pg)["step"]
+    pg.keyboard.press("Enter")  # end movement
+    wait_step_change(pg, s)
+    assert stage(pg)["stage"] != "move" or stage(pg)["turn"] > 1 or not stage(pg)["toAct"]
+    assert d.refusals == [] and pg.errors == []
+    pg.ctx.close()
+
+
+def test_the_help_overlay_shows_the_engines_tables(harness, chromium):
+    d = Driver({"scenario": "escort"}, seed=2, seat=0)
+    pg = open_page(chromium, harness, d)
+    pg.evaluate("window.kh.help()")
+    help_ = pg.locator("#help")
+    text = help_.inner_text()
+    for words in ("Advanced Combat Table", "Damage Table", "Controls", "laser cannon", "heavy cruiser", "break apart"):
+        assert words in text, words
+    b = d.board()
+    rows = help_.locator("table").nth(2).locator("tbody tr")
+    assert rows.count() == len(b["damage_table"])
+    lc = help_.locator("table").nth(1).locator("tbody tr").first.inner_text().split()
+    assert lc == ["LC", *[str(x) for x in b["combat_table"]["LC"]]]
+    shot(pg, "help")
+    assert pg.errors == []
+    pg.ctx.close()
+
+
+def test_a_phone_viewport(harness, chromium):
+    d = Driver({"scenario": "escort"}, seed=2, seat=0)
+    pg = open_page(chromium, harness, d, viewport=(375, 812))
+    pg.wait_for_timeout(300)
+    overflow = pg.evaluate("document.documentElement.scrollWidth > window.innerWidth || "
+                           "[...document.querySelectorAll('.kh-side *')]"
+                           ".some(e => e.getBoundingClientRect().right > window.innerWidth + 1)")
+    assert not overflow
+    box = pg.locator(".kh-map").bounding_box()
+    assert box["width"] == 375 and box["height"] > 300
+    shot(pg, "mobile")
+    before = stage(pg)["step"]
+    target = pg.locator(".kh-controls button[data-legal]").first  # the escort opens with defensive fire
+    target.scroll_into_view_if_needed()
+    target.click()
+    wait_step_change(pg, before)
+    shot(pg, "mobile-declared")
+    assert pg.errors == []
+    pg.ctx.close()
+
+
+def test_a_spectator_never_receives_a_secret(harness, chromium):
+    d = Driver({"scenario": "station_assault", "turn_limit": 3}, seed=4, spectator=True)
+    pg = open_page(chromium, harness, d)
+    assert pg.locator(".kh-controls").inner_text().startswith("You are watching")
+    n = 0
+    while d.bot_step():
+        n += 1
+        if n % 5 == 0:
+            pg.evaluate("window.kh.pull()")
+    pg.evaluate("window.kh.pull()")
+    assert stage(pg)["status"] == "over"
+    assert len(d.frames) > 10
+    for snap in d.frames:
+        assert snap["seat"] is None and snap["legal"] == []
+    assert d.secrets[0], "the scenario's traps start hidden from a spectator"
+    secrets_ok(d)
+    assert pg.evaluate("document.querySelectorAll('.kh-controls button[data-legal]').length") == 0
+    shot(pg, "spectator")
+    assert pg.errors == []
     pg.ctx.close()

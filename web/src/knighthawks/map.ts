@@ -144,8 +144,8 @@ export class HexMap {
     const y0 = Math.min(...ys) - 1.7 * pad;
     const y1 = Math.max(...ys) + 1.7 * pad;
     const z = this.camera.fitZoom({ x: x0, y: y0, w: x1 - x0, h: y1 - y0 }, 8);
-    if (instant) this.camera.jump((x0 + x1) / 2, (y0 + y1) / 2, Math.min(z, 46));
-    else this.camera.moveTo((x0 + x1) / 2, (y0 + y1) / 2, Math.min(z, 46));
+    if (instant) this.camera.jump((x0 + x1) / 2, (y0 + y1) / 2, Math.min(z, 38));
+    else this.camera.moveTo((x0 + x1) / 2, (y0 + y1) / 2, Math.min(z, 38));
     this.fitted = true;
   }
 

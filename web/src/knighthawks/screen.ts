@@ -143,7 +143,7 @@ export class KnightHawksScreen implements GameScreen {
     this.map.setView(v);
     this.els.phase.replaceChildren(
       el("strong", "", this.phase(s)),
-      el("span", "kh-score", `Turn ${v.turn}/${v.turn_limit} · ${v.sides[0]} ${v.scores[0]} : ${v.scores[1]} ${v.sides[1]}`),
+      el("span", "kh-score", `Turn ${Math.min(v.turn, v.turn_limit)}/${v.turn_limit} · ${v.sides[0]} ${v.scores[0]} : ${v.scores[1]} ${v.sides[1]}`),
     );
     this.renderControls();
     this.els.fleet.replaceChildren(fleetList(v, this.selected, (id) => this.select(id)));

@@ -77,7 +77,7 @@ const CSS = `
 .kh-class { grid-column: 1 / 3; font-size: 12px; color: #9aa6bd; }
 .kh-boxes { display: flex; flex-wrap: wrap; gap: 2px; margin-top: 3px; }
 .kh-boxes i { width: 9px; height: 9px; border: 1px solid rgba(220,230,250,0.55); border-radius: 1px; }
-.kh-boxes i.half { margin-left: 4px; }
+.kh-boxes i.half { box-shadow: -2px 0 0 #ffe066; }
 .kh-boxes i.x { background: #b23a3a; border-color: #ff6a6a; }
 .kh-stats { display: grid; grid-template-columns: repeat(4, 1fr); gap: 4px; margin: 0; }
 .kh-stats div { padding: 3px 6px; border-radius: 4px; background: rgba(255,255,255,0.04); }

@@ -9,7 +9,8 @@ declare global {
     khSubmit(action: unknown): Promise<{ ok: boolean; message?: string }>;
     khPull(): Promise<{ snapshot: Snapshot; events: LogEntry[] } | null>;
     khBoard(): Promise<unknown>;
-    kh: { update(s: Snapshot, events: LogEntry[]): void; said: string[]; sounds: string[]; screen: KnightHawksScreen };
+    kh: { update(s: Snapshot, events: LogEntry[]): void; said: string[]; sounds: string[]; screen: KnightHawksScreen;
+      pull(): Promise<void>; help(): void };
   }
 }
 
@@ -45,6 +46,15 @@ window.kh = {
   said,
   sounds,
   screen,
+  pull: () => pull(),
+  help: () => {
+    const box = document.createElement("div");
+    box.id = "help";
+    box.setAttribute("role", "dialog");
+    box.style.cssText = "position:fixed;inset:20px;overflow:auto;background:#0b1020;color:#dfe6f3;padding:16px;font:14px system-ui;border:1px solid #445";
+    box.append(screen.help());
+    document.body.append(box);
+  },
 };
 window.addEventListener("keydown", (e) => {
   if (screen.key(e)) e.preventDefault();
