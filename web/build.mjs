@@ -1,7 +1,8 @@
 // Build the browser client into the Python package (default ../src/deltav/web_static), so a wheel carries it
 // and a pip user needs no Node.
 //
-//   node build.mjs                 bundle + static files + the demo board, into ../src/deltav/web_static
+//   node build.mjs                 bundle (app.js: lobby, match, replay; demo.js: the board preview of board.html)
+//                                  + static files + the demo board, into ../src/deltav/web_static
 //   node build.mjs --out DIR       the same into DIR (the browser tests build into a temporary folder)
 //   node build.mjs --tests         bundle test/*.test.ts into .test-build/ for `node --test`
 //
@@ -57,7 +58,7 @@ const scriptSafe = (json) => json.replace(/</g, "\\u003c");
 async function buildClient(out, scenario) {
   cleanOut(out);
   const result = await esbuild.build({
-    entryPoints: { demo: join(here, "src", "tactical", "demo.ts") },
+    entryPoints: { app: join(here, "src", "app.ts"), demo: join(here, "src", "tactical", "demo.ts") },
     outdir: out,
     bundle: true,
     format: "esm",
@@ -70,10 +71,10 @@ async function buildClient(out, scenario) {
     metafile: true,
   });
   cpSync(join(here, "static"), out, { recursive: true });
-  const page = join(out, "index.html");
+  const page = join(out, "board.html");
   const html = readFileSync(page, "utf8");
   const slot = "<!--BOARD-->";
-  if (!html.includes(slot)) throw new Error(`static/index.html has no ${slot} slot`);
+  if (!html.includes(slot)) throw new Error(`static/board.html has no ${slot} slot`);
   const board = `<script id="board-data" type="application/json">${scriptSafe(exportBoard(scenario))}</script>`;
   writeFileSync(page, html.replace(slot, board));
   const pkg = JSON.parse(readFileSync(join(here, "package.json"), "utf8"));

@@ -481,7 +481,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError("--grace must be 0 or more seconds")
     workers = args.bot_workers if args.bot_workers >= 0 else max(1, (os.cpu_count() or 2) - 1)
     serve(args.host, args.port, args.db or default_url(), Settings(grace_seconds=args.grace, bot_workers=workers),
-          log_level=args.log_level, deflate=args.deflate)
+          log_level=args.log_level, deflate=args.deflate, web_dir=args.web_dir)
     return 0
 
 
@@ -544,6 +544,7 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--bot-workers", type=int, default=-1, help="processes for bot decisions (0: threads; default cores-1)")
     sv.add_argument("--log-level", default="warning", choices=("debug", "info", "warning", "error"))
     sv.add_argument("--deflate", action="store_true", help="compress WebSocket messages (CPU for bandwidth)")
+    sv.add_argument("--web-dir", help="serve the browser client built into this folder (default: the package's build)")
     sv.set_defaults(func=cmd_serve)
     return p
 

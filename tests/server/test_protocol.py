@@ -405,6 +405,8 @@ def test_the_built_client_is_served(tmp_path):
 
     assert web_static.is_built(), "build the client first: make setup (or cd web && npm ci && node build.mjs)"
     with client(tmp_path) as c:
-        r = c.get("/client/")
-        assert r.status_code == 200 and "<script" in r.text, r.text[:200]
-        assert "/client/" in c.get("/").text
+        for path in ("/", "/play/ABCDE", "/watch/abcde", "/replay/ABCDE"):
+            r = c.get(path)
+            assert r.status_code == 200 and '<script type="module" src="/app.js">' in r.text, (path, r.text[:200])
+        assert "board-data" in c.get("/board").text
+        assert c.get("/app.js").status_code == 200 and c.get("/shell.css").status_code == 200

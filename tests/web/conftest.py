@@ -1,5 +1,17 @@
-"""Fixtures of the browser-client tests: a fresh client build (from the current web/ sources, into a temporary
-folder), a real HTTP server on 127.0.0.1 serving it, and Debian's Chromium driven by Playwright.
+"""Fixtures of the browser-client tests (every browser helper uses them): a fresh client build (from the current
+web/ sources, into a temporary folder), a plain HTTP server serving it (the board preview), a real
+``deltav serve`` (uvicorn on 127.0.0.1, a free port, a temporary SQLite file) serving the same build with the
+game server, Debian's Chromium driven by Playwright, helpers to create a room over HTTP and open its pages, and
+the screenshot folder.
+
+Typical use::
+
+    def test_something(live_server, new_page, screenshots):
+        room = live_server.create("tactical", ["human", "bot:easy"], scenario="duel")
+        page = new_page()
+        live_server.open_seat(page, room)          # /play/CODE with the room's seat token
+        page.wait_for_selector("html[data-ready=true]")
+        assert page.errors == []                   # console errors, page errors, failed requests
 
 The build needs Node and `npm ci` in web/ (``make setup`` does it); the browser needs /usr/bin/chromium
 (``apt-get install -y chromium``; .ci/run installs it). A missing piece fails the test with the command to run.
@@ -9,11 +21,17 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -89,3 +107,163 @@ def browser():
 def screenshots() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
+
+
+# ---- the real game server --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Room:
+    """A room made over HTTP: its code, the creator's seat and token (None when no human seat), the answer."""
+
+    code: str
+    seat: int | None
+    token: str | None
+    answer: dict
+
+
+class LiveServer:
+    """``deltav serve`` as a subprocess on 127.0.0.1 (port 0, printed), a temporary SQLite file, the test build
+    of the client (``--web-dir``), bots deciding on threads (``--bot-workers 0``: no process pool per test)."""
+
+    def __init__(self, web_dir: Path, *args: str):
+        self.dir = Path(tempfile.mkdtemp(prefix="deltav-web-"))
+        self.db = f"sqlite+aiosqlite:///{self.dir / 'rooms.db'}"
+        self.log_path = self.dir / "serve.log"
+        env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+        self.log = open(self.log_path, "w")  # noqa: SIM115 - open while the server runs (a pipe nobody reads blocks)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "deltav.cli", "serve", "--port", "0", "--db", self.db, "--web-dir", str(web_dir),
+             "--bot-workers", "0", *args],
+            stdout=self.log, stderr=subprocess.STDOUT, text=True, env=env, cwd=str(REPO))
+        t0 = time.time()
+        line = ""
+        while "http://" not in line:
+            if self.proc.poll() is not None or time.time() - t0 > 30:
+                raise RuntimeError(f"deltav serve did not start:\n{self.log_path.read_text()}")
+            time.sleep(0.05)
+            line = self.log_path.read_text().split("\n")[0]
+        self.base = line.split()[3].rstrip("/")
+        self.ws = self.base.replace("http://", "ws://")
+        t0 = time.time()
+        while True:
+            try:
+                if self.http("GET", "/healthz")[0] == 200:
+                    break
+            except OSError:
+                pass
+            if time.time() - t0 > 30:
+                raise RuntimeError(f"deltav serve never became healthy:\n{self.log_path.read_text()}")
+            time.sleep(0.05)
+
+    def http(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict | list]:
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(self.base + path, data=data, method=method,
+                                     headers={"content-type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=15) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    def create(self, game: str, seats: list[str], seat: int | None = None, seed: int = 1, name: str | None = None,
+               **options) -> Room:
+        """POST /rooms; options as keywords (``scenario="duel"``)."""
+        body: dict = {"game": game, "seats": seats, "seed": seed, "options": options}
+        if seat is not None:
+            body["seat"] = seat
+        if name is not None:
+            body["name"] = name
+        status, out = self.http("POST", "/rooms", body)
+        assert status == 201, out
+        return Room(out["code"], out["seat"], out["token"], out)
+
+    def join(self, code: str, seat: int | None = None, name: str | None = None) -> Room:
+        body = {k: v for k, v in (("seat", seat), ("name", name)) if v is not None}
+        status, out = self.http("POST", f"/rooms/{code}/join", body)
+        assert status == 200, out
+        return Room(out["code"], out["seat"], out["token"], out)
+
+    def room(self, code: str) -> dict:
+        status, out = self.http("GET", f"/rooms/{code}")
+        assert status == 200, out
+        return out
+
+    def open_seat(self, page, room: Room, wait: bool = True) -> None:
+        """Open /play/CODE holding the room's seat token (handed over in the URL fragment, which the page moves
+        into localStorage and strips, as an invite does); wait for the first state to be drawn."""
+        assert room.token is not None, "the room has no human seat of the creator's"
+        page.goto(f"{self.base}/play/{room.code}#token={room.token}&seat={room.seat}")
+        if wait:
+            page.wait_for_selector("html[data-ready=true]", timeout=15_000)
+
+    def open_watch(self, page, code: str, wait: bool = True) -> None:
+        page.goto(f"{self.base}/watch/{code}")
+        if wait:
+            page.wait_for_selector("html[data-ready=true]", timeout=15_000)
+
+    def output(self) -> str:
+        return self.log_path.read_text()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        self.log.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def live_server(built_client):
+    """One real ``deltav serve`` for the test session (rooms are independent; each test makes its own)."""
+    server = LiveServer(built_client, "--grace", "30")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def _counts_as_error(message) -> bool:
+    """Console errors and warnings count, except Chromium's canvas read-back hint the tests themselves cause."""
+    return message.type in ("error", "warning") and "willReadFrequently" not in message.text
+
+
+@pytest.fixture
+def new_page(browser):
+    """A factory of fresh pages (each in its own browser context: its own localStorage, like another person).
+    ``new_page(width=375, height=812, mobile=True)``; every page has ``page.errors`` (console errors and
+    warnings, page errors, failed requests) and ``page.frames_in`` (every WebSocket text frame received)."""
+    contexts = []
+
+    def make(width: int = 1280, height: int = 800, mobile: bool = False, reduced_motion: bool = False):
+        ctx = browser.new_context(viewport={"width": width, "height": height},
+                                  device_scale_factor=2 if mobile else 1, has_touch=mobile, is_mobile=mobile,
+                                  reduced_motion="reduce" if reduced_motion else "no-preference")
+        contexts.append(ctx)
+        pg = ctx.new_page()
+        pg.errors = []
+        pg.frames_in = []
+        pg.on("console", lambda m: pg.errors.append(f"console.{m.type}: {m.text}") if _counts_as_error(m) else None)
+        pg.on("pageerror", lambda e: pg.errors.append(f"page error: {e}"))
+        pg.on("requestfailed", lambda r: pg.errors.append(f"request failed: {r.url} {r.failure}")
+              if "/ws/" not in r.url else None)
+
+        def on_socket(ws):
+            ws.on("framereceived", lambda payload: pg.frames_in.append(payload) if isinstance(payload, str) else None)
+
+        pg.on("websocket", on_socket)
+        return pg
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+
+
+def wait_step_change(page, step: int, timeout: float = 20_000) -> int:
+    """Wait until the page's match moved past ``step``; the new step."""
+    page.wait_for_function(f"(window.deltavShell?.state().step ?? -1) > {step}", timeout=timeout)
+    return page.evaluate("window.deltavShell.state().step")

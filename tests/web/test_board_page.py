@@ -29,7 +29,7 @@ def page(browser, static_server):
     pg.on("console", lambda m: errors.append(f"console.{m.type}: {m.text}") if _counts(m) else None)
     pg.on("pageerror", lambda e: errors.append(f"page error: {e}"))
     pg.on("requestfailed", lambda r: errors.append(f"request failed: {r.url}"))
-    pg.goto(static_server + "/index.html")
+    pg.goto(static_server + "/board.html")
     pg.wait_for_selector("html[data-ready=true]", timeout=10_000)
     settle(pg)
     pg.errors = errors
@@ -219,7 +219,7 @@ def test_mobile_viewport(browser, static_server, screenshots):
     pg = ctx.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.goto(static_server + "/index.html")
+    pg.goto(static_server + "/board.html")
     pg.wait_for_selector("html[data-ready=true]")
     settle(pg)
     s = canvas_stats(pg)
@@ -231,18 +231,18 @@ def test_mobile_viewport(browser, static_server, screenshots):
 
 def test_a_broken_board_says_so(browser, built_client, tmp_path):
     """A page whose embedded board is malformed shows an error naming the field instead of a blank map."""
-    html = (built_client / "index.html").read_text()
+    html = (built_client / "board.html").read_text()
     tag = '<script id="board-data" type="application/json">'
     start = html.index(tag) + len(tag)
     end = html.index("</script>", start)
     bad = html[:start] + html[start:end].replace('"minQ":-16', '"minQ":"x"') + html[end:]
     ctx = browser.new_context()
     pg = ctx.new_page()
-    pg.route("**/index.html", lambda route: route.fulfill(body=bad, content_type="text/html"))
+    pg.route("**/board.html", lambda route: route.fulfill(body=bad, content_type="text/html"))
     pg.route("**/demo.js", lambda route: route.fulfill(path=str(built_client / "demo.js"),
                                                               content_type="text/javascript"))
     pg.route("**/style.css", lambda route: route.fulfill(path=str(built_client / "style.css"), content_type="text/css"))
-    pg.goto("http://127.0.0.1.invalid/index.html")
+    pg.goto("http://127.0.0.1.invalid/board.html")
     pg.wait_for_selector("#error:not([hidden])")
     assert "bounds.minQ" in pg.locator("#error").inner_text()
     ctx.close()

@@ -1,9 +1,10 @@
 """The Starlette application: HTTP routes for games and rooms, the WebSocket of a match, start and shutdown.
 
-Routes (docs/server.md has every JSON form): ``GET /``, ``GET /healthz``, ``GET /games``, ``GET /rooms``,
-``POST /rooms``, ``GET /rooms/{code}``, ``POST /rooms/{code}/join``, ``GET /rooms/{code}/record``, and the
-WebSocket ``/ws/{code}?token=...`` (no token: a spectator). On start the store is opened (and migrated) and
-every unfinished room is reloaded before ``/healthz`` answers 200.
+Routes (docs/server.md has every JSON form): the browser client's pages (``/``, ``/play/{code}``,
+``/watch/{code}``, ``/replay/{code}``, ``/board``) and its assets, ``GET /healthz``, ``GET /games``,
+``GET /games/{game}/board``, ``GET /rooms``, ``POST /rooms``, ``GET /rooms/{code}``, ``POST /rooms/{code}/join``,
+``GET /rooms/{code}/record``, and the WebSocket ``/ws/{code}?token=...`` (no token: a spectator). On start the
+store is opened (and migrated) and every unfinished room is reloaded before ``/healthz`` answers 200.
 
 This module owns HTTP and WebSocket plumbing only; rooms own the rules of play.
 """
@@ -13,14 +14,18 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse
-from starlette.routing import Route, WebSocketRoute
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from deltav.core.errors import DeltavError
 from deltav.server.rooms import ClientError, Hub, Settings
 from deltav.server.store import Store, default_url
 from deltav.server.tokens import normalize_code
@@ -30,10 +35,13 @@ log = logging.getLogger("deltav.server")
 MAX_BODY_BYTES = 64 * 1024
 ROOM_LISTS = ("open", "live", "finished")
 
-INDEX = """<!doctype html><meta charset="utf-8"><title>deltav server</title>
-<h1>deltav</h1><p>The game server is running. The JSON API and the WebSocket protocol are described in
-docs/server.md. <a href="/games">games</a> &middot; <a href="/rooms">rooms</a> &middot;
-<a href="/client/">the tactical board preview</a> (the browser game screens are being built)</p>"""
+#: Shown in place of the client when it was not built (a source checkout before ``make setup``).
+NOT_BUILT = """<!doctype html><meta charset="utf-8"><title>deltav server</title>
+<h1>deltav</h1><p>The game server is running, but the browser client was not built: run <code>make setup</code>
+(or <code>cd web &amp;&amp; npm ci &amp;&amp; node build.mjs</code>) and restart it. The JSON API and the WebSocket
+protocol are described in docs/server.md: <a href="/games">games</a> &middot; <a href="/rooms">rooms</a>.</p>"""
+#: The environment variable naming another folder of the built client (the browser tests build into a temp dir).
+WEB_DIR_ENV = "DELTAV_WEB_DIR"
 
 
 def _error(exc: ClientError) -> JSONResponse:
@@ -75,9 +83,21 @@ def _name(obj: dict) -> str | None:
     return name or None
 
 
-def create_app(db_url: str | None = None, settings: Settings | None = None) -> Starlette:
+def web_dir(explicit: str | Path | None = None) -> Path | None:
+    """The folder of the built client to serve: ``explicit``, else $DELTAV_WEB_DIR, else the package's build;
+    None when that folder holds no build."""
+    from deltav import web_static
+
+    chosen = explicit or os.environ.get(WEB_DIR_ENV)
+    folder = Path(chosen) if chosen else web_static.static_dir()
+    return folder if (folder / "index.html").is_file() and (folder / "build-info.json").is_file() else None
+
+
+def create_app(db_url: str | None = None, settings: Settings | None = None,
+               client_dir: str | Path | None = None) -> Starlette:
     settings = settings or Settings()
     state: dict[str, Any] = {}
+    client = web_dir(client_dir)
 
     def hub() -> Hub:
         return state["hub"]
@@ -97,8 +117,30 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> S
             await hub().close()
             await store.close()
 
-    async def index(request: Request) -> HTMLResponse:
-        return HTMLResponse(INDEX)
+    def page(name: str):
+        async def serve_page(request: Request) -> Response:
+            if client is None:
+                return HTMLResponse(NOT_BUILT, status_code=200 if name == "index.html" else 404)
+            # the page is tiny and names the current bundle: never cached, so a new build is picked up at once
+            return FileResponse(client / name, headers={"cache-control": "no-cache"})
+
+        return serve_page
+
+    async def game_board(request: Request) -> JSONResponse:
+        try:
+            gid = request.path_params["game"]
+            if gid not in hub().games:
+                raise ClientError("unknown_game", f"unknown game {gid!r} (allowed: {', '.join(sorted(hub().games))})", 404)
+            game = hub().game(gid)
+            options = Hub.resolve_options(game, dict(request.query_params))
+            doc = game.board(options)
+        except ClientError as exc:
+            return _error(exc)
+        except DeltavError as exc:
+            return _error(ClientError("bad_options", str(exc)))
+        if doc is None:
+            return _error(ClientError("no_board", f"{game.id} has no fixed board (its view carries the map)", 404))
+        return JSONResponse(doc, headers={"cache-control": "max-age=3600"})
 
     async def healthz(request: Request) -> JSONResponse:
         h = state.get("hub")
@@ -216,9 +258,14 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> S
             await room.detach(conn)
 
     routes = [
-        Route("/", index),
+        Route("/", page("index.html")),
+        Route("/play/{code}", page("index.html")),
+        Route("/watch/{code}", page("index.html")),
+        Route("/replay/{code}", page("index.html")),
+        Route("/board", page("board.html")),
         Route("/healthz", healthz),
         Route("/games", games),
+        Route("/games/{game}/board", game_board),
         Route("/rooms", list_rooms, methods=["GET"]),
         Route("/rooms", create_room, methods=["POST"]),
         Route("/rooms/{code}", show_room),
@@ -226,11 +273,6 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> S
         Route("/rooms/{code}/record", room_record),
         WebSocketRoute("/ws/{code}", ws_match),
     ]
-    from deltav import web_static
-
-    if web_static.is_built():  # the browser client (docs/web.md): for now the tactical board preview
-        from starlette.routing import Mount
-        from starlette.staticfiles import StaticFiles
-
-        routes.append(Mount("/client", app=StaticFiles(directory=web_static.static_dir(), html=True), name="client"))
+    if client is not None:  # the bundle, its chunks, the style sheet, the icon (docs/web.md)
+        routes.append(Mount("/", app=StaticFiles(directory=client), name="client"))
     return Starlette(routes=routes, lifespan=lifespan)

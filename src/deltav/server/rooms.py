@@ -566,18 +566,23 @@ class Hub:
                 self.rooms[code] = room
             return room
 
-    async def create(self, game_id: str, options: Mapping[str, Any], seat_specs: list[str], seed: int | None,
-                     creator_seat: int | None, name: str | None) -> dict:
-        game = self.game(game_id)
+    @staticmethod
+    def resolve_options(game: type[Game], options: Mapping[str, Any]) -> dict[str, Any]:
+        """A stranger's options, validated (``bad_options`` naming the option); built-in scenarios only."""
         builtin = sorted(s.id for s in game.scenarios())
         if builtin and isinstance(options, Mapping) and "scenario" in options and options["scenario"] not in builtin:
             # a scenario option may name a file on this machine: strangers get the built-in scenarios only
             raise ClientError("bad_options", f"option 'scenario': this server plays the built-in scenarios only "
                                              f"({', '.join(builtin)})")
         try:
-            opts = game.resolve_options(options)
+            return game.resolve_options(options)
         except DeltavError as exc:
             raise ClientError("bad_options", str(exc)) from None
+
+    async def create(self, game_id: str, options: Mapping[str, Any], seat_specs: list[str], seed: int | None,
+                     creator_seat: int | None, name: str | None) -> dict:
+        game = self.game(game_id)
+        opts = self.resolve_options(game, options)
         n = game.num_players(opts)
         if len(seat_specs) != n:
             raise ClientError("bad_seats", f"{game.id} with these options has {n} seats; got {len(seat_specs)} entries")

@@ -27,27 +27,27 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def make_server(sock: socket.socket, db_url: str, settings: Settings, log_level: str = "warning",
-                deflate: bool = False):
+                deflate: bool = False, web_dir: str | None = None):
     """The uvicorn server. Per-message compression is off by default: it halves the throughput on 2 cores
     (benchmarks/bench_server.py); ``deflate=True`` trades CPU for bandwidth on slow links."""
     import uvicorn
 
     from deltav.server.app import create_app
 
-    config = uvicorn.Config(create_app(db_url, settings), ws="websockets-sansio", ws_max_size=WS_MAX_FRAME,
+    config = uvicorn.Config(create_app(db_url, settings, web_dir), ws="websockets-sansio", ws_max_size=WS_MAX_FRAME,
                             log_level=log_level, lifespan="on", ws_ping_interval=20.0, ws_ping_timeout=20.0,
                             ws_per_message_deflate=deflate)
     return uvicorn.Server(config)
 
 
 def serve(host: str, port: int, db_url: str, settings: Settings, log_level: str = "warning",
-          deflate: bool = False) -> None:
+          deflate: bool = False, web_dir: str | None = None) -> None:
     # the database driver runs in a thread: hand the interpreter over to it quickly when it has a result
     sys.setswitchinterval(0.0005)
     sock = bind(host, port)
     actual = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     print(f"deltav server on http://{shown}:{actual}/  (database {db_url}; Ctrl-C stops it)", flush=True)
-    server = make_server(sock, db_url, settings, log_level, deflate)
+    server = make_server(sock, db_url, settings, log_level, deflate, web_dir)
     server.run(sockets=[sock])
     sys.stdout.flush()

@@ -1,0 +1,45 @@
+"""The server's page routes and the board route, over real HTTP against a real ``deltav serve`` serving the
+test build: every client path gets the client's page, the assets are served, ``GET /games/{game}/board`` gives
+the game's static board (404 without one, 400 naming the bad option)."""
+
+from __future__ import annotations
+
+import urllib.request
+
+
+def get(base: str, path: str) -> tuple[int, str, dict]:
+    try:
+        with urllib.request.urlopen(base + path, timeout=10) as r:
+            return r.status, r.read().decode(), dict(r.headers)
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode(), dict(e.headers)
+
+
+def test_every_client_path_serves_the_client(live_server):
+    for path in ("/", "/play/KXMPT", "/watch/kxmpt", "/replay/KXMPT?match=2", "/play/NOTACODE"):
+        status, text, headers = get(live_server.base, path)
+        assert status == 200, path
+        assert '<script type="module" src="/app.js">' in text, path
+        assert headers.get("cache-control") == "no-cache", path
+    status, text, _ = get(live_server.base, "/board")
+    assert status == 200 and 'id="board-data"' in text and "demo.js" in text
+    for asset in ("/app.js", "/demo.js", "/style.css", "/shell.css", "/favicon.svg"):
+        assert get(live_server.base, asset)[0] == 200, asset
+    assert get(live_server.base, "/nothing-here.js")[0] == 404
+
+
+def test_the_board_route(live_server):
+    status, board = live_server.http("GET", "/games/tactical/board?scenario=duel")
+    assert status == 200 and board["format"] == "deltav-tactical-board/1" and board["scenario"]["id"] == "duel"
+    status, default = live_server.http("GET", "/games/tactical/board")
+    assert status == 200 and default["scenario"]["id"] == "biplanetary"
+    status, err = live_server.http("GET", "/games/tactical/board?scenario=nowhere")
+    assert status == 400 and err["error"] == "bad_options" and "scenario" in err["message"]
+    status, err = live_server.http("GET", "/games/tactical/board?scenario=/etc/passwd")
+    assert status == 400 and err["error"] == "bad_options" and "built-in" in err["message"]
+    status, err = live_server.http("GET", "/games/tactical/board?warp_speed=9")
+    assert status == 400 and err["error"] == "bad_options" and "warp_speed" in err["message"]
+    status, err = live_server.http("GET", "/games/mining/board")
+    assert status == 404 and err["error"] == "no_board"
+    status, err = live_server.http("GET", "/games/chess/board")
+    assert status == 404 and err["error"] == "unknown_game"

@@ -1,0 +1,220 @@
+/**
+ * The lobby (`/`): the four games as cards from `GET /games` with a one-click "Play now" against a bot, a field
+ * to join a room by its code, the matches this browser played (localStorage), and the server's open rooms, live
+ * matches and finished matches. The game set-up form (scenario, options, seats) is setup.ts's.
+ *
+ * Owns the lobby page; the rooms and their rules are the server's.
+ */
+import { ApiError, botName, createRoom, games, rooms, scenarioTitle, type GameInfo, type RoomListEntry } from "../shell/api";
+import { button, el } from "../shell/dom";
+import { recentMatches, saveSeatKey } from "../shell/storage";
+import { openSetup } from "./setup";
+
+/** One line per game for its card (the catalogue has titles and scenarios, not a pitch). */
+const BLURBS: Record<string, string> = {
+  tactical: "Vector movement around the inner planets: burn, drift, fall into gravity wells, land or fight.",
+  mining: "Prospect the asteroid field with your rockets, fulfil secret contracts, and outbid your rivals.",
+  deepspace: "Design a fleet on a point budget, plot thrust in secret, and fight on an endless hex plane.",
+  knighthawks: "Starship combat in the Frontier: plot moves within your ADF and MR, then trade fire.",
+};
+
+export const DEFAULT_BOT = "bot:normal";
+
+/** The seat count of a game with its default options. */
+export function defaultSeats(g: GameInfo): number {
+  const opt = g.options.find((o) => o.name === "players");
+  if (opt && typeof opt.default === "number") return opt.default;
+  const scen = g.options.find((o) => o.name === "scenario");
+  const s = g.scenarios.find((x) => x.id === scen?.default) ?? g.scenarios[0];
+  return s?.players[0] ?? g.players[0];
+}
+
+export function defaultBot(g: GameInfo): string {
+  return g.bots.includes(DEFAULT_BOT) ? DEFAULT_BOT : g.bots.find((b) => b !== "bot:random") ?? g.bots[0] ?? "bot:random";
+}
+
+function gameTitle(g: GameInfo): string {
+  return g.title.replace(/\s*\(.*\)\s*$/, "");
+}
+
+function subtitle(g: GameInfo): string {
+  const m = /\((.*)\)\s*$/.exec(g.title);
+  return m?.[1] ?? "";
+}
+
+/** Create a room and go to its match page, the seat's token kept under the room code. */
+export async function startRoom(req: Parameters<typeof createRoom>[0], say: (t: string, kind?: "error") => void): Promise<void> {
+  try {
+    const grant = await createRoom(req);
+    if (grant.token !== null && grant.seat !== null) {
+      saveSeatKey(grant.code, { token: grant.token, seat: grant.seat, game: req.game });
+      location.assign(`/play/${grant.code}`);
+    } else location.assign(`/watch/${grant.code}`);
+  } catch (e) {
+    say(e instanceof ApiError ? `The server refused: ${e.message}` : String(e), "error");
+  }
+}
+
+export async function startLobby(root: HTMLElement): Promise<void> {
+  root.replaceChildren();
+  root.className = "lobby";
+  document.title = "deltav · play space tabletop games";
+  const head = el("header", "lobby-head");
+  const h1 = el("h1", "", "deltav");
+  head.append(h1, el("p", "tagline", "Four space tabletop games, played in the browser against bots or other people."));
+  const status = el("div", "status");
+  status.setAttribute("role", "status");
+  status.setAttribute("aria-live", "polite");
+  const say = (text: string, kind: "info" | "error" = "info"): void => {
+    status.textContent = text;
+    status.dataset.kind = kind;
+  };
+  const main = el("main", "lobby-main");
+  const cards = el("section", "cards");
+  cards.setAttribute("aria-label", "Games");
+  cards.append(el("p", "dim", "Loading the games…"));
+
+  const join = el("section", "panel-box join");
+  join.setAttribute("aria-labelledby", "join-title");
+  const jt = el("h2", "", "Join a room");
+  jt.id = "join-title";
+  const form = el("form", "join-form");
+  const codeInput = el("input");
+  codeInput.type = "text";
+  codeInput.id = "join-code";
+  codeInput.placeholder = "ABCDE";
+  codeInput.maxLength = 5;
+  codeInput.autocomplete = "off";
+  codeInput.spellcheck = false;
+  codeInput.setAttribute("aria-label", "Room code (5 letters)");
+  const joinBtn = el("button", "btn primary", "Join");
+  joinBtn.type = "submit";
+  const watchBtn = button("Watch", () => go("watch"), "btn");
+  form.append(codeInput, joinBtn, watchBtn);
+  const go = (mode: "play" | "watch"): void => {
+    const code = codeInput.value.trim().toUpperCase();
+    if (!/^[A-Z]{5}$/.test(code)) {
+      say("A room code is 5 letters, like KXMPT.", "error");
+      codeInput.focus();
+      return;
+    }
+    location.assign(`/${mode}/${code}`);
+  };
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    go("play");
+  });
+  join.append(jt, el("p", "dim", "Got a code or a link from a friend? Type the code to take the free seat, or watch."), form);
+
+  const recent = el("section", "panel-box recent");
+  recent.setAttribute("aria-labelledby", "recent-title");
+  const rt = el("h2", "", "Your recent matches");
+  rt.id = "recent-title";
+  recent.append(rt);
+  const mine = recentMatches();
+  if (!mine.length) recent.append(el("p", "dim", "None yet: the matches you play here are listed here."));
+  else {
+    const ul = el("ul", "room-list");
+    for (const m of mine) {
+      const li = el("li");
+      const a = el("a", "", `${m.label}`);
+      a.href = m.role === "play" ? `/play/${m.code}` : `/watch/${m.code}`;
+      li.append(a, el("span", "dim", ` · room ${m.code} · ${m.role === "play" ? "you played" : "watched"} · ${new Date(m.at).toLocaleString()}`));
+      ul.append(li);
+    }
+    recent.append(ul);
+  }
+
+  const lists = el("section", "panel-box rooms");
+  lists.setAttribute("aria-labelledby", "rooms-title");
+  const lt = el("h2", "", "On this server");
+  lt.id = "rooms-title";
+  lists.append(lt);
+
+  const sideCol = el("div", "lobby-side");
+  sideCol.append(join, recent, lists);
+  main.append(cards, sideCol);
+  root.append(head, main, status);
+
+  let catalogue: GameInfo[] = [];
+  try {
+    catalogue = await games();
+  } catch (e) {
+    cards.replaceChildren(el("p", "error-text", e instanceof Error ? e.message : String(e)));
+    return;
+  }
+  cards.replaceChildren(...catalogue.map((g) => card(g)));
+  document.documentElement.dataset.ready = "true";
+  void fillRooms(lists, catalogue);
+
+  function card(g: GameInfo): HTMLElement {
+    const c = el("article", "game-card");
+    c.dataset.game = g.id;
+    const h = el("h2", "", gameTitle(g));
+    h.id = `game-${g.id}`;
+    c.setAttribute("aria-labelledby", h.id);
+    const sub = subtitle(g);
+    const [lo, hi] = g.players;
+    const facts = el("p", "facts", `${lo === hi ? lo : `${lo}–${hi}`} players · ${g.scenarios.length} scenarios${g.simultaneous_moves ? " · simultaneous turns" : ""}${g.hidden_information ? " · hidden information" : ""}`);
+    c.append(h);
+    if (sub) c.append(el("p", "sub", sub));
+    c.append(el("p", "blurb", BLURBS[g.id] ?? ""), facts);
+    const scen = g.options.find((o) => o.name === "scenario");
+    const n = defaultSeats(g);
+    const bot = defaultBot(g);
+    const first = el("p", "default-line dim",
+      `Play now: ${scenarioTitle(g, scen?.default)}, you against ${n > 2 ? `${n - 1} ${botName(bot).toLowerCase()}s` : `the ${botName(bot).toLowerCase()}`}.`);
+    const row = el("div", "card-actions");
+    const play = button("Play now", () => {
+      play.disabled = true;
+      say(`Starting ${gameTitle(g)} against the bot…`);
+      void startRoom({ game: g.id, seats: ["human", ...Array(n - 1).fill(bot)] }, (t, k) => {
+        play.disabled = false;
+        say(t, k);
+      });
+    }, "btn primary play-now");
+    play.setAttribute("aria-describedby", `game-${g.id}-default`);
+    first.id = `game-${g.id}-default`;
+    const setup = button("Set up a game…", () => openSetup(g, say), "btn setup");
+    row.append(play, setup);
+    c.append(first, row);
+    return c;
+  }
+}
+
+async function fillRooms(box: HTMLElement, catalogue: GameInfo[]): Promise<void> {
+  const info = (id: string): GameInfo | undefined => catalogue.find((g) => g.id === id);
+  const groups: [RoomListEntry["status"], string, string][] = [
+    ["open", "Open rooms: a seat is free", "No open room right now."],
+    ["live", "Live matches to watch", "Nobody is playing right now."],
+    ["finished", "Finished matches to replay", "No finished match yet."],
+  ];
+  for (const [status, title, empty] of groups) {
+    const sec = el("div", `room-group room-${status}`);
+    sec.append(el("h3", "", title));
+    box.append(sec);
+    let list: RoomListEntry[] = [];
+    try {
+      list = await rooms(status);
+    } catch {
+      sec.append(el("p", "dim", "The list could not be fetched."));
+      continue;
+    }
+    if (!list.length) {
+      sec.append(el("p", "dim", empty));
+      continue;
+    }
+    const ul = el("ul", "room-list");
+    for (const r of list.slice(0, 8)) {
+      const g = info(r.game);
+      const who = r.seats.map((s) => (s.kind === "human" ? (s.name ?? (s.taken ? "a player" : "free seat")) : botName(s.spec))).join(" vs ");
+      const li = el("li");
+      const a = el("a", "", `${g ? gameTitle(g) : r.game} · ${scenarioTitle(g, r.options.scenario)}`);
+      a.href = status === "open" ? `/play/${r.code}` : status === "live" ? `/watch/${r.code}` : `/replay/${r.code}?match=${r.match}`;
+      a.setAttribute("aria-label", `${a.textContent}, ${who}, room ${r.code}: ${status === "open" ? "join" : status === "live" ? "watch" : "replay"}`);
+      li.append(a, el("span", "dim", ` · ${who} · ${r.code}`));
+      ul.append(li);
+    }
+    sec.append(ul);
+  }
+}

@@ -1,0 +1,375 @@
+/**
+ * The WebSocket client of docs/server.md for one room: connect (a seat with its token, or a spectator), hand
+ * every server message to the page, submit actions for the current step and match the server's `accepted` /
+ * `error` answers to them by id, keep the link alive with pings, and reconnect with backoff (then `sync`).
+ * Close codes that retrying cannot fix (4001 replaced, 4003 bad token, 4004 unknown room) stop the loop and
+ * are reported in words.
+ *
+ * Owns the socket and its protocol only: it draws nothing and knows no game.
+ */
+import type { LegalEntry, LogEntry, Snapshot } from "./screen";
+
+/** A seat of the room as the server describes it (`room.seats[i]`). */
+export interface RoomSeat {
+  seat: number;
+  kind: "human" | "bot" | string;
+  spec: string;
+  name: string | null;
+  taken: boolean;
+  connected?: boolean;
+  grace_until?: number | null;
+}
+
+/** `room` of a `state` message. */
+export interface RoomInfo {
+  code: string;
+  match: number;
+  status: "open" | "live" | "finished";
+  seats: RoomSeat[];
+  forfeit: { seat: number; reason: string; winners: number[]; step: number } | null;
+  rematch_votes: number[];
+}
+
+export interface WelcomeMessage {
+  type: "welcome";
+  room: string;
+  match: number;
+  seat: number | null;
+  role: "player" | "spectator";
+  limits: { max_message_bytes: number; max_chat: number; rate_per_second: number };
+}
+
+export interface StateMessage {
+  type: "state";
+  room: RoomInfo;
+  snapshot: Snapshot;
+  events: LogEntry[];
+}
+
+export interface ChatMessage {
+  type: "chat";
+  seat: number;
+  name: string | null;
+  text: string;
+  at: number;
+}
+
+/** A refusal from the server (`{"type": "error", ...}`); also what `submit` rejects with. */
+export interface ServerError {
+  type?: "error";
+  code: string;
+  message: string;
+  rule?: string;
+  field?: string;
+  id?: string | number;
+  step?: number;
+}
+
+export type LinkStatus = "connecting" | "open" | "reconnecting" | "closed";
+
+export interface ConnectionHandlers {
+  welcome?(msg: WelcomeMessage): void;
+  state?(msg: StateMessage): void;
+  chat?(msg: ChatMessage): void;
+  forfeit?(msg: { seat: number; reason: string; winners: number[]; step: number }): void;
+  rematchVote?(seats: number[]): void;
+  rematch?(msg: { match: number; [k: string]: unknown }): void;
+  /** A server error not answering one of our submissions (a chat refused, rate limited...). */
+  error?(err: ServerError): void;
+  /** The link's state, with a sentence for the page (why it closed, when it retries). */
+  status?(status: LinkStatus, detail: string): void;
+}
+
+/** The parts of the DOM WebSocket this module uses (so a test can hand in another implementation). */
+export interface SocketLike {
+  readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((ev: unknown) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+  onclose: ((ev: { code: number; reason: string }) => void) | null;
+  onerror: ((ev: unknown) => void) | null;
+}
+
+export interface ConnectionOptions {
+  /** Make a socket for a URL (default: the browser's WebSocket). */
+  socket?: (url: string) => SocketLike;
+  /** Milliseconds between pings (default 15 s); a link silent for `pingTimeout` after a ping is closed. */
+  pingInterval?: number;
+  pingTimeout?: number;
+  /** First reconnect delay and its ceiling, in milliseconds (doubling, with jitter). */
+  backoffStart?: number;
+  backoffMax?: number;
+}
+
+/** Close codes after which reconnecting cannot help, with the words the page shows. */
+export const FINAL_CLOSES: Record<number, string> = {
+  4001: "This seat was opened in another tab or browser; this page stopped so the two do not fight over it.",
+  4003: "The server does not accept this page's seat key for the room (it belongs to another room or match).",
+  4004: "There is no such room on this server (check the code).",
+};
+
+const OPEN = 1;
+
+interface Pending {
+  resolve: (accepted: { step: number; buffered: boolean }) => void;
+  reject: (err: ServerError) => void;
+}
+
+/** The socket URL of a room: same host as the page, `wss` under https; a token makes it a seat's. */
+export function socketUrl(loc: { protocol: string; host: string }, code: string, token: string | null): string {
+  const scheme = loc.protocol === "https:" ? "wss" : "ws";
+  const q = token ? `?token=${encodeURIComponent(token)}` : "";
+  return `${scheme}://${loc.host}/ws/${encodeURIComponent(code)}${q}`;
+}
+
+export class Connection {
+  /** The step of the newest snapshot received (what `submit` sends). */
+  step = -1;
+  /** The newest snapshot, once one arrived. */
+  snapshot: Snapshot | null = null;
+  room: RoomInfo | null = null;
+  seat: number | null = null;
+  status: LinkStatus = "closed";
+  /** Set when the loop stopped for good (a final close code, or `close()`): the sentence why. */
+  finalReason: string | null = null;
+
+  private ws: SocketLike | null = null;
+  private pending = new Map<string, Pending>();
+  private nextId = 1;
+  private attempts = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private pingTimer: ReturnType<typeof setInterval> | null = null;
+  private silenceTimer: ReturnType<typeof setTimeout> | null = null;
+  private everOpened = false;
+  private stopped = false;
+  private readonly opts: Required<ConnectionOptions>;
+
+  constructor(
+    private readonly url: string,
+    private readonly on: ConnectionHandlers,
+    options: ConnectionOptions = {},
+  ) {
+    this.opts = {
+      socket: options.socket ?? ((u: string) => new WebSocket(u) as unknown as SocketLike),
+      pingInterval: options.pingInterval ?? 15_000,
+      pingTimeout: options.pingTimeout ?? 10_000,
+      backoffStart: options.backoffStart ?? 500,
+      backoffMax: options.backoffMax ?? 10_000,
+    };
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.finalReason = null;
+    this.open();
+  }
+
+  /** Stop for good (leaving the page): no reconnect. */
+  close(): void {
+    this.stopped = true;
+    this.finalReason = "closed";
+    this.clearTimers();
+    this.ws?.close(1000, "bye");
+    this.ws = null;
+    this.failPending({ code: "disconnected", message: "the page closed the connection" });
+    this.setStatus("closed", "Disconnected.");
+  }
+
+  get connected(): boolean {
+    return this.ws !== null && this.ws.readyState === OPEN && this.status === "open";
+  }
+
+  /** Submit one of `snapshot.legal[i].action` for the current step. Resolves on `accepted`, rejects with the
+   *  server's error (or `disconnected` / `no_step` when it could not be sent). */
+  submit(action: LegalEntry["action"]): Promise<{ step: number; buffered: boolean }> {
+    if (!this.connected) {
+      return Promise.reject({ code: "disconnected", message: "not connected to the server: wait for the reconnect" });
+    }
+    if (this.step < 0) return Promise.reject({ code: "no_step", message: "no game state has arrived yet" });
+    const id = `c${this.nextId++}`;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.send({ type: "submit", step: this.step, action, id });
+    });
+  }
+
+  chat(text: string): boolean {
+    return this.send({ type: "chat", text });
+  }
+
+  rematch(): boolean {
+    return this.send({ type: "rematch" });
+  }
+
+  /** Ask for my snapshot again; with `since`, its log holds every visible event from that step on. */
+  sync(since?: number): boolean {
+    return this.send(since === undefined ? { type: "sync" } : { type: "sync", since });
+  }
+
+  private send(msg: Record<string, unknown>): boolean {
+    if (!this.ws || this.ws.readyState !== OPEN) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  private open(): void {
+    this.setStatus(this.everOpened ? "reconnecting" : "connecting", this.everOpened ? "Reconnecting…" : "Connecting…");
+    let ws: SocketLike;
+    try {
+      ws = this.opts.socket(this.url);
+    } catch {
+      this.scheduleRetry();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      if (this.ws !== ws) return;
+      const again = this.everOpened;
+      this.everOpened = true;
+      this.attempts = 0;
+      this.setStatus("open", again ? "Reconnected." : "Connected.");
+      if (again && this.step >= 0) this.sync(this.step);
+      this.startPing();
+    };
+    ws.onmessage = (ev) => {
+      if (this.ws !== ws) return;
+      this.heard();
+      if (typeof ev.data !== "string") return;
+      let msg: { type?: unknown; [k: string]: unknown };
+      try {
+        msg = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      this.dispatch(msg);
+    };
+    ws.onerror = () => {
+      /* onclose follows and decides */
+    };
+    ws.onclose = (ev) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.clearTimers();
+      this.failPending({ code: "disconnected", message: "the connection dropped before the server answered" });
+      const final = FINAL_CLOSES[ev.code];
+      if (final !== undefined || this.stopped) {
+        this.stopped = true;
+        this.finalReason = final ?? "closed";
+        this.setStatus("closed", final ?? "Disconnected.");
+        return;
+      }
+      this.scheduleRetry();
+    };
+  }
+
+  private dispatch(msg: { type?: unknown; [k: string]: unknown }): void {
+    switch (msg.type) {
+      case "welcome": {
+        const w = msg as unknown as WelcomeMessage;
+        this.seat = w.seat;
+        this.on.welcome?.(w);
+        break;
+      }
+      case "state": {
+        const s = msg as unknown as StateMessage;
+        this.snapshot = s.snapshot;
+        this.room = s.room;
+        this.step = s.snapshot.step;
+        this.on.state?.(s);
+        break;
+      }
+      case "accepted": {
+        const id = String(msg.id);
+        const p = this.pending.get(id);
+        if (p) {
+          this.pending.delete(id);
+          p.resolve({ step: Number(msg.step), buffered: Boolean(msg.buffered) });
+        }
+        break;
+      }
+      case "error": {
+        const err = msg as unknown as ServerError;
+        const p = err.id !== undefined ? this.pending.get(String(err.id)) : undefined;
+        if (p && err.id !== undefined) {
+          this.pending.delete(String(err.id));
+          p.reject(err);
+        } else {
+          this.on.error?.(err);
+        }
+        break;
+      }
+      case "chat":
+        this.on.chat?.(msg as unknown as ChatMessage);
+        break;
+      case "forfeit":
+        this.on.forfeit?.(msg as unknown as { seat: number; reason: string; winners: number[]; step: number });
+        break;
+      case "rematch_vote":
+        this.on.rematchVote?.(Array.isArray(msg.seats) ? (msg.seats as number[]) : []);
+        break;
+      case "rematch":
+        this.on.rematch?.(msg as unknown as { match: number });
+        break;
+      case "replaced":
+        // the server closes this socket with 4001 next; onclose reports it
+        break;
+      default:
+        break; // pong, and anything newer than this client
+    }
+  }
+
+  private scheduleRetry(): void {
+    if (this.stopped) return;
+    const base = Math.min(this.opts.backoffMax, this.opts.backoffStart * 2 ** this.attempts);
+    const delay = Math.round(base * (0.75 + Math.random() * 0.5));
+    this.attempts++;
+    const secs = Math.max(1, Math.round(delay / 1000));
+    this.setStatus("reconnecting", `Connection lost; retrying in ${secs} s…`);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.open();
+    }, delay);
+  }
+
+  private startPing(): void {
+    this.pingTimer = setInterval(() => {
+      if (this.send({ type: "ping", id: this.nextId++ }) && this.silenceTimer === null) {
+        this.silenceTimer = setTimeout(() => {
+          // no answer at all: the link is dead even if the socket does not know it yet
+          this.silenceTimer = null;
+          const ws = this.ws;
+          if (ws) {
+            ws.onclose?.({ code: 4000, reason: "no pong" });
+            ws.close();
+          }
+        }, this.opts.pingTimeout);
+      }
+    }, this.opts.pingInterval);
+  }
+
+  private heard(): void {
+    if (this.silenceTimer !== null) {
+      clearTimeout(this.silenceTimer);
+      this.silenceTimer = null;
+    }
+  }
+
+  private clearTimers(): void {
+    if (this.retryTimer !== null) clearTimeout(this.retryTimer);
+    if (this.pingTimer !== null) clearInterval(this.pingTimer);
+    if (this.silenceTimer !== null) clearTimeout(this.silenceTimer);
+    this.retryTimer = this.pingTimer = this.silenceTimer = null;
+  }
+
+  private failPending(err: ServerError): void {
+    const all = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of all) p.reject(err);
+  }
+
+  private setStatus(status: LinkStatus, detail: string): void {
+    this.status = status;
+    this.on.status?.(status, detail);
+  }
+}

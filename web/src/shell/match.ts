@@ -1,0 +1,684 @@
+/**
+ * The match page (`/play/CODE` for a seat, `/watch/CODE` for a spectator): the shell around one game screen.
+ * It finds the seat's token (the URL's `#token=`, localStorage under the room code, or a fresh join of a free
+ * seat), connects, mounts `SCREENS[game]` (or the generic screen) with a `ScreenHost`, and draws the chrome:
+ * the header (game, scenario, room code, invite link), the seats (connected / away with the grace countdown,
+ * who is still deciding), the phase banner, the log (L), chat, the status line (aria-live), sound (M), the
+ * help overlay (?), the result dialog and the reconnect overlay.
+ *
+ * Owns the page around a screen; it never looks inside a game's view and never builds an action.
+ */
+import { ApiError, board as fetchBoard, botName, games, joinRoom, scenarioTitle, type GameInfo, type SeatGrant } from "./api";
+import { Connection, socketUrl, type ChatMessage, type RoomInfo, type ServerError, type StateMessage } from "./connection";
+import { button, el, inTextField } from "./dom";
+import { GenericScreen } from "./generic";
+import type { GameScreen, LogEntry, ScreenHost, Snapshot } from "./screen";
+import { Sounds, type SoundName } from "./sound";
+import { forgetSeatKey, rememberMatch, saveSeatKey, seatKey } from "./storage";
+import { SCREENS } from "../games";
+
+/** Seat colours: the two sides of a duel are cyan and orange (as the boards draw them), then more. */
+export const SEAT_COLOURS = ["#3fd0ff", "#ff9a3c", "#7bdc6a", "#c58bff", "#ff6f91", "#f4e04d", "#5fe3c0", "#b0b8c8"];
+
+export interface MatchRoute {
+  mode: "play" | "watch";
+  code: string;
+}
+
+interface ShellState {
+  conn: Connection | null;
+  snapshot: Snapshot | null;
+  room: RoomInfo | null;
+  seat: number | null;
+  match: number;
+  log: LogEntry[];
+  screen: GameScreen | null;
+  game: GameInfo | undefined;
+}
+
+declare global {
+  interface Window {
+    /** A handle for debugging and the browser tests (the shell's state; never a secret the page lacks). */
+    deltavShell?: {
+      state: () => { step: number; status: string; seat: number | null; link: string; log: number; screen: string; match: number };
+      sounds: Sounds;
+      connection: () => Connection | null;
+    };
+  }
+}
+
+function gameTitle(info: GameInfo | undefined, id: string): string {
+  return info ? info.title.replace(/\s*\(.*\)\s*$/, "") : id;
+}
+
+function logKey(e: LogEntry): string {
+  return `${e.step}|${e.text}|${JSON.stringify(e.event)}`;
+}
+
+/** Parse `#token=...&seat=N` (an invite or a test hands a seat over in the fragment, never sent to a server). */
+function tokenFromHash(): { token: string; seat: number } | null {
+  if (!location.hash.startsWith("#")) return null;
+  const q = new URLSearchParams(location.hash.slice(1));
+  const token = q.get("token");
+  const seat = Number(q.get("seat"));
+  if (!token || !Number.isInteger(seat)) return null;
+  history.replaceState(null, "", location.pathname + location.search);
+  return { token, seat };
+}
+
+export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<void> {
+  const code = route.code.toUpperCase();
+  const st: ShellState = { conn: null, snapshot: null, room: null, seat: null, match: 0, log: [], screen: null, game: undefined };
+  const sounds = new Sounds();
+  let boardPromise: Promise<unknown | null> | null = null;
+  let mounting: Promise<void> | null = null;
+  let pending: { msg: StateMessage; events: LogEntry[] } | null = null;
+  let resultShownFor = -1;
+  let lastPhase = "";
+  let wasToAct = false;
+
+  // ---- the page's frame ----
+  root.replaceChildren();
+  root.className = "match";
+  const head = el("header", "match-head");
+  const brand = el("a", "brand", "deltav");
+  brand.href = "/";
+  brand.title = "Back to the lobby";
+  const titleBox = el("div", "match-title");
+  const h1 = el("h1", "", "…");
+  const scen = el("span", "match-scenario");
+  titleBox.append(h1, scen);
+  const codeBox = el("div", "room-code");
+  const codeText = el("code", "", code);
+  codeText.setAttribute("aria-label", `room code ${code.split("").join(" ")}`);
+  const invite = button("Copy invite link", () => void copyInvite(), "btn small", "Copy a link another person opens to join this room");
+  codeBox.append(el("span", "dim", "Room "), codeText, invite);
+  const tools = el("div", "tools");
+  const logBtn = button("Log", () => toggleLog(), "btn small", "Show or hide the game log (L)");
+  logBtn.setAttribute("aria-keyshortcuts", "L");
+  const muteBtn = button("", () => toggleMute(), "btn small", "Sound on or off (M)");
+  muteBtn.setAttribute("aria-keyshortcuts", "M");
+  const helpBtn = button("?", () => openHelp(), "btn small", "Help and controls (?)");
+  helpBtn.setAttribute("aria-label", "Help and controls");
+  helpBtn.setAttribute("aria-keyshortcuts", "Shift+?");
+  tools.append(logBtn, muteBtn, helpBtn);
+  head.append(brand, titleBox, codeBox, tools);
+
+  const seatsBar = el("ul", "seats");
+  seatsBar.setAttribute("aria-label", "Players");
+  const banner = el("div", "phase-banner");
+  banner.setAttribute("aria-live", "polite");
+  const waiting = el("div", "waiting");
+  const body = el("div", "match-body");
+  const screenRoot = el("main", "screen-root");
+  screenRoot.id = "screen";
+  const side = el("aside", "side");
+  side.setAttribute("aria-label", "Game log and chat");
+  const logBox = el("section", "log");
+  logBox.append(el("h2", "", "Log"));
+  const logList = el("ol", "log-list");
+  logList.setAttribute("aria-label", "Game log, newest last");
+  logBox.append(logList);
+  const chatBox = el("section", "chat");
+  chatBox.append(el("h2", "", "Chat"));
+  const chatList = el("ol", "chat-list");
+  chatList.setAttribute("aria-live", "polite");
+  const chatForm = el("form", "chat-form");
+  const chatInput = el("input");
+  chatInput.type = "text";
+  chatInput.maxLength = 300;
+  chatInput.placeholder = "Say something…";
+  chatInput.setAttribute("aria-label", "Chat message");
+  chatInput.autocomplete = "off";
+  const chatSend = el("button", "btn small", "Send");
+  chatSend.type = "submit";
+  chatForm.append(chatInput, chatSend);
+  chatBox.append(chatList, chatForm);
+  side.append(logBox, chatBox);
+  body.append(screenRoot, side);
+  const status = el("div", "status");
+  status.setAttribute("role", "status");
+  status.setAttribute("aria-live", "polite");
+  const overlay = el("div", "overlay");
+  overlay.hidden = true;
+  root.append(head, seatsBar, banner, waiting, body, status, overlay);
+  showMute();
+
+  // ---- host: what a screen may ask of the shell ----
+  const host: ScreenHost = {
+    submit: (action) => {
+      const conn = st.conn;
+      if (!conn) return Promise.reject({ code: "disconnected", message: "not connected" });
+      return conn.submit(action).then(
+        (ok) => {
+          if (ok.buffered) say("Your choice is in: it is revealed when everybody has chosen.");
+        },
+        (err: ServerError) => {
+          refused(err);
+          throw err;
+        },
+      );
+    },
+    say: (text, kind = "info") => say(text, kind),
+    sound: (name) => sounds.play(name as SoundName),
+    board: () => {
+      if (!st.snapshot) return Promise.resolve(null);
+      boardPromise ??= fetchBoard(st.snapshot.game, st.snapshot.options).catch(() => null);
+      return boardPromise;
+    },
+    seatName: (seat) => seatName(seat),
+  };
+
+  function say(text: string, kind: "info" | "warn" | "error" = "info"): void {
+    status.textContent = text;
+    status.dataset.kind = kind;
+  }
+
+  function refused(err: ServerError): void {
+    sounds.play("error");
+    const why = err.rule ? ` (rule ${err.rule})` : err.field ? ` (field ${err.field})` : "";
+    const text: Record<string, string> = {
+      stale_step: "That was for an earlier moment of the game; the board has moved on, look again.",
+      not_your_turn: "It is not your move yet.",
+      already_decided: "You already chose this turn.",
+      game_over: "The game is over.",
+      not_started: "The game has not started: the room is still waiting for players.",
+      disconnected: "Not connected to the server: your action was not sent. Reconnecting…",
+    };
+    say(`Refused: ${text[err.code] ?? err.message}${text[err.code] ? "" : why}`, "error");
+  }
+
+  function seatName(seat: number): string {
+    if (seat === st.seat) return "You";
+    const s = st.room?.seats[seat];
+    if (s?.name) return s.name;
+    if (s && s.kind !== "human") return botName(s.spec);
+    return `Player ${seat + 1}`;
+  }
+
+  // ---- chrome ----
+  function showMute(): void {
+    muteBtn.textContent = sounds.muted ? "Sound off" : "Sound on";
+    muteBtn.setAttribute("aria-pressed", String(sounds.muted));
+  }
+
+  function toggleMute(): void {
+    sounds.toggle();
+    showMute();
+    say(sounds.muted ? "Sound muted." : "Sound on.");
+  }
+
+  function toggleLog(): void {
+    const hidden = root.classList.toggle("log-hidden");
+    logBtn.setAttribute("aria-pressed", String(!hidden));
+    say(hidden ? "Log hidden (L shows it)." : "Log shown.");
+  }
+  logBtn.setAttribute("aria-pressed", "true");
+
+  async function copyInvite(): Promise<void> {
+    const url = `${location.origin}/play/${code}`;
+    try {
+      await navigator.clipboard.writeText(url);
+      say(`Invite link copied: ${url}`);
+    } catch {
+      say(`Send this link to the other player: ${url}`);
+    }
+  }
+
+  let graceTimer: ReturnType<typeof setInterval> | null = null;
+  function renderSeats(): void {
+    const room = st.room;
+    const snap = st.snapshot;
+    if (!room) return;
+    const deciding = new Map((snap?.deciding ?? []).map((d) => [d.seat, d.submitted]));
+    const now = Date.now() / 1000;
+    let counting = false;
+    seatsBar.replaceChildren(
+      ...room.seats.map((s) => {
+        const li = el("li", "seat");
+        li.style.setProperty("--seat", SEAT_COLOURS[s.seat % SEAT_COLOURS.length]!);
+        const dot = el("span", "dot");
+        dot.setAttribute("aria-hidden", "true");
+        const name = el("span", "seat-name", seatName(s.seat));
+        const state = el("span", "seat-state");
+        if (s.kind !== "human") state.textContent = "bot";
+        else if (!s.taken) state.textContent = "free seat";
+        else if (s.connected) state.textContent = "online";
+        else if (s.grace_until) {
+          const left = Math.max(0, Math.round(s.grace_until - now));
+          state.textContent = `away · ${left} s to return`;
+          counting = true;
+        } else state.textContent = "away";
+        li.dataset.presence = s.kind !== "human" ? "bot" : !s.taken ? "free" : s.connected ? "online" : "away";
+        if (snap && snap.status === "playing" && deciding.has(s.seat)) {
+          const done = deciding.get(s.seat);
+          li.classList.add(done ? "chosen" : "deciding");
+          const tag = el("span", "seat-turn", done ? "chosen" : s.kind !== "human" ? "thinking" : "to move");
+          li.append(dot, name, state, tag);
+        } else li.append(dot, name, state);
+        if (s.seat === st.seat) li.classList.add("me");
+        return li;
+      }),
+    );
+    if (counting && graceTimer === null) graceTimer = setInterval(renderSeats, 1000);
+    if (!counting && graceTimer !== null) {
+      clearInterval(graceTimer);
+      graceTimer = null;
+    }
+    renderWaiting();
+  }
+
+  function renderWaiting(): void {
+    const snap = st.snapshot;
+    const room = st.room;
+    if (!snap || !room) return;
+    if (room.status === "open") {
+      const free = room.seats.filter((s) => s.kind === "human" && !s.taken).length;
+      waiting.textContent = `Waiting for ${free} more player${free === 1 ? "" : "s"} to join: share the room code ${code} or the invite link.`;
+      waiting.hidden = false;
+      return;
+    }
+    if (snap.status === "over") {
+      waiting.hidden = true;
+      return;
+    }
+    const others = snap.deciding.filter((d) => !d.submitted && d.seat !== st.seat).map((d) => seatName(d.seat));
+    const mine = snap.to_act;
+    if (mine && others.length) waiting.textContent = `Your move (${others.join(", ")} ${others.length === 1 ? "is" : "are"} choosing too).`;
+    else if (mine) waiting.textContent = "Your move.";
+    else if (others.length) waiting.textContent = `Waiting for ${others.join(", ")}…`;
+    else waiting.textContent = "";
+    waiting.hidden = !waiting.textContent;
+  }
+
+  function renderHeader(): void {
+    const snap = st.snapshot;
+    if (!snap) return;
+    h1.textContent = gameTitle(st.game, snap.game);
+    scen.textContent = scenarioTitle(st.game, snap.options.scenario);
+    document.title = `${gameTitle(st.game, snap.game)} · ${code} · deltav`;
+    codeBox.hidden = false;
+    invite.hidden = route.mode === "watch" && st.room?.status !== "open";
+    chatForm.hidden = st.seat === null;
+    if (st.seat === null && !chatBox.querySelector(".chat-note")) {
+      chatBox.insertBefore(el("p", "chat-note dim", "Spectators read the chat; only players write."), chatForm);
+    }
+  }
+
+  function mergeLog(entries: LogEntry[]): void {
+    const seen = new Set(st.log.map(logKey));
+    let added = false;
+    for (const e of entries) {
+      const k = logKey(e);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      st.log.push(e);
+      added = true;
+    }
+    if (!added) return;
+    st.log.sort((a, b) => a.step - b.step);
+    const atBottom = logList.scrollTop + logList.clientHeight >= logList.scrollHeight - 8;
+    logList.replaceChildren(
+      ...st.log.slice(-300).map((e) => {
+        const li = el("li");
+        li.append(el("span", "log-step", String(e.step)), el("span", "log-text", e.text));
+        return li;
+      }),
+    );
+    if (atBottom) logList.scrollTop = logList.scrollHeight;
+  }
+
+  function renderPhase(): void {
+    const snap = st.snapshot;
+    if (!snap || !st.screen) return;
+    const text = st.screen.phase?.(snap) ?? new GenericScreen().phase(snap);
+    banner.textContent = text;
+    banner.dataset.mine = String(snap.to_act);
+    if (text !== lastPhase) lastPhase = text;
+    if (snap.to_act && !wasToAct && snap.status === "playing") sounds.play("turn");
+    wasToAct = snap.to_act;
+  }
+
+  // ---- overlays ----
+  let overlayKind: "help" | "result" | "link" | null = null;
+  let returnFocus: HTMLElement | null = null;
+
+  function openOverlay(kind: "help" | "result" | "link", title: string, content: HTMLElement[], closable = true): void {
+    if (overlayKind === null) returnFocus = document.activeElement as HTMLElement | null;
+    overlayKind = kind;
+    const box = el("div", `dialog dialog-${kind}`);
+    box.setAttribute("role", "dialog");
+    box.setAttribute("aria-modal", "true");
+    const h = el("h2", "", title);
+    h.id = `dialog-${kind}-title`;
+    box.setAttribute("aria-labelledby", h.id);
+    box.append(h, ...content);
+    if (closable) {
+      const x = button("×", () => closeOverlay(), "dialog-close", "Close (Esc)");
+      x.setAttribute("aria-label", "Close");
+      box.append(x);
+    }
+    overlay.replaceChildren(box);
+    overlay.hidden = false;
+    overlay.dataset.kind = kind;
+    const first = box.querySelector<HTMLElement>(".primary") ?? box.querySelector<HTMLElement>("button, a[href]");
+    first?.focus();
+  }
+
+  function closeOverlay(): void {
+    if (overlayKind === "link") return; // the reconnect overlay goes away by itself
+    overlay.hidden = true;
+    overlay.replaceChildren();
+    overlayKind = null;
+    returnFocus?.focus();
+  }
+
+  overlay.addEventListener("click", (e) => {
+    if (e.target === overlay) closeOverlay();
+  });
+
+  function openHelp(): void {
+    const parts: HTMLElement[] = [];
+    if (st.screen?.help) {
+      const sec = el("section", "help-game");
+      sec.append(el("h3", "", gameTitle(st.game, st.snapshot?.game ?? "")), st.screen.help());
+      parts.push(sec);
+    }
+    const keys = el("section", "help-shell");
+    keys.append(el("h3", "", "Controls of every game"));
+    const dl = el("dl", "keys");
+    for (const [k, v] of [
+      ["?", "this help"],
+      ["L", "show or hide the log"],
+      ["M", "sound on or off"],
+      ["Esc", "close a dialog"],
+      ["Tab", "move between buttons; Enter or Space presses one"],
+    ] as const) {
+      dl.append(el("dt", "", k), el("dd", "", v));
+    }
+    keys.append(dl, el("p", "dim", "Keys typed into the chat stay in the chat."));
+    parts.push(keys);
+    openOverlay("help", "Help", parts);
+  }
+
+  function showResult(): void {
+    const snap = st.snapshot;
+    const room = st.room;
+    if (!snap || !room) return;
+    const result = snap.result;
+    const forfeit = room.forfeit;
+    const winners = result?.winners ?? forfeit?.winners ?? [];
+    const iWon = st.seat !== null && winners.includes(st.seat);
+    const parts: HTMLElement[] = [];
+    const headline = winners.length === 0 ? "A draw: nobody won." : st.seat === null
+      ? `${winners.map(seatName).join(" and ")} won.`
+      : iWon ? (winners.length > 1 ? `You share the win with ${winners.filter((w) => w !== st.seat).map(seatName).join(", ")}.` : "You won!")
+      : `${winners.map(seatName).join(" and ")} won.`;
+    parts.push(el("p", "result-headline", headline));
+    const reason = forfeit ? `${seatName(forfeit.seat)} did not come back in time (${forfeit.reason}).` : result?.reason;
+    if (reason) parts.push(el("p", "result-reason", String(reason)));
+    if (snap.returns) {
+      const table = el("table", "result-scores");
+      const thead = el("tr");
+      thead.append(el("th", "", "Player"), el("th", "", "Score"));
+      table.append(thead);
+      snap.returns.forEach((r, i) => {
+        const tr = el("tr");
+        if (winners.includes(i)) tr.className = "winner";
+        tr.append(el("td", "", seatName(i)), el("td", "", String(r)));
+        table.append(tr);
+      });
+      parts.push(table);
+    }
+    const actions = el("div", "dialog-actions");
+    if (st.seat !== null) {
+      const voted = room.rematch_votes.includes(st.seat);
+      const re = button(voted ? "Rematch asked: waiting" : "Rematch", () => {
+        st.conn?.rematch();
+        re.disabled = true;
+        re.textContent = "Rematch asked: waiting";
+        say("You asked for a rematch; it starts when every player has asked.");
+      }, "btn primary");
+      re.disabled = voted;
+      actions.append(re);
+    }
+    const rec = el("a", "btn", "Download the record");
+    rec.href = `/rooms/${code}/record?match=${st.match}`;
+    rec.setAttribute("download", `${code}-${st.match}.json`);
+    const replay = el("a", "btn", "Watch the replay");
+    replay.href = `/replay/${code}?match=${st.match}`;
+    const lobby = el("a", "btn", "Back to the lobby");
+    lobby.href = "/";
+    actions.append(replay, rec, lobby);
+    parts.push(actions);
+    sounds.play(st.seat === null ? "turn" : iWon ? "win" : "lose");
+    openOverlay("result", "Game over", parts);
+  }
+
+  function linkOverlay(text: string, final: boolean): void {
+    const parts: HTMLElement[] = [el("p", "", text)];
+    if (final) {
+      const lobby = el("a", "btn primary", "Back to the lobby");
+      lobby.href = "/";
+      const again = button("Try again", () => location.reload(), "btn");
+      const row = el("div", "dialog-actions");
+      row.append(lobby, again);
+      parts.push(row);
+    } else parts.push(el("div", "spinner"));
+    overlayKind = null;
+    openOverlay("link", final ? "Disconnected" : "Reconnecting", parts, false);
+  }
+
+  function dropLinkOverlay(): void {
+    if (overlayKind === "link") {
+      overlayKind = null;
+      overlay.hidden = true;
+      overlay.replaceChildren();
+    }
+  }
+
+  // ---- keys: the shell's first, then the screen's; never keys typed into a field ----
+  document.addEventListener("keydown", (e) => {
+    if (inTextField(e) || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (overlayKind !== null) {
+      if (e.key === "Escape") {
+        closeOverlay();
+        e.preventDefault();
+      }
+      return;
+    }
+    if (e.key === "?") {
+      openHelp();
+      e.preventDefault();
+      return;
+    }
+    if (e.key === "l" || e.key === "L") {
+      toggleLog();
+      e.preventDefault();
+      return;
+    }
+    if (e.key === "m" || e.key === "M") {
+      toggleMute();
+      e.preventDefault();
+      return;
+    }
+    if (st.screen?.key?.(e)) e.preventDefault();
+  });
+
+  chatInput.addEventListener("keydown", (e) => e.stopPropagation());
+  chatForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = chatInput.value.trim();
+    if (!text) return;
+    if (st.conn?.chat(text)) chatInput.value = "";
+    else say("Not connected: the message was not sent.", "warn");
+  });
+
+  function addChat(m: ChatMessage): void {
+    const li = el("li");
+    const who = el("span", "chat-who", m.seat === st.seat ? "You" : m.name ?? seatName(m.seat));
+    who.style.color = SEAT_COLOURS[m.seat % SEAT_COLOURS.length]!;
+    li.append(who, el("span", "chat-text", m.text));
+    chatList.append(li);
+    chatList.scrollTop = chatList.scrollHeight;
+  }
+
+  // ---- state ----
+  async function onState(msg: StateMessage): Promise<void> {
+    const snap = msg.snapshot;
+    const newMatch = msg.room.match !== st.match;
+    if (newMatch && st.screen) {
+      st.screen.unmount?.();
+      st.screen = null;
+      screenRoot.replaceChildren();
+      screenRoot.className = "screen-root";
+      st.log = [];
+      logList.replaceChildren();
+      boardPromise = null;
+      if (overlayKind === "result") closeOverlay();
+    }
+    st.match = msg.room.match;
+    st.snapshot = snap;
+    st.room = msg.room;
+    st.seat = snap.seat;
+    renderHeader();
+    renderSeats();
+    mergeLog(snap.log);
+    if (!st.screen) {
+      if (mounting) {
+        pending = { msg, events: msg.events };
+        return;
+      }
+      // ?screen=generic forces the generic screen (debugging a game's actions; the shell's own tests)
+      const forced = new URLSearchParams(location.search).get("screen") === "generic";
+      const factory = forced ? undefined : SCREENS[snap.game];
+      const screen = factory ? factory() : new GenericScreen();
+      screenRoot.dataset.screen = factory ? snap.game : "generic";
+      mounting = Promise.resolve(screen.mount(screenRoot, host));
+      try {
+        await mounting;
+      } catch (e) {
+        say(`The ${snap.game} screen failed to start (${String(e)}); showing the generic screen.`, "error");
+        screenRoot.replaceChildren();
+        const g = new GenericScreen();
+        g.mount(screenRoot, host);
+        st.screen = g;
+        screenRoot.dataset.screen = "generic";
+      }
+      st.screen ??= screen;
+      mounting = null;
+      rememberMatch({
+        code, game: snap.game, role: st.seat === null ? "watch" : "play", seat: st.seat, match: st.match,
+        label: `${gameTitle(st.game, snap.game)} · ${scenarioTitle(st.game, snap.options.scenario)}`, at: Date.now(),
+      });
+      if (pending) {
+        const p = pending;
+        pending = null;
+        void onState(p.msg);
+        return;
+      }
+    }
+    st.screen.update(snap, msg.events);
+    renderPhase();
+    document.documentElement.dataset.step = String(snap.step);
+    document.documentElement.dataset.ready = "true";
+    const over = snap.status === "over" || msg.room.status === "finished";
+    if (over && resultShownFor !== st.match) {
+      resultShownFor = st.match;
+      showResult();
+    }
+  }
+
+  window.deltavShell = {
+    state: () => ({
+      step: st.snapshot?.step ?? -1,
+      status: st.snapshot?.status ?? "none",
+      seat: st.seat,
+      link: st.conn?.status ?? "closed",
+      log: st.log.length,
+      screen: screenRoot.dataset.screen ?? "",
+      match: st.match,
+    }),
+    sounds,
+    connection: () => st.conn,
+  };
+
+  // ---- find the seat and connect ----
+  let gamesList: GameInfo[] = [];
+  games().then(
+    (list) => {
+      gamesList = list;
+      st.game = list.find((g) => g.id === st.snapshot?.game);
+      renderHeader();
+      renderPhase();
+    },
+    () => undefined, // the header shows the game's id instead of its title
+  );
+
+  let token: string | null = null;
+  if (route.mode === "play") {
+    const handed = tokenFromHash();
+    if (handed) saveSeatKey(code, { token: handed.token, seat: handed.seat });
+    const key = seatKey(code);
+    if (key) token = key.token;
+    else {
+      say("Taking a free seat in this room…");
+      try {
+        const grant: SeatGrant = await joinRoom(code);
+        if (grant.token !== null && grant.seat !== null) {
+          saveSeatKey(code, { token: grant.token, seat: grant.seat });
+          token = grant.token;
+        }
+      } catch (e) {
+        if (e instanceof ApiError && e.code === "room_full") {
+          say("This room has no free seat: you are watching.", "warn");
+          history.replaceState(null, "", `/watch/${code}`);
+        } else if (e instanceof ApiError && e.code === "unknown_room") {
+          linkOverlay(`There is no room ${code} on this server. Check the code, or start a new game in the lobby.`, true);
+          return;
+        } else {
+          linkOverlay(e instanceof Error ? e.message : String(e), true);
+          return;
+        }
+      }
+    }
+  }
+
+  const conn = new Connection(socketUrl(location, code, token), {
+    state: (msg) => {
+      if (!st.game && gamesList.length) st.game = gamesList.find((g) => g.id === msg.snapshot.game);
+      void onState(msg);
+    },
+    welcome: (w) => {
+      st.seat = w.seat;
+      if (token && w.seat !== null) saveSeatKey(code, { token, seat: w.seat });
+    },
+    chat: addChat,
+    error: (err) => {
+      if (err.code === "bad_token") forgetSeatKey(code);
+      if (err.code === "chat_empty" || err.code === "chat_too_long" || err.code === "rate_limited") say(err.message, "warn");
+      else if (err.code !== "unknown_room") refused(err);
+    },
+    forfeit: (f) => say(`${seatName(f.seat)} did not come back in time: the game is over.`, "warn"),
+    rematchVote: (seats) => {
+      if (st.room) st.room.rematch_votes = seats;
+      const names = seats.map(seatName).join(", ");
+      say(`Rematch asked by ${names}.`);
+    },
+    rematch: (m) => say(`The rematch starts: match ${m.match}.`),
+    status: (s, detail) => {
+      root.dataset.link = s;
+      if (s === "open") {
+        dropLinkOverlay();
+        if (detail === "Reconnected.") say("Reconnected.");
+      } else if (s === "reconnecting") linkOverlay(detail, false);
+      else if (s === "closed" && conn.finalReason && conn.finalReason !== "closed") {
+        if (conn.finalReason.includes("seat key")) forgetSeatKey(code);
+        linkOverlay(conn.finalReason, true);
+      }
+    },
+  });
+  st.conn = conn;
+  window.addEventListener("pagehide", () => conn.close());
+  conn.start();
+}

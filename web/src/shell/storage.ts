@@ -1,0 +1,80 @@
+/**
+ * What the browser remembers between visits (localStorage): each room's seat token (so a reload or a later
+ * visit reconnects to the same seat), the recent matches list, and small preferences (mute).
+ *
+ * Owns the storage keys and their JSON shapes only; a storage that throws (private mode, quota) is treated as
+ * empty and never breaks the page.
+ */
+
+export interface SeatKey {
+  token: string;
+  seat: number;
+  game?: string;
+}
+
+export interface RecentMatch {
+  code: string;
+  game: string;
+  /** "play" (a seat), "watch" or "replay". */
+  role: "play" | "watch" | "replay";
+  seat: number | null;
+  match: number;
+  /** A short description: the scenario and the opponents. */
+  label: string;
+  at: number;
+}
+
+const SEAT_PREFIX = "deltav.seat.";
+const RECENT = "deltav.recent";
+const MAX_RECENT = 12;
+
+function read<T>(key: string): T | null {
+  try {
+    const raw = localStorage.getItem(key);
+    return raw === null ? null : (JSON.parse(raw) as T);
+  } catch {
+    return null;
+  }
+}
+
+function write(key: string, value: unknown): void {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    /* storage full or disabled: the page still works, it just forgets */
+  }
+}
+
+export function seatKey(code: string): SeatKey | null {
+  const k = read<SeatKey>(SEAT_PREFIX + code.toUpperCase());
+  return k && typeof k.token === "string" && typeof k.seat === "number" ? k : null;
+}
+
+export function saveSeatKey(code: string, key: SeatKey): void {
+  write(SEAT_PREFIX + code.toUpperCase(), key);
+}
+
+export function forgetSeatKey(code: string): void {
+  write(SEAT_PREFIX + code.toUpperCase(), null);
+}
+
+export function recentMatches(): RecentMatch[] {
+  const list = read<RecentMatch[]>(RECENT);
+  return Array.isArray(list) ? list.filter((m) => m && typeof m.code === "string") : [];
+}
+
+/** Remember a match (newest first; one entry per room and match). */
+export function rememberMatch(m: RecentMatch): void {
+  const rest = recentMatches().filter((x) => !(x.code === m.code && x.match === m.match));
+  write(RECENT, [m, ...rest].slice(0, MAX_RECENT));
+}
+
+export function preference(name: string, fallback: boolean): boolean {
+  const v = read<boolean>(`deltav.pref.${name}`);
+  return typeof v === "boolean" ? v : fallback;
+}
+
+export function setPreference(name: string, value: boolean): void {
+  write(`deltav.pref.${name}`, value);
+}
