@@ -50,7 +50,7 @@ def shot(pg, name: str) -> None:
 
 
 def stage(pg) -> dict:
-    return pg.evaluate("""() => { const s = window.kh.screen; return {
+    return pg.evaluate("""() => { const s = window.khScreen; return {
         stage: s.view?.stage, toAct: s.snap?.to_act, status: s.snap?.status, step: s.snap?.step,
         plotting: s.view?.plotting, turn: s.view?.turn }; }""")
 
@@ -61,13 +61,16 @@ def wait_step_change(pg, step: int) -> None:
 
 def click_hex(pg, q: int, r: int) -> None:
     """A click on the map's canvas at the centre of hex [q, r] (the page's own camera places it)."""
-    x, y = pg.evaluate(f"""() => {{ const m = window.kh.screen.map; const c = m.canvas.getBoundingClientRect();
+    x, y = pg.evaluate(f"""() => {{ const m = window.khScreen.map; const c = m.canvas.getBoundingClientRect();
         const [x, y] = m.screenOf([{q}, {r}]); return [c.left + x, c.top + y]; }}""")
     pg.mouse.click(x, y)
 
 
-def play_one(pg, seen: set[str], prefix: str = "") -> bool:
-    """Take one decision by clicking what a person would click; False when the game is over."""
+def play_one(pg, seen: set[str], prefix: str = "", wait=None) -> bool:
+    """Take one decision by clicking what a person would click; False when the game is over. ``wait(pg, step)``
+    waits for the page to move past a step (default: the harness's marker)."""
+    pg.wait_for_function("window.khScreen.snap && (window.khScreen.snap.to_act || window.khScreen.snap.status === 'over')",
+                         timeout=60_000)
     st = stage(pg)
     if st["status"] == "over":
         return False
@@ -80,7 +83,7 @@ def play_one(pg, seen: set[str], prefix: str = "") -> bool:
     controls = pg.locator(".kh-controls")
     if st["stage"] == "move" and st["plotting"]:
         # every other step by clicking its arrowed hex on the map, the rest with the straight-on button
-        steps = pg.evaluate("window.kh.screen.ctl.steps.map(c => [c.entry.action.turn, c.entry.note])")
+        steps = pg.evaluate("window.khScreen.ctl.steps.map(c => [c.entry.action.turn, c.entry.note])")
         straight = [n for t, n in steps if t == 0] or [steps[0][1]]
         n = straight[0]
         if before % 2 == 0 and not n["end"]:
@@ -109,7 +112,7 @@ def play_one(pg, seen: set[str], prefix: str = "") -> bool:
         controls.locator("button[data-legal]").last.click()
     else:
         controls.locator("button.wide[data-legal]").first.click()
-    wait_step_change(pg, before)
+    (wait or wait_step_change)(pg, before)
     return True
 
 
@@ -151,9 +154,9 @@ def test_plotting_with_the_keyboard_and_refusals_in_words(harness, chromium):
     assert "Speed 9 is not possible" in pg.evaluate("window.kh.said.at(-1)")
     assert stage(pg)["step"] == first
     pg.keyboard.press("Tab")  # the next ship: the frigate
-    assert pg.evaluate("window.kh.screen.selected") == "a2-frigate"
+    assert pg.evaluate("window.khScreen.selected") == "a2-frigate"
     pg.keyboard.press("Shift+Tab")
-    assert pg.evaluate("window.kh.screen.selected") == "a1-destroyer"
+    assert pg.evaluate("window.khScreen.selected") == "a1-destroyer"
     pg.keyboard.press("3")
     wait_step_change(pg, first)
     assert stage(pg)["plotting"][:2] == ["a1-destroyer", 3]
@@ -162,11 +165,11 @@ def test_plotting_with_the_keyboard_and_refusals_in_words(harness, chromium):
         s = stage(pg)["step"]
         pg.keyboard.press(key)
         wait_step_change(pg, s)
-    plots = pg.evaluate("window.kh.screen.view.plots")
+    plots = pg.evaluate("window.khScreen.view.plots")
     assert plots["a1-destroyer"] == [3, 0, [1, 0, -1]]
     # a click on an empty hex far away is explained, not ignored
     pg.keyboard.press("3")
-    pg.wait_for_function("window.kh.screen.view.plotting !== null")
+    pg.wait_for_function("window.khScreen.view.plotting !== null")
     click_hex(pg, 0, 4)  # the planet: no step goes there
     assert "not one of the next steps" in pg.evaluate("window.kh.said.at(-1)")
     for key in ("2", "2", "2"):

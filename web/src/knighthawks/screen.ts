@@ -53,6 +53,7 @@ export class KnightHawksScreen implements GameScreen {
 
   async mount(root: HTMLElement, host: ScreenHost): Promise<void> {
     injectStyle();
+    (window as unknown as { khScreen?: KnightHawksScreen }).khScreen = this; // the browser tests read it
     this.host = host;
     this.root = root;
     root.classList.add("kh-root");
