@@ -55,8 +55,8 @@ export class KnightHawksScreen implements GameScreen {
     injectStyle();
     (window as unknown as { khScreen?: KnightHawksScreen }).khScreen = this; // the browser tests read it
     this.host = host;
-    this.root = root;
-    root.classList.add("kh-root");
+    this.root = el("div", "kh-root");
+    root.append(this.root);
     const mapWrap = el("div", "kh-mapwrap");
     const canvas = el("canvas", "kh-map");
     canvas.setAttribute("aria-label", "the hex map: click a ship to select it; arrowed hexes plot the next step");
@@ -70,7 +70,6 @@ export class KnightHawksScreen implements GameScreen {
     mapWrap.append(canvas, readout, fit);
     const side = el("aside", "kh-side");
     const phase = el("div", "kh-phase");
-    phase.setAttribute("aria-live", "polite");
     const controls = el("div", "kh-controls");
     const fleet = el("div", "kh-fleetwrap");
     const sheet = el("div", "kh-sheetwrap");
@@ -81,7 +80,7 @@ export class KnightHawksScreen implements GameScreen {
     report.setAttribute("aria-live", "polite");
     reportBox.append(report);
     side.append(phase, controls, reportBox, fleet, sheet);
-    root.append(mapWrap, side);
+    this.root.append(mapWrap, side);
     this.els = { phase, controls, fleet, sheet, report, readout };
     const reduced = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
     this.map = new HexMap(canvas, reduced);
@@ -98,7 +97,7 @@ export class KnightHawksScreen implements GameScreen {
 
   unmount(): void {
     this.map?.destroy();
-    this.root?.replaceChildren();
+    this.root?.remove();
   }
 
   phase(s: Snapshot): string {
@@ -143,7 +142,6 @@ export class KnightHawksScreen implements GameScreen {
     if (!v || !s || !this.ctl) return;
     this.map.setView(v);
     this.els.phase.replaceChildren(
-      el("strong", "", this.phase(s)),
       el("span", "kh-score", `Turn ${Math.min(v.turn, v.turn_limit)}/${v.turn_limit} · ${v.sides[0]} ${v.scores[0]} : ${v.scores[1]} ${v.sides[1]}`),
     );
     this.renderControls();

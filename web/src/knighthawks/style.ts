@@ -3,7 +3,7 @@
  * Cyan and orange are the two sides. Presentation only.
  */
 const CSS = `
-.kh-root { position: absolute; inset: 0; display: grid; grid-template-columns: 1fr minmax(320px, 380px);
+.kh-root { position: absolute; inset: 0; display: grid; grid-template-columns: minmax(0, 1fr) minmax(290px, 330px);
   color: #dfe6f3; font: 14px/1.4 system-ui, "Segoe UI", Roboto, sans-serif; background: #03050b; }
 .kh-mapwrap { position: relative; min-width: 0; min-height: 0; }
 .kh-map { position: absolute; inset: 0; width: 100%; height: 100%; display: block; cursor: crosshair; touch-action: none; }
@@ -17,10 +17,10 @@ const CSS = `
   border: 1px solid rgba(140,160,200,0.3); background: rgba(30,40,64,0.9); color: #dfe6f3; font-size: 18px; cursor: pointer; }
 .kh-side { overflow-y: auto; background: #080c18; border-left: 1px solid rgba(140,160,200,0.2); padding: 10px 12px 24px;
   display: flex; flex-direction: column; gap: 10px; }
-.kh-phase { display: flex; flex-direction: column; gap: 2px; padding: 8px 10px; border-radius: 8px;
+.kh-phase { display: flex; flex-direction: column; gap: 2px; padding: 5px 10px; border-radius: 8px;
   background: rgba(62,224,255,0.08); border: 1px solid rgba(62,224,255,0.25); }
 .kh-phase strong { font-size: 15px; }
-.kh-score { font-size: 12.5px; color: #9aa6bd; font-variant-numeric: tabular-nums; }
+.kh-score { font-size: 13px; color: #dfe6f3; font-variant-numeric: tabular-nums; }
 .kh-controls h3 { margin: 0 0 6px; font-size: 14px; font-weight: 650; }
 .kh-controls { display: flex; flex-direction: column; gap: 8px; }
 .kh-row { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
