@@ -27,20 +27,10 @@ def harness():
         srv.close()
 
 
-@pytest.fixture(scope="module")
-def chromium():
-    from playwright.sync_api import sync_playwright
-
-    from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS
-
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (or set DELTAV_CHROMIUM)")
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
+@pytest.fixture
+def chromium(browser):
+    """The session's Chromium (tests/web/conftest.py): one Playwright per test process."""
+    return browser
 
 
 def shot(pg, name: str) -> None:
@@ -170,7 +160,10 @@ def test_plotting_with_the_keyboard_and_refusals_in_words(harness, chromium):
     # a click on an empty hex far away is explained, not ignored
     pg.keyboard.press("3")
     pg.wait_for_function("window.khScreen.view.plotting !== null")
-    click_hex(pg, 0, 4)  # the planet: no step goes there
+    q, r = pg.evaluate("""() => { const v = window.khScreen.view; const s = v.ships.find(x => x.id === v.plotting[0]);
+        const d = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]][s.facing];
+        return [s.hex[0] - 2 * d[0], s.hex[1] - 2 * d[1]]; }""")
+    click_hex(pg, q, r)  # two hexes behind the ship: no step goes there
     assert "not one of the next steps" in pg.evaluate("window.kh.said.at(-1)")
     for key in ("2", "2", "2"):
         s = stage(pg)["step"]

@@ -153,6 +153,18 @@ export class HexMap {
     return this.fitted && this.sized;
   }
 
+  /** Centre on a hex, zooming in to at least `minZoom` (a ship being plotted). */
+  focus(h: Hex, minZoom: number): void {
+    const [wx, wy] = pixel(h);
+    this.camera.moveTo(wx, wy, Math.max(this.camera.target.zoom, minZoom));
+  }
+
+  /** Whether a hex is inside the visible part of the map, `margin` pixels from the edge. */
+  onScreen(h: Hex, margin = 40): boolean {
+    const [x, y] = this.screenOf(h);
+    return x > margin && y > margin && x < this.camera.width - margin && y < this.camera.height - margin;
+  }
+
   centreOn(h: Hex): void {
     const [wx, wy] = pixel(h);
     this.camera.moveTo(wx, wy);
@@ -391,7 +403,7 @@ export class HexMap {
     }
     const col = COLOUR[sideOf(s.owner, v.viewer)];
     const small = s.kind === "fighter" || s.kind === "scout";
-    const half = z * (n > 1 ? 0.34 : small ? 0.42 : 0.52);
+    const half = Math.max(n > 1 ? 7 : 9, z * (n > 1 ? 0.34 : small ? 0.42 : 0.52));
     const fa = facingAngle(s.facing);
     // facing wedge
     ctx.fillStyle = col;

@@ -42,6 +42,7 @@ export class KnightHawksScreen implements GameScreen {
   private busy = false;
   private lastPhase = "";
   private lastTurn = "";
+  private plotFocus: string | null = null;
   private facingPick = new Map<string, number>();
   private weaponSel = 0;
   private targetSel = 0;
@@ -132,7 +133,14 @@ export class KnightHawksScreen implements GameScreen {
       this.lastTurn = turnKey;
       this.frameShips(!this.map.hasFitted);
     }
-    if (this.map) this.render();
+    if (this.map) {
+      this.render();
+      if (v.plotting && snapshot.to_act && this.plotFocus !== v.plotting[0]) {
+        this.plotFocus = v.plotting[0];
+        const sh = this.ship(v.plotting[0]);
+        if (sh && (!this.map.onScreen(sh.hex, 80) || this.map.camera.target.zoom < 22)) this.map.focus(sh.hex, 22);
+      } else if (!v.plotting) this.plotFocus = null;
+    }
   }
 
   // --- rendering ------------------------------------------------------------------------------------------
@@ -155,9 +163,15 @@ export class KnightHawksScreen implements GameScreen {
   private frameShips(instant = false): void {
     const v = this.view;
     if (!v) return;
-    const hexes = v.ships.filter((s) => s.status === "active").map((s) => s.hex);
-    for (const [, p] of v.map.planets) hexes.push(p);
-    this.map.frame(hexes, 3, instant);
+    const active = v.ships.filter((s) => s.status === "active");
+    const seat = this.snap?.seat ?? null;
+    const own = seat === null ? [] : active.filter((s) => s.owner === seat);
+    const dist = (a: Hex, b: Hex): number => Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1]), Math.abs(a[0] + a[1] - b[0] - b[1]));
+    // your ships and the enemies near them (all ships for a spectator), and the planets among them
+    const near = own.length ? active.filter((s) => s.owner === seat || own.some((o) => dist(o.hex, s.hex) <= 8)) : active;
+    const hexes = near.map((s) => s.hex);
+    for (const [, p] of v.map.planets) if (near.some((s) => dist(s.hex, p) <= 6)) hexes.push(p);
+    this.map.frame(hexes, 4, instant);
   }
 
   private select(id: string): void {
