@@ -139,3 +139,26 @@ def test_a_spectator_page_never_receives_a_secret(live_server, new_page):
     assert check_frames(watcher.frames_in, secrets) > 10
     assert check_frames(player.frames_in, secrets_by_step(record, 0)) > 10
     assert watcher.errors == [] and player.errors == []
+
+
+def test_a_phone_in_the_shell(live_server, new_page):
+    room = live_server.create("knighthawks", ["human", "bot:easy"], seat=0, seed=3, turn_limit=1)
+    pg = new_page(width=375, height=812, mobile=True)
+    live_server.open_seat(pg, room)
+    mounted(pg)
+    pg.wait_for_timeout(300)
+    wide = pg.evaluate("[...document.querySelectorAll('.kh-root *')].filter(e => e.getBoundingClientRect().right > "
+                       "window.innerWidth + 1).map(e => e.className)")
+    assert wide == []
+    box = pg.locator(".kh-map").bounding_box()
+    assert box["width"] > 300 and box["height"] > 100
+    shot(pg, "shell-mobile")
+    step = pg.evaluate("window.deltavShell.state().step")
+    speed = pg.locator(".kh-speeds button.primary[data-legal]").first  # hold the speed: then plot its path
+    speed.scroll_into_view_if_needed()
+    speed.tap()
+    wait_step_change(pg, step)
+    pg.wait_for_function("window.khScreen.view.plotting !== null")
+    pg.evaluate("document.querySelector('.kh-root').scrollTop = 0")
+    shot(pg, "shell-mobile-plotting")
+    assert pg.errors == []

@@ -144,8 +144,8 @@ export class HexMap {
     const y0 = Math.min(...ys) - 1.7 * pad;
     const y1 = Math.max(...ys) + 1.7 * pad;
     const z = this.camera.fitZoom({ x: x0, y: y0, w: x1 - x0, h: y1 - y0 }, 8);
-    if (instant) this.camera.jump((x0 + x1) / 2, (y0 + y1) / 2, Math.min(z, 38));
-    else this.camera.moveTo((x0 + x1) / 2, (y0 + y1) / 2, Math.min(z, 38));
+    if (instant) this.camera.jump((x0 + x1) / 2, (y0 + y1) / 2, Math.min(z, 30));
+    else this.camera.moveTo((x0 + x1) / 2, (y0 + y1) / 2, Math.min(z, 30));
     this.fitted = true;
   }
 
@@ -342,6 +342,37 @@ export class HexMap {
     }
     // markers last: step targets and shots
     for (const m of o.markers) this.marker(m);
+    this.offscreen(v);
+  }
+
+  /** A pointer at the edge of the view toward every ship in play that is off screen (its class letters). */
+  private offscreen(v: KHView): void {
+    const ctx = this.ctx;
+    const W = this.camera.width;
+    const H = this.camera.height;
+    const m = 16;
+    for (const s of v.ships) {
+      if (s.status !== "active") continue;
+      const [x, y] = this.screenOf(s.hex);
+      if (x >= 0 && y >= 0 && x <= W && y <= H) continue;
+      const cx = W / 2;
+      const cy = H / 2;
+      const dx = x - cx;
+      const dy = y - cy;
+      const k = Math.min((W / 2 - m) / Math.max(1e-6, Math.abs(dx)), (H / 2 - m) / Math.max(1e-6, Math.abs(dy)));
+      const px = cx + dx * k;
+      const py = cy + dy * k;
+      const a = Math.atan2(dy, dx);
+      const col = COLOUR[sideOf(s.owner, v.viewer)];
+      ctx.fillStyle = col;
+      ctx.beginPath();
+      ctx.moveTo(px + Math.cos(a) * 9, py + Math.sin(a) * 9);
+      ctx.lineTo(px + Math.cos(a + 2.5) * 8, py + Math.sin(a + 2.5) * 8);
+      ctx.lineTo(px + Math.cos(a - 2.5) * 8, py + Math.sin(a - 2.5) * 8);
+      ctx.closePath();
+      ctx.fill();
+      this.label(abbr(s.class), px - Math.cos(a) * 16, py - Math.sin(a) * 12, col, 11, 700);
+    }
   }
 
   private outline(R: number): void {

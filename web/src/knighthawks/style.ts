@@ -103,8 +103,9 @@ const CSS = `
 .kh-keys dt { font-family: ui-monospace, monospace; color: #ffe066; }
 .kh-keys dd { margin: 0; }
 @media (max-width: 700px) {
-  .kh-root { grid-template-columns: 1fr; grid-template-rows: 46% 54%; }
-  .kh-side { border-left: 0; border-top: 1px solid rgba(140,160,200,0.2); }
+  .kh-root { display: block; overflow-y: auto; }
+  .kh-mapwrap { height: min(58vh, 360px); }
+  .kh-side { overflow: visible; border-left: 0; border-top: 1px solid rgba(140,160,200,0.2); }
   .kh-fleet { grid-template-columns: 1fr 1fr; }
 }
 @media (prefers-reduced-motion: reduce) { .kh-root * { transition: none !important; animation: none !important; } }
