@@ -143,3 +143,23 @@ def test_a_session_puts_the_notes_on_the_legal_entries():
     courses = [e for e in snap["legal"] if e["action"]["type"] == "course"]
     assert courses and all("breakup" in e["note"] for e in courses)
     assert sess.snapshot(None)["legal"] == []
+
+
+def test_the_plotted_paths_shown_are_the_moves_made():
+    compared = 0
+    for scenario in SCENARIOS:
+        for s, p, acts, notes, a in playout(scenario, 8, 800):
+            if not isinstance(a, m.EndMovement):
+                continue
+            paths = notes[acts.index(a)]["paths"]
+            orbiting = set(s.orbit_new) | {x.id for x in s.ships if x.orbit is not None or x.docked is not None}
+            moved = {}
+            for e in s.clone().apply_action(p, a):
+                j = e.to_json()
+                if j["type"] == "moved":
+                    moved[j["ship"]] = j["path"]
+            for sid, path in paths.items():
+                if sid in moved and sid not in orbiting:
+                    assert moved[sid] == path, (sid, path, moved[sid])
+                    compared += 1
+    assert compared > 20

@@ -35,6 +35,8 @@ export interface Overlay {
   lines: { a: Hex; b: Hex; colour: string; dash?: boolean }[];
   /** the hexes of the move in progress (the plotted path so far) */
   plotPath: Hex[];
+  /** your ships' plotted moves, not yet executed */
+  plans?: Hex[][];
 }
 
 const EMPTY: Overlay = { selected: null, markers: [], lines: [], plotPath: [] };
@@ -319,6 +321,22 @@ export class HexMap {
         if (i === 0) ctx.moveTo(x, y);
         else ctx.lineTo(x, y);
       });
+      ctx.stroke();
+    }
+    for (const plan of o.plans ?? []) {
+      if (plan.length < 2) continue;
+      ctx.strokeStyle = "rgba(62,224,255,0.75)";
+      ctx.lineWidth = Math.max(2, z * 0.08);
+      ctx.setLineDash([z * 0.25, z * 0.12]);
+      ctx.beginPath();
+      plan.forEach((h, i) => {
+        const [x, y] = this.screenOf(h);
+        if (i === 0) ctx.moveTo(x, y);
+        else ctx.lineTo(x, y);
+      });
+      ctx.stroke();
+      ctx.setLineDash([]);
+      this.hexPath(plan[plan.length - 1]!, 0.8);
       ctx.stroke();
     }
     for (const l of o.lines) {

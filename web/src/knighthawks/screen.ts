@@ -530,6 +530,26 @@ export class KnightHawksScreen implements GameScreen {
         }
       }
     }
+    if (c.endMovement) {
+      const paths = note(c.endMovement).paths as Record<string, Hex[]> | undefined;
+      if (paths) o.plans = Object.values(paths);
+    }
+    if (this.selected) {
+      for (const ch of c.lays.get(this.selected) ?? []) {
+        const h = note(ch).hex as Hex | undefined;
+        if (h) o.markers.push({ hex: h, label: ch.entry.action.kind === "M" ? "M" : "S", kind: "target" });
+      }
+    }
+    if (c.endMovement) {
+      const paths = note(c.endMovement).paths as Record<string, Hex[]> | undefined;
+      if (paths) o.plans = Object.values(paths);
+    }
+    if (this.selected) {
+      for (const ch of c.lays.get(this.selected) ?? []) {
+        const h = note(ch).hex as Hex | undefined;
+        if (h) o.markers.push({ hex: h, label: ch.entry.action.kind === "M" ? "M" : "S", kind: "target" });
+      }
+    }
     if (v.stage === "declare") {
       const list = this.weaponList(c);
       const cur = list[this.weaponSel];

@@ -14,6 +14,8 @@ beside each control and that only the engine knows.
   the defender may fire), ``half`` (half damage), ``dtm`` (the weapon's Damage Table modifier) and ``hdr``.
 - ``intercept``: the chance of the pending attack after those ICMs and evasion (``chance``, ``odds``).
 - ``repair``: the odds of the d100 roll: ``success``, ``fail`` and ``lost`` (unrepairable in space), percent.
+- ``lay``: the ``hex`` of the plotted path the trap is dropped in.
+- ``end_movement``: ``paths``, the hexes each of the seat's plotted ships will pass through (its start first).
 
 Computed from ``state.view(player)`` only (the enemy ships as that seat last saw them, its own plot in
 progress), so a note never tells a seat what it may not know. Owns: annotation arithmetic by calling the
@@ -132,5 +134,11 @@ def annotate(state, player: int, actions: Sequence) -> list[dict | None]:
             note = _intercept_note(state, ships, a)
         elif t is m.Repair:
             note = _repair_note(a.points)
+        elif t is m.Lay:
+            path = state._plotted_path(state.ship(a.ship))
+            note = {"hex": list(path[a.at])} if 0 <= a.at < len(path) else None
+        elif t is m.EndMovement:
+            note = {"paths": {sid: [list(h) for h in state._plotted_path(state.ship(sid))]
+                              for sid in state.plots if state.ship(sid).owner == player}}
         out.append(note)
     return out
