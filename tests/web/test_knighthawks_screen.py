@@ -65,10 +65,11 @@ def play_one(pg, seen: set[str], prefix: str = "", wait=None) -> bool:
     if st["status"] == "over":
         return False
     before = st["step"]
-    key = st["stage"] + ("-plot" if st["plotting"] else "")
+    planned = pg.evaluate("Object.keys(window.khScreen.view.plots ?? {}).length > 0")
+    key = st["stage"] + ("-plot" if st["plotting"] else "-planned" if planned and st["stage"] == "move" else "")
     if key not in seen:
         seen.add(key)
-        shot(pg, prefix + {"move": "movement", "move-plot": "plotting", "declare": "fire", "intercept": "intercept",
+        shot(pg, prefix + {"move": "movement", "move-plot": "plotting", "move-planned": "planned", "declare": "fire", "intercept": "intercept",
                            "repair": "repair"}[key])
     controls = pg.locator(".kh-controls")
     if st["stage"] == "move" and st["plotting"]:

@@ -354,7 +354,8 @@ export class KnightHawksScreen implements GameScreen {
       const ul = el("ul", "kh-plotted");
       for (const x of plottedOwn) {
         const p = v.plots[x.id]!;
-        ul.append(el("li", "", `✓ ${x.name}: speed ${p[0]}${p[2].length ? `, ${p[2].filter((t) => t).length} turn(s)` : ""}`));
+        const n = p[2].filter((t) => t).length;
+        ul.append(el("li", "", `✓ ${x.name}: speed ${p[0]}${p[0] ? (n ? `, ${n} turn${n > 1 ? "s" : ""}` : ", straight") : ""}`));
       }
       box.append(ul);
     }
