@@ -100,6 +100,20 @@ class KnightHawks(Game):
         return limit * 2 * per_side + (limit // 3 + 1) * (dcr + 2 * n + 2) + 10
 
     @classmethod
+    def board(cls, options: Mapping[str, Any] | None = None) -> dict:
+        """The map and data tables for clients (board.py)."""
+        from deltav.games.knighthawks.board import board
+
+        opts = cls.resolve_options(options)
+        return board(_scenario_for(opts), opts)
+
+    @classmethod
+    def annotate_legal(cls, state, player, actions):
+        from deltav.games.knighthawks.annotate import annotate
+
+        return annotate(state, player, actions)
+
+    @classmethod
     def new_initial_state(cls, options: Mapping[str, Any] | None = None, seed: int = 0) -> KHState:
         opts = cls.resolve_options(options)
         return KHState.from_scenario(_scenario_for(opts), opts, seed)

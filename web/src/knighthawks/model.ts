@@ -1,0 +1,346 @@
+/**
+ * Knight Hawks screen model: the types of the game's view and board document (docs/knighthawks.md), the
+ * grouping of the legal actions into the controls a person uses, and the wording of events for the combat
+ * report. Pure logic, no DOM: node-tested (web/test/knighthawks.test.ts).
+ *
+ * It never decides what is legal: every control is one entry of `snapshot.legal`, found by matching.
+ */
+import type { LegalEntry, LogEntry } from "../shell/screen";
+
+export type Hex = [number, number];
+/** [code, count (-1: not LTD), max, status 0 ok / 1 destroyed / 2 unrepairable] */
+export type System = [string, number, number, number];
+
+export interface KHShip {
+  id: string;
+  name: string;
+  class: string;
+  kind: string;
+  owner: number;
+  evasive: boolean;
+  points: number;
+  hex: Hex;
+  facing: number;
+  speed: number;
+  hp: number;
+  damage: number;
+  adf_max: number;
+  adf: number;
+  mr_max: number;
+  mr: number;
+  dcr_max: number;
+  weapons: System[];
+  defenses: System[];
+  screen: string | null;
+  masking: number;
+  damaged_systems: { short: boolean; ccs: boolean; nav: boolean; dc: boolean; fire: boolean };
+  status: "active" | "destroyed" | "disengaged";
+  docked: string | null;
+  orbit: [number, boolean] | null;
+  evading: boolean;
+  unrepairable: string[];
+  path: Hex[];
+  navdir: number;
+  shadow?: KHShip | null;
+}
+
+/** [id, owner, kind, hex, moves (-1 waiting), facing, layer] */
+export type Trap = [string, number, string, Hex, number, number, string];
+/** [source, weapon index, weapon, target, hex, range, head_on, icms (-1 undecided), evade, layer?] */
+export type AttackRow = [string, number, string, string, Hex, number, boolean, number, boolean, string?];
+
+export interface KHView {
+  map: { radius: number; planets: [string, Hex][] };
+  sides: [string, string];
+  victory: { kind: string; ship?: string; edge?: string };
+  turn_limit: number;
+  first: number;
+  turn: number;
+  half: number;
+  mover: number;
+  stage: "move" | "declare" | "intercept" | "repair" | "over";
+  fire_mode: string;
+  ships: KHShip[];
+  mines: Trap[];
+  hidden_mines: number;
+  plots: Record<string, [number, number, number[]]>;
+  plotting: [string, number, number, number[]] | null;
+  screened: string[];
+  declared: [string, number, string][];
+  attacks: AttackRow[];
+  repair_player: number;
+  allocations: [number, string, string, number][];
+  scores: [number, number];
+  viewer: number | null;
+}
+
+export interface KHBoard {
+  format: string;
+  radius: number;
+  planets: { name: string; hex: Hex; ring: Hex[] }[];
+  scenario: { id: string; title: string; summary: string; sides: string[]; first: number };
+  weapons: Record<string, { name: string; range: number; ff: boolean; rd: boolean; mpo: boolean; ltd: boolean;
+    dtm: number; hdr: [number, number, number]; icm: number; fired: boolean }>;
+  defenses: Record<string, { name: string; kind: string; attracts: string[] }>;
+  columns: string[];
+  combat_table: Record<string, number[]>;
+  damage_table: { low: number; high: number; result: string; double: boolean; amount: string; priority: string[] }[];
+  classes: Record<string, { name: string; kind: string; hp: number; adf: number; mr: number; dcr: number;
+    evasive: boolean; points: number; weapons: [string, number][]; defenses: [string, number][] }>;
+}
+
+export const FACINGS = ["E", "NE", "NW", "W", "SW", "SE"] as const;
+export const DIRS: readonly Hex[] = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
+export const mod6 = (d: number): number => ((d % 6) + 6) % 6;
+export const neighbour = (h: Hex, d: number): Hex => {
+  const v = DIRS[mod6(d)]!;
+  return [h[0] + v[0], h[1] + v[1]];
+};
+export const hexEq = (a: readonly number[], b: readonly number[]): boolean => a[0] === b[0] && a[1] === b[1];
+
+/** Short counter labels by class, as the board game's counters carry them. */
+const ABBR: Record<string, string> = {
+  fighter: "FTR", assault_scout: "AS", frigate: "FF", destroyer: "DD", minelayer: "ML", light_cruiser: "LC",
+  heavy_cruiser: "HC", battleship: "BB", assault_carrier: "CV", carrier: "CV", freighter: "FRT",
+  armed_station: "STN", fortified_station: "FS", space_station: "STN", fortress: "FT",
+};
+export function abbr(cls: string): string {
+  return ABBR[cls] ?? cls.replace(/[^a-z]/gi, "").slice(0, 3).toUpperCase();
+}
+
+export const WEAPON_NAMES: Record<string, string> = {
+  LC: "laser cannon", LB: "laser battery", PB: "proton beam", EB: "electron beam", DC: "disruptor cannon",
+  T: "torpedo", AR: "assault rocket", RB: "rocket battery", M: "mines", S: "seeker missile",
+};
+export const DEFENSE_NAMES: Record<string, string> = {
+  RH: "reflective hull", MS: "masking screen", PS: "proton screen", ES: "electron screen", SS: "stasis screen",
+  ICM: "interceptor missiles", none: "no defense",
+};
+export const REPAIR_NAMES: Record<string, string> = {
+  hull: "hull points", adf: "1 ADF point", mr: "1 MR point", short: "power short", ccs: "combat control",
+  nav: "navigation control", dc: "damage control", fire: "electrical fire",
+};
+
+/** The readable name of a repair target key (w<i>/d<i> name the system of that ship). */
+export function repairName(target: string, ship: KHShip | undefined): string {
+  const m = /^([wd])(\d+)$/.exec(target);
+  if (m && ship) {
+    const sys = (m[1] === "w" ? ship.weapons : ship.defenses)[Number(m[2])];
+    if (sys) return (m[1] === "w" ? WEAPON_NAMES : DEFENSE_NAMES)[sys[0]] ?? sys[0];
+  }
+  return REPAIR_NAMES[target] ?? target;
+}
+
+/** Which side's colour a ship wears for this viewer: "own" (cyan) or "enemy" (orange); a spectator sees side 0
+ *  as own. */
+export function sideOf(owner: number, viewer: number | null): "own" | "enemy" {
+  return owner === (viewer ?? 0) ? "own" : "enemy";
+}
+
+export interface Choice {
+  index: number;
+  entry: LegalEntry;
+}
+
+/** The legal list grouped into the controls of each stage. Every member is an index into `legal`. */
+export interface Controls {
+  steps: Choice[];
+  courses: Map<string, Choice[]>;
+  orbits: Map<string, Choice[]>;
+  screens: Map<string, Choice[]>;
+  lays: Map<string, Choice[]>;
+  activates: Choice[];
+  endMovement: Choice | null;
+  /** ship -> weapon index -> assign choices (one per target) */
+  assigns: Map<string, Map<number, Choice[]>>;
+  fire: Choice | null;
+  intercepts: Choice[];
+  /** ship -> target -> repair choices (one per block size) */
+  repairs: Map<string, Map<string, Choice[]>>;
+  endRepair: Choice | null;
+  other: Choice[];
+}
+
+function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const got = m.get(k);
+  if (got) got.push(v);
+  else m.set(k, [v]);
+}
+
+export function groupLegal(legal: LegalEntry[]): Controls {
+  const c: Controls = {
+    steps: [], courses: new Map(), orbits: new Map(), screens: new Map(), lays: new Map(), activates: [],
+    endMovement: null, assigns: new Map(), fire: null, intercepts: [], repairs: new Map(), endRepair: null,
+    other: [],
+  };
+  legal.forEach((entry, index) => {
+    const a = entry.action;
+    const ch = { index, entry };
+    const ship = String(a.ship ?? "");
+    switch (a.type) {
+      case "step": c.steps.push(ch); break;
+      case "course": push(c.courses, ship, ch); break;
+      case "orbit": push(c.orbits, ship, ch); break;
+      case "screen": push(c.screens, ship, ch); break;
+      case "lay": push(c.lays, ship, ch); break;
+      case "activate": c.activates.push(ch); break;
+      case "end_movement": c.endMovement = ch; break;
+      case "assign": {
+        let w = c.assigns.get(ship);
+        if (!w) c.assigns.set(ship, (w = new Map()));
+        push(w, Number(a.weapon), ch);
+        break;
+      }
+      case "fire": c.fire = ch; break;
+      case "intercept": c.intercepts.push(ch); break;
+      case "repair": {
+        let t = c.repairs.get(ship);
+        if (!t) c.repairs.set(ship, (t = new Map()));
+        push(t, String(a.target), ch);
+        break;
+      }
+      case "end_repair": c.endRepair = ch; break;
+      default: c.other.push(ch);
+    }
+  });
+  return c;
+}
+
+/** The ships this seat has something to decide for, in the order their actions come. */
+export function shipsWithChoices(c: Controls): string[] {
+  const out: string[] = [];
+  const add = (s: string): void => {
+    if (s && !out.includes(s)) out.push(s);
+  };
+  for (const m of [c.screens, c.courses, c.orbits, c.lays]) for (const k of m.keys()) add(k);
+  for (const k of c.assigns.keys()) add(k);
+  for (const k of c.repairs.keys()) add(k);
+  return out;
+}
+
+/** Where a step choice lets you click: the hex the ship would face after entering the hex ahead and turning
+ *  (the neighbour of the entered hex in the new facing). Null without the engine's note. */
+export function stepTarget(ch: Choice): { entered: Hex; facing: number; aim: Hex } | null {
+  const n = ch.entry.note as { hex?: Hex; facing?: number } | undefined;
+  if (!n || !Array.isArray(n.hex) || typeof n.facing !== "number") return null;
+  return { entered: n.hex, facing: n.facing, aim: neighbour(n.hex, n.facing) };
+}
+
+/** The step choice whose aim hex (or, for a move that ends here, entered hex) is `h`. */
+export function stepAt(steps: Choice[], h: Hex): Choice | null {
+  for (const s of steps) {
+    const t = stepTarget(s);
+    if (t && hexEq(t.aim, h)) return s;
+  }
+  // a single choice (a forced or final step): clicking the entered hex takes it
+  if (steps.length === 1) {
+    const t = stepTarget(steps[0]!);
+    if (t && hexEq(t.entered, h)) return steps[0]!;
+  }
+  return null;
+}
+
+export const TURN_WORDS: Record<number, string> = { 1: "turn left", 0: "straight on", [-1]: "turn right" };
+
+/** The hex a path would trace for a plotted or in-progress plot is not derivable without the rules (gravity):
+ *  the screen draws only what the view says (ships' last paths) and the notes say (steps in progress). */
+export function shipName(view: KHView, id: string): string {
+  const s = view.ships.find((x) => x.id === id);
+  return s ? s.name : id;
+}
+
+function pct(x: unknown): string {
+  return `${Math.max(0, Math.min(100, Number(x)))}%`;
+}
+
+/** Readable combat-report lines for the events a viewer got: every attack with its roll against the chance,
+ *  every damage roll with its modified value, Damage Table result and effect, break-up checks, navigation rolls,
+ *  repair rolls. Returns null for an event the report does not show. */
+export function reportLine(e: LogEntry["event"], view: KHView): { text: string; kind: "hit" | "miss" | "damage" | "info" | "bad" } | null {
+  const n = (id: unknown): string => shipName(view, String(id));
+  const g = e as Record<string, unknown>;
+  switch (e.type) {
+    case "attack": {
+      const icm = Number(g.icms) > 0 ? `, ${g.icms} ICM` : "";
+      const ev = g.evade ? ", evading" : "";
+      const col = String(g.column) === "none" ? "no defense" : String(g.column);
+      return {
+        text: `${n(g.source)} ${g.weapon} → ${n(g.target)} at range ${g.range} (vs ${col}${icm}${ev}): ` +
+          `roll ${g.roll} vs ${pct(g.chance)}: ${g.hit ? "HIT" : "miss"}`,
+        kind: g.hit ? "hit" : "miss",
+      };
+    }
+    case "damage": {
+      const mod = Number(g.modified) - Number(g.roll);
+      const sign = mod >= 0 ? `+${mod}` : `${mod}`;
+      const hull = Number(g.hull) > 0 ? `, ${g.hull} hull points` : "";
+      const note = g.note ? ` (${g.note})` : "";
+      const sys = g.system ? ` ${g.system}` : "";
+      const eff = String(g.effect) === String(g.result) ? String(g.result) : `${g.result} → ${g.effect}`;
+      return {
+        text: `${n(g.ship)} damage: roll ${g.roll}${sign} = ${g.modified}: ${eff}${sys}${hull}${note}`,
+        kind: "damage",
+      };
+    }
+    case "breakup_check":
+      return {
+        text: `${n(g.ship)} break-up check: roll ${g.roll} vs ${g.chance}%: ${g.broke ? "BROKE APART" : "holds together"}`,
+        kind: g.broke ? "bad" : "info",
+      };
+    case "nav_roll":
+      return {
+        text: `${n(g.ship)} navigation hit: d10 ${g.roll}: forced turns ${Number(g.direction) > 0 ? "left" : Number(g.direction) < 0 ? "right" : "none"} this move`,
+        kind: "info",
+      };
+    case "destroyed":
+      return { text: `${n(g.ship)} destroyed (${g.cause})`, kind: "bad" };
+    case "disengaged":
+      return { text: `${n(g.ship)} left the battle`, kind: "info" };
+    case "wasted":
+      return { text: `${n(g.source)} ${g.weapon} at ${n(g.target)}: wasted (target already gone)`, kind: "miss" };
+    case "intercepted":
+      return { text: `${n(g.target)}: ${g.icms} ICM fired${g.evade ? ", evading" : ""}`, kind: "info" };
+    case "repair_roll":
+      return {
+        text: `${n(g.ship)} repair ${g.target} (${g.points} DCR): roll ${g.roll}: ${g.outcome}` +
+          (Number(g.restored) > 0 ? ` (+${g.restored})` : ""),
+        kind: g.outcome === "repaired" ? "hit" : "miss",
+      };
+    case "fired": {
+      const atts = (g.attacks as unknown[]) ?? [];
+      if (!atts.length) return { text: `${view.sides[Number(g.player)] ?? "side"} holds fire`, kind: "miss" };
+      return { text: `${view.sides[Number(g.player)] ?? "side"} fires ${atts.length} weapon${atts.length === 1 ? "" : "s"}`, kind: "info" };
+    }
+    default:
+      return null;
+  }
+}
+
+/** The phase banner for a view and whether this seat is to act. */
+export function phaseText(view: KHView, seat: number | null, toAct: boolean): string {
+  const side = view.sides[view.mover] ?? "?";
+  const who = seat === null ? side : view.mover === seat ? "you" : side;
+  switch (view.stage) {
+    case "move":
+      return toAct ? `Turn ${view.turn}: movement: plot your ships` : `Turn ${view.turn}: ${who} moving`;
+    case "declare": {
+      const mode = view.fire_mode === "def" ? "defensive fire" : "offensive fire";
+      return toAct ? `Turn ${view.turn}: ${mode}: choose weapons and targets` : `Turn ${view.turn}: ${mode}`;
+    }
+    case "intercept":
+      return toAct ? "Incoming missile: fire ICMs or evade" : "The defender decides ICMs";
+    case "repair":
+      return toAct ? `Repair turn: allocate damage control` : "Repair turn";
+    default:
+      return "Game over";
+  }
+}
+
+/** HP boxes of a roster sheet: `hp` boxes, the first `damage` crossed off. */
+export function hullBoxes(hp: number, damage: number): boolean[] {
+  return Array.from({ length: Math.max(0, hp) }, (_, i) => i < damage);
+}
+
+export function severe(s: KHShip): boolean {
+  return s.damage > Math.floor(s.hp / 2);
+}

@@ -1,0 +1,797 @@
+/**
+ * The Knight Hawks game screen (issue 16): the hex map, the fleet list and the selected ship's record sheet,
+ * the controls of the current stage (movement plotting by path, defensive and offensive fire with the odds,
+ * the defender's ICM and evasion choice, the repair allocation) and the combat report with every roll.
+ *
+ * Every control submits one entry of `snapshot.legal`, found by grouping (model.ts); odds and previews come
+ * from the engine's notes (src/deltav/games/knighthawks/annotate.py). Owns the screen's DOM and the wiring of
+ * map clicks and keys; drawing is map.ts, the sheet sheet.ts, the help help.ts.
+ */
+import type { GameScreen, LegalEntry, LogEntry, ScreenHost, Snapshot } from "../shell/screen";
+import { typingInField } from "../shell/input";
+import { helpSection } from "./help";
+import { COLOUR, HexMap, type Marker, type Overlay } from "./map";
+import {
+  type Choice, type Controls, FACINGS, groupLegal, type Hex, hexEq, type KHBoard, type KHShip, type KHView,
+  phaseText, repairName, reportLine, shipName, shipsWithChoices, sideOf, stepAt, stepTarget, TURN_WORDS,
+  WEAPON_NAMES,
+} from "./model";
+import { fleetList, shipSheet } from "./sheet";
+import { injectStyle } from "./style";
+
+type Note = Record<string, unknown>;
+const note = (c: Choice): Note => (c.entry.note ?? {}) as Note;
+const num = (x: unknown): number => (typeof x === "number" ? x : 0);
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text = ""): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text) e.textContent = text;
+  return e;
+}
+
+export class KnightHawksScreen implements GameScreen {
+  private host!: ScreenHost;
+  private root!: HTMLElement;
+  private map!: HexMap;
+  private board: KHBoard | null = null;
+  private snap: Snapshot | null = null;
+  private view: KHView | null = null;
+  private ctl: Controls | null = null;
+  private selected: string | null = null;
+  private busy = false;
+  private lastPhase = "";
+  private lastTurn = "";
+  private plotFocus: string | null = null;
+  private facingPick = new Map<string, number>();
+  private weaponSel = 0;
+  private targetSel = 0;
+  private repairSel = 0;
+  private blockSel = new Map<string, number>();
+  private evade = false;
+  private els!: { phase: HTMLElement; controls: HTMLElement; fleet: HTMLElement; sheet: HTMLElement;
+    report: HTMLOListElement; readout: HTMLElement };
+
+  async mount(root: HTMLElement, host: ScreenHost): Promise<void> {
+    injectStyle();
+    (window as unknown as { khScreen?: KnightHawksScreen }).khScreen = this; // the browser tests read it
+    this.host = host;
+    this.root = el("div", "kh-root");
+    root.append(this.root);
+    const mapWrap = el("div", "kh-mapwrap");
+    const canvas = el("canvas", "kh-map");
+    canvas.setAttribute("aria-label", "the hex map: click a ship to select it; arrowed hexes plot the next step");
+    canvas.tabIndex = 0;
+    const readout = el("div", "kh-readout");
+    readout.setAttribute("aria-hidden", "true");
+    const fit = el("button", "kh-fit", "⤢");
+    fit.type = "button";
+    fit.title = "show the whole map (H)";
+    fit.addEventListener("click", () => this.map.fit());
+    mapWrap.append(canvas, readout, fit);
+    const side = el("aside", "kh-side");
+    const phase = el("div", "kh-phase");
+    const controls = el("div", "kh-controls");
+    const fleet = el("div", "kh-fleetwrap");
+    const sheet = el("div", "kh-sheetwrap");
+    const reportBox = el("details", "kh-reportbox");
+    reportBox.open = true;
+    reportBox.append(el("summary", "", "Combat report"));
+    const report = el("ol", "kh-report");
+    report.setAttribute("aria-live", "polite");
+    reportBox.append(report);
+    side.append(phase, controls, reportBox, fleet, sheet);
+    this.root.append(mapWrap, side);
+    this.els = { phase, controls, fleet, sheet, report, readout };
+    const reduced = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+    this.map = new HexMap(canvas, reduced);
+    this.map.onClick = (h) => this.clickHex(h);
+    this.map.onHover = (h) => this.hoverHex(h);
+    this.map.onFirstSize = () => this.frameShips(true);
+    try {
+      this.board = (await host.board()) as KHBoard | null;
+    } catch {
+      this.board = null;
+    }
+    if (this.snap) this.render();
+  }
+
+  unmount(): void {
+    this.map?.destroy();
+    this.root?.remove();
+  }
+
+  phase(s: Snapshot): string {
+    const v = s.view as unknown as KHView;
+    return phaseText(v, s.seat, s.to_act);
+  }
+
+  help(): HTMLElement {
+    return helpSection(this.board);
+  }
+
+  update(snapshot: Snapshot, newEvents: LogEntry[]): void {
+    this.snap = snapshot;
+    this.view = snapshot.view as unknown as KHView;
+    this.ctl = groupLegal(snapshot.to_act ? snapshot.legal : []);
+    this.busy = false;
+    const v = this.view;
+    if (v.plotting && snapshot.to_act) this.selected = v.plotting[0];
+    else {
+      const choices = shipsWithChoices(this.ctl);
+      if (choices.length && (!this.selected || !choices.includes(this.selected))) this.selected = choices[0]!;
+      if (!this.selected) this.selected = v.ships.find((s) => s.owner === (snapshot.seat ?? 0))?.id ?? null;
+    }
+    this.addReport(newEvents);
+    const ph = this.phase(snapshot);
+    if (ph !== this.lastPhase) {
+      this.lastPhase = ph;
+      if (snapshot.to_act) this.host.sound("turn");
+    }
+    const turnKey = `${v.turn}/${v.half}`;
+    if (this.map && (turnKey !== this.lastTurn || !this.map.hasFitted)) {
+      this.lastTurn = turnKey;
+      this.frameShips(!this.map.hasFitted);
+    }
+    if (this.map) {
+      this.render();
+      if (v.plotting && snapshot.to_act && this.plotFocus !== v.plotting[0]) {
+        this.plotFocus = v.plotting[0];
+        const sh = this.ship(v.plotting[0]);
+        if (sh && (!this.map.onScreen(sh.hex, 80) || this.map.camera.target.zoom < 22)) this.map.focus(sh.hex, 22);
+      } else if (!v.plotting) this.plotFocus = null;
+    }
+  }
+
+  // --- rendering ------------------------------------------------------------------------------------------
+  private render(): void {
+    const v = this.view;
+    const s = this.snap;
+    if (!v || !s || !this.ctl) return;
+    this.map.setView(v);
+    this.els.phase.replaceChildren(
+      el("span", "kh-score", `Turn ${Math.min(v.turn, v.turn_limit)}/${v.turn_limit} · ${v.sides[0]} ${v.scores[0]} : ${v.scores[1]} ${v.sides[1]}`),
+    );
+    this.renderControls();
+    this.els.fleet.replaceChildren(fleetList(v, this.selected, (id) => this.select(id)));
+    const sel = v.ships.find((x) => x.id === this.selected);
+    this.els.sheet.replaceChildren(...(sel ? [shipSheet(sel, v)] : []));
+    this.map.setOverlay(this.overlay());
+  }
+
+  /** Frame the ships in play (the view at the start and the start of each of your turns). */
+  private frameShips(instant = false): void {
+    const v = this.view;
+    if (!v) return;
+    const active = v.ships.filter((s) => s.status === "active");
+    const seat = this.snap?.seat ?? null;
+    const own = seat === null ? [] : active.filter((s) => s.owner === seat);
+    const dist = (a: Hex, b: Hex): number => Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1]), Math.abs(a[0] + a[1] - b[0] - b[1]));
+    // your ships and the enemies near them (all ships for a spectator), and the planets among them
+    const near = own.length ? active.filter((s) => s.owner === seat || own.some((o) => dist(o.hex, s.hex) <= 8)) : active;
+    const hexes = near.map((s) => s.hex);
+    for (const [, p] of v.map.planets) if (near.some((s) => dist(s.hex, p) <= 6)) hexes.push(p);
+    this.map.frame(hexes, 4, instant);
+  }
+
+  private select(id: string): void {
+    if (this.view?.plotting && this.snap?.to_act && id !== this.view.plotting[0]) {
+      this.host.say(`Finish plotting ${shipName(this.view, this.view.plotting[0])} first: choose its next hex.`, "warn");
+    }
+    this.selected = this.view?.plotting && this.snap?.to_act ? this.view.plotting[0] : id;
+    this.weaponSel = 0;
+    this.targetSel = 0;
+    this.repairSel = 0;
+    this.host.sound("select");
+    this.render();
+  }
+
+  private ship(id: string | null): KHShip | undefined {
+    return this.view?.ships.find((x) => x.id === id);
+  }
+
+  private button(text: string, c: Choice | null, cls = "", hint = ""): HTMLButtonElement {
+    const b = el("button", `kh-btn ${cls}`, text);
+    b.type = "button";
+    if (hint) b.append(el("kbd", "", hint));
+    if (c) {
+      b.dataset.legal = String(c.index);
+      b.addEventListener("click", () => this.act(c));
+    } else b.disabled = true;
+    return b;
+  }
+
+  private act(c: Choice): void {
+    if (this.busy) {
+      this.host.say("Waiting for the server to accept the last order.", "info");
+      return;
+    }
+    this.busy = true;
+    this.host.sound("confirm");
+    this.host.submit(c.entry.action).catch((err: unknown) => {
+      this.busy = false;
+      const msg = err && typeof err === "object" && "message" in err ? String((err as { message: unknown }).message) : String(err);
+      this.host.say(`Refused: ${msg}`, "error");
+      this.host.sound("error");
+    });
+  }
+
+  private renderControls(): void {
+    const box = this.els.controls;
+    box.replaceChildren();
+    const v = this.view!;
+    const s = this.snap!;
+    const c = this.ctl!;
+    if (s.status === "over" || v.stage === "over") {
+      const r = s.result;
+      const won = r && s.seat !== null && r.winners.includes(s.seat);
+      box.append(el("p", `kh-result ${won ? "won" : ""}`, r ? `${r.winners.map((w) => v.sides[w]).join(", ") || "Nobody"} won${r.reason ? `: ${r.reason}` : ""}` : "Game over"));
+      return;
+    }
+    if (!s.to_act) {
+      const who = s.seat === null ? "You are watching." : `Waiting for ${v.sides[v.stage === "repair" ? v.repair_player : v.mover] ?? "the other side"}…`;
+      box.append(el("p", "kh-wait", who));
+      return;
+    }
+    if (v.stage === "move") this.moveControls(box, v, c);
+    else if (v.stage === "declare") this.fireControls(box, v, c);
+    else if (v.stage === "intercept") this.interceptControls(box, v, c);
+    else if (v.stage === "repair") this.repairControls(box, v, c);
+    for (const o of c.other) box.append(this.button(o.entry.text, o));
+  }
+
+  private moveControls(box: HTMLElement, v: KHView, c: Controls): void {
+    if (c.steps.length) {
+      const [sid, speed, , turns] = v.plotting ?? [this.selected ?? "", 0, 0, []];
+      const sh = this.ship(sid);
+      const first = note(c.steps[0]!);
+      const done = num(first.done) - 1;
+      box.append(el("h3", "", `Plotting ${shipName(v, sid)}: hex ${done + 1} of ${speed}`));
+      box.append(el("p", "kh-hint", `MR used ${num(first.turns) - (c.steps[0]!.entry.action.turn ? 1 : 0)} of ${sh?.mr ?? "?"}. ` +
+        "Click an arrowed hex on the map, or press 1 / 2 / 3."));
+      if (sh?.damaged_systems.nav && sh.navdir) {
+        box.append(el("p", "kh-warn", `Navigation hit: this move must turn ${sh.navdir > 0 ? "left" : "right"} in every hex until its MR is used up.`));
+      }
+      if (sh?.evading) box.append(el("p", "kh-warn", "Evading: the ship must turn in each hex until its MR is used up."));
+      const row = el("div", "kh-row");
+      const order = [1, 0, -1];
+      for (const t of order) {
+        const ch = c.steps.find((x) => x.entry.action.turn === t);
+        if (!ch) continue;
+        const n = note(ch);
+        const end = String(n.end ?? "");
+        const label = end === "exit" ? "leave the battle" : end === "crash" ? "CRASH" : TURN_WORDS[t] ?? String(t);
+        const facing = typeof n.facing === "number" ? ` → ${FACINGS[n.facing]}` : "";
+        const risk = num(n.breakup) > 0 ? ` · break-up ${n.breakup}%` : "";
+        row.append(this.button(`${label}${end ? "" : facing}${risk}`, ch, end === "crash" ? "danger" : t === 0 ? "primary" : "", String(order.indexOf(t) + 1)));
+      }
+      box.append(row);
+      if (turns.length === 0 && c.steps.length === 1 && !sh?.damaged_systems.nav) {
+        box.append(el("p", "kh-hint", "Only one way on: a planet or the ship's MR leaves no choice."));
+      }
+      return;
+    }
+    const ships = shipsWithChoices(c);
+    const sel = this.selected && ships.includes(this.selected) ? this.selected : ships[0] ?? null;
+    const plottedOwn = v.ships.filter((x) => v.plots[x.id] && x.owner === this.snap!.seat);
+    if (sel) {
+      const sh = this.ship(sel);
+      box.append(el("h3", "", `${shipName(v, sel)}${sh ? `: speed ${sh.speed}, facing ${FACINGS[sh.facing]}, ADF ${sh.adf}, MR ${sh.mr}` : ""}`));
+      const screens = c.screens.get(sel) ?? [];
+      if (screens.length) {
+        const r = el("div", "kh-row");
+        r.append(el("span", "kh-label", "Screens"));
+        for (const ch of screens) r.append(this.button(ch.entry.text.replace(/^[^:]*: /, ""), ch, "small"));
+        box.append(r);
+      }
+      const courses = c.courses.get(sel) ?? [];
+      if (courses.length) {
+        const speeds = [...new Set(courses.map((x) => Number(x.entry.action.speed)))].sort((a, b) => a - b);
+        const r = el("div", "kh-row kh-speeds");
+        r.append(el("span", "kh-label", "New speed"));
+        for (const sp of speeds) {
+          const opts = courses.filter((x) => x.entry.action.speed === sp);
+          const pick = this.facingPick.get(sel) ?? sh?.facing ?? 0;
+          const ch = opts.find((x) => x.entry.action.facing === pick) ?? opts[0]!;
+          const risk = num(note(ch).breakup);
+          const b = this.button(`${sp}`, ch, sp === sh?.speed ? "primary" : "", sp <= 9 ? String(sp) : "");
+          b.title = `${ch.entry.text}${risk ? `; break-up chance ${risk}% before turns (+${num(note(ch).per_point)}% a turn)` : ""}`;
+          if (risk) b.append(el("small", "kh-risk", `${risk}%`));
+          r.append(b);
+        }
+        box.append(r);
+        const rot = [...new Set(courses.map((x) => Number(x.entry.action.facing)))];
+        if (rot.length > 1) {
+          const r2 = el("div", "kh-row");
+          r2.append(el("span", "kh-label", "Facing"));
+          for (const f of rot.sort((a, b) => a - b)) {
+            const b = el("button", `kh-btn small${(this.facingPick.get(sel) ?? sh?.facing) === f ? " on" : ""}`, FACINGS[f] ?? String(f));
+            b.type = "button";
+            b.setAttribute("aria-pressed", String((this.facingPick.get(sel) ?? sh?.facing) === f));
+            b.addEventListener("click", () => {
+              this.facingPick.set(sel, f);
+              this.render();
+            });
+            r2.append(b);
+          }
+          r2.append(el("kbd", "", "R"));
+          box.append(r2);
+        }
+        const per = num(note(courses[0]!).per_point);
+        if (per > 0) {
+          box.append(el("p", "kh-warn", `Severely damaged: every ADF or MR point used this move adds ${per}% to the break-up chance (rolled before it moves).`));
+        }
+        box.append(el("p", "kh-hint", "Pick a speed, then plot the path hex by hex on the map. Speed 0 stops the ship."));
+      }
+      const orbits = c.orbits.get(sel) ?? [];
+      if (orbits.length) {
+        const r = el("div", "kh-row");
+        r.append(el("span", "kh-label", "Orbit"));
+        for (const ch of orbits) {
+          const risk = num(note(ch).breakup);
+          r.append(this.button(`${ch.entry.action.clockwise ? "clockwise" : "counter-clockwise"}${risk ? ` · break-up ${risk}%` : ""}`, ch, "small"));
+        }
+        box.append(r);
+      }
+      const lays = c.lays.get(sel) ?? [];
+      if (lays.length) {
+        const r = el("div", "kh-row");
+        r.append(el("span", "kh-label", "Drop"));
+        for (const ch of lays) {
+          const a = ch.entry.action;
+          r.append(this.button(`${a.kind === "M" ? "mines" : "seeker"} at hex ${a.at}`, ch, "small"));
+        }
+        box.append(r);
+      }
+    }
+    if (c.activates.length) {
+      const r = el("div", "kh-row");
+      r.append(el("span", "kh-label", "Seekers"));
+      for (const ch of c.activates) r.append(this.button(`activate ${ch.entry.action.seeker}`, ch, "small"));
+      box.append(r);
+    }
+    if (plottedOwn.length) {
+      const ul = el("ul", "kh-plotted");
+      for (const x of plottedOwn) {
+        const p = v.plots[x.id]!;
+        const n = p[2].filter((t) => t).length;
+        ul.append(el("li", "", `✓ ${x.name}: speed ${p[0]}${p[0] ? (n ? `, ${n} turn${n > 1 ? "s" : ""}` : ", straight") : ""}`));
+      }
+      box.append(ul);
+    }
+    if (c.endMovement) {
+      box.append(this.button("End movement", c.endMovement, "primary wide", "Enter"));
+      box.append(el("p", "kh-hint", "Ships you did not plot hold their course: same speed, straight on."));
+    } else if (!c.steps.length) {
+      box.append(el("p", "kh-warn", "A ship cannot hold its course (it is evading, or a planet is ahead): plot it before ending movement."));
+    }
+  }
+
+  /** The weapons of the selected ship that can fire now: [weapon index, choices]. */
+  private weaponList(c: Controls): [string, number, Choice[]][] {
+    const out: [string, number, Choice[]][] = [];
+    const ships = [...c.assigns.keys()];
+    const order = this.selected && ships.includes(this.selected) ? [this.selected, ...ships.filter((x) => x !== this.selected)] : ships;
+    for (const sid of order) for (const [w, chs] of c.assigns.get(sid)!) out.push([sid, w, chs]);
+    return out;
+  }
+
+  private fireControls(box: HTMLElement, v: KHView, c: Controls): void {
+    const mode = v.fire_mode === "def" ? "Defensive fire: at any hex the enemy passed through" : "Offensive fire";
+    box.append(el("h3", "", mode));
+    const list = this.weaponList(c);
+    if (this.weaponSel >= list.length) this.weaponSel = 0;
+    if (v.declared.length) {
+      const ul = el("ul", "kh-plotted");
+      for (const [sid, w, tid] of v.declared) {
+        const sh = this.ship(sid);
+        ul.append(el("li", "", `✓ ${shipName(v, sid)} ${sh?.weapons[w]?.[0] ?? w} → ${shipName(v, tid)}`));
+      }
+      box.append(ul);
+    }
+    if (!list.length) box.append(el("p", "kh-hint", "No other weapon can bear on a target."));
+    const wrap = el("div", "kh-weapons");
+    list.forEach(([sid, w, chs], i) => {
+      const sh = this.ship(sid);
+      const code = sh?.weapons[w]?.[0] ?? "?";
+      const row = el("div", `kh-weapon${i === this.weaponSel ? " sel" : ""}`);
+      const head = el("button", "kh-wname", `${shipName(v, sid)} · ${code} ${WEAPON_NAMES[code] ?? ""}`);
+      head.type = "button";
+      head.setAttribute("aria-pressed", String(i === this.weaponSel));
+      head.addEventListener("click", () => {
+        this.weaponSel = i;
+        this.targetSel = 0;
+        this.selected = sid;
+        this.render();
+      });
+      row.append(head);
+      const ts = el("div", "kh-row");
+      chs.forEach((ch, j) => {
+        const n = note(ch);
+        const dtm = num(n.dtm);
+        const odds = `${num(n.odds)}%`;
+        const detail = `modified ${num(n.chance)}%, range ${num(n.range)}${n.head_on ? ", head-on" : ""}, vs ${String(n.column ?? "?")}, DTM ${dtm >= 0 ? "+" : ""}${dtm}${n.half ? ", half damage" : ""}${num(n.icm) ? `, ${n.icm}% per ICM` : ""}`;
+        const b = this.button(`${shipName(v, String(ch.entry.action.target))} ${odds}`, ch, `small${i === this.weaponSel && j === this.targetSel ? " on" : ""}`);
+        b.title = detail;
+        b.append(el("small", "kh-detail", detail));
+        ts.append(b);
+      });
+      row.append(ts);
+      wrap.append(row);
+    });
+    box.append(wrap);
+    if (c.fire) {
+      box.append(this.button(v.declared.length ? `Fire ${v.declared.length} weapon${v.declared.length > 1 ? "s" : ""}` : "Hold fire", c.fire, "primary wide", "F"));
+    }
+  }
+
+  private interceptControls(box: HTMLElement, v: KHView, c: Controls): void {
+    const att = v.attacks.find((a) => a[7] < 0);
+    if (att) {
+      box.append(el("h3", "", `Incoming ${WEAPON_NAMES[att[2]] ?? att[2]} from ${shipName(v, att[0])} at ${shipName(v, att[3])}`));
+      box.append(el("p", "kh-hint", `Range ${att[5]}${att[6] ? ", head-on" : ""}. Fire interceptor missiles from ships in the target's hex${c.intercepts.some((x) => x.entry.action.evade) ? ", or evade" : ""}.`));
+    }
+    const canEvade = c.intercepts.some((x) => x.entry.action.evade);
+    if (canEvade) {
+      const t = el("label", "kh-check");
+      const cb = el("input");
+      cb.type = "checkbox";
+      cb.checked = this.evade;
+      cb.addEventListener("change", () => {
+        this.evade = cb.checked;
+        this.render();
+      });
+      t.append(cb, document.createTextNode(" Evade (its next move must turn each hex) "), el("kbd", "", "V"));
+      box.append(t);
+    }
+    const row = el("div", "kh-row");
+    for (const ch of c.intercepts.filter((x) => Boolean(x.entry.action.evade) === (canEvade && this.evade))) {
+      const n = Number(ch.entry.action.icms);
+      const odds = num(note(ch).odds);
+      row.append(this.button(`${n} ICM${n === 1 ? "" : "s"}: ${odds}% to hit`, ch, n === 0 ? "" : "small", n <= 9 ? String(n) : ""));
+    }
+    box.append(row);
+  }
+
+  private repairList(c: Controls): [string, string, Choice[]][] {
+    const out: [string, string, Choice[]][] = [];
+    const ships = [...c.repairs.keys()];
+    const order = this.selected && ships.includes(this.selected) ? [this.selected, ...ships.filter((x) => x !== this.selected)] : ships;
+    for (const sid of order) for (const [t, chs] of c.repairs.get(sid)!) out.push([sid, t, chs]);
+    return out;
+  }
+
+  private repairControls(box: HTMLElement, v: KHView, c: Controls): void {
+    box.append(el("h3", "", "Repair turn: allocate damage control"));
+    box.append(el("p", "kh-hint", "Each block of DCR repairs one item on d100 at most the block (90+ fails; 99-00: unrepairable in space). Your choices stay secret."));
+    if (v.allocations.length) {
+      const ul = el("ul", "kh-plotted");
+      for (const [, sid, t, pts] of v.allocations) ul.append(el("li", "", `✓ ${shipName(v, sid)}: ${repairName(t, this.ship(sid))}, ${pts} DCR`));
+      box.append(ul);
+    }
+    const list = this.repairList(c);
+    if (this.repairSel >= list.length) this.repairSel = 0;
+    const wrap = el("div", "kh-weapons");
+    list.forEach(([sid, t, chs], i) => {
+      const row = el("div", `kh-weapon kh-repair${i === this.repairSel ? " sel" : ""}`);
+      const key = `${sid}/${t}`;
+      const bi = Math.min(this.blockSel.get(key) ?? chs.length - 1, chs.length - 1);
+      const label = el("label", "kh-wname", `${shipName(v, sid)}: ${repairName(t, this.ship(sid))}`);
+      const line = el("div", "kh-row");
+      const sel = el("select");
+      sel.setAttribute("aria-label", `DCR block for ${repairName(t, this.ship(sid))} of ${shipName(v, sid)}`);
+      chs.forEach((ch, j) => {
+        const o = el("option", "", `${ch.entry.action.points} DCR: ${num(note(ch).success)}% success`);
+        o.value = String(j);
+        if (j === bi) o.selected = true;
+        sel.append(o);
+      });
+      sel.addEventListener("change", () => {
+        this.blockSel.set(key, Number(sel.value));
+        this.repairSel = i;
+      });
+      row.append(label);
+      line.append(sel);
+      const b = el("button", "kh-btn small", "Allocate");
+      b.type = "button";
+      b.addEventListener("click", () => {
+        const ch = chs[Number(sel.value)];
+        if (ch) this.act(ch);
+      });
+      line.append(b);
+      row.append(line);
+      wrap.append(row);
+    });
+    box.append(wrap);
+    if (c.endRepair) box.append(this.button("Done allocating", c.endRepair, "primary wide", "F"));
+  }
+
+  private overlay(): Overlay {
+    const v = this.view!;
+    const c = this.ctl!;
+    const o: Overlay = { selected: this.selected, markers: [], lines: [], plotPath: [] };
+    if (c.steps.length) {
+      const n0 = note(c.steps[0]!);
+      if (Array.isArray(n0.path)) o.plotPath = n0.path as Hex[];
+      const t0 = stepTarget(c.steps[0]!);
+      if (t0) o.markers.push({ hex: t0.entered, label: "", kind: "step" });
+      for (const ch of c.steps) {
+        const t = stepTarget(ch);
+        const n = note(ch);
+        if (!t) continue;
+        const end = String(n.end ?? "");
+        const turn = Number(ch.entry.action.turn);
+        const risk = num(n.breakup) > 0 ? ` ${n.breakup}%` : "";
+        if (end) {
+          o.markers.push({ hex: t.entered, label: end === "exit" ? "exit" : "CRASH", kind: end === "crash" ? "danger" : "step" });
+          const from = Array.isArray(n.from) ? (n.from as Hex) : t.entered;
+          o.markers.push({ hex: t.aim, label: "", kind: end === "crash" ? "danger" : "step", from });
+        } else {
+          o.markers.push({ hex: t.aim, label: `${turn === 1 ? "L" : turn === -1 ? "R" : "↑"}${risk}`, kind: "step", from: t.entered });
+        }
+      }
+    }
+    if (c.endMovement) {
+      const paths = note(c.endMovement).paths as Record<string, Hex[]> | undefined;
+      if (paths) o.plans = Object.values(paths);
+    }
+    if (this.selected) {
+      for (const ch of c.lays.get(this.selected) ?? []) {
+        const h = note(ch).hex as Hex | undefined;
+        if (h) o.markers.push({ hex: h, label: ch.entry.action.kind === "M" ? "M" : "S", kind: "target" });
+      }
+    }
+    if (c.endMovement) {
+      const paths = note(c.endMovement).paths as Record<string, Hex[]> | undefined;
+      if (paths) o.plans = Object.values(paths);
+    }
+    if (this.selected) {
+      for (const ch of c.lays.get(this.selected) ?? []) {
+        const h = note(ch).hex as Hex | undefined;
+        if (h) o.markers.push({ hex: h, label: ch.entry.action.kind === "M" ? "M" : "S", kind: "target" });
+      }
+    }
+    if (v.stage === "declare") {
+      const list = this.weaponList(c);
+      const cur = list[this.weaponSel];
+      if (cur) {
+        cur[2].forEach((ch, j) => {
+          const tg = this.ship(String(ch.entry.action.target));
+          if (tg) o.markers.push({ hex: tg.hex, label: `${num(note(ch).odds)}%`, kind: j === this.targetSel ? "declared" : "target" });
+        });
+        const firer = this.ship(cur[0]);
+        const tg = this.ship(String(cur[2][this.targetSel]?.entry.action.target));
+        const h = cur[2][this.targetSel] ? (note(cur[2][this.targetSel]!).hex as Hex | undefined) : undefined;
+        if (firer && tg) o.lines.push({ a: firer.hex, b: h ?? tg.hex, colour: "#ffe066", dash: true });
+      }
+      for (const [sid, , tid] of v.declared) {
+        const a = this.ship(sid);
+        const b = this.ship(tid);
+        if (a && b) o.lines.push({ a: a.hex, b: b.hex, colour: COLOUR.own });
+      }
+    }
+    if (v.stage === "intercept") {
+      const att = v.attacks.find((a) => a[7] < 0);
+      const src = att ? this.ship(att[0]) : undefined;
+      if (att) o.lines.push({ a: src?.hex ?? att[4], b: att[4], colour: "#ff6a6a", dash: true });
+    }
+    return o;
+  }
+
+  // --- the combat report ----------------------------------------------------------------------------------
+  private addReport(events: LogEntry[]): void {
+    if (!this.view || !this.els) return;
+    let spoken = 0;
+    for (const e of events) {
+      const line = reportLine(e.event, this.view);
+      if (!line) {
+        if (e.event.type === "game_over") this.host.sound(this.snap?.seat !== null && (e.event.winners as number[] | undefined)?.includes(this.snap!.seat!) ? "win" : "lose");
+        continue;
+      }
+      const li = el("li", `kh-${line.kind}`, line.text);
+      this.els.report.prepend(li);
+      if (e.event.type === "attack") this.host.sound(line.kind === "hit" ? "hit" : "fire");
+      if (spoken < 3 && (line.kind === "hit" || line.kind === "damage" || line.kind === "bad")) {
+        this.host.say(line.text, "info");
+        spoken++;
+      }
+    }
+    while (this.els.report.children.length > 80) this.els.report.lastChild?.remove();
+  }
+
+  // --- map input ------------------------------------------------------------------------------------------
+  private hoverHex(h: Hex | null): void {
+    const v = this.view;
+    const out = this.els.readout;
+    if (!v || !h) {
+      out.textContent = "";
+      return;
+    }
+    const here = v.ships.filter((s) => s.status === "active" && hexEq(s.hex, h));
+    const planet = v.map.planets.find(([, p]) => hexEq(p, h));
+    const ring = v.map.planets.find(([, p]) => Math.max(Math.abs(p[0] - h[0]), Math.abs(p[1] - h[1]), Math.abs(p[0] + p[1] - h[0] - h[1])) === 1);
+    const parts = [`[${h[0]}, ${h[1]}]`];
+    if (planet) parts.push(`planet ${planet[0]}`);
+    else if (ring) parts.push(`gravity of ${ring[0]}`);
+    if (Math.max(Math.abs(h[0]), Math.abs(h[1]), Math.abs(h[0] + h[1])) > v.map.radius) parts.push("outside the battle");
+    for (const s of here) parts.push(`${s.name} (${v.sides[s.owner]}) speed ${s.speed} facing ${FACINGS[s.facing]}, hull ${s.hp - s.damage}/${s.hp}`);
+    out.textContent = parts.join(" · ");
+  }
+
+  private clickHex(h: Hex): void {
+    const v = this.view;
+    const c = this.ctl;
+    if (!v || !c) return;
+    if (c.steps.length) {
+      const ch = stepAt(c.steps, h);
+      if (ch) {
+        this.act(ch);
+        return;
+      }
+    }
+    if (v.stage === "declare" && this.snap?.to_act) {
+      const cur = this.weaponList(c)[this.weaponSel];
+      if (cur) {
+        const ch = cur[2].find((x) => hexEq(this.ship(String(x.entry.action.target))?.hex ?? [NaN, NaN], h));
+        if (ch) {
+          this.act(ch);
+          return;
+        }
+      }
+    }
+    const here = v.ships.filter((s) => s.status === "active" && hexEq(s.hex, h));
+    if (here.length) {
+      const i = here.findIndex((s) => s.id === this.selected);
+      const next = here[(i + 1) % here.length]!;
+      if (v.stage === "declare" && sideOf(next.owner, v.viewer) === "enemy" && this.snap?.to_act) {
+        this.host.say(`${next.name} is not a target for the chosen weapon (out of range, out of its field of fire, or behind a planet).`, "warn");
+      }
+      this.select(next.id);
+      return;
+    }
+    if (c.steps.length) {
+      this.host.say("That hex is not one of the next steps: click one of the arrowed hexes ahead of the ship.", "warn");
+    }
+  }
+
+  // --- keys -----------------------------------------------------------------------------------------------
+  key(e: KeyboardEvent): boolean {
+    if (typingInField(e) || e.ctrlKey || e.metaKey || e.altKey) return false;
+    const v = this.view;
+    const c = this.ctl;
+    if (!v || !c) return false;
+    const k = e.key;
+    if (k === "c" || k === "C") {
+      const s = this.ship(this.selected);
+      if (s) this.map.centreOn(s.hex);
+      return true;
+    }
+    if (k === "h" || k === "H") {
+      this.map.fit();
+      return true;
+    }
+    if (k === "z" || k === "Z") {
+      this.frameShips();
+      return true;
+    }
+    if (!this.snap?.to_act) {
+      if (k === "Enter" || /^[0-9]$/.test(k)) {
+        this.host.say("It is not your decision now.", "info");
+        return true;
+      }
+      return false;
+    }
+    if (k === "Tab") {
+      const inPanel = document.activeElement && this.root.querySelector(".kh-side")?.contains(document.activeElement);
+      if (inPanel) return false;
+      const ships = shipsWithChoices(c);
+      if (!ships.length) return false;
+      const i = ships.indexOf(this.selected ?? "");
+      this.select(ships[(i + (e.shiftKey ? -1 : 1) + ships.length) % ships.length]!);
+      return true;
+    }
+    if (v.stage === "move") {
+      if (c.steps.length && ["1", "2", "3"].includes(k)) {
+        const t = [1, 0, -1][Number(k) - 1];
+        const ch = c.steps.find((x) => x.entry.action.turn === t);
+        if (ch) this.act(ch);
+        else this.host.say(`You cannot ${TURN_WORDS[t!] ?? "do that"} here (MR used up, a forced turn, or a planet in the way).`, "warn");
+        return true;
+      }
+      if (!c.steps.length && /^[0-9]$/.test(k) && this.selected) {
+        const courses = c.courses.get(this.selected) ?? [];
+        const pick = this.facingPick.get(this.selected) ?? this.ship(this.selected)?.facing;
+        const opts = courses.filter((x) => x.entry.action.speed === Number(k));
+        const ch = opts.find((x) => x.entry.action.facing === pick) ?? opts[0];
+        if (ch) this.act(ch);
+        else this.host.say(`Speed ${k} is not possible for ${shipName(v, this.selected)} (ADF ${this.ship(this.selected)?.adf ?? "?"} from speed ${this.ship(this.selected)?.speed ?? "?"}).`, "warn");
+        return true;
+      }
+      if ((k === "r" || k === "R") && this.selected) {
+        const fs = [...new Set((c.courses.get(this.selected) ?? []).map((x) => Number(x.entry.action.facing)))].sort((a, b) => a - b);
+        if (fs.length > 1) {
+          const cur = this.facingPick.get(this.selected) ?? this.ship(this.selected)?.facing ?? 0;
+          this.facingPick.set(this.selected, fs[(fs.indexOf(cur) + 1) % fs.length]!);
+          this.render();
+        } else this.host.say("Only a stopped ship (or one in orbit) can rotate in place.", "info");
+        return true;
+      }
+      if (k === "Enter") {
+        if (c.endMovement) this.act(c.endMovement);
+        else this.host.say(c.steps.length ? "Finish the plot first: choose the next hex." : "A ship cannot hold its course: plot it first.", "warn");
+        return true;
+      }
+    }
+    if (v.stage === "declare") {
+      const list = this.weaponList(c);
+      if (k === "[" || k === "]") {
+        if (list.length) this.weaponSel = (this.weaponSel + (k === "]" ? 1 : -1) + list.length) % list.length;
+        this.targetSel = 0;
+        this.render();
+        return true;
+      }
+      if (k === "{" || k === "}") {
+        const n = list[this.weaponSel]?.[2].length ?? 0;
+        if (n) this.targetSel = (this.targetSel + (k === "}" ? 1 : -1) + n) % n;
+        this.render();
+        return true;
+      }
+      if (k === "Enter") {
+        const ch = list[this.weaponSel]?.[2][this.targetSel];
+        if (ch) this.act(ch);
+        else this.host.say("No weapon can bear on a target: press F to end the fire phase.", "info");
+        return true;
+      }
+      if ((k === "f" || k === "F") && c.fire) {
+        this.act(c.fire);
+        return true;
+      }
+    }
+    if (v.stage === "intercept") {
+      if (k === "v" || k === "V") {
+        if (c.intercepts.some((x) => x.entry.action.evade)) {
+          this.evade = !this.evade;
+          this.render();
+        } else this.host.say("This target cannot evade (only fighters and assault scouts evade torpedoes).", "info");
+        return true;
+      }
+      if (/^[0-9]$/.test(k)) {
+        const canEvade = c.intercepts.some((x) => x.entry.action.evade);
+        const ch = c.intercepts.find((x) => x.entry.action.icms === Number(k) && Boolean(x.entry.action.evade) === (canEvade && this.evade));
+        if (ch) this.act(ch);
+        else this.host.say(`Not ${k} ICMs: only ${Math.max(...c.intercepts.map((x) => Number(x.entry.action.icms)))} are available in that hex.`, "warn");
+        return true;
+      }
+    }
+    if (v.stage === "repair") {
+      const list = this.repairList(c);
+      if (k === "[" || k === "]") {
+        if (list.length) this.repairSel = (this.repairSel + (k === "]" ? 1 : -1) + list.length) % list.length;
+        this.render();
+        return true;
+      }
+      const cur = list[this.repairSel];
+      if ((k === "{" || k === "}") && cur) {
+        const key = `${cur[0]}/${cur[1]}`;
+        const n = cur[2].length;
+        const i = this.blockSel.get(key) ?? n - 1;
+        this.blockSel.set(key, Math.max(0, Math.min(n - 1, i + (k === "}" ? 1 : -1))));
+        this.render();
+        return true;
+      }
+      if (k === "Enter" && cur) {
+        const n = cur[2].length;
+        const ch = cur[2][Math.min(this.blockSel.get(`${cur[0]}/${cur[1]}`) ?? n - 1, n - 1)];
+        if (ch) this.act(ch);
+        return true;
+      }
+      if ((k === "f" || k === "F") && c.endRepair) {
+        this.act(c.endRepair);
+        return true;
+      }
+    }
+    return false;
+  }
+}
+
+export type { LegalEntry, Marker };

@@ -1,0 +1,99 @@
+// The Knight Hawks screen model: grouping the legal list into controls, step targets on the map, the combat
+// report's wording of every roll, the phase banner. Pure logic, no DOM.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import type { LegalEntry } from "../src/shell/screen";
+import {
+  abbr, groupLegal, hullBoxes, type KHView, phaseText, repairName, reportLine, shipsWithChoices, sideOf, stepAt,
+  stepTarget, type KHShip,
+} from "../src/knighthawks/model";
+
+const ship = (over: Partial<KHShip> = {}): KHShip => ({
+  id: "dd", name: "destroyer 1", class: "destroyer", kind: "ship", owner: 0, evasive: false, points: 50, hex: [0, 0],
+  facing: 0, speed: 2, hp: 50, damage: 0, adf_max: 3, adf: 3, mr_max: 3, mr: 3, dcr_max: 75,
+  weapons: [["LC", -1, -1, 0], ["T", 2, 2, 0]], defenses: [["RH", 1, 1, 0], ["ICM", 5, 5, 0]], screen: null, masking: 0,
+  damaged_systems: { short: false, ccs: false, nav: false, dc: false, fire: false }, status: "active", docked: null,
+  orbit: null, evading: false, unrepairable: [], path: [[0, 0]], navdir: 0, ...over,
+});
+
+const view = (over: Partial<KHView> = {}): KHView => ({
+  map: { radius: 10, planets: [] }, sides: ["UPF", "Sathar"], victory: { kind: "battle" }, turn_limit: 12, first: 0,
+  turn: 2, half: 0, mover: 0, stage: "move", fire_mode: "", ships: [ship(), ship({ id: "hc", name: "heavy cruiser", class: "heavy_cruiser", owner: 1 })],
+  mines: [], hidden_mines: 0, plots: {}, plotting: null, screened: [], declared: [], attacks: [], repair_player: 0,
+  allocations: [], scores: [0, 0], viewer: 0, ...over,
+});
+
+const L = (action: LegalEntry["action"], note?: Record<string, unknown>): LegalEntry =>
+  note ? { action, text: action.type, note } : { action, text: action.type };
+
+test("the legal list is grouped into the controls, every member an index into it", () => {
+  const legal = [
+    L({ type: "screen", ship: "dd", screen: "MS" }),
+    L({ type: "course", ship: "dd", speed: 1, facing: 0 }, { breakup: 0, per_point: 0 }),
+    L({ type: "course", ship: "dd", speed: 2, facing: 0 }, { breakup: 0, per_point: 0 }),
+    L({ type: "course", ship: "ff", speed: 3, facing: 1 }),
+    L({ type: "activate", seeker: "trap-1" }),
+    L({ type: "end_movement" }),
+  ];
+  const c = groupLegal(legal);
+  assert.deepEqual(c.courses.get("dd")!.map((x) => x.index), [1, 2]);
+  assert.equal(c.courses.get("ff")![0]!.index, 3);
+  assert.equal(c.screens.get("dd")![0]!.entry, legal[0]);
+  assert.equal(c.activates.length, 1);
+  assert.equal(c.endMovement!.index, 5);
+  assert.deepEqual(shipsWithChoices(c), ["dd", "ff"]);
+  const f = groupLegal([L({ type: "assign", ship: "dd", weapon: 1, target: "hc" }), L({ type: "assign", ship: "dd", weapon: 0, target: "hc" }), L({ type: "fire" })]);
+  assert.deepEqual([...f.assigns.get("dd")!.keys()], [1, 0]);
+  assert.equal(f.fire!.index, 2);
+  const r = groupLegal([L({ type: "repair", ship: "dd", target: "adf", points: 10 }), L({ type: "repair", ship: "dd", target: "adf", points: 20 }), L({ type: "end_repair" })]);
+  assert.equal(r.repairs.get("dd")!.get("adf")!.length, 2);
+  assert.equal(r.endRepair!.index, 2);
+  assert.equal(groupLegal([L({ type: "mystery" })]).other.length, 1);
+});
+
+test("a step's map target is the hex the ship would face after entering the next hex", () => {
+  const steps = groupLegal([
+    L({ type: "step", turn: 0 }, { hex: [1, 0], facing: 0, end: "" }),
+    L({ type: "step", turn: 1 }, { hex: [1, 0], facing: 1, end: "" }),
+    L({ type: "step", turn: -1 }, { hex: [1, 0], facing: 5, end: "" }),
+  ]).steps;
+  assert.deepEqual(stepTarget(steps[0]!), { entered: [1, 0], facing: 0, aim: [2, 0] });
+  assert.deepEqual(stepTarget(steps[1]!)!.aim, [2, -1]);
+  assert.equal(stepAt(steps, [1, 1])!.entry.action.turn, -1);
+  assert.equal(stepAt(steps, [1, 0]), null); // three choices: the entered hex alone says nothing
+  const only = groupLegal([L({ type: "step", turn: 1 }, { hex: [1, 0], facing: 1, end: "" })]).steps;
+  assert.equal(stepAt(only, [1, 0])!.entry.action.turn, 1); // a forced step: the entered hex takes it
+  assert.equal(stepTarget(groupLegal([L({ type: "step", turn: 0 })]).steps[0]!), null);
+});
+
+test("the combat report words every roll with its effect", () => {
+  const v = view();
+  assert.deepEqual(reportLine({ type: "attack", source: "dd", weapon: "LC", target: "hc", hex: [1, 0], range: 3, column: "RH", chance: 45, icms: 0, evade: false, roll: 30, hit: true }, v),
+    { text: "destroyer 1 LC → heavy cruiser at range 3 (vs RH): roll 30 vs 45%: HIT", kind: "hit" });
+  const d = reportLine({ type: "damage", ship: "hc", source: "dd", roll: 62, modified: 72, result: "short", effect: "short", system: "", hull: 0, note: "" }, v)!;
+  assert.equal(d.text, "heavy cruiser damage: roll 62+10 = 72: short");
+  const h = reportLine({ type: "damage", ship: "hc", source: "dd", roll: 40, modified: 20, result: "hull", effect: "hull", system: "", hull: 12, note: "" }, v)!;
+  assert.equal(h.text, "heavy cruiser damage: roll 40-20 = 20: hull, 12 hull points");
+  const fell = reportLine({ type: "damage", ship: "hc", source: "dd", roll: 90, modified: 100, result: "fire", effect: "hull", system: "", hull: 7, note: "already burning" }, v)!;
+  assert.match(fell.text, /fire → hull, 7 hull points \(already burning\)/);
+  assert.equal(reportLine({ type: "breakup_check", ship: "dd", chance: 30, roll: 12, broke: true }, v)!.kind, "bad");
+  assert.match(reportLine({ type: "nav_roll", ship: "dd", roll: 3, direction: 1 }, v)!.text, /forced turns left/);
+  assert.equal(reportLine({ type: "fired", player: 1, attacks: [] }, v)!.text, "Sathar holds fire");
+  assert.equal(reportLine({ type: "turn_started", turn: 1, player: 0 }, v), null);
+});
+
+test("the phase banner, sides, hull boxes, names", () => {
+  assert.equal(phaseText(view(), 0, true), "Turn 2: movement: plot your ships");
+  assert.equal(phaseText(view({ stage: "declare", fire_mode: "def", mover: 1 }), 0, true), "Turn 2: defensive fire: choose weapons and targets");
+  assert.equal(phaseText(view({ mover: 1 }), 0, false), "Turn 2: Sathar moving");
+  assert.equal(phaseText(view(), null, false), "Turn 2: UPF moving");
+  assert.equal(sideOf(1, 1), "own");
+  assert.equal(sideOf(1, null), "enemy");
+  assert.deepEqual(hullBoxes(4, 1), [true, false, false, false]);
+  assert.equal(abbr("heavy_cruiser"), "HC");
+  assert.equal(abbr("odd_thing"), "ODD");
+  assert.equal(repairName("w1", ship()), "torpedo");
+  assert.equal(repairName("d0", ship()), "reflective hull");
+  assert.equal(repairName("adf", ship()), "1 ADF point");
+});
