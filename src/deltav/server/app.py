@@ -135,7 +135,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> S
             seed = _field(body, "seed", int)
             if seed is not None and not 0 <= seed < 2**63:
                 raise ClientError("bad_request", "field 'seed' must be in 0..2**63-1")
-            out = await hub().create(game, options, seats, seed, _field(body, "seat", int), _name(body))
+            out = await hub().create(game, options, seats, seed, _field(body, "seat", int), _name(body),
+                                     clock=body.get("clock"))
         except ClientError as exc:
             return _error(exc)
         return JSONResponse(out, status_code=201)

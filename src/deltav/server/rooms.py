@@ -23,8 +23,10 @@ from typing import Any, Protocol
 
 from deltav.core.errors import DeltavError, IllegalAction, MalformedAction
 from deltav.core.protocol import Game
+from deltav.core.rng import Rng, derive_seed
 from deltav.core.session import Session, SessionError
 from deltav.server.bots import BotRunner, BotSeat, make_bot_agent
+from deltav.server.clock import TIMEOUT_BOT, Clock, ClockError, turn_started, utc
 from deltav.server.store import DuplicateCode, MatchRow, SeatRow, Store
 from deltav.server.tokens import new_room_code, new_token, token_hash
 
@@ -159,6 +161,9 @@ class Room:
     deadlines: dict[int, float] = field(default_factory=dict)
     rematch_votes: set[int] = field(default_factory=set)
     tasks: set[asyncio.Task] = field(default_factory=set)
+    clock: Clock | None = None  # the optional turn timer (None: no clock)
+    turn_started: float = 0.0  # when the current decision node began (epoch seconds; see clock.turn_started)
+    turn_timer: asyncio.Task | None = None
 
     # --- building --------------------------------------------------------------------------------------
     @classmethod
@@ -168,6 +173,9 @@ class Room:
         session = Session.resume(game, row.options, row.seed, labels, row.submissions)
         room = cls(hub, row.code, row.no, game, row.seed, row.seats, session, row.status, dict(row.meta),
                    seq=len(row.submissions))
+        room.clock = Clock.from_meta(row.meta)
+        buffered = sum(1 for p in session.deciding() if session.has_submitted(p))
+        room.turn_started = turn_started(row.submitted_at, buffered, row.meta.get("live_at", row.created_at))
         for s in row.seats:
             if s.spec != "human":
                 bot = BotSeat.new(game.id, row.seed, s.seat, s.spec)
@@ -204,7 +212,71 @@ class Room:
                        "grace_until": self.deadlines.get(s.seat)} for s in self.seats],
             "forfeit": self.meta.get("forfeit"),
             "rematch_votes": sorted(self.rematch_votes),
+            "clock": self.clock_info(),
         }
+
+    # --- the turn timer --------------------------------------------------------------------------------
+    def late_seats(self) -> list[int]:
+        """The human seats the turn timer runs for now (deciding, not yet submitted)."""
+        if self.clock is None or self.status != "live":
+            return []
+        humans = set(self.human_seats())
+        return [p for p in self.session.waiting_for() if p in humans]
+
+    def turn_deadline(self) -> float | None:
+        if not self.late_seats():
+            return None
+        assert self.clock is not None
+        return self.turn_started + self.clock.turn_seconds
+
+    def clock_info(self) -> dict | None:
+        if self.clock is None:
+            return None
+        return {**self.clock.to_json(), "deadline": utc(self.turn_deadline()), "seats": self.late_seats()}
+
+    def _arm_turn(self) -> None:
+        """(Re)start the turn timer for the current node (a no-op without a clock or a human to wait for)."""
+        if self.turn_timer is not None and self.turn_timer is not asyncio.current_task():
+            self.turn_timer.cancel()
+        self.turn_timer = None
+        deadline = self.turn_deadline()
+        if deadline is not None:
+            self.turn_timer = self._spawn(self._turn_timeout(self.no, self.session.step, deadline))
+
+    async def _turn_timeout(self, no: int, step: int, deadline: float) -> None:
+        await asyncio.sleep(max(0.0, deadline - time.time()))
+        assert self.clock is not None
+        if self.clock.on_timeout == "forfeit":
+            async with self.lock:
+                late = self.late_seats()
+                if self.no != no or self.session.step != step or not late:
+                    return
+                self.turn_timer = None
+                forfeit = {"seat": late[0], "seats": late, "reason": f"seat {', '.join(map(str, late))} did not "
+                           f"decide within the turn time ({self.clock.turn_seconds:g} s)",
+                           "winners": [p for p in range(self.session.num_players) if p not in late], "step": step}
+                self.meta["forfeit"] = forfeit
+                await self._finish()
+                self.broadcast({"type": "forfeit", **forfeit})
+                self.broadcast_state()
+            return
+        # "bot": the easy bot plays a late seat's move from that seat's own view (the timer, re-armed by the
+        # accepted move, plays the next late seat of a simultaneous node at once)
+        late = self.late_seats()
+        if self.no == no and self.session.step == step and late:
+            seat = late[0]
+            stand_in = BotSeat(seat, TIMEOUT_BOT, make_bot_agent(self.game.id, TIMEOUT_BOT),
+                               Rng(derive_seed(self.seed, "timeout", seat, step)))
+            action = await self.hub.bots.decide(stand_in, self.session.decision(seat, stand_in.rng))
+            async with self.lock:
+                if self.no != no or self.session.step != step or seat not in self.late_seats():
+                    return
+                outcome = self.session.submit_action(seat, action, expected_step=step)
+                self.broadcast({"type": "timeout", "seat": seat, "step": step, "on_timeout": "bot",
+                                "played_by": TIMEOUT_BOT})  # never the move itself: it may be a secret choice
+                if self.turn_timer is asyncio.current_task():
+                    self.turn_timer = None
+                await self._accepted(seat, outcome, action.to_json())
 
     def state_message(self, seat: int | None, events: list[dict] | None = None, since: int | None = None) -> dict:
         return {"type": "state", "room": self.room_info(), "snapshot": self.session.snapshot(seat, since),
@@ -366,6 +438,7 @@ class Room:
         """Persist an accepted submission (under the lock), then tell everyone, then wake the bots."""
         action = self.game.action_from_json(action_json).to_json()  # stored canonical
         finished = outcome.finished
+        now = time.time()
         record = None
         if finished:
             self.status = "finished"
@@ -374,7 +447,7 @@ class Room:
             await _to_the_end(self.hub.store.accept(self.code, self.no, self.seq, seat, action,
                                                     status="finished" if finished else None, record=record,
                                                     bot_state=bot.dump() if bot is not None else None,
-                                                    bot_step=bot_step))
+                                                    bot_step=bot_step, at=now))
         except Exception:
             log.exception("room %s: storing submission %d failed; reloading from the database", self.code, self.seq)
             await self._reload()
@@ -383,11 +456,14 @@ class Room:
                            "nothing changed, try again", "id": ref})
             return
         self.seq += 1
+        if outcome.buffered is None:
+            self.turn_started = now  # a new decision node begins (the same time is stored with the row)
         if conn is not None:
             conn.send({"type": "accepted", "id": ref, "step": outcome.step, "buffered": outcome.buffered is not None})
         if finished:
             self._stop_clocks()
         self._observe(outcome.applied)
+        self._arm_turn()
         self.broadcast_state(outcome.applied)
         self.kick_bots()
 
@@ -396,6 +472,8 @@ class Room:
         if row is not None:
             fresh = Room.from_row(self.hub, row)
             self.session, self.seq, self.status, self.bots = fresh.session, fresh.seq, fresh.status, fresh.bots
+            self.turn_started = fresh.turn_started
+            self._arm_turn()
 
     def _observe(self, applied: list) -> None:
         for a in applied:
@@ -415,6 +493,7 @@ class Room:
     def _stop_clocks(self) -> None:
         for s in list(self.grace):
             self._cancel_grace(s)
+        self._arm_turn()  # not live any more: only cancels
 
     async def chat(self, conn: Conn, msg: Mapping) -> None:
         if conn.seat is None:
@@ -547,6 +626,7 @@ class Hub:
                 continue
             self.rooms[row.code] = room
             room.kick_bots()
+            room._arm_turn()  # the deadline follows from the stored times: a late seat's time may be up already
             n += 1
         self.ready = True
         return n
@@ -567,8 +647,12 @@ class Hub:
             return room
 
     async def create(self, game_id: str, options: Mapping[str, Any], seat_specs: list[str], seed: int | None,
-                     creator_seat: int | None, name: str | None) -> dict:
+                     creator_seat: int | None, name: str | None, clock: Any = None) -> dict:
         game = self.game(game_id)
+        try:
+            turn_clock = Clock.parse(clock)
+        except ClockError as exc:
+            raise ClientError("bad_clock", str(exc), field=exc.field) from None
         builtin = sorted(s.id for s in game.scenarios())
         if builtin and isinstance(options, Mapping) and "scenario" in options and options["scenario"] not in builtin:
             # a scenario option may name a file on this machine: strangers get the built-in scenarios only
@@ -606,7 +690,10 @@ class Hub:
             raise ClientError("bad_options", str(exc)) from None
         for _ in range(20):
             code = new_room_code()
-            row = MatchRow(code, 1, game.id, opts, seed, status, rows)
+            meta: dict[str, Any] = {"clock": turn_clock.to_json()} if turn_clock else {}
+            if status == "live":
+                meta["live_at"] = time.time()
+            row = MatchRow(code, 1, game.id, opts, seed, status, rows, meta=meta)
             try:
                 await self.store.create_room(row)
                 break
@@ -617,6 +704,7 @@ class Hub:
         room = Room.from_row(self, row)
         self.rooms[code] = room
         room.kick_bots()
+        room._arm_turn()
         return {"code": code, "match": 1, "seat": creator_seat, "token": token, "room": room.room_info()}
 
     async def join(self, code: str, seat: int | None, name: str | None) -> dict:
@@ -635,14 +723,17 @@ class Hub:
             token = new_token()
             h = token_hash(token)
             last = len(free) == 1
-            ok = await self.store.claim_seat(code, room.no, seat, h, name, "live" if last else None)
+            now = time.time()
+            meta = {**room.meta, "live_at": now} if last else None
+            ok = await self.store.claim_seat(code, room.no, seat, h, name, "live" if last else None, meta)
             if not ok:  # pragma: no cover - another process took it (the database decides)
                 raise ClientError("seat_taken", f"seat {seat} was just taken", 409)
             room.seats[seat].token_hash = h
             room.seats[seat].name = name
             if last:
-                room.status = "live"
+                room.status, room.meta, room.turn_started = "live", meta, now
                 room._arm_graces()
+                room._arm_turn()
             room.broadcast_state()
             room.kick_bots()
             return {"code": code, "match": room.no, "seat": seat, "token": token, "room": room.room_info()}
@@ -656,14 +747,17 @@ class Hub:
             rows.append(SeatRow(i, old.spec, old.token_hash, old.name))
         opts = room.session.options
         seed = secrets.randbits(62)
-        row = MatchRow(room.code, room.no + 1, room.game.id, opts, seed, "live", rows,
-                       meta={"rematch_of": room.no})
+        meta: dict[str, Any] = {"rematch_of": room.no, "live_at": time.time()}
+        if room.clock is not None:
+            meta["clock"] = room.clock.to_json()
+        row = MatchRow(room.code, room.no + 1, room.game.id, opts, seed, "live", rows, meta=meta)
         await self.store.add_match(row)
         fresh = Room.from_row(self, row)
         moved = {seat: (seat + 1) % n for seat in room.conns}
         room.no, room.seed, room.seats, room.session = fresh.no, fresh.seed, fresh.seats, fresh.session
         room.status, room.meta, room.seq, room.bots = "live", dict(row.meta), 0, fresh.bots
         room.rematch_votes = set()
+        room.turn_started = fresh.turn_started
         conns = {}
         for seat, conn in room.conns.items():
             conn.seat = moved[seat]
@@ -674,6 +768,7 @@ class Hub:
         for conn in room.conns.values():
             conn.send({"type": "welcome", "room": room.code, "match": room.no, "seat": conn.seat, "role": "player"})
         room._arm_graces()
+        room._arm_turn()
         room.broadcast_state()
         room.kick_bots()
 

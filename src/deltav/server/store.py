@@ -128,6 +128,7 @@ class MatchRow:
     record: dict | None = None
     created_at: float = 0.0
     submissions: list[tuple[int, dict]] = field(default_factory=list)  # (seat, action JSON) in order
+    submitted_at: list[float] = field(default_factory=list)  # the time each submission was stored
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -207,7 +208,7 @@ class Store:
         ])
 
     async def claim_seat(self, code: str, no: int, seat: int, token_hash: str, name: str | None,
-                         status: str | None) -> bool:
+                         status: str | None, meta: dict | None = None) -> bool:
         """Give a free human seat to a token; False if somebody took it first."""
         async with self._writing() as conn:
             res = await conn.execute(
@@ -216,13 +217,13 @@ class Store:
                 .values(token_hash=token_hash, name=name))
             if res.rowcount != 1:
                 return False
-            if status is not None:
-                await conn.execute(update(matches).where(matches.c.code == code, matches.c.no == no).values(status=status))
+            if status is not None or meta is not None:
+                await self._finish(conn, code, no, status, None, meta, time.time())
         return True
 
     async def accept(self, code: str, no: int, seq: int, seat: int, action: dict, *, status: str | None = None,
                      record: dict | None = None, meta: dict | None = None, bot_state: bytes | None = None,
-                     bot_step: int | None = None) -> None:
+                     bot_step: int | None = None, at: float | None = None) -> None:
         """Write one accepted submission (and, in the same transaction, the match's new status, its archived
         record when it ended, a bot seat's state). Returns once it is committed; raises if the write fails:
         then nobody may be told.
@@ -230,7 +231,7 @@ class Store:
         Group commit: submissions of all rooms that arrive while a commit is running go into the next
         transaction together, so under load there is one commit per batch, not per action. A room awaits its
         own submission before it accepts the next, so each room's order is kept."""
-        item = (code, no, seq, seat, action, status, record, meta, bot_state, bot_step, time.time())
+        item = (code, no, seq, seat, action, status, record, meta, bot_state, bot_step, at or time.time())
         done: asyncio.Future = asyncio.get_running_loop().create_future()
         self._pending.append((item, done))
         if self._writer is None or self._writer.done():
@@ -303,17 +304,19 @@ class Store:
         srows = (await conn.execute(select(seats).where(seats.c.code == code, seats.c.no == no)
                                     .order_by(seats.c.seat))).mappings().all()
         subs: list[tuple[int, dict]] = []
+        times: list[float] = []
         if with_submissions:
-            rows = (await conn.execute(select(submissions.c.seat, submissions.c.action)
+            rows = (await conn.execute(select(submissions.c.seat, submissions.c.action, submissions.c.at)
                                        .where(submissions.c.code == code, submissions.c.no == no)
                                        .order_by(submissions.c.seq))).all()
             subs = [(r[0], json.loads(r[1])) for r in rows]
+            times = [r[2] for r in rows]
         return MatchRow(
             code=code, no=no, game=m["game"], options=json.loads(m["options"]), seed=m["seed"], status=m["status"],
             seats=[SeatRow(s["seat"], s["spec"], s["token_hash"], s["name"], s["bot_state"], s["bot_state_step"])
                    for s in srows],
             meta=json.loads(m["meta"] or "{}"), record=json.loads(m["record"]) if m["record"] else None,
-            created_at=m["created_at"], submissions=subs)
+            created_at=m["created_at"], submissions=subs, submitted_at=times)
 
     async def unfinished(self) -> list[MatchRow]:
         """The current match of every room that is not finished, with its submissions (for a restart)."""
