@@ -10,6 +10,7 @@ This module owns HTTP and WebSocket plumbing only; rooms own the rules of play.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -17,7 +18,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -85,9 +86,13 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> S
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
         from deltav.games import load_all
+        from deltav.server.metrics import Metrics
 
         store = await Store.open(db_url or default_url())
         state["hub"] = Hub(store, settings, load_all())
+        h = state["hub"]
+        h.metrics = Metrics(lambda role: sum(1 for r in h.rooms.values() if r.owned == (role == "owner")),
+                            lambda: sum(len(r.conns) + len(r.spectators) for r in h.rooms.values()))
         restored = await hub().restore()
         log.info("deltav server ready (%d rooms restored)", restored)
         app.state.hub = hub()
@@ -105,6 +110,32 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> S
         if h is None or not h.ready:
             return JSONResponse({"status": "starting"}, status_code=503)
         return JSONResponse({"status": "ok", "rooms": len(h.rooms)})
+
+    async def readyz(request: Request) -> JSONResponse:
+        """Ready for traffic: rooms restored, the database answers, the bus (several processes) is connected."""
+        h = state.get("hub")
+        problems = []
+        if h is None or not h.ready:
+            problems.append("starting")
+        else:
+            try:
+                await asyncio.wait_for(h.store.ping(), 5)
+            except Exception as exc:
+                problems.append(f"database: {type(exc).__name__}")
+            if h.bus is not None and not h.bus.connected:
+                problems.append("bus: not connected")
+            if h.lease_loop is not None and not h.lease_loop.healthy:
+                problems.append("leases: the last renewal failed")
+        if problems:
+            return JSONResponse({"status": "not_ready", "problems": problems}, status_code=503)
+        return JSONResponse({"status": "ready", "node": h.cluster.node if h.cluster else None,
+                             "rooms": sum(1 for r in h.rooms.values() if r.owned)})
+
+    async def metrics(request: Request) -> Response:
+        h = state.get("hub")
+        if h is None or h.metrics is None:
+            return Response("starting\n", status_code=503)
+        return Response(h.metrics.render(), media_type=h.metrics.content_type)
 
     async def games(request: Request) -> JSONResponse:
         from deltav.agents.registry import available_specs
@@ -196,6 +227,10 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> S
         try:
             conn = await room.attach(ws, ws.query_params.get("token") or None)
         except ClientError as exc:
+            if exc.code == "redirect":  # several processes: this room's seats play on its owner
+                await ws.send_json({"type": "redirect", "url": exc.extra["url"], "message": exc.message})
+                await ws.close(4010, "redirect")
+                return
             await ws.send_json(exc.to_json())
             await ws.close(4003, exc.code)
             return
@@ -219,6 +254,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> S
     routes = [
         Route("/", index),
         Route("/healthz", healthz),
+        Route("/readyz", readyz),
+        Route("/metrics", metrics),
         Route("/games", games),
         Route("/rooms", list_rooms, methods=["GET"]),
         Route("/rooms", create_room, methods=["POST"]),

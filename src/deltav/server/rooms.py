@@ -29,6 +29,7 @@ from deltav.core.rng import Rng, derive_seed
 from deltav.core.session import Session, SessionError
 from deltav.server.bots import BotRunner, BotSeat, make_bot_agent
 from deltav.server.clock import TIMEOUT_BOT, Clock, ClockError, turn_started, utc
+from deltav.server.cluster import Bus, ClusterConfig, LeaseLoop
 from deltav.server.store import DuplicateCode, MatchRow, SeatRow, Store
 from deltav.server.tokens import new_room_code, new_token, token_hash
 
@@ -54,6 +55,7 @@ class Settings:
     max_message_bytes: int = MAX_MESSAGE_BYTES
     rate_per_second: float = RATE_PER_SECOND
     rate_burst: int = RATE_BURST
+    cluster: ClusterConfig | None = None  # several processes on one database (None: this process alone)
 
 
 class Socket(Protocol):
@@ -175,6 +177,10 @@ class Room:
     # messages (connects, drops, seats taken) show it; a new accepted submission or a reload empties it
     snap_cache: dict[int | None, str] = field(default_factory=dict)
     snap_at: tuple[int, int] = (0, -1)
+    # several processes: only the owner (the holder of the room's lease) decides, runs bots and clocks and holds
+    # the seats' sockets; any other process keeps a replica for its spectators, caught up from the database
+    owned: bool = True
+    remote: dict | None = None  # a replica's copy of the owner's live info (connected seats, grace deadlines)
 
     # --- building --------------------------------------------------------------------------------------
     @classmethod
@@ -213,14 +219,19 @@ class Room:
 
     # --- messages out ----------------------------------------------------------------------------------
     def room_info(self) -> dict:
+        if not self.owned and self.remote is not None:
+            connected = set(self.remote.get("connected", []))
+            graces = {int(k): v for k, v in self.remote.get("grace_until", {}).items()}
+        else:
+            connected, graces = set(self.conns), self.deadlines
         return {
             "code": self.code,
             "match": self.no,
             "status": self.status,
             "seats": [{"seat": s.seat, "kind": "human" if s.spec == "human" else "bot", "spec": s.spec,
                        "name": s.name, "taken": s.spec != "human" or s.token_hash is not None,
-                       "connected": s.spec != "human" or s.seat in self.conns,
-                       "grace_until": self.deadlines.get(s.seat)} for s in self.seats],
+                       "connected": s.spec != "human" or s.seat in connected,
+                       "grace_until": graces.get(s.seat)} for s in self.seats],
             "forfeit": self.meta.get("forfeit"),
             "rematch_votes": sorted(self.rematch_votes),
             "clock": self.clock_info(),
@@ -250,7 +261,7 @@ class Room:
         if self.turn_timer is not None and self.turn_timer is not asyncio.current_task():
             self.turn_timer.cancel()
         self.turn_timer = None
-        deadline = self.turn_deadline()
+        deadline = self.turn_deadline() if self.owned else None
         if deadline is not None:
             self.turn_timer = self._spawn(self._turn_timeout(self.no, self.session.step, deadline))
 
@@ -333,6 +344,10 @@ class Room:
 
     # --- connections -----------------------------------------------------------------------------------
     async def attach(self, ws: Socket, token: str | None) -> Conn:
+        if token and self.hub.cluster is not None:
+            await self.hub.own_or_redirect(self)  # a seat plays on the room's owner process
+            if self.seat_of(token) is None:
+                await self.refresh()  # the seat may have been taken through another process
         async with self.lock:
             seat = None
             if token:
@@ -355,6 +370,8 @@ class Room:
                                   "rate_per_second": self.hub.settings.rate_per_second}})
             self._arm_graces()
             self.broadcast_state()
+            if seat is not None:
+                self.hub.share_info(self)
             return conn
 
     async def detach(self, conn: Conn) -> None:
@@ -368,10 +385,11 @@ class Room:
             del self.conns[conn.seat]
             self._arm_graces()
             self.broadcast_state()
+            self.hub.share_info(self)
 
     def _arm_graces(self) -> None:
         """Start the forfeit clock of each disconnected human seat while another human seat is connected."""
-        if self.status != "live" or self.hub.settings.grace_seconds <= 0:
+        if self.status != "live" or self.hub.settings.grace_seconds <= 0 or not self.owned:
             return
         humans = self.human_seats()
         for s in humans:
@@ -450,6 +468,7 @@ class Room:
         step = msg.get("step")
         if step is None or isinstance(step, bool) or not isinstance(step, int):
             raise ClientError("bad_message", "a submit message needs 'step', the integer step it was made for")
+        t0 = time.perf_counter()
         async with self.lock:
             if self.status == "open":
                 raise ClientError("not_started", "the match starts when every seat is taken")
@@ -461,6 +480,8 @@ class Room:
                 conn.send({**refusal(exc), "id": msg.get("id"), "step": self.session.step})
                 return
             await self._accepted(conn.seat, outcome, msg["action"], ref=msg.get("id"), conn=conn)
+        if self.hub.metrics is not None:
+            self.hub.metrics.latency.observe(time.perf_counter() - t0)
 
     async def _accepted(self, seat: int, outcome: Any, action_json: Any, ref: Any = None, conn: Conn | None = None,
                         bot: BotSeat | None = None, bot_step: int | None = None) -> None:
@@ -485,6 +506,7 @@ class Room:
                            "nothing changed, try again", "id": ref})
             return
         self.seq += 1
+        self.hub.notify(self, self.seq - 1)
         if outcome.buffered is None:
             self.turn_started = now  # a new decision node begins (the same time is stored with the row)
         if conn is not None:
@@ -518,6 +540,7 @@ class Room:
         if self.meta.get("forfeit"):
             record["meta"] = {**record.get("meta", {}), "forfeit": self.meta["forfeit"]}
         await self.hub.store.set_status(self.code, self.no, "finished", record=record, meta=self.meta)
+        self.hub.notify(self, -1)
         self._stop_clocks()
 
     def _stop_clocks(self) -> None:
@@ -556,7 +579,7 @@ class Room:
 
     # --- bots ------------------------------------------------------------------------------------------
     def kick_bots(self) -> None:
-        if self.status != "live":
+        if self.status != "live" or not self.owned:
             return
         for seat in self.session.waiting_for():
             bot = self.bots.get(seat)
@@ -569,7 +592,7 @@ class Room:
             decision = self.session.decision(bot.seat, bot.rng)
             action = await self.hub.bots.decide(bot, decision)
             async with self.lock:
-                if self.no != no or self.status != "live" or self.session.step != step:
+                if self.no != no or self.status != "live" or self.session.step != step or not self.owned:
                     return
                 try:
                     outcome = self.session.submit_action(bot.seat, action, expected_step=step)
@@ -587,6 +610,96 @@ class Room:
             bot.thinking = False
             if self.no == no:
                 self.kick_bots()  # it may have to decide again at once (decomposed decisions)
+
+    # --- several processes -----------------------------------------------------------------------------
+    def become(self, row: MatchRow, owned: bool) -> None:
+        """Rebuild this room in place from a stored match (the sockets stay), as its owner or as a replica."""
+        fresh = Room.from_row(self.hub, row)
+        self.no, self.seed, self.seats, self.session = fresh.no, fresh.seed, fresh.seats, fresh.session
+        self.status, self.meta, self.seq, self.bots = fresh.status, fresh.meta, fresh.seq, fresh.bots
+        self.clock, self.turn_started = fresh.clock, fresh.turn_started
+        self.snap_cache.clear()
+        self.owned = owned
+
+    def start_owning(self) -> None:
+        """This process has just become the room's owner: run its bots and clocks."""
+        self.owned = True
+        self.remote = None
+        self.kick_bots()
+        self._arm_turn()
+        self._arm_graces()
+
+    def stop_owning(self, url: str | None) -> None:
+        """Another process owns the room now: stop the bots and clocks, send the seats there."""
+        self.owned = False
+        for t in list(self.tasks):
+            if t is not asyncio.current_task():
+                t.cancel()
+        self.grace.clear()
+        self.deadlines.clear()
+        self.turn_timer = None
+        for conn in list(self.conns.values()):
+            conn.send({"type": "redirect", "url": url, "message": "this room is now served by another process"})
+            conn.close(4010, "redirect")
+        self.conns.clear()
+
+    async def catch_up(self) -> None:
+        """A replica: apply the submissions stored since its own (the owner's notice, or a periodic check),
+        then show its spectators the new state."""
+        async with self.lock:
+            if self.owned:
+                return
+            applied = []
+            try:
+                for seat, action, at in await self.hub.store.submissions_since(self.code, self.no, self.seq):
+                    outcome = self.session.submit(seat, action)
+                    self.seq += 1
+                    if outcome.buffered is None:
+                        self.turn_started = at
+                    applied += outcome.applied
+                    if outcome.finished:
+                        self.status = "finished"
+            except DeltavError:  # never expected (the owner accepted them): start again from the database
+                log.exception("room %s: replica out of step; rebuilding", self.code)
+                row = await self.hub.store.load_match(self.code)
+                if row is not None:
+                    self.become(row, owned=False)
+            if applied:
+                self.broadcast_state(applied)
+
+    async def refresh(self) -> None:
+        """Re-read the room's seats, status and meta (changed through another process: a seat taken, a forfeit,
+        a rematch); a replica also re-reads the owner's live info and catches up."""
+        row = await self.hub.store.load_match(self.code, with_submissions=False)
+        if row is None:
+            return
+        async with self.lock:
+            if row.no != self.no:  # a rematch: the room's next match
+                full = await self.hub.store.load_match(self.code, row.no)
+                if full is not None:
+                    self.become(full, self.owned)
+                    if self.owned:
+                        self.start_owning()
+            else:
+                for s in row.seats:
+                    self.seats[s.seat].token_hash, self.seats[s.seat].name = s.token_hash, s.name
+                went_live = self.status == "open" and row.status == "live"
+                if row.status != "live" or went_live:
+                    self.status = row.status
+                self.meta = dict(row.meta)
+                if went_live:
+                    self.turn_started = row.meta.get("live_at", self.turn_started)
+                    if self.owned:
+                        self.start_owning()
+            if not self.owned:
+                lease = await self.hub.store.lease(self.code)
+                self.remote = lease[3] if lease else None
+        if not self.owned:
+            await self.catch_up()
+        self.broadcast_state()
+
+    def live_info(self) -> dict:
+        return {"connected": sorted(self.conns), "grace_until": {str(k): v for k, v in self.deadlines.items()}}
 
     def _spawn(self, coro: Any) -> asyncio.Task:
         task = asyncio.create_task(coro)
@@ -639,6 +752,11 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         self.ready = False
         self._loading: dict[str, asyncio.Lock] = {}
+        self.cluster = settings.cluster
+        self.bus: Bus | None = None
+        self.lease_loop: LeaseLoop | None = None
+        self._background: set[asyncio.Task] = set()
+        self.metrics = None  # set by the app (deltav.server.metrics.Metrics)
 
     def game(self, gid: str) -> type[Game]:
         if gid not in self.games:
@@ -646,7 +764,16 @@ class Hub:
         return self.games[gid]
 
     async def restore(self) -> int:
-        """Reload every unfinished room by replaying its submissions; returns how many."""
+        """Reload every unfinished room by replaying its submissions; returns how many. With several processes
+        the rooms nobody owns are taken over by the lease loop instead (the first round runs here)."""
+        if self.cluster is not None:
+            self.bus = Bus(self.cluster.bus_url, self.cluster.node, self.on_notice)
+            await self.bus.start()
+            await self._lease_round()
+            self.lease_loop = LeaseLoop(self.cluster, self._lease_round)
+            self.lease_loop.start()
+            self.ready = True
+            return sum(1 for r in self.rooms.values() if r.owned)
         n = 0
         for row in await self.store.unfinished():
             try:
@@ -673,6 +800,15 @@ class Hub:
                 if row is None:
                     return None
                 room = Room.from_row(self, row)
+                if self.cluster is not None:  # the owner, if the room has none alive; else a replica
+                    owner, _url = await self.store.acquire_lease(code, self.cluster.node, self.cluster.advertise,
+                                                                 self.cluster.lease_seconds)
+                    room.owned = owner == self.cluster.node
+                    if room.owned:
+                        room.start_owning()
+                    else:
+                        lease = await self.store.lease(code)
+                        room.remote = lease[3] if lease else None
                 self.rooms[code] = room
             return room
 
@@ -731,6 +867,8 @@ class Hub:
                 continue
         else:  # pragma: no cover - 4 million codes
             raise ClientError("busy", "no free room code; try again", 503)
+        if self.cluster is not None:  # a new room is owned by the process that made it
+            await self.store.acquire_lease(code, self.cluster.node, self.cluster.advertise, self.cluster.lease_seconds)
         room = Room.from_row(self, row)
         self.rooms[code] = room
         room.kick_bots()
@@ -766,6 +904,7 @@ class Hub:
                 room._arm_turn()
             room.broadcast_state()
             room.kick_bots()
+            self.notify(room, -1)
             return {"code": code, "match": room.no, "seat": seat, "token": token, "room": room.room_info()}
 
     async def start_rematch(self, room: Room) -> None:
@@ -801,8 +940,110 @@ class Hub:
         room._arm_turn()
         room.broadcast_state()
         room.kick_bots()
+        self.notify(room, -1)
+
+    # --- several processes -------------------------------------------------------------------------------
+    def _later(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def notify(self, room: Room, seq: int) -> None:
+        """Tell the other processes that ``room`` stored submission ``seq`` (-1: seats, status or meta changed)."""
+        if self.metrics is not None and seq >= 0:
+            self.metrics.actions.inc()
+        if self.bus is not None:
+            self._later(self.bus.publish(room.code, room.no, seq))
+
+    def share_info(self, room: Room) -> None:
+        """The owner's live info (who is connected, grace deadlines) for the replicas' spectators."""
+        if self.cluster is None or not room.owned:
+            return
+
+        async def share():
+            await self.store.set_lease_info(room.code, self.cluster.node, room.live_info())
+            if self.bus is not None:
+                await self.bus.publish(room.code, room.no, -1)
+
+        self._later(share())
+
+    async def on_notice(self, code: str, no: int, seq: int) -> None:
+        room = self.rooms.get(code)
+        if room is None:
+            return
+        if seq < 0 or no != room.no:
+            await room.refresh()
+        elif not room.owned and seq >= room.seq:
+            await room.catch_up()
+
+    async def own_or_redirect(self, room: Room) -> None:
+        """Before a seat attaches here: own the room (taking it over if its owner is gone), or send the seat to
+        the owner (ClientError ``redirect`` with the owner's WebSocket URL)."""
+        assert self.cluster is not None
+        if room.owned:
+            return
+        owner, url = await self.store.acquire_lease(room.code, self.cluster.node, self.cluster.advertise,
+                                                    self.cluster.lease_seconds)
+        if owner == self.cluster.node:
+            await self._promote(room)
+            return
+        ws = url.rstrip("/").replace("https://", "wss://").replace("http://", "ws://")
+        raise ClientError("redirect", "this room is served by another server process: connect there", 409,
+                          url=f"{ws}/ws/{room.code}")
+
+    async def _promote(self, room: Room) -> None:
+        row = await self.store.load_match(room.code)
+        if row is None:
+            return
+        async with room.lock:
+            room.become(row, owned=True)
+            room.start_owning()
+        log.info("room %s: taken over (match %d, %d submissions replayed)", room.code, room.no, room.seq,
+                 extra={"event": "takeover", "room": room.code, "seq": room.seq})
+        room.broadcast_state()
+
+    async def _lease_round(self) -> None:
+        """Renew; drop the rooms another process took; take over the orphans; let replicas catch up."""
+        assert self.cluster is not None
+        c = self.cluster
+        held = await self.store.renew_leases(c.node, c.lease_seconds)
+        for code, room in list(self.rooms.items()):
+            if room.owned and code not in held:
+                lease = await self.store.lease(code)
+                async with room.lock:
+                    room.stop_owning(lease[1] if lease else None)
+                log.warning("room %s: lease lost to another process", code, extra={"event": "lease_lost", "room": code})
+                await room.refresh()
+        for code in await self.store.orphans():
+            owner, _ = await self.store.acquire_lease(code, c.node, c.advertise, c.lease_seconds)
+            if owner != c.node:
+                continue
+            room = self.rooms.get(code)
+            if room is None:
+                row = await self.store.load_match(code)
+                if row is None:
+                    continue
+                room = Room.from_row(self, row)
+                self.rooms[code] = room
+                room.start_owning()
+                log.info("room %s: taken over (match %d, %d submissions replayed)", code, room.no, room.seq,
+                         extra={"event": "takeover", "room": code, "seq": room.seq})
+            else:
+                await self._promote(room)
+        for room in list(self.rooms.values()):
+            if not room.owned and room.spectators:
+                await room.catch_up()
 
     async def close(self) -> None:
+        if self.lease_loop is not None:
+            await self.lease_loop.close()
         for room in list(self.rooms.values()):
             await room.close()
+        if self.cluster is not None:  # a clean stop: the other processes may take these rooms at once
+            with contextlib.suppress(Exception):
+                await self.store.release_leases(self.cluster.node)
+        if self.bus is not None:
+            await self.bus.close()
+        for t in list(self._background):
+            t.cancel()
         self.bots.close()
