@@ -729,6 +729,11 @@ async def _to_the_end(coro: Any) -> Any:
         raise
 
 
+def ws_url(base: str, code: str) -> str:
+    """The WebSocket URL of room ``code`` on the process whose base URL is ``base``."""
+    return base.rstrip("/").replace("https://", "wss://").replace("http://", "ws://") + f"/ws/{code}"
+
+
 def _ref(text: str | None) -> Any:
     """The client's ``id`` of a message, when it can be read (echoed in errors)."""
     if not text or len(text) > MAX_MESSAGE_BYTES:
@@ -987,9 +992,8 @@ class Hub:
         if owner == self.cluster.node:
             await self._promote(room)
             return
-        ws = url.rstrip("/").replace("https://", "wss://").replace("http://", "ws://")
         raise ClientError("redirect", "this room is served by another server process: connect there", 409,
-                          url=f"{ws}/ws/{room.code}")
+                          url=ws_url(url, room.code))
 
     async def _promote(self, room: Room) -> None:
         row = await self.store.load_match(room.code)
@@ -1011,7 +1015,7 @@ class Hub:
             if room.owned and code not in held:
                 lease = await self.store.lease(code)
                 async with room.lock:
-                    room.stop_owning(lease[1] if lease else None)
+                    room.stop_owning(ws_url(lease[1], code) if lease else None)
                 log.warning("room %s: lease lost to another process", code, extra={"event": "lease_lost", "room": code})
                 await room.refresh()
         for code in await self.store.orphans():
