@@ -41,7 +41,8 @@ def start(db: str, bus: str) -> ProcessServer:
                          "--log-format", "json", "--log-level", "info")
 
 
-async def play_anywhere(bases, code: str, token: str | None, seat: int | None, seen: Seen, deadline: float) -> str:
+async def play_anywhere(bases, code: str, token: str | None, seat: int | None, seen: Seen, deadline: float,
+                        think: float = 0.0) -> str:
     """Play (or watch) a room through any live process: follow redirects to the owner, and after a lost socket
     reconnect through a random live process; resubmit this step's (deterministic) choice after each reconnect."""
     import websockets
@@ -77,6 +78,7 @@ async def play_anywhere(bases, code: str, token: str | None, seat: int | None, s
                     if seat is not None and snap["to_act"] and snap["step"] not in submitted:
                         submitted.add(snap["step"])
                         action = choose(CLIENT_SEED, seat, snap["step"], snap["legal"])
+                        await asyncio.sleep(think)
                         await ws.send(json.dumps({"type": "submit", "action": action, "step": snap["step"]}))
         except (OSError, TimeoutError, websockets.ConnectionClosed, websockets.InvalidHandshake):
             await asyncio.sleep(0.1 + random.random() * 0.2)
@@ -140,6 +142,7 @@ def test_chaos_every_match_survives_processes_killed_one_at_a_time(backing):
     pg, redis = backing
     db = pg.new_database("chaos")
     servers = [start(db, redis.url) for _ in range(3)]
+    started = list(servers)
     rooms = []
     try:
         for i, (gid, options) in enumerate(MATCHES):
@@ -159,7 +162,7 @@ def test_chaos_every_match_survives_processes_killed_one_at_a_time(backing):
         async def chaos(done: asyncio.Event):
             nonlocal kills
             while not done.is_set():
-                await asyncio.sleep(1.0 + random.random())
+                await asyncio.sleep(0.7 + random.random())
                 if done.is_set():
                     break
                 i = random.randrange(3)
@@ -167,19 +170,22 @@ def test_chaos_every_match_survives_processes_killed_one_at_a_time(backing):
                 kills += 1
                 await asyncio.sleep(0.3)
                 servers[i] = await asyncio.to_thread(start, db, redis.url)
+                started.append(servers[i])
 
         async def main():
             done = asyncio.Event()
             killer = asyncio.create_task(chaos(done))
-            results = await asyncio.gather(*[play_anywhere(bases, code, tokens[s], s, seen[(code, s)], deadline)
+            results = await asyncio.gather(*[play_anywhere(bases, code, tokens[s], s, seen[(code, s)], deadline, 0.03)
                                              for *_, code, tokens in rooms for s in (0, 1)])
             done.set()
             await killer
             return results
 
         results = asyncio.run(main())
-        assert kills >= 3, f"only {kills} processes were killed: the matches ended too soon to test anything"
+        assert kills >= 2, f"only {kills} processes were killed: the matches ended too soon to test anything"
         assert results == ["over"] * (2 * len(rooms)), results
+        events = [json.loads(ln).get("event") for s in started for ln in s.output().splitlines() if ln.startswith("{")]
+        assert events.count("takeover") >= 1  # some room's owner died mid-match and another process replayed it
         for gid, options, seed, code, _tokens in rooms:
             status, record = http(servers[0].base, "GET", f"/rooms/{code}/record")
             assert status == 200, (gid, record)
