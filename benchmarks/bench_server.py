@@ -139,24 +139,37 @@ def client_process(jobs: list[tuple], think: float = 0.0) -> dict:
 async def run(args) -> dict:
     tmp = tempfile.mkdtemp(prefix="deltav-bench-")
     db = f"sqlite+aiosqlite:///{tmp}/bench.db"
-    srv = ProcessServer(db, "--grace", "0", "--bot-workers", "0", src=args.server_src)
+    backing = []
+    common = ("--grace", "0", "--bot-workers", "0")
+    if args.processes > 1 or args.cluster:  # several processes: a scratch PostgreSQL and Redis, started here
+        from tests.server import services
+
+        pg, redis = services.Postgres(), services.Redis()
+        backing = [redis, pg]
+        db = pg.new_database("bench")
+        servers = [ProcessServer(db, *common, "--bus", redis.url, src=args.server_src) for _ in range(args.processes)]
+    else:
+        servers = [ProcessServer(db, *common, src=args.server_src)]
+    srv = servers[0]
     try:
-        base_rss = rss_kib(srv.proc.pid)
+        pids = [s.proc.pid for s in servers]
+        base_rss = sum(rss_kib(p) for p in pids)
         options = {"scenario": args.scenario} if args.scenario else {}
         rng = random.Random(args.seed)
         rooms = []
         t_create = time.perf_counter()
         for i in range(args.rooms):
             seed = 1000 + i
-            code, body = await asyncio.to_thread(http, srv.base, "POST", "/rooms", {
+            home = servers[i % len(servers)]  # rooms spread over the processes: the one that makes a room owns it
+            code, body = await asyncio.to_thread(http, home.base, "POST", "/rooms", {
                 "game": args.game, "options": options, "seats": ["human", "human"], "seed": seed})
             assert code == 201, body
-            _, joined = await asyncio.to_thread(http, srv.base, "POST", f"/rooms/{body['code']}/join", {})
-            rooms.append((body["code"], seed, [body["token"], joined["token"]]))
+            _, joined = await asyncio.to_thread(http, home.base, "POST", f"/rooms/{body['code']}/join", {})
+            rooms.append((body["code"], seed, [body["token"], joined["token"]], home))
         create_s = time.perf_counter() - t_create
         jobs = []
-        for code, _seed, tokens in rooms:
-            url = f"{srv.ws}/ws/{code}"
+        for code, _seed, tokens, home in rooms:
+            url = f"{home.ws}/ws/{code}"
             for seat in (0, 1):
                 drop_at = rng.randint(5, 40) if rng.random() < args.drop else None
                 jobs.append((url, tokens[seat], seat, args.client_seed, drop_at))
@@ -176,16 +189,16 @@ async def run(args) -> dict:
         async def sample():
             nonlocal peak_rss
             while True:
-                peak_rss = max(peak_rss, rss_kib(srv.proc.pid))
+                peak_rss = max(peak_rss, sum(rss_kib(p) for p in pids))
                 await asyncio.sleep(0.2)
 
         sampler = asyncio.create_task(sample())
-        cpu0 = cpu_seconds(srv.proc.pid)
+        cpu0 = sum(cpu_seconds(p) for p in pids)
         t0 = time.perf_counter()
         parts = await asyncio.gather(*[loop.run_in_executor(pool, client_process, jobs[i::procs], args.think)
                                        for i in range(procs)])
         wall = time.perf_counter() - t0
-        cpu = cpu_seconds(srv.proc.pid) - cpu0
+        cpu = sum(cpu_seconds(p) for p in pids) - cpu0
         pool.shutdown()
         if profiler is not None:
             profiler.wait()
@@ -198,7 +211,7 @@ async def run(args) -> dict:
         sampler.cancel()
         lost = dup = mismatched = 0
         steps = 0
-        for code, seed, _tokens in rooms:
+        for code, seed, _tokens, _home in rooms:
             status, record = await asyncio.to_thread(http, srv.base, "GET", f"/rooms/{code}/record")
             if status != 200:
                 mismatched += 1
@@ -227,10 +240,14 @@ async def run(args) -> dict:
             "memory_per_room_kib": (peak_rss - base_rss) / args.rooms, "records_mismatched": mismatched,
             "lost_actions": lost, "duplicated_actions": dup, "client_errors": stats.errors[:5],
             "cores": os.cpu_count(),
-            "server_errors": [ln for ln in srv.output().splitlines() if "Error" in ln or "ERROR" in ln][:5],
+            "processes": len(servers), "database": "postgresql" if backing else "sqlite",
+            "server_errors": [ln for s in servers for ln in s.output().splitlines() if "Error" in ln or "ERROR" in ln][:5],
         }
     finally:
-        srv.stop()
+        for s in servers:
+            s.stop()
+        for b in backing:
+            b.stop()
 
 
 def main(argv=None) -> int:
@@ -241,6 +258,9 @@ def main(argv=None) -> int:
     ap.add_argument("--drop", type=float, default=0.1, help="share of clients that drop once and reconnect")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--client-seed", type=int, default=7)
+    ap.add_argument("--processes", type=int, default=1,
+                    help="server processes on one scratch PostgreSQL + Redis (more than 1 implies --cluster)")
+    ap.add_argument("--cluster", action="store_true", help="PostgreSQL + Redis even for one process")
     ap.add_argument("--think", type=float, default=0.0,
                     help="mean seconds a client waits before it submits (0: at once, which measures saturation)")
     ap.add_argument("--client-procs", type=int, default=1, help="processes running the clients (not the server's)")
@@ -257,7 +277,7 @@ def main(argv=None) -> int:
         print(json.dumps(out, indent=2))
     else:
         print(f"{out['rooms']} rooms of {out['game']} {out['scenario']} over WebSockets on loopback ({out['cores']} cores, "
-              f"clients in the same machine)")
+              f"{out['processes']} server process(es) on {out['database']}, think {out['think']:g} s)")
         print(f"  {out['actions']} actions in {out['wall_seconds']:.1f}s: {out['actions_per_second']:.0f} accepted actions/s; "
               f"server CPU {out['server_cpu_ms_per_action']:.2f} ms per action")
         print(f"  submit-to-broadcast latency: p50 {out['p50_ms']:.1f} ms, p99 {out['p99_ms']:.1f} ms, "
