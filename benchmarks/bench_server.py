@@ -1,6 +1,7 @@
 """Server benchmark (run on demand, never as a test): N concurrent rooms played over real WebSockets on loopback.
 
-A real ``deltav serve`` runs as a subprocess on a free port with a fresh SQLite file. The benchmark creates N
+A real ``deltav serve`` runs as a subprocess on a free port with a fresh SQLite file (``--processes N``: N of them
+on a scratch PostgreSQL with a Redis bus, each owning the rooms made through it). The benchmark creates N
 two-seat rooms, and for every seat a client (in a client process) plays random legal actions (a pure function of the
 seat and step, so every match has a known reference record); a share of the clients drop their socket once
 mid-match and reconnect with their token after a pause. It prints:

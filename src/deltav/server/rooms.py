@@ -6,7 +6,11 @@ queue drained by its own task, so a slow socket never holds the lock and message
 After every accepted action each viewer gets its own full snapshot envelope (``Session.snapshot``).
 
 The :class:`Hub` owns the set of live rooms, creates and joins rooms, and on start reloads every unfinished
-room by replaying its stored submissions. This module knows no HTTP: ``app`` turns requests into calls here.
+room by replaying its stored submissions. With several processes on one database (``Settings.cluster``) a room
+is *owned* by the one process holding its lease, which alone decides, runs its bots and clocks and holds its
+seats' sockets; other processes keep a *replica* for their spectators, caught up from the database when the
+bus (``cluster``) says a room moved, and take a room over when its owner's lease expires.
+This module knows no HTTP: ``app`` turns requests into calls here.
 """
 
 from __future__ import annotations
