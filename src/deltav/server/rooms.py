@@ -326,11 +326,17 @@ class Room:
 
     def broadcast_state(self, applied: list | None = None) -> None:
         """Every viewer's own snapshot (and the newly applied events it may see)."""
+        described: dict[int, dict] = {}  # an event every viewer may see is described once, not once per viewer
+
         def new_events(viewer: int | None) -> list[dict]:
             out = []
             for a in applied or []:
                 for e in a.events_for(viewer):
-                    out.append({"step": a.index, "event": e.to_json(), "text": self.game.describe_value(e)})
+                    entry = described.get(id(e))
+                    if entry is None:
+                        entry = described[id(e)] = {"step": a.index, "event": e.to_json(),
+                                                    "text": self.game.describe_value(e)}
+                    out.append(entry)
             return out
 
         room_text = dumps(self.room_info())
