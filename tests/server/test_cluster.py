@@ -1,15 +1,17 @@
 """Several server processes on one real PostgreSQL and one real Redis (started here on free loopback ports; the
 test skips only when their binaries are absent): a seat sent to its room's owner, a spectator watching through
 another process, readiness and metrics; and the chaos test: a match of every game played by socket clients
-spread over three processes while one process at a time is killed with SIGKILL and restarted. Every match
-finishes, every record replays and equals the uninterrupted match (nothing lost, nothing applied twice), and no
-message to a seat ever held another seat's secrets."""
+spread over three processes while one process at a time is killed with SIGKILL and restarted, and an owner
+that stalls (SIGSTOP) past its lease. Every match finishes, every record replays and equals the uninterrupted
+match (nothing lost, nothing applied twice), and no message to a seat ever held another seat's secrets."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
+import signal
 import time
 import urllib.request
 
@@ -195,4 +197,49 @@ def test_chaos_every_match_survives_processes_killed_one_at_a_time(backing):
             assert secret_leaks(record, [seen[(code, 0)], seen[(code, 1)]]) == []
     finally:
         for s in servers:
+            s.stop()
+
+
+def test_a_stalled_owner_loses_its_rooms_and_applies_nothing_twice(backing):
+    """The owner freezes (SIGSTOP) longer than its lease: the other process takes the room over when a seat
+    reconnects there; the old owner wakes up (SIGCONT), finds its lease gone and sends its seats on."""
+    pg, redis = backing
+    db = pg.new_database("stall")
+    a, b = start(db, redis.url), start(db, redis.url)
+    try:
+        gid, options, seed = "knighthawks", {"scenario": "skirmish"}, 8
+        _, made = http(a.base, "POST", "/rooms", {"game": gid, "options": options, "seats": ["human", "human"],
+                                                  "seed": seed})
+        code = made["code"]
+        _, joined = http(a.base, "POST", f"/rooms/{code}/join", {})
+        tokens = [made["token"], joined["token"]]
+        seen = [Seen(0), Seen(1)]
+        frozen = {"a": False}
+        deadline = time.time() + 180
+
+        def bases():
+            return [b.ws] if frozen["a"] else [a.ws]
+
+        async def main():
+            players = [asyncio.create_task(play_anywhere(bases, code, tokens[s], s, seen[s], deadline, 0.02))
+                       for s in (0, 1)]
+            while not (seen[0].last and seen[0].last["snapshot"]["step"] >= 20):
+                await asyncio.sleep(0.01)
+            os.kill(a.proc.pid, signal.SIGSTOP)
+            frozen["a"] = True
+            await asyncio.sleep(3 * float(LEASE))  # its lease expires; the seats time out and reconnect to b
+            os.kill(a.proc.pid, signal.SIGCONT)
+            return await asyncio.gather(*players)
+
+        assert asyncio.run(main()) == ["over", "over"]
+        time.sleep(float(LEASE))  # a's next lease round
+        status, record = http(a.base, "GET", f"/rooms/{code}/record")
+        assert status == 200
+        assert record_difference(record, reference_record(gid, options, seed, ["human", "human"], CLIENT_SEED)) is None
+        events = [json.loads(ln).get("event") for s in (a, b) for ln in s.output().splitlines() if ln.startswith("{")]
+        assert "takeover" in events and "lease_lost" in events
+    finally:
+        for s in (a, b):
+            if s.proc.poll() is None:
+                os.kill(s.proc.pid, signal.SIGCONT)
             s.stop()
