@@ -234,7 +234,8 @@ async def run(args) -> dict:
         return {
             "rooms": args.rooms, "think": args.think, "game": args.game, "scenario": args.scenario, "create_seconds": create_s,
             "wall_seconds": wall, "actions": steps,
-            "server_cpu_ms_per_action": 1000 * cpu / max(1, steps), "actions_per_second": steps / wall,
+            "server_cpu_ms_per_action": 1000 * cpu / max(1, steps), "server_cores_used": cpu / wall,
+            "load_average": os.getloadavg()[0], "actions_per_second": steps / wall,
             "accepted_messages": stats.accepted, "p50_ms": pct(0.50), "p99_ms": pct(0.99), "max_ms": pct(1.0),
             "mean_ms": statistics.fmean(lat) * 1000 if lat else None, "latency_samples": len(lat),
             "drops": stats.drops, "server_rss_base_mib": base_rss / 1024, "server_rss_peak_mib": peak_rss / 1024,
@@ -280,7 +281,8 @@ def main(argv=None) -> int:
         print(f"{out['rooms']} rooms of {out['game']} {out['scenario']} over WebSockets on loopback ({out['cores']} cores, "
               f"{out['processes']} server process(es) on {out['database']}, think {out['think']:g} s)")
         print(f"  {out['actions']} actions in {out['wall_seconds']:.1f}s: {out['actions_per_second']:.0f} accepted actions/s; "
-              f"server CPU {out['server_cpu_ms_per_action']:.2f} ms per action")
+              f"server CPU {out['server_cpu_ms_per_action']:.2f} ms per action, {out['server_cores_used']:.2f} cores used "
+              f"(machine load average {out['load_average']:.1f})")
         print(f"  submit-to-broadcast latency: p50 {out['p50_ms']:.1f} ms, p99 {out['p99_ms']:.1f} ms, "
               f"max {out['max_ms']:.1f} ms ({out['latency_samples']} samples)")
         print(f"  server memory: {out['server_rss_base_mib']:.0f} MiB idle, {out['server_rss_peak_mib']:.0f} MiB peak, "
