@@ -1,7 +1,8 @@
 """Server benchmark (run on demand, never as a test): N concurrent rooms played over real WebSockets on loopback.
 
-A real ``deltav serve`` runs as a subprocess on a free port with a fresh SQLite file. The benchmark creates N
-two-seat rooms, and for every seat a client in this process plays random legal actions (a pure function of the
+A real ``deltav serve`` runs as a subprocess on a free port with a fresh SQLite file (``--processes N``: N of them
+on a scratch PostgreSQL with a Redis bus, each owning the rooms made through it). The benchmark creates N
+two-seat rooms, and for every seat a client (in a client process) plays random legal actions (a pure function of the
 seat and step, so every match has a known reference record); a share of the clients drop their socket once
 mid-match and reconnect with their token after a pause. It prints:
 
@@ -12,9 +13,15 @@ mid-match and reconnect with their token after a pause. It prints:
 - lost or duplicated actions: every finished record is compared with its reference (must be 0), and every
   action a client was told was accepted must be in its room's record.
 
-Usage: ``python benchmarks/bench_server.py [--rooms 100] [--game mining] [--scenario standard] [--drop 0.1]``
-(``PYTHONPATH=src`` from the repository root). The clients share the machine with the server: on 2 cores they
-take about half of the CPU, so the figures are a lower bound of what the server alone could do.
+- server CPU per action: the server process's user + system time over the run / actions (load from other jobs on
+  the machine does not change it, unlike the wall-time figures).
+
+Usage: ``python benchmarks/bench_server.py [--rooms 100] [--game mining] [--scenario standard] [--drop 0.1]
+[--think 0] [--client-procs 1] [--profile FILE]`` (``PYTHONPATH=src`` from the repository root). The clients run in
+their own process(es), apart from the server's interpreter, but on the same cores. ``--think 0`` submits at once
+(every room as fast as the server can go: a saturation test whose latency is mostly queueing);
+``--think 2`` waits 0..4 s before each submission, like a quick player. ``--profile FILE`` samples the server with
+py-spy.
 """
 
 from __future__ import annotations
@@ -22,12 +29,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import statistics
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,6 +44,12 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
 from tests.server.helpers import ProcessServer, choose, http, record_difference, reference_record  # noqa: E402
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (load on the machine does not change it, unlike wall time)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def rss_kib(pid: int) -> int:
@@ -53,7 +68,8 @@ class Stats:
 
 
 async def client(url: str, token: str, seat: int, seed: int, stats: Stats, drop_at: int | None,
-                 started: asyncio.Event, live: list) -> None:
+                 think: float = 0.0) -> None:
+    import orjson
     import websockets
 
     pending: tuple[int, float] | None = None  # (step submitted for, send time)
@@ -61,12 +77,10 @@ async def client(url: str, token: str, seat: int, seed: int, stats: Stats, drop_
     dropped = False
     while True:
         try:
-            async with websockets.connect(f"{url}?token={token}", max_size=2**24, open_timeout=30) as ws:
-                live[0] += 1
-                if live[0] == live[1]:
-                    started.set()
+            async with websockets.connect(f"{url}?token={token}", max_size=2**24, open_timeout=60,
+                                          compression=None) as ws:
                 while True:
-                    msg = json.loads(await asyncio.wait_for(ws.recv(), 120))
+                    msg = orjson.loads(await asyncio.wait_for(ws.recv(), 120))
                     kind = msg["type"]
                     if kind == "accepted":
                         stats.accepted += 1
@@ -93,6 +107,8 @@ async def client(url: str, token: str, seat: int, seed: int, stats: Stats, drop_
                     if snap["to_act"] and snap["step"] not in submitted:
                         submitted.add(snap["step"])
                         action = choose(seed, seat, snap["step"], snap["legal"])
+                        if think > 0:  # a player's thinking time (uniform, mean ``think``): not part of the latency
+                            await asyncio.sleep(random.uniform(0, 2 * think))
                         pending = (snap["step"], time.perf_counter())
                         await ws.send(json.dumps({"type": "submit", "step": snap["step"], "action": action}))
         except (TimeoutError, OSError) as exc:
@@ -101,54 +117,102 @@ async def client(url: str, token: str, seat: int, seed: int, stats: Stats, drop_
         except websockets.ConnectionClosed:
             pass
         pending = None
-        live[0] -= 1
         await asyncio.sleep(0.2)  # then reconnect with the same token
+
+
+def warm_up() -> None:
+    import orjson  # noqa: F401
+    import websockets  # noqa: F401
+
+
+def client_process(jobs: list[tuple], think: float = 0.0) -> dict:
+    """One client process: every job (a seat's socket) on one event loop; returns its measurements."""
+    stats = Stats()
+
+    async def main():
+        await asyncio.gather(*[client(url, token, seat, seed, stats, drop_at, think)
+                               for url, token, seat, seed, drop_at in jobs])
+
+    asyncio.run(main())
+    return {"latencies": stats.latencies, "accepted": stats.accepted, "drops": stats.drops, "errors": stats.errors}
 
 
 async def run(args) -> dict:
     tmp = tempfile.mkdtemp(prefix="deltav-bench-")
     db = f"sqlite+aiosqlite:///{tmp}/bench.db"
-    srv = ProcessServer(db, "--grace", "0", "--bot-workers", "0")
+    backing = []
+    common = ("--grace", "0", "--bot-workers", "0")
+    if args.processes > 1 or args.cluster:  # several processes: a scratch PostgreSQL and Redis, started here
+        from tests.server import services
+
+        pg, redis = services.Postgres(), services.Redis()
+        backing = [redis, pg]
+        db = pg.new_database("bench")
+        servers = [ProcessServer(db, *common, "--bus", redis.url, src=args.server_src) for _ in range(args.processes)]
+    else:
+        servers = [ProcessServer(db, *common, src=args.server_src)]
+    srv = servers[0]
     try:
-        base_rss = rss_kib(srv.proc.pid)
+        pids = [s.proc.pid for s in servers]
+        base_rss = sum(rss_kib(p) for p in pids)
         options = {"scenario": args.scenario} if args.scenario else {}
         rng = random.Random(args.seed)
         rooms = []
         t_create = time.perf_counter()
         for i in range(args.rooms):
             seed = 1000 + i
-            code, body = await asyncio.to_thread(http, srv.base, "POST", "/rooms", {
+            home = servers[i % len(servers)]  # rooms spread over the processes: the one that makes a room owns it
+            code, body = await asyncio.to_thread(http, home.base, "POST", "/rooms", {
                 "game": args.game, "options": options, "seats": ["human", "human"], "seed": seed})
             assert code == 201, body
-            _, joined = await asyncio.to_thread(http, srv.base, "POST", f"/rooms/{body['code']}/join", {})
-            rooms.append((body["code"], seed, [body["token"], joined["token"]]))
+            _, joined = await asyncio.to_thread(http, home.base, "POST", f"/rooms/{body['code']}/join", {})
+            rooms.append((body["code"], seed, [body["token"], joined["token"]], home))
         create_s = time.perf_counter() - t_create
-        stats = Stats()
-        started = asyncio.Event()
-        live = [0, 2 * len(rooms)]
-        tasks = []
-        for code, _seed, tokens in rooms:
-            url = f"{srv.ws}/ws/{code}"
+        jobs = []
+        for code, _seed, tokens, home in rooms:
+            url = f"{home.ws}/ws/{code}"
             for seat in (0, 1):
                 drop_at = rng.randint(5, 40) if rng.random() < args.drop else None
-                tasks.append(client(url, tokens[seat], seat, args.client_seed, stats, drop_at, started, live))
-        t0 = time.perf_counter()
-        runner = asyncio.gather(*tasks)
+                jobs.append((url, tokens[seat], seat, args.client_seed, drop_at))
+        # the clients run in their own processes (--client-procs), so they do not share the server's interpreter
+        loop = asyncio.get_running_loop()
+        procs = max(1, args.client_procs)
+        pool = ProcessPoolExecutor(procs, mp_context=multiprocessing.get_context("spawn"))
+        await asyncio.gather(*[loop.run_in_executor(pool, warm_up) for _ in range(procs)])  # imports done
+        profiler = None
+        if args.profile:  # py-spy samples the server process while the matches run
+            import subprocess
+            profiler = subprocess.Popen(["py-spy", "record", "-p", str(srv.proc.pid), "-f", "raw", "-o", args.profile,
+                                         "-d", str(args.profile_seconds)], stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL)
         peak_rss = base_rss
 
         async def sample():
             nonlocal peak_rss
             while True:
-                peak_rss = max(peak_rss, rss_kib(srv.proc.pid))
+                peak_rss = max(peak_rss, sum(rss_kib(p) for p in pids))
                 await asyncio.sleep(0.2)
 
         sampler = asyncio.create_task(sample())
-        await runner
+        cpu0 = sum(cpu_seconds(p) for p in pids)
+        t0 = time.perf_counter()
+        parts = await asyncio.gather(*[loop.run_in_executor(pool, client_process, jobs[i::procs], args.think)
+                                       for i in range(procs)])
         wall = time.perf_counter() - t0
+        cpu = sum(cpu_seconds(p) for p in pids) - cpu0
+        pool.shutdown()
+        if profiler is not None:
+            profiler.wait()
+        stats = Stats()
+        for part in parts:
+            stats.latencies += part["latencies"]
+            stats.accepted += part["accepted"]
+            stats.drops += part["drops"]
+            stats.errors += part["errors"]
         sampler.cancel()
         lost = dup = mismatched = 0
         steps = 0
-        for code, seed, _tokens in rooms:
+        for code, seed, _tokens, _home in rooms:
             status, record = await asyncio.to_thread(http, srv.base, "GET", f"/rooms/{code}/record")
             if status != 200:
                 mismatched += 1
@@ -168,18 +232,24 @@ async def run(args) -> dict:
             return lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else float("nan")
 
         return {
-            "rooms": args.rooms, "game": args.game, "scenario": args.scenario, "create_seconds": create_s,
-            "wall_seconds": wall, "actions": steps, "actions_per_second": steps / wall,
+            "rooms": args.rooms, "think": args.think, "game": args.game, "scenario": args.scenario, "create_seconds": create_s,
+            "wall_seconds": wall, "actions": steps,
+            "server_cpu_ms_per_action": 1000 * cpu / max(1, steps), "server_cores_used": cpu / wall,
+            "load_average": os.getloadavg()[0], "actions_per_second": steps / wall,
             "accepted_messages": stats.accepted, "p50_ms": pct(0.50), "p99_ms": pct(0.99), "max_ms": pct(1.0),
             "mean_ms": statistics.fmean(lat) * 1000 if lat else None, "latency_samples": len(lat),
             "drops": stats.drops, "server_rss_base_mib": base_rss / 1024, "server_rss_peak_mib": peak_rss / 1024,
             "memory_per_room_kib": (peak_rss - base_rss) / args.rooms, "records_mismatched": mismatched,
             "lost_actions": lost, "duplicated_actions": dup, "client_errors": stats.errors[:5],
             "cores": os.cpu_count(),
-            "server_errors": [ln for ln in srv.output().splitlines() if "Error" in ln or "ERROR" in ln][:5],
+            "processes": len(servers), "database": "postgresql" if backing else "sqlite",
+            "server_errors": [ln for s in servers for ln in s.output().splitlines() if "Error" in ln or "ERROR" in ln][:5],
         }
     finally:
-        srv.stop()
+        for s in servers:
+            s.stop()
+        for b in backing:
+            b.stop()
 
 
 def main(argv=None) -> int:
@@ -190,7 +260,16 @@ def main(argv=None) -> int:
     ap.add_argument("--drop", type=float, default=0.1, help="share of clients that drop once and reconnect")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--client-seed", type=int, default=7)
+    ap.add_argument("--processes", type=int, default=1,
+                    help="server processes on one scratch PostgreSQL + Redis (more than 1 implies --cluster)")
+    ap.add_argument("--cluster", action="store_true", help="PostgreSQL + Redis even for one process")
+    ap.add_argument("--think", type=float, default=0.0,
+                    help="mean seconds a client waits before it submits (0: at once, which measures saturation)")
+    ap.add_argument("--client-procs", type=int, default=1, help="processes running the clients (not the server's)")
+    ap.add_argument("--server-src", help="run the server from this source tree (to compare two versions)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--profile", help="sample the server with py-spy into this file (raw folded stacks)")
+    ap.add_argument("--profile-seconds", type=int, default=10)
     args = ap.parse_args(argv)
     from deltav.games import load_all
 
@@ -200,8 +279,10 @@ def main(argv=None) -> int:
         print(json.dumps(out, indent=2))
     else:
         print(f"{out['rooms']} rooms of {out['game']} {out['scenario']} over WebSockets on loopback ({out['cores']} cores, "
-              f"clients in the same machine)")
-        print(f"  {out['actions']} actions in {out['wall_seconds']:.1f}s: {out['actions_per_second']:.0f} accepted actions/s")
+              f"{out['processes']} server process(es) on {out['database']}, think {out['think']:g} s)")
+        print(f"  {out['actions']} actions in {out['wall_seconds']:.1f}s: {out['actions_per_second']:.0f} accepted actions/s; "
+              f"server CPU {out['server_cpu_ms_per_action']:.2f} ms per action, {out['server_cores_used']:.2f} cores used "
+              f"(machine load average {out['load_average']:.1f})")
         print(f"  submit-to-broadcast latency: p50 {out['p50_ms']:.1f} ms, p99 {out['p99_ms']:.1f} ms, "
               f"max {out['max_ms']:.1f} ms ({out['latency_samples']} samples)")
         print(f"  server memory: {out['server_rss_base_mib']:.0f} MiB idle, {out['server_rss_peak_mib']:.0f} MiB peak, "

@@ -479,9 +479,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError(f"the server needs its extra packages: pip install -e '.[server]' ({exc})") from None
     if args.grace < 0:
         raise UsageError("--grace must be 0 or more seconds")
+    if args.lease_seconds <= 0:
+        raise UsageError("--lease-seconds must be more than 0")
+    if args.bus and not args.bus.startswith(("redis://", "rediss://", "unix://")):
+        raise UsageError("--bus must be a redis:// URL")
+    if args.bus and (args.db or default_url()).startswith("sqlite"):
+        raise UsageError("--bus needs a database every process shares: --db postgresql+asyncpg://...")
     workers = args.bot_workers if args.bot_workers >= 0 else max(1, (os.cpu_count() or 2) - 1)
     serve(args.host, args.port, args.db or default_url(), Settings(grace_seconds=args.grace, bot_workers=workers),
-          log_level=args.log_level, deflate=args.deflate, web_dir=args.web_dir)
+          log_level=args.log_level, deflate=args.deflate, web_dir=args.web_dir, log_format=args.log_format,
+          bus=args.bus, advertise=args.advertise, lease_seconds=args.lease_seconds)
     return 0
 
 
@@ -545,6 +552,11 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--log-level", default="warning", choices=("debug", "info", "warning", "error"))
     sv.add_argument("--deflate", action="store_true", help="compress WebSocket messages (CPU for bandwidth)")
     sv.add_argument("--web-dir", help="serve the browser client built into this folder (default: the package's build)")
+    sv.add_argument("--log-format", default="text", choices=("text", "json"), help="json: one JSON object a line")
+    sv.add_argument("--bus", help="redis://HOST:PORT: one of several processes on one PostgreSQL (docs/server.md)")
+    sv.add_argument("--advertise", help="with --bus: the base URL clients reach this process at (default http://HOST:PORT)")
+    sv.add_argument("--lease-seconds", type=float, default=10.0,
+                    help="with --bus: a dead process's rooms are taken over after at most this long")
     sv.set_defaults(func=cmd_serve)
     return p
 

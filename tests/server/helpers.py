@@ -145,8 +145,8 @@ def wait_healthy(base: str, timeout: float = 30.0) -> None:
 class ProcessServer:
     """``deltav serve`` as a real subprocess (so it can be killed with SIGKILL)."""
 
-    def __init__(self, db_url: str, *args: str):
-        env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    def __init__(self, db_url: str, *args: str, src: str | Path | None = None):
+        env = {**os.environ, "PYTHONPATH": str(src or ROOT / "src")}
         fd, self.log_path = tempfile.mkstemp(prefix="deltav-serve-", suffix=".log")
         os.close(fd)
         self.log = open(self.log_path, "w")  # noqa: SIM115 - a file (not a pipe nobody reads: it would block the server), open while it runs

@@ -32,6 +32,7 @@ MATCHES = [
     ("knighthawks", {"scenario": "skirmish"}),
 ]
 CLIENT_SEED = 99
+DROP_AT = 8  # every match above lasts longer than this
 
 
 def two_seat_room(base: str, gid: str, options: dict, seed: int) -> tuple[str, list[str]]:
@@ -78,23 +79,24 @@ def test_a_full_match_over_sockets_with_a_spectator_and_no_secret_leaks(live, gi
             assert all(e["event"].get("to") is None for e in msg["snapshot"]["log"] + msg["events"])
 
 
-def test_a_drop_and_reconnect_continues_the_match(live):
-    gid, options, seed = "mining", {"scenario": "standard"}, 77
+@pytest.mark.parametrize("gid,options", MATCHES, ids=[f"{g}-{o['scenario']}" for g, o in MATCHES])
+def test_a_drop_and_reconnect_continues_the_match(live, gid, options):
+    seed = 77
     code, tokens = two_seat_room(live.base, gid, options, seed)
     url = f"{live.ws}/ws/{code}"
     seen = [Seen(0), Seen(1), Seen(0)]
 
     async def main():
-        first = asyncio.create_task(play_seat(url, tokens[0], 0, CLIENT_SEED, seen[0], stop_at_step=30))
+        first = asyncio.create_task(play_seat(url, tokens[0], 0, CLIENT_SEED, seen[0], stop_at_step=DROP_AT))
         other = asyncio.create_task(play_seat(url, tokens[1], 1, CLIENT_SEED, seen[1]))
-        assert await first == "stopped"  # seat 0 drops its socket at step 30
+        assert await first == "stopped"  # seat 0 drops its socket mid-match
         await asyncio.sleep(0.2)
         again = await play_seat(url, tokens[0], 0, CLIENT_SEED, seen[2])  # ...and comes back with its token
         return again, await other
 
     assert asyncio.run(main()) == ("over", "over")
     reconnect_states = [m for _, m in seen[2].messages if m["type"] == "state"]
-    assert reconnect_states[0]["snapshot"]["step"] >= 30  # the full snapshot at once: never out of step
+    assert reconnect_states[0]["snapshot"]["step"] >= DROP_AT  # the full snapshot at once: never out of step
     status, record = http(live.base, "GET", f"/rooms/{code}/record")
     assert record_difference(record, reference_record(gid, options, seed, ["human", "human"], CLIENT_SEED)) is None
     assert secret_leaks(record, seen) == []
@@ -131,6 +133,7 @@ def test_sigkill_mid_match_loses_no_accepted_action(tmp_path):
         assert code_h == 200 and room["step"] >= stored_before  # everything anyone was told is still there
         results = asyncio.run(until(None))
         assert results[1] == "over"
+        assert secret_leaks(reference_record(gid, options, seed, ["human", "human"], CLIENT_SEED), seen) == []
         status, record = http(srv.base, "GET", f"/rooms/{code}/record")
         assert status == 200
         replay(MatchRecord.from_json(record))

@@ -108,9 +108,13 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
         from deltav.games import load_all
+        from deltav.server.metrics import Metrics
 
         store = await Store.open(db_url or default_url())
         state["hub"] = Hub(store, settings, load_all())
+        h = state["hub"]
+        h.metrics = Metrics(lambda role: sum(1 for r in h.rooms.values() if r.owned == (role == "owner")),
+                            lambda: sum(len(r.conns) + len(r.spectators) for r in h.rooms.values()))
         restored = await hub().restore()
         log.info("deltav server ready (%d rooms restored)", restored)
         app.state.hub = hub()
@@ -151,6 +155,32 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             return JSONResponse({"status": "starting"}, status_code=503)
         return JSONResponse({"status": "ok", "rooms": len(h.rooms)})
 
+    async def readyz(request: Request) -> JSONResponse:
+        """Ready for traffic: rooms restored, the database answers, the bus (several processes) is connected."""
+        h = state.get("hub")
+        problems = []
+        if h is None or not h.ready:
+            problems.append("starting")
+        else:
+            try:
+                await asyncio.wait_for(h.store.ping(), 5)
+            except Exception as exc:
+                problems.append(f"database: {type(exc).__name__}")
+            if h.bus is not None and not h.bus.connected:
+                problems.append("bus: not connected")
+            if h.lease_loop is not None and not h.lease_loop.healthy:
+                problems.append("leases: the last renewal failed")
+        if problems:
+            return JSONResponse({"status": "not_ready", "problems": problems}, status_code=503)
+        return JSONResponse({"status": "ready", "node": h.cluster.node if h.cluster else None,
+                             "rooms": sum(1 for r in h.rooms.values() if r.owned)})
+
+    async def metrics(request: Request) -> Response:
+        h = state.get("hub")
+        if h is None or h.metrics is None:
+            return Response("starting\n", status_code=503)
+        return Response(h.metrics.render(), media_type=h.metrics.content_type)
+
     async def games(request: Request) -> JSONResponse:
         from deltav.agents.registry import available_specs
 
@@ -180,7 +210,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             seed = _field(body, "seed", int)
             if seed is not None and not 0 <= seed < 2**63:
                 raise ClientError("bad_request", "field 'seed' must be in 0..2**63-1")
-            out = await hub().create(game, options, seats, seed, _field(body, "seat", int), _name(body))
+            out = await hub().create(game, options, seats, seed, _field(body, "seat", int), _name(body),
+                                     clock=body.get("clock"))
         except ClientError as exc:
             return _error(exc)
         return JSONResponse(out, status_code=201)
@@ -269,6 +300,10 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         try:
             conn = await room.attach(ws, ws.query_params.get("token") or None)
         except ClientError as exc:
+            if exc.code == "redirect":  # several processes: this room's seats play on its owner
+                await ws.send_json({"type": "redirect", "url": exc.extra["url"], "message": exc.message})
+                await ws.close(4010, "redirect")
+                return
             await ws.send_json(exc.to_json())
             await ws.close(4003, exc.code)
             return
@@ -296,6 +331,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         Route("/replay/{code}", page("index.html")),
         Route("/board", page("board.html")),
         Route("/healthz", healthz),
+        Route("/readyz", readyz),
+        Route("/metrics", metrics),
         Route("/games", games),
         Route("/games/{game}/board", game_board),
         Route("/rooms", list_rooms, methods=["GET"]),

@@ -6,7 +6,11 @@ queue drained by its own task, so a slow socket never holds the lock and message
 After every accepted action each viewer gets its own full snapshot envelope (``Session.snapshot``).
 
 The :class:`Hub` owns the set of live rooms, creates and joins rooms, and on start reloads every unfinished
-room by replaying its stored submissions. This module knows no HTTP: ``app`` turns requests into calls here.
+room by replaying its stored submissions. With several processes on one database (``Settings.cluster``) a room
+is *owned* by the one process holding its lease, which alone decides, runs its bots and clocks and holds its
+seats' sockets; other processes keep a *replica* for their spectators, caught up from the database when the
+bus (``cluster``) says a room moved, and take a room over when its owner's lease expires.
+This module knows no HTTP: ``app`` turns requests into calls here.
 """
 
 from __future__ import annotations
@@ -21,10 +25,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import orjson
+
 from deltav.core.errors import DeltavError, IllegalAction, MalformedAction
 from deltav.core.protocol import Game
+from deltav.core.rng import Rng, derive_seed
 from deltav.core.session import Session, SessionError
 from deltav.server.bots import BotRunner, BotSeat, make_bot_agent
+from deltav.server.clock import TIMEOUT_BOT, Clock, ClockError, turn_started, utc
+from deltav.server.cluster import Bus, ClusterConfig, LeaseLoop
 from deltav.server.store import DuplicateCode, MatchRow, SeatRow, Store
 from deltav.server.tokens import new_room_code, new_token, token_hash
 
@@ -38,6 +47,11 @@ RATE_BURST = 200  # ...with bursts up to this many
 OUTBOX_LIMIT = 256  # queued outbound messages before a socket is considered dead and dropped
 
 
+def dumps(obj: Any) -> str:
+    """Compact JSON text of a message (orjson: several times faster than the standard encoder on snapshots)."""
+    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 @dataclass
 class Settings:
     grace_seconds: float = 60.0  # a dropped human seat's time to come back when another human is connected
@@ -45,6 +59,7 @@ class Settings:
     max_message_bytes: int = MAX_MESSAGE_BYTES
     rate_per_second: float = RATE_PER_SECOND
     rate_burst: int = RATE_BURST
+    cluster: ClusterConfig | None = None  # several processes on one database (None: this process alone)
 
 
 class Socket(Protocol):
@@ -111,7 +126,7 @@ class Conn:
     def send(self, msg: dict | str) -> None:
         if self.closed:
             return
-        text = msg if isinstance(msg, str) else json.dumps(msg, separators=(",", ":"))
+        text = msg if isinstance(msg, str) else dumps(msg)
         try:
             self.outbox.put_nowait(text)
         except asyncio.QueueFull:  # the client does not read: drop it (it resyncs on reconnect)
@@ -159,6 +174,17 @@ class Room:
     deadlines: dict[int, float] = field(default_factory=dict)
     rematch_votes: set[int] = field(default_factory=set)
     tasks: set[asyncio.Task] = field(default_factory=set)
+    clock: Clock | None = None  # the optional turn timer (None: no clock)
+    turn_started: float = 0.0  # when the current decision node began (epoch seconds; see clock.turn_started)
+    turn_timer: asyncio.Task | None = None
+    # each viewer's encoded snapshot at the current (match, seq): built once, however many sockets and
+    # messages (connects, drops, seats taken) show it; a new accepted submission or a reload empties it
+    snap_cache: dict[int | None, str] = field(default_factory=dict)
+    snap_at: tuple[int, int] = (0, -1)
+    # several processes: only the owner (the holder of the room's lease) decides, runs bots and clocks and holds
+    # the seats' sockets; any other process keeps a replica for its spectators, caught up from the database
+    owned: bool = True
+    remote: dict | None = None  # a replica's copy of the owner's live info (connected seats, grace deadlines)
 
     # --- building --------------------------------------------------------------------------------------
     @classmethod
@@ -168,6 +194,9 @@ class Room:
         session = Session.resume(game, row.options, row.seed, labels, row.submissions)
         room = cls(hub, row.code, row.no, game, row.seed, row.seats, session, row.status, dict(row.meta),
                    seq=len(row.submissions))
+        room.clock = Clock.from_meta(row.meta)
+        buffered = sum(1 for p in session.deciding() if session.has_submitted(p))
+        room.turn_started = turn_started(row.submitted_at, buffered, row.meta.get("live_at", row.created_at))
         for s in row.seats:
             if s.spec != "human":
                 bot = BotSeat.new(game.id, row.seed, s.seat, s.spec)
@@ -194,45 +223,141 @@ class Room:
 
     # --- messages out ----------------------------------------------------------------------------------
     def room_info(self) -> dict:
+        if not self.owned and self.remote is not None:
+            connected = set(self.remote.get("connected", []))
+            graces = {int(k): v for k, v in self.remote.get("grace_until", {}).items()}
+        else:
+            connected, graces = set(self.conns), self.deadlines
         return {
             "code": self.code,
             "match": self.no,
             "status": self.status,
             "seats": [{"seat": s.seat, "kind": "human" if s.spec == "human" else "bot", "spec": s.spec,
                        "name": s.name, "taken": s.spec != "human" or s.token_hash is not None,
-                       "connected": s.spec != "human" or s.seat in self.conns,
-                       "grace_until": self.deadlines.get(s.seat)} for s in self.seats],
+                       "connected": s.spec != "human" or s.seat in connected,
+                       "grace_until": graces.get(s.seat)} for s in self.seats],
             "forfeit": self.meta.get("forfeit"),
             "rematch_votes": sorted(self.rematch_votes),
+            "clock": self.clock_info(),
         }
+
+    # --- the turn timer --------------------------------------------------------------------------------
+    def late_seats(self) -> list[int]:
+        """The human seats the turn timer runs for now (deciding, not yet submitted)."""
+        if self.clock is None or self.status != "live":
+            return []
+        humans = set(self.human_seats())
+        return [p for p in self.session.waiting_for() if p in humans]
+
+    def turn_deadline(self) -> float | None:
+        if not self.late_seats():
+            return None
+        assert self.clock is not None
+        return self.turn_started + self.clock.turn_seconds
+
+    def clock_info(self) -> dict | None:
+        if self.clock is None:
+            return None
+        return {**self.clock.to_json(), "deadline": utc(self.turn_deadline()), "seats": self.late_seats()}
+
+    def _arm_turn(self) -> None:
+        """(Re)start the turn timer for the current node (a no-op without a clock or a human to wait for)."""
+        if self.turn_timer is not None and self.turn_timer is not asyncio.current_task():
+            self.turn_timer.cancel()
+        self.turn_timer = None
+        deadline = self.turn_deadline() if self.owned else None
+        if deadline is not None:
+            self.turn_timer = self._spawn(self._turn_timeout(self.no, self.session.step, deadline))
+
+    async def _turn_timeout(self, no: int, step: int, deadline: float) -> None:
+        await asyncio.sleep(max(0.0, deadline - time.time()))
+        assert self.clock is not None
+        if self.clock.on_timeout == "forfeit":
+            async with self.lock:
+                late = self.late_seats()
+                if self.no != no or self.session.step != step or not late:
+                    return
+                self.turn_timer = None
+                forfeit = {"seat": late[0], "seats": late, "reason": f"seat {', '.join(map(str, late))} did not "
+                           f"decide within the turn time ({self.clock.turn_seconds:g} s)",
+                           "winners": [p for p in range(self.session.num_players) if p not in late], "step": step}
+                self.meta["forfeit"] = forfeit
+                await self._finish()
+                self.broadcast({"type": "forfeit", **forfeit})
+                self.broadcast_state()
+            return
+        # "bot": the easy bot plays a late seat's move from that seat's own view (the timer, re-armed by the
+        # accepted move, plays the next late seat of a simultaneous node at once)
+        late = self.late_seats()
+        if self.no == no and self.session.step == step and late:
+            seat = late[0]
+            stand_in = BotSeat(seat, TIMEOUT_BOT, make_bot_agent(self.game.id, TIMEOUT_BOT),
+                               Rng(derive_seed(self.seed, "timeout", seat, step)))
+            action = await self.hub.bots.decide(stand_in, self.session.decision(seat, stand_in.rng))
+            async with self.lock:
+                if self.no != no or self.session.step != step or seat not in self.late_seats():
+                    return
+                outcome = self.session.submit_action(seat, action, expected_step=step)
+                self.broadcast({"type": "timeout", "seat": seat, "step": step, "on_timeout": "bot",
+                                "played_by": TIMEOUT_BOT})  # never the move itself: it may be a secret choice
+                if self.turn_timer is asyncio.current_task():
+                    self.turn_timer = None
+                await self._accepted(seat, outcome, action.to_json())
 
     def state_message(self, seat: int | None, events: list[dict] | None = None, since: int | None = None) -> dict:
         return {"type": "state", "room": self.room_info(), "snapshot": self.session.snapshot(seat, since),
                 "events": events or []}
 
+    def snapshot_text(self, seat: int | None) -> str:
+        """``seat``'s snapshot envelope as JSON text, encoded once per (match, seq, viewer)."""
+        if self.snap_at != (self.no, self.seq):
+            self.snap_cache.clear()
+            self.snap_at = (self.no, self.seq)
+        text = self.snap_cache.get(seat)
+        if text is None:
+            text = self.snap_cache[seat] = dumps(self.session.snapshot(seat))
+        return text
+
+    def state_text(self, seat: int | None, events: list[dict] | None = None, room_text: str | None = None) -> str:
+        """:meth:`state_message` as text, built from the cached snapshot text."""
+        room_text = room_text or dumps(self.room_info())
+        return (f'{{"type":"state","room":{room_text},"snapshot":{self.snapshot_text(seat)},'
+                f'"events":{dumps(events or [])}}}')
+
     def broadcast_state(self, applied: list | None = None) -> None:
         """Every viewer's own snapshot (and the newly applied events it may see)."""
+        described: dict[int, dict] = {}  # an event every viewer may see is described once, not once per viewer
+
         def new_events(viewer: int | None) -> list[dict]:
             out = []
             for a in applied or []:
                 for e in a.events_for(viewer):
-                    out.append({"step": a.index, "event": e.to_json(), "text": self.game.describe_value(e)})
+                    entry = described.get(id(e))
+                    if entry is None:
+                        entry = described[id(e)] = {"step": a.index, "event": e.to_json(),
+                                                    "text": self.game.describe_value(e)}
+                    out.append(entry)
             return out
 
+        room_text = dumps(self.room_info())
         for seat, conn in list(self.conns.items()):
-            conn.send(self.state_message(seat, new_events(seat)))
+            conn.send(self.state_text(seat, new_events(seat), room_text))
         if self.spectators:
-            text = json.dumps(self.state_message(None, new_events(None)), separators=(",", ":"))
+            text = self.state_text(None, new_events(None), room_text)
             for conn in list(self.spectators):
                 conn.send(text)
 
     def broadcast(self, msg: dict) -> None:
-        text = json.dumps(msg, separators=(",", ":"))
+        text = dumps(msg)
         for conn in [*self.conns.values(), *self.spectators]:
             conn.send(text)
 
     # --- connections -----------------------------------------------------------------------------------
     async def attach(self, ws: Socket, token: str | None) -> Conn:
+        if token and self.hub.cluster is not None:
+            await self.hub.own_or_redirect(self)  # a seat plays on the room's owner process
+            if self.seat_of(token) is None:
+                await self.refresh()  # the seat may have been taken through another process
         async with self.lock:
             seat = None
             if token:
@@ -255,6 +380,8 @@ class Room:
                                   "rate_per_second": self.hub.settings.rate_per_second}})
             self._arm_graces()
             self.broadcast_state()
+            if seat is not None:
+                self.hub.share_info(self)
             return conn
 
     async def detach(self, conn: Conn) -> None:
@@ -268,10 +395,11 @@ class Room:
             del self.conns[conn.seat]
             self._arm_graces()
             self.broadcast_state()
+            self.hub.share_info(self)
 
     def _arm_graces(self) -> None:
         """Start the forfeit clock of each disconnected human seat while another human seat is connected."""
-        if self.status != "live" or self.hub.settings.grace_seconds <= 0:
+        if self.status != "live" or self.hub.settings.grace_seconds <= 0 or not self.owned:
             return
         humans = self.human_seats()
         for s in humans:
@@ -328,7 +456,8 @@ class Room:
                 since = msg.get("since")
                 if since is not None and (isinstance(since, bool) or not isinstance(since, int) or since < 0):
                     raise ClientError("bad_message", "field 'since' must be a step number (0 or more)")
-                conn.send(self.state_message(conn.seat, since=since))
+                conn.send(self.state_message(conn.seat, since=since) if since is not None else
+                          self.state_text(conn.seat))
             elif kind == "submit":
                 await self.submit(conn, msg)
             elif kind == "chat":
@@ -353,6 +482,7 @@ class Room:
         step = msg.get("step")
         if step is None or isinstance(step, bool) or not isinstance(step, int):
             raise ClientError("bad_message", "a submit message needs 'step', the integer step it was made for")
+        t0 = time.perf_counter()
         async with self.lock:
             if self.status == "open":
                 raise ClientError("not_started", "the match starts when every seat is taken")
@@ -364,12 +494,15 @@ class Room:
                 conn.send({**refusal(exc), "id": msg.get("id"), "step": self.session.step})
                 return
             await self._accepted(conn.seat, outcome, msg["action"], ref=msg.get("id"), conn=conn)
+        if self.hub.metrics is not None:
+            self.hub.metrics.latency.observe(time.perf_counter() - t0)
 
     async def _accepted(self, seat: int, outcome: Any, action_json: Any, ref: Any = None, conn: Conn | None = None,
                         bot: BotSeat | None = None, bot_step: int | None = None) -> None:
         """Persist an accepted submission (under the lock), then tell everyone, then wake the bots."""
         action = self.game.action_from_json(action_json).to_json()  # stored canonical
         finished = outcome.finished
+        now = time.time()
         record = None
         if finished:
             self.status = "finished"
@@ -378,7 +511,7 @@ class Room:
             await _to_the_end(self.hub.store.accept(self.code, self.no, self.seq, seat, action,
                                                     status="finished" if finished else None, record=record,
                                                     bot_state=bot.dump() if bot is not None else None,
-                                                    bot_step=bot_step))
+                                                    bot_step=bot_step, at=now))
         except Exception:
             log.exception("room %s: storing submission %d failed; reloading from the database", self.code, self.seq)
             await self._reload()
@@ -387,11 +520,15 @@ class Room:
                            "nothing changed, try again", "id": ref})
             return
         self.seq += 1
+        self.hub.notify(self, self.seq - 1)
+        if outcome.buffered is None:
+            self.turn_started = now  # a new decision node begins (the same time is stored with the row)
         if conn is not None:
             conn.send({"type": "accepted", "id": ref, "step": outcome.step, "buffered": outcome.buffered is not None})
         if finished:
             self._stop_clocks()
         self._observe(outcome.applied)
+        self._arm_turn()
         self.broadcast_state(outcome.applied)
         self.kick_bots()
 
@@ -400,6 +537,9 @@ class Room:
         if row is not None:
             fresh = Room.from_row(self.hub, row)
             self.session, self.seq, self.status, self.bots = fresh.session, fresh.seq, fresh.status, fresh.bots
+            self.snap_cache.clear()
+            self.turn_started = fresh.turn_started
+            self._arm_turn()
 
     def _observe(self, applied: list) -> None:
         for a in applied:
@@ -414,11 +554,13 @@ class Room:
         if self.meta.get("forfeit"):
             record["meta"] = {**record.get("meta", {}), "forfeit": self.meta["forfeit"]}
         await self.hub.store.set_status(self.code, self.no, "finished", record=record, meta=self.meta)
+        self.hub.notify(self, -1)
         self._stop_clocks()
 
     def _stop_clocks(self) -> None:
         for s in list(self.grace):
             self._cancel_grace(s)
+        self._arm_turn()  # not live any more: only cancels
 
     async def chat(self, conn: Conn, msg: Mapping) -> None:
         if conn.seat is None:
@@ -487,7 +629,7 @@ class Room:
 
     # --- bots ------------------------------------------------------------------------------------------
     def kick_bots(self) -> None:
-        if self.status != "live":
+        if self.status != "live" or not self.owned:
             return
         for seat in self.session.waiting_for():
             bot = self.bots.get(seat)
@@ -500,7 +642,7 @@ class Room:
             decision = self.session.decision(bot.seat, bot.rng)
             action = await self.hub.bots.decide(bot, decision)
             async with self.lock:
-                if self.no != no or self.status != "live" or self.session.step != step:
+                if self.no != no or self.status != "live" or self.session.step != step or not self.owned:
                     return
                 try:
                     outcome = self.session.submit_action(bot.seat, action, expected_step=step)
@@ -518,6 +660,96 @@ class Room:
             bot.thinking = False
             if self.no == no:
                 self.kick_bots()  # it may have to decide again at once (decomposed decisions)
+
+    # --- several processes -----------------------------------------------------------------------------
+    def become(self, row: MatchRow, owned: bool) -> None:
+        """Rebuild this room in place from a stored match (the sockets stay), as its owner or as a replica."""
+        fresh = Room.from_row(self.hub, row)
+        self.no, self.seed, self.seats, self.session = fresh.no, fresh.seed, fresh.seats, fresh.session
+        self.status, self.meta, self.seq, self.bots = fresh.status, fresh.meta, fresh.seq, fresh.bots
+        self.clock, self.turn_started = fresh.clock, fresh.turn_started
+        self.snap_cache.clear()
+        self.owned = owned
+
+    def start_owning(self) -> None:
+        """This process has just become the room's owner: run its bots and clocks."""
+        self.owned = True
+        self.remote = None
+        self.kick_bots()
+        self._arm_turn()
+        self._arm_graces()
+
+    def stop_owning(self, url: str | None) -> None:
+        """Another process owns the room now: stop the bots and clocks, send the seats there."""
+        self.owned = False
+        for t in list(self.tasks):
+            if t is not asyncio.current_task():
+                t.cancel()
+        self.grace.clear()
+        self.deadlines.clear()
+        self.turn_timer = None
+        for conn in list(self.conns.values()):
+            conn.send({"type": "redirect", "url": url, "message": "this room is now served by another process"})
+            conn.close(4010, "redirect")
+        self.conns.clear()
+
+    async def catch_up(self) -> None:
+        """A replica: apply the submissions stored since its own (the owner's notice, or a periodic check),
+        then show its spectators the new state."""
+        async with self.lock:
+            if self.owned:
+                return
+            applied = []
+            try:
+                for seat, action, at in await self.hub.store.submissions_since(self.code, self.no, self.seq):
+                    outcome = self.session.submit(seat, action)
+                    self.seq += 1
+                    if outcome.buffered is None:
+                        self.turn_started = at
+                    applied += outcome.applied
+                    if outcome.finished:
+                        self.status = "finished"
+            except DeltavError:  # never expected (the owner accepted them): start again from the database
+                log.exception("room %s: replica out of step; rebuilding", self.code)
+                row = await self.hub.store.load_match(self.code)
+                if row is not None:
+                    self.become(row, owned=False)
+            if applied:
+                self.broadcast_state(applied)
+
+    async def refresh(self) -> None:
+        """Re-read the room's seats, status and meta (changed through another process: a seat taken, a forfeit,
+        a rematch); a replica also re-reads the owner's live info and catches up."""
+        row = await self.hub.store.load_match(self.code, with_submissions=False)
+        if row is None:
+            return
+        async with self.lock:
+            if row.no != self.no:  # a rematch: the room's next match
+                full = await self.hub.store.load_match(self.code, row.no)
+                if full is not None:
+                    self.become(full, self.owned)
+                    if self.owned:
+                        self.start_owning()
+            else:
+                for s in row.seats:
+                    self.seats[s.seat].token_hash, self.seats[s.seat].name = s.token_hash, s.name
+                went_live = self.status == "open" and row.status == "live"
+                if row.status != "live" or went_live:
+                    self.status = row.status
+                self.meta = dict(row.meta)
+                if went_live:
+                    self.turn_started = row.meta.get("live_at", self.turn_started)
+                    if self.owned:
+                        self.start_owning()
+            if not self.owned:
+                lease = await self.hub.store.lease(self.code)
+                self.remote = lease[3] if lease else None
+        if not self.owned:
+            await self.catch_up()
+        self.broadcast_state()
+
+    def live_info(self) -> dict:
+        return {"connected": sorted(self.conns), "grace_until": {str(k): v for k, v in self.deadlines.items()}}
 
     def _spawn(self, coro: Any) -> asyncio.Task:
         task = asyncio.create_task(coro)
@@ -547,6 +779,11 @@ async def _to_the_end(coro: Any) -> Any:
         raise
 
 
+def ws_url(base: str, code: str) -> str:
+    """The WebSocket URL of room ``code`` on the process whose base URL is ``base``."""
+    return base.rstrip("/").replace("https://", "wss://").replace("http://", "ws://") + f"/ws/{code}"
+
+
 def _ref(text: str | None) -> Any:
     """The client's ``id`` of a message, when it can be read (echoed in errors)."""
     if not text or len(text) > MAX_MESSAGE_BYTES:
@@ -570,6 +807,11 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         self.ready = False
         self._loading: dict[str, asyncio.Lock] = {}
+        self.cluster = settings.cluster
+        self.bus: Bus | None = None
+        self.lease_loop: LeaseLoop | None = None
+        self._background: set[asyncio.Task] = set()
+        self.metrics = None  # set by the app (deltav.server.metrics.Metrics)
 
     def game(self, gid: str) -> type[Game]:
         if gid not in self.games:
@@ -577,7 +819,16 @@ class Hub:
         return self.games[gid]
 
     async def restore(self) -> int:
-        """Reload every unfinished room by replaying its submissions; returns how many."""
+        """Reload every unfinished room by replaying its submissions; returns how many. With several processes
+        the rooms nobody owns are taken over by the lease loop instead (the first round runs here)."""
+        if self.cluster is not None:
+            self.bus = Bus(self.cluster.bus_url, self.cluster.node, self.on_notice)
+            await self.bus.start()
+            await self._lease_round()
+            self.lease_loop = LeaseLoop(self.cluster, self._lease_round)
+            self.lease_loop.start()
+            self.ready = True
+            return sum(1 for r in self.rooms.values() if r.owned)
         n = 0
         for row in await self.store.unfinished():
             try:
@@ -587,6 +838,7 @@ class Hub:
                 continue
             self.rooms[row.code] = room
             room.kick_bots()
+            room._arm_turn()  # the deadline follows from the stored times: a late seat's time may be up already
             n += 1
         self.ready = True
         return n
@@ -603,6 +855,15 @@ class Hub:
                 if row is None:
                     return None
                 room = Room.from_row(self, row)
+                if self.cluster is not None:  # the owner, if the room has none alive; else a replica
+                    owner, _url = await self.store.acquire_lease(code, self.cluster.node, self.cluster.advertise,
+                                                                 self.cluster.lease_seconds)
+                    room.owned = owner == self.cluster.node
+                    if room.owned:
+                        room.start_owning()
+                    else:
+                        lease = await self.store.lease(code)
+                        room.remote = lease[3] if lease else None
                 self.rooms[code] = room
             return room
 
@@ -620,8 +881,12 @@ class Hub:
             raise ClientError("bad_options", str(exc)) from None
 
     async def create(self, game_id: str, options: Mapping[str, Any], seat_specs: list[str], seed: int | None,
-                     creator_seat: int | None, name: str | None) -> dict:
+                     creator_seat: int | None, name: str | None, clock: Any = None) -> dict:
         game = self.game(game_id)
+        try:
+            turn_clock = Clock.parse(clock)
+        except ClockError as exc:
+            raise ClientError("bad_clock", str(exc), field=exc.field) from None
         opts = self.resolve_options(game, options)
         n = game.num_players(opts)
         if len(seat_specs) != n:
@@ -651,7 +916,10 @@ class Hub:
             raise ClientError("bad_options", str(exc)) from None
         for _ in range(20):
             code = new_room_code()
-            row = MatchRow(code, 1, game.id, opts, seed, status, rows)
+            meta: dict[str, Any] = {"clock": turn_clock.to_json()} if turn_clock else {}
+            if status == "live":
+                meta["live_at"] = time.time()
+            row = MatchRow(code, 1, game.id, opts, seed, status, rows, meta=meta)
             try:
                 await self.store.create_room(row)
                 break
@@ -659,9 +927,12 @@ class Hub:
                 continue
         else:  # pragma: no cover - 4 million codes
             raise ClientError("busy", "no free room code; try again", 503)
+        if self.cluster is not None:  # a new room is owned by the process that made it
+            await self.store.acquire_lease(code, self.cluster.node, self.cluster.advertise, self.cluster.lease_seconds)
         room = Room.from_row(self, row)
         self.rooms[code] = room
         room.kick_bots()
+        room._arm_turn()
         return {"code": code, "match": 1, "seat": creator_seat, "token": token, "room": room.room_info()}
 
     async def join(self, code: str, seat: int | None, name: str | None) -> dict:
@@ -680,16 +951,20 @@ class Hub:
             token = new_token()
             h = token_hash(token)
             last = len(free) == 1
-            ok = await self.store.claim_seat(code, room.no, seat, h, name, "live" if last else None)
+            now = time.time()
+            meta = {**room.meta, "live_at": now} if last else None
+            ok = await self.store.claim_seat(code, room.no, seat, h, name, "live" if last else None, meta)
             if not ok:  # pragma: no cover - another process took it (the database decides)
                 raise ClientError("seat_taken", f"seat {seat} was just taken", 409)
             room.seats[seat].token_hash = h
             room.seats[seat].name = name
             if last:
-                room.status = "live"
+                room.status, room.meta, room.turn_started = "live", meta, now
                 room._arm_graces()
+                room._arm_turn()
             room.broadcast_state()
             room.kick_bots()
+            self.notify(room, -1)
             return {"code": code, "match": room.no, "seat": seat, "token": token, "room": room.room_info()}
 
     async def start_rematch(self, room: Room) -> None:
@@ -701,14 +976,17 @@ class Hub:
             rows.append(SeatRow(i, old.spec, old.token_hash, old.name))
         opts = room.session.options
         seed = secrets.randbits(62)
-        row = MatchRow(room.code, room.no + 1, room.game.id, opts, seed, "live", rows,
-                       meta={"rematch_of": room.no})
+        meta: dict[str, Any] = {"rematch_of": room.no, "live_at": time.time()}
+        if room.clock is not None:
+            meta["clock"] = room.clock.to_json()
+        row = MatchRow(room.code, room.no + 1, room.game.id, opts, seed, "live", rows, meta=meta)
         await self.store.add_match(row)
         fresh = Room.from_row(self, row)
         moved = {seat: (seat + 1) % n for seat in room.conns}
         room.no, room.seed, room.seats, room.session = fresh.no, fresh.seed, fresh.seats, fresh.session
         room.status, room.meta, room.seq, room.bots = "live", dict(row.meta), 0, fresh.bots
         room.rematch_votes = set()
+        room.turn_started = fresh.turn_started
         conns = {}
         for seat, conn in room.conns.items():
             conn.seat = moved[seat]
@@ -719,10 +997,112 @@ class Hub:
         for conn in room.conns.values():
             conn.send({"type": "welcome", "room": room.code, "match": room.no, "seat": conn.seat, "role": "player"})
         room._arm_graces()
+        room._arm_turn()
         room.broadcast_state()
         room.kick_bots()
+        self.notify(room, -1)
+
+    # --- several processes -------------------------------------------------------------------------------
+    def _later(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def notify(self, room: Room, seq: int) -> None:
+        """Tell the other processes that ``room`` stored submission ``seq`` (-1: seats, status or meta changed)."""
+        if self.metrics is not None and seq >= 0:
+            self.metrics.actions.inc()
+        if self.bus is not None:
+            self._later(self.bus.publish(room.code, room.no, seq))
+
+    def share_info(self, room: Room) -> None:
+        """The owner's live info (who is connected, grace deadlines) for the replicas' spectators."""
+        if self.cluster is None or not room.owned:
+            return
+
+        async def share():
+            await self.store.set_lease_info(room.code, self.cluster.node, room.live_info())
+            if self.bus is not None:
+                await self.bus.publish(room.code, room.no, -1)
+
+        self._later(share())
+
+    async def on_notice(self, code: str, no: int, seq: int) -> None:
+        room = self.rooms.get(code)
+        if room is None:
+            return
+        if seq < 0 or no != room.no:
+            await room.refresh()
+        elif not room.owned and seq >= room.seq:
+            await room.catch_up()
+
+    async def own_or_redirect(self, room: Room) -> None:
+        """Before a seat attaches here: own the room (taking it over if its owner is gone), or send the seat to
+        the owner (ClientError ``redirect`` with the owner's WebSocket URL)."""
+        assert self.cluster is not None
+        if room.owned:
+            return
+        owner, url = await self.store.acquire_lease(room.code, self.cluster.node, self.cluster.advertise,
+                                                    self.cluster.lease_seconds)
+        if owner == self.cluster.node:
+            await self._promote(room)
+            return
+        raise ClientError("redirect", "this room is served by another server process: connect there", 409,
+                          url=ws_url(url, room.code))
+
+    async def _promote(self, room: Room) -> None:
+        row = await self.store.load_match(room.code)
+        if row is None:
+            return
+        async with room.lock:
+            room.become(row, owned=True)
+            room.start_owning()
+        log.info("room %s: taken over (match %d, %d submissions replayed)", room.code, room.no, room.seq,
+                 extra={"event": "takeover", "room": room.code, "seq": room.seq})
+        room.broadcast_state()
+
+    async def _lease_round(self) -> None:
+        """Renew; drop the rooms another process took; take over the orphans; let replicas catch up."""
+        assert self.cluster is not None
+        c = self.cluster
+        held = await self.store.renew_leases(c.node, c.lease_seconds)
+        for code, room in list(self.rooms.items()):
+            if room.owned and code not in held:
+                lease = await self.store.lease(code)
+                async with room.lock:
+                    room.stop_owning(ws_url(lease[1], code) if lease else None)
+                log.warning("room %s: lease lost to another process", code, extra={"event": "lease_lost", "room": code})
+                await room.refresh()
+        for code in await self.store.orphans():
+            owner, _ = await self.store.acquire_lease(code, c.node, c.advertise, c.lease_seconds)
+            if owner != c.node:
+                continue
+            room = self.rooms.get(code)
+            if room is None:
+                row = await self.store.load_match(code)
+                if row is None:
+                    continue
+                room = Room.from_row(self, row)
+                self.rooms[code] = room
+                room.start_owning()
+                log.info("room %s: taken over (match %d, %d submissions replayed)", code, room.no, room.seq,
+                         extra={"event": "takeover", "room": code, "seq": room.seq})
+            else:
+                await self._promote(room)
+        for room in list(self.rooms.values()):
+            if not room.owned and room.spectators:
+                await room.catch_up()
 
     async def close(self) -> None:
+        if self.lease_loop is not None:
+            await self.lease_loop.close()
         for room in list(self.rooms.values()):
             await room.close()
+        if self.cluster is not None:  # a clean stop: the other processes may take these rooms at once
+            with contextlib.suppress(Exception):
+                await self.store.release_leases(self.cluster.node)
+        if self.bus is not None:
+            await self.bus.close()
+        for t in list(self._background):
+            t.cancel()
         self.bots.close()

@@ -27,7 +27,7 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def make_server(sock: socket.socket, db_url: str, settings: Settings, log_level: str = "warning",
-                deflate: bool = False, web_dir: str | None = None):
+                deflate: bool = False, web_dir: str | None = None, log_format: str | None = None):
     """The uvicorn server. Per-message compression is off by default: it halves the throughput on 2 cores
     (benchmarks/bench_server.py); ``deflate=True`` trades CPU for bandwidth on slow links."""
     import uvicorn
@@ -36,18 +36,28 @@ def make_server(sock: socket.socket, db_url: str, settings: Settings, log_level:
 
     config = uvicorn.Config(create_app(db_url, settings, web_dir), ws="websockets-sansio", ws_max_size=WS_MAX_FRAME,
                             log_level=log_level, lifespan="on", ws_ping_interval=20.0, ws_ping_timeout=20.0,
-                            ws_per_message_deflate=deflate)
+                            ws_per_message_deflate=deflate,
+                            **({"log_config": None} if log_format else {}))
     return uvicorn.Server(config)
 
 
 def serve(host: str, port: int, db_url: str, settings: Settings, log_level: str = "warning",
-          deflate: bool = False, web_dir: str | None = None) -> None:
+          deflate: bool = False, web_dir: str | None = None, log_format: str = "text", bus: str | None = None,
+          advertise: str | None = None, lease_seconds: float = 10.0) -> None:
+    """Run the server. ``bus`` (a ``redis://`` URL) makes this one of several processes sharing the database:
+    ``advertise`` is the base URL its seats are sent to (default ``http://HOST:PORT``)."""
+    from deltav.server import logs
     # the database driver runs in a thread: hand the interpreter over to it quickly when it has a result
     sys.setswitchinterval(0.0005)
     sock = bind(host, port)
     actual = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
+    if bus:
+        from deltav.server.cluster import ClusterConfig
+
+        settings.cluster = ClusterConfig(bus, advertise or f"http://{shown}:{actual}", lease_seconds)
+    logs.configure(log_format, log_level, settings.cluster.node if settings.cluster else None)
     print(f"deltav server on http://{shown}:{actual}/  (database {db_url}; Ctrl-C stops it)", flush=True)
-    server = make_server(sock, db_url, settings, log_level, deflate, web_dir)
+    server = make_server(sock, db_url, settings, log_level, deflate, web_dir, log_format)
     server.run(sockets=[sock])
     sys.stdout.flush()

@@ -101,6 +101,17 @@ chat = Table(
 )
 
 
+leases = Table(  # several processes on one database: the one process that owns each room, until expires_at
+    "leases",
+    metadata,
+    Column("code", String(8), primary_key=True),
+    Column("owner", String(40), nullable=False),  # the owning process's node id
+    Column("url", String(300), nullable=False),  # where its seats connect (its advertised base URL)
+    Column("expires_at", Float, nullable=False),  # epoch seconds; renewed by the owner's heartbeat
+    Column("info", Text, nullable=True),  # JSON: the owner's live room info (connected seats, deadlines)
+)
+
+
 class DuplicateCode(Exception):
     """The room code is taken (the caller draws another)."""
 
@@ -128,6 +139,7 @@ class MatchRow:
     record: dict | None = None
     created_at: float = 0.0
     submissions: list[tuple[int, dict]] = field(default_factory=list)  # (seat, action JSON) in order
+    submitted_at: list[float] = field(default_factory=list)  # the time each submission was stored
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -207,7 +219,7 @@ class Store:
         ])
 
     async def claim_seat(self, code: str, no: int, seat: int, token_hash: str, name: str | None,
-                         status: str | None) -> bool:
+                         status: str | None, meta: dict | None = None) -> bool:
         """Give a free human seat to a token; False if somebody took it first."""
         async with self._writing() as conn:
             res = await conn.execute(
@@ -216,13 +228,13 @@ class Store:
                 .values(token_hash=token_hash, name=name))
             if res.rowcount != 1:
                 return False
-            if status is not None:
-                await conn.execute(update(matches).where(matches.c.code == code, matches.c.no == no).values(status=status))
+            if status is not None or meta is not None:
+                await self._finish(conn, code, no, status, None, meta, time.time())
         return True
 
     async def accept(self, code: str, no: int, seq: int, seat: int, action: dict, *, status: str | None = None,
                      record: dict | None = None, meta: dict | None = None, bot_state: bytes | None = None,
-                     bot_step: int | None = None) -> None:
+                     bot_step: int | None = None, at: float | None = None) -> None:
         """Write one accepted submission (and, in the same transaction, the match's new status, its archived
         record when it ended, a bot seat's state). Returns once it is committed; raises if the write fails:
         then nobody may be told.
@@ -230,7 +242,7 @@ class Store:
         Group commit: submissions of all rooms that arrive while a commit is running go into the next
         transaction together, so under load there is one commit per batch, not per action. A room awaits its
         own submission before it accepts the next, so each room's order is kept."""
-        item = (code, no, seq, seat, action, status, record, meta, bot_state, bot_step, time.time())
+        item = (code, no, seq, seat, action, status, record, meta, bot_state, bot_step, at or time.time())
         done: asyncio.Future = asyncio.get_running_loop().create_future()
         self._pending.append((item, done))
         if self._writer is None or self._writer.done():
@@ -303,17 +315,19 @@ class Store:
         srows = (await conn.execute(select(seats).where(seats.c.code == code, seats.c.no == no)
                                     .order_by(seats.c.seat))).mappings().all()
         subs: list[tuple[int, dict]] = []
+        times: list[float] = []
         if with_submissions:
-            rows = (await conn.execute(select(submissions.c.seat, submissions.c.action)
+            rows = (await conn.execute(select(submissions.c.seat, submissions.c.action, submissions.c.at)
                                        .where(submissions.c.code == code, submissions.c.no == no)
                                        .order_by(submissions.c.seq))).all()
             subs = [(r[0], json.loads(r[1])) for r in rows]
+            times = [r[2] for r in rows]
         return MatchRow(
             code=code, no=no, game=m["game"], options=json.loads(m["options"]), seed=m["seed"], status=m["status"],
             seats=[SeatRow(s["seat"], s["spec"], s["token_hash"], s["name"], s["bot_state"], s["bot_state_step"])
                    for s in srows],
             meta=json.loads(m["meta"] or "{}"), record=json.loads(m["record"]) if m["record"] else None,
-            created_at=m["created_at"], submissions=subs)
+            created_at=m["created_at"], submissions=subs, submitted_at=times)
 
     async def unfinished(self) -> list[MatchRow]:
         """The current match of every room that is not finished, with its submissions (for a restart)."""
@@ -351,6 +365,88 @@ class Store:
                               for s in srows],
                 })
             return out
+
+    # --- leases (several processes) --------------------------------------------------------------------
+    async def acquire_lease(self, code: str, owner: str, url: str, ttl: float) -> tuple[str, str]:
+        """Take (or keep) the lease of a room when it is free, expired or already ours; returns the holder's
+        (owner, url) after the attempt: the caller owns the room when the owner is itself. The database
+        decides between processes racing for it (a conditional update, or the primary key on insert)."""
+        now = time.time()
+        for _ in range(3):
+            try:
+                async with self._writing() as conn:
+                    res = await conn.execute(
+                        update(leases).where(leases.c.code == code,
+                                             (leases.c.owner == owner) | (leases.c.expires_at < now))
+                        .values(owner=owner, url=url, expires_at=now + ttl))
+                    if res.rowcount == 1:
+                        return owner, url
+                    row = (await conn.execute(select(leases.c.owner, leases.c.url).where(leases.c.code == code))).first()
+                    if row is not None:
+                        return row[0], row[1]
+                    await conn.execute(insert(leases).values(code=code, owner=owner, url=url, expires_at=now + ttl))
+                    return owner, url
+            except IntegrityError:  # another process inserted it first: read who
+                continue
+        holder = await self.lease(code)
+        return holder[:2] if holder else ("", "")
+
+    async def lease(self, code: str) -> tuple[str, str, float, dict | None] | None:
+        """(owner, url, expires_at, info) of a room's lease, or None."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(leases.c.owner, leases.c.url, leases.c.expires_at, leases.c.info)
+                                      .where(leases.c.code == code))).first()
+        if row is None:
+            return None
+        return row[0], row[1], row[2], json.loads(row[3]) if row[3] else None
+
+    async def renew_leases(self, owner: str, ttl: float) -> set[str]:
+        """Extend every lease ``owner`` holds; returns the codes it still holds (a room missing from the answer
+        was taken over by another process after our lease expired)."""
+        now = time.time()
+        async with self._writing() as conn:
+            await conn.execute(update(leases).where(leases.c.owner == owner).values(expires_at=now + ttl))
+            rows = (await conn.execute(select(leases.c.code).where(leases.c.owner == owner))).all()
+        return {r[0] for r in rows}
+
+    async def set_lease_info(self, code: str, owner: str, info: dict) -> None:
+        async with self._writing() as conn:
+            await conn.execute(update(leases).where(leases.c.code == code, leases.c.owner == owner)
+                               .values(info=json.dumps(info)))
+
+    async def release_leases(self, owner: str, codes: list[str] | None = None) -> None:
+        """Give up leases (a process stopping cleanly: other processes may take its rooms at once)."""
+        async with self._writing() as conn:
+            q = leases.delete().where(leases.c.owner == owner)
+            if codes is not None:
+                q = q.where(leases.c.code.in_(codes))
+            await conn.execute(q)
+
+    async def orphans(self, limit: int = 200) -> list[str]:
+        """Unfinished rooms nobody owns: no lease, or a lease that expired (its process died)."""
+        now = time.time()
+        async with self.engine.connect() as conn:
+            held = select(leases.c.code).where(leases.c.expires_at >= now)
+            rows = (await conn.execute(
+                select(rooms.c.code).join(matches, (matches.c.code == rooms.c.code) & (matches.c.no == rooms.c.match_no))
+                .where(matches.c.status != "finished", rooms.c.code.not_in(held))
+                .order_by(rooms.c.created_at).limit(limit))).all()
+        return [r[0] for r in rows]
+
+    async def submissions_since(self, code: str, no: int, seq: int) -> list[tuple[int, dict, float]]:
+        """The stored submissions of a match from ``seq`` on, in order: (seat, action JSON, time)."""
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(submissions.c.seat, submissions.c.action, submissions.c.at)
+                                       .where(submissions.c.code == code, submissions.c.no == no,
+                                              submissions.c.seq >= seq)
+                                       .order_by(submissions.c.seq))).all()
+        return [(r[0], json.loads(r[1]), r[2]) for r in rows]
+
+    async def ping(self) -> None:
+        from sqlalchemy import text
+
+        async with self.engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
 
     async def record(self, code: str, no: int) -> dict | None:
         async with self.engine.connect() as conn:

@@ -1,0 +1,37 @@
+"""Prometheus metrics of one server process (``GET /metrics``), through ``prometheus-client``.
+
+- ``deltav_rooms{role="owner"|"replica"}``: rooms this process holds (several processes: owner or replica);
+- ``deltav_sockets``: open WebSockets (seats and spectators);
+- ``deltav_actions_total``: accepted submissions stored by this process (a rate of it is actions/s);
+- ``deltav_submit_seconds``: a histogram of the time from a submission's arrival to its broadcast being queued
+  (the check, the database commit, every viewer's snapshot).
+
+Each app has its own registry (several apps may live in one test process). This module owns the metric objects
+only; rooms and the app update them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
+BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+
+
+class Metrics:
+    content_type = CONTENT_TYPE_LATEST
+
+    def __init__(self, rooms: Callable[[str], int], sockets: Callable[[], int]):
+        self.registry = CollectorRegistry()
+        g = Gauge("deltav_rooms", "rooms held by this process", ["role"], registry=self.registry)
+        g.labels("owner").set_function(lambda: rooms("owner"))
+        g.labels("replica").set_function(lambda: rooms("replica"))
+        Gauge("deltav_sockets", "open WebSockets", registry=self.registry).set_function(sockets)
+        self.actions = Counter("deltav_actions", "accepted submissions stored", registry=self.registry)
+        self.latency = Histogram("deltav_submit_seconds", "submission arrival to broadcast", buckets=BUCKETS,
+                                 registry=self.registry)
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)

@@ -1,0 +1,245 @@
+"""Several server processes on one real PostgreSQL and one real Redis (started here on free loopback ports; the
+test skips only when their binaries are absent): a seat sent to its room's owner, a spectator watching through
+another process, readiness and metrics; and the chaos test: a match of every game played by socket clients
+spread over three processes while one process at a time is killed with SIGKILL and restarted, and an owner
+that stalls (SIGSTOP) past its lease. Every match finishes, every record replays and equals the uninterrupted
+match (nothing lost, nothing applied twice), and no message to a seat ever held another seat's secrets."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import time
+import urllib.request
+
+import pytest
+
+from deltav.core.records import MatchRecord, replay
+from tests.server import services
+from tests.server.helpers import ProcessServer, Seen, http, record_difference, reference_record, secret_leaks
+from tests.server.test_live import CLIENT_SEED, MATCHES
+
+pytestmark = pytest.mark.skipif(bool(services.missing()), reason=f"needs PostgreSQL and Redis binaries (missing: "
+                                                                   f"{', '.join(services.missing())})")
+
+LEASE = "1.5"
+
+
+@pytest.fixture(scope="module")
+def backing():
+    pg, redis = services.Postgres(), services.Redis()
+    try:
+        yield pg, redis
+    finally:
+        redis.stop()
+        pg.stop()
+
+
+def start(db: str, bus: str) -> ProcessServer:
+    return ProcessServer(db, "--bus", bus, "--lease-seconds", LEASE, "--bot-workers", "0", "--grace", "0",
+                         "--log-format", "json", "--log-level", "info")
+
+
+async def play_anywhere(bases, code: str, token: str | None, seat: int | None, seen: Seen, deadline: float,
+                        think: float = 0.0) -> str:
+    """Play (or watch) a room through any live process: follow redirects to the owner, and after a lost socket
+    reconnect through a random live process; resubmit this step's (deterministic) choice after each reconnect."""
+    import websockets
+
+    from tests.server.helpers import choose
+
+    url = None
+    while time.time() < deadline:
+        url = url or f"{random.choice(bases())}/ws/{code}"
+        target, url = url + (f"?token={token}" if token else ""), None
+        submitted: set[int] = set()
+        try:
+            async with websockets.connect(target, max_size=2**24, open_timeout=5) as ws:
+                while True:
+                    msg = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                    if msg["type"] == "redirect":
+                        url = msg["url"]
+                        break
+                    step = seen.last["snapshot"]["step"] if seen.last else 0
+                    if msg["type"] == "state":
+                        seen.last = msg
+                        step = msg["snapshot"]["step"]
+                    seen.messages.append((step, msg))
+                    if msg["type"] == "error" and msg["code"] not in ("stale_step", "already_decided", "internal"):
+                        raise AssertionError(f"seat {seat}: unexpected error {msg}")
+                    if msg["type"] == "error" and msg["code"] == "internal":
+                        await ws.send(json.dumps({"type": "sync"}))
+                    if msg["type"] != "state":
+                        continue
+                    snap = msg["snapshot"]
+                    if snap["status"] == "over" or msg["room"]["status"] == "finished":
+                        return "over"
+                    if seat is not None and snap["to_act"] and snap["step"] not in submitted:
+                        submitted.add(snap["step"])
+                        action = choose(CLIENT_SEED, seat, snap["step"], snap["legal"])
+                        await asyncio.sleep(think)
+                        await ws.send(json.dumps({"type": "submit", "action": action, "step": snap["step"]}))
+        except (OSError, TimeoutError, websockets.ConnectionClosed, websockets.InvalidHandshake):
+            await asyncio.sleep(0.1 + random.random() * 0.2)
+    return "timeout"
+
+
+def text(base: str, path: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(base + path, timeout=10) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+def test_seats_are_sent_to_the_owner_and_any_process_serves_spectators(backing):
+    pg, redis = backing
+    db = pg.new_database("basic")
+    servers = [start(db, redis.url) for _ in range(3)]
+    try:
+        a, b, c = servers
+        gid, options, seed = "mining", {"scenario": "standard"}, 21
+        status, made = http(a.base, "POST", "/rooms", {"game": gid, "options": options, "seats": ["human", "human"],
+                                                       "seed": seed})
+        assert status == 201
+        code = made["code"]
+        status, joined = http(b.base, "POST", f"/rooms/{code}/join", {})  # the seat is taken through another process
+        assert status == 200 and joined["seat"] == 1
+        for s in servers:
+            status, body = http(s.base, "GET", "/readyz")
+            assert status == 200 and body["status"] == "ready" and body["node"]
+        seen = [Seen(0), Seen(1), Seen(None)]
+        deadline = time.time() + 120
+
+        async def main():
+            return await asyncio.gather(
+                play_anywhere(lambda: [b.ws], code, made["token"], 0, seen[0], deadline),  # redirected to a
+                play_anywhere(lambda: [c.ws], code, joined["token"], 1, seen[1], deadline),
+                play_anywhere(lambda: [c.ws], code, None, None, seen[2], deadline),  # a replica's spectator
+            )
+
+        assert asyncio.run(main()) == ["over", "over", "over"]
+        status, record = http(c.base, "GET", f"/rooms/{code}/record")
+        assert status == 200
+        replay(MatchRecord.from_json(record))
+        assert record_difference(record, reference_record(gid, options, seed, ["human", "human"], CLIENT_SEED)) is None
+        assert secret_leaks(record, seen) == []
+        watched = [m for _, m in seen[2].messages if m["type"] == "state"]
+        assert len(watched) > 20  # the spectator on the replica saw the match move, not just its end
+        assert any(m["room"]["seats"][0]["connected"] for m in watched)  # the owner's live info reached it
+        status, metrics = text(a.base, "/metrics")
+        assert status == 200 and 'deltav_rooms{role="owner"} 1.0' in metrics and "deltav_actions_total" in metrics
+        assert "deltav_submit_seconds_bucket" in metrics
+        logs = [json.loads(ln) for ln in a.output().splitlines()[1:] if ln.startswith("{")]
+        assert logs and all({"ts", "level", "logger", "msg", "node"} <= set(x) for x in logs)
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def test_chaos_every_match_survives_processes_killed_one_at_a_time(backing):
+    pg, redis = backing
+    db = pg.new_database("chaos")
+    servers = [start(db, redis.url) for _ in range(3)]
+    started = list(servers)
+    rooms = []
+    try:
+        for i, (gid, options) in enumerate(MATCHES):
+            srv = servers[i % 3]
+            status, made = http(srv.base, "POST", "/rooms", {"game": gid, "options": options,
+                                                             "seats": ["human", "human"], "seed": 500 + i})
+            assert status == 201, made
+            _, joined = http(servers[(i + 1) % 3].base, "POST", f"/rooms/{made['code']}/join", {})
+            rooms.append((gid, options, 500 + i, made["code"], [made["token"], joined["token"]]))
+        seen = {(code, s): Seen(s) for *_, code, _t in rooms for s in (0, 1)}
+        kills = 0
+        deadline = time.time() + 300
+
+        def bases():
+            return [s.ws for s in servers if s.proc.poll() is None]
+
+        async def chaos(done: asyncio.Event):
+            nonlocal kills
+            while not done.is_set():
+                await asyncio.sleep(0.7 + random.random())
+                if done.is_set():
+                    break
+                i = random.randrange(3)
+                servers[i].kill()  # SIGKILL: no clean shutdown, its leases simply expire
+                kills += 1
+                await asyncio.sleep(0.3)
+                servers[i] = await asyncio.to_thread(start, db, redis.url)
+                started.append(servers[i])
+
+        async def main():
+            done = asyncio.Event()
+            killer = asyncio.create_task(chaos(done))
+            results = await asyncio.gather(*[play_anywhere(bases, code, tokens[s], s, seen[(code, s)], deadline, 0.03)
+                                             for *_, code, tokens in rooms for s in (0, 1)])
+            done.set()
+            await killer
+            return results
+
+        results = asyncio.run(main())
+        assert kills >= 2, f"only {kills} processes were killed: the matches ended too soon to test anything"
+        assert results == ["over"] * (2 * len(rooms)), results
+        events = [json.loads(ln).get("event") for s in started for ln in s.output().splitlines() if ln.startswith("{")]
+        assert events.count("takeover") >= 1  # some room's owner died mid-match and another process replayed it
+        for gid, options, seed, code, _tokens in rooms:
+            status, record = http(servers[0].base, "GET", f"/rooms/{code}/record")
+            assert status == 200, (gid, record)
+            replay(MatchRecord.from_json(record))
+            want = reference_record(gid, options, seed, ["human", "human"], CLIENT_SEED)
+            assert record_difference(record, want) is None, (gid, options)
+            assert secret_leaks(record, [seen[(code, 0)], seen[(code, 1)]]) == []
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def test_a_stalled_owner_loses_its_rooms_and_applies_nothing_twice(backing):
+    """The owner freezes (SIGSTOP) longer than its lease: the other process takes the room over when a seat
+    reconnects there; the old owner wakes up (SIGCONT), finds its lease gone and sends its seats on."""
+    pg, redis = backing
+    db = pg.new_database("stall")
+    a, b = start(db, redis.url), start(db, redis.url)
+    try:
+        gid, options, seed = "knighthawks", {"scenario": "skirmish"}, 8
+        _, made = http(a.base, "POST", "/rooms", {"game": gid, "options": options, "seats": ["human", "human"],
+                                                  "seed": seed})
+        code = made["code"]
+        _, joined = http(a.base, "POST", f"/rooms/{code}/join", {})
+        tokens = [made["token"], joined["token"]]
+        seen = [Seen(0), Seen(1)]
+        frozen = {"a": False}
+        deadline = time.time() + 180
+
+        def bases():
+            return [b.ws] if frozen["a"] else [a.ws]
+
+        async def main():
+            players = [asyncio.create_task(play_anywhere(bases, code, tokens[s], s, seen[s], deadline, 0.02))
+                       for s in (0, 1)]
+            while not (seen[0].last and seen[0].last["snapshot"]["step"] >= 20):
+                await asyncio.sleep(0.01)
+            os.kill(a.proc.pid, signal.SIGSTOP)
+            frozen["a"] = True
+            await asyncio.sleep(3 * float(LEASE))  # its lease expires; the seats time out and reconnect to b
+            os.kill(a.proc.pid, signal.SIGCONT)
+            return await asyncio.gather(*players)
+
+        assert asyncio.run(main()) == ["over", "over"]
+        time.sleep(float(LEASE))  # a's next lease round
+        status, record = http(a.base, "GET", f"/rooms/{code}/record")
+        assert status == 200
+        assert record_difference(record, reference_record(gid, options, seed, ["human", "human"], CLIENT_SEED)) is None
+        events = [json.loads(ln).get("event") for s in (a, b) for ln in s.output().splitlines() if ln.startswith("{")]
+        assert "takeover" in events and "lease_lost" in events
+    finally:
+        for s in (a, b):
+            if s.proc.poll() is None:
+                os.kill(s.proc.pid, signal.SIGCONT)
+            s.stop()
