@@ -485,6 +485,47 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_agent(args: argparse.Namespace) -> int:
+    try:
+        from deltav.client.agent import run_agent, take_seat
+        from deltav.client.players import BotPlayer, CommandPlayer
+    except ImportError as exc:
+        raise UsageError(f"the client needs its extra packages: pip install -e '.[client]' ({exc})") from None
+    token = args.token
+    if args.join:
+        joined = take_seat(args.server, args.room, args.seat, args.name)
+        token = joined["token"]
+        err_console.print(f"joined room {joined['code']} as seat {joined['seat']}; token {token}", soft_wrap=True)
+    elif not token:
+        raise UsageError("give --token TOKEN (a seat you hold) or --join (take a free seat)")
+    if args.bot:
+        from deltav.agents.spec import parse_spec
+
+        parse_spec(args.bot[4:] if args.bot.startswith("bot:") else args.bot)  # a malformed spec fails here
+        player = BotPlayer(args.bot, args.seed)
+    else:
+        player = CommandPlayer(args.command)
+    candidates = [c.strip() for c in args.candidates.split(",") if c.strip()] if args.candidates else []
+
+    def show(msg: dict) -> None:
+        if not args.quiet:
+            for e in msg.get("events") or []:
+                console.print(f"  {e['step']:>4}  {safe_text(e['text'])}", soft_wrap=True)
+
+    final = run_agent(args.server, args.room, token, player, candidates, show)
+    snap, room = final["snapshot"], final["room"]
+    result = snap.get("result")
+    if room.get("forfeit"):
+        f = room["forfeit"]
+        console.print(f"forfeit by seat {f['seat']} ({f['reason']}); winners {f['winners']}")
+    elif result is not None:
+        console.print(f"match over after {snap['step']} steps: winners {result.get('winners')} "
+                      f"({safe_text(str(result.get('reason', '')))}); seat {snap['seat']} returns "
+                      f"{snap['returns'][snap['seat']] if snap.get('returns') else None}")
+    console.print(f"{player.decisions} decisions by seat {snap['seat']}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="deltav", description="Four space tabletop games: engines, AI, records.")
     p.add_argument("--version", action="version", version=f"deltav {deltav.__version__}")
@@ -535,6 +576,22 @@ def build_parser() -> argparse.ArgumentParser:
     de.add_argument("--seed", type=int, default=1)
     de.add_argument("--records", default="records")
     de.set_defaults(func=cmd_demo)
+
+    ag = sub.add_parser("agent", help="play a seat of a server's room with a built-in bot or any program")
+    ag.add_argument("--server", required=True, help="the server's URL, e.g. http://127.0.0.1:8000")
+    ag.add_argument("--room", required=True, help="the room code")
+    who = ag.add_mutually_exclusive_group()
+    who.add_argument("--token", help="the token of a seat you hold")
+    who.add_argument("--join", action="store_true", help="take a free human seat (its token is printed)")
+    ag.add_argument("--seat", type=int, help="with --join: which seat")
+    ag.add_argument("--name", help="with --join: the seat's name")
+    what = ag.add_mutually_exclusive_group(required=True)
+    what.add_argument("--bot", metavar="SPEC", help="a built-in bot, e.g. bot:hard")
+    what.add_argument("--command", metavar="PROG", help="a program reading snapshots and writing actions as JSON lines")
+    ag.add_argument("--seed", type=int, default=0, help="the bot's RNG seed")
+    ag.add_argument("--candidates", metavar="SPECS", help="ask the server for these bots' choices, e.g. bot:easy,bot:normal")
+    ag.add_argument("--quiet", action="store_true", help="do not print the events")
+    ag.set_defaults(func=cmd_agent)
 
     sv = sub.add_parser("serve", help="run the online game server (rooms, WebSockets; see docs/server.md)")
     sv.add_argument("--host", default="127.0.0.1")
