@@ -168,3 +168,24 @@ def test_bad_rooms_and_tokens_are_server_errors(server):
     assert t.value.code == "bad_token"
     out = agent(server, room["code"], "--bot", "bot:easy")
     assert out.returncode == 2 and "--token" in out.stderr
+
+
+FOLLOW_THE_CANDIDATE = textwrap.dedent('''\
+    import json, sys
+
+    for line in sys.stdin:
+        snapshot = json.loads(line)
+        if snapshot["to_act"]:
+            assert [c["spec"] for c in snapshot["candidates"]] == ["bot:easy"], snapshot.get("candidates")
+            print(json.dumps(snapshot["candidates"][0]["action"]), flush=True)
+''')
+
+
+def test_a_program_can_follow_the_candidates(server, tmp_path):
+    bot = tmp_path / "bot.py"
+    bot.write_text(FOLLOW_THE_CANDIDATE)
+    room = create_room(server.base, "deepspace", ["human", "bot:easy"], {"scenario": "skirmish"}, seed=2)
+    out = agent(server, room["code"], "--token", room["token"], "--command", f"{sys.executable} {bot}",
+                "--candidates", "bot:easy")
+    assert out.returncode == 0, out.stderr
+    replay(MatchRecord.from_json(room_record(server.base, room["code"])))

@@ -24,7 +24,7 @@ from typing import Any
 from deltav.client.rooms import ServerError, ws_base
 
 #: close codes after which reconnecting cannot help: replaced by a newer socket, a bad token, no such room
-FATAL_CLOSE = {4001: "replaced", 4003: "bad_token", 4004: "unknown_room"}
+FATAL_CLOSE = {4000: "bad_candidates", 4001: "replaced", 4003: "bad_token", 4004: "unknown_room"}
 #: refusals that only mean "the match moved on": the next snapshot says what to do
 HARMLESS = ("stale_step", "already_decided", "not_your_turn", "not_started", "game_over")
 
@@ -141,7 +141,7 @@ class AsyncSeat:
                 self.state = msg
             elif kind == "welcome":
                 self.welcome = msg
-            elif kind == "error" and msg.get("code") in ("bad_token", "unknown_room"):
+            elif kind == "error" and msg.get("code") in ("bad_token", "unknown_room", "bad_candidates"):
                 raise Refused(msg)
             elif kind not in ("accepted", "error", "pong"):
                 self.messages.append(msg)

@@ -192,8 +192,17 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> S
             await ws.send_json({"type": "error", "code": "unknown_room", "message": f"no room {ws.path_params['code']!r}"})
             await ws.close(4004, "unknown room")
             return
+        from deltav.server import candidates
+
         try:
-            conn = await room.attach(ws, ws.query_params.get("token") or None)
+            specs = candidates.parse(ws.query_params.get("candidates"), room.game.id)
+        except ClientError as exc:
+            await ws.send_json(exc.to_json())
+            await ws.close(4000, exc.code)
+            return
+        sock = candidates.CandidateSocket(ws, room, specs) if specs else ws
+        try:
+            conn = await room.attach(sock, ws.query_params.get("token") or None)
         except ClientError as exc:
             await ws.send_json(exc.to_json())
             await ws.close(4003, exc.code)
