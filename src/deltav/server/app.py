@@ -235,6 +235,9 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> S
         Route("/rooms/{code}/record", room_record),
         WebSocketRoute("/ws/{code}", ws_match),
     ]
+    from deltav.server import leaderboard
+
+    routes += leaderboard.routes()  # GET /leaderboard?game= (JSON) and /leaderboard.html
     from deltav import web_static
 
     if web_static.is_built():  # the browser client (docs/web.md): for now the tactical board preview
