@@ -510,6 +510,17 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return 1 if ratings["errors"] else 0
 
 
+def cmd_mcp(args: argparse.Namespace) -> int:
+    try:
+        from deltav.client.mcptools import DEFAULT_CANDIDATES, run_stdio
+    except ImportError as exc:
+        raise UsageError(f"the MCP server needs its extra packages: pip install -e '.[mcp]' ({exc})") from None
+    cands = tuple(c.strip() for c in args.candidates.split(",") if c.strip()) if args.candidates is not None \
+        else DEFAULT_CANDIDATES
+    run_stdio(args.server, cands)
+    return 0
+
+
 def cmd_agent(args: argparse.Namespace) -> int:
     try:
         from deltav.client.agent import run_agent, take_seat
@@ -622,6 +633,12 @@ def build_parser() -> argparse.ArgumentParser:
     tn.add_argument("--json", action="store_true", help="print summary.json")
     backend_args(tn)
     tn.set_defaults(func=cmd_tournament)
+
+    mc = sub.add_parser("mcp", help="an MCP server (stdio) for LLM agents playing on a deltav server")
+    mc.add_argument("--server", required=True, help="the deltav server's URL, e.g. http://127.0.0.1:8000")
+    mc.add_argument("--candidates",
+                    help="bots whose choices come with each observation (default bot:easy,bot:normal; '' for none)")
+    mc.set_defaults(func=cmd_mcp)
 
     ag = sub.add_parser("agent", help="play a seat of a server's room with a built-in bot or any program")
     ag.add_argument("--server", required=True, help="the server's URL, e.g. http://127.0.0.1:8000")
