@@ -237,7 +237,10 @@ class AsyncSeat:
                     done.add(key)
                     self.last_refusal = None
                 except Refused as exc:
-                    if exc.code == "lost" or exc.code in HARMLESS:
+                    if exc.code == "lost":  # unknown whether it was applied: decide again on the new snapshot
+                        msg = self.state or msg  # (sending it again is safe: the step guards it)
+                        continue
+                    if exc.code in HARMLESS:
                         done.add(key)
                     else:  # the action was refused and nothing changed: ask the decider again
                         refusals[key] = refusals.get(key, 0) + 1
