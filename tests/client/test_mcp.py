@@ -73,3 +73,28 @@ def test_an_mcp_client_plays_a_whole_match(server):
     record = room_record(server.base, code)
     replay(MatchRecord.from_json(record))
     assert sum(1 for s in record["steps"] if s["player"] == 0) == len(seen)
+
+
+async def play_http(base: str) -> tuple[str, int]:
+    async with Client(base + "/mcp/", read_timeout_seconds=120) as c:
+        room = data(await c.call_tool("create_room", {"game": "tactical", "seats": ["human", "bot:easy"],
+                                                      "scenario": "duel", "seed": 4}))
+        code, token = room["code"], room["token"]
+        assert (await c.call_tool("observe", {"code": code})).is_error  # stateless: the token is needed
+        moves = 0
+        for _ in range(2000):
+            obs = data(await c.call_tool("wait_for_turn", {"code": code, "token": token, "timeout_seconds": 60}))
+            if obs["result"] is not None or obs["room_status"] == "finished":
+                break
+            assert obs["to_act"] and obs["candidates"]
+            answer = data(await c.call_tool("act", {"code": code, "token": token, "index": 0}))
+            assert answer["accepted"], answer
+            moves += 1
+        return code, moves
+
+
+def test_an_mcp_client_plays_a_whole_match_over_streamable_http_on_the_server(server):
+    code, moves = asyncio.run(play_http(server.base))
+    record = room_record(server.base, code)
+    replay(MatchRecord.from_json(record))
+    assert moves > 3 and sum(1 for s in record["steps"] if s["player"] == 0) == moves

@@ -24,6 +24,8 @@ import itertools
 from pathlib import Path
 from typing import Any
 
+from mcp.server.mcpserver import Context, MCPServer
+
 from deltav.client import rooms as http
 from deltav.client.seat import AsyncSeat, Refused, ServerError
 
@@ -119,109 +121,148 @@ def observation(msg: dict) -> dict:
     return out
 
 
-def build(server: str, candidates: tuple[str, ...] = DEFAULT_CANDIDATES) -> Any:
-    """The MCP server (an ``mcp.server.mcpserver.MCPServer``) playing on the deltav server at ``server``."""
-    from mcp.server.mcpserver import MCPServer
+def build(server: str | None, candidates: tuple[str, ...] = DEFAULT_CANDIDATES, stateless: bool = False) -> Any:
+    """The MCP server (an ``mcp.server.mcpserver.MCPServer``) playing on the deltav server at ``server``.
 
+    Over stdio (``stateless`` False) the MCP server holds the seats it created or joined: the tools need only
+    the room code. ``stateless`` (streamable HTTP, where every call may be a new session) holds nothing:
+    ``create_room``/``join_room`` return the seat's ``token`` and the other tools take it back, each call
+    connecting for itself. ``server`` None: the deltav server is the one the MCP request came to (mounted)."""
     held: dict[str, Held] = {}
     app = MCPServer("deltav", instructions=(
         "Play deltav's space tabletop games on a deltav server. Find or create a room (list_rooms, create_room, "
         "join_room), then loop: wait_for_turn, read the observation (legal actions with their text; candidates "
-        "are what the built-in bots would play), act with an index into legal. Rules: deltav://rules/{game}."))
+        "are what the built-in bots would play), act with an index into legal. Rules: deltav://rules/{game}."
+        + (" Keep the token create_room or join_room returns and pass it to every call." if stateless else "")))
 
-    async def take(code: str, token: str) -> Held:
+    def base(ctx: Context | None) -> str:
+        if server is not None:
+            return server
+        request = ctx.request_context.request if ctx is not None else None
+        if request is None:
+            raise ValueError("no deltav server: this MCP server runs outside an HTTP request")
+        return f"{request.url.scheme}://{request.url.netloc}"
+
+    async def take(url: str, code: str, token: str) -> Held:
         code = code.strip().upper()
         old = held.pop(code, None)
         if old is not None:
             await old.close()
-        h = Held(AsyncSeat(server, code, token, candidates=candidates))
+        h = Held(AsyncSeat(url, code, token, candidates=candidates))
         await h.start()
         held[code] = h
         return h
 
-    def seat_of(code: str) -> Held:
-        h = held.get(code.strip().upper())
-        if h is None:
-            raise ValueError(f"this MCP server holds no seat in room {code!r}: create_room or join_room first")
-        return h
+    @contextlib.asynccontextmanager
+    async def using(code: str, token: str | None, ctx: Context | None):
+        """The seat of room ``code``: held (stdio), or connected for this call with ``token``."""
+        if token is None and not stateless:
+            h = held.get(code.strip().upper())
+            if h is None:
+                raise ValueError(f"this MCP server holds no seat in room {code!r}: create_room or join_room first")
+            if h.error is not None:
+                raise h.error
+            yield h
+            return
+        if token is None:
+            raise ValueError("give the token that create_room or join_room returned")
+        h = Held(AsyncSeat(base(ctx), code, token, candidates=candidates))
+        try:
+            await h.start()
+            yield h
+        finally:
+            await h.close()
 
     def settled(h: Held) -> bool:
         msg = h.seat.state
         return msg is not None and (observation(msg)["to_act"] or msg["snapshot"]["status"] == "over"
                                     or msg["room"]["status"] == "finished")
 
+    def seat_answer(got: dict) -> dict:
+        out = {"code": got["code"], "seat": got["seat"], "status": got["room"]["status"]}
+        if stateless:
+            out["token"] = got["token"]
+        return out
+
     @app.tool()
-    async def list_games() -> dict:
+    async def list_games(ctx: Context) -> dict:
         """Every game on the server: id, title, scenarios (id and title), player counts, the bot specs."""
-        games = await asyncio.to_thread(http.request, server, "GET", "/games")
-        return {"games": [{"id": g.get("id"), "title": g.get("title"), "players": [g.get("min_players"), g.get("max_players")],
-                 "scenarios": [{"id": s.get("id"), "title": s.get("title")} for s in g.get("scenarios", [])],
-                 "bots": g.get("bots", [])} for g in games]}
+        games = await asyncio.to_thread(http.request, base(ctx), "GET", "/games")
+        return {"games": [{"id": g.get("id"), "title": g.get("title"),
+                           "players": [g.get("min_players"), g.get("max_players")],
+                           "scenarios": [{"id": s.get("id"), "title": s.get("title")} for s in g.get("scenarios", [])],
+                           "bots": g.get("bots", [])} for g in games]}
 
     @app.tool()
-    async def list_rooms(status: str = "open") -> dict:
+    async def list_rooms(ctx: Context, status: str = "open") -> dict:
         """The newest rooms with this status (open: waiting for players; live; finished)."""
-        return {"rooms": await asyncio.to_thread(http.request, server, "GET", f"/rooms?status={status}")}
+        return {"rooms": await asyncio.to_thread(http.request, base(ctx), "GET", f"/rooms?status={status}")}
 
     @app.tool()
-    async def create_room(game: str, seats: list[str], scenario: str | None = None, name: str | None = None,
-                          seed: int | None = None, options: dict | None = None) -> dict:
+    async def create_room(ctx: Context, game: str, seats: list[str], scenario: str | None = None,
+                          name: str | None = None, seed: int | None = None, options: dict | None = None) -> dict:
         """Create a room and take its first human seat. seats: one entry per seat, "human" or a bot spec such
         as "bot:normal" (e.g. ["human", "bot:normal"]). Returns the room code and your seat."""
         opts = dict(options or {})
         if scenario:
             opts["scenario"] = scenario
-        got = await asyncio.to_thread(http.create_room, server, game, seats, opts, seed, None, name)
+        url = base(ctx)
+        got = await asyncio.to_thread(http.create_room, url, game, seats, opts, seed, None, name)
         if got["token"] is None:
             return {"code": got["code"], "seat": None, "note": "no human seat: a bot match to watch"}
-        await take(got["code"], got["token"])
-        return {"code": got["code"], "seat": got["seat"], "status": got["room"]["status"]}
+        if not stateless:
+            await take(url, got["code"], got["token"])
+        return seat_answer(got)
 
     @app.tool()
-    async def join_room(code: str, seat: int | None = None, name: str | None = None) -> dict:
+    async def join_room(ctx: Context, code: str, seat: int | None = None, name: str | None = None) -> dict:
         """Take a free human seat of room ``code`` (any free one unless ``seat`` is given)."""
-        got = await asyncio.to_thread(http.join_room, server, code, seat, name)
-        await take(got["code"], got["token"])
-        return {"code": got["code"], "seat": got["seat"], "status": got["room"]["status"]}
+        url = base(ctx)
+        got = await asyncio.to_thread(http.join_room, url, code, seat, name)
+        if not stateless:
+            await take(url, got["code"], got["token"])
+        return seat_answer(got)
 
     @app.tool()
-    async def observe(code: str) -> dict:
+    async def observe(ctx: Context, code: str, token: str | None = None) -> dict:
         """Your seat's observation in room ``code``: your view, whether you must act, the legal actions
         (index, text, action), candidates, the newest log lines, the result once over."""
-        h = seat_of(code)
-        if h.error is not None:
-            raise h.error
-        return observation(h.seat.state)
+        async with using(code, token, ctx) as h:
+            if candidates and observation(h.seat.state)["to_act"]:
+                await h.wait(lambda: "candidates" in h.seat.state, 30)
+            return observation(h.seat.state)
 
     @app.tool()
-    async def act(code: str, index: int | None = None, action: dict | None = None) -> dict:
+    async def act(ctx: Context, code: str, index: int | None = None, action: dict | None = None,
+                  token: str | None = None) -> dict:
         """Play legal action number ``index`` of the observation (or an ``action`` object from it) at the current
         step. Returns accepted, or the refusal with the rule and its reason (nothing changed then)."""
-        h = seat_of(code)
-        msg = h.seat.state
-        snap = msg["snapshot"]
         if (index is None) == (action is None):
             raise ValueError("give exactly one of index (into legal) and action")
-        if index is not None:
-            if not 0 <= index < len(snap["legal"]):
-                return {"accepted": False, "code": "bad_index",
-                        "message": f"index {index} is outside legal (0..{len(snap['legal']) - 1})"}
-            action = snap["legal"][index]["action"]
-        answer = await h.submit(action, snap["step"])
-        if answer["type"] == "accepted":  # the state message follows the answer: wait for it
-            await h.wait(lambda: h.seat.state["snapshot"]["step"] != snap["step"]
-                         or h.seat.state["snapshot"]["submitted"] is not None, 30)
-            return {"accepted": True, "step": answer["step"], "buffered": answer.get("buffered", False)}
-        return {"accepted": False, **{k: answer[k] for k in ("code", "message", "rule", "field") if k in answer}}
+        async with using(code, token, ctx) as h:
+            snap = h.seat.state["snapshot"]
+            if index is not None:
+                if not 0 <= index < len(snap["legal"]):
+                    return {"accepted": False, "code": "bad_index",
+                            "message": f"index {index} is outside legal (0..{len(snap['legal']) - 1})"}
+                action = snap["legal"][index]["action"]
+            answer = await h.submit(action, snap["step"])
+            if answer["type"] == "accepted":  # the state message follows the answer: wait for it
+                await h.wait(lambda: h.seat.state["snapshot"]["step"] != snap["step"]
+                             or h.seat.state["snapshot"]["submitted"] is not None, 30)
+                return {"accepted": True, "step": answer["step"], "buffered": answer.get("buffered", False)}
+            return {"accepted": False, **{k: answer[k] for k in ("code", "message", "rule", "field") if k in answer}}
 
     @app.tool()
-    async def wait_for_turn(code: str, timeout_seconds: float = 60.0) -> dict:
+    async def wait_for_turn(ctx: Context, code: str, timeout_seconds: float = 60.0, token: str | None = None) -> dict:
         """Wait until your seat must act or the match is over (at most ``timeout_seconds``), then observe."""
-        h = seat_of(code)
-        done = await h.wait(lambda: settled(h), max(0.0, min(timeout_seconds, 600.0)))
-        out = observation(h.seat.state)
-        out["timed_out"] = not done
-        return out
+        async with using(code, token, ctx) as h:
+            done = await h.wait(lambda: settled(h), max(0.0, min(timeout_seconds, 600.0)))
+            if done and candidates and observation(h.seat.state)["to_act"]:
+                await h.wait(lambda: "candidates" in h.seat.state, 30)
+            out = observation(h.seat.state)
+            out["timed_out"] = not done
+            return out
 
     @app.resource("deltav://rules/{game}", mime_type="text/markdown")
     def rules(game: str) -> str:
@@ -233,9 +274,20 @@ def build(server: str, candidates: tuple[str, ...] = DEFAULT_CANDIDATES) -> Any:
 
     @app.resource("deltav://rooms/{code}/log", mime_type="text/plain")
     async def match_log(code: str) -> str:
-        """Every event of the current match that your seat may see, one per line."""
-        h = seat_of(code)
-        entries = await h.log()
+        """Every event of the current match that your seat may see (a seat this MCP server holds; else the
+        public events a spectator sees), one per line."""
+        h = held.get(code.strip().upper())
+        if h is not None:
+            entries = await h.log()
+        else:
+            if server is None:
+                raise ValueError("the log of a room this MCP server holds no seat in is at GET /rooms/{code}")
+            spectator = Held(AsyncSeat(server, code))
+            try:
+                await spectator.start()
+                entries = await spectator.log()
+            finally:
+                await spectator.close()
         return "\n".join(f"{e['step']}: {e['text']}" for e in entries)
 
     app.held = held  # for tests and shutdown

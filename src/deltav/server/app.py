@@ -78,6 +78,9 @@ def _name(obj: dict) -> str | None:
 def create_app(db_url: str | None = None, settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
     state: dict[str, Any] = {}
+    from deltav.server import mcp_http
+
+    mcp_mount = mcp_http.mount()  # the MCP server on streamable HTTP at /mcp (when the mcp package is there)
 
     def hub() -> Hub:
         return state["hub"]
@@ -92,7 +95,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> S
         log.info("deltav server ready (%d rooms restored)", restored)
         app.state.hub = hub()
         try:
-            yield
+            async with mcp_mount[1]() if mcp_mount else contextlib.nullcontext():
+                yield
         finally:
             await hub().close()
             await store.close()
@@ -238,6 +242,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> S
     from deltav.server import leaderboard
 
     routes += leaderboard.routes()  # GET /leaderboard?game= (JSON) and /leaderboard.html
+    if mcp_mount:
+        routes.append(mcp_mount[0])
     from deltav import web_static
 
     if web_static.is_built():  # the browser client (docs/web.md): for now the tactical board preview
