@@ -4,7 +4,9 @@
 - :mod:`deltav.client.seat`: one seat's (or a spectator's) WebSocket, async (:class:`AsyncSeat`) and a thin
   synchronous wrapper (:class:`Seat`): snapshots, submissions with their step, refusals, reconnection;
 - :mod:`deltav.client.players`: deciders for :meth:`AsyncSeat.play`: a built-in bot that gets exactly the
-  ``Decision`` a local bot gets, and any program speaking the JSON-lines protocol on stdin/stdout.
+  ``Decision`` a local bot gets, and any program speaking the JSON-lines protocol on stdin/stdout;
+- :mod:`deltav.client.agent`: ``deltav agent``; :mod:`deltav.client.mcptools`: the MCP server for LLM agents
+  (``deltav mcp``, and mounted on ``deltav serve``; needs the ``mcp`` extra).
 
 Needs ``websockets`` (``pip install -e '.[client]'``). This package owns the client side only: it imports the
 engines (to decode actions for built-in bots) but nothing of the server.
