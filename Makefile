@@ -24,7 +24,7 @@ web: $(WEB_STAMP)
 $(STAMP): pyproject.toml setup.py $(NODE_STAMP)
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
-	$(VENV)/bin/pip install --quiet -e '.[dev]'
+	$(VENV)/bin/pip install --quiet -e '.[dev,ray]'
 	touch $(STAMP)
 
 setup: $(STAMP) $(WEB_STAMP)

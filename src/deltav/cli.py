@@ -12,7 +12,6 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +21,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 import deltav
+from deltav import sweep
 from deltav.core.agent import Agent
 from deltav.core.errors import DeltavError, OptionError, RecordError
-from deltav.core.match import AgentError, play_match
+from deltav.core.match import play_match
 from deltav.core.protocol import Game, get_game
 from deltav.core.records import MatchRecord, replay, version_mismatch
 from deltav.core.rng import derive_seed
@@ -228,40 +228,6 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _one_match(job: tuple) -> dict:
-    gid, opts, seed, specs, record_dir, index = job
-    load_all()
-    game = get_game(gid)
-    try:
-        agents = [make_seat_agent(gid, s) for s in specs]
-        t0 = time.perf_counter()
-        record, state, stats = play_match(game, opts, seed, agents, specs)
-        dt = time.perf_counter() - t0
-    except AgentError as exc:
-        return {"index": index, "seed": seed, "specs": specs, "error": f"rejected bot action: {exc}"}
-    except Exception as exc:  # an engine error must be reported, not crash the whole series
-        return {"index": index, "seed": seed, "specs": specs, "error": f"{type(exc).__name__}: {exc}"}
-    path = None
-    if record_dir:
-        path = str(record.save(Path(record_dir) / f"{gid}-{index:05d}-{seed}.json"))
-    return {
-        "index": index,
-        "seed": seed,
-        "specs": specs,
-        "winners": record.result["winners"] if record.result else [],
-        "reason": record.result["reason"] if record.result else "",
-        "returns": record.returns,
-        "steps": len(record.steps),
-        "turns": state.turn_count(),
-        "seconds": dt,
-        "decisions": stats.decisions,
-        "think": stats.think_seconds,
-        "max_think": stats.max_think,
-        "engine_seconds": stats.engine_seconds,
-        "record": path,
-    }
-
-
 def simulate(
     game: type[Game],
     opts: dict,
@@ -272,9 +238,11 @@ def simulate(
     swap: bool,
     record_dir: str | None = None,
     progress: bool = True,
+    backend: str = "local",
+    address: str | None = None,
 ) -> dict:
-    """Play ``n`` matches (in ``jobs`` processes) and summarise them. With ``swap`` the entrants rotate through
-    the seats game by game, so seat order is balanced."""
+    """Play ``n`` matches (in ``jobs`` processes, or on Ray with ``backend="ray"``) and summarise them. With
+    ``swap`` the entrants rotate through the seats game by game, so seat order is balanced."""
     k = len(specs)
     work = []
     for i in range(n):
@@ -282,23 +250,14 @@ def simulate(
         order = [(e + shift) % k for e in range(k)]  # order[seat] = entrant index
         seat_specs = [specs[order[s]] for s in range(k)]
         work.append(((game.id, opts, derive_seed(seed, "game", i), seat_specs, record_dir, i), order))
-    results: list[tuple[dict, list[int]]] = []
     t0 = time.perf_counter()
     with Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
         console=err_console, disable=not progress, transient=True,
     ) as bar:
         task = bar.add_task(f"{game.id} {opts.get('scenario', '')}", total=n)
-        if jobs <= 1:
-            for job, order in work:
-                results.append((_one_match(job), order))
-                bar.advance(task)
-        else:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                futures = {pool.submit(_one_match, job): order for job, order in work}
-                for fut in as_completed(futures):
-                    results.append((fut.result(), futures[fut]))
-                    bar.advance(task)
+        got = sweep.run([job for job, _ in work], jobs, backend, address, on_done=lambda r: bar.advance(task))
+        results = [(r, order) for r, (_, order) in zip(got, work)]
     wall = time.perf_counter() - t0
     results.sort(key=lambda r: r[0]["index"])
     ok = [(r, o) for r, o in results if "error" not in r]
@@ -377,8 +336,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         make_seat_agent(game.id, s)
     if args.n < 1:
         raise UsageError("-n must be at least 1")
+    if args.address and args.backend != "ray":
+        raise UsageError("--address is for --backend ray")
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
-    summary = simulate(game, opts, specs, args.n, args.seed, jobs, not args.no_swap, args.records, not args.json)
+    summary = simulate(game, opts, specs, args.n, args.seed, jobs, not args.no_swap, args.records, not args.json,
+                       args.backend, args.address)
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
@@ -492,6 +454,121 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from deltav import tournament
+
+    game = _game(args.game)
+    entrants = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if len(set(entrants)) != len(entrants):
+        raise UsageError("--bots lists an entrant twice")
+    for spec in entrants:
+        make_seat_agent(game.id, spec)  # a bad spec fails before any match
+    if args.rounds < 1:
+        raise UsageError("--rounds must be at least 1")
+    if args.address and args.backend != "ray":
+        raise UsageError("--address is for --backend ray")
+    scenarios = []
+    for sid in args.scenario or [None]:
+        ns = argparse.Namespace(scenario=sid, players=args.players, option=args.option)
+        scenarios.append(_options(game, ns))
+    seats = {game.num_players(o) for o in scenarios}
+    if len(seats) != 1:
+        raise UsageError("every scenario of a tournament must have the same number of seats")
+    n = seats.pop()
+    if len(entrants) < n:
+        raise UsageError(f"{game.id} has {n} seats: give at least {n} entrants in --bots")
+    out = Path(args.out)
+    records = out / "records"
+    records.mkdir(parents=True, exist_ok=True)
+    matches = tournament.schedule(game, scenarios, entrants, args.format, args.rounds, args.seed, str(records))
+    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err_console, disable=args.json, transient=True) as bar:
+        task = bar.add_task(f"{game.id} {args.format}", total=len(matches))
+        results = sweep.run([m["job"] for m in matches], jobs, args.backend, args.address,
+                            on_done=lambda r: bar.advance(task))
+    ratings = tournament.rate(entrants, matches, results)
+    summary = {
+        "game": game.id, "format": args.format, "entrants": entrants, "rounds": args.rounds, "seed": args.seed,
+        "scenarios": scenarios, "ratings": ratings,
+        "matches": [{"index": r["index"], "scenario": m["scenario"], "seed": r["seed"], "specs": r["specs"],
+                     **({"error": r["error"]} if "error" in r else {
+                         "winners": r["winners"], "returns": r["returns"], "steps": r["steps"],
+                         "record": str(Path(r["record"]).relative_to(out)) if r.get("record") else None})}
+                    for m, r in zip(matches, results)],
+    }
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        t = Table("#", "entrant", "rating", "RD" if ratings["system"] == "glicko2" else "sigma", "95% interval",
+                  "games", "wins", show_edge=False)
+        for i, row in enumerate(ratings["table"], 1):
+            lo, hi = row["interval"]
+            unc = row.get("rd", row.get("sigma"))
+            t.add_row(str(i), escape(row["name"]) + (" (provisional)" if row["provisional"] else ""),
+                      f"{row['rating']:.1f}", f"{unc:.1f}", f"{lo:.0f} to {hi:.0f}", str(row["games"]),
+                      f"{row['wins']:g}")
+        console.print(f"[bold]{game.id}[/bold] {args.format}, {len(matches)} matches, "
+                      f"{ratings['system']} ratings; records and summary.json in {out}")
+        console.print(t)
+        for e in ratings["errors"]:
+            console.print(f"[red]match {e['index']} ({', '.join(e['specs'])}): {escape(e['error'])}[/red]")
+    return 1 if ratings["errors"] else 0
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    try:
+        from deltav.client.mcptools import DEFAULT_CANDIDATES, run_stdio
+    except ImportError as exc:
+        raise UsageError(f"the MCP server needs its extra packages: pip install -e '.[mcp]' ({exc})") from None
+    cands = tuple(c.strip() for c in args.candidates.split(",") if c.strip()) if args.candidates is not None \
+        else DEFAULT_CANDIDATES
+    run_stdio(args.server, cands)
+    return 0
+
+
+def cmd_agent(args: argparse.Namespace) -> int:
+    try:
+        from deltav.client.agent import run_agent, take_seat
+        from deltav.client.players import BotPlayer, CommandPlayer
+    except ImportError as exc:
+        raise UsageError(f"the client needs its extra packages: pip install -e '.[client]' ({exc})") from None
+    token = args.token
+    if args.join:
+        joined = take_seat(args.server, args.room, args.seat, args.name)
+        token = joined["token"]
+        err_console.print(f"joined room {joined['code']} as seat {joined['seat']}; token {token}", soft_wrap=True)
+    elif not token:
+        raise UsageError("give --token TOKEN (a seat you hold) or --join (take a free seat)")
+    if args.bot:
+        from deltav.agents.spec import parse_spec
+
+        parse_spec(args.bot[4:] if args.bot.startswith("bot:") else args.bot)  # a malformed spec fails here
+        player = BotPlayer(args.bot, args.seed)
+    else:
+        player = CommandPlayer(args.command)
+    candidates = [c.strip() for c in args.candidates.split(",") if c.strip()] if args.candidates else []
+
+    def show(msg: dict) -> None:
+        if not args.quiet:
+            for e in msg.get("events") or []:
+                console.print(f"  {e['step']:>4}  {safe_text(e['text'])}", soft_wrap=True)
+
+    final = run_agent(args.server, args.room, token, player, candidates, show)
+    snap, room = final["snapshot"], final["room"]
+    result = snap.get("result")
+    if room.get("forfeit"):
+        f = room["forfeit"]
+        console.print(f"forfeit by seat {f['seat']} ({f['reason']}); winners {f['winners']}")
+    elif result is not None:
+        console.print(f"match over after {snap['step']} steps: winners {result.get('winners')} "
+                      f"({safe_text(str(result.get('reason', '')))}); seat {snap['seat']} returns "
+                      f"{snap['returns'][snap['seat']] if snap.get('returns') else None}")
+    console.print(f"{player.decisions} decisions by seat {snap['seat']}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="deltav", description="Four space tabletop games: engines, AI, records.")
     p.add_argument("--version", action="version", version=f"deltav {deltav.__version__}")
@@ -500,6 +577,11 @@ def build_parser() -> argparse.ArgumentParser:
     g = sub.add_parser("games", help="list the registered games, their scenarios and rules options")
     g.add_argument("--json", action="store_true")
     g.set_defaults(func=cmd_games)
+
+    def backend_args(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--backend", choices=sweep.BACKENDS, default="local",
+                        help="where the matches run: local processes, or a Ray cluster (pip install -e '.[ray]')")
+        sp.add_argument("--address", help="with --backend ray: the cluster's address (default: start a local one)")
 
     def game_args(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("game")
@@ -526,6 +608,7 @@ def build_parser() -> argparse.ArgumentParser:
     si.add_argument("--no-swap", action="store_true", help="keep seats fixed instead of rotating entrants")
     si.add_argument("--records", help="save every match record in this folder")
     si.add_argument("--json", action="store_true")
+    backend_args(si)
     si.set_defaults(func=cmd_simulate)
 
     rp = sub.add_parser("replay", help="verify a match record and print it as a log")
@@ -542,6 +625,43 @@ def build_parser() -> argparse.ArgumentParser:
     de.add_argument("--seed", type=int, default=1)
     de.add_argument("--records", default="records")
     de.set_defaults(func=cmd_demo)
+
+    tn = sub.add_parser("tournament", help="a round robin or gauntlet of bots, rated (Glicko-2 / openskill)")
+    tn.add_argument("game")
+    tn.add_argument("--bots", required=True, help="entrant specs, comma-separated (gauntlet: the first is the champion)")
+    tn.add_argument("--scenario", action="append", help="a scenario id (repeatable; default the game's default)")
+    tn.add_argument("--players", type=int, help="player count, for games where it varies")
+    tn.add_argument("--option", action="append", metavar="NAME=VALUE", help="a rules option (repeatable)")
+    tn.add_argument("--format", choices=("round-robin", "gauntlet"), default="round-robin")
+    tn.add_argument("--rounds", type=int, default=1, help="times every seat rotation of every group is played")
+    tn.add_argument("--seed", type=int, default=1)
+    tn.add_argument("--jobs", type=int, default=0, help="worker processes (0 = one per core)")
+    tn.add_argument("--out", default="tournament", help="folder for records/ and summary.json")
+    tn.add_argument("--json", action="store_true", help="print summary.json")
+    backend_args(tn)
+    tn.set_defaults(func=cmd_tournament)
+
+    mc = sub.add_parser("mcp", help="an MCP server (stdio) for LLM agents playing on a deltav server")
+    mc.add_argument("--server", required=True, help="the deltav server's URL, e.g. http://127.0.0.1:8000")
+    mc.add_argument("--candidates",
+                    help="bots whose choices come with each observation (default bot:easy,bot:normal; '' for none)")
+    mc.set_defaults(func=cmd_mcp)
+
+    ag = sub.add_parser("agent", help="play a seat of a server's room with a built-in bot or any program")
+    ag.add_argument("--server", required=True, help="the server's URL, e.g. http://127.0.0.1:8000")
+    ag.add_argument("--room", required=True, help="the room code")
+    who = ag.add_mutually_exclusive_group()
+    who.add_argument("--token", help="the token of a seat you hold")
+    who.add_argument("--join", action="store_true", help="take a free human seat (its token is printed)")
+    ag.add_argument("--seat", type=int, help="with --join: which seat")
+    ag.add_argument("--name", help="with --join: the seat's name")
+    what = ag.add_mutually_exclusive_group(required=True)
+    what.add_argument("--bot", metavar="SPEC", help="a built-in bot, e.g. bot:hard")
+    what.add_argument("--command", metavar="PROG", help="a program reading snapshots and writing actions as JSON lines")
+    ag.add_argument("--seed", type=int, default=0, help="the bot's RNG seed")
+    ag.add_argument("--candidates", metavar="SPECS", help="ask the server for these bots' choices, e.g. bot:easy,bot:normal")
+    ag.add_argument("--quiet", action="store_true", help="do not print the events")
+    ag.set_defaults(func=cmd_agent)
 
     sv = sub.add_parser("serve", help="run the online game server (rooms, WebSockets; see docs/server.md)")
     sv.add_argument("--host", default="127.0.0.1")

@@ -101,6 +101,9 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
     settings = settings or Settings()
     state: dict[str, Any] = {}
     client = web_dir(client_dir)
+    from deltav.server import mcp_http
+
+    mcp_mount = mcp_http.mount()  # the MCP server on streamable HTTP at /mcp (when the mcp package is there)
 
     def hub() -> Hub:
         return state["hub"]
@@ -119,7 +122,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         log.info("deltav server ready (%d rooms restored)", restored)
         app.state.hub = hub()
         try:
-            yield
+            async with mcp_mount[1]() if mcp_mount else contextlib.nullcontext():
+                yield
         finally:
             await hub().close()
             await store.close()
@@ -297,8 +301,17 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             await ws.send_json({"type": "error", "code": "unknown_room", "message": f"no room {ws.path_params['code']!r}"})
             await ws.close(4004, "unknown room")
             return
+        from deltav.server import candidates
+
         try:
-            conn = await room.attach(ws, ws.query_params.get("token") or None)
+            specs = candidates.parse(ws.query_params.get("candidates"), room.game.id)
+        except ClientError as exc:
+            await ws.send_json(exc.to_json())
+            await ws.close(4000, exc.code)
+            return
+        sock = candidates.CandidateSocket(ws, room, specs) if specs else ws
+        try:
+            conn = await room.attach(sock, ws.query_params.get("token") or None)
         except ClientError as exc:
             if exc.code == "redirect":  # several processes: this room's seats play on its owner
                 await ws.send_json({"type": "redirect", "url": exc.extra["url"], "message": exc.message})
@@ -343,6 +356,11 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         Route("/rooms/{code}/replay", room_replay),
         WebSocketRoute("/ws/{code}", ws_match),
     ]
-    if client is not None:  # the bundle, its chunks, the style sheet, the icon (docs/web.md)
+    from deltav.server import leaderboard
+
+    routes += leaderboard.routes()  # GET /leaderboard?game= (JSON) and /leaderboard.html
+    if mcp_mount:
+        routes.append(mcp_mount[0])
+    if client is not None:  # the bundle, its chunks, the style sheet, the icon (docs/web.md); last: a catch-all
         routes.append(Mount("/", app=StaticFiles(directory=client), name="client"))
     return Starlette(routes=routes, lifespan=lifespan)
