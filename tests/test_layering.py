@@ -32,7 +32,6 @@ KNOWN_UPWARD = [
     "deltav.games.mining.planner -> deltav.agents.mcts (layer 1 imports layer 2)",
 ]
 KNOWN_CYCLES = [
-    ["deltav.games.deepspace.bots", "deltav.games.deepspace.rollout"],
     ["deltav.games.deepspace.state", "deltav.games.deepspace.state_schema"],
     ["deltav.games.knighthawks", "deltav.games.knighthawks.state_schema"],
     ["deltav.games.knighthawks.bots", "deltav.games.knighthawks.tactician"],
