@@ -34,7 +34,6 @@ KNOWN_UPWARD = [
 KNOWN_CYCLES = [
     ["deltav.games.deepspace.state", "deltav.games.deepspace.state_schema"],
     ["deltav.games.knighthawks", "deltav.games.knighthawks.state_schema"],
-    ["deltav.games.knighthawks.bots", "deltav.games.knighthawks.tactician"],
     ["deltav.games.mining.bots", "deltav.games.mining.heuristics", "deltav.games.mining.planner"],
     ["deltav.games.tactical", "deltav.games.tactical.board"],
 ]
