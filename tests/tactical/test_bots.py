@@ -10,7 +10,9 @@ from deltav.core.agent import Agent
 from deltav.core.match import play_match
 from deltav.core.protocol import Decision
 from deltav.core.rng import Rng
-from deltav.games.tactical.bots import BOTS, LEVELS, PRESETS, LevelBot
+from deltav.games.tactical.bots import BOTS, PRESETS
+from deltav.games.tactical.bots.level_bot import LevelBot
+from deltav.games.tactical.bots.levels import LEVELS
 from deltav.games.tactical.mapdata import default_map
 from deltav.games.tactical.movement import CRASH, LANDING, compute_course
 from deltav.games.tactical.planner import drift_safe, hazard_count, plan_route, safe

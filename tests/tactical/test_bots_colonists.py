@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from deltav.core.protocol import Decision
 from deltav.core.rng import Rng
-from deltav.games.tactical.bots import SPREAD, LevelBot
+from deltav.games.tactical.bots.level_bot import SPREAD, LevelBot
 from deltav.games.tactical.heuristics import (
     PD_COST,
     defense_shots,
@@ -173,7 +173,7 @@ def test_hold_an_outgunned_last_ship_waits_at_home_unless_a_carrier_can_land_nex
     w2 = d2.sample_world()
     assert bot2._hold(w2, w2.ship("p1s0")) == ()
     # normal has no hold doctrine
-    assert not LevelBot("normal").knobs.get("hold")
+    assert not LevelBot("normal").knobs.hold
 
 
 def test_hard_corsair_decides_from_its_view_only():

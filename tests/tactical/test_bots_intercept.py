@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from deltav.core.protocol import Decision
 from deltav.core.rng import Rng
-from deltav.games.tactical.bots import LevelBot
+from deltav.games.tactical.bots.level_bot import LevelBot
 from deltav.games.tactical.intercept import intercept_values, runner_track, shot_chance
 from deltav.games.tactical.mapdata import default_map
 from deltav.games.tactical.movement import CRASH, LANDING, compute_course

@@ -9,7 +9,8 @@ import pytest
 
 from deltav.core.errors import IllegalAction
 from deltav.core.match import play_match
-from deltav.games.tactical.bots import BOTS, ScriptedBot
+from deltav.games.tactical.bots import BOTS
+from deltav.games.tactical.bots.scripted import ScriptedBot
 from deltav.games.tactical.model import Ordnance
 from deltav.games.tactical.values import (
     AddAttacker,
