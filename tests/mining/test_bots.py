@@ -8,7 +8,8 @@ from deltav.core.protocol import Decision
 from deltav.core.rng import Rng
 from deltav.games.mining import MiningGame
 from deltav.games.mining.actions import BidUp, Declare, Discard, Pass, Prospect, Reveal
-from deltav.games.mining.bots import BOTS, ScriptedAgent
+from deltav.games.mining.bots import BOTS
+from deltav.games.mining.bots.scripted import ScriptedAgent
 from deltav.games.mining.heuristics import evaluate, evaluate_points, known_tiles, rollout_policy, unseen_mix
 from tests.mining.helpers import give, new, place, play, put_rocket
 
