@@ -333,8 +333,8 @@ class DeepSpaceState(State):
         return None if i is None else self.ships[i]
 
     def fleet(self, player: int) -> Fleet:
-        """The player's fleet as designed (before any damage), e.g. to save a design made during play with
-        :func:`deltav.games.deepspace.design.save_fleet`."""
+        """The player's fleet as designed (before any damage), e.g. to save a design made during play as the
+        text of :func:`deltav.games.deepspace.design.fleet_to_toml`."""
         return Fleet(f"{self.names[player].lower()}-fleet", f"{self.names[player]}'s fleet", self.levels[player],
                      tuple(self.designs[player]))
 
