@@ -476,7 +476,7 @@ def test_carrier_carries_and_launches_fighters():
                 {"id": "b", "side": 1, "class": "frigate", "hex": [0, 0]}]}, "ships[0].docked"),
 ])
 def test_malformed_scenarios_name_the_field(patch, field):
-    from deltav.games.knighthawks.scenario import parse_scenario
+    from deltav.games.knighthawks.scenarios import parse_scenario
     from tests.knighthawks.helpers import scenario_dict
 
     data = scenario_dict([ship("a", 0, "frigate", (0, 0)), ship("b", 1, "frigate", (2, 0))])

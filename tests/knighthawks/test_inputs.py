@@ -16,7 +16,7 @@ from deltav.core.errors import IllegalAction, MalformedAction
 from deltav.core.rng import Rng
 from deltav.games.knighthawks import KnightHawks
 from deltav.games.knighthawks import messages as m
-from deltav.games.knighthawks.scenario import BUILTIN
+from deltav.games.knighthawks.scenarios import BUILTIN
 from tests.knighthawks.helpers import make_state, ship
 
 ACTION_CLASSES = list(KnightHawks.actions.classes.values())

@@ -12,11 +12,11 @@ from deltav.core.match import play_match
 from deltav.core.protocol import Decision
 from deltav.core.rng import Rng
 from deltav.games.mining import MiningGame
-from deltav.games.mining.actions import BidUp, Declare, Move, Pass, Prospect, Reveal, RevealIncident
 from deltav.games.mining.bots import BOTS, PRESETS
 from deltav.games.mining.bots.scripted import ScriptedAgent
-from deltav.games.mining.components import STATION
+from deltav.games.mining.messages import BidUp, Declare, Move, Pass, Prospect, Reveal, RevealIncident
 from deltav.games.mining.planner import SEARCHED, _plan, policy, prior
+from deltav.games.mining.scenarios import STATION
 from deltav.games.mining.state import P_ATTEMPT, P_LOOKREV
 from tests.mining.helpers import new, place, play, put_rocket
 

@@ -11,8 +11,7 @@ from deltav.core.errors import IllegalAction
 from deltav.core.match import play_match
 from deltav.games.tactical.bots import BOTS
 from deltav.games.tactical.bots.scripted import ScriptedBot
-from deltav.games.tactical.model import Ordnance
-from deltav.games.tactical.values import (
+from deltav.games.tactical.messages import (
     AddAttacker,
     Buy,
     EmplaceBase,
@@ -26,6 +25,7 @@ from deltav.games.tactical.values import (
     Surrender,
     Transfer,
 )
+from deltav.games.tactical.model import Ordnance
 
 from .helpers import GAME, FixedDice, end_turn, new_state, place
 

@@ -13,8 +13,8 @@ from deltav.core.errors import IllegalAction
 from deltav.core.hexgrid import DIRECTIONS, distance
 from deltav.core.rng import Rng
 from deltav.games.tactical import preview_course
+from deltav.games.tactical.messages import EndAstrogation, Order
 from deltav.games.tactical.movement import compute_course
-from deltav.games.tactical.values import EndAstrogation, Order
 
 from .helpers import GAME, end_turn, new_state, place
 

@@ -13,7 +13,7 @@ from typing import Any
 from deltav.core.errors import OptionError, ScenarioError
 from deltav.core.protocol import Game, Option, ScenarioInfo, register_game
 from deltav.core.rng import Rng
-from deltav.games.knighthawks import scenario as scen
+from deltav.games.knighthawks import scenarios as scen
 from deltav.games.knighthawks.messages import ACTIONS, EVENTS
 from deltav.games.knighthawks.repair import sample_secret_repairs
 from deltav.games.knighthawks.rulings import RULING_OPTIONS

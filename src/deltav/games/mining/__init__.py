@@ -14,9 +14,9 @@ from typing import Any
 from deltav.core.errors import StateError
 from deltav.core.protocol import Game, Option, ScenarioInfo, register_game
 from deltav.core.rng import Rng
-from deltav.games.mining import components, describe
-from deltav.games.mining.actions import ACTIONS
-from deltav.games.mining.events import EVENTS
+from deltav.games.mining import scenarios as scen
+from deltav.games.mining import text as txt
+from deltav.games.mining.messages import ACTIONS, EVENTS
 from deltav.games.mining.state import BIT, Config, MiningState, build, new_state
 from deltav.games.mining.state_schema import read_state
 from deltav.games.mining.view import config_for, determinize, make_view
@@ -72,7 +72,7 @@ class MiningGame(Game):
     rules_version = "1"
     options = (
         Option("scenario", str, "standard", "component set: 'standard' (variant A tile mix), 'variant-b' (more "
-               "incidents), or a path to a TOML/JSON component file", choices=tuple(components.SCENARIO_FILES),
+               "incidents), or a path to a TOML/JSON component file", choices=tuple(scen.SCENARIO_FILES),
                free_choice=True),
         Option("players", int, 2, "number of players", minimum=2, maximum=4),
         Option("max_turns", int, 400, "safety turn limit (not in the rulebook): the game is scored after this "
@@ -84,25 +84,25 @@ class MiningGame(Game):
     @classmethod
     def scenarios(cls) -> list[ScenarioInfo]:
         out = []
-        for sid in components.SCENARIO_FILES:
-            c = components.load(sid)
+        for sid in scen.SCENARIO_FILES:
+            c = scen.load(sid)
             out.append(ScenarioInfo(sid, c.title, (2, 3, 4), c.summary))
         return out
 
     @classmethod
     def max_decisions(cls, options: Mapping[str, Any]) -> int:
         opts = cls.resolve_options(options)
-        comps = components.load(opts["scenario"])
+        comps = scen.load(opts["scenario"])
         n = opts["players"]
-        incidents = sum(1 for k in comps.kinds if k > components.OMNIDIUM)
+        incidents = sum(1 for k in comps.kinds if k > scen.OMNIDIUM)
         r = comps.rockets_per_player + 5 * n  # rockets in play never exceed the rockets per player
-        per_turn = (3 * (n - 1) + incidents * (r + 8) + (r + 6) + 2 + components.BOARD_TILES + 5 * n + 8)
+        per_turn = (3 * (n - 1) + incidents * (r + 8) + (r + 6) + 2 + scen.BOARD_TILES + 5 * n + 8)
         return opts["max_turns"] * per_turn + 1
 
     @classmethod
     def config(cls, options: Mapping[str, Any] | None) -> Config:
         opts = cls.resolve_options(options)
-        comps = components.load(opts["scenario"])
+        comps = scen.load(opts["scenario"])
         return config_for(comps.to_json(), opts, opts["players"])
 
     @classmethod
@@ -126,18 +126,18 @@ class MiningGame(Game):
 
     @classmethod
     def describe_value(cls, v: Any) -> str:
-        """English for an action or event (``describe.py``), falling back to the generic form."""
+        """English for an action or event (``text.py``), falling back to the generic form."""
         try:
             obj = v.to_json() if hasattr(v, "to_json") else dict(v)
-            line = describe.text(obj)
+            line = txt.text(obj)
         except (KeyError, TypeError, ValueError):
             line = None
         return line if line is not None else super().describe_value(v)
 
     @classmethod
     def render_view(cls, view: Mapping) -> str | None:
-        """The 7x7 grid as text for terminal play (``describe.render``)."""
-        return describe.render(view)
+        """The 7x7 grid as text for terminal play (``txt.render``)."""
+        return txt.render(view)
 
 
 def _view(self: MiningState, player: int | None) -> dict:

@@ -30,8 +30,8 @@ from __future__ import annotations
 from deltav.core.rng import Rng
 from deltav.core.values import Action
 from deltav.games.mining import contracts as cm
-from deltav.games.mining.actions import Discard, Look, Move, Replace, RevealIncident, Survey
-from deltav.games.mining.components import ACQUISITION, ALIEN, ALIENS_TO_END, MINERALS, OMNIDIUM, SQUARES, STATION
+from deltav.games.mining.messages import Discard, Look, Move, Replace, RevealIncident, Survey
+from deltav.games.mining.scenarios import ACQUISITION, ALIEN, ALIENS_TO_END, MINERALS, OMNIDIUM, SQUARES, STATION
 from deltav.games.mining.state import (
     BIT,
     END_LOOKS,

@@ -14,11 +14,11 @@ from deltav.core.protocol import Game, Option, ScenarioInfo, register_game
 from deltav.core.rng import Rng
 from deltav.core.values import Codec
 
+from .messages import ACTIONS, EVENTS
 from .movement import Course, compute_course, detect_orbit
 from .preview import CoursePreview, preview_course
 from .scenarios import SCENARIO_IDS, builtin_scenario, get_scenario, load_scenario_file
 from .state import TacticalState
-from .values import ACTIONS, EVENTS
 
 __all__ = [
     "map_json",
@@ -113,7 +113,7 @@ class TacticalGame(Game):
     def action_from_json(cls, obj: Any):
         """Decode an action (the untrusted JSON path): field types, then the form checks of
         ``values.check_form`` (an order's weak-gravity hexes are hex keys); MalformedAction names the field."""
-        from .values import check_form
+        from .messages import check_form
 
         action = cls.actions.decode(obj)
         check_form(action)

@@ -23,7 +23,7 @@ from deltav.core.protocol import Decision
 from deltav.core.values import Action, Event
 from deltav.games.mining import contracts as cm
 from deltav.games.mining import heuristics as h
-from deltav.games.mining.actions import (
+from deltav.games.mining.messages import (
     BidUp,
     BuyRocket,
     Declare,
@@ -43,7 +43,7 @@ from deltav.games.mining.actions import (
     Steal,
     Survey,
 )
-from deltav.games.mining.components import STATION
+from deltav.games.mining.scenarios import STATION
 
 STALL_TURNS = 6  # own turns without an attempt before the bot gambles on unknown tiles
 INCIDENT_PRIORITY = {"rocket_acquisition": 5, "mineral_scan": 4, "meteor_storm": 3, "pirate_attack": 3,

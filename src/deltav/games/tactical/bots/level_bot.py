@@ -25,15 +25,7 @@ from deltav.games.tactical.heuristics import (
     survivable,
 )
 from deltav.games.tactical.intercept import intercept_values, quarry_column, runner_track
-from deltav.games.tactical.movement import drift_destination
-from deltav.games.tactical.ordnance_tables import launch_velocity
-from deltav.games.tactical.planner import RouteCache, drift_safe, hazard_count, hazard_weight
-from deltav.games.tactical.planner import safe as keeps_flying
-from deltav.games.tactical.preview import preview_course
-from deltav.games.tactical.scenarios import get_scenario
-from deltav.games.tactical.shiptypes import ship_types
-from deltav.games.tactical.tactics import Tactics, can_fire, launch_value, strength
-from deltav.games.tactical.values import (
+from deltav.games.tactical.messages import (
     Buy,
     EndAstrogation,
     EndCombat,
@@ -45,6 +37,14 @@ from deltav.games.tactical.values import (
     Order,
     Transfer,
 )
+from deltav.games.tactical.movement import drift_destination
+from deltav.games.tactical.ordnance_tables import launch_velocity
+from deltav.games.tactical.planner import RouteCache, drift_safe, hazard_count, hazard_weight
+from deltav.games.tactical.planner import safe as keeps_flying
+from deltav.games.tactical.preview import preview_course
+from deltav.games.tactical.scenarios import get_scenario
+from deltav.games.tactical.shiptypes import ship_types
+from deltav.games.tactical.tactics import Tactics, can_fire, launch_value, strength
 
 NAV_GOALS = ("target", "home", "refuel", "checkpoint")
 PLAN_BONUS = 1000.0

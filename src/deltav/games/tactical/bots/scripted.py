@@ -23,11 +23,7 @@ from deltav.games.tactical.heuristics import (
     goal_hexes,
     score_course,
 )
-from deltav.games.tactical.movement import drift_destination
-from deltav.games.tactical.ordnance_tables import launch_velocity
-from deltav.games.tactical.preview import preview_course
-from deltav.games.tactical.shiptypes import ship_types
-from deltav.games.tactical.values import (
+from deltav.games.tactical.messages import (
     AddAttacker,
     Buy,
     EndAstrogation,
@@ -40,6 +36,10 @@ from deltav.games.tactical.values import (
     Order,
     Surrender,
 )
+from deltav.games.tactical.movement import drift_destination
+from deltav.games.tactical.ordnance_tables import launch_velocity
+from deltav.games.tactical.preview import preview_course
+from deltav.games.tactical.shiptypes import ship_types
 
 
 class ScriptedBot(Agent):
