@@ -6,7 +6,7 @@ option below. Docs: ``docs/deepspace.md``.
 
 Modules: ``movement`` (velocity vectors, thrust cost), ``combat`` (rolls), ``damage`` (allocation),
 ``design`` (ship designs, fleets and their files), ``scenarios`` (scenario files), ``messages`` (actions and
-events), ``state`` (the state machine), ``sampler`` (determinization), ``heuristics`` (exact odds for bots),
+events), ``state`` (the state machine), ``view`` (the determinizer), ``heuristics`` (exact odds for bots),
 ``bots`` (the scripted bot).
 """
 
@@ -126,7 +126,7 @@ class DeepSpaceGame(Game):
 
     @classmethod
     def determinize(cls, view: Mapping, player: int, rng: Rng) -> DeepSpaceState:
-        from deltav.games.deepspace.sampler import determinize
+        from deltav.games.deepspace.view import determinize
 
         return determinize(dict(view), player, rng)
 

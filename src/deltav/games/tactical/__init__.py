@@ -114,7 +114,7 @@ class TacticalGame(Game):
 
     @classmethod
     def determinize(cls, view: Mapping, player: int, rng: Rng) -> TacticalState:
-        from .determinize import determinize
+        from .view import determinize
 
         return determinize(view, player, rng)
 
