@@ -27,15 +27,6 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src"
 SIBLINGS_3 = ("server", "adapters")
 
-#: Known offenders, shrinking to empty (issue 12): each entry is removed by the commit that fixes it.
-KNOWN_UPWARD = [
-]
-KNOWN_CYCLES = [
-    ["deltav.games.deepspace.state", "deltav.games.deepspace.state_schema"],
-    ["deltav.games.knighthawks", "deltav.games.knighthawks.state_schema"],
-    ["deltav.games.tactical", "deltav.games.tactical.board"],
-]
-
 
 def _modules() -> dict[str, tuple[Path, bool]]:
     mods = {}
@@ -177,11 +168,11 @@ def test_every_module_has_a_layer():
 
 
 def test_no_upward_or_sideways_import():
-    assert upward_imports(GRAPH) == KNOWN_UPWARD
+    assert upward_imports(GRAPH) == []
 
 
 def test_no_import_cycle():
-    assert cycles(GRAPH) == KNOWN_CYCLES
+    assert cycles(GRAPH) == []
 
 
 # --- the checker itself -------------------------------------------------------------------------------------
