@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from deltav.core.rng import Rng  # noqa: E402
 from deltav.games.knighthawks import KnightHawks  # noqa: E402
-from deltav.games.knighthawks.scenario import BUILTIN  # noqa: E402
+from deltav.games.knighthawks.scenarios import BUILTIN  # noqa: E402
 
 
 def playouts(scenario: str, seconds: float) -> tuple[float, float, int]:

@@ -65,7 +65,7 @@ def ladder(games: int = 30) -> None:
     """Win counts of the scripted bot (perfect memory) against random and against weaker memories."""
     from deltav.core.agent import RandomAgent
     from deltav.core.match import play_match
-    from deltav.games.mining.bots import ScriptedAgent
+    from deltav.games.mining.bots.scripted import ScriptedAgent
 
     rivals = {
         "random": RandomAgent,

@@ -27,7 +27,7 @@ import time
 from deltav.core.rng import Rng
 from deltav.games import load_all
 from deltav.games.tactical import preview_course
-from deltav.games.tactical.values import EndAstrogation, EndCombat, EndLogistics, EndOrdnance, Order
+from deltav.games.tactical.messages import EndAstrogation, EndCombat, EndLogistics, EndOrdnance, Order
 
 GAME = load_all()["tactical"]
 ENDERS = {"ordnance": EndOrdnance(), "combat": EndCombat(), "logistics": EndLogistics()}

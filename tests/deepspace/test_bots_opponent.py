@@ -1,13 +1,11 @@
-"""The hard level's opponent model (scenario prior, movement and self-destruct model) and the optional
-rollout improvement: exact against the scripted bot it models, from the view only, legal and replayable."""
+"""The hard level's opponent model (scenario prior, movement and self-destruct model): exact against the scripted
+bot it models, from the view only."""
 
-from deltav.core.match import play_match
 from deltav.core.protocol import Decision
 from deltav.core.rng import Rng
-from deltav.games.deepspace import DeepSpaceGame, opponent, planner, rollout
+from deltav.games.deepspace import DeepSpaceGame, opponent, planner
 from deltav.games.deepspace import damage as dmg
-from deltav.games.deepspace.bots import PlannerBot, ScriptedBot
-from deltav.games.deepspace.messages import Allocate, AutoAllocate
+from deltav.games.deepspace.bots import ScriptedBot
 from deltav.games.deepspace.state import velocity_actions
 
 RAIDER = [4, 14, 10, 25, 31]
@@ -96,40 +94,3 @@ def test_the_self_destruct_model_is_the_scripted_rule():
     victim = {"size": 2, "hp_taken": 0, "seen": {"thrust": 0, "weapons": 0, "damage": []}}
     assert not opponent.enemy_detonates(RAIDER, 2, [(victim, 112)], [(RAIDER, 2)])  # it would kill a friend
     assert opponent.enemy_detonates([0, 0, 0, 30, 30], 2, [(victim, 112)], [])  # a wreck with a big blast
-
-
-def test_allocation_candidates_start_with_the_planned_one_and_are_reachable():
-    planned = [4, 0, 0, 25, 31]
-    cands = rollout.allocation_candidates(2, RAIDER, 56, "lost", planned)
-    assert cands[0] == planned and len(cands) == len({tuple(c) for c in cands}) >= 3
-    for target in cands:
-        lv, partial, left = list(RAIDER), [0, 0, 0], 56
-        while left > 0:
-            step = rollout.step_toward(2, lv, partial, left, "lost", target)
-            if step is None:
-                step = dmg.default_step(2, lv, partial, left)
-            assert dmg.is_legal(2, lv, partial, left, *step)
-            dmg.apply(2, lv, partial, *step)
-            left -= step[1]
-
-
-def test_rollout_improvement_plays_legal_replayable_games():
-    def run():
-        bot = PlannerBot(rollouts=3, alloc_rollouts=3, horizon=1)
-        rec, state, _ = play_match(DeepSpaceGame, {"scenario": "skirmish"}, 4, [bot, ScriptedBot()])
-        return [(s.player, s.action) for s in rec.steps], state.result()
-
-    assert run() == run()
-
-
-def test_the_rollout_choice_keeps_the_base_unless_another_is_clearly_better():
-    s = _play_until("skirmish", 2, lambda st: st.phase == "allocate" and 0 in st.current_players())
-    assert not s.is_terminal()  # seed 2: player 0 takes hits in round 1
-    legal = s.legal_actions(0)
-    assert isinstance(legal[0], Allocate | AutoAllocate)
-    decision = Decision(DeepSpaceGame, 0, s.view(0), legal, Rng(1))
-    parts = opponent.particles(decision, 4)
-    bank = rollout.Bank(decision, parts, 4, 1)
-    same = rollout.allocation_chooser(legal[0].ship, None)
-    best, means = bank.choose([None, None], lambda _t: same)
-    assert best == 0 and means[0] == means[1]  # identical candidates on common random numbers tie exactly

@@ -13,7 +13,6 @@ from deltav.games.deepspace.design import (
     design_cost,
     fleet_to_toml,
     load_fleet,
-    save_fleet,
 )
 from deltav.games.deepspace.scenarios import builtin_ids, load_scenario
 
@@ -70,7 +69,8 @@ def test_builtin_fleets_and_scenarios_load():
 
 def test_fleet_save_and_load_round_trip(tmp_path):
     f = load_fleet("battlegroup")
-    path = save_fleet(f, tmp_path / "bg.toml")
+    path = tmp_path / "bg.toml"
+    path.write_text(fleet_to_toml(f))
     again = load_fleet(str(path))
     assert again == f
     assert fleet_to_toml(again) == fleet_to_toml(f)
@@ -133,7 +133,8 @@ def test_a_fleet_designed_during_play_can_be_saved_and_played(tmp_path):
     s.apply_action(0, WeaponDamage(54))
     s.apply_action(0, EndShip())
     s.apply_action(0, Done())
-    path = save_fleet(s.fleet(0), tmp_path / "mine.toml")
+    path = tmp_path / "mine.toml"
+    path.write_text(fleet_to_toml(s.fleet(0)))
     again = load_fleet(str(path))
     assert again.ships == (ShipDesign("Design 1", 4, 4, 20, 10, ((50, 54),)),) and again.size_levels == 4
     assert again.ships[0].cost == 240

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from deltav.games import load_all
-from deltav.games.knighthawks.scenario import parse_scenario
+from deltav.games.knighthawks.scenarios import parse_scenario
 
 load_all()
 

@@ -9,9 +9,11 @@ from deltav.core.rng import Rng
 from deltav.games.knighthawks import KnightHawks
 from deltav.games.knighthawks import escort as es
 from deltav.games.knighthawks import messages as m
-from deltav.games.knighthawks.bots import Admiral, ScriptedCaptain, _EscortCaptain, _fleet_strength, _FocusCaptain
+from deltav.games.knighthawks.bots.admiral import Admiral, _fleet_strength
+from deltav.games.knighthawks.bots.plans import _EscortCaptain, _FocusCaptain
+from deltav.games.knighthawks.bots.scripted import ScriptedCaptain
+from deltav.games.knighthawks.bots.tactician import Tactician
 from deltav.games.knighthawks.movement import MapInfo
-from deltav.games.knighthawks.tactician import Tactician
 from tests.knighthawks.helpers import make_state, ship
 
 EXIT_EAST = {"kind": "exit", "ship": "fr", "edge": "east"}

@@ -6,7 +6,9 @@ from __future__ import annotations
 from deltav.core.match import play_match
 from deltav.games.knighthawks import KnightHawks
 from deltav.games.knighthawks import messages as m
-from deltav.games.knighthawks.bots import Admiral, ScriptedCaptain, _SafeCaptain
+from deltav.games.knighthawks.bots.admiral import Admiral, _fleet_strength
+from deltav.games.knighthawks.bots.plans import _SafeCaptain
+from deltav.games.knighthawks.bots.scripted import ScriptedCaptain
 from deltav.games.knighthawks.fleet import doomed
 from deltav.games.knighthawks.movement import advance, start_plot
 from tests.knighthawks.helpers import make_state, ship
@@ -91,8 +93,6 @@ def test_hard_fleet_fire_is_exact_while_weaker_and_the_captains_while_stronger()
     """With ``fleet_fire="weaker"`` the weaker fleet (the UPF at the start) assigns fire by the admiral's exact
     expected values (damage already declared on a target counted: concentration, no overkill); the stronger
     one by the captain's rule. Checked at every fire decision of the first turns, from both seats."""
-    from deltav.games.knighthawks.bots import _fleet_strength
-
     s = KnightHawks.new_initial_state({"scenario": "fleet_battle"}, 5)
     hard = [Admiral(fleet_fire="weaker"), Admiral(fleet_fire="weaker")]
     seen = {True: 0, False: 0}

@@ -11,7 +11,10 @@ from deltav.core.rng import Rng
 from deltav.games.knighthawks import KnightHawks
 from deltav.games.knighthawks import messages as m
 from deltav.games.knighthawks import planner as pl
-from deltav.games.knighthawks.bots import BOTS, PRESETS, Admiral, Cadet, ScriptedCaptain, _momentum_penalty
+from deltav.games.knighthawks.bots import BOTS, PRESETS
+from deltav.games.knighthawks.bots.admiral import Admiral, _momentum_penalty
+from deltav.games.knighthawks.bots.cadet import Cadet
+from deltav.games.knighthawks.bots.scripted import ScriptedCaptain
 from deltav.games.knighthawks.movement import start_plot
 from tests.knighthawks.helpers import make_state, ship
 

@@ -64,7 +64,7 @@ def test_defensive_ff_weapon_only_if_the_mover_came_from_the_forward_field():
     assert m.Assign("a", idx(behind, "a", "LB"), "b") in legal
     with pytest.raises(IllegalAction) as e:
         behind.apply_action(0, m.Assign("a", idx(behind, "a", "LC"), "b"))
-    assert e.value.rule == "kh.fire.field"
+    assert e.value.rule == "knighthawks.fire.field"
     ahead = make_state([ship("a", 0, "destroyer", (0, 0), facing=0),
                         ship("b", 1, "frigate", (2, 0), facing=3, speed=2)], first=1)
     apply(ahead, m.EndMovement())
@@ -107,7 +107,7 @@ def test_offensive_fire_resolution_and_icm_decision():
     assert m.Intercept(0, True) not in legal  # a destroyer cannot evade
     with pytest.raises(IllegalAction) as e:
         s.apply_action(1, m.Intercept(6, False))
-    assert e.value.rule == "kh.fire.intercept.icms"
+    assert e.value.rule == "knighthawks.fire.intercept.icms"
     ev = apply(s, m.Intercept(2, False))
     att = [e for e in ev if e.TYPE == "attack"][0]
     assert att.icms == 2 and att.chance == 50 - 20 and s.ship("b").icms_available() == 3
@@ -175,22 +175,22 @@ def test_plotting_is_validated_before_anything_moves():
     s = make_state([ship("a", 0, "assault_carrier", (-8, 0), speed=2), ship("b", 1, "destroyer", (8, 0), facing=3)])
     with pytest.raises(IllegalAction) as e:
         apply(s, m.Course("a", 5, 0))  # ADF 2
-    assert e.value.rule == "kh.move.course.adf"
+    assert e.value.rule == "knighthawks.move.course.adf"
     with pytest.raises(IllegalAction) as e:
         apply(s, m.Course("a", 2, 1))  # a moving ship cannot rotate in place
-    assert e.value.rule == "kh.move.course.rotate"
+    assert e.value.rule == "knighthawks.move.course.rotate"
     with pytest.raises(IllegalAction) as e:
         apply(s, m.Step(0))
-    assert e.value.rule == "kh.move.step.unplotted"
+    assert e.value.rule == "knighthawks.move.step.unplotted"
     apply(s, m.Course("a", 3, 0))
     assert s.ship("a").pos == (-8, 0)
     with pytest.raises(IllegalAction) as e:
         apply(s, m.EndMovement())
-    assert e.value.rule == "kh.move.plotting"
+    assert e.value.rule == "knighthawks.move.plotting"
     apply(s, m.Step(1))
     with pytest.raises(IllegalAction) as e:
         apply(s, m.Step(1))  # MR 1 is used up
-    assert e.value.rule == "kh.move.step"
+    assert e.value.rule == "knighthawks.move.step"
     apply(s, m.Step(0))
     assert s.ship("a").pos == (-8, 0)
     ev = apply(s, m.Step(0))  # the plot is complete; nothing else to decide, so the moves execute
@@ -207,7 +207,7 @@ def test_repair_turn_after_every_three_game_turns():
     assert m.Repair("a", "hull", 40) in legal and m.Repair("a", "hull", 80) not in legal  # DCR 75
     with pytest.raises(IllegalAction) as e:
         apply(s, m.Repair("a", "adf", 10))
-    assert e.value.rule == "kh.repair.target"
+    assert e.value.rule == "knighthawks.repair.target"
     apply(s, m.Repair("a", "hull", 70))
     assert m.Repair("a", "hull", 5) in s.legal_actions(0)
     ev = apply(s, m.EndRepair())  # player 1 has nothing to repair: its turn passes by itself
@@ -339,7 +339,7 @@ def test_minelayer_drops_mines_along_its_plotted_path():
     s = make_state([ship("ml", 0, "minelayer", (-8, 0), speed=1), ship("b", 1, "destroyer", (8, 0), facing=3)])
     with pytest.raises(IllegalAction) as e:
         apply(s, m.Lay("ml", "M", 0))  # plot the move first
-    assert e.value.rule == "kh.move.lay.unplotted"
+    assert e.value.rule == "knighthawks.move.lay.unplotted"
     apply(s, m.Course("ml", 2, 0))
     apply(s, m.Step(0))
     apply(s, m.Step(0))
@@ -476,7 +476,7 @@ def test_carrier_carries_and_launches_fighters():
                 {"id": "b", "side": 1, "class": "frigate", "hex": [0, 0]}]}, "ships[0].docked"),
 ])
 def test_malformed_scenarios_name_the_field(patch, field):
-    from deltav.games.knighthawks.scenario import parse_scenario
+    from deltav.games.knighthawks.scenarios import parse_scenario
     from tests.knighthawks.helpers import scenario_dict
 
     data = scenario_dict([ship("a", 0, "frigate", (0, 0)), ship("b", 1, "frigate", (2, 0))])

@@ -16,7 +16,7 @@ from deltav.core.errors import IllegalAction, MalformedAction
 from deltav.core.rng import Rng
 from deltav.games.knighthawks import KnightHawks
 from deltav.games.knighthawks import messages as m
-from deltav.games.knighthawks.scenario import BUILTIN
+from deltav.games.knighthawks.scenarios import BUILTIN
 from tests.knighthawks.helpers import make_state, ship
 
 ACTION_CLASSES = list(KnightHawks.actions.classes.values())
@@ -110,7 +110,7 @@ def test_random_well_typed_actions_are_legal_or_refused_with_a_specific_rule():
                 continue
             with pytest.raises(IllegalAction) as e:
                 s.apply_action(p, a)
-            assert e.value.rule.startswith("kh.") and e.value.rule != "kh.phase"
+            assert e.value.rule.startswith("knighthawks.") and e.value.rule != "knighthawks.phase"
             rules.add(e.value.rule)
             assert dump(s) == before, f"{a} changed the state"
     assert len(rules) >= 10  # refusals are specific
@@ -125,17 +125,17 @@ def refusal(s, action, player=None):
 def test_refusals_name_the_rule_broken():
     s = make_state([ship("a", 0, "destroyer", (-8, 0), speed=2), ship("f", 1, "fighter", (8, 0), facing=3),
                     ship("ml", 0, "minelayer", (-8, 2))], first=0)
-    assert refusal(s, m.Course("f", 2, 3)) == "kh.move.ship"
-    assert refusal(s, m.Course("a", 9, 0)) == "kh.move.course.adf"
-    assert refusal(s, m.Course("a", 2, 1)) == "kh.move.course.rotate"
-    assert refusal(s, m.Lay("ml", "M", 0)) == "kh.move.lay.unplotted"
-    assert refusal(s, m.Assign("a", 0, "f")) == "kh.phase.move"
-    assert refusal(s, m.Step(0)) == "kh.move.step.unplotted"
+    assert refusal(s, m.Course("f", 2, 3)) == "knighthawks.move.ship"
+    assert refusal(s, m.Course("a", 9, 0)) == "knighthawks.move.course.adf"
+    assert refusal(s, m.Course("a", 2, 1)) == "knighthawks.move.course.rotate"
+    assert refusal(s, m.Lay("ml", "M", 0)) == "knighthawks.move.lay.unplotted"
+    assert refusal(s, m.Assign("a", 0, "f")) == "knighthawks.phase.move"
+    assert refusal(s, m.Step(0)) == "knighthawks.move.step.unplotted"
     s.apply_action(0, m.Course("ml", 0, 0))
-    assert refusal(s, m.Lay("ml", "M", 3)) == "kh.move.lay.path"
-    assert refusal(s, m.Lay("ml", "X", 0)) == "kh.move.lay.system"
+    assert refusal(s, m.Lay("ml", "M", 3)) == "knighthawks.move.lay.path"
+    assert refusal(s, m.Lay("ml", "X", 0)) == "knighthawks.move.lay.system"
     s.apply_action(0, m.Lay("ml", "M", 0))
-    assert refusal(s, m.Lay("ml", "M", 0)) == "kh.move.lay.once"
-    assert refusal(s, m.Course("ml", 1, 0)) == "kh.move.plotted"
+    assert refusal(s, m.Lay("ml", "M", 0)) == "knighthawks.move.lay.once"
+    assert refusal(s, m.Course("ml", 1, 0)) == "knighthawks.move.plotted"
     s.ship("a").short = True
-    assert refusal(s, m.Screen("a", "MS")) == "kh.move.screen.short"
+    assert refusal(s, m.Screen("a", "MS")) == "knighthawks.move.screen.short"

@@ -12,7 +12,7 @@ import pytest
 from deltav.core.errors import ScenarioError
 from deltav.core.rng import Rng
 from deltav.games.knighthawks import KnightHawks
-from deltav.games.knighthawks.scenario import BUILTIN
+from deltav.games.knighthawks.scenarios import BUILTIN
 
 
 @pytest.mark.parametrize("name", ["grandtour", "a\x00b", "\ud800", "x" * 5000, "", "/", "/nonexistent/dir/x.toml"])

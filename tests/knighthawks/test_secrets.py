@@ -12,7 +12,7 @@ import pytest
 from deltav.core.rng import Rng
 from deltav.games.knighthawks import KnightHawks
 from deltav.games.knighthawks import messages as m
-from deltav.games.knighthawks.scenario import BUILTIN
+from deltav.games.knighthawks.scenarios import BUILTIN
 from tests.knighthawks.helpers import make_state, ship
 
 LAYERS = {"scenario": "skirmish", "fleet0": "minelayer,frigate", "fleet1": "destroyer,frigate"}

@@ -13,7 +13,7 @@ import pytest
 from deltav.core.errors import DeltavError, StateError
 from deltav.core.rng import Rng
 from deltav.games.knighthawks import KnightHawks
-from deltav.games.knighthawks.scenario import BUILTIN
+from deltav.games.knighthawks.scenarios import BUILTIN
 
 LAYERS = {"scenario": "skirmish", "fleet0": "minelayer,frigate", "fleet1": "destroyer,frigate"}
 OPTIONS = [{"scenario": s} for s in BUILTIN] + [LAYERS]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from deltav.games.mining import MiningGame
-from deltav.games.mining.components import KIND_INDEX, SQUARES, STATION
+from deltav.games.mining.scenarios import KIND_INDEX, SQUARES, STATION
 from deltav.games.mining.state import BIT, MiningState
 
 GAME = MiningGame

@@ -12,7 +12,7 @@ from deltav.core.errors import IllegalAction, MalformedAction
 from deltav.core.rng import Rng
 from deltav.core.values import Action, value
 from deltav.games.mining import MiningGame
-from deltav.games.mining.actions import ACTIONS, Move, Pass, Prospect
+from deltav.games.mining.messages import ACTIONS, Move, Pass, Prospect
 
 WRONG = (1.5, float("nan"), float("inf"), "x", None, True, False, (1, 2), [], {}, object(), b"24")
 

@@ -7,9 +7,10 @@ from deltav.core.match import play_match
 from deltav.core.protocol import Decision
 from deltav.core.rng import Rng
 from deltav.games.mining import MiningGame
-from deltav.games.mining.actions import BidUp, Declare, Discard, Pass, Prospect, Reveal
-from deltav.games.mining.bots import BOTS, ScriptedAgent
+from deltav.games.mining.bots import BOTS
+from deltav.games.mining.bots.scripted import ScriptedAgent
 from deltav.games.mining.heuristics import evaluate, evaluate_points, known_tiles, rollout_policy, unseen_mix
+from deltav.games.mining.messages import BidUp, Declare, Discard, Pass, Prospect, Reveal
 from tests.mining.helpers import give, new, place, play, put_rocket
 
 
@@ -160,30 +161,30 @@ def test_a_capacity_limited_bot_plays_whole_games():
 
 
 def test_every_action_and_event_has_an_english_line():
-    from deltav.games.mining import describe
+    from deltav.games.mining import text as txt
 
     rec, st, _ = play_match(MiningGame, {"players": 3, "scenario": "variant-b"}, 21,
                             [ScriptedAgent(strict=True) for _ in range(3)])
     seen = set()
     for step in rec.steps:
         for obj in [step.action] + step.events:
-            line = describe.text(obj)
+            line = txt.text(obj)
             assert line, obj
             seen.add(obj["type"])
             assert MiningGame.describe_value(obj) == line
     assert {"turn-started", "contract-fulfilled", "tile-revealed", "move", "reveal"} <= seen
-    assert describe.square(24) == "the station" and describe.square(10) == "10 (r2 c4)"
+    assert txt.square(24) == "the station" and txt.square(10) == "10 (r2 c4)"
 
 
 def test_render_draws_only_what_the_view_shows():
-    from deltav.games.mining import describe
+    from deltav.games.mining import text as txt
 
     st = new()
     place(st, {10: ("alphatite", 4)})
     put_rocket(st, 0, 10)
     play(st, 0, Prospect())
-    mine = describe.render(st.view(0))
-    theirs = describe.render(st.view(1))
+    mine = txt.render(st.view(0))
+    theirs = txt.render(st.view(1))
     assert "A4" in mine and "A4" not in theirs and "###" in theirs
     assert len(mine.splitlines()) == 1 + 1 + 7 + 2 + 1
 

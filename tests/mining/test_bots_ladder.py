@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import pytest
 
+from deltav.agents import make_agent
+from deltav.agents.gate import PhaseGate
 from deltav.core.match import play_match
 from deltav.core.protocol import Decision
 from deltav.core.rng import Rng
 from deltav.games.mining import MiningGame
-from deltav.games.mining.actions import BidUp, Declare, Move, Pass, Prospect, Reveal, RevealIncident
-from deltav.games.mining.bots import BOTS, PRESETS, ScriptedAgent
-from deltav.games.mining.components import STATION
-from deltav.games.mining.planner import SEARCHED, SearchBot, _plan, policy, prior
+from deltav.games.mining.bots import BOTS, PRESETS
+from deltav.games.mining.bots.scripted import ScriptedAgent
+from deltav.games.mining.messages import BidUp, Declare, Move, Pass, Prospect, Reveal, RevealIncident
+from deltav.games.mining.planner import SEARCHED, _plan, policy, prior
+from deltav.games.mining.scenarios import STATION
 from deltav.games.mining.state import P_ATTEMPT, P_LOOKREV
 from tests.mining.helpers import new, place, play, put_rocket
 
@@ -21,8 +24,8 @@ FAST_HARD = {"iterations": 12, "max_depth": 6, "pool": 4, "max_seconds": None}
 
 
 def level(name: str, **override):
-    entry = PRESETS[name]
-    return BOTS[entry["agent"]](**{**entry.get("params", {}), **override})
+    spec = name + (":" + ",".join(f"{k}={'none' if v is None else v}" for k, v in override.items()) if override else "")
+    return make_agent("mining", spec)
 
 
 def decision(st, p, seed=0):
@@ -32,10 +35,9 @@ def decision(st, p, seed=0):
 def test_presets_follow_the_schema():
     assert set(PRESETS) == {"easy", "normal", "hard"}
     for entry in PRESETS.values():
-        assert entry["agent"] in BOTS and entry["budget"]
-        level_bot = BOTS[entry["agent"]](**entry.get("params", {}))
-        assert hasattr(level_bot, "act")
-    assert isinstance(level("hard"), SearchBot)
+        assert (entry["agent"] in BOTS or entry["agent"] == "ismcts") and entry["budget"]
+        assert hasattr(level(next(k for k, v in PRESETS.items() if v is entry)), "act")
+    assert isinstance(level("hard"), PhaseGate) and level("hard").phases == frozenset(SEARCHED)
     assert level("easy").forget > level("normal").forget > 0
 
 
@@ -210,21 +212,23 @@ def test_the_search_bot_follows_the_scripted_plan_outside_searched_phases():
     assert bot.searched == 0
 
 
-def test_the_plan_policy_and_prior_are_named_in_heuristics_for_generic_search_specs():
-    from deltav.games.mining import heuristics
+def test_the_plan_policy_and_prior_are_named_for_generic_search_specs():
+    from deltav.agents.presets import heuristic
 
     st = new()
     put_rocket(st, 0, 10)
     legal = st.legal_actions(0)
-    assert heuristics.plan_policy(st, 0, legal, Rng(0)) == policy(st, 0, legal, Rng(0)) == Prospect()
-    assert heuristics.plan_prior(st, 0, legal) == prior(st, 0, legal)
+    assert heuristic("mining", "planner.policy") is policy and heuristic("mining", "planner.prior") is prior
+    assert policy(st, 0, legal, Rng(0)) == Prospect()
+    bot = make_agent("mining", "ismcts:iterations=8,pool=2,rollout=planner.policy,prior=planner.prior")
+    assert bot.policy is policy and bot.prior is prior
 
 
 def test_the_registry_builds_the_levels_from_these_presets():
     from deltav.agents import make_agent
 
     hard = make_agent("mining", "hard")
-    assert isinstance(hard, SearchBot)
+    assert isinstance(hard, PhaseGate) and isinstance(hard.otherwise, ScriptedAgent) and hard.otherwise.forget == 0
     assert {k: hard.search.params[k] for k in PRESETS["hard"]["params"]} == PRESETS["hard"]["params"]
     assert make_agent("mining", "normal").forget == PRESETS["normal"]["params"]["forget"]
     assert make_agent("mining", "easy").forget == PRESETS["easy"]["params"]["forget"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from deltav.core.errors import IllegalAction
-from deltav.games.mining.actions import (
+from deltav.games.mining.messages import (
     BuyRocket,
     Declare,
     Discard,
@@ -24,7 +24,7 @@ from deltav.games.mining.actions import (
     Steal,
     Survey,
 )
-from deltav.games.mining.components import STATION
+from deltav.games.mining.scenarios import STATION
 from deltav.games.mining.state import BIT, PHASES
 from tests.mining.helpers import give, new, place, play, put_rocket, types
 

@@ -13,7 +13,7 @@ from deltav.core.errors import IllegalAction
 from deltav.core.protocol import json_tokens
 from deltav.core.rng import Rng
 from deltav.games.mining import MiningGame
-from deltav.games.mining.actions import (
+from deltav.games.mining.messages import (
     BidUp,
     Declare,
     Discard,
@@ -26,7 +26,7 @@ from deltav.games.mining.actions import (
     Steal,
     Survey,
 )
-from deltav.games.mining.components import SQUARES
+from deltav.games.mining.scenarios import SQUARES
 
 PROBES = [Look(s) for s in range(0, 49, 5)] + [Reveal(s) for s in range(0, 49, 6)] + [
     Move(24, 3), Move(3, 24), Move(24, 10, 1), MoveAlien(24), MoveAlien(9), Declare("C03"), Declare("C99"),

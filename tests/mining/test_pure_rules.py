@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from deltav.games.mining import contracts as cm
 from deltav.games.mining import scoring, survey
-from deltav.games.mining.components import OMNIDIUM
+from deltav.games.mining.scenarios import OMNIDIUM
 
 A, B, G, D, O = 0, 1, 2, 3, OMNIDIUM
 

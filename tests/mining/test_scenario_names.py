@@ -11,7 +11,7 @@ import pytest
 from deltav.core.errors import ScenarioError
 from deltav.core.rng import Rng
 from deltav.games.mining import MiningGame
-from deltav.games.mining.components import SCENARIO_FILES, _shipped_raw
+from deltav.games.mining.scenarios import SCENARIO_FILES, _shipped_raw
 
 BAD_NAMES = ("grandtour", "a\x00b", "\ud800", "x" * 5000, "", "/", ".", "/proc/self/mem/x")
 

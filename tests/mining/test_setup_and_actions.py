@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from deltav.core.errors import IllegalAction, OptionError
-from deltav.games.mining.actions import (
+from deltav.games.mining.messages import (
     BuyRocket,
     Declare,
     EndLooks,
@@ -17,7 +17,7 @@ from deltav.games.mining.actions import (
     RevealIncident,
     Survey,
 )
-from deltav.games.mining.components import STATION
+from deltav.games.mining.scenarios import STATION
 from deltav.games.mining.state import PHASES
 from tests.mining.helpers import GAME, new, place, play, put_rocket, types
 

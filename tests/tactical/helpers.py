@@ -32,7 +32,7 @@ def act(state, player, action):
 
 def end_turn(state, player):
     """End astrogation (and any later phase) for ``player`` until play passes to the other player."""
-    from deltav.games.tactical.values import EndAstrogation, EndCombat, EndLogistics, EndOrdnance
+    from deltav.games.tactical.messages import EndAstrogation, EndCombat, EndLogistics, EndOrdnance
 
     events = []
     enders = {"astrogation": EndAstrogation(), "ordnance": EndOrdnance(), "combat": EndCombat(),

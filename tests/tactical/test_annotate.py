@@ -136,7 +136,7 @@ def _combat_starts(scenario: str, seeds: range):
 
 
 def test_the_all_in_and_single_ship_previews_are_the_attacks_then_declared():
-    from deltav.games.tactical.values import AddAttacker, Fire
+    from deltav.games.tactical.messages import AddAttacker, Fire
 
     checked = 0
     for s, p, legal in _combat_starts("fleet_action", range(12)):

@@ -10,14 +10,16 @@ from deltav.core.agent import Agent
 from deltav.core.match import play_match
 from deltav.core.protocol import Decision
 from deltav.core.rng import Rng
-from deltav.games.tactical.bots import BOTS, LEVELS, PRESETS, LevelBot
+from deltav.games.tactical.bots import BOTS, PRESETS
+from deltav.games.tactical.bots.level_bot import LevelBot
+from deltav.games.tactical.bots.levels import LEVELS
 from deltav.games.tactical.mapdata import default_map
+from deltav.games.tactical.messages import Launch, Order
 from deltav.games.tactical.movement import CRASH, LANDING, compute_course
 from deltav.games.tactical.planner import drift_safe, hazard_count, plan_route, safe
 from deltav.games.tactical.preview import preview_course
 from deltav.games.tactical.scenarios import SCENARIO_IDS
 from deltav.games.tactical.tactics import Tactics, hit_value, launch_value, ordnance_hit_value
-from deltav.games.tactical.values import Launch, Order
 
 from .helpers import GAME, new_state, place
 
@@ -227,7 +229,7 @@ def test_hard_launches_a_nuke_that_meets_the_enemy_this_turn():
     s.ship("p0s0").detected = True
     # our frigate turns away (burn NW) so only the enemy sits on the item's line
     s.apply_action(0, Order("p0s0", burn=2, overload=2))
-    from deltav.games.tactical.values import EndAstrogation
+    from deltav.games.tactical.messages import EndAstrogation
 
     s.apply_action(0, EndAstrogation())
     assert s.phase == "ordnance"

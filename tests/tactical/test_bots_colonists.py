@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from deltav.core.protocol import Decision
 from deltav.core.rng import Rng
-from deltav.games.tactical.bots import SPREAD, LevelBot
+from deltav.games.tactical.bots.level_bot import SPREAD, LevelBot
 from deltav.games.tactical.heuristics import (
     PD_COST,
     defense_shots,
@@ -17,8 +17,8 @@ from deltav.games.tactical.heuristics import (
     score_course,
 )
 from deltav.games.tactical.mapdata import default_map
+from deltav.games.tactical.messages import EndLogistics, Order, Transfer
 from deltav.games.tactical.preview import preview_course
-from deltav.games.tactical.values import EndLogistics, Order, Transfer
 
 from .helpers import GAME, new_state, place
 
@@ -32,7 +32,7 @@ def decision(state, player: int, seed: int = 0) -> Decision:
 
 def _to_logistics(state, orders):
     """Give player 0's orders (ship id -> Order), end astrogation and every phase before logistics."""
-    from deltav.games.tactical.values import EndAstrogation, EndCombat, EndOrdnance
+    from deltav.games.tactical.messages import EndAstrogation, EndCombat, EndOrdnance
 
     for o in orders:
         state.apply_action(0, o)
@@ -145,7 +145,7 @@ def _evacuation_after_p0(weak: tuple):
     for sid in ("p0s0", "p0s1"):
         st.apply_action(0, Order(sid, 0, None, False, weak))
     st.apply_action(0, Order("p0s2", None))
-    from deltav.games.tactical.values import EndAstrogation
+    from deltav.games.tactical.messages import EndAstrogation
 
     st.apply_action(0, EndAstrogation())
     from .helpers import end_turn
@@ -173,7 +173,7 @@ def test_hold_an_outgunned_last_ship_waits_at_home_unless_a_carrier_can_land_nex
     w2 = d2.sample_world()
     assert bot2._hold(w2, w2.ship("p1s0")) == ()
     # normal has no hold doctrine
-    assert not LevelBot("normal").knobs.get("hold")
+    assert not LevelBot("normal").knobs.hold
 
 
 def test_hard_corsair_decides_from_its_view_only():

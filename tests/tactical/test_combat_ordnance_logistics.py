@@ -9,9 +9,9 @@ import pytest
 
 from deltav.core.errors import IllegalAction
 from deltav.core.match import play_match
-from deltav.games.tactical.bots import BOTS, ScriptedBot
-from deltav.games.tactical.model import Ordnance
-from deltav.games.tactical.values import (
+from deltav.games.tactical.bots import BOTS
+from deltav.games.tactical.bots.scripted import ScriptedBot
+from deltav.games.tactical.messages import (
     AddAttacker,
     Buy,
     EmplaceBase,
@@ -25,6 +25,7 @@ from deltav.games.tactical.values import (
     Surrender,
     Transfer,
 )
+from deltav.games.tactical.model import Ordnance
 
 from .helpers import GAME, FixedDice, end_turn, new_state, place
 

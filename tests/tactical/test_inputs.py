@@ -13,8 +13,8 @@ import pytest
 from deltav.core.errors import DeltavError, IllegalAction, MalformedAction, ScenarioError
 from deltav.core.rng import Rng
 from deltav.core.values import Action
+from deltav.games.tactical.messages import ACTIONS, Order
 from deltav.games.tactical.scenarios import SCENARIO_IDS
-from deltav.games.tactical.values import ACTIONS, Order
 
 from .helpers import GAME, new_state, place
 

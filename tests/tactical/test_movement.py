@@ -6,8 +6,8 @@ import pytest
 
 from deltav.core.hexgrid import DIRECTIONS, analyze_line
 from deltav.games.tactical.mapdata import default_map
+from deltav.games.tactical.messages import EndAstrogation, Order
 from deltav.games.tactical.movement import compute_course, detect_orbit
-from deltav.games.tactical.values import EndAstrogation, Order
 
 from .helpers import end_turn, new_state, place
 

@@ -13,8 +13,8 @@ from deltav.core.errors import IllegalAction
 from deltav.core.hexgrid import DIRECTIONS, distance
 from deltav.core.rng import Rng
 from deltav.games.tactical import preview_course
+from deltav.games.tactical.messages import EndAstrogation, Order
 from deltav.games.tactical.movement import compute_course
-from deltav.games.tactical.values import EndAstrogation, Order
 
 from .helpers import GAME, end_turn, new_state, place
 
@@ -203,8 +203,8 @@ def test_determinized_worlds_keep_the_view(scenario):
 
 @pytest.mark.parametrize("scenario", ["interplanetary_war", "escape", "fleet_action"])
 def test_determinizing_never_mutates_the_view_and_places_unseen_ships_out_of_detection(scenario):
-    from deltav.games.tactical.determinize import BASE_RANGE, SHIP_RANGE, _open_hexes
     from deltav.games.tactical.mapdata import default_map
+    from deltav.games.tactical.view import BASE_RANGE, SHIP_RANGE, _open_hexes
 
     open_hexes = set(_open_hexes(default_map()))
     unseen_checked = 0

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from deltav.core.errors import IllegalAction
-from deltav.games.tactical.values import AddAttacker, Buy, EndAstrogation, EndCombat, EndOrdnance, Fire, FleetReady, Transfer
+from deltav.games.tactical.messages import AddAttacker, Buy, EndAstrogation, EndCombat, EndOrdnance, Fire, FleetReady, Transfer
 
 from .helpers import FixedDice, new_state, place
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from deltav.games.tactical.messages import Buy, FleetReady
 from deltav.games.tactical.scenarios import SCENARIO_IDS, builtin_scenario
-from deltav.games.tactical.values import Buy, FleetReady
 
 from .helpers import act, new_state
 

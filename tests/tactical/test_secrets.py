@@ -9,9 +9,7 @@ import json
 import pytest
 
 from deltav.core.rng import Rng
-from deltav.games.tactical.model import Ordnance
-from deltav.games.tactical.scenarios import SCENARIO_IDS
-from deltav.games.tactical.values import (
+from deltav.games.tactical.messages import (
     AddAttacker,
     Buy,
     EndAstrogation,
@@ -22,6 +20,8 @@ from deltav.games.tactical.values import (
     Order,
     Transfer,
 )
+from deltav.games.tactical.model import Ordnance
+from deltav.games.tactical.scenarios import SCENARIO_IDS
 
 from .helpers import GAME, new_state, place
 

@@ -5,8 +5,8 @@ the same legal actions. (Behaviour identity over whole games is checked by bench
 from __future__ import annotations
 
 from deltav.core.rng import Rng
+from deltav.games.tactical.messages import EndAstrogation, Order, Surrender
 from deltav.games.tactical.movement import compute_course
-from deltav.games.tactical.values import EndAstrogation, Order, Surrender
 
 from .helpers import GAME, new_state
 

@@ -8,7 +8,7 @@ import inspect
 from deltav.core.rng import Rng
 from deltav.core.session import Session
 from deltav.games.tactical import text
-from deltav.games.tactical.values import ACTIONS, EVENTS, Order
+from deltav.games.tactical.messages import ACTIONS, EVENTS, Order
 
 from .helpers import GAME
 

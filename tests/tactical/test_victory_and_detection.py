@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from deltav.core.rng import Rng
 from deltav.games.tactical import victory
-from deltav.games.tactical.values import EndAstrogation, Order
+from deltav.games.tactical.messages import EndAstrogation, Order
 
 from .helpers import GAME, end_turn, new_state, place
 

@@ -7,9 +7,13 @@ A preset entry holds:
   exactly; ``max_seconds`` is only a safety net), or a bot's keyword arguments;
 - ``epsilon`` (optional): the share of uniformly random moves mixed into the agent's choices;
 - ``rollout``, ``evaluation``, ``prior`` (optional, search agents): the names of the playout policy, leaf
-  evaluation and PUCT prior in the game's ``deltav.games.<id>.heuristics`` module, or ``bot:NAME`` for a bot
-  of the game driving the playouts / giving the prior;
+  evaluation and PUCT prior in the game's ``deltav.games.<id>.heuristics`` module (``MODULE.NAME`` for a
+  function of another module of the game, e.g. ``planner.policy``), or ``bot:NAME`` for a bot of the game
+  driving the playouts / giving the prior;
 - ``fallback`` (optional): the entry used while the game has no bot of that name;
+- ``phases`` and ``otherwise`` (optional): the agent decides only where the view's ``phase`` (or the view key
+  ``phase_key``) is one of ``phases``; elsewhere the game's bot ``otherwise = {"agent": NAME, "params": {...}}``
+  decides (:class:`~deltav.agents.gate.PhaseGate`: "search only the strategic decisions");
 - ``budget``: the documented decision-time budget, in words.
 
 Resolution (:func:`preset_for`): a level the game defines itself in ``deltav.games.<id>.bots.PRESETS`` (same
@@ -121,9 +125,13 @@ def game_module(game_id: str, name: str) -> Any | None:
 
 
 def heuristic(game_id: str, name: str | None) -> Any | None:
-    """The callable ``name`` of the game's ``heuristics`` module, or None when it does not exist (yet)."""
+    """The callable ``name`` of the game's ``heuristics`` module (``MODULE.NAME``: of the game's module
+    ``MODULE``), or None when it does not exist (yet)."""
     if not name:
         return None
-    mod = game_module(game_id, "heuristics")
+    module = "heuristics"
+    if "." in name:
+        module, name = name.rsplit(".", 1)
+    mod = game_module(game_id, module)
     fn = getattr(mod, name, None) if mod is not None else None
     return fn if callable(fn) else None

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from deltav.agents.gate import PhaseGate
 from deltav.agents.mcts import DUCTAgent, ISMCTSAgent, MCTSAgent, SearchAgent, SearchUnavailable, check_searchable
 from deltav.agents.noisy import EpsilonAgent
 from deltav.agents.presets import LEVELS, game_module, heuristic, preset_for
@@ -160,8 +161,20 @@ def _from_preset(gid: str, game_cls: type[Game] | None, level: str, raw: dict[st
     else:
         agent = _scripted(game_bots(gid)[agent_name], params, spec)
     agent = _noisy(agent, epsilon, spec)
+    if entry.get("phases") is not None:
+        agent = _gated(gid, agent, entry, spec)
     agent.name = level
     return agent
+
+
+def _gated(gid: str, agent: Agent, entry: dict[str, Any], spec: str) -> Agent:
+    """A preset with ``phases``: ``agent`` decides there, the game's bot ``otherwise`` names elsewhere."""
+    other = entry.get("otherwise") or {}
+    cls = game_bots(gid).get(other.get("agent", ""))
+    if cls is None:
+        raise AgentSpecError(spec, f"preset 'otherwise' needs one of {gid}'s bots, not {other.get('agent')!r}")
+    return PhaseGate(agent, _scripted(cls, dict(other.get("params", {})), spec), entry["phases"],
+                     entry.get("phase_key", "phase"))
 
 
 def _noisy(agent: Agent, epsilon: Any, spec: str) -> Agent:

@@ -39,7 +39,7 @@ from deltav.games.deepspace import damage as dmg
 from deltav.games.deepspace.design import POINTS_PER_SIZE, load_fleet
 from deltav.games.deepspace.heuristics import TWO_D6, estimated_enemy_stats, p_hit
 from deltav.games.deepspace.movement import breakdown, label, speed, thrust_cost
-from deltav.games.deepspace.sampler import fleet_prior
+from deltav.games.deepspace.view import fleet_prior
 
 
 @lru_cache(maxsize=4096)

@@ -303,7 +303,8 @@ def load_fleet(ref: str, stat_cap: int = 0) -> Fleet:
 
 
 def fleet_to_toml(f: Fleet) -> str:
-    """The TOML text of a fleet (what :func:`save_fleet` writes; :func:`load_fleet` reads it back)."""
+    """The TOML text of a fleet (write it to a file and :func:`load_fleet` reads it back, checking it; the game
+    package itself writes no files)."""
     lines = [f"id = {_q(f.id)}", f"title = {_q(f.title)}", f"size_levels = {f.size_levels}"]
     for s in f.ships:
         lines += [
@@ -317,13 +318,6 @@ def fleet_to_toml(f: Fleet) -> str:
             "weapons = [" + ", ".join(f"{{targeting = {t}, damage = {d}}}" for t, d in s.weapons) + "]",
         ]
     return "\n".join(lines) + "\n"
-
-
-def save_fleet(f: Fleet, path: str | Path) -> Path:
-    check_fleet(f)
-    p = Path(path)
-    p.write_text(fleet_to_toml(f))
-    return p
 
 
 def _q(text: str) -> str:

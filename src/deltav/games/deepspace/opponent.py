@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from deltav.core.hexgrid import distance
 from deltav.games.deepspace.heuristics import estimated_enemy_stats, expected_damage, expected_shot
-from deltav.games.deepspace.sampler import damaged_variants, fleet_prior
 from deltav.games.deepspace.state import velocity_actions
+from deltav.games.deepspace.view import damaged_variants, fleet_prior
 
 #: the highest probability the planner gives to a predicted enemy position (the enemy may not be scripted)
 MAX_TRUST = 0.9

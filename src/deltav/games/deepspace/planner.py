@@ -622,9 +622,7 @@ class Valuer:
     at range ``r``; expected incoming hit points are divided by ``inc_scale`` (the fire is shared among one's
     ships and the weights sum over particles)."""
 
-    def __init__(self, refs, incoming, r: int, inc_scale: float = 1.0, ram: float = 0.0, thrust: int = 0):
-        self.ram = ram
-        self.thrust = thrust
+    def __init__(self, refs, incoming, r: int, inc_scale: float = 1.0):
         self.refs = list(refs)
         self.incoming = list(incoming)
         self.r = r
@@ -676,12 +674,7 @@ class Valuer:
                 off += self.weapon(t, d)
         inc = self.incoming_hp(lv[1], lv[2])
         life = 1.0 + min(LIFE_CAP, pts / max(1.0, inc))
-        if lv[0] <= 0:
-            mobility = 1.0
-        elif self.ram and self.thrust > 0:  # thrust lets the ship reach a ram (worth ``ram`` at full thrust)
-            mobility = 1.0 + self.ram * min(1.0, lv[0] / self.thrust)
-        else:
-            mobility = 1.05
+        mobility = 1.0 if lv[0] <= 0 else 1.05
         return off * life * mobility + 0.05 * pts
 
 

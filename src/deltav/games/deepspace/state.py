@@ -27,6 +27,15 @@ from deltav.core.protocol import Result, State
 from deltav.core.rng import Rng
 from deltav.games.deepspace import damage as dmg
 from deltav.games.deepspace.design import POINTS_PER_SIZE, Fleet, ShipDesign, builtin_fleet_ids, load_fleet
+from deltav.games.deepspace.limits import (
+    ALIVE,
+    DESIGN_STAGES,
+    DESTROYED,
+    SHOT_LOG,
+    SPLIT_THRUST,
+    STATUS_NAMES,
+    WITHDRAWN,
+)
 from deltav.games.deepspace.messages import (
     ACTIONS,
     Allocate,
@@ -64,15 +73,6 @@ from deltav.games.deepspace.messages import (
     Withdrew,
 )
 from deltav.games.deepspace.movement import breakdown, thrust_cost, velocities_within
-
-ALIVE, DESTROYED, WITHDRAWN = 0, 1, 2
-STATUS_NAMES = ("active", "destroyed", "withdrawn")
-DESIGN_STAGES = ("size", "thrust", "evasion", "endurance", "weapon", "damage")
-
-#: ships with more thrust choose a velocity in two steps (its dq, then its dr), so no step lists more than
-#: 2T+1 velocities; at or below it one step lists all 3T(T+1)+1
-SPLIT_THRUST = 10
-SHOT_LOG = 48  # public log of the latest shots (attacker, weapon, target, range, hit, hp), for deductions
 
 _DONE = Done()
 _VEL_CACHE: dict = {}
@@ -337,8 +337,8 @@ class DeepSpaceState(State):
         return None if i is None else self.ships[i]
 
     def fleet(self, player: int) -> Fleet:
-        """The player's fleet as designed (before any damage), e.g. to save a design made during play with
-        :func:`deltav.games.deepspace.design.save_fleet`."""
+        """The player's fleet as designed (before any damage), e.g. to save a design made during play as the
+        text of :func:`deltav.games.deepspace.design.fleet_to_toml`."""
         return Fleet(f"{self.names[player].lower()}-fleet", f"{self.names[player]}'s fleet", self.levels[player],
                      tuple(self.designs[player]))
 

@@ -20,6 +20,7 @@ from deltav.core.errors import DeltavError, StateError
 from deltav.core.hexgrid import distance
 from deltav.core.shape import MaxLen, MinLen, Range, read
 from deltav.games.deepspace.design import MAX_NAME_LEN, MAX_SIZE_LEVELS, POINTS_PER_SIZE
+from deltav.games.deepspace.limits import ALIVE, DESIGN_STAGES, SPLIT_THRUST
 from deltav.games.deepspace.messages import EVENTS
 from deltav.games.deepspace.movement import thrust_cost
 from deltav.games.deepspace.scenarios import MAX_PLAYERS, MAX_ZONE_RADIUS
@@ -158,8 +159,6 @@ def check_options(game: Any, opts: dict) -> Any:
 
 def check_state(s: Any, scenario: Any) -> None:  # noqa: C901 - one flat list of checks, in the order of the docs
     """Raise StateError unless the built state ``s`` is consistent (see the module docstring)."""
-    from deltav.games.deepspace.state import ALIVE, DESIGN_STAGES, SPLIT_THRUST
-
     n = s.num_players
     opts = s.opts
     ph = s.phase

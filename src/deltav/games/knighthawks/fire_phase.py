@@ -218,35 +218,35 @@ class FirePhase:
         """(rule id, reason) of a refused weapon declaration: the specific rule it breaks."""
         sh = self._get(a.ship)
         if sh is None or sh.owner != player or sh.status != ACTIVE:
-            return ("kh.fire.ship", f"{a.ship!r} is not one of your ships in play")
+            return ("knighthawks.fire.ship", f"{a.ship!r} is not one of your ships in play")
         if not 0 <= a.weapon < len(sh.weapons):
-            return ("kh.fire.weapon", f"{a.ship} has no weapon {a.weapon}")
+            return ("knighthawks.fire.weapon", f"{a.ship} has no weapon {a.weapon}")
         if any(d[0] == a.ship and d[1] == a.weapon for d in self.declared):
-            return ("kh.fire.rate", "each weapon fires once per phase")
+            return ("knighthawks.fire.rate", "each weapon fires once per phase")
         c, n, _mx, stt = sh.weapons[a.weapon]
         w = tables().weapons[c]
         if stt != OK:
-            return ("kh.fire.destroyed", f"{a.ship}'s {c} is destroyed")
+            return ("knighthawks.fire.destroyed", f"{a.ship}'s {c} is destroyed")
         if n == 0:
-            return ("kh.fire.ammunition", f"{a.ship}'s {c} has no ammunition left")
+            return ("knighthawks.fire.ammunition", f"{a.ship}'s {c} has no ammunition left")
         if not w.fired:
-            return ("kh.fire.trap", f"{c} is dropped during movement, not fired")
+            return ("knighthawks.fire.trap", f"{c} is dropped during movement, not fired")
         if self.fire_mode == "def" and w.mpo:
-            return ("kh.fire.mpo", f"{c} may be fired by the moving player only (no defensive fire)")
+            return ("knighthawks.fire.mpo", f"{c} may be fired by the moving player only (no defensive fire)")
         if sh.docked is not None and (w.ff or c == "T"):
-            return ("kh.fire.docked", "a docked ship cannot fire forward-firing weapons or torpedoes")
+            return ("knighthawks.fire.docked", "a docked ship cannot fire forward-firing weapons or torpedoes")
         tg = self._get(a.target)
         if tg is None or tg.owner == player:
-            return ("kh.fire.target", f"{a.target!r} is not an enemy ship")
+            return ("knighthawks.fire.target", f"{a.target!r} is not an enemy ship")
         if not self._targetable(tg):
             if tg.status == ACTIVE:
-                return ("kh.fire.target.docked", f"{a.target} is a fighter or scout docked at its base: it cannot be "
+                return ("knighthawks.fire.target.docked", f"{a.target} is a fighter or scout docked at its base: it cannot be "
                         "attacked")
-            return ("kh.fire.target.gone", f"{a.target} is no longer in the battle")
+            return ("knighthawks.fire.target.gone", f"{a.target} is no longer in the battle")
         lines = self._sightlines(sh, tg, self.fire_mode == "def")
         if best_shot(lines, False, w.rd, weapon_range(c, self.rules)) is None:
-            return ("kh.fire.range", f"{a.target} is out of {c} range or behind a planet")
-        return ("kh.fire.field", f"{a.target} is outside {a.ship}'s forward field of fire (or, in defensive fire, "
+            return ("knighthawks.fire.range", f"{a.target} is out of {c} range or behind a planet")
+        return ("knighthawks.fire.field", f"{a.target} is outside {a.ship}'s forward field of fire (or, in defensive fire, "
                 "entered its hex from outside it)")
 
     def _intercept_refusal(self, a) -> tuple[str, str]:
@@ -254,9 +254,9 @@ class FirePhase:
         tg = self.ship(att[3])
         total = sum(s.icms_available() for s in self._icm_pool(tg)) if tables().weapons[att[2]].icm else 0
         if not 0 <= a.icms <= total:
-            return ("kh.fire.intercept.icms", f"{a.icms} ICMs: the ships in {tg.id}'s hex can fire 0 to {total} "
+            return ("knighthawks.fire.intercept.icms", f"{a.icms} ICMs: the ships in {tg.id}'s hex can fire 0 to {total} "
                     f"against this {att[2]}")
-        return ("kh.fire.intercept.evade", "only fighters and assault scouts with MR left may evade, and only "
+        return ("knighthawks.fire.intercept.evade", "only fighters and assault scouts with MR left may evade, and only "
                 "torpedoes")
 
     def _do_assign(self, a) -> None:

@@ -8,7 +8,7 @@ fast to stop: measured in the captain mirror on the fleet battle, the Sathar los
 way.
 
 Owns: pure look-ahead over the map geometry (``movement.advance``). Must not change states or choose actions
-(bots.py does).
+(the bots in bots/ do).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ position after a plotted move, the best screen against the enemy's weapons, a re
 material evaluation of a whole state for search bots.
 
 Owns: pure scoring functions over a state (usually a determinized world). Must not change states or send
-actions (bots.py does that).
+actions (the bots in bots/ do that).
 """
 
 from __future__ import annotations

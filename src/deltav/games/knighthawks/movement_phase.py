@@ -287,49 +287,49 @@ class MovementPhase:
         sh = self._get(getattr(a, "ship", None))
         t = type(a)
         if t is m.EndMovement:
-            return ("kh.move.unplotted", "a ship cannot hold its course (evasion, or a planet ahead): plot it first")
+            return ("knighthawks.move.unplotted", "a ship cannot hold its course (evasion, or a planet ahead): plot it first")
         if t is m.Activate:
-            return ("kh.move.seeker", f"{a.seeker!r} is not one of your inert seekers")
+            return ("knighthawks.move.seeker", f"{a.seeker!r} is not one of your inert seekers")
         if sh is None or sh.owner != player or sh.status != ACTIVE:
-            return ("kh.move.ship", f"{getattr(a, 'ship', None)!r} is not one of your ships in play")
+            return ("knighthawks.move.ship", f"{getattr(a, 'ship', None)!r} is not one of your ships in play")
         if t is m.Lay:
             if sh.id not in self.plots:
-                return ("kh.move.lay.unplotted", "plot the ship's move first, then name a hex of its path")
+                return ("knighthawks.move.lay.unplotted", "plot the ship's move first, then name a hex of its path")
             if sh.docked is not None or sh.orbit is not None or sh.id in self.orbit_new:
-                return ("kh.move.lay.docked", "no trap can be dropped while docked or in orbit")
+                return ("knighthawks.move.lay.docked", "no trap can be dropped while docked or in orbit")
             if a.kind not in ("M", "S") or not self._can_lay(sh, a.kind):
-                return ("kh.move.lay.system", f"{sh.id} has no working {a.kind!r} system with ammunition")
+                return ("knighthawks.move.lay.system", f"{sh.id} has no working {a.kind!r} system with ammunition")
             if (sh.id + a.kind) in self.laid:
-                return ("kh.move.lay.once", "one mine pattern and one seeker per ship per phase")
+                return ("knighthawks.move.lay.once", "one mine pattern and one seeker per ship per phase")
             if not 0 <= a.at < len(self._plotted_path(sh)):
-                return ("kh.move.lay.path", f"hex {a.at} is not on the ship's plotted path")
-            return ("kh.move.lay.mined", "only one mine pattern can be in a hex")
+                return ("knighthawks.move.lay.path", f"hex {a.at} is not on the ship's plotted path")
+            return ("knighthawks.move.lay.mined", "only one mine pattern can be in a hex")
         if sh.id in self.plots:
-            return ("kh.move.plotted", f"{sh.id} has already been plotted this phase")
+            return ("knighthawks.move.plotted", f"{sh.id} has already been plotted this phase")
         if t is m.Screen:
             if sh.id in self.screened:
-                return ("kh.move.screen.once", f"{sh.id}'s screens were already set this phase")
+                return ("knighthawks.move.screen.once", f"{sh.id}'s screens were already set this phase")
             if sh.short and a.screen != "none":
-                return ("kh.move.screen.short", "a power short circuit: no screen works and no masking screen can "
+                return ("knighthawks.move.screen.short", "a power short circuit: no screen works and no masking screen can "
                         "be released")
-            return ("kh.move.screen", f"screen {a.screen!r} not available (not carried, destroyed, no charges, a "
+            return ("knighthawks.move.screen", f"screen {a.screen!r} not available (not carried, destroyed, no charges, a "
                     "masking screen already out, or no change)")
         if t is m.Orbit:
-            return ("kh.move.orbit", "orbit needs a start next to a planet and a speed the ship can cut to 0")
+            return ("knighthawks.move.orbit", "orbit needs a start next to a planet and a speed the ship can cut to 0")
         if sh.kind == "station":
-            return ("kh.move.station", "a station does not maneuver (it keeps its orbit)")
+            return ("knighthawks.move.station", "a station does not maneuver (it keeps its orbit)")
         if sh.drifting() and (a.speed != sh.speed or a.facing != sh.facing):
-            return ("kh.move.drifting", "a ship with no ADF and no MR drifts: same speed and heading")
+            return ("knighthawks.move.drifting", "a ship with no ADF and no MR drifts: same speed and heading")
         orbiting = sh.orbit is not None or sh.docked is not None
         if not orbiting and a.speed not in speed_options(sh.speed, sh.adf) or orbiting and not 0 <= a.speed <= sh.adf:
-            return ("kh.move.course.adf", f"speed {a.speed} is not within ADF {sh.adf} of {sh.speed}")
+            return ("knighthawks.move.course.adf", f"speed {a.speed} is not within ADF {sh.adf} of {sh.speed}")
         if a.facing != sh.facing:
             if sh.mr <= 0:
-                return ("kh.move.course.mr", "a ship with MR 0 cannot change its facing")
-            return ("kh.move.course.rotate", "a ship may only rotate in place when it stays stopped (or in orbit)")
+                return ("knighthawks.move.course.mr", "a ship with MR 0 cannot change its facing")
+            return ("knighthawks.move.course.rotate", "a ship may only rotate in place when it stays stopped (or in orbit)")
         if sh.evading and sh.mr > 0:
-            return ("kh.move.course.evasion", f"after evading, the move must be at least MR {sh.mr} hexes long")
-        return ("kh.move.course", "no legal move at that speed (a planet in the way, or navigation constraints)")
+            return ("knighthawks.move.course.evasion", f"after evading, the move must be at least MR {sh.mr} hexes long")
+        return ("knighthawks.move.course", "no legal move at that speed (a planet in the way, or navigation constraints)")
 
     def _screen_options(self, sh: Ship) -> list[str]:
         out = []

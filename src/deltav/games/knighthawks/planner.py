@@ -16,7 +16,7 @@ Values are in "hull-point equivalents weighted by the ship's worth": one hit of 
 times the target's weight (its victory points per hull point, more as it nears destruction).
 
 Owns: pure scoring functions over a (sampled) state and hypothetical positions. Must not change the state or
-choose actions (bots.py does).
+choose actions (the bots in bots/ do).
 """
 
 from __future__ import annotations

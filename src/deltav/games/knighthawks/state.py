@@ -148,14 +148,14 @@ class KHState(MovementPhase, FirePhase, State):
         if st == "move":
             if t is m.Step:
                 if self.cur is None:
-                    raise IllegalAction("kh.move.step.unplotted", "no move is being plotted: give a course first")
+                    raise IllegalAction("knighthawks.move.step.unplotted", "no move is being plotted: give a course first")
                 if action.turn not in self._step_options():
-                    raise IllegalAction("kh.move.step", "not a legal hex turn now (1 left, -1 right, 0 straight; MR "
+                    raise IllegalAction("knighthawks.move.step", "not a legal hex turn now (1 left, -1 right, 0 straight; MR "
                                         "used up, one turn per hex, a forced turn, or a planet in the way)")
                 self._do_step(action, ev)
             elif t in (m.Screen, m.Lay, m.Activate, m.Orbit, m.Course, m.EndMovement):
                 if self.cur is not None:
-                    raise IllegalAction("kh.move.plotting", f"finish plotting {self.cur[0]}'s move first (step)")
+                    raise IllegalAction("knighthawks.move.plotting", f"finish plotting {self.cur[0]}'s move first (step)")
                 if not self._move_ok(player, action):
                     raise IllegalAction(*self._move_refusal(player, action))
                 if t is m.Screen:
@@ -174,7 +174,7 @@ class KHState(MovementPhase, FirePhase, State):
                 else:
                     self._end_movement(ev)
             else:
-                raise IllegalAction("kh.phase.move", f"{action.TYPE} is not a movement-phase action")
+                raise IllegalAction("knighthawks.phase.move", f"{action.TYPE} is not a movement-phase action")
         elif st == "declare":
             if t is m.Assign:
                 if not self._assign_ok(player, action):
@@ -183,10 +183,10 @@ class KHState(MovementPhase, FirePhase, State):
             elif t is m.Fire:
                 self._fire_declared(ev)
             else:
-                raise IllegalAction("kh.phase.fire", f"{action.TYPE} is not a fire-phase action")
+                raise IllegalAction("knighthawks.phase.fire", f"{action.TYPE} is not a fire-phase action")
         elif st == "intercept":
             if t is not m.Intercept:
-                raise IllegalAction("kh.phase.intercept", "the defender must decide ICMs/evasion (intercept)")
+                raise IllegalAction("knighthawks.phase.intercept", "the defender must decide ICMs/evasion (intercept)")
             if action not in self.legal_actions(player):
                 raise IllegalAction(*self._intercept_refusal(action))
             self._do_intercept(action, ev)
@@ -198,7 +198,7 @@ class KHState(MovementPhase, FirePhase, State):
             elif t is m.EndRepair:
                 self._end_repair(ev)
             else:
-                raise IllegalAction("kh.phase.repair", f"{action.TYPE} is not a repair-turn action")
+                raise IllegalAction("knighthawks.phase.repair", f"{action.TYPE} is not a repair-turn action")
         self._advance(ev)
         return ev
 
@@ -291,17 +291,17 @@ class KHState(MovementPhase, FirePhase, State):
     def _repair_refusal(self, player: int, a) -> tuple[str, str]:
         sh = self._get(a.ship)
         if sh is None or sh.owner != player or sh.status != ACTIVE:
-            return ("kh.repair.ship", f"{a.ship!r} is not one of your ships in play")
+            return ("knighthawks.repair.ship", f"{a.ship!r} is not one of your ships in play")
         mine = [x for x in self.allocs if x[1] == sh.id]
         left = sh.dcr(self.rules.dcr_rounding == "up") - sum(x[3] for x in mine)
         if left <= 0:
-            return ("kh.repair.dcr", f"{sh.id}'s whole DCR is already allocated this repair turn")
+            return ("knighthawks.repair.dcr", f"{sh.id}'s whole DCR is already allocated this repair turn")
         if a.target in sh.unrep:
-            return ("kh.repair.unrepairable", f"{a.target!r} cannot be repaired in space (a 99 or 00 was rolled)")
+            return ("knighthawks.repair.unrepairable", f"{a.target!r} cannot be repaired in space (a 99 or 00 was rolled)")
         if a.target not in rep.repair_targets(sh, [x[2] for x in mine]):
-            return ("kh.repair.target", f"{sh.id} has nothing to repair as {a.target!r} (or every missing point "
+            return ("knighthawks.repair.target", f"{sh.id} has nothing to repair as {a.target!r} (or every missing point "
                     "already has a block)")
-        return ("kh.repair.points", f"{a.points} is not a block of DCR: a multiple of 10 up to 90, or the rest "
+        return ("knighthawks.repair.points", f"{a.points} is not a block of DCR: a multiple of 10 up to 90, or the rest "
                 f"({left}) if below 90")
 
     def _end_repair(self, ev: list) -> None:

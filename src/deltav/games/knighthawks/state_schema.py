@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from deltav.core.errors import DeltavError, StateError
+from deltav.core.protocol import get_game
 from deltav.core.rng import Rng
 from deltav.core.shape import MaxLen, Range, read
 from deltav.games.knighthawks.tables import tables
@@ -192,12 +193,10 @@ def _check_attack(a: list, path: str, ships: dict, mines: set, pending_ok: bool)
 
 def validate(obj: Any) -> dict:
     """Check ``obj`` as a saved state (StateError naming the field otherwise); returns it as a dict."""
-    from deltav.games.knighthawks import KnightHawks
-
     read(StateJson, obj, error=_err)
     o = dict(obj)
     try:
-        resolved = KnightHawks.resolve_options(o["options"])
+        resolved = get_game("knighthawks").resolve_options(o["options"])  # the registered game, not an import up
     except DeltavError as exc:
         _fail("$.options", str(exc))
     if resolved != o["options"]:

@@ -14,51 +14,14 @@ from typing import Any
 from deltav.core.errors import StateError
 from deltav.core.protocol import Game, Option, ScenarioInfo, register_game
 from deltav.core.rng import Rng
-from deltav.games.mining import annotate, components, describe
-from deltav.games.mining.actions import ACTIONS
-from deltav.games.mining.events import EVENTS
+from deltav.games.mining import annotate
+from deltav.games.mining import scenarios as scen
+from deltav.games.mining import text as txt
+from deltav.games.mining.messages import ACTIONS, EVENTS
+from deltav.games.mining.rulings import RULING_OPTIONS
 from deltav.games.mining.state import BIT, Config, MiningState, build, new_state
 from deltav.games.mining.state_schema import read_state
 from deltav.games.mining.view import config_for, determinize, make_view
-
-RULINGS = (
-    Option("mandatory_contract_attempt", bool, True, "1.5.1 [rulebook: 'you must ... 2. Try to fulfill a "
-           "contract']: a contract must be declared whenever one can be; false makes the attempt optional (a "
-           "'pass')", ruling=True),
-    Option("asteroid_to_asteroid", bool, False, "1.5.2 [rulebook]: rockets move station->asteroid or "
-           "asteroid->station only; true also allows direct asteroid->asteroid moves", ruling=True),
-    Option("bump", str, "one", "1.5.3: a rocket ending on opponents' rockets removes itself and ONE of them "
-           "(the mover picks whose); 'all' removes every opponent rocket there", choices=("one", "all"), ruling=True),
-    Option("survey_short_lines", bool, True, "1.5.4: a survey line with fewer than three eligible tiles may be "
-           "surveyed with 1 or 2; false requires exactly three", ruling=True),
-    Option("incident_ends_attempt", bool, True, "1.5.5: an incident revealed in a contract attempt ends it as a "
-           "failure; false resolves the incident and lets the attempt go on", ruling=True),
-    Option("overmatch", str, "mismatch", "1.5.6: a surplus tile of a needed mineral is a mismatch; 'ignored' "
-           "leaves it face-up, unused, and the attempt goes on", choices=("mismatch", "ignored"), ruling=True),
-    Option("omnidium_bid_up", str, "not_allowed", "1.5.7 [rulebook: a bid-up bribe must match a mineral of the "
-           "contract; Brian 'could only spend a Betamite, Gammatite, or Deltamite bribe counter']: an Omnidium "
-           "bribe counter may not bid up; 'reveal_omnidium' lets it bid up any contract and the fulfiller must "
-           "then reveal Omnidium", choices=("reveal_omnidium", "not_allowed"), ruling=True),
-    Option("bid_up", bool, True, "1.5.8: after each fulfilment opponents are asked clockwise whether to bid up; "
-           "false plays without bidding up", ruling=True),
-    Option("skip_empty_windows", bool, True, "1.5.9: Pirate Attack / Meteor Storm / bid-up windows ask only "
-           "players who can react (holdings are public); false asks every opponent", ruling=True),
-    Option("incident_cooldown", bool, True, "1.5.10 [rulebook]: an incident may not be used on the turn it was "
-           "taken; false allows it", ruling=True),
-    Option("scan_counts_station_rockets", bool, True, "1.5.11: Mineral Scan's extra looks equal your rockets in "
-           "play including those on the station; false counts rockets on asteroids only", ruling=True),
-    Option("sabotage_any_rocket", bool, True, "1.5.12: Sabotage may remove rockets on the station or frozen by the "
-           "alien; false only unfrozen rockets on asteroids", ruling=True),
-    Option("alien_tiles_count_for_end", bool, False, "1.5.13: the 'no free tiles' end counts face-down tiles "
-           "only; true counts face-up Alien Encounter tiles too", ruling=True),
-    Option("stolen_bribe", str, "usable", "1.5.14: a stolen unspent bribe counter joins the thief's counters "
-           "(spending it later costs the thief 2 points); 'discarded' takes it out of the game",
-           choices=("usable", "discarded"), ruling=True),
-    Option("revealed_tiles_known", bool, True, "1.5.15: tiles revealed in an attempt and flipped back are known "
-           "to every player; false credits nobody with them", ruling=True),
-    Option("full_tie", str, "shared", "1.5.16: players tied on points, contracts and unspent bribes share the "
-           "win; 'draw' makes nobody win", choices=("shared", "draw"), ruling=True),
-)
 
 
 @register_game
@@ -72,37 +35,37 @@ class MiningGame(Game):
     rules_version = "1"
     options = (
         Option("scenario", str, "standard", "component set: 'standard' (variant A tile mix), 'variant-b' (more "
-               "incidents), or a path to a TOML/JSON component file", choices=tuple(components.SCENARIO_FILES),
+               "incidents), or a path to a TOML/JSON component file", choices=tuple(scen.SCENARIO_FILES),
                free_choice=True),
         Option("players", int, 2, "number of players", minimum=2, maximum=4),
         Option("max_turns", int, 400, "safety turn limit (not in the rulebook): the game is scored after this "
                "many turns in total", minimum=1, maximum=5000),
-    ) + RULINGS
+    ) + RULING_OPTIONS
     actions = ACTIONS
     events = EVENTS
 
     @classmethod
     def scenarios(cls) -> list[ScenarioInfo]:
         out = []
-        for sid in components.SCENARIO_FILES:
-            c = components.load(sid)
+        for sid in scen.SCENARIO_FILES:
+            c = scen.load(sid)
             out.append(ScenarioInfo(sid, c.title, (2, 3, 4), c.summary))
         return out
 
     @classmethod
     def max_decisions(cls, options: Mapping[str, Any]) -> int:
         opts = cls.resolve_options(options)
-        comps = components.load(opts["scenario"])
+        comps = scen.load(opts["scenario"])
         n = opts["players"]
-        incidents = sum(1 for k in comps.kinds if k > components.OMNIDIUM)
+        incidents = sum(1 for k in comps.kinds if k > scen.OMNIDIUM)
         r = comps.rockets_per_player + 5 * n  # rockets in play never exceed the rockets per player
-        per_turn = (3 * (n - 1) + incidents * (r + 8) + (r + 6) + 2 + components.BOARD_TILES + 5 * n + 8)
+        per_turn = (3 * (n - 1) + incidents * (r + 8) + (r + 6) + 2 + scen.BOARD_TILES + 5 * n + 8)
         return opts["max_turns"] * per_turn + 1
 
     @classmethod
     def config(cls, options: Mapping[str, Any] | None) -> Config:
         opts = cls.resolve_options(options)
-        comps = components.load(opts["scenario"])
+        comps = scen.load(opts["scenario"])
         return config_for(comps.to_json(), opts, opts["players"])
 
     @classmethod
@@ -126,10 +89,10 @@ class MiningGame(Game):
 
     @classmethod
     def describe_value(cls, v: Any) -> str:
-        """English for an action or event (``describe.py``), falling back to the generic form."""
+        """English for an action or event (``text.py``), falling back to the generic form."""
         try:
             obj = v.to_json() if hasattr(v, "to_json") else dict(v)
-            line = describe.text(obj)
+            line = txt.text(obj)
         except (KeyError, TypeError, ValueError):
             line = None
         return line if line is not None else super().describe_value(v)
@@ -141,8 +104,8 @@ class MiningGame(Game):
 
     @classmethod
     def render_view(cls, view: Mapping) -> str | None:
-        """The 7x7 grid as text for terminal play (``describe.render``)."""
-        return describe.render(view)
+        """The 7x7 grid as text for terminal play (``txt.render``)."""
+        return txt.render(view)
 
 
 def _view(self: MiningState, player: int | None) -> dict:
@@ -159,4 +122,4 @@ MiningState.game = MiningGame
 MiningState.view = _view  # type: ignore[method-assign]
 MiningState.secret_tokens = _secret_tokens  # type: ignore[method-assign]
 
-__all__ = ["MiningGame", "MiningState", "RULINGS"]
+__all__ = ["MiningGame", "MiningState", "RULING_OPTIONS"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from deltav.games.mining.components import OMNIDIUM
+from deltav.games.mining.scenarios import OMNIDIUM
 
 
 def fits(need: Sequence[int], size: int, matched: Sequence[int], mineral: int) -> bool:

@@ -22,8 +22,8 @@ from deltav.games.actionspace import (
     seat,
 )
 
-from . import actions as a
-from .components import INCIDENTS, KINDS, MINERALS, SQUARES
+from . import messages as a
+from .scenarios import INCIDENTS, KINDS, MINERALS, SQUARES
 
 
 def _build(cfg) -> ActionSpace:

@@ -14,8 +14,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from deltav.games.mining import contracts as cm
-from deltav.games.mining.actions import Declare, Pass, Reveal
-from deltav.games.mining.components import MINERALS, OMNIDIUM, SQUARES, STATION
+from deltav.games.mining.messages import Declare, Pass, Reveal
+from deltav.games.mining.scenarios import MINERALS, OMNIDIUM, SQUARES, STATION
 from deltav.games.mining.state import P_ACTION, P_ATTEMPT, P_BID_REVEAL, P_BIDUP, P_METEOR, P_PIRATE, P_REVEAL, PROSPECT
 
 MINERAL_INDEX = {m: i for i, m in enumerate(MINERALS)}
@@ -251,18 +251,3 @@ def rollout_policy(state, player: int, legal: list, rng) -> object:
         if unknown_under:
             return PROSPECT
     return legal[rng.below(len(legal))]
-
-
-def plan_policy(state, player: int, legal: list, rng) -> object:
-    """The hard bot's playout policy (``planner.policy``): the scripted plan on ``player``'s own knowledge in
-    a (sampled) state. Named here so generic search specs can use it: ``rollout=plan_policy``."""
-    from deltav.games.mining.planner import policy
-
-    return policy(state, player, legal, rng)
-
-
-def plan_prior(state, player: int, legal: list) -> list[float]:
-    """The hard bot's PUCT prior (``planner.prior``): weight 0.6 on ``plan_policy``'s choice. ``prior=plan_prior``."""
-    from deltav.games.mining.planner import prior
-
-    return prior(state, player, legal)

@@ -1,6 +1,8 @@
-"""The mining search bot: SO-ISMCTS over the game's determinizer at the decisions that matter, the scripted
-plan for the mechanical steps, and a fast state-level policy (the scripted plan on each player's own
-knowledge) that guides the tree and plays the playouts.
+"""The knowledge of the mining *hard* level: a fast state-level policy (the scripted plan on each player's own
+knowledge) that guides the generic SO-ISMCTS tree and plays its playouts, its PUCT prior, and the phases worth
+searching. The hard level itself is data: the preset in ``bots.PRESETS`` runs ``deltav.agents``' ISMCTS with
+``rollout = planner.policy``, ``prior = planner.prior``, ``evaluation = evaluate``, gated to :data:`SEARCHED`
+(the scripted bot with perfect memory decides elsewhere).
 
 How it searches (design note 3.1):
 
@@ -19,21 +21,17 @@ How it searches (design note 3.1):
   reveals of a planned contract and the alien's steps follow the scripted bot (perfect memory), which keeps
   most decisions at a fraction of a millisecond.
 
-This module owns the search bot and its state-level policy; it must not change the state it is given outside
-search clones, and never sees a true state (only ``Decision.sample_world`` worlds).
+This module owns the state-level policy, the prior and :data:`SEARCHED`; it imports no agent framework, must
+not change the state it is given (search passes clones), and never sees a true state (only sampled worlds).
 """
 
 from __future__ import annotations
 
-from deltav.agents.mcts import ISMCTSAgent
-from deltav.core.agent import Agent
-from deltav.core.protocol import Decision
 from deltav.core.rng import Rng
-from deltav.core.values import Action, Event
+from deltav.core.values import Action
 from deltav.games.mining import contracts as cm
-from deltav.games.mining import heuristics as h
-from deltav.games.mining.actions import Discard, Look, Move, Replace, RevealIncident, Survey
-from deltav.games.mining.components import ACQUISITION, ALIEN, ALIENS_TO_END, MINERALS, OMNIDIUM, SQUARES, STATION
+from deltav.games.mining.messages import Discard, Look, Move, Replace, RevealIncident, Survey
+from deltav.games.mining.scenarios import ACQUISITION, ALIEN, ALIENS_TO_END, MINERALS, OMNIDIUM, SQUARES, STATION
 from deltav.games.mining.state import (
     BIT,
     END_LOOKS,
@@ -394,38 +392,4 @@ def prior(state, player: int, legal: list, weight: float = 0.6) -> list[float]:
     return [rest + (weight if a == choice else 0.0) for a in legal]
 
 
-# --- the search bot ----------------------------------------------------------------------------------------
-class SearchBot(Agent):
-    """SO-ISMCTS at the strategic decisions (:data:`SEARCHED`), the perfect-memory scripted bot elsewhere.
-
-    ``iterations`` (the budget per searched decision), ``max_depth`` (playout length before the evaluation),
-    ``pool`` (worlds sampled per decision), ``c`` / ``c_prior`` (UCB / PUCT constants), ``max_seconds`` (a
-    wall-clock safety net only; budgets are counted so a seeded match replays exactly)."""
-
-    name = "search"
-
-    def __init__(self, iterations: int = 80, max_depth: int = 8, pool: int = 16, c: float = 1.0,
-                 c_prior: float = 0.5, max_seconds: float | None = 1.8, forget: float = 0.0):
-        from deltav.games.mining.bots import ScriptedAgent
-
-        self.script = ScriptedAgent(forget=forget)
-        self.search = ISMCTSAgent(policy=policy, evaluate=h.evaluate, prior=prior, iterations=iterations,
-                                  max_depth=max_depth, pool=pool, c=c, c_prior=c_prior, max_seconds=max_seconds)
-        self.searched = 0
-
-    def observe(self, player: int, events: list[Event]) -> None:
-        self.script.observe(player, events)
-
-    def act(self, decision: Decision) -> Action:
-        legal = decision.legal_actions
-        if len(legal) == 1:
-            return legal[0]
-        if decision.view["phase"] not in SEARCHED:
-            return self.script.act(decision)
-        self.searched += 1
-        a = self.search.act(decision)
-        return a if a in legal else self.script.act(decision)
-
-
-__all__ = ["SEARCHED", "SearchBot", "policy", "prior"]
-
+__all__ = ["SEARCHED", "policy", "prior"]

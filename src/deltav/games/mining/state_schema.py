@@ -18,8 +18,8 @@ from typing import Annotated, Any, Literal, TypedDict
 from deltav.core.errors import DeltavError, StateError
 from deltav.core.rng import Rng
 from deltav.core.shape import MaxLen, Range, read
-from deltav.games.mining import components as comp_mod
-from deltav.games.mining.components import ALIEN, ALIENS_TO_END, BOARD_TILES, OMNIDIUM, SQUARES, STATION
+from deltav.games.mining import scenarios as comp_mod
+from deltav.games.mining.scenarios import ALIEN, ALIENS_TO_END, BOARD_TILES, OMNIDIUM, SQUARES, STATION
 
 MAX_PLAYERS = 4
 MAX_COUNTERS = 5 * MAX_PLAYERS

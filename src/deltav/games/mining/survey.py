@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from deltav.games.mining.components import GRID, SQUARES
+from deltav.games.mining.scenarios import GRID, SQUARES
 
 ROW_MASKS = tuple(sum(1 << (r * GRID + c) for c in range(GRID)) for r in range(GRID))
 COL_MASKS = tuple(sum(1 << (r * GRID + c) for r in range(GRID)) for c in range(GRID))

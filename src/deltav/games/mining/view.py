@@ -18,8 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 from deltav.core.rng import Rng
-from deltav.games.mining import components as comp_mod
-from deltav.games.mining.components import KINDS, MINERALS, SQUARES, STATION
+from deltav.games.mining import scenarios as comp_mod
+from deltav.games.mining.scenarios import KINDS, MINERALS, SQUARES, STATION
 from deltav.games.mining.state import BIT, PHASES, RETURNS, Config, MiningState, build, fingerprint
 
 

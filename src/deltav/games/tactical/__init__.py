@@ -13,12 +13,13 @@ from typing import Any
 from deltav.core.protocol import Game, Option, ScenarioInfo, register_game
 from deltav.core.rng import Rng
 from deltav.core.values import Action, Codec, Event
+from deltav.games.tactical.rulings import RULING_OPTIONS
 
+from .messages import ACTIONS, EVENTS
 from .movement import Course, compute_course, detect_orbit
 from .preview import CoursePreview, preview_course
 from .scenarios import SCENARIO_IDS, builtin_scenario, get_scenario, load_scenario_file
 from .state import TacticalState
-from .values import ACTIONS, EVENTS
 
 __all__ = [
     "map_json",
@@ -56,23 +57,7 @@ class TacticalGame(Game):
                choices=SCENARIO_IDS, free_choice=True),
         Option("turn_limit", int, 100, "game turns before the game ends (a draw; Grand Tour: more checkpoints "
                "visited wins). The rules have no limit; random play needs one.", minimum=1, maximum=100_000),
-        Option("escape_is_winnable", bool, True, "ruling 1: a fugitive whose move ends north of the map (r < minR) "
-               "escapes before any off-map elimination (false: the reference, where escaping is impossible)",
-               ruling=True),
-        Option("grazing_is_contact", bool, False, "ruling 2: a course along a hexside touches neither hex for "
-               "crashes, landings, checkpoints and ordnance (true: a graze touches both hexes, close to the "
-               "reference, which crashes on some grazes)", ruling=True),
-        Option("grand_tour_luna", bool, False, "ruling 3: Grand Tour checkpoints follow the help text (true: also "
-               "require Luna, as the reference does)", ruling=True),
-        Option("fog_of_war", bool, True, "ruling 4: an undetected enemy ship is absent from a player's view "
-               "(false: every ship is shown, as the reference's server sends them)", ruling=True),
-        Option("takeoff_costs_fuel", bool, True, "ruling 5: a takeoff burn costs fuel as in the reference (false: "
-               "the first burn from a landed position is free)", ruling=True),
-        Option("ordnance_detection", bool, True, "ruling 7: ordnance is detected like a ship (an item launched by "
-               "an undetected ship starts undetected; detected within 3 of an enemy ship or 5 of an enemy base; "
-               "with fog of war hidden from the enemy until detected; only a detected nuke can be shot at). "
-               "false: every item is detected at launch, as in the reference", ruling=True),
-    )
+    ) + RULING_OPTIONS
     actions = Codec(ACTIONS)
     events = Codec(EVENTS)
 
@@ -142,7 +127,7 @@ class TacticalGame(Game):
     def action_from_json(cls, obj: Any):
         """Decode an action (the untrusted JSON path): field types, then the form checks of
         ``values.check_form`` (an order's weak-gravity hexes are hex keys); MalformedAction names the field."""
-        from .values import check_form
+        from .messages import check_form
 
         action = cls.actions.decode(obj)
         check_form(action)
@@ -158,7 +143,7 @@ class TacticalGame(Game):
 
     @classmethod
     def determinize(cls, view: Mapping, player: int, rng: Rng) -> TacticalState:
-        from .determinize import determinize
+        from .view import determinize
 
         return determinize(view, player, rng)
 

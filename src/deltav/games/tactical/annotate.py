@@ -25,9 +25,9 @@ from collections.abc import Sequence
 from . import combat as cb
 from .combat_phase import _free_attackers, _policy, combatant, nuke_targets, ship_targets
 from .fleet import _cost, _left
+from .messages import AddAttacker, Buy, EndCombat, Fire, Order
 from .model import hkey
 from .preview import preview_course
-from .values import AddAttacker, Buy, EndCombat, Fire, Order
 
 RESULT_LABELS = ("-", "D1", "D2", "D3", "D4", "D5", "E")
 

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from deltav.core import hexgrid
+from deltav.core.protocol import get_game
 
 from .mapdata import GameMap, default_map
 from .scenarios import Scenario, get_scenario
@@ -47,9 +48,8 @@ def _base_kind(gmap: GameMap, owner: str) -> str:
 
 
 def _scenario(options: Mapping[str, Any] | None) -> Scenario:
-    from . import TacticalGame  # the package registers the game; imported late to keep this module a leaf
-
-    return get_scenario(TacticalGame.resolve_options(options)["scenario"])
+    # the registered game (the package registers itself before any of its modules runs): no import upwards
+    return get_scenario(get_game("tactical").resolve_options(options)["scenario"])
 
 
 def board(options: Mapping[str, Any] | None = None) -> dict:

@@ -26,8 +26,7 @@ from deltav.core.hexgrid import analyze_offset
 
 from . import combat as cb
 from . import logistics
-from .model import hkey
-from .values import (
+from .messages import (
     AddAttacker,
     AttackDeclared,
     AttackerAdded,
@@ -44,6 +43,7 @@ from .values import (
     ShipDestroyed,
     ShipResupplied,
 )
+from .model import hkey
 
 
 class CombatState:

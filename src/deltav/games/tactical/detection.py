@@ -16,9 +16,9 @@ This module reads and writes only the ``detected`` flag of ships and ordnance.
 
 from __future__ import annotations
 
+from .messages import DetectionChanged, OrdnanceDetected
 from .model import hkey
 from .shiptypes import ship_data
-from .values import DetectionChanged, OrdnanceDetected
 
 
 def _dist(a, b) -> int:

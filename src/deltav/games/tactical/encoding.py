@@ -28,7 +28,7 @@ from deltav.games.actionspace import (
     seat,
 )
 
-from . import values as v
+from . import messages as v
 from .fleet import BASE_CARGO, _cost
 
 WEAK_BITS = 8  # at most 2 runs per weak-gravity body (a line meets a ring in one segment, split by the body), 4 bodies

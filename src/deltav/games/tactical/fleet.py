@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from deltav.core.errors import IllegalAction
 
+from .messages import Buy, FleetReady, FleetReadyDeclared, FleetSpawned, PhaseChanged, Purchased, TurnStarted
 from .model import Ship, hkey
 from .shiptypes import ship_data, ship_types
-from .values import Buy, FleetReady, FleetReadyDeclared, FleetSpawned, PhaseChanged, Purchased, TurnStarted
 
 BASE_CARGO = "orbitalBaseCargo"
 BASE_COST = 1000

@@ -17,7 +17,7 @@ where the quarry *is*; this module plans where it *will be*:
   terms still veto a move).
 
 Everything is a pure function of plain values and the fixed map (results are cached). This module never reads
-or changes a game state; the bot (bots.py) builds the quarry's record from its view and its memory.
+or changes a game state; the bot (bots/level_bot.py) builds the quarry's record from its view and its memory.
 """
 
 from __future__ import annotations

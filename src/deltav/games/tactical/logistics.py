@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from deltav.core.errors import IllegalAction
 
+from .messages import DetectionChanged, EndLogistics, Transfer, Transferred
 from .model import hkey
 from .shiptypes import ship_data
-from .values import DetectionChanged, EndLogistics, Transfer, Transferred
 
 MAX_TRANSFERS = 8
 KINDS = ("fuel", "cargo", "passengers")

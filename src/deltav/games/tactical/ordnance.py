@@ -18,10 +18,7 @@ from deltav.core.hexgrid import analyze_offset
 
 from . import combat as cb
 from . import ordnance_tables as ot
-from .model import Ordnance, Ship, hkey
-from .movement import _trace, drift_destination
-from .shiptypes import ship_data, ship_types
-from .values import (
+from .messages import (
     BaseEmplaced,
     DamageRoll,
     EmplaceBase,
@@ -34,6 +31,9 @@ from .values import (
     OrdnanceRemoved,
     ShipDestroyed,
 )
+from .model import Ordnance, Ship, hkey
+from .movement import _trace, drift_destination
+from .shiptypes import ship_data, ship_types
 
 _BOOSTS = ot.torpedo_boost_options()
 

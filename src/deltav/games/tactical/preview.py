@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .messages import Order
 from .model import hkey
 from .movement import CRASH, LANDING, detect_orbit
-from .values import Order
 
 Hex = tuple[int, int]
 

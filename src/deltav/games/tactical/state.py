@@ -24,21 +24,7 @@ from deltav.core.values import Action, Event
 
 from . import combat_phase, detection, fleet, logistics, ordnance, victory
 from .mapdata import default_map
-from .model import Ordnance, Player, Ship, hkey, hparse
-from .movement import (
-    CRASH,
-    LANDING,
-    Course,
-    compute_course,
-    detect_orbit,
-    drift_destination,
-    landing_shortcut,
-    speed,
-    weak_ignorable,
-)
-from .scenarios import Rules, Scenario
-from .shiptypes import ship_data, ship_types
-from .values import (
+from .messages import (
     CheckpointVisited,
     EndAstrogation,
     GameOver,
@@ -54,6 +40,20 @@ from .values import (
     TurnStarted,
     check_form,
 )
+from .model import Ordnance, Player, Ship, hkey, hparse
+from .movement import (
+    CRASH,
+    LANDING,
+    Course,
+    compute_course,
+    detect_orbit,
+    drift_destination,
+    landing_shortcut,
+    speed,
+    weak_ignorable,
+)
+from .scenarios import Rules, Scenario
+from .shiptypes import ship_data, ship_types
 
 Hex = tuple[int, int]
 FLEET, ASTROGATION, ORDNANCE, COMBAT, LOGISTICS, OVER = (
@@ -792,7 +792,7 @@ class TacticalState(State):
         s.next_ord = obj["next_ordnance"]
         s.destroyed_bases = frozenset(hparse(h) for h in obj["destroyed_bases"])
         s.destroyed_asteroids = frozenset(hparse(h) for h in obj["destroyed_asteroids"])
-        from .values import Order as _Order
+        from .messages import Order as _Order
 
         s.orders = {k: _Order(v["ship"], v["burn"], v["overload"], v["land"], tuple(v["weak"]))
                     for k, v in obj["orders"].items()}

@@ -12,7 +12,8 @@ the same chance of holding a needed mineral; the bot therefore maximises the *nu
 (surveying the line with the most unknown eligible squares, spreading rockets onto unknown squares) and
 prefers squares no opponent looked at (an opponent who looked and left probably found nothing useful).
 
-This module owns the scripted bot; shared reasoning lives in ``heuristics``.
+This module owns the scripted bot (and its fixed-memory variant ``scripted-forgetful``); shared reasoning lives
+in ``heuristics``.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from deltav.core.protocol import Decision
 from deltav.core.values import Action, Event
 from deltav.games.mining import contracts as cm
 from deltav.games.mining import heuristics as h
-from deltav.games.mining.actions import (
+from deltav.games.mining.messages import (
     BidUp,
     BuyRocket,
     Declare,
@@ -42,8 +43,7 @@ from deltav.games.mining.actions import (
     Steal,
     Survey,
 )
-from deltav.games.mining.components import STATION
-from deltav.games.mining.planner import SearchBot
+from deltav.games.mining.scenarios import STATION
 
 STALL_TURNS = 6  # own turns without an attempt before the bot gambles on unknown tiles
 INCIDENT_PRIORITY = {"rocket_acquisition": 5, "mineral_scan": 4, "meteor_storm": 3, "pirate_attack": 3,
@@ -536,30 +536,3 @@ class ForgetfulAgent(ScriptedAgent):
 
     def __init__(self) -> None:
         super().__init__(forget=0.15)
-
-
-BOTS = {"scripted": ScriptedAgent, "scripted-forgetful": ForgetfulAgent, "search": SearchBot}
-
-#: Difficulty presets (the schema of ``deltav.agents.presets``). The levels differ the way players do:
-#: *easy* forgets much of what it saw, *normal* plays the scripted plan with a good human memory, *hard*
-#: remembers everything and looks ahead with SO-ISMCTS over sampled worlds at its strategic decisions.
-#: Measured in ``docs/bots-mining.md``.
-PRESETS = {
-    "easy": {
-        "agent": "scripted",
-        "params": {"forget": 0.4},
-        "budget": "scripted bot forgetting each remembered square with probability 0.4 per turn: under 1 ms",
-    },
-    "normal": {
-        "agent": "scripted",
-        "params": {"forget": 0.1},
-        "budget": "scripted bot forgetting each remembered square with probability 0.1 per turn: under 1 ms",
-    },
-    "hard": {
-        "agent": "search",
-        "params": {"iterations": 80, "max_depth": 8, "pool": 16, "max_seconds": 1.8},
-        "budget": "perfect memory; SO-ISMCTS with 80 iterations over 16 sampled worlds, playouts of 8 decisions, "
-                  "at the strategic decisions only (tens of ms each, the rest under 1 ms; measured mean 12 ms per "
-                  "decision at 2 players, 28 ms at 4, slowest 0.14 s); 1.8 s safety cap",
-    },
-}

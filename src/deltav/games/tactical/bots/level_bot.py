@@ -1,15 +1,4 @@
-"""Scripted bots for Delta-V tactical.
-
-``ScriptedBot`` ("scripted"): a one-ply course enumeration. For each of its ships it previews every legal order on
-a determinized world (own ships are exact there), discards crashes and courses that leave no survivable next move,
-and scores the rest by distance to the ship's goal (target base, next Grand Tour checkpoint, the northern edge,
-the nearest visible enemy, or a friendly base to refuel; see heuristics.py). In combat it gathers every ship that
-sees the target with the best expected damage dealt against counterattack damage taken and fires at full
-strength (``heuristics.attack_plan``); it launches a torpedo when the torpedo's next hex meets a visible enemy;
-it buys the most expensive warships it can afford (at most six). It only ever returns one of the legal actions
-it was given.
-
-``LevelBot`` ("level", with ``level`` = easy / normal / hard) is the difficulty ladder built on it (see its
+"""``LevelBot`` ("level", with ``level`` = easy / normal / hard) is the difficulty ladder built on it (see its
 docstring, :data:`LEVELS`, :data:`PRESETS` and docs/bots-tactical.md): easy is short-sighted and sometimes
 random, normal is the scripted plan (with escorts keeping station with colonists and colonists shared over several
 hulls), hard adds the astrogation planner (planner.py), the one-move landing look-ahead, two-ply gun and ordnance
@@ -17,17 +6,16 @@ tactics (tactics.py), the multi-turn intercept of runners (intercept.py) and the
 last ship.
 
 Bots see only their ``Decision`` (view, legal actions, rng, sampled worlds); this module must not read the true
-state.
+state. This module owns :class:`LevelBot`; its per-level knobs are data in :mod:`.levels`.
 """
 
 from __future__ import annotations
 
-from deltav.core.agent import Agent
-from deltav.core.hexgrid import distance
 from deltav.core.protocol import Decision
-
-from .heuristics import (
-    attack_plan,
+from deltav.games.tactical.bots.levels import LEVELS
+from deltav.games.tactical.bots.scripted import ScriptedBot
+from deltav.games.tactical.combat import effective_strength
+from deltav.games.tactical.heuristics import (
     defense_survival,
     goal_hexes,
     gun_threat,
@@ -36,14 +24,8 @@ from .heuristics import (
     score_course,
     survivable,
 )
-from .movement import drift_destination
-from .ordnance_tables import launch_velocity
-from .planner import drift_safe, hazard_count, hazard_weight
-from .planner import safe as keeps_flying
-from .preview import preview_course
-from .tactics import Tactics, launch_value
-from .values import (
-    AddAttacker,
+from deltav.games.tactical.intercept import intercept_values, quarry_column, runner_track
+from deltav.games.tactical.messages import (
     Buy,
     EndAstrogation,
     EndCombat,
@@ -53,158 +35,17 @@ from .values import (
     FleetReady,
     Launch,
     Order,
-    Surrender,
     Transfer,
 )
+from deltav.games.tactical.movement import drift_destination
+from deltav.games.tactical.ordnance_tables import launch_velocity
+from deltav.games.tactical.planner import RouteCache, drift_safe, hazard_count, hazard_weight
+from deltav.games.tactical.planner import safe as keeps_flying
+from deltav.games.tactical.preview import preview_course
+from deltav.games.tactical.scenarios import get_scenario
+from deltav.games.tactical.shiptypes import ship_types
+from deltav.games.tactical.tactics import Tactics, can_fire, launch_value, strength
 
-
-class ScriptedBot(Agent):
-    name = "scripted"
-    #: re-raise heuristic failures instead of falling back to a safe legal action (tests set it)
-    strict = False
-
-    def __init__(self, strict: bool = False):
-        self.strict = strict
-
-    def act(self, decision: Decision):
-        legal = decision.legal_actions
-        phase = decision.view.get("phase")
-        try:
-            if phase == "astrogation":
-                return self._astrogation(decision)
-            if phase == "combat":
-                return self._combat(decision)
-            if phase == "ordnance":
-                return self._ordnance(decision)
-            if phase == "fleet_building":
-                return self._fleet(decision)
-            if phase == "logistics":
-                return self._logistics(decision)
-        except Exception:  # a heuristic failure must never become an illegal action
-            if self.strict:
-                raise
-        for cls in (EndOrdnance, EndLogistics, EndCombat, EndAstrogation, FleetReady):
-            for a in legal:
-                if isinstance(a, cls):
-                    return a
-        safe = [a for a in legal if not isinstance(a, Surrender)]
-        return decision.rng.choice(safe or legal)
-
-    def _astrogation(self, d: Decision):
-        orders = [a for a in d.legal_actions if isinstance(a, Order)]
-        if not orders:
-            return next(a for a in d.legal_actions if isinstance(a, EndAstrogation))
-        sid = orders[0].ship
-        mine = [o for o in orders if o.ship == sid]
-        world = d.sample_world()
-        sh = world.ship(sid)
-        goals, why = goal_hexes(world, sh)
-        best = None
-        best_score = None
-        for o in mine:
-            pv = preview_course(world, sid, o)
-            sc = score_course(world, sh, pv, goals, why)
-            if best_score is None or sc > best_score:
-                best, best_score = o, sc
-        return best
-
-    def _combat(self, d: Decision):
-        """Pick the enemy ship whose attack by every ship of ours that sees it has the best expected damage
-        dealt minus counterattack damage taken; gather those ships one ``add_attacker`` at a time, then fire
-        at full strength. No worthwhile attack: end combat."""
-        legal = d.legal_actions
-        end = next(a for a in legal if isinstance(a, EndCombat))
-        world = d.sample_world()
-        cs = world.combat
-        if cs is None:
-            return end
-        if cs.allocated:  # a split-fire remainder: spend it on the best remaining ship in the hex, if any
-            fires = [a for a in legal if isinstance(a, Fire) and a.strength is None]
-            return fires[0] if fires else end
-        plan = attack_plan(world, d.player)
-        if plan is None:
-            return end
-        target, group = plan
-        for sid in group:
-            if sid not in cs.group:
-                a = AddAttacker(sid)
-                if a in legal:
-                    return a
-        f = Fire(target, None)
-        return f if f in legal else end
-
-    def _ordnance(self, d: Decision):
-        """Launch a torpedo when its course meets a visible enemy's drift next turn (within one hex)."""
-        legal = d.legal_actions
-        torps = [a for a in legal if isinstance(a, Launch) and a.kind == "torpedo"]
-        if torps:
-            world = d.sample_world()
-            enemies = [e for e in world.ships if e.owner != d.player and not e.destroyed and not e.landed
-                       and world.visible(e, d.player)]
-            best = None
-            for a in torps:
-                sh = world.ship(a.ship)
-                # the torpedo leaves from the launcher's hex this very phase: own ships near it could walk into it
-                if any(o.owner == d.player and o.id != sh.id and not o.destroyed and distance(o.pos, sh.pos) <= 2
-                       for o in world.ships):
-                    continue
-                vel = launch_velocity(sh.vel, a.boost_dir, a.boost)
-                nxt = (sh.pos[0] + vel[0], sh.pos[1] + vel[1])
-                for e in enemies:
-                    drift = drift_destination(e.pos, e.vel, e.pending)
-                    dist = min(distance(nxt, drift), distance(nxt, e.pos))
-                    if dist <= 1 and (best is None or dist < best[0]):
-                        best = (dist, a)
-            if best is not None:
-                return best[1]
-        return next(a for a in legal if isinstance(a, EndOrdnance))
-
-    def _logistics(self, d: Decision):
-        """The scripted bot transfers nothing."""
-        return next(a for a in d.legal_actions if isinstance(a, EndLogistics))
-
-    def _fleet(self, d: Decision):
-        buys = [a for a in d.legal_actions if isinstance(a, Buy) and a.item != "orbitalBaseCargo"]
-        from .shiptypes import ship_types
-
-        types = ship_types()
-        bought = sum(1 for _ in (d.view.get("purchases") or [[], []])[d.player] or [])
-        if buys and bought < 6:
-            warships = [b for b in buys if types[b.item].warship] or buys
-            return max(warships, key=lambda b: (types[b.item].cost, b.item))
-        return next(a for a in d.legal_actions if isinstance(a, FleetReady))
-
-
-
-#: The knobs of the three levels (docs/bots-tactical.md). ``noise``: share of turns (after the first) in which a
-#: ship takes a random order that neither crashes nor strands it; ``overload``: overloads considered;
-#: ``ordnance``: launches torpedoes; ``attacks``: gun attacks per combat phase; ``planner``: follows the
-#: astrogation planner's fewest-turns route to a landing or checkpoint (and plans around asteroids, looking
-#: three moves ahead); ``tactics``: adds the two-ply gun evaluation (tactics.py) to every course, weighted by
-#: ``tactics``; ``follow_up``: weight of the third ply (the next turn's best shot); ``fleet``: ``biggest``
-#: hulls or combat factor ``per_credit``; ``lookahead``: penalise courses whose next drift cannot be survived;
-#: ``escort``: a ship of a side that must land colonists keeps station with their carrier (same order);
-#: ``drift_guard``: penalty of a course whose drift (as a disabled ship) crashes while enemy guns can reach us;
-#: ``intercept``: weight of the multi-turn intercept plan's value (intercept.py) for a ship chasing a runner,
-#: searched ``intercept_horizon`` moves deep with a beam of ``intercept_beam``; ``carriers``: how many of the
-#: enemy's colonist carriers the intercept plan considers; ``spread``: colonists are shared over the hulls on a
-#: carrier's course in the logistics phase (``"spread"``; ``"rescue"``: only out of a disabled carrier);
-#: ``land_next``: a course after which the next order can land on the goal earns a bonus weighted by the chance
-#: of arriving undamaged (planetary defense, enemy guns); ``hold``: an outgunned last ship defending against
-#: colonists or a runner waits landed at its bases until a carrier could land next move.
-LEVELS = {
-    "easy": {"noise": 0.25, "overload": False, "ordnance": False, "attacks": 1, "planner": False, "tactics": 0.0,
-             "follow_up": 0.0, "fleet": "biggest",
-             "lookahead": False},
-    "normal": {"noise": 0.0, "overload": True, "ordnance": True, "attacks": 99, "planner": False, "tactics": 0.0,
-               "follow_up": 0.0, "fleet": "per_credit",
-               "lookahead": True, "escort": True, "spread": "spread"},
-    "hard": {"noise": 0.0, "overload": True, "ordnance": True, "attacks": 99, "planner": True, "tactics": 60.0,
-             "follow_up": 0.5, "fleet": "per_credit",
-             "lookahead": True, "escort": True, "drift_guard": 200.0,
-             "intercept": 300.0, "intercept_horizon": 6, "intercept_beam": 60,
-             "land_next": True, "spread": "spread", "hold": True, "carriers": 2},
-}
 NAV_GOALS = ("target", "home", "refuel", "checkpoint")
 PLAN_BONUS = 1000.0
 RUNNER_FOLLOW_UP = 2.0
@@ -263,8 +104,6 @@ class LevelBot(ScriptedBot):
         self.knobs = LEVELS[level]
         self.beam = beam
         self.depth = depth
-        from .planner import RouteCache
-
         self.routes = RouteCache()
         self._attacks = 0
         self._combat_turn = None
@@ -279,25 +118,25 @@ class LevelBot(ScriptedBot):
             return next(a for a in d.legal_actions if isinstance(a, EndAstrogation))
         sid = orders[0].ship
         mine = [o for o in orders if o.ship == sid]
-        if not k["overload"]:
+        if not k.overload:
             mine = [o for o in mine if o.overload is None] or mine
         world = d.sample_world()
         sh = world.ship(sid)
         goals, why = goal_hexes(world, sh)
-        if k.get("hold") and why in ("enemy", "patrol"):
+        if k.hold and why in ("enemy", "patrol"):
             home = self._hold(world, sh)
             if home:
                 goals, why = home, "refuel"  # land (or stay landed) at our base: out of reach, resupplied
-        if why == "enemy" and k["planner"]:
+        if why == "enemy" and k.planner:
             goals = self._intercept_goals(world, sh) or goals
         previews = [(o, preview_course(world, sid, o)) for o in mine]
-        if k["noise"] and world.turn > 1 and d.rng.random() < k["noise"]:
+        if k.noise and world.turn > 1 and d.rng.random() < k.noise:
             safe = [o for o, pv in previews if not pv.crashes and (pv.lands or survivable(
                 world, pv.destination, pv.velocity, preview_pending(pv), pv.fuel_after))]
             if safe:
                 return safe[d.rng.below(len(safe))]
-        scores = {o: score_course(world, sh, pv, goals, why, k["lookahead"]) for o, pv in previews}
-        if k["planner"]:
+        scores = {o: score_course(world, sh, pv, goals, why, k.lookahead) for o, pv in previews}
+        if k.planner:
             # look three moves ahead for a way to keep flying (the one-ply score looks one)
             gmap = world.gmap
             for o, pv in previews:
@@ -312,19 +151,19 @@ class LevelBot(ScriptedBot):
                         risky = not drift_safe(gmap, pv.destination, pv.velocity, preview_pending(pv),
                                                3 + sh.disabled)
                         scores[o] -= (600.0 if risky else 60.0) * hz * (1.0 + sh.disabled / 2.0)
-        if k.get("land_next") and why in ("target", "home") and not sh.disabled:
+        if k.land_next and why in ("target", "home") and not sh.disabled:
             self._land_next(world, sh, previews, scores, goals)
-        if k.get("escort") and why == "target" and not sh.passengers and world.rules.target_requires_passengers:
+        if k.escort and why == "target" and not sh.passengers and world.rules.target_requires_passengers:
             # only colonists count: an escort landing on the target (an enemy base: no resupply) wins nothing
             target = world.players[sh.owner].target
             for o, pv in previews:
                 if pv.lands and pv.body == target:
                     scores[o] = min(scores[o], -100.0)
-        if k.get("escort") and why == "target" and not sh.passengers and not sh.disabled:
+        if k.escort and why == "target" and not sh.passengers and not sh.disabled:
             o = self._escort_order(world, sh, mine)
             if o is not None:
                 scores[o] += ESCORT_BONUS
-        if k["planner"] and why in NAV_GOALS and not sh.disabled:
+        if k.planner and why in NAV_GOALS and not sh.disabled:
             step = self._plan(world, sh, goals, why)
             if step is not None:
                 burn, land, weak, _left = step
@@ -333,7 +172,7 @@ class LevelBot(ScriptedBot):
                     if o.burn == burn and o.overload is None and o.land == land and tuple(sorted(o.weak)) == wk:
                         scores[o] += PLAN_BONUS
                         break
-        if k.get("intercept") and world.rules.combat and why in ("enemy", "patrol") and not sh.disabled:
+        if k.intercept and world.rules.combat and why in ("enemy", "patrol") and not sh.disabled:
             if world.rules.hidden_identity and not world.players[sh.owner].escape_wins:
                 # an Escape enforcer damaged for 2 turns or more hands the Pilgrims their moral victory: no rams
                 for o, pv in previews:
@@ -343,22 +182,22 @@ class LevelBot(ScriptedBot):
                         scores[o] -= 5000.0
             vals = self._intercept_values(d, world, sh)
             if vals:
-                w = k["intercept"]
+                w = k.intercept
                 for o in mine:
                     if scores[o] > -10_000 and not o.land:
                         scores[o] += w * vals.get((o.burn, o.overload), 0.0)
-        if k["tactics"] and world.rules.combat:
+        if k.tactics and world.rules.combat:
             tac = Tactics(world, d.player)
             if tac.enemies:
-                w = k["tactics"]
+                w = k.tactics
                 for o, pv in previews:
                     if scores[o] > -10_000:
                         scores[o] += w * tac.value(sh, pv.contact, pv.destination, pv.velocity, pv.lands)
                 for o, pv in previews:
-                    if scores[o] > -10_000 and not pv.lands and k["follow_up"]:
+                    if scores[o] > -10_000 and not pv.lands and k.follow_up:
                         scores[o] += w * self.follow_up_weight(world, d.player) * tac.follow_up(
                             sh, pv.destination, pv.velocity, preview_pending(pv), pv.fuel_after)
-                guard = k.get("drift_guard", 0.0)
+                guard = k.drift_guard
                 if guard and tac.shooters and not sh.disabled:
                     # under the enemy's guns: a hit disables us, and a disabled ship drifts (into a planet?)
                     gmap = world.gmap
@@ -403,9 +242,6 @@ class LevelBot(ScriptedBot):
         landed at its own bases (undetected, out of reach of guns, resupplied) and takes off only when a
         runner of theirs could land with its next order (then it chases and fires as usual). Returns our intact
         bases to hold at, or () when the doctrine does not apply."""
-        from .shiptypes import ship_types
-        from .tactics import can_fire, strength
-
         if not world.rules.combat or not LevelBot._last_ship(world, sh) or not can_fire(sh):
             return ()
         enemy = 1 - sh.owner
@@ -446,7 +282,7 @@ class LevelBot(ScriptedBot):
     def follow_up_weight(self, world, player: int) -> float:
         """The weight of the third ply: doubled against a side that runs for a goal (a pursuer's only chance
         is to be on the quarry's course next turn)."""
-        w = self.knobs["follow_up"]
+        w = self.knobs.follow_up
         pl = world.players[1 - player]
         return RUNNER_FOLLOW_UP * w if (pl.target or pl.escape_wins) else w
 
@@ -472,7 +308,7 @@ class LevelBot(ScriptedBot):
 
     # --- the chase (intercept.py) ----------------------------------------------------------------------
     def act(self, decision: Decision):
-        if self.knobs.get("intercept") or self.knobs.get("hold"):
+        if self.knobs.intercept or self.knobs.hold:
             self._remember(decision.view, decision.player)
         return super().act(decision)
 
@@ -503,8 +339,6 @@ class LevelBot(ScriptedBot):
             return None
 
         def rank(passengers, hidden, tname):
-            from .shiptypes import ship_types
-
             t = ship_types().get(tname)
             return (passengers > 0, hidden, bool(t and t.defensive), -(t.combat if t else 0))
 
@@ -523,8 +357,6 @@ class LevelBot(ScriptedBot):
             return None
         if (world.turn or 0) <= 1:
             try:
-                from .scenarios import get_scenario
-
                 sc = get_scenario(d.view.get("scenario"))
             except Exception:
                 return None
@@ -539,21 +371,19 @@ class LevelBot(ScriptedBot):
         """intercept.intercept_values for our ship against the runner it chases (empty if none); with the knob
         ``carriers`` > 1 (hard) and colonists on several hulls, each first move is valued against the carrier it
         can hit best."""
-        from .tactics import can_fire
-
         if not can_fire(sh):
             return {}
         q = self._quarry(d, world, sh)
         if q is None:
             return {}
         vals = self._intercept_one(world, sh, q)
-        if self.knobs.get("carriers", 1) > 1 and world.rules.target_requires_passengers:
+        if self.knobs.carriers > 1 and world.rules.target_requires_passengers:
             # colonists on several hulls: every carrier must be stopped, so chase the one we can hit best
             enemy = 1 - sh.owner
             others = sorted((e for e in world.ships if e.owner == enemy and not e.destroyed and not e.landed
                              and e.passengers and world.visible(e, sh.owner) and not e.id.startswith("unseen-")
                              and (e.pos, e.vel) != q[:2]), key=lambda e: (-e.passengers, e.id))
-            for e in others[:self.knobs["carriers"] - 1]:
+            for e in others[:self.knobs.carriers - 1]:
                 more = self._intercept_one(world, sh, (e.pos, e.vel, tuple(e.pending), e.fuel, e.type.name,
                                                        e.disabled, 0))
                 for key, v in more.items():
@@ -563,10 +393,6 @@ class LevelBot(ScriptedBot):
 
     def _intercept_one(self, world, sh, q) -> dict:
         """intercept.intercept_values for our ship against one quarry ``q`` (see :meth:`_quarry`)."""
-        from .intercept import intercept_values, quarry_column, runner_track
-        from .shiptypes import ship_types
-        from .tactics import strength
-
         pos, vel, pend, fuel, tname, dis, moves = q
         gmap = world.gmap
         enemy = 1 - sh.owner
@@ -580,7 +406,7 @@ class LevelBot(ScriptedBot):
             lo_r = gmap.bounds[2]
             goals = tuple((qq, lo_r - 1) for qq in range(gmap.bounds[0], gmap.bounds[1] + 1))
             escape_row = lo_r
-        horizon = self.knobs.get("intercept_horizon", 6)
+        horizon = self.knobs.intercept_horizon
         track = runner_track(gmap, pos, vel, pend, fuel, dis, goals, escape_row, horizon + moves, dbases, grazing)
         if moves:
             if len(track) <= moves:
@@ -596,8 +422,8 @@ class LevelBot(ScriptedBot):
         column = quarry_column(strength(sh), cb_strength(t.combat, dis))
         targets = ((pos, vel),) + track
         return intercept_values(gmap, sh.pos, sh.vel, tuple(sh.pending), sh.fuel,
-                                sh.type.can_overload and not sh.overload_used and self.knobs["overload"],
-                                column, targets, horizon, self.knobs.get("intercept_beam", 60), dbases, grazing,
+                                sh.type.can_overload and not sh.overload_used and self.knobs.overload,
+                                column, targets, horizon, self.knobs.intercept_beam, dbases, grazing,
                                 ESCAPE_HAZARD if world.rules.hidden_identity else HAZARD,
                                 not world.rules.hidden_identity)
 
@@ -641,7 +467,7 @@ class LevelBot(ScriptedBot):
         else is transferred."""
         legal = d.legal_actions
         end = next(a for a in legal if isinstance(a, EndLogistics))
-        mode = self.knobs.get("spread")
+        mode = self.knobs.spread
         if not mode:
             return end
         world = d.sample_world()
@@ -670,7 +496,7 @@ class LevelBot(ScriptedBot):
             self._combat_turn = turn
             self._attacks = 0
         legal = d.legal_actions
-        if self._attacks >= self.knobs["attacks"]:
+        if self._attacks >= self.knobs.attacks:
             return next(a for a in legal if isinstance(a, EndCombat))
         a = super()._combat(d)
         if isinstance(a, Fire):
@@ -681,10 +507,8 @@ class LevelBot(ScriptedBot):
         """easy buys the biggest hulls it can afford (the scripted rule: a dreadnaught for 600 MC); normal and
         hard buy combat factor per credit: frigates (8 for 150 MC), then corsairs and corvettes with the rest,
         at most eight ships."""
-        if self.knobs["fleet"] == "biggest":
+        if self.knobs.fleet == "biggest":
             return super()._fleet(d)
-        from .shiptypes import ship_types
-
         types = ship_types()
         buys = [a for a in d.legal_actions if isinstance(a, Buy) and a.item != "orbitalBaseCargo"
                 and types[a.item].warship]
@@ -698,9 +522,9 @@ class LevelBot(ScriptedBot):
         return next(a for a in d.legal_actions if isinstance(a, FleetReady))
 
     def _ordnance(self, d: Decision):
-        if not self.knobs["ordnance"]:
+        if not self.knobs.ordnance:
             return next(a for a in d.legal_actions if isinstance(a, EndOrdnance))
-        if self.knobs["tactics"]:
+        if self.knobs.tactics:
             # only launches that meet an enemy this very turn: cargo is kept for a sure nuke
             a = self._exact_launch(d)
             if a is not None:
@@ -735,55 +559,4 @@ class LevelBot(ScriptedBot):
 
 
 def cb_strength(combat: int, disabled: int) -> int:
-    from .combat import effective_strength
-
     return effective_strength(combat, disabled)
-
-
-BOTS = {"scripted": ScriptedBot, "level": LevelBot}
-
-#: Difficulty presets (schema of deltav.agents.presets): the ladder is LevelBot at three levels.
-PRESETS = {
-    "easy": {"agent": "level", "params": {"level": "easy"},
-             "budget": "one-ply course scoring, 25% random safe orders, no overloads or ordnance: about 1 ms"},
-    "normal": {"agent": "level", "params": {"level": "normal"},
-               "budget": "one-ply course scoring with a survival check, exact-odds attacks: about 1 ms"},
-    "hard": {"agent": "level", "params": {"level": "hard"},
-             "budget": "planner (beam 48 x 16 turns, cached) + two-ply gun tactics over 43 x 43 courses + "
-                       "intercept plan (beam 60 x 6 moves, per colonist carrier up to 2) when chasing a runner + "
-                       "one-move landing look-ahead (7 x 2 courses per course): a few ms, at most ~0.4 s"},
-}
-
-
-def race_figures(scenario: str, level: str = "hard", n: int = 20, seed: int = 1) -> dict:
-    """Race figures of one level playing itself (docs/bots-tactical.md): per game the game turn at the end
-    (``state.turn``, the reference's ``turnNumber``) and how it ended; the mean turn of the games won by the
-    scenario's objective (a landing or the completed Grand Tour)."""
-    from deltav.core.match import play_match
-    from deltav.core.rng import derive_seed
-    from deltav.games import load_all
-
-    game = load_all()["tactical"]
-    games = []
-    for i in range(n):
-        _, final, _ = play_match(game, {"scenario": scenario}, derive_seed(seed, "game", i),
-                                 [LevelBot(level), LevelBot(level)])
-        res = final.result()
-        games.append({"turn": final.turn, "winners": list(res.winners), "reason": res.reason})
-    done = [g["turn"] for g in games if "Landed" in g["reason"] or "Grand Tour complete" in g["reason"]]
-    return {
-        "scenario": scenario, "level": level, "games": n,
-        "objective_games": len(done),
-        "mean_objective_turn": sum(done) / len(done) if done else None,
-        "mean_turn": sum(g["turn"] for g in games) / n,
-        "p0_wins": sum(1 for g in games if g["winners"] == [0]),
-        "reasons": {r: sum(1 for g in games if g["reason"] == r) for r in sorted({g["reason"] for g in games})},
-    }
-
-
-if __name__ == "__main__":  # python -m deltav.games.tactical.bots SCENARIO [LEVEL] [N] [SEED]
-    import json
-    import sys
-
-    args = sys.argv[1:]
-    print(json.dumps(race_figures(args[0], *(args[1:2] or ["hard"]), *[int(x) for x in args[2:4]]), indent=2))

@@ -22,11 +22,11 @@ from deltav.core.errors import IllegalAction
 from deltav.core.protocol import Decision
 from deltav.core.rng import Rng
 from deltav.games.knighthawks import planner as pl
+from deltav.games.knighthawks.bots.admiral import Admiral
+from deltav.games.knighthawks.bots.scripted import ScriptedCaptain
 
 
 def _plan_bots() -> dict:
-    from deltav.games.knighthawks.bots import Admiral, ScriptedCaptain
-
     return {
         "captain": lambda: ScriptedCaptain(),
         "exchange": lambda: Admiral(move="exchange", fleet_limit=0),
@@ -143,8 +143,6 @@ class Tactician(Agent):
     def _play_phase(self, w, p: int, bot) -> bool:
         """Our movement phase in world ``w`` with ``bot``'s plan (the enemy answers any decision in it with
         the captain's policy). False when the plan is refused (it should not be)."""
-        from deltav.games.knighthawks.bots import ScriptedCaptain
-
         other = ScriptedCaptain()
         turn, half = w.turn, w.half
         steps = 0
@@ -162,8 +160,6 @@ class Tactician(Agent):
 
     def _play_on(self, w, p: int) -> None:
         """Both sides play the scripted captains' policy for ``horizon`` game turns (to our movement phase)."""
-        from deltav.games.knighthawks.bots import ScriptedCaptain
-
         fire = type(self._fire)
         for _ in range(max(1, self.horizon)):
             if w.is_terminal():

@@ -7,8 +7,9 @@ import json
 import pytest
 
 from deltav.core.errors import ScenarioError
-from deltav.games.mining import MiningGame, components
-from deltav.games.mining.components import ALIEN, KINDS, MINERALS, OMNIDIUM, validate
+from deltav.games.mining import MiningGame
+from deltav.games.mining import scenarios as components
+from deltav.games.mining.scenarios import ALIEN, KINDS, MINERALS, OMNIDIUM, validate
 
 
 def test_variant_a_matches_design_note_1_4():
@@ -128,8 +129,7 @@ def test_every_option_is_documented_and_rulings_are_marked():
 def test_every_action_and_event_type_is_documented():
     from pathlib import Path
 
-    from deltav.games.mining.actions import ACTIONS
-    from deltav.games.mining.events import EVENTS
+    from deltav.games.mining.messages import ACTIONS, EVENTS
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "mining.md").read_text()
     for tag in ACTIONS.names() + EVENTS.names():

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from deltav.games.mining.components import GRID, STATION
+from deltav.games.mining.scenarios import GRID, STATION
 
 
 def square(s: Any) -> str:

@@ -1,0 +1,410 @@
+"""The Knight Hawks *hard* level: :class:`Admiral`, expected-exchange scoring of every candidate move and shot
+(``planner.py``), the raiders' hunt, the escorted ship's momentum check (``escort.py``) and the fleet's doom
+check (``fleet.py``); measurements in ``docs/bots-knighthawks.md``.
+
+Owns: the admiral bot and its move helpers. Must not reach into the true game state.
+"""
+
+from __future__ import annotations
+
+from deltav.core import hexgrid
+from deltav.core.errors import IllegalAction
+from deltav.core.protocol import Decision
+from deltav.core.rng import Rng
+from deltav.games.knighthawks import escort as es
+from deltav.games.knighthawks import heuristics as hx
+from deltav.games.knighthawks import messages as m
+from deltav.games.knighthawks import planner as pl
+from deltav.games.knighthawks.bots.plans import _EscortCaptain, _SafeCaptain, _SafeFocusCaptain
+from deltav.games.knighthawks.bots.scripted import ScriptedCaptain, _Still
+from deltav.games.knighthawks.combat import chance_to_hit, defense_column, operating_defenses
+from deltav.games.knighthawks.damage import breakup_chance
+from deltav.games.knighthawks.movement import advance, rotation_cost, start_plot
+
+
+class Admiral(ScriptedCaptain):
+    """The hard level. Moves: in battles and assaults (``move="auto"``) every candidate move of a ship (the
+    captain's turn patterns plus a single turn at every hex, at every speed) is scored by the expected
+    exchange of fire it leads to (``planner``): its offense from the end hex and facing with the real defense
+    columns, ICMs and head-on row, minus the enemy's defensive fire along its path, minus the enemy's reach
+    next turn, plus its own reach, with the map-edge momentum check and break-up risk. Fire: every shot
+    valued by its exact expected damage with the damage already declared on each target counted (focus fire,
+    no overkill), the scenario's key ship counted double, limited rounds kept for 35% (torpedoes) / 25% odds.
+    ICMs, screens, seekers and repairs as the captain (``exact_icms=True`` fires ICMs while each saves more
+    than it is worth: measured weaker, it never spends them on assault rockets).
+
+    Escort (``exit``) scenarios: the raiders plot with the exchange scoring plus ``raid_hunt`` (1.5) per hex
+    of distance to the ship that must get away (they converge on it instead of trading with the escorts)
+    and fire with the admiral's rule; the escorting side plays the captain's plan and fire (measured better
+    for it than the exchange scoring and the admiral's fire) with ``safe``: the escorted ship never ends a
+    move from which its momentum must carry it off the wrong edge within two turns (also if a steering hit
+    took its MR) and weighs break-up risk as the lost game it is (``escort.next_outcomes``).
+    ``runner=True`` scores the escorted ship's moves by ``escort.runner_score`` instead (measured weaker),
+    ``cover`` > 0 makes escorts with ICMs end in its hex (no measured gain).
+
+    Fleet actions: with more than ``fleet_limit`` (4) ships a side at the start (the fleet battle) the
+    admiral plays the captain's plan with three corrections (session 2, round 2): the **doom check**
+    (``fleet.doomed``, weight ``doom`` 100: never end a move from which every move next turn crashes into a
+    planet, nor, at half the weight, one from which every move next turn leaves the map), break-up risk
+    weighted ``fleet_breakup`` (2, the captain's 0.5) per percent, and the captain's fire (``fleet_fire``:
+    ``captain``; ``weaker``: the admiral's exact expected-value fire while its fleet is the weaker one by
+    surviving points, the default of round 2, measured weaker under the issue-18 rules; ``admiral``). ``focus_when`` (``never``;
+    ``weaker``, ``always``) switches on the focused plan of round 1 (``_FocusCaptain``: every ship closes on
+    one shared target), measured no better. The exchange scoring and the admiral's fire for the stronger
+    side were measured weaker there.
+
+    Parameters (``bot:admiral:threat=0.3``): ``exposure`` 0.8, ``threat`` 0.2, ``reach`` 0.25, ``closing``
+    0.0 (weights of the move score), ``hunt`` 0.5 (raiders' weight with ``move="exchange"``), ``move``
+    (``auto``, ``exchange`` everywhere, ``scripted`` everywhere), ``fire`` (``auto``: the captain's for the
+    escorting side, the admiral's elsewhere; ``admiral``; ``captain``), ``reply`` (0: off; weight of an
+    exact best-reply threat over the enemy's reachable hexes, slow in big fleets), ``rollouts``/
+    ``candidates`` (0/4: off; >0 plays each of the top candidates out with the scripted captains to the next
+    own movement phase and picks by material: measured weaker at 4 rollouts, the dice noise swamps the
+    differences)."""
+
+    name = "admiral"
+
+    def __init__(self, exposure: float = 0.8, threat: float = 0.2, reach: float = 0.25,
+                 closing: float = 0.0, candidates: int = 4, rollouts: int = 0, objective_weight: float = 1.0,
+                 reply: float = 0.0, rerank: int = 12, hunt: float = 0.5, move: str = "auto",
+                 exact_icms: bool = False, torpedo_floor: float = 0.35, ltd_floor: float = 0.25,
+                 fleet_limit: int = 4, runner: bool = False, danger: float = 1.0, progress: float = 20.0,
+                 fleet_breakup: float = 2.0, raid_hunt: float = 1.5, fire: str = "auto",
+                 cover: float = 0.0, safe: bool = True, focus: float = 0.5, focus_fire: float = 1.5,
+                 focus_when: str = "never", doom: float = 100.0, fleet_fire: str = "captain") -> None:
+        super().__init__(closing=closing)
+        self.runner = runner
+        self.w_danger = danger
+        self.w_progress = progress
+        if move not in ("auto", "scripted", "exchange"):
+            raise ValueError(f"move must be auto, scripted or exchange, not {move!r}")
+        self.move = move
+        self.exact_icms = exact_icms
+        self.fleet_limit = fleet_limit
+        self._captain = _SafeCaptain(doom, breakup=fleet_breakup)
+        self._focused = _SafeFocusCaptain(doom, focus=focus, focus_fire=focus_fire, breakup=fleet_breakup)
+        if fleet_fire not in ("captain", "admiral", "weaker"):
+            raise ValueError(f"fleet_fire must be captain, admiral or weaker, not {fleet_fire!r}")
+        self.fleet_fire = fleet_fire
+        if focus_when not in ("weaker", "always", "never"):
+            raise ValueError(f"focus_when must be weaker, always or never, not {focus_when!r}")
+        self.focus_when = focus_when
+        self._fleet_bot: tuple | None = None  # (turn, half, bot, exact fire) chosen for the current side turn
+        self.fleet_breakup = fleet_breakup
+        self.raid_hunt = raid_hunt
+        self.cover = cover
+        self.safe = safe
+        if fire not in ("auto", "admiral", "captain"):
+            raise ValueError(f"fire must be auto, admiral or captain, not {fire!r}")
+        self.fire = fire
+        self._fleet: int | None = None
+        self.torpedo_floor = torpedo_floor
+        self.ltd_floor = ltd_floor
+        self.hunt = hunt
+        self.w_reply = reply
+        self.rerank = rerank
+        self.candidates = candidates
+        self.rollouts = rollouts
+        self.objective_weight = objective_weight
+        self.w_exposure = exposure
+        self.w_threat = threat
+        self.w_reach = reach
+
+    def act(self, decision: Decision):
+        self._decision = decision
+        if self._fleet is None:  # the size of our fleet at the start of the action
+            self._fleet = sum(1 for s in decision.view["ships"] if s["owner"] == decision.player)
+        if self.fleet_limit and self._fleet > self.fleet_limit:
+            return self._fleet_action(decision)
+        return super().act(decision)
+
+    def _fleet_action(self, decision: Decision):
+        """Fleet actions: the captain's plan with the doom check and break-up weight (``_SafeCaptain``); when
+        our fleet is the weaker one (surviving points, each ship's points scaled by its remaining hull) the
+        admiral's exact fire (``fleet_fire="weaker"``) and, with ``focus_when="weaker"``, the focused plan
+        (``_SafeFocusCaptain``). Chosen once per side turn so a plot is never split between plans."""
+        v = decision.view
+        key = (v["turn"], v["half"])
+        if self._fleet_bot is None or self._fleet_bot[:2] != key:
+            weaker = _fleet_strength(v, decision.player) < 0
+            bot = self._captain
+            if self.focus_when == "always" or (self.focus_when == "weaker" and weaker):
+                bot = self._focused
+            exact = self.fleet_fire == "admiral" or (self.fleet_fire == "weaker" and weaker)
+            self._fleet_bot = (key[0], key[1], bot, exact)
+        if self._fleet_bot[3] and any(isinstance(a, (m.Assign, m.Fire)) for a in decision.legal_actions):
+            return ScriptedCaptain.act(self, decision)  # dispatches to the admiral's exact-value fire
+        return self._fleet_bot[2].act(decision)
+
+    def _analytic(self, world, p: int, sh, options: list) -> list:
+        """Every candidate plan of ``sh`` with its analytic score: [(score, course action, turns, plot)]."""
+        navdir = sh.navdir if sh.nav else 0
+        evading = sh.evading and sh.mr > 0
+        mine = [s for s in world.ships if s.owner == p and s.status == 0 and s.docked is None]
+        share = {}
+        for e in world.ships:
+            if e.owner != p and e.status == 0:
+                share[e.id] = max(1, sum(1 for s in mine if hexgrid.distance(s.pos, e.pos) <= 12))
+        foes = [s for s in world.ships if s.owner != p and s.status == 0]
+        v = world.victory
+        charge = world.ship(v["ship"]) if v.get("kind") == "exit" else None
+        if charge is not None and (charge.owner == p or charge.status != 0):
+            charge = None
+        hunt = self.raid_hunt if self.move == "auto" else self.hunt
+        out = []
+        for a in options:
+            if a.speed == 0:
+                cands = [((), _Still(sh.pos, a.facing))]
+            else:
+                cands = _more_plans(world, sh, a.speed, a.facing, navdir, evading)
+            for turns, st in cands:
+                if st.end == "exit" and not (world.victory.get("kind") == "exit"
+                                             and world.victory.get("ship") == sh.id):
+                    continue
+                path = st.path if a.speed else (sh.pos,)
+                score = pl.offense(world, sh, st.pos, st.facing, p)
+                score -= self.w_exposure * pl.exposure(world, sh, path, p, share)
+                score -= self.w_threat * pl.threat(world, sh, st.pos, p)
+                score += self.w_reach * pl.potential(world, sh, st.pos, p)
+                if foes:
+                    score -= self.closing * min(hexgrid.distance(st.pos, e.pos) for e in foes)
+                edge = world.map.radius - hexgrid.length(st.pos)
+                if edge < 3:
+                    score -= (3 - edge) * 2.0 + a.speed * 0.3
+                score -= _momentum_penalty(world, sh, st, a.speed)
+                score += self._objective_bonus(world, sh, st, a.speed, p)
+                if charge is not None:  # raiders: close on the ship that must get away
+                    score -= hunt * hexgrid.distance(st.pos, charge.pos)
+                if sh.severe():
+                    used = abs(a.speed - sh.speed) + sum(1 for t in turns if t) + rotation_cost(sh.facing, a.facing)
+                    score -= breakup_chance(sh.hp, sh.dmg, used) / 100 * 60 * pl.worth(sh) / 2
+                if sh.docked is not None and a.speed == 0:
+                    score += 0.2
+                if sh.ms_turns >= 99 and (a.speed != sh.speed or a.facing != sh.facing or any(turns)
+                                          or st.facing != sh.facing):
+                    score -= 4.0
+                out.append((score, a, tuple(turns), st))
+        out.sort(key=lambda x: (-x[0], x[1].speed, x[1].facing, x[2]))
+        if self.w_reply and out:
+            replies = self._replies(world, p)
+            top = out[:self.rerank]
+            top = [(sc - self.w_reply * pl.reply_threat(world, sh, st.pos, replies), a, t, st) for sc, a, t, st in top]
+            top.sort(key=lambda x: (-x[0], x[1].speed, x[1].facing, x[2]))
+            out = top + out[self.rerank:]
+        return out
+
+    def _replies(self, world, p: int) -> dict:
+        key = (world.turn, world.half)
+        if getattr(self, "_reply_key", None) != key:
+            self._reply_key = key
+            self._reply_cache = {e.id: pl.reply_states(world, e) for e in world.ships
+                                 if e.owner != p and e.status == 0}
+        return self._reply_cache
+
+    def _plot(self, world, p: int, sh, options: list):
+        v = world.victory
+        if self.runner and v.get("kind") == "exit" and v.get("ship") == sh.id:
+            return self._runner_plot(world, p, sh, options)
+        kinds = {"auto": ("exit",), "scripted": ("exit", "destroy", "battle"), "exchange": ()}[self.move]
+        use_captain = v.get("kind") in kinds or (v.get("kind") == "exit" and v.get("ship") == sh.id)
+        if self.move == "auto" and v.get("kind") == "exit" and world.ship(v["ship"]).owner != p:
+            use_captain = False  # raiders: the exchange scoring, hunting the escorted ship (raid_hunt)
+        if use_captain:
+            # measured: for the escorts the captain's plan beats the exchange plot (with ``cover``: a ship
+            # with ICMs ends in the escorted ship's hex)
+            cap = _EscortCaptain(self.cover, self.safe)
+            a = cap._plot(world, p, sh, options)
+            self.plan = cap.plan
+            return a
+        ranked = self._analytic(world, p, sh, options)
+        if not ranked:
+            self.plan = (sh.id, (), 0)
+            return options[0]
+        cands = []
+        seen = set()
+        for score, a, turns, st in ranked:
+            key = (st.pos, st.facing, a.speed, st.end)
+            if key in seen:
+                continue
+            seen.add(key)
+            cands.append((score, a, turns, st))
+            if len(cands) >= self.candidates:
+                break
+        # the scripted captain's own choice is always a candidate
+        cap = ScriptedCaptain()
+        ca = cap._plot(world, p, sh, options)
+        ct = cap.plan[1] if cap.plan else ()
+        if all((c[1], c[2]) != (ca, ct) for c in cands):
+            match = [r for r in ranked if r[1] == ca and r[2] == ct]
+            cands.append(match[0] if match else (0.0, ca, ct, None))
+        if len(cands) == 1 or self.rollouts <= 0:
+            _s, a, turns, _st = cands[0]
+            self.plan = (sh.id, turns, 0)
+            return a
+        best = None
+        decision = getattr(self, "_decision", None)
+        seeds = [decision.rng.next64() if decision is not None else k for k in range(self.rollouts)]
+        worlds = [decision.sample_world(Rng(sd)) if decision is not None else world for sd in seeds]
+        for score, a, turns, st in cands:
+            total = 0.0
+            for sd, w0 in zip(seeds, worlds):
+                total += _rollout(w0, p, a, turns, sd)
+            value = total / len(seeds) + self.objective_weight * (
+                self._objective_bonus(world, sh, st, a.speed, p) if st is not None else 0.0)
+            key = (value, score)
+            if best is None or key > best[0]:
+                best = (key, a, turns)
+        _k, a, turns = best
+        self.plan = (sh.id, tuple(turns), 0)
+        return a
+
+    def _runner_plot(self, world, p: int, sh, options: list):
+        """The escorted ship's move: every candidate plan scored by ``escort.runner_score`` (get away on the
+        right edge, never be carried off elsewhere, progress, the raiders' fire, break-up risk)."""
+        navdir = sh.navdir if sh.nav else 0
+        evading = sh.evading and sh.mr > 0
+        best = None
+        for a in options:
+            if a.speed == 0:
+                cands = [((), _Still(sh.pos, a.facing))]
+            else:
+                cands = _more_plans(world, sh, a.speed, a.facing, navdir, evading)
+            for turns, st in cands:
+                if a.speed == 0:
+                    st = _Still(sh.pos, a.facing)
+                score = es.runner_score(world, sh, a, tuple(turns), st, p, self.w_danger, self.w_progress)
+                key = (score, a.speed, -a.facing, tuple(turns))
+                if best is None or key > best[0]:
+                    best = (key, a, tuple(turns))
+        return self._commit(sh, best, options)
+
+    def _fire(self, world, p: int, legal: list):
+        if self.fire == "captain" or (self.fire == "auto" and world.victory.get("kind") == "exit"
+                                      and world.ship(world.victory["ship"]).owner == p):
+            return ScriptedCaptain._fire(self, world, p, legal)
+        defensive = world.fire_mode == "def"
+        extra: dict[str, float] = {}
+        for d in world.declared:
+            tg = world.ship(d[3])
+            prob, half = pl.hit_chance(world, d[2], tg, d[5], d[6], world.ship(d[0]).ccs)
+            extra[d[3]] = extra.get(d[3], 0.0) + prob * hx.hit_value(d[2]) * (0.6 if half else 1.0)
+        best = None
+        for a in legal:
+            if not isinstance(a, m.Assign):
+                continue
+            firer = world.ship(a.ship)
+            target = world.ship(a.target)
+            code, n = firer.weapons[a.weapon][0], firer.weapons[a.weapon][1]
+            g = world._geometry(firer, code, target, defensive)
+            if g is None:
+                continue
+            prob, half = pl.hit_chance(world, code, target, g[1], g[2], firer.ccs, firer.ms_turns > 0)
+            left = target.hp - target.dmg
+            have = extra.get(target.id, 0.0)
+            value = (prob * hx.hit_value(code) * (0.6 if half else 1.0) * pl.worth(target, have)
+                     * pl.objective_factor(world, target))
+            if have > left * 1.5:
+                value *= 0.3  # already likely dead: spread the fire
+            if n >= 0:  # limited rounds: keep them for decent odds
+                floor = self.torpedo_floor if code == "T" else self.ltd_floor
+                if prob < floor:
+                    continue
+            key = (value, -a.weapon, a.ship, a.target)
+            if best is None or key > best[0]:
+                best = (key, a)
+        if best is not None:
+            return best[1]
+        return m.Fire() if m.Fire() in legal else legal[0]
+
+    def _intercept(self, world, legal: list):
+        if not self.exact_icms:
+            return ScriptedCaptain._intercept(self, world, legal)
+
+        a = world.attacks[world._pending_attack()]
+        code, target = a[2], world.ship(a[3])
+        firer = world._get(a[0])
+        ccs = firer.ccs if firer is not None else False
+        can_evade = any(x.evade for x in legal)
+        pool = max(x.icms for x in legal)
+        col = defense_column(code, operating_defenses(target, world.rules), world.rules)
+        evade = target.mr if can_evade else 0
+        hv = hx.hit_value(code) * pl.worth(target)
+        cost = 1.2 * (1 + 6 / max(1, pool))  # an ICM kept is worth more when few are left
+        best = None
+        for n in range(pool + 1):
+            prob = pl.clamp_chance(chance_to_hit(code, col, a[5], a[6], ccs, n, evade))
+            v = -prob * hv - n * cost
+            if best is None or v > best[0] + 1e-9:
+                best = (v, n)
+        want = m.Intercept(best[1], can_evade)
+        return want if want in legal else legal[0]
+
+
+def _fleet_strength(view: dict, p: int) -> float:
+    """Our surviving strength minus the enemy's from a view: each active ship's points scaled by the share of
+    its hull left."""
+    total = 0.0
+    for s in view["ships"]:
+        if s["status"] != "active":
+            continue
+        v = s["points"] * max(0, s["hp"] - s["damage"]) / max(1, s["hp"])
+        total += v if s["owner"] == p else -v
+    return total
+
+
+def _momentum_penalty(world, sh, st, speed: int) -> float:
+    """A ship ending fast near the map edge may be unable to stay in the battle next turn (it must move at
+    least speed - ADF hexes, turning at most MR times): a penalty when the hexes ahead leave the map."""
+    if st.end == "exit" or speed == 0:
+        return 0.0
+    ahead = max(0, speed - sh.adf) - max(0, sh.mr - 1)
+    if ahead <= 0:
+        return 0.0
+    d = hexgrid.DIRECTIONS[st.facing % 6]
+    h = (st.pos[0] + d[0] * ahead, st.pos[1] + d[1] * ahead)
+    over = hexgrid.length(h) - world.map.radius
+    return 0.0 if over <= 0 else 20.0 + 5.0 * over
+
+
+def _rollout(world, p: int, course, turns: tuple, seed: int) -> float:
+    """Plays one candidate plan in a copy of a sampled world with fresh dice (``seed``), then the scripted
+    captains on both sides until ``p``'s next movement phase; the material value for ``p`` then."""
+    w = world.clone()
+    w.rng = Rng(seed)
+    try:
+        w.apply_action(p, course)
+        for t in turns:
+            if w.cur is None:
+                break
+            w.apply_action(p, m.Step(t))
+    except IllegalAction:
+        return -1e9
+    pl.play_until_next_move(w, p, (ScriptedCaptain(), ScriptedCaptain()))
+    return pl.outcome_value(w, p)
+
+
+def _more_plans(world, sh, speed: int, facing: int, navdir: int, evading: bool):
+    """The scripted captain's turn patterns plus a single turn at every hex of the move."""
+    out = hx.plans(world, sh, speed, facing, navdir, evading)
+    if sh.mr <= 0 or navdir or evading or speed <= 1:
+        return out
+    seen = {t for t, _st in out}
+    for d in (1, -1):
+        for at in range(speed):
+            t = tuple(d if i == at else 0 for i in range(speed))
+            if t in seen:
+                continue
+            seen.add(t)
+            st = start_plot(sh.pos, facing)
+            ok = True
+            for x in t:
+                if st.end:
+                    break
+                nxt = advance(world.map, st, x, speed)
+                if nxt is None:
+                    ok = False
+                    break
+                st = nxt
+            if ok and st.end != "crash":
+                out.append((t, st))
+    return out

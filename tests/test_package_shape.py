@@ -1,0 +1,44 @@
+"""Every game package has the shape docs/architecture.md describes ("One shape for a game"): the same module
+names for the same jobs, and a ``bots/`` package whose ``__init__`` only assembles ``BOTS`` and ``PRESETS``."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from deltav.games import GAME_PACKAGES
+
+GAMES = Path(__file__).resolve().parents[1] / "src" / "deltav" / "games"
+REQUIRED = ("__init__.py", "rulings.py", "messages.py", "scenarios.py", "state.py", "state_schema.py", "view.py",
+            "bots/__init__.py", "bots/scripted.py")
+
+
+@pytest.mark.parametrize("game", GAME_PACKAGES)
+def test_the_game_has_the_documented_modules(game):
+    pkg = GAMES / game
+    assert [name for name in REQUIRED if not (pkg / name).is_file()] == []
+    assert (pkg / "data").is_dir() and any((pkg / "data").iterdir())
+    assert not (pkg / "bots.py").exists() and not (pkg / "play.py").exists()
+
+
+@pytest.mark.parametrize("game", GAME_PACKAGES)
+def test_bots_init_only_assembles_the_registry(game):
+    tree = ast.parse((GAMES / game / "bots" / "__init__.py").read_text(encoding="utf-8"))
+    names = set()
+    for node in tree.body:
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue  # the docstring
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            continue
+        assert isinstance(node, ast.Assign | ast.AnnAssign), f"{game}/bots/__init__.py: {ast.dump(node)[:80]}"
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        names |= {t.id for t in targets if isinstance(t, ast.Name)}
+    assert names == {"BOTS", "PRESETS"}
+
+
+@pytest.mark.parametrize("game", GAME_PACKAGES)
+def test_no_main_blocks_in_game_packages(game):
+    for path in (GAMES / game).rglob("*.py"):
+        assert "__main__" not in path.read_text(encoding="utf-8"), path
