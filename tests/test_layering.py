@@ -8,13 +8,16 @@ package's ``__init__``); ``from package import name`` is an edge to the package.
 
 Layers, lowest first (a module may import its own layer's modules where said, and any lower layer):
 
-0. ``deltav`` (the version), ``deltav.core``, ``deltav.stats``: know no game.
+0. ``deltav`` (the version), ``deltav.core``, ``deltav.stats``, ``deltav.ratings`` (Glicko-2, openskill): know no
+   game.
 1. ``deltav.games`` (the registry loader and ``actionspace``, shared by every game) and each game package
    ``deltav.games.<id>``: a game imports core, the shared ``deltav.games`` modules and itself, never another game.
 2. ``deltav.agents``: generic search, presets and the bot registry.
-3. ``deltav.server``, ``deltav.adapters``: siblings, neither imports the other; ``deltav.web_static`` (the built
-   browser client, files only) beside them.
-4. ``deltav.cli``: the command, on top of everything.
+3. ``deltav.client`` (the server protocol's client; its remote agents use the bots), ``deltav.sweep`` (running
+   many matches, locally or on Ray), ``deltav.tournament``: siblings, none imports another.
+4. ``deltav.server``, ``deltav.adapters``: siblings, neither imports the other (the server mounts the client's MCP
+   tools); ``deltav.web_static`` (the built browser client, files only) beside them.
+5. ``deltav.cli``: the command, on top of everything.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src"
-SIBLINGS_3 = ("server", "adapters")
+SIBLINGS_3 = ("client", "sweep", "tournament")
+SIBLINGS_4 = ("server", "adapters")
 
 
 def _modules() -> dict[str, tuple[Path, bool]]:
@@ -86,7 +90,7 @@ def layer(module: str) -> tuple[int, str | None]:
     """(layer number, the group within the layer that may not import its siblings: a game id, or a layer-3
     package)."""
     parts = module.split(".")
-    if len(parts) == 1 or parts[1] in ("core", "stats"):
+    if len(parts) == 1 or parts[1] in ("core", "stats", "ratings"):
         return 0, None
     if parts[1] == "games":
         return 1, parts[2] if len(parts) > 2 and (SRC / "deltav" / "games" / parts[2]).is_dir() else None
@@ -94,10 +98,12 @@ def layer(module: str) -> tuple[int, str | None]:
         return 2, None
     if parts[1] in SIBLINGS_3:
         return 3, parts[1]
+    if parts[1] in SIBLINGS_4:
+        return 4, parts[1]
     if parts[1] == "web_static":
-        return 3, None
-    if parts[1] == "cli":
         return 4, None
+    if parts[1] == "cli":
+        return 5, None
     raise AssertionError(f"{module}: no layer assigned in tests/test_layering.py (add it to the docstring too)")
 
 
