@@ -45,10 +45,20 @@ def test_an_action_by_click_and_by_keyboard(live_server, new_page, screenshots):
     s0 = shell(page)
     assert s0["seat"] == 0 and s0["screen"] == "generic" and s0["link"] == "open"
     page.screenshot(path=str(screenshots / "match-generic.png"))
+    # a long list has a filter: words narrow it, and the number keys pick among what is shown
+    assert page.locator(".generic-filter").is_visible()
+    total = page.locator(".generic-action").count()
+    page.fill(".generic-filter", "r3 c4")
+    texts = page.locator(".generic-text").all_inner_texts()
+    assert 1 <= len(texts) < total and all("r3 c4" in t for t in texts), texts
+    page.fill(".generic-filter", "")
+    assert page.locator(".generic-action").count() == total
     page.locator(".generic-action").first.click()
     step = wait_step_change(page, s0["step"])
     page.wait_for_function(f"document.querySelectorAll('.log-text').length > {s0['log']}")
     assert any(t.startswith("player 0") for t in page.locator(".log-text").all_inner_texts()), "the log shows my move"
+    assert page.locator("#narrator").get_attribute("aria-live") == "polite"
+    page.wait_for_function("document.querySelector('#narrator').textContent.includes('player')")
     # the bot moves, then it is my turn again: the keyboard picks the second action
     page.wait_for_selector(".generic-action:not([disabled])")
     step = shell(page)["step"]

@@ -129,6 +129,9 @@ def test_help_overlay(live_server, new_page, screenshots):
     text = page.locator(".dialog-help").inner_text()
     assert "Controls of every game" in text and "show or hide the log" in text
     page.screenshot(path=str(screenshots / "match-help.png"))
+    for _ in range(4):  # Tab stays inside the dialog
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.querySelector('.dialog-help').contains(document.activeElement)")
     page.keyboard.press("Escape")
     assert page.locator(".overlay").is_hidden()
     page.click("button[aria-label='Help and controls']")
@@ -237,3 +240,16 @@ def test_a_player_who_leaves_shows_away_with_the_grace_countdown(live_server, ne
     assert int(later.split("·")[1].split()[0]) < int(first.split("·")[1].split()[0]), (first, later)
     ann.screenshot(path=str(screenshots / "match-opponent-away.png"))
     assert ann.errors == []
+
+
+def test_a_bad_seat_token_is_explained_and_forgotten(live_server, new_page):
+    room = live_server.create("mining", ["human", "bot:easy"], seed=12)
+    page = new_page()
+    page.goto(live_server.base + "/")
+    page.evaluate(f"localStorage.setItem('deltav.seat.{room.code}', JSON.stringify({{token: 'not-a-token', seat: 0}}))")
+    page.goto(f"{live_server.base}/play/{room.code}")
+    page.wait_for_selector(".dialog-link")
+    assert "does not accept this page's seat key" in page.locator(".dialog-link").inner_text()
+    assert page.evaluate(f"localStorage.getItem('deltav.seat.{room.code}')") is None, "the bad token is forgotten"
+    page.wait_for_timeout(1200)
+    assert page.evaluate("window.deltavShell.state().link") == "closed", "no reconnect loop"

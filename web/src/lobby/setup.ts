@@ -6,7 +6,7 @@
  * Owns the set-up form only; the options are validated by the server (its sentence is shown on a refusal).
  */
 import { botName, type GameInfo, type OptionInfo } from "../shell/api";
-import { button, el } from "../shell/dom";
+import { button, el, trapFocus } from "../shell/dom";
 import { defaultBot, defaultSeats, startRoom } from "./lobby";
 
 let open: HTMLElement | null = null;
@@ -162,6 +162,7 @@ export function openSetup(g: GameInfo, say: (t: string, kind?: "info" | "error")
   scenSel.focus();
 
   back.addEventListener("keydown", (e) => {
+    if (trapFocus(frame, e)) return;
     if (e.key === "Escape") {
       e.preventDefault();
       close();

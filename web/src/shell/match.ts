@@ -10,7 +10,7 @@
  */
 import { ApiError, board as fetchBoard, botName, games, joinRoom, scenarioTitle, type GameInfo, type SeatGrant } from "./api";
 import { Connection, socketUrl, type ChatMessage, type RoomInfo, type ServerError, type StateMessage } from "./connection";
-import { button, el, inTextField } from "./dom";
+import { button, el, inTextField, trapFocus } from "./dom";
 import { GenericScreen } from "./generic";
 import type { GameScreen, LogEntry, ScreenHost, Snapshot } from "./screen";
 import { Sounds, type SoundName } from "./sound";
@@ -141,12 +141,16 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
   const status = el("div", "status");
   status.setAttribute("role", "status");
   status.setAttribute("aria-live", "polite");
+  // the events of each update, read out by screen readers (the log panel itself is not live: too chatty)
+  const narrator = el("div", "sr-only");
+  narrator.setAttribute("aria-live", "polite");
+  narrator.id = "narrator";
   const overlay = el("div", "overlay");
   overlay.hidden = true;
   const turnBox = el("section", "turn-box");
   turnBox.setAttribute("aria-label", "Players and turn");
   turnBox.append(seatsBar, banner, waiting);
-  root.append(head, turnBox, body, status, overlay);
+  root.append(head, turnBox, body, status, narrator, overlay);
   showMute();
 
   // ---- host: what a screen may ask of the shell ----
@@ -350,6 +354,13 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     if (atBottom) logList.scrollTop = logList.scrollHeight;
   }
 
+  function narrate(events: LogEntry[]): void {
+    if (!events.length) return;
+    const texts = events.map((e) => e.text);
+    const shown = texts.slice(-3).join(". ");
+    narrator.textContent = texts.length > 3 ? `${texts.length - 3} earlier events, then: ${shown}.` : `${shown}.`;
+  }
+
   function renderPhase(): void {
     const snap = st.snapshot;
     if (!snap || !st.screen) return;
@@ -502,8 +513,10 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
 
   // ---- keys: the shell's first, then the screen's; never keys typed into a field ----
   document.addEventListener("keydown", (e) => {
+    if (overlayKind !== null && !overlay.hidden && trapFocus(overlay, e)) return;
     if (inTextField(e) || e.ctrlKey || e.metaKey || e.altKey) return;
     if (overlayKind !== null) {
+      if (trapFocus(overlay, e)) return;
       if (e.key === "Escape") {
         closeOverlay();
         e.preventDefault();
@@ -605,6 +618,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     }
     st.screen.update(snap, msg.events);
     renderPhase();
+    narrate(msg.events);
     document.documentElement.dataset.step = String(snap.step);
     document.documentElement.dataset.ready = "true";
     const over = snap.status === "over" || msg.room.status === "finished";
