@@ -30,8 +30,12 @@ def test_lobby_play_now_starts_a_game_against_a_bot(live_server, new_page, scree
     # the seat's token is kept under the room code, so a reload reconnects to it
     key = page.evaluate(f"JSON.parse(localStorage.getItem('deltav.seat.{code}'))")
     assert key["seat"] == 0 and len(key["token"]) > 20
-    page.wait_for_selector(".generic-action")
-    assert shell(page)["screen"] in ("generic", "mining")
+    assert shell(page)["screen"] in ("generic", "mining")  # mining's own screen once it is registered
+    page.wait_for_function("window.deltavShell.state().step >= 0")
+    # back in the lobby, the match is among my recent matches and links back to my seat
+    page.goto(live_server.base + "/")
+    page.wait_for_selector("html[data-ready=true]")
+    assert page.locator(f".recent a[href='/play/{code}']").count() == 1
     assert page.errors == []
 
 

@@ -192,7 +192,7 @@ def test_the_same_seat_opened_twice_and_an_unknown_room(live_server, new_page, s
     second.wait_for_selector("html[data-ready=true]")
     first.wait_for_selector(".dialog-link")
     text = first.locator(".dialog-link").inner_text()
-    assert "another tab" in text
+    assert "another tab" in text and "Play here instead" in text
     assert shell(first)["link"] == "closed"
     first.wait_for_timeout(1500)
     assert shell(first)["link"] == "closed", "a replaced page does not fight back"

@@ -9,7 +9,7 @@
  * Owns the page around a screen; it never looks inside a game's view and never builds an action.
  */
 import { ApiError, board as fetchBoard, botName, games, joinRoom, scenarioTitle, type GameInfo, type SeatGrant } from "./api";
-import { Connection, socketUrl, type ChatMessage, type RoomInfo, type ServerError, type StateMessage } from "./connection";
+import { Connection, FINAL_CLOSES, socketUrl, type ChatMessage, type RoomInfo, type ServerError, type StateMessage } from "./connection";
 import { button, el, inTextField, trapFocus } from "./dom";
 import { GenericScreen } from "./generic";
 import type { GameScreen, LogEntry, ScreenHost, Snapshot } from "./screen";
@@ -449,7 +449,10 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       : `${winners.map(seatName).join(" and ")} won.`;
     parts.push(el("p", "result-headline", headline));
     const reason = forfeit ? `${seatName(forfeit.seat)} did not come back in time (${forfeit.reason}).` : result?.reason;
-    if (reason) parts.push(el("p", "result-reason", String(reason)));
+    if (reason) {
+      const r = String(reason);
+      parts.push(el("p", "result-reason", `${r.charAt(0).toUpperCase()}${r.slice(1)}${/[.!?]$/.test(r) ? "" : "."}`));
+    }
     const scores = Array.isArray(result?.scores) ? (result.scores as number[]) : null;
     if (scores) {
       const table = el("table", "result-scores");
@@ -494,7 +497,8 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     if (final) {
       const lobby = el("a", "btn primary", "Back to the lobby");
       lobby.href = "/";
-      const again = button("Try again", () => location.reload(), "btn");
+      // after 4001 the seat is open in another tab: coming back here takes it over (that tab then stops)
+      const again = button(text === FINAL_CLOSES[4001] ? "Play here instead" : "Try again", () => location.reload(), "btn");
       const row = el("div", "dialog-actions");
       row.append(lobby, again);
       parts.push(row);
