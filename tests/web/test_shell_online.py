@@ -32,6 +32,9 @@ def test_two_browsers_play_a_room_made_in_the_lobby(live_server, new_page, scree
     ann, ben = new_page(), new_page()
     ann.goto(live_server.base + "/")
     ann.wait_for_selector("html[data-ready=true]")
+    ann.fill("#player-name", "  Ann  ")
+    ann.keyboard.press("Tab")
+    assert ann.evaluate("JSON.parse(localStorage.getItem('deltav.name'))") == "Ann"
     ann.click("[data-game=mining] .setup")
     ann.wait_for_selector(".dialog-setup")
     assert ann.locator("#setup-scenario").input_value() == "standard"
@@ -49,11 +52,14 @@ def test_two_browsers_play_a_room_made_in_the_lobby(live_server, new_page, scree
 
     ben.goto(live_server.base + "/")
     ben.wait_for_selector("html[data-ready=true]")
+    ben.fill("#player-name", "Ben")
+    ben.keyboard.press("Tab")
     ben.fill("#join-code", code.lower())
     ben.keyboard.press("Enter")
     ben.wait_for_url(f"**/play/{code}")
     ben.wait_for_selector("html[data-ready=true]")
     assert shell(ben)["seat"] == 1
+    assert [s["name"] for s in live_server.room(code)["seats"]] == ["Ann", "Ben"]
     ann.wait_for_function("document.querySelector('.seat[data-presence=free]') === null")
     generic(ann, live_server, code)
     generic(ben, live_server, code)
@@ -70,7 +76,7 @@ def test_two_browsers_play_a_room_made_in_the_lobby(live_server, new_page, scree
         actor = 0 if s0["toAct"] else 1
         me, other = pages[actor], pages[1 - actor]
         my_turn(me)
-        assert f"Player {actor}" in other.locator(".waiting").inner_text()
+        assert ("Ann", "Ben")[actor] in other.locator(".waiting").inner_text()
         me.keyboard.press("1")
         wait_step_change(me, s0["step"])
         moved[actor] += 1

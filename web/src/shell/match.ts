@@ -14,7 +14,7 @@ import { button, el, inTextField, trapFocus } from "./dom";
 import { GenericScreen } from "./generic";
 import type { GameScreen, LogEntry, ScreenHost, Snapshot } from "./screen";
 import { Sounds, type SoundName } from "./sound";
-import { forgetSeatKey, rememberMatch, saveSeatKey, seatKey } from "./storage";
+import { forgetSeatKey, playerName, rememberMatch, saveSeatKey, seatKey } from "./storage";
 import { SCREENS } from "../games";
 
 /** Seat colours: the two sides of a duel are cyan and orange (as the boards draw them), then more. */
@@ -671,7 +671,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     else {
       say("Taking a free seat in this room…");
       try {
-        const grant: SeatGrant = await joinRoom(code);
+        const grant: SeatGrant = await joinRoom(code, undefined, playerName() || undefined);
         if (grant.token !== null && grant.seat !== null) {
           saveSeatKey(code, { token: grant.token, seat: grant.seat });
           token = grant.token;
