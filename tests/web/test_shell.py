@@ -91,3 +91,26 @@ def test_a_reload_reconnects_to_the_same_seat(live_server, new_page):
     page.keyboard.press("1")
     wait_step_change(page, after["step"])
     assert page.errors == []
+
+
+def test_a_game_of_bots_set_up_in_the_lobby_is_watched(live_server, new_page, screenshots):
+    page = new_page()
+    page.goto(live_server.base + "/")
+    page.wait_for_selector("html[data-ready=true]")
+    page.click("[data-game=mining] .setup")
+    page.wait_for_selector(".dialog-setup")
+    page.locator("#seat-0").select_option("bot:easy")
+    page.locator("#seat-1").select_option("bot:random")
+    page.locator(".options-box summary").click()
+    page.fill("[data-option=max_turns]", "2")
+    page.screenshot(path=str(screenshots / "lobby-setup-bots.png"))
+    page.click(".dialog-setup button[type=submit]")
+    page.wait_for_url("**/watch/*")
+    page.wait_for_selector("html[data-ready=true]")
+    code = page.url.rstrip("/").split("/")[-1]
+    room = live_server.room(code)
+    assert [s["spec"] for s in room["seats"]] == ["bot:easy", "bot:random"] and room["options"]["max_turns"] == 2
+    page.wait_for_selector(".dialog-result", timeout=30_000)
+    assert shell(page)["seat"] is None
+    assert page.locator(".chat-form").is_hidden() and "only players write" in page.locator(".chat").inner_text()
+    assert page.errors == []

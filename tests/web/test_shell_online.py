@@ -39,7 +39,11 @@ def test_two_browsers_play_a_room_made_in_the_lobby(live_server, new_page, scree
     ann.wait_for_selector(".dialog-setup")
     assert ann.locator("#setup-scenario").input_value() == "standard"
     assert ann.locator(".opt-row.ruling").count() >= 3, "rulings are marked as rulings"
+    ann.locator("#seat-0").select_option("human")
     ann.locator("#seat-1").select_option("human")
+    ann.click(".dialog-setup button[type=submit]")
+    assert "Pick “You” for one seat" in ann.locator(".setup-error").inner_text(), "a set-up without you is explained"
+    ann.locator("#seat-0").select_option("you")
     ann.locator(".options-box summary").click()
     ann.screenshot(path=str(screenshots / "lobby-setup.png"))
     ann.click(".dialog-setup button[type=submit]")

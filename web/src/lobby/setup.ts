@@ -185,6 +185,10 @@ export function openSetup(g: GameInfo, say: (t: string, kind?: "info" | "error")
       err.textContent = "Only one seat can be you; pick “a person” for the others.";
       return;
     }
+    if (you < 0 && picks.includes("human")) {
+      err.textContent = "Pick “You” for one seat (the people you invite take the others), or make every seat a bot to watch.";
+      return;
+    }
     const seats = picks.map((p) => (p === "you" ? "human" : p));
     create.disabled = true;
     err.textContent = "";
