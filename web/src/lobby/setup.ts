@@ -42,7 +42,8 @@ function optionInput(o: OptionInfo): HTMLElement {
   const lab = el("label", "", o.name.replace(/_/g, " "));
   lab.htmlFor = id;
   if (o.ruling) lab.append(el("span", "tag", "ruling"));
-  const doc = el("p", "opt-doc dim", `${o.doc} Default: ${String(o.default)}.`);
+  const sentence = /[.!?)]$/.test(o.doc.trim()) ? o.doc.trim() : `${o.doc.trim()}.`;
+  const doc = el("p", "opt-doc dim", `${sentence} Default: ${String(o.default)}.`);
   doc.id = `${id}-doc`;
   row.append(lab, input, doc);
   return row;
@@ -121,7 +122,7 @@ export function openSetup(g: GameInfo, say: (t: string, kind?: "info" | "error")
       add("human", "A person (invite by code or link)");
       for (const b of g.bots) add(b, botName(b));
       sel.value = old[i] ?? (i === 0 ? "you" : defaultBot(g));
-      const lab = el("label", "", `Seat ${i + 1}`);
+      const lab = el("label", "", `Player ${i}`); // numbered as the game's log numbers them
       lab.htmlFor = sel.id;
       const row = el("div", "seat-row");
       row.append(lab, sel);
