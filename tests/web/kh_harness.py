@@ -118,8 +118,9 @@ class Driver:
         return self.game.board(self.session.options)
 
 
-def open_page(browser, url: str, driver: Driver, viewport=(1280, 800)):
-    ctx = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, device_scale_factor=1)
+def open_page(browser, url: str, driver: Driver, viewport=(1280, 800), reduced_motion: bool = False):
+    ctx = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, device_scale_factor=1,
+                              reduced_motion="reduce" if reduced_motion else "no-preference")
     pg = ctx.new_page()
     errors: list[str] = []
     pg.on("console", lambda m: errors.append(f"console.{m.type}: {m.text}") if m.type in ("error", "warning") else None)

@@ -65,6 +65,13 @@ def test_a_whole_game_against_a_bot_set_up_in_the_lobby(live_server, new_page):
     pg.wait_for_url("**/play/*")
     mounted(pg)
     shot(pg, "shell-start")
+    pg.keyboard.press("?")  # the shell's help overlay carries the screen's section with the engine's tables
+    pg.wait_for_selector(".overlay:not([hidden]) .kh-help")
+    help_text = pg.locator(".overlay").inner_text()
+    assert "Advanced Combat Table" in help_text and "Damage Table" in help_text and "frigate" in help_text
+    shot(pg, "shell-help")
+    pg.keyboard.press("Escape")
+    pg.wait_for_selector(".overlay", state="hidden")
     seen: set[str] = set()
     for _ in range(300):
         if not play_one(pg, seen, prefix="shell-", wait=shell_wait):

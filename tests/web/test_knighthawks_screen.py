@@ -35,7 +35,7 @@ def chromium(browser):
 
 def shot(pg, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    pg.wait_for_timeout(250)  # the camera eases
+    pg.wait_for_timeout(900)  # the camera eases, moves and shots are animated
     pg.screenshot(path=str(SHOTS / f"knighthawks-{name}.png"))
 
 
@@ -69,8 +69,9 @@ def play_one(pg, seen: set[str], prefix: str = "", wait=None) -> bool:
     key = st["stage"] + ("-plot" if st["plotting"] else "-planned" if planned and st["stage"] == "move" else "")
     if key not in seen:
         seen.add(key)
-        shot(pg, prefix + {"move": "movement", "move-plot": "plotting", "move-planned": "planned", "declare": "fire", "intercept": "intercept",
-                           "repair": "repair"}[key])
+        names = {"move": "movement", "move-plot": "plotting", "move-planned": "planned", "declare": "fire",
+                 "intercept": "intercept", "repair": "repair"}
+        shot(pg, prefix + names[key])
     controls = pg.locator(".kh-controls")
     if st["stage"] == "move" and st["plotting"]:
         # every other step by clicking its arrowed hex on the map, the rest with the straight-on button
@@ -235,5 +236,20 @@ def test_a_spectator_never_receives_a_secret(harness, chromium):
     secrets_ok(d)
     assert pg.evaluate("document.querySelectorAll('.kh-controls button[data-legal]').length") == 0
     shot(pg, "spectator")
+    assert pg.errors == []
+    pg.ctx.close()
+
+
+@pytest.mark.parametrize("reduced", [False, True])
+def test_moves_are_animated_unless_reduced_motion_is_asked(harness, chromium, reduced):
+    d = Driver({"scenario": "skirmish", "fleet0": "destroyer", "fleet1": "frigate"}, seed=1, seat=0)
+    pg = open_page(chromium, harness, d, reduced_motion=reduced)
+    pg.locator(".kh-map").focus()
+    s = stage(pg)["step"]
+    pg.keyboard.press("Enter")  # end movement: the destroyer holds its course, then the bot moves and fires
+    wait_step_change(pg, s)
+    pg.wait_for_function("window.khScreen.snap.to_act || window.khScreen.snap.status === 'over'")
+    n = pg.evaluate("window.khScreen.map.animations")
+    assert (n == 0) if reduced else (n > 0), n
     assert pg.errors == []
     pg.ctx.close()

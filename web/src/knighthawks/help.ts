@@ -64,7 +64,7 @@ const CONTROLS: [string, string][] = [
 
 export function helpSection(board: KHBoard | null): HTMLElement {
   const root = el("div", "", "kh-help");
-  root.append(el("h2", "Knight Hawks (Advanced Game)"));
+  root.append(el("h4", "The Advanced Game in brief"));
   for (const p of SUMMARY) root.append(el("p", p));
   root.append(el("h3", "Controls"));
   const dl = el("dl", "", "kh-keys");

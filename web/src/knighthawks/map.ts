@@ -11,6 +11,9 @@ import { fromPixel, pixel } from "../shell/hex";
 import { attachPanZoom } from "../shell/input";
 import { abbr, DIRS, type Hex, hexEq, type KHShip, type KHView, sideOf, severe } from "./model";
 
+const MOVE_MS = 700;
+const FLASH_MS = 650;
+
 export const COLOUR = { own: "#3ee0ff", enemy: "#ff9a3c", grid: "rgba(150,175,220,0.22)", ink: "#dfe6f3" };
 
 /** The screen angle (radians, y down) of a facing: toward the centre of that neighbour. */
@@ -53,6 +56,12 @@ export class HexMap {
   private detach: () => void;
   private fitted = false;
   private sized = false;
+  /** ship id -> the path it is being animated along and when that started (ms) */
+  private anims = new Map<string, { path: Hex[]; t0: number }>();
+  /** attack flashes: from, to, hit, start time */
+  private flashes: { a: Hex; b: Hex; hit: boolean; t0: number }[] = [];
+  /** how many moves and shots were animated (the browser tests read it) */
+  animations = 0;
   onClick: (h: Hex) => void = () => {};
   onHover: (h: Hex | null) => void = () => {};
   onKey: (e: KeyboardEvent) => boolean = () => false;
@@ -87,6 +96,7 @@ export class HexMap {
       const dt = this.last ? t - this.last : 16;
       this.last = t;
       if (this.resize() || this.camera.step(dt, this.reducedMotion)) this.dirty = true;
+      if (this.anims.size || this.flashes.length) this.dirty = true;
       if (this.dirty) this.draw();
       this.raf = requestAnimationFrame(loop);
     };
@@ -118,6 +128,62 @@ export class HexMap {
     const R = view.map.radius + 1;
     this.camera.limits = { x: -1.5 * R, y: -Math.sqrt(3) * R, w: 3 * R, h: 2 * Math.sqrt(3) * R };
     this.touch();
+  }
+
+  /** Animate the moves and shots just made (nothing with prefers-reduced-motion: the map simply shows the
+   *  new positions). */
+  animate(moves: { ship: string; path: Hex[] }[], shots: { a: Hex; b: Hex; hit: boolean }[]): void {
+    if (this.reducedMotion) return;
+    this.animations += moves.length + shots.length;
+    const t0 = performance.now();
+    moves.forEach((mv, i) => {
+      if (mv.path.length > 1) this.anims.set(mv.ship, { path: mv.path, t0: t0 + i * 120 });
+    });
+    const base = t0 + moves.length * 120 + (moves.length ? MOVE_MS : 0);
+    shots.forEach((sh, i) => this.flashes.push({ ...sh, t0: base + i * 160 }));
+    this.touch();
+  }
+
+  /** Where an animated ship is drawn now, or null when it is not animated. */
+  private animPos(id: string, now: number): [number, number] | null {
+    const a = this.anims.get(id);
+    if (!a) return null;
+    const k = (now - a.t0) / MOVE_MS;
+    if (k >= 1) {
+      this.anims.delete(id);
+      return null;
+    }
+    const f = Math.max(0, k) * (a.path.length - 1);
+    const i = Math.min(a.path.length - 2, Math.floor(f));
+    const [x0, y0] = this.screenOf(a.path[i]!);
+    const [x1, y1] = this.screenOf(a.path[i + 1]!);
+    const t = f - i;
+    return [x0 + (x1 - x0) * t, y0 + (y1 - y0) * t];
+  }
+
+  private drawFlashes(now: number): void {
+    const ctx = this.ctx;
+    this.flashes = this.flashes.filter((f) => now - f.t0 < FLASH_MS);
+    for (const f of this.flashes) {
+      const k = (now - f.t0) / FLASH_MS;
+      if (k < 0) continue;
+      const [ax, ay] = this.screenOf(f.a);
+      const [bx, by] = this.screenOf(f.b);
+      ctx.globalAlpha = 1 - k;
+      ctx.strokeStyle = f.hit ? "#ffe066" : "rgba(200,210,230,0.8)";
+      ctx.lineWidth = f.hit ? 3 : 1.5;
+      ctx.beginPath();
+      ctx.moveTo(ax, ay);
+      ctx.lineTo(bx, by);
+      ctx.stroke();
+      if (f.hit) {
+        ctx.fillStyle = "#ffb347";
+        ctx.beginPath();
+        ctx.arc(bx, by, this.camera.zoom * (0.3 + 0.5 * k), 0, Math.PI * 2);
+        ctx.fill();
+      }
+      ctx.globalAlpha = 1;
+    }
   }
 
   setOverlay(o: Overlay): void {
@@ -355,9 +421,11 @@ export class HexMap {
       if (l) l.push(s);
       else byHex.set(k, [s]);
     }
+    const now = performance.now();
     for (const list of byHex.values()) {
-      list.forEach((s, i) => this.counter(s, v, i, list.length, o.selected === s.id));
+      list.forEach((s, i) => this.counter(s, v, i, list.length, o.selected === s.id, this.animPos(s.id, now)));
     }
+    this.drawFlashes(now);
     // markers last: step targets and shots
     for (const m of o.markers) this.marker(m);
     this.offscreen(v);
@@ -441,11 +509,11 @@ export class HexMap {
   /** A ship counter: a rounded square in the side colour, its class letters, a facing wedge on the hexside it
    *  points at, and its speed; a selected ship gets a white ring, a severely damaged one a red corner, a
    *  burning one a flame dot. */
-  private counter(s: KHShip, v: KHView, i: number, n: number, selected: boolean): void {
+  private counter(s: KHShip, v: KHView, i: number, n: number, selected: boolean, at: [number, number] | null): void {
     const ctx = this.ctx;
     const z = this.camera.zoom;
-    let [x, y] = this.screenOf(s.hex);
-    if (n > 1) {
+    let [x, y] = at ?? this.screenOf(s.hex);
+    if (n > 1 && !at) {
       const a = (Math.PI * 2 * i) / n - Math.PI / 2;
       x += Math.cos(a) * z * 0.38;
       y += Math.sin(a) * z * 0.38;

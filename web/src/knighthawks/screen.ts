@@ -43,6 +43,7 @@ export class KnightHawksScreen implements GameScreen {
   private lastPhase = "";
   private lastTurn = "";
   private plotFocus: string | null = null;
+  private seenFirst = false;
   private facingPick = new Map<string, number>();
   private weaponSel = 0;
   private targetSel = 0;
@@ -123,6 +124,8 @@ export class KnightHawksScreen implements GameScreen {
       if (!this.selected) this.selected = v.ships.find((s) => s.owner === (snapshot.seat ?? 0))?.id ?? null;
     }
     this.addReport(newEvents);
+    if (this.seenFirst) this.animateEvents(newEvents); // not the log tail a page gets on connecting
+    this.seenFirst = true;
     const ph = this.phase(snapshot);
     if (ph !== this.lastPhase) {
       this.lastPhase = ph;
@@ -576,6 +579,24 @@ export class KnightHawksScreen implements GameScreen {
       if (att) o.lines.push({ a: src?.hex ?? att[4], b: att[4], colour: "#ff6a6a", dash: true });
     }
     return o;
+  }
+
+  /** The moves and shots of the new events, animated on the map (the map skips it with reduced motion). */
+  private animateEvents(events: LogEntry[]): void {
+    if (!this.map || !this.view) return;
+    const moves: { ship: string; path: Hex[] }[] = [];
+    const shots: { a: Hex; b: Hex; hit: boolean }[] = [];
+    for (const e of events) {
+      const g = e.event as Record<string, unknown>;
+      if (e.event.type === "moved" && Array.isArray(g.path)) moves.push({ ship: String(g.ship), path: g.path as Hex[] });
+      if (e.event.type === "attack") {
+        const src = this.ship(String(g.source));
+        const tg = this.ship(String(g.target));
+        const at = Array.isArray(g.hex) ? (g.hex as Hex) : tg?.hex;
+        if (at) shots.push({ a: src?.hex ?? at, b: at, hit: Boolean(g.hit) });
+      }
+    }
+    if (moves.length || shots.length) this.map.animate(moves, shots);
   }
 
   // --- the combat report ----------------------------------------------------------------------------------

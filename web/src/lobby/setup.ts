@@ -6,7 +6,7 @@
  * Owns the set-up form only; the options are validated by the server (its sentence is shown on a refusal).
  */
 import { botName, type GameInfo, type OptionInfo } from "../shell/api";
-import { button, el } from "../shell/dom";
+import { button, el, trapFocus } from "../shell/dom";
 import { defaultBot, defaultSeats, startRoom } from "./lobby";
 
 let open: HTMLElement | null = null;
@@ -42,7 +42,8 @@ function optionInput(o: OptionInfo): HTMLElement {
   const lab = el("label", "", o.name.replace(/_/g, " "));
   lab.htmlFor = id;
   if (o.ruling) lab.append(el("span", "tag", "ruling"));
-  const doc = el("p", "opt-doc dim", `${o.doc} Default: ${String(o.default)}.`);
+  const sentence = /[.!?)]$/.test(o.doc.trim()) ? o.doc.trim() : `${o.doc.trim()}.`;
+  const doc = el("p", "opt-doc dim", `${sentence} Default: ${String(o.default)}.`);
   doc.id = `${id}-doc`;
   row.append(lab, input, doc);
   return row;
@@ -121,7 +122,7 @@ export function openSetup(g: GameInfo, say: (t: string, kind?: "info" | "error")
       add("human", "A person (invite by code or link)");
       for (const b of g.bots) add(b, botName(b));
       sel.value = old[i] ?? (i === 0 ? "you" : defaultBot(g));
-      const lab = el("label", "", `Seat ${i + 1}`);
+      const lab = el("label", "", `Player ${i}`); // numbered as the game's log numbers them
       lab.htmlFor = sel.id;
       const row = el("div", "seat-row");
       row.append(lab, sel);
@@ -162,6 +163,7 @@ export function openSetup(g: GameInfo, say: (t: string, kind?: "info" | "error")
   scenSel.focus();
 
   back.addEventListener("keydown", (e) => {
+    if (trapFocus(frame, e)) return;
     if (e.key === "Escape") {
       e.preventDefault();
       close();
@@ -182,6 +184,10 @@ export function openSetup(g: GameInfo, say: (t: string, kind?: "info" | "error")
     const you = picks.indexOf("you");
     if (picks.filter((p) => p === "you").length > 1) {
       err.textContent = "Only one seat can be you; pick “a person” for the others.";
+      return;
+    }
+    if (you < 0 && picks.includes("human")) {
+      err.textContent = "Pick “You” for one seat (the people you invite take the others), or make every seat a bot to watch.";
       return;
     }
     const seats = picks.map((p) => (p === "you" ? "human" : p));
