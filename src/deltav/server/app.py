@@ -122,9 +122,10 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         log.info("deltav server ready (%d rooms restored)", restored)
         app.state.hub = hub()
         try:
-            async with mcp_mount[1]() if mcp_mount else contextlib.nullcontext():
-                yield
+            yield
         finally:
+            if mcp_mount:
+                await mcp_mount[1].close()
             await hub().close()
             await store.close()
 

@@ -4,34 +4,67 @@ The same tools as ``deltav mcp`` (:mod:`deltav.client.mcptools`) in their statel
 between calls, so ``create_room``/``join_room`` return the seat's token and the other tools take it; each call
 speaks to this very server over its own HTTP routes and WebSocket, exactly as a remote agent does (the seat
 is then a human seat like any other). The SDK's DNS-rebinding protection admits localhost Host headers only
-(agents elsewhere run ``deltav mcp --server URL`` next to themselves). Mounted only when the ``mcp`` package is
-installed. This module owns the mount and the MCP session manager's lifetime only.
+(agents elsewhere run ``deltav mcp --server URL`` next to themselves).
+
+Mounted only when the ``mcp`` package is installed, and built at the first request to ``/mcp`` (importing the
+SDK costs seconds, which ``deltav serve``'s start should not pay); the MCP session manager then runs in its own
+task until :meth:`LazyMCP.close`. This module owns the mount and the session manager's lifetime only.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+import importlib.util
 from typing import Any
 
 PATH = "/mcp"
 
 
-def mount() -> tuple[Any, Any] | None:
-    """``(Mount, lifespan)`` for the app, or None without the ``mcp`` package. ``lifespan()`` is an async
-    context manager to hold open while the server runs."""
-    try:
-        from starlette.routing import Mount
+class LazyMCP:
+    """An ASGI app that builds the MCP streamable-HTTP app on its first request."""
 
-        from deltav.client.mcptools import build
-    except ImportError:
+    def __init__(self) -> None:
+        self.app: Any = None
+        self._lock = asyncio.Lock()
+        self._stop: asyncio.Event | None = None
+        self._task: asyncio.Task | None = None
+
+    async def _build(self) -> None:
+        mcptools = await asyncio.to_thread(importlib.import_module, "deltav.client.mcptools")
+        server = mcptools.build(None, stateless=True)
+        app = server.streamable_http_app(streamable_http_path="/", stateless_http=True)
+        ready, self._stop = asyncio.Event(), asyncio.Event()
+
+        async def run() -> None:
+            async with server.session_manager.run():
+                ready.set()
+                await self._stop.wait()
+
+        self._task = asyncio.create_task(run())
+        await ready.wait()
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if self.app is None:
+            async with self._lock:
+                if self.app is None:
+                    await self._build()
+        await self.app(scope, receive, send)
+
+    async def close(self) -> None:
+        if self._stop is not None:
+            self._stop.set()
+        if self._task is not None:
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(self._task, 10)
+
+
+def mount() -> tuple[Any, LazyMCP] | None:
+    """``(Mount, LazyMCP)`` for the app, or None without the ``mcp`` package (close the LazyMCP on shutdown)."""
+    if importlib.util.find_spec("mcp") is None:
         return None
-    server = build(None, stateless=True)
-    app = server.streamable_http_app(streamable_http_path="/", stateless_http=True)
+    from starlette.routing import Mount
 
-    @contextlib.asynccontextmanager
-    async def lifespan() -> AsyncIterator[None]:
-        async with server.session_manager.run():
-            yield
-
-    return Mount(PATH, app=app), lifespan
+    lazy = LazyMCP()
+    return Mount(PATH, app=lazy), lazy
