@@ -43,3 +43,15 @@ def test_the_board_route(live_server):
     assert status == 404 and err["error"] == "no_board"
     status, err = live_server.http("GET", "/games/chess/board")
     assert status == 404 and err["error"] == "unknown_game"
+
+
+def test_the_board_route_takes_every_option_as_the_client_sends_them(live_server):
+    """The client sends a snapshot's whole ``options`` as query strings (booleans as true/false)."""
+    import urllib.parse
+
+    room = live_server.create("tactical", ["human", "bot:easy"], scenario="duel")
+    options = live_server.room(room.code)["options"]
+    assert any(isinstance(v, bool) for v in options.values())
+    query = urllib.parse.urlencode({k: str(v).lower() if isinstance(v, bool) else v for k, v in options.items()})
+    status, board = live_server.http("GET", f"/games/tactical/board?{query}")
+    assert status == 200 and board["scenario"]["id"] == "duel"
