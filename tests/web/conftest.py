@@ -249,8 +249,9 @@ def new_page(browser):
         pg.frames_in = []
         pg.on("console", lambda m: pg.errors.append(f"console.{m.type}: {m.text}") if _counts_as_error(m) else None)
         pg.on("pageerror", lambda e: pg.errors.append(f"page error: {e}"))
+        # a request cut short by leaving the page (ERR_ABORTED) is not a failure of the page
         pg.on("requestfailed", lambda r: pg.errors.append(f"request failed: {r.url} {r.failure}")
-              if "/ws/" not in r.url else None)
+              if "/ws/" not in r.url and "ERR_ABORTED" not in (r.failure or "") else None)
 
         def on_socket(ws):
             ws.on("framereceived", lambda payload: pg.frames_in.append(payload) if isinstance(payload, str) else None)

@@ -32,11 +32,18 @@ def test_two_browsers_play_a_room_made_in_the_lobby(live_server, new_page, scree
     ann, ben = new_page(), new_page()
     ann.goto(live_server.base + "/")
     ann.wait_for_selector("html[data-ready=true]")
+    ann.fill("#player-name", "  Ann  ")
+    ann.keyboard.press("Tab")
+    assert ann.evaluate("JSON.parse(localStorage.getItem('deltav.name'))") == "Ann"
     ann.click("[data-game=mining] .setup")
     ann.wait_for_selector(".dialog-setup")
     assert ann.locator("#setup-scenario").input_value() == "standard"
     assert ann.locator(".opt-row.ruling").count() >= 3, "rulings are marked as rulings"
+    ann.locator("#seat-0").select_option("human")
     ann.locator("#seat-1").select_option("human")
+    ann.click(".dialog-setup button[type=submit]")
+    assert "Pick “You” for one seat" in ann.locator(".setup-error").inner_text(), "a set-up without you is explained"
+    ann.locator("#seat-0").select_option("you")
     ann.locator(".options-box summary").click()
     ann.screenshot(path=str(screenshots / "lobby-setup.png"))
     ann.click(".dialog-setup button[type=submit]")
@@ -49,11 +56,14 @@ def test_two_browsers_play_a_room_made_in_the_lobby(live_server, new_page, scree
 
     ben.goto(live_server.base + "/")
     ben.wait_for_selector("html[data-ready=true]")
+    ben.fill("#player-name", "Ben")
+    ben.keyboard.press("Tab")
     ben.fill("#join-code", code.lower())
     ben.keyboard.press("Enter")
     ben.wait_for_url(f"**/play/{code}")
     ben.wait_for_selector("html[data-ready=true]")
     assert shell(ben)["seat"] == 1
+    assert [s["name"] for s in live_server.room(code)["seats"]] == ["Ann", "Ben"]
     ann.wait_for_function("document.querySelector('.seat[data-presence=free]') === null")
     generic(ann, live_server, code)
     generic(ben, live_server, code)
@@ -70,7 +80,7 @@ def test_two_browsers_play_a_room_made_in_the_lobby(live_server, new_page, scree
         actor = 0 if s0["toAct"] else 1
         me, other = pages[actor], pages[1 - actor]
         my_turn(me)
-        assert f"Player {actor}" in other.locator(".waiting").inner_text()
+        assert ("Ann", "Ben")[actor] in other.locator(".waiting").inner_text()
         me.keyboard.press("1")
         wait_step_change(me, s0["step"])
         moved[actor] += 1
@@ -129,6 +139,9 @@ def test_help_overlay(live_server, new_page, screenshots):
     text = page.locator(".dialog-help").inner_text()
     assert "Controls of every game" in text and "show or hide the log" in text
     page.screenshot(path=str(screenshots / "match-help.png"))
+    for _ in range(4):  # Tab stays inside the dialog
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.querySelector('.dialog-help').contains(document.activeElement)")
     page.keyboard.press("Escape")
     assert page.locator(".overlay").is_hidden()
     page.click("button[aria-label='Help and controls']")
@@ -189,7 +202,7 @@ def test_the_same_seat_opened_twice_and_an_unknown_room(live_server, new_page, s
     second.wait_for_selector("html[data-ready=true]")
     first.wait_for_selector(".dialog-link")
     text = first.locator(".dialog-link").inner_text()
-    assert "another tab" in text
+    assert "another tab" in text and "Play here instead" in text
     assert shell(first)["link"] == "closed"
     first.wait_for_timeout(1500)
     assert shell(first)["link"] == "closed", "a replaced page does not fight back"
@@ -219,3 +232,34 @@ def test_a_dropped_socket_reconnects_by_itself(live_server, new_page):
     page.keyboard.press("1")
     wait_step_change(page, step)
     assert page.errors == []
+
+
+def test_a_player_who_leaves_shows_away_with_the_grace_countdown(live_server, new_page, screenshots):
+    room = live_server.create("mining", ["human", "human"], seed=6, name="ann")
+    ann, ben = new_page(), new_page()
+    live_server.open_seat(ann, room)
+    live_server.open_seat(ben, live_server.join(room.code, name="ben"))
+    ann.wait_for_selector(".seat[data-presence=online] >> text=ben")
+    ben.close()
+    chip = ann.locator(".seat", has_text="ben")
+    ann.wait_for_function("document.querySelector('.seat:nth-child(2)').dataset.presence === 'away'")
+    first = chip.locator(".seat-state").inner_text()
+    assert "s to return" in first, first
+    ann.wait_for_timeout(2200)
+    later = chip.locator(".seat-state").inner_text()
+    assert int(later.split("·")[1].split()[0]) < int(first.split("·")[1].split()[0]), (first, later)
+    ann.screenshot(path=str(screenshots / "match-opponent-away.png"))
+    assert ann.errors == []
+
+
+def test_a_bad_seat_token_is_explained_and_forgotten(live_server, new_page):
+    room = live_server.create("mining", ["human", "bot:easy"], seed=12)
+    page = new_page()
+    page.goto(live_server.base + "/")
+    page.evaluate(f"localStorage.setItem('deltav.seat.{room.code}', JSON.stringify({{token: 'not-a-token', seat: 0}}))")
+    page.goto(f"{live_server.base}/play/{room.code}")
+    page.wait_for_selector(".dialog-link")
+    assert "does not accept this page's seat key" in page.locator(".dialog-link").inner_text()
+    assert page.evaluate(f"localStorage.getItem('deltav.seat.{room.code}')") is None, "the bad token is forgotten"
+    page.wait_for_timeout(1200)
+    assert page.evaluate("window.deltavShell.state().link") == "closed", "no reconnect loop"

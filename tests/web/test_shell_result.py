@@ -35,7 +35,8 @@ def test_surrender_result_dialog_rematch_and_replay(live_server, new_page, scree
     winners = record["result"]["winners"]
     expected = "You won!" if winners == [0] else "Easy bot won." if winners == [1] else "You share the win"
     assert expected in text, text
-    assert "Score" in text and record["result"]["reason"] in text
+    reason = record["result"]["reason"]
+    assert "Score" in text and reason[0].upper() + reason[1:] in text
     assert page.locator(".dialog-result a", has_text="Download the record").get_attribute("href") == \
         f"/rooms/{room.code}/record?match=1"
     page.screenshot(path=str(screenshots / "match-result.png"))

@@ -7,7 +7,7 @@
  */
 import { ApiError, botName, createRoom, games, rooms, scenarioTitle, type GameInfo, type RoomListEntry } from "../shell/api";
 import { button, el } from "../shell/dom";
-import { recentMatches, saveSeatKey } from "../shell/storage";
+import { playerName, recentMatches, saveSeatKey, setPlayerName } from "../shell/storage";
 import { openSetup } from "./setup";
 
 /** One line per game for its card (the catalogue has titles and scenarios, not a pitch). */
@@ -19,6 +19,8 @@ const BLURBS: Record<string, string> = {
 };
 
 export const DEFAULT_BOT = "bot:normal";
+/** The cards' order: the flagship first; a game not listed comes last. */
+const ORDER = ["tactical", "mining", "deepspace", "knighthawks"];
 
 /** The seat count of a game with its default options. */
 export function defaultSeats(g: GameInfo): number {
@@ -45,7 +47,8 @@ function subtitle(g: GameInfo): string {
 /** Create a room and go to its match page, the seat's token kept under the room code. */
 export async function startRoom(req: Parameters<typeof createRoom>[0], say: (t: string, kind?: "error") => void): Promise<void> {
   try {
-    const grant = await createRoom(req);
+    const name = playerName();
+    const grant = await createRoom(name && req.name === undefined ? { ...req, name } : req);
     if (grant.token !== null && grant.seat !== null) {
       saveSeatKey(grant.code, { token: grant.token, seat: grant.seat, game: req.game });
       location.assign(`/play/${grant.code}`);
@@ -104,7 +107,22 @@ export async function startLobby(root: HTMLElement): Promise<void> {
     e.preventDefault();
     go("play");
   });
-  join.append(jt, el("p", "dim", "Got a code or a link from a friend? Type the code to take the free seat, or watch."), form);
+  const nameRow = el("div", "name-row");
+  const nameInput = el("input");
+  nameInput.type = "text";
+  nameInput.id = "player-name";
+  nameInput.maxLength = 40;
+  nameInput.setAttribute("autocomplete", "nickname");
+  nameInput.placeholder = "Anonymous";
+  nameInput.value = playerName();
+  const nameLabel = el("label", "", "Your name");
+  nameLabel.htmlFor = nameInput.id;
+  nameInput.addEventListener("change", () => {
+    setPlayerName(nameInput.value);
+    say(playerName() ? `The other players will see you as ${playerName()}.` : "You play without a name.");
+  });
+  nameRow.append(nameLabel, nameInput);
+  join.append(jt, el("p", "dim", "Got a code or a link from a friend? Type the code to take the free seat, or watch."), form, nameRow);
 
   const recent = el("section", "panel-box recent");
   recent.setAttribute("aria-labelledby", "recent-title");
@@ -143,9 +161,18 @@ export async function startLobby(root: HTMLElement): Promise<void> {
     cards.replaceChildren(el("p", "error-text", e instanceof Error ? e.message : String(e)));
     return;
   }
-  cards.replaceChildren(...catalogue.map((g) => card(g)));
+  const rank = (id: string): number => (ORDER.indexOf(id) + ORDER.length + 1) % (ORDER.length + 1);
+  cards.replaceChildren(...[...catalogue].sort((a, b) => rank(a.id) - rank(b.id)).map((g) => card(g)));
   document.documentElement.dataset.ready = "true";
-  void fillRooms(lists, catalogue);
+  const refresh = (): void => void fillRooms(lists, catalogue);
+  refresh();
+  // the lists follow the server while the lobby is open (a quiet refresh every 15 s, and on coming back)
+  setInterval(() => {
+    if (document.visibilityState === "visible") refresh();
+  }, 15_000);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") refresh();
+  });
 
   function card(g: GameInfo): HTMLElement {
     const c = el("article", "game-card");
@@ -189,10 +216,11 @@ async function fillRooms(box: HTMLElement, catalogue: GameInfo[]): Promise<void>
     ["live", "Live matches to watch", "Nobody is playing right now."],
     ["finished", "Finished matches to replay", "No finished match yet."],
   ];
+  const holder = el("div", "room-groups"); // built whole, then swapped in: a refresh never shows half a list
   for (const [status, title, empty] of groups) {
     const sec = el("div", `room-group room-${status}`);
     sec.append(el("h3", "", title));
-    box.append(sec);
+    holder.append(sec);
     let list: RoomListEntry[] = [];
     try {
       list = await rooms(status);
@@ -217,4 +245,6 @@ async function fillRooms(box: HTMLElement, catalogue: GameInfo[]): Promise<void>
     }
     sec.append(ul);
   }
+  box.querySelector(".room-groups")?.remove();
+  box.append(holder);
 }

@@ -77,8 +77,7 @@ export async function startReplay(root: HTMLElement, code: string, match: number
   side.append(logBox);
   body.append(screenRoot, side);
 
-  const bar = el("div", "replay-bar");
-  bar.setAttribute("role", "group");
+  const bar = el("section", "replay-bar");
   bar.setAttribute("aria-label", "Replay controls");
   const icon = (b: HTMLButtonElement, path: string): HTMLButtonElement => {
     b.textContent = "";
@@ -120,7 +119,10 @@ export async function startReplay(root: HTMLElement, code: string, match: number
   const status = el("div", "status");
   status.setAttribute("role", "status");
   status.setAttribute("aria-live", "polite");
-  root.append(head, seatsBar, banner, waiting, body, bar, status);
+  const turnBox = el("section", "turn-box");
+  turnBox.setAttribute("aria-label", "Players and position");
+  turnBox.append(seatsBar, banner, waiting);
+  root.append(head, turnBox, body, bar, status);
 
   const say = (text: string, kind: "info" | "warn" | "error" = "info"): void => {
     status.textContent = text;

@@ -9,12 +9,12 @@
  * Owns the page around a screen; it never looks inside a game's view and never builds an action.
  */
 import { ApiError, board as fetchBoard, botName, games, joinRoom, scenarioTitle, type GameInfo, type SeatGrant } from "./api";
-import { Connection, socketUrl, type ChatMessage, type RoomInfo, type ServerError, type StateMessage } from "./connection";
-import { button, el, inTextField } from "./dom";
+import { Connection, FINAL_CLOSES, socketUrl, type ChatMessage, type RoomInfo, type ServerError, type StateMessage } from "./connection";
+import { button, el, inTextField, trapFocus } from "./dom";
 import { GenericScreen } from "./generic";
 import type { GameScreen, LogEntry, ScreenHost, Snapshot } from "./screen";
 import { Sounds, type SoundName } from "./sound";
-import { forgetSeatKey, rememberMatch, saveSeatKey, seatKey } from "./storage";
+import { forgetSeatKey, playerName, rememberMatch, saveSeatKey, seatKey } from "./storage";
 import { SCREENS } from "../games";
 
 /** Seat colours: the two sides of a duel are cyan and orange (as the boards draw them), then more. */
@@ -91,7 +91,9 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
   const codeBox = el("div", "room-code");
   const codeText = el("code", "", code);
   codeText.setAttribute("aria-label", `room code ${code.split("").join(" ")}`);
-  const invite = button("Copy invite link", () => void copyInvite(), "btn small", "Copy a link another person opens to join this room");
+  const invite = button("", () => void copyInvite(), "btn small", "Copy a link another person opens to join this room");
+  invite.append(el("span", "long", "Copy invite link"), el("span", "short", "Invite"));
+  invite.setAttribute("aria-label", "Copy invite link");
   codeBox.append(el("span", "dim", "Room "), codeText, invite);
   const tools = el("div", "tools");
   const logBtn = button("Log", () => toggleLog(), "btn small", "Show or hide the game log (L)");
@@ -139,9 +141,16 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
   const status = el("div", "status");
   status.setAttribute("role", "status");
   status.setAttribute("aria-live", "polite");
+  // the events of each update, read out by screen readers (the log panel itself is not live: too chatty)
+  const narrator = el("div", "sr-only");
+  narrator.setAttribute("aria-live", "polite");
+  narrator.id = "narrator";
   const overlay = el("div", "overlay");
   overlay.hidden = true;
-  root.append(head, seatsBar, banner, waiting, body, status, overlay);
+  const turnBox = el("section", "turn-box");
+  turnBox.setAttribute("aria-label", "Players and turn");
+  turnBox.append(seatsBar, banner, waiting);
+  root.append(head, turnBox, body, status, narrator, overlay);
   showMute();
 
   // ---- host: what a screen may ask of the shell ----
@@ -223,7 +232,9 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     logBtn.setAttribute("aria-pressed", String(!hidden));
     say(hidden ? "Log hidden (L shows it)." : "Log shown.");
   }
-  logBtn.setAttribute("aria-pressed", "true");
+  // a phone starts with the log and chat folded away (L or the Log button opens them over the lower half)
+  if (window.matchMedia("(max-width: 700px)").matches) root.classList.add("log-hidden");
+  logBtn.setAttribute("aria-pressed", String(!root.classList.contains("log-hidden")));
 
   async function copyInvite(): Promise<void> {
     const url = `${location.origin}/play/${code}`;
@@ -295,7 +306,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     const others = snap.deciding.filter((d) => !d.submitted && d.seat !== st.seat).map((d) => seatName(d.seat));
     const mine = snap.to_act;
     if (mine && others.length) waiting.textContent = `Your move (${others.join(", ")} ${others.length === 1 ? "is" : "are"} choosing too).`;
-    else if (mine) waiting.textContent = "Your move.";
+    else if (mine) waiting.textContent = ""; // the banner says it
     else if (others.length) waiting.textContent = `Waiting for ${others.join(", ")}…`;
     else waiting.textContent = "";
     waiting.hidden = !waiting.textContent;
@@ -341,6 +352,13 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       }),
     );
     if (atBottom) logList.scrollTop = logList.scrollHeight;
+  }
+
+  function narrate(events: LogEntry[]): void {
+    if (!events.length) return;
+    const texts = events.map((e) => e.text);
+    const shown = texts.slice(-3).join(". ");
+    narrator.textContent = texts.length > 3 ? `${texts.length - 3} earlier events, then: ${shown}.` : `${shown}.`;
   }
 
   function renderPhase(): void {
@@ -431,7 +449,10 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       : `${winners.map(seatName).join(" and ")} won.`;
     parts.push(el("p", "result-headline", headline));
     const reason = forfeit ? `${seatName(forfeit.seat)} did not come back in time (${forfeit.reason}).` : result?.reason;
-    if (reason) parts.push(el("p", "result-reason", String(reason)));
+    if (reason) {
+      const r = String(reason);
+      parts.push(el("p", "result-reason", `${r.charAt(0).toUpperCase()}${r.slice(1)}${/[.!?]$/.test(r) ? "" : "."}`));
+    }
     const scores = Array.isArray(result?.scores) ? (result.scores as number[]) : null;
     if (scores) {
       const table = el("table", "result-scores");
@@ -476,7 +497,8 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     if (final) {
       const lobby = el("a", "btn primary", "Back to the lobby");
       lobby.href = "/";
-      const again = button("Try again", () => location.reload(), "btn");
+      // after 4001 the seat is open in another tab: coming back here takes it over (that tab then stops)
+      const again = button(text === FINAL_CLOSES[4001] ? "Play here instead" : "Try again", () => location.reload(), "btn");
       const row = el("div", "dialog-actions");
       row.append(lobby, again);
       parts.push(row);
@@ -495,8 +517,10 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
 
   // ---- keys: the shell's first, then the screen's; never keys typed into a field ----
   document.addEventListener("keydown", (e) => {
+    if (overlayKind !== null && !overlay.hidden && trapFocus(overlay, e)) return;
     if (inTextField(e) || e.ctrlKey || e.metaKey || e.altKey) return;
     if (overlayKind !== null) {
+      if (trapFocus(overlay, e)) return;
       if (e.key === "Escape") {
         closeOverlay();
         e.preventDefault();
@@ -598,6 +622,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     }
     st.screen.update(snap, msg.events);
     renderPhase();
+    narrate(msg.events);
     document.documentElement.dataset.step = String(snap.step);
     document.documentElement.dataset.ready = "true";
     const over = snap.status === "over" || msg.room.status === "finished";
@@ -646,7 +671,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     else {
       say("Taking a free seat in this room…");
       try {
-        const grant: SeatGrant = await joinRoom(code);
+        const grant: SeatGrant = await joinRoom(code, undefined, playerName() || undefined);
         if (grant.token !== null && grant.seat !== null) {
           saveSeatKey(code, { token: grant.token, seat: grant.seat });
           token = grant.token;

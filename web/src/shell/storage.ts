@@ -78,3 +78,14 @@ export function preference(name: string, fallback: boolean): boolean {
 export function setPreference(name: string, value: boolean): void {
   write(`deltav.pref.${name}`, value);
 }
+
+/** The name this browser plays under (shown to the other players), or "" when none was given. */
+export function playerName(): string {
+  const v = read<string>("deltav.name");
+  return typeof v === "string" ? v.slice(0, 40) : "";
+}
+
+export function setPlayerName(name: string): void {
+  const clean = name.split(/\s+/).filter(Boolean).join(" ").slice(0, 40);
+  write("deltav.name", clean || null);
+}
