@@ -11,7 +11,7 @@ import time
 from deltav.core import get_game
 from deltav.core.records import MatchRecord, replay
 from deltav.games import load_all
-from tests.web.conftest import wait_step_change
+from tests.web.conftest import axe_violations, wait_step_change
 from tests.web.mining_driver import close_result_dialog, key_step, screen_state, take_step
 
 load_all()
@@ -163,4 +163,28 @@ def test_the_keyboard_alone_plays_a_game_and_the_help_overlay(live_server, new_p
         key_step(page)
         wait_step_change(page, st["step"], timeout=10_000)
     assert screen_state(page)["status"] == "over"
+    assert page.errors == []
+
+
+def test_axe_finds_no_violation_on_the_mining_screen(live_server, new_page):
+    """axe-core (the shell's helper) on the mining screen mid-game and on its help overlay."""
+    room = live_server.create("mining", ["human", "bot:easy"], seed=12, max_turns=8)
+    page = new_page()
+    live_server.open_seat(page, room)
+    page.wait_for_selector(".mn-root[data-phase]", timeout=15_000)
+    moves: list[int] = []
+    for _ in range(6):  # a few decisions in, so contracts, tiles and counters have states
+        st = screen_state(page)
+        if st["status"] == "over":
+            break
+        if st["toAct"]:
+            take_step(page, moves)
+            wait_step_change(page, st["step"], timeout=10_000)
+        else:
+            time.sleep(0.1)
+    # the shell's log list (outside the screen) is left to the shell: once long it scrolls without being focusable
+    assert axe_violations(page, exclude=[".log-list"]) == []
+    page.keyboard.press("?")
+    page.wait_for_selector(".mn-help")
+    assert axe_violations(page, exclude=[".log-list"]) == []
     assert page.errors == []
