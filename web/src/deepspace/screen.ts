@@ -192,6 +192,14 @@ export class DeepSpaceScreen implements GameScreen {
       this.cursorHex = centre && idx.byKey.has(vkey(centre)) ? centre : null;
     }
     const cur = idx.ship;
+    if (cur && idx.kind === "velocity" && v.phase === "deploy" && this.plane && this.fitted) {
+      // the starting velocity: the placed ship in the middle, so every reachable hex shows
+      const at = v.mine?.plans?.[cur]?.pos as Hex | undefined;
+      if (at) {
+        this.measureInsets();
+        this.plane.centreOn(at);
+      }
+    }
     if (cur && cur !== this.lastCurrent) {
       this.lastCurrent = cur;
       const s = v.ships.find((x) => x.id === cur);
