@@ -337,10 +337,21 @@ def test_help_overlay_desktop_and_reduced_motion_reveal(live_server, new_page, s
     room = live_server.create("deepspace", ["human", "bot:easy"], seed=8, scenario="skirmish", round_limit=2)
     live_server.open_seat(page, room)
     page.wait_for_selector(ROOT)
+    page.wait_for_function(f"document.querySelector('{ORDERS}')?.dataset.kind === 'place'", timeout=20_000)
+    before = page.inner_text(ORDERS)
+    cam = page.evaluate("window.deltavDeepspace.hex(0, 0)")
     page.keyboard.press("?")
     page.wait_for_selector(".ds-help")
     _shoot(page, screenshots, "help")
+    # keys pressed while the help is open reach neither the orders nor the camera (Enter would press the focused
+    # close button, as it should)
+    for key in ("d", "]", "ArrowUp", "+", "]"):
+        page.keyboard.press(key)
+    page.wait_for_timeout(400)
     page.keyboard.press("Escape")
+    page.wait_for_timeout(200)
+    assert page.inner_text(ORDERS) == before
+    assert page.evaluate("window.deltavDeepspace.hex(0, 0)") == cam
     zone = _zone(live_server, "skirmish", 0)
     rng = random.Random(4)
     shots: dict = {}

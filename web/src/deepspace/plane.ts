@@ -92,6 +92,9 @@ export class Plane {
     this.camera.maxZoom = 120;
     // the handle drag comes before the camera's own drag (capture at the target runs first)
     canvas.addEventListener("pointerdown", this.handleDown, { capture: true });
+    // registered before the camera's key listener: a key the page already used (the shell, or this screen
+    // through the shell) or one pressed while a dialog of the page is open moves nothing
+    window.addEventListener("keydown", this.keyGuard);
     this.detach = attachPanZoom(canvas, this.camera, {
       changed: () => {
         this.touch();
@@ -115,7 +118,13 @@ export class Plane {
     this.frame = requestAnimationFrame(loop);
   }
 
+  private keyGuard = (e: KeyboardEvent): void => {
+    const overlay = document.querySelector<HTMLElement>("[role=dialog][aria-modal=true]:not([hidden]), .overlay:not([hidden])");
+    if (e.defaultPrevented || overlay) e.stopImmediatePropagation();
+  };
+
   destroy(): void {
+    window.removeEventListener("keydown", this.keyGuard);
     cancelAnimationFrame(this.frame);
     this.detach();
     this.resizeObs.disconnect();
@@ -693,7 +702,7 @@ export class Plane {
     const z = this.camera.zoom;
     const me = sc.view.you;
     const pulse = reducedMotion() ? 1 : 0.75 + 0.25 * Math.sin(now / 260);
-    for (const { x, y, r, s } of lay.values()) {
+    for (const { x, y, r, s, crowd } of lay.values()) {
       const col = sc.colours[s.owner] ?? "#aaa";
       if (s.id === sc.current) {
         ctx.strokeStyle = `rgba(255,255,255,${pulse})`;
@@ -747,6 +756,8 @@ export class Plane {
         ctx.stroke();
         continue;
       }
+      // the ship's id under it when there is room (the ship card and the lists name ships by id)
+      if (z >= 16 && crowd <= 2) this.label(s.id, x, y + r + 9 / z, "rgba(210,220,240,0.75)", 10, "center");
       if (s.incoming > 0 && (sc.view.phase === "allocate" || sc.view.phase === "destruct")) {
         this.label(`-${s.incoming}`, x + r + 3 / z, y - r, "#ff6a5a", 13, "left", true);
       }

@@ -192,6 +192,14 @@ export class DeepSpaceScreen implements GameScreen {
       this.cursorHex = centre && idx.byKey.has(vkey(centre)) ? centre : null;
     }
     const cur = idx.ship;
+    if (cur && idx.kind === "velocity" && v.phase === "deploy" && this.plane && this.fitted) {
+      // the starting velocity: the placed ship in the middle, so every reachable hex shows
+      const at = v.mine?.plans?.[cur]?.pos as Hex | undefined;
+      if (at) {
+        this.measureInsets();
+        this.plane.centreOn(at);
+      }
+    }
     if (cur && cur !== this.lastCurrent) {
       this.lastCurrent = cur;
       const s = v.ships.find((x) => x.id === cur);
@@ -647,6 +655,17 @@ export class DeepSpaceScreen implements GameScreen {
       o.append(el("h2", { text: w.length ? `${w.map((p) => v.players[p]?.name ?? p).join(" and ")} won` : "A draw" }));
       if (r?.reason) o.append(el("p", { text: `Reason: ${r.reason}.` }));
       if (v.you !== null) o.append(el("p", { class: "ds-dim", text: w.includes(v.you) ? "Your fleet carried the day." : w.length ? "Your fleet lost this battle." : "" }));
+      const t = el("table", { class: "ds-sheet", "data-testid": "ds-final" });
+      t.append(el("tr", {}, el("th", { text: "fleet" }), el("th", { class: "ds-r", text: "ships left" }), el("th", { class: "ds-r", text: "dealt" }),
+        el("th", { class: "ds-r", text: "taken" }), el("th", { class: "ds-r", text: "score" })));
+      v.players.forEach((p, i) => {
+        const ships = v.ships.filter((x) => x.owner === i);
+        t.append(el("tr", {}, el("td", { text: `${p.name}${i === v.you ? " (you)" : ""}${w.includes(i) ? " ★" : ""}` }),
+          el("td", { class: "ds-r", text: `${ships.filter((x) => x.status === "active").length}/${ships.length}` }),
+          el("td", { class: "ds-r", text: String(p.inflicted) }), el("td", { class: "ds-r", text: String(p.received) }),
+          el("td", { class: "ds-r", text: `${p.score >= 0 ? "+" : ""}${p.score}` })));
+      });
+      o.append(t);
       return;
     }
     const idx = this.idx;
