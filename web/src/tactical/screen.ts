@@ -348,6 +348,7 @@ export class TacticalScreen implements GameScreen {
     const h = view.camera.height;
     const m = 28;
     const inside = sx > m && sx < w - m && sy > m && sy < h - m;
+    if (!inside && h < 260) return; // a short board (a phone): the objective chip says it, the edge has no room
     ctx.font = "600 12px system-ui, sans-serif";
     ctx.textBaseline = "middle";
     if (inside) {
