@@ -249,8 +249,9 @@ def new_page(browser):
         pg.frames_in = []
         pg.on("console", lambda m: pg.errors.append(f"console.{m.type}: {m.text}") if _counts_as_error(m) else None)
         pg.on("pageerror", lambda e: pg.errors.append(f"page error: {e}"))
+        # a request cut short by leaving the page (ERR_ABORTED) is not a failure of the page
         pg.on("requestfailed", lambda r: pg.errors.append(f"request failed: {r.url} {r.failure}")
-              if "/ws/" not in r.url else None)
+              if "/ws/" not in r.url and "ERR_ABORTED" not in (r.failure or "") else None)
 
         def on_socket(ws):
             ws.on("framereceived", lambda payload: pg.frames_in.append(payload) if isinstance(payload, str) else None)
@@ -267,3 +268,23 @@ def wait_step_change(page, step: int, timeout: float = 20_000) -> int:
     """Wait until the page's match moved past ``step``; the new step."""
     page.wait_for_function(f"(window.deltavShell?.state().step ?? -1) > {step}", timeout=timeout)
     return page.evaluate("window.deltavShell.state().step")
+
+
+AXE = WEB / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_violations(page, exclude: list[str] | None = None) -> list[str]:
+    """Run axe-core (from web/node_modules, injected: no CDN) on the page; the violations as readable lines."""
+    if not AXE.is_file():
+        pytest.fail("axe-core is missing: run `npm ci` in web/")
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate(
+        """async (exclude) => {
+            const r = await axe.run({include: [document], exclude: exclude.map(s => [s])},
+                                    {resultTypes: ['violations']});
+            return r.violations.map(v => `${v.id} (${v.impact}): ${v.help} -- ` +
+                v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '));
+        }""",
+        exclude or [],
+    )
+    return result

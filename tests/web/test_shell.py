@@ -30,8 +30,12 @@ def test_lobby_play_now_starts_a_game_against_a_bot(live_server, new_page, scree
     # the seat's token is kept under the room code, so a reload reconnects to it
     key = page.evaluate(f"JSON.parse(localStorage.getItem('deltav.seat.{code}'))")
     assert key["seat"] == 0 and len(key["token"]) > 20
-    page.wait_for_selector(".generic-action")
-    assert shell(page)["screen"] in ("generic", "mining")
+    assert shell(page)["screen"] in ("generic", "mining")  # mining's own screen once it is registered
+    page.wait_for_function("window.deltavShell.state().step >= 0")
+    # back in the lobby, the match is among my recent matches and links back to my seat
+    page.goto(live_server.base + "/")
+    page.wait_for_selector("html[data-ready=true]")
+    assert page.locator(f".recent a[href='/play/{code}']").count() == 1
     assert page.errors == []
 
 
@@ -45,10 +49,20 @@ def test_an_action_by_click_and_by_keyboard(live_server, new_page, screenshots):
     s0 = shell(page)
     assert s0["seat"] == 0 and s0["screen"] == "generic" and s0["link"] == "open"
     page.screenshot(path=str(screenshots / "match-generic.png"))
+    # a long list has a filter: words narrow it, and the number keys pick among what is shown
+    assert page.locator(".generic-filter").is_visible()
+    total = page.locator(".generic-action").count()
+    page.fill(".generic-filter", "r3 c4")
+    texts = page.locator(".generic-text").all_inner_texts()
+    assert 1 <= len(texts) < total and all("r3 c4" in t for t in texts), texts
+    page.fill(".generic-filter", "")
+    assert page.locator(".generic-action").count() == total
     page.locator(".generic-action").first.click()
     step = wait_step_change(page, s0["step"])
     page.wait_for_function(f"document.querySelectorAll('.log-text').length > {s0['log']}")
     assert any(t.startswith("player 0") for t in page.locator(".log-text").all_inner_texts()), "the log shows my move"
+    assert page.locator("#narrator").get_attribute("aria-live") == "polite"
+    page.wait_for_function("document.querySelector('#narrator').textContent.includes('player')")
     # the bot moves, then it is my turn again: the keyboard picks the second action
     page.wait_for_selector(".generic-action:not([disabled])")
     step = shell(page)["step"]

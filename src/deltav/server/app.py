@@ -3,14 +3,16 @@
 Routes (docs/server.md has every JSON form): the browser client's pages (``/``, ``/play/{code}``,
 ``/watch/{code}``, ``/replay/{code}``, ``/board``) and its assets, ``GET /healthz``, ``GET /games``,
 ``GET /games/{game}/board``, ``GET /rooms``, ``POST /rooms``, ``GET /rooms/{code}``, ``POST /rooms/{code}/join``,
-``GET /rooms/{code}/record``, and the WebSocket ``/ws/{code}?token=...`` (no token: a spectator). On start the
-store is opened (and migrated) and every unfinished room is reloaded before ``/healthz`` answers 200.
+``GET /rooms/{code}/record``, ``GET /rooms/{code}/replay``, and the WebSocket ``/ws/{code}?token=...`` (no token:
+a spectator). On start the store is opened (and migrated) and every unfinished room is reloaded before
+``/healthz`` answers 200.
 
 This module owns HTTP and WebSocket plumbing only; rooms own the rules of play.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -25,7 +27,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from deltav.core.errors import DeltavError
+from deltav.core.errors import DeltavError, RecordError
+from deltav.server.replays import ReplayCache
 from deltav.server.rooms import ClientError, Hub, Settings
 from deltav.server.store import Store, default_url
 from deltav.server.tokens import normalize_code
@@ -226,6 +229,35 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             return _error(exc)
         return JSONResponse(record, headers={"content-disposition": f'attachment; filename="{code}-{no}.json"'})
 
+    replays = ReplayCache()
+
+    async def room_replay(request: Request) -> JSONResponse:
+        try:
+            code = await room_code(request)
+            room = await hub().get(code)
+            if room is None:
+                raise ClientError("unknown_room", f"no room {code!r}", 404)
+            q = request.query_params
+            try:
+                no = int(q["match"]) if "match" in q else room.no
+                step = int(q.get("step", "0"))
+            except ValueError:
+                raise ClientError("bad_request", "match and step must be integers") from None
+            record = await hub().store.record(code, no)
+            if record is None:
+                raise ClientError("not_finished", f"match {no} of room {code} has no record yet (not finished)", 409)
+            try:
+                replay = await asyncio.to_thread(replays.get, (code, no), record, hub().games)
+            except RecordError as exc:
+                log.warning("room %s match %d: the record does not replay: %s", code, no, exc)
+                raise ClientError("bad_record", f"the stored record does not replay: {exc}", 500) from None
+        except ClientError as exc:
+            return _error(exc)
+        i = replay.at(step)
+        return JSONResponse({"code": code, "match": no, "positions": list(replay.positions), "index": i,
+                             "step": replay.positions[i], "snapshot": replay.snapshots[i],
+                             "events": list(replay.events[i])})
+
     async def ws_match(ws: WebSocket) -> None:
         await ws.accept()
         code = normalize_code(ws.path_params["code"])
@@ -271,6 +303,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         Route("/rooms/{code}", show_room),
         Route("/rooms/{code}/join", join_room, methods=["POST"]),
         Route("/rooms/{code}/record", room_record),
+        Route("/rooms/{code}/replay", room_replay),
         WebSocketRoute("/ws/{code}", ws_match),
     ]
     if client is not None:  # the bundle, its chunks, the style sheet, the icon (docs/web.md)

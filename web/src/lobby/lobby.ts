@@ -19,6 +19,8 @@ const BLURBS: Record<string, string> = {
 };
 
 export const DEFAULT_BOT = "bot:normal";
+/** The cards' order: the flagship first; a game not listed comes last. */
+const ORDER = ["tactical", "mining", "deepspace", "knighthawks"];
 
 /** The seat count of a game with its default options. */
 export function defaultSeats(g: GameInfo): number {
@@ -143,7 +145,8 @@ export async function startLobby(root: HTMLElement): Promise<void> {
     cards.replaceChildren(el("p", "error-text", e instanceof Error ? e.message : String(e)));
     return;
   }
-  cards.replaceChildren(...catalogue.map((g) => card(g)));
+  const rank = (id: string): number => (ORDER.indexOf(id) + ORDER.length + 1) % (ORDER.length + 1);
+  cards.replaceChildren(...[...catalogue].sort((a, b) => rank(a.id) - rank(b.id)).map((g) => card(g)));
   document.documentElement.dataset.ready = "true";
   void fillRooms(lists, catalogue);
 

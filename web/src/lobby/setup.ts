@@ -6,7 +6,7 @@
  * Owns the set-up form only; the options are validated by the server (its sentence is shown on a refusal).
  */
 import { botName, type GameInfo, type OptionInfo } from "../shell/api";
-import { button, el } from "../shell/dom";
+import { button, el, trapFocus } from "../shell/dom";
 import { defaultBot, defaultSeats, startRoom } from "./lobby";
 
 let open: HTMLElement | null = null;
@@ -59,10 +59,12 @@ function readOption(input: HTMLInputElement | HTMLSelectElement): unknown {
 export function openSetup(g: GameInfo, say: (t: string, kind?: "info" | "error") => void): void {
   open?.remove();
   const back = el("div", "overlay setup-overlay");
-  const box = el("form", "dialog dialog-setup");
-  box.setAttribute("role", "dialog");
-  box.setAttribute("aria-modal", "true");
-  box.setAttribute("aria-labelledby", "setup-title");
+  const frame = el("div", "dialog dialog-setup");
+  frame.setAttribute("role", "dialog");
+  frame.setAttribute("aria-modal", "true");
+  frame.setAttribute("aria-labelledby", "setup-title");
+  const box = el("form", "setup-form");
+  frame.append(box);
   const h = el("h2", "", `New game: ${g.title.replace(/\s*\(.*\)\s*$/, "")}`);
   h.id = "setup-title";
   const returnTo = document.activeElement as HTMLElement | null;
@@ -152,7 +154,7 @@ export function openSetup(g: GameInfo, say: (t: string, kind?: "info" | "error")
   const scenRow = el("div", "opt-row");
   scenRow.append(scenLabel, scenSel, scenSummary);
   box.append(h, x, scenRow, seatsBox, opts, err, actions);
-  back.append(box);
+  back.append(frame);
   document.body.append(back);
   open = back;
   renderScenario();
@@ -160,6 +162,7 @@ export function openSetup(g: GameInfo, say: (t: string, kind?: "info" | "error")
   scenSel.focus();
 
   back.addEventListener("keydown", (e) => {
+    if (trapFocus(frame, e)) return;
     if (e.key === "Escape") {
       e.preventDefault();
       close();

@@ -176,6 +176,11 @@ export class Connection {
     this.setStatus("closed", "Disconnected.");
   }
 
+  /** Close the socket as a network failure would (the reconnect path runs); for the tests and debugging. */
+  drop(): void {
+    this.ws?.close(4000, "dropped");
+  }
+
   get connected(): boolean {
     return this.ws !== null && this.ws.readyState === OPEN && this.status === "open";
   }

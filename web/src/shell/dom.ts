@@ -28,3 +28,25 @@ export function inTextField(e: Event): boolean {
   if (t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement) return true;
   return t instanceof HTMLInputElement && !["button", "checkbox", "radio", "submit", "reset", "range"].includes(t.type);
 }
+
+/** Keep Tab / Shift+Tab inside an open dialog (call from its keydown handler); true when it moved the focus. */
+export function trapFocus(box: HTMLElement, e: KeyboardEvent): boolean {
+  if (e.key !== "Tab") return false;
+  const items = [...box.querySelectorAll<HTMLElement>("a[href], button:not([disabled]), input, select, textarea, summary, [tabindex]:not([tabindex='-1'])")]
+    .filter((x) => x.offsetParent !== null || x === document.activeElement);
+  if (!items.length) return false;
+  const first = items[0]!;
+  const last = items[items.length - 1]!;
+  const inside = box.contains(document.activeElement);
+  if (e.shiftKey && (document.activeElement === first || !inside)) {
+    last.focus();
+    e.preventDefault();
+    return true;
+  }
+  if (!e.shiftKey && (document.activeElement === last || !inside)) {
+    first.focus();
+    e.preventDefault();
+    return true;
+  }
+  return false;
+}

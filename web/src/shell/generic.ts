@@ -108,7 +108,7 @@ export class GenericScreen implements GameScreen {
     this.tree.querySelectorAll<HTMLDetailsElement>("details[data-path]").forEach((d) => {
       if (d.open) open.add(d.dataset.path ?? "");
     });
-    this.tree.replaceChildren(viewTree(snapshot.view, "view", 0, 2));
+    this.tree.replaceChildren(viewTree(snapshot.view, "view", 0, 1));
     this.tree.querySelector("details")?.setAttribute("open", "");
     this.tree.querySelectorAll<HTMLDetailsElement>("details").forEach((d, i) => {
       d.dataset.path = String(i);

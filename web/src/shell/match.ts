@@ -9,8 +9,8 @@
  * Owns the page around a screen; it never looks inside a game's view and never builds an action.
  */
 import { ApiError, board as fetchBoard, botName, games, joinRoom, scenarioTitle, type GameInfo, type SeatGrant } from "./api";
-import { Connection, socketUrl, type ChatMessage, type RoomInfo, type ServerError, type StateMessage } from "./connection";
-import { button, el, inTextField } from "./dom";
+import { Connection, FINAL_CLOSES, socketUrl, type ChatMessage, type RoomInfo, type ServerError, type StateMessage } from "./connection";
+import { button, el, inTextField, trapFocus } from "./dom";
 import { GenericScreen } from "./generic";
 import type { GameScreen, LogEntry, ScreenHost, Snapshot } from "./screen";
 import { Sounds, type SoundName } from "./sound";
@@ -40,7 +40,7 @@ declare global {
   interface Window {
     /** A handle for debugging and the browser tests (the shell's state; never a secret the page lacks). */
     deltavShell?: {
-      state: () => { step: number; status: string; seat: number | null; link: string; log: number; screen: string; match: number };
+      state: () => { step: number; status: string; seat: number | null; link: string; log: number; screen: string; match: number; toAct: boolean };
       sounds: Sounds;
       connection: () => Connection | null;
     };
@@ -91,7 +91,9 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
   const codeBox = el("div", "room-code");
   const codeText = el("code", "", code);
   codeText.setAttribute("aria-label", `room code ${code.split("").join(" ")}`);
-  const invite = button("Copy invite link", () => void copyInvite(), "btn small", "Copy a link another person opens to join this room");
+  const invite = button("", () => void copyInvite(), "btn small", "Copy a link another person opens to join this room");
+  invite.append(el("span", "long", "Copy invite link"), el("span", "short", "Invite"));
+  invite.setAttribute("aria-label", "Copy invite link");
   codeBox.append(el("span", "dim", "Room "), codeText, invite);
   const tools = el("div", "tools");
   const logBtn = button("Log", () => toggleLog(), "btn small", "Show or hide the game log (L)");
@@ -139,9 +141,16 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
   const status = el("div", "status");
   status.setAttribute("role", "status");
   status.setAttribute("aria-live", "polite");
+  // the events of each update, read out by screen readers (the log panel itself is not live: too chatty)
+  const narrator = el("div", "sr-only");
+  narrator.setAttribute("aria-live", "polite");
+  narrator.id = "narrator";
   const overlay = el("div", "overlay");
   overlay.hidden = true;
-  root.append(head, seatsBar, banner, waiting, body, status, overlay);
+  const turnBox = el("section", "turn-box");
+  turnBox.setAttribute("aria-label", "Players and turn");
+  turnBox.append(seatsBar, banner, waiting);
+  root.append(head, turnBox, body, status, narrator, overlay);
   showMute();
 
   // ---- host: what a screen may ask of the shell ----
@@ -195,10 +204,20 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
 
   function seatName(seat: number): string {
     if (seat === st.seat) return "You";
-    const s = st.room?.seats[seat];
-    if (s?.name) return s.name;
-    if (s && s.kind !== "human") return botName(s.spec);
-    return `Player ${seat + 1}`;
+    return chipName(seat);
+  }
+
+  /** A seat's own name (the chips show it for me too, marked "(you)"); unnamed people are numbered as the
+   *  engine's log numbers them ("player 1" is seat 1). */
+  function chipName(seat: number): string {
+    const seats = st.room?.seats ?? [];
+    const s = seats[seat];
+    const base = (x: (typeof seats)[number] | undefined, i: number): string =>
+      x?.name ? x.name : x && x.kind !== "human" ? botName(x.spec) : `Player ${i}`;
+    const name = base(s, seat);
+    // two seats of the same name (two random bots) are told apart by their seat number
+    const twins = seats.filter((x, i) => base(x, i) === name).length;
+    return twins > 1 ? `${name} ${seat}` : name;
   }
 
   // ---- chrome ----
@@ -218,7 +237,9 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     logBtn.setAttribute("aria-pressed", String(!hidden));
     say(hidden ? "Log hidden (L shows it)." : "Log shown.");
   }
-  logBtn.setAttribute("aria-pressed", "true");
+  // a phone starts with the log and chat folded away (L or the Log button opens them over the lower half)
+  if (window.matchMedia("(max-width: 700px)").matches) root.classList.add("log-hidden");
+  logBtn.setAttribute("aria-pressed", String(!root.classList.contains("log-hidden")));
 
   async function copyInvite(): Promise<void> {
     const url = `${location.origin}/play/${code}`;
@@ -244,7 +265,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
         li.style.setProperty("--seat", SEAT_COLOURS[s.seat % SEAT_COLOURS.length]!);
         const dot = el("span", "dot");
         dot.setAttribute("aria-hidden", "true");
-        const name = el("span", "seat-name", seatName(s.seat));
+        const name = el("span", "seat-name", chipName(s.seat));
         const state = el("span", "seat-state");
         if (s.kind !== "human") state.textContent = "bot";
         else if (!s.taken) state.textContent = "free seat";
@@ -290,7 +311,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     const others = snap.deciding.filter((d) => !d.submitted && d.seat !== st.seat).map((d) => seatName(d.seat));
     const mine = snap.to_act;
     if (mine && others.length) waiting.textContent = `Your move (${others.join(", ")} ${others.length === 1 ? "is" : "are"} choosing too).`;
-    else if (mine) waiting.textContent = "Your move.";
+    else if (mine) waiting.textContent = ""; // the banner says it
     else if (others.length) waiting.textContent = `Waiting for ${others.join(", ")}…`;
     else waiting.textContent = "";
     waiting.hidden = !waiting.textContent;
@@ -310,17 +331,22 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     }
   }
 
+  const logSeen = new Set<string>();
+  let logDirty = false;
+  /** Add entries to the log (data only; drawn by drawLog at the next frame). */
   function mergeLog(entries: LogEntry[]): void {
-    const seen = new Set(st.log.map(logKey));
-    let added = false;
     for (const e of entries) {
       const k = logKey(e);
-      if (seen.has(k)) continue;
-      seen.add(k);
+      if (logSeen.has(k)) continue;
+      logSeen.add(k);
       st.log.push(e);
-      added = true;
+      logDirty = true;
     }
-    if (!added) return;
+  }
+
+  function drawLog(): void {
+    if (!logDirty) return;
+    logDirty = false;
     st.log.sort((a, b) => a.step - b.step);
     const atBottom = logList.scrollTop + logList.clientHeight >= logList.scrollHeight - 8;
     logList.replaceChildren(
@@ -331,6 +357,13 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       }),
     );
     if (atBottom) logList.scrollTop = logList.scrollHeight;
+  }
+
+  function narrate(events: LogEntry[]): void {
+    if (!events.length) return;
+    const texts = events.map((e) => e.text);
+    const shown = texts.slice(-3).join(". ");
+    narrator.textContent = texts.length > 3 ? `${texts.length - 3} earlier events, then: ${shown}.` : `${shown}.`;
   }
 
   function renderPhase(): void {
@@ -421,13 +454,17 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       : `${winners.map(seatName).join(" and ")} won.`;
     parts.push(el("p", "result-headline", headline));
     const reason = forfeit ? `${seatName(forfeit.seat)} did not come back in time (${forfeit.reason}).` : result?.reason;
-    if (reason) parts.push(el("p", "result-reason", String(reason)));
-    if (snap.returns) {
+    if (reason) {
+      const r = String(reason);
+      parts.push(el("p", "result-reason", `${r.charAt(0).toUpperCase()}${r.slice(1)}${/[.!?]$/.test(r) ? "" : "."}`));
+    }
+    const scores = Array.isArray(result?.scores) ? (result.scores as number[]) : null;
+    if (scores) {
       const table = el("table", "result-scores");
       const thead = el("tr");
       thead.append(el("th", "", "Player"), el("th", "", "Score"));
       table.append(thead);
-      snap.returns.forEach((r, i) => {
+      scores.forEach((r, i) => {
         const tr = el("tr");
         if (winners.includes(i)) tr.className = "winner";
         tr.append(el("td", "", seatName(i)), el("td", "", String(r)));
@@ -465,7 +502,8 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     if (final) {
       const lobby = el("a", "btn primary", "Back to the lobby");
       lobby.href = "/";
-      const again = button("Try again", () => location.reload(), "btn");
+      // after 4001 the seat is open in another tab: coming back here takes it over (that tab then stops)
+      const again = button(text === FINAL_CLOSES[4001] ? "Play here instead" : "Try again", () => location.reload(), "btn");
       const row = el("div", "dialog-actions");
       row.append(lobby, again);
       parts.push(row);
@@ -484,8 +522,10 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
 
   // ---- keys: the shell's first, then the screen's; never keys typed into a field ----
   document.addEventListener("keydown", (e) => {
+    if (overlayKind !== null && !overlay.hidden && trapFocus(overlay, e)) return;
     if (inTextField(e) || e.ctrlKey || e.metaKey || e.altKey) return;
     if (overlayKind !== null) {
+      if (trapFocus(overlay, e)) return;
       if (e.key === "Escape") {
         closeOverlay();
         e.preventDefault();
@@ -538,6 +578,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       screenRoot.replaceChildren();
       screenRoot.className = "screen-root";
       st.log = [];
+      logSeen.clear();
       logList.replaceChildren();
       boardPromise = null;
       if (overlayKind === "result") closeOverlay();
@@ -549,6 +590,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     renderHeader();
     renderSeats();
     mergeLog(snap.log);
+    drawLog();
     if (!st.screen) {
       if (mounting) {
         pending = { msg, events: msg.events };
@@ -585,6 +627,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     }
     st.screen.update(snap, msg.events);
     renderPhase();
+    narrate(msg.events);
     document.documentElement.dataset.step = String(snap.step);
     document.documentElement.dataset.ready = "true";
     const over = snap.status === "over" || msg.room.status === "finished";
@@ -603,6 +646,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       log: st.log.length,
       screen: screenRoot.dataset.screen ?? "",
       match: st.match,
+      toAct: st.snapshot?.to_act ?? false,
     }),
     sounds,
     connection: () => st.conn,
@@ -610,6 +654,9 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
 
   // ---- find the seat and connect ----
   let gamesList: GameInfo[] = [];
+  let queued: StateMessage | null = null;
+  let queuedEvents: LogEntry[] = [];
+  let frame: number | null = null;
   games().then(
     (list) => {
       gamesList = list;
@@ -652,7 +699,25 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
   const conn = new Connection(socketUrl(location, code, token), {
     state: (msg) => {
       if (!st.game && gamesList.length) st.game = gamesList.find((g) => g.id === msg.snapshot.game);
-      void onState(msg);
+      // messages that arrive faster than the page draws are folded into one update per frame: the newest
+      // snapshot (always complete) with every event of the folded messages, so no event is lost
+      if (queued && queued.room.match === msg.room.match) {
+        queuedEvents.push(...msg.events);
+      } else {
+        if (queued) void onState({ ...queued, events: queuedEvents });
+        queuedEvents = [...msg.events];
+      }
+      mergeLog(msg.events);
+      queued = msg;
+      if (frame === null) {
+        frame = requestAnimationFrame(() => {
+          frame = null;
+          const m = queued;
+          queued = null;
+          if (m) void onState({ ...m, events: queuedEvents });
+          queuedEvents = [];
+        });
+      }
     },
     welcome: (w) => {
       st.seat = w.seat;

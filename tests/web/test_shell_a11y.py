@@ -1,0 +1,113 @@
+"""Accessibility and small screens, in real Chromium against a real ``deltav serve``: axe-core (from
+web/node_modules, injected by the test) finds no violation on the lobby, the set-up dialog, the match page,
+its help overlay and the replay page; the lobby and the match page fit a 375x812 phone without overlapping or
+sideways scrolling; reduced motion is honoured."""
+
+from __future__ import annotations
+
+import time
+
+from tests.web.conftest import axe_violations
+
+
+def no_sideways_scroll(page) -> None:
+    w = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert w[0] <= w[1], f"the page scrolls sideways: {w}"
+
+
+def overlaps(page, selectors: list[str]) -> list[str]:
+    """Pairs of visible boxes among ``selectors`` that overlap."""
+    boxes = []
+    for sel in selectors:
+        loc = page.locator(sel)
+        for i in range(loc.count()):
+            b = loc.nth(i).bounding_box()
+            if b and b["width"] > 0 and b["height"] > 0 and loc.nth(i).is_visible():
+                boxes.append((f"{sel}[{i}]", b))
+    out = []
+    for i, (na, a) in enumerate(boxes):
+        for nb, b in boxes[i + 1:]:
+            if a["x"] < b["x"] + b["width"] - 1 and b["x"] < a["x"] + a["width"] - 1 and \
+               a["y"] < b["y"] + b["height"] - 1 and b["y"] < a["y"] + a["height"] - 1:
+                out.append(f"{na} / {nb}")
+    return out
+
+
+def test_axe_on_the_lobby_and_the_setup_dialog(live_server, new_page):
+    page = new_page()
+    page.goto(live_server.base + "/")
+    page.wait_for_selector("html[data-ready=true]")
+    page.wait_for_selector(".room-finished")
+    assert axe_violations(page) == []
+    page.click("[data-game=tactical] .setup")
+    page.wait_for_selector(".dialog-setup")
+    page.locator(".options-box summary").click()
+    assert axe_violations(page) == []
+    page.keyboard.press("Escape")
+    assert page.locator(".dialog-setup").count() == 0
+    assert page.errors == []
+
+
+def test_axe_on_the_match_page_help_and_replay(live_server, new_page):
+    room = live_server.create("mining", ["human", "bot:easy"], seed=9, max_turns=1)
+    page = new_page()
+    live_server.open_seat(page, room)
+    page.goto(f"{live_server.base}/play/{room.code}?screen=generic")
+    page.wait_for_selector("html[data-ready=true]")
+    page.wait_for_function("window.deltavShell.state().toAct || window.deltavShell.state().status === 'over'")
+    assert axe_violations(page) == []
+    page.locator(".phase-banner").click()
+    page.keyboard.press("?")
+    page.wait_for_selector(".dialog-help")
+    assert axe_violations(page) == []
+    page.keyboard.press("Escape")
+    finished = live_server.create("mining", ["bot:random", "bot:random"], seed=9, max_turns=2)
+    for _ in range(100):
+        if live_server.room(finished.code)["status"] == "finished":
+            break
+        time.sleep(0.1)
+    page.goto(f"{live_server.base}/replay/{finished.code}?match=1&screen=generic")
+    page.wait_for_selector("html[data-ready=true]")
+    assert axe_violations(page) == []
+    assert page.errors == []
+
+
+def test_a_phone(live_server, new_page, screenshots):
+    page = new_page(375, 812, mobile=True)
+    page.goto(live_server.base + "/")
+    page.wait_for_selector("html[data-ready=true]")
+    no_sideways_scroll(page)
+    assert overlaps(page, [".game-card", ".join", ".recent"]) == []
+    page.screenshot(path=str(screenshots / "lobby-mobile.png"))
+    page.locator("[data-game=mining] .play-now").tap()
+    page.wait_for_url("**/play/*")
+    code = page.url.rstrip("/").split("/")[-1]
+    page.goto(f"{live_server.base}/play/{code}?screen=generic")
+    page.wait_for_selector("html[data-ready=true]")
+    page.wait_for_function("window.deltavShell.state().toAct")
+    page.wait_for_selector(".generic-action:not([disabled])")
+    no_sideways_scroll(page)
+    assert overlaps(page, [".match-title", ".room-code", ".tools", ".seats", ".phase-banner"]) == []
+    page.screenshot(path=str(screenshots / "match-mobile.png"))
+    step = page.evaluate("window.deltavShell.state().step")
+    page.locator(".generic-action").first.tap()
+    page.wait_for_function(f"window.deltavShell.state().step > {step}")
+    assert page.errors == []
+
+
+def test_reduced_motion_stops_the_spinner(live_server, new_page):
+    """The reconnect overlay's spinner turns when motion is welcome and stands still under reduced motion."""
+    room = live_server.create("mining", ["human", "bot:easy"], seed=9)
+    durations = []
+    for reduced in (False, True):
+        page = new_page(reduced_motion=reduced)
+        live_server.open_seat(page, room)
+        durations.append(page.evaluate("""() => {
+            const s = document.createElement('div');
+            s.className = 'spinner';
+            document.body.append(s);
+            const d = getComputedStyle(s).animationDuration;
+            s.remove();
+            return d;
+        }"""))
+    assert durations[0] == "0.9s" and durations[1] in ("1e-05s", "0.01ms"), durations
