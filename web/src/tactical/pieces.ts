@@ -403,6 +403,8 @@ function course(ctx: CanvasRenderingContext2D, n: CourseNote, z: number, px: (n:
     line(ctx, [[gx, gy], [x1, y1]]);
     arrowHead(ctx, gx, gy, x1, y1, px(7));
   }
+  // the outcome's label goes on the far side of the destination from the start, away from the ship
+  const ly = dest[1] + (dest[1] >= start[1] ? 0.85 : -0.85);
   if (n.outcome === "crash" && n.crash_hex) {
     const [cx, cy] = P(hexOf(n.crash_hex));
     ctx.strokeStyle = "#ff5d5d";
@@ -412,15 +414,15 @@ function course(ctx: CanvasRenderingContext2D, n: CourseNote, z: number, px: (n:
     line(ctx, [[cx - r, cy + r], [cx + r, cy - r]]);
     label(ctx, `CRASH${n.body ? ": " + n.body : ""}`, cx, cy - 0.8, z, "#ff7070", 13);
   } else if (n.off_map && !n.escapes) {
-    label(ctx, "OFF THE MAP: lost", dest[0], dest[1] - 0.8, z, "#ff7070", 13);
+    label(ctx, "OFF THE MAP: lost", dest[0], ly, z, "#ff7070", 13);
   } else if (n.escapes) {
-    label(ctx, "ESCAPES", dest[0], dest[1] - 0.8, z, "#5fe39a", 13);
+    label(ctx, "ESCAPES", dest[0], ly, z, "#5fe39a", 13);
   } else if (n.outcome === "landing" && n.start === n.destination && n.fuel_spent === 0) {
     // staying landed: the panel says so; nothing to mark on the map
   } else if (n.outcome === "landing") {
-    label(ctx, `LANDS${n.body ? " on " + n.body : ""}`, dest[0], dest[1] - 0.8, z, "#5fe39a", 13);
+    label(ctx, `LANDS${n.body ? " on " + n.body : ""}`, dest[0], ly, z, "#5fe39a", 13);
   } else if (n.orbit_after) {
-    label(ctx, `orbit ${n.orbit_after}`, dest[0], dest[1] - 0.8, z, "#d7dff0", 11);
+    label(ctx, `orbit ${n.orbit_after}`, dest[0], ly, z, "#d7dff0", 11);
   }
 }
 

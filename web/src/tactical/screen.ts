@@ -348,6 +348,7 @@ export class TacticalScreen implements GameScreen {
     const h = view.camera.height;
     const m = 28;
     const inside = sx > m && sx < w - m && sy > m && sy < h - m;
+    if (!inside && h < 260) return; // a short board (a phone): the objective chip says it, the edge has no room
     ctx.font = "600 12px system-ui, sans-serif";
     ctx.textBaseline = "middle";
     if (inside) {
@@ -1071,7 +1072,7 @@ export class TacticalScreen implements GameScreen {
       const row2 = el("div", "tac-row");
       row2.append(this.button("Plan to objective", () => this.planObjective(), "", "The assistant plans a course to your objective (P plans to the hovered hex)"),
         this.button("Apply plan (B)", () => this.act({ kind: "apply-plan" }), "", "Set the plan's first burn"));
-      if (this.host.request) row2.append(this.button("Hint (I)", () => this.act({ kind: "hint" }), "", "What the hard bot would do (games against a bot)"));
+      if (this.host.request && s.seats.some((x) => String(x).startsWith("bot:"))) row2.append(this.button("Hint (I)", () => this.act({ kind: "hint" }), "", "What the hard bot would do (games against a bot)"));
       E.controls.append(row2);
     } else if (ph === "ordnance") {
       for (const [k, kind] of [["N", "mine"], ["T", "torpedo"], ["K", "nuke"]] as const) {

@@ -40,7 +40,7 @@ const CSS = `
 .tac-ship.selected { border-color: #3ee0ff; background: rgba(62,224,255,.16); }
 .tac-ship-name { font-weight: 600; color: #3ee0ff; }
 .tac-ship-stats { font-size: 12px; color: #aab5cc; }
-.tac-equation { font: 600 15px/1.3 ui-monospace, "SFMono-Regular", Menlo, monospace; color: #ffe066; }
+.tac-equation { font: 600 13.5px/1.3 ui-monospace, "SFMono-Regular", Menlo, monospace; color: #ffe066; }
 .tac-facts { margin: 4px 0 0; padding-left: 18px; }
 .tac-facts li { margin: 1px 0; }
 .tac-plan { color: #78ffbe; }
