@@ -89,8 +89,12 @@ def static_server(built_client):
         thread.join(timeout=5)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser():
+    """One Chromium for the browser tests. Package scope, not session: Playwright's sync API keeps an event loop
+    running in this thread while it is started, so a worker that goes on to a test outside tests/web (one calling
+    asyncio.run, say) must have it stopped first; pytest tears a package fixture down when the worker leaves the
+    package."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (or set DELTAV_CHROMIUM)")
     from playwright.sync_api import sync_playwright
