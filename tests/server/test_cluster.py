@@ -177,7 +177,7 @@ def test_chaos_every_match_survives_processes_killed_one_at_a_time(backing):
         async def main():
             done = asyncio.Event()
             killer = asyncio.create_task(chaos(done))
-            results = await asyncio.gather(*[play_anywhere(bases, code, tokens[s], s, seen[(code, s)], deadline, 0.03)
+            results = await asyncio.gather(*[play_anywhere(bases, code, tokens[s], s, seen[(code, s)], deadline, 0.05)
                                              for *_, code, tokens in rooms for s in (0, 1)])
             done.set()
             await killer
