@@ -273,6 +273,9 @@ def main(argv=None) -> int:
     ap.add_argument("--profile", help="sample the server with py-spy into this file (raw folded stacks)")
     ap.add_argument("--profile-seconds", type=int, default=10)
     args = ap.parse_args(argv)
+    import signal
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stopped (a timeout): still stop the servers
     from deltav.games import load_all
 
     load_all()
