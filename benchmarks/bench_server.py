@@ -140,19 +140,21 @@ def client_process(jobs: list[tuple], think: float = 0.0) -> dict:
 async def run(args) -> dict:
     tmp = tempfile.mkdtemp(prefix="deltav-bench-")
     db = f"sqlite+aiosqlite:///{tmp}/bench.db"
-    backing = []
+    backing: list = []
+    servers: list[ProcessServer] = []
     common = ("--grace", "0", "--bot-workers", "0")
-    if args.processes > 1 or args.cluster:  # several processes: a scratch PostgreSQL and Redis, started here
-        from tests.server import services
-
-        pg, redis = services.Postgres(), services.Redis()
-        backing = [redis, pg]
-        db = pg.new_database("bench")
-        servers = [ProcessServer(db, *common, "--bus", redis.url, src=args.server_src) for _ in range(args.processes)]
-    else:
-        servers = [ProcessServer(db, *common, src=args.server_src)]
-    srv = servers[0]
     try:
+        if args.processes > 1 or args.cluster:  # several processes: a scratch PostgreSQL and Redis, started here
+            from tests.server import services
+
+            backing.append(services.Redis())
+            backing.append(services.Postgres())
+            db = backing[1].new_database("bench")
+            for _ in range(args.processes):
+                servers.append(ProcessServer(db, *common, "--bus", backing[0].url, src=args.server_src))
+        else:
+            servers.append(ProcessServer(db, *common, src=args.server_src))
+        srv = servers[0]
         pids = [s.proc.pid for s in servers]
         base_rss = sum(rss_kib(p) for p in pids)
         options = {"scenario": args.scenario} if args.scenario else {}
@@ -271,6 +273,9 @@ def main(argv=None) -> int:
     ap.add_argument("--profile", help="sample the server with py-spy into this file (raw folded stacks)")
     ap.add_argument("--profile-seconds", type=int, default=10)
     args = ap.parse_args(argv)
+    import signal
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stopped (a timeout): still stop the servers
     from deltav.games import load_all
 
     load_all()

@@ -177,7 +177,7 @@ def test_chaos_every_match_survives_processes_killed_one_at_a_time(backing):
         async def main():
             done = asyncio.Event()
             killer = asyncio.create_task(chaos(done))
-            results = await asyncio.gather(*[play_anywhere(bases, code, tokens[s], s, seen[(code, s)], deadline, 0.03)
+            results = await asyncio.gather(*[play_anywhere(bases, code, tokens[s], s, seen[(code, s)], deadline, 0.05)
                                              for *_, code, tokens in rooms for s in (0, 1)])
             done.set()
             await killer
@@ -243,3 +243,46 @@ def test_a_stalled_owner_loses_its_rooms_and_applies_nothing_twice(backing):
             if s.proc.poll() is None:
                 os.kill(s.proc.pid, signal.SIGCONT)
             s.stop()
+
+
+
+def test_the_lease_loop_never_rebuilds_or_doubles_a_room_it_owns(backing):
+    """A renewal that came late (the lease expired though this process still owns the room) and a lease round
+    while rooms are made and joined: the loop keeps the very room object it has (no second copy, no rebuild that
+    would restart its bots), so both seats play on the room they joined."""
+    from sqlalchemy import update
+
+    from deltav.games import load_all
+    from deltav.server.cluster import ClusterConfig
+    from deltav.server.rooms import Hub, Settings
+    from deltav.server.store import Store, leases
+
+    pg, redis = backing
+    db = pg.new_database("race")
+
+    async def main():
+        store = await Store.open(db)
+        hub = Hub(store, Settings(grace_seconds=0, bot_workers=0,
+                                  cluster=ClusterConfig(redis.url, "http://127.0.0.1:1", lease_seconds=30)),
+                  load_all())
+        await hub.restore()
+        try:
+            made = await hub.create("toy", {}, ["human", "human"], 1, None, None)
+            code = made["code"]
+            room, session = hub.rooms[code], hub.rooms[code].session
+            async with store.engine.begin() as conn:  # as if this process's renewal had come late
+                await conn.execute(update(leases).where(leases.c.code == code).values(expires_at=0.0))
+            rounds = asyncio.gather(*[hub._lease_round() for _ in range(3)])
+            joins = asyncio.gather(*[hub.create("toy", {}, ["human", "human"], i, None, None) for i in range(10)])
+            others, _ = await joins, await rounds
+            for o in others:
+                await hub.join(o["code"], None, None)
+            assert hub.rooms[code] is room and room.session is session and room.owned
+            for o in others:
+                assert hub.rooms[o["code"]].status == "live"
+                assert (await store.load_match(o["code"], with_submissions=False)).status == "live"
+        finally:
+            await hub.close()
+            await store.close()
+
+    asyncio.run(main())

@@ -811,6 +811,7 @@ class Hub:
         self.bus: Bus | None = None
         self.lease_loop: LeaseLoop | None = None
         self._background: set[asyncio.Task] = set()
+        self._creating: set[str] = set()  # codes being created here (the lease loop must not load them meanwhile)
         self.metrics = None  # set by the app (deltav.server.metrics.Metrics)
 
     def game(self, gid: str) -> type[Game]:
@@ -920,17 +921,23 @@ class Hub:
             if status == "live":
                 meta["live_at"] = time.time()
             row = MatchRow(code, 1, game.id, opts, seed, status, rows, meta=meta)
+            self._creating.add(code)
             try:
                 await self.store.create_room(row)
                 break
             except DuplicateCode:
+                self._creating.discard(code)
                 continue
         else:  # pragma: no cover - 4 million codes
             raise ClientError("busy", "no free room code; try again", 503)
-        if self.cluster is not None:  # a new room is owned by the process that made it
-            await self.store.acquire_lease(code, self.cluster.node, self.cluster.advertise, self.cluster.lease_seconds)
-        room = Room.from_row(self, row)
-        self.rooms[code] = room
+        try:
+            room = Room.from_row(self, row)
+            self.rooms[code] = room
+            if self.cluster is not None:  # a new room is owned by the process that made it
+                await self.store.acquire_lease(code, self.cluster.node, self.cluster.advertise,
+                                               self.cluster.lease_seconds)
+        finally:
+            self._creating.discard(code)
         room.kick_bots()
         room._arm_turn()
         return {"code": code, "match": 1, "seat": creator_seat, "token": token, "room": room.room_info()}
@@ -1055,6 +1062,8 @@ class Hub:
         if row is None:
             return
         async with room.lock:
+            if room.owned:  # promoted meanwhile (a seat's connect and the lease loop at once)
+                return
             room.become(row, owned=True)
             room.start_owning()
         log.info("room %s: taken over (match %d, %d submissions replayed)", room.code, room.no, room.seq,
@@ -1067,28 +1076,34 @@ class Hub:
         c = self.cluster
         held = await self.store.renew_leases(c.node, c.lease_seconds)
         for code, room in list(self.rooms.items()):
-            if room.owned and code not in held:
+            if room.owned and code not in held and code not in self._creating:
                 lease = await self.store.lease(code)
+                if lease is not None and lease[0] == c.node:
+                    continue  # made (and leased) since the renewal read its leases
                 async with room.lock:
                     room.stop_owning(ws_url(lease[1], code) if lease else None)
                 log.warning("room %s: lease lost to another process", code, extra={"event": "lease_lost", "room": code})
                 await room.refresh()
         for code in await self.store.orphans():
+            known = self.rooms.get(code)
+            if code in self._creating or (known is not None and known.owned):
+                continue  # ours already (its lease is being written)
             owner, _ = await self.store.acquire_lease(code, c.node, c.advertise, c.lease_seconds)
             if owner != c.node:
                 continue
-            room = self.rooms.get(code)
-            if room is None:
-                row = await self.store.load_match(code)
-                if row is None:
-                    continue
-                room = Room.from_row(self, row)
-                self.rooms[code] = room
-                room.start_owning()
-                log.info("room %s: taken over (match %d, %d submissions replayed)", code, room.no, room.seq,
-                         extra={"event": "takeover", "room": code, "seq": room.seq})
-            else:
-                await self._promote(room)
+            async with self._loading.setdefault(code, asyncio.Lock()):  # the same lock as get(): one Room a code
+                room = self.rooms.get(code)
+                if room is None:
+                    row = await self.store.load_match(code)
+                    if row is None or code in self.rooms:
+                        continue
+                    room = Room.from_row(self, row)
+                    self.rooms[code] = room
+                    room.start_owning()
+                    log.info("room %s: taken over (match %d, %d submissions replayed)", code, room.no, room.seq,
+                             extra={"event": "takeover", "room": code, "seq": room.seq})
+                elif not room.owned:
+                    await self._promote(room)
         for room in list(self.rooms.values()):
             if not room.owned and room.spectators:
                 await room.catch_up()
