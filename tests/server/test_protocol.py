@@ -410,3 +410,10 @@ def test_the_built_client_is_served(tmp_path):
             assert r.status_code == 200 and '<script type="module" src="/app.js">' in r.text, (path, r.text[:200])
         assert "board-data" in c.get("/board").text
         assert c.get("/app.js").status_code == 200 and c.get("/shell.css").status_code == 200
+
+
+def test_seat_tokens_never_start_with_a_dash():
+    from deltav.server.tokens import new_token
+
+    tokens = [new_token() for _ in range(3000)]  # ~1 in 64 raw tokens start with '-': this would see ~47
+    assert all(not t.startswith("-") and len(t) == 32 for t in tokens) and len(set(tokens)) == len(tokens)

@@ -27,7 +27,12 @@ def normalize_code(text: str) -> str | None:
 
 
 def new_token() -> str:
-    return secrets.token_urlsafe(24)
+    """32 URL-safe characters (192 random bits), never starting with ``-``: a token is pasted into command lines
+    (``deltav agent --token T``), where a leading dash would read as an option."""
+    while True:
+        token = secrets.token_urlsafe(24)
+        if not token.startswith("-"):
+            return token
 
 
 def token_hash(token: str) -> str:
