@@ -14,11 +14,13 @@ encoding machinery only; it knows no game.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from deltav.core.errors import MalformedAction
+from deltav.core.protocol import get_game
 from deltav.core.values import Action
 
 
@@ -195,6 +197,24 @@ class SpaceCache:
         if sp is None:
             sp = self._cache[key] = self._build(arg() if callable(arg) else arg)
         return sp
+
+
+def initial_position_spaces(build: Callable[[Any], ActionSpace], game_id: str,
+                            key: Callable[[Any], str] | None = None,
+                            options: Callable[[Any], Any] | None = None) -> Callable[[Any], ActionSpace]:
+    """``action_space(state)`` for a game whose space is built (by ``build``) from its configuration's initial
+    position, so every later state of that configuration numbers alike; cached per configuration. ``key(state)``
+    names the configuration (default: the options as JSON), ``options(state)`` the options to start from (default
+    ``state.options``). The game is found by id when first needed: its package imports its encoding module, so
+    the class cannot be imported there."""
+    spaces = SpaceCache(build)
+    options_of = options or (lambda state: state.options)
+    key_of = key or (lambda state: json.dumps(options_of(state), sort_keys=True, default=str))
+
+    def action_space(state) -> ActionSpace:
+        return spaces.get(key_of(state), lambda: get_game(game_id).new_initial_state(options_of(state), 0))
+
+    return action_space
 
 
 class Encoding:

@@ -19,9 +19,9 @@ from deltav.games.actionspace import (
     Features,
     Kind,
     Relative,
-    SpaceCache,
     Values,
     hashed_features,
+    initial_position_spaces,
     ints,
     seat,
 )
@@ -116,25 +116,12 @@ def _build(state) -> ActionSpace:
     return space
 
 
-_SPACES = SpaceCache(_build)
-
-
-def _initial(options):
-    from deltav.games.deepspace import DeepSpaceGame  # the package imports this module's siblings: import late
-
-    return DeepSpaceGame.new_initial_state(options, 0)
-
-
 def initial_key(state) -> str:
     """The configuration an encoding depends on (the scenario's sides, zones and fleets, and the options)."""
     return json.dumps([state.opts, list(state.levels), [list(z) for z in state.zones]], sort_keys=True, default=str)
 
 
-def action_space(state) -> ActionSpace:
-    key = initial_key(state)
-    # built from the configuration's initial position, so every later state numbers alike
-    return _SPACES.get(key, lambda: _initial(state.opts))
-
+action_space = initial_position_spaces(_build, "deepspace", key=initial_key, options=lambda state: state.opts)
 
 _ENCODING = Encoding(action_space)
 num_distinct_actions = _ENCODING.num_distinct_actions

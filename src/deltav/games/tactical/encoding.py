@@ -11,8 +11,6 @@ only on the scenario and the options. This module owns the encoding only.
 
 from __future__ import annotations
 
-import json
-
 from deltav.games.actionspace import (
     SKETCH_SIZE,
     ActionSpace,
@@ -21,9 +19,9 @@ from deltav.games.actionspace import (
     Features,
     Kind,
     Relative,
-    SpaceCache,
     Values,
     hashed_features,
+    initial_position_spaces,
     ints,
     seat,
 )
@@ -127,20 +125,7 @@ def _build(state) -> ActionSpace:
     return space
 
 
-_SPACES = SpaceCache(_build)
-
-
-def _initial(options):
-    from deltav.games.tactical import TacticalGame  # the package imports this module's siblings: import late
-
-    return TacticalGame.new_initial_state(options, 0)
-
-
-def action_space(state) -> ActionSpace:
-    key = json.dumps(state.options, sort_keys=True, default=str)
-    # built from the configuration's initial position, so every later state numbers alike
-    return _SPACES.get(key, lambda: _initial(state.options))
-
+action_space = initial_position_spaces(_build, "tactical")
 
 _ENCODING = Encoding(action_space)
 num_distinct_actions = _ENCODING.num_distinct_actions
