@@ -1,10 +1,12 @@
-"""The cost of the tactical notes on legal actions (``annotate.py``: a course preview per order, odds per attack)
-in the snapshot a server sends: ``Session.snapshot(seat)`` with and without ``annotate_legal``, per scenario, at
-the decisions of random playouts (a fresh session per decision, so the per-step cache of the legal entries does
-not hide the cost). CPU time of this process, best of 3 rounds.
+"""The cost of the notes on legal actions (each game's ``annotate.py``: for tactical a course preview per order and
+odds per attack, for mining the odds of each reveal and a plan per declaration, ...) in the snapshot a server
+sends: ``Session.snapshot(seat)`` with and without ``annotate_legal``, per scenario, at the decisions of random
+playouts (a fresh session per decision, so the per-step cache of the legal entries does not hide the cost). CPU
+time of this process, best of 3 rounds.
 
-    PYTHONPATH=src .venv/bin/python benchmarks/bench_annotate.py            # every scenario
-    PYTHONPATH=src .venv/bin/python benchmarks/bench_annotate.py duel       # one
+    PYTHONPATH=src .venv/bin/python benchmarks/bench_annotate.py                  # every tactical scenario
+    PYTHONPATH=src .venv/bin/python benchmarks/bench_annotate.py duel             # one
+    PYTHONPATH=src .venv/bin/python benchmarks/bench_annotate.py --game mining    # another game's scenarios
 """
 
 from __future__ import annotations
@@ -17,13 +19,13 @@ from deltav.core.records import MatchRecord
 from deltav.core.rng import Rng
 from deltav.core.session import Session
 from deltav.games import load_all
-from deltav.games.tactical.scenarios import SCENARIO_IDS
 
 
 def positions(game, scenario: str, n: int = 40) -> list[tuple[MatchRecord, int]]:
     """Up to ``n`` records of a random playout, each ending at a decision (with the seat to move)."""
     out = []
-    s = Session(game, {"scenario": scenario, "turn_limit": 20}, 1)
+    options = {"scenario": scenario, "turn_limit": 20} if game.id == "tactical" else {"scenario": scenario}
+    s = Session(game, options, 1)
     rng = Rng(2)
     steps = 0
     while not s.is_over() and len(out) < n and steps < 2000:
@@ -61,8 +63,12 @@ def measure(game, scenario: str) -> dict:
 
 
 def main() -> None:
-    game = load_all()["tactical"]
-    ids = sys.argv[1:] or list(SCENARIO_IDS)
+    args = sys.argv[1:]
+    gid = "tactical"
+    if args[:1] == ["--game"]:
+        gid, args = args[1], args[2:]
+    game = load_all()[gid]
+    ids = args or [sc.id for sc in game.scenarios()]
     rows = [measure(game, sid) for sid in ids]
     print(f"{'scenario':<20} {'decisions':>9} {'snapshot':>10} {'no notes':>10} {'notes':>8}  (ms per snapshot)")
     for r in rows:

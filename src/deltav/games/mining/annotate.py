@@ -48,13 +48,28 @@ def _counts(view: Mapping, kind: str) -> bool:
 
 
 def annotate(state, player: int, actions: Sequence) -> list[dict | None] | None:
-    """One note (or None) per action, in order; None when no action has a note."""
+    """One note (or None) per action, in order; None when no action has a note.
+
+    What every note of one call shares is computed once, lazily: the view, the known tiles, the odds over the
+    unseen tiles, whether a tile of each kind would count, the squares the player may not use, and each
+    contract's need (a player has up to ~50 legal actions, most of them reveals or looks)."""
     if not actions:
         return None
     view = make_view(state, player)
     squares = view["squares"]
     known = known_tiles(view)
     odds: dict[str, float] | None = None
+    chance: float | None = None
+    counts: dict[str, bool] = {}
+    blocked: set[int] | None = None
+    contracts = {c["id"]: c for c in view["contracts"]}
+
+    def would_count(kind: str) -> bool:
+        hit = counts.get(kind)
+        if hit is None:
+            hit = counts[kind] = _counts(view, kind)
+        return hit
+
     out: list[dict | None] = []
     for a in actions:
         note: dict | None = None
@@ -62,20 +77,22 @@ def annotate(state, player: int, actions: Sequence) -> list[dict | None] | None:
             tile = squares[a.square]["tile"]
             if tile is not None:
                 note = {"square": a.square, "known": {"kind": tile["kind"], "value": tile["value"]},
-                        "fits": _counts(view, tile["kind"])}
+                        "fits": would_count(tile["kind"])}
             else:
-                if odds is None:
+                if chance is None:
                     odds = kind_odds(view, known)
-                chance = sum(p for k, p in odds.items() if _counts(view, k))
-                note = {"square": a.square, "known": None, "chance": round(chance, 4)}
+                    chance = round(sum(p for k, p in odds.items() if would_count(k)), 4)
+                note = {"square": a.square, "known": None, "chance": chance}
         elif isinstance(a, Look):
             tile = squares[a.square]["tile"]
             note = {"square": a.square,
                     "known": None if tile is None else {"kind": tile["kind"], "value": tile["value"]}}
         elif isinstance(a, Declare):
-            contract = next(c for c in view["contracts"] if c["id"] == a.contract)
+            contract = contracts[a.contract]
             need, size = _need(contract["minerals"])
-            allowed = [s for s in known if s not in blocked_for(view, player)]
+            if blocked is None:
+                blocked = blocked_for(view, player)
+            allowed = [s for s in known if s not in blocked]
             plan = plan_contract(need, size, [], known, allowed)
             note = {"need": list(contract["minerals"]), "plan": plan}
         elif isinstance(a, Move | SabotageMove):
