@@ -6,7 +6,7 @@ station". This module owns wording only; it must not touch states.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from deltav.games.mining.scenarios import GRID, STATION
@@ -24,69 +24,68 @@ def _squares(xs) -> str:
     return ", ".join(square(s) for s in xs) if xs else "nothing"
 
 
+_TEXTS: dict[str, Callable[[Mapping, str], str]] = {
+    # actions
+    "move": lambda obj, who: f"move a rocket from {square(obj['frm'])} to {square(obj['to'])}"
+    + (f", bumping player {obj['bump']}'s rocket" if obj.get("bump") is not None else ""),
+    "end-moves": lambda obj, who: "stop moving rockets",
+    "prospect": lambda obj, who: "prospect under your rockets",
+    "survey": lambda obj, who: f"satellite survey, paying bribe {obj['bribe']}",
+    "look": lambda obj, who: f"look at {square(obj['square'])}",
+    "end-looks": lambda obj, who: "stop looking",
+    "buy-rocket": lambda obj, who: "buy a rocket",
+    "discard": lambda obj, who: f"discard incident {obj['incident']}",
+    "sabotage": lambda obj, who: f"sabotage player {obj['victim']}'s rocket on {square(obj['square'])}",
+    "sabotage-move": lambda obj, who: f"move your rocket from {square(obj['frm'])} into the sabotaged square"
+                             + (f", bumping player {obj['bump']}" if obj.get("bump") is not None else ""),
+    "reveal-incident": lambda obj, who: f"reveal the incident on {square(obj['square'])}",
+    "move-alien": lambda obj, who: f"move the alien to {square(obj['square'])}",
+    "steal": lambda obj, who: f"steal {obj['item']}",
+    "declare": lambda obj, who: f"attempt contract {obj['contract']}",
+    "reveal": lambda obj, who: f"reveal {square(obj['square'])}",
+    "replace": lambda obj, who: f"replace the mineral with bribe {obj['bribe']}",
+    "bid-up": lambda obj, who: f"{who} bids up with {obj['bribe']} ({obj['mineral']})" if "mineral" in obj
+    else f"bid up with {obj['bribe']}",
+    "pass": lambda obj, who: "pass",
+    # events
+    "turn-started": lambda obj, who: f"turn {obj['turn']}: {who} to play",
+    "passed": lambda obj, who: {"moving": f"{who} stops moving rockets", "survey": f"{who} ends the survey",
+                       "scan": f"{who} ends the scan"}.get(obj["what"], f"{who} passes ({obj['what']})"),
+    "rocket-moved": lambda obj, who: f"{who} moves a rocket from {square(obj['frm'])} to {square(obj['dest'])}",
+    "rockets-bumped": lambda obj, who: f"{who}'s rocket bumps player(s) {list(obj['victims'])} on {square(obj['square'])}; "
+    "both go back to their shipyards",
+    "rocket-bought": lambda obj, who: f"{who} buys a rocket",
+    "rocket-placed": lambda obj, who: f"{who} places a rocket on {square(obj['square'])}",
+    "rocket-removed": lambda obj, who: f"{who} sabotages player {obj['victim']}'s rocket on {square(obj['square'])}",
+    "looked": lambda obj, who: f"{who} looks secretly at {_squares(obj['squares'])} ({obj['how']})",
+    "tile-seen": lambda obj, who: f"{who} sees {obj['kind']} {obj['value']} ({obj['tile']}) on {square(obj['square'])}",
+    "bribe-spent": lambda obj, who: f"{who} spends bribe {obj['bribe']} ({obj['purpose']})",
+    "tile-revealed": lambda obj, who: f"{who} reveals {obj['kind']}"
+    + (f" {obj['value']}" if obj.get("value") else "") + f" ({obj['tile']}) on {square(obj['square'])}",
+    "rockets-to-station": lambda obj, who: f"rockets on {square(obj['square'])} return to the station",
+    "incident-taken": lambda obj, who: f"{who} takes incident {obj['kind']} ({obj['tile']})",
+    "incident-discarded": lambda obj, who: f"{who} discards {obj['kind']} ({obj['tile']})"
+    + (f" against player {obj['target']}" if obj.get("target") is not None else ""),
+    "alien-encounter": lambda obj, who: f"{who} uncovers Alien Encounter #{obj['number']} on {square(obj['square'])}",
+    "alien-moved": lambda obj, who: f"{who} moves the alien to {square(obj['square'])}",
+    "stolen": lambda obj, who: f"player {obj['thief']} steals {obj['item']} from player {obj['victim']}",
+    "contract-declared": lambda obj, who: f"{who} attempts contract {obj['contract']}",
+    "mineral-replaced": lambda obj, who: f"{who} bribes: the tile on {square(obj['square'])} counts as {obj['mineral']}",
+    "attempt-failed": lambda obj, who: f"{who} fails contract {obj['contract']} ({obj['reason']}); "
+    f"flipped back: {_squares(obj['flipped_back'])}",
+    "contract-fulfilled": lambda obj, who: f"{who} fulfils contract {obj['contract']} with {len(obj['tiles'])} tiles "
+    f"for {obj['points']} points",
+    "game-ended": lambda obj, who: f"game over: {obj['reason']}; scores {list(obj['scores'])}, "
+    f"winners {list(obj['winners'])}",
+}
+
+
 def text(obj: Mapping) -> str | None:
     """The sentence for a value's JSON form, or None when this module has none for its type."""
-    t = obj.get("type")
-    p = obj.get("player")
-    who = f"player {p}"
-    texts = {
-        # actions
-        "move": lambda: f"move a rocket from {square(obj['frm'])} to {square(obj['to'])}"
-        + (f", bumping player {obj['bump']}'s rocket" if obj.get("bump") is not None else ""),
-        "end-moves": lambda: "stop moving rockets",
-        "prospect": lambda: "prospect under your rockets",
-        "survey": lambda: f"satellite survey, paying bribe {obj['bribe']}",
-        "look": lambda: f"look at {square(obj['square'])}",
-        "end-looks": lambda: "stop looking",
-        "buy-rocket": lambda: "buy a rocket",
-        "discard": lambda: f"discard incident {obj['incident']}",
-        "sabotage": lambda: f"sabotage player {obj['victim']}'s rocket on {square(obj['square'])}",
-        "sabotage-move": lambda: f"move your rocket from {square(obj['frm'])} into the sabotaged square"
-                                 + (f", bumping player {obj['bump']}" if obj.get("bump") is not None else ""),
-        "reveal-incident": lambda: f"reveal the incident on {square(obj['square'])}",
-        "move-alien": lambda: f"move the alien to {square(obj['square'])}",
-        "steal": lambda: f"steal {obj['item']}",
-        "declare": lambda: f"attempt contract {obj['contract']}",
-        "reveal": lambda: f"reveal {square(obj['square'])}",
-        "replace": lambda: f"replace the mineral with bribe {obj['bribe']}",
-        "bid-up": (lambda: f"{who} bids up with {obj['bribe']} ({obj['mineral']})") if "mineral" in obj
-        else (lambda: f"bid up with {obj['bribe']}"),
-        "pass": lambda: "pass",
-        # events
-        "turn-started": lambda: f"turn {obj['turn']}: {who} to play",
-        "passed": lambda: {"moving": f"{who} stops moving rockets", "survey": f"{who} ends the survey",
-                           "scan": f"{who} ends the scan"}.get(obj["what"], f"{who} passes ({obj['what']})"),
-        "rocket-moved": lambda: f"{who} moves a rocket from {square(obj['frm'])} to {square(obj['dest'])}",
-        "rockets-bumped": lambda: f"{who}'s rocket bumps player(s) {list(obj['victims'])} on {square(obj['square'])}; "
-        "both go back to their shipyards",
-        "rocket-bought": lambda: f"{who} buys a rocket",
-        "rocket-placed": lambda: f"{who} places a rocket on {square(obj['square'])}",
-        "rocket-removed": lambda: f"{who} sabotages player {obj['victim']}'s rocket on {square(obj['square'])}",
-        "looked": lambda: f"{who} looks secretly at {_squares(obj['squares'])} ({obj['how']})",
-        "tile-seen": lambda: f"{who} sees {obj['kind']} {obj['value']} ({obj['tile']}) on {square(obj['square'])}",
-        "bribe-spent": lambda: f"{who} spends bribe {obj['bribe']} ({obj['purpose']})",
-        "tile-revealed": lambda: f"{who} reveals {obj['kind']}"
-        + (f" {obj['value']}" if obj.get("value") else "") + f" ({obj['tile']}) on {square(obj['square'])}",
-        "rockets-to-station": lambda: f"rockets on {square(obj['square'])} return to the station",
-        "incident-taken": lambda: f"{who} takes incident {obj['kind']} ({obj['tile']})",
-        "incident-discarded": lambda: f"{who} discards {obj['kind']} ({obj['tile']})"
-        + (f" against player {obj['target']}" if obj.get("target") is not None else ""),
-        "alien-encounter": lambda: f"{who} uncovers Alien Encounter #{obj['number']} on {square(obj['square'])}",
-        "alien-moved": lambda: f"{who} moves the alien to {square(obj['square'])}",
-        "stolen": lambda: f"player {obj['thief']} steals {obj['item']} from player {obj['victim']}",
-        "contract-declared": lambda: f"{who} attempts contract {obj['contract']}",
-        "mineral-replaced": lambda: f"{who} bribes: the tile on {square(obj['square'])} counts as {obj['mineral']}",
-        "attempt-failed": lambda: f"{who} fails contract {obj['contract']} ({obj['reason']}); "
-        f"flipped back: {_squares(obj['flipped_back'])}",
-        "contract-fulfilled": lambda: f"{who} fulfils contract {obj['contract']} with {len(obj['tiles'])} tiles "
-        f"for {obj['points']} points",
-        "game-ended": lambda: f"game over: {obj['reason']}; scores {list(obj['scores'])}, "
-        f"winners {list(obj['winners'])}",
-    }
-    fn = texts.get(t)
+    fn = _TEXTS.get(obj.get("type"))
     if fn is None:
         return None
-    line = fn()
+    line = fn(obj, f"player {obj.get('player')}")
     if isinstance(obj.get("to"), list | tuple):  # an event's audience (the move action's "to" is a square)
         line = f"(to {list(obj['to'])}) {line}"
     return line
