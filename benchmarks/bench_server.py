@@ -17,11 +17,13 @@ mid-match and reconnect with their token after a pause. It prints:
   the machine does not change it, unlike the wall-time figures).
 
 Usage: ``python benchmarks/bench_server.py [--rooms 100] [--game mining] [--scenario standard] [--drop 0.1]
-[--think 0] [--client-procs 1] [--profile FILE]`` (``PYTHONPATH=src`` from the repository root). The clients run in
+[--think 0] [--client-procs 1] [--seconds 0] [--profile FILE]`` (``PYTHONPATH=src`` from the repository root). The clients run in
 their own process(es), apart from the server's interpreter, but on the same cores. ``--think 0`` submits at once
 (every room as fast as the server can go: a saturation test whose latency is mostly queueing);
 ``--think 2`` waits 0..4 s before each submission, like a quick player. ``--profile FILE`` samples the server with
-py-spy.
+py-spy. ``--seconds N`` stops the clients after N seconds (a steady-state window: long matches, mining's 200-600
+steps at ``--think 2``, need half an hour to finish at 1,000 rooms); the actions each room's database rows hold are
+then checked against the start of its reference record.
 """
 
 from __future__ import annotations
@@ -68,7 +70,7 @@ class Stats:
 
 
 async def client(url: str, token: str, seat: int, seed: int, stats: Stats, drop_at: int | None,
-                 think: float = 0.0) -> None:
+                 think: float = 0.0, deadline: float | None = None) -> None:
     import orjson
     import websockets
 
@@ -80,7 +82,13 @@ async def client(url: str, token: str, seat: int, seed: int, stats: Stats, drop_
             async with websockets.connect(f"{url}?token={token}", max_size=2**24, open_timeout=60,
                                           compression=None) as ws:
                 while True:
-                    msg = orjson.loads(await asyncio.wait_for(ws.recv(), 120))
+                    wait = 120.0 if deadline is None else max(0.1, min(120.0, deadline - time.time() + 1.0))
+                    try:
+                        msg = orjson.loads(await asyncio.wait_for(ws.recv(), wait))
+                    except TimeoutError:
+                        if deadline is not None and time.time() >= deadline:
+                            return  # --seconds: window over while waiting for the other seat
+                        raise
                     kind = msg["type"]
                     if kind == "accepted":
                         stats.accepted += 1
@@ -100,6 +108,8 @@ async def client(url: str, token: str, seat: int, seed: int, stats: Stats, drop_
                             pending = None
                     if snap["status"] == "over" or msg["room"]["status"] == "finished":
                         return
+                    if deadline is not None and time.time() >= deadline and pending is None:
+                        return  # --seconds: the measured window is over (the match stays unfinished)
                     if drop_at is not None and not dropped and snap["step"] >= drop_at:
                         dropped = True
                         stats.drops += 1
@@ -125,16 +135,44 @@ def warm_up() -> None:
     import websockets  # noqa: F401
 
 
-def client_process(jobs: list[tuple], think: float = 0.0) -> dict:
+def client_process(jobs: list[tuple], think: float = 0.0, deadline: float | None = None) -> dict:
     """One client process: every job (a seat's socket) on one event loop; returns its measurements."""
     stats = Stats()
 
     async def main():
-        await asyncio.gather(*[client(url, token, seat, seed, stats, drop_at, think)
+        await asyncio.gather(*[client(url, token, seat, seed, stats, drop_at, think, deadline)
                                for url, token, seat, seed, drop_at in jobs])
 
     asyncio.run(main())
     return {"latencies": stats.latencies, "accepted": stats.accepted, "drops": stats.drops, "errors": stats.errors}
+
+
+async def stored_actions(db: str, codes: list[str]) -> dict[str, list[tuple[int, dict]]]:
+    """Every room's accepted actions as the database holds them, in order: (seat, action JSON) per submission
+    of the room's first match (for --seconds, when matches end unfinished and have no record yet)."""
+    query = "SELECT code, seat, action FROM submissions WHERE no = 1 ORDER BY code, seq"
+    if db.startswith("sqlite"):
+        import sqlite3
+
+        con = sqlite3.connect(db.split(":///", 1)[1])
+        try:
+            rows = con.execute(query).fetchall()
+        finally:
+            con.close()
+    else:
+        import asyncpg
+
+        con = await asyncpg.connect(db.replace("postgresql+asyncpg://", "postgresql://", 1))
+        try:
+            rows = [tuple(r) for r in await con.fetch(query)]
+        finally:
+            await con.close()
+    wanted = set(codes)
+    out: dict[str, list[tuple[int, dict]]] = {}
+    for code, seat, action in rows:
+        if code in wanted:
+            out.setdefault(code, []).append((seat, json.loads(action)))
+    return out
 
 
 async def run(args) -> dict:
@@ -198,8 +236,9 @@ async def run(args) -> dict:
         sampler = asyncio.create_task(sample())
         cpu0 = sum(cpu_seconds(p) for p in pids)
         t0 = time.perf_counter()
-        parts = await asyncio.gather(*[loop.run_in_executor(pool, client_process, jobs[i::procs], args.think)
-                                       for i in range(procs)])
+        deadline = time.time() + args.seconds if args.seconds else None
+        parts = await asyncio.gather(*[loop.run_in_executor(pool, client_process, jobs[i::procs], args.think,
+                                                            deadline) for i in range(procs)])
         wall = time.perf_counter() - t0
         cpu = sum(cpu_seconds(p) for p in pids) - cpu0
         pool.shutdown()
@@ -214,12 +253,21 @@ async def run(args) -> dict:
         sampler.cancel()
         lost = dup = mismatched = 0
         steps = 0
+        stored = await stored_actions(db, [code for code, *_ in rooms]) if args.seconds else {}
         for code, seed, _tokens, _home in rooms:
+            ref = reference_record(args.game, options, seed, ["human", "human"], args.client_seed)
+            if args.seconds:  # matches may be unfinished: what the database holds must be the reference's start
+                got = stored.get(code, [])
+                want = [(st["player"], st["action"]) for st in ref["steps"]][:len(got)]
+                steps += len(got)
+                if got != want:
+                    mismatched += 1
+                    dup += max(0, len(got) - len(ref["steps"]))
+                continue
             status, record = await asyncio.to_thread(http, srv.base, "GET", f"/rooms/{code}/record")
             if status != 200:
                 mismatched += 1
                 continue
-            ref = reference_record(args.game, options, seed, ["human", "human"], args.client_seed)
             steps += len(record["steps"])
             diff = record_difference(record, ref)
             if diff is not None:
@@ -234,7 +282,8 @@ async def run(args) -> dict:
             return lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else float("nan")
 
         return {
-            "rooms": args.rooms, "think": args.think, "game": args.game, "scenario": args.scenario, "create_seconds": create_s,
+            "rooms": args.rooms, "think": args.think, "seconds_limit": args.seconds, "game": args.game,
+            "scenario": args.scenario, "create_seconds": create_s,
             "wall_seconds": wall, "actions": steps,
             "server_cpu_ms_per_action": 1000 * cpu / max(1, steps), "server_cores_used": cpu / wall,
             "load_average": os.getloadavg()[0], "actions_per_second": steps / wall,
@@ -269,6 +318,9 @@ def main(argv=None) -> int:
                     help="mean seconds a client waits before it submits (0: at once, which measures saturation)")
     ap.add_argument("--client-procs", type=int, default=1, help="processes running the clients (not the server's)")
     ap.add_argument("--server-src", help="run the server from this source tree (to compare two versions)")
+    ap.add_argument("--seconds", type=float, default=0.0,
+                    help="stop the clients after this many seconds (matches left unfinished; the stored actions of "
+                         "each room are checked against the start of its reference record)")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--profile", help="sample the server with py-spy into this file (raw folded stacks)")
     ap.add_argument("--profile-seconds", type=int, default=10)
