@@ -34,6 +34,7 @@ import json
 import multiprocessing
 import os
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -222,7 +223,8 @@ async def run(args) -> dict:
         profiler = None
         if args.profile:  # py-spy samples the server process while the matches run
             import subprocess
-            profiler = subprocess.Popen(["py-spy", "record", "-p", str(srv.proc.pid), "-f", "raw", "-o", args.profile,
+            spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))  # the venv's own
+            profiler = subprocess.Popen([spy, "record", "-p", str(srv.proc.pid), "-f", "raw", "-o", args.profile,
                                          "-d", str(args.profile_seconds)], stdout=subprocess.DEVNULL,
                                         stderr=subprocess.DEVNULL)
         peak_rss = base_rss
