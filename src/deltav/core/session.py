@@ -21,6 +21,8 @@ This module owns the session only: no agents, no clocks, no I/O, no transport.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -35,6 +37,10 @@ from deltav.core.values import Action, Event
 #: How many visible log entries a snapshot carries by default (the newest ones); ask with ``since`` for more.
 LOG_TAIL = 20
 
+
+
+def _row_step(row: list) -> int:
+    return row[0]
 
 class SessionError(IllegalAction):
     """A submission the session refuses for a reason outside the game's rules (a stale step, a seat that has
@@ -135,7 +141,8 @@ class Session:
                         break
             rows.reverse()
         else:
-            rows = [r for r in self._log if r[0] >= since and r[1].visible_to(viewer)]
+            start = bisect.bisect_left(self._log, since, key=_row_step)  # rows are in step order
+            rows = [r for r in itertools.islice(self._log, start, None) if r[1].visible_to(viewer)]
         for r in rows:
             if r[2] is None:
                 r[2] = {"step": r[0], "event": r[1].to_json(), "text": self.game.describe_value(r[1])}
