@@ -1,5 +1,10 @@
-"""Determinization for Deep Space Combat: a full state consistent with one player's view, built from the view
-alone (so a search bot cannot peek at hidden enemy designs or plots).
+"""Views of Deep Space Combat, their secret tokens, and determinization: a full state consistent with one
+player's view, built from the view alone (so a search bot cannot peek at hidden enemy designs or plots).
+
+A view (``view(state, player)``) shows every ship's public side (size, status, position and velocity once
+deployed, hit points taken, what it has shown in fire and movement); the viewer's own ships add their design
+and stat levels; ``mine`` holds the viewer's pending plots, deployment, declarations, allocation and designs.
+``view(state, None)`` (a spectator) shows only the public side. A view shares no mutable object with the state.
 
 What the view hides and how it is filled in:
 
@@ -21,22 +26,126 @@ What the view hides and how it is filled in:
 - Other players' fleet designs during the design phase: sampled fleets of their size levels when they are done.
 - The dice: a fresh generator drawn from ``rng``.
 
-This module owns sampling only; the rules stay in the state and the pure modules.
+This module owns views and sampling only; the rules stay in the phase modules and the pure modules.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from deltav.core.errors import ScenarioError
+from deltav.core.errors import IllegalAction, ScenarioError
 from deltav.core.hexgrid import distance
 from deltav.core.protocol import Result
 from deltav.core.rng import Rng
 from deltav.games.deepspace import damage as dmg
 from deltav.games.deepspace.design import POINTS_PER_SIZE, ShipDesign
 from deltav.games.deepspace.heuristics import TWO_D6, p_hit
+from deltav.games.deepspace.limits import ALIVE, DESIGN_STAGES, STATUS_NAMES
 from deltav.games.deepspace.scenarios import load_scenario
-from deltav.games.deepspace.state import ALIVE, DESIGN_STAGES, STATUS_NAMES, DeepSpaceState, Ship
+from deltav.games.deepspace.ship import Ship
+
+
+def secret_tokens(state, player: int | None) -> set[str]:
+    """Strings a view for ``player`` must never hold: other sides' design ids and, while plotting, plot ids."""
+    out = {s.design for s in state.ships if s.owner != player}
+    if state.phase == "plot":
+        out.update(state.plot_id(q) for q in range(state.num_players) if q != player)
+    return out
+
+
+def view(state, player: int | None) -> dict:
+    """What ``player`` (None: a spectator) may know of the position, as plain JSON-ready values."""
+    if player is not None and (type(player) is not int or not 0 <= player < state.num_players):
+        raise IllegalAction("protocol.player", f"no such player {player!r} (players are 0..{state.num_players - 1})")
+    out: dict = {
+        "game": "deepspace",
+        "you": player,
+        "phase": state.phase,
+        "step": state.sub,
+        "round": state.round,
+        "round_limit": state.round_limit,
+        "options": dict(state.opts),
+        "players": [
+            {
+                "name": state.names[p],
+                "size_levels": state.levels[p],
+                "zone": list(state.zones[p]),
+                "inflicted": state.inflicted[p],
+                "received": state.received[p],
+                "score": state.inflicted[p] - state.received[p],
+                "waiting": state.waiting[p],
+            }
+            for p in range(state.num_players)
+        ],
+        "ships": [_ship_view(s, player) for s in state.ships],
+        "report": list(state.report),
+        "shots": [list(x) for x in state.shots],
+        "result": state._result.to_json() if state._result else None,
+    }
+    if player is not None:
+        out["mine"] = _private_view(state, player)
+    return out
+
+
+def _ship_view(s: Ship, viewer: int | None) -> dict:
+    revealed = s.pos is not None
+    o = {
+        "id": s.id,
+        "owner": s.owner,
+        "size": s.size,
+        "status": STATUS_NAMES[s.status],
+        "pos": list(s.pos) if revealed else None,
+        "vel": list(s.vel) if revealed else None,
+        "hp_taken": s.hp_taken,
+        "incoming": s.incoming,
+        "seen": {"thrust": s.seen_thrust, "weapons": s.seen_weapons, "damage": list(s.seen_damage[: s.seen_weapons])},
+    }
+    if viewer == s.owner:
+        o["design"] = s.design
+        o["name"] = s.name
+        o["thrust"], o["evasion"], o["endurance"] = s.lv[0], s.lv[1], s.lv[2]
+        o["weapons"] = [[t, d] for t, d in s.weapons()]
+        o["partial"] = list(s.partial)
+        o["pending"] = s.pending
+    return o
+
+
+def _private_view(state, p: int) -> dict:
+    """The player's own secrets: its pending plot/deployment/declarations/allocation, its designs."""
+    ph = state.phase
+    mine: dict = {"waiting": state.waiting[p]}
+    if ph == "design":
+        size, t, e, en, weapons, stage, pend = state.drafts[p]
+        mine["designs"] = [d.to_json() for d in state.designs[p]]
+        mine["draft"] = {
+            "size": size, "thrust": t, "evasion": e, "endurance": en,
+            "weapons": [[a, b] for a, b in weapons], "stage": DESIGN_STAGES[stage], "targeting": pend,
+        }
+    elif ph in ("deploy", "plot", "destruct", "allocate"):
+        mine["order"] = [state.ships[i].id for i in state.order[p]]
+        mine["cursor"] = list(state.cur[p]) if isinstance(state.cur[p], tuple) else state.cur[p]
+        if ph in ("deploy", "plot"):
+            mine["column"] = state.col[p]
+        if ph == "plot":
+            mine["plot_id"] = state.plot_id(p)
+        entries = {}
+        for i in state.order[p]:
+            pl = state.plan[i]
+            if pl is None:
+                continue
+            sid = state.ships[i].id
+            if ph == "deploy":
+                entries[sid] = {"pos": [pl[0], pl[1]], "vel": [pl[2], pl[3]]}
+            elif ph == "plot":
+                entries[sid] = {
+                    "withdraw": pl[0] is None,
+                    "vel": list(pl[0]) if pl[0] is not None else None,
+                    "shots": [[w, state.ships[ti].id if ti >= 0 else None] for w, ti in pl[1]],
+                }
+            elif ph == "destruct":
+                entries[sid] = {"detonate": pl}
+        mine["plans"] = entries
+    return mine
 
 
 def sample_levels(
@@ -197,9 +306,10 @@ def damaged_variants(size: int, lv: list[int], hp: int, k: int) -> list[list[int
     return out
 
 
-def determinize(view: dict, player: int, rng: Rng) -> DeepSpaceState:
+def determinize(view: dict, player: int, rng: Rng, s):
+    """Fill ``s`` (a blank state record: ``DeepSpaceState.__new__``) with a full state consistent with
+    ``view`` (``player``'s), sampling what it hides (see the module docstring); return it."""
     rng = Rng(rng.next64())
-    s = DeepSpaceState.__new__(DeepSpaceState)
     players = view["players"]
     n = len(players)
     s.num_players = n
@@ -378,7 +488,7 @@ def _sample_fleet(levels: int, rng: Rng) -> tuple[ShipDesign, ...]:
     return sample_fleet(levels, rng)
 
 
-def _orders(s: DeepSpaceState, ph: str) -> list[list[int]]:
+def _orders(s, ph: str) -> list[list[int]]:
     n = s.num_players
     orders: list[list[int]] = [[] for _ in range(n)]
     if ph == "deploy":
@@ -406,7 +516,7 @@ def _orders(s: DeepSpaceState, ph: str) -> list[list[int]]:
     return orders
 
 
-def _nearest_shots(s: DeepSpaceState, x: Ship) -> tuple[tuple[int, int], ...]:
+def _nearest_shots(s, x: Ship) -> tuple[tuple[int, int], ...]:
     best = -1
     best_d = None
     for i, t in enumerate(s.ships):
