@@ -225,9 +225,9 @@ class DeepSpaceState(State):
         designs = []
         for p, ds in enumerate(o["designs"]):
             try:
-                designs.append(tuple(design_from_obj(d, f"$.designs[{p}][{k}]", cap) for k, d in enumerate(ds)))
+                designs.append(tuple(design_from_obj(d, f"designs[{p}][{k}]", cap) for k, d in enumerate(ds)))
             except ScenarioError as exc:
-                raise StateError(exc.field, exc.reason) from None
+                raise StateError("$." + exc.field, exc.reason) from None
         s.designs = designs
         s.drafts = [(a, b, c, d, tuple(ws), st, pe) for a, b, c, d, ws, st, pe in o["drafts"]]
         check_state(s, scenario)
