@@ -179,7 +179,7 @@ class DeepSpaceState(State):
             "plan": [_plan_json(x) for x in self.plan],
             "inflicted": list(self.inflicted),
             "received": list(self.received),
-            "report": list(self.report),
+            "report": [e.copy() for e in self.report],
             "shots": [list(x) for x in self.shots],
             "result": self._result.to_json() if self._result else None,
             "designs": [[d.to_json() for d in ds] for ds in self.designs],

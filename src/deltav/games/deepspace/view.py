@@ -54,9 +54,15 @@ def secret_tokens(state, player: int | None) -> set[str]:
 
 
 def view(state, player: int | None) -> dict:
-    """What ``player`` (None: a spectator) may know of the position, as plain JSON-ready values."""
-    if player is not None and (type(player) is not int or not 0 <= player < state.num_players):
-        raise IllegalAction("protocol.player", f"no such player {player!r} (players are 0..{state.num_players - 1})")
+    """What ``player`` (None: a spectator) may know of the position, as plain JSON-ready values (every list and
+    dict built fresh: nothing in a view is shared with the state or with another view)."""
+    n = state.num_players
+    if player is not None and (type(player) is not int or not 0 <= player < n):
+        raise IllegalAction("protocol.player", f"no such player {player!r} (players are 0..{n - 1})")
+    names, levels, zones, inflicted, received, waiting = (
+        state.names, state.levels, state.zones, state.inflicted, state.received, state.waiting,
+    )
+    res = state._result
     out: dict = {
         "game": "deepspace",
         "you": player,
@@ -64,23 +70,23 @@ def view(state, player: int | None) -> dict:
         "step": state.sub,
         "round": state.round,
         "round_limit": state.round_limit,
-        "options": dict(state.opts),
+        "options": state.opts.copy(),
         "players": [
             {
-                "name": state.names[p],
-                "size_levels": state.levels[p],
-                "zone": list(state.zones[p]),
-                "inflicted": state.inflicted[p],
-                "received": state.received[p],
-                "score": state.inflicted[p] - state.received[p],
-                "waiting": state.waiting[p],
+                "name": names[p],
+                "size_levels": levels[p],
+                "zone": [*zones[p]],
+                "inflicted": inflicted[p],
+                "received": received[p],
+                "score": inflicted[p] - received[p],
+                "waiting": waiting[p],
             }
-            for p in range(state.num_players)
+            for p in range(n)
         ],
         "ships": [_ship_view(s, player) for s in state.ships],
-        "report": list(state.report),
-        "shots": [list(x) for x in state.shots],
-        "result": state._result.to_json() if state._result else None,
+        "report": [e.copy() for e in state.report],
+        "shots": [[*x] for x in state.shots],
+        "result": res.to_json() if res else None,
     }
     if player is not None:
         out["mine"] = _private_view(state, player)
@@ -88,24 +94,29 @@ def view(state, player: int | None) -> dict:
 
 
 def _ship_view(s: Ship, viewer: int | None) -> dict:
-    revealed = s.pos is not None
-    o = {
-        "id": s.id,
-        "owner": s.owner,
-        "size": s.size,
-        "status": STATUS_NAMES[s.status],
-        "pos": list(s.pos) if revealed else None,
-        "vel": list(s.vel) if revealed else None,
-        "hp_taken": s.hp_taken,
-        "incoming": s.incoming,
-        "seen": {"thrust": s.seen_thrust, "weapons": s.seen_weapons, "damage": list(s.seen_damage[: s.seen_weapons])},
-    }
+    pos = s.pos
+    nw = s.seen_weapons
+    if pos is None:
+        o = {
+            "id": s.id, "owner": s.owner, "size": s.size, "status": STATUS_NAMES[s.status], "pos": None, "vel": None,
+            "hp_taken": s.hp_taken, "incoming": s.incoming,
+            "seen": {"thrust": s.seen_thrust, "weapons": nw, "damage": [*s.seen_damage[:nw]]},
+        }
+    else:
+        o = {
+            "id": s.id, "owner": s.owner, "size": s.size, "status": STATUS_NAMES[s.status], "pos": [*pos],
+            "vel": [*s.vel], "hp_taken": s.hp_taken, "incoming": s.incoming,
+            "seen": {"thrust": s.seen_thrust, "weapons": nw, "damage": [*s.seen_damage[:nw]]},
+        }
     if viewer == s.owner:
+        lv = s.lv
         o["design"] = s.design
         o["name"] = s.name
-        o["thrust"], o["evasion"], o["endurance"] = s.lv[0], s.lv[1], s.lv[2]
-        o["weapons"] = [[t, d] for t, d in s.weapons()]
-        o["partial"] = list(s.partial)
+        o["thrust"] = lv[0]
+        o["evasion"] = lv[1]
+        o["endurance"] = lv[2]
+        o["weapons"] = [[lv[k], lv[k + 1]] for k in range(3, len(lv), 2)]
+        o["partial"] = [*s.partial]
         o["pending"] = s.pending
     return o
 
@@ -288,7 +299,16 @@ def strip_levels(size: int, lv: list[int], hp: int, order: list[int], mode: str 
 def damaged_variants(size: int, lv: list[int], hp: int, k: int) -> list[list[int]]:
     """``k`` plausible stat slots of a ship of design ``lv`` that took ``hp`` hit points: half by the default
     allocation, a quarter keeping the weapons (ship stats lost first, the largest first), a quarter keeping the
-    ship stats (weapons lost first)."""
+    ship stats (weapons lost first). Fresh lists (the variants are computed once per design and damage)."""
+    return [list(x) for x in _damaged_variants(size, tuple(lv), hp, k)]
+
+
+@lru_cache(maxsize=4096)
+def _damaged_variants(size: int, lv: tuple[int, ...], hp: int, k: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(x) for x in _compute_variants(size, lv, hp, k))
+
+
+def _compute_variants(size: int, lv, hp: int, k: int) -> list[list[int]]:
     if hp <= 0:
         return [list(lv) for _ in range(k)]
     default = list(lv)
