@@ -253,28 +253,38 @@ def _scenario(ref: str, stat_cap: int):
 def fleet_prior(view: dict) -> dict[str, list[int]]:
     """Undamaged stat slots of every enemy ship whose side fights with a fixed fleet of the scenario (public:
     the scenario file), by ship id. Empty when the scenario cannot be read."""
+    return {sid: list(lv) for sid, lv in _prior(view).items()}
+
+
+def _prior(view: dict) -> dict[str, tuple[int, ...]]:
+    """:func:`fleet_prior` as tuples, from a cache keyed by what it depends on (do not mutate the result)."""
     opts = view.get("options", {})
-    sc = _scenario(str(opts.get("scenario", "")), int(opts.get("stat_cap", 0) or 0))
-    out: dict[str, list[int]] = {}
-    if sc is None or len(sc.players) != len(view["players"]):
+    ships = tuple((sv["id"], sv["owner"], sv["size"]) for sv in view["ships"])
+    return _prior_of(str(opts.get("scenario", "")), int(opts.get("stat_cap", 0) or 0), len(view["players"]),
+                     view["you"], ships)
+
+
+@lru_cache(maxsize=1024)
+def _prior_of(ref: str, stat_cap: int, n: int, me, ships: tuple) -> dict[str, tuple[int, ...]]:
+    sc = _scenario(ref, stat_cap)
+    out: dict[str, tuple[int, ...]] = {}
+    if sc is None or len(sc.players) != n:
         return out
-    me = view["you"]
-    for sv in view["ships"]:
-        p = sv["owner"]
+    for sid, p, size in ships:
         if p == me:
             continue
         fleet = sc.players[p].fleet
         try:
-            k = int(sv["id"].rsplit("-", 1)[1])
+            k = int(sid.rsplit("-", 1)[1])
         except (ValueError, IndexError):
             continue
-        if fleet is None or k >= len(fleet.ships) or fleet.ships[k].size != sv["size"]:
+        if fleet is None or k >= len(fleet.ships) or fleet.ships[k].size != size:
             continue
         d = fleet.ships[k]
         lv = [d.thrust, d.evasion, d.endurance]
         for t, dd in d.weapons:
             lv += [t, dd]
-        out[sv["id"]] = lv
+        out[sid] = tuple(lv)
     return out
 
 
@@ -351,7 +361,7 @@ def determinize(view: dict, player: int, rng: Rng, s):
 
     shots = tuple(tuple(x) for x in view["shots"])
     s.shots = shots
-    known = fleet_prior(view)
+    known = _prior(view)
     own = {}
     for sv in view["ships"]:
         if "design" in sv:
@@ -410,9 +420,11 @@ def determinize(view: dict, player: int, rng: Rng, s):
                 continue
             if not s.waiting[q]:
                 s.designs[q] = _sample_fleet(s.levels[q], rng)
-        from deltav.games.deepspace.design import design_from_obj
-
-        s.designs[player] = tuple(design_from_obj(d, "design") for d in mine["designs"])
+        s.designs[player] = tuple(
+            ShipDesign(d["name"], d["size"], d["thrust"], d["evasion"], d["endurance"],
+                       tuple((w["targeting"], w["damage"]) for w in d["weapons"]))
+            for d in mine["designs"]
+        )  # the viewer's own designs, as the view shows them (``ShipDesign.to_json``)
         dr = mine["draft"]
         s.drafts[player] = (
             dr["size"], dr["thrust"], dr["evasion"], dr["endurance"], tuple(tuple(w) for w in dr["weapons"]),
@@ -465,23 +477,20 @@ def determinize(view: dict, player: int, rng: Rng, s):
     return s
 
 
-def _consistent(lv: list[int], x: Ship, seen_damage: tuple[int, ...]) -> bool:
-    """Whether stat slots ``lv`` agree with what ship ``x`` has publicly shown since it was last damaged."""
-    if lv[0] < x.seen_thrust or (len(lv) - 3) // 2 < x.seen_weapons:
-        return False
-    return all(lv[4 + 2 * w] >= (hp + 11) // 12 for w, hp in enumerate(seen_damage) if 4 + 2 * w < len(lv))
-
-
 def _sample_enemy(x: Ship, seen_damage: tuple[int, ...], rng: Rng, own: dict, shots,
-                  public: list[int] | None = None) -> list[int]:
-    relevant = [sh for sh in shots if (sh[0] == x.id and sh[2] in own) or (sh[2] == x.id and sh[0] in own)]
+                  public: tuple[int, ...] | None = None) -> list[int]:
+    sid = x.id
+    relevant = [sh for sh in shots if (sh[0] == sid and sh[2] in own) or (sh[2] == sid and sh[0] in own)]
     if public is not None:
         # the design is public (the scenario's fleet); only the allocation of the hit points taken is hidden
-        cands = [c for c in damaged_variants(x.size, public, x.hp_taken, PUBLIC_VARIANTS) if _consistent(c, x, seen_damage)]
+        seen = tuple((sh, tuple(own[sh[2] if sh[0] == sid else sh[0]])) for sh in relevant)
+        cands, weights = _public_candidates(
+            x.size, public, x.hp_taken, x.seen_thrust, x.seen_weapons, seen_damage, sid, seen
+        )
         if cands:
-            if not relevant or len(cands) == 1:
-                return cands[rng.below(len(cands))]
-            return _weighted(cands, [shot_likelihood(c, x.id, own, relevant) for c in cands], rng)
+            if weights is None:
+                return list(cands[rng.below(len(cands))])
+            return list(_weighted(cands, weights, rng))
     first = sample_levels(x.size, rng, x.hp_taken, x.seen_thrust, x.seen_weapons, seen_damage)
     if not relevant:
         return first
@@ -490,6 +499,27 @@ def _sample_enemy(x: Ship, seen_damage: tuple[int, ...], rng: Rng, own: dict, sh
         for _ in range(CANDIDATES - 1)
     ]
     return _weighted(cands, [shot_likelihood(c, x.id, own, relevant) for c in cands], rng)
+
+
+@lru_cache(maxsize=8192)
+def _public_candidates(size: int, public: tuple[int, ...], hp: int, seen_thrust: int, seen_weapons: int,
+                       seen_damage: tuple[int, ...], sid: str, seen: tuple) -> tuple[tuple, tuple | None]:
+    """The damaged variants of a public design consistent with what ship ``sid`` has shown, and their shot-log
+    likelihoods (None when there is nothing to weigh): computed once per design, damage and shot log, then
+    reused by every determinization. ``seen``: the relevant logged shots, each with the stat slots of the
+    viewer's ship in it."""
+    cands = tuple(
+        c for c in _damaged_variants(size, public, hp, PUBLIC_VARIANTS)
+        if c[0] >= seen_thrust and (len(c) - 3) // 2 >= seen_weapons
+        and all(c[4 + 2 * w] >= (d + 11) // 12 for w, d in enumerate(seen_damage) if 4 + 2 * w < len(c))
+    )
+    if not seen or len(cands) <= 1:
+        return cands, None
+    own = {}
+    for sh, lv in seen:
+        own[sh[2] if sh[0] == sid else sh[0]] = lv
+    relevant = [sh for sh, _lv in seen]
+    return cands, tuple(shot_likelihood(c, sid, own, relevant) for c in cands)
 
 
 def _weighted(cands: list[list[int]], weights: list[float], rng: Rng) -> list[int]:
