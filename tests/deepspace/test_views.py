@@ -88,3 +88,23 @@ def test_a_view_shares_no_mutable_object_with_the_state(scenario):
                 assert json.dumps(s.to_json()) == before, (scenario, q)
                 assert json.dumps(s.view(q)) == fresh, (scenario, q)
         s.apply_action(p, a)
+
+
+@pytest.mark.parametrize("scenario", ["duel", "melee", "design-duel"])
+def test_determinize_reuses_nothing_a_sampled_world_can_change(scenario):
+    """Samples are computed once and reused (caches), but every sampled world is its own: playing one out (its
+    ships lose levels) changes neither the view nor the next sample drawn with the same seed."""
+    for i, (s, p, a) in enumerate(_walk(scenario, 6, {}, limit=300)):
+        if i % 11 == 0:
+            q = s.current_players()[0]
+            view = s.view(q)
+            text = json.dumps(view)
+            first = DeepSpaceGame.determinize(view, q, Rng(i))
+            want = json.dumps(first.to_json())
+            for x in first.ships:
+                x.lv[:] = [0] * len(x.lv)
+                x.partial[:] = [9] * len(x.partial)
+            again = DeepSpaceGame.determinize(view, q, Rng(i))
+            assert json.dumps(again.to_json()) == want
+            assert json.dumps(view) == text
+        s.apply_action(p, a)
