@@ -4,7 +4,7 @@ import pytest
 
 from deltav.core.agent import RandomAgent
 from deltav.core.match import play_match
-from deltav.games.deepspace import DeepSpaceGame
+from deltav.games.deepspace import DeepSpaceGame, flow
 from deltav.games.deepspace.bots import BOTS, ScriptedBot
 from deltav.games.deepspace.scenarios import builtin_ids
 
@@ -74,7 +74,7 @@ def test_the_bot_strips_useless_weapon_stats_first(tmp_path):
         while s.phase == "plot" and s.waiting[p]:
             s.apply_action(p, s.legal_actions(p)[0])
     s.ships[0].pending = 5
-    s._start_allocation("fire")
+    flow.start_allocation(s, "fire")
     a = ScriptedBot().act(_decision(s, 0))
     assert (a.stat, a.weapon, a.hp) == ("damage", 0, 5)
 

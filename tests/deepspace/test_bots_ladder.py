@@ -9,7 +9,7 @@ from deltav.core.errors import ScenarioError
 from deltav.core.match import play_match
 from deltav.core.protocol import Decision
 from deltav.core.rng import Rng
-from deltav.games.deepspace import DeepSpaceGame, planner
+from deltav.games.deepspace import DeepSpaceGame, flow, planner
 from deltav.games.deepspace import damage as dmg
 from deltav.games.deepspace.bots import BOTS, PRESETS, CadetBot, PlannerBot, ScriptedBot
 from deltav.games.deepspace.heuristics import TWO_D6, p_hit
@@ -156,7 +156,7 @@ def test_the_planner_allocates_with_legal_steps_in_a_game(tmp_path):
             s.apply_action(p, s.legal_actions(p)[0])
     s.ships[0].pending = 30
     s.ships[0].incoming = 30
-    s._start_allocation("fire")
+    flow.start_allocation(s, "fire")
     bot = PlannerBot()
     while s.phase == "allocate" and 0 in s.current_players():
         a = _decide(bot, s, 0)
@@ -288,5 +288,5 @@ def test_the_cadet_lets_the_default_allocation_place_damage(tmp_path):
             s.apply_action(p, Done() if s.legal_actions(p) == [Done()] else s.legal_actions(p)[0])
     s.ships[0].pending = 30
     s.ships[0].incoming = 30
-    s._start_allocation("fire")
+    flow.start_allocation(s, "fire")
     assert _decide(CadetBot(), s, 0) == AutoAllocate("s0-0")

@@ -6,7 +6,7 @@ from deltav.core.rng import Rng
 from deltav.games.deepspace import DeepSpaceGame, opponent, planner
 from deltav.games.deepspace import damage as dmg
 from deltav.games.deepspace.bots import ScriptedBot
-from deltav.games.deepspace.state import velocity_actions
+from deltav.games.deepspace.choices import velocity_actions
 
 RAIDER = [4, 14, 10, 25, 31]
 

@@ -11,7 +11,7 @@ import pytest
 from deltav.core.errors import IllegalAction, MalformedAction
 from deltav.core.rng import Rng
 from deltav.core.values import Action, value
-from deltav.games.deepspace import DeepSpaceGame
+from deltav.games.deepspace import DeepSpaceGame, flow
 from deltav.games.deepspace.messages import ACTIONS, Allocate, Fire, Place, SetVelocity
 from deltav.games.deepspace.scenarios import builtin_ids
 
@@ -180,7 +180,7 @@ def test_allocation_refusals_name_the_specific_rule(tmp_path):
         while s.waiting[p]:
             s.apply_action(p, s.legal_actions(p)[0])
     s.ships[0].pending = 20
-    s._start_allocation("fire")
+    flow.start_allocation(s, "fire")
     cases = [
         (Allocate("s0-0", "thrust", None, 0), "deepspace.damage.amount"),
         (Allocate("s0-0", "thrust", None, -4), "deepspace.damage.amount"),

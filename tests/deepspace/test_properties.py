@@ -8,10 +8,10 @@ from hypothesis import strategies as st
 from deltav.core.rng import Rng
 from deltav.games.deepspace import DeepSpaceGame
 from deltav.games.deepspace import damage as dmg
+from deltav.games.deepspace.limits import SPLIT_THRUST
 from deltav.games.deepspace.messages import Allocate, SetVelocity
 from deltav.games.deepspace.movement import thrust_cost
 from deltav.games.deepspace.scenarios import builtin_ids
-from deltav.games.deepspace.state import SPLIT_THRUST
 
 
 @settings(max_examples=15, deadline=None)

@@ -46,8 +46,8 @@ def test_a_directory_and_unreadable_files(tmp_path):
 @pytest.mark.parametrize(
     "text, field",
     [
-        ("id = [[[[[[", "file"),
-        ("a = " + "[" * 5000 + "]" * 5000, "file"),
+        ("id = [[[[[[", "(file)"),
+        ("a = " + "[" * 5000 + "]" * 5000, "(file)"),
         ("players = 3", "players"),
         ('[[players]]\nfleet = "skirmish"\nzone = {q = 0, r = 0}\n', "players"),
         ("[[players]]\n" + GOOD_SIDE + "[[players]]\nfleet = 3\nzone = {q = 0, r = 0}\n", "players[1].fleet"),
@@ -61,10 +61,10 @@ def test_a_directory_and_unreadable_files(tmp_path):
         ("[[players]]\n" + GOOD_SIDE + '[[players]]\nfleet = "design"\nsize_levels = 4\nzone = {q = 1e3, r = 0}\n',
          "players[1].zone.q"),
         ("[[players]]\n" + GOOD_SIDE + '[[players]]\nfleet = "design"\nsize_levels = 4\nzone = {q = 10**9, r = 0}\n',
-         "file"),
+         "(file)"),
         ("[[players]]\n" + GOOD_SIDE + '[[players]]\nfleet = "design"\nsize_levels = 4\nzone = {q = 99999, r = 0}\n',
          "players[1].zone.q"),
-        ("[[players]]\n" + GOOD_SIDE * 9, "file"),
+        ("[[players]]\n" + GOOD_SIDE * 9, "(file)"),
         ("".join("[[players]]\n" + GOOD_SIDE for _ in range(9)), "players"),
         ("round_limit = 10000000\n[[players]]\n" + GOOD_SIDE + "[[players]]\n" + GOOD_SIDE, "round_limit"),
     ],

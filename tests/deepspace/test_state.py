@@ -9,7 +9,7 @@ import pytest
 from deltav.core.errors import IllegalAction
 from deltav.core.protocol import json_tokens
 from deltav.core.rng import Rng
-from deltav.games.deepspace import DeepSpaceGame
+from deltav.games.deepspace import DeepSpaceGame, flow
 from deltav.games.deepspace.messages import (
     Allocate,
     AutoAllocate,
@@ -101,7 +101,7 @@ def test_size_4_ship_allocates_11_points_as_8_on_thrust_and_3_on_targeting(tmp_p
     plot_hold(s, 1)
     # force 11 hit points onto the size-4 ship as if a weapon had dealt them, then open the damage phase
     s.ships[0].pending = 11
-    s._start_allocation("fire")
+    flow.start_allocation(s, "fire")
     assert s.current_players() == [0]
     legal = s.legal_actions(0)
     assert Allocate("s0-0", "thrust", None, 8) in legal and Allocate("s0-0", "thrust", None, 12) not in legal
@@ -125,7 +125,7 @@ def test_auto_allocate_is_the_documented_default(tmp_path):
     plot_hold(s, 0)
     plot_hold(s, 1)
     s.ships[0].pending = 11
-    s._start_allocation("fire")
+    flow.start_allocation(s, "fire")
     s.apply_action(0, AutoAllocate("s0-0"))
     assert (s.ships[0].thrust, s.ships[0].weapons()) == (2, [(2, 3)])
 

@@ -4,6 +4,8 @@ spectator's); a public "submitted" step changes only that the submitter is no lo
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from deltav.core.protocol import json_tokens
@@ -58,3 +60,51 @@ def test_private_steps_change_no_other_view_and_spectators_see_public_informatio
             _public_only(spectator, s)
             for q in range(n):
                 assert not s.secret_tokens(q) & json_tokens(s.view(q))
+
+
+def _scribble(v) -> None:
+    """Mutate every list and dict inside a view (as a careless bot might)."""
+    if isinstance(v, dict):
+        for k in list(v):
+            _scribble(v[k])
+            v[k] = "scribbled"
+        v["scribbled"] = True
+    elif isinstance(v, list):
+        for i in range(len(v)):
+            _scribble(v[i])
+            v[i] = "scribbled"
+        v.append("scribbled")
+
+
+@pytest.mark.parametrize("scenario", ["duel", "design-duel", "melee"])
+def test_a_view_shares_no_mutable_object_with_the_state(scenario):
+    """Scribbling over every container of a view changes neither the state nor the next view."""
+    for i, (s, p, a) in enumerate(_walk(scenario, 4, {"self_destruct": True}, limit=400)):
+        if i % 7 == 0:
+            for q in [None, *range(s.num_players)]:
+                before = json.dumps(s.to_json())  # text: nothing a scribble can reach
+                fresh = json.dumps(s.view(q))
+                _scribble(s.view(q))
+                assert json.dumps(s.to_json()) == before, (scenario, q)
+                assert json.dumps(s.view(q)) == fresh, (scenario, q)
+        s.apply_action(p, a)
+
+
+@pytest.mark.parametrize("scenario", ["duel", "melee", "design-duel"])
+def test_determinize_reuses_nothing_a_sampled_world_can_change(scenario):
+    """Samples are computed once and reused (caches), but every sampled world is its own: playing one out (its
+    ships lose levels) changes neither the view nor the next sample drawn with the same seed."""
+    for i, (s, p, a) in enumerate(_walk(scenario, 6, {}, limit=300)):
+        if i % 11 == 0:
+            q = s.current_players()[0]
+            view = s.view(q)
+            text = json.dumps(view)
+            first = DeepSpaceGame.determinize(view, q, Rng(i))
+            want = json.dumps(first.to_json())
+            for x in first.ships:
+                x.lv[:] = [0] * len(x.lv)
+                x.partial[:] = [9] * len(x.partial)
+            again = DeepSpaceGame.determinize(view, q, Rng(i))
+            assert json.dumps(again.to_json()) == want
+            assert json.dumps(view) == text
+        s.apply_action(p, a)

@@ -6,8 +6,10 @@ option below. Docs: ``docs/deepspace.md``.
 
 Modules: ``movement`` (velocity vectors, thrust cost), ``combat`` (rolls), ``damage`` (allocation),
 ``design`` (ship designs, fleets and their files), ``scenarios`` (scenario files), ``messages`` (actions and
-events), ``state`` (the state machine), ``view`` (the determinizer), ``heuristics`` (exact odds for bots),
-``bots`` (the scripted bot).
+events), ``state`` (the record and the dispatch), ``ship`` (a ship's record), one module per phase
+(``design_phase``, ``deploy_phase``, ``plot_phase``, ``allocate_phase``, ``destruct_phase``), ``flow`` (phase
+transitions), ``choices`` (cached action lists), ``view`` (views, secret tokens, the determinizer),
+``heuristics`` (exact odds for bots), ``bots``.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 from deltav.core.errors import OptionError
 from deltav.core.protocol import Game, Option, ScenarioInfo, register_game
 from deltav.core.rng import Rng
+from deltav.games.deepspace import design_phase
 from deltav.games.deepspace.design import POINTS_PER_SIZE
 from deltav.games.deepspace.messages import ACTIONS, EVENTS
 from deltav.games.deepspace.rulings import RULING_OPTIONS
@@ -144,7 +147,7 @@ class DeepSpaceGame(Game):
         s.drafts = [(0, 0, 0, 0, (), 0, 0) for _ in range(n)]
         s.waiting = [p.fleet is None for p in sc.players]
         if not any(s.waiting):
-            s._commission()
+            design_phase.commission(s)
         return s
 
     @classmethod
@@ -156,7 +159,7 @@ class DeepSpaceGame(Game):
     def determinize(cls, view: Mapping, player: int, rng: Rng) -> DeepSpaceState:
         from deltav.games.deepspace.view import determinize
 
-        return determinize(dict(view), player, rng)
+        return determinize(dict(view), player, rng, DeepSpaceState.__new__(DeepSpaceState))
 
 
 DeepSpaceState.game = DeepSpaceGame

@@ -28,7 +28,7 @@ HIT_RANGES = (0, 5, 10, 20, 40)
 
 def board(options: Mapping[str, Any]) -> dict:
     """The document for resolved ``options`` (``DeepSpaceGame.resolve_options`` has checked them)."""
-    from deltav.games.deepspace.state import SPLIT_THRUST
+    from deltav.games.deepspace.limits import SPLIT_THRUST
 
     cap = int(options.get("stat_cap", 0) or 0)
     sc = load_scenario(options["scenario"], cap)

@@ -17,20 +17,24 @@ Fleet files are TOML::
     endurance = 8
     weapons = [{targeting = 20, damage = 30}, {targeting = 20, damage = 30}]
 
-Validation raises :class:`ScenarioError` with the field path and which budget is exceeded.
+Files are read by :mod:`deltav.core.datafile` into the layout records below (``FleetFile``, ``ShipFile``,
+``WeaponFile``: types, bounds, unknown and missing fields); the budgets and the stat cap are then checked by
+hand (:func:`check_design`, :func:`check_fleet`). Every failure raises :class:`ScenarioError` with the field
+path, the reason (which budget is exceeded) and the file.
 
 This module owns designs and their files only: no positions, no game state, no dice.
 """
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+from deltav.core import datafile
 from deltav.core.errors import ScenarioError
+from deltav.core.shape import MaxLen, MinLen, Range
 
 POINTS_PER_SIZE = 60
 #: bounds on data files (and saved states), so that nothing a file says can make the engine allocate without
@@ -148,94 +152,64 @@ def check_fleet(f: Fleet, path: str = "fleet", stat_cap: int = 0) -> None:
         )
 
 
-# --- parsing -----------------------------------------------------------------------------------------
+# --- the file layout (read by core.datafile) ------------------------------------------------------------
+Level = Annotated[int, Range(0, None)]
 
 
-def _int(obj: Any, key: str, path: str, default: int | None = None) -> int:
-    if key not in obj:
-        if default is not None:
-            return default
-        raise ScenarioError(f"{path}.{key}", "missing")
-    v = obj[key]
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise ScenarioError(f"{path}.{key}", f"expected an integer, got {v!r}")
-    return v
+@dataclass(frozen=True)
+class WeaponFile:
+    """One weapon as a file writes it: ``{targeting = 20, damage = 30}``."""
+
+    targeting: Level
+    damage: Level
 
 
-def _str(obj: Any, key: str, path: str, default: str | None = None) -> str:
-    if key not in obj:
-        if default is not None:
-            return default
-        raise ScenarioError(f"{path}.{key}", "missing")
-    v = obj[key]
-    if not isinstance(v, str):
-        raise ScenarioError(f"{path}.{key}", f"expected a string, got {v!r}")
-    return v
+@dataclass(frozen=True)
+class ShipFile:
+    """One ship design as a file writes it (a ``[[ships]]`` table, an archetype's ``ship``, a saved design)."""
+
+    size: Annotated[int, Range(1, MAX_SIZE_LEVELS)]
+    name: Annotated[str, MaxLen(MAX_NAME_LEN)] = "ship"
+    thrust: Level = 0
+    evasion: Level = 0
+    endurance: Level = 0
+    weapons: Annotated[tuple[WeaponFile, ...], MaxLen(POINTS_PER_SIZE * MAX_SIZE_LEVELS)] = ()
 
 
-def _only(obj: Any, allowed: set[str], path: str) -> None:
-    if not isinstance(obj, dict):
-        raise ScenarioError(path, f"expected a table, got {obj!r}")
-    extra = sorted(set(obj) - allowed)
-    if extra:
-        raise ScenarioError(f"{path}.{extra[0]}", f"unknown field (allowed: {sorted(allowed)})")
+@dataclass(frozen=True)
+class FleetFile:
+    """A fleet file: ``size_levels`` defaults to the ships' total."""
+
+    ships: Annotated[tuple[ShipFile, ...], MinLen(1), MaxLen(MAX_SIZE_LEVELS)]
+    id: str = "custom"
+    title: str = ""
+    size_levels: Annotated[int, Range(1, MAX_SIZE_LEVELS)] | None = None
 
 
-def design_from_obj(obj: Any, path: str = "ship", stat_cap: int = 0) -> ShipDesign:
-    _only(obj, {"name", "size", "thrust", "evasion", "endurance", "weapons"}, path)
-    weapons_raw = obj.get("weapons", [])
-    if not isinstance(weapons_raw, list):
-        raise ScenarioError(f"{path}.weapons", f"expected a list, got {weapons_raw!r}")
-    if len(weapons_raw) > POINTS_PER_SIZE * MAX_SIZE_LEVELS:
-        raise ScenarioError(f"{path}.weapons", "more weapons than any ship's design points can pay for")
-    weapons = []
-    for i, w in enumerate(weapons_raw):
-        wp = f"{path}.weapons[{i}]"
-        _only(w, {"targeting", "damage"}, wp)
-        weapons.append((_int(w, "targeting", wp), _int(w, "damage", wp)))
-    d = ShipDesign(
-        name=_str(obj, "name", path, "ship"),
-        size=_int(obj, "size", path),
-        thrust=_int(obj, "thrust", path, 0),
-        evasion=_int(obj, "evasion", path, 0),
-        endurance=_int(obj, "endurance", path, 0),
-        weapons=tuple(weapons),
-    )
+def design_of(f: ShipFile, path: str = "ship", stat_cap: int = 0) -> ShipDesign:
+    """The design a file's ship table describes, checked (:func:`check_design`: budget, stat cap, weapons)."""
+    d = ShipDesign(f.name, f.size, f.thrust, f.evasion, f.endurance, tuple((w.targeting, w.damage) for w in f.weapons))
     check_design(d, path, stat_cap)
     return d
 
 
-def fleet_from_obj(obj: Any, path: str = "fleet", stat_cap: int = 0) -> Fleet:
-    _only(obj, {"id", "title", "size_levels", "ships"}, path)
-    ships_raw = obj.get("ships")
-    if not isinstance(ships_raw, list):
-        raise ScenarioError(f"{path}.ships", "missing or not a list of ships")
-    if len(ships_raw) > MAX_SIZE_LEVELS:
-        raise ScenarioError(f"{path}.ships", f"more than {MAX_SIZE_LEVELS} ships (every ship needs a size level)")
-    ships = tuple(design_from_obj(s, f"{path}.ships[{i}]", stat_cap) for i, s in enumerate(ships_raw))
-    levels = sum(s.size for s in ships)
-    f = Fleet(
-        id=_str(obj, "id", path, "custom"),
-        title=_str(obj, "title", path, ""),
-        size_levels=_int(obj, "size_levels", path, levels),
-        ships=ships,
-    )
-    check_fleet(f, path, stat_cap)
-    return f
+def design_from_obj(obj: Any, path: str = "ship", stat_cap: int = 0) -> ShipDesign:
+    """A design from its parsed form (``ShipDesign.to_json``, a file's ship table); ScenarioError(field path)."""
+    return design_of(datafile.read_as(ShipFile, obj, None, path), path, stat_cap)
+
+
+def fleet_of(f: FleetFile, path: str = "fleet", stat_cap: int = 0) -> Fleet:
+    """The fleet a fleet file describes, checked (:func:`check_fleet`)."""
+    ships = tuple(design_of(s, f"{path}.ships[{i}]", stat_cap) for i, s in enumerate(f.ships))
+    levels = f.size_levels if f.size_levels is not None else sum(s.size for s in ships)
+    fleet = Fleet(id=f.id, title=f.title, size_levels=levels, ships=ships)
+    check_fleet(fleet, path, stat_cap)
+    return fleet
 
 
 #: the longest path a scenario or fleet reference may have, and the largest data file read
 MAX_REF_LEN = 1024
 MAX_FILE_BYTES = 1 << 20
-
-
-def _read_toml(text: str, source: str) -> dict:
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError("file", f"not valid TOML: {exc}", source) from None
-    except RecursionError:
-        raise ScenarioError("file", "not valid TOML: nested too deeply", source) from None
 
 
 def readable_file(ref: object) -> Path | None:
@@ -295,9 +269,9 @@ def load_fleet(ref: str, stat_cap: int = 0) -> Fleet:
                 f"{', '.join(builtin_fleet_ids())})",
             )
         text, source = read_data_file(p, "fleet")
-    obj = _read_toml(text, source)
+    layout = datafile.read_as(FleetFile, datafile.parse(text, source, "toml"), source, "fleet")
     try:
-        return fleet_from_obj(obj, "fleet", stat_cap)
+        return fleet_of(layout, "fleet", stat_cap)
     except ScenarioError as exc:
         raise ScenarioError(exc.field, exc.reason, source) from None
 

@@ -34,17 +34,18 @@ from __future__ import annotations
 import itertools
 import math
 import operator
-import tomllib
 from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from pathlib import Path
+from typing import Annotated
 
+from deltav.core import datafile
 from deltav.core.errors import ScenarioError
 from deltav.core.hexgrid import distance
+from deltav.core.shape import MinLen
 from deltav.games.deepspace import damage as dmg
-from deltav.games.deepspace.design import ShipDesign, design_from_obj
+from deltav.games.deepspace.design import ShipDesign, ShipFile, design_of, read_data_file, readable_file
 from deltav.games.deepspace.heuristics import TWO_D6, expected_damage, p_hit
 from deltav.games.deepspace.movement import thrust_cost
 from deltav.games.deepspace.opponent import MAX_TRUST, enemy_detonates
@@ -786,35 +787,43 @@ class Archetype:
     ship: ShipDesign
 
 
+@dataclass(frozen=True)
+class ArchetypeFile:
+    """One ``[[archetypes]]`` table of the archetype library."""
+
+    id: Annotated[str, MinLen(1)]
+    title: Annotated[str, MinLen(1)]
+    ship: ShipFile
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class ArchetypesFile:
+    """The archetype library's layout (read by :mod:`deltav.core.datafile`)."""
+
+    archetypes: Annotated[tuple[ArchetypeFile, ...], MinLen(1)]
+
+
 @lru_cache(maxsize=4)
 def archetypes(path: str | None = None) -> tuple[Archetype, ...]:
     """The archetype library (``data/archetypes.toml``, or a file at ``path``), validated: a malformed entry
-    raises ``ScenarioError(field, reason)``."""
+    raises ``ScenarioError(field, reason, file)``."""
     if path is None:
         text = resources.files("deltav.games.deepspace").joinpath("data").joinpath("archetypes.toml").read_text()
         where = "archetypes.toml"
     else:
-        text = Path(path).read_text()
-        where = str(path)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(where, f"not valid TOML: {exc}") from None
-    items = data.get("archetypes")
-    if not isinstance(items, list) or not items:
-        raise ScenarioError("archetypes", "expected a non-empty list of [[archetypes]]")
+        p = readable_file(path)
+        if p is None:
+            datafile.fail("archetypes", f"{path!r} is not a readable file")
+        text, where = read_data_file(p, "archetypes")
+    lib = datafile.load(ArchetypesFile, text, where, "toml")
     out = []
-    for i, a in enumerate(items):
-        fp = f"archetypes[{i}]"
-        if not isinstance(a, dict):
-            raise ScenarioError(fp, "expected a table")
-        for key in ("id", "title"):
-            if not isinstance(a.get(key), str) or not a[key]:
-                raise ScenarioError(f"{fp}.{key}", "expected a non-empty string")
-        extra = set(a) - {"id", "title", "note", "ship"}
-        if extra:
-            raise ScenarioError(f"{fp}.{sorted(extra)[0]}", "unknown field")
-        out.append(Archetype(a["id"], a["title"], str(a.get("note", "")), design_from_obj(a.get("ship"), f"{fp}.ship")))
+    for i, a in enumerate(lib.archetypes):
+        try:
+            ship = design_of(a.ship, f"archetypes[{i}].ship")
+        except ScenarioError as exc:
+            datafile.fail(exc.field, exc.reason, where)
+        out.append(Archetype(a.id, a.title, a.note, ship))
     return tuple(out)
 
 

@@ -12,8 +12,10 @@ A scenario file is TOML::
     size_levels = 12              # required with fleet = "design"; otherwise defaults to the fleet's levels
     zone = {q = -10, r = 0, radius = 2}   # deployment zone: hexes within radius of (q, r)
 
-Validation raises :class:`ScenarioError` with the field path. Relative fleet paths are resolved against the
-scenario file's folder.
+The file is read by :mod:`deltav.core.datafile` into ``ScenarioFile`` (types, bounds, unknown and missing
+fields); the fleets and the size levels they need are then checked by hand. Every failure raises
+:class:`ScenarioError` with the field path, the reason and the file. Relative fleet paths are resolved against
+the scenario file's folder.
 
 This module owns scenario files only: no game state.
 """
@@ -24,19 +26,17 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated
 
+from deltav.core import datafile
 from deltav.core.errors import ScenarioError
+from deltav.core.shape import MaxLen, MinLen, Range
 from deltav.games.deepspace.design import (
     MAX_NAME_LEN,
     MAX_REF_LEN,
     MAX_SIZE_LEVELS,
     Fleet,
-    _int,
-    _only,
-    _read_toml,
     _shown,
-    _str,
     load_fleet,
     read_data_file,
     readable_file,
@@ -47,6 +47,39 @@ MAX_PLAYERS = 8  # the game's max_players
 MAX_ZONE_RADIUS = 30  # a zone of radius R lists 3R(R+1)+1 hexes at every placement step
 MAX_COORD = 10_000
 MAX_ROUNDS = 1_000
+
+
+Coord = Annotated[int, Range(-MAX_COORD, MAX_COORD)]
+
+
+@dataclass(frozen=True)
+class ZoneFile:
+    """A deployment zone as a file writes it: ``{q = -10, r = 0, radius = 2}``."""
+
+    q: Coord
+    r: Coord
+    radius: Annotated[int, Range(0, MAX_ZONE_RADIUS)] = 0
+
+
+@dataclass(frozen=True)
+class PlayerFile:
+    """One ``[[players]]`` table: ``fleet`` is a built-in fleet id, a fleet file path, or ``design``."""
+
+    fleet: str
+    zone: ZoneFile
+    name: Annotated[str, MaxLen(MAX_NAME_LEN)] | None = None
+    size_levels: Annotated[int, Range(1, MAX_SIZE_LEVELS)] | None = None
+
+
+@dataclass(frozen=True)
+class ScenarioFile:
+    """A scenario file's layout (read by :mod:`deltav.core.datafile`)."""
+
+    players: Annotated[tuple[PlayerFile, ...], MinLen(2), MaxLen(MAX_PLAYERS)]
+    id: str = "custom"
+    title: str = ""
+    summary: str = ""
+    round_limit: Annotated[int, Range(1, MAX_ROUNDS)] = 30
 
 
 @dataclass(frozen=True)
@@ -71,22 +104,16 @@ def builtin_ids() -> list[str]:
     return sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".toml"))
 
 
-def scenario_from_obj(obj: Any, base: Path | None = None, stat_cap: int = 0) -> Scenario:
-    _only(obj, {"id", "title", "summary", "round_limit", "players"}, "scenario")
-    players_raw = obj.get("players")
-    if not isinstance(players_raw, list) or len(players_raw) < 2:
-        raise ScenarioError("players", "a scenario needs a list of at least two players")
-    if len(players_raw) > MAX_PLAYERS:
-        raise ScenarioError("players", f"at most {MAX_PLAYERS} players, got {len(players_raw)}")
+def scenario_of(f: ScenarioFile, base: Path | None = None, stat_cap: int = 0) -> Scenario:
+    """The scenario a scenario file describes: fleets loaded (relative paths against ``base``, the file's
+    folder) and the side's size levels checked against its fleet."""
     players = []
-    for i, p in enumerate(players_raw):
+    for i, p in enumerate(f.players):
         path = f"players[{i}]"
-        _only(p, {"name", "fleet", "size_levels", "zone"}, path)
-        fleet_ref = _str(p, "fleet", path)
         fleet = None
-        if fleet_ref != DESIGN:
-            ref = fleet_ref
-            near = readable_file(base / fleet_ref) if base is not None and len(fleet_ref) <= MAX_REF_LEN else None
+        if p.fleet != DESIGN:
+            ref = p.fleet
+            near = readable_file(base / p.fleet) if base is not None and len(p.fleet) <= MAX_REF_LEN else None
             if near is not None:
                 ref = str(near)
             try:
@@ -96,42 +123,20 @@ def scenario_from_obj(obj: Any, base: Path | None = None, stat_cap: int = 0) -> 
                 reason = exc.reason
                 if exc.source and near is not None:
                     reason += f" (in the fleet file {exc.source})"
-                raise ScenarioError(f"{path}.fleet{inner}", reason) from None
-            levels = _int(p, "size_levels", path, fleet.size_levels)
+                datafile.fail(f"{path}.fleet{inner}", reason)
+            levels = p.size_levels if p.size_levels is not None else fleet.size_levels
             if fleet.levels_used > levels:
-                raise ScenarioError(
+                datafile.fail(
                     f"{path}.fleet",
                     f"size level budget exceeded: fleet {fleet.id!r} uses {fleet.levels_used}, the side has {levels}",
                 )
+        elif p.size_levels is None:
+            datafile.fail(f"{path}.size_levels", "missing (a side that designs its fleet needs its size levels)")
         else:
-            levels = _int(p, "size_levels", path)
-        if levels < 1:
-            raise ScenarioError(f"{path}.size_levels", f"must be at least 1, got {levels}")
-        if levels > MAX_SIZE_LEVELS:
-            raise ScenarioError(f"{path}.size_levels", f"must be at most {MAX_SIZE_LEVELS}, got {levels}")
-        zone = p.get("zone")
-        _only(zone, {"q", "r", "radius"}, f"{path}.zone")
-        radius = _int(zone, "radius", f"{path}.zone", 0)
-        if not 0 <= radius <= MAX_ZONE_RADIUS:
-            raise ScenarioError(f"{path}.zone.radius", f"must be between 0 and {MAX_ZONE_RADIUS}, got {radius}")
-        q, r = _int(zone, "q", f"{path}.zone"), _int(zone, "r", f"{path}.zone")
-        for key, v in (("q", q), ("r", r)):
-            if abs(v) > MAX_COORD:
-                raise ScenarioError(f"{path}.zone.{key}", f"must be between -{MAX_COORD} and {MAX_COORD}, got {v}")
-        name = _str(p, "name", path, f"Player {i + 1}")
-        if len(name) > MAX_NAME_LEN:
-            raise ScenarioError(f"{path}.name", f"longer than {MAX_NAME_LEN} characters")
-        players.append(PlayerSetup(name=name, size_levels=levels, fleet=fleet, zone=(q, r, radius)))
-    limit = _int(obj, "round_limit", "scenario", 30)
-    if not 1 <= limit <= MAX_ROUNDS:
-        raise ScenarioError("round_limit", f"must be between 1 and {MAX_ROUNDS}, got {limit}")
-    return Scenario(
-        id=_str(obj, "id", "scenario", "custom"),
-        title=_str(obj, "title", "scenario", ""),
-        summary=_str(obj, "summary", "scenario", ""),
-        round_limit=limit,
-        players=tuple(players),
-    )
+            levels = p.size_levels
+        name = p.name if p.name is not None else f"Player {i + 1}"
+        players.append(PlayerSetup(name=name, size_levels=levels, fleet=fleet, zone=(p.zone.q, p.zone.r, p.zone.radius)))
+    return Scenario(id=f.id, title=f.title, summary=f.summary, round_limit=f.round_limit, players=tuple(players))
 
 
 @lru_cache(maxsize=64)
@@ -141,9 +146,9 @@ def _load_builtin(sid: str, stat_cap: int) -> Scenario:
 
 
 def _parse(text: str, source: str, base: Path | None, stat_cap: int) -> Scenario:
-    obj = _read_toml(text, source)
+    layout = datafile.load(ScenarioFile, text, source, "toml")
     try:
-        return scenario_from_obj(obj, base, stat_cap)
+        return scenario_of(layout, base, stat_cap)
     except ScenarioError as exc:
         raise ScenarioError(exc.field, exc.reason, source) from None
 

@@ -19,6 +19,7 @@ from typing import Annotated, Any, Literal, TypedDict
 from deltav.core.errors import DeltavError, StateError
 from deltav.core.hexgrid import distance
 from deltav.core.shape import MaxLen, MinLen, Range, read
+from deltav.games.deepspace import flow, plot_phase
 from deltav.games.deepspace.design import MAX_NAME_LEN, MAX_SIZE_LEVELS, POINTS_PER_SIZE
 from deltav.games.deepspace.limits import ALIVE, DESIGN_STAGES, SPLIT_THRUST
 from deltav.games.deepspace.messages import EVENTS
@@ -385,7 +386,7 @@ def _check_plot(s: Any, n: int, split_thrust: int, alive: int) -> None:
                 _fail(fp, "expected the ship's plot [velocity or null, shots]")
             vel, shots = pl
             if vel is None:
-                if shots or j == i or not s._may_withdraw(ship):
+                if shots or j == i or not plot_phase.may_withdraw(s, ship):
                     _fail(fp, "a withdrawal needs the withdrawal distance, and fires nothing")
                 continue
             fixed = ship.lv[0] == 0 and s.opts["thrustless"] == "fixed"
@@ -431,7 +432,7 @@ def _check_destruct(s: Any, n: int, alive: list) -> None:
     for p in range(n):
         for si in alive[p]:
             by_hex.setdefault(s.ships[si].pos, set()).add(p)
-    anywhere = s._declare_anywhere()
+    anywhere = flow.declare_anywhere(s)
     for p in range(n):
         want = [si for si in alive[p] if anywhere or len(by_hex[s.ships[si].pos]) > 1]
         order = list(s.order[p])

@@ -1,5 +1,10 @@
-"""Determinization for Deep Space Combat: a full state consistent with one player's view, built from the view
-alone (so a search bot cannot peek at hidden enemy designs or plots).
+"""Views of Deep Space Combat, their secret tokens, and determinization: a full state consistent with one
+player's view, built from the view alone (so a search bot cannot peek at hidden enemy designs or plots).
+
+A view (``view(state, player)``) shows every ship's public side (size, status, position and velocity once
+deployed, hit points taken, what it has shown in fire and movement); the viewer's own ships add their design
+and stat levels; ``mine`` holds the viewer's pending plots, deployment, declarations, allocation and designs.
+``view(state, None)`` (a spectator) shows only the public side. A view shares no mutable object with the state.
 
 What the view hides and how it is filled in:
 
@@ -21,22 +26,137 @@ What the view hides and how it is filled in:
 - Other players' fleet designs during the design phase: sampled fleets of their size levels when they are done.
 - The dice: a fresh generator drawn from ``rng``.
 
-This module owns sampling only; the rules stay in the state and the pure modules.
+This module owns views and sampling only; the rules stay in the phase modules and the pure modules.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from deltav.core.errors import ScenarioError
+from deltav.core.errors import IllegalAction, ScenarioError
 from deltav.core.hexgrid import distance
 from deltav.core.protocol import Result
 from deltav.core.rng import Rng
 from deltav.games.deepspace import damage as dmg
 from deltav.games.deepspace.design import POINTS_PER_SIZE, ShipDesign
 from deltav.games.deepspace.heuristics import TWO_D6, p_hit
+from deltav.games.deepspace.limits import ALIVE, DESIGN_STAGES, STATUS_NAMES
 from deltav.games.deepspace.scenarios import load_scenario
-from deltav.games.deepspace.state import ALIVE, DESIGN_STAGES, STATUS_NAMES, DeepSpaceState, Ship
+from deltav.games.deepspace.ship import Ship
+
+
+def secret_tokens(state, player: int | None) -> set[str]:
+    """Strings a view for ``player`` must never hold: other sides' design ids and, while plotting, plot ids."""
+    out = {s.design for s in state.ships if s.owner != player}
+    if state.phase == "plot":
+        out.update(state.plot_id(q) for q in range(state.num_players) if q != player)
+    return out
+
+
+def view(state, player: int | None) -> dict:
+    """What ``player`` (None: a spectator) may know of the position, as plain JSON-ready values (every list and
+    dict built fresh: nothing in a view is shared with the state or with another view)."""
+    n = state.num_players
+    if player is not None and (type(player) is not int or not 0 <= player < n):
+        raise IllegalAction("protocol.player", f"no such player {player!r} (players are 0..{n - 1})")
+    names, levels, zones, inflicted, received, waiting = (
+        state.names, state.levels, state.zones, state.inflicted, state.received, state.waiting,
+    )
+    res = state._result
+    out: dict = {
+        "game": "deepspace",
+        "you": player,
+        "phase": state.phase,
+        "step": state.sub,
+        "round": state.round,
+        "round_limit": state.round_limit,
+        "options": state.opts.copy(),
+        "players": [
+            {
+                "name": names[p],
+                "size_levels": levels[p],
+                "zone": [*zones[p]],
+                "inflicted": inflicted[p],
+                "received": received[p],
+                "score": inflicted[p] - received[p],
+                "waiting": waiting[p],
+            }
+            for p in range(n)
+        ],
+        "ships": [_ship_view(s, player) for s in state.ships],
+        "report": [e.copy() for e in state.report],
+        "shots": [[*x] for x in state.shots],
+        "result": res.to_json() if res else None,
+    }
+    if player is not None:
+        out["mine"] = _private_view(state, player)
+    return out
+
+
+def _ship_view(s: Ship, viewer: int | None) -> dict:
+    pos = s.pos
+    nw = s.seen_weapons
+    if pos is None:
+        o = {
+            "id": s.id, "owner": s.owner, "size": s.size, "status": STATUS_NAMES[s.status], "pos": None, "vel": None,
+            "hp_taken": s.hp_taken, "incoming": s.incoming,
+            "seen": {"thrust": s.seen_thrust, "weapons": nw, "damage": [*s.seen_damage[:nw]]},
+        }
+    else:
+        o = {
+            "id": s.id, "owner": s.owner, "size": s.size, "status": STATUS_NAMES[s.status], "pos": [*pos],
+            "vel": [*s.vel], "hp_taken": s.hp_taken, "incoming": s.incoming,
+            "seen": {"thrust": s.seen_thrust, "weapons": nw, "damage": [*s.seen_damage[:nw]]},
+        }
+    if viewer == s.owner:
+        lv = s.lv
+        o["design"] = s.design
+        o["name"] = s.name
+        o["thrust"] = lv[0]
+        o["evasion"] = lv[1]
+        o["endurance"] = lv[2]
+        o["weapons"] = [[lv[k], lv[k + 1]] for k in range(3, len(lv), 2)]
+        o["partial"] = [*s.partial]
+        o["pending"] = s.pending
+    return o
+
+
+def _private_view(state, p: int) -> dict:
+    """The player's own secrets: its pending plot/deployment/declarations/allocation, its designs."""
+    ph = state.phase
+    mine: dict = {"waiting": state.waiting[p]}
+    if ph == "design":
+        size, t, e, en, weapons, stage, pend = state.drafts[p]
+        mine["designs"] = [d.to_json() for d in state.designs[p]]
+        mine["draft"] = {
+            "size": size, "thrust": t, "evasion": e, "endurance": en,
+            "weapons": [[a, b] for a, b in weapons], "stage": DESIGN_STAGES[stage], "targeting": pend,
+        }
+    elif ph in ("deploy", "plot", "destruct", "allocate"):
+        mine["order"] = [state.ships[i].id for i in state.order[p]]
+        mine["cursor"] = list(state.cur[p]) if isinstance(state.cur[p], tuple) else state.cur[p]
+        if ph in ("deploy", "plot"):
+            mine["column"] = state.col[p]
+        if ph == "plot":
+            mine["plot_id"] = state.plot_id(p)
+        entries = {}
+        for i in state.order[p]:
+            pl = state.plan[i]
+            if pl is None:
+                continue
+            sid = state.ships[i].id
+            if ph == "deploy":
+                entries[sid] = {"pos": [pl[0], pl[1]], "vel": [pl[2], pl[3]]}
+            elif ph == "plot":
+                entries[sid] = {
+                    "withdraw": pl[0] is None,
+                    "vel": list(pl[0]) if pl[0] is not None else None,
+                    "shots": [[w, state.ships[ti].id if ti >= 0 else None] for w, ti in pl[1]],
+                }
+            elif ph == "destruct":
+                entries[sid] = {"detonate": pl}
+        mine["plans"] = entries
+    return mine
 
 
 def sample_levels(
@@ -133,28 +253,38 @@ def _scenario(ref: str, stat_cap: int):
 def fleet_prior(view: dict) -> dict[str, list[int]]:
     """Undamaged stat slots of every enemy ship whose side fights with a fixed fleet of the scenario (public:
     the scenario file), by ship id. Empty when the scenario cannot be read."""
+    return {sid: list(lv) for sid, lv in _prior(view).items()}
+
+
+def _prior(view: dict) -> dict[str, tuple[int, ...]]:
+    """:func:`fleet_prior` as tuples, from a cache keyed by what it depends on (do not mutate the result)."""
     opts = view.get("options", {})
-    sc = _scenario(str(opts.get("scenario", "")), int(opts.get("stat_cap", 0) or 0))
-    out: dict[str, list[int]] = {}
-    if sc is None or len(sc.players) != len(view["players"]):
+    ships = tuple((sv["id"], sv["owner"], sv["size"]) for sv in view["ships"])
+    return _prior_of(str(opts.get("scenario", "")), int(opts.get("stat_cap", 0) or 0), len(view["players"]),
+                     view["you"], ships)
+
+
+@lru_cache(maxsize=1024)
+def _prior_of(ref: str, stat_cap: int, n: int, me, ships: tuple) -> dict[str, tuple[int, ...]]:
+    sc = _scenario(ref, stat_cap)
+    out: dict[str, tuple[int, ...]] = {}
+    if sc is None or len(sc.players) != n:
         return out
-    me = view["you"]
-    for sv in view["ships"]:
-        p = sv["owner"]
+    for sid, p, size in ships:
         if p == me:
             continue
         fleet = sc.players[p].fleet
         try:
-            k = int(sv["id"].rsplit("-", 1)[1])
+            k = int(sid.rsplit("-", 1)[1])
         except (ValueError, IndexError):
             continue
-        if fleet is None or k >= len(fleet.ships) or fleet.ships[k].size != sv["size"]:
+        if fleet is None or k >= len(fleet.ships) or fleet.ships[k].size != size:
             continue
         d = fleet.ships[k]
         lv = [d.thrust, d.evasion, d.endurance]
         for t, dd in d.weapons:
             lv += [t, dd]
-        out[sv["id"]] = lv
+        out[sid] = tuple(lv)
     return out
 
 
@@ -179,7 +309,16 @@ def strip_levels(size: int, lv: list[int], hp: int, order: list[int], mode: str 
 def damaged_variants(size: int, lv: list[int], hp: int, k: int) -> list[list[int]]:
     """``k`` plausible stat slots of a ship of design ``lv`` that took ``hp`` hit points: half by the default
     allocation, a quarter keeping the weapons (ship stats lost first, the largest first), a quarter keeping the
-    ship stats (weapons lost first)."""
+    ship stats (weapons lost first). Fresh lists (the variants are computed once per design and damage)."""
+    return [list(x) for x in _damaged_variants(size, tuple(lv), hp, k)]
+
+
+@lru_cache(maxsize=4096)
+def _damaged_variants(size: int, lv: tuple[int, ...], hp: int, k: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(x) for x in _compute_variants(size, lv, hp, k))
+
+
+def _compute_variants(size: int, lv, hp: int, k: int) -> list[list[int]]:
     if hp <= 0:
         return [list(lv) for _ in range(k)]
     default = list(lv)
@@ -197,9 +336,10 @@ def damaged_variants(size: int, lv: list[int], hp: int, k: int) -> list[list[int
     return out
 
 
-def determinize(view: dict, player: int, rng: Rng) -> DeepSpaceState:
+def determinize(view: dict, player: int, rng: Rng, s):
+    """Fill ``s`` (a blank state record: ``DeepSpaceState.__new__``) with a full state consistent with
+    ``view`` (``player``'s), sampling what it hides (see the module docstring); return it."""
     rng = Rng(rng.next64())
-    s = DeepSpaceState.__new__(DeepSpaceState)
     players = view["players"]
     n = len(players)
     s.num_players = n
@@ -221,7 +361,7 @@ def determinize(view: dict, player: int, rng: Rng) -> DeepSpaceState:
 
     shots = tuple(tuple(x) for x in view["shots"])
     s.shots = shots
-    known = fleet_prior(view)
+    known = _prior(view)
     own = {}
     for sv in view["ships"]:
         if "design" in sv:
@@ -280,9 +420,11 @@ def determinize(view: dict, player: int, rng: Rng) -> DeepSpaceState:
                 continue
             if not s.waiting[q]:
                 s.designs[q] = _sample_fleet(s.levels[q], rng)
-        from deltav.games.deepspace.design import design_from_obj
-
-        s.designs[player] = tuple(design_from_obj(d, "design") for d in mine["designs"])
+        s.designs[player] = tuple(
+            ShipDesign(d["name"], d["size"], d["thrust"], d["evasion"], d["endurance"],
+                       tuple((w["targeting"], w["damage"]) for w in d["weapons"]))
+            for d in mine["designs"]
+        )  # the viewer's own designs, as the view shows them (``ShipDesign.to_json``)
         dr = mine["draft"]
         s.drafts[player] = (
             dr["size"], dr["thrust"], dr["evasion"], dr["endurance"], tuple(tuple(w) for w in dr["weapons"]),
@@ -335,23 +477,20 @@ def determinize(view: dict, player: int, rng: Rng) -> DeepSpaceState:
     return s
 
 
-def _consistent(lv: list[int], x: Ship, seen_damage: tuple[int, ...]) -> bool:
-    """Whether stat slots ``lv`` agree with what ship ``x`` has publicly shown since it was last damaged."""
-    if lv[0] < x.seen_thrust or (len(lv) - 3) // 2 < x.seen_weapons:
-        return False
-    return all(lv[4 + 2 * w] >= (hp + 11) // 12 for w, hp in enumerate(seen_damage) if 4 + 2 * w < len(lv))
-
-
 def _sample_enemy(x: Ship, seen_damage: tuple[int, ...], rng: Rng, own: dict, shots,
-                  public: list[int] | None = None) -> list[int]:
-    relevant = [sh for sh in shots if (sh[0] == x.id and sh[2] in own) or (sh[2] == x.id and sh[0] in own)]
+                  public: tuple[int, ...] | None = None) -> list[int]:
+    sid = x.id
+    relevant = [sh for sh in shots if (sh[0] == sid and sh[2] in own) or (sh[2] == sid and sh[0] in own)]
     if public is not None:
         # the design is public (the scenario's fleet); only the allocation of the hit points taken is hidden
-        cands = [c for c in damaged_variants(x.size, public, x.hp_taken, PUBLIC_VARIANTS) if _consistent(c, x, seen_damage)]
+        seen = tuple((sh, tuple(own[sh[2] if sh[0] == sid else sh[0]])) for sh in relevant)
+        cands, weights = _public_candidates(
+            x.size, public, x.hp_taken, x.seen_thrust, x.seen_weapons, seen_damage, sid, seen
+        )
         if cands:
-            if not relevant or len(cands) == 1:
-                return cands[rng.below(len(cands))]
-            return _weighted(cands, [shot_likelihood(c, x.id, own, relevant) for c in cands], rng)
+            if weights is None:
+                return list(cands[rng.below(len(cands))])
+            return list(_weighted(cands, weights, rng))
     first = sample_levels(x.size, rng, x.hp_taken, x.seen_thrust, x.seen_weapons, seen_damage)
     if not relevant:
         return first
@@ -360,6 +499,27 @@ def _sample_enemy(x: Ship, seen_damage: tuple[int, ...], rng: Rng, own: dict, sh
         for _ in range(CANDIDATES - 1)
     ]
     return _weighted(cands, [shot_likelihood(c, x.id, own, relevant) for c in cands], rng)
+
+
+@lru_cache(maxsize=8192)
+def _public_candidates(size: int, public: tuple[int, ...], hp: int, seen_thrust: int, seen_weapons: int,
+                       seen_damage: tuple[int, ...], sid: str, seen: tuple) -> tuple[tuple, tuple | None]:
+    """The damaged variants of a public design consistent with what ship ``sid`` has shown, and their shot-log
+    likelihoods (None when there is nothing to weigh): computed once per design, damage and shot log, then
+    reused by every determinization. ``seen``: the relevant logged shots, each with the stat slots of the
+    viewer's ship in it."""
+    cands = tuple(
+        c for c in _damaged_variants(size, public, hp, PUBLIC_VARIANTS)
+        if c[0] >= seen_thrust and (len(c) - 3) // 2 >= seen_weapons
+        and all(c[4 + 2 * w] >= (d + 11) // 12 for w, d in enumerate(seen_damage) if 4 + 2 * w < len(c))
+    )
+    if not seen or len(cands) <= 1:
+        return cands, None
+    own = {}
+    for sh, lv in seen:
+        own[sh[2] if sh[0] == sid else sh[0]] = lv
+    relevant = [sh for sh, _lv in seen]
+    return cands, tuple(shot_likelihood(c, sid, own, relevant) for c in cands)
 
 
 def _weighted(cands: list[list[int]], weights: list[float], rng: Rng) -> list[int]:
@@ -378,7 +538,7 @@ def _sample_fleet(levels: int, rng: Rng) -> tuple[ShipDesign, ...]:
     return sample_fleet(levels, rng)
 
 
-def _orders(s: DeepSpaceState, ph: str) -> list[list[int]]:
+def _orders(s, ph: str) -> list[list[int]]:
     n = s.num_players
     orders: list[list[int]] = [[] for _ in range(n)]
     if ph == "deploy":
@@ -406,7 +566,7 @@ def _orders(s: DeepSpaceState, ph: str) -> list[list[int]]:
     return orders
 
 
-def _nearest_shots(s: DeepSpaceState, x: Ship) -> tuple[tuple[int, int], ...]:
+def _nearest_shots(s, x: Ship) -> tuple[tuple[int, int], ...]:
     best = -1
     best_d = None
     for i, t in enumerate(s.ships):

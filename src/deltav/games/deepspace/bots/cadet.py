@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from deltav.core.hexgrid import distance
 from deltav.games.deepspace.bots.scripted import ScriptedBot
+from deltav.games.deepspace.choices import velocity_actions
 from deltav.games.deepspace.messages import AutoAllocate, SelfDestruct, SetVelocity, VelocityColumn
-from deltav.games.deepspace.state import velocity_actions
 
 
 class CadetBot(ScriptedBot):

@@ -29,6 +29,7 @@ from __future__ import annotations
 from deltav.core.agent import Agent
 from deltav.core.hexgrid import distance
 from deltav.core.protocol import Decision
+from deltav.games.deepspace.choices import velocity_actions
 from deltav.games.deepspace.design import load_fleet
 from deltav.games.deepspace.heuristics import (
     estimated_enemy_stats,
@@ -53,7 +54,6 @@ from deltav.games.deepspace.messages import (
     WeaponTargeting,
     Withdraw,
 )
-from deltav.games.deepspace.state import velocity_actions
 
 #: share of the expected overkill a shot is credited with under the campaign score (measured: 0 to 0.5 play
 #: alike against random seats in ``melee`` and ``squadrons``)
