@@ -7,8 +7,8 @@ import pytest
 
 from deltav.core.errors import IllegalAction
 from deltav.games.mining.messages import BidUp, Declare, Pass, Prospect, Replace, Reveal
+from deltav.games.mining.phases import PHASES
 from deltav.games.mining.scenarios import STATION
-from deltav.games.mining.state import PHASES
 from tests.mining.helpers import new, place, play, put_rocket, types
 
 

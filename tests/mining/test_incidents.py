@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from deltav.core.errors import IllegalAction
+from deltav.games.mining import flow
 from deltav.games.mining.messages import (
     BuyRocket,
     Declare,
@@ -24,8 +25,8 @@ from deltav.games.mining.messages import (
     Steal,
     Survey,
 )
+from deltav.games.mining.phases import BIT, PHASES
 from deltav.games.mining.scenarios import STATION
-from deltav.games.mining.state import BIT, PHASES
 from tests.mining.helpers import give, new, place, play, put_rocket, types
 
 
@@ -39,7 +40,7 @@ def rule_of(st, p, action) -> str:
 
 def restart(st):
     """Start player 0's turn again (after changing holdings, so the windows see them)."""
-    st._start_turn([])
+    flow.start_turn(st, [])
     st._legal = None
 
 

@@ -17,8 +17,8 @@ from deltav.games.mining.messages import (
     RevealIncident,
     Survey,
 )
+from deltav.games.mining.phases import PHASES
 from deltav.games.mining.scenarios import STATION
-from deltav.games.mining.state import PHASES
 from tests.mining.helpers import GAME, new, place, play, put_rocket, types
 
 

@@ -17,9 +17,11 @@ from deltav.core.rng import Rng
 from deltav.games.mining import annotate
 from deltav.games.mining import scenarios as scen
 from deltav.games.mining import text as txt
+from deltav.games.mining.config import Config
 from deltav.games.mining.messages import ACTIONS, EVENTS
+from deltav.games.mining.phases import BIT
 from deltav.games.mining.rulings import RULING_OPTIONS
-from deltav.games.mining.state import BIT, Config, MiningState, build, new_state
+from deltav.games.mining.state import MiningState, build, new_state
 from deltav.games.mining.state_schema import read_state
 from deltav.games.mining.view import config_for, determinize, make_view
 

@@ -14,9 +14,10 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from deltav.games.mining import contracts as cm
+from deltav.games.mining.action_cache import PROSPECT
 from deltav.games.mining.messages import Declare, Pass, Reveal
+from deltav.games.mining.phases import P_ACTION, P_ATTEMPT, P_BID_REVEAL, P_BIDUP, P_METEOR, P_PIRATE, P_REVEAL
 from deltav.games.mining.scenarios import MINERALS, OMNIDIUM, SQUARES, STATION
-from deltav.games.mining.state import P_ACTION, P_ATTEMPT, P_BID_REVEAL, P_BIDUP, P_METEOR, P_PIRATE, P_REVEAL, PROSPECT
 
 MINERAL_INDEX = {m: i for i, m in enumerate(MINERALS)}
 

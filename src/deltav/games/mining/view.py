@@ -19,8 +19,10 @@ from typing import Any
 
 from deltav.core.rng import Rng
 from deltav.games.mining import scenarios as comp_mod
+from deltav.games.mining.config import Config, fingerprint
+from deltav.games.mining.phases import BIT, PHASES, RETURNS
 from deltav.games.mining.scenarios import KINDS, MINERALS, SQUARES, STATION
-from deltav.games.mining.state import BIT, PHASES, RETURNS, Config, MiningState, build, fingerprint
+from deltav.games.mining.state import MiningState, build
 
 
 def _tile(cfg: Config, t: int) -> dict:
