@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from deltav.games.mining import flow, survey
 from deltav.games.mining.action_cache import BUY, END_MOVES, PASS, PROSPECT, sact
-from deltav.games.mining.board import bump, see
 from deltav.games.mining.choices import move_actions, own_discards
+from deltav.games.mining.effects import bump, see
 from deltav.games.mining.incident_phase import discard_own
 from deltav.games.mining.messages import (
     BribeSpent,

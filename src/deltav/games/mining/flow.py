@@ -8,8 +8,8 @@ The phase modules call these continuations; this module never reads an action.
 from __future__ import annotations
 
 from deltav.games.mining import scoring
-from deltav.games.mining.board import to_station
 from deltav.games.mining.choices import bid_counters, reveal_squares, steal_options
+from deltav.games.mining.effects import to_station
 from deltav.games.mining.messages import (
     AlienEncounter,
     AttemptFailed,

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from deltav.games.mining import flow
 from deltav.games.mining.action_cache import MOVE_ALIEN, PASS, SAB_MOVE, sab_move
-from deltav.games.mining.board import bump, discard_tile, see
 from deltav.games.mining.choices import sab_move_sources, sabotage_targets, scan_candidates, steal_options
+from deltav.games.mining.effects import bump, discard_tile, see
 from deltav.games.mining.messages import (
     AlienMoved,
     IncidentDiscarded,

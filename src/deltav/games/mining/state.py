@@ -10,7 +10,7 @@ The rules live in the phase modules (one per kind of decision, each with ``legal
 ``apply(state, p, a)``): ``window_phase`` (pirate, meteor and bid-up windows), ``action_phase`` (the action and
 its rocket moves), ``survey_phase`` (survey and scan looks, the reveal choice), ``incident_phase`` (own-turn
 incidents, sabotage, the alien), ``attempt_phase`` (declaring, revealing, replacing). Below them: ``flow`` (how
-the turn moves on), ``choices`` (candidate lists), ``board`` (shared board changes), ``illegal`` (rule ids for
+the turn moves on), ``choices`` (candidate lists), ``effects`` (shared board changes), ``illegal`` (rule ids for
 illegal actions), ``phases`` (phase codes), ``action_cache``, ``config``; views and sampling are ``view``'s.
 This module holds no rules bodies: only the record's small queries and primitives.
 """

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from deltav.games.mining import flow, survey
 from deltav.games.mining.action_cache import END_LOOKS, LOOK, PASS, REVEAL_INC
-from deltav.games.mining.board import see
 from deltav.games.mining.choices import reveal_incident_squares, scan_candidates
+from deltav.games.mining.effects import see
 from deltav.games.mining.messages import EndLooks, Look, Looked, Pass, Passed, RevealIncident
 from deltav.games.mining.phases import P_SCAN, P_SURVEY, PHASES
 

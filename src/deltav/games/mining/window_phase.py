@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from deltav.games.mining import flow
 from deltav.games.mining.action_cache import PASS, sact
-from deltav.games.mining.board import discard_tile
 from deltav.games.mining.choices import bid_counters, reveal_squares
+from deltav.games.mining.effects import discard_tile
 from deltav.games.mining.messages import BidUp, BidUpMade, Discard, IncidentDiscarded, Pass, Passed
 from deltav.games.mining.phases import P_ACTION, P_ATTEMPT, P_BID_REVEAL, P_BIDUP, P_PIRATE, PHASES
 from deltav.games.mining.scenarios import KINDS, METEOR, MINERALS, PIRATE
