@@ -19,7 +19,7 @@ function view(over: Partial<MiningView> = {}): MiningView {
   })));
   return {
     viewer: 0, players: 2, options: { asteroid_to_asteroid: false, incident_cooldown: true },
-    components: { id: "standard", title: "T", summary: "", tile_mix: [], rockets_per_player: 5 },
+    fingerprint: "0123456789abcdef",
     turn: 1, current_player: 0, phase: "action", deciding: [0], squares, alien: null, aliens_revealed: 0,
     shipyards: [4, 4], bribes, hands: [[], []], discarded: [], collected: [[], []],
     contracts: [{ id: "C09", minerals: ["betamite", "gammatite", "deltamite"], owner: null }],

@@ -30,15 +30,20 @@ export interface Attempt {
   bid: { bribe: string; bidder: number } | null;
   bid_done: boolean;
 }
+/** The static component data of a game (`GET /games/mining/board?...`, `MiningGame.board`): fetched once. */
+export interface MiningComponents {
+  id: string; title: string; summary: string;
+  tile_mix: { kind: string; value: number; count: number }[];
+  contracts: { id: string; minerals: string[] }[];
+  rockets_per_player: number;
+  fingerprint: string;
+}
 export interface MiningView {
   viewer: number | null;
   players: number;
   options: Record<string, unknown>;
-  components: {
-    id: string; title: string; summary: string;
-    tile_mix: { kind: string; value: number; count: number }[];
-    rockets_per_player: number;
-  };
+  /** The digest of the component set; the set itself is the board (`MiningBoard`, fetched once). */
+  fingerprint: string;
   turn: number;
   current_player: number;
   phase: string;

@@ -23,7 +23,7 @@ from deltav.games.mining.phases import BIT
 from deltav.games.mining.rulings import RULING_OPTIONS
 from deltav.games.mining.state import MiningState, build, new_state
 from deltav.games.mining.state_schema import read_state
-from deltav.games.mining.view import config_for, determinize, make_view
+from deltav.games.mining.view import board_json, config_for, determinize, make_view
 
 
 @register_game
@@ -69,6 +69,12 @@ class MiningGame(Game):
         opts = cls.resolve_options(options)
         comps = scen.load(opts["scenario"])
         return config_for(comps.to_json(), opts, opts["players"])
+
+    @classmethod
+    def board(cls, options: Mapping[str, Any] | None = None) -> dict:
+        """The static component data for these options (``view.board_json``): scenario title and summary, tile
+        mix, contracts, rockets per player and the ``fingerprint`` each view names. Clients get it once."""
+        return board_json(cls.config(options))
 
     @classmethod
     def new_initial_state(cls, options: Mapping[str, Any] | None = None, seed: int = 0) -> MiningState:

@@ -7,7 +7,7 @@ This module owns ``Config`` and the components digest; it knows no rules of play
 from __future__ import annotations
 
 from deltav.games.mining.messages import Declare
-from deltav.games.mining.scenarios import KINDS, Components, bribe_id, tile_id
+from deltav.games.mining.scenarios import KINDS, MINERALS, Components, bribe_id, tile_id
 
 
 class Config:
@@ -17,7 +17,8 @@ class Config:
                  "counters", "counter_ids", "counter_index", "rockets", "mandatory", "a2a", "bump_all",
                  "short_lines", "incident_ends", "overmatch_ignored", "omni_bid", "bid_up", "skip_empty",
                  "cooldown", "scan_station", "sab_any", "alien_tiles_count", "stolen_usable",
-                 "revealed_known", "full_tie", "max_turns", "declares", "comps_json", "fingerprint", "tile_json")
+                 "revealed_known", "full_tie", "max_turns", "declares", "comps_json", "fingerprint", "tile_json",
+                 "bribe_json", "contract_json")
 
     def __init__(self, comps: Components, options: dict, n: int):
         self.comps = comps
@@ -55,6 +56,8 @@ class Config:
         self.comps_json = comps.to_json()
         self.fingerprint = fingerprint(self.comps_json)
         self.tile_json = tuple((self.ids[t], KINDS[self.kinds[t]], self.values[t]) for t in range(len(self.kinds)))
+        self.contract_json = tuple((c.id, tuple(MINERALS[m] for m in c.minerals)) for c in comps.contracts)
+        self.bribe_json = tuple((self.counter_ids[c], c // 5, MINERALS[c % 5]) for c in range(self.counters))
 
 
 def fingerprint(components_json: dict) -> str:

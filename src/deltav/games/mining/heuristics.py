@@ -18,6 +18,7 @@ from deltav.games.mining.action_cache import PROSPECT
 from deltav.games.mining.messages import Declare, Pass, Reveal
 from deltav.games.mining.phases import P_ACTION, P_ATTEMPT, P_BID_REVEAL, P_BIDUP, P_METEOR, P_PIRATE, P_REVEAL
 from deltav.games.mining.scenarios import MINERALS, OMNIDIUM, SQUARES, STATION
+from deltav.games.mining.view import board_of_view
 
 MINERAL_INDEX = {m: i for i, m in enumerate(MINERALS)}
 
@@ -39,7 +40,7 @@ def face_down_squares(view: Mapping) -> list[int]:
 def unseen_mix(view: Mapping, known: Mapping[int, tuple[str, int]]) -> Counter:
     """How many tiles of each kind lie on the face-down squares outside ``known`` (from the public mix)."""
     total: Counter = Counter()
-    for run in view["components"]["tile_mix"]:
+    for run in board_of_view(view)["tile_mix"]:
         total[run["kind"]] += run["count"]
     for e in view["squares"]:
         if e["status"] != "face_down" and e["tile"] is not None:

@@ -15,8 +15,10 @@ This module owns the JSON view layout and sampling; the rules live in ``state``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from deltav.core.errors import StateError
 from deltav.core.rng import Rng
 from deltav.games.mining import scenarios as comp_mod
 from deltav.games.mining.config import Config, fingerprint
@@ -25,14 +27,13 @@ from deltav.games.mining.scenarios import KINDS, MINERALS, SQUARES, STATION
 from deltav.games.mining.state import MiningState, build
 
 
-def _tile(cfg: Config, t: int) -> dict:
-    i, k, v = cfg.tile_json[t]
-    return {"id": i, "kind": k, "value": v}
-
-
-def _components(cfg: Config) -> dict:
+def board_json(cfg: Config) -> dict:
+    """The static component data of a game (``Game.board(options)``: clients and bots get it once; the per-turn
+    view names it by ``fingerprint``): the scenario's id, title and summary, the tile mix in file order (runs of
+    equal tiles), the contracts and the rockets per player. A fresh value on every call."""
     c = cfg.comps_json
     return {
+        "game": "mining",
         "id": c["id"], "title": c["title"], "summary": c["summary"],
         "tile_mix": [dict(r) for r in c["tile_mix"]],
         "contracts": [{"id": x["id"], "minerals": list(x["minerals"])} for x in c["contracts"]],
@@ -41,37 +42,89 @@ def _components(cfg: Config) -> dict:
     }
 
 
+# --- per-game tables for fast views (immutable: strings, ints and tuples only) ------------------------------
+_NONES = (None,) * SQUARES
+_FALSES = (False,) * SQUARES
+_NOBODY = ((),) * SQUARES
+_STATUS: dict[tuple[int, int, int], tuple[str, ...]] = {}
+_LOOKERS: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
+_PUBLIC: dict[int, tuple[bool, ...]] = {}
+
+
+def _statuses(tiles: int, faceup: int, att_mask: int) -> tuple[str, ...]:
+    """Each square's status (station, empty, face_up, revealed, face_down) for these masks (cached)."""
+    key = (tiles, faceup, att_mask)
+    out = _STATUS.get(key)
+    if out is None:
+        row = []
+        for s in range(SQUARES):
+            bit = BIT[s]
+            if s == STATION:
+                row.append("station")
+            elif not tiles & bit:
+                row.append("empty")
+            elif faceup & bit:
+                row.append("face_up")
+            elif att_mask & bit:
+                row.append("revealed")
+            else:
+                row.append("face_down")
+        if len(_STATUS) > 4096:
+            _STATUS.clear()
+        out = _STATUS[key] = tuple(row)
+    return out
+
+
+def _lookers(looked: list[int]) -> tuple[tuple[int, ...], ...]:
+    """For each square, the players who looked at it (cached by the players' look masks)."""
+    key = tuple(looked)
+    out = _LOOKERS.get(key)
+    if out is None:
+        if not any(looked):
+            return _NOBODY
+        if len(_LOOKERS) > 4096:
+            _LOOKERS.clear()
+        out = _LOOKERS[key] = tuple(tuple(q for q, m in enumerate(looked) if m & BIT[s]) for s in range(SQUARES))
+    return out
+
+
+def _public(pub: int) -> tuple[bool, ...]:
+    """For each square, whether it is public knowledge (cached by the mask)."""
+    out = _PUBLIC.get(pub)
+    if out is None:
+        if len(_PUBLIC) > 4096:
+            _PUBLIC.clear()
+        out = _PUBLIC[pub] = tuple(bool(pub & b) for b in BIT)
+    return out
+
+
 def make_view(st: MiningState, p: int | None) -> dict:
+    """The view of ``p`` (None: a spectator) as a fresh plain-JSON value (nothing in it is shared with the state
+    or with another view). Static component data is not in it: see :func:`board_json`."""
     cfg = st.cfg
     n = st.num_players
-    known = st.pub | (st.looked[p] if p is not None else 0)
-    shown = known | st.faceup | st.att_mask
-    rows = [st.rk[q * SQUARES:(q + 1) * SQUARES] for q in range(n)]
-    looked = st.looked
-    players = range(n)
+    sq = st.sq
     faceup, att_mask, pub = st.faceup, st.att_mask, st.pub
-    squares = []
-    for s in range(SQUARES):
-        t = st.sq[s]
-        bit = BIT[s]
-        if s == STATION:
-            status = "station"
-        elif t < 0:
-            status = "empty"
-        elif faceup & bit:
-            status = "face_up"
-        elif att_mask & bit:
-            status = "revealed"
-        else:
-            status = "face_down"
-        squares.append({
-            "square": s,
-            "status": status,
-            "tile": _tile(cfg, t) if t >= 0 and shown & bit else None,
-            "rockets": [row[s] for row in rows],
-            "looked_by": [q for q in players if looked[q] & bit],
-            "public": bool(pub & bit),
-        })
+    known = pub | (st.looked[p] if p is not None else 0)
+    shown = (known | faceup | att_mask) & st.tiles
+    tile_json = cfg.tile_json
+    tiles: list = list(_NONES)
+    while shown:
+        low = shown & -shown
+        s = low.bit_length() - 1
+        shown ^= low
+        i, k, v = tile_json[sq[s]]
+        tiles[s] = {"id": i, "kind": k, "value": v}
+    rk = st.rk
+    rockets = list(map(list, zip(*[rk[q * SQUARES:(q + 1) * SQUARES] for q in range(n)])))
+    lookers = list(map(list, _lookers(st.looked)))
+    public = _FALSES if not pub else _public(pub)
+    status = _statuses(st.tiles, faceup, att_mask)
+    squares = [
+        {"square": s, "status": status[s], "tile": tiles[s], "rockets": rockets[s], "looked_by": lookers[s],
+         "public": public[s]}
+        for s in range(SQUARES)
+    ]
     attempt = None
     if st.att >= 0:
         attempt = {
@@ -83,12 +136,15 @@ def make_view(st: MiningState, p: int | None) -> dict:
             "bid_done": st.bid_done,
         }
     res = st.result()
+    spent = st.spent
+    ids = cfg.ids
+    kinds = cfg.kinds
     return {
         "game": "mining",
         "viewer": p,
         "players": n,
         "options": dict(cfg.options),
-        "components": _components(cfg),
+        "fingerprint": cfg.fingerprint,
         "turn": st.turn,
         "current_player": st.cp,
         "first_player": st.first,
@@ -99,16 +155,15 @@ def make_view(st: MiningState, p: int | None) -> dict:
         "aliens_revealed": st.aliens,
         "shipyards": list(st.yard),
         "bribes": [
-            {"id": cfg.counter_ids[c], "owner": c // 5, "mineral": MINERALS[c % 5], "holder": h,
-             "spent": bool(st.spent >> c & 1)}
-            for c, h in enumerate(st.holder)
+            {"id": i, "owner": o, "mineral": m, "holder": h, "spent": bool(spent >> c & 1)}
+            for c, ((i, o, m), h) in enumerate(zip(cfg.bribe_json, st.holder))
         ],
-        "hands": [[{"id": cfg.ids[t], "kind": KINDS[cfg.kinds[t]], "acquired_turn": a} for t, a in h] for h in st.hands],
+        "hands": [[{"id": ids[t], "kind": KINDS[kinds[t]], "acquired_turn": a} for t, a in h] for h in st.hands],
         "discarded": [_tile(cfg, t) for t in st.discarded],
         "collected": [[{**_tile(cfg, t), "counted_as": MINERALS[m]} for t, m in c] for c in st.coll],
         "contracts": [
-            {"id": c.id, "minerals": [MINERALS[m] for m in c.minerals], "owner": o if o >= 0 else None}
-            for c, o in zip(cfg.contracts, st.cowner)
+            {"id": i, "minerals": list(m), "owner": o if o >= 0 else None}
+            for (i, m), o in zip(cfg.contract_json, st.cowner)
         ],
         "pirated": st.pirated,
         "stormed": st.stormed,
@@ -124,7 +179,18 @@ def make_view(st: MiningState, p: int | None) -> dict:
     }
 
 
+def _tile(cfg: Config, t: int) -> dict:
+    i, k, v = cfg.tile_json[t]
+    return {"id": i, "kind": k, "value": v}
+
+
 _CONFIGS: dict[Any, Config] = {}
+#: the components JSON of every config built in this process, by content digest (views name them so)
+_COMPONENTS: dict[str, dict] = {}
+
+
+def _options_key(options: dict) -> tuple:
+    return tuple(sorted((k, type(v).__name__, v) for k, v in options.items()))
 
 
 def config_for(components_json: dict, options: dict, n: int) -> Config:
@@ -132,7 +198,7 @@ def config_for(components_json: dict, options: dict, n: int) -> Config:
     the components' content digest and the options with their types (``True == 1`` in Python, and a key without
     types would let one game's ``1`` stand for another's ``true``); a missing or wrong ``fingerprint`` field is
     recomputed, never trusted."""
-    opts = tuple(sorted((k, type(v).__name__, v) for k, v in options.items()))
+    opts = _options_key(options)
     fp = components_json.get("fingerprint")
     if fp is not None:
         cfg = _CONFIGS.get((fp, opts, n))
@@ -146,14 +212,39 @@ def config_for(components_json: dict, options: dict, n: int) -> Config:
         if len(_CONFIGS) > 64:
             _CONFIGS.clear()
         _CONFIGS[key] = cfg
-    if fp is not None and fp != real:
-        return cfg  # a forged fingerprint is never cached
-    return cfg
+        if len(_COMPONENTS) > 256:
+            _COMPONENTS.clear()
+        _COMPONENTS[real] = cfg.comps_json
+    return cfg  # a forged fingerprint is never cached
+
+
+def config_of_view(view: Mapping) -> Config:
+    """The config a view belongs to, from its ``fingerprint``, options and player count: a config built in this
+    process, else the components of the view's ``scenario`` option when their digest is the view's. StateError
+    when neither is (a user's component file this process cannot read, or a changed one)."""
+    fp = view["fingerprint"]
+    options = view["options"]
+    n = view["players"]
+    cfg = _CONFIGS.get((fp, _options_key(options), n))
+    if cfg is not None:
+        return cfg
+    comps = _COMPONENTS.get(fp)
+    if comps is None:
+        comps = comp_mod.load(options["scenario"]).to_json()
+        if fingerprint(comps) != fp:
+            raise StateError("$.fingerprint", f"the view's component set {fp!r} is not the scenario "
+                             f"{options['scenario']!r} here (was its file changed?)")
+    return config_for(comps, options, n)
+
+
+def board_of_view(view: Mapping) -> dict:
+    """The static component data (:func:`board_json`) of the game a view belongs to."""
+    return board_json(config_of_view(view))
 
 
 def determinize(view: dict, player: int, rng: Rng) -> MiningState:
     n = view["players"]
-    cfg = config_for(view["components"], view["options"], n)
+    cfg = config_of_view(view)
     idx = cfg.id_index
     sq = [-1] * SQUARES
     faceup = 0
