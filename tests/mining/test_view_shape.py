@@ -66,3 +66,18 @@ def test_a_view_determinizes_when_its_config_is_not_cached():
     view_mod._COMPONENTS.clear()
     world = MiningGame.determinize(v, 1, Rng(9))
     assert world.view(1) == v
+
+
+def test_the_observation_scales_rockets_by_the_board_rockets_per_player():
+    """The planes read ``rockets_per_player`` from the board now that it left the view: the station's rocket
+    count of the viewer (5 after buying four) is 5 / 5, not 5 / 1."""
+    from deltav.games.mining import encoding
+    from deltav.games.mining.scenarios import STATION
+
+    st = MiningGame.new_initial_state({"players": 2}, 4)
+    me = st.current_players()[0]
+    st._rk_add(me, STATION, 4)
+    f = encoding.planes(st.view(me))
+    per_square = 5 + 1 + 11 + 1 + 4 + 4 + 1 + 1  # status, has tile, kind, value, rockets, looked, public, alien
+    station_rockets = f.values[STATION * per_square + 18]  # the viewer's rockets come first
+    assert station_rockets == 1.0

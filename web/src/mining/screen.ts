@@ -18,7 +18,7 @@ import { MINING_CSS } from "./css";
 import { miningHelp } from "./help";
 import {
   GRID, STATION, type MiningComponents, type MiningView, asView, bannerFor, clickSquare, describeEvent, entryLabel, kindName, moveLabel,
-  moveSources, ofType, promptFor, squareName, targetSquare, tileName,
+  moveSources, ofType, promptFor, squareName, squaresOf, targetSquare, tileName,
 } from "./model";
 import { type PanelContext, attemptPanel, chip, contractsPanel, el, sheet, standingsPanel } from "./sheets";
 
@@ -438,7 +438,7 @@ export class MiningScreen implements GameScreen {
     const s = this.snap;
     if (!s) return;
     const v = asView(s);
-    const e = v.squares[sq];
+    const e = squaresOf(v)[sq];
     if (!e) return;
     const parts: string[] = [squareName(sq)];
     if (e.status === "station") parts.push("the space station");

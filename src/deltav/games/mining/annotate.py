@@ -52,14 +52,14 @@ def annotate(state, player: int, actions: Sequence) -> list[dict | None] | None:
     if not actions:
         return None
     view = make_view(state, player)
-    squares = view["squares"]
+    tiles = view["tiles"]
     known = known_tiles(view)
     odds: dict[str, float] | None = None
     out: list[dict | None] = []
     for a in actions:
         note: dict | None = None
         if isinstance(a, Reveal):
-            tile = squares[a.square]["tile"]
+            tile = tiles[a.square]
             if tile is not None:
                 note = {"square": a.square, "known": {"kind": tile["kind"], "value": tile["value"]},
                         "fits": _counts(view, tile["kind"])}
@@ -69,7 +69,7 @@ def annotate(state, player: int, actions: Sequence) -> list[dict | None] | None:
                 chance = sum(p for k, p in odds.items() if _counts(view, k))
                 note = {"square": a.square, "known": None, "chance": round(chance, 4)}
         elif isinstance(a, Look):
-            tile = squares[a.square]["tile"]
+            tile = tiles[a.square]
             note = {"square": a.square,
                     "known": None if tile is None else {"kind": tile["kind"], "value": tile["value"]}}
         elif isinstance(a, Declare):

@@ -44,11 +44,8 @@ def board_json(cfg: Config) -> dict:
 
 # --- per-game tables for fast views (immutable: strings, ints and tuples only) ------------------------------
 _NONES = (None,) * SQUARES
-_FALSES = (False,) * SQUARES
-_NOBODY = ((),) * SQUARES
 _STATUS: dict[tuple[int, int, int], tuple[str, ...]] = {}
-_LOOKERS: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
-_PUBLIC: dict[int, tuple[bool, ...]] = {}
+_MASKS: dict[int, tuple[int, ...]] = {}
 
 
 def _statuses(tiles: int, faceup: int, att_mask: int) -> tuple[str, ...]:
@@ -75,27 +72,31 @@ def _statuses(tiles: int, faceup: int, att_mask: int) -> tuple[str, ...]:
     return out
 
 
-def _lookers(looked: list[int]) -> tuple[tuple[int, ...], ...]:
-    """For each square, the players who looked at it (cached by the players' look masks)."""
-    key = tuple(looked)
-    out = _LOOKERS.get(key)
+def _mask_squares(mask: int) -> tuple[int, ...]:
+    """The squares of a bitmask, ascending (cached)."""
+    out = _MASKS.get(mask)
     if out is None:
-        if not any(looked):
-            return _NOBODY
-        if len(_LOOKERS) > 4096:
-            _LOOKERS.clear()
-        out = _LOOKERS[key] = tuple(tuple(q for q, m in enumerate(looked) if m & BIT[s]) for s in range(SQUARES))
+        if len(_MASKS) > 8192:
+            _MASKS.clear()
+        out = _MASKS[mask] = tuple(s for s in range(SQUARES) if mask >> s & 1)
     return out
 
 
-def _public(pub: int) -> tuple[bool, ...]:
-    """For each square, whether it is public knowledge (cached by the mask)."""
-    out = _PUBLIC.get(pub)
-    if out is None:
-        if len(_PUBLIC) > 4096:
-            _PUBLIC.clear()
-        out = _PUBLIC[pub] = tuple(bool(pub & b) for b in BIT)
-    return out
+def squares_of(view: Mapping) -> list[dict]:
+    """The view's squares as one record each, ``{square, status, tile, rockets, looked_by, public}`` (``rockets``
+    per player, ``looked_by`` the players who looked), for readers that go square by square. Built from the
+    view's columns on each call; the ``tile`` objects are the view's own."""
+    status, tiles, rockets = view["status"], view["tiles"], view["rockets"]
+    lookers: list[list[int]] = [[] for _ in range(SQUARES)]
+    for q, squares in enumerate(view["looked"]):
+        for s in squares:
+            lookers[s].append(q)
+    public = set(view["public"])
+    return [
+        {"square": s, "status": status[s], "tile": tiles[s], "rockets": [r[s] for r in rockets],
+         "looked_by": lookers[s], "public": s in public}
+        for s in range(SQUARES)
+    ]
 
 
 def make_view(st: MiningState, p: int | None) -> dict:
@@ -116,15 +117,10 @@ def make_view(st: MiningState, p: int | None) -> dict:
         i, k, v = tile_json[sq[s]]
         tiles[s] = {"id": i, "kind": k, "value": v}
     rk = st.rk
-    rockets = list(map(list, zip(*[rk[q * SQUARES:(q + 1) * SQUARES] for q in range(n)])))
-    lookers = list(map(list, _lookers(st.looked)))
-    public = _FALSES if not pub else _public(pub)
-    status = _statuses(st.tiles, faceup, att_mask)
-    squares = [
-        {"square": s, "status": status[s], "tile": tiles[s], "rockets": rockets[s], "looked_by": lookers[s],
-         "public": public[s]}
-        for s in range(SQUARES)
-    ]
+    rockets = [rk[q * SQUARES:(q + 1) * SQUARES] for q in range(n)]
+    looked = [list(_mask_squares(m)) for m in st.looked]
+    public = list(_mask_squares(pub))
+    status = list(_statuses(st.tiles, faceup, att_mask))
     attempt = None
     if st.att >= 0:
         attempt = {
@@ -150,7 +146,11 @@ def make_view(st: MiningState, p: int | None) -> dict:
         "first_player": st.first,
         "phase": PHASES[st.phase],
         "deciding": list(st.current_players()),
-        "squares": squares,
+        "status": status,
+        "tiles": tiles,
+        "rockets": rockets,
+        "looked": looked,
+        "public": public,
         "alien": st.alien if st.alien >= 0 else None,
         "aliens_revealed": st.aliens,
         "shipyards": list(st.yard),
@@ -253,10 +253,7 @@ def determinize(view: dict, player: int, rng: Rng) -> MiningState:
     rockets = [0] * (n * SQUARES)
     unknown_squares = []
     seen: set[int] = set()
-    for e in view["squares"]:
-        s = e["square"]
-        status = e["status"]
-        tile = e["tile"]
+    for s, (status, tile) in enumerate(zip(view["status"], view["tiles"])):
         if status == "face_up":
             faceup |= BIT[s]
         if tile is not None:
@@ -265,12 +262,13 @@ def determinize(view: dict, player: int, rng: Rng) -> MiningState:
             seen.add(t)
         elif status == "face_down":
             unknown_squares.append(s)
-        for q, c in enumerate(e["rockets"]):
-            rockets[q * SQUARES + s] = c
-        for q in e["looked_by"]:
+    for q, row in enumerate(view["rockets"]):
+        rockets[q * SQUARES:(q + 1) * SQUARES] = row
+    for q, squares in enumerate(view["looked"]):
+        for s in squares:
             looked[q] |= BIT[s]
-        if e["public"]:
-            pub |= BIT[s]
+    for s in view["public"]:
+        pub |= BIT[s]
     for h in view["hands"]:
         for x in h:
             seen.add(idx[x["id"]])
