@@ -64,6 +64,7 @@ def test_a_view_determinizes_when_its_config_is_not_cached():
     v = json.loads(json.dumps(st.view(1)))
     view_mod._CONFIGS.clear()
     view_mod._COMPONENTS.clear()
+    view_mod._BY_VIEW.clear()
     world = MiningGame.determinize(v, 1, Rng(9))
     assert world.view(1) == v
 

@@ -93,7 +93,7 @@ class MiningGame(Game):
 
     @classmethod
     def determinize(cls, view: Mapping, player: int, rng: Rng) -> MiningState:
-        return determinize(dict(view), player, rng)
+        return determinize(view, player, rng)
 
     @classmethod
     def describe_value(cls, v: Any) -> str:

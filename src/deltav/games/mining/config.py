@@ -18,7 +18,7 @@ class Config:
                  "short_lines", "incident_ends", "overmatch_ignored", "omni_bid", "bid_up", "skip_empty",
                  "cooldown", "scan_station", "sab_any", "alien_tiles_count", "stolen_usable",
                  "revealed_known", "full_tie", "max_turns", "declares", "comps_json", "fingerprint", "tile_json",
-                 "bribe_json", "contract_json")
+                 "bribe_json", "contract_json", "tile_dicts")
 
     def __init__(self, comps: Components, options: dict, n: int):
         self.comps = comps
@@ -56,6 +56,8 @@ class Config:
         self.comps_json = comps.to_json()
         self.fingerprint = fingerprint(self.comps_json)
         self.tile_json = tuple((self.ids[t], KINDS[self.kinds[t]], self.values[t]) for t in range(len(self.kinds)))
+        #: one ``{id, kind, value}`` per tile, only ever copied into views (never handed out)
+        self.tile_dicts = tuple({"id": i, "kind": k, "value": v} for i, k, v in self.tile_json)
         self.contract_json = tuple((c.id, tuple(MINERALS[m] for m in c.minerals)) for c in comps.contracts)
         self.bribe_json = tuple((self.counter_ids[c], c // 5, MINERALS[c % 5]) for c in range(self.counters))
 

@@ -193,12 +193,17 @@ class MiningState(State):
         return sum(self.rk[base + s] for s in range(SQUARES) if s != STATION)
 
     def scores(self) -> list[int]:
-        cfg = self.cfg
-        out = []
-        for p in range(self.num_players):
-            spent = sum(1 for c, h in enumerate(self.holder) if h == p and self.spent >> c & 1)
-            out.append(scoring.score([cfg.values[t] for t, _ in self.coll[p]], spent))
-        return out
+        values = self.cfg.values
+        spent_by = [0] * self.num_players
+        m = self.spent
+        holder = self.holder
+        while m:  # only the spent counters: usually a few
+            low = m & -m
+            h = holder[low.bit_length() - 1]
+            if h >= 0:
+                spent_by[h] += 1
+            m ^= low
+        return [scoring.score([values[t] for t, _ in c], k) for c, k in zip(self.coll, spent_by)]
 
     # --- protocol -----------------------------------------------------------------------------------
     def current_players(self) -> list[int]:

@@ -108,14 +108,13 @@ def make_view(st: MiningState, p: int | None) -> dict:
     faceup, att_mask, pub = st.faceup, st.att_mask, st.pub
     known = pub | (st.looked[p] if p is not None else 0)
     shown = (known | faceup | att_mask) & st.tiles
-    tile_json = cfg.tile_json
+    faces = cfg.tile_dicts
     tiles: list = list(_NONES)
     while shown:
         low = shown & -shown
         s = low.bit_length() - 1
         shown ^= low
-        i, k, v = tile_json[sq[s]]
-        tiles[s] = {"id": i, "kind": k, "value": v}
+        tiles[s] = faces[sq[s]].copy()
     rk = st.rk
     rockets = [rk[q * SQUARES:(q + 1) * SQUARES] for q in range(n)]
     looked = [list(_mask_squares(m)) for m in st.looked]
@@ -159,8 +158,8 @@ def make_view(st: MiningState, p: int | None) -> dict:
             for c, ((i, o, m), h) in enumerate(zip(cfg.bribe_json, st.holder))
         ],
         "hands": [[{"id": ids[t], "kind": KINDS[kinds[t]], "acquired_turn": a} for t, a in h] for h in st.hands],
-        "discarded": [_tile(cfg, t) for t in st.discarded],
-        "collected": [[{**_tile(cfg, t), "counted_as": MINERALS[m]} for t, m in c] for c in st.coll],
+        "discarded": [faces[t].copy() for t in st.discarded],
+        "collected": [[{**faces[t], "counted_as": MINERALS[m]} for t, m in c] for c in st.coll],
         "contracts": [
             {"id": i, "minerals": list(m), "owner": o if o >= 0 else None}
             for (i, m), o in zip(cfg.contract_json, st.cowner)
@@ -179,14 +178,11 @@ def make_view(st: MiningState, p: int | None) -> dict:
     }
 
 
-def _tile(cfg: Config, t: int) -> dict:
-    i, k, v = cfg.tile_json[t]
-    return {"id": i, "kind": k, "value": v}
-
-
 _CONFIGS: dict[Any, Config] = {}
 #: the components JSON of every config built in this process, by content digest (views name them so)
 _COMPONENTS: dict[str, dict] = {}
+#: configs by (fingerprint, players, options as typed items in the view's order): the sampler's fast path
+_BY_VIEW: dict[tuple, Config] = {}
 
 
 def _options_key(options: dict) -> tuple:
@@ -225,6 +221,18 @@ def config_of_view(view: Mapping) -> Config:
     fp = view["fingerprint"]
     options = view["options"]
     n = view["players"]
+    fast = (fp, n, tuple((k, v.__class__, v) for k, v in options.items()))  # typed: 1 never stands for true
+    cfg = _BY_VIEW.get(fast)
+    if cfg is not None:
+        return cfg
+    cfg = _config_of_view(fp, options, n)
+    if len(_BY_VIEW) > 256:
+        _BY_VIEW.clear()
+    _BY_VIEW[fast] = cfg
+    return cfg
+
+
+def _config_of_view(fp: str, options: Mapping, n: int) -> Config:
     cfg = _CONFIGS.get((fp, _options_key(options), n))
     if cfg is not None:
         return cfg
@@ -242,7 +250,9 @@ def board_of_view(view: Mapping) -> dict:
     return board_json(config_of_view(view))
 
 
-def determinize(view: dict, player: int, rng: Rng) -> MiningState:
+def determinize(view: Mapping, player: int, rng: Rng) -> MiningState:
+    """A full state consistent with ``view`` (player ``player``'s), the unseen tiles shuffled with ``rng`` over the
+    face-down squares the viewer does not know. Reads the view only; never changes it."""
     n = view["players"]
     cfg = config_of_view(view)
     idx = cfg.id_index
