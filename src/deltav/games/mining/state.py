@@ -17,6 +17,7 @@ This module holds no rules bodies: only the record's small queries and primitive
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import Any
 
 from deltav.core.protocol import Result, State
@@ -361,15 +362,21 @@ def build(cfg: Config, d: dict, rng: Rng) -> MiningState:
     s.reason = d["reason"]
     s.winners_ = tuple(d["winners"])
     s._legal = None
-    s.occ = [0] * cfg.n
-    for i, c in enumerate(s.rk):
-        if c:
-            s.occ[i // SQUARES] |= BIT[i % SQUARES]
-    s.tiles = 0
-    for sqr, t in enumerate(s.sq):
-        if t >= 0:
-            s.tiles |= BIT[sqr]
+    s.occ = [_mask(s.rk[q * SQUARES:(q + 1) * SQUARES]) for q in range(cfg.n)]
+    s.tiles = _mask(map(_NOT_EMPTY, s.sq))
     return s
+
+
+_ALL = range(SQUARES)
+_NOT_EMPTY = (-1).__lt__  # a square's tile index is >= 0
+
+
+def _mask(flags) -> int:
+    """The bitmask of the squares whose flag (a count, a bool) is true."""
+    m = 0
+    for sqr in compress(_ALL, flags):
+        m |= BIT[sqr]
+    return m
 
 
 def new_state(cfg: Config, seed: int) -> tuple[MiningState, list]:

@@ -16,6 +16,8 @@ This module owns the JSON view layout and sampling; the rules live in ``state``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import chain, compress
+from operator import and_, is_
 from typing import Any
 
 from deltav.core.errors import StateError
@@ -250,35 +252,32 @@ def board_of_view(view: Mapping) -> dict:
     return board_json(config_of_view(view))
 
 
+_ALL = range(SQUARES)
+
+
+def _mask_of(squares) -> int:
+    m = 0
+    for s in squares:
+        m |= BIT[s]
+    return m
+
+
 def determinize(view: Mapping, player: int, rng: Rng) -> MiningState:
     """A full state consistent with ``view`` (player ``player``'s), the unseen tiles shuffled with ``rng`` over the
     face-down squares the viewer does not know. Reads the view only; never changes it."""
-    n = view["players"]
     cfg = config_of_view(view)
     idx = cfg.id_index
     sq = [-1] * SQUARES
-    faceup = 0
-    looked = [0] * n
-    pub = 0
-    rockets = [0] * (n * SQUARES)
-    unknown_squares = []
+    status, tiles = view["status"], view["tiles"]
+    faceup = _mask_of(compress(_ALL, map("face_up".__eq__, status)))
     seen: set[int] = set()
-    for s, (status, tile) in enumerate(zip(view["status"], view["tiles"])):
-        if status == "face_up":
-            faceup |= BIT[s]
-        if tile is not None:
-            t = idx[tile["id"]]
-            sq[s] = t
-            seen.add(t)
-        elif status == "face_down":
-            unknown_squares.append(s)
-    for q, row in enumerate(view["rockets"]):
-        rockets[q * SQUARES:(q + 1) * SQUARES] = row
-    for q, squares in enumerate(view["looked"]):
-        for s in squares:
-            looked[q] |= BIT[s]
-    for s in view["public"]:
-        pub |= BIT[s]
+    for s in compress(_ALL, tiles):
+        t = sq[s] = idx[tiles[s]["id"]]
+        seen.add(t)
+    unknown_squares = list(compress(_ALL, map(and_, map("face_down".__eq__, status), map(is_, tiles, _NONES))))
+    rockets = list(chain.from_iterable(view["rockets"]))
+    looked = [_mask_of(squares) for squares in view["looked"]]
+    pub = _mask_of(view["public"])
     for h in view["hands"]:
         for x in h:
             seen.add(idx[x["id"]])
