@@ -48,6 +48,7 @@ def board_json(cfg: Config) -> dict:
 _NONES = (None,) * SQUARES
 _STATUS: dict[tuple[int, int, int], tuple[str, ...]] = {}
 _MASKS: dict[int, tuple[int, ...]] = {}
+_FLAGS: dict[tuple[int, int], tuple[bool, ...]] = {}
 
 
 def _statuses(tiles: int, faceup: int, att_mask: int) -> tuple[str, ...]:
@@ -84,6 +85,17 @@ def _mask_squares(mask: int) -> tuple[int, ...]:
     return out
 
 
+def _flags(mask: int, n: int) -> tuple[bool, ...]:
+    """``n`` booleans, bit by bit of ``mask`` (cached)."""
+    key = (mask, n)
+    out = _FLAGS.get(key)
+    if out is None:
+        if len(_FLAGS) > 8192:
+            _FLAGS.clear()
+        out = _FLAGS[key] = tuple(bool(mask >> c & 1) for c in range(n))
+    return out
+
+
 def squares_of(view: Mapping) -> list[dict]:
     """The view's squares as one record each, ``{square, status, tile, rockets, looked_by, public}`` (``rockets``
     per player, ``looked_by`` the players who looked), for readers that go square by square. Built from the
@@ -112,10 +124,7 @@ def make_view(st: MiningState, p: int | None) -> dict:
     shown = (known | faceup | att_mask) & st.tiles
     faces = cfg.tile_dicts
     tiles: list = list(_NONES)
-    while shown:
-        low = shown & -shown
-        s = low.bit_length() - 1
-        shown ^= low
+    for s in _mask_squares(shown):
         tiles[s] = faces[sq[s]].copy()
     rk = st.rk
     rockets = [rk[q * SQUARES:(q + 1) * SQUARES] for q in range(n)]
@@ -156,8 +165,8 @@ def make_view(st: MiningState, p: int | None) -> dict:
         "aliens_revealed": st.aliens,
         "shipyards": list(st.yard),
         "bribes": [
-            {"id": i, "owner": o, "mineral": m, "holder": h, "spent": bool(spent >> c & 1)}
-            for c, ((i, o, m), h) in enumerate(zip(cfg.bribe_json, st.holder))
+            {"id": i, "owner": o, "mineral": m, "holder": h, "spent": x}
+            for (i, o, m), h, x in zip(cfg.bribe_json, st.holder, _flags(spent, cfg.counters))
         ],
         "hands": [[{"id": ids[t], "kind": KINDS[kinds[t]], "acquired_turn": a} for t, a in h] for h in st.hands],
         "discarded": [faces[t].copy() for t in st.discarded],
