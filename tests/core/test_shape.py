@@ -106,3 +106,9 @@ def test_literal_keeps_one_and_true_apart():
     with pytest.raises(ShapeError):
         read(Literal[1, 2], True)
     assert read(Literal[True], True) is True
+
+
+def test_a_union_with_a_bounded_member_names_the_member_kind():
+    with pytest.raises(ShapeError) as err:
+        read(Annotated[str, MaxLen(5)] | None, 7)
+    assert err.value.reason == "expected a string or null, got 7"

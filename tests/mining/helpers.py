@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from deltav.games.mining import MiningGame
+from deltav.games.mining import MiningGame, flow
+from deltav.games.mining.phases import BIT
 from deltav.games.mining.scenarios import KIND_INDEX, SQUARES, STATION
-from deltav.games.mining.state import BIT, MiningState
+from deltav.games.mining.state import MiningState
 
 GAME = MiningGame
 
@@ -15,7 +16,7 @@ def new(players: int = 2, seed: int = 0, **options) -> MiningState:
     st.cp = 0
     st.first = 0
     st._legal = None
-    st._start_turn([])
+    flow.start_turn(st, [])
     return st
 
 

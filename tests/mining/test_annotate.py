@@ -12,6 +12,7 @@ from deltav.core.protocol import json_tokens
 from deltav.core.session import Session
 from deltav.games import load_all
 from deltav.games.mining.annotate import annotate
+from deltav.games.mining.view import squares_of
 
 load_all()
 GAME = get_game("mining")
@@ -102,7 +103,7 @@ def test_declare_plans_use_known_tiles_that_complete_the_contract():
                 contract = next(c for c in view["contracts"] if c["id"] == a.contract)
                 assert len(n["plan"]) == len(contract["minerals"])
                 for sq in n["plan"]:
-                    assert view["squares"][sq]["tile"] is not None  # the player knows it
+                    assert squares_of(view)[sq]["tile"] is not None  # the player knows it
     assert plans
 
 

@@ -11,6 +11,7 @@ from deltav.games.mining.bots import BOTS
 from deltav.games.mining.bots.scripted import ScriptedAgent
 from deltav.games.mining.heuristics import evaluate, evaluate_points, known_tiles, rollout_policy, unseen_mix
 from deltav.games.mining.messages import BidUp, Declare, Discard, Pass, Prospect, Reveal
+from deltav.games.mining.view import squares_of
 from tests.mining.helpers import give, new, place, play, put_rocket
 
 
@@ -114,7 +115,7 @@ def test_heuristics_on_sampled_worlds():
         st.apply_action(p, rollout_policy(st, p, legal, rng))
     view = st.view(0)
     mix = unseen_mix(view, known_tiles(view))
-    unknown = sum(1 for e in view["squares"] if e["status"] == "face_down" and e["tile"] is None)
+    unknown = sum(1 for e in squares_of(view) if e["status"] == "face_down" and e["tile"] is None)
     assert sum(mix.values()) == unknown
 
 

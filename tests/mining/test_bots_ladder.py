@@ -15,9 +15,9 @@ from deltav.games.mining import MiningGame
 from deltav.games.mining.bots import BOTS, PRESETS
 from deltav.games.mining.bots.scripted import ScriptedAgent
 from deltav.games.mining.messages import BidUp, Declare, Move, Pass, Prospect, Reveal, RevealIncident
+from deltav.games.mining.phases import P_ATTEMPT, P_LOOKREV
 from deltav.games.mining.planner import SEARCHED, _plan, policy, prior
 from deltav.games.mining.scenarios import STATION
-from deltav.games.mining.state import P_ATTEMPT, P_LOOKREV
 from tests.mining.helpers import new, place, play, put_rocket
 
 FAST_HARD = {"iterations": 12, "max_depth": 6, "pool": 4, "max_seconds": None}

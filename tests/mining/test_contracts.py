@@ -7,8 +7,9 @@ import pytest
 
 from deltav.core.errors import IllegalAction
 from deltav.games.mining.messages import BidUp, Declare, Pass, Prospect, Replace, Reveal
+from deltav.games.mining.phases import PHASES
 from deltav.games.mining.scenarios import STATION
-from deltav.games.mining.state import PHASES
+from deltav.games.mining.view import squares_of
 from tests.mining.helpers import new, place, play, put_rocket, types
 
 
@@ -55,14 +56,14 @@ def test_a_mismatch_fails_and_flips_the_tiles_back_as_public_knowledge():
     place(st, {10: ("alphatite", 3), 11: ("gammatite", 2)})
     attempt(st, "C05")  # Alphatite + Betamite
     play(st, 0, Reveal(10))
-    assert st.view(1)["squares"][10]["status"] == "revealed"
+    assert squares_of(st.view(1))[10]["status"] == "revealed"
     ev = play(st, 0, Reveal(11))
     assert PHASES[st.phase] == "replace"
     ev = play(st, 0, Pass())
     failed = [e for e in ev if e.TYPE == "attempt-failed"][0]
     assert failed.flipped_back == (10, 11) and failed.reason == "mismatch"
-    assert st.sq[10] >= 0 and st.view(1)["squares"][11]["tile"]["kind"] == "gammatite"
-    assert st.view(None)["squares"][10]["status"] == "face_down"
+    assert st.sq[10] >= 0 and squares_of(st.view(1))[11]["tile"]["kind"] == "gammatite"
+    assert squares_of(st.view(None))[10]["status"] == "face_down"
     assert st.cowner[4] == -1 and st.cp == 1
 
 

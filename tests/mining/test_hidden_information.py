@@ -12,6 +12,7 @@ from deltav.games.mining import MiningGame
 from deltav.games.mining.heuristics import kind_odds
 from deltav.games.mining.messages import Declare, Look, Pass, Prospect, Reveal, Survey
 from deltav.games.mining.scenarios import KINDS, STATION
+from deltav.games.mining.view import squares_of
 from tests.mining.helpers import new, place, play, put_rocket
 
 
@@ -22,10 +23,10 @@ def test_views_show_own_knowledge_and_only_public_facts_of_others():
     for s in (0, 1, 2):
         play(st, 0, Look(s))
     v0, v1, vs = st.view(0), st.view(1), st.view(None)
-    assert v0["squares"][0]["tile"] == {"id": st.cfg.ids[tiles[0]], "kind": "alphatite", "value": 5}
+    assert squares_of(v0)[0]["tile"] == {"id": st.cfg.ids[tiles[0]], "kind": "alphatite", "value": 5}
     for v in (v1, vs):
-        assert all(v["squares"][s]["tile"] is None for s in (0, 1, 2))
-        assert v["squares"][1]["looked_by"] == [0]
+        assert all(squares_of(v)[s]["tile"] is None for s in (0, 1, 2))
+        assert squares_of(v)[1]["looked_by"] == [0]
     ids = {st.cfg.ids[t] for t in tiles.values()}
     assert ids <= st.secret_tokens(1) and ids <= st.secret_tokens(None)
     assert not ids & st.secret_tokens(0)
@@ -43,7 +44,7 @@ def test_tiles_flipped_back_become_public_knowledge():
     play(st, 0, Reveal(11))
     play(st, 0, Pass())
     for p in (0, 1, None):
-        assert st.view(p)["squares"][10]["tile"]["kind"] == "alphatite"
+        assert squares_of(st.view(p))[10]["tile"]["kind"] == "alphatite"
     st2 = new(revealed_tiles_known=False)
     place(st2, {10: ("alphatite", 2), 11: ("gammatite", 1)})
     play(st2, 0, Prospect())
@@ -51,7 +52,7 @@ def test_tiles_flipped_back_become_public_knowledge():
     play(st2, 0, Reveal(10))
     play(st2, 0, Reveal(11))
     play(st2, 0, Pass())
-    assert st2.view(0)["squares"][10]["tile"] is None
+    assert squares_of(st2.view(0))[10]["tile"] is None
 
 
 def _mid_game(seed=3, players=3):
@@ -74,7 +75,7 @@ def test_a_sampled_world_keeps_the_view_and_uses_only_the_view():
         assert world.view(p) == view
         # a different truth with the same view gives the very same sample: the sampler cannot peek
         other = st.clone()
-        unknown = [s for s in range(49) if view["squares"][s]["status"] == "face_down" and view["squares"][s]["tile"] is None]
+        unknown = [s for s in range(49) if squares_of(view)[s]["status"] == "face_down" and squares_of(view)[s]["tile"] is None]
         a, b = unknown[0], unknown[-1]
         other.sq[a], other.sq[b] = other.sq[b], other.sq[a]
         assert other.view(p) == view
@@ -94,8 +95,8 @@ def test_opponent_knowledge_in_a_sampled_world_refers_to_the_sampled_tiles():
         play(st, 0, Look(s))
     world = MiningGame.determinize(st.view(1), 1, Rng(1))
     v0 = world.view(0)
-    assert all(v0["squares"][s]["tile"] is not None for s in (0, 1, 2))
-    assert [v0["squares"][s]["tile"]["id"] for s in (0, 1, 2)] == [world.cfg.ids[world.sq[s]] for s in (0, 1, 2)]
+    assert all(squares_of(v0)[s]["tile"] is not None for s in (0, 1, 2))
+    assert [squares_of(v0)[s]["tile"]["id"] for s in (0, 1, 2)] == [world.cfg.ids[world.sq[s]] for s in (0, 1, 2)]
 
 
 def test_sampling_is_uniform_over_the_unknown_tiles():
@@ -137,4 +138,4 @@ def test_private_events_are_addressed_to_the_looker_only():
     public = [e for e in ev if e.TYPE != "tile-seen"]
     for e in public:
         assert st.cfg.ids[st.sq[10]] not in json.dumps(e.to_json())
-    assert st.view(None)["squares"][STATION]["status"] == "station"
+    assert squares_of(st.view(None))[STATION]["status"] == "station"

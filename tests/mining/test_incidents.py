@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from deltav.core.errors import IllegalAction
+from deltav.games.mining import flow
 from deltav.games.mining.messages import (
     BuyRocket,
     Declare,
@@ -24,8 +25,9 @@ from deltav.games.mining.messages import (
     Steal,
     Survey,
 )
+from deltav.games.mining.phases import BIT, PHASES
 from deltav.games.mining.scenarios import STATION
-from deltav.games.mining.state import BIT, PHASES
+from deltav.games.mining.view import squares_of
 from tests.mining.helpers import give, new, place, play, put_rocket, types
 
 
@@ -39,7 +41,7 @@ def rule_of(st, p, action) -> str:
 
 def restart(st):
     """Start player 0's turn again (after changing holdings, so the windows see them)."""
-    st._start_turn([])
+    flow.start_turn(st, [])
     st._legal = None
 
 
@@ -194,7 +196,7 @@ def test_alien_encounter_moves_the_alien_and_steals():
     assert st.holder[st.cfg.counter_index["b1-gammatite"]] == 0
     assert PHASES[st.phase] == "meteor-window"  # the opponent's Meteor Storm is still there
     # the face-up alien tile cannot be looked at or revealed
-    assert st.view(None)["squares"][10]["status"] == "face_up"
+    assert squares_of(st.view(None))[10]["status"] == "face_up"
 
 
 def test_a_stolen_bribe_is_usable_by_the_thief_and_costs_the_thief():

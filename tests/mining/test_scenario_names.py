@@ -5,14 +5,17 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import tomllib
+from pathlib import Path
 
 import pytest
 
 from deltav.core.errors import ScenarioError
 from deltav.core.rng import Rng
 from deltav.games.mining import MiningGame
-from deltav.games.mining.scenarios import SCENARIO_FILES, _shipped_raw
+from deltav.games.mining.scenarios import SCENARIO_FILES
 
+DATA = Path(__file__).resolve().parents[2] / "src" / "deltav" / "games" / "mining" / "data"
 BAD_NAMES = ("grandtour", "a\x00b", "\ud800", "x" * 5000, "", "/", ".", "/proc/self/mem/x")
 
 
@@ -66,7 +69,7 @@ def _mutate(obj, rng: Rng, depth: int = 0):
 
 def test_random_malformed_component_files_give_scenario_errors_only(tmp_path):
     rng = Rng(5)
-    base = _shipped_raw("standard")
+    base = tomllib.loads((DATA / "standard.toml").read_text(encoding="utf-8"))
     path = tmp_path / "fuzz.json"
     for _ in range(400):
         data = _mutate(json.loads(json.dumps(base)), rng)

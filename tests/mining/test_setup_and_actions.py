@@ -17,8 +17,9 @@ from deltav.games.mining.messages import (
     RevealIncident,
     Survey,
 )
+from deltav.games.mining.phases import PHASES
 from deltav.games.mining.scenarios import STATION
-from deltav.games.mining.state import PHASES
+from deltav.games.mining.view import squares_of
 from tests.mining.helpers import GAME, new, place, play, put_rocket, types
 
 
@@ -131,8 +132,8 @@ def test_prospect_is_secret_and_may_reveal_one_incident():
     looked = [e for e in ev if e.TYPE == "looked"][0]
     assert looked.to_json() == {"type": "looked", "player": 0, "squares": [10, 11, 12], "how": "prospect"}
     v1 = st.view(1)
-    assert v1["squares"][10]["tile"] is None and v1["squares"][10]["looked_by"] == [0]
-    assert st.view(0)["squares"][10]["tile"]["kind"] == "alphatite"
+    assert squares_of(v1)[10]["tile"] is None and squares_of(v1)[10]["looked_by"] == [0]
+    assert squares_of(st.view(0))[10]["tile"]["kind"] == "alphatite"
     legal = st.legal_actions(0)
     assert RevealIncident(11) in legal and RevealIncident(12) in legal and RevealIncident(10) not in legal
     ev = play(st, 0, RevealIncident(11))

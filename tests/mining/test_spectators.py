@@ -10,6 +10,7 @@ import pytest
 from deltav.core.protocol import json_tokens
 from deltav.core.rng import Rng
 from deltav.games.mining import MiningGame
+from deltav.games.mining.view import squares_of
 
 
 def walk(scenario: str, players: int, seed: int, steps: int = 400):
@@ -55,7 +56,7 @@ def _public_tile_squares(st) -> set[int]:
 def test_the_spectator_sees_only_public_facts(scenario, players, seed):
     for _, _, ev, st in walk(scenario, players, seed):
         v = st.view(None)
-        shown = {e["square"] for e in v["squares"] if e["tile"] is not None}
+        shown = {e["square"] for e in squares_of(v) if e["tile"] is not None}
         assert shown == _public_tile_squares(st)
         secret = st.secret_tokens(None)
         assert secret == {st.cfg.ids[st.sq[s]] for s in range(49) if st.sq[s] >= 0} - {

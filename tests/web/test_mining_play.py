@@ -11,6 +11,7 @@ import time
 from deltav.core import get_game
 from deltav.core.records import MatchRecord, replay
 from deltav.games import load_all
+from deltav.games.mining.view import squares_of
 from tests.web.conftest import axe_violations, wait_step_change
 from tests.web.mining_driver import close_result_dialog, key_step, screen_state, take_step
 
@@ -116,8 +117,8 @@ def test_three_people_online_and_a_spectator_who_learns_no_secret(live_server, n
         found = [t for t in secrets[step] if f'"{t}"' in text]
         assert not found, (step, found)
         # the spectator's view never shows a face-down tile, except those revealed and flipped back (public)
-        assert all(sq["tile"] is None or sq["public"] for sq in snap["view"]["squares"] if sq["status"] == "face_down")
-        hidden += sum(1 for sq in snap["view"]["squares"] if sq["status"] == "face_down" and sq["tile"] is None)
+        assert all(sq["tile"] is None or sq["public"] for sq in squares_of(snap["view"]) if sq["status"] == "face_down")
+        hidden += sum(1 for sq in squares_of(snap["view"]) if sq["status"] == "face_down" and sq["tile"] is None)
         checked += 1
     assert checked > 10 and hidden > 100
     # the check can see a secret: the seats' own frames do name tiles the spectator may not know (their looks)
@@ -151,6 +152,11 @@ def test_the_keyboard_alone_plays_a_game_and_the_help_overlay(live_server, new_p
     page.wait_for_selector(".mn-help")
     page.screenshot(path=str(screenshots / "mining-play-help.png"))
     assert "Contracts" in page.inner_text(".mn-help")
+    # the tile mix comes from the board (GET /games/mining/board), not from the per-turn view
+    tiles = page.locator(".mn-help h3", has_text="Tiles (Variant A (standard tile mix))")
+    tiles.scroll_into_view_if_needed()
+    page.screenshot(path=str(screenshots / "mining-play-help-tiles.png"))
+    assert "omnidium" in page.inner_text(".mn-help").lower()
     page.keyboard.press("Escape")
     t0 = time.time()
     while time.time() - t0 < 120:

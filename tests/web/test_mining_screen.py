@@ -12,6 +12,7 @@ import threading
 
 import pytest
 
+from deltav.games.mining.view import squares_of
 from tests.web.conftest import WEB, run_node
 from tests.web.mining_fixtures import fixtures
 
@@ -109,7 +110,7 @@ def test_clicks_submit_only_legal_entries_and_refusals_are_explained(browser, ha
     me = snap["seat"]
     legal = [e["action"] for e in snap["legal"]]
     # a square without my rocket: refused in words, nothing sent
-    empty = next(s["square"] for s in snap["view"]["squares"] if s["status"] == "face_down" and not s["rockets"][me])
+    empty = next(s["square"] for s in squares_of(snap["view"]) if s["status"] == "face_down" and not s["rockets"][me])
     click_square(pg, empty)
     assert pg.evaluate("window.harness.submitted.length") == 0
     assert "no rocket" in pg.evaluate("window.harness.said.at(-1)")

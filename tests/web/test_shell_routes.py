@@ -39,8 +39,9 @@ def test_the_board_route(live_server):
     assert status == 400 and err["error"] == "bad_options" and "built-in" in err["message"]
     status, err = live_server.http("GET", "/games/tactical/board?warp_speed=9")
     assert status == 400 and err["error"] == "bad_options" and "warp_speed" in err["message"]
-    status, err = live_server.http("GET", "/games/mining/board")
-    assert status == 404 and err["error"] == "no_board"
+    status, comps = live_server.http("GET", "/games/mining/board?scenario=variant-b")  # the component data
+    assert status == 200 and comps["id"] == "variant-b" and sum(r["count"] for r in comps["tile_mix"]) == 48
+    assert len(comps["fingerprint"]) == 16 and comps["rockets_per_player"] == 5
     status, err = live_server.http("GET", "/games/chess/board")
     assert status == 404 and err["error"] == "unknown_game"
 

@@ -5,22 +5,21 @@ import { test } from "node:test";
 
 import type { LegalEntry, Snapshot } from "../src/shell/screen";
 import {
-  STATION, attemptSlots, clickSquare, describeEvent, entryLabel, moveSources, promptFor, squareName, standings,
+  STATION, attemptSlots, clickSquare, describeEvent, entryLabel, moveSources, promptFor, squareName, squaresOf, standings,
   type MiningView,
 } from "../src/mining/model";
 
 function view(over: Partial<MiningView> = {}): MiningView {
-  const squares = Array.from({ length: 49 }, (_, s) => ({
-    square: s, status: (s === STATION ? "station" : "face_down") as "station" | "face_down", tile: null,
-    rockets: [s === STATION ? 1 : 0, s === STATION ? 1 : 0], looked_by: [] as number[], public: false,
-  }));
+  const status = Array.from({ length: 49 }, (_, s) => (s === STATION ? "station" : "face_down")) as MiningView["status"];
+  const tiles = Array.from({ length: 49 }, () => null);
+  const rockets = [0, 1].map(() => Array.from({ length: 49 }, (_, s) => (s === STATION ? 1 : 0)));
   const bribes = [0, 1].flatMap((p) => ["alphatite", "betamite", "gammatite", "deltamite", "omnidium"].map((m) => ({
     id: `b${p}-${m}`, owner: p, mineral: m, holder: p, spent: false,
   })));
   return {
     viewer: 0, players: 2, options: { asteroid_to_asteroid: false, incident_cooldown: true },
-    components: { id: "standard", title: "T", summary: "", tile_mix: [], rockets_per_player: 5 },
-    turn: 1, current_player: 0, phase: "action", deciding: [0], squares, alien: null, aliens_revealed: 0,
+    fingerprint: "0123456789abcdef",
+    turn: 1, current_player: 0, phase: "action", deciding: [0], status, tiles, rockets, looked: [[], []], public: [], alien: null, aliens_revealed: 0,
     shipyards: [4, 4], bribes, hands: [[], []], discarded: [], collected: [[], []],
     contracts: [{ id: "C09", minerals: ["betamite", "gammatite", "deltamite"], owner: null }],
     pirated: false, stormed: false, queue: [], moved: null, picks: [], scan_left: 0, attempt: null,
@@ -68,13 +67,13 @@ test("refused clicks are explained in words", () => {
   const r1 = clickSquare(snap(v, legal), 3, null);
   assert.equal(r1.kind, "refuse");
   assert.match(r1.kind === "refuse" ? r1.why : "", /no rocket on r1 c4/);
-  v.squares[3]!.rockets = [1, 0];
-  v.squares[5]!.status = "face_down";
+  v.rockets[0]![3] = 1;
+  v.status[5] = "face_down";
   const legal2 = [...legal, entry({ type: "move", frm: 3, to: 24, bump: null })];
   const r2 = clickSquare(snap(v, legal2), 5, 3);
   assert.match(r2.kind === "refuse" ? r2.why : "", /never asteroid to asteroid/);
   const frozen = view({ alien: 3 });
-  frozen.squares[3]!.rockets = [1, 0];
+  frozen.rockets[0]![3] = 1;
   const r3 = clickSquare(snap(frozen, legal), 3, null);
   assert.match(r3.kind === "refuse" ? r3.why : "", /alien holds your rocket/);
   const r4 = clickSquare(snap(view(), legal, null, false), 10, null);
@@ -85,7 +84,7 @@ test("refused clicks are explained in words", () => {
 
 test("in a reveal a click picks the reveal of that square; a blocked square says why", () => {
   const v = view({ phase: "reveal", attempt: { contract: "C09", matched: [], extra: [], mismatch: null, bid: null, bid_done: false } });
-  v.squares[12]!.rockets = [0, 1];
+  v.rockets[1]![12] = 1;
   const legal = [entry({ type: "reveal", square: 11 })];
   const r = clickSquare(snap(v, legal), 11, null);
   assert.equal(r.kind === "submit" && r.entries[0], legal[0]);
@@ -123,4 +122,16 @@ test("labels and prompts name the counters, incidents and players", () => {
   assert.match(p.head, /Bid up Ben's contract/);
   assert.equal(describeEvent({ type: "rockets-bumped", player: 0, square: 10, victims: [1] }, name),
     "Ann's rocket bumps Ben on r2 c4: both go back to their shipyards.");
+});
+
+test("squaresOf reads the view's columns as one record per square", () => {
+  const v = view({ looked: [[10], [10, 11]], public: [11] });
+  v.tiles[11] = { id: "t03", kind: "betamite", value: 2 };
+  v.rockets[1]![10] = 2;
+  const sq = squaresOf(v);
+  assert.equal(sq.length, 49);
+  assert.deepEqual(sq[10], { square: 10, status: "face_down", tile: null, rockets: [0, 2], looked_by: [0, 1], public: false });
+  assert.deepEqual(sq[11]?.tile, { id: "t03", kind: "betamite", value: 2 });
+  assert.equal(sq[11]?.public, true);
+  assert.equal(sq[STATION]?.status, "station");
 });

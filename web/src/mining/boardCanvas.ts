@@ -7,7 +7,7 @@
  * Owns drawing and hit-testing only; the screen decides what a click means.
  */
 import { hashInts, mulberry32 } from "../shell/rng";
-import { GRID, STATION, type MiningView, type Square, isMineral } from "./model";
+import { GRID, STATION, type MiningView, type Square, isMineral, squaresOf } from "./model";
 import { BOARD, kindStyle, playerColour } from "./style";
 
 export interface Marks {
@@ -104,7 +104,7 @@ export class MiningBoard {
     }
     g.globalAlpha = 1;
     this.labels();
-    for (const sq of v.squares) this.square(v, sq, marks);
+    for (const sq of squaresOf(v)) this.square(v, sq, marks);
     if (marks.drag) this.dragLine(marks.drag);
   }
 

@@ -1,9 +1,9 @@
 /**
  * The mining section of the help overlay: a summary of the rulebook, the tile mix and the contracts from the
- * engine's component data (the view's `components` and `contracts`), the incidents' texts, scoring with the
+ * engine's component data (the board's tile mix, the view's `contracts`), the incidents' texts, scoring with the
  * tie-breaks, the rulings in force, and the controls. Built from trusted strings and view data (as text nodes).
  */
-import { INCIDENT_TEXT, type MiningView, isMineral, kindName } from "./model";
+import { INCIDENT_TEXT, type MiningComponents, type MiningView, isMineral, kindName } from "./model";
 
 const el = <K extends keyof HTMLElementTagNameMap>(tag: K, text?: string): HTMLElementTagNameMap[K] => {
   const e = document.createElement(tag);
@@ -47,7 +47,7 @@ const CONTROLS: [string, string][] = [
   ["Tab, Shift+Tab", "reach every button and card; Enter presses it"],
 ];
 
-export function miningHelp(v: MiningView | null): HTMLElement {
+export function miningHelp(v: MiningView | null, comps: MiningComponents | null): HTMLElement {
   const root = el("section");
   root.className = "mn-help";
   root.append(el("h2", "Asteroid mining: how to play"));
@@ -58,17 +58,19 @@ export function miningHelp(v: MiningView | null): HTMLElement {
   root.append(table(["input", "does"], CONTROLS.map(([a, b]) => [a, b])));
   root.append(el("h3", "The field"));
   root.append(el("p", "Grey tiles are face down. A coloured chip marked \"you saw\" (dashed frame) is a tile only you looked at; \"known to all\" tiles were revealed and flipped back. Small coloured dots show who looked at a tile (public; what they saw is not). Rockets stand in their owner's colour with a count. The green alien freezes rockets on its square (frosted frame). During a contract the chance that a tile counts is printed on each tile you may reveal."));
-  if (v) {
+  if (comps) {
     const mix = new Map<string, number[]>();
-    for (const r of v.components.tile_mix) {
+    for (const r of comps.tile_mix) {
       const a = mix.get(r.kind) ?? [];
       for (let i = 0; i < r.count; i++) a.push(r.value);
       mix.set(r.kind, a);
     }
-    root.append(el("h3", `Tiles (${v.components.title})`));
+    root.append(el("h3", `Tiles (${comps.title})`));
     root.append(table(["kind", "count", "values"], [...mix].map(([k, vals]) => [
       kindName(k), String(vals.length), isMineral(k) ? vals.join(", ") : "—",
     ])));
+  }
+  if (v) {
     root.append(el("h3", "Contracts"));
     root.append(table(["contract", "minerals"], v.contracts.map((c) => [c.id, c.minerals.map(kindName).join(", ")])));
     root.append(el("h3", "Incidents"));

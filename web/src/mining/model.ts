@@ -19,6 +19,16 @@ export interface Square {
   looked_by: number[];
   public: boolean;
 }
+/** The view's field as one record per square, from its columns. */
+export function squaresOf(v: MiningView): Square[] {
+  const lookers: number[][] = v.status.map(() => []);
+  v.looked.forEach((squares, p) => { for (const s of squares) lookers[s]?.push(p); });
+  const pub = new Set(v.public);
+  return v.status.map((status, s) => ({
+    square: s, status, tile: v.tiles[s] ?? null, rockets: v.rockets.map((r) => r[s] ?? 0),
+    looked_by: lookers[s] ?? [], public: pub.has(s),
+  }));
+}
 export interface Bribe { id: string; owner: number; mineral: string; holder: number; spent: boolean }
 export interface HandTile { id: string; kind: string; acquired_turn: number }
 export interface Contract { id: string; minerals: string[]; owner: number | null }
@@ -30,20 +40,33 @@ export interface Attempt {
   bid: { bribe: string; bidder: number } | null;
   bid_done: boolean;
 }
+/** The static component data of a game (`GET /games/mining/board?...`, `MiningGame.board`): fetched once. */
+export interface MiningComponents {
+  id: string; title: string; summary: string;
+  tile_mix: { kind: string; value: number; count: number }[];
+  contracts: { id: string; minerals: string[] }[];
+  rockets_per_player: number;
+  fingerprint: string;
+}
 export interface MiningView {
   viewer: number | null;
   players: number;
   options: Record<string, unknown>;
-  components: {
-    id: string; title: string; summary: string;
-    tile_mix: { kind: string; value: number; count: number }[];
-    rockets_per_player: number;
-  };
+  /** The digest of the component set; the set itself is the board (`MiningBoard`, fetched once). */
+  fingerprint: string;
   turn: number;
   current_player: number;
   phase: string;
   deciding: number[];
-  squares: Square[];
+  /** The field by columns, one entry per square 0..48 (read them as records with `squaresOf`). */
+  status: Square["status"][];
+  tiles: (TileFace | null)[];
+  /** Per player, the rocket count on each square. */
+  rockets: number[][];
+  /** Per player, the squares that player looked at (public: where, never what). */
+  looked: number[][];
+  /** The squares whose tile was revealed and flipped back (known to all). */
+  public: number[];
   alien: number | null;
   aliens_revealed: number;
   shipyards: number[];
@@ -166,7 +189,7 @@ export function clickSquare(snap: Snapshot, sq: number, selected: number | null)
 }
 
 function whyNotSquare(v: MiningView, me: number, sq: number): string {
-  const s = v.squares[sq];
+  const s = squaresOf(v)[sq];
   if (!s) return "There is no such square.";
   if (sq === STATION) return "The station holds no tile.";
   if (s.status === "empty") return `${squareName(sq)} is empty: its tile was collected.`;
@@ -204,7 +227,7 @@ function whyNotSquare(v: MiningView, me: number, sq: number): string {
 }
 
 function whyNoSource(v: MiningView, me: number, sq: number, legal: LegalEntry[]): string {
-  const s = v.squares[sq];
+  const s = squaresOf(v)[sq];
   if (!s) return "There is no such square.";
   if (!ofType(legal, "move").length) return v.pirated ? "A Pirate Attack took your action this turn." : "No rocket can move now.";
   if (!s.rockets[me]) {
@@ -217,7 +240,7 @@ function whyNoSource(v: MiningView, me: number, sq: number, legal: LegalEntry[])
 }
 
 function whyNoMove(v: MiningView, me: number, frm: number, to: number): string {
-  const s = v.squares[to];
+  const s = squaresOf(v)[to];
   if (!s) return "There is no such square.";
   if (s.status === "empty") return `${squareName(to)} is empty: rockets go onto asteroid tiles or the station.`;
   if (frm !== STATION && to !== STATION && v.options["asteroid_to_asteroid"] !== true) {

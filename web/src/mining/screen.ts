@@ -17,8 +17,8 @@ import { MiningBoard, type Marks } from "./boardCanvas";
 import { MINING_CSS } from "./css";
 import { miningHelp } from "./help";
 import {
-  GRID, STATION, type MiningView, asView, bannerFor, clickSquare, describeEvent, entryLabel, kindName, moveLabel,
-  moveSources, ofType, promptFor, squareName, targetSquare, tileName,
+  GRID, STATION, type MiningComponents, type MiningView, asView, bannerFor, clickSquare, describeEvent, entryLabel, kindName, moveLabel,
+  moveSources, ofType, promptFor, squareName, squaresOf, targetSquare, tileName,
 } from "./model";
 import { type PanelContext, attemptPanel, chip, contractsPanel, el, sheet, standingsPanel } from "./sheets";
 
@@ -28,6 +28,8 @@ export class MiningScreen implements GameScreen {
   private host!: ScreenHost;
   private root!: HTMLElement;
   private board!: MiningBoard;
+  /** The game's static component data (tile mix, contracts), fetched once from the board endpoint. */
+  private comps: MiningComponents | null = null;
   private canvas!: HTMLCanvasElement;
   private readout!: HTMLElement;
   private side!: HTMLElement;
@@ -89,6 +91,7 @@ export class MiningScreen implements GameScreen {
     this.resizeObs = new ResizeObserver(() => this.redraw());
     this.resizeObs.observe(this.canvas);
     (window as unknown as { deltavMining?: unknown }).deltavMining = this;
+    void host.board().then((b) => { this.comps = (b as MiningComponents | null) ?? null; }, () => { this.comps = null; });
   }
 
   unmount(): void {
@@ -145,7 +148,7 @@ export class MiningScreen implements GameScreen {
 
   help(): HTMLElement {
     const v = this.snap ? asView(this.snap) : null;
-    return miningHelp(v);
+    return miningHelp(v, this.comps);
   }
 
   private name(seat: number): string {
@@ -435,7 +438,7 @@ export class MiningScreen implements GameScreen {
     const s = this.snap;
     if (!s) return;
     const v = asView(s);
-    const e = v.squares[sq];
+    const e = squaresOf(v)[sq];
     if (!e) return;
     const parts: string[] = [squareName(sq)];
     if (e.status === "station") parts.push("the space station");

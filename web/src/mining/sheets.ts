@@ -47,13 +47,13 @@ export function attemptPanel(ctx: PanelContext, v: MiningView): HTMLElement {
   for (const sl of attemptSlots(v)) {
     const d = el("div", `mn-slot${sl.square !== null ? " mn-filled" : ""}`);
     d.append(chip(sl.mineral));
-    const tile = sl.square !== null ? v.squares[sl.square]?.tile : null;
+    const tile = sl.square !== null ? v.tiles[sl.square] : null;
     d.append(el("div", undefined, sl.square === null ? "to find" : `${squareName(sl.square)}${tile ? `: ${tileName(tile)}` : ""}${sl.wild ? " (wild)" : ""}`));
     slots.append(d);
   }
   p.append(slots);
   if (att.mismatch !== null) {
-    const t = v.squares[att.mismatch]?.tile;
+    const t = v.tiles[att.mismatch];
     p.append(el("p", undefined, `Mismatch on ${squareName(att.mismatch)}${t ? `: ${tileName(t)}` : ""}.`));
   }
   if (att.bid) {
@@ -120,8 +120,8 @@ export function sheet(ctx: PanelContext, s: Snapshot, v: MiningView, p: number):
   score.title = "points: tiles collected minus 2 per spent counter";
   head.append(score);
   box.append(head);
-  const inPlay = v.squares.reduce((n, sq) => n + (sq.rockets[p] ?? 0), 0);
-  const frozen = v.alien !== null ? (v.squares[v.alien]?.rockets[p] ?? 0) : 0;
+  const inPlay = (v.rockets[p] ?? []).reduce((n, c) => n + c, 0);
+  const frozen = v.alien !== null ? (v.rockets[p]?.[v.alien] ?? 0) : 0;
   box.append(row("Rockets", `${inPlay} in play${frozen ? ` (${frozen} frozen by the alien)` : ""} · ${v.shipyards[p] ?? 0} in the shipyard`));
   const bribes = el("div", "mn-row");
   bribes.append(el("span", "mn-lbl", "Counters"));

@@ -17,11 +17,13 @@ from deltav.core.rng import Rng
 from deltav.games.mining import annotate
 from deltav.games.mining import scenarios as scen
 from deltav.games.mining import text as txt
+from deltav.games.mining.config import Config
 from deltav.games.mining.messages import ACTIONS, EVENTS
+from deltav.games.mining.phases import BIT
 from deltav.games.mining.rulings import RULING_OPTIONS
-from deltav.games.mining.state import BIT, Config, MiningState, build, new_state
+from deltav.games.mining.state import MiningState, build, new_state
 from deltav.games.mining.state_schema import read_state
-from deltav.games.mining.view import config_for, determinize, make_view
+from deltav.games.mining.view import board_json, config_for, determinize, make_view
 
 
 @register_game
@@ -69,6 +71,12 @@ class MiningGame(Game):
         return config_for(comps.to_json(), opts, opts["players"])
 
     @classmethod
+    def board(cls, options: Mapping[str, Any] | None = None) -> dict:
+        """The static component data for these options (``view.board_json``): scenario title and summary, tile
+        mix, contracts, rockets per player and the ``fingerprint`` each view names. Clients get it once."""
+        return board_json(cls.config(options))
+
+    @classmethod
     def new_initial_state(cls, options: Mapping[str, Any] | None = None, seed: int = 0) -> MiningState:
         state, _ = new_state(cls.config(options), seed)
         return state
@@ -85,7 +93,7 @@ class MiningGame(Game):
 
     @classmethod
     def determinize(cls, view: Mapping, player: int, rng: Rng) -> MiningState:
-        return determinize(dict(view), player, rng)
+        return determinize(view, player, rng)
 
     @classmethod
     def describe_value(cls, v: Any) -> str:

@@ -56,7 +56,7 @@ def annotate(state, player: int, actions: Sequence) -> list[dict | None] | None:
     if not actions:
         return None
     view = make_view(state, player)
-    squares = view["squares"]
+    tiles = view["tiles"]
     known = known_tiles(view)
     odds: dict[str, float] | None = None
     chance: float | None = None
@@ -74,7 +74,7 @@ def annotate(state, player: int, actions: Sequence) -> list[dict | None] | None:
     for a in actions:
         note: dict | None = None
         if isinstance(a, Reveal):
-            tile = squares[a.square]["tile"]
+            tile = tiles[a.square]
             if tile is not None:
                 note = {"square": a.square, "known": {"kind": tile["kind"], "value": tile["value"]},
                         "fits": would_count(tile["kind"])}
@@ -84,7 +84,7 @@ def annotate(state, player: int, actions: Sequence) -> list[dict | None] | None:
                     chance = round(sum(p for k, p in odds.items() if would_count(k)), 4)
                 note = {"square": a.square, "known": None, "chance": chance}
         elif isinstance(a, Look):
-            tile = squares[a.square]["tile"]
+            tile = tiles[a.square]
             note = {"square": a.square,
                     "known": None if tile is None else {"kind": tile["kind"], "value": tile["value"]}}
         elif isinstance(a, Declare):

@@ -24,6 +24,7 @@ from deltav.games.actionspace import (
 
 from . import messages as a
 from .scenarios import INCIDENTS, KINDS, MINERALS, SQUARES
+from .view import board_of_view, squares_of
 
 
 def _build(cfg) -> ActionSpace:
@@ -79,10 +80,10 @@ def planes(view: dict) -> Features:
     me = view.get("viewer")
     n = int(view.get("players") or 2)
     rel = [(me or 0) + k for k in range(MAX_PLAYERS)]  # absolute seat of relative seat k (if k < n)
-    rockets_each = max(1, int((view.get("components") or {}).get("rockets_per_player") or 1))
+    rockets_each = max(1, int(board_of_view(view)["rockets_per_player"]))
     f = Features()
     f.segment("squares")
-    for sq in view.get("squares", [])[:SQUARES]:
+    for sq in squares_of(view):
         f.one_hot(sq.get("status"), STATUSES)
         tile = sq.get("tile") or {}
         f.flag(tile)

@@ -14,9 +14,11 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from deltav.games.mining import contracts as cm
+from deltav.games.mining.action_cache import PROSPECT
 from deltav.games.mining.messages import Declare, Pass, Reveal
+from deltav.games.mining.phases import P_ACTION, P_ATTEMPT, P_BID_REVEAL, P_BIDUP, P_METEOR, P_PIRATE, P_REVEAL
 from deltav.games.mining.scenarios import MINERALS, OMNIDIUM, SQUARES, STATION
-from deltav.games.mining.state import P_ACTION, P_ATTEMPT, P_BID_REVEAL, P_BIDUP, P_METEOR, P_PIRATE, P_REVEAL, PROSPECT
+from deltav.games.mining.view import board_of_view, squares_of
 
 MINERAL_INDEX = {m: i for i, m in enumerate(MINERALS)}
 
@@ -25,22 +27,22 @@ def known_tiles(view: Mapping, forgotten: Iterable[int] = ()) -> dict[int, tuple
     """Face-down squares whose tile the viewer knows: square -> (kind, value), less ``forgotten`` squares."""
     skip = set(forgotten)
     out = {}
-    for e in view["squares"]:
+    for e in squares_of(view):
         if e["status"] == "face_down" and e["tile"] is not None and e["square"] not in skip:
             out[e["square"]] = (e["tile"]["kind"], e["tile"]["value"])
     return out
 
 
 def face_down_squares(view: Mapping) -> list[int]:
-    return [e["square"] for e in view["squares"] if e["status"] == "face_down"]
+    return [e["square"] for e in squares_of(view) if e["status"] == "face_down"]
 
 
 def unseen_mix(view: Mapping, known: Mapping[int, tuple[str, int]]) -> Counter:
     """How many tiles of each kind lie on the face-down squares outside ``known`` (from the public mix)."""
     total: Counter = Counter()
-    for run in view["components"]["tile_mix"]:
+    for run in board_of_view(view)["tile_mix"]:
         total[run["kind"]] += run["count"]
-    for e in view["squares"]:
+    for e in squares_of(view):
         if e["status"] != "face_down" and e["tile"] is not None:
             total[e["tile"]["kind"]] -= 1
     for h in view["hands"]:
@@ -68,7 +70,7 @@ def kind_odds(view: Mapping, known: Mapping[int, tuple[str, int]] | None = None)
 def blocked_for(view: Mapping, player: int) -> set[int]:
     """Squares ``player`` may not reveal or survey: the alien's and those with an opponent's rocket."""
     out = set()
-    for e in view["squares"]:
+    for e in squares_of(view):
         if any(c for q, c in enumerate(e["rockets"]) if q != player):
             out.add(e["square"])
     if view["alien"] is not None:

@@ -30,12 +30,10 @@ from __future__ import annotations
 from deltav.core.rng import Rng
 from deltav.core.values import Action
 from deltav.games.mining import contracts as cm
+from deltav.games.mining.action_cache import END_LOOKS, END_MOVES, PASS, PROSPECT, REVEAL
 from deltav.games.mining.messages import Discard, Look, Move, Replace, RevealIncident, Survey
-from deltav.games.mining.scenarios import ACQUISITION, ALIEN, ALIENS_TO_END, MINERALS, OMNIDIUM, SQUARES, STATION
-from deltav.games.mining.state import (
+from deltav.games.mining.phases import (
     BIT,
-    END_LOOKS,
-    END_MOVES,
     P_ACTION,
     P_ALIEN_MOVE,
     P_ALIEN_STEAL,
@@ -51,10 +49,8 @@ from deltav.games.mining.state import (
     P_REVEAL,
     P_SCAN,
     P_SURVEY,
-    PASS,
-    PROSPECT,
-    REVEAL,
 )
+from deltav.games.mining.scenarios import ACQUISITION, ALIEN, ALIENS_TO_END, MINERALS, OMNIDIUM, SQUARES, STATION
 
 #: The phases the hard bot searches (by their view names); the rest follow the scripted plan.
 SEARCHED = ("attempt", "bid-up-window", "replace", "bid-up-replace", "pirate-window", "meteor-window",

@@ -1,7 +1,8 @@
 """Component data of Delta V (asteroid mining): tile kinds, the tile mix, the contracts, rockets per player.
 
 Loads a component file (TOML, shipped ``data/standard.toml`` and ``data/variant-b.toml``, or a user's file by
-path) and validates it against the rulebook's constraints, raising ``ScenarioError(field_path, reason)``:
+path) through ``core.datafile`` into the frozen records below (their annotations bound every field), then checks
+what spans several fields against the rulebook's constraints, raising ``ScenarioError(field_path, reason, file)``:
 48 asteroid tiles (a 7x7 grid less the station), exactly five Alien Encounters, only the five minerals and six
 incident kinds of the rulebook, mineral values 1 to 5, contracts needing 1 to 5 of the four standard minerals
 that the tile mix can supply, and 1 to 5 rockets per player.
@@ -11,13 +12,14 @@ This module owns the data and its validation only; it knows nothing of game stat
 
 from __future__ import annotations
 
-import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal, NoReturn
 
+from deltav.core import datafile
 from deltav.core.errors import ScenarioError
+from deltav.core.shape import MaxLen, MinLen, Range
 
 GRID = 7
 SQUARES = GRID * GRID
@@ -91,144 +93,165 @@ def tile_mix(kinds: tuple[int, ...], values: tuple[int, ...]) -> list[dict]:
     return out
 
 
+# --- the component file's layout (read by ``core.datafile``; bounds ride on the annotations) --------------
+Kind = Literal[KINDS]  # type: ignore[valid-type]
+Mineral = Literal[MINERALS]  # type: ignore[valid-type]
+Text = Annotated[str, MaxLen(2000)]
+
+
+@dataclass(frozen=True)
+class ScenarioHeader:
+    """``[scenario]``: the id, title and summary shown in menus; ``base`` (user files only) names the shipped
+    scenario that supplies whatever the file leaves out."""
+
+    id: Annotated[str, MaxLen(200)] = "custom"
+    title: Text | None = None  # default: the id
+    summary: Text = ""
+    base: Literal[tuple(SCENARIO_FILES)] | None = None  # type: ignore[valid-type]
+
+
+@dataclass(frozen=True)
+class ComponentsTable:
+    """``[components]``: rockets per player (the rulebook gives each player 5)."""
+
+    rockets_per_player: Annotated[int, Range(1, 5)] = 5
+
+
+@dataclass(frozen=True)
+class TileEntry:
+    """``[[tiles]]``: a mineral with the point value of each of its tiles, or an incident with a count."""
+
+    kind: Kind
+    values: Annotated[tuple[Annotated[int, Range(1, 5)], ...], MinLen(1), MaxLen(BOARD_TILES)] | None = None
+    count: Annotated[int, Range(1, BOARD_TILES)] | None = None
+
+
+@dataclass(frozen=True)
+class ContractEntry:
+    """``[[contracts]]``: an id and the 1 to 5 minerals it requires (a mineral needed twice is listed twice)."""
+
+    id: Annotated[str, MinLen(1), MaxLen(64)]
+    minerals: Annotated[tuple[Mineral, ...], MinLen(1), MaxLen(5)]
+
+
+@dataclass(frozen=True)
+class ComponentFile:
+    """A whole component file. ``tiles``, ``contracts`` and ``components`` may be left out of a user's file
+    (they come from ``scenario.base``, default ``standard``); a shipped file has them all."""
+
+    scenario: ScenarioHeader = ScenarioHeader()
+    components: ComponentsTable | None = None
+    tiles: Annotated[tuple[TileEntry, ...], MinLen(1), MaxLen(BOARD_TILES)] | None = None
+    contracts: Annotated[tuple[ContractEntry, ...], MinLen(1), MaxLen(64)] | None = None
+
+
+@dataclass(frozen=True)
+class MixRun:
+    """One run of equal tiles in the embedded form (``Components.to_json``)."""
+
+    kind: Kind
+    value: Annotated[int, Range(0, 5)]
+    count: Annotated[int, Range(1, BOARD_TILES)]
+
+
+@dataclass(frozen=True)
+class EmbeddedComponents:
+    """The components as states embed them (``Components.to_json``, plus an optional ``fingerprint``)."""
+
+    id: Annotated[str, MaxLen(200)]
+    title: Text
+    tile_mix: Annotated[tuple[MixRun, ...], MinLen(1), MaxLen(BOARD_TILES)]
+    contracts: Annotated[tuple[ContractEntry, ...], MinLen(1), MaxLen(64)]
+    rockets_per_player: Annotated[int, Range(1, 5)]
+    summary: Text = ""
+    fingerprint: Annotated[str, MaxLen(64)] | None = None
+
+
 def from_json(obj: Any, source: str | None = None) -> Components:
-    """Rebuild components from :meth:`Components.to_json` (embedded in states and views), validating it."""
-    if not isinstance(obj, dict):
-        raise ScenarioError("components", "must be an object", source)
-    extra = set(obj) - {"id", "title", "summary", "tile_mix", "contracts", "rockets_per_player", "fingerprint"}
-    if extra:
-        raise ScenarioError(sorted(extra)[0], "unknown field", source)
-    mix = obj.get("tile_mix")
-    if not isinstance(mix, list):
-        raise ScenarioError("tile_mix", "must be a list", source)
+    """Rebuild components from :meth:`Components.to_json` (embedded in states), validating it."""
+    e = datafile.read_as(EmbeddedComponents, obj, source)
     tiles = []
-    if len(mix) > BOARD_TILES:
-        raise ScenarioError("tile_mix", f"at most {BOARD_TILES} runs of tiles", source)
-    for i, run in enumerate(mix):
-        count = run.get("count") if isinstance(run, dict) else None
-        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= BOARD_TILES:
-            raise ScenarioError(f"tile_mix[{i}]", f"needs kind, value and a count from 1 to {BOARD_TILES}", source)
-        kind = run.get("kind")
-        entry: dict[str, Any] = {"kind": kind}
-        if kind in MINERALS:
-            entry["values"] = [run.get("value")] * run["count"]
+    for i, run in enumerate(e.tile_mix):
+        if KIND_INDEX[run.kind] <= OMNIDIUM:
+            if run.value < 1:
+                datafile.fail(f"tile_mix[{i}].value", "mineral tiles are worth 1 to 5 points", source)
+            tiles.append(TileEntry(run.kind, values=(run.value,) * run.count))
         else:
-            entry["count"] = run["count"]
-        tiles.append(entry)
-    data = {
-        "scenario": {"id": obj.get("id"), "title": obj.get("title"), "summary": obj.get("summary", "")},
-        "components": {"rockets_per_player": obj.get("rockets_per_player")},
-        "tiles": tiles,
-        "contracts": obj.get("contracts"),
-    }
-    return validate(data, source)
+            tiles.append(TileEntry(run.kind, count=run.count))
+    f = ComponentFile(ScenarioHeader(e.id, e.title, e.summary), ComponentsTable(e.rockets_per_player),
+                      tuple(tiles), e.contracts)
+    return build(f, source)
 
 
 def validate(data: Any, source: str | None = None) -> Components:
-    """Check a parsed component file against the rulebook's constraints; return the components."""
+    """A parsed component file (every part present) read and checked against the rulebook's constraints."""
+    return build(datafile.read_as(ComponentFile, data, source), source)
 
-    def fail(field: str, reason: str) -> None:
-        raise ScenarioError(field, reason, source)
 
-    if not isinstance(data, dict):
-        fail("(file)", "must be a table")
-    sc = data.get("scenario", {})
-    if not isinstance(sc, dict):
-        fail("scenario", "must be a table")
-    sid = sc.get("id", "custom")
-    title = sc.get("title", sid)
-    summary = sc.get("summary", "")
-    for name, v in (("id", sid), ("title", title), ("summary", summary)):
-        if not isinstance(v, str):
-            fail(f"scenario.{name}", "must be a string")
+def build(f: ComponentFile, source: str | None = None) -> Components:
+    """The components of a read file, after the checks that span several fields (the layout's own bounds were
+    checked by the reader): mineral entries list values and incidents a count, 48 tiles with five Alien
+    Encounters, unique contract ids, contracts the tile mix can supply."""
 
-    comp = data.get("components", {})
-    if not isinstance(comp, dict):
-        fail("components", "must be a table")
-    rockets = comp.get("rockets_per_player", 5)
-    if isinstance(rockets, bool) or not isinstance(rockets, int) or not 1 <= rockets <= 5:
-        fail("components.rockets_per_player", "must be an integer from 1 to 5 (the rulebook gives each player 5)")
+    def fail(field: str, reason: str) -> NoReturn:
+        datafile.fail(field, reason, source)
 
-    tiles = data.get("tiles")
-    if not isinstance(tiles, list) or not tiles:
-        fail("tiles", "must be a non-empty list of tile entries")
+    sc = f.scenario
+    title = sc.title if sc.title is not None else sc.id
+    if f.tiles is None:
+        fail("tiles", "missing")
+    if f.contracts is None:
+        fail("contracts", "missing")
     kinds: list[int] = []
     values: list[int] = []
-    for i, t in enumerate(tiles):
+    for i, t in enumerate(f.tiles):
         where = f"tiles[{i}]"
-        if not isinstance(t, dict):
-            fail(where, "must be a table")
-        kind = t.get("kind")
-        if not isinstance(kind, str) or kind not in KIND_INDEX:
-            fail(f"{where}.kind", f"unknown kind {kind!r} (the rulebook's kinds: {', '.join(KINDS)})")
-        extra = set(t) - {"kind", "values", "count"}
-        if extra:
-            fail(f"{where}.{sorted(extra)[0]}", "unknown field")
-        k = KIND_INDEX[kind]
+        k = KIND_INDEX[t.kind]
         if k <= OMNIDIUM:
-            vals = t.get("values")
-            if "count" in t:
+            if t.count is not None:
                 fail(f"{where}.count", "mineral tiles are listed by their point values, not a count")
-            if not isinstance(vals, list) or not 1 <= len(vals) <= BOARD_TILES:
+            if t.values is None:
                 fail(f"{where}.values", f"a mineral entry needs a list of 1 to {BOARD_TILES} point values")
-            for j, v in enumerate(vals):
-                if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 5:
-                    fail(f"{where}.values[{j}]", "mineral tiles are worth 1 to 5 points")
-                kinds.append(k)
-                values.append(v)
+            kinds.extend([k] * len(t.values))
+            values.extend(t.values)
         else:
-            n = t.get("count")
-            if "values" in t:
+            if t.values is not None:
                 fail(f"{where}.values", "incident tiles have no point value")
-            if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= BOARD_TILES:
+            if t.count is None:
                 fail(f"{where}.count", f"an incident entry needs a count from 1 to {BOARD_TILES}")
-            kinds.extend([k] * n)
-            values.extend([0] * n)
+            kinds.extend([k] * t.count)
+            values.extend([0] * t.count)
     if len(kinds) != BOARD_TILES:
         fail("tiles", f"the asteroid field holds exactly {BOARD_TILES} tiles (7x7 less the station), got {len(kinds)}")
     aliens = kinds.count(ALIEN)
     if aliens != ALIENS_TO_END:
         fail("tiles", f"the rulebook has exactly {ALIENS_TO_END} Alien Encounter tiles, got {aliens}")
 
-    raw = data.get("contracts")
-    if not isinstance(raw, list) or not raw:
-        fail("contracts", "must be a non-empty list of contracts")
     supply = [kinds.count(m) for m in range(5)]
     contracts: list[Contract] = []
     seen: set[str] = set()
-    for i, c in enumerate(raw):
+    for i, c in enumerate(f.contracts):
         where = f"contracts[{i}]"
-        if not isinstance(c, dict):
-            fail(where, "must be a table")
-        cid = c.get("id")
-        if not isinstance(cid, str) or not cid:
-            fail(f"{where}.id", "must be a non-empty string")
-        if cid in seen:
-            fail(f"{where}.id", f"duplicate contract id {cid!r}")
-        seen.add(cid)
-        extra = set(c) - {"id", "minerals"}
-        if extra:
-            fail(f"{where}.{sorted(extra)[0]}", "unknown field")
-        mins = c.get("minerals")
-        if not isinstance(mins, list) or not 1 <= len(mins) <= 5:
-            fail(f"{where}.minerals", "a contract requires 1 to 5 minerals")
+        if c.id in seen:
+            fail(f"{where}.id", f"duplicate contract id {c.id!r}")
+        seen.add(c.id)
         idx: list[int] = []
-        for j, m in enumerate(mins):
+        for j, m in enumerate(c.minerals):
             if m == "omnidium":
                 fail(f"{where}.minerals[{j}]", "Omnidium is the wildcard mineral; a contract lists the other four")
-            if m not in MINERALS:
-                fail(f"{where}.minerals[{j}]", f"unknown mineral {m!r} (minerals: {', '.join(MINERALS[:4])})")
             idx.append(MINERALS.index(m))
         need = tuple(idx.count(m) for m in range(4))
         for m in range(4):
             if need[m] > supply[m] + supply[OMNIDIUM]:
                 fail(f"{where}.minerals", f"needs {need[m]} {MINERALS[m]} but the tile mix has only "
                      f"{supply[m]} plus {supply[OMNIDIUM]} Omnidium")
-        contracts.append(Contract(cid, tuple(idx), need, len(idx)))  # type: ignore[arg-type]
-    return Components(sid, title, summary, tuple(kinds), tuple(values), tuple(contracts), rockets)
+        contracts.append(Contract(c.id, tuple(idx), need, len(idx)))  # type: ignore[arg-type]
+    rockets = f.components.rockets_per_player if f.components is not None else ComponentsTable().rockets_per_player
+    return Components(sc.id, title, sc.summary, tuple(kinds), tuple(values), tuple(contracts), rockets)
 
 
 _CACHE: dict[str, Components] = {}
+_SHIPPED: dict[str, ComponentFile] = {}
 
 
 def load(scenario: str) -> Components:
@@ -236,7 +259,7 @@ def load(scenario: str) -> Components:
     if scenario in _CACHE:
         return _CACHE[scenario]
     if scenario in SCENARIO_FILES:
-        comps = validate(_shipped_raw(scenario), SCENARIO_FILES[scenario])
+        comps = build(_shipped(scenario), SCENARIO_FILES[scenario])
     else:
         def unknown(why: str = "") -> ScenarioError:
             shown = repr(scenario) if len(scenario) <= 80 else repr(scenario[:77]) + "..."
@@ -249,45 +272,35 @@ def load(scenario: str) -> Components:
             path = Path(scenario)
             if not path.is_file():
                 raise unknown()
-            text = path.read_text(encoding="utf-8")
-        except (OSError, ValueError) as exc:  # NUL bytes, lone surrogates, names too long, undecodable bytes
+            data = path.read_bytes()
+        except (OSError, ValueError) as exc:  # NUL bytes, lone surrogates, names too long
             why = f": {exc.strerror}" if isinstance(exc, OSError) and exc.strerror else ""
-            if isinstance(exc, UnicodeDecodeError):
-                why = ": not UTF-8 text"
             raise unknown(why) from None
-        return _parse(text, str(path), toml=path.suffix.lower() != ".json")  # user files are re-read each time
+        return read_user_file(data, str(path))  # user files are re-read each time
     _CACHE[scenario] = comps
     return comps
 
 
-def _shipped_raw(scenario: str) -> dict:
-    text = resources.files("deltav.games.mining").joinpath("data", SCENARIO_FILES[scenario]).read_text()
-    return tomllib.loads(text)
+def _shipped(scenario: str) -> ComponentFile:
+    f = _SHIPPED.get(scenario)
+    if f is None:
+        name = SCENARIO_FILES[scenario]
+        text = resources.files("deltav.games.mining").joinpath("data", name).read_text(encoding="utf-8")
+        f = _SHIPPED[scenario] = datafile.load(ComponentFile, text, name)
+    return f
 
 
-def _parse(text: str, source: str, toml: bool) -> Components:
-    """Parse and validate a component file. A user file may give only its tiles or only its contracts (or
-    only ``[components]``): the rest comes from the shipped scenario named by ``scenario.base``
-    (default ``standard``)."""
-    import json
-
-    try:
-        data = tomllib.loads(text) if toml else json.loads(text)
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
-        raise ScenarioError("(file)", f"not valid {'TOML' if toml else 'JSON'}: {exc}", source) from None
-    except (RecursionError, ValueError) as exc:  # nesting too deep, a number too long to convert
-        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)[:200]
-        raise ScenarioError("(file)", f"not valid {'TOML' if toml else 'JSON'}: {reason}", source) from None
-    if isinstance(data, dict) and source not in SCENARIO_FILES.values():
-        sc = data.get("scenario", {})
-        base = sc.get("base", "standard") if isinstance(sc, dict) else "standard"
-        if not isinstance(base, str) or base not in SCENARIO_FILES:
-            raise ScenarioError("scenario.base", f"unknown base {base!r} (shipped: {', '.join(SCENARIO_FILES)})",
-                                source)
-        if isinstance(sc, dict):
-            data["scenario"] = {k: v for k, v in sc.items() if k != "base"}
-        if any(k not in data for k in ("tiles", "contracts", "components")):
-            raw = _shipped_raw(base)
-            for key in ("tiles", "contracts", "components"):
-                data.setdefault(key, raw[key])
-    return validate(data, source)
+def read_user_file(text: str | bytes, source: str) -> Components:
+    """A user's component file (TOML, or JSON by a ``.json`` name): whatever it leaves out of ``tiles``,
+    ``contracts`` and ``[components]`` comes from the shipped scenario ``scenario.base`` (default ``standard``).
+    Every error is a ScenarioError naming the field, the reason and the file."""
+    f = datafile.load(ComponentFile, text, source)
+    base = _shipped(f.scenario.base or "standard")
+    f = replace(
+        f,
+        scenario=replace(f.scenario, base=None),
+        components=f.components if f.components is not None else base.components,
+        tiles=f.tiles if f.tiles is not None else base.tiles,
+        contracts=f.contracts if f.contracts is not None else base.contracts,
+    )
+    return build(f, source)

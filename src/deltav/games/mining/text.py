@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from deltav.games.mining.scenarios import GRID, STATION
+from deltav.games.mining.view import squares_of
 
 
 def square(s: Any) -> str:
@@ -121,8 +122,9 @@ def render(view: Mapping) -> str:
     lines = [f"turn {view['turn']}, player {view['current_player']} to play; phase {view['phase']}; "
              f"aliens revealed {view['aliens_revealed']}"]
     lines.append("      " + "".join(f"c{c + 1:<7}" for c in range(GRID)))
+    squares = squares_of(view)
     for r in range(GRID):
-        row = [_cell(view["squares"][r * GRID + c], alien) for c in range(GRID)]
+        row = [_cell(squares[r * GRID + c], alien) for c in range(GRID)]
         lines.append(f"r{r + 1}  " + " ".join(row))
     for p in range(view["players"]):
         bribes = " ".join(

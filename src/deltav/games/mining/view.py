@@ -15,22 +15,27 @@ This module owns the JSON view layout and sampling; the rules live in ``state``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from itertools import chain, compress
+from operator import and_, is_
 from typing import Any
 
+from deltav.core.errors import StateError
 from deltav.core.rng import Rng
 from deltav.games.mining import scenarios as comp_mod
+from deltav.games.mining.config import Config, fingerprint
+from deltav.games.mining.phases import BIT, PHASES, RETURNS
 from deltav.games.mining.scenarios import KINDS, MINERALS, SQUARES, STATION
-from deltav.games.mining.state import BIT, PHASES, RETURNS, Config, MiningState, build, fingerprint
+from deltav.games.mining.state import MiningState, build
 
 
-def _tile(cfg: Config, t: int) -> dict:
-    i, k, v = cfg.tile_json[t]
-    return {"id": i, "kind": k, "value": v}
-
-
-def _components(cfg: Config) -> dict:
+def board_json(cfg: Config) -> dict:
+    """The static component data of a game (``Game.board(options)``: clients and bots get it once; the per-turn
+    view names it by ``fingerprint``): the scenario's id, title and summary, the tile mix in file order (runs of
+    equal tiles), the contracts and the rockets per player. A fresh value on every call."""
     c = cfg.comps_json
     return {
+        "game": "mining",
         "id": c["id"], "title": c["title"], "summary": c["summary"],
         "tile_mix": [dict(r) for r in c["tile_mix"]],
         "contracts": [{"id": x["id"], "minerals": list(x["minerals"])} for x in c["contracts"]],
@@ -39,37 +44,93 @@ def _components(cfg: Config) -> dict:
     }
 
 
+# --- per-game tables for fast views (immutable: strings, ints and tuples only) ------------------------------
+_NONES = (None,) * SQUARES
+_STATUS: dict[tuple[int, int, int], tuple[str, ...]] = {}
+_MASKS: dict[int, tuple[int, ...]] = {}
+_FLAGS: dict[tuple[int, int], tuple[bool, ...]] = {}
+
+
+def _statuses(tiles: int, faceup: int, att_mask: int) -> tuple[str, ...]:
+    """Each square's status (station, empty, face_up, revealed, face_down) for these masks (cached)."""
+    key = (tiles, faceup, att_mask)
+    out = _STATUS.get(key)
+    if out is None:
+        row = []
+        for s in range(SQUARES):
+            bit = BIT[s]
+            if s == STATION:
+                row.append("station")
+            elif not tiles & bit:
+                row.append("empty")
+            elif faceup & bit:
+                row.append("face_up")
+            elif att_mask & bit:
+                row.append("revealed")
+            else:
+                row.append("face_down")
+        if len(_STATUS) > 4096:
+            _STATUS.clear()
+        out = _STATUS[key] = tuple(row)
+    return out
+
+
+def _mask_squares(mask: int) -> tuple[int, ...]:
+    """The squares of a bitmask, ascending (cached)."""
+    out = _MASKS.get(mask)
+    if out is None:
+        if len(_MASKS) > 8192:
+            _MASKS.clear()
+        out = _MASKS[mask] = tuple(s for s in range(SQUARES) if mask >> s & 1)
+    return out
+
+
+def _flags(mask: int, n: int) -> tuple[bool, ...]:
+    """``n`` booleans, bit by bit of ``mask`` (cached)."""
+    key = (mask, n)
+    out = _FLAGS.get(key)
+    if out is None:
+        if len(_FLAGS) > 8192:
+            _FLAGS.clear()
+        out = _FLAGS[key] = tuple(bool(mask >> c & 1) for c in range(n))
+    return out
+
+
+def squares_of(view: Mapping) -> list[dict]:
+    """The view's squares as one record each, ``{square, status, tile, rockets, looked_by, public}`` (``rockets``
+    per player, ``looked_by`` the players who looked), for readers that go square by square. Built from the
+    view's columns on each call; the ``tile`` objects are the view's own."""
+    status, tiles, rockets = view["status"], view["tiles"], view["rockets"]
+    lookers: list[list[int]] = [[] for _ in range(SQUARES)]
+    for q, squares in enumerate(view["looked"]):
+        for s in squares:
+            lookers[s].append(q)
+    public = set(view["public"])
+    return [
+        {"square": s, "status": status[s], "tile": tiles[s], "rockets": [r[s] for r in rockets],
+         "looked_by": lookers[s], "public": s in public}
+        for s in range(SQUARES)
+    ]
+
+
 def make_view(st: MiningState, p: int | None) -> dict:
+    """The view of ``p`` (None: a spectator) as a fresh plain-JSON value (nothing in it is shared with the state
+    or with another view). Static component data is not in it: see :func:`board_json`."""
     cfg = st.cfg
     n = st.num_players
-    known = st.pub | (st.looked[p] if p is not None else 0)
-    shown = known | st.faceup | st.att_mask
-    rows = [st.rk[q * SQUARES:(q + 1) * SQUARES] for q in range(n)]
-    looked = st.looked
-    players = range(n)
+    sq = st.sq
     faceup, att_mask, pub = st.faceup, st.att_mask, st.pub
-    squares = []
-    for s in range(SQUARES):
-        t = st.sq[s]
-        bit = BIT[s]
-        if s == STATION:
-            status = "station"
-        elif t < 0:
-            status = "empty"
-        elif faceup & bit:
-            status = "face_up"
-        elif att_mask & bit:
-            status = "revealed"
-        else:
-            status = "face_down"
-        squares.append({
-            "square": s,
-            "status": status,
-            "tile": _tile(cfg, t) if t >= 0 and shown & bit else None,
-            "rockets": [row[s] for row in rows],
-            "looked_by": [q for q in players if looked[q] & bit],
-            "public": bool(pub & bit),
-        })
+    known = pub | (st.looked[p] if p is not None else 0)
+    shown = (known | faceup | att_mask) & st.tiles
+    faces = cfg.tile_dicts
+    tiles: list = list(_NONES)
+    for s in _mask_squares(shown):
+        tiles[s] = faces[sq[s]].copy()
+    rk = st.rk
+    rockets = [rk[q * SQUARES:(q + 1) * SQUARES] for q in range(n)]
+    looked = [list(_mask_squares(m)) for m in st.looked]
+    public = list(_mask_squares(pub))
+    status = list(_statuses(st.tiles, faceup, att_mask))
     attempt = None
     if st.att >= 0:
         attempt = {
@@ -81,32 +142,38 @@ def make_view(st: MiningState, p: int | None) -> dict:
             "bid_done": st.bid_done,
         }
     res = st.result()
+    spent = st.spent
+    ids = cfg.ids
+    kinds = cfg.kinds
     return {
         "game": "mining",
         "viewer": p,
         "players": n,
         "options": dict(cfg.options),
-        "components": _components(cfg),
+        "fingerprint": cfg.fingerprint,
         "turn": st.turn,
         "current_player": st.cp,
         "first_player": st.first,
         "phase": PHASES[st.phase],
         "deciding": list(st.current_players()),
-        "squares": squares,
+        "status": status,
+        "tiles": tiles,
+        "rockets": rockets,
+        "looked": looked,
+        "public": public,
         "alien": st.alien if st.alien >= 0 else None,
         "aliens_revealed": st.aliens,
         "shipyards": list(st.yard),
         "bribes": [
-            {"id": cfg.counter_ids[c], "owner": c // 5, "mineral": MINERALS[c % 5], "holder": h,
-             "spent": bool(st.spent >> c & 1)}
-            for c, h in enumerate(st.holder)
+            {"id": i, "owner": o, "mineral": m, "holder": h, "spent": x}
+            for (i, o, m), h, x in zip(cfg.bribe_json, st.holder, _flags(spent, cfg.counters))
         ],
-        "hands": [[{"id": cfg.ids[t], "kind": KINDS[cfg.kinds[t]], "acquired_turn": a} for t, a in h] for h in st.hands],
-        "discarded": [_tile(cfg, t) for t in st.discarded],
-        "collected": [[{**_tile(cfg, t), "counted_as": MINERALS[m]} for t, m in c] for c in st.coll],
+        "hands": [[{"id": ids[t], "kind": KINDS[kinds[t]], "acquired_turn": a} for t, a in h] for h in st.hands],
+        "discarded": [faces[t].copy() for t in st.discarded],
+        "collected": [[{**faces[t], "counted_as": MINERALS[m]} for t, m in c] for c in st.coll],
         "contracts": [
-            {"id": c.id, "minerals": [MINERALS[m] for m in c.minerals], "owner": o if o >= 0 else None}
-            for c, o in zip(cfg.contracts, st.cowner)
+            {"id": i, "minerals": list(m), "owner": o if o >= 0 else None}
+            for (i, m), o in zip(cfg.contract_json, st.cowner)
         ],
         "pirated": st.pirated,
         "stormed": st.stormed,
@@ -123,6 +190,14 @@ def make_view(st: MiningState, p: int | None) -> dict:
 
 
 _CONFIGS: dict[Any, Config] = {}
+#: the components JSON of every config built in this process, by content digest (views name them so)
+_COMPONENTS: dict[str, dict] = {}
+#: configs by (fingerprint, players, options as typed items in the view's order): the sampler's fast path
+_BY_VIEW: dict[tuple, Config] = {}
+
+
+def _options_key(options: dict) -> tuple:
+    return tuple(sorted((k, type(v).__name__, v) for k, v in options.items()))
 
 
 def config_for(components_json: dict, options: dict, n: int) -> Config:
@@ -130,7 +205,7 @@ def config_for(components_json: dict, options: dict, n: int) -> Config:
     the components' content digest and the options with their types (``True == 1`` in Python, and a key without
     types would let one game's ``1`` stand for another's ``true``); a missing or wrong ``fingerprint`` field is
     recomputed, never trusted."""
-    opts = tuple(sorted((k, type(v).__name__, v) for k, v in options.items()))
+    opts = _options_key(options)
     fp = components_json.get("fingerprint")
     if fp is not None:
         cfg = _CONFIGS.get((fp, opts, n))
@@ -144,40 +219,74 @@ def config_for(components_json: dict, options: dict, n: int) -> Config:
         if len(_CONFIGS) > 64:
             _CONFIGS.clear()
         _CONFIGS[key] = cfg
-    if fp is not None and fp != real:
-        return cfg  # a forged fingerprint is never cached
+        if len(_COMPONENTS) > 256:
+            _COMPONENTS.clear()
+        _COMPONENTS[real] = cfg.comps_json
+    return cfg  # a forged fingerprint is never cached
+
+
+def config_of_view(view: Mapping) -> Config:
+    """The config a view belongs to, from its ``fingerprint``, options and player count: a config built in this
+    process, else the components of the view's ``scenario`` option when their digest is the view's. StateError
+    when neither is (a user's component file this process cannot read, or a changed one)."""
+    fp = view["fingerprint"]
+    options = view["options"]
+    n = view["players"]
+    fast = (fp, n, tuple((k, v.__class__, v) for k, v in options.items()))  # typed: 1 never stands for true
+    cfg = _BY_VIEW.get(fast)
+    if cfg is not None:
+        return cfg
+    cfg = _config_of_view(fp, options, n)
+    if len(_BY_VIEW) > 256:
+        _BY_VIEW.clear()
+    _BY_VIEW[fast] = cfg
     return cfg
 
 
-def determinize(view: dict, player: int, rng: Rng) -> MiningState:
-    n = view["players"]
-    cfg = config_for(view["components"], view["options"], n)
+def _config_of_view(fp: str, options: Mapping, n: int) -> Config:
+    cfg = _CONFIGS.get((fp, _options_key(options), n))
+    if cfg is not None:
+        return cfg
+    comps = _COMPONENTS.get(fp)
+    if comps is None:
+        comps = comp_mod.load(options["scenario"]).to_json()
+        if fingerprint(comps) != fp:
+            raise StateError("$.fingerprint", f"the view's component set {fp!r} is not the scenario "
+                             f"{options['scenario']!r} here (was its file changed?)")
+    return config_for(comps, options, n)
+
+
+def board_of_view(view: Mapping) -> dict:
+    """The static component data (:func:`board_json`) of the game a view belongs to."""
+    return board_json(config_of_view(view))
+
+
+_ALL = range(SQUARES)
+
+
+def _mask_of(squares) -> int:
+    m = 0
+    for s in squares:
+        m |= BIT[s]
+    return m
+
+
+def determinize(view: Mapping, player: int, rng: Rng) -> MiningState:
+    """A full state consistent with ``view`` (player ``player``'s), the unseen tiles shuffled with ``rng`` over the
+    face-down squares the viewer does not know. Reads the view only; never changes it."""
+    cfg = config_of_view(view)
     idx = cfg.id_index
     sq = [-1] * SQUARES
-    faceup = 0
-    looked = [0] * n
-    pub = 0
-    rockets = [0] * (n * SQUARES)
-    unknown_squares = []
+    status, tiles = view["status"], view["tiles"]
+    faceup = _mask_of(compress(_ALL, map("face_up".__eq__, status)))
     seen: set[int] = set()
-    for e in view["squares"]:
-        s = e["square"]
-        status = e["status"]
-        tile = e["tile"]
-        if status == "face_up":
-            faceup |= BIT[s]
-        if tile is not None:
-            t = idx[tile["id"]]
-            sq[s] = t
-            seen.add(t)
-        elif status == "face_down":
-            unknown_squares.append(s)
-        for q, c in enumerate(e["rockets"]):
-            rockets[q * SQUARES + s] = c
-        for q in e["looked_by"]:
-            looked[q] |= BIT[s]
-        if e["public"]:
-            pub |= BIT[s]
+    for s in compress(_ALL, tiles):
+        t = sq[s] = idx[tiles[s]["id"]]
+        seen.add(t)
+    unknown_squares = list(compress(_ALL, map(and_, map("face_down".__eq__, status), map(is_, tiles, _NONES))))
+    rockets = list(chain.from_iterable(view["rockets"]))
+    looked = [_mask_of(squares) for squares in view["looked"]]
+    pub = _mask_of(view["public"])
     for h in view["hands"]:
         for x in h:
             seen.add(idx[x["id"]])

@@ -44,6 +44,7 @@ from deltav.games.mining.messages import (
     Survey,
 )
 from deltav.games.mining.scenarios import STATION
+from deltav.games.mining.view import squares_of
 
 STALL_TURNS = 6  # own turns without an attempt before the bot gambles on unknown tiles
 INCIDENT_PRIORITY = {"rocket_acquisition": 5, "mineral_scan": 4, "meteor_storm": 3, "pirate_attack": 3,
@@ -164,7 +165,7 @@ class ScriptedAgent(Agent):
         """Face-down squares the bot does not know and may move onto without bumping, best first."""
         blocked = h.blocked_for(view, me)
         out = []
-        for e in view["squares"]:
+        for e in squares_of(view):
             s = e["square"]
             if e["status"] != "face_down" or s in known or s in blocked or e["rockets"][me]:
                 continue
@@ -196,7 +197,7 @@ class ScriptedAgent(Agent):
 
     def _threat(self, view, p) -> int:
         """How many face-down squares player ``p`` has looked at (a proxy for what it can fulfil)."""
-        return sum(1 for e in view["squares"] if e["status"] == "face_down" and p in e["looked_by"])
+        return sum(1 for e in squares_of(view) if e["status"] == "face_down" and p in e["looked_by"])
 
     def _own_discard(self, view, me, legal, known, in_attempt: bool):
         hand = {x["id"]: x["kind"] for x in view["hands"][me]}
@@ -220,8 +221,9 @@ class ScriptedAgent(Agent):
             return a
         if view["pirated"]:
             return Pass()
-        rockets = [e["rockets"][me] for e in view["squares"]]
-        unknown_under = [e["square"] for e in view["squares"] if e["status"] == "face_down" and e["rockets"][me]
+        squares = squares_of(view)
+        rockets = [e["rockets"][me] for e in squares]
+        unknown_under = [e["square"] for e in squares if e["status"] == "face_down" and e["rockets"][me]
                          and e["square"] not in known]
         if unknown_under:
             return Prospect()
@@ -313,10 +315,11 @@ class ScriptedAgent(Agent):
 
     def _alien_move(self, d, view, me, legal, known):
         best = None
+        squares = squares_of(view)
         for a in legal:
             if not isinstance(a, MoveAlien):
                 continue
-            e = view["squares"][a.square]
+            e = squares[a.square]
             theirs = sum(c for q, c in enumerate(e["rockets"]) if q != me)
             if e["rockets"][me]:
                 continue
@@ -338,10 +341,11 @@ class ScriptedAgent(Agent):
 
     def _pick_sabotage(self, view, me, legal):
         best = None
+        squares = squares_of(view)
         for a in legal:
             if not isinstance(a, Sabotage) or a.victim == me:
                 continue
-            e = view["squares"][a.square]
+            e = squares[a.square]
             if not e["rockets"][a.victim] or a.square == STATION:
                 continue
             score = (a.victim in e["looked_by"], view["scores"][a.victim])
@@ -395,7 +399,7 @@ class ScriptedAgent(Agent):
         c = next(c for c in view["contracts"] if c["id"] == cid)
         blocked = h.blocked_for(view, me)
         others = set(range(view["players"])) - {me}
-        for e in view["squares"]:
+        for e in squares_of(view):
             if e["status"] != "face_down" or e["tile"] is None or e["square"] in blocked:
                 continue
             if not e["public"] and not others <= set(e["looked_by"]):
@@ -462,7 +466,7 @@ class ScriptedAgent(Agent):
         unknown = [a for a in reveals if a.square not in known]
         if not unknown:
             return reveals[0]
-        seen_by = {e["square"]: sum(1 for q in e["looked_by"] if q != me) for e in view["squares"]}
+        seen_by = {e["square"]: sum(1 for q in e["looked_by"] if q != me) for e in squares_of(view)}
         return max(unknown, key=lambda a: (seen_by[a.square], -a.square))
 
     def _replace(self, d, view, me, legal, known):
@@ -471,12 +475,12 @@ class ScriptedAgent(Agent):
             return Pass()
         contract, need, size, matched = self._attempt_state(view)
         allowed = set(h.face_down_squares(view)) - h.blocked_for(view, me)
-        tile_value = view["squares"][view["attempt"]["mismatch"]]["tile"]["value"]
+        tile_value = view["tiles"][view["attempt"]["mismatch"]]["value"]
         for a in sorted(replaces, key=lambda a: a.bribe.endswith("omnidium")):
             m = h.MINERAL_INDEX[a.bribe.split("-", 1)[1]]
             after = matched + [m]
             if cm.complete(size, after) or h.plan_contract(need, size, after, known, allowed) is not None:
-                gain = tile_value + sum(view["squares"][x["square"]]["tile"]["value"] for x in view["attempt"]["matched"])
+                gain = tile_value + sum(view["tiles"][x["square"]]["value"] for x in view["attempt"]["matched"])
                 if gain > 2:
                     return a
         return Pass()
@@ -487,7 +491,7 @@ class ScriptedAgent(Agent):
             return Pass()
         att = view["attempt"]
         cp = view["current_player"]
-        value = sum(view["squares"][m["square"]]["tile"]["value"] for m in att["matched"])
+        value = sum(view["tiles"][m["square"]]["value"] for m in att["matched"])
         unseen = h.unseen_mix(view, known)
         unknown_count = len([s for s in h.face_down_squares(view) if s not in known])
         best = None
@@ -496,7 +500,7 @@ class ScriptedAgent(Agent):
             if any(b["holder"] == cp and not b["spent"] and b["mineral"] == mineral for b in view["bribes"]):
                 continue  # the fulfiller could answer with its own counter
             fulfiller_known = [s for s, (k, _) in known.items() if k in (mineral, "omnidium")
-                               and cp in view["squares"][s]["looked_by"]]
+                               and s in view["looked"][cp]]
             if fulfiller_known:
                 continue
             if mineral == "omnidium":
@@ -525,7 +529,7 @@ class ScriptedAgent(Agent):
     def _bid_up_replace(self, d, view, me, legal, known):
         replaces = [a for a in legal if isinstance(a, Replace)]
         att = view["attempt"]
-        value = sum(view["squares"][m["square"]]["tile"]["value"] for m in att["matched"])
+        value = sum(view["tiles"][m["square"]]["value"] for m in att["matched"])
         return replaces[0] if replaces and value > 2 else Pass()
 
 

@@ -1,0 +1,88 @@
+"""Cached action objects: action values are immutable, so the rules modules hand out the same objects again
+(``legal_actions`` stays cheap and ``apply_action`` can recognise its own actions by identity).
+
+This module owns the caches only; it knows no rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from deltav.games.mining.messages import (
+    BuyRocket,
+    EndLooks,
+    EndMoves,
+    Look,
+    Move,
+    MoveAlien,
+    Pass,
+    Prospect,
+    Reveal,
+    RevealIncident,
+    Sabotage,
+    SabotageMove,
+)
+from deltav.games.mining.scenarios import SQUARES, STATION
+
+_MOVES: dict[tuple[int, int, int | None], Move] = {}
+MOVE_ROW = tuple(tuple(Move(f, t, None) for t in range(SQUARES)) for f in range(SQUARES))
+_DESTS: dict[int, tuple[list[int], list[Move]]] = {}
+LOOK = tuple(Look(s) for s in range(SQUARES))
+REVEAL = tuple(Reveal(s) for s in range(SQUARES))
+REVEAL_INC = tuple(RevealIncident(s) for s in range(SQUARES))
+MOVE_ALIEN = tuple(MoveAlien(s) for s in range(SQUARES))
+SAB_MOVE = tuple(SabotageMove(s) for s in range(SQUARES))
+PASS = Pass()
+END_MOVES = EndMoves()
+END_LOOKS = EndLooks()
+PROSPECT = Prospect()
+BUY = BuyRocket()
+_STR_ACTIONS: dict[tuple[type, str], Any] = {}
+_SABOTAGE: dict[tuple[int, int], Sabotage] = {}
+_SAB_MOVES: dict[tuple[int, int], SabotageMove] = {}
+
+
+def dests(tiles: int) -> tuple[list[int], list[Move]]:
+    """The squares of a tile bitmask, ascending, and the station's moves to them (cached: the mask changes
+    rarely within a game). Callers must not mutate the lists."""
+    d = _DESTS.get(tiles)
+    if d is None:
+        if len(_DESTS) > 4096:
+            _DESTS.clear()
+        squares = [s for s in range(SQUARES) if tiles >> s & 1]
+        d = _DESTS[tiles] = (squares, [MOVE_ROW[STATION][s] for s in squares])
+    return d
+
+
+def move(frm: int, to: int, bump: int | None) -> Move:
+    if bump is None:
+        return MOVE_ROW[frm][to]
+    key = (frm, to, bump)
+    a = _MOVES.get(key)
+    if a is None:
+        a = _MOVES[key] = Move(frm, to, bump)
+    return a
+
+
+def sact(cls: type, text: str) -> Any:
+    """The cached ``cls(text)`` (Discard, Survey, Replace, Steal, BidUp)."""
+    key = (cls, text)
+    a = _STR_ACTIONS.get(key)
+    if a is None:
+        a = _STR_ACTIONS[key] = cls(text)
+    return a
+
+
+def sab_move(frm: int, bump: int) -> SabotageMove:
+    key = (frm, bump)
+    a = _SAB_MOVES.get(key)
+    if a is None:
+        a = _SAB_MOVES[key] = SabotageMove(frm, bump)
+    return a
+
+
+def sab(victim: int, square: int) -> Sabotage:
+    a = _SABOTAGE.get((victim, square))
+    if a is None:
+        a = _SABOTAGE[(victim, square)] = Sabotage(victim, square)
+    return a
