@@ -34,6 +34,7 @@ from deltav.core.session import Session, SessionError
 from deltav.server.bots import BotRunner, BotSeat, make_bot_agent
 from deltav.server.clock import TIMEOUT_BOT, Clock, ClockError, turn_started, utc
 from deltav.server.cluster import Bus, ClusterConfig, LeaseLoop
+from deltav.server.legal import RoomSession
 from deltav.server.store import DuplicateCode, MatchRow, SeatRow, Store
 from deltav.server.tokens import new_room_code, new_token, token_hash
 
@@ -191,7 +192,7 @@ class Room:
     def from_row(cls, hub: Hub, row: MatchRow) -> Room:
         game = hub.game(row.game)
         labels = [s.spec for s in row.seats]  # record labels: "human" or the bot spec (names change; specs do not)
-        session = Session.resume(game, row.options, row.seed, labels, row.submissions)
+        session = RoomSession.resume(game, row.options, row.seed, labels, row.submissions)
         room = cls(hub, row.code, row.no, game, row.seed, row.seats, session, row.status, dict(row.meta),
                    seq=len(row.submissions))
         room.clock = Clock.from_meta(row.meta)
