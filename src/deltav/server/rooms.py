@@ -186,6 +186,7 @@ class Room:
     # the seats' sockets; any other process keeps a replica for its spectators, caught up from the database
     owned: bool = True
     remote: dict | None = None  # a replica's copy of the owner's live info (connected seats, grace deadlines)
+    closed: bool = False  # the server is stopping: no new bot turn, timer or grace clock starts
 
     # --- building --------------------------------------------------------------------------------------
     @classmethod
@@ -400,7 +401,7 @@ class Room:
 
     def _arm_graces(self) -> None:
         """Start the forfeit clock of each disconnected human seat while another human seat is connected."""
-        if self.status != "live" or self.hub.settings.grace_seconds <= 0 or not self.owned:
+        if self.status != "live" or self.hub.settings.grace_seconds <= 0 or not self.owned or self.closed:
             return
         humans = self.human_seats()
         for s in humans:
@@ -630,7 +631,7 @@ class Room:
 
     # --- bots ------------------------------------------------------------------------------------------
     def kick_bots(self) -> None:
-        if self.status != "live" or not self.owned:
+        if self.status != "live" or not self.owned or self.closed:
             return
         for seat in self.session.waiting_for():
             bot = self.bots.get(seat)
@@ -752,14 +753,19 @@ class Room:
     def live_info(self) -> dict:
         return {"connected": sorted(self.conns), "grace_until": {str(k): v for k, v in self.deadlines.items()}}
 
-    def _spawn(self, coro: Any) -> asyncio.Task:
+    def _spawn(self, coro: Any) -> asyncio.Task | None:
+        if self.closed:  # stopping: a task started now would never run (and never be awaited)
+            coro.close()
+            return None
         task = asyncio.create_task(coro)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
         return task
 
     async def close(self) -> None:
-        """Stop the room's bots and clocks (waiting until they have stopped) and close its sockets."""
+        """Stop the room's bots and clocks (waiting until they have stopped) and close its sockets. A bot turn
+        cancelled here does not start the next one (``closed``)."""
+        self.closed = True
         tasks = list(self.tasks)
         for t in tasks:
             t.cancel()
@@ -1119,6 +1125,8 @@ class Hub:
                 await self.store.release_leases(self.cluster.node)
         if self.bus is not None:
             await self.bus.close()
-        for t in list(self._background):
+        background = list(self._background)
+        for t in background:
             t.cancel()
+        await asyncio.gather(*background, return_exceptions=True)
         self.bots.close()
