@@ -259,7 +259,8 @@ def test_the_lease_loop_never_rebuilds_or_doubles_a_room_it_owns(backing):
 
     from deltav.games import load_all
     from deltav.server.cluster import ClusterConfig
-    from deltav.server.rooms import Hub, Settings
+    from deltav.server.hub import Hub
+    from deltav.server.rooms import Settings
     from deltav.server.store import Store, leases
 
     pg, redis = backing
@@ -277,7 +278,7 @@ def test_the_lease_loop_never_rebuilds_or_doubles_a_room_it_owns(backing):
             room, session = hub.rooms[code], hub.rooms[code].session
             async with store.engine.begin() as conn:  # as if this process's renewal had come late
                 await conn.execute(update(leases).where(leases.c.code == code).values(expires_at=0.0))
-            rounds = asyncio.gather(*[hub._lease_round() for _ in range(3)])
+            rounds = asyncio.gather(*[hub.leases.round() for _ in range(3)])
             joins = asyncio.gather(*[hub.create("toy", {}, ["human", "human"], i, None, None) for i in range(10)])
             others, _ = await joins, await rounds
             for o in others:

@@ -8,7 +8,8 @@ import gc
 import warnings
 
 from deltav.games import load_all
-from deltav.server.rooms import Hub, Settings
+from deltav.server.hub import Hub
+from deltav.server.rooms import Settings
 from deltav.server.store import Store
 
 

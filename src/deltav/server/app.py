@@ -28,8 +28,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from deltav.core.errors import DeltavError, RecordError
+from deltav.server.hub import Hub
 from deltav.server.replays import ReplayCache
-from deltav.server.rooms import ClientError, Hub, Settings
+from deltav.server.rooms import ClientError, Settings
 from deltav.server.store import Store, default_url
 from deltav.server.tokens import normalize_code
 
