@@ -247,12 +247,13 @@ class Hub:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    def notify(self, room: Room, seq: int) -> None:
-        """Tell the other processes that ``room`` stored submission ``seq`` (-1: seats, status or meta changed)."""
-        if self.metrics is not None and seq >= 0:
+    def notify(self, room: Room, seq: int, kind: str = "room") -> None:
+        """Tell the other processes that ``room`` stored submission ``seq`` (-1: seats, status or meta changed;
+        ``kind`` "chat": ``seq`` is the id of a stored chat line)."""
+        if self.metrics is not None and seq >= 0 and kind == "room":
             self.metrics.actions.inc()
         if self.bus is not None:
-            self._later(self.bus.publish(room.code, room.no, seq))
+            self._later(self.bus.publish(room.code, room.no, seq, kind))
 
     async def close(self) -> None:
         if self.lease_loop is not None:

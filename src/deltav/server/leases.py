@@ -78,6 +78,7 @@ class Leases:
 
     async def settle_loaded(self, room: Room) -> None:
         """A room just loaded from the database: its owner if it has none alive, else a replica."""
+        await self.hub.replicas.loaded(room)
         owner, _url = await self._acquire(room.code)
         room.owned = owner == self.config.node
         if room.owned:
@@ -140,9 +141,12 @@ class Leases:
                 room = hub.rooms.get(code)
                 if room is None:
                     row = await hub.store.load_match(code)
-                    if row is None or code in hub.rooms:
+                    if row is None:
                         continue
                     room = Room.from_row(hub, row)
+                    await hub.replicas.loaded(room)
+                    if code in hub.rooms:
+                        continue
                     hub.rooms[code] = room
                     start_owning(room)
                     log.info("room %s: taken over (match %d, %d submissions replayed)", code, room.no, room.seq,

@@ -9,7 +9,12 @@ several processes only) turns them into database reads:
   a forfeit, a rematch, the owner's live info);
 - :meth:`share_info`: the owner's live info (connected seats, grace deadlines) written to its lease row for the
   replicas' spectators, then a notice;
-- :meth:`round` (every lease round): replicas with spectators catch up even when a notice was lost.
+- :meth:`relay_chat`: a chat notice (the id of a stored line) makes every process holding the room read the lines
+  after the last it showed and send them to its sockets, so chat reaches the spectators of every process;
+- eviction: a replica whose last socket left is dropped from the hub after ``Settings.replica_linger_seconds``
+  (a finished match's replica at once), so a process does not keep every room it ever showed;
+- :meth:`round` (every lease round): replicas with spectators catch up (moves and chat) even when a notice was
+  lost, and idle replicas are evicted.
 
 This module owns replicas' freshness only; who owns a room is ``leases``, the rules of play ``rooms``.
 """
@@ -17,6 +22,7 @@ This module owns replicas' freshness only; who owns a room is ``leases``, the ru
 from __future__ import annotations
 
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 from deltav.core.errors import DeltavError
@@ -47,11 +53,14 @@ class Replicas:
 
         hub._later(share())
 
-    async def on_notice(self, code: str, no: int, seq: int) -> None:
+    async def on_notice(self, code: str, no: int, seq: int, kind: str = "room") -> None:
         room = self.hub.rooms.get(code)
         if room is None:
             return
-        if seq < 0 or no != room.no:
+        if kind == "chat":
+            if seq > room.chat_seen:
+                await self.relay_chat(room)
+        elif seq < 0 or no != room.no:
             await self.refresh(room)
         elif not room.owned and seq >= room.seq:
             await self.catch_up(room)
@@ -79,6 +88,8 @@ class Replicas:
                     room.become(row, owned=False)
             if applied:
                 room.broadcast_state(applied)
+        if room.status == "finished":
+            self.left(room)  # archived: nothing more to show (once its sockets have gone)
 
     async def refresh(self, room: Room) -> None:
         """Re-read the room's seats, status and meta (changed through another process: a seat taken, a forfeit,
@@ -114,11 +125,49 @@ class Replicas:
             await self.catch_up(room)
         room.broadcast_state()
 
+    async def relay_chat(self, room: Room) -> None:
+        """Send this process's sockets of ``room`` the chat lines stored after the last one shown here."""
+        async with room.lock:
+            for line_id, msg in await self.hub.store.chat_since(room.code, room.chat_seen):
+                room.chat_seen = line_id
+                room.broadcast(msg)
+
+    async def loaded(self, room: Room) -> None:
+        """A room just loaded here: the chat lines already stored are history, not news."""
+        room.chat_seen = await self.hub.store.last_chat_id(room.code)
+
+    def left(self, room: Room) -> None:
+        """A socket left ``room``: a replica with no socket left starts lingering; a finished one goes at once."""
+        if room.owned or room.conns or room.spectators:
+            return
+        room.idle_since = time.time()
+        if room.status == "finished":
+            self.evict(room)
+
+    def evict(self, room: Room) -> None:
+        """Drop an unused replica from the hub (synchronously, so no socket can attach halfway); it is loaded
+        again from the database when someone asks for the room."""
+        if room.owned or room.conns or room.spectators or room.evicted or self.hub.rooms.get(room.code) is not room:
+            return
+        del self.hub.rooms[room.code]
+        room.evicted = True
+        room.closed = True
+        log.info("room %s: replica unloaded (no socket left)", room.code,
+                 extra={"event": "replica_evicted", "room": room.code})
+
     async def round(self) -> None:
-        """Every lease round: the replicas with spectators catch up (a notice may have been lost)."""
+        """Every lease round: the replicas with spectators catch up (a notice may have been lost); those without a
+        socket for ``replica_linger_seconds`` are evicted."""
+        linger = self.hub.settings.replica_linger_seconds
+        now = time.time()
         for room in list(self.hub.rooms.values()):
-            if not room.owned and room.spectators:
+            if room.owned:
+                continue
+            if room.spectators:
                 await self.catch_up(room)
+                await self.relay_chat(room)
+            elif not room.conns and (room.status == "finished" or now - room.idle_since >= linger):
+                self.evict(room)
 
 
 def live_info(room: Room) -> dict:

@@ -55,6 +55,7 @@ class Settings:
     rate_per_second: float = RATE_PER_SECOND
     rate_burst: int = RATE_BURST
     cluster: ClusterConfig | None = None  # several processes on one database (None: this process alone)
+    replica_linger_seconds: float = 30.0  # several processes: a replica with no socket is dropped after this
 
 
 class ClientError(Exception):
@@ -119,6 +120,9 @@ class Room:
     owned: bool = True
     remote: dict | None = None  # a replica's copy of the owner's live info (connected seats, grace deadlines)
     closed: bool = False  # the server is stopping: no new bot turn, timer or grace clock starts
+    chat_seen: int = 0  # the id of the newest chat line shown here (several processes: lines after it are new)
+    idle_since: float = field(default_factory=time.time)  # when its last socket left (a replica is then evicted)
+    evicted: bool = False  # a replica dropped from the hub (a socket reaching it must look the room up again)
 
     # --- building --------------------------------------------------------------------------------------
     @classmethod
@@ -293,6 +297,8 @@ class Room:
             if self.seat_of(token) is None:
                 await self.hub.replicas.refresh(self)  # the seat may have been taken through another process
         async with self.lock:
+            if self.evicted:  # a replica dropped while this socket waited: the caller looks the room up again
+                raise ClientError("evicted", "this room was just unloaded here; connect again", 503)
             seat = None
             if token:
                 seat = self.seat_of(token)
@@ -323,6 +329,8 @@ class Room:
         async with self.lock:
             if conn.seat is None:
                 self.spectators.discard(conn)
+                if self.hub.replicas is not None:
+                    self.hub.replicas.left(self)
                 return
             if self.conns.get(conn.seat) is not conn:
                 return  # already replaced by a newer socket
@@ -511,8 +519,10 @@ class Room:
         async with self.lock:
             seat = conn.seat
             name = self.seats[seat].name
-            at = await self.hub.store.add_chat(self.code, self.no, seat, name, text)
+            line_id, at = await self.hub.store.add_chat(self.code, self.no, seat, name, text)
+            self.chat_seen = max(self.chat_seen, line_id)
             self.broadcast({"type": "chat", "seat": seat, "name": name, "text": text, "at": at})
+            self.hub.notify(self, line_id, kind="chat")  # the other processes' spectators read it from the database
 
     async def rematch(self, conn: Conn) -> None:
         if conn.seat is None:
