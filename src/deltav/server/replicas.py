@@ -65,12 +65,12 @@ class Replicas:
         elif not room.owned and seq >= room.seq:
             await self.catch_up(room)
 
-    async def catch_up(self, room: Room) -> None:
+    async def catch_up(self, room: Room) -> bool:
         """A replica: apply the submissions stored since its own (the owner's notice, or a periodic check),
-        then show its spectators the new state."""
+        then show its spectators the new state. True when it did (there was something new)."""
         async with room.lock:
             if room.owned:
-                return
+                return False
             applied = []
             try:
                 for seat, action, at in await self.hub.store.submissions_since(room.code, room.no, room.seq):
@@ -90,6 +90,7 @@ class Replicas:
                 room.broadcast_state(applied)
         if room.status == "finished":
             self.left(room)  # archived: nothing more to show (once its sockets have gone)
+        return bool(applied)
 
     async def refresh(self, room: Room) -> None:
         """Re-read the room's seats, status and meta (changed through another process: a seat taken, a forfeit,
@@ -121,8 +122,8 @@ class Replicas:
             if not room.owned:
                 lease = await store.lease(room.code)
                 room.remote = lease[3] if lease else None
-        if not room.owned:
-            await self.catch_up(room)
+        if not room.owned and await self.catch_up(room):
+            return  # its broadcast showed the refreshed room already: the same state is not sent twice
         room.broadcast_state()
 
     async def relay_chat(self, room: Room) -> None:

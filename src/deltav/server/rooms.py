@@ -319,9 +319,12 @@ class Room:
                        "limits": {"max_message_bytes": self.hub.settings.max_message_bytes, "max_chat": MAX_CHAT,
                                   "rate_per_second": self.hub.settings.rate_per_second}})
             self._arm_graces()
-            self.broadcast_state()
-            if seat is not None and self.hub.replicas is not None:
-                self.hub.replicas.share_info(self)
+            if seat is None:  # a spectator changes nobody else's message (the room info lists seats only)
+                conn.send(self.state_text(None))
+            else:
+                self.broadcast_state()
+                if self.hub.replicas is not None:
+                    self.hub.replicas.share_info(self)
             return conn
 
     async def detach(self, conn: Conn) -> None:
