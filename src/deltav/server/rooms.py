@@ -429,6 +429,8 @@ class Room:
         if step is None or isinstance(step, bool) or not isinstance(step, int):
             raise ClientError("bad_message", "a submit message needs 'step', the integer step it was made for")
         t0 = time.perf_counter()
+        if self.status == "open" and self.hub.replicas is not None:
+            await self.hub.replicas.refresh(self)  # the last seat may have been taken through another process
         async with self.lock:
             if self.status == "open":
                 raise ClientError("not_started", "the match starts when every seat is taken")
