@@ -319,7 +319,8 @@ def main(argv=None) -> int:
     ap.add_argument("--think", type=float, default=0.0,
                     help="mean seconds a client waits before it submits (0: at once, which measures saturation)")
     ap.add_argument("--client-procs", type=int, default=1, help="processes running the clients (not the server's)")
-    ap.add_argument("--server-src", help="run the server from this source tree (to compare two versions)")
+    ap.add_argument("--server-src", help="run the server from this source tree (its root or its src/ folder; to "
+                                          "compare two versions, e.g. one exported with git archive)")
     ap.add_argument("--seconds", type=float, default=0.0,
                     help="stop the clients after this many seconds (matches left unfinished; the stored actions of "
                          "each room are checked against the start of its reference record)")
@@ -327,6 +328,12 @@ def main(argv=None) -> int:
     ap.add_argument("--profile", help="sample the server with py-spy into this file (raw folded stacks)")
     ap.add_argument("--profile-seconds", type=int, default=10)
     args = ap.parse_args(argv)
+    if args.server_src:  # a tree's root or its src/ folder; never silently the installed package instead
+        src = Path(args.server_src)
+        src = src / "src" if (src / "src" / "deltav").is_dir() else src
+        if not (src / "deltav" / "server").is_dir():
+            ap.error(f"--server-src {args.server_src}: no deltav/server package there (nor in its src/)")
+        args.server_src = str(src)
     import signal
 
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stopped (a timeout): still stop the servers

@@ -259,7 +259,8 @@ def test_the_lease_loop_never_rebuilds_or_doubles_a_room_it_owns(backing):
 
     from deltav.games import load_all
     from deltav.server.cluster import ClusterConfig
-    from deltav.server.rooms import Hub, Settings
+    from deltav.server.hub import Hub
+    from deltav.server.rooms import Settings
     from deltav.server.store import Store, leases
 
     pg, redis = backing
@@ -277,7 +278,7 @@ def test_the_lease_loop_never_rebuilds_or_doubles_a_room_it_owns(backing):
             room, session = hub.rooms[code], hub.rooms[code].session
             async with store.engine.begin() as conn:  # as if this process's renewal had come late
                 await conn.execute(update(leases).where(leases.c.code == code).values(expires_at=0.0))
-            rounds = asyncio.gather(*[hub._lease_round() for _ in range(3)])
+            rounds = asyncio.gather(*[hub.leases.round() for _ in range(3)])
             joins = asyncio.gather(*[hub.create("toy", {}, ["human", "human"], i, None, None) for i in range(10)])
             others, _ = await joins, await rounds
             for o in others:
@@ -291,3 +292,88 @@ def test_the_lease_loop_never_rebuilds_or_doubles_a_room_it_owns(backing):
             await store.close()
 
     asyncio.run(main())
+
+
+def replica_rooms(base: str) -> float:
+    status, body = text(base, "/metrics")
+    assert status == 200
+    line = next(ln for ln in body.splitlines() if ln.startswith('deltav_rooms{role="replica"}'))
+    return float(line.split()[1])
+
+
+def wait_for(pred, timeout: float = 20.0) -> bool:
+    t0 = time.time()
+    while time.time() - t0 < timeout:
+        if pred():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_chat_reaches_every_process_and_idle_or_archived_replicas_are_unloaded(backing):
+    """A chat line said on the owner reaches the spectators of two other processes (through the database: the
+    bus carries only its id). A replica whose last spectator left is unloaded after its linger (the rooms gauge
+    goes back to 0); a replica of a finished match is unloaded as soon as its spectator leaves, although its
+    linger is far longer."""
+    import websockets
+
+    from deltav.server.cluster import ClusterConfig
+    from deltav.server.rooms import Settings
+    from tests.server.helpers import ThreadServer, play_seat
+
+    pg, redis = backing
+    db = pg.new_database("replicas")
+    owner = start(db, redis.url)
+    replicas = []
+    for linger in (0.5, 600.0):
+        settings = Settings(grace_seconds=0, bot_workers=0, replica_linger_seconds=linger)
+        srv = ThreadServer(db, settings)
+        settings.cluster = ClusterConfig(redis.url, srv.base, lease_seconds=float(LEASE))
+        replicas.append(srv.__enter__())
+    quick, slow = replicas
+    try:
+        gid, options, seed = "mining", {"scenario": "standard"}, 31
+        _, made = http(owner.base, "POST", "/rooms", {"game": gid, "options": options, "seats": ["human", "human"],
+                                                      "seed": seed, "name": "ann"})
+        code = made["code"]
+        _, joined = http(owner.base, "POST", f"/rooms/{code}/join", {})
+
+        async def chat_and_leave():
+            async with websockets.connect(f"{quick.ws}/ws/{code}") as a, \
+                    websockets.connect(f"{slow.ws}/ws/{code}") as b, \
+                    websockets.connect(f"{owner.ws}/ws/{code}?token={made['token']}") as seat:
+                for ws in (a, b):  # each replica has loaded the room (a line said before is history there)
+                    while json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] != "state":
+                        pass
+                await seat.send(json.dumps({"type": "chat", "text": "  hello   there "}))
+                got = []
+                for ws in (a, b):
+                    while (msg := json.loads(await asyncio.wait_for(ws.recv(), 10)))["type"] != "chat":
+                        pass
+                    got.append(msg)
+                return got
+
+        lines = asyncio.run(chat_and_leave())
+        assert [(m["seat"], m["name"], m["text"]) for m in lines] == [(0, "ann", "hello there")] * 2
+        # the quick replica's spectator left: unloaded after its linger; the slow one keeps its copy
+        assert wait_for(lambda: replica_rooms(quick.base) == 0.0), "the idle replica was never unloaded"
+        assert replica_rooms(slow.base) == 1.0
+        seen = [Seen(0), Seen(1), Seen(None)]
+        deadline = time.time() + 120
+
+        async def play_to_the_end():
+            return await asyncio.gather(
+                play_anywhere(lambda: [owner.ws], code, made["token"], 0, seen[0], deadline),
+                play_anywhere(lambda: [owner.ws], code, joined["token"], 1, seen[1], deadline),
+                play_seat(f"{slow.ws}/ws/{code}", None, None, CLIENT_SEED, seen[2], timeout=30))
+
+        assert asyncio.run(play_to_the_end()) == ["over", "over", "over"]
+        # the match is archived and its spectator gone: unloaded at once, not after 600 s
+        assert wait_for(lambda: replica_rooms(slow.base) == 0.0), "the archived replica was never unloaded"
+        status, record = http(slow.base, "GET", f"/rooms/{code}/record")  # loaded again when asked for
+        assert status == 200 and record_difference(
+            record, reference_record(gid, options, seed, ["human", "human"], CLIENT_SEED)) is None
+    finally:
+        for srv in replicas:
+            srv.__exit__(None, None, None)
+        owner.stop()

@@ -23,10 +23,12 @@ def test_a_snapshot_is_built_once_per_viewer_and_step(tmp_path, monkeypatch):
         with c.websocket_connect(f"/ws/{code}?token={tokens[0]}") as a:
             state(a)
             built.clear()
-            for _ in range(5):  # spectators come and go: every one is a broadcast to seat 0
+            for _ in range(5):  # seat 1 comes and goes: every time a broadcast to seat 0; spectators come and go
+                with c.websocket_connect(f"/ws/{code}?token={tokens[1]}"):
+                    until(a, lambda m: m["type"] == "state")
+                until(a, lambda m: m["type"] == "state")
                 with c.websocket_connect(f"/ws/{code}") as spec:
                     watched = state(spec)
-                until(a, lambda m: m["type"] == "state")
             assert built.count(0) == 0 and built.count(None) == 1  # seat 0's text was cached before; one spectator text
             assert watched["snapshot"] == json.loads(json.dumps(real(c.app.state.hub.rooms[code].session, None)))
             a.send_json({"type": "submit", "step": 0, "action": {"type": "bid", "amount": 1}})

@@ -28,8 +28,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from deltav.core.errors import DeltavError, RecordError
+from deltav.server.hub import Hub
 from deltav.server.replays import ReplayCache
-from deltav.server.rooms import ClientError, Hub, Settings
+from deltav.server.rooms import ClientError, Settings
 from deltav.server.store import Store, default_url
 from deltav.server.tokens import normalize_code
 
@@ -312,7 +313,16 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             return
         sock = candidates.CandidateSocket(ws, room, specs) if specs else ws
         try:
-            conn = await room.attach(sock, ws.query_params.get("token") or None)
+            try:
+                conn = await room.attach(sock, ws.query_params.get("token") or None)
+            except ClientError as exc:
+                if exc.code != "evicted":
+                    raise
+                room = await hub().get(code)  # unloaded while it waited: the room as loaded again
+                if room is None:
+                    raise ClientError("unknown_room", f"no room {code!r}", 404) from None
+                sock = candidates.CandidateSocket(ws, room, specs) if specs else ws
+                conn = await room.attach(sock, ws.query_params.get("token") or None)
         except ClientError as exc:
             if exc.code == "redirect":  # several processes: this room's seats play on its owner
                 await ws.send_json({"type": "redirect", "url": exc.extra["url"], "message": exc.message})

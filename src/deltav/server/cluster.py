@@ -1,9 +1,10 @@
 """Several server processes on one database: this process's identity, the fan-out bus, and its lease loop.
 
 - :class:`Bus` is Redis pub/sub on one channel. A notice carries only ``(node, room, match, seq)``: "room CODE's
-  match NO has a stored submission SEQ" (``seq`` -1: "its seats, status or meta changed"). Pub/sub is
-  fire-and-forget, so a notice is only a hint to re-read the database, the one truth; a process that missed
-  one catches up at its next notice or its periodic check.
+  match NO has a stored submission SEQ" (``seq`` -1: "its seats, status or meta changed"), or with the word
+  ``chat`` after it: "room CODE has a stored chat line of id SEQ". Pub/sub is fire-and-forget, so a notice is
+  only a hint to re-read the database, the one truth; a process that missed one catches up at its next notice
+  or its periodic check.
 - :class:`LeaseLoop` renews this process's room leases every third of their time, notices the rooms it lost
   (another process took them after its lease expired), and takes over the unfinished rooms nobody owns (their
   owner died) by replaying them from the database.
@@ -37,11 +38,12 @@ class ClusterConfig:
         return self.advertise.rstrip("/").replace("https://", "wss://").replace("http://", "ws://")
 
 
-Notice = Callable[[str, int, int], Awaitable[None]]
+Notice = Callable[[str, int, int, str], Awaitable[None]]  # (room, match, seq, kind: "room" | "chat")
+KINDS = ("room", "chat")
 
 
 class Bus:
-    """Redis pub/sub carrying ``(room, match, seq)`` notices between processes."""
+    """Redis pub/sub carrying ``(room, match, seq[, chat])`` notices between processes."""
 
     def __init__(self, url: str, node: str, on_notice: Notice):
         self.url, self.node, self.on_notice = url, node, on_notice
@@ -70,8 +72,10 @@ class Bus:
                     if msg.get("type") != "message":
                         continue
                     try:
-                        node, code, no, seq = msg["data"].decode().split()
-                        notice = (code, int(no), int(seq))
+                        node, code, no, seq, *kind = msg["data"].decode().split()
+                        notice = (code, int(no), int(seq), kind[0] if kind else "room")
+                        if len(kind) > 1 or notice[3] not in KINDS:
+                            raise ValueError(kind)
                     except (ValueError, UnicodeDecodeError):
                         log.warning("bus: ignoring a malformed notice %r", msg.get("data"))
                         continue
@@ -87,15 +91,15 @@ class Bus:
                 log.warning("bus: %s; reconnecting", exc)
                 await asyncio.sleep(0.5)
 
-    async def _handle(self, code: str, no: int, seq: int) -> None:
+    async def _handle(self, code: str, no: int, seq: int, kind: str) -> None:
         try:
-            await self.on_notice(code, no, seq)
+            await self.on_notice(code, no, seq, kind)
         except Exception:
-            log.exception("bus: handling the notice (%s, %d, %d) failed", code, no, seq)
+            log.exception("bus: handling the notice (%s, %d, %d, %s) failed", code, no, seq, kind)
 
-    async def publish(self, code: str, no: int, seq: int) -> None:
+    async def publish(self, code: str, no: int, seq: int, kind: str = "room") -> None:
         try:
-            await self._redis.publish(CHANNEL, f"{self.node} {code} {no} {seq}")
+            await self._redis.publish(CHANNEL, f"{self.node} {code} {no} {seq}" + (f" {kind}" if kind != "room" else ""))
         except Exception as exc:  # fire-and-forget: the others catch up from the database
             log.warning("bus: publishing (%s, %d, %d) failed: %s", code, no, seq, exc)
 

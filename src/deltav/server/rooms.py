@@ -2,15 +2,14 @@
 
 Every change to a room happens under the room's lock, in this order: check (the Session refuses without
 changing anything), write to the database (the truth), then tell the viewers. Each viewer has an outbound
-queue drained by its own task, so a slow socket never holds the lock and messages reach every viewer in order.
-After every accepted action each viewer gets its own full snapshot envelope (``Session.snapshot``).
+queue drained by its own task (``conns``), so a slow socket never holds the lock and messages reach every
+viewer in order. After every accepted action each viewer gets its own full snapshot envelope
+(``Session.snapshot``, encoded once per viewer and stored submission).
 
-The :class:`Hub` owns the set of live rooms, creates and joins rooms, and on start reloads every unfinished
-room by replaying its stored submissions. With several processes on one database (``Settings.cluster``) a room
-is *owned* by the one process holding its lease, which alone decides, runs its bots and clocks and holds its
-seats' sockets; other processes keep a *replica* for their spectators, caught up from the database when the
-bus (``cluster``) says a room moved, and take a room over when its owner's lease expires.
-This module knows no HTTP: ``app`` turns requests into calls here.
+This module owns the play of one room in one process. Rooms are made, found and restored by ``hub``; with
+several processes, ``leases`` decides whether this process owns a room (``Room.owned``: only the owner decides,
+runs bots and clocks and holds the seats' sockets) and ``replicas`` keeps the others' copies current. It knows no
+HTTP: ``app`` turns requests into calls here.
 """
 
 from __future__ import annotations
@@ -23,19 +22,21 @@ import secrets
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
-
-import orjson
+from typing import Any
 
 from deltav.core.errors import DeltavError, IllegalAction, MalformedAction
 from deltav.core.protocol import Game
 from deltav.core.rng import Rng, derive_seed
 from deltav.core.session import Session, SessionError
-from deltav.server.bots import BotRunner, BotSeat, make_bot_agent
-from deltav.server.clock import TIMEOUT_BOT, Clock, ClockError, turn_started, utc
-from deltav.server.cluster import Bus, ClusterConfig, LeaseLoop
-from deltav.server.store import DuplicateCode, MatchRow, SeatRow, Store
-from deltav.server.tokens import new_room_code, new_token, token_hash
+from deltav.server.bots import BotSeat, make_bot_agent
+from deltav.server.clock import TIMEOUT_BOT, Clock, turn_started, utc
+from deltav.server.cluster import ClusterConfig
+from deltav.server.conns import OUTBOX_LIMIT, Conn, Socket, dumps
+from deltav.server.legal import RoomSession
+from deltav.server.store import MatchRow, SeatRow
+from deltav.server.tokens import token_hash
+
+__all__ = ["OUTBOX_LIMIT", "ClientError", "Conn", "Room", "Settings", "Socket", "dumps", "refusal"]
 
 log = logging.getLogger("deltav.server")
 
@@ -44,12 +45,6 @@ MAX_CHAT = 300  # characters of one chat line, after trimming
 MAX_NAME = 40
 RATE_PER_SECOND = 100.0  # client messages per second a connection may send on average...
 RATE_BURST = 200  # ...with bursts up to this many
-OUTBOX_LIMIT = 256  # queued outbound messages before a socket is considered dead and dropped
-
-
-def dumps(obj: Any) -> str:
-    """Compact JSON text of a message (orjson: several times faster than the standard encoder on snapshots)."""
-    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 @dataclass
@@ -60,11 +55,7 @@ class Settings:
     rate_per_second: float = RATE_PER_SECOND
     rate_burst: int = RATE_BURST
     cluster: ClusterConfig | None = None  # several processes on one database (None: this process alone)
-
-
-class Socket(Protocol):
-    async def send_text(self, data: str) -> None: ...
-    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
+    replica_linger_seconds: float = 30.0  # several processes: a replica with no socket is dropped after this
 
 
 class ClientError(Exception):
@@ -95,68 +86,11 @@ def refusal(exc: IllegalAction) -> dict:
     return {"type": "error", "code": "illegal_action", "rule": exc.rule, "message": exc.message}
 
 
-class Bucket:
-    """A token bucket: ``allow()`` is False once a connection sends faster than its rate allows."""
-
-    def __init__(self, rate: float, burst: int):
-        self.rate, self.burst = rate, float(burst)
-        self.level, self.t = float(burst), time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.level = min(self.burst, self.level + (now - self.t) * self.rate)
-        self.t = now
-        if self.level < 1.0:
-            return False
-        self.level -= 1.0
-        return True
-
-
-class Conn:
-    """One WebSocket in a room: a seat's (``seat`` set) or a spectator's."""
-
-    def __init__(self, ws: Socket, seat: int | None, settings: Settings):
-        self.ws = ws
-        self.seat = seat
-        self.bucket = Bucket(settings.rate_per_second, settings.rate_burst)
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_LIMIT)
-        self.closed = False
-        self.writer = asyncio.create_task(self._drain())
-
-    def send(self, msg: dict | str) -> None:
-        if self.closed:
-            return
-        text = msg if isinstance(msg, str) else dumps(msg)
-        try:
-            self.outbox.put_nowait(text)
-        except asyncio.QueueFull:  # the client does not read: drop it (it resyncs on reconnect)
-            self.close(4008, "too slow")
-
-    def close(self, code: int = 1000, reason: str = "") -> None:
-        if self.closed:
-            return
-        self.closed = True
-        self.close_code, self.close_reason = code, reason
-        with contextlib.suppress(asyncio.QueueFull):
-            self.outbox.put_nowait(None)
-
-    async def _drain(self) -> None:
-        try:
-            while True:
-                text = await self.outbox.get()
-                if text is None:
-                    await self.ws.close(self.close_code, self.close_reason)
-                    return
-                await self.ws.send_text(text)
-        except Exception:  # the socket went away; the reader side detaches the connection
-            self.closed = True
-
-
 @dataclass
 class Room:
     """The owner of one room's current match."""
 
-    hub: Hub
+    hub: Any  # the deltav.server.hub.Hub holding this room (not imported: the hub imports this module)
     code: str
     no: int
     game: type[Game]
@@ -185,13 +119,17 @@ class Room:
     # the seats' sockets; any other process keeps a replica for its spectators, caught up from the database
     owned: bool = True
     remote: dict | None = None  # a replica's copy of the owner's live info (connected seats, grace deadlines)
+    closed: bool = False  # the server is stopping: no new bot turn, timer or grace clock starts
+    chat_seen: int = 0  # the id of the newest chat line shown here (several processes: lines after it are new)
+    idle_since: float = field(default_factory=time.time)  # when its last socket left (a replica is then evicted)
+    evicted: bool = False  # a replica dropped from the hub (a socket reaching it must look the room up again)
 
     # --- building --------------------------------------------------------------------------------------
     @classmethod
-    def from_row(cls, hub: Hub, row: MatchRow) -> Room:
+    def from_row(cls, hub: Any, row: MatchRow) -> Room:
         game = hub.game(row.game)
         labels = [s.spec for s in row.seats]  # record labels: "human" or the bot spec (names change; specs do not)
-        session = Session.resume(game, row.options, row.seed, labels, row.submissions)
+        session = RoomSession.resume(game, row.options, row.seed, labels, row.submissions)
         room = cls(hub, row.code, row.no, game, row.seed, row.seats, session, row.status, dict(row.meta),
                    seq=len(row.submissions))
         room.clock = Clock.from_meta(row.meta)
@@ -354,17 +292,19 @@ class Room:
 
     # --- connections -----------------------------------------------------------------------------------
     async def attach(self, ws: Socket, token: str | None) -> Conn:
-        if token and self.hub.cluster is not None:
-            await self.hub.own_or_redirect(self)  # a seat plays on the room's owner process
+        if token and self.hub.leases is not None:
+            await self.hub.leases.own_or_redirect(self)  # a seat plays on the room's owner process
             if self.seat_of(token) is None:
-                await self.refresh()  # the seat may have been taken through another process
+                await self.hub.replicas.refresh(self)  # the seat may have been taken through another process
         async with self.lock:
+            if self.evicted:  # a replica dropped while this socket waited: the caller looks the room up again
+                raise ClientError("evicted", "this room was just unloaded here; connect again", 503)
             seat = None
             if token:
                 seat = self.seat_of(token)
                 if seat is None:
                     raise ClientError("bad_token", "this token holds no seat in this room", 403)
-            conn = Conn(ws, seat, self.hub.settings)
+            conn = Conn(ws, seat, self.hub.settings.rate_per_second, self.hub.settings.rate_burst)
             if seat is None:
                 self.spectators.add(conn)
             else:
@@ -379,9 +319,12 @@ class Room:
                        "limits": {"max_message_bytes": self.hub.settings.max_message_bytes, "max_chat": MAX_CHAT,
                                   "rate_per_second": self.hub.settings.rate_per_second}})
             self._arm_graces()
-            self.broadcast_state()
-            if seat is not None:
-                self.hub.share_info(self)
+            if seat is None:  # a spectator changes nobody else's message (the room info lists seats only)
+                conn.send(self.state_text(None))
+            else:
+                self.broadcast_state()
+                if self.hub.replicas is not None:
+                    self.hub.replicas.share_info(self)
             return conn
 
     async def detach(self, conn: Conn) -> None:
@@ -389,17 +332,20 @@ class Room:
         async with self.lock:
             if conn.seat is None:
                 self.spectators.discard(conn)
+                if self.hub.replicas is not None:
+                    self.hub.replicas.left(self)
                 return
             if self.conns.get(conn.seat) is not conn:
                 return  # already replaced by a newer socket
             del self.conns[conn.seat]
             self._arm_graces()
             self.broadcast_state()
-            self.hub.share_info(self)
+            if self.hub.replicas is not None:
+                self.hub.replicas.share_info(self)
 
     def _arm_graces(self) -> None:
         """Start the forfeit clock of each disconnected human seat while another human seat is connected."""
-        if self.status != "live" or self.hub.settings.grace_seconds <= 0 or not self.owned:
+        if self.status != "live" or self.hub.settings.grace_seconds <= 0 or not self.owned or self.closed:
             return
         humans = self.human_seats()
         for s in humans:
@@ -483,6 +429,8 @@ class Room:
         if step is None or isinstance(step, bool) or not isinstance(step, int):
             raise ClientError("bad_message", "a submit message needs 'step', the integer step it was made for")
         t0 = time.perf_counter()
+        if self.status == "open" and self.hub.replicas is not None:
+            await self.hub.replicas.refresh(self)  # the last seat may have been taken through another process
         async with self.lock:
             if self.status == "open":
                 raise ClientError("not_started", "the match starts when every seat is taken")
@@ -576,8 +524,10 @@ class Room:
         async with self.lock:
             seat = conn.seat
             name = self.seats[seat].name
-            at = await self.hub.store.add_chat(self.code, self.no, seat, name, text)
+            line_id, at = await self.hub.store.add_chat(self.code, self.no, seat, name, text)
+            self.chat_seen = max(self.chat_seen, line_id)
             self.broadcast({"type": "chat", "seat": seat, "name": name, "text": text, "at": at})
+            self.hub.notify(self, line_id, kind="chat")  # the other processes' spectators read it from the database
 
     async def rematch(self, conn: Conn) -> None:
         if conn.seat is None:
@@ -629,7 +579,7 @@ class Room:
 
     # --- bots ------------------------------------------------------------------------------------------
     def kick_bots(self) -> None:
-        if self.status != "live" or not self.owned:
+        if self.status != "live" or not self.owned or self.closed:
             return
         for seat in self.session.waiting_for():
             bot = self.bots.get(seat)
@@ -661,7 +611,7 @@ class Room:
             if self.no == no:
                 self.kick_bots()  # it may have to decide again at once (decomposed decisions)
 
-    # --- several processes -----------------------------------------------------------------------------
+    # --- rebuilding ------------------------------------------------------------------------------------
     def become(self, row: MatchRow, owned: bool) -> None:
         """Rebuild this room in place from a stored match (the sockets stay), as its owner or as a replica."""
         fresh = Room.from_row(self.hub, row)
@@ -671,94 +621,19 @@ class Room:
         self.snap_cache.clear()
         self.owned = owned
 
-    def start_owning(self) -> None:
-        """This process has just become the room's owner: run its bots and clocks."""
-        self.owned = True
-        self.remote = None
-        self.kick_bots()
-        self._arm_turn()
-        self._arm_graces()
-
-    def stop_owning(self, url: str | None) -> None:
-        """Another process owns the room now: stop the bots and clocks, send the seats there."""
-        self.owned = False
-        for t in list(self.tasks):
-            if t is not asyncio.current_task():
-                t.cancel()
-        self.grace.clear()
-        self.deadlines.clear()
-        self.turn_timer = None
-        for conn in list(self.conns.values()):
-            conn.send({"type": "redirect", "url": url, "message": "this room is now served by another process"})
-            conn.close(4010, "redirect")
-        self.conns.clear()
-
-    async def catch_up(self) -> None:
-        """A replica: apply the submissions stored since its own (the owner's notice, or a periodic check),
-        then show its spectators the new state."""
-        async with self.lock:
-            if self.owned:
-                return
-            applied = []
-            try:
-                for seat, action, at in await self.hub.store.submissions_since(self.code, self.no, self.seq):
-                    outcome = self.session.submit(seat, action)
-                    self.seq += 1
-                    if outcome.buffered is None:
-                        self.turn_started = at
-                    applied += outcome.applied
-                    if outcome.finished:
-                        self.status = "finished"
-            except DeltavError:  # never expected (the owner accepted them): start again from the database
-                log.exception("room %s: replica out of step; rebuilding", self.code)
-                row = await self.hub.store.load_match(self.code)
-                if row is not None:
-                    self.become(row, owned=False)
-            if applied:
-                self.broadcast_state(applied)
-
-    async def refresh(self) -> None:
-        """Re-read the room's seats, status and meta (changed through another process: a seat taken, a forfeit,
-        a rematch); a replica also re-reads the owner's live info and catches up."""
-        row = await self.hub.store.load_match(self.code, with_submissions=False)
-        if row is None:
-            return
-        async with self.lock:
-            if row.no != self.no:  # a rematch: the room's next match
-                full = await self.hub.store.load_match(self.code, row.no)
-                if full is not None:
-                    self.become(full, self.owned)
-                    if self.owned:
-                        self.start_owning()
-            else:
-                for s in row.seats:
-                    self.seats[s.seat].token_hash, self.seats[s.seat].name = s.token_hash, s.name
-                went_live = self.status == "open" and row.status == "live"
-                if row.status != "live" or went_live:
-                    self.status = row.status
-                self.meta = dict(row.meta)
-                if went_live:
-                    self.turn_started = row.meta.get("live_at", self.turn_started)
-                    if self.owned:
-                        self.start_owning()
-            if not self.owned:
-                lease = await self.hub.store.lease(self.code)
-                self.remote = lease[3] if lease else None
-        if not self.owned:
-            await self.catch_up()
-        self.broadcast_state()
-
-    def live_info(self) -> dict:
-        return {"connected": sorted(self.conns), "grace_until": {str(k): v for k, v in self.deadlines.items()}}
-
-    def _spawn(self, coro: Any) -> asyncio.Task:
+    def _spawn(self, coro: Any) -> asyncio.Task | None:
+        if self.closed:  # stopping: a task started now would never run (and never be awaited)
+            coro.close()
+            return None
         task = asyncio.create_task(coro)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
         return task
 
     async def close(self) -> None:
-        """Stop the room's bots and clocks (waiting until they have stopped) and close its sockets."""
+        """Stop the room's bots and clocks (waiting until they have stopped) and close its sockets. A bot turn
+        cancelled here does not start the next one (``closed``)."""
+        self.closed = True
         tasks = list(self.tasks)
         for t in tasks:
             t.cancel()
@@ -779,11 +654,6 @@ async def _to_the_end(coro: Any) -> Any:
         raise
 
 
-def ws_url(base: str, code: str) -> str:
-    """The WebSocket URL of room ``code`` on the process whose base URL is ``base``."""
-    return base.rstrip("/").replace("https://", "wss://").replace("http://", "ws://") + f"/ws/{code}"
-
-
 def _ref(text: str | None) -> Any:
     """The client's ``id`` of a message, when it can be read (echoed in errors)."""
     if not text or len(text) > MAX_MESSAGE_BYTES:
@@ -794,330 +664,3 @@ def _ref(text: str | None) -> Any:
         return None
     ref = msg.get("id") if isinstance(msg, dict) else None
     return ref if isinstance(ref, str | int) else None
-
-
-class Hub:
-    """The live rooms of this server process and the ways to make, join and find them."""
-
-    def __init__(self, store: Store, settings: Settings, games: Mapping[str, type[Game]]):
-        self.store = store
-        self.settings = settings
-        self.games = dict(games)
-        self.bots = BotRunner(settings.bot_workers)
-        self.rooms: dict[str, Room] = {}
-        self.ready = False
-        self._loading: dict[str, asyncio.Lock] = {}
-        self.cluster = settings.cluster
-        self.bus: Bus | None = None
-        self.lease_loop: LeaseLoop | None = None
-        self._background: set[asyncio.Task] = set()
-        self._creating: set[str] = set()  # codes being created here (the lease loop must not load them meanwhile)
-        self.metrics = None  # set by the app (deltav.server.metrics.Metrics)
-
-    def game(self, gid: str) -> type[Game]:
-        if gid not in self.games:
-            raise ClientError("unknown_game", f"unknown game {gid!r} (allowed: {', '.join(sorted(self.games))})")
-        return self.games[gid]
-
-    async def restore(self) -> int:
-        """Reload every unfinished room by replaying its submissions; returns how many. With several processes
-        the rooms nobody owns are taken over by the lease loop instead (the first round runs here)."""
-        if self.cluster is not None:
-            self.bus = Bus(self.cluster.bus_url, self.cluster.node, self.on_notice)
-            await self.bus.start()
-            await self._lease_round()
-            self.lease_loop = LeaseLoop(self.cluster, self._lease_round)
-            self.lease_loop.start()
-            self.ready = True
-            return sum(1 for r in self.rooms.values() if r.owned)
-        n = 0
-        for row in await self.store.unfinished():
-            try:
-                room = Room.from_row(self, row)
-            except DeltavError:
-                log.exception("room %s: cannot be restored", row.code)
-                continue
-            self.rooms[row.code] = room
-            room.kick_bots()
-            room._arm_turn()  # the deadline follows from the stored times: a late seat's time may be up already
-            n += 1
-        self.ready = True
-        return n
-
-    async def get(self, code: str) -> Room | None:
-        room = self.rooms.get(code)
-        if room is not None:
-            return room
-        lock = self._loading.setdefault(code, asyncio.Lock())
-        async with lock:
-            room = self.rooms.get(code)
-            if room is None:
-                row = await self.store.load_match(code)
-                if row is None:
-                    return None
-                room = Room.from_row(self, row)
-                if self.cluster is not None:  # the owner, if the room has none alive; else a replica
-                    owner, _url = await self.store.acquire_lease(code, self.cluster.node, self.cluster.advertise,
-                                                                 self.cluster.lease_seconds)
-                    room.owned = owner == self.cluster.node
-                    if room.owned:
-                        room.start_owning()
-                    else:
-                        lease = await self.store.lease(code)
-                        room.remote = lease[3] if lease else None
-                self.rooms[code] = room
-            return room
-
-    @staticmethod
-    def resolve_options(game: type[Game], options: Mapping[str, Any]) -> dict[str, Any]:
-        """A stranger's options, validated (``bad_options`` naming the option); built-in scenarios only."""
-        builtin = sorted(s.id for s in game.scenarios())
-        if builtin and isinstance(options, Mapping) and "scenario" in options and options["scenario"] not in builtin:
-            # a scenario option may name a file on this machine: strangers get the built-in scenarios only
-            raise ClientError("bad_options", f"option 'scenario': this server plays the built-in scenarios only "
-                                             f"({', '.join(builtin)})")
-        try:
-            return game.resolve_options(options)
-        except DeltavError as exc:
-            raise ClientError("bad_options", str(exc)) from None
-
-    async def create(self, game_id: str, options: Mapping[str, Any], seat_specs: list[str], seed: int | None,
-                     creator_seat: int | None, name: str | None, clock: Any = None) -> dict:
-        game = self.game(game_id)
-        try:
-            turn_clock = Clock.parse(clock)
-        except ClockError as exc:
-            raise ClientError("bad_clock", str(exc), field=exc.field) from None
-        opts = self.resolve_options(game, options)
-        n = game.num_players(opts)
-        if len(seat_specs) != n:
-            raise ClientError("bad_seats", f"{game.id} with these options has {n} seats; got {len(seat_specs)} entries")
-        for i, spec in enumerate(seat_specs):
-            if spec == "human":
-                continue
-            if not isinstance(spec, str) or not spec.startswith("bot:"):
-                raise ClientError("bad_seats", f"seat {i}: {spec!r} is neither 'human' nor a bot spec 'bot:NAME'")
-            try:
-                make_bot_agent(game.id, spec)
-            except DeltavError as exc:
-                raise ClientError("bad_seats", f"seat {i}: {exc}") from None
-        humans = [i for i, s in enumerate(seat_specs) if s == "human"]
-        if creator_seat is None:
-            creator_seat = humans[0] if humans else None
-        elif creator_seat not in humans:
-            raise ClientError("bad_seat", f"seat {creator_seat!r} is not a human seat (human seats: {humans})")
-        token = new_token() if creator_seat is not None else None
-        rows = [SeatRow(i, s, token_hash(token) if i == creator_seat and token else None,
-                        name if i == creator_seat else None) for i, s in enumerate(seat_specs)]
-        status = "live" if len(humans) <= (1 if creator_seat is not None else 0) else "open"
-        seed = secrets.randbits(62) if seed is None else seed
-        try:
-            Session(game, opts, seed, [s for s in seat_specs])  # fails early on a scenario that cannot start
-        except DeltavError as exc:
-            raise ClientError("bad_options", str(exc)) from None
-        for _ in range(20):
-            code = new_room_code()
-            meta: dict[str, Any] = {"clock": turn_clock.to_json()} if turn_clock else {}
-            if status == "live":
-                meta["live_at"] = time.time()
-            row = MatchRow(code, 1, game.id, opts, seed, status, rows, meta=meta)
-            self._creating.add(code)
-            try:
-                await self.store.create_room(row)
-                break
-            except DuplicateCode:
-                self._creating.discard(code)
-                continue
-        else:  # pragma: no cover - 4 million codes
-            raise ClientError("busy", "no free room code; try again", 503)
-        try:
-            room = Room.from_row(self, row)
-            self.rooms[code] = room
-            if self.cluster is not None:  # a new room is owned by the process that made it
-                await self.store.acquire_lease(code, self.cluster.node, self.cluster.advertise,
-                                               self.cluster.lease_seconds)
-        finally:
-            self._creating.discard(code)
-        room.kick_bots()
-        room._arm_turn()
-        return {"code": code, "match": 1, "seat": creator_seat, "token": token, "room": room.room_info()}
-
-    async def join(self, code: str, seat: int | None, name: str | None) -> dict:
-        room = await self.get(code)
-        if room is None:
-            raise ClientError("unknown_room", f"no room {code!r}", 404)
-        async with room.lock:
-            free = [s.seat for s in room.seats if s.spec == "human" and s.token_hash is None]
-            if room.status == "finished" or not free:
-                raise ClientError("room_full", "no free seat in this room; watch it instead", 409,
-                                  watch=f"/ws/{code}")
-            if seat is None:
-                seat = free[0]
-            elif seat not in free:
-                raise ClientError("seat_taken", f"seat {seat!r} is not a free human seat (free: {free})", 409)
-            token = new_token()
-            h = token_hash(token)
-            last = len(free) == 1
-            now = time.time()
-            meta = {**room.meta, "live_at": now} if last else None
-            ok = await self.store.claim_seat(code, room.no, seat, h, name, "live" if last else None, meta)
-            if not ok:  # pragma: no cover - another process took it (the database decides)
-                raise ClientError("seat_taken", f"seat {seat} was just taken", 409)
-            room.seats[seat].token_hash = h
-            room.seats[seat].name = name
-            if last:
-                room.status, room.meta, room.turn_started = "live", meta, now
-                room._arm_graces()
-                room._arm_turn()
-            room.broadcast_state()
-            room.kick_bots()
-            self.notify(room, -1)
-            return {"code": code, "match": room.no, "seat": seat, "token": token, "room": room.room_info()}
-
-    async def start_rematch(self, room: Room) -> None:
-        """The same room's next match, seats rotated by one (swapped for two players), a new seed."""
-        n = len(room.seats)
-        rows = []
-        for i in range(n):
-            old = room.seats[(i - 1) % n]
-            rows.append(SeatRow(i, old.spec, old.token_hash, old.name))
-        opts = room.session.options
-        seed = secrets.randbits(62)
-        meta: dict[str, Any] = {"rematch_of": room.no, "live_at": time.time()}
-        if room.clock is not None:
-            meta["clock"] = room.clock.to_json()
-        row = MatchRow(room.code, room.no + 1, room.game.id, opts, seed, "live", rows, meta=meta)
-        await self.store.add_match(row)
-        fresh = Room.from_row(self, row)
-        moved = {seat: (seat + 1) % n for seat in room.conns}
-        room.no, room.seed, room.seats, room.session = fresh.no, fresh.seed, fresh.seats, fresh.session
-        room.status, room.meta, room.seq, room.bots = "live", dict(row.meta), 0, fresh.bots
-        room.rematch_votes = set()
-        room.turn_started = fresh.turn_started
-        conns = {}
-        for seat, conn in room.conns.items():
-            conn.seat = moved[seat]
-            conns[conn.seat] = conn
-        room.conns = conns
-        room.broadcast({"type": "rematch", "match": room.no,
-                        "seats": {str(c.seat): c.seat for c in room.conns.values()}})
-        for conn in room.conns.values():
-            conn.send({"type": "welcome", "room": room.code, "match": room.no, "seat": conn.seat, "role": "player"})
-        room._arm_graces()
-        room._arm_turn()
-        room.broadcast_state()
-        room.kick_bots()
-        self.notify(room, -1)
-
-    # --- several processes -------------------------------------------------------------------------------
-    def _later(self, coro: Any) -> None:
-        task = asyncio.create_task(coro)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-
-    def notify(self, room: Room, seq: int) -> None:
-        """Tell the other processes that ``room`` stored submission ``seq`` (-1: seats, status or meta changed)."""
-        if self.metrics is not None and seq >= 0:
-            self.metrics.actions.inc()
-        if self.bus is not None:
-            self._later(self.bus.publish(room.code, room.no, seq))
-
-    def share_info(self, room: Room) -> None:
-        """The owner's live info (who is connected, grace deadlines) for the replicas' spectators."""
-        if self.cluster is None or not room.owned:
-            return
-
-        async def share():
-            await self.store.set_lease_info(room.code, self.cluster.node, room.live_info())
-            if self.bus is not None:
-                await self.bus.publish(room.code, room.no, -1)
-
-        self._later(share())
-
-    async def on_notice(self, code: str, no: int, seq: int) -> None:
-        room = self.rooms.get(code)
-        if room is None:
-            return
-        if seq < 0 or no != room.no:
-            await room.refresh()
-        elif not room.owned and seq >= room.seq:
-            await room.catch_up()
-
-    async def own_or_redirect(self, room: Room) -> None:
-        """Before a seat attaches here: own the room (taking it over if its owner is gone), or send the seat to
-        the owner (ClientError ``redirect`` with the owner's WebSocket URL)."""
-        assert self.cluster is not None
-        if room.owned:
-            return
-        owner, url = await self.store.acquire_lease(room.code, self.cluster.node, self.cluster.advertise,
-                                                    self.cluster.lease_seconds)
-        if owner == self.cluster.node:
-            await self._promote(room)
-            return
-        raise ClientError("redirect", "this room is served by another server process: connect there", 409,
-                          url=ws_url(url, room.code))
-
-    async def _promote(self, room: Room) -> None:
-        row = await self.store.load_match(room.code)
-        if row is None:
-            return
-        async with room.lock:
-            if room.owned:  # promoted meanwhile (a seat's connect and the lease loop at once)
-                return
-            room.become(row, owned=True)
-            room.start_owning()
-        log.info("room %s: taken over (match %d, %d submissions replayed)", room.code, room.no, room.seq,
-                 extra={"event": "takeover", "room": room.code, "seq": room.seq})
-        room.broadcast_state()
-
-    async def _lease_round(self) -> None:
-        """Renew; drop the rooms another process took; take over the orphans; let replicas catch up."""
-        assert self.cluster is not None
-        c = self.cluster
-        held = await self.store.renew_leases(c.node, c.lease_seconds)
-        for code, room in list(self.rooms.items()):
-            if room.owned and code not in held and code not in self._creating:
-                lease = await self.store.lease(code)
-                if lease is not None and lease[0] == c.node:
-                    continue  # made (and leased) since the renewal read its leases
-                async with room.lock:
-                    room.stop_owning(ws_url(lease[1], code) if lease else None)
-                log.warning("room %s: lease lost to another process", code, extra={"event": "lease_lost", "room": code})
-                await room.refresh()
-        for code in await self.store.orphans():
-            known = self.rooms.get(code)
-            if code in self._creating or (known is not None and known.owned):
-                continue  # ours already (its lease is being written)
-            owner, _ = await self.store.acquire_lease(code, c.node, c.advertise, c.lease_seconds)
-            if owner != c.node:
-                continue
-            async with self._loading.setdefault(code, asyncio.Lock()):  # the same lock as get(): one Room a code
-                room = self.rooms.get(code)
-                if room is None:
-                    row = await self.store.load_match(code)
-                    if row is None or code in self.rooms:
-                        continue
-                    room = Room.from_row(self, row)
-                    self.rooms[code] = room
-                    room.start_owning()
-                    log.info("room %s: taken over (match %d, %d submissions replayed)", code, room.no, room.seq,
-                             extra={"event": "takeover", "room": code, "seq": room.seq})
-                elif not room.owned:
-                    await self._promote(room)
-        for room in list(self.rooms.values()):
-            if not room.owned and room.spectators:
-                await room.catch_up()
-
-    async def close(self) -> None:
-        if self.lease_loop is not None:
-            await self.lease_loop.close()
-        for room in list(self.rooms.values()):
-            await room.close()
-        if self.cluster is not None:  # a clean stop: the other processes may take these rooms at once
-            with contextlib.suppress(Exception):
-                await self.store.release_leases(self.cluster.node)
-        if self.bus is not None:
-            await self.bus.close()
-        for t in list(self._background):
-            t.cancel()
-        self.bots.close()

@@ -292,11 +292,14 @@ class Store:
         if values:
             await conn.execute(update(matches).where(matches.c.code == code, matches.c.no == no).values(**values))
 
-    async def add_chat(self, code: str, no: int, seat: int, name: str | None, text: str) -> float:
+    async def add_chat(self, code: str, no: int, seat: int, name: str | None, text: str) -> tuple[int, float]:
+        """Store a chat line; its id (increasing: the other processes read the lines after the last id they
+        showed) and time."""
         now = time.time()
         async with self._writing() as conn:
-            await conn.execute(insert(chat).values(code=code, no=no, seat=seat, name=name, text=text, at=now))
-        return now
+            result = await conn.execute(insert(chat).values(code=code, no=no, seat=seat, name=name, text=text, at=now))
+            line_id = result.inserted_primary_key[0]
+        return line_id, now
 
     # --- reading ---------------------------------------------------------------------------------------
     async def load_match(self, code: str, no: int | None = None, with_submissions: bool = True) -> MatchRow | None:
@@ -441,6 +444,21 @@ class Store:
                                               submissions.c.seq >= seq)
                                        .order_by(submissions.c.seq))).all()
         return [(r[0], json.loads(r[1]), r[2]) for r in rows]
+
+    async def chat_since(self, code: str, after: int) -> list[tuple[int, dict]]:
+        """The chat lines of room ``code`` with an id above ``after``, oldest first: ``(id, chat message)``."""
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(chat.c.id, chat.c.no, chat.c.seat, chat.c.name, chat.c.text, chat.c.at)
+                                       .where(chat.c.code == code, chat.c.id > after).order_by(chat.c.id))).all()
+        return [(r[0], {"type": "chat", "seat": r[2], "name": r[3], "text": r[4], "at": r[5]}) for r in rows]
+
+    async def last_chat_id(self, code: str) -> int:
+        """The id of room ``code``'s newest chat line (0: none yet)."""
+        from sqlalchemy import func
+
+        async with self.engine.connect() as conn:
+            got = (await conn.execute(select(func.max(chat.c.id)).where(chat.c.code == code))).scalar()
+        return int(got or 0)
 
     async def ping(self) -> None:
         from sqlalchemy import text

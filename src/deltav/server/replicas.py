@@ -1,0 +1,176 @@
+"""Several processes: keeping each room this process holds in step with the database, the one truth.
+
+The bus (``cluster.Bus``) carries notices of ``(room, match, seq)`` only. :class:`Replicas` (one per hub, with
+several processes only) turns them into database reads:
+
+- :meth:`on_notice`: a stored submission (``seq`` >= 0) makes a replica catch up (:meth:`catch_up`: apply the
+  submissions stored since its own, then show its spectators the new state); a change of seats, status or meta
+  (``seq`` -1) makes any holder re-read the room's row (:meth:`refresh`: a seat taken through another process,
+  a forfeit, a rematch, the owner's live info);
+- :meth:`share_info`: the owner's live info (connected seats, grace deadlines) written to its lease row for the
+  replicas' spectators, then a notice;
+- :meth:`relay_chat`: a chat notice (the id of a stored line) makes every process holding the room read the lines
+  after the last it showed and send them to its sockets, so chat reaches the spectators of every process;
+- eviction: a replica whose last socket left is dropped from the hub after ``Settings.replica_linger_seconds``
+  (a finished match's replica at once), so a process does not keep every room it ever showed;
+- :meth:`round` (every lease round): replicas with spectators catch up (moves and chat) even when a notice was
+  lost, and idle replicas are evicted.
+
+This module owns replicas' freshness only; who owns a room is ``leases``, the rules of play ``rooms``.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from deltav.core.errors import DeltavError
+
+if TYPE_CHECKING:
+    from deltav.server.rooms import Room
+
+log = logging.getLogger("deltav.server")
+
+
+class Replicas:
+    """The database reads that keep this process's rooms current (see the module's docstring)."""
+
+    def __init__(self, hub: Any):  # the Hub (not imported: it imports this module)
+        self.hub = hub
+
+    def share_info(self, room: Room) -> None:
+        """The owner's live info (who is connected, grace deadlines) for the replicas' spectators."""
+        if not room.owned:
+            return
+        hub = self.hub
+        assert hub.cluster is not None
+
+        async def share():
+            await hub.store.set_lease_info(room.code, hub.cluster.node, live_info(room))
+            if hub.bus is not None:
+                await hub.bus.publish(room.code, room.no, -1)
+
+        hub._later(share())
+
+    async def on_notice(self, code: str, no: int, seq: int, kind: str = "room") -> None:
+        room = self.hub.rooms.get(code)
+        if room is None:
+            return
+        if kind == "chat":
+            if seq > room.chat_seen:
+                await self.relay_chat(room)
+        elif seq < 0 or no != room.no:
+            await self.refresh(room)
+        elif not room.owned and seq >= room.seq:
+            await self.catch_up(room)
+
+    async def catch_up(self, room: Room) -> bool:
+        """A replica: apply the submissions stored since its own (the owner's notice, or a periodic check),
+        then show its spectators the new state. True when it did (there was something new)."""
+        async with room.lock:
+            if room.owned:
+                return False
+            applied = []
+            try:
+                for seat, action, at in await self.hub.store.submissions_since(room.code, room.no, room.seq):
+                    outcome = room.session.submit(seat, action)
+                    room.seq += 1
+                    if outcome.buffered is None:
+                        room.turn_started = at
+                    applied += outcome.applied
+                    if outcome.finished:
+                        room.status = "finished"
+            except DeltavError:  # never expected (the owner accepted them): start again from the database
+                log.exception("room %s: replica out of step; rebuilding", room.code)
+                row = await self.hub.store.load_match(room.code)
+                if row is not None:
+                    room.become(row, owned=False)
+            if applied:
+                room.broadcast_state(applied)
+        if room.status == "finished":
+            self.left(room)  # archived: nothing more to show (once its sockets have gone)
+        return bool(applied)
+
+    async def refresh(self, room: Room) -> None:
+        """Re-read the room's seats, status and meta (changed through another process: a seat taken, a forfeit,
+        a rematch); a replica also re-reads the owner's live info and catches up."""
+        from deltav.server.leases import start_owning
+
+        store = self.hub.store
+        row = await store.load_match(room.code, with_submissions=False)
+        if row is None:
+            return
+        async with room.lock:
+            if row.no != room.no:  # a rematch: the room's next match
+                full = await store.load_match(room.code, row.no)
+                if full is not None:
+                    room.become(full, room.owned)
+                    if room.owned:
+                        start_owning(room)
+            else:
+                for s in row.seats:
+                    room.seats[s.seat].token_hash, room.seats[s.seat].name = s.token_hash, s.name
+                went_live = room.status == "open" and row.status == "live"
+                if row.status != "live" or went_live:
+                    room.status = row.status
+                room.meta = dict(row.meta)
+                if went_live:
+                    room.turn_started = row.meta.get("live_at", room.turn_started)
+                    if room.owned:
+                        start_owning(room)
+            if not room.owned:
+                lease = await store.lease(room.code)
+                room.remote = lease[3] if lease else None
+        if not room.owned and await self.catch_up(room):
+            return  # its broadcast showed the refreshed room already: the same state is not sent twice
+        room.broadcast_state()
+
+    async def relay_chat(self, room: Room) -> None:
+        """Send this process's sockets of ``room`` the chat lines stored after the last one shown here."""
+        async with room.lock:
+            for line_id, msg in await self.hub.store.chat_since(room.code, room.chat_seen):
+                room.chat_seen = line_id
+                room.broadcast(msg)
+
+    async def loaded(self, room: Room) -> None:
+        """A room just loaded here: the chat lines already stored are history, not news."""
+        room.chat_seen = await self.hub.store.last_chat_id(room.code)
+
+    def left(self, room: Room) -> None:
+        """A socket left ``room``: a replica with no socket left starts lingering; a finished one goes at once."""
+        if room.owned or room.conns or room.spectators:
+            return
+        room.idle_since = time.time()
+        if room.status == "finished":
+            self.evict(room)
+
+    def evict(self, room: Room) -> None:
+        """Drop an unused replica from the hub (synchronously, so no socket can attach halfway); it is loaded
+        again from the database when someone asks for the room."""
+        if room.owned or room.conns or room.spectators or room.evicted or self.hub.rooms.get(room.code) is not room:
+            return
+        del self.hub.rooms[room.code]
+        room.evicted = True
+        room.closed = True
+        log.info("room %s: replica unloaded (no socket left)", room.code,
+                 extra={"event": "replica_evicted", "room": room.code})
+
+    async def round(self) -> None:
+        """Every lease round: the replicas with spectators catch up (a notice may have been lost); those without a
+        socket for ``replica_linger_seconds`` are evicted."""
+        linger = self.hub.settings.replica_linger_seconds
+        now = time.time()
+        for room in list(self.hub.rooms.values()):
+            if room.owned:
+                continue
+            if room.spectators:
+                await self.catch_up(room)
+                await self.relay_chat(room)
+            elif not room.conns and (room.status == "finished" or now - room.idle_since >= linger):
+                self.evict(room)
+
+
+def live_info(room: Room) -> dict:
+    """What the replicas' spectators need of the owner's sockets: the connected seats and grace deadlines."""
+    return {"connected": sorted(room.conns), "grace_until": {str(k): v for k, v in room.deadlines.items()}}
