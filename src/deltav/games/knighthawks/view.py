@@ -1,7 +1,10 @@
-"""The Knight Hawks determinizer: a full state built from one player's view alone, for search bots (the views
-themselves and the secret tokens are built by ``KHState.view`` / ``KHState.secret_tokens`` in ``state.py``).
+"""Knight Hawks views, secret tokens and the determinizer: what one seat (or a spectator) may see of a state,
+which event tokens stay secret from it, and a full world sampled from one player's view alone, for search
+bots.
 
-Owns: :func:`determinize`. Must never read anything but the view.
+Owns: :func:`view`, :func:`secret_tokens` (``KHState.view`` / ``KHState.secret_tokens`` delegate here) and
+:func:`sample_world` (the JSON of a full state, which ``Game.determinize`` loads). The determinizer must never
+read anything but the view; a view must share no mutable object with the state.
 """
 
 from __future__ import annotations
@@ -11,11 +14,53 @@ from collections.abc import Mapping
 from deltav.core.rng import Rng
 from deltav.games.knighthawks.repair import sample_secret_repairs
 from deltav.games.knighthawks.ships import Ship
-from deltav.games.knighthawks.state import KHState
+
+PRIVATE_KEYS = ("damage", "adf", "mr", "weapons", "defenses", "unrepairable", "navdir")  # from the shadow
 
 
-def determinize(view: Mapping, player: int, rng: Rng) -> KHState:
-    """A full state from ``player``'s view: the other side's hidden traps (their number is in the view)
+def view(state, player: int | None) -> dict:
+    """Everything but the dice and the other side's hidden mines: enemy mine patterns and inert seekers
+    are not shown (their count is); see docs/knighthawks.md."""
+    out = state._public_json()
+    hidden = 0
+    shown = []
+    for mm in out["mines"]:
+        mine_owner, moves, layer = mm[1], mm[4], mm[6]
+        if player is not None and mine_owner == player or moves >= 0 or mm[0] in state.activated:
+            shown.append(mm)
+        elif layer == "":
+            hidden += 1  # placed before play: the scenario says how many there are, not where
+        # a trap dropped in play is unknown to the other side (not even counted) until it detonates or,
+        # a seeker, is activated
+    out["mines"] = shown
+    out["hidden_mines"] = hidden
+    acting = state.current_players()
+    if player is None or player not in acting:  # a seat's decision in progress is its own business
+        out["plotting"] = None
+        out["declared"] = []
+    for sj, sh in zip(out["ships"], state.ships):
+        if player is not None and sh.owner == player:
+            continue
+        sj.pop("shadow", None)
+        if sh.shadow is not None:  # the other side's picture of the ship: no secret repairs or lays
+            pub = sh.shadow.to_json()
+            for k in PRIVATE_KEYS:
+                sj[k] = pub[k]
+            sj["damaged_systems"] = dict(pub["damaged_systems"], fire=sh.fire)
+    out["allocations"] = [a for a in out["allocations"] if player is not None and a[0] == player]
+    if player is None or player != state.mover:
+        out["laid"] = []
+    out["viewer"] = player
+    return out
+
+
+def secret_tokens(state, player: int | None) -> set[str]:
+    return {mm[0] for mm in state.mines
+            if mm[4] < 0 and mm[0] not in state.activated and (player is None or mm[1] != player)}
+
+
+def sample_world(view: Mapping, player: int, rng: Rng) -> dict:
+    """The JSON of a full state from ``player``'s view: the other side's hidden traps (their number is in the view)
     are placed at random map hexes off planets, each a mine pattern or a seeker with even odds; once a
     repair turn has passed, each damaged item of an enemy ship may have been repaired in secret (25% each;
     the view's record stays the world's picture of it)."""
@@ -39,4 +84,4 @@ def determinize(view: Mapping, player: int, rng: Rng) -> KHState:
             ships.append(sj)
         o["ships"] = ships
     o["rng"] = Rng(rng.next64()).to_json()
-    return KHState.from_json(o)
+    return o

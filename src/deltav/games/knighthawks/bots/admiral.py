@@ -12,6 +12,7 @@ from deltav.core.errors import IllegalAction
 from deltav.core.protocol import Decision
 from deltav.core.rng import Rng
 from deltav.games.knighthawks import escort as es
+from deltav.games.knighthawks import fire_phase
 from deltav.games.knighthawks import heuristics as hx
 from deltav.games.knighthawks import messages as m
 from deltav.games.knighthawks import planner as pl
@@ -295,7 +296,7 @@ class Admiral(ScriptedCaptain):
             firer = world.ship(a.ship)
             target = world.ship(a.target)
             code, n = firer.weapons[a.weapon][0], firer.weapons[a.weapon][1]
-            g = world._geometry(firer, code, target, defensive)
+            g = fire_phase.geometry(world, firer, code, target, defensive)
             if g is None:
                 continue
             prob, half = pl.hit_chance(world, code, target, g[1], g[2], firer.ccs, firer.ms_turns > 0)
@@ -320,7 +321,7 @@ class Admiral(ScriptedCaptain):
         if not self.exact_icms:
             return ScriptedCaptain._intercept(self, world, legal)
 
-        a = world.attacks[world._pending_attack()]
+        a = world.attacks[fire_phase.pending_attack(world)]
         code, target = a[2], world.ship(a[3])
         firer = world._get(a[0])
         ccs = firer.ccs if firer is not None else False
