@@ -128,7 +128,8 @@ class Ship:
         return self.adf == 0 and self.mr == 0 and self.kind != "station"
 
     # --- JSON ----------------------------------------------------------------------------------------
-    def to_json(self) -> dict:
+    def to_json(self, shadow: bool = True) -> dict:
+        """The ship's record; ``shadow`` False leaves out the other side's picture of it (``"shadow": None``)."""
         return {
             "id": self.id, "name": self.name, "class": self.cls, "kind": self.kind, "owner": self.owner,
             "evasive": self.evasive, "points": self.points,
@@ -143,9 +144,28 @@ class Ship:
             "orbit": list(self.orbit) if self.orbit is not None else None,
             "evading": self.evading, "unrepairable": list(self.unrep), "path": [list(h) for h in self.path],
             "navdir": self.navdir, "dock_turns": self.dock_turns,
-            "shadow": None if self.shadow is None else self.shadow.to_json(),
+            "shadow": None if self.shadow is None or not shadow else self.shadow.to_json(),
             "attacked": self.attacked,
         }
+
+    def public_json(self) -> dict:
+        """The ship as the other side sees it: its record with the secret part (damage, ADF, MR, systems,
+        unrepairable items, navigation direction) taken from the shadow when a private change made one, and no
+        shadow."""
+        out = self.to_json(False)
+        del out["shadow"]
+        pub = self.shadow
+        if pub is not None:
+            out["damage"] = pub.dmg
+            out["adf"] = pub.adf
+            out["mr"] = pub.mr
+            out["weapons"] = [list(w) for w in pub.weapons]
+            out["defenses"] = [list(d) for d in pub.defenses]
+            out["unrepairable"] = list(pub.unrep)
+            out["navdir"] = pub.navdir
+            out["damaged_systems"] = {"short": pub.short, "ccs": pub.ccs, "nav": pub.nav, "dc": pub.dch,
+                                      "fire": self.fire}
+        return out
 
     @classmethod
     def from_json(cls, o: dict) -> Ship:

@@ -30,6 +30,13 @@ def _hex(h) -> tuple[int, int]:
     return (h[0], h[1])
 
 
+def _attack_json(a: list) -> list:
+    """A declared or pending attack as JSON: a new list, with a new list for its hex (index 4)."""
+    out = a[:]
+    out[4] = list(a[4])
+    return out
+
+
 class KHState(State):
     game: ClassVar[type[Game]]
     num_players = 2
@@ -171,7 +178,8 @@ class KHState(State):
         s._cache = self._cache  # per-phase lookups; every phase change makes a new dict, never clears one
         return s
 
-    def _public_json(self) -> dict:
+    def _public_json(self, ships: list | None = None) -> dict:
+        """The record but the dice (``ships``: the ships' JSON if the caller built it, e.g. a view)."""
         return {
             "game": "knighthawks",
             "options": dict(self.options),
@@ -187,7 +195,7 @@ class KHState(State):
             "stage": self.stage,
             "fire_mode": self.fire_mode,
             "after": self.after,
-            "ships": [s.to_json() for s in self.ships],
+            "ships": [s.to_json() for s in self.ships] if ships is None else ships,
             "mines": [[a, b, c, list(d), e, f, g] for a, b, c, d, e, f, g in self.mines],
             "plots": {k: [v[0], v[1], list(v[2])] for k, v in sorted(self.plots.items())},
             "plotting": None if self.cur is None else [self.cur[0], self.cur[1], self.cur[2], list(self.cur[3])],
@@ -195,8 +203,8 @@ class KHState(State):
             "laid": list(self.laid),
             "activated": list(self.activated),
             "orbit_new": dict(sorted(self.orbit_new.items())),
-            "declared": [list(a) for a in self.declared],
-            "attacks": [list(a) for a in self.attacks],
+            "declared": [_attack_json(a) for a in self.declared],
+            "attacks": [_attack_json(a) for a in self.attacks],
             "repair_player": self.repair_player,
             "allocations": [list(a) for a in self.allocs],
             "result": self.res.to_json() if self.res else None,

@@ -10,18 +10,18 @@ read anything but the view; a view must share no mutable object with the state.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 
 from deltav.core.rng import Rng
 from deltav.games.knighthawks.repair import sample_secret_repairs
 from deltav.games.knighthawks.ships import Ship
 
-PRIVATE_KEYS = ("damage", "adf", "mr", "weapons", "defenses", "unrepairable", "navdir")  # from the shadow
-
 
 def view(state, player: int | None) -> dict:
     """Everything but the dice and the other side's hidden mines: enemy mine patterns and inert seekers
     are not shown (their count is); see docs/knighthawks.md."""
-    out = state._public_json()
+    out = state._public_json([sh.to_json() if player is not None and sh.owner == player else sh.public_json()
+                              for sh in state.ships])
     hidden = 0
     shown = []
     for mm in out["mines"]:
@@ -38,15 +38,6 @@ def view(state, player: int | None) -> dict:
     if player is None or player not in acting:  # a seat's decision in progress is its own business
         out["plotting"] = None
         out["declared"] = []
-    for sj, sh in zip(out["ships"], state.ships):
-        if player is not None and sh.owner == player:
-            continue
-        sj.pop("shadow", None)
-        if sh.shadow is not None:  # the other side's picture of the ship: no secret repairs or lays
-            pub = sh.shadow.to_json()
-            for k in PRIVATE_KEYS:
-                sj[k] = pub[k]
-            sj["damaged_systems"] = dict(pub["damaged_systems"], fire=sh.fire)
     out["allocations"] = [a for a in out["allocations"] if player is not None and a[0] == player]
     if player is None or player != state.mover:
         out["laid"] = []
@@ -59,6 +50,13 @@ def secret_tokens(state, player: int | None) -> set[str]:
             if mm[4] < 0 and mm[0] not in state.activated and (player is None or mm[1] != player)}
 
 
+@lru_cache(maxsize=32)
+def _open_cells(radius: int, planets: tuple) -> tuple:
+    """The map hexes off planets, in a fixed order (where a hidden trap may lie)."""
+    return tuple((q, r) for q in range(-radius, radius + 1) for r in range(-radius, radius + 1)
+                 if max(abs(q), abs(r), abs(q + r)) <= radius and (q, r) not in planets)
+
+
 def sample_world(view: Mapping, player: int, rng: Rng) -> dict:
     """The JSON of a full state from ``player``'s view: the other side's hidden traps (their number is in the view)
     are placed at random map hexes off planets, each a mine pattern or a seeker with even odds; once a
@@ -66,11 +64,10 @@ def sample_world(view: Mapping, player: int, rng: Rng) -> dict:
     the view's record stays the world's picture of it)."""
     o = {k: v for k, v in view.items() if k not in ("viewer", "hidden_mines", "mover")}
     mines = [list(x) for x in view["mines"]]
-    radius = view["map"]["radius"]
-    planets = {tuple(h) for _, h in view["map"]["planets"]}
-    cells = [(q, r) for q in range(-radius, radius + 1) for r in range(-radius, radius + 1)
-             if max(abs(q), abs(r), abs(q + r)) <= radius and (q, r) not in planets]
-    for k in range(view.get("hidden_mines", 0)):
+    hidden = view.get("hidden_mines", 0)
+    if hidden:
+        cells = _open_cells(view["map"]["radius"], tuple((h[0], h[1]) for _, h in view["map"]["planets"]))
+    for k in range(hidden):
         h = cells[rng.below(len(cells))]
         kind = "M" if rng.below(2) == 0 else "S"
         mines.append([f"trap-sampled-{k + 1}", 1 - player, kind, list(h), -1, 0, ""])
