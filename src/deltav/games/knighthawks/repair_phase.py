@@ -16,6 +16,17 @@ from deltav.games.knighthawks.ships import ACTIVE, ensure_shadow
 
 
 def repair_actions(state, player: int) -> list:
+    """The ``repair`` allocations ``player`` may make now. The ships do not change during the repair turn (the
+    rolls come at its end), so the list is cached for the turn by the allocations made so far (a new list
+    each call: callers may extend it)."""
+    key = ("repair", player, tuple(state.allocs))
+    got = state._cache.get(key)
+    if got is None:
+        got = state._cache[key] = _repair_actions(state, player)
+    return list(got)
+
+
+def _repair_actions(state, player: int) -> tuple:
     out = []
     for sh in state.ships:
         if sh.owner != player or sh.status != ACTIVE:
@@ -29,7 +40,7 @@ def repair_actions(state, player: int) -> list:
             continue
         blocks = rep.block_sizes(left)
         out.extend(m.Repair(sh.id, t, p) for t in targets for p in blocks)
-    return out
+    return tuple(out)
 
 
 def _repair_refusal(state, player: int, a) -> tuple[str, str]:

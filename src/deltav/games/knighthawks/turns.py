@@ -79,6 +79,7 @@ def end_side_turn(state, ev: list) -> None:
         state.stage = "repair"
         state.repair_player = 0
         state.allocs = []
+        state._cache = {}  # a new dict for the repair turn's lookups (clones may share the old one)
         ev.append(m.RepairTurn(done))
         return
     movement_phase.begin_side_turn(state, ev)
