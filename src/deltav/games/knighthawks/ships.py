@@ -136,13 +136,13 @@ class Ship:
             "hex": list(self.pos), "facing": self.facing, "speed": self.speed,
             "hp": self.hp, "damage": self.dmg, "adf_max": self.adf0, "adf": self.adf, "mr_max": self.mr0,
             "mr": self.mr, "dcr_max": self.dcr0,
-            "weapons": [list(w) for w in self.weapons], "defenses": [list(d) for d in self.defenses],
+            "weapons": list(map(list, self.weapons)), "defenses": list(map(list, self.defenses)),
             "screen": self.screen, "masking": self.ms_turns,
             "damaged_systems": {"short": self.short, "ccs": self.ccs, "nav": self.nav, "dc": self.dch,
                                 "fire": self.fire},
             "status": STATUS_NAMES[self.status], "docked": self.docked,
             "orbit": list(self.orbit) if self.orbit is not None else None,
-            "evading": self.evading, "unrepairable": list(self.unrep), "path": [list(h) for h in self.path],
+            "evading": self.evading, "unrepairable": list(self.unrep), "path": list(map(list, self.path)),
             "navdir": self.navdir, "dock_turns": self.dock_turns,
             "shadow": None if self.shadow is None or not shadow else self.shadow.to_json(),
             "attacked": self.attacked,
@@ -159,8 +159,8 @@ class Ship:
             out["damage"] = pub.dmg
             out["adf"] = pub.adf
             out["mr"] = pub.mr
-            out["weapons"] = [list(w) for w in pub.weapons]
-            out["defenses"] = [list(d) for d in pub.defenses]
+            out["weapons"] = list(map(list, pub.weapons))
+            out["defenses"] = list(map(list, pub.defenses))
             out["unrepairable"] = list(pub.unrep)
             out["navdir"] = pub.navdir
             out["damaged_systems"] = {"short": pub.short, "ccs": pub.ccs, "nav": pub.nav, "dc": pub.dch,
