@@ -6,7 +6,7 @@ from __future__ import annotations
 from deltav.core.match import play_match
 from deltav.core.protocol import Decision
 from deltav.core.rng import Rng
-from deltav.games.knighthawks import KnightHawks
+from deltav.games.knighthawks import KnightHawks, movement_phase
 from deltav.games.knighthawks import escort as es
 from deltav.games.knighthawks import messages as m
 from deltav.games.knighthawks.bots.admiral import Admiral, _fleet_strength
@@ -93,7 +93,7 @@ def test_escort_with_interceptors_covers_the_freighter():
     s.apply_action(0, m.Course("fr", 3, 0))
     for _ in range(3):
         s.apply_action(0, m.Step(0))
-    end = s._plotted_path(s.ship("fr"))[-1]
+    end = movement_phase.plotted_path(s, s.ship("fr"))[-1]
     bot = _EscortCaptain(cover=30.0)
     a, turns = plot_of(bot, s, "zf")
     w = s.clone()
@@ -122,7 +122,7 @@ def test_raiders_hunt_the_freighter():
         w.apply_action(1, m.Step(t))
     from deltav.core import hexgrid
 
-    end = w._plotted_path(w.ship("raider"))[-1]
+    end = movement_phase.plotted_path(w, w.ship("raider"))[-1]
     assert hexgrid.distance(end, (-6, 4)) < hexgrid.distance((4, -4), (-6, 4)) - 3
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from deltav.core.match import play_match
 from deltav.games.knighthawks import KnightHawks
 from deltav.games.knighthawks import messages as m
-from deltav.games.knighthawks.bots.admiral import Admiral, _fleet_strength
+from deltav.games.knighthawks.bots.admiral import Admiral
 from deltav.games.knighthawks.bots.plans import _SafeCaptain
 from deltav.games.knighthawks.bots.scripted import ScriptedCaptain
 from deltav.games.knighthawks.fleet import doomed
@@ -87,32 +87,6 @@ def test_hard_fleet_fire_is_the_captains_by_default():
             fires += 1
         s.apply_action(p, a)
     assert fires
-
-
-def test_hard_fleet_fire_is_exact_while_weaker_and_the_captains_while_stronger():
-    """With ``fleet_fire="weaker"`` the weaker fleet (the UPF at the start) assigns fire by the admiral's exact
-    expected values (damage already declared on a target counted: concentration, no overkill); the stronger
-    one by the captain's rule. Checked at every fire decision of the first turns, from both seats."""
-    s = KnightHawks.new_initial_state({"scenario": "fleet_battle"}, 5)
-    hard = [Admiral(fleet_fire="weaker"), Admiral(fleet_fire="weaker")]
-    seen = {True: 0, False: 0}
-    differs = 0
-    steps = 0
-    while not s.is_terminal() and s.turn <= 4 and steps < 3000:
-        steps += 1
-        p = s.current_players()[0]
-        d = decision(s, steps)
-        a = hard[p].act(d)
-        assert a in d.legal_actions
-        if any(isinstance(x, m.Assign) for x in d.legal_actions):
-            weaker = _fleet_strength(d.view, p) < 0
-            exact = Admiral(fleet_limit=0, fire="admiral").act(decision(s, steps))
-            plain = ScriptedCaptain().act(decision(s, steps))
-            assert a == (exact if weaker else plain)
-            seen[weaker] += 1
-            differs += exact != plain
-        s.apply_action(p, a)
-    assert seen[True] and seen[False] and differs
 
 
 def test_fleet_settings_leave_the_smaller_scenarios_unchanged():

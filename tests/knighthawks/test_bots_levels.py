@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from deltav.agents.registry import make_agent
+from deltav.agents.spec import AgentSpecError
 from deltav.core.match import play_match
 from deltav.core.protocol import Decision
 from deltav.core.rng import Rng
@@ -122,21 +124,15 @@ def test_hard_keeps_torpedoes_for_decent_odds():
     assert Cadet()._fire(s.clone(), 0, legal) == m.Assign("a", t, "b")
 
 
-def test_exact_icm_rule_fires_against_torpedoes_not_rocket_batteries():
-    s = make_state([ship("a", 0, "destroyer", (0, 0), facing=0),
-                    ship("b", 1, "destroyer", (2, 0), facing=3)], first=0, seed=5)
-    to_offensive_fire(s)
-    s.apply_action(0, m.Assign("a", idx(s, "a", "T"), "b"))
-    s.apply_action(0, m.Fire())
-    assert s.stage == "intercept" and s.current_players() == [1]
-    got = Admiral(exact_icms=True)._intercept(s.clone(), s.legal_actions(1))
-    assert got.icms >= 2
-    s2 = make_state([ship("a", 0, "destroyer", (0, 0), facing=0),
-                     ship("b", 1, "destroyer", (2, 0), facing=3)], first=0, seed=5)
-    to_offensive_fire(s2)
-    s2.apply_action(0, m.Assign("a", idx(s2, "a", "RB"), "b"))
-    s2.apply_action(0, m.Fire())
-    assert Admiral(exact_icms=True)._intercept(s2.clone(), s2.legal_actions(1)).icms == 0
+@pytest.mark.parametrize("spec", ["admiral:rollouts=4", "admiral:candidates=4", "admiral:exact_icms=true",
+                                  "admiral:reply=0.5", "admiral:objective_weight=1", "admiral:rerank=12"])
+def test_the_retired_admiral_options_are_refused(spec):
+    """Rollouts, the exact ICM rule and the best-reply threat were measured weaker and removed
+    (docs/bots-knighthawks.md): asking for one is an error, not a silent no-op."""
+    with pytest.raises(AgentSpecError, match="does not accept"):
+        make_agent("knighthawks", spec)
+    with pytest.raises(ValueError, match="captain or admiral"):
+        Admiral(fleet_fire="weaker")
 
 
 def test_offense_counts_the_forward_field_and_head_on_row():
@@ -185,7 +181,7 @@ def test_hard_plot_does_not_fly_into_the_planet_or_off_the_map():
 
 def test_hard_fleet_plan_is_the_captains_plus_its_checks():
     """More than ``fleet_limit`` ships a side (the fleet battle): the admiral plays the captain's plan with the
-    doom check and the break-up weight (and, with ``fleet_fire="weaker"``, the exact fire while weaker); with
+    doom check and the break-up weight (and, with ``fleet_fire="admiral"``, the exact fire); with
     all of them switched off it is the captain from both seats, with them on it plays differently."""
     plain = {"focus_when": "never", "doom": 0.0, "fleet_breakup": 0.5, "fleet_fire": "captain"}
     opts = {"scenario": "fleet_battle", "turn_limit": 2}

@@ -9,7 +9,7 @@ import pytest
 
 from deltav.core.errors import IllegalAction, OptionError, ScenarioError
 from deltav.core.rng import Rng
-from deltav.games.knighthawks import KnightHawks
+from deltav.games.knighthawks import KnightHawks, fire_phase
 from deltav.games.knighthawks import messages as m
 from tests.knighthawks.helpers import make_state, ship
 
@@ -232,7 +232,7 @@ def test_docking_rearming_and_destroyed_host():
     pass_turns(s, lambda st: st.stage == "move" and st.mover == 0 and st.turn == 4)
     assert s.ship("f").weapons[0][1] == 3  # a full turn docked: rearmed
     ev: list = []
-    s._destroy(s.ship("st"), "test", ev)
+    fire_phase.destroy(s, s.ship("st"), "test", ev)
     assert s.ship("f").dmg == 40 and s.ship("f").status == 1  # half the station's 80 HP
 
 
@@ -329,7 +329,7 @@ def test_repairs_are_secret_the_other_side_sees_the_old_record():
     assert world.ship("a").dmg <= 20 and world.ship("a").shadow.dmg == 20  # ... but may hold secret repairs
     # later public damage is applied to both the ship and the other side's picture of it
     ev2: list = []
-    s._damage(a, "b", 0, (1, 10, 0), False, ev2)
+    fire_phase.damage(s, a, "b", 0, (1, 10, 0), False, ev2)
     d = [e for e in ev2 if e.TYPE == "damage"][0]
     if d.effect == "hull":
         assert a.shadow.dmg == 20 + d.hull

@@ -104,3 +104,27 @@ def test_a_laid_mine_becomes_known_when_it_detonates():
         ev += s.apply_action(s.current_players()[0], m.Intercept(0, False))
     assert any(e.TYPE == "attack" and e.source == mid and e.target == "b" for e in ev)
     assert mid not in s.secret_tokens(1)
+
+
+def _scribble(v) -> None:
+    """Mutate every list and dict of a view in place."""
+    if isinstance(v, dict):
+        for x in list(v.values()):
+            _scribble(x)
+        v["scribbled"] = True
+    elif isinstance(v, list):
+        for x in v:
+            _scribble(x)
+        v.append("scribbled")
+
+
+@pytest.mark.parametrize("options,seed", CASES[::3])
+def test_a_view_shares_no_mutable_object_with_the_state(options, seed):
+    for k, (s, _p, _a, _ev, _before) in enumerate(playout(options, seed, steps=300)):
+        if k % 7:
+            continue
+        record, legal = dump(s.to_json()), s.legal_actions(s.current_players()[0]) if not s.is_terminal() else []
+        for q in (0, 1, None):
+            _scribble(s.view(q))
+        assert dump(s.to_json()) == record
+        assert (s.legal_actions(s.current_players()[0]) if not s.is_terminal() else []) == legal

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from deltav.core import datafile
 from deltav.core.errors import ScenarioError
 from deltav.games.knighthawks import tables as tb
 from deltav.games.knighthawks.tables import tables
@@ -139,7 +140,7 @@ def test_malformed_damage_table_names_the_field():
 
 
 def test_malformed_weapon_and_ship_files_name_the_field():
-    good = tb.read_toml_text(tb._data_text("weapons.toml"), "w")
+    good = datafile.parse(tb._data_text("weapons.toml"), "w.toml")
     bad = {k: dict(v) for k, v in good.items()}
     bad["LC"]["range"] = "ten"
     with pytest.raises(ScenarioError) as e:
@@ -153,11 +154,69 @@ def test_malformed_weapon_and_ship_files_name_the_field():
                                      "weapons": {"ZZ": 1}}})
     assert e.value.field == "x.weapons.ZZ"
     with pytest.raises(ScenarioError):
-        tb.read_toml_text("this is = = not toml", "bad.toml")
+        datafile.parse("this is = = not toml", "bad.toml")
+
+
+def _edit(name: str, old: str, new: str) -> str:
+    text = tb._data_text(name)
+    assert old in text, (name, old)
+    return text.replace(old, new, 1)
+
+
+# (file, edit of its shipped text, field, words of the reason): wrong type, out of range, unknown field, missing
+# field, bad syntax and a check across fields, for each data file kind
+BROKEN = [
+    ("weapons.toml", ("range = 10", 'range = "ten"'), "LC.range", "expected an integer"),
+    ("weapons.toml", ("range = 10", "range = -1"), "LC.range", "below the minimum 0"),
+    ("weapons.toml", ("range = 10", "range = 10\nreach = 3"), "LC.reach", "unknown field"),
+    ("weapons.toml", ("range = 10\n", ""), "LC.range", "missing"),
+    ("weapons.toml", ("range = 10", "range = = 10"), "(file)", "not valid TOML"),
+    ("weapons.toml", ("[LC]", "[XX]"), "XX", "expected one of"),
+    ("defenses.toml", ('kind = "passive"', "kind = 3"), "RH.kind", "expected one of"),
+    ("defenses.toml", ('attracts = ["EB"]', 'attracts = ["EB", "ZZ"]'), "PS.attracts[1]", "expected one of"),
+    ("defenses.toml", ('name = "reflective hull"', 'name = "reflective hull"\ncolour = "red"'), "RH.colour",
+     "unknown field"),
+    ("defenses.toml", ('name = "reflective hull"\n', ""), "RH.name", "missing"),
+    ("defenses.toml", ("[RH]", "[RH"), "(file)", "not valid TOML"),
+    ("defenses.toml", ("[RH]", "[RHX]"), "RHX", "expected one of"),
+    ("combat_table.toml", ("LC = [75, 60, 75, 75, 75, 25]", 'LC = [75, 60, 75, 75, 75, "x"]'), "rows.LC[5]",
+     "expected an integer"),
+    ("combat_table.toml", ("LC = [75, 60, 75, 75, 75, 25]", "LC = [75, 60, 75, 75, 75, 125]"), "rows.LC[5]",
+     "above the maximum 100"),
+    ("combat_table.toml", ('columns = ["none"', 'colour = 1\ncolumns = ["none"'), "colour", "unknown field"),
+    ("combat_table.toml", ("half_damage = [", "half_damages = ["), "half_damages", "unknown field"),
+    ("combat_table.toml", ("[rows]", "[rows"), "(file)", "not valid TOML"),
+    ("combat_table.toml", ('columns = ["none", "RH"', 'columns = ["RH", "none"'), "columns", "must be"),
+    ("combat_table.toml", ("LC = [75, 60, 75, 75, 75, 25]\n", ""), "rows.LC", "missing"),
+    ("damage_table.toml", ("low = -20", 'low = "-20"'), "rows[0].low", "expected an integer"),
+    ("damage_table.toml", ('result = "hull"', 'result = "hull"\nweight = 2'), "rows[0].weight", "unknown field"),
+    ("damage_table.toml", ("high = 10\n", ""), "rows[0].high", "missing"),
+    ("damage_table.toml", ('result = "hull"', 'result = "hul"'), "rows[0].result", "expected one of"),
+    ("damage_table.toml", ("[[rows]]", "[[rows]"), "(file)", "not valid TOML"),
+    ("damage_table.toml", ("low = 11", "low = 12"), "rows[1].low", "rows must cover"),
+    ("ships.toml", ("hp = 8", "hp = true"), "fighter.hp", "expected an integer"),
+    ("ships.toml", ("hp = 8", "hp = 0"), "fighter.hp", "below the minimum 1"),
+    ("ships.toml", ("hp = 8", "hp = 8\nshields = 3"), "fighter.shields", "unknown field"),
+    ("ships.toml", ("adf = 5\n", ""), "fighter.adf", "missing"),
+    ("ships.toml", ("weapons = { AR = 3 }", "weapons = { AR = 0 }"), "fighter.weapons.AR", "below the minimum 1"),
+    ("ships.toml", ("[fighter]", "[fighter"), "(file)", "not valid TOML"),
+]
+
+
+@pytest.mark.parametrize("name,edit,field,reason", BROKEN)
+def test_a_broken_data_file_names_the_field_the_reason_and_the_file(name, edit, field, reason):
+    parsers = {"weapons.toml": tb.parse_weapons, "defenses.toml": tb.parse_defenses,
+               "combat_table.toml": tb.parse_combat_table, "damage_table.toml": tb.parse_damage_table,
+               "ships.toml": tb.parse_ship_classes}
+    text = _edit(name, *edit)
+    with pytest.raises(ScenarioError) as e:
+        parsers[name](datafile.parse(text, name), name)
+    assert (e.value.field, e.value.source) == (field, name)
+    assert reason in e.value.reason, e.value.reason
 
 
 def test_combat_table_validation():
-    data = tb.read_toml_text(tb._data_text("combat_table.toml"), "c")
+    data = datafile.parse(tb._data_text("combat_table.toml"), "c.toml")
     data["rows"]["LC"] = [75, 60]
     with pytest.raises(ScenarioError) as e:
         tb.parse_combat_table(data)

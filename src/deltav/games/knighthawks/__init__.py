@@ -17,7 +17,7 @@ from deltav.games.knighthawks import scenarios as scen
 from deltav.games.knighthawks.messages import ACTIONS, EVENTS
 from deltav.games.knighthawks.rulings import RULING_OPTIONS
 from deltav.games.knighthawks.state import KHState
-from deltav.games.knighthawks.view import determinize
+from deltav.games.knighthawks.view import sample_world
 
 
 def _scenario_for(options: Mapping[str, Any]) -> scen.Scenario:
@@ -143,7 +143,7 @@ class KnightHawks(Game):
         are placed at random map hexes off planets, each a mine pattern or a seeker with even odds; once a
         repair turn has passed, each damaged item of an enemy ship may have been repaired in secret (25% each;
         the view's record stays the world's picture of it)."""
-        return determinize(view, player, rng)
+        return KHState.from_json(sample_world(view, player, rng))
 
 
 KHState.game = KnightHawks

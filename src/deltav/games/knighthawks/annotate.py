@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from deltav.games.knighthawks import damage as dmg
+from deltav.games.knighthawks import fire_phase, movement_phase
 from deltav.games.knighthawks import messages as m
 from deltav.games.knighthawks.combat import (
     chance_to_hit,
@@ -58,8 +59,8 @@ def _course_note(sh: Ship, speed: int, facing: int) -> dict:
 
 def _step_note(state, sh: Ship, turn: int) -> dict:
     sid, speed, facing, turns = state.cur
-    before = state._replay_plot(sh, speed, facing, list(turns))
-    st = state._replay_plot(sh, speed, facing, list(turns) + [turn])
+    before = movement_phase.replay_plot(state, sh, speed, facing, list(turns))
+    st = movement_phase.replay_plot(state, sh, speed, facing, list(turns) + [turn])
     pts = dmg.maneuver_points(sh.speed, speed, st.turns, rotation_cost(sh.facing, facing))
     if state.rules.breakup_counts_gravity:
         pts += st.gturns
@@ -72,7 +73,7 @@ def _step_note(state, sh: Ship, turn: int) -> dict:
 
 def _shot_note(state, firer: Ship, widx: int, target: Ship, defensive: bool) -> dict | None:
     code = firer.weapons[widx][0]
-    geo = state._geometry(firer, code, target, defensive)
+    geo = fire_phase.geometry(state, firer, code, target, defensive)
     if geo is None:
         return None
     h, dist, head = geo
@@ -90,7 +91,7 @@ def _shot_note(state, firer: Ship, widx: int, target: Ship, defensive: bool) -> 
 
 
 def _intercept_note(state, ships: dict, a: m.Intercept) -> dict | None:
-    k = state._pending_attack()
+    k = fire_phase.pending_attack(state)
     if k < 0:
         return None
     src, _widx, code, tid, _h, dist, head = state.attacks[k][:7]
@@ -135,10 +136,10 @@ def annotate(state, player: int, actions: Sequence) -> list[dict | None]:
         elif t is m.Repair:
             note = _repair_note(a.points)
         elif t is m.Lay:
-            path = state._plotted_path(state.ship(a.ship))
+            path = movement_phase.plotted_path(state, state.ship(a.ship))
             note = {"hex": list(path[a.at])} if 0 <= a.at < len(path) else None
         elif t is m.EndMovement:
-            note = {"paths": {sid: [list(h) for h in state._plotted_path(state.ship(sid))]
+            note = {"paths": {sid: [list(h) for h in movement_phase.plotted_path(state, state.ship(sid))]
                               for sid in state.plots if state.ship(sid).owner == player}}
         out.append(note)
     return out

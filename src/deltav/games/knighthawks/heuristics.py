@@ -9,6 +9,7 @@ actions (the bots in bots/ do that).
 from __future__ import annotations
 
 from deltav.core import hexgrid
+from deltav.games.knighthawks import fire_phase
 from deltav.games.knighthawks.combat import (
     chance_to_hit,
     defense_column,
@@ -49,7 +50,7 @@ def shot_value(state, firer: Ship, widx: int, target: Ship, geometry=None) -> tu
     with a bonus when the target is close to destruction and weighted by the target's points."""
     code = firer.weapons[widx][0]
     defensive = state.fire_mode == "def"
-    g = geometry or state._geometry(firer, code, target, defensive)
+    g = geometry or fire_phase.geometry(state, firer, code, target, defensive)
     if g is None:
         return 0.0, 0
     _h, dist, head = g

@@ -2,6 +2,10 @@
 facing, speed, orbit or dock, optional loadout overrides, mines and seekers, the victory objective and the
 turn limit), validated at load, and the skirmish builder that makes one from two fleet lists.
 
+The file's layout is declared below (``ScenarioFile`` and its entries) and read by ``core.datafile``, which
+names the field, the reason and the file of any error; the checks across fields (a ship in a planet hex, an
+orbit next to its planet, a dock at a friendly host) follow by hand through ``datafile.fail``.
+
 Owns: reading and validating scenario files and fleet strings. Must not build game states (state.py does).
 """
 
@@ -11,17 +15,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal, NotRequired, Required, TypedDict
 
+from deltav.core import datafile
 from deltav.core.errors import ScenarioError
-from deltav.games.knighthawks.tables import (
-    DEFENSE_CODES,
-    WEAPON_CODES,
-    need,
-    parse_loadout,
-    read_toml_text,
-    tables,
-)
+from deltav.core.shape import Range
+from deltav.games.knighthawks.tables import DefenseLoadout, WeaponLoadout, sort_loadout, tables
 
 BUILTIN = ("skirmish", "escort", "station_assault", "fleet_battle")
 VICTORY_KINDS = ("battle", "exit", "destroy")
@@ -59,146 +58,172 @@ class Scenario:
     mines: tuple[tuple[int, str, tuple[int, int]], ...] = field(default=())  # side, kind, hex
 
 
-def _hex(v: Any, path: str, source: str) -> tuple[int, int]:
-    if not (isinstance(v, list) and len(v) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in v)):
-        raise ScenarioError(path, "expected [q, r] integers", source)
-    return (v[0], v[1])
+# --- the file's layout ----------------------------------------------------------------------------------------
+
+Hex = tuple[int, int]
+Side = Literal[0, 1]
+Count = Annotated[int, Range(0, None)]
 
 
-def _int(obj: dict, key: str, path: str, source: str, lo: int | None = None, default: Any = None) -> int:
-    if key not in obj and default is not None:
-        return default
-    v = need(obj, key, int, path, source)
-    if lo is not None and v < lo:
-        raise ScenarioError(f"{path}.{key}" if path else key, f"must be >= {lo}", source)
-    return v
+@dataclass(frozen=True)
+class PlanetEntry:
+    name: str
+    hex: Hex
 
 
-def parse_scenario(data: dict, source: str) -> Scenario:
+@dataclass(frozen=True)
+class OrbitEntry:
+    planet: str
+    clockwise: bool = True
+
+
+# a TypedDict, not a dataclass: the file's key ``class`` is a Python keyword
+ShipEntry = TypedDict("ShipEntry", {
+    "id": Required[str],
+    "side": Required[Side],
+    "class": Required[str],
+    "name": NotRequired[str],
+    "hex": Required[Hex],
+    "facing": NotRequired[Annotated[int, Range(0, 5)]],
+    "speed": NotRequired[Count],
+    "weapons": NotRequired[WeaponLoadout],
+    "defenses": NotRequired[DefenseLoadout],
+    "hp": NotRequired[Annotated[int, Range(1, None)]],
+    "dcr": NotRequired[Count],
+    "orbit": NotRequired[OrbitEntry],
+    "docked": NotRequired[str],
+}, total=False)
+
+
+class VictoryEntry(TypedDict, total=False):
+    kind: Required[Literal["battle", "exit", "destroy"]]
+    ship: str  # the ship to get off the map (exit) or to destroy (destroy)
+    edge: Literal["any", "east", "west"]  # exit: the edge it must leave by
+
+
+@dataclass(frozen=True)
+class MineEntry:
+    side: Side
+    hex: Hex
+    kind: Literal["M", "S"] = "M"  # a mine pattern or a seeker
+
+
+@dataclass(frozen=True)
+class ScenarioFile:
+    id: str
+    title: str
+    map_radius: Annotated[int, Range(3, None)]
+    turn_limit: Annotated[int, Range(1, None)]
+    sides: tuple[str, str]
+    victory: VictoryEntry
+    ships: tuple[ShipEntry, ...]
+    summary: str = ""
+    first: Side = 0
+    planets: tuple[PlanetEntry, ...] = ()
+    mines: tuple[MineEntry, ...] = ()
+
+
+# --- the checks across fields -----------------------------------------------------------------------------------
+
+
+def _off_map(h: Hex, radius: int) -> bool:
+    return max(abs(h[0]), abs(h[1]), abs(h[0] + h[1])) > radius
+
+
+def parse_scenario(data: Any, source: str) -> Scenario:
+    """A scenario from its parsed file (a TOML/JSON document): the layout checked by ``core.datafile``, then
+    the checks across fields; any problem raises ScenarioError(field, reason, source)."""
+    f = datafile.read_as(ScenarioFile, data, source)
     t = tables()
-    sid = need(data, "id", str, "", source)
-    title = need(data, "title", str, "", source)
-    summary = data.get("summary", "")
-    radius = _int(data, "map_radius", "", source, lo=3)
-    limit = _int(data, "turn_limit", "", source, lo=1)
-    first = _int(data, "first", "", source, lo=0, default=0)
-    if first > 1:
-        raise ScenarioError("first", "must be 0 or 1", source)
-    sides = need(data, "sides", list, "", source)
-    if len(sides) != 2 or not all(isinstance(s, str) for s in sides):
-        raise ScenarioError("sides", "expected two side names", source)
-    victory = need(data, "victory", dict, "", source)
-    kind = need(victory, "kind", str, "victory", source)
-    if kind not in VICTORY_KINDS:
-        raise ScenarioError("victory.kind", f"unknown kind (known: {', '.join(VICTORY_KINDS)})", source)
+    radius = f.map_radius
     planets = []
     names = set()
-    for i, p in enumerate(data.get("planets", [])):
-        name = need(p, "name", str, f"planets[{i}]", source)
-        if name in names:
-            raise ScenarioError(f"planets[{i}].name", "duplicate planet name", source)
-        names.add(name)
-        h = _hex(need(p, "hex", list, f"planets[{i}]", source), f"planets[{i}].hex", source)
-        planets.append((name, h))
+    for i, pl in enumerate(f.planets):
+        if pl.name in names:
+            datafile.fail(f"planets[{i}].name", "duplicate planet name", source)
+        names.add(pl.name)
+        planets.append((pl.name, pl.hex))
     planet_hexes = {h for _, h in planets}
     ships = []
     ids = set()
-    raw_ships = need(data, "ships", list, "", source)
-    for i, s in enumerate(raw_ships):
+    for i, s in enumerate(f.ships):
         p = f"ships[{i}]"
-        shid = need(s, "id", str, p, source)
+        shid = s["id"]
         if shid in ids:
-            raise ScenarioError(f"{p}.id", f"duplicate ship id {shid!r}", source)
+            datafile.fail(f"{p}.id", f"duplicate ship id {shid!r}", source)
         if not shid or shid.startswith("trap-") or shid == "fire":
-            raise ScenarioError(f"{p}.id", "ship ids must be non-empty and not 'fire' or 'trap-...' (used for "
-                                "mines, seekers and fires)", source)
+            datafile.fail(f"{p}.id", "ship ids must be non-empty and not 'fire' or 'trap-...' (used for mines, "
+                          "seekers and fires)", source)
         ids.add(shid)
-        side = _int(s, "side", p, source, lo=0)
-        if side > 1:
-            raise ScenarioError(f"{p}.side", "must be 0 or 1", source)
-        cls = need(s, "class", str, p, source)
+        cls = s["class"]
         if cls not in t.classes:
-            raise ScenarioError(f"{p}.class", f"unknown class {cls!r} (known: {', '.join(sorted(t.classes))})", source)
-        h = _hex(need(s, "hex", list, p, source), f"{p}.hex", source)
+            datafile.fail(f"{p}.class", f"unknown class {cls!r} (known: {', '.join(sorted(t.classes))})", source)
+        h = s["hex"]
         if h in planet_hexes:
-            raise ScenarioError(f"{p}.hex", "a ship cannot start in a planet hex", source)
-        if max(abs(h[0]), abs(h[1]), abs(h[0] + h[1])) > radius:
-            raise ScenarioError(f"{p}.hex", "outside the map radius", source)
-        facing = _int(s, "facing", p, source, lo=0, default=0)
-        if facing > 5:
-            raise ScenarioError(f"{p}.facing", "must be 0..5", source)
-        speed = _int(s, "speed", p, source, lo=0, default=0)
-        weapons = parse_loadout(s["weapons"], WEAPON_CODES, f"{p}.weapons", source) if "weapons" in s else None
-        defenses = parse_loadout(s["defenses"], DEFENSE_CODES, f"{p}.defenses", source) if "defenses" in s else None
-        hp = _int(s, "hp", p, source, lo=1) if "hp" in s else None
-        dcr = _int(s, "dcr", p, source, lo=0) if "dcr" in s else None
+            datafile.fail(f"{p}.hex", "a ship cannot start in a planet hex", source)
+        if _off_map(h, radius):
+            datafile.fail(f"{p}.hex", "outside the map radius", source)
+        speed = s.get("speed", 0)
         orbit = None
-        if "orbit" in s:
-            o = need(s, "orbit", dict, p, source)
-            pname = need(o, "planet", str, f"{p}.orbit", source)
-            match = [ph for n, ph in planets if n == pname]
+        o = s.get("orbit")
+        if o is not None:
+            match = [ph for n, ph in planets if n == o.planet]
             if not match:
-                raise ScenarioError(f"{p}.orbit.planet", f"no planet {pname!r}", source)
-            if max(abs(h[0] - match[0][0]), abs(h[1] - match[0][1]), abs(h[0] + h[1] - match[0][0] - match[0][1])) != 1:
-                raise ScenarioError(f"{p}.hex", "an orbiting ship must start next to its planet", source)
-            cw = o.get("clockwise", True)
-            if not isinstance(cw, bool):
-                raise ScenarioError(f"{p}.orbit.clockwise", "expected a boolean", source)
-            orbit = (pname, cw)
+                datafile.fail(f"{p}.orbit.planet", f"no planet {o.planet!r}", source)
+            ph = match[0]
+            if max(abs(h[0] - ph[0]), abs(h[1] - ph[1]), abs(h[0] + h[1] - ph[0] - ph[1])) != 1:
+                datafile.fail(f"{p}.hex", "an orbiting ship must start next to its planet", source)
+            orbit = (o.planet, o.clockwise)
             if speed:
-                raise ScenarioError(f"{p}.speed", "an orbiting ship has speed 0", source)
-        docked = s.get("docked")
-        if docked is not None and not isinstance(docked, str):
-            raise ScenarioError(f"{p}.docked", "expected a ship id", source)
-        ships.append(ShipSpec(shid, side, cls, s.get("name", shid), h, facing, speed, weapons, defenses, hp, dcr,
-                              orbit, docked))
+                datafile.fail(f"{p}.speed", "an orbiting ship has speed 0", source)
+        weapons = sort_loadout(s["weapons"]) if "weapons" in s else None
+        defenses = sort_loadout(s["defenses"]) if "defenses" in s else None
+        ships.append(ShipSpec(shid, s["side"], cls, s.get("name", shid), h, s.get("facing", 0), speed, weapons,
+                              defenses, s.get("hp"), s.get("dcr"), orbit, s.get("docked")))
     byid = {s.id: s for s in ships}
     for i, s in enumerate(ships):
         if s.docked is not None:
             host = byid.get(s.docked)
             if host is None:
-                raise ScenarioError(f"ships[{i}].docked", f"no ship {s.docked!r}", source)
+                datafile.fail(f"ships[{i}].docked", f"no ship {s.docked!r}", source)
             if host.side != s.side or host.hex != s.hex:
-                raise ScenarioError(f"ships[{i}].docked", "must be a friendly ship in the same hex", source)
+                datafile.fail(f"ships[{i}].docked", "must be a friendly ship in the same hex", source)
             hk = t.classes[host.cls].kind
             if hk not in ("station", "carrier") or (hk == "carrier" and t.classes[s.cls].kind != "fighter"):
-                raise ScenarioError(f"ships[{i}].docked", "ships dock at stations; fighters also at carriers", source)
+                datafile.fail(f"ships[{i}].docked", "ships dock at stations; fighters also at carriers", source)
     for side in (0, 1):
         if not any(s.side == side for s in ships):
-            raise ScenarioError("ships", f"side {side} has no ships", source)
-    if kind in ("exit", "destroy"):
-        target = need(victory, "ship", str, "victory", source)
-        if target not in byid:
-            raise ScenarioError("victory.ship", f"no ship {target!r}", source)
-        edge = victory.get("edge", "any")
-        if edge not in ("any", "east", "west"):
-            raise ScenarioError("victory.edge", "expected any, east or west", source)
+            datafile.fail("ships", f"side {side} has no ships", source)
+    victory = dict(f.victory)
+    if victory["kind"] in ("exit", "destroy"):
+        if "ship" not in victory:
+            datafile.fail("victory.ship", f"missing (a {victory['kind']} victory names its ship)", source)
+        if victory["ship"] not in byid:
+            datafile.fail("victory.ship", f"no ship {victory['ship']!r}", source)
     mines = []
-    for i, m in enumerate(data.get("mines", [])):
+    for i, mn in enumerate(f.mines):
         p = f"mines[{i}]"
-        side = _int(m, "side", p, source, lo=0)
-        if side > 1:
-            raise ScenarioError(f"{p}.side", "must be 0 or 1", source)
-        kind_m = m.get("kind", "M")
-        if kind_m not in ("M", "S"):
-            raise ScenarioError(f"{p}.kind", "expected M (mines) or S (seeker)", source)
-        h = _hex(need(m, "hex", list, p, source), f"{p}.hex", source)
-        if h in planet_hexes:
-            raise ScenarioError(f"{p}.hex", "cannot be a planet hex", source)
-        if max(abs(h[0]), abs(h[1]), abs(h[0] + h[1])) > radius:
-            raise ScenarioError(f"{p}.hex", "outside the map radius", source)
-        if kind_m == "M" and any(k == "M" and x == h for _s, k, x in mines):
-            raise ScenarioError(f"{p}.hex", "only one mine pattern per hex", source)
-        mines.append((side, kind_m, h))
-    return Scenario(sid, title, summary, radius, limit, first, (sides[0], sides[1]), dict(victory), tuple(planets),
+        if mn.hex in planet_hexes:
+            datafile.fail(f"{p}.hex", "cannot be a planet hex", source)
+        if _off_map(mn.hex, radius):
+            datafile.fail(f"{p}.hex", "outside the map radius", source)
+        if mn.kind == "M" and any(k == "M" and x == mn.hex for _s, k, x in mines):
+            datafile.fail(f"{p}.hex", "only one mine pattern per hex", source)
+        mines.append((mn.side, mn.kind, mn.hex))
+    return Scenario(f.id, f.title, f.summary, radius, f.turn_limit, f.first, f.sides, victory, tuple(planets),
                     tuple(ships), tuple(mines))
+
+
+def read_scenario(text: str | bytes, source: str) -> Scenario:
+    """A scenario from the text of its file (TOML, or JSON for a ``.json`` name)."""
+    return parse_scenario(datafile.parse(text, source), source)
 
 
 @lru_cache(maxsize=16)
 def builtin(name: str) -> Scenario:
     text = resources.files("deltav.games.knighthawks").joinpath("data").joinpath("scenarios").joinpath(
         f"{name}.toml").read_text(encoding="utf-8")
-    return parse_scenario(read_toml_text(text, f"{name}.toml"), f"{name}.toml")
+    return read_scenario(text, f"{name}.toml")
 
 
 def load(name: str) -> Scenario:
@@ -216,7 +241,7 @@ def load(name: str) -> Scenario:
         text = path.read_text(encoding="utf-8")
     except (OSError, ValueError):  # too long, a lone surrogate, not UTF-8 (UnicodeError is a ValueError) ...
         raise ScenarioError("scenario", f"{unknown}; cannot read it as a UTF-8 file") from None
-    return parse_scenario(read_toml_text(text, str(path)), str(path))
+    return read_scenario(text, str(path))
 
 
 def parse_fleet(text: str, field_name: str) -> list[str]:

@@ -128,24 +128,44 @@ class Ship:
         return self.adf == 0 and self.mr == 0 and self.kind != "station"
 
     # --- JSON ----------------------------------------------------------------------------------------
-    def to_json(self) -> dict:
+    def to_json(self, shadow: bool = True) -> dict:
+        """The ship's record; ``shadow`` False leaves out the other side's picture of it (``"shadow": None``)."""
         return {
             "id": self.id, "name": self.name, "class": self.cls, "kind": self.kind, "owner": self.owner,
             "evasive": self.evasive, "points": self.points,
             "hex": list(self.pos), "facing": self.facing, "speed": self.speed,
             "hp": self.hp, "damage": self.dmg, "adf_max": self.adf0, "adf": self.adf, "mr_max": self.mr0,
             "mr": self.mr, "dcr_max": self.dcr0,
-            "weapons": [list(w) for w in self.weapons], "defenses": [list(d) for d in self.defenses],
+            "weapons": list(map(list, self.weapons)), "defenses": list(map(list, self.defenses)),
             "screen": self.screen, "masking": self.ms_turns,
             "damaged_systems": {"short": self.short, "ccs": self.ccs, "nav": self.nav, "dc": self.dch,
                                 "fire": self.fire},
             "status": STATUS_NAMES[self.status], "docked": self.docked,
             "orbit": list(self.orbit) if self.orbit is not None else None,
-            "evading": self.evading, "unrepairable": list(self.unrep), "path": [list(h) for h in self.path],
+            "evading": self.evading, "unrepairable": list(self.unrep), "path": list(map(list, self.path)),
             "navdir": self.navdir, "dock_turns": self.dock_turns,
-            "shadow": None if self.shadow is None else self.shadow.to_json(),
+            "shadow": None if self.shadow is None or not shadow else self.shadow.to_json(),
             "attacked": self.attacked,
         }
+
+    def public_json(self) -> dict:
+        """The ship as the other side sees it: its record with the secret part (damage, ADF, MR, systems,
+        unrepairable items, navigation direction) taken from the shadow when a private change made one, and no
+        shadow."""
+        out = self.to_json(False)
+        del out["shadow"]
+        pub = self.shadow
+        if pub is not None:
+            out["damage"] = pub.dmg
+            out["adf"] = pub.adf
+            out["mr"] = pub.mr
+            out["weapons"] = list(map(list, pub.weapons))
+            out["defenses"] = list(map(list, pub.defenses))
+            out["unrepairable"] = list(pub.unrep)
+            out["navdir"] = pub.navdir
+            out["damaged_systems"] = {"short": pub.short, "ccs": pub.ccs, "nav": pub.nav, "dc": pub.dch,
+                                      "fire": self.fire}
+        return out
 
     @classmethod
     def from_json(cls, o: dict) -> Ship:

@@ -3,36 +3,41 @@ phase (screens, seekers, orbits, plotted moves executed together, then mines and
 combat phase (fire damage, defensive fire by the non-moving side, offensive fire by the moving side), a
 repair turn after every 3 game turns, victory checks after every resolution.
 
-Owns: the state record, dispatching actions to the phases, the sequencing of phases and turns, the repair
-turn, victory, copies, JSON and views. The movement phase is movement_phase.py's, the fire phases
-fire_phase.py's (mixins of ``KHState``); rules arithmetic lives in damage.py, combat.py, movement.py and
-repair.py; data in tables.py.
+Owns: the state record, dispatching ``legal_actions`` / ``apply_action`` to the phase modules
+(movement_phase.py, fire_phase.py for the declare and intercept stages, repair_phase.py), copies and JSON.
+Must not hold rules bodies: the sequencing of phases and turns is turns.py's, victory victory.py's, views and
+secret tokens view.py's; rules arithmetic lives in damage.py, combat.py, movement.py and repair.py; data in
+tables.py.
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from deltav.core.errors import IllegalAction
 from deltav.core.protocol import Game, Result, State
 from deltav.core.rng import Rng
-from deltav.games.knighthawks import messages as m
-from deltav.games.knighthawks import repair as rep
-from deltav.games.knighthawks.fire_phase import FirePhase
+from deltav.games.knighthawks import fire_phase, movement_phase, repair_phase, turns
+from deltav.games.knighthawks import view as kh_view
 from deltav.games.knighthawks.movement import MapInfo
-from deltav.games.knighthawks.movement_phase import MovementPhase
 from deltav.games.knighthawks.rulings import Rulings
-from deltav.games.knighthawks.ships import ACTIVE, DEAD, GONE, Ship, ensure_shadow, new_ship
+from deltav.games.knighthawks.ships import ACTIVE, Ship, new_ship
 from deltav.games.knighthawks.tables import tables
 
-PRIVATE_KEYS = ("damage", "adf", "mr", "weapons", "defenses", "unrepairable", "navdir")  # from the shadow
+_PHASES = {"move": movement_phase, "declare": fire_phase, "intercept": fire_phase, "repair": repair_phase}
 
 
 def _hex(h) -> tuple[int, int]:
     return (h[0], h[1])
 
 
-class KHState(MovementPhase, FirePhase, State):
+def _attack_json(a: list) -> list:
+    """A declared or pending attack as JSON: a new list, with a new list for its hex (index 4)."""
+    out = a[:]
+    out[4] = list(a[4])
+    return out
+
+
+class KHState(State):
     game: ClassVar[type[Game]]
     num_players = 2
 
@@ -82,8 +87,8 @@ class KHState(MovementPhase, FirePhase, State):
         s.scores = [0, 0]
         s._cache = {}
         ev: list = []
-        s._begin_side_turn(ev)
-        s._advance(ev)
+        movement_phase.begin_side_turn(s, ev)
+        turns.advance(s, ev)
         return s
 
     # --- helpers -----------------------------------------------------------------------------------------
@@ -113,7 +118,7 @@ class KHState(MovementPhase, FirePhase, State):
         if st == "declare":
             return [1 - self.mover if self.fire_mode == "def" else self.mover]
         if st == "intercept":
-            a = self.attacks[self._pending_attack()]
+            a = self.attacks[fire_phase.pending_attack(self)]
             return [self.ship(a[3]).owner]
         return [self.repair_player]
 
@@ -130,260 +135,14 @@ class KHState(MovementPhase, FirePhase, State):
     def legal_actions(self, player: int) -> list:
         if self.stage == "over" or player not in self.current_players():
             return []
-        st = self.stage
-        if st == "move":
-            return self._move_actions(player)
-        if st == "declare":
-            return self._assign_actions(player) + [m.Fire()]
-        if st == "intercept":
-            return self._intercept_actions()
-        return self._repair_actions(player) + [m.EndRepair()]
+        return _PHASES[self.stage].legal(self, player)
 
     def apply_action(self, player: int, action) -> list:
         self.game.actions.check(action)  # a value of this game with every field of its declared type
         self.check_turn(player)
-        ev: list = []
-        st = self.stage
-        t = type(action)
-        if st == "move":
-            if t is m.Step:
-                if self.cur is None:
-                    raise IllegalAction("knighthawks.move.step.unplotted", "no move is being plotted: give a course first")
-                if action.turn not in self._step_options():
-                    raise IllegalAction("knighthawks.move.step", "not a legal hex turn now (1 left, -1 right, 0 straight; MR "
-                                        "used up, one turn per hex, a forced turn, or a planet in the way)")
-                self._do_step(action, ev)
-            elif t in (m.Screen, m.Lay, m.Activate, m.Orbit, m.Course, m.EndMovement):
-                if self.cur is not None:
-                    raise IllegalAction("knighthawks.move.plotting", f"finish plotting {self.cur[0]}'s move first (step)")
-                if not self._move_ok(player, action):
-                    raise IllegalAction(*self._move_refusal(player, action))
-                if t is m.Screen:
-                    self._do_screen(action, ev)
-                elif t is m.Lay:
-                    self._do_lay(action, ev)
-                elif t is m.Activate:
-                    self.activated.append(action.seeker)
-                    ev.append(m.SeekerActivated(action.seeker))
-                elif t is m.Orbit:
-                    self.orbit_new[action.ship] = action.clockwise
-                    self.plots[action.ship] = (0, self.ship(action.ship).facing, ())
-                    ev.append(m.OrbitDeclared(action.ship, action.clockwise))
-                elif t is m.Course:
-                    self._do_course(action, ev)
-                else:
-                    self._end_movement(ev)
-            else:
-                raise IllegalAction("knighthawks.phase.move", f"{action.TYPE} is not a movement-phase action")
-        elif st == "declare":
-            if t is m.Assign:
-                if not self._assign_ok(player, action):
-                    raise IllegalAction(*self._assign_refusal(player, action))
-                self._do_assign(action)
-            elif t is m.Fire:
-                self._fire_declared(ev)
-            else:
-                raise IllegalAction("knighthawks.phase.fire", f"{action.TYPE} is not a fire-phase action")
-        elif st == "intercept":
-            if t is not m.Intercept:
-                raise IllegalAction("knighthawks.phase.intercept", "the defender must decide ICMs/evasion (intercept)")
-            if action not in self.legal_actions(player):
-                raise IllegalAction(*self._intercept_refusal(action))
-            self._do_intercept(action, ev)
-        else:
-            if t is m.Repair:
-                if action not in self.legal_actions(player):
-                    raise IllegalAction(*self._repair_refusal(player, action))
-                self.allocs.append((player, action.ship, action.target, action.points))
-            elif t is m.EndRepair:
-                self._end_repair(ev)
-            else:
-                raise IllegalAction("knighthawks.phase.repair", f"{action.TYPE} is not a repair-turn action")
-        self._advance(ev)
+        ev = _PHASES[self.stage].apply(self, player, action)
+        turns.advance(self, ev)
         return ev
-
-    # --- sequencing ------------------------------------------------------------------------------------------
-    def _advance(self, ev: list) -> None:
-        while self.stage != "over":
-            st = self.stage
-            if st == "intercept":
-                k = self._pending_attack()
-                if k >= 0:
-                    a = self.attacks[k]
-                    if self._needs_decision(a):
-                        return
-                    self.attacks[k] = a[:7] + [0, False] + a[9:]
-                    continue
-                for a in self.attacks:
-                    self._resolve(a, ev)
-                self.attacks = []
-                self._check_end(ev)
-                if self.stage == "over":
-                    return
-                after = self.after
-                self.after = ""
-                if after == "combat":
-                    self._combat_start(ev)
-                elif after == "offense":
-                    self.stage = "declare"
-                    self.fire_mode = "off"
-                    self.declared = []
-                    self._cache = {}
-                else:
-                    self._end_side_turn(ev)
-            elif st == "declare":
-                if self._any_assign(self.current_players()[0]):
-                    return
-                self._fire_declared(ev)
-            elif st == "move":
-                if not self._move_has_choice(self.mover) and self._move_ok(self.mover, m.EndMovement()):
-                    self._end_movement(ev)
-                    continue
-                return
-            elif st == "repair":
-                if not self._repair_actions(self.repair_player):
-                    self._end_repair(ev)
-                    continue
-                return
-            else:
-                return
-
-    def _end_side_turn(self, ev: list) -> None:
-        self.fire_mode = ""
-        for sh in self.ships:
-            if sh.status == ACTIVE and sh.docked is not None and sh.owner == self.mover:
-                sh.dock_turns += 1
-        if self.half == 0:
-            self.half = 1
-            self._begin_side_turn(ev)
-            return
-        self.half = 0
-        done = self.turn
-        self.turn += 1
-        if done >= self.turn_limit:
-            self._finish_by_limit(ev)
-            return
-        if done % 3 == 0:
-            self.stage = "repair"
-            self.repair_player = 0
-            self.allocs = []
-            ev.append(m.RepairTurn(done))
-            return
-        self._begin_side_turn(ev)
-
-    # --- repair turn ---------------------------------------------------------------------------------------
-    def _repair_actions(self, player: int) -> list:
-        out = []
-        for sh in self.ships:
-            if sh.owner != player or sh.status != ACTIVE:
-                continue
-            mine = [a for a in self.allocs if a[1] == sh.id]
-            left = sh.dcr(self.rules.dcr_rounding == "up") - sum(a[3] for a in mine)
-            if left <= 0:
-                continue
-            targets = rep.repair_targets(sh, [a[2] for a in mine])
-            if not targets:
-                continue
-            blocks = rep.block_sizes(left)
-            out.extend(m.Repair(sh.id, t, p) for t in targets for p in blocks)
-        return out
-
-    def _repair_refusal(self, player: int, a) -> tuple[str, str]:
-        sh = self._get(a.ship)
-        if sh is None or sh.owner != player or sh.status != ACTIVE:
-            return ("knighthawks.repair.ship", f"{a.ship!r} is not one of your ships in play")
-        mine = [x for x in self.allocs if x[1] == sh.id]
-        left = sh.dcr(self.rules.dcr_rounding == "up") - sum(x[3] for x in mine)
-        if left <= 0:
-            return ("knighthawks.repair.dcr", f"{sh.id}'s whole DCR is already allocated this repair turn")
-        if a.target in sh.unrep:
-            return ("knighthawks.repair.unrepairable", f"{a.target!r} cannot be repaired in space (a 99 or 00 was rolled)")
-        if a.target not in rep.repair_targets(sh, [x[2] for x in mine]):
-            return ("knighthawks.repair.target", f"{sh.id} has nothing to repair as {a.target!r} (or every missing point "
-                    "already has a block)")
-        return ("knighthawks.repair.points", f"{a.points} is not a block of DCR: a multiple of 10 up to 90, or the rest "
-                f"({left}) if below 90")
-
-    def _end_repair(self, ev: list) -> None:
-        if self.repair_player == 0:
-            self.repair_player = 1
-            ev.append(m.RepairsAllocated(0))
-            return
-        ev.append(m.RepairsAllocated(1))
-        for _p, sid, target, points in self.allocs:
-            sh = self.ship(sid)
-            roll = self.rng.d100()
-            ensure_shadow(sh)  # repair rolls are made in secret
-            outcome, restored = rep.resolve(sh, target, points, roll, self.rng)
-            ev.append(m.RepairRoll(sid, target, points, roll, outcome, restored, (sh.owner,)))
-        self.allocs = []
-        self._begin_side_turn(ev)
-
-    # --- victory -------------------------------------------------------------------------------------------
-    def _tally(self) -> list[int]:
-        sc = [0, 0]
-        for s in self.ships:
-            if s.status == DEAD:
-                sc[1 - s.owner] += s.points
-            elif s.status == GONE and not self._escaped(s):
-                sc[1 - s.owner] += s.points // 2
-        return sc
-
-    def _escaped(self, s: Ship) -> bool:
-        v = self.victory
-        if v["kind"] != "exit" or s.id != v.get("ship"):
-            return False
-        edge = v.get("edge", "any")
-        return edge == "any" or (edge == "east" and s.pos[0] > 0) or (edge == "west" and s.pos[0] < 0)
-
-    def _finish(self, winners: tuple[int, ...], reason: str, ev: list) -> None:
-        self.scores = self._tally()
-        self.res = Result(winners, reason, (float(self.scores[0]), float(self.scores[1])))
-        self.stage = "over"
-        self.cur = None
-        ev.append(m.GameOver(winners, reason, (self.scores[0], self.scores[1])))
-
-    def _check_end(self, ev: list) -> None:
-        if self.stage == "over":
-            return
-        v = self.victory
-        if v["kind"] in ("exit", "destroy"):
-            tgt = self.ship(v["ship"])
-            side = tgt.owner
-            if v["kind"] == "exit":
-                if tgt.status == GONE and self._escaped(tgt):
-                    self._finish((side,), f"{tgt.name} escaped", ev)
-                    return
-                if tgt.status != ACTIVE:
-                    self._finish((1 - side,), f"{tgt.name} was {'destroyed' if tgt.status == DEAD else 'driven off'}",
-                                 ev)
-                    return
-            elif tgt.status == DEAD:
-                self._finish((1 - side,), f"{tgt.name} was destroyed", ev)
-                return
-        alive = [any(s.owner == p and s.status == ACTIVE for s in self.ships) for p in (0, 1)]
-        if not alive[0] and not alive[1]:
-            self._finish((), "both fleets destroyed or driven off", ev)
-        elif not alive[0] or not alive[1]:
-            w = 0 if alive[0] else 1
-            self._finish((w,), f"{self.sides[w]} destroyed or drove off the enemy", ev)
-
-    def _finish_by_limit(self, ev: list) -> None:
-        v = self.victory
-        if v["kind"] == "exit":
-            side = self.ship(v["ship"]).owner
-            self._finish((1 - side,), "turn limit: the escort did not get through", ev)
-            return
-        if v["kind"] == "destroy":
-            side = self.ship(v["ship"]).owner
-            self._finish((side,), "turn limit: the station held", ev)
-            return
-        sc = self._tally()
-        if sc[0] == sc[1]:
-            self._finish((), "turn limit: equal points", ev)
-        else:
-            w = 0 if sc[0] > sc[1] else 1
-            self._finish((w,), f"turn limit: {self.sides[w]} ahead on points", ev)
 
     # --- copies, JSON and views -----------------------------------------------------------------------------
     def clone(self) -> KHState:
@@ -419,7 +178,8 @@ class KHState(MovementPhase, FirePhase, State):
         s._cache = self._cache  # per-phase lookups; every phase change makes a new dict, never clears one
         return s
 
-    def _public_json(self) -> dict:
+    def _public_json(self, ships: list | None = None) -> dict:
+        """The record but the dice (``ships``: the ships' JSON if the caller built it, e.g. a view)."""
         return {
             "game": "knighthawks",
             "options": dict(self.options),
@@ -435,7 +195,7 @@ class KHState(MovementPhase, FirePhase, State):
             "stage": self.stage,
             "fire_mode": self.fire_mode,
             "after": self.after,
-            "ships": [s.to_json() for s in self.ships],
+            "ships": [s.to_json() for s in self.ships] if ships is None else ships,
             "mines": [[a, b, c, list(d), e, f, g] for a, b, c, d, e, f, g in self.mines],
             "plots": {k: [v[0], v[1], list(v[2])] for k, v in sorted(self.plots.items())},
             "plotting": None if self.cur is None else [self.cur[0], self.cur[1], self.cur[2], list(self.cur[3])],
@@ -443,8 +203,8 @@ class KHState(MovementPhase, FirePhase, State):
             "laid": list(self.laid),
             "activated": list(self.activated),
             "orbit_new": dict(sorted(self.orbit_new.items())),
-            "declared": [list(a) for a in self.declared],
-            "attacks": [list(a) for a in self.attacks],
+            "declared": [_attack_json(a) for a in self.declared],
+            "attacks": [_attack_json(a) for a in self.attacks],
             "repair_player": self.repair_player,
             "allocations": [list(a) for a in self.allocs],
             "result": self.res.to_json() if self.res else None,
@@ -492,40 +252,7 @@ class KHState(MovementPhase, FirePhase, State):
         return s
 
     def view(self, player: int | None) -> dict:
-        """Everything but the dice and the other side's hidden mines: enemy mine patterns and inert seekers
-        are not shown (their count is); see docs/knighthawks.md."""
-        out = self._public_json()
-        hidden = 0
-        shown = []
-        for mm in out["mines"]:
-            mine_owner, moves, layer = mm[1], mm[4], mm[6]
-            if player is not None and mine_owner == player or moves >= 0 or mm[0] in self.activated:
-                shown.append(mm)
-            elif layer == "":
-                hidden += 1  # placed before play: the scenario says how many there are, not where
-            # a trap dropped in play is unknown to the other side (not even counted) until it detonates or,
-            # a seeker, is activated
-        out["mines"] = shown
-        out["hidden_mines"] = hidden
-        acting = self.current_players()
-        if player is None or player not in acting:  # a seat's decision in progress is its own business
-            out["plotting"] = None
-            out["declared"] = []
-        for sj, sh in zip(out["ships"], self.ships):
-            if player is not None and sh.owner == player:
-                continue
-            sj.pop("shadow", None)
-            if sh.shadow is not None:  # the other side's picture of the ship: no secret repairs or lays
-                pub = sh.shadow.to_json()
-                for k in PRIVATE_KEYS:
-                    sj[k] = pub[k]
-                sj["damaged_systems"] = dict(pub["damaged_systems"], fire=sh.fire)
-        out["allocations"] = [a for a in out["allocations"] if player is not None and a[0] == player]
-        if player is None or player != self.mover:
-            out["laid"] = []
-        out["viewer"] = player
-        return out
+        return kh_view.view(self, player)
 
     def secret_tokens(self, player: int | None) -> set[str]:
-        return {mm[0] for mm in self.mines
-                if mm[4] < 0 and mm[0] not in self.activated and (player is None or mm[1] != player)}
+        return kh_view.secret_tokens(self, player)

@@ -8,16 +8,14 @@ Owns: the admiral bot and its move helpers. Must not reach into the true game st
 from __future__ import annotations
 
 from deltav.core import hexgrid
-from deltav.core.errors import IllegalAction
 from deltav.core.protocol import Decision
-from deltav.core.rng import Rng
 from deltav.games.knighthawks import escort as es
+from deltav.games.knighthawks import fire_phase
 from deltav.games.knighthawks import heuristics as hx
 from deltav.games.knighthawks import messages as m
 from deltav.games.knighthawks import planner as pl
 from deltav.games.knighthawks.bots.plans import _EscortCaptain, _SafeCaptain, _SafeFocusCaptain
 from deltav.games.knighthawks.bots.scripted import ScriptedCaptain, _Still
-from deltav.games.knighthawks.combat import chance_to_hit, defense_column, operating_defenses
 from deltav.games.knighthawks.damage import breakup_chance
 from deltav.games.knighthawks.movement import advance, rotation_cost, start_plot
 
@@ -30,8 +28,7 @@ class Admiral(ScriptedCaptain):
     next turn, plus its own reach, with the map-edge momentum check and break-up risk. Fire: every shot
     valued by its exact expected damage with the damage already declared on each target counted (focus fire,
     no overkill), the scenario's key ship counted double, limited rounds kept for 35% (torpedoes) / 25% odds.
-    ICMs, screens, seekers and repairs as the captain (``exact_icms=True`` fires ICMs while each saves more
-    than it is worth: measured weaker, it never spends them on assault rockets).
+    ICMs, screens, seekers and repairs as the captain.
 
     Escort (``exit``) scenarios: the raiders plot with the exchange scoring plus ``raid_hunt`` (1.5) per hex
     of distance to the ship that must get away (they converge on it instead of trading with the escorts)
@@ -47,8 +44,7 @@ class Admiral(ScriptedCaptain):
     (``fleet.doomed``, weight ``doom`` 100: never end a move from which every move next turn crashes into a
     planet, nor, at half the weight, one from which every move next turn leaves the map), break-up risk
     weighted ``fleet_breakup`` (2, the captain's 0.5) per percent, and the captain's fire (``fleet_fire``:
-    ``captain``; ``weaker``: the admiral's exact expected-value fire while its fleet is the weaker one by
-    surviving points, the default of round 2, measured weaker under the issue-18 rules; ``admiral``). ``focus_when`` (``never``;
+    ``captain``; ``admiral``: the admiral's exact expected-value fire from both seats). ``focus_when`` (``never``;
     ``weaker``, ``always``) switches on the focused plan of round 1 (``_FocusCaptain``: every ship closes on
     one shared target), measured no better. The exchange scoring and the admiral's fire for the stronger
     side were measured weaker there.
@@ -56,18 +52,15 @@ class Admiral(ScriptedCaptain):
     Parameters (``bot:admiral:threat=0.3``): ``exposure`` 0.8, ``threat`` 0.2, ``reach`` 0.25, ``closing``
     0.0 (weights of the move score), ``hunt`` 0.5 (raiders' weight with ``move="exchange"``), ``move``
     (``auto``, ``exchange`` everywhere, ``scripted`` everywhere), ``fire`` (``auto``: the captain's for the
-    escorting side, the admiral's elsewhere; ``admiral``; ``captain``), ``reply`` (0: off; weight of an
-    exact best-reply threat over the enemy's reachable hexes, slow in big fleets), ``rollouts``/
-    ``candidates`` (0/4: off; >0 plays each of the top candidates out with the scripted captains to the next
-    own movement phase and picks by material: measured weaker at 4 rollouts, the dice noise swamps the
-    differences)."""
+    escorting side, the admiral's elsewhere; ``admiral``; ``captain``). Rollouts of the top candidate moves,
+    an exact ICM rule, an exact best-reply threat and the exact fire of the weaker fleet were tried, measured
+    weaker and removed (docs/bots-knighthawks.md)."""
 
     name = "admiral"
 
     def __init__(self, exposure: float = 0.8, threat: float = 0.2, reach: float = 0.25,
-                 closing: float = 0.0, candidates: int = 4, rollouts: int = 0, objective_weight: float = 1.0,
-                 reply: float = 0.0, rerank: int = 12, hunt: float = 0.5, move: str = "auto",
-                 exact_icms: bool = False, torpedo_floor: float = 0.35, ltd_floor: float = 0.25,
+                 closing: float = 0.0, hunt: float = 0.5, move: str = "auto",
+                 torpedo_floor: float = 0.35, ltd_floor: float = 0.25,
                  fleet_limit: int = 4, runner: bool = False, danger: float = 1.0, progress: float = 20.0,
                  fleet_breakup: float = 2.0, raid_hunt: float = 1.5, fire: str = "auto",
                  cover: float = 0.0, safe: bool = True, focus: float = 0.5, focus_fire: float = 1.5,
@@ -79,12 +72,11 @@ class Admiral(ScriptedCaptain):
         if move not in ("auto", "scripted", "exchange"):
             raise ValueError(f"move must be auto, scripted or exchange, not {move!r}")
         self.move = move
-        self.exact_icms = exact_icms
         self.fleet_limit = fleet_limit
         self._captain = _SafeCaptain(doom, breakup=fleet_breakup)
         self._focused = _SafeFocusCaptain(doom, focus=focus, focus_fire=focus_fire, breakup=fleet_breakup)
-        if fleet_fire not in ("captain", "admiral", "weaker"):
-            raise ValueError(f"fleet_fire must be captain, admiral or weaker, not {fleet_fire!r}")
+        if fleet_fire not in ("captain", "admiral"):
+            raise ValueError(f"fleet_fire must be captain or admiral, not {fleet_fire!r}")
         self.fleet_fire = fleet_fire
         if focus_when not in ("weaker", "always", "never"):
             raise ValueError(f"focus_when must be weaker, always or never, not {focus_when!r}")
@@ -101,17 +93,11 @@ class Admiral(ScriptedCaptain):
         self.torpedo_floor = torpedo_floor
         self.ltd_floor = ltd_floor
         self.hunt = hunt
-        self.w_reply = reply
-        self.rerank = rerank
-        self.candidates = candidates
-        self.rollouts = rollouts
-        self.objective_weight = objective_weight
         self.w_exposure = exposure
         self.w_threat = threat
         self.w_reach = reach
 
     def act(self, decision: Decision):
-        self._decision = decision
         if self._fleet is None:  # the size of our fleet at the start of the action
             self._fleet = sum(1 for s in decision.view["ships"] if s["owner"] == decision.player)
         if self.fleet_limit and self._fleet > self.fleet_limit:
@@ -120,9 +106,9 @@ class Admiral(ScriptedCaptain):
 
     def _fleet_action(self, decision: Decision):
         """Fleet actions: the captain's plan with the doom check and break-up weight (``_SafeCaptain``); when
-        our fleet is the weaker one (surviving points, each ship's points scaled by its remaining hull) the
-        admiral's exact fire (``fleet_fire="weaker"``) and, with ``focus_when="weaker"``, the focused plan
-        (``_SafeFocusCaptain``). Chosen once per side turn so a plot is never split between plans."""
+        our fleet is the weaker one (surviving points, each ship's points scaled by its remaining hull) and
+        ``focus_when="weaker"``, the focused plan (``_SafeFocusCaptain``); with ``fleet_fire="admiral"`` the
+        admiral's exact fire. Chosen once per side turn so a plot is never split between plans."""
         v = decision.view
         key = (v["turn"], v["half"])
         if self._fleet_bot is None or self._fleet_bot[:2] != key:
@@ -130,7 +116,7 @@ class Admiral(ScriptedCaptain):
             bot = self._captain
             if self.focus_when == "always" or (self.focus_when == "weaker" and weaker):
                 bot = self._focused
-            exact = self.fleet_fire == "admiral" or (self.fleet_fire == "weaker" and weaker)
+            exact = self.fleet_fire == "admiral"
             self._fleet_bot = (key[0], key[1], bot, exact)
         if self._fleet_bot[3] and any(isinstance(a, (m.Assign, m.Fire)) for a in decision.legal_actions):
             return ScriptedCaptain.act(self, decision)  # dispatches to the admiral's exact-value fire
@@ -185,21 +171,7 @@ class Admiral(ScriptedCaptain):
                     score -= 4.0
                 out.append((score, a, tuple(turns), st))
         out.sort(key=lambda x: (-x[0], x[1].speed, x[1].facing, x[2]))
-        if self.w_reply and out:
-            replies = self._replies(world, p)
-            top = out[:self.rerank]
-            top = [(sc - self.w_reply * pl.reply_threat(world, sh, st.pos, replies), a, t, st) for sc, a, t, st in top]
-            top.sort(key=lambda x: (-x[0], x[1].speed, x[1].facing, x[2]))
-            out = top + out[self.rerank:]
         return out
-
-    def _replies(self, world, p: int) -> dict:
-        key = (world.turn, world.half)
-        if getattr(self, "_reply_key", None) != key:
-            self._reply_key = key
-            self._reply_cache = {e.id: pl.reply_states(world, e) for e in world.ships
-                                 if e.owner != p and e.status == 0}
-        return self._reply_cache
 
     def _plot(self, world, p: int, sh, options: list):
         v = world.victory
@@ -220,42 +192,8 @@ class Admiral(ScriptedCaptain):
         if not ranked:
             self.plan = (sh.id, (), 0)
             return options[0]
-        cands = []
-        seen = set()
-        for score, a, turns, st in ranked:
-            key = (st.pos, st.facing, a.speed, st.end)
-            if key in seen:
-                continue
-            seen.add(key)
-            cands.append((score, a, turns, st))
-            if len(cands) >= self.candidates:
-                break
-        # the scripted captain's own choice is always a candidate
-        cap = ScriptedCaptain()
-        ca = cap._plot(world, p, sh, options)
-        ct = cap.plan[1] if cap.plan else ()
-        if all((c[1], c[2]) != (ca, ct) for c in cands):
-            match = [r for r in ranked if r[1] == ca and r[2] == ct]
-            cands.append(match[0] if match else (0.0, ca, ct, None))
-        if len(cands) == 1 or self.rollouts <= 0:
-            _s, a, turns, _st = cands[0]
-            self.plan = (sh.id, turns, 0)
-            return a
-        best = None
-        decision = getattr(self, "_decision", None)
-        seeds = [decision.rng.next64() if decision is not None else k for k in range(self.rollouts)]
-        worlds = [decision.sample_world(Rng(sd)) if decision is not None else world for sd in seeds]
-        for score, a, turns, st in cands:
-            total = 0.0
-            for sd, w0 in zip(seeds, worlds):
-                total += _rollout(w0, p, a, turns, sd)
-            value = total / len(seeds) + self.objective_weight * (
-                self._objective_bonus(world, sh, st, a.speed, p) if st is not None else 0.0)
-            key = (value, score)
-            if best is None or key > best[0]:
-                best = (key, a, turns)
-        _k, a, turns = best
-        self.plan = (sh.id, tuple(turns), 0)
+        _s, a, turns, _st = ranked[0]
+        self.plan = (sh.id, turns, 0)
         return a
 
     def _runner_plot(self, world, p: int, sh, options: list):
@@ -295,7 +233,7 @@ class Admiral(ScriptedCaptain):
             firer = world.ship(a.ship)
             target = world.ship(a.target)
             code, n = firer.weapons[a.weapon][0], firer.weapons[a.weapon][1]
-            g = world._geometry(firer, code, target, defensive)
+            g = fire_phase.geometry(world, firer, code, target, defensive)
             if g is None:
                 continue
             prob, half = pl.hit_chance(world, code, target, g[1], g[2], firer.ccs, firer.ms_turns > 0)
@@ -315,29 +253,6 @@ class Admiral(ScriptedCaptain):
         if best is not None:
             return best[1]
         return m.Fire() if m.Fire() in legal else legal[0]
-
-    def _intercept(self, world, legal: list):
-        if not self.exact_icms:
-            return ScriptedCaptain._intercept(self, world, legal)
-
-        a = world.attacks[world._pending_attack()]
-        code, target = a[2], world.ship(a[3])
-        firer = world._get(a[0])
-        ccs = firer.ccs if firer is not None else False
-        can_evade = any(x.evade for x in legal)
-        pool = max(x.icms for x in legal)
-        col = defense_column(code, operating_defenses(target, world.rules), world.rules)
-        evade = target.mr if can_evade else 0
-        hv = hx.hit_value(code) * pl.worth(target)
-        cost = 1.2 * (1 + 6 / max(1, pool))  # an ICM kept is worth more when few are left
-        best = None
-        for n in range(pool + 1):
-            prob = pl.clamp_chance(chance_to_hit(code, col, a[5], a[6], ccs, n, evade))
-            v = -prob * hv - n * cost
-            if best is None or v > best[0] + 1e-9:
-                best = (v, n)
-        want = m.Intercept(best[1], can_evade)
-        return want if want in legal else legal[0]
 
 
 def _fleet_strength(view: dict, p: int) -> float:
@@ -364,23 +279,6 @@ def _momentum_penalty(world, sh, st, speed: int) -> float:
     h = (st.pos[0] + d[0] * ahead, st.pos[1] + d[1] * ahead)
     over = hexgrid.length(h) - world.map.radius
     return 0.0 if over <= 0 else 20.0 + 5.0 * over
-
-
-def _rollout(world, p: int, course, turns: tuple, seed: int) -> float:
-    """Plays one candidate plan in a copy of a sampled world with fresh dice (``seed``), then the scripted
-    captains on both sides until ``p``'s next movement phase; the material value for ``p`` then."""
-    w = world.clone()
-    w.rng = Rng(seed)
-    try:
-        w.apply_action(p, course)
-        for t in turns:
-            if w.cur is None:
-                break
-            w.apply_action(p, m.Step(t))
-    except IllegalAction:
-        return -1e9
-    pl.play_until_next_move(w, p, (ScriptedCaptain(), ScriptedCaptain()))
-    return pl.outcome_value(w, p)
 
 
 def _more_plans(world, sh, speed: int, facing: int, navdir: int, evading: bool):

@@ -12,6 +12,7 @@ from deltav.games.knighthawks import escort as es
 from deltav.games.knighthawks import fleet as fl
 from deltav.games.knighthawks import heuristics as hx
 from deltav.games.knighthawks import messages as m
+from deltav.games.knighthawks import movement_phase
 from deltav.games.knighthawks.bots.scripted import ScriptedCaptain
 from deltav.games.knighthawks.damage import breakup_chance
 from deltav.games.knighthawks.movement import rotation_cost
@@ -47,7 +48,7 @@ class _EscortCaptain(ScriptedCaptain):
         if self.cover and v.get("kind") == "exit" and v.get("ship") != sh.id and sh.icms_available() > 0:
             charge = world.ship(v["ship"])
             if (charge.owner == p and charge.status == 0 and charge.id in world.plots
-                    and world._plotted_path(charge)[-1] == st.pos):
+                    and movement_phase.plotted_path(world, charge)[-1] == st.pos):
                 bonus += self.cover
         return bonus
 

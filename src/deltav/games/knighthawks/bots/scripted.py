@@ -11,6 +11,7 @@ from __future__ import annotations
 from deltav.core import hexgrid
 from deltav.core.agent import Agent
 from deltav.core.protocol import Decision
+from deltav.games.knighthawks import fire_phase, movement_phase
 from deltav.games.knighthawks import heuristics as hx
 from deltav.games.knighthawks import messages as m
 from deltav.games.knighthawks.damage import breakup_chance
@@ -83,7 +84,7 @@ class ScriptedCaptain(Agent):
         for a in legal:
             if isinstance(a, m.Lay):
                 sh = world.ship(a.ship)
-                h = world._plotted_path(sh)[a.at]
+                h = movement_phase.plotted_path(world, sh)[a.at]
                 near = min((hexgrid.distance(s.pos, h) for s in world.ships if s.owner != p and s.status == 0),
                            default=99)
                 if 2 <= near <= 6 and (best_lay is None or near < best_lay[0]):
@@ -206,7 +207,7 @@ class ScriptedCaptain(Agent):
         return m.Fire() if m.Fire() in legal else legal[0]
 
     def _intercept(self, world, legal: list):
-        a = world.attacks[world._pending_attack()]
+        a = world.attacks[fire_phase.pending_attack(world)]
         code = a[2]
         target = world.ship(a[3])
         can_evade = any(x.evade for x in legal)
