@@ -16,7 +16,7 @@ import {
   burnArrows, choiceOf, COAST, type CourseNote, hasLandVariant, hexOf, keyIntent, matchOrder, type OddsBlock,
   type OrderChoice, ordersOf, pressBurn, shipsToOrder, arrowAt, type Intent,
 } from "./legal";
-import { drawScene, sideColour, type OrdnanceView, type PlanStep, type Scene, type ShipView, type Trail } from "./pieces";
+import { drawScene, launchHitWords, sideColour, type LaunchNote, type OrdnanceView, type PlanStep, type Scene, type ShipView, type Trail } from "./pieces";
 import { injectStyle } from "./screenStyle";
 import { BoardView } from "./view";
 
@@ -28,7 +28,7 @@ export interface RequestHost extends ScreenHost {
 }
 
 const PHASES: Record<string, string> = {
-  fleet: "Fleet building", astrogation: "Astrogation", ordnance: "Ordnance", combat: "Combat", logistics: "Logistics",
+  fleet_building: "Fleet building", astrogation: "Astrogation", ordnance: "Ordnance", combat: "Combat", logistics: "Logistics",
 };
 
 function canon(a: unknown): string {
@@ -127,7 +127,7 @@ export class TacticalScreen implements GameScreen {
     if (s.status === "over") return "Game over";
     const ph = PHASES[String(v["phase"])] ?? String(v["phase"]);
     const mine = s.seat !== null && v["active_player"] === s.seat;
-    if (v["phase"] === "fleet") return s.to_act ? "Fleet building: buy your ships" : "Fleet building: waiting for the opponent";
+    if (v["phase"] === "fleet_building") return s.to_act ? "Fleet building: buy your ships" : s.seat === null ? "Fleet building" : "Fleet building: waiting for the opponent";
     if (s.seat === null) return `Turn ${v["turn"]}: ${this.host?.seatName(Number(v["active_player"])) ?? "player"} · ${ph}`;
     if (!mine) return `Turn ${v["turn"]}: the opponent's ${ph.toLowerCase()}`;
     const what: Record<string, string> = {
@@ -143,6 +143,11 @@ export class TacticalScreen implements GameScreen {
   }
 
   /** The snapshot on screen (the browser tests read it). */
+  /** What the board draws now (the browser tests read the previews from it). */
+  sceneForTests(): Scene | null {
+    return this.board ? this.scene() : null;
+  }
+
   snapshot(): Snapshot | null {
     return this.snap;
   }
@@ -294,6 +299,7 @@ export class TacticalScreen implements GameScreen {
       const entry = matchOrder(legal, sel, c);
       preview = (entry?.note as unknown as CourseNote | undefined) ?? null;
     }
+    const launch = ph === "ordnance" ? ((this.launchEntry()?.note as unknown as LaunchNote | undefined) ?? null) : null;
     const rules = (v["rules"] ?? {}) as Record<string, unknown>;
     const attack = this.attackPreview();
     return {
@@ -308,6 +314,7 @@ export class TacticalScreen implements GameScreen {
       chosenDir,
       overloadDir,
       preview,
+      launch,
       plan: this.planFor === sel ? this.plan : null,
       target: ph === "combat" ? this.target : null,
       attackers: attack?.ships ?? [],
@@ -941,7 +948,11 @@ export class TacticalScreen implements GameScreen {
         li.append(b);
         list.append(li);
       }
-      if (!ownShips.length) list.append(el("li", "tac-muted", "No ships left."));
+      if (!ownShips.length) {
+        const home = String((((v["players"] as Record<string, unknown>[]) ?? [])[s.seat]?.["home"]) ?? "");
+        list.append(el("li", "tac-muted", this.phaseName() === "fleet_building"
+          ? `Ships you buy start at your home base${home ? ` on ${home}` : ""} when every fleet is ready.` : "No ships left."));
+      }
       E.ships.append(list);
     }
     // ships in sight that are not yours (both sides for a spectator): a click centres on one
@@ -1019,6 +1030,16 @@ export class TacticalScreen implements GameScreen {
     } else if (ph === "ordnance" && this.snap?.to_act) {
       const l = this.launch;
       E.detail.append(el("p", undefined, l ? `${l.kind} from ${l.ship}${l.boost ? `, boost ${l.boost} ${DIRECTION_NAMES[l.dir ?? 0]}` : ""}: Enter to launch, Esc to cancel.` : "N mine, T torpedo, K nuke, or Enter to skip."));
+      const n = this.launchEntry()?.note as unknown as LaunchNote | undefined;
+      if (n) {
+        const facts = el("ul", "tac-facts");
+        facts.append(el("li", undefined, `v (${n.velocity.join(", ")}): this turn ${n.start} → ${n.destination}, then ${n.next_destination}; it lasts ${n.turns} moves`));
+        const words = launchHitWords(n);
+        const own = Boolean(n.first_hit?.own?.length);
+        if (words) facts.append(el("li", n.first_hit?.what === "ships" && !own ? "tac-good" : "tac-warn", `It ${words}${n.first_hit ? ` at ${n.first_hit.hex}` : ""} this turn`));
+        else facts.append(el("li", "tac-good", "Nothing in its way this turn"));
+        E.detail.append(facts);
+      }
     } else if (this.snap?.status === "over") {
       const r = this.snap.result;
       const seat = this.snap.seat;
@@ -1045,7 +1066,8 @@ export class TacticalScreen implements GameScreen {
     const legal = this.legal();
     if (s.seat === null || s.status === "over") return;
     if (!s.to_act) {
-      E.controls.append(el("p", "tac-muted", "The opponent is moving. Your controls return on your turn."));
+      const chose = s.deciding.some((d) => d.seat === s.seat && d.submitted);
+      E.controls.append(el("p", "tac-muted", chose ? "Your choice is in: it is revealed when the opponent has chosen too." : "The opponent is moving. Your controls return on your turn."));
       return;
     }
     const row = el("div", "tac-row");
@@ -1098,10 +1120,15 @@ export class TacticalScreen implements GameScreen {
       const end = legal.find((x) => x.action.type === "end_logistics");
       if (end) row.append(this.button("Done ⏎", () => this.send([end.action]), "primary"));
       E.controls.append(row);
-    } else if (ph === "fleet") {
+    } else if (ph === "fleet_building") {
       const me = ((this.v()["players"] as Record<string, unknown>[]) ?? [])[s.seat];
       const credits = Number(me?.["credits"] ?? 0) - Number(me?.["spent"] ?? 0);
       E.controls.append(el("p", "tac-budget", `Budget: ${credits} MC left`));
+      const bought = new Map<string, number>();
+      // the view's purchases: [id, type, carrier] per item bought, one list per seat (the others' are hidden)
+      const mine = ((this.v()["purchases"] as (unknown[][] | null)[] | undefined) ?? [])[s.seat] ?? [];
+      for (const item of mine) bought.set(String(item[1]), (bought.get(String(item[1])) ?? 0) + 1);
+      E.controls.append(el("p", "tac-fleet", bought.size ? `Your fleet: ${[...bought].map(([t, n]) => `${n} ${t}`).join(", ")}` : "Your fleet: no ship yet"));
       const list = el("div", "tac-list");
       for (const e of legal.filter((x) => x.action.type === "buy")) {
         const n = e.note as { cost: number; credits_left: number } | undefined;
