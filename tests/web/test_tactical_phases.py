@@ -111,7 +111,11 @@ def test_ordnance_torpedo_boost_and_logistics_transfer(live_server, new_page, sc
     assert torp[0]["velocity"] == [-3, 1], torp  # the ship's (-1, 1) plus the boost of 2 W
     settle(pg)
     assert "transfer fuel or cargo" in pg.inner_text(".phase-banner")
-    btn = pg.locator(".tac-list button", has_text="5 passengers: p0s0 → p0s1")
+    assert "Logistics: pick a transfer" in status_text(pg)  # the last phase's words are gone
+    row = pg.locator(".tac-transfer", has_text="passengers: p0s0 transport → p0s1 corvette")
+    assert row.locator("button").all_inner_texts() == ["1", "2", "3", "4", "5"]
+    assert "40 passengers" in pg.inner_text(".tac-shiplist")
+    btn = row.locator("button[aria-label='5 passengers from p0s0 to p0s1']")
     assert btn.count() == 1
     pg.screenshot(path=str(screenshots / "tactical-logistics.png"))
     step = snap(pg)["step"]

@@ -69,6 +69,7 @@ export class TacticalScreen implements GameScreen {
   private plan: PlanStep[] | null = null;
   private planFor: string | null = null;
   private lastTurnKey = "";
+  private lastPhaseKey = "";
   private hover: Hex | null = null;
   private surrenderArmed = false;
   private pads: number[] = [];
@@ -169,6 +170,22 @@ export class TacticalScreen implements GameScreen {
       this.launch = null;
     }
     if (!prev || prev.step !== s.step) this.surrenderArmed = false;
+    // a new phase of mine: the status line says what to do (and no longer what the last phase's key did)
+    const phaseKey = `${v["turn"]}:${v["active_player"]}:${v["phase"]}`;
+    if (phaseKey !== this.lastPhaseKey) {
+      this.lastPhaseKey = phaseKey;
+      if (s.to_act && s.status === "playing") {
+        const tips: Record<string, string> = {
+          astrogation: "Astrogation: 1-6 burn, Shift+1-6 overload, 0 clear, Tab next ship, Enter confirm.",
+          ordnance: "Ordnance: N mine, T torpedo (1-6 boost), K nuke; Enter launches, or skips.",
+          combat: "Combat: [ ] or click a target, { } attackers; Enter attacks, or ends combat.",
+          logistics: "Logistics: pick a transfer below, or Done (Enter).",
+          fleet_building: "Fleet building: buy ships within the budget, then Fleet ready (Enter).",
+        };
+        const tip = tips[String(v["phase"])];
+        if (tip) this.host.say(tip, "info");
+      }
+    }
     if (s.status === "over") {
       this.choices.clear();
       this.plan = null;
@@ -938,7 +955,7 @@ export class TacticalScreen implements GameScreen {
         const state = given ? "order given" : c ? (c.burn === null ? "coast" : `burn ${DIRECTION_NAMES[c.burn]}${c.overload !== null ? "+" + DIRECTION_NAMES[c.overload] : ""}`) : "";
         b.innerHTML = "";
         b.append(el("span", "tac-ship-name", `${sh.id} · ${sh.type}`), el("span", "tac-ship-stats",
-          `fuel ${sh.fuel ?? "∞"} · v ${vec(sh.velocity)}${sh.landed ? " · landed" : ""}${sh.disabled ? ` · disabled ${sh.disabled}` : ""}${state ? ` · ${state}` : ""}`));
+          `fuel ${sh.fuel ?? "∞"} · v ${vec(sh.velocity)}${sh.passengers ? ` · ${sh.passengers} passengers` : ""}${sh.cargo_used ? ` · cargo used ${sh.cargo_used}` : ""}${sh.landed ? " · landed" : ""}${sh.disabled ? ` · disabled ${sh.disabled}` : ""}${state ? ` · ${state}` : ""}`));
         b.setAttribute("aria-pressed", String(sh.id === this.selected));
         b.onclick = () => {
           this.selected = sh.id;
@@ -1111,11 +1128,34 @@ export class TacticalScreen implements GameScreen {
         this.button(this.target ? "Attack ⏎" : "End combat ⏎", () => this.act({ kind: "confirm" }), "primary"));
       E.controls.append(row);
     } else if (ph === "logistics") {
+      // one row per (from, to, what) with its amounts as buttons
       const list = el("div", "tac-list");
+      const groups = new Map<string, LegalEntry[]>();
       for (const e of legal.filter((x) => x.action.type === "transfer")) {
         const a = e.action;
-        list.append(this.button(`${a["amount"]} ${a["kind"]}: ${a["source"]} → ${a["target"]}`, () => this.send([a])));
+        const k = `${a["source"]}|${a["target"]}|${a["kind"]}`;
+        groups.set(k, [...(groups.get(k) ?? []), e]);
       }
+      const shipName = (id: unknown): string => {
+        const sh = this.ships().find((x) => x.id === id);
+        return sh ? `${sh.id} ${sh.type}` : String(id);
+      };
+      for (const entries of groups.values()) {
+        const a0 = entries[0]!.action;
+        const row2 = el("div", "tac-transfer");
+        const title = el("span", "tac-transfer-what", `${a0["kind"]}: ${shipName(a0["source"])} → ${shipName(a0["target"])}`);
+        const amounts = el("span", "tac-transfer-amounts");
+        amounts.setAttribute("role", "group");
+        amounts.setAttribute("aria-label", `${a0["kind"]} from ${a0["source"]} to ${a0["target"]}: how many`);
+        for (const e of entries) {
+          const b = this.button(String(e.action["amount"]), () => this.send([e.action]), "tac-amount", `Transfer ${e.action["amount"]} ${a0["kind"]} from ${a0["source"]} to ${a0["target"]}`);
+          b.setAttribute("aria-label", `${e.action["amount"]} ${a0["kind"]} from ${a0["source"]} to ${a0["target"]}`);
+          amounts.append(b);
+        }
+        row2.append(title, amounts);
+        list.append(row2);
+      }
+      if (!groups.size) list.append(el("p", "tac-muted", "No transfer is possible now (ships must share a hex, at matching speed)."));
       E.extra.append(list);
       const end = legal.find((x) => x.action.type === "end_logistics");
       if (end) row.append(this.button("Done ⏎", () => this.send([end.action]), "primary"));
