@@ -1009,7 +1009,7 @@ export class TacticalScreen implements GameScreen {
         const eq = el("p", "tac-equation");
         const burnV = [n.velocity[0] - n.velocity_before[0], n.velocity[1] - n.velocity_before[1]];
         eq.textContent = `v ${vec(n.velocity_before)} + ${c.burn === null ? "no burn" : `burn ${DIRECTION_NAMES[c.burn]}${c.overload !== null ? "+" + DIRECTION_NAMES[c.overload] : ""}`}${n.gravity_queued.length || burnV.join() !== "0,0" ? "" : ""} = v′ ${vec(n.velocity)}`;
-        E.detail.append(el("h3", undefined, `${sel}: course preview`), eq);
+        E.detail.append(el("h2", undefined, `${sel}: course preview`), eq);
         const facts = el("ul", "tac-facts");
         facts.append(el("li", undefined, `Ends at ${n.destination}${n.orbit_after ? ` (orbiting ${n.orbit_after})` : ""}`));
         if (n.fuel_after !== null) facts.append(el("li", undefined, `Fuel ${n.fuel_before} → ${n.fuel_after}`));
@@ -1029,7 +1029,7 @@ export class TacticalScreen implements GameScreen {
     } else if (ph === "combat" && this.snap?.to_act) {
       const p = this.attackPreview();
       if (this.target && p) {
-        E.detail.append(el("h3", undefined, `Attack on ${this.target}`));
+        E.detail.append(el("h2", undefined, `Attack on ${this.target}`));
         E.detail.append(el("p", "tac-equation", `${p.attack} vs ${p.defence} → ${p.odds}`));
         const facts = el("ul", "tac-facts");
         facts.append(el("li", undefined, `Attackers: ${p.ships.join(", ") || "the group"} (${this.attackerMode === "all" ? "all" : "one"}; { } to change)`));

@@ -20,7 +20,7 @@ const CSS = `
 .tac-panel { flex: 0 0 300px; display: flex; flex-direction: column; gap: 10px; padding: 12px; overflow-y: auto;
   background: #0a0f1d; border-left: 1px solid rgba(150,175,220,.18); }
 .tac-panel h2 { margin: 0; font-size: 17px; color: #fff; }
-.tac-panel h3 { margin: 0 0 4px; font-size: 14px; color: #fff; }
+.tac-panel h2, .tac-panel h3 { margin: 0 0 4px; font-size: 14px; color: #fff; }
 .tac-panel p { margin: 2px 0; }
 .tac-who { font-weight: 600; color: #aab5cc; }
 .tac-who.tac-yours { color: #3ee0ff; }
