@@ -513,17 +513,20 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     }
     const scores = Array.isArray(result?.scores) ? (result.scores as number[]) : null;
     if (scores) {
+      const label = st.screen?.scoreLabel?.() ?? { title: "Score" };
       const table = el("table", "result-scores");
       const thead = el("tr");
-      thead.append(el("th", "", "Player"), el("th", "", "Score"));
+      thead.append(el("th", "", "Player"), el("th", "", label.title));
       table.append(thead);
       scores.forEach((r, i) => {
         const tr = el("tr");
         if (winners.includes(i)) tr.className = "winner";
-        tr.append(el("td", "", seatName(i)), el("td", "", String(r)));
+        const shown = typeof r === "number" && Number.isFinite(r) ? (Number.isInteger(r) ? String(r) : r.toFixed(1)) : String(r);
+        tr.append(el("td", "", seatName(i)), el("td", "", shown));
         table.append(tr);
       });
       parts.push(table);
+      if (label.help) parts.push(el("p", "result-score-help dim", label.help));
     }
     const actions = el("div", "dialog-actions");
     if (st.seat !== null) {
