@@ -14,7 +14,7 @@ import { type Board, parseBoard } from "./boardData";
 import { buildHelp, type Tables } from "./help";
 import {
   burnArrows, choiceOf, COAST, type CourseNote, hasLandVariant, hexOf, keyIntent, matchOrder, type OddsBlock,
-  type OrderChoice, ordersOf, pressBurn, shipsToOrder, arrowAt, type Intent,
+  type OrderChoice, ordersOf, pressBurn, shipsToOrder, arrowAt, type Intent, nextWeak,
 } from "./legal";
 import { drawScene, launchHitWords, sideColour, type LaunchNote, type OrdnanceView, type PlanStep, type Scene, type ShipView, type Trail } from "./pieces";
 import { injectStyle } from "./screenStyle";
@@ -499,19 +499,13 @@ export class TacticalScreen implements GameScreen {
       }
       next = { ...cur, land: !cur.land };
     } else if (intent.kind === "weak") {
-      const entry = matchOrder(legal, ship, cur);
-      const ign = (entry?.note as unknown as CourseNote | undefined)?.ignorable_weak ?? [];
-      if (!ign.length) {
+      // V steps through the legal list's weak-gravity choices one hex at a time, then back to none
+      const want = nextWeak(legal, ship, cur);
+      if (want === null) {
         this.host.say("This course enters no weak gravity it may ignore.", "info");
         return;
       }
-      const want = cur.weak.length ? [] : ign;
-      const cand = { ...cur, weak: [...want] };
-      if (!matchOrder(legal, ship, cand) || choiceOf(matchOrder(legal, ship, cand)!.action).weak.length !== want.length) {
-        this.host.say("That weak gravity cannot be ignored on this course.", "warn");
-        return;
-      }
-      next = cand;
+      next = { ...cur, weak: want };
     } else {
       this.host.say("In astrogation: 1-6 burn, Shift+1-6 overload, 0 clear, Tab next ship, Enter confirm.", "info");
       return;
