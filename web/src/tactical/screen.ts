@@ -70,6 +70,8 @@ export class TacticalScreen implements GameScreen {
   private planFor: string | null = null;
   private lastTurnKey = "";
   private lastPhaseKey = "";
+  /** Ships gliding along the path of the move just made: id -> path (hexes) and start time (ms). */
+  private glides = new Map<string, { path: Hex[]; t0: number }>();
   private hover: Hex | null = null;
   private surrenderArmed = false;
   private pads: number[] = [];
@@ -157,7 +159,7 @@ export class TacticalScreen implements GameScreen {
   update(s: Snapshot, newEvents: LogEntry[]): void {
     const prev = this.snap;
     this.snap = s;
-    this.learnTrails(newEvents);
+    this.learnTrails(newEvents, prev !== null);
     this.ensureView();
     const v = this.v();
     const turnKey = `${v["turn"]}:${v["active_player"]}:${v["phase"] === "astrogation" ? "a" : "b"}`;
@@ -231,12 +233,15 @@ export class TacticalScreen implements GameScreen {
     return [];
   }
 
-  private learnTrails(events: LogEntry[]): void {
+  private learnTrails(events: LogEntry[], live: boolean): void {
+    const now = performance.now();
     for (const e of events) {
       const ev = e.event;
       if (ev.type === "ship_moved" || ev.type === "ordnance_moved") {
         const id = String(ev.type === "ship_moved" ? ev["ship"] : ev["ordnance"]);
         const path = ((ev["path"] as string[]) ?? []).map((h) => hexOf(h));
+        // a move seen live (not the history of a page just opened) glides, unless motion is reduced
+        if (live && ev.type === "ship_moved" && path.length > 1 && !reducedMotion()) this.glides.set(id, { path, t0: now });
         const owner = ev.type === "ship_moved" ? this.ships().find((s) => s.id === id)?.owner : (this.v()["ordnance"] as OrdnanceView[] | undefined)?.find((o) => o.id === id)?.owner;
         const t = this.trails.get(id) ?? { owner: owner ?? (id.startsWith("p1") ? 1 : 0), ordnance: ev.type === "ordnance_moved", legs: [] };
         t.legs.push(path);
@@ -285,7 +290,7 @@ export class TacticalScreen implements GameScreen {
     requestAnimationFrame(() => requestAnimationFrame(() => this.centreOnFleet()));
     const tick = (): void => {
       if (!this.view) return;
-      if (!reducedMotion() && (this.selected || this.target)) this.view.invalidate();
+      if (!reducedMotion() && (this.selected || this.target || this.glides.size)) this.view.invalidate();
       requestAnimationFrame(tick);
     };
     requestAnimationFrame(tick);
@@ -322,7 +327,7 @@ export class TacticalScreen implements GameScreen {
     return {
       board: this.board!,
       seat: this.snap?.seat ?? null,
-      ships: this.ships(),
+      ships: this.glidingShips(),
       ordnance: (v["ordnance"] as OrdnanceView[] | undefined) ?? [],
       trails: this.trails,
       destroyedBases: new Set(((v["destroyed_bases"] as unknown[]) ?? []).map((h) => (typeof h === "string" ? h : key(hexOf(h as number[]))))),
@@ -340,6 +345,29 @@ export class TacticalScreen implements GameScreen {
       reducedMotion: reducedMotion(),
       time: performance.now(),
     };
+  }
+
+  /** The ships as drawn now: one that just moved is shown part way along its path for GLIDE_MS. */
+  private glidingShips(): ShipView[] {
+    const ships = this.ships();
+    if (!this.glides.size) return ships;
+    const now = performance.now();
+    return ships.map((s) => {
+      const g = this.glides.get(s.id);
+      if (!g) return s;
+      const t = (now - g.t0) / GLIDE_MS;
+      if (t >= 1 || s.destroyed) {
+        this.glides.delete(s.id);
+        return s;
+      }
+      const ease = t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2;
+      const x = Math.max(0, ease) * (g.path.length - 1);
+      const i = Math.min(g.path.length - 2, Math.floor(x));
+      const f = x - i;
+      const a = g.path[i]!;
+      const b = g.path[i + 1]!;
+      return { ...s, position: [a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f] as [number, number] };
+    });
   }
 
   // --- the objective ---------------------------------------------------------------------------------------
@@ -1243,6 +1271,9 @@ declare global {
     deltavTactical?: { screen: TacticalScreen; view: BoardView };
   }
 }
+
+/** How long a ship takes to glide along the path of its move on screen. */
+const GLIDE_MS = 400;
 
 function reducedMotion(): boolean {
   return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
