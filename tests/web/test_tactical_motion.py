@@ -41,9 +41,6 @@ def test_a_ship_glides_along_its_path_after_moving(live_server, new_page):
 
 
 def test_no_glide_with_reduced_motion(live_server, new_page):
-    room = None
-    from tests.web.test_tactical_screen import Idler  # noqa: F401 - the same opponent as play()
-
     room = live_server.create("tactical", ["human", "bot:random"], seed=2, name="ann", scenario="biplanetary")
     pg = new_page(reduced_motion=True)
     live_server.open_seat(pg, room)
