@@ -69,3 +69,19 @@ def test_no_clock_no_countdown(live_server, new_page):
     live_server.open_seat(page, room)
     page.wait_for_function("window.deltavShell.state().toAct", timeout=20_000)
     assert page.locator(".turn-clock").is_hidden()
+
+
+def test_the_countdown_fits_a_phone_header(live_server, new_page, screenshots):
+    room = make_room(live_server, {"turn_seconds": 300, "on_timeout": "forfeit"})
+    page = new_page(width=375, height=812, mobile=True)
+    live_server.open_seat(page, room)
+    page.wait_for_function("window.deltavShell.state().toAct", timeout=20_000)
+    clock = page.locator(".turn-clock")
+    clock.wait_for(state="visible")
+    assert "the game is forfeited" in clock.get_attribute("title")
+    assert seconds(clock.inner_text()) > 250
+    w = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert w[0] <= w[1], w
+    box = clock.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 375, box
+    page.screenshot(path=str(screenshots / "match-clock-mobile.png"), clip={"x": 0, "y": 0, "width": 375, "height": 200})
