@@ -66,8 +66,10 @@ test("a redirect is followed at once to the owner's URL with the same token", as
     setTimeout(() => { s.readyState = 1; s.onopen?.({}); }, 0);
     return s;
   };
-  const c = new Connection("ws://b:2/ws/KXMPT?token=tok", { status: (st) => statuses.push(st) }, { socket: make, backoffStart: 60_000 });
+  const details: string[] = [];
+  const c = new Connection("ws://b:2/ws/KXMPT?token=tok", { status: (st, d) => { statuses.push(st); details.push(d); } }, { socket: make, backoffStart: 60_000 });
   c.start();
+  try {
   await new Promise((r) => setTimeout(r, 5));
   const first = sockets[0]!;
   first.onmessage?.({ data: JSON.stringify({ type: "redirect", url: "ws://a:1/ws/KXMPT", message: "connect there" }) });
@@ -77,9 +79,12 @@ test("a redirect is followed at once to the owner's URL with the same token", as
   assert.ok(!statuses.includes("reconnecting"), statuses.join()); // no reconnect overlay for a redirect
   await new Promise((r) => setTimeout(r, 5));
   assert.equal(c.status, "open");
+  assert.equal(details[details.length - 1], "Connected."); // the first connection, not a "Reconnected."
   // a 4010 without a redirect message is an ordinary drop (backoff, and the same URL)
   sockets[1]!.close(4010, "redirect");
   assert.equal(opened.length, 2);
   assert.equal(c.status, "reconnecting");
-  c.close();
+  } finally {
+    c.close(); // no retry timer left behind, even when an assertion failed
+  }
 });

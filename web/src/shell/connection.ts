@@ -271,6 +271,7 @@ export class Connection {
   }
 
   private open(redirected = false): void {
+    const wasLinked = this.step >= 0; // a redirect before any state is the first connection, not a reconnect
     if (redirected) this.setStatus("connecting", "Connecting to the room's server…");
     else this.setStatus(this.everOpened ? "reconnecting" : "connecting", this.everOpened ? "Reconnecting…" : "Connecting…");
     let ws: SocketLike;
@@ -283,7 +284,7 @@ export class Connection {
     this.ws = ws;
     ws.onopen = () => {
       if (this.ws !== ws) return;
-      const again = this.everOpened;
+      const again = this.everOpened && (!redirected || wasLinked);
       this.everOpened = true;
       this.attempts = 0;
       this.setStatus("open", again ? "Reconnected." : "Connected.");
