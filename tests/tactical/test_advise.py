@@ -3,17 +3,22 @@ and whose first turn is exactly the course preview; following it lands; bad requ
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from deltav.core.errors import IllegalAction, MalformedAction
 from deltav.core.protocol import Game, get_game
 from deltav.core.session import Session
 from deltav.games import load_all
+from deltav.games.tactical.advise import defended_hexes
+from deltav.games.tactical.mapdata import default_map
+from deltav.games.tactical.planner import plan_route
 from deltav.games.tactical.preview import preview_course
 
 load_all()
 GAME = get_game("tactical")
-SEEDS = (2, 4, 6)  # seeds 0, 1, 3, 5, 7: Venus' defense destroys the ship on the planner's course
+SEEDS = tuple(range(8))  # before the assistant kept out of Venus' fire zone, seeds 0, 1, 3, 5, 7 lost the ship
 
 
 def _legal_order(snap, order):
@@ -22,8 +27,8 @@ def _legal_order(snap, order):
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_following_the_assistant_lands_on_venus_and_each_plan_starts_with_the_preview(seed):
-    """(Venus' planetary defense fires at the ship on its way in: with these seeds its dice miss or only
-    disable it.)"""
+    """The course never stops in Venus' fire zone, so its planetary defense never shoots and no seed loses the
+    ship on the way in."""
     s = Session(GAME, {"scenario": "biplanetary"}, seed)
     first_turns = None
     for _ in range(200):
@@ -58,7 +63,68 @@ def test_following_the_assistant_lands_on_venus_and_each_plan_starts_with_the_pr
     assert s.is_over()
     res = s.state.result()
     assert list(res.winners) == [0], res
+    assert not [e for e in s.log(None) if "planetary_defense" in json.dumps(e)]
     assert first_turns is not None and first_turns <= 9
+
+
+def _second_turn_view(seed=0):
+    """Seat 0's view at its second astrogation of Bi-Planetary, having followed the assistant once (the ship
+    at (-8,-5) moving (0,1), Mars' pull queued)."""
+    s = Session(GAME, {"scenario": "biplanetary"}, seed)
+    while True:
+        seat = s.deciding()[0]
+        snap = s.snapshot(seat)
+        view = snap["view"]
+        if seat == 0 and view["phase"] == "astrogation" and not view["orders"]:
+            if view["turn"] == 2:
+                return view
+            a = GAME.advise(view, 0, {"ship": "p0s0", "goal": {"kind": "body", "body": "Venus"}})
+            s.submit(0, a["steps"][0]["order"], expected_step=snap["step"])
+            continue
+        end = next(e for e in snap["legal"] if e["action"]["type"].startswith("end_"))
+        s.submit(seat, end["action"], expected_step=snap["step"])
+
+
+def test_the_course_keeps_out_of_enemy_planetary_defense():
+    """From here the planner's plain fewest-turn course stops unlanded on Venus' base hex (-9,7), in its fire
+    zone, the turn before it lands; the assistant's course of the same length never ends a move there."""
+    view = _second_turn_view()
+    gmap = default_map()
+    zone = defended_hexes(gmap, view, 0, frozenset())
+    assert (-9, 7) in zone and (-8, 6) in zone and not zone & set(gmap.bodies["Mars"].bases)
+    ship = next(x for x in view["ships"] if x["id"] == "p0s0")
+    assert ship["position"] == [-8, -5]
+    plain = plan_route(gmap, tuple(ship["position"]), tuple(ship["velocity"]), tuple(ship["pending_gravity"]),
+                       ship["fuel"], False, "land", tuple(sorted(gmap.bodies["Venus"].bases)), None, frozenset(),
+                       False, True, 48, 16)
+    from deltav.games.tactical.movement import compute_course
+
+    stops = [compute_course(gmap, p, v, f, pend, ld, False, b, None, w, land, frozenset(), False, True)
+             for (b, land, w), (p, v, pend, f, ld) in plain]
+    assert any(c.outcome != "landing" and c.destination in zone for c in stops)  # what the assistant used to do
+    a = GAME.advise(view, 0, {"ship": "p0s0", "goal": {"kind": "body", "body": "Venus"}})
+    assert a["found"] and a["avoids_defense"] and a["reason"] is None
+    assert a["turns"] <= len(plain) + 1
+    assert not any(st["defended"] for st in a["steps"])
+    for st in a["steps"][:-1]:
+        q, r = (int(x) for x in st["destination"].split(","))
+        assert (q, r) not in zone, st
+    assert a["steps"][-1]["outcome"] == "landing"
+
+
+def test_without_planetary_defense_or_with_no_way_around_it():
+    view = _second_turn_view()
+    gmap = default_map()
+    off = {**view, "rules": {**view["rules"], "planetary_defense": False}}
+    assert defended_hexes(gmap, off, 0, frozenset()) == frozenset()
+    # a destroyed base's zone is no danger
+    others = [tuple(int(x) for x in k.split(",")) for k in view["players"][1]["bases"] if k != "-9,7"]
+    assert defended_hexes(gmap, view, 0, frozenset({(-9, 7)})) == frozenset().union(
+        *(gmap.fire_zone[h] for h in others))
+    # a hex inside the zone as the goal: no course avoids it, the fewest-turn one is given and marked
+    a = GAME.advise(view, 0, {"ship": "p0s0", "goal": {"kind": "hex", "hex": "-8,6"}})
+    assert a["found"] and not a["avoids_defense"] and "planetary defense" in a["reason"]
+    assert a["steps"][-1]["defended"]
 
 
 def test_goals_of_every_kind_and_their_answers():

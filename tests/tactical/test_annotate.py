@@ -161,3 +161,78 @@ def test_the_all_in_and_single_ship_previews_are_the_attacks_then_declared():
         if checked >= 30:
             break
     assert checked >= 10, checked
+
+
+def _launch_outcome(state, player, action):
+    """What the engine does with a launch: apply it on a clone, end the ordnance phase, and read the item's fate
+    from the events (removed by a body / asteroid / base, hit ships, or where it drifted)."""
+    from deltav.games.tactical.messages import EndOrdnance
+
+    st = state.clone()
+    events = st.apply_action(player, action)
+    oid = events[-1].ordnance
+    events = st.apply_action(player, EndOrdnance())
+    out = {"removed": None, "hit": set(), "dest": None, "alive": False}
+    for ev in events:
+        if getattr(ev, "ordnance", None) != oid:
+            continue
+        name = type(ev).__name__
+        if name == "OrdnanceRemoved":
+            out["removed"] = ev.reason
+        elif name == "OrdnanceMoved":
+            out["dest"] = ev.destination
+        elif name == "OrdnanceDetonated":
+            out["hit"].add("detonated")
+    out["alive"] = any(o.id == oid and not o.destroyed for o in st.ordnance)
+    return out
+
+
+@pytest.mark.parametrize("scenario", ["duel", "evacuation", "blockade", "convoy", "escape"])
+def test_launch_notes_predict_where_the_item_goes_and_what_stops_it(scenario):
+    checked = hits = 0
+    for seed in range(4):
+        s = Session(GAME, {"scenario": scenario, "turn_limit": 10}, seed)
+        rng = Rng(seed + 50)
+        for _ in range(300):
+            if s.is_over():
+                break
+            seat = s.deciding()[0]
+            snap = s.snapshot(seat)
+            for e in snap["legal"]:
+                if e["action"]["type"] != "launch":
+                    continue
+                note = e["note"]
+                act = GAME.action_from_json(e["action"])
+                got = _launch_outcome(s.state, seat, act)
+                first = note["first_hit"]
+                if first and first["what"] in ("body", "asteroid", "base"):
+                    want = {"body": "body", "asteroid": "asteroid", "base": "base"}[first["what"]]
+                    assert got["removed"] == want or (act.kind == "nuke" and got["removed"] != "expired"), (note, got)
+                elif first is None:
+                    assert got["removed"] in (None, "off_map", "expired") and not got["hit"], (note, got)
+                    assert (got["removed"] == "off_map") == note["off_map"], (note, got)
+                    assert got["dest"] == note["destination"] and got["alive"] == (not note["off_map"]), (note, got)
+                elif first["what"] == "ships" and act.kind in ("mine", "nuke"):  # it goes off against them
+                    assert not got["alive"], (note, got)
+                    hits += 1
+                checked += 1
+            pick = [x for x in snap["legal"] if x["action"]["type"] not in ("surrender",)]
+            s.submit(seat, rng.choice(pick)["action"], expected_step=snap["step"])
+    assert checked > 0
+
+
+def test_a_torpedo_boosted_into_luna_is_flagged_and_the_safe_boost_is_not():
+    """Lunar Evacuation, seat 0's first ordnance phase: the frigate's torpedo boosted 2 SE flies into Luna, 1 SE
+    hits the Luna base, 2 W drifts clear with the ship's velocity plus the boost."""
+    s = Session(GAME, {"scenario": "evacuation"}, 1)
+    snap = s.snapshot(0)
+    end = next(e for e in snap["legal"] if e["action"]["type"] == "end_astrogation")
+    s.submit(0, end["action"], expected_step=snap["step"])
+    notes = {(e["action"]["kind"], e["action"]["boost_dir"], e["action"]["boost"]): e["note"]
+             for e in s.snapshot(0)["legal"] if e["action"]["type"] == "launch"}
+    assert notes[("torpedo", 5, 2)]["first_hit"] == {"what": "body", "hex": "9,-7", "body": "Luna"}
+    assert notes[("torpedo", 5, 1)]["first_hit"] == {"what": "base", "hex": "9,-8"}
+    safe = notes[("torpedo", 3, 2)]
+    assert safe["first_hit"] is None and safe["velocity"] == [-3, 1] and safe["start"] == "10,-10"
+    assert safe["destination"] == "7,-9" and safe["path"][0] == "10,-10" and safe["next_destination"] == "4,-8"
+    assert safe["turns"] == 5 and not safe["off_map"]

@@ -4,7 +4,7 @@ import { test } from "node:test";
 
 import { defaultBot, defaultSeats } from "../src/lobby/lobby";
 import { botName, optionQuery, scenarioTitle, type GameInfo } from "../src/shell/api";
-import { FINAL_CLOSES, socketUrl } from "../src/shell/connection";
+import { Connection, FINAL_CLOSES, redirectUrl, socketUrl, type SocketLike } from "../src/shell/connection";
 
 const game = (over: Partial<GameInfo> = {}): GameInfo => ({
   id: "g",
@@ -46,4 +46,45 @@ test("Play now seats: the players option, else the default scenario's count; the
   assert.equal(defaultSeats(withPlayers), 3);
   assert.equal(defaultBot(game()), "bot:normal");
   assert.equal(defaultBot(game({ bots: ["bot:random", "bot:hard"] })), "bot:hard");
+});
+
+test("a redirect is followed at once to the owner's URL with the same token", async () => {
+  assert.equal(redirectUrl("ws://10.0.0.2:9000/ws/KXMPT", "ws://h:1/ws/KXMPT?token=a%2Bb"), "ws://10.0.0.2:9000/ws/KXMPT?token=a%2Bb");
+  assert.equal(redirectUrl("ws://o/ws/K", "ws://h/ws/K"), "ws://o/ws/K"); // a spectator has no token to carry
+  assert.equal(redirectUrl("javascript:alert(1)", "ws://h/ws/K?token=t"), null);
+  assert.equal(redirectUrl("not a url", "ws://h/ws/K?token=t"), null);
+  const opened: string[] = [];
+  const sockets: SocketLike[] = [];
+  const statuses: string[] = [];
+  const make = (url: string): SocketLike => {
+    opened.push(url);
+    const s: SocketLike = {
+      readyState: 0, send: () => undefined, onopen: null, onmessage: null, onclose: null, onerror: null,
+      close: (code?: number) => { s.readyState = 3; s.onclose?.({ code: code ?? 1000, reason: "" }); },
+    };
+    sockets.push(s);
+    setTimeout(() => { s.readyState = 1; s.onopen?.({}); }, 0);
+    return s;
+  };
+  const details: string[] = [];
+  const c = new Connection("ws://b:2/ws/KXMPT?token=tok", { status: (st, d) => { statuses.push(st); details.push(d); } }, { socket: make, backoffStart: 60_000 });
+  c.start();
+  try {
+  await new Promise((r) => setTimeout(r, 5));
+  const first = sockets[0]!;
+  first.onmessage?.({ data: JSON.stringify({ type: "redirect", url: "ws://a:1/ws/KXMPT", message: "connect there" }) });
+  first.close(4010, "redirect");
+  assert.deepEqual(opened, ["ws://b:2/ws/KXMPT?token=tok", "ws://a:1/ws/KXMPT?token=tok"]); // no backoff wait
+  assert.equal(c.currentUrl, "ws://a:1/ws/KXMPT?token=tok");
+  assert.ok(!statuses.includes("reconnecting"), statuses.join()); // no reconnect overlay for a redirect
+  await new Promise((r) => setTimeout(r, 5));
+  assert.equal(c.status, "open");
+  assert.equal(details[details.length - 1], "Connected."); // the first connection, not a "Reconnected."
+  // a 4010 without a redirect message is an ordinary drop (backoff, and the same URL)
+  sockets[1]!.close(4010, "redirect");
+  assert.equal(opened.length, 2);
+  assert.equal(c.status, "reconnecting");
+  } finally {
+    c.close(); // no retry timer left behind, even when an assertion failed
+  }
 });

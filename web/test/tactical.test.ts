@@ -5,7 +5,7 @@ import { test } from "node:test";
 
 import { DIRECTIONS, pixel } from "../src/shell/hex";
 import type { LegalEntry } from "../src/shell/screen";
-import { arrowAt, burnArrows, COAST, hasLandVariant, keyIntent, matchOrder, pressBurn, shipsToOrder } from "../src/tactical/legal";
+import { arrowAt, burnArrows, COAST, hasLandVariant, keyIntent, matchOrder, nextWeak, pressBurn, shipsToOrder, weakVariants } from "../src/tactical/legal";
 
 // a ship at (0,0) moving (1,0): drift hex (1,0); burns 0..4 legal (4 crashes), 5 not offered; one overload pair;
 // burn 2 has a landing variant and an ignorable weak hex variant.
@@ -95,4 +95,20 @@ test("the key map of the help text", () => {
   assert.deepEqual(k("H"), { kind: "centre-fleet" });
   // the shell's keys and the camera's are not taken
   for (const key of ["l", "m", "?", "w", "a", "s", "d", "+", "-"]) assert.equal(k(key), null, key);
+});
+
+test("V steps through the weak-gravity hexes one at a time, as the legal list offers them, then back to none", () => {
+  const legal: LegalEntry[] = [
+    order("a", 1), order("a", 1, null, false, ["5,2"]), order("a", 1, null, false, ["2,4"]),
+    order("a", 1, null, false, ["2,4", "5,2"]), order("a", 0), order("a", 2), order("a", 2, null, false, ["3,-1"]),
+  ];
+  const c = { ...COAST, burn: 1 };
+  assert.deepEqual(weakVariants(legal, "a", c), [[], ["2,4"], ["5,2"], ["2,4", "5,2"]]);
+  assert.deepEqual(nextWeak(legal, "a", c), ["2,4"]);
+  assert.deepEqual(nextWeak(legal, "a", { ...c, weak: ["2,4"] }), ["5,2"]);
+  assert.deepEqual(nextWeak(legal, "a", { ...c, weak: ["5,2"] }), ["2,4", "5,2"]);
+  assert.deepEqual(nextWeak(legal, "a", { ...c, weak: ["5,2", "2,4"] }), []);
+  assert.equal(nextWeak(legal, "a", { ...COAST, burn: 0 }), null); // no weak hex on this course
+  assert.deepEqual(nextWeak(legal, "a", { ...COAST, burn: 2 }), ["3,-1"]);
+  assert.deepEqual(nextWeak(legal, "a", { ...COAST, burn: 2, weak: ["3,-1"] }), []);
 });

@@ -128,6 +128,10 @@ export class DeepSpaceScreen implements GameScreen {
     this.root?.remove();
   }
 
+  scoreLabel(): { title: string; help?: string } {
+    return { title: "Campaign score", help: "Campaign score: hit points inflicted on enemies minus hit points received." };
+  }
+
   phase(s: Snapshot): string {
     const v = s.view as unknown as DsView;
     if (s.status === "over" || v.phase === "over") return "Game over";

@@ -102,6 +102,10 @@ export class KnightHawksScreen implements GameScreen {
     this.root?.remove();
   }
 
+  scoreLabel(): { title: string; help?: string } {
+    return { title: "Points", help: "Points: a destroyed enemy ship scores its class points, one driven off half." };
+  }
+
   phase(s: Snapshot): string {
     const v = s.view as unknown as KHView;
     return phaseText(v, s.seat, s.to_act);

@@ -142,6 +142,10 @@ export class MiningScreen implements GameScreen {
     this.redraw();
   }
 
+  scoreLabel(): { title: string; help?: string } {
+    return { title: "Points", help: "Points: the collected tile values, minus 2 per spent bribe counter held." };
+  }
+
   phase(snapshot: Snapshot): string {
     return bannerFor(snapshot, (s) => this.name(s));
   }

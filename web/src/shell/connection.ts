@@ -3,7 +3,8 @@
  * every server message to the page, submit actions for the current step and match the server's `accepted` /
  * `error` answers to them by id, keep the link alive with pings, and reconnect with backoff (then `sync`).
  * Close codes that retrying cannot fix (4001 replaced, 4003 bad token, 4004 unknown room) stop the loop and
- * are reported in words.
+ * are reported in words. A `redirect` (several server processes: the room's seats play on its owner) is followed
+ * at once: the socket closes with 4010 and the link reopens on the given URL with the same token, no backoff.
  *
  * Owns the socket and its protocol only: it draws nothing and knows no game.
  */
@@ -28,6 +29,16 @@ export interface RoomInfo {
   seats: RoomSeat[];
   forfeit: { seat: number; reason: string; winners: number[]; step: number } | null;
   rematch_votes: number[];
+  /** The turn timer (docs/server.md): null or absent when the room has none; `deadline` a UTC time, null when
+   *  no human is deciding; `seats` the seats it runs for. */
+  clock?: TurnClock | null;
+}
+
+export interface TurnClock {
+  turn_seconds: number;
+  on_timeout: "forfeit" | "bot" | string;
+  deadline: string | null;
+  seats: number[];
 }
 
 export interface WelcomeMessage {
@@ -110,6 +121,25 @@ export const FINAL_CLOSES: Record<number, string> = {
 };
 
 const OPEN = 1;
+/** The close code that comes after a `redirect` message. */
+export const REDIRECT_CLOSE = 4010;
+
+/** The URL to follow after a redirect: the owner's socket URL (`ws://host/ws/CODE`, maybe with a query of its
+ *  own) with this link's token added again; null when the server's URL is not a ws/wss URL (never followed). */
+export function redirectUrl(target: string, current: string): string | null {
+  let to: URL;
+  let from: URL;
+  try {
+    to = new URL(target);
+    from = new URL(current);
+  } catch {
+    return null;
+  }
+  if (to.protocol !== "ws:" && to.protocol !== "wss:") return null;
+  const token = from.searchParams.get("token");
+  if (token !== null) to.searchParams.set("token", token);
+  return to.toString();
+}
 
 interface Pending {
   resolve: (accepted: { step: number; buffered: boolean }) => void;
@@ -142,11 +172,15 @@ export class Connection {
   private pingTimer: ReturnType<typeof setInterval> | null = null;
   private silenceTimer: ReturnType<typeof setTimeout> | null = null;
   private everOpened = false;
+  /** Where a `redirect` told this link to go (followed when the socket closes with 4010). */
+  private redirectTo: string | null = null;
+  /** Redirects followed in a row without a state arriving (a loop of redirects is not followed for ever). */
+  private redirects = 0;
   private stopped = false;
   private readonly opts: Required<ConnectionOptions>;
 
   constructor(
-    private readonly url: string,
+    private url: string,
     private readonly on: ConnectionHandlers,
     options: ConnectionOptions = {},
   ) {
@@ -179,6 +213,11 @@ export class Connection {
   /** Close the socket as a network failure would (the reconnect path runs); for the tests and debugging. */
   drop(): void {
     this.ws?.close(4000, "dropped");
+  }
+
+  /** The socket URL the link uses now (after a redirect, the owner process's). */
+  get currentUrl(): string {
+    return this.url;
   }
 
   get connected(): boolean {
@@ -231,8 +270,10 @@ export class Connection {
     return true;
   }
 
-  private open(): void {
-    this.setStatus(this.everOpened ? "reconnecting" : "connecting", this.everOpened ? "Reconnecting…" : "Connecting…");
+  private open(redirected = false): void {
+    const wasLinked = this.step >= 0; // a redirect before any state is the first connection, not a reconnect
+    if (redirected) this.setStatus("connecting", "Connecting to the room's server…");
+    else this.setStatus(this.everOpened ? "reconnecting" : "connecting", this.everOpened ? "Reconnecting…" : "Connecting…");
     let ws: SocketLike;
     try {
       ws = this.opts.socket(this.url);
@@ -243,7 +284,7 @@ export class Connection {
     this.ws = ws;
     ws.onopen = () => {
       if (this.ws !== ws) return;
-      const again = this.everOpened;
+      const again = this.everOpened && (!redirected || wasLinked);
       this.everOpened = true;
       this.attempts = 0;
       this.setStatus("open", again ? "Reconnected." : "Connected.");
@@ -270,6 +311,14 @@ export class Connection {
       this.ws = null;
       this.clearTimers();
       this.failPending({ code: "disconnected", message: "the connection dropped before the server answered" });
+      const to = this.redirectTo;
+      this.redirectTo = null;
+      if (ev.code === REDIRECT_CLOSE && to !== null && !this.stopped && this.redirects < 5) {
+        this.redirects++;
+        this.url = to; // the owner process: reconnect there at once, with the same token
+        this.open(true);
+        return;
+      }
       const final = FINAL_CLOSES[ev.code];
       if (final !== undefined || this.stopped) {
         this.stopped = true;
@@ -294,6 +343,7 @@ export class Connection {
         this.snapshot = s.snapshot;
         this.room = s.room;
         this.step = s.snapshot.step;
+        this.redirects = 0;
         this.on.state?.(s);
         break;
       }
@@ -337,6 +387,10 @@ export class Connection {
         break;
       case "rematch":
         this.on.rematch?.(msg as unknown as { match: number });
+        break;
+      case "redirect":
+        // the server closes this socket with 4010 next; onclose follows the URL
+        this.redirectTo = typeof msg.url === "string" ? redirectUrl(msg.url, this.url) : null;
         break;
       case "replaced":
         // the server closes this socket with 4001 next; onclose reports it

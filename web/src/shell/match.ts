@@ -3,8 +3,8 @@
  * It finds the seat's token (the URL's `#token=`, localStorage under the room code, or a fresh join of a free
  * seat), connects, mounts `SCREENS[game]` (or the generic screen) with a `ScreenHost`, and draws the chrome:
  * the header (game, scenario, room code, invite link), the seats (connected / away with the grace countdown,
- * who is still deciding), the phase banner, the log (L), chat, the status line (aria-live), sound (M), the
- * help overlay (?), the result dialog and the reconnect overlay.
+ * who is still deciding), the turn timer's countdown (when the room has a clock), the phase banner, the log (L),
+ * chat, the status line (aria-live), sound (M), the help overlay (?), the result dialog and the reconnect overlay.
  *
  * Owns the page around a screen; it never looks inside a game's view and never builds an action.
  */
@@ -104,7 +104,15 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
   helpBtn.setAttribute("aria-label", "Help and controls");
   helpBtn.setAttribute("aria-keyshortcuts", "Shift+?");
   tools.append(logBtn, muteBtn, helpBtn);
-  head.append(brand, titleBox, codeBox, tools);
+  // the turn timer (room.clock): a countdown for the seats it runs for, urgent in the last 10 s
+  const clockBox = el("div", "turn-clock");
+  clockBox.hidden = true;
+  clockBox.setAttribute("role", "timer");
+  clockBox.setAttribute("aria-live", "off");
+  const clockWho = el("span", "clock-who");
+  const clockLeft = el("span", "clock-left");
+  clockBox.append(clockWho, clockLeft);
+  head.append(brand, titleBox, clockBox, codeBox, tools);
 
   const seatsBar = el("ul", "seats");
   seatsBar.setAttribute("aria-label", "Players");
@@ -145,12 +153,15 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
   const narrator = el("div", "sr-only");
   narrator.setAttribute("aria-live", "polite");
   narrator.id = "narrator";
+  // the turn timer's one warning per deadline (the countdown itself is not read out every second)
+  const clockAlert = el("div", "sr-only clock-alert");
+  clockAlert.setAttribute("aria-live", "assertive");
   const overlay = el("div", "overlay");
   overlay.hidden = true;
   const turnBox = el("section", "turn-box");
   turnBox.setAttribute("aria-label", "Players and turn");
   turnBox.append(seatsBar, banner, waiting);
-  root.append(head, turnBox, body, status, narrator, overlay);
+  root.append(head, turnBox, body, status, narrator, clockAlert, overlay);
   showMute();
 
   // ---- host: what a screen may ask of the shell ----
@@ -292,6 +303,48 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       graceTimer = null;
     }
     renderWaiting();
+    renderClock();
+  }
+
+  let clockTimer: ReturnType<typeof setInterval> | null = null;
+  let clockWarned: string | null = null;
+  /** The turn timer: who it runs for and the time left to `room.clock.deadline`, redrawn 4 times a second while
+   *  a deadline runs; the last 10 s are urgent and announced once per deadline. */
+  function renderClock(): void {
+    const clock = st.room?.clock ?? null;
+    const snap = st.snapshot;
+    const deadline = clock?.deadline ? Date.parse(clock.deadline) : NaN;
+    const running = clock !== null && !Number.isNaN(deadline) && snap?.status === "playing" && st.room?.status === "live";
+    if (!running || !clock) {
+      clockBox.hidden = true;
+      clockBox.classList.remove("urgent");
+      if (clockTimer !== null) {
+        clearInterval(clockTimer);
+        clockTimer = null;
+      }
+      return;
+    }
+    const undecided = new Set((snap?.deciding ?? []).filter((d) => !d.submitted).map((d) => d.seat));
+    const seats = clock.seats.filter((x) => undecided.size === 0 || undecided.has(x));
+    const mine = st.seat !== null && seats.includes(st.seat);
+    const others = seats.filter((x) => x !== st.seat).map(chipName);
+    clockWho.textContent = mine ? (others.length ? `You and ${others.join(", ")}:` : "Your move:") : `${others.join(", ") || "Turn"}:`;
+    const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+    clockLeft.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    const urgent = left <= 10;
+    clockBox.classList.toggle("urgent", urgent);
+    clockBox.classList.toggle("mine", mine);
+    const what = clock.on_timeout === "bot" ? "a bot plays the move" : "the game is forfeited";
+    clockBox.title = `Turn timer: ${clock.turn_seconds} s per move; when it runs out ${what}.`;
+    clockBox.setAttribute("aria-label", `${clockWho.textContent} ${left} seconds left (${clockBox.title})`);
+    clockBox.hidden = false;
+    if (urgent && clockWarned !== clock.deadline) {
+      clockWarned = clock.deadline;
+      clockAlert.textContent = mine
+        ? `${left} seconds left for your move: then ${what}.`
+        : `${left} seconds left for ${others.join(", ")} to move.`;
+    }
+    if (clockTimer === null) clockTimer = setInterval(renderClock, 250);
   }
 
   function renderWaiting(): void {
@@ -460,17 +513,20 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     }
     const scores = Array.isArray(result?.scores) ? (result.scores as number[]) : null;
     if (scores) {
+      const label = st.screen?.scoreLabel?.() ?? { title: "Score" };
       const table = el("table", "result-scores");
       const thead = el("tr");
-      thead.append(el("th", "", "Player"), el("th", "", "Score"));
+      thead.append(el("th", "", "Player"), el("th", "", label.title));
       table.append(thead);
       scores.forEach((r, i) => {
         const tr = el("tr");
         if (winners.includes(i)) tr.className = "winner";
-        tr.append(el("td", "", seatName(i)), el("td", "", String(r)));
+        const shown = typeof r === "number" && Number.isFinite(r) ? (Number.isInteger(r) ? String(r) : r.toFixed(1)) : String(r);
+        tr.append(el("td", "", seatName(i)), el("td", "", shown));
         table.append(tr);
       });
       parts.push(table);
+      if (label.help) parts.push(el("p", "result-score-help dim", label.help));
     }
     const actions = el("div", "dialog-actions");
     if (st.seat !== null) {

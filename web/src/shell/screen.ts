@@ -76,6 +76,9 @@ export interface GameScreen {
   help?(): HTMLElement;
   /** The phase banner's text for a snapshot ("Astrogation: plot your burns"). */
   phase?(snapshot: Snapshot): string;
+  /** What the result's `scores` are in this game (the result dialog's column and a line saying how they are
+   *  counted); without it the column is "Score". */
+  scoreLabel?(): { title: string; help?: string };
   unmount?(): void;
 }
 

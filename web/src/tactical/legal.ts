@@ -97,6 +97,28 @@ export function matchOrder(legal: LegalEntry[], ship: string, c: OrderChoice): L
   return mine.find((e) => same(e) && (field<string[]>(e.action, "weak") ?? []).length === 0) ?? null;
 }
 
+/** The weak-gravity choices the legal list offers for this burn, overload and land flag: each distinct `weak`
+ *  set (none first, then single hexes in hex order, then larger sets). */
+export function weakVariants(legal: LegalEntry[], ship: string, c: OrderChoice): string[][] {
+  const out: string[][] = [];
+  for (const e of ordersOf(legal, ship)) {
+    if (field<number | null>(e.action, "burn") !== c.burn || field<number | null>(e.action, "overload") !== c.overload) continue;
+    if (field<boolean>(e.action, "land") !== c.land) continue;
+    const w = [...(field<string[]>(e.action, "weak") ?? [])].sort();
+    if (!out.some((x) => sameWeak(x, w))) out.push(w);
+  }
+  return out.sort((a, b) => a.length - b.length || a.join(";").localeCompare(b.join(";")));
+}
+
+/** V: the next weak-gravity choice after the current one (per hex, as the help text has the player choose
+ *  which single weak hex to ignore), cycling back to ignoring none; null when the course offers no choice. */
+export function nextWeak(legal: LegalEntry[], ship: string, c: OrderChoice): string[] | null {
+  const all = weakVariants(legal, ship, c);
+  if (all.length < 2) return null;
+  const i = all.findIndex((w) => sameWeak(w, c.weak));
+  return all[(i + 1) % all.length]!;
+}
+
 /** Does the ship have a landing variant of this burn (the `land` flag)? */
 export function hasLandVariant(legal: LegalEntry[], ship: string, burn: number | null): boolean {
   return ordersOf(legal, ship).some((e) => field<number | null>(e.action, "burn") === burn && field<boolean>(e.action, "land"));

@@ -56,6 +56,32 @@ export interface PlanStep {
   body: string | null;
 }
 
+/** The engine's note on a `launch` entry (annotate.py): the item's first move and what it meets. */
+export interface LaunchNote {
+  kind: "mine" | "torpedo" | "nuke";
+  start: string;
+  velocity: [number, number];
+  path: string[];
+  contact: string[];
+  destination: string;
+  first_hit: { what: "body" | "asteroid" | "base" | "ships" | "ordnance"; hex: string; body?: string; ships?: string[]; own?: string[]; ordnance?: string[] } | null;
+  off_map: boolean;
+  next_path: string[];
+  next_destination: string;
+  turns: number;
+}
+
+/** What the launch preview's label says of its first hit (shared by the board and the panel). */
+export function launchHitWords(n: LaunchNote): string | null {
+  const f = n.first_hit;
+  if (!f) return n.off_map ? "leaves the map" : null;
+  if (f.what === "body") return `hits ${f.body ?? "a body"}`;
+  if (f.what === "asteroid") return "hits an asteroid";
+  if (f.what === "base") return "hits a base";
+  if (f.what === "ships") return `${n.kind === "torpedo" ? "attacks" : "goes off at"} ${(f.ships ?? []).join(", ")}${f.own?.length ? " (yours!)" : ""}`;
+  return `meets ordnance ${(f.ordnance ?? []).join(", ")}`;
+}
+
 export interface Trail {
   owner: number;
   ordnance: boolean;
@@ -75,6 +101,7 @@ export interface Scene {
   chosenDir: number | null;
   overloadDir: number | null;
   preview: CourseNote | null;
+  launch: LaunchNote | null;
   plan: PlanStep[] | null;
   target: string | null;
   attackers: string[];
@@ -142,6 +169,7 @@ export function drawScene(ctx: CanvasRenderingContext2D, scene: Scene, z: number
   if (sel && !sel.destroyed && sel.owner === scene.seat) sensorRing(ctx, sel, scene, px);
   for (const s of scene.ships) if (!s.destroyed) ship(ctx, s, scene, z, px);
   if (scene.preview) course(ctx, scene.preview, z, px);
+  if (scene.launch) launchPreview(ctx, scene.launch, z, px);
   if (scene.arrows && sel) burnArrows(ctx, scene, px);
   if (scene.target) reticle(ctx, scene, z, px);
 }
@@ -347,6 +375,58 @@ function burnArrows(ctx: CanvasRenderingContext2D, scene: Scene, px: (n: number)
       ctx.restore();
     }
   }
+}
+
+/** The preview of a launch: the item's move this turn (solid, violet-pink), where it stops, its drift on the
+ * next move (dashed), and the first thing in its way (a red cross and words), or "clear". */
+function launchPreview(ctx: CanvasRenderingContext2D, n: LaunchNote, z: number, px: (n: number) => number): void {
+  const colour = "#ff8ad8";
+  const pts = n.path.map((h) => P(hexOf(h)));
+  const dest = P(hexOf(n.destination));
+  const hitHex = n.first_hit ? hexOf(n.first_hit.hex) : null;
+  const bad = n.first_hit !== null && (n.first_hit.what !== "ships" || Boolean(n.first_hit.own?.length)) || n.off_map;
+  ctx.save();
+  ctx.strokeStyle = colour;
+  ctx.fillStyle = colour;
+  ctx.lineWidth = px(2.4);
+  if (pts.length > 1) {
+    line(ctx, pts);
+    const a = pts[pts.length - 2]!;
+    const b = pts[pts.length - 1]!;
+    arrowHead(ctx, a[0], a[1], b[0], b[1], px(9));
+  } else {
+    ctx.beginPath();
+    ctx.arc(dest[0], dest[1], px(5), 0, Math.PI * 2);
+    ctx.stroke();
+  }
+  if (!hitHex) {
+    hexPath(ctx, hexOf(n.destination), 0.9);
+    ctx.setLineDash([px(5), px(3)]);
+    ctx.stroke();
+    // the drift after: where it goes next turn if nothing stops it
+    const next = n.next_path.map((h) => P(hexOf(h)));
+    if (next.length > 1) {
+      ctx.globalAlpha = 0.6;
+      ctx.lineWidth = px(1.6);
+      line(ctx, next);
+      ctx.globalAlpha = 1;
+    }
+    ctx.setLineDash([]);
+  }
+  const words = launchHitWords(n);
+  if (hitHex) {
+    const [cx, cy] = P(hitHex);
+    ctx.strokeStyle = bad ? "#ff5d5d" : "#ffd166";
+    ctx.lineWidth = px(3);
+    const r = 0.35;
+    line(ctx, [[cx - r, cy - r], [cx + r, cy + r]]);
+    line(ctx, [[cx - r, cy + r], [cx + r, cy - r]]);
+  }
+  const [lx, ly] = hitHex ? P(hitHex) : dest;
+  const start = P(hexOf(n.start));
+  const below = ly >= start[1];
+  label(ctx, `${n.kind.toUpperCase()}${words ? ": " + words : ""}`, lx, ly + (below ? 0.85 : -0.85), z, bad ? "#ff7070" : n.first_hit ? "#ffd166" : colour, 13);
+  ctx.restore();
 }
 
 /** The preview of one order: v (drift, dashed), + burn (yellow), = v' (the new course, solid), then what it

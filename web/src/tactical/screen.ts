@@ -14,9 +14,9 @@ import { type Board, parseBoard } from "./boardData";
 import { buildHelp, type Tables } from "./help";
 import {
   burnArrows, choiceOf, COAST, type CourseNote, hasLandVariant, hexOf, keyIntent, matchOrder, type OddsBlock,
-  type OrderChoice, ordersOf, pressBurn, shipsToOrder, arrowAt, type Intent,
+  type OrderChoice, ordersOf, pressBurn, shipsToOrder, arrowAt, type Intent, nextWeak,
 } from "./legal";
-import { drawScene, sideColour, type OrdnanceView, type PlanStep, type Scene, type ShipView, type Trail } from "./pieces";
+import { drawScene, launchHitWords, sideColour, type LaunchNote, type OrdnanceView, type PlanStep, type Scene, type ShipView, type Trail } from "./pieces";
 import { injectStyle } from "./screenStyle";
 import { BoardView } from "./view";
 
@@ -28,7 +28,7 @@ export interface RequestHost extends ScreenHost {
 }
 
 const PHASES: Record<string, string> = {
-  fleet: "Fleet building", astrogation: "Astrogation", ordnance: "Ordnance", combat: "Combat", logistics: "Logistics",
+  fleet_building: "Fleet building", astrogation: "Astrogation", ordnance: "Ordnance", combat: "Combat", logistics: "Logistics",
 };
 
 function canon(a: unknown): string {
@@ -69,6 +69,9 @@ export class TacticalScreen implements GameScreen {
   private plan: PlanStep[] | null = null;
   private planFor: string | null = null;
   private lastTurnKey = "";
+  private lastPhaseKey = "";
+  /** Ships gliding along the path of the move just made: id -> path (hexes) and start time (ms). */
+  private glides = new Map<string, { path: Hex[]; t0: number }>();
   private hover: Hex | null = null;
   private surrenderArmed = false;
   private pads: number[] = [];
@@ -127,7 +130,7 @@ export class TacticalScreen implements GameScreen {
     if (s.status === "over") return "Game over";
     const ph = PHASES[String(v["phase"])] ?? String(v["phase"]);
     const mine = s.seat !== null && v["active_player"] === s.seat;
-    if (v["phase"] === "fleet") return s.to_act ? "Fleet building: buy your ships" : "Fleet building: waiting for the opponent";
+    if (v["phase"] === "fleet_building") return s.to_act ? "Fleet building: buy your ships" : s.seat === null ? "Fleet building" : "Fleet building: waiting for the opponent";
     if (s.seat === null) return `Turn ${v["turn"]}: ${this.host?.seatName(Number(v["active_player"])) ?? "player"} · ${ph}`;
     if (!mine) return `Turn ${v["turn"]}: the opponent's ${ph.toLowerCase()}`;
     const what: Record<string, string> = {
@@ -143,6 +146,11 @@ export class TacticalScreen implements GameScreen {
   }
 
   /** The snapshot on screen (the browser tests read it). */
+  /** What the board draws now (the browser tests read the previews from it). */
+  sceneForTests(): Scene | null {
+    return this.board ? this.scene() : null;
+  }
+
   snapshot(): Snapshot | null {
     return this.snap;
   }
@@ -151,7 +159,7 @@ export class TacticalScreen implements GameScreen {
   update(s: Snapshot, newEvents: LogEntry[]): void {
     const prev = this.snap;
     this.snap = s;
-    this.learnTrails(newEvents);
+    this.learnTrails(newEvents, prev !== null);
     this.ensureView();
     const v = this.v();
     const turnKey = `${v["turn"]}:${v["active_player"]}:${v["phase"] === "astrogation" ? "a" : "b"}`;
@@ -164,6 +172,22 @@ export class TacticalScreen implements GameScreen {
       this.launch = null;
     }
     if (!prev || prev.step !== s.step) this.surrenderArmed = false;
+    // a new phase of mine: the status line says what to do (and no longer what the last phase's key did)
+    const phaseKey = `${v["turn"]}:${v["active_player"]}:${v["phase"]}`;
+    if (phaseKey !== this.lastPhaseKey) {
+      this.lastPhaseKey = phaseKey;
+      if (s.to_act && s.status === "playing") {
+        const tips: Record<string, string> = {
+          astrogation: "Astrogation: 1-6 burn, Shift+1-6 overload, 0 clear, Tab next ship, Enter confirm.",
+          ordnance: "Ordnance: N mine, T torpedo (1-6 boost), K nuke; Enter launches, or skips.",
+          combat: "Combat: [ ] or click a target, { } attackers; Enter attacks, or ends combat.",
+          logistics: "Logistics: pick a transfer below, or Done (Enter).",
+          fleet_building: "Fleet building: buy ships within the budget, then Fleet ready (Enter).",
+        };
+        const tip = tips[String(v["phase"])];
+        if (tip) this.host.say(tip, "info");
+      }
+    }
     if (s.status === "over") {
       this.choices.clear();
       this.plan = null;
@@ -209,12 +233,15 @@ export class TacticalScreen implements GameScreen {
     return [];
   }
 
-  private learnTrails(events: LogEntry[]): void {
+  private learnTrails(events: LogEntry[], live: boolean): void {
+    const now = performance.now();
     for (const e of events) {
       const ev = e.event;
       if (ev.type === "ship_moved" || ev.type === "ordnance_moved") {
         const id = String(ev.type === "ship_moved" ? ev["ship"] : ev["ordnance"]);
         const path = ((ev["path"] as string[]) ?? []).map((h) => hexOf(h));
+        // a move seen live (not the history of a page just opened) glides, unless motion is reduced
+        if (live && ev.type === "ship_moved" && path.length > 1 && !reducedMotion()) this.glides.set(id, { path, t0: now });
         const owner = ev.type === "ship_moved" ? this.ships().find((s) => s.id === id)?.owner : (this.v()["ordnance"] as OrdnanceView[] | undefined)?.find((o) => o.id === id)?.owner;
         const t = this.trails.get(id) ?? { owner: owner ?? (id.startsWith("p1") ? 1 : 0), ordnance: ev.type === "ordnance_moved", legs: [] };
         t.legs.push(path);
@@ -263,7 +290,7 @@ export class TacticalScreen implements GameScreen {
     requestAnimationFrame(() => requestAnimationFrame(() => this.centreOnFleet()));
     const tick = (): void => {
       if (!this.view) return;
-      if (!reducedMotion() && (this.selected || this.target)) this.view.invalidate();
+      if (!reducedMotion() && (this.selected || this.target || this.glides.size)) this.view.invalidate();
       requestAnimationFrame(tick);
     };
     requestAnimationFrame(tick);
@@ -294,12 +321,13 @@ export class TacticalScreen implements GameScreen {
       const entry = matchOrder(legal, sel, c);
       preview = (entry?.note as unknown as CourseNote | undefined) ?? null;
     }
+    const launch = ph === "ordnance" ? ((this.launchEntry()?.note as unknown as LaunchNote | undefined) ?? null) : null;
     const rules = (v["rules"] ?? {}) as Record<string, unknown>;
     const attack = this.attackPreview();
     return {
       board: this.board!,
       seat: this.snap?.seat ?? null,
-      ships: this.ships(),
+      ships: this.glidingShips(),
       ordnance: (v["ordnance"] as OrdnanceView[] | undefined) ?? [],
       trails: this.trails,
       destroyedBases: new Set(((v["destroyed_bases"] as unknown[]) ?? []).map((h) => (typeof h === "string" ? h : key(hexOf(h as number[]))))),
@@ -308,6 +336,7 @@ export class TacticalScreen implements GameScreen {
       chosenDir,
       overloadDir,
       preview,
+      launch,
       plan: this.planFor === sel ? this.plan : null,
       target: ph === "combat" ? this.target : null,
       attackers: attack?.ships ?? [],
@@ -316,6 +345,29 @@ export class TacticalScreen implements GameScreen {
       reducedMotion: reducedMotion(),
       time: performance.now(),
     };
+  }
+
+  /** The ships as drawn now: one that just moved is shown part way along its path for GLIDE_MS. */
+  private glidingShips(): ShipView[] {
+    const ships = this.ships();
+    if (!this.glides.size) return ships;
+    const now = performance.now();
+    return ships.map((s) => {
+      const g = this.glides.get(s.id);
+      if (!g) return s;
+      const t = (now - g.t0) / GLIDE_MS;
+      if (t >= 1 || s.destroyed) {
+        this.glides.delete(s.id);
+        return s;
+      }
+      const ease = t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2;
+      const x = Math.max(0, ease) * (g.path.length - 1);
+      const i = Math.min(g.path.length - 2, Math.floor(x));
+      const f = x - i;
+      const a = g.path[i]!;
+      const b = g.path[i + 1]!;
+      return { ...s, position: [a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f] as [number, number] };
+    });
   }
 
   // --- the objective ---------------------------------------------------------------------------------------
@@ -475,19 +527,13 @@ export class TacticalScreen implements GameScreen {
       }
       next = { ...cur, land: !cur.land };
     } else if (intent.kind === "weak") {
-      const entry = matchOrder(legal, ship, cur);
-      const ign = (entry?.note as unknown as CourseNote | undefined)?.ignorable_weak ?? [];
-      if (!ign.length) {
+      // V steps through the legal list's weak-gravity choices one hex at a time, then back to none
+      const want = nextWeak(legal, ship, cur);
+      if (want === null) {
         this.host.say("This course enters no weak gravity it may ignore.", "info");
         return;
       }
-      const want = cur.weak.length ? [] : ign;
-      const cand = { ...cur, weak: [...want] };
-      if (!matchOrder(legal, ship, cand) || choiceOf(matchOrder(legal, ship, cand)!.action).weak.length !== want.length) {
-        this.host.say("That weak gravity cannot be ignored on this course.", "warn");
-        return;
-      }
-      next = cand;
+      next = { ...cur, weak: want };
     } else {
       this.host.say("In astrogation: 1-6 burn, Shift+1-6 overload, 0 clear, Tab next ship, Enter confirm.", "info");
       return;
@@ -931,7 +977,7 @@ export class TacticalScreen implements GameScreen {
         const state = given ? "order given" : c ? (c.burn === null ? "coast" : `burn ${DIRECTION_NAMES[c.burn]}${c.overload !== null ? "+" + DIRECTION_NAMES[c.overload] : ""}`) : "";
         b.innerHTML = "";
         b.append(el("span", "tac-ship-name", `${sh.id} · ${sh.type}`), el("span", "tac-ship-stats",
-          `fuel ${sh.fuel ?? "∞"} · v ${vec(sh.velocity)}${sh.landed ? " · landed" : ""}${sh.disabled ? ` · disabled ${sh.disabled}` : ""}${state ? ` · ${state}` : ""}`));
+          `fuel ${sh.fuel ?? "∞"} · v ${vec(sh.velocity)}${sh.passengers ? ` · ${sh.passengers} passengers` : ""}${sh.cargo_used ? ` · cargo used ${sh.cargo_used}` : ""}${sh.landed ? " · landed" : ""}${sh.disabled ? ` · disabled ${sh.disabled}` : ""}${state ? ` · ${state}` : ""}`));
         b.setAttribute("aria-pressed", String(sh.id === this.selected));
         b.onclick = () => {
           this.selected = sh.id;
@@ -941,7 +987,11 @@ export class TacticalScreen implements GameScreen {
         li.append(b);
         list.append(li);
       }
-      if (!ownShips.length) list.append(el("li", "tac-muted", "No ships left."));
+      if (!ownShips.length) {
+        const home = String((((v["players"] as Record<string, unknown>[]) ?? [])[s.seat]?.["home"]) ?? "");
+        list.append(el("li", "tac-muted", this.phaseName() === "fleet_building"
+          ? `Ships you buy start at your home base${home ? ` on ${home}` : ""} when every fleet is ready.` : "No ships left."));
+      }
       E.ships.append(list);
     }
     // ships in sight that are not yours (both sides for a spectator): a click centres on one
@@ -981,7 +1031,7 @@ export class TacticalScreen implements GameScreen {
         const eq = el("p", "tac-equation");
         const burnV = [n.velocity[0] - n.velocity_before[0], n.velocity[1] - n.velocity_before[1]];
         eq.textContent = `v ${vec(n.velocity_before)} + ${c.burn === null ? "no burn" : `burn ${DIRECTION_NAMES[c.burn]}${c.overload !== null ? "+" + DIRECTION_NAMES[c.overload] : ""}`}${n.gravity_queued.length || burnV.join() !== "0,0" ? "" : ""} = v′ ${vec(n.velocity)}`;
-        E.detail.append(el("h3", undefined, `${sel}: course preview`), eq);
+        E.detail.append(el("h2", undefined, `${sel}: course preview`), eq);
         const facts = el("ul", "tac-facts");
         facts.append(el("li", undefined, `Ends at ${n.destination}${n.orbit_after ? ` (orbiting ${n.orbit_after})` : ""}`));
         if (n.fuel_after !== null) facts.append(el("li", undefined, `Fuel ${n.fuel_before} → ${n.fuel_after}`));
@@ -1001,7 +1051,7 @@ export class TacticalScreen implements GameScreen {
     } else if (ph === "combat" && this.snap?.to_act) {
       const p = this.attackPreview();
       if (this.target && p) {
-        E.detail.append(el("h3", undefined, `Attack on ${this.target}`));
+        E.detail.append(el("h2", undefined, `Attack on ${this.target}`));
         E.detail.append(el("p", "tac-equation", `${p.attack} vs ${p.defence} → ${p.odds}`));
         const facts = el("ul", "tac-facts");
         facts.append(el("li", undefined, `Attackers: ${p.ships.join(", ") || "the group"} (${this.attackerMode === "all" ? "all" : "one"}; { } to change)`));
@@ -1019,6 +1069,16 @@ export class TacticalScreen implements GameScreen {
     } else if (ph === "ordnance" && this.snap?.to_act) {
       const l = this.launch;
       E.detail.append(el("p", undefined, l ? `${l.kind} from ${l.ship}${l.boost ? `, boost ${l.boost} ${DIRECTION_NAMES[l.dir ?? 0]}` : ""}: Enter to launch, Esc to cancel.` : "N mine, T torpedo, K nuke, or Enter to skip."));
+      const n = this.launchEntry()?.note as unknown as LaunchNote | undefined;
+      if (n) {
+        const facts = el("ul", "tac-facts");
+        facts.append(el("li", undefined, `v (${n.velocity.join(", ")}): this turn ${n.start} → ${n.destination}, then ${n.next_destination}; it lasts ${n.turns} moves`));
+        const words = launchHitWords(n);
+        const own = Boolean(n.first_hit?.own?.length);
+        if (words) facts.append(el("li", n.first_hit?.what === "ships" && !own ? "tac-good" : "tac-warn", `It ${words}${n.first_hit ? ` at ${n.first_hit.hex}` : ""} this turn`));
+        else facts.append(el("li", "tac-good", "Nothing in its way this turn"));
+        E.detail.append(facts);
+      }
     } else if (this.snap?.status === "over") {
       const r = this.snap.result;
       const seat = this.snap.seat;
@@ -1045,7 +1105,8 @@ export class TacticalScreen implements GameScreen {
     const legal = this.legal();
     if (s.seat === null || s.status === "over") return;
     if (!s.to_act) {
-      E.controls.append(el("p", "tac-muted", "The opponent is moving. Your controls return on your turn."));
+      const chose = s.deciding.some((d) => d.seat === s.seat && d.submitted);
+      E.controls.append(el("p", "tac-muted", chose ? "Your choice is in: it is revealed when the opponent has chosen too." : "The opponent is moving. Your controls return on your turn."));
       return;
     }
     const row = el("div", "tac-row");
@@ -1089,19 +1150,47 @@ export class TacticalScreen implements GameScreen {
         this.button(this.target ? "Attack ⏎" : "End combat ⏎", () => this.act({ kind: "confirm" }), "primary"));
       E.controls.append(row);
     } else if (ph === "logistics") {
+      // one row per (from, to, what) with its amounts as buttons
       const list = el("div", "tac-list");
+      const groups = new Map<string, LegalEntry[]>();
       for (const e of legal.filter((x) => x.action.type === "transfer")) {
         const a = e.action;
-        list.append(this.button(`${a["amount"]} ${a["kind"]}: ${a["source"]} → ${a["target"]}`, () => this.send([a])));
+        const k = `${a["source"]}|${a["target"]}|${a["kind"]}`;
+        groups.set(k, [...(groups.get(k) ?? []), e]);
       }
+      const shipName = (id: unknown): string => {
+        const sh = this.ships().find((x) => x.id === id);
+        return sh ? `${sh.id} ${sh.type}` : String(id);
+      };
+      for (const entries of groups.values()) {
+        const a0 = entries[0]!.action;
+        const row2 = el("div", "tac-transfer");
+        const title = el("span", "tac-transfer-what", `${a0["kind"]}: ${shipName(a0["source"])} → ${shipName(a0["target"])}`);
+        const amounts = el("span", "tac-transfer-amounts");
+        amounts.setAttribute("role", "group");
+        amounts.setAttribute("aria-label", `${a0["kind"]} from ${a0["source"]} to ${a0["target"]}: how many`);
+        for (const e of entries) {
+          const b = this.button(String(e.action["amount"]), () => this.send([e.action]), "tac-amount", `Transfer ${e.action["amount"]} ${a0["kind"]} from ${a0["source"]} to ${a0["target"]}`);
+          b.setAttribute("aria-label", `${e.action["amount"]} ${a0["kind"]} from ${a0["source"]} to ${a0["target"]}`);
+          amounts.append(b);
+        }
+        row2.append(title, amounts);
+        list.append(row2);
+      }
+      if (!groups.size) list.append(el("p", "tac-muted", "No transfer is possible now (ships must share a hex, at matching speed)."));
       E.extra.append(list);
       const end = legal.find((x) => x.action.type === "end_logistics");
       if (end) row.append(this.button("Done ⏎", () => this.send([end.action]), "primary"));
       E.controls.append(row);
-    } else if (ph === "fleet") {
+    } else if (ph === "fleet_building") {
       const me = ((this.v()["players"] as Record<string, unknown>[]) ?? [])[s.seat];
       const credits = Number(me?.["credits"] ?? 0) - Number(me?.["spent"] ?? 0);
       E.controls.append(el("p", "tac-budget", `Budget: ${credits} MC left`));
+      const bought = new Map<string, number>();
+      // the view's purchases: [id, type, carrier] per item bought, one list per seat (the others' are hidden)
+      const mine = ((this.v()["purchases"] as (unknown[][] | null)[] | undefined) ?? [])[s.seat] ?? [];
+      for (const item of mine) bought.set(String(item[1]), (bought.get(String(item[1])) ?? 0) + 1);
+      E.controls.append(el("p", "tac-fleet", bought.size ? `Your fleet: ${[...bought].map(([t, n]) => `${n} ${t}`).join(", ")}` : "Your fleet: no ship yet"));
       const list = el("div", "tac-list");
       for (const e of legal.filter((x) => x.action.type === "buy")) {
         const n = e.note as { cost: number; credits_left: number } | undefined;
@@ -1182,6 +1271,9 @@ declare global {
     deltavTactical?: { screen: TacticalScreen; view: BoardView };
   }
 }
+
+/** How long a ship takes to glide along the path of its move on screen. */
+const GLIDE_MS = 400;
 
 function reducedMotion(): boolean {
   return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;

@@ -20,7 +20,7 @@ const CSS = `
 .tac-panel { flex: 0 0 300px; display: flex; flex-direction: column; gap: 10px; padding: 12px; overflow-y: auto;
   background: #0a0f1d; border-left: 1px solid rgba(150,175,220,.18); }
 .tac-panel h2 { margin: 0; font-size: 17px; color: #fff; }
-.tac-panel h3 { margin: 0 0 4px; font-size: 14px; color: #fff; }
+.tac-panel h2, .tac-panel h3 { margin: 0 0 4px; font-size: 14px; color: #fff; }
 .tac-panel p { margin: 2px 0; }
 .tac-who { font-weight: 600; color: #aab5cc; }
 .tac-who.tac-yours { color: #3ee0ff; }
@@ -46,6 +46,10 @@ const CSS = `
 .tac-plan { color: #78ffbe; }
 .tac-row { display: flex; flex-wrap: wrap; gap: 6px; margin-top: 6px; }
 .tac-list { display: flex; flex-direction: column; gap: 4px; }
+.tac-transfer { display: flex; flex-direction: column; gap: 4px; padding: 6px 8px; border: 1px solid rgba(140, 160, 200, 0.22); border-radius: 8px; }
+.tac-transfer-what { font-size: 13px; }
+.tac-transfer-amounts { display: flex; flex-wrap: wrap; gap: 4px; }
+.tac-transfer-amounts .tac-amount { min-width: 36px; padding: 4px 8px; }
 .tac-btn { padding: 7px 11px; min-height: 34px; border-radius: 7px; border: 1px solid rgba(150,175,220,.4); background: #131a2c; color: #d7dff0;
   font: 600 13px system-ui, sans-serif; cursor: pointer; }
 .tac-btn:hover:not(:disabled) { background: #1b2440; }

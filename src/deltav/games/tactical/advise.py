@@ -13,9 +13,16 @@ A request (plain JSON from a client)::
     {"ship": "p0s0", "goal": {"kind": "hex", "hex": "3,-4"}}      # touch that hex and survive there
 
 The answer: ``{"ship", "goal", "found", "turns", "steps": [{"turn", "order", "start", "path", "destination",
-"velocity", "fuel_after", "outcome", "body"}], "reason"}``; ``steps[0].order`` is an ``order`` action that the
-client matches against its legal list. A bad request raises MalformedAction naming the field; a ship that is
-not the seat's raises IllegalAction. This module does no I/O and changes nothing.
+"velocity", "fuel_after", "outcome", "body", "defended"}], "reason", "avoids_defense"}``; ``steps[0].order`` is an
+``order`` action that the client matches against its legal list.
+
+Enemy planetary defense (when the rules have combat and planetary defense) shoots a ship that ends a move unlanded
+in an intact enemy base's fire zone, so the course never stops there (the planner's ``avoid``); when no course
+within the fuel and depth does, the assistant gives the fewest-turn course anyway, marks each step that ends in a
+defended hex (``defended``) and says so (``avoids_defense`` false, ``reason``).
+
+A bad request raises MalformedAction naming the field; a ship that is not the seat's raises IllegalAction. This module
+does no I/O and changes nothing.
 """
 
 from __future__ import annotations
@@ -79,6 +86,24 @@ def _goal(gmap, goal: Any, destroyed: frozenset) -> tuple[str, tuple, str | None
     return "reach", (h,), None, {"kind": kind, "hex": hkey(h)}
 
 
+def defended_hexes(gmap, view: Mapping[str, Any], seat: int, destroyed: frozenset) -> frozenset:
+    """The hexes where the enemies' intact bases would shoot a ship of ``seat`` that ends its move there (the
+    fire zones of the bases the view lists for every other player, ``destroyed`` left out); empty when the rules
+    have no planetary defense. The bases and the destroyed ones are public."""
+    rules = view.get("rules", {})
+    if not (rules.get("combat", True) and rules.get("planetary_defense", True)):
+        return frozenset()
+    out: set = set()
+    for i, pl in enumerate(view.get("players", ())):
+        if i == seat:
+            continue
+        for key in pl.get("bases", ()):
+            q, r = (int(x) for x in key.split(","))
+            if (q, r) not in destroyed:
+                out |= gmap.fire_zone.get((q, r), frozenset())
+    return frozenset(out)
+
+
 def advise(view: Mapping[str, Any], seat: int, request: Any) -> dict:
     """The planned course of the request (see the module docstring) from ``seat``'s ``view``."""
     if not isinstance(request, Mapping):
@@ -102,12 +127,20 @@ def advise(view: Mapping[str, Any], seat: int, request: Any) -> dict:
     pending = tuple(ship.get("pending_gravity", ()))
     fuel = ship.get("fuel")
     landed = bool(ship.get("landed"))
-    out: dict = {"ship": ship_id, "goal": goal_json, "found": False, "turns": None, "steps": [], "reason": None}
+    out: dict = {"ship": ship_id, "goal": goal_json, "found": False, "turns": None, "steps": [], "reason": None,
+                 "avoids_defense": True}
     if ship.get("disabled", 0) > 0 or ship.get("control") == "captured":
         out["reason"] = "the ship cannot burn now (disabled or captured): it can only coast"
         return out
+    defended = defended_hexes(gmap, view, seat, destroyed)
     plan = plan_route(gmap, pos, vel, pending, fuel, landed, kind, goals, body, destroyed, grazing, takeoff,
-                      BEAM, DEPTH)
+                      BEAM, DEPTH, avoid=defended) if defended else None
+    out["avoids_defense"] = plan is not None or not defended
+    if plan is None:
+        plan = plan_route(gmap, pos, vel, pending, fuel, landed, kind, goals, body, destroyed, grazing, takeoff,
+                          BEAM, DEPTH)
+        if plan is not None and defended:
+            out["reason"] = "no course keeps out of the enemy's planetary defense: the marked turns end in its fire"
     if plan is None:
         out["reason"] = f"no course within {DEPTH} turns and the ship's fuel reaches it"
         return out
@@ -125,6 +158,7 @@ def advise(view: Mapping[str, Any], seat: int, request: Any) -> dict:
             "fuel_after": None if f is None else f - c.fuel_spent,
             "outcome": c.outcome,
             "body": c.body,
+            "defended": c.outcome != "landing" and c.destination in defended,
         })
     out.update(found=True, turns=len(steps), steps=steps)
     return out

@@ -13,6 +13,13 @@ None) per action, in order.
   of the group with it at each of them.
 - ``end_combat``: for every target some free ship sees, the attack of all of them together (``attacks``).
 - ``buy``: the item's cost and the credits left after it.
+- ``launch``: the launch preview: where the item starts (the ship's pre-move hex), its velocity (the ship's
+  pre-burn velocity plus a torpedo's boost), its move this turn (``path``, ``contact``, ``destination``), the
+  first thing in its way on that move (``first_hit``: a body's surface, an asteroid, a base, or the ships and
+  other ordnance it would meet, as the movement step checks them), whether it ends off the map, its drift on the next move
+  (``next_path``, ``next_destination``, gravity included) and how many moves it lasts (``turns``). Own ships
+  count with this turn's orders; enemy ships only where the player sees them. Other ordnance is placed where it
+  will be (the player's items at their drift hex), though one of them may go off on its own move first.
 
 This module reads the state and the combat tables; it never changes the state and does no I/O. What a note may
 hold is checked against ``state.secret_tokens(player)`` by tests/tactical/test_annotate.py.
@@ -23,11 +30,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from . import combat as cb
+from . import ordnance_tables as ot
 from .combat_phase import _free_attackers, _policy, combatant, nuke_targets, ship_targets
 from .fleet import _cost, _left
-from .messages import AddAttacker, Buy, EndCombat, Fire, Order
+from .messages import AddAttacker, Buy, EndCombat, Fire, Launch, Order
 from .model import hkey
+from .movement import _trace, drift_destination
 from .preview import preview_course
+from .shiptypes import ship_data
 
 RESULT_LABELS = ("-", "D1", "D2", "D3", "D4", "D5", "E")
 
@@ -53,6 +63,10 @@ def annotate_legal(state, player: int, actions: Sequence) -> list[dict | None] |
             if hidden is None:
                 hidden = state.secret_tokens(player)
             note = _all_in(state, player, hidden)
+        elif isinstance(a, Launch):
+            if hidden is None:
+                hidden = state.secret_tokens(player)
+            note = _launch_note(state, player, a, hidden)
         elif isinstance(a, Buy):
             cost = _cost(a.item)
             note = {"cost": cost, "credits_left": _left(state, player) - cost}
@@ -68,6 +82,64 @@ def _order_note(state, a: Order) -> dict:
     note["velocity_before"] = [sh.vel[0], sh.vel[1]]
     note["fuel_before"] = sh.fuel
     return note
+
+
+def _launch_note(state, player: int, a: Launch, hidden: set[str]) -> dict | None:
+    """Where the launched item goes on its first move and what it meets there (the order of the movement
+    step's checks: a body's surface anywhere on the move first, then hex by hex an asteroid, a base, ships)."""
+    sh = state.ship(a.ship)
+    if sh is None:
+        return None
+    gmap = state.gmap
+    grazing = state.options["grazing_is_contact"]
+    start = sh.pos
+    vel = ot.launch_velocity(sh.vel, a.boost_dir, a.boost)
+    dest = drift_destination(start, vel, ())
+    path, definite, contact = _trace(start, dest, grazing)
+    pending = tuple(g[0] for g in (gmap.gravity.get(h) for h in definite[1:]) if g is not None)
+    # where each ship is during this movement: own ships by this turn's orders, the others sit still
+    where: list[tuple] = []
+    for x in state.ships:
+        if x.destroyed or x.id == sh.id or (x.owner != player and x.id in hidden):
+            continue
+        if x.owner == player and state.orderable(x):
+            c = preview_course(state, x.id, state.orders.get(x.id))
+            hexes = tuple(c.contact[1:]) if len(c.contact) >= 2 else (x.pos,)
+        else:
+            hexes = (x.pos,)
+        where.append((x, hexes))
+    # other ordnance where it will be: the player's own items move first (to their drift hex), the rest sit
+    items = [(o, drift_destination(o.pos, o.vel, o.pending) if o.owner == player else o.pos)
+             for o in state.ordnance if not o.destroyed and (o.owner == player or o.id not in hidden)]
+    first = None
+    body_i = next((i for i, h in enumerate(contact) if h in gmap.surface), None)
+    if body_i is not None:
+        first = {"what": "body", "hex": hkey(contact[body_i]), "body": gmap.surface[contact[body_i]]}
+    else:
+        for i, h in enumerate(contact):
+            if h in gmap.asteroids and h not in state.destroyed_asteroids:
+                first = {"what": "asteroid", "hex": hkey(h)}
+                break
+            if h in gmap.base and h not in state.destroyed_bases:
+                first = {"what": "base", "hex": hkey(h)}
+                break
+            met = [x.id for x, hexes in where if h in hexes and not (i == 0 and x.owner == player)
+                   and (a.kind == "nuke" or not x.landed)]
+            others = [o.id for o, oh in items if oh == h and not (i == 0 and o.owner == player)]
+            if met or others:
+                first = {"what": "ships" if met else "ordnance", "hex": hkey(h), "ships": sorted(met),
+                         "own": sorted(m for m in met if state.ship(m).owner == player), "ordnance": sorted(others)}
+                break
+    vel2 = (dest[0] - start[0], dest[1] - start[1])
+    dest2 = drift_destination(dest, vel2, pending)
+    path2, _d2, _c2 = _trace(dest, dest2, grazing)
+    return {
+        "kind": a.kind, "start": hkey(start), "velocity": [vel[0], vel[1]],
+        "path": [hkey(h) for h in path], "contact": [hkey(h) for h in contact], "destination": hkey(dest),
+        "first_hit": first, "off_map": first is None and gmap.off_map(dest),
+        "next_path": [hkey(h) for h in path2], "next_destination": hkey(dest2),
+        "turns": ship_data().ordnance_lifetime,
+    }
 
 
 def _attacker_note(state, a: AddAttacker, player: int, hidden: set[str]) -> dict:

@@ -84,13 +84,14 @@ def safe(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | None, d
 def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | None, landed: bool, kind: str,
                goals: tuple[Hex, ...], body: str | None, destroyed_bases: frozenset, grazing: bool = False,
                takeoff_costs_fuel: bool = True, beam: int = 48, depth: int = 14,
-               drift_moves: int = 3) -> tuple[Step, ...] | None:
+               drift_moves: int = 3, avoid: frozenset = frozenset()) -> tuple[Step, ...] | None:
     """The fewest-turns plan from a ship state to a goal, as a tuple of steps ``((burn, land, weak), state)``
     (``state`` = ``(pos, vel, pending, fuel, landed)`` the step is taken from), or None if no plan within
     ``depth`` turns survives the beam; a move through asteroids must leave a ship that could drift
     ``drift_moves`` moves safely if a hit disabled it. ``kind`` is ``"land"`` (land on a hex of ``goals``), ``"visit"``
     (touch a gravity or surface hex of ``body``; ``goals`` then guide the search) or ``"reach"`` (touch a hex of
-    ``goals`` and survive there)."""
+    ``goals`` and survive there). No move of the plan ends, unlanded, on a hex of ``avoid`` (the astrogation
+    assistant's enemy planetary-defense zones)."""
     if not goals:
         return None
     visit_hexes = None
@@ -124,6 +125,8 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
                         variants.append((c.ignorable, c2))
                     for weak, cc in variants:
                         if cc.outcome == CRASH or off_map(cc.destination):
+                            continue
+                        if avoid and cc.outcome != LANDING and cc.destination in avoid:
                             continue
                         nf = None if f is None else f - cc.fuel_spent
                         step_hz = hazard_weight(hazard_count(gmap, p, cc.destination))
