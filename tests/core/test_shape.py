@@ -106,3 +106,9 @@ def test_literal_keeps_one_and_true_apart():
     with pytest.raises(ShapeError):
         read(Literal[1, 2], True)
     assert read(Literal[True], True) is True
+
+
+def test_a_union_with_a_bounded_member_names_the_base_type():
+    with pytest.raises(ShapeError) as err:
+        read(Annotated[int, Range(0)] | Literal["unlimited"], 1.5)
+    assert err.value.reason == "expected an integer or one of 'unlimited', got 1.5"

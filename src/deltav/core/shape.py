@@ -87,6 +87,8 @@ def _type_name(tp: Any) -> str:
     if tp in names:
         return names[tp]
     origin = get_origin(tp)
+    if origin is Annotated:  # a bounded type is named by its base type
+        return _type_name(get_args(tp)[0])
     if origin in (list, tuple):
         return "a list"
     if origin is dict or typing.is_typeddict(tp) or dataclasses.is_dataclass(tp):
