@@ -189,3 +189,14 @@ def test_a_broken_combat_file_names_field_reason_and_file(tmp_path, old, new, fi
     e = _raises(combat.load_tables, p)
     assert e.field == field
     assert reason in e.reason
+
+
+def test_the_cli_reports_a_broken_scenario_file_with_field_reason_and_file(tmp_path, capsys):
+    from deltav.cli import main
+
+    p = tmp_path / "mine.toml"
+    p.write_text(SCENARIO.replace('id = "a"', 'id = "a"\npassengers = "many"', 1))
+    code = main(["play", "tactical", "--scenario", str(p), "--seat", "0=bot:random", "--seat", "1=bot:random"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "players[0].ships[0].passengers" in err and "expected an integer" in err and "mine.toml" in err

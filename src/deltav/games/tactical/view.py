@@ -122,7 +122,7 @@ def ship_view(sh, identity: bool) -> dict:
         "heroic": sh.heroic,
         "control": sh.control,
         "resupplied": sh.resupplied,
-        "path": [[h[0], h[1]] for h in path] if path else [],
+        "path": list(map(list, path)) if path else [],
         "carrying_base": sh.carrying_base,
         "emplaced": sh.emplaced,
     }
@@ -206,10 +206,13 @@ def state_view(st, player: int | None) -> dict:
     options = st.options
     fog = options["fog_of_war"]
     ships = []
+    add = ships.append
     unseen = 0
     for sh in st.ships:
-        if not fog or sh.owner == player or sh.detected:
-            ships.append(ship_view(sh, (player is not None and sh.owner == player) or sh.revealed))
+        if sh.owner == player:
+            add(ship_view(sh, True))
+        elif not fog or sh.detected:
+            add(ship_view(sh, sh.revealed))
         elif not sh.destroyed:
             unseen += 1
     seen_ordnance = [o for o in st.ordnance if not fog or o.owner == player or o.detected]
