@@ -12,15 +12,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, Literal, NoReturn
+from typing import Annotated, Any, Literal, NoReturn, get_args
 
 from deltav.core import datafile
 from deltav.core.errors import ScenarioError
 from deltav.core.shape import MinLen, Range
 
 Hex = tuple[int, int]
-TERRAINS = ("space", "asteroid", "planetSurface", "sunSurface")
-STRENGTHS = ("full", "weak")
+Terrain = Literal["space", "asteroid", "planetSurface", "sunSurface"]
+TERRAINS: tuple[str, ...] = get_args(Terrain)
 
 
 class Body:
@@ -186,7 +186,7 @@ class GravityFile:
 class HexFile:
     q: int
     r: int
-    terrain: Literal["space", "asteroid", "planetSurface", "sunSurface"]
+    terrain: Terrain
     body: str | None = None
     gravity: GravityFile | None = None
     base: str | None = None
