@@ -65,16 +65,18 @@ class PlayerStart:
 
 @dataclass(frozen=True)
 class Rules:
+    """A scenario's rule flags: the ``[rules]`` table of the file, read as it is (every key optional)."""
+
     combat: bool = True
     planetary_defense: bool = True
     logistics: bool = False
     passenger_rescue: bool = False
     target_requires_passengers: bool = False
     hidden_identity: bool = False
-    escape_edge: str = "none"  # "none" or "north"
-    allowed_ordnance: tuple[str, ...] = ORDNANCE_KINDS
-    checkpoints: tuple[str, ...] = ()
-    fleet_purchases: tuple[str, ...] = ()
+    escape_edge: Literal["none", "north"] = "none"
+    allowed_ordnance: tuple[Literal["mine", "torpedo", "nuke"], ...] = ORDNANCE_KINDS
+    checkpoints: tuple[str, ...] = ()  # body names (checked against the map)
+    fleet_purchases: tuple[str, ...] = ()  # ship types and PURCHASABLE (checked against ships.toml)
 
     def to_json(self) -> dict:
         return {
@@ -149,22 +151,6 @@ class PlayerFile:
 
 
 @dataclass(frozen=True, kw_only=True)
-class RulesFile:
-    """The ``[rules]`` table as written in the file (see :class:`Rules`)."""
-
-    combat: bool = True
-    planetary_defense: bool = True
-    logistics: bool = False
-    passenger_rescue: bool = False
-    target_requires_passengers: bool = False
-    hidden_identity: bool = False
-    escape_edge: Literal["none", "north"] = "none"
-    allowed_ordnance: tuple[Literal["mine", "torpedo", "nuke"], ...] = ORDNANCE_KINDS
-    checkpoints: tuple[str, ...] = ()
-    fleet_purchases: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, kw_only=True)
 class ScenarioFile:
     """A whole scenario file (TOML or JSON, docs/tactical.md)."""
 
@@ -173,7 +159,7 @@ class ScenarioFile:
     name: str | None = None
     summary: str = ""
     starting_player: Literal[0, 1, "random"] = 0
-    rules: RulesFile = RulesFile()
+    rules: Rules = Rules()
     players: Annotated[tuple[PlayerFile, ...], MinLen(2), MaxLen(2)]
 
 
@@ -238,10 +224,9 @@ def _ship(sf: ShipFile, rules: Rules, gmap: GameMap, path: str, source: str | No
 
 def _check(f: ScenarioFile, gmap: GameMap, source: str | None) -> Scenario:
     """The cross-field checks of a read scenario file (names against the map and the ship types)."""
-    rf = f.rules
-    _one_of(rf.checkpoints, gmap.body_order, "rules.checkpoints", source)
-    _one_of(rf.fleet_purchases, tuple(ship_types()) + PURCHASABLE, "rules.fleet_purchases", source)
-    rules = Rules(**{k: getattr(rf, k) for k in Rules.__dataclass_fields__})
+    rules = f.rules
+    _one_of(rules.checkpoints, gmap.body_order, "rules.checkpoints", source)
+    _one_of(rules.fleet_purchases, tuple(ship_types()) + PURCHASABLE, "rules.fleet_purchases", source)
     players = []
     ids: set[str] = set()
     for p, pf in enumerate(f.players):

@@ -96,43 +96,6 @@ def player_view(st, q: int, player: int | None) -> dict:
     }
 
 
-def ship_view(sh, identity: bool) -> dict:
-    """A ship as its viewer sees it (the same form as the saved state's ship; ``identity`` False hides whether a
-    hidden-identity ship carries the fugitives)."""
-    pos = sh.pos
-    vel = sh.vel
-    path = sh.path
-    out = {
-        "id": sh.id,
-        "owner": sh.owner,
-        "type": sh.type.name,
-        "position": [pos[0], pos[1]],
-        "velocity": [vel[0], vel[1]],
-        "fuel": sh.fuel,
-        "pending_gravity": list(sh.pending),
-        "landed": sh.landed,
-        "destroyed": sh.destroyed,
-        "cause": sh.cause,
-        "disabled": sh.disabled,
-        "overload_used": sh.overload_used,
-        "cargo_used": sh.cargo_used,
-        "passengers": sh.passengers,
-        "nukes": sh.nukes,
-        "detected": sh.detected,
-        "heroic": sh.heroic,
-        "control": sh.control,
-        "resupplied": sh.resupplied,
-        "path": list(map(list, path)) if path else [],
-        "carrying_base": sh.carrying_base,
-        "emplaced": sh.emplaced,
-    }
-    if sh.hidden:
-        out["hidden_identity"] = True
-        out["revealed"] = sh.revealed
-        out["identity"] = ("fugitives" if sh.fugitive else "decoy") if identity else "unknown"
-    return out
-
-
 def order_view(o) -> dict:
     """An Order's JSON form (the same as ``Order.to_json()``, built directly)."""
     return {"type": "order", "ship": o.ship, "burn": o.burn, "overload": o.overload, "land": o.land,
@@ -210,9 +173,9 @@ def state_view(st, player: int | None) -> dict:
     unseen = 0
     for sh in st.ships:
         if sh.owner == player:
-            add(ship_view(sh, True))
+            add(sh.to_json(True))
         elif not fog or sh.detected:
-            add(ship_view(sh, sh.revealed))
+            add(sh.to_json(sh.revealed))
         elif not sh.destroyed:
             unseen += 1
     seen_ordnance = [o for o in st.ordnance if not fog or o.owner == player or o.detected]
