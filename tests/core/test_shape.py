@@ -112,3 +112,9 @@ def test_a_union_with_a_bounded_member_names_the_member_kind():
     with pytest.raises(ShapeError) as err:
         read(Annotated[str, MaxLen(5)] | None, 7)
     assert err.value.reason == "expected a string or null, got 7"
+
+
+def test_a_union_with_a_bounded_member_names_the_base_type():
+    with pytest.raises(ShapeError) as err:
+        read(Annotated[int, Range(0)] | Literal["unlimited"], 1.5)
+    assert err.value.reason == "expected an integer or one of 'unlimited', got 1.5"

@@ -151,7 +151,7 @@ def test_a_bad_scenario_name_is_a_scenario_error_listing_the_ids(name):
     ("format = 1\n", "format"),
     ("id = 'x'\n[[players]]\nships = 3\n[[players]]\n", "players[0].ships"),
     ("id = 'x'\nplayers = [{credits = -1}, {}]\n", "players[0].credits"),
-    ("not toml at all [", "scenario"),
+    ("not toml at all [", "(file)"),
     ("id = 'x'\n[[players]]\nbases = ['1_0,2']\n[[players]]\n", "players[0].bases[0]"),
     ("id = 'x'\n[[players]]\nbases = [' -8,-6']\n[[players]]\n", "players[0].bases[0]"),
 ])

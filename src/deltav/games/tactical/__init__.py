@@ -145,7 +145,7 @@ class TacticalGame(Game):
     def determinize(cls, view: Mapping, player: int, rng: Rng) -> TacticalState:
         from .view import determinize
 
-        return determinize(view, player, rng)
+        return determinize(view, player, rng, TacticalState)
 
 
 TacticalState.game = TacticalGame

@@ -3,8 +3,9 @@
 What this module owns:
 
 - the data of ``data/combat.toml`` (Gun Combat Results Table, Other Damage Tables, odds columns, combat,
-  ordnance and detection constants, the ship-class lists combat needs), loaded and validated once at import
-  (:func:`load_tables` validates any other file the same way and raises ``ScenarioError(field, reason)``);
+  ordnance and detection constants, the ship-class lists combat needs), read once at import through
+  :mod:`deltav.core.datafile` (:func:`load_tables` reads any other file the same way and raises
+  ``ScenarioError(field, reason, file)``);
 - odds columns, effective strength, range and velocity modifiers, closest approach, line of sight, gun
   target eligibility, asteroid hazards of a move;
 - table lookups (:func:`gun_result`, :func:`other_damage`) returning a typed :class:`Damage`;
@@ -21,16 +22,17 @@ deterministic and side-effect free, and cheap enough to call inside search.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from importlib import resources
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Annotated, Any, NamedTuple, NoReturn
 
+from deltav.core import datafile
 from deltav.core.errors import IllegalAction, ScenarioError
 from deltav.core.hexgrid import analyze_offset
+from deltav.core.shape import MaxLen, MinLen, Range
 
 Hex = tuple[int, int]
 
@@ -129,141 +131,171 @@ def normalise_type(ship_type: str) -> str:
     return ship_type.replace("_", "").replace("-", "").replace(" ", "").lower()
 
 
-def _req(table: Mapping[str, Any], key: str, path: str, kind: type | tuple[type, ...]) -> Any:
-    """``table[key]`` checked to be present and of ``kind`` (booleans are not integers); else ScenarioError."""
-    if not isinstance(table, Mapping):
-        raise ScenarioError(path, "must be a table")
-    if key not in table:
-        raise ScenarioError(f"{path}.{key}" if path else key, "is missing")
-    value = table[key]
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    if isinstance(value, bool) and bool not in kinds:
-        raise ScenarioError(f"{path}.{key}" if path else key, f"must be {kinds[0].__name__}, got a boolean")
-    if not isinstance(value, kinds):
-        raise ScenarioError(f"{path}.{key}" if path else key, f"must be {kinds[0].__name__}, got {type(value).__name__}")
-    return value
+# --- the layout of combat.toml (read by core.datafile) and its cross-field checks ----------------------------
+
+NonNeg = Annotated[int, Range(0)]
+Positive = Annotated[int, Range(1)]
+Name = Annotated[str, MinLen(1)]
+Names = Annotated[tuple[Name, ...], MinLen(1)]
+D6Row = Annotated[tuple[str, ...], MinLen(6), MaxLen(6)]
 
 
-def _int(table: Mapping[str, Any], key: str, path: str, minimum: int = 0) -> int:
-    """An integer field of at least ``minimum``."""
-    value = _req(table, key, path, int)
-    if value < minimum:
-        raise ScenarioError(f"{path}.{key}", f"must be >= {minimum}, got {value}")
-    return value
+@dataclass(frozen=True)
+class OddsFile:
+    columns: Names
+    thresholds: tuple[tuple[NonNeg, NonNeg], ...]
 
 
-def _result(value: Any, path: str) -> Damage:
+@dataclass(frozen=True)
+class GunCombatFile:
+    results: Annotated[tuple[tuple[str, ...], ...], MinLen(MAX_ROLL - MIN_ROLL + 1), MaxLen(MAX_ROLL - MIN_ROLL + 1)]
+
+
+@dataclass(frozen=True)
+class OtherDamageFile:  # one field per OTHER_DAMAGE_SOURCES entry
+    torpedo: D6Row
+    mine: D6Row
+    asteroid: D6Row
+    ram: D6Row
+
+
+@dataclass(frozen=True)
+class CombatRulesFile:
+    elimination_threshold: Positive
+    velocity_free: NonNeg
+    heroism_bonus: NonNeg
+    heroism_min_result: str
+    repair_per_turn: NonNeg
+    anti_nuke_odds: str
+    planetary_defense_odds: str
+    base_fire_range: NonNeg
+
+
+@dataclass(frozen=True)
+class OrdnanceTableFile:
+    types: Names
+    mass: dict[str, Positive]
+    lifetime: Positive
+    torpedo_boost_max: NonNeg
+    non_warship_nuke_limit: NonNeg
+    orbital_base_cargo: NonNeg
+
+
+@dataclass(frozen=True)
+class DetectionFile:
+    ship_range: NonNeg
+    base_range: NonNeg
+
+
+@dataclass(frozen=True)
+class ShipClassesFile:
+    warships: Names
+    torpedo_launchers: Names
+    ordnance_restrictions: dict[str, tuple[Name, ...]]
+    operates_disabled_any: Names
+    operates_disabled_d1: Names
+
+
+@dataclass(frozen=True)
+class CombatFile:
+    odds: OddsFile
+    gun_combat: GunCombatFile
+    other_damage: OtherDamageFile
+    combat: CombatRulesFile
+    ordnance: OrdnanceTableFile
+    detection: DetectionFile
+    ship_classes: ShipClassesFile
+
+
+def _result(value: str, path: str, source: str | None) -> Damage:
     """A result string of a table (``"-"``, ``"D1"`` .. ``"D5"``, ``"E"``) as a :class:`Damage`."""
-    if not isinstance(value, str):
-        raise ScenarioError(path, f"must be a result string like '-', 'D2' or 'E', got {value!r}")
     try:
         return Damage.from_label(value)
     except ValueError as exc:
-        raise ScenarioError(path, str(exc)) from None
+        datafile.fail(path, str(exc), source)
 
 
-def _str_list(value: Any, path: str, *, non_empty: bool = True) -> tuple[str, ...]:
-    """A list of distinct non-empty strings."""
-    if not isinstance(value, list) or (non_empty and not value):
-        raise ScenarioError(path, "must be a non-empty list of strings")
-    for i, item in enumerate(value):
-        if not isinstance(item, str) or not item:
-            raise ScenarioError(f"{path}[{i}]", f"must be a non-empty string, got {item!r}")
-    if len(set(value)) != len(value):
-        raise ScenarioError(path, "has duplicate entries")
-    return tuple(value)
+def _distinct(values: tuple[str, ...], path: str, source: str | None) -> tuple[str, ...]:
+    if len(set(values)) != len(values):
+        datafile.fail(path, "has duplicate entries", source)
+    return values
 
 
-def parse_tables(data: Mapping[str, Any]) -> CombatTables:
-    """Validate a parsed ``combat.toml`` and build its :class:`CombatTables`; raises ``ScenarioError`` naming
-    the first bad field (``gun_combat.results[3][2]``)."""
-    odds = _req(data, "odds", "", dict)
-    labels = _str_list(_req(odds, "columns", "odds", list), "odds.columns")
-    raw_thr = _req(odds, "thresholds", "odds", list)
-    if len(raw_thr) != len(labels):
-        raise ScenarioError("odds.thresholds", f"needs one [num, den] per column ({len(labels)}), got {len(raw_thr)}")
+def parse_tables(data: Any, source: str | None = None) -> CombatTables:
+    """A parsed ``combat.toml`` read and checked as :class:`CombatTables`; raises ``ScenarioError`` naming the
+    first bad field (``gun_combat.results[3][2]``) and the file."""
+    f = datafile.read_as(CombatFile, data, source)
+
+    def fail(field: str, reason: str) -> NoReturn:
+        datafile.fail(field, reason, source)
+
+    labels = _distinct(f.odds.columns, "odds.columns", source)
+    if len(f.odds.thresholds) != len(labels):
+        fail("odds.thresholds", f"needs one [num, den] per column ({len(labels)}), got {len(f.odds.thresholds)}")
     thresholds: list[tuple[int, int]] = []
-    for i, pair in enumerate(raw_thr):
+    for i, (num, den) in enumerate(f.odds.thresholds):
         where = f"odds.thresholds[{i}]"
-        if (
-            not isinstance(pair, list)
-            or len(pair) != 2
-            or not all(isinstance(x, int) and not isinstance(x, bool) for x in pair)
-        ):
-            raise ScenarioError(where, f"must be a pair of integers [num, den], got {pair!r}")
-        num, den = pair
-        if num < 0 or den <= 0:
-            raise ScenarioError(where, "needs num >= 0 and den > 0")
+        if den <= 0:
+            fail(where, "needs num >= 0 and den > 0")
         if i == 0 and num != 0:
-            raise ScenarioError(where, "the first column must be reachable by any attack: use [0, 1]")
+            fail(where, "the first column must be reachable by any attack: use [0, 1]")
         if i > 0:
             pnum, pden = thresholds[-1]
             if num * pden <= pnum * den:
-                raise ScenarioError(where, "thresholds must increase strictly from column to column")
+                fail(where, "thresholds must increase strictly from column to column")
         thresholds.append((num, den))
 
-    gun = _req(data, "gun_combat", "", dict)
-    rows = _req(gun, "results", "gun_combat", list)
-    if len(rows) != MAX_ROLL - MIN_ROLL + 1:
-        raise ScenarioError("gun_combat.results", f"needs {MAX_ROLL - MIN_ROLL + 1} rows (rolls 0..6), got {len(rows)}")
     table: list[tuple[Damage, ...]] = []
-    for r, row in enumerate(rows):
-        if not isinstance(row, list) or len(row) != len(labels):
-            raise ScenarioError(f"gun_combat.results[{r}]", f"must list {len(labels)} results, one per odds column")
-        table.append(tuple(_result(v, f"gun_combat.results[{r}][{c}]") for c, v in enumerate(row)))
+    for r, row in enumerate(f.gun_combat.results):
+        if len(row) != len(labels):
+            fail(f"gun_combat.results[{r}]", f"must list {len(labels)} results, one per odds column")
+        table.append(tuple(_result(v, f"gun_combat.results[{r}][{c}]", source) for c, v in enumerate(row)))
 
-    other = _req(data, "other_damage", "", dict)
-    other_tables: dict[str, tuple[Damage, ...]] = {}
-    for source in OTHER_DAMAGE_SOURCES:
-        row = _req(other, source, "other_damage", list)
-        if len(row) != 6:
-            raise ScenarioError(f"other_damage.{source}", f"must list 6 results (d6 = 1..6), got {len(row)}")
-        other_tables[source] = tuple(_result(v, f"other_damage.{source}[{i}]") for i, v in enumerate(row))
-    for source in other:
-        if source not in OTHER_DAMAGE_SOURCES:
-            raise ScenarioError(f"other_damage.{source}", f"unknown source (expected {', '.join(OTHER_DAMAGE_SOURCES)})")
+    other_tables = {
+        src: tuple(_result(v, f"other_damage.{src}[{i}]", source) for i, v in enumerate(getattr(f.other_damage, src)))
+        for src in OTHER_DAMAGE_SOURCES
+    }
 
-    combat = _req(data, "combat", "", dict)
+    combat = f.combat
 
     def column_of(key: str) -> int:
         """The column index of an odds label field of [combat]."""
-        label = _req(combat, key, "combat", str)
+        label = getattr(combat, key)
         if label not in labels:
-            raise ScenarioError(f"combat.{key}", f"{label!r} is not one of odds.columns")
+            fail(f"combat.{key}", f"{label!r} is not one of odds.columns")
         return labels.index(label)
 
-    heroism_min = _result(_req(combat, "heroism_min_result", "combat", str), "combat.heroism_min_result")
+    heroism_min = _result(combat.heroism_min_result, "combat.heroism_min_result", source)
     if heroism_min == Damage.NONE:
-        raise ScenarioError("combat.heroism_min_result", "must be a damaging result")
+        fail("combat.heroism_min_result", "must be a damaging result")
 
-    ordn = _req(data, "ordnance", "", dict)
-    types = _str_list(_req(ordn, "types", "ordnance", list), "ordnance.types")
-    mass_table = _req(ordn, "mass", "ordnance", dict)
-    mass = {t: _int(mass_table, t, "ordnance.mass", 1) for t in types}
-    for t in mass_table:
+    ordn = f.ordnance
+    types = _distinct(ordn.types, "ordnance.types", source)
+    for t in types:
+        if t not in ordn.mass:
+            fail(f"ordnance.mass.{t}", "is missing")
+    for t in ordn.mass:
         if t not in types:
-            raise ScenarioError(f"ordnance.mass.{t}", "is not one of ordnance.types")
+            fail(f"ordnance.mass.{t}", "is not one of ordnance.types")
+    mass = {t: ordn.mass[t] for t in types}
 
-    det = _req(data, "detection", "", dict)
-
-    classes = _req(data, "ship_classes", "", dict)
-    warships = _str_list(_req(classes, "warships", "ship_classes", list), "ship_classes.warships")
-    launchers = _str_list(_req(classes, "torpedo_launchers", "ship_classes", list), "ship_classes.torpedo_launchers")
-    restr_raw = _req(classes, "ordnance_restrictions", "ship_classes", dict)
+    classes = f.ship_classes
+    warships = _distinct(classes.warships, "ship_classes.warships", source)
+    launchers = _distinct(classes.torpedo_launchers, "ship_classes.torpedo_launchers", source)
     restrictions: dict[str, tuple[str, ...]] = {}
-    for ship_type, allowed in restr_raw.items():
+    for ship_type, allowed in classes.ordnance_restrictions.items():
         where = f"ship_classes.ordnance_restrictions.{ship_type}"
-        allowed_t = _str_list(allowed, where, non_empty=False)
-        for i, t in enumerate(allowed_t):
+        _distinct(allowed, where, source)
+        for i, t in enumerate(allowed):
             if t not in types:
-                raise ScenarioError(f"{where}[{i}]", f"{t!r} is not one of ordnance.types")
-        restrictions[normalise_type(ship_type)] = allowed_t
+                fail(f"{where}[{i}]", f"{t!r} is not one of ordnance.types")
+        restrictions[normalise_type(ship_type)] = allowed
     operates: dict[str, str] = {}
     for key, policy in (("operates_disabled_any", OPERATES_ANY), ("operates_disabled_d1", OPERATES_D1)):
-        for i, ship_type in enumerate(_str_list(_req(classes, key, "ship_classes", list), f"ship_classes.{key}")):
+        for i, ship_type in enumerate(_distinct(getattr(classes, key), f"ship_classes.{key}", source)):
             norm = normalise_type(ship_type)
             if norm in operates:
-                raise ScenarioError(f"ship_classes.{key}[{i}]", f"{ship_type!r} already has a disabled policy")
+                fail(f"ship_classes.{key}[{i}]", f"{ship_type!r} already has a disabled policy")
             operates[norm] = policy
 
     return CombatTables(
@@ -271,22 +303,22 @@ def parse_tables(data: Mapping[str, Any]) -> CombatTables:
         odds_thresholds=tuple(thresholds),
         gun_combat=tuple(table),
         other_damage=other_tables,
-        elimination_threshold=_int(combat, "elimination_threshold", "combat", 1),
-        velocity_free=_int(combat, "velocity_free", "combat", 0),
-        heroism_bonus=_int(combat, "heroism_bonus", "combat", 0),
+        elimination_threshold=combat.elimination_threshold,
+        velocity_free=combat.velocity_free,
+        heroism_bonus=combat.heroism_bonus,
         heroism_min_result=heroism_min,
-        repair_per_turn=_int(combat, "repair_per_turn", "combat", 0),
+        repair_per_turn=combat.repair_per_turn,
         anti_nuke_odds=column_of("anti_nuke_odds"),
         planetary_defense_odds=column_of("planetary_defense_odds"),
-        base_fire_range=_int(combat, "base_fire_range", "combat", 0),
+        base_fire_range=combat.base_fire_range,
         ordnance_types=types,
         ordnance_mass=mass,
-        ordnance_lifetime=_int(ordn, "lifetime", "ordnance", 1),
-        torpedo_boost_max=_int(ordn, "torpedo_boost_max", "ordnance", 0),
-        non_warship_nuke_limit=_int(ordn, "non_warship_nuke_limit", "ordnance", 0),
-        orbital_base_cargo=_int(ordn, "orbital_base_cargo", "ordnance", 0),
-        detection_ship_range=_int(det, "ship_range", "detection", 0),
-        detection_base_range=_int(det, "base_range", "detection", 0),
+        ordnance_lifetime=ordn.lifetime,
+        torpedo_boost_max=ordn.torpedo_boost_max,
+        non_warship_nuke_limit=ordn.non_warship_nuke_limit,
+        orbital_base_cargo=ordn.orbital_base_cargo,
+        detection_ship_range=f.detection.ship_range,
+        detection_base_range=f.detection.base_range,
         warships=frozenset(normalise_type(t) for t in warships),
         torpedo_launchers=frozenset(normalise_type(t) for t in launchers),
         ordnance_restrictions=restrictions,
@@ -299,25 +331,18 @@ def load_tables(source: str | Path | None = None) -> CombatTables:
     the TOML file at that path. Raises ``ScenarioError`` (with the file as ``source``) if it is malformed."""
     if source is None:
         try:
-            text = resources.files(__package__ or "deltav.games.tactical").joinpath("data/combat.toml").read_text()
+            raw = resources.files(__package__ or "deltav.games.tactical").joinpath("data/combat.toml").read_bytes()
         except (ModuleNotFoundError, FileNotFoundError, TypeError):
-            text = (Path(__file__).parent / "data" / "combat.toml").read_text()
+            raw = (Path(__file__).parent / "data" / "combat.toml").read_bytes()
         name = "combat.toml"
     else:
         path = Path(source)
         try:
-            text = path.read_text()
+            raw = path.read_bytes()
         except OSError as exc:
-            raise ScenarioError("", f"cannot read file: {exc}", str(path)) from None
+            raise ScenarioError("(file)", f"cannot read file: {exc}", str(path)) from None
         name = str(path)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError("", f"not valid TOML: {exc}", name) from None
-    try:
-        return parse_tables(data)
-    except ScenarioError as exc:
-        raise ScenarioError(exc.field, exc.reason, name) from None
+    return parse_tables(datafile.parse(raw, name, "toml"), name)
 
 
 TABLES: CombatTables = load_tables()

@@ -2,22 +2,25 @@
 fast lookup tables the rules use (gravity per hex, body surfaces, bases, asteroids, bounds).
 
 This module owns terrain only: it knows nothing of ships, turns or scenarios. A malformed map raises
-``ScenarioError(field_path, reason)``. Hexes not listed in the file are empty space.
+``ScenarioError(field_path, reason, file)`` (read through :mod:`deltav.core.datafile`). Hexes not listed in the
+file are empty space.
 """
 
 from __future__ import annotations
 
-import json
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal, NoReturn, get_args
 
+from deltav.core import datafile
 from deltav.core.errors import ScenarioError
+from deltav.core.shape import MinLen, Range
 
 Hex = tuple[int, int]
-TERRAINS = ("space", "asteroid", "planetSurface", "sunSurface")
-STRENGTHS = ("full", "weak")
+Terrain = Literal["space", "asteroid", "planetSurface", "sunSurface"]
+TERRAINS: tuple[str, ...] = get_args(Terrain)
 
 
 class Body:
@@ -145,152 +148,147 @@ class GameMap:
         }
 
 
-# --- loading and validation ------------------------------------------------------------------------------
+# --- the file layout (read by core.datafile) and the cross-field checks -------------------------------------
 
 
-def _int(v: Any, path: str) -> int:
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise ScenarioError(path, f"expected an integer, got {v!r}")
-    return v
+@dataclass(frozen=True)
+class BoundsFile:
+    minQ: int  # noqa: N815 (the file's key)
+    maxQ: int  # noqa: N815
+    minR: int  # noqa: N815
+    maxR: int  # noqa: N815
 
 
-def _hex(v: Any, path: str) -> Hex:
-    if not isinstance(v, list | tuple) or len(v) != 2:
-        raise ScenarioError(path, f"expected [q, r], got {v!r}")
-    return (_int(v[0], f"{path}[0]"), _int(v[1], f"{path}[1]"))
+@dataclass(frozen=True, kw_only=True)
+class BodyFile:
+    name: Annotated[str, MinLen(1)]
+    center: Hex
+    surface_radius: Annotated[int, Range(0)] = 0
+    gravity: Literal["full", "weak", "none"] = "none"
+    destructive: bool = False
+    bases: tuple[Hex, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class StationFile:
+    name: Annotated[str, MinLen(1)]
+    bases: tuple[Hex, ...] = ()
+
+
+@dataclass(frozen=True)
+class GravityFile:
+    body: str
+    dir: Annotated[int, Range(0, 5)]
+    strength: Literal["full", "weak"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class HexFile:
+    q: int
+    r: int
+    terrain: Terrain
+    body: str | None = None
+    gravity: GravityFile | None = None
+    base: str | None = None
+    destructive: bool | None = None  # accepted and ignored (the body says whether it destroys)
+
+
+@dataclass(frozen=True, kw_only=True)
+class MapFile:
+    format: Literal["deltav-tactical-map/1"] = "deltav-tactical-map/1"
+    source: str = ""
+    bounds: BoundsFile
+    off_map_margin: Annotated[int, Range(0)] = 2
+    bodies: Annotated[tuple[BodyFile, ...], MinLen(1)]
+    stations: tuple[StationFile, ...] = ()
+    hexes: tuple[HexFile, ...]
 
 
 def parse_map(obj: Any, source: str | None = None) -> GameMap:
-    """Validate a map document (the JSON form of ``data/map.json``) and build its lookup tables."""
-    try:
-        return _parse_map(obj)
-    except ScenarioError as exc:
-        if source and exc.source is None:
-            raise ScenarioError(exc.field, exc.reason, source) from None
-        raise
+    """A parsed map document (the JSON form of ``data/map.json``) read, checked and turned into lookup tables;
+    a bad field raises ``ScenarioError(field path, reason, source)``."""
+    return _check_map(datafile.read_as(MapFile, obj, source), source)
 
 
-def _parse_map(obj: Any) -> GameMap:
-    if not isinstance(obj, dict):
-        raise ScenarioError("map", "expected an object")
-    b = obj.get("bounds")
-    if not isinstance(b, dict):
-        raise ScenarioError("bounds", "missing or not an object")
-    bounds = tuple(_int(b.get(k), f"bounds.{k}") for k in ("minQ", "maxQ", "minR", "maxR"))
+def _check_map(m: MapFile, source: str | None) -> GameMap:
+    def fail(field: str, reason: str) -> NoReturn:
+        datafile.fail(field, reason, source)
+
+    b = m.bounds
+    bounds = (b.minQ, b.maxQ, b.minR, b.maxR)
     if bounds[0] > bounds[1] or bounds[2] > bounds[3]:
-        raise ScenarioError("bounds", "min above max")
-    margin = _int(obj.get("off_map_margin", 2), "off_map_margin")
-    if margin < 0:
-        raise ScenarioError("off_map_margin", "must be >= 0")
-    raw_bodies = obj.get("bodies")
-    if not isinstance(raw_bodies, list) or not raw_bodies:
-        raise ScenarioError("bodies", "expected a non-empty list")
+        fail("bounds", "min above max")
     bodies: list[Body] = []
     names: set[str] = set()
-    for i, rb in enumerate(raw_bodies):
-        p = f"bodies[{i}]"
-        if not isinstance(rb, dict):
-            raise ScenarioError(p, "expected an object")
-        name = rb.get("name")
-        if not isinstance(name, str) or not name:
-            raise ScenarioError(f"{p}.name", "expected a non-empty string")
-        if name in names:
-            raise ScenarioError(f"{p}.name", f"duplicate body {name!r}")
-        names.add(name)
-        gravity = rb.get("gravity", "none")
-        if gravity not in ("full", "weak", "none"):
-            raise ScenarioError(f"{p}.gravity", f"expected full, weak or none, got {gravity!r}")
-        destructive = rb.get("destructive", False)
-        if not isinstance(destructive, bool):
-            raise ScenarioError(f"{p}.destructive", "expected a boolean")
-        radius = _int(rb.get("surface_radius", 0), f"{p}.surface_radius")
-        bases = tuple(_hex(h, f"{p}.bases[{j}]") for j, h in enumerate(rb.get("bases", [])))
-        bodies.append(Body(name, _hex(rb.get("center"), f"{p}.center"), radius, gravity, destructive, bases))
+    for i, rb in enumerate(m.bodies):
+        if rb.name in names:
+            fail(f"bodies[{i}].name", f"duplicate body {rb.name!r}")
+        names.add(rb.name)
+        bodies.append(Body(rb.name, rb.center, rb.surface_radius, rb.gravity, rb.destructive, rb.bases))
     stations: dict[str, tuple[Hex, ...]] = {}
-    for i, st in enumerate(obj.get("stations", [])):
-        p = f"stations[{i}]"
-        if not isinstance(st, dict) or not isinstance(st.get("name"), str):
-            raise ScenarioError(p, "expected an object with a name")
-        if st["name"] in names or st["name"] in stations:
-            raise ScenarioError(f"{p}.name", f"duplicate name {st['name']!r}")
-        stations[st["name"]] = tuple(_hex(h, f"{p}.bases[{j}]") for j, h in enumerate(st.get("bases", [])))
+    for i, st in enumerate(m.stations):
+        if st.name in names or st.name in stations:
+            fail(f"stations[{i}].name", f"duplicate name {st.name!r}")
+        stations[st.name] = st.bases
     base_owners = names | set(stations)
-    raw_hexes = obj.get("hexes")
-    if not isinstance(raw_hexes, list):
-        raise ScenarioError("hexes", "expected a list")
     seen: set[Hex] = set()
     hexes: list[dict] = []
-    allowed = {"q", "r", "terrain", "body", "gravity", "base", "destructive"}
-    for i, rh in enumerate(raw_hexes):
+    for i, rh in enumerate(m.hexes):
         p = f"hexes[{i}]"
-        if not isinstance(rh, dict):
-            raise ScenarioError(p, "expected an object")
-        extra = set(rh) - allowed
-        if extra:
-            raise ScenarioError(f"{p}.{sorted(extra)[0]}", "unknown field")
-        key = (_int(rh.get("q"), f"{p}.q"), _int(rh.get("r"), f"{p}.r"))
+        key = (rh.q, rh.r)
         if key in seen:
-            raise ScenarioError(p, f"duplicate hex {key}")
+            fail(p, f"duplicate hex {key}")
         seen.add(key)
-        terrain = rh.get("terrain")
-        if terrain not in TERRAINS:
-            raise ScenarioError(f"{p}.terrain", f"expected one of {list(TERRAINS)}, got {terrain!r}")
-        rec: dict = {"q": key[0], "r": key[1], "terrain": terrain}
-        if "body" in rh:
-            if rh["body"] not in names:
-                raise ScenarioError(f"{p}.body", f"unknown body {rh['body']!r}")
-            if terrain not in ("planetSurface", "sunSurface"):
-                raise ScenarioError(f"{p}.body", "only surface hexes name a body")
-            rec["body"] = rh["body"]
-        elif terrain in ("planetSurface", "sunSurface"):
-            raise ScenarioError(f"{p}.body", "a surface hex must name its body")
-        if "gravity" in rh:
-            g = rh["gravity"]
-            if not isinstance(g, dict):
-                raise ScenarioError(f"{p}.gravity", "expected an object")
-            if g.get("body") not in names:
-                raise ScenarioError(f"{p}.gravity.body", f"unknown body {g.get('body')!r}")
-            d = _int(g.get("dir"), f"{p}.gravity.dir")
-            if not 0 <= d <= 5:
-                raise ScenarioError(f"{p}.gravity.dir", "expected a direction 0..5")
-            if g.get("strength") not in STRENGTHS:
-                raise ScenarioError(f"{p}.gravity.strength", f"expected full or weak, got {g.get('strength')!r}")
-            rec["gravity"] = {"body": g["body"], "dir": d, "strength": g["strength"]}
-        if "base" in rh:
-            if rh["base"] not in base_owners:
-                raise ScenarioError(f"{p}.base", f"unknown body or station {rh['base']!r}")
-            rec["base"] = rh["base"]
+        rec: dict = {"q": rh.q, "r": rh.r, "terrain": rh.terrain}
+        if rh.body is not None:
+            if rh.body not in names:
+                fail(f"{p}.body", f"unknown body {rh.body!r}")
+            if rh.terrain not in ("planetSurface", "sunSurface"):
+                fail(f"{p}.body", "only surface hexes name a body")
+            rec["body"] = rh.body
+        elif rh.terrain in ("planetSurface", "sunSurface"):
+            fail(f"{p}.body", "a surface hex must name its body")
+        g = rh.gravity
+        if g is not None:
+            if g.body not in names:
+                fail(f"{p}.gravity.body", f"unknown body {g.body!r}")
+            rec["gravity"] = {"body": g.body, "dir": g.dir, "strength": g.strength}
+        if rh.base is not None:
+            if rh.base not in base_owners:
+                fail(f"{p}.base", f"unknown body or station {rh.base!r}")
+            rec["base"] = rh.base
         hexes.append(rec)
     by_key = {(h["q"], h["r"]): h for h in hexes}
-    for i, b in enumerate(bodies):
-        for j, h in enumerate(b.bases):
-            if by_key.get(h, {}).get("base") != b.name:
-                raise ScenarioError(f"bodies[{i}].bases[{j}]", f"hex {h} is not a base hex of {b.name}")
-        has = any(g["gravity"]["body"] == b.name for g in hexes if "gravity" in g)
-        if has != b.has_gravity:
-            raise ScenarioError(f"bodies[{i}].gravity", f"{b.gravity!r} disagrees with the gravity hexes")
-    for name, hs in stations.items():
+    for i, body in enumerate(bodies):
+        for j, h in enumerate(body.bases):
+            if by_key.get(h, {}).get("base") != body.name:
+                fail(f"bodies[{i}].bases[{j}]", f"hex {h} is not a base hex of {body.name}")
+        has = any(g["gravity"]["body"] == body.name for g in hexes if "gravity" in g)
+        if has != body.has_gravity:
+            fail(f"bodies[{i}].gravity", f"{body.gravity!r} disagrees with the gravity hexes")
+    for i, (name, hs) in enumerate(stations.items()):
         for j, h in enumerate(hs):
             if by_key.get(h, {}).get("base") != name:
-                raise ScenarioError(f"stations[{name}].bases[{j}]", f"hex {h} is not a base hex of {name}")
-    listed = {h for b in bodies for h in b.bases} | {h for hs in stations.values() for h in hs}
-    for h in hexes:
+                fail(f"stations[{i}].bases[{j}]", f"hex {h} is not a base hex of {name}")
+    listed = {h for body in bodies for h in body.bases} | {h for hs in stations.values() for h in hs}
+    for i, h in enumerate(hexes):
         if "base" in h and (h["q"], h["r"]) not in listed:
-            raise ScenarioError("hexes", f"base hex {(h['q'], h['r'])} is not listed by its body")
-    return GameMap(bodies, stations, hexes, bounds, margin)
+            fail(f"hexes[{i}].base", f"base hex {(h['q'], h['r'])} is not listed by its body")
+    return GameMap(bodies, stations, hexes, bounds, m.off_map_margin)
 
 
 def load_map_file(path: str | Path) -> GameMap:
+    """A user's map file (JSON, or TOML by its suffix) read and checked; anything wrong raises ScenarioError."""
     p = Path(path)
     try:
-        obj = json.loads(p.read_text())
-    except (OSError, ValueError) as exc:
-        raise ScenarioError("map", f"cannot read: {exc}", str(p)) from None
-    return parse_map(obj, str(p))
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise ScenarioError("(file)", f"cannot read: {exc.__class__.__name__}", str(p)) from None
+    return parse_map(datafile.parse(raw, str(p), "toml" if p.suffix.lower() == ".toml" else "json"), str(p))
 
 
 @lru_cache(maxsize=1)
 def default_map() -> GameMap:
     """The shipped map (238 hexes), loaded and validated once."""
-    text = resources.files("deltav.games.tactical").joinpath("data/map.json").read_text()
-    return parse_map(json.loads(text), "data/map.json")
+    raw = resources.files("deltav.games.tactical").joinpath("data/map.json").read_bytes()
+    return parse_map(datafile.parse(raw, "data/map.json"), "data/map.json")

@@ -121,6 +121,9 @@ class Ship:
         return self.type.cargo - self.cargo_used - self.passengers
 
     def to_json(self, identity: bool = True) -> dict:
+        """The ship's record (saved states and views: a fresh dict and fresh lists on every call); ``identity``
+        False hides whether a hidden-identity ship carries the fugitives."""
+        path = self.path
         out = {
             "id": self.id,
             "owner": self.owner,
@@ -141,7 +144,7 @@ class Ship:
             "heroic": self.heroic,
             "control": self.control,
             "resupplied": self.resupplied,
-            "path": [[h[0], h[1]] for h in self.path],
+            "path": list(map(list, path)) if path else [],
             "carrying_base": self.carrying_base,
             "emplaced": self.emplaced,
         }

@@ -1,24 +1,25 @@
 """Scenario files of Delta-V tactical: the nine shipped scenarios (``data/scenarios/*.toml``) and user files
-loaded by path (TOML or JSON), validated field by field.
+loaded by path (TOML or JSON), read through :mod:`deltav.core.datafile` into the file-layout records below, then
+checked across fields (names against the map and the ship types).
 
 A scenario names each player's ships (type, position, velocity, fuel, landed, passengers, hidden identity),
 controlled bases (body names or ``"q,r"`` hex keys), home and target bodies, fleet-building credits, rule flags,
-Grand Tour checkpoints and the starting player. Malformed files raise ``ScenarioError(field_path, reason)``.
+Grand Tour checkpoints and the starting player. Malformed files raise ``ScenarioError(field_path, reason, file)``.
 
 This module owns scenario data only; it builds no game state.
 """
 
 from __future__ import annotations
 
-import json
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal, NoReturn
 
+from deltav.core import datafile
 from deltav.core.errors import ScenarioError
+from deltav.core.shape import MaxLen, MinLen, Range
 from deltav.games.tactical.mapdata import GameMap, default_map
 from deltav.games.tactical.model import parse_hex_key
 from deltav.games.tactical.shiptypes import ship_types
@@ -64,16 +65,18 @@ class PlayerStart:
 
 @dataclass(frozen=True)
 class Rules:
+    """A scenario's rule flags: the ``[rules]`` table of the file, read as it is (every key optional)."""
+
     combat: bool = True
     planetary_defense: bool = True
     logistics: bool = False
     passenger_rescue: bool = False
     target_requires_passengers: bool = False
     hidden_identity: bool = False
-    escape_edge: str = "none"  # "none" or "north"
-    allowed_ordnance: tuple[str, ...] = ORDNANCE_KINDS
-    checkpoints: tuple[str, ...] = ()
-    fleet_purchases: tuple[str, ...] = ()
+    escape_edge: Literal["none", "north"] = "none"
+    allowed_ordnance: tuple[Literal["mine", "torpedo", "nuke"], ...] = ORDNANCE_KINDS
+    checkpoints: tuple[str, ...] = ()  # body names (checked against the map)
+    fleet_purchases: tuple[str, ...] = ()  # ship types and PURCHASABLE (checked against ships.toml)
 
     def to_json(self) -> dict:
         return {
@@ -115,197 +118,142 @@ class Scenario:
     players: tuple[PlayerStart, PlayerStart]
 
 
-# --- validation helpers ------------------------------------------------------------------------------------
+# --- the file layout (read by core.datafile) ---------------------------------------------------------------
+
+NonNeg = Annotated[int, Range(0)]
+HexPair = tuple[int, int]
 
 
-def _req(obj: dict, key: str, path: str) -> Any:
-    if key not in obj:
-        raise ScenarioError(f"{path}{key}", "missing")
-    return obj[key]
+@dataclass(frozen=True, kw_only=True)
+class ShipFile:
+    """One ``[[players.ships]]`` entry as written in the file."""
+
+    id: Annotated[str, MinLen(1)]
+    type: str
+    position: HexPair
+    velocity: HexPair = (0, 0)
+    landed: bool = False
+    fuel: NonNeg | None = None  # missing: the type's capacity
+    passengers: NonNeg = 0
+    hidden_identity: bool = False
 
 
-def _bool(v: Any, path: str) -> bool:
-    if not isinstance(v, bool):
-        raise ScenarioError(path, f"expected true or false, got {v!r}")
-    return v
+@dataclass(frozen=True, kw_only=True)
+class PlayerFile:
+    """One ``[[players]]`` entry as written in the file (bases are body/station names or ``"q,r"`` keys)."""
+
+    home: str = ""
+    target: str = ""
+    escape_wins: bool = False
+    bases: tuple[str, ...] = ()
+    credits: NonNeg = 0
+    ships: tuple[ShipFile, ...] = ()
 
 
-def _int(v: Any, path: str, lo: int | None = None) -> int:
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise ScenarioError(path, f"expected an integer, got {v!r}")
-    if lo is not None and v < lo:
-        raise ScenarioError(path, f"must be >= {lo}, got {v}")
-    return v
+@dataclass(frozen=True, kw_only=True)
+class ScenarioFile:
+    """A whole scenario file (TOML or JSON, docs/tactical.md)."""
 
-
-def _str(v: Any, path: str) -> str:
-    if not isinstance(v, str):
-        raise ScenarioError(path, f"expected a string, got {v!r}")
-    return v
-
-
-def _hex(v: Any, path: str) -> Hex:
-    if not isinstance(v, list | tuple) or len(v) != 2:
-        raise ScenarioError(path, f"expected [q, r], got {v!r}")
-    return (_int(v[0], f"{path}[0]"), _int(v[1], f"{path}[1]"))
-
-
-def _str_list(v: Any, path: str, allowed: tuple[str, ...] | None = None) -> tuple[str, ...]:
-    if not isinstance(v, list):
-        raise ScenarioError(path, f"expected a list, got {v!r}")
-    out = []
-    for i, x in enumerate(v):
-        s = _str(x, f"{path}[{i}]")
-        if allowed is not None and s not in allowed:
-            raise ScenarioError(f"{path}[{i}]", f"expected one of {list(allowed)}, got {s!r}")
-        out.append(s)
-    return tuple(out)
-
-
-def _check_keys(obj: dict, allowed: set[str], path: str) -> None:
-    extra = set(obj) - allowed
-    if extra:
-        raise ScenarioError(f"{path}{sorted(extra)[0]}", f"unknown field (fields: {sorted(allowed)})")
+    format: Literal["deltav-tactical-scenario/1"] = "deltav-tactical-scenario/1"
+    id: str
+    name: str | None = None
+    summary: str = ""
+    starting_player: Literal[0, 1, "random"] = 0
+    rules: Rules = Rules()
+    players: Annotated[tuple[PlayerFile, ...], MinLen(2), MaxLen(2)]
 
 
 def parse_scenario(obj: Any, source: str | None = None, gmap: GameMap | None = None) -> Scenario:
-    """Validate a scenario document (the TOML/JSON form described in docs/tactical.md)."""
-    try:
-        return _parse(obj, gmap or default_map())
-    except ScenarioError as exc:
-        if source and exc.source is None:
-            raise ScenarioError(exc.field, exc.reason, source) from None
-        raise
+    """A parsed scenario document read and checked (the TOML/JSON form described in docs/tactical.md); a bad
+    field raises ``ScenarioError(field path, reason, source)``."""
+    return _check(datafile.read_as(ScenarioFile, obj, source), gmap or default_map(), source)
 
 
-def _parse(obj: Any, gmap: GameMap) -> Scenario:
-    if not isinstance(obj, dict):
-        raise ScenarioError("scenario", "expected a table/object")
-    _check_keys(obj, {"format", "id", "name", "summary", "starting_player", "rules", "players"}, "")
-    fmt = obj.get("format", "deltav-tactical-scenario/1")
-    if fmt != "deltav-tactical-scenario/1":
-        raise ScenarioError("format", f"expected 'deltav-tactical-scenario/1', got {fmt!r}")
-    sid = _str(_req(obj, "id", ""), "id")
-    name = _str(obj.get("name", sid), "name")
-    summary = _str(obj.get("summary", ""), "summary")
-    sp = obj.get("starting_player", 0)
-    if sp != "random" and (isinstance(sp, bool) or sp not in (0, 1)):
-        raise ScenarioError("starting_player", f"expected 0, 1 or \"random\", got {sp!r}")
-    raw_rules = obj.get("rules", {})
-    if not isinstance(raw_rules, dict):
-        raise ScenarioError("rules", "expected a table")
-    fields = set(Rules.__dataclass_fields__)
-    _check_keys(raw_rules, fields, "rules.")
-    kw: dict[str, Any] = {}
-    for f in ("combat", "planetary_defense", "logistics", "passenger_rescue", "target_requires_passengers",
-              "hidden_identity"):
-        if f in raw_rules:
-            kw[f] = _bool(raw_rules[f], f"rules.{f}")
-    if "escape_edge" in raw_rules:
-        e = raw_rules["escape_edge"]
-        if e not in ("none", "north"):
-            raise ScenarioError("rules.escape_edge", f"expected \"none\" or \"north\", got {e!r}")
-        kw["escape_edge"] = e
-    if "allowed_ordnance" in raw_rules:
-        kw["allowed_ordnance"] = _str_list(raw_rules["allowed_ordnance"], "rules.allowed_ordnance", ORDNANCE_KINDS)
-    if "checkpoints" in raw_rules:
-        kw["checkpoints"] = _str_list(raw_rules["checkpoints"], "rules.checkpoints", gmap.body_order)
+def _one_of(values: tuple[str, ...], allowed: tuple[str, ...], path: str, source: str | None) -> None:
+    for i, v in enumerate(values):
+        if v not in allowed:
+            datafile.fail(f"{path}[{i}]", f"expected one of {list(allowed)}, got {v!r}", source)
+
+
+def _bases(pf: PlayerFile, gmap: GameMap, path: str, source: str | None) -> tuple[Hex, ...]:
+    bases: list[Hex] = []
+    for i, b in enumerate(pf.bases):
+        bp = f"{path}.bases[{i}]"
+        if b in gmap.bases_of:
+            hexes = gmap.bases_of[b]
+        else:
+            h = parse_hex_key(b)
+            if h is None:
+                datafile.fail(bp, f"expected a body/station name {list(gmap.bases_of)} or \"q,r\"", source)
+            if h not in gmap.base:
+                datafile.fail(bp, f"hex {h[0]},{h[1]} is not a base hex", source)
+            hexes = (h,)
+        for h in hexes:
+            if h not in bases:
+                bases.append(h)
+    return tuple(bases)
+
+
+def _ship(sf: ShipFile, rules: Rules, gmap: GameMap, path: str, source: str | None) -> ShipStart:
+    def fail(field: str, reason: str) -> NoReturn:
+        datafile.fail(f"{path}.{field}", reason, source)
+
     types = ship_types()
-    if "fleet_purchases" in raw_rules:
-        kw["fleet_purchases"] = _str_list(
-            raw_rules["fleet_purchases"], "rules.fleet_purchases", tuple(types) + PURCHASABLE
-        )
-    rules = Rules(**kw)
-    raw_players = _req(obj, "players", "")
-    if not isinstance(raw_players, list) or len(raw_players) != 2:
-        raise ScenarioError("players", "expected exactly two players")
+    if sf.type not in types:
+        fail("type", f"unknown ship type {sf.type!r} (types: {sorted(types)})")
+    st = types[sf.type]
+    pos = sf.position
+    if sf.landed and pos not in gmap.base and pos not in gmap.surface:
+        fail("position", f"a landed ship must be on a base or a surface, {pos} is not")
+    if not sf.landed and pos in gmap.surface:
+        fail("position", f"an active ship cannot start on a body surface {pos}")
+    if gmap.off_map(pos):
+        fail("position", f"{pos} is off the map")
+    fuel = sf.fuel
+    if st.fuel is None:
+        if fuel is not None:
+            fail("fuel", f"{sf.type} has unlimited fuel")
+    elif fuel is None:
+        fuel = st.fuel
+    elif fuel > st.fuel:
+        fail("fuel", f"above the {sf.type}'s capacity {st.fuel}")
+    if sf.hidden_identity and not rules.hidden_identity:
+        fail("hidden_identity", "needs rules.hidden_identity = true")
+    return ShipStart(sf.id, sf.type, pos, sf.velocity, sf.landed, fuel, sf.passengers, sf.hidden_identity)
+
+
+def _check(f: ScenarioFile, gmap: GameMap, source: str | None) -> Scenario:
+    """The cross-field checks of a read scenario file (names against the map and the ship types)."""
+    rules = f.rules
+    _one_of(rules.checkpoints, gmap.body_order, "rules.checkpoints", source)
+    _one_of(rules.fleet_purchases, tuple(ship_types()) + PURCHASABLE, "rules.fleet_purchases", source)
     players = []
     ids: set[str] = set()
-    base_names = tuple(gmap.bases_of)
-    for p, rp in enumerate(raw_players):
+    for p, pf in enumerate(f.players):
         path = f"players[{p}]"
-        if not isinstance(rp, dict):
-            raise ScenarioError(path, "expected a table")
-        _check_keys(rp, {"home", "target", "escape_wins", "bases", "credits", "ships"}, f"{path}.")
-        home = _str(rp.get("home", ""), f"{path}.home")
-        target = _str(rp.get("target", ""), f"{path}.target")
-        for key, val in (("home", home), ("target", target)):
+        for key, val in (("home", pf.home), ("target", pf.target)):
             if val and val not in gmap.bodies:
-                raise ScenarioError(f"{path}.{key}", f"unknown body {val!r} (bodies: {list(gmap.body_order)})")
-        escape_wins = _bool(rp.get("escape_wins", False), f"{path}.escape_wins")
-        if escape_wins and rules.escape_edge == "none":
-            raise ScenarioError(f"{path}.escape_wins", "needs rules.escape_edge = \"north\"")
-        bases: list[Hex] = []
-        raw_bases = rp.get("bases", [])
-        if not isinstance(raw_bases, list):
-            raise ScenarioError(f"{path}.bases", "expected a list")
-        for i, b in enumerate(raw_bases):
-            bp = f"{path}.bases[{i}]"
-            b = _str(b, bp)
-            if b in gmap.bases_of:
-                hexes = gmap.bases_of[b]
-            else:
-                h = parse_hex_key(b)
-                if h is None:
-                    raise ScenarioError(bp, f"expected a body/station name {list(base_names)} or \"q,r\"")
-                q, r = h
-                if (q, r) not in gmap.base:
-                    raise ScenarioError(bp, f"hex {q},{r} is not a base hex")
-                hexes = ((q, r),)
-            for h in hexes:
-                if h not in bases:
-                    bases.append(h)
-        credits = _int(rp.get("credits", 0), f"{path}.credits", 0)
+                datafile.fail(f"{path}.{key}", f"unknown body {val!r} (bodies: {list(gmap.body_order)})", source)
+        if pf.escape_wins and rules.escape_edge == "none":
+            datafile.fail(f"{path}.escape_wins", "needs rules.escape_edge = \"north\"", source)
+        bases = _bases(pf, gmap, path, source)
         ships = []
-        raw_ships = rp.get("ships", [])
-        if not isinstance(raw_ships, list):
-            raise ScenarioError(f"{path}.ships", "expected a list")
-        for i, rs in enumerate(raw_ships):
-            sp_ = f"{path}.ships[{i}]"
-            if not isinstance(rs, dict):
-                raise ScenarioError(sp_, "expected a table")
-            _check_keys(rs, {"id", "type", "position", "velocity", "landed", "fuel", "passengers",
-                             "hidden_identity"}, f"{sp_}.")
-            sid_ = _str(_req(rs, "id", f"{sp_}."), f"{sp_}.id")
-            if not sid_ or sid_ in ids:
-                raise ScenarioError(f"{sp_}.id", f"empty or duplicate ship id {sid_!r}")
-            ids.add(sid_)
-            tname = _str(_req(rs, "type", f"{sp_}."), f"{sp_}.type")
-            if tname not in types:
-                raise ScenarioError(f"{sp_}.type", f"unknown ship type {tname!r} (types: {sorted(types)})")
-            st = types[tname]
-            pos = _hex(_req(rs, "position", f"{sp_}."), f"{sp_}.position")
-            vel = _hex(rs.get("velocity", [0, 0]), f"{sp_}.velocity")
-            landed = _bool(rs.get("landed", False), f"{sp_}.landed")
-            if landed and pos not in gmap.base and pos not in gmap.surface:
-                raise ScenarioError(f"{sp_}.position", f"a landed ship must be on a base or a surface, {pos} is not")
-            if not landed and pos in gmap.surface:
-                raise ScenarioError(f"{sp_}.position", f"an active ship cannot start on a body surface {pos}")
-            if gmap.off_map(pos):
-                raise ScenarioError(f"{sp_}.position", f"{pos} is off the map")
-            if st.fuel is None:
-                fuel = None
-                if "fuel" in rs:
-                    raise ScenarioError(f"{sp_}.fuel", f"{tname} has unlimited fuel")
-            else:
-                fuel = _int(rs.get("fuel", st.fuel), f"{sp_}.fuel", 0)
-                if fuel > st.fuel:
-                    raise ScenarioError(f"{sp_}.fuel", f"above the {tname}'s capacity {st.fuel}")
-            passengers = _int(rs.get("passengers", 0), f"{sp_}.passengers", 0)
-            hidden = _bool(rs.get("hidden_identity", False), f"{sp_}.hidden_identity")
-            if hidden and not rules.hidden_identity:
-                raise ScenarioError(f"{sp_}.hidden_identity", "needs rules.hidden_identity = true")
-            ships.append(ShipStart(sid_, tname, pos, vel, landed, fuel, passengers, hidden))
-        if not ships and not credits:
-            raise ScenarioError(f"{path}.ships", "a player needs ships or fleet-building credits")
-        if credits and not rules.fleet_purchases:
-            raise ScenarioError("rules.fleet_purchases", "credits are given but nothing may be bought")
-        if credits and not bases:
-            raise ScenarioError(f"{path}.bases", "fleet building needs at least one base to spawn at")
-        players.append(PlayerStart(home, target, escape_wins, tuple(bases), credits, tuple(ships)))
+        for i, sf in enumerate(pf.ships):
+            if sf.id in ids:
+                datafile.fail(f"{path}.ships[{i}].id", f"empty or duplicate ship id {sf.id!r}", source)
+            ids.add(sf.id)
+            ships.append(_ship(sf, rules, gmap, f"{path}.ships[{i}]", source))
+        if not ships and not pf.credits:
+            datafile.fail(f"{path}.ships", "a player needs ships or fleet-building credits", source)
+        if pf.credits and not rules.fleet_purchases:
+            datafile.fail("rules.fleet_purchases", "credits are given but nothing may be bought", source)
+        if pf.credits and not bases:
+            datafile.fail(f"{path}.bases", "fleet building needs at least one base to spawn at", source)
+        players.append(PlayerStart(pf.home, pf.target, pf.escape_wins, bases, pf.credits, tuple(ships)))
     if rules.hidden_identity and not any(s.hidden_identity for pl in players for s in pl.ships):
-        raise ScenarioError("rules.hidden_identity", "no ship has hidden_identity = true")
-    return Scenario(sid, name, summary, sp, rules, (players[0], players[1]))
+        datafile.fail("rules.hidden_identity", "no ship has hidden_identity = true", source)
+    name = f.id if f.name is None else f.name
+    return Scenario(f.id, name, f.summary, f.starting_player, rules, (players[0], players[1]))
 
 
 MAX_PATH = 4096
@@ -339,20 +287,15 @@ def load_scenario_file(path: str | Path) -> Scenario:
     except (OSError, ValueError) as exc:
         raise _not_found(name, f"cannot read: {exc.__class__.__name__}") from None
     if len(raw) > MAX_FILE:
-        raise ScenarioError("scenario", f"larger than {MAX_FILE} bytes", name)
-    is_json = p.suffix.lower() == ".json"
-    try:
-        obj = json.loads(raw) if is_json else tomllib.loads(raw.decode("utf-8"))
-    except (ValueError, tomllib.TOMLDecodeError, RecursionError) as exc:
-        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
-        raise ScenarioError("scenario", f"not valid {'JSON' if is_json else 'TOML'}: {reason}", name) from None
-    return parse_scenario(obj, name)
+        raise ScenarioError("(file)", f"larger than {MAX_FILE} bytes", name)
+    return parse_scenario(datafile.parse(raw, name), name)
 
 
 @cache
 def builtin_scenario(sid: str) -> Scenario:
-    raw = resources.files("deltav.games.tactical").joinpath(f"data/scenarios/{sid}.toml").read_bytes()
-    return parse_scenario(tomllib.loads(raw.decode()), f"data/scenarios/{sid}.toml")
+    source = f"data/scenarios/{sid}.toml"
+    raw = resources.files("deltav.games.tactical").joinpath(source).read_bytes()
+    return parse_scenario(datafile.parse(raw, source), source)
 
 
 def get_scenario(name: str) -> Scenario:

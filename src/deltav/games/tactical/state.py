@@ -1,5 +1,6 @@
 """The Delta-V tactical state machine: phases, whose decision it is, validation of every action, the movement
-phase and the end of player-turns, views with fog of war, cloning and JSON.
+phase and the end of player-turns, who sees which ship (fog of war), cloning and JSON. Views and secret tokens
+are built by view.py.
 
 Sequence (design/tactical.md 1.4): [fleet building, simultaneous] then alternating player-turns of the active
 player: astrogation (one ``order`` per ship, then ``end_astrogation``) -> ordnance (only if a launch or an
@@ -23,6 +24,7 @@ from deltav.core.rng import Rng
 from deltav.core.values import Action, Event
 
 from . import combat_phase, detection, fleet, logistics, ordnance, victory
+from . import view as views
 from .mapdata import default_map
 from .messages import (
     CheckpointVisited,
@@ -621,99 +623,10 @@ class TacticalState(State):
         return o.detected
 
     def view(self, player: int | None) -> dict:
-        ships = []
-        unseen = 0
-        for sh in self.ships:
-            if self.visible(sh, player):
-                ships.append(sh.to_json(identity=(player is not None and (sh.owner == player)) or sh.revealed))
-            elif not sh.destroyed:
-                unseen += 1
-        out = {
-            "scenario": self.scenario_id,
-            "name": self.scenario_name,
-            "options": {k: self.options[k] for k in sorted(self.options) if k != "scenario"},
-            "rules": self.rules.to_json(),
-            "turn": self.turn,
-            "first_player": self.first,
-            "active_player": self.active,
-            "phase": self.phase,
-            "players": [self._player_view(q, player) for q in range(2)],
-            "ships": ships,
-            "unseen_enemy_ships": unseen,
-            "ordnance": [self._ordnance_view(o, player) for o in self.ordnance if self.ordnance_visible(o, player)],
-            "next_ordnance": self._next_ordnance_view(player),
-            "destroyed_bases": sorted(hkey(h) for h in self.destroyed_bases),
-            "destroyed_asteroids": sorted(hkey(h) for h in self.destroyed_asteroids),
-            "moral_victory_flag": self.moral,
-            "result": self.res.to_json() if self.res else None,
-        }
-        if player is not None and player == self.active:
-            out["orders"] = {k: v.to_json() for k, v in sorted(self.orders.items())}
-            out["launched"] = list(self.launched)
-            out["hazards"] = [[s, hkey(h)] for s, h in self.hazards if self.visible(self._index[s], player)]
-        else:  # the opponent and a spectator: queued orders and launches are private
-            out["orders"] = {}
-            out["launched"] = []
-            out["hazards"] = [[s, hkey(h)] for s, h in self.hazards if self.visible(self._index[s], player)]
-        out["combat"] = self.combat_json(player)
-        out["transfers"] = self.transfers if player is not None and player == self.active else 0
-        if self.phase == FLEET:
-            out["purchases"] = [[list(x) for x in self.purchases[q]] if player == q else None for q in range(2)]
-        return out
-
-    def _player_view(self, q: int, player) -> dict:
-        d = self.players[q].to_json()
-        if self.phase == FLEET and q != player:
-            d["spent"] = None  # secret purchases (from the opponent and from spectators): not even their total
-        return d
-
-    def _next_ordnance_view(self, player) -> int:
-        """The next ordnance number as far as ``player`` can tell: one past the highest id it sees (the true
-        counter would count the enemy's undetected launches)."""
-        if not self.options["fog_of_war"]:
-            return self.next_ord
-        ids = [int(o.id[3:]) for o in self.ordnance if self.ordnance_visible(o, player) and o.id[3:].isdigit()]
-        return max(ids, default=0) + 1
-
-    def _ordnance_view(self, o: Ordnance, player) -> dict:
-        d = o.to_json()
-        launcher = self._index.get(o.ship) if o.ship else None
-        if launcher is not None and not self.visible(launcher, player):
-            d["launched_by"] = None
-        return d
-
-    def combat_json(self, player) -> dict | None:
-        """The combat bookkeeping: all of it for the active player; for the opponent and a spectator only what
-        fire has shown (the ships that have fired, the targets attacked), not the group being formed."""
-        if self.combat is None:
-            return None
-        d = self.combat.to_json()
-        if player is not None and player == self.active:
-            return d
-        c = self.combat
-        fired = c.used + (c.group if c.allocated else ())
-        d["used"] = [x for x in fired if self.visible(self._index[x], player)]
-        d["group"] = []
-        d["allocated"] = 0
-        d["group_hex"] = None
-        return d
+        return views.state_view(self, player)
 
     def secret_tokens(self, player: int | None) -> set[str]:
-        out: set[str] = set()
-        for sh in self.ships:
-            if not self.visible(sh, player):
-                out.add(sh.id)
-            if sh.hidden and sh.fugitive and not sh.revealed and (player is None or sh.owner != player):
-                out.add("fugitives")
-        for o in self.ordnance:
-            if not self.ordnance_visible(o, player):
-                out.add(o.id)
-        if self.phase == FLEET:
-            for q in range(2):
-                if q != player:
-                    for item in self.purchases[q]:
-                        out.add(item[0])
-        return out
+        return views.secret_tokens(self, player)
 
     # --- copies and JSON --------------------------------------------------------------------------------
     def clone(self) -> TacticalState:

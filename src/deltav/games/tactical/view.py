@@ -1,17 +1,27 @@
-"""Determinization for search bots: a full state consistent with one player's view, built from the view alone.
+"""Views of a Delta-V tactical state (what one player, or a spectator, may know), the secret tokens a view must
+never hold, and determinization for search bots: a full state consistent with one player's view, built from the
+view alone.
+
+Views: a fresh plain-JSON dict per call, built field by field from the state (never shared with it: every list
+and dict in a view is new). Fog of war (rulings 4 and 7): an undetected enemy ship is only counted
+(``unseen_enemy_ships``), undetected enemy ordnance is left out, the opponent's queued orders, launches,
+forming combat group, transfers and secret fleet purchases are hidden; a spectator (``None``) sees what both
+players may both see.
 
 What the view hides and how it is sampled: undetected enemy ships (the view gives only their number) become
 placeholder corvettes (ids ``unseen-<k>``) on empty hexes outside the viewer's detection ranges; the Escape
 fugitive, if not revealed, is one of the enemy's unrevealed hidden-identity ships chosen at random; the enemy's
 secret fleet purchases are taken as empty; the opponent's queued orders are empty. The RNG is fresh.
 
-Speed (bots sample many worlds per decision): the view is never copied whole. Only what is changed is copied
-(the ship list, and the hidden-identity ships whose identity is drawn); everything else is read by
-``TacticalState.from_json``, which builds its own objects, so the view is never mutated. The hexes where an
+Speed (bots sample many worlds per decision from one view): the first determinization of a view reads it once
+into a state (``TacticalState.from_json`` builds its own objects, so the view is never mutated) and keeps it with
+the view, by identity, in a small cache; every later sample of that view clones the kept state and redraws only
+the hidden parts (the fugitive, the unseen ships' hexes, the RNG). A view must therefore not be changed after it
+was determinized (a few per-step facts are checked and a changed view is read again). The hexes where an
 unseen ship may be are the map's open hexes (computed once per map) minus those within detection range of the
 viewer's ships and bases (a set built from rings, not a distance test per hex).
 
-This module must never read anything but the view.
+Determinization must never read anything but the view; views read the state and never change it.
 """
 
 from __future__ import annotations
@@ -22,7 +32,8 @@ from deltav.core import hexgrid
 from deltav.core.rng import Rng
 
 from .mapdata import default_map
-from .model import hparse
+from .model import Ship, hparse
+from .shiptypes import ship_types
 
 PLACEHOLDER_TYPE = "corvette"
 
@@ -53,41 +64,209 @@ def _unseen_candidates(gmap, mine: tuple, bases: tuple) -> tuple[tuple[int, int]
     return tuple(h for h in _open_hexes(gmap) if h not in seen) or ((lo_q, lo_r),)
 
 
-def determinize(view, player: int, rng: Rng):
-    from .state import TacticalState
+# --- views ------------------------------------------------------------------------------------------------
 
+FLEET = "fleet_building"  # state.FLEET (this module must not import state.py at load: state.py imports it)
+
+_BASE_KEYS: dict[tuple, tuple[str, ...]] = {}
+
+
+def _base_keys(bases: tuple) -> tuple[str, ...]:
+    """The ``"q,r"`` keys of a player's base hexes (the tuple is replaced, never mutated, when bases change)."""
+    keys = _BASE_KEYS.get(bases)
+    if keys is None:
+        keys = tuple(f"{h[0]},{h[1]}" for h in bases)
+        if len(_BASE_KEYS) < 10_000:
+            _BASE_KEYS[bases] = keys
+    return keys
+
+
+def player_view(st, q: int, player: int | None) -> dict:
+    pl = st.players[q]
+    return {
+        "home": pl.home,
+        "target": pl.target,
+        "escape_wins": pl.escape_wins,
+        "bases": list(_base_keys(pl.bases)),
+        "credits": pl.credits,
+        # secret purchases (from the opponent and from spectators): not even their total
+        "spent": None if st.phase == FLEET and q != player else pl.spent,
+        "visited": list(pl.visited),
+        "ready": pl.ready,
+    }
+
+
+def order_view(o) -> dict:
+    """An Order's JSON form (the same as ``Order.to_json()``, built directly)."""
+    return {"type": "order", "ship": o.ship, "burn": o.burn, "overload": o.overload, "land": o.land,
+            "weak": list(o.weak)}
+
+
+def ordnance_view(st, o, player: int | None, fog: bool) -> dict:
+    launcher = o.ship
+    if launcher and fog:
+        sh = st._index.get(launcher)
+        if sh is not None and sh.owner != player and not sh.detected:
+            launcher = None  # an undetected launcher stays unknown
+    return {
+        "id": o.id,
+        "owner": o.owner,
+        "kind": o.kind,
+        "position": [o.pos[0], o.pos[1]],
+        "velocity": [o.vel[0], o.vel[1]],
+        "pending_gravity": list(o.pending),
+        "turns_remaining": o.turns,
+        "launched_by": launcher,
+        "detected": o.detected,
+    }
+
+
+def next_ordnance_view(st, player: int | None, seen: list) -> int:
+    """The next ordnance number as far as ``player`` can tell: one past the highest id it sees (the true counter
+    would count the enemy's undetected launches)."""
+    if not st.options["fog_of_war"]:
+        return st.next_ord
+    ids = [int(o.id[3:]) for o in seen if o.id[3:].isdigit()]
+    return max(ids, default=0) + 1
+
+
+def combat_view(st, player: int | None) -> dict | None:
+    """The combat bookkeeping: all of it for the active player; for the opponent and a spectator only what fire
+    has shown (the ships that have fired, the targets attacked), not the group being formed."""
+    c = st.combat
+    if c is None:
+        return None
+    d = c.to_json()
+    if player is not None and player == st.active:
+        return d
+    fired = c.used + (c.group if c.allocated else ())
+    d["used"] = [x for x in fired if st.visible(st._index[x], player)]
+    d["group"] = []
+    d["allocated"] = 0
+    d["group_hex"] = None
+    return d
+
+
+_OPTION_ITEMS: dict[int, tuple] = {}
+
+
+def _option_items(options: dict) -> tuple:
+    """The options a view shows (all but the scenario path, sorted), computed once per options dict (a game's
+    options never change; clones share the dict)."""
+    key = id(options)
+    hit = _OPTION_ITEMS.get(key)
+    if hit is not None and hit[0] is options:
+        return hit[1]
+    items = tuple((k, options[k]) for k in sorted(options) if k != "scenario")
+    if len(_OPTION_ITEMS) > 1000:
+        _OPTION_ITEMS.clear()
+    _OPTION_ITEMS[key] = (options, items)  # the dict is held, so its id is not reused while cached
+    return items
+
+
+def state_view(st, player: int | None) -> dict:
+    """What ``player`` (0 or 1; None for a spectator) may know of the state, as a fresh JSON-ready dict."""
+    options = st.options
+    fog = options["fog_of_war"]
+    ships = []
+    add = ships.append
+    unseen = 0
+    for sh in st.ships:
+        if sh.owner == player:
+            add(sh.to_json(True))
+        elif not fog or sh.detected:
+            add(sh.to_json(sh.revealed))
+        elif not sh.destroyed:
+            unseen += 1
+    seen_ordnance = [o for o in st.ordnance if not fog or o.owner == player or o.detected]
+    mine = player is not None and player == st.active
+    index = st._index
+    out = {
+        "scenario": st.scenario_id,
+        "name": st.scenario_name,
+        "options": dict(_option_items(options)),
+        "rules": st.rules.to_json(),
+        "turn": st.turn,
+        "first_player": st.first,
+        "active_player": st.active,
+        "phase": st.phase,
+        "players": [player_view(st, 0, player), player_view(st, 1, player)],
+        "ships": ships,
+        "unseen_enemy_ships": unseen,
+        "ordnance": [ordnance_view(st, o, player, fog) for o in seen_ordnance],
+        "next_ordnance": next_ordnance_view(st, player, seen_ordnance),
+        "destroyed_bases": sorted(f"{h[0]},{h[1]}" for h in st.destroyed_bases) if st.destroyed_bases else [],
+        "destroyed_asteroids": (sorted(f"{h[0]},{h[1]}" for h in st.destroyed_asteroids)
+                                if st.destroyed_asteroids else []),
+        "moral_victory_flag": st.moral,
+        "result": st.res.to_json() if st.res else None,
+        # the opponent and a spectator: queued orders and launches are private
+        "orders": {k: order_view(st.orders[k]) for k in sorted(st.orders)} if mine else {},
+        "launched": list(st.launched) if mine else [],
+        "hazards": [[s, f"{h[0]},{h[1]}"] for s, h in st.hazards
+                    if not fog or index[s].owner == player or index[s].detected],
+        "combat": combat_view(st, player),
+        "transfers": st.transfers if mine else 0,
+    }
+    if st.phase == FLEET:
+        out["purchases"] = [[list(x) for x in st.purchases[q]] if player == q else None for q in range(2)]
+    return out
+
+
+def secret_tokens(st, player: int | None) -> set[str]:
+    """The strings ``player``'s view must never contain: undetected enemy ship and ordnance ids, the fugitives'
+    identity while it is unrevealed, the opponent's secret purchases."""
+    out: set[str] = set()
+    for sh in st.ships:
+        if not st.visible(sh, player):
+            out.add(sh.id)
+        if sh.hidden and sh.fugitive and not sh.revealed and (player is None or sh.owner != player):
+            out.add("fugitives")
+    for o in st.ordnance:
+        if not st.ordnance_visible(o, player):
+            out.add(o.id)
+    if st.phase == FLEET:
+        for q in range(2):
+            if q != player:
+                for item in st.purchases[q]:
+                    out.add(item[0])
+    return out
+
+
+# --- determinization ------------------------------------------------------------------------------------------
+
+
+class _World:
+    """What determinizing one view always gives: the state the view describes (hidden identities as decoys, no
+    unseen ships, a placeholder RNG), which ships' identity is drawn and where unseen ships may be."""
+
+    __slots__ = ("view", "guard", "base", "hidden", "known", "unseen", "cands")
+
+
+#: Recently determinized views (by identity; the view is held, so its id is not reused while it is cached).
+_WORLDS: dict[int, _World] = {}
+_WORLDS_MAX = 256
+
+
+def _guard(v) -> tuple:
+    """A few facts of a view that change with every step (a view changed after it was cached is rebuilt)."""
+    return (v["turn"], v["phase"], v["active_player"], len(v["ships"]), len(v["ordnance"]), v["unseen_enemy_ships"],
+            len(v["orders"]), len(v["hazards"]), v["transfers"])
+
+
+def _world(view, player: int, state_cls) -> _World:
+    w = _WORLDS.get(id(view))
+    if w is not None and w.view is view and w.guard == _guard(view):
+        return w
     v = view
-    gmap = default_map()
-    ships = list(v["ships"])  # a new list (unseen ships are appended); the view's dicts are only read
-    # the fugitive
-    hidden = [i for i, s in enumerate(ships) if s.get("hidden_identity") and s.get("identity") == "unknown"]
-    if hidden:
-        known = any(s.get("identity") == "fugitives" for s in ships)
-        pick = None if known else rng.choice(hidden)
-        for i in hidden:
-            ships[i] = {**ships[i], "identity": "fugitives" if i == pick else "decoy"}
-    # undetected enemy ships
-    n = v.get("unseen_enemy_ships", 0)
-    if n:
-        mine = tuple(tuple(s["position"]) for s in ships if s["owner"] == player and not s["destroyed"])
-        bases = tuple(hparse(h) for h in v["players"][player]["bases"])
-        cands = _unseen_candidates(gmap, mine, bases)
-        for k in range(n):
-            h = rng.choice(cands)
-            ships.append({
-                "id": f"unseen-{k}", "owner": 1 - player, "type": PLACEHOLDER_TYPE, "position": list(h),
-                "velocity": [0, 0], "fuel": 20, "pending_gravity": [], "landed": False, "destroyed": False,
-                "cause": None, "disabled": 0, "overload_used": False, "cargo_used": 0, "passengers": 0, "nukes": 0,
-                "detected": False, "heroic": False, "control": "own", "resupplied": False, "path": [],
-                "carrying_base": False, "emplaced": False,
-            })
+    ships = v["ships"]
     purchases = v.get("purchases") or [[], []]
     obj = {
         "options": {**v["options"], "scenario": v["scenario"]},
         "scenario": v["scenario"],
         "name": v["name"],
         "rules": v["rules"],
-        "rng": Rng(rng.next64()).to_json(),
+        "rng": Rng(0).to_json(),
         "players": v["players"],
         "ships": ships,
         "ordnance": v["ordnance"],
@@ -108,4 +287,42 @@ def determinize(view, player: int, rng: Rng):
         "phase": v["phase"],
         "purchases": [p if p is not None else [] for p in purchases],
     }
-    return TacticalState.from_json(obj)
+    w = _World()
+    w.view = view
+    w.guard = _guard(view)
+    w.base = state_cls.from_json(obj)  # reads the view into new objects; an "unknown" identity reads as a decoy
+    w.hidden = tuple(i for i, s in enumerate(ships) if s.get("hidden_identity") and s.get("identity") == "unknown")
+    w.known = any(s.get("identity") == "fugitives" for s in ships)
+    w.unseen = v.get("unseen_enemy_ships", 0)
+    w.cands = ()
+    if w.unseen:
+        mine = tuple(tuple(s["position"]) for s in ships if s["owner"] == player and not s["destroyed"])
+        bases = tuple(hparse(h) for h in v["players"][player]["bases"])
+        w.cands = _unseen_candidates(default_map(), mine, bases)
+    if len(_WORLDS) >= _WORLDS_MAX:
+        del _WORLDS[next(iter(_WORLDS))]
+    _WORLDS[id(view)] = w
+    return w
+
+
+def determinize(view, player: int, rng: Rng, state_cls):
+    """A full ``state_cls`` consistent with ``player``'s view, the hidden parts drawn from ``rng``. The first call
+    for a view reads it into a state; later calls for the same (unchanged) view clone that state and draw again,
+    giving the very state a fresh read would (same ships in the same order, same draws from ``rng``)."""
+    w = _world(view, player, state_cls)
+    s = w.base.clone()
+    s._opts = {}
+    ships = s.ships
+    if w.hidden:  # the fugitive: one of the unrevealed hidden-identity ships, unless the view shows it
+        pick = None if w.known else rng.choice(w.hidden)
+        for i in w.hidden:
+            ships[i].fugitive = i == pick
+    if w.unseen:  # undetected enemy ships: placeholders on open hexes out of the viewer's detection
+        stype = ship_types()[PLACEHOLDER_TYPE]
+        index = s._index
+        for k in range(w.unseen):
+            sh = Ship(f"unseen-{k}", 1 - player, stype, rng.choice(w.cands), (0, 0), 20)
+            ships.append(sh)
+            index[sh.id] = sh
+    s.rng = Rng(rng.next64())
+    return s
