@@ -257,15 +257,17 @@ async def run(args) -> dict:
         steps = 0
         stored = await stored_actions(db, [code for code, *_ in rooms]) if args.seconds else {}
         for code, seed, _tokens, _home in rooms:
-            ref = reference_record(args.game, options, seed, ["human", "human"], args.client_seed)
             if args.seconds:  # matches may be unfinished: what the database holds must be the reference's start
                 got = stored.get(code, [])
+                ref = reference_record(args.game, options, seed, ["human", "human"], args.client_seed,
+                                       max_steps=len(got))
                 want = [(st["player"], st["action"]) for st in ref["steps"]][:len(got)]
                 steps += len(got)
                 if got != want:
                     mismatched += 1
                     dup += max(0, len(got) - len(ref["steps"]))
                 continue
+            ref = reference_record(args.game, options, seed, ["human", "human"], args.client_seed)
             status, record = await asyncio.to_thread(http, srv.base, "GET", f"/rooms/{code}/record")
             if status != 200:
                 mismatched += 1

@@ -31,10 +31,12 @@ def choose(seed: int, seat: int, step: int, legal: list) -> dict:
     return Rng(derive_seed(seed, "client", seat, step)).choice(legal)["action"]
 
 
-def reference_record(gid: str, options: dict, seed: int, labels: list[str], client_seed: int) -> dict:
-    """The record of the same match played without any server (the uninterrupted reference)."""
+def reference_record(gid: str, options: dict, seed: int, labels: list[str], client_seed: int,
+                     max_steps: int | None = None) -> dict:
+    """The record of the same match played without any server (the uninterrupted reference); with
+    ``max_steps``, only its first steps (at least that many, unless the match ends sooner)."""
     s = Session(get_game(gid), options, seed, labels)
-    while not s.is_over():
+    while not s.is_over() and (max_steps is None or len(s.record.steps) < max_steps):
         for p in s.deciding():
             env = s.snapshot(p)
             s.submit(p, choose(client_seed, p, env["step"], env["legal"]), expected_step=env["step"])
