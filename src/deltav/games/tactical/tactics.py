@@ -244,14 +244,34 @@ class Tactics:
                     best = v
         return best
 
-    def value(self, sh, path, dest: Hex, vel: Hex, lands: bool) -> float:
-        """gain - threat of our ship ``sh`` ending its move at ``dest`` with ``vel`` along ``path``."""
-        world = self.world
-        my_worth = sh.type.combat + 1.0
+    def follow_up_bound(self, sh, dest: Hex, vel: Hex, pending: tuple[int, ...]) -> float:
+        """An upper bound of :meth:`follow_up` from cheap distances: every hex of next turn's paths lies within
+        its length (speed, one burn, pending gravity) of ``dest``, so each enemy's shot has at least the penalty
+        of that range (no velocity modifier), and a shot's value only falls as its penalty grows."""
+        if not self.drifts or not can_fire(sh):
+            return 0.0
+        span = max(abs(vel[0]), abs(vel[1]), abs(vel[0] + vel[1])) + 1 + len(pending)
         my_str = strength(sh)
+        heroic = 1 if sh.heroic else 0
+        best = 0.0
+        for e, epos, _v in self.drifts:
+            d = _dist(dest, epos) - span
+            if d > GUN_RANGE:
+                continue
+            v = hit_value(cb.odds_column(my_str, strength(e)), max(0, d) - heroic, e.disabled, e.type.combat + 1.0)[0]
+            if v > best:
+                best = v
+        return best
+
+    def gain(self, sh, path, dest: Hex, vel: Hex, lands: bool) -> tuple[float, dict]:
+        """The best gun shot our ship ``sh`` can take right after this move (its value), with the chance it
+        disables its target (by target id): the first half of :meth:`value`, an upper bound of it."""
+        world = self.world
         gain = 0.0
         p_dis: dict[str, float] = {}
         if not lands and can_fire(sh) and world.rules.combat:
+            my_worth = sh.type.combat + 1.0
+            my_str = strength(sh)
             best = (0.0, None, 0.0)
             for e in self.enemies:
                 if not e.detected:
@@ -265,6 +285,15 @@ class Tactics:
             gain = best[0]
             if best[1] is not None:
                 p_dis[best[1]] = best[2]
+        return gain, p_dis
+
+    def value(self, sh, path, dest: Hex, vel: Hex, lands: bool, gained: tuple | None = None) -> float:
+        """gain - threat of our ship ``sh`` ending its move at ``dest`` with ``vel`` along ``path`` (``gained``:
+        :meth:`gain` of the same course, if already known)."""
+        world = self.world
+        my_worth = sh.type.combat + 1.0
+        my_str = strength(sh)
+        gain, p_dis = gained if gained is not None else self.gain(sh, path, dest, vel, lands)
         threat = 0.0
         if not lands and world.rules.combat:
             mine = frozenset(path[1:]) if len(path) >= 2 else None
