@@ -76,19 +76,28 @@ def enemy_courses(world, e) -> list[tuple[tuple[Hex, ...], Hex, Hex]]:
         pairs = ALL_PAIRS[:1]
     elif e.type.can_overload and not e.overload_used and (e.fuel is None or e.fuel >= 2):
         pairs = ALL_PAIRS
+    # fuel enters a course only as unlimited, none, one, or two and more (an overload): the rest is the same
+    fuel = e.fuel if e.fuel is None or e.fuel < 2 else 2
+    return list(_courses(world.gmap, e.pos, e.vel, fuel, tuple(e.pending), e.landed,
+                         e.type.can_overload and not e.overload_used, len(pairs), frozenset(world.destroyed_bases),
+                         world.options["grazing_is_contact"]))
+
+
+@lru_cache(maxsize=2048)
+def _courses(gmap, pos: Hex, vel: Hex, fuel, pending: tuple[int, ...], landed: bool, can_overload: bool, n: int,
+             destroyed_bases: frozenset, grazing: bool) -> tuple:
+    """:func:`enemy_courses` of a ship state over the first ``n`` of :data:`ALL_PAIRS` (pure: plain values and
+    the fixed map, so the decisions of one turn share them)."""
     out = []
-    gmap = world.gmap
-    grazing = world.options["grazing_is_contact"]
-    for b, o in pairs:
-        c = compute_course(gmap, e.pos, e.vel, e.fuel, e.pending, e.landed,
-                           e.type.can_overload and not e.overload_used, b, o, (), False, world.destroyed_bases,
+    for b, o in ALL_PAIRS[:n]:
+        c = compute_course(gmap, pos, vel, fuel, pending, landed, can_overload, b, o, (), False, destroyed_bases,
                            grazing)
         if c.outcome == CRASH or gmap.off_map(c.destination):
             continue
         if c.outcome == "landing":
             continue  # a landed ship does not fire
         out.append((tuple(c.contact), c.destination, c.velocity))
-    return out
+    return tuple(out)
 
 
 #: line of sight per map, memoised: the bodies never move, so (origin, target) decides it (a plain dict keyed by
