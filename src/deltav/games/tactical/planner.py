@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from deltav.core.hexgrid import DIRECTIONS
+
 from .movement import CRASH, LANDING, compute_course, speed
 
 Hex = tuple[int, int]
@@ -45,8 +47,6 @@ def _near(h: Hex, goals: tuple[Hex, ...]) -> int:
 def estimate(dest: Hex, vel: Hex, pending: tuple[int, ...], goals: tuple[Hex, ...]) -> float:
     """Lower is better: a rough cost-to-go of a ship state toward ``goals`` (distance after the next drift,
     distance now, and speed above what the remaining distance lets it shed)."""
-    from deltav.core.hexgrid import DIRECTIONS
-
     q = dest[0] + vel[0]
     r = dest[1] + vel[1]
     for d in pending:
