@@ -176,3 +176,33 @@ def test_plan_route_with_a_warm_expansion_memo_equals_a_cold_one():
     warm = [plan_route.__wrapped__(M, *st, "land", goals, None, frozenset()) for *st, goals in starts]
     assert warm == cold
     assert len(cold[0]) == 7 and cold[2] is not None and cold[4] is None
+
+
+def _safe_cold(pos, vel, pending, fuel, depth):
+    if depth <= 0:
+        return True
+    for b in (None, 0, 1, 2, 3, 4, 5) if (fuel is None or fuel > 0) else (None,):
+        c = compute_course(M, pos, vel, fuel, pending, False, False, b)
+        if c.outcome == CRASH or M.off_map(c.destination):
+            continue
+        if c.outcome == "landing":
+            return True
+        if _safe_cold(c.destination, c.velocity, c.pending, None if fuel is None else fuel - c.fuel_spent,
+                      depth - 1):
+            return True
+    return False
+
+
+def test_safe_keyed_by_fuel_up_to_depth_answers_as_a_cold_search():
+    # beside Sol, near the map's edge and in open space, fast and slow: the fuel a ship has changes the answer
+    # only up to the depth searched
+    states = [((0, 2), (1, -1), ()), ((2, 0), (-2, 1), ()), ((-1, 3), (0, -2), ()), ((10, 0), (3, 0), ()),
+              ((-20, 18), (-2, 2), ()), ((5, 5), (0, 0), ())]
+    answers = set()
+    for pos, vel, pend in states:
+        for depth in (1, 2, 3):
+            for fuel in (0, 1, 2, 3, 5, 20, None):
+                want = _safe_cold(pos, vel, pend, fuel, depth)
+                assert planner.safe(M, pos, vel, pend, fuel, depth) == want, (pos, vel, fuel, depth)
+                answers.add(want)
+    assert answers == {True, False}

@@ -59,11 +59,19 @@ def estimate(dest: Hex, vel: Hex, pending: tuple[int, ...], goals: tuple[Hex, ..
     return 3.0 * d_next + 1.5 * d_now + 4.0 * max(0, sp - cap)
 
 
-@lru_cache(maxsize=200_000)
 def safe(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | None, depth: int,
          destroyed_bases: frozenset = frozenset(), grazing: bool = False) -> bool:
     """Can a flying ship in this state keep from crashing or leaving the map for ``depth`` more moves
-    (coasting or single burns; a landing ends the danger)?"""
+    (coasting or single burns; a landing ends the danger)? Memoised; fuel beyond ``depth`` cannot run out
+    within ``depth`` moves, so it is keyed as ``min(fuel, depth)`` (same answer, more hits)."""
+    if fuel is not None and fuel > depth:
+        fuel = depth
+    return _safe(gmap, pos, vel, pending, fuel, depth, destroyed_bases, grazing)
+
+
+@lru_cache(maxsize=200_000)
+def _safe(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | None, depth: int,
+          destroyed_bases: frozenset, grazing: bool) -> bool:
     if depth <= 0:
         return True
     burns = (None, 0, 1, 2, 3, 4, 5) if (fuel is None or fuel > 0) else (None,)
