@@ -14,7 +14,8 @@ first depth at which a state reaches the goal gives the plan (ties: the most fue
 planned (they are a combat tool; the bots' one-ply scoring still considers them).
 
 Plans are pure functions of plain data and the fixed map, so they are cached (:func:`plan_route` keeps the
-last few thousand answers). This module reads the map and never touches a game state.
+last few thousand answers), and so is the expansion of each ship state (:func:`_expand`, shared by the searches
+of consecutive turns). This module reads the map and never touches a game state.
 """
 
 from __future__ import annotations

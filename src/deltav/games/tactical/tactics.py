@@ -14,8 +14,9 @@ For one candidate course of one of our ships (its contact path, destination and 
 
 ``value = gain - threat`` (in units of a ship's worth, combat factor + 1). Damage is valued by what it does:
 a result that reaches 6 disabled turns is the whole ship, any other hit is a share of it plus the tempo of
-disabling. Courses of enemy ships depend only on the enemy (the map is fixed), so they are computed once per
-decision (:func:`enemy_courses`). This module reads states and never changes them.
+disabling. Courses of enemy ships depend only on the enemy's state (the map is fixed), so they are memoised by
+it (:func:`enemy_courses`), and everything else that depends only on the enemy is computed once per decision
+(:class:`Tactics`). This module reads states and never changes them.
 """
 
 from __future__ import annotations

@@ -92,7 +92,8 @@ class LevelBot(ScriptedBot):
     (``_hold``).
 
     Budget: no iterations; every decision is a fixed enumeration (hard: at most one plan search of
-    ``beam * 7 * depth`` courses, cached, plus 43 x 43 course pairs per ship in combat)."""
+    ``beam * 7 * depth`` courses, cached, plus at most 43 x 43 course pairs per ship in combat, fewer by the
+    exact branch and bound of :meth:`_tactics`)."""
 
     name = "level"
 
