@@ -12,6 +12,7 @@ from functools import lru_cache
 from deltav.core.hexgrid import distance
 
 from .movement import CRASH, LANDING, compute_course, speed
+from .planner import safe
 
 Hex = tuple[int, int]
 CRASH_PENALTY = -1_000_000.0
@@ -62,15 +63,10 @@ def _near(h: Hex, goals) -> int:
 
 
 def survivable(world, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | None) -> bool:
-    """Can a ship here avoid crashing or leaving the map on its next move (coasting or one burn)?"""
-    gmap = world.gmap
-    burns = (None, 0, 1, 2, 3, 4, 5) if (fuel is None or fuel > 0) else (None,)
-    for b in burns:
-        c = compute_course(gmap, pos, vel, fuel, pending, False, False, b, None, (), False, world.destroyed_bases,
-                           world.options["grazing_is_contact"])
-        if c.outcome != CRASH and not gmap.off_map(c.destination):
-            return True
-    return False
+    """Can a ship here avoid crashing or leaving the map on its next move (coasting or one burn)? The
+    planner's one-move :func:`~deltav.games.tactical.planner.safe` (memoised: plain values and the fixed map)."""
+    return safe(world.gmap, pos, vel, tuple(pending), fuel, 1, frozenset(world.destroyed_bases),
+                world.options["grazing_is_contact"])
 
 
 def score_course(world, sh, preview, goals, why: str, lookahead: bool = True) -> float:

@@ -141,6 +141,7 @@ def intercept_values(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: i
 def _intercept(gmap, pos, vel, pending, fuel, can_overload, column, targets, horizon, beam, destroyed_bases,
                grazing, hazard_cost, ram_ok):
     best_first: dict = {}
+    moves = _moves_table(gmap, destroyed_bases, grazing)
     # frontier entries: (rank, pos, vel, pending, fuel, miss, value, first, hazard cost so far)
     frontier = [(0.0, pos, vel, pending, fuel, 1.0, 0.0, None, 0.0)]
     steps = min(horizon, len(targets))
@@ -150,24 +151,23 @@ def _intercept(gmap, pos, vel, pending, fuel, can_overload, column, targets, hor
         disc = DISCOUNT ** k
         nxt: dict = {}
         for _rank, p, v, pend, f, miss, _val, first, hzc in frontier:
-            moves = [(b, None) for b in (BURNS if (f is None or f > 0) else (None,))]
-            if k == 0 and can_overload and (f is None or f >= 2):
-                moves += list(OVERLOADS)
-            for b, o in moves:
-                c = compute_course(gmap, p, v, f, pend, False, o is not None, b, o, (), False, destroyed_bases,
-                                   grazing)
-                if c.outcome != "normal" or gmap.off_map(c.destination):
+            over = k == 0 and can_overload and (f is None or f >= 2)
+            fk = f if f is None or f < 2 else 2
+            mkey = (p, v, pend, fk, over)
+            children = moves.get(mkey)
+            if children is None:
+                children = moves[mkey] = _moves(gmap, p, v, pend, fk, over, destroyed_bases, grazing)
+            for b, o, cdest, cvel, cpend, spent, contact in children:
+                if not ram_ok and cdest == tpos:
                     continue
-                if not ram_ok and c.destination == tpos:
+                nf = None if f is None else f - spent
+                if not safe(gmap, cdest, cvel, cpend, nf, 3, destroyed_bases, grazing):
                     continue
-                nf = None if f is None else f - c.fuel_spent
-                if not safe(gmap, c.destination, c.velocity, c.pending, nf, 3, destroyed_bases, grazing):
-                    continue
-                ph = shot_chance(gmap, c.contact, c.destination, c.velocity, column, tpos, tvel) * disc
+                ph = shot_chance(gmap, contact, cdest, cvel, column, tpos, tvel) * disc
                 nmiss = miss * (1.0 - ph)
                 nhzc = hzc
                 if hazard_cost:
-                    hz = hazard_weight(hazard_count(gmap, p, c.destination))
+                    hz = hazard_weight(hazard_count(gmap, p, cdest))
                     if hz:
                         nhzc += hazard_cost * hz * (DISCOUNT ** k)
                 nval = 1.0 - nmiss - nhzc
@@ -177,21 +177,54 @@ def _intercept(gmap, pos, vel, pending, fuel, can_overload, column, targets, hor
                 # potential: how well placed for the next shot (drift hex against the quarry's next hex)
                 rank = nval
                 if nxt_target is not None:
-                    d = c.destination
-                    drift = (d[0] + c.velocity[0], d[1] + c.velocity[1])
+                    d = cdest
+                    drift = (d[0] + cvel[0], d[1] + cvel[1])
                     gap = max(0, _dist(drift, nxt_target[0]) - 1) + max(
-                        0, _dist(c.velocity, nxt_target[1]) - cb.VELOCITY_FREE - 1)
+                        0, _dist(cvel, nxt_target[1]) - cb.VELOCITY_FREE - 1)
                     pen = min(7, gap)
                     rank += nmiss * DISCOUNT ** (k + 1) * _hit_table(column)[pen] - 0.01 * gap
-                key = (c.destination, c.velocity, c.pending)
+                key = (cdest, cvel, cpend)
                 old = nxt.get(key)
                 if old is not None and old[0] >= rank:
                     continue
-                nxt[key] = (rank, c.destination, c.velocity, c.pending, nf, nmiss, nval, fm, nhzc)
+                nxt[key] = (rank, cdest, cvel, cpend, nf, nmiss, nval, fm, nhzc)
         if not nxt:
             break
         frontier = sorted(nxt.values(), key=lambda x: (-x[0], x[1], x[2], str(x[7])))[:beam]
     return tuple(sorted(best_first.items(), key=lambda kv: str(kv[0])))
+
+
+#: the moves of ship states, per (map, destroyed bases, grazing): see :func:`_moves` (pure, never stale)
+_MOVES: dict[tuple, dict] = {}
+#: states kept per table before it is emptied
+MOVES_LIMIT = 50_000
+
+
+def _moves_table(gmap, destroyed_bases: frozenset, grazing: bool) -> dict:
+    key = (gmap, frozenset(destroyed_bases), bool(grazing))
+    table = _MOVES.get(key)
+    if table is None or len(table) >= MOVES_LIMIT:
+        if len(_MOVES) >= 16:
+            _MOVES.clear()
+        table = _MOVES[key] = {}
+    return table
+
+
+def _moves(gmap, p: Hex, v: Hex, pend: tuple[int, ...], fuel: int | None, overload: bool, destroyed_bases: frozenset,
+           grazing: bool) -> tuple:
+    """The intercept plan's moves from a ship state in search order: coasting, the six burns (fuel permitting)
+    and, with ``overload``, the 36 overloads; only those ending normally on the map, each as ``(burn, overload,
+    destination, velocity, pending, fuel spent, contact)``. Pure (``fuel`` only matters as None, 0, 1 or more)."""
+    out = []
+    pairs = [(b, None) for b in (BURNS if (fuel is None or fuel > 0) else (None,))]
+    if overload:
+        pairs += list(OVERLOADS)
+    for b, o in pairs:
+        c = compute_course(gmap, p, v, fuel, pend, False, o is not None, b, o, (), False, destroyed_bases, grazing)
+        if c.outcome != "normal" or gmap.off_map(c.destination):
+            continue
+        out.append((b, o, c.destination, c.velocity, tuple(c.pending), c.fuel_spent, tuple(c.contact)))
+    return tuple(out)
 
 
 def quarry_column(our_strength: int, quarry_strength: int) -> int:

@@ -14,12 +14,15 @@ first depth at which a state reaches the goal gives the plan (ties: the most fue
 planned (they are a combat tool; the bots' one-ply scoring still considers them).
 
 Plans are pure functions of plain data and the fixed map, so they are cached (:func:`plan_route` keeps the
-last few thousand answers). This module reads the map and never touches a game state.
+last few thousand answers), and so is the expansion of each ship state (:func:`_expand`, shared by the searches
+of consecutive turns). This module reads the map and never touches a game state.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+
+from deltav.core.hexgrid import DIRECTIONS
 
 from .movement import CRASH, LANDING, compute_course, speed
 
@@ -45,8 +48,6 @@ def _near(h: Hex, goals: tuple[Hex, ...]) -> int:
 def estimate(dest: Hex, vel: Hex, pending: tuple[int, ...], goals: tuple[Hex, ...]) -> float:
     """Lower is better: a rough cost-to-go of a ship state toward ``goals`` (distance after the next drift,
     distance now, and speed above what the remaining distance lets it shed)."""
-    from deltav.core.hexgrid import DIRECTIONS
-
     q = dest[0] + vel[0]
     r = dest[1] + vel[1]
     for d in pending:
@@ -59,11 +60,19 @@ def estimate(dest: Hex, vel: Hex, pending: tuple[int, ...], goals: tuple[Hex, ..
     return 3.0 * d_next + 1.5 * d_now + 4.0 * max(0, sp - cap)
 
 
-@lru_cache(maxsize=200_000)
 def safe(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | None, depth: int,
          destroyed_bases: frozenset = frozenset(), grazing: bool = False) -> bool:
     """Can a flying ship in this state keep from crashing or leaving the map for ``depth`` more moves
-    (coasting or single burns; a landing ends the danger)?"""
+    (coasting or single burns; a landing ends the danger)? Memoised; fuel beyond ``depth`` cannot run out
+    within ``depth`` moves, so it is keyed as ``min(fuel, depth)`` (same answer, more hits)."""
+    if fuel is not None and fuel > depth:
+        fuel = depth
+    return _safe(gmap, pos, vel, pending, fuel, depth, destroyed_bases, grazing)
+
+
+@lru_cache(maxsize=200_000)
+def _safe(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | None, depth: int,
+          destroyed_bases: frozenset, grazing: bool) -> bool:
     if depth <= 0:
         return True
     burns = (None, 0, 1, 2, 3, 4, 5) if (fuel is None or fuel > 0) else (None,)
@@ -102,64 +111,49 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
         visit_hexes = frozenset(goals)
     start = (pos, vel, pending, fuel, landed)
     frontier = [(0.0, start, (), 0)]
-    off_map = gmap.off_map
+    moves = _moves_table(gmap, destroyed_bases, grazing, takeoff_costs_fuel, drift_moves)
     for _turn in range(depth):
         found = None
         nxt: dict[tuple, tuple] = {}
         for _score, st, steps, hz in frontier:
             p, v, pend, f, ld = st
-            burns = (None, 0, 1, 2, 3, 4, 5) if (f is None or f > 0) else (None,)
-            for b in burns:
+            fk = f if f is None or f < 1 else 1
+            children = moves.get((p, v, pend, fk, ld))
+            if children is None:
+                children = moves[(p, v, pend, fk, ld)] = _expand(gmap, p, v, pend, fk, ld, destroyed_bases,
+                                                                 grazing, takeoff_costs_fuel, drift_moves)
+            for b, land, weak, outcome, dest, nv, npend, spent, contact, step_hz in children:
                 if ld and b is None and kind != "land":
                     continue  # staying landed visits nothing new
-                lands = (False, True) if (b is not None and not ld) else (False,)
-                for land in lands:
-                    c = compute_course(gmap, p, v, f, pend, ld, False, b, None, (), land, destroyed_bases,
-                                       grazing, takeoff_costs_fuel)
-                    if land and not c.shortcut:
+                if avoid and outcome != LANDING and dest in avoid:
+                    continue  # never end a move unlanded on a hex to avoid (an enemy base's fire zone)
+                nf = None if f is None else f - spent
+                step = ((b, land, weak), st)
+                new_steps = steps + (step,)
+                if kind == "land":
+                    if outcome == LANDING and dest in goals and not (ld and b is None):
+                        rank = (hz + step_hz, -(nf or 0))
+                        if found is None or rank < found[0]:
+                            found = (rank, new_steps)
                         continue
-                    variants = [((), c)]
-                    if c.ignorable:
-                        c2 = compute_course(gmap, p, v, f, pend, ld, False, b, None, c.ignorable, land,
-                                            destroyed_bases, grazing, takeoff_costs_fuel)
-                        variants.append((c.ignorable, c2))
-                    for weak, cc in variants:
-                        if cc.outcome == CRASH or off_map(cc.destination):
-                            continue
-                        if avoid and cc.outcome != LANDING and cc.destination in avoid:
-                            continue
-                        nf = None if f is None else f - cc.fuel_spent
-                        step_hz = hazard_weight(hazard_count(gmap, p, cc.destination))
-                        if step_hz and cc.outcome != LANDING and not drift_safe(
-                                gmap, cc.destination, cc.velocity, cc.pending, drift_moves, clear=True):
-                            continue  # an asteroid hit would leave it drifting into a crash
-                        step = ((b, land, weak), st)
-                        new_steps = steps + (step,)
-                        if kind == "land":
-                            if cc.outcome == LANDING and cc.destination in goals and not (ld and b is None):
-                                rank = (hz + step_hz, -(nf or 0))
-                                if found is None or rank < found[0]:
-                                    found = (rank, new_steps)
-                                continue
-                        else:
-                            if any(h in visit_hexes for h in cc.contact) and (
-                                    cc.outcome == LANDING or safe(gmap, cc.destination, cc.velocity, cc.pending,
-                                                                  nf, 3, destroyed_bases, grazing)):
-                                rank = (hz + step_hz, -(nf or 0))
-                                if found is None or rank < found[0]:
-                                    found = (rank, new_steps)
-                                continue
-                        nl = cc.outcome == LANDING
-                        key = (cc.destination, cc.velocity, cc.pending, nl)
-                        nhz = hz + step_hz
-                        old = nxt.get(key)
-                        if old is not None and old[3] <= nhz and (
-                                old[1][3] is None or (nf is not None and old[1][3] >= nf)):
-                            continue
-                        sc = estimate(cc.destination, cc.velocity, cc.pending, goals) + 3.0 * HAZARD_TURNS * nhz
-                        if nf is not None and nf <= 0 and sc > 0:
-                            sc += 20.0  # out of fuel short of the goal: almost certainly a dead end
-                        nxt[key] = (sc, (cc.destination, cc.velocity, cc.pending, nf, nl), new_steps, nhz)
+                else:
+                    if any(h in visit_hexes for h in contact) and (
+                            outcome == LANDING or safe(gmap, dest, nv, npend, nf, 3, destroyed_bases, grazing)):
+                        rank = (hz + step_hz, -(nf or 0))
+                        if found is None or rank < found[0]:
+                            found = (rank, new_steps)
+                        continue
+                nl = outcome == LANDING
+                key = (dest, nv, npend, nl)
+                nhz = hz + step_hz
+                old = nxt.get(key)
+                if old is not None and old[3] <= nhz and (
+                        old[1][3] is None or (nf is not None and old[1][3] >= nf)):
+                    continue
+                sc = estimate(dest, nv, npend, goals) + 3.0 * HAZARD_TURNS * nhz
+                if nf is not None and nf <= 0 and sc > 0:
+                    sc += 20.0  # out of fuel short of the goal: almost certainly a dead end
+                nxt[key] = (sc, (dest, nv, npend, nf, nl), new_steps, nhz)
         if found is not None:
             return found[1]
         if not nxt:
@@ -167,6 +161,58 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
         frontier = sorted(nxt.values(), key=lambda x: (x[0], -(x[1][3] if x[1][3] is not None else 99),
                                                          x[1][0], x[1][1]))[:beam]
     return None
+
+
+#: the expansions of ship states, per (map, destroyed bases, grazing, takeoff costs fuel, drift moves): every
+#: course a state can fly (see :func:`_expand`); keyed by plain values only (pure, never stale)
+_MOVES: dict[tuple, dict] = {}
+#: states kept per table before it is emptied
+MOVES_LIMIT = 50_000
+
+
+def _moves_table(gmap, destroyed_bases: frozenset, grazing: bool, takeoff: bool, drift_moves: int) -> dict:
+    key = (gmap, frozenset(destroyed_bases), bool(grazing), bool(takeoff), drift_moves)
+    table = _MOVES.get(key)
+    if table is None or len(table) >= MOVES_LIMIT:
+        if len(_MOVES) >= 16:
+            _MOVES.clear()
+        table = _MOVES[key] = {}
+    return table
+
+
+def _expand(gmap, p: Hex, v: Hex, pend: tuple[int, ...], fuel: int | None, ld: bool, destroyed_bases: frozenset,
+            grazing: bool, takeoff: bool, drift_moves: int) -> tuple:
+    """Every course the planner may take from a ship state, in search order: coasting and the six burns (fuel
+    permitting), each with the ``land`` flag too where the landing shortcut applies, and each also with every
+    ignorable weak gravity hex ignored; crashes, off-map ends and asteroid moves whose disabled drift is not
+    clear for ``drift_moves`` moves are left out. Each as ``(burn, land, weak, outcome, destination, velocity,
+    pending, fuel spent, contact, hazard weight)``. A pure function of its arguments (``fuel`` only matters as
+    None, 0 or more)."""
+    out = []
+    off_map = gmap.off_map
+    burns = (None, 0, 1, 2, 3, 4, 5) if (fuel is None or fuel > 0) else (None,)
+    for b in burns:
+        lands = (False, True) if (b is not None and not ld) else (False,)
+        for land in lands:
+            c = compute_course(gmap, p, v, fuel, pend, ld, False, b, None, (), land, destroyed_bases, grazing,
+                               takeoff)
+            if land and not c.shortcut:
+                continue
+            variants = [((), c)]
+            if c.ignorable:
+                c2 = compute_course(gmap, p, v, fuel, pend, ld, False, b, None, c.ignorable, land, destroyed_bases,
+                                    grazing, takeoff)
+                variants.append((c.ignorable, c2))
+            for weak, cc in variants:
+                if cc.outcome == CRASH or off_map(cc.destination):
+                    continue
+                step_hz = hazard_weight(hazard_count(gmap, p, cc.destination))
+                if step_hz and cc.outcome != LANDING and not drift_safe(
+                        gmap, cc.destination, cc.velocity, cc.pending, drift_moves, clear=True):
+                    continue  # an asteroid hit would leave it drifting into a crash
+                out.append((b, land, tuple(weak), cc.outcome, cc.destination, cc.velocity, tuple(cc.pending),
+                            cc.fuel_spent, tuple(cc.contact), step_hz))
+    return tuple(out)
 
 
 @lru_cache(maxsize=100_000)

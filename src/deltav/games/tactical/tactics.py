@@ -14,14 +14,14 @@ For one candidate course of one of our ships (its contact path, destination and 
 
 ``value = gain - threat`` (in units of a ship's worth, combat factor + 1). Damage is valued by what it does:
 a result that reaches 6 disabled turns is the whole ship, any other hit is a share of it plus the tempo of
-disabling. Courses of enemy ships depend only on the enemy (the map is fixed), so they are computed once per
-decision (:func:`enemy_courses`). This module reads states and never changes them.
+disabling. Courses of enemy ships depend only on the enemy's state (the map is fixed), so they are memoised by
+it (:func:`enemy_courses`), and everything else that depends only on the enemy is computed once per decision
+(:class:`Tactics`). This module reads states and never changes them.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from weakref import WeakKeyDictionary
 
 from . import combat as cb
 from .movement import CRASH, compute_course
@@ -77,29 +77,41 @@ def enemy_courses(world, e) -> list[tuple[tuple[Hex, ...], Hex, Hex]]:
         pairs = ALL_PAIRS[:1]
     elif e.type.can_overload and not e.overload_used and (e.fuel is None or e.fuel >= 2):
         pairs = ALL_PAIRS
+    # fuel enters a course only as unlimited, none, one, or two and more (an overload): the rest is the same
+    fuel = e.fuel if e.fuel is None or e.fuel < 2 else 2
+    return list(_courses(world.gmap, e.pos, e.vel, fuel, tuple(e.pending), e.landed,
+                         e.type.can_overload and not e.overload_used, len(pairs), frozenset(world.destroyed_bases),
+                         world.options["grazing_is_contact"]))
+
+
+@lru_cache(maxsize=2048)
+def _courses(gmap, pos: Hex, vel: Hex, fuel, pending: tuple[int, ...], landed: bool, can_overload: bool, n: int,
+             destroyed_bases: frozenset, grazing: bool) -> tuple:
+    """:func:`enemy_courses` of a ship state over the first ``n`` of :data:`ALL_PAIRS` (pure: plain values and
+    the fixed map, so the decisions of one turn share them)."""
     out = []
-    gmap = world.gmap
-    grazing = world.options["grazing_is_contact"]
-    for b, o in pairs:
-        c = compute_course(gmap, e.pos, e.vel, e.fuel, e.pending, e.landed,
-                           e.type.can_overload and not e.overload_used, b, o, (), False, world.destroyed_bases,
+    for b, o in ALL_PAIRS[:n]:
+        c = compute_course(gmap, pos, vel, fuel, pending, landed, can_overload, b, o, (), False, destroyed_bases,
                            grazing)
         if c.outcome == CRASH or gmap.off_map(c.destination):
             continue
         if c.outcome == "landing":
             continue  # a landed ship does not fire
         out.append((tuple(c.contact), c.destination, c.velocity))
-    return out
+    return tuple(out)
 
 
-#: line of sight per map, memoised: the bodies never move, so (origin, target) decides it
-_LOS: WeakKeyDictionary = WeakKeyDictionary()
+#: line of sight per map, memoised: the bodies never move, so (origin, target) decides it (a plain dict keyed by
+#: the map: its lookup costs less than a WeakKeyDictionary's, and the maps are a handful of cached objects)
+_LOS: dict = {}
 
 
 def _los(world, origin: Hex, target: Hex) -> bool:
     gmap = world.gmap
     memo = _LOS.get(gmap)
     if memo is None:
+        if len(_LOS) >= 8:
+            _LOS.clear()
         memo = _LOS[gmap] = {}
     key = (origin, target)
     got = memo.get(key)
@@ -112,11 +124,25 @@ def shot(world, path, pos: Hex, vel: Hex, att_strength: int, target_pos: Hex, ta
          def_strength: int, target_disabled: int, worth: float, heroic: bool = False,
          ram_worth: float | None = None) -> tuple[float, float]:
     """The (value, hit chance) of a gun shot from a ship that moved along ``path`` to ``pos`` with ``vel``."""
-    best = None
+    best = 99
     origin = pos
+    tq, tr = target_pos
     for h in path or (pos,):
-        d = _dist(h, target_pos)
-        if best is None or d < best:
+        # hex distance, inlined (this loop runs for every candidate course against every enemy course)
+        q = h[0] - tq
+        r = h[1] - tr
+        d = q + r
+        if d < 0:
+            d = -d
+        if q < 0:
+            q = -q
+        if r < 0:
+            r = -r
+        if q > d:
+            d = q
+        if r > d:
+            d = r
+        if d < best:
             best, origin = d, h
     if best > 4:
         return 0.0, 0.0
@@ -124,16 +150,16 @@ def shot(world, path, pos: Hex, vel: Hex, att_strength: int, target_pos: Hex, ta
         return 0.0, 0.0
     vmod = max(0, _dist(vel, target_vel) - cb.VELOCITY_FREE)
     pen = best + vmod - (1 if heroic else 0)
-    col = cb.odds_column(att_strength, def_strength)
     if pos == target_pos and ram_worth is not None:
         return ram_then_shot(att_strength, def_strength, pen, target_disabled, worth, ram_worth)
-    return hit_value(col, pen, target_disabled, worth)
+    return hit_value(cb.odds_column(att_strength, def_strength), pen, target_disabled, worth)
 
 
 #: the ram table (2: D1, 3: D1, 4: D3, 5: D5 after the die's face 1, 2 give nothing): disabled turns per face
 RAM = (0, 0, 1, 1, 3, 5)
 
 
+@lru_cache(maxsize=4096)
 def ram_then_shot(att_strength: int, def_strength: int, pen: int, target_disabled: int, worth: float,
                   att_worth: float) -> float:
     """Value for the mover of ending in an enemy's hex: both ships roll the ram table, then the mover fires
@@ -154,8 +180,28 @@ def ram_then_shot(att_strength: int, def_strength: int, pen: int, target_disable
     return total / 36.0, 0.0
 
 
+#: gun range: a shot whose closest approach is farther than this is worth nothing
+GUN_RANGE = 4
+
+
+def _reach(anchor: Hex, hexes) -> int:
+    """The farthest any of ``hexes`` lies from ``anchor``: a target farther than ``GUN_RANGE`` plus this from
+    ``anchor`` is out of gun range of all of them (triangle inequality)."""
+    best = 0
+    for h in hexes:
+        d = _dist(anchor, h)
+        if d > best:
+            best = d
+    return best
+
+
 class Tactics:
-    """The threat model of one decision: the visible enemy ships and every course each can fly next."""
+    """The threat model of one decision: the visible enemy ships and every course each can fly next.
+
+    Everything that depends only on the enemy is computed once here, not once per candidate course: each
+    shooter's courses with how far their paths reach (so that a candidate out of gun range of all of them, or
+    of one course, is skipped without a shot: exact, those shots are worth 0), its ordnance flights (nuke and
+    every torpedo launch) and the flights of the ordnance already on the map."""
 
     def __init__(self, world, player: int):
         self.world = world
@@ -163,6 +209,15 @@ class Tactics:
         self.enemies = [e for e in world.ships if e.owner != player and not e.destroyed and not e.landed
                         and world.visible(e, player)]
         self.shooters = [(e, enemy_courses(world, e)) for e in self.enemies if can_fire(e)]
+        #: per shooter: (ship, strength, worth, reach of all its paths from its hex,
+        #: ((path, destination, velocity, reach of the path from the destination), ...))
+        self._guns = []
+        for e, courses in self.shooters:
+            bounded = tuple((epath, edest, evel, _reach(edest, epath or (edest,))) for epath, edest, evel in courses)
+            reach = max((_dist(e.pos, edest) + r for _p, edest, _v, r in bounded), default=0)
+            self._guns.append((e, strength(e), e.type.combat + 1.0, reach, bounded))
+        self._ordnance: dict[str, tuple] = {}
+        self._in_flight = None
         #: where each visible enemy will be if it coasts its next move (target of the follow-up shot)
         self.drifts = []
         for e in self.enemies:
@@ -178,9 +233,14 @@ class Tactics:
         enemy that coasts meanwhile: the third ply, so that a pursuer matches course with its quarry."""
         if not self.drifts or not can_fire(sh):
             return 0.0
+        # every hex of next turn's path lies within its length of ``dest``: velocity, one burn, pending gravity
+        span = max(abs(vel[0]), abs(vel[1]), abs(vel[0] + vel[1])) + 1 + len(pending)
+        if all(_dist(dest, epos) > GUN_RANGE + span for _e, epos, _v in self.drifts):
+            return 0.0
         world = self.world
         gmap = world.gmap
         best = 0.0
+        my_str = strength(sh)
         burns = (None, 0, 1, 2, 3, 4, 5) if (fuel is None or fuel > 0) and not sh.disabled else (None,)
         for b in burns:
             c = compute_course(gmap, dest, vel, fuel, pending, False, False, b, None, (), False,
@@ -188,25 +248,45 @@ class Tactics:
             if c.outcome != "normal" or gmap.off_map(c.destination):
                 continue
             for e, epos, evel in self.drifts:
-                v, _ = shot(world, c.contact, c.destination, c.velocity, strength(sh), epos, evel, strength(e),
+                v, _ = shot(world, c.contact, c.destination, c.velocity, my_str, epos, evel, strength(e),
                             e.disabled, e.type.combat + 1.0, sh.heroic, None)
                 if v > best:
                     best = v
         return best
 
-    def value(self, sh, path, dest: Hex, vel: Hex, lands: bool) -> float:
-        """gain - threat of our ship ``sh`` ending its move at ``dest`` with ``vel`` along ``path``."""
-        world = self.world
-        my_worth = sh.type.combat + 1.0
+    def follow_up_bound(self, sh, dest: Hex, vel: Hex, pending: tuple[int, ...]) -> float:
+        """An upper bound of :meth:`follow_up` from cheap distances: every hex of next turn's paths lies within
+        its length (speed, one burn, pending gravity) of ``dest``, so each enemy's shot has at least the penalty
+        of that range (no velocity modifier), and a shot's value only falls as its penalty grows."""
+        if not self.drifts or not can_fire(sh):
+            return 0.0
+        span = max(abs(vel[0]), abs(vel[1]), abs(vel[0] + vel[1])) + 1 + len(pending)
         my_str = strength(sh)
+        heroic = 1 if sh.heroic else 0
+        best = 0.0
+        for e, epos, _v in self.drifts:
+            d = _dist(dest, epos) - span
+            if d > GUN_RANGE:
+                continue
+            v = hit_value(cb.odds_column(my_str, strength(e)), max(0, d) - heroic, e.disabled, e.type.combat + 1.0)[0]
+            if v > best:
+                best = v
+        return best
+
+    def gain(self, sh, path, dest: Hex, vel: Hex, lands: bool) -> tuple[float, dict]:
+        """The best gun shot our ship ``sh`` can take right after this move (its value), with the chance it
+        disables its target (by target id): the first half of :meth:`value`, an upper bound of it."""
+        world = self.world
         gain = 0.0
         p_dis: dict[str, float] = {}
         if not lands and can_fire(sh) and world.rules.combat:
+            my_worth = sh.type.combat + 1.0
+            my_str = strength(sh)
             best = (0.0, None, 0.0)
             for e in self.enemies:
                 if not e.detected:
                     continue
-                v, hit = shot(world, path, dest, vel, strength(sh), e.pos, e.vel, strength(e), e.disabled,
+                v, hit = shot(world, path, dest, vel, my_str, e.pos, e.vel, strength(e), e.disabled,
                               e.type.combat + 1.0, sh.heroic, my_worth)
                 if dest == e.pos:
                     hit = 4.0 / 6.0
@@ -215,21 +295,100 @@ class Tactics:
             gain = best[0]
             if best[1] is not None:
                 p_dis[best[1]] = best[2]
+        return gain, p_dis
+
+    def value(self, sh, path, dest: Hex, vel: Hex, lands: bool, gained: tuple | None = None) -> float:
+        """gain - threat of our ship ``sh`` ending its move at ``dest`` with ``vel`` along ``path`` (``gained``:
+        :meth:`gain` of the same course, if already known)."""
+        world = self.world
+        my_worth = sh.type.combat + 1.0
+        my_str = strength(sh)
+        gain, p_dis = gained if gained is not None else self.gain(sh, path, dest, vel, lands)
         threat = 0.0
         if not lands and world.rules.combat:
-            for e, courses in self.shooters:
-                es = strength(e)
+            mine = frozenset(path[1:]) if len(path) >= 2 else None
+            for e, es, eworth, reach, courses in self._guns:
                 worst = 0.0
-                for epath, edest, evel in courses:
-                    v, _ = shot(world, epath, edest, evel, es, dest, vel, my_str, sh.disabled, my_worth, e.heroic,
-                                e.type.combat + 1.0)
-                    if v > worst:
-                        worst = v
-                worst = max(worst, ordnance_threat(world, e, path, dest, sh.disabled, my_worth))
+                if _dist(e.pos, dest) <= GUN_RANGE + reach:
+                    heroic = e.heroic
+                    for epath, edest, evel, r in courses:
+                        if _dist(edest, dest) > GUN_RANGE + r:
+                            continue  # out of range of every hex of this path: the shot is worth 0
+                        v, _ = shot(world, epath, edest, evel, es, dest, vel, my_str, sh.disabled, my_worth, heroic,
+                                    eworth)
+                        if v > worst:
+                            worst = v
+                if worst < my_worth:
+                    worst = max(worst, self._ordnance_threat(e, mine, dest, sh.disabled, my_worth))
                 threat += worst * (1.0 - p_dis.get(e.id, 0.0))
         if not lands:
-            threat += ordnance_hazard(world, self.player, path, dest, sh.disabled, my_worth)
+            threat += self._ordnance_hazard(path, dest, sh.disabled, my_worth)
         return gain - threat
+
+    def _flights(self, e) -> tuple:
+        """(nuke flight or None, hexes of every torpedo flight or None) of enemy ship ``e`` launching next turn,
+        as :func:`ordnance_threat` flies them."""
+        got = self._ordnance.get(e.id)
+        if got is not None:
+            return got
+        from . import ordnance_tables as ot
+
+        world = self.world
+        nuke = torps = None
+        if not (e.destroyed or e.landed or e.control != "own" or not cb.operational(e.disabled,
+                                                                                   e.type.fires_disabled)):
+            allowed = world.rules.allowed_ordnance
+            cap = e.type.cargo
+            free = None if cap is None else cap - e.cargo_used - e.passengers
+            gmap = world.gmap
+            grazing = world.options["grazing_is_contact"]
+            if "nuke" in allowed and (free is None or free >= ot.ordnance_mass("nuke")) and (
+                    e.type.warship or e.nukes < 1):
+                nuke = tuple(h for h in flight(gmap, e.pos, e.vel, grazing) if h != e.pos)
+            if "torpedo" in allowed and e.type.torpedoes and (free is None or free >= ot.ordnance_mass("torpedo")):
+                hexes = set()
+                for d, k in ot.torpedo_boost_options():
+                    hexes.update(flight(gmap, e.pos, ot.launch_velocity(e.vel, d, k), grazing))
+                torps = frozenset(hexes)
+        got = self._ordnance[e.id] = (nuke, torps)
+        return got
+
+    def _ordnance_threat(self, e, mine, my_pos: Hex, my_disabled: int, my_worth: float) -> float:
+        """:func:`ordnance_threat` from the flights computed once per enemy; ``mine`` the hexes our last move
+        entered (None if it did not move: then only our hex counts)."""
+        nuke, torps = self._flights(e)
+        worst = 0.0
+        if nuke is not None:
+            for h in nuke:
+                if (h in mine) if mine is not None else (h == my_pos):
+                    if h == my_pos:
+                        worst = my_worth
+                    break
+        if worst < my_worth and torps is not None and (
+                (not torps.isdisjoint(mine)) if mine is not None else (my_pos in torps)):
+            worst = max(worst, ordnance_hit_value("torpedo", my_disabled, my_worth))
+        return worst
+
+    def _ordnance_hazard(self, path, pos: Hex, disabled: int, worth: float) -> float:
+        """:func:`ordnance_hazard` with the flights of the ordnance on the map computed once."""
+        world = self.world
+        if not world.ordnance:
+            return 0.0
+        if self._in_flight is None:
+            self._in_flight = _ordnance_flights(world)
+        loss = 0.0
+        for o, hexes in self._in_flight:
+            if len(path) >= 2 and o.pos in path[1:]:
+                loss += ordnance_hit_value(o.kind, disabled, worth) if (o.kind != "nuke" or o.pos == pos) else 0.0
+                continue
+            for i, h in enumerate(hexes):
+                if i == 0 and o.owner == self.player:
+                    continue
+                if in_hex(path, pos, h):
+                    if o.kind != "nuke" or h == pos:
+                        loss += ordnance_hit_value(o.kind, disabled, worth)
+                    break
+        return loss
 
 
 # --- ordnance: exact flights of this player-turn -------------------------------------------------------------
@@ -343,27 +502,35 @@ def ordnance_threat(world, e, my_path, my_pos: Hex, my_disabled: int, my_worth: 
     return worst
 
 
+def _ordnance_flights(world) -> list:
+    """Every live item of ordnance on the map with the contact hexes of its next flight."""
+    from deltav.core.hexgrid import DIRECTIONS
+
+    gmap = world.gmap
+    grazing = world.options["grazing_is_contact"]
+    out = []
+    for o in world.ordnance:
+        if o.destroyed:
+            continue
+        q, r = o.pos[0] + o.vel[0], o.pos[1] + o.vel[1]
+        for d in o.pending:
+            q += DIRECTIONS[d][0]
+            r += DIRECTIONS[d][1]
+        out.append((o, flight(gmap, o.pos, (q - o.pos[0], r - o.pos[1]), grazing)))
+    return out
+
+
 def ordnance_hazard(world, player: int, path, pos: Hex, disabled: int, worth: float) -> float:
     """Expected loss from ordnance already in flight for our ship moving along ``path`` to ``pos``: items it
     walks into now, our own items flying on after our move, and enemy items flying on the enemy's next move."""
     if not world.ordnance:
         return 0.0
-    gmap = world.gmap
-    grazing = world.options["grazing_is_contact"]
     loss = 0.0
-    for o in world.ordnance:
-        if o.destroyed:
-            continue
+    for o, hexes in _ordnance_flights(world):
         if len(path) >= 2 and o.pos in path[1:]:
             loss += ordnance_hit_value(o.kind, disabled, worth) if (o.kind != "nuke" or o.pos == pos) else 0.0
             continue
-        q, r = o.pos[0] + o.vel[0], o.pos[1] + o.vel[1]
-        from deltav.core.hexgrid import DIRECTIONS
-
-        for d in o.pending:
-            q += DIRECTIONS[d][0]
-            r += DIRECTIONS[d][1]
-        for i, h in enumerate(flight(gmap, o.pos, (q - o.pos[0], r - o.pos[1]), grazing)):
+        for i, h in enumerate(hexes):
             if i == 0 and o.owner == player:
                 continue
             if in_hex(path, pos, h):

@@ -92,7 +92,8 @@ class LevelBot(ScriptedBot):
     (``_hold``).
 
     Budget: no iterations; every decision is a fixed enumeration (hard: at most one plan search of
-    ``beam * 7 * depth`` courses, cached, plus 43 x 43 course pairs per ship in combat)."""
+    ``beam * 7 * depth`` courses, cached, plus at most 43 x 43 course pairs per ship in combat, fewer by the
+    exact branch and bound of :meth:`_tactics`)."""
 
     name = "level"
 
@@ -189,27 +190,57 @@ class LevelBot(ScriptedBot):
         if k.tactics and world.rules.combat:
             tac = Tactics(world, d.player)
             if tac.enemies:
-                w = k.tactics
-                for o, pv in previews:
-                    if scores[o] > -10_000:
-                        scores[o] += w * tac.value(sh, pv.contact, pv.destination, pv.velocity, pv.lands)
-                for o, pv in previews:
-                    if scores[o] > -10_000 and not pv.lands and k.follow_up:
-                        scores[o] += w * self.follow_up_weight(world, d.player) * tac.follow_up(
-                            sh, pv.destination, pv.velocity, preview_pending(pv), pv.fuel_after)
-                guard = k.drift_guard
-                if guard and tac.shooters and not sh.disabled:
-                    # under the enemy's guns: a hit disables us, and a disabled ship drifts (into a planet?)
-                    gmap = world.gmap
-                    for o, pv in previews:
-                        if scores[o] > -10_000 and not pv.lands and not drift_safe(
-                                gmap, pv.destination, pv.velocity, preview_pending(pv), 3):
-                            scores[o] -= guard
+                self._tactics(world, d.player, sh, tac, previews, scores)
         best = None
         for o in mine:
             if best is None or scores[o] > scores[best]:
                 best = o
         return best
+
+    def _tactics(self, world, player: int, sh, tac, previews, scores) -> None:
+        """Hard's gun tactics on every course: ``tactics * value`` (the shot now minus every enemy's reply),
+        ``tactics * follow_up weight * follow_up`` (the third ply), and the drift guard under the enemy's guns.
+
+        Branch and bound, exact: the courses are completed best first (by an optimistic score: the score so
+        far plus the gain of the shot now, :meth:`Tactics.gain`, plus the largest follow-up it could get,
+        :meth:`Tactics.follow_up_bound`; the threat and the guard only subtract), and a course whose optimistic
+        score is below the best completed one is left unfinished, below it. The costly parts (every enemy's
+        reply over its 43 courses, next turn's courses) are only computed for courses that could be chosen.
+        Every finished course gets its score by the same sums in the same order as without the bound, so the
+        course chosen is the same."""
+        k = self.knobs
+        w = k.tactics
+        wf = w * self.follow_up_weight(world, player)
+        guard = k.drift_guard
+        guarding = guard and tac.shooters and not sh.disabled
+        gmap = world.gmap
+        todo = []
+        for i, (o, pv) in enumerate(previews):
+            pending = preview_pending(pv)
+            gained = tac.gain(sh, pv.contact, pv.destination, pv.velocity, pv.lands)
+            f_ub = 0.0 if (pv.lands or not k.follow_up) else tac.follow_up_bound(sh, pv.destination, pv.velocity,
+                                                                                  pending)
+            s = scores[o]
+            ub = ((s + w * gained[0]) + wf * f_ub) if s > -10_000 else s
+            todo.append((-ub, i, gained, pending, f_ub))
+        todo.sort(key=lambda t: (t[0], t[1]))
+        best = None
+        for neg_ub, i, gained, pending, f_ub in todo:
+            o, pv = previews[i]
+            if best is not None and -neg_ub < best:
+                break  # neither this course nor any after it can beat the best: left below it
+            if scores[o] > -10_000:
+                scores[o] += w * tac.value(sh, pv.contact, pv.destination, pv.velocity, pv.lands, gained)
+            if scores[o] > -10_000 and not pv.lands and k.follow_up:
+                if best is not None and scores[o] + wf * f_ub < best:
+                    continue
+                scores[o] += wf * tac.follow_up(sh, pv.destination, pv.velocity, pending, pv.fuel_after)
+            # under the enemy's guns: a hit disables us, and a disabled ship drifts (into a planet?)
+            if guarding and scores[o] > -10_000 and not pv.lands and not drift_safe(
+                    gmap, pv.destination, pv.velocity, pending, 3):
+                scores[o] -= guard
+            if best is None or scores[o] > best:
+                best = scores[o]
 
     def _land_next(self, world, sh, previews, scores, goals) -> None:
         """Look one move past each course: a course that ends where the next order can land on the goal gets

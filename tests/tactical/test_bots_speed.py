@@ -1,0 +1,208 @@
+"""The hard tactical bot's speed-ups must not change a decision (issue 15): the exact branch and bound over
+courses (``LevelBot._tactics``) against the plain evaluation of every course, the bounds it relies on
+(``Tactics.gain`` and ``Tactics.follow_up_bound`` never below what they bound), the per-decision ordnance
+flights against the module functions, and the memos keyed by plain values (planner expansions, enemy courses)
+against cold computations."""
+
+from __future__ import annotations
+
+import pytest
+
+from deltav.core.agent import Agent
+from deltav.core.match import play_match
+from deltav.core.protocol import Decision
+from deltav.games.tactical import planner
+from deltav.games.tactical.bots.level_bot import LevelBot
+from deltav.games.tactical.heuristics import preview_pending
+from deltav.games.tactical.mapdata import default_map
+from deltav.games.tactical.messages import Order
+from deltav.games.tactical.movement import CRASH, compute_course
+from deltav.games.tactical.planner import drift_safe, plan_route
+from deltav.games.tactical.preview import preview_course
+from deltav.games.tactical.tactics import ALL_PAIRS, Tactics, enemy_courses, ordnance_hazard, ordnance_threat
+
+from .helpers import GAME, new_state, place
+
+M = default_map()
+
+
+class Unbounded(LevelBot):
+    """The hard bot scoring every course in full (the evaluation before the branch and bound)."""
+
+    def _tactics(self, world, player, sh, tac, previews, scores):
+        k = self.knobs
+        w = k.tactics
+        for o, pv in previews:
+            if scores[o] > -10_000:
+                scores[o] += w * tac.value(sh, pv.contact, pv.destination, pv.velocity, pv.lands)
+        for o, pv in previews:
+            if scores[o] > -10_000 and not pv.lands and k.follow_up:
+                scores[o] += w * self.follow_up_weight(world, player) * tac.follow_up(
+                    sh, pv.destination, pv.velocity, preview_pending(pv), pv.fuel_after)
+        guard = k.drift_guard
+        if guard and tac.shooters and not sh.disabled:
+            for o, pv in previews:
+                if scores[o] > -10_000 and not pv.lands and not drift_safe(
+                        world.gmap, pv.destination, pv.velocity, preview_pending(pv), 3):
+                    scores[o] -= guard
+
+
+class Twin(Agent):
+    """Plays the hard bot and asks the unbounded one the same question (same view, a clone of the same rng);
+    counts the astrogation orders where they disagree."""
+
+    def __init__(self):
+        self.bot = LevelBot("hard", strict=True)
+        self.ref = Unbounded("hard", strict=True)
+        self.name = "twin"
+        self.orders = 0
+        self.differ = 0
+        self.worlds: list = []
+
+    def act(self, d: Decision):
+        twin = Decision(d.game, d.player, d.view, d.legal_actions, d.rng.clone(), d.options)
+        a = self.bot.act(d)
+        b = self.ref.act(twin)
+        if isinstance(a, Order):
+            self.orders += 1
+            self.differ += a != b
+            if len(self.worlds) < 40:
+                self.worlds.append((d.player, twin.sample_world(twin.rng.clone()), a.ship))
+        return a
+
+
+@pytest.mark.parametrize("scenario", ["duel", "fleet_action", "escape", "convoy"])
+def test_branch_and_bound_chooses_what_the_full_evaluation_chooses(scenario):
+    orders = differ = 0
+    for seed in range(4):
+        seats = [Twin(), Twin()]
+        play_match(GAME, {"scenario": scenario, "turn_limit": 10}, seed, seats)
+        orders += sum(t.orders for t in seats)
+        differ += sum(t.differ for t in seats)
+    assert orders >= 20
+    assert differ == 0
+
+
+def _courses_of(world, player, sid):
+    sh = world.ship(sid)
+    out = []
+    for a in world.legal_actions(player):
+        if isinstance(a, Order) and a.ship == sid:
+            pv = preview_course(world, sid, a)
+            if not pv.crashes:
+                out.append(pv)
+    return sh, out
+
+
+def test_bounds_are_never_below_what_they_bound():
+    seats = [Twin(), Twin(), Twin(), Twin()]
+    play_match(GAME, {"scenario": "duel", "turn_limit": 10}, 8, seats[:2])
+    play_match(GAME, {"scenario": "fleet_action", "turn_limit": 6}, 1, seats[2:])
+    checked = 0
+    for t in seats:
+        for player, world, sid in t.worlds:
+            tac = Tactics(world, player)
+            if not tac.enemies:
+                continue
+            sh, pvs = _courses_of(world, player, sid)
+            for pv in pvs:
+                pend = preview_pending(pv)
+                gained = tac.gain(sh, pv.contact, pv.destination, pv.velocity, pv.lands)
+                assert tac.value(sh, pv.contact, pv.destination, pv.velocity, pv.lands) <= gained[0] + 1e-12
+                assert tac.value(sh, pv.contact, pv.destination, pv.velocity, pv.lands, gained) == tac.value(
+                    sh, pv.contact, pv.destination, pv.velocity, pv.lands)
+                if not pv.lands:
+                    f = tac.follow_up(sh, pv.destination, pv.velocity, pend, pv.fuel_after)
+                    assert f <= tac.follow_up_bound(sh, pv.destination, pv.velocity, pend) + 1e-12
+                checked += 1
+    assert checked > 100
+
+
+def test_ordnance_threat_and_hazard_from_the_flights_computed_once():
+    s = new_state("duel")
+    place(s, "p0s0", (10, 0), vel=(1, -1), fuel=20)
+    place(s, "p1s0", (13, -3), vel=(-1, 0), fuel=20, detected=True)
+    s.active = 0
+    tac = Tactics(s, 0)
+    me = s.ship("p0s0")
+    e = s.ship("p1s0")
+    n = 0
+    for b, o in ALL_PAIRS:
+        c = compute_course(M, me.pos, me.vel, me.fuel, (), False, True, b, o)
+        if c.outcome == CRASH:
+            continue
+        path = tuple(c.contact)
+        mine = frozenset(path[1:]) if len(path) >= 2 else None
+        for dis in (0, 2):
+            want = ordnance_threat(s, e, path, c.destination, dis, 9.0)
+            assert tac._ordnance_threat(e, mine, c.destination, dis, 9.0) == want
+            n += want > 0
+        assert tac._ordnance_hazard(path, c.destination, 0, 9.0) == ordnance_hazard(s, 0, path, c.destination, 0,
+                                                                                    9.0)
+    assert n > 0  # some courses do meet the frigate's torpedoes or its nuke
+
+
+@pytest.mark.parametrize("fuel", [0, 1, 2, 7, None])
+def test_enemy_courses_memo_matches_a_cold_computation(fuel):
+    s = new_state("duel")
+    place(s, "p1s0", (13, -3), vel=(-1, 1), fuel=fuel, detected=True)
+    e = s.ship("p1s0")
+    got = enemy_courses(s, e)
+    pairs = ALL_PAIRS[:1] if fuel is not None and fuel <= 0 else (
+        ALL_PAIRS if e.type.can_overload and (fuel is None or fuel >= 2) else ALL_PAIRS[:7])
+    want = []
+    for b, o in pairs:
+        c = compute_course(M, e.pos, e.vel, fuel, (), False, e.type.can_overload, b, o)
+        if c.outcome not in (CRASH, "landing") and not M.off_map(c.destination):
+            want.append((tuple(c.contact), c.destination, c.velocity))
+    assert got == want
+    assert enemy_courses(s, e) == want  # from the memo
+
+
+def test_plan_route_with_a_warm_expansion_memo_equals_a_cold_one():
+    venus = tuple(M.bases_of["Venus"])
+    mars = tuple(M.bases_of["Mars"])
+    # the same start with other fuel shares expansions (fuel is keyed as none / some), and so does a plan from
+    # the second step of the first one
+    first = plan_route.__wrapped__(M, (-8, -6), (0, 0), (), 20, True, "land", venus, None, frozenset())
+    second = first[1][1]
+    starts = [((-8, -6), (0, 0), (), 20, True, venus), ((-8, -6), (0, 0), (), 6, True, venus), (*second, venus),
+              ((-5, 7), (0, 0), (), 20, True, mars), ((-5, 7), (0, 0), (), 2, True, mars)]
+    cold = []
+    for *st, goals in starts:
+        planner._MOVES.clear()
+        cold.append(plan_route.__wrapped__(M, *st, "land", goals, None, frozenset()))
+    planner._MOVES.clear()
+    warm = [plan_route.__wrapped__(M, *st, "land", goals, None, frozenset()) for *st, goals in starts]
+    assert warm == cold
+    assert len(cold[0]) == 7 and cold[2] is not None and cold[4] is None
+
+
+def _safe_cold(pos, vel, pending, fuel, depth):
+    if depth <= 0:
+        return True
+    for b in (None, 0, 1, 2, 3, 4, 5) if (fuel is None or fuel > 0) else (None,):
+        c = compute_course(M, pos, vel, fuel, pending, False, False, b)
+        if c.outcome == CRASH or M.off_map(c.destination):
+            continue
+        if c.outcome == "landing":
+            return True
+        if _safe_cold(c.destination, c.velocity, c.pending, None if fuel is None else fuel - c.fuel_spent,
+                      depth - 1):
+            return True
+    return False
+
+
+def test_safe_keyed_by_fuel_up_to_depth_answers_as_a_cold_search():
+    # beside Sol, near the map's edge and in open space, fast and slow: the fuel a ship has changes the answer
+    # only up to the depth searched
+    states = [((0, 2), (1, -1), ()), ((2, 0), (-2, 1), ()), ((-1, 3), (0, -2), ()), ((10, 0), (3, 0), ()),
+              ((-20, 18), (-2, 2), ()), ((5, 5), (0, 0), ())]
+    answers = set()
+    for pos, vel, pend in states:
+        for depth in (1, 2, 3):
+            for fuel in (0, 1, 2, 3, 5, 20, None):
+                want = _safe_cold(pos, vel, pend, fuel, depth)
+                assert planner.safe(M, pos, vel, pend, fuel, depth) == want, (pos, vel, fuel, depth)
+                answers.add(want)
+    assert answers == {True, False}
