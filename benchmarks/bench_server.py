@@ -71,7 +71,7 @@ class Stats:
 
 
 async def client(url: str, token: str, seat: int, seed: int, stats: Stats, drop_at: int | None,
-                 think: float = 0.0, deadline: float | None = None) -> None:
+                 think: float = 0.0, deadline: float | None = None, measure_from: float = 0.0) -> None:
     import orjson
     import websockets
 
@@ -105,7 +105,8 @@ async def client(url: str, token: str, seat: int, seed: int, stats: Stats, drop_
                         step, t0 = pending
                         mine = next((d for d in snap["deciding"] if d["seat"] == seat), None)
                         if snap["step"] > step or (mine is not None and mine["submitted"]):
-                            stats.latencies.append(time.perf_counter() - t0)
+                            if time.time() >= measure_from:  # --warmup: the connection burst is not counted
+                                stats.latencies.append(time.perf_counter() - t0)
                             pending = None
                     if snap["status"] == "over" or msg["room"]["status"] == "finished":
                         return
@@ -136,12 +137,13 @@ def warm_up() -> None:
     import websockets  # noqa: F401
 
 
-def client_process(jobs: list[tuple], think: float = 0.0, deadline: float | None = None) -> dict:
+def client_process(jobs: list[tuple], think: float = 0.0, deadline: float | None = None,
+                   measure_from: float = 0.0) -> dict:
     """One client process: every job (a seat's socket) on one event loop; returns its measurements."""
     stats = Stats()
 
     async def main():
-        await asyncio.gather(*[client(url, token, seat, seed, stats, drop_at, think, deadline)
+        await asyncio.gather(*[client(url, token, seat, seed, stats, drop_at, think, deadline, measure_from)
                                for url, token, seat, seed, drop_at in jobs])
 
     asyncio.run(main())
@@ -239,8 +241,9 @@ async def run(args) -> dict:
         cpu0 = sum(cpu_seconds(p) for p in pids)
         t0 = time.perf_counter()
         deadline = time.time() + args.seconds if args.seconds else None
+        measure_from = time.time() + args.warmup
         parts = await asyncio.gather(*[loop.run_in_executor(pool, client_process, jobs[i::procs], args.think,
-                                                            deadline) for i in range(procs)])
+                                                            deadline, measure_from) for i in range(procs)])
         wall = time.perf_counter() - t0
         cpu = sum(cpu_seconds(p) for p in pids) - cpu0
         pool.shutdown()
@@ -286,7 +289,7 @@ async def run(args) -> dict:
             return lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else float("nan")
 
         return {
-            "rooms": args.rooms, "think": args.think, "seconds_limit": args.seconds, "game": args.game,
+            "rooms": args.rooms, "think": args.think, "seconds_limit": args.seconds, "warmup": args.warmup, "game": args.game,
             "scenario": args.scenario, "create_seconds": create_s,
             "wall_seconds": wall, "actions": steps,
             "server_cpu_ms_per_action": 1000 * cpu / max(1, steps), "server_cores_used": cpu / wall,
@@ -326,6 +329,9 @@ def main(argv=None) -> int:
     ap.add_argument("--seconds", type=float, default=0.0,
                     help="stop the clients after this many seconds (matches left unfinished; the stored actions of "
                          "each room are checked against the start of its reference record)")
+    ap.add_argument("--warmup", type=float, default=0.0,
+                    help="latencies of submissions sent in the first N seconds (every socket connecting and getting "
+                         "its first snapshot at once) are not counted")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--profile", help="sample the server with py-spy into this file (raw folded stacks)")
     ap.add_argument("--profile-seconds", type=int, default=10)
@@ -352,7 +358,8 @@ def main(argv=None) -> int:
               f"server CPU {out['server_cpu_ms_per_action']:.2f} ms per action, {out['server_cores_used']:.2f} cores used "
               f"(machine load average {out['load_average']:.1f})")
         print(f"  submit-to-broadcast latency: p50 {out['p50_ms']:.1f} ms, p99 {out['p99_ms']:.1f} ms, "
-              f"max {out['max_ms']:.1f} ms ({out['latency_samples']} samples)")
+              f"max {out['max_ms']:.1f} ms ({out['latency_samples']} samples"
+              + (f", after a {out['warmup']:.0f} s warm-up" if out["warmup"] else "") + ")")
         print(f"  server memory: {out['server_rss_base_mib']:.0f} MiB idle, {out['server_rss_peak_mib']:.0f} MiB peak, "
               f"{out['memory_per_room_kib']:.0f} KiB per room")
         print(f"  drops and reconnects: {out['drops']}; records differing from the reference: {out['records_mismatched']}; "
