@@ -50,3 +50,13 @@ def test_random_games_never_fall_back_to_the_generic_wording():
                 lines += [GAME.describe_value(e) for e in applied.events]
             generic += sum(1 for t in lines if '="' in t or "=[" in t or "=null" in t)
     assert generic == 0
+
+
+def test_a_torpedo_launch_says_how_far_it_is_boosted_and_which_way():
+    """The boost is 1 or 2 hexes toward a direction key: both numbers are said (it read "boosted 2 NE" for both)."""
+    one = text.describe({"type": "launch", "ship": "p0s2", "kind": "torpedo", "boost": 1, "boost_dir": 1}, False)
+    two = text.describe({"type": "launch", "ship": "p0s2", "kind": "torpedo", "boost": 2, "boost_dir": 1}, False)
+    assert one == "p0s2: launch a torpedo, boosted 1 hex toward 2 NE"
+    assert two == "p0s2: launch a torpedo, boosted 2 hexes toward 2 NE"
+    assert text.describe({"type": "launch", "ship": "p0s2", "kind": "mine", "boost": 0, "boost_dir": None},
+                         False) == "p0s2: launch a mine"

@@ -59,7 +59,9 @@ def _action(t, g) -> str | None:
     if t == "surrender":
         return "surrender"
     if t == "launch":
-        boost = f", boosted {direction(g('boost_dir'))}" if g("boost_dir") is not None and g("boost") else ""
+        n = g("boost")
+        boost = (f", boosted {n} {'hex' if n == 1 else 'hexes'} toward {direction(g('boost_dir'))}"
+                 if g("boost_dir") is not None and n else "")
         return f"{g('ship')}: launch a {g('kind')}{boost}"
     if t == "emplace_base":
         return f"{g('ship')}: emplace its orbital base"
