@@ -347,3 +347,12 @@ def test_search_specs_name_game_knowledge(fake_game):
         make_agent(game, "mcts:evaluation=nothing")
     record, state, _ = play_match(game, {"heaps": "2,3"}, 3, [agent, make_agent(game, "random")])
     assert state.is_terminal()
+
+
+def test_a_scripted_bot_refusing_a_parameter_value_is_a_spec_error():
+    """A value the bot's constructor refuses is the spec's error, naming the value (it was a raw ValueError)."""
+    import deltav.games  # noqa: F401  (registers the games)
+
+    deltav.games.load_all()
+    with pytest.raises(AgentSpecError, match="sideways"):
+        make_agent("knighthawks", "bot:admiral:move=sideways")

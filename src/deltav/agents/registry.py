@@ -139,6 +139,8 @@ def _scripted(cls: type[Agent], raw: dict[str, Any], spec: str) -> Agent:
         return cls(**{k: _literal(v) for k, v in raw.items()})
     except TypeError as exc:
         raise AgentSpecError(spec, f"{cls.__name__} does not accept these parameters: {exc}") from None
+    except ValueError as exc:  # a parameter it takes, with a value it refuses (``move=sideways``)
+        raise AgentSpecError(spec, f"{cls.__name__}: {exc}") from None
 
 
 def _from_preset(gid: str, game_cls: type[Game] | None, level: str, raw: dict[str, Any], spec: str) -> Agent:
