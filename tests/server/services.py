@@ -32,6 +32,19 @@ def missing() -> list[str]:
     return out
 
 
+def required_or_skipped():
+    """The ``pytestmark`` of a test module that needs PostgreSQL and Redis: skipped on a developer's machine
+    without their binaries; on CI (``CI`` set) a missing binary fails the whole module instead of hiding it."""
+    import pytest
+
+    absent = missing()
+    if absent and os.environ.get("CI"):
+        raise RuntimeError(f"CI needs PostgreSQL and Redis binaries (missing: {', '.join(absent)}); "
+                           "scripts/system-deps.sh installs them")
+    return pytest.mark.skipif(bool(absent), reason=f"needs PostgreSQL and Redis binaries (missing: "
+                                                     f"{', '.join(absent)})")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -24,11 +24,7 @@ from tests.server.test_live import CLIENT_SEED, MATCHES
 
 # A developer's machine without the services skips these; CI never does (its set-up installs them, and a missing
 # binary there must fail, not hide the chaos test).
-if services.missing() and os.environ.get("CI"):
-    raise RuntimeError(f"CI needs PostgreSQL and Redis binaries (missing: {', '.join(services.missing())}); "
-                       "scripts/system-deps.sh installs them")
-pytestmark = pytest.mark.skipif(bool(services.missing()), reason=f"needs PostgreSQL and Redis binaries (missing: "
-                                                                   f"{', '.join(services.missing())})")
+pytestmark = services.required_or_skipped()
 
 LEASE = "1.5"
 

@@ -6,18 +6,11 @@ reconnect overlay or an error, and plays on."""
 
 from __future__ import annotations
 
-import os
-
-import pytest
-
 from tests.server import services
 from tests.server.helpers import ProcessServer, http
 from tests.web.conftest import Room
 
-if services.missing() and os.environ.get("CI"):
-    raise RuntimeError(f"CI needs PostgreSQL and Redis binaries (missing: {', '.join(services.missing())})")
-pytestmark = pytest.mark.skipif(bool(services.missing()), reason=f"needs PostgreSQL and Redis binaries (missing: "
-                                                                   f"{', '.join(services.missing())})")
+pytestmark = services.required_or_skipped()
 
 
 def test_a_seat_opened_on_another_process_is_sent_to_the_owner(built_client, new_page):
