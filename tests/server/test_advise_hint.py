@@ -73,3 +73,25 @@ def test_no_hints_between_people_and_no_advice_in_games_without_it(tmp_path):
             ws.send_json({"type": "advise", "id": 1, "request": {}})
             err = until(ws, lambda m: m.get("type") == "error")
             assert err["code"] == "illegal_action" and err["rule"] == "protocol.advise"
+
+
+def test_a_hint_that_fails_inside_the_server_still_gets_its_answer(tmp_path, monkeypatch):
+    """A bug on the way to the hint (here: the bot pool raising) is answered with an ``internal`` error carrying
+    the request's id, so the client's pending request ends instead of waiting forever; the room plays on."""
+    from deltav.server.bots import BotRunner
+
+    async def broken(self, bot, decision):
+        raise RuntimeError("the bot pool broke")
+
+    with client(tmp_path) as c:
+        code, token = room(c, ["human", "bot:random"])
+        with c.websocket_connect(f"/ws/{code}?token={token}") as ws:
+            snap = until(ws, lambda m: m["type"] == "state")["snapshot"]
+            monkeypatch.setattr(BotRunner, "decide", broken)
+            ws.send_json({"type": "hint", "id": "h1"})
+            err = until(ws, lambda m: m.get("id") == "h1")
+            assert err["type"] == "error" and err["code"] == "internal"
+            monkeypatch.undo()
+            ws.send_json({"type": "hint", "id": "h2"})
+            hint = until(ws, lambda m: m.get("id") == "h2")
+            assert hint["type"] == "hint" and hint["step"] == snap["step"]

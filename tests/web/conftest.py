@@ -209,6 +209,10 @@ class LiveServer:
     def output(self) -> str:
         return self.log_path.read_text()
 
+    def log_tail(self, lines: int = 60) -> str:
+        """The end of the server's log (what a failing browser test shows of the server's side)."""
+        return "\n".join(self.output().splitlines()[-lines:])
+
     def stop(self) -> None:
         if self.proc.poll() is None:
             self.proc.terminate()

@@ -88,6 +88,19 @@ def wait_step(pg, step, timeout=30000):
     pg.wait_for_function(f"window.deltavTactical.screen.snapshot().step > {step}", timeout=timeout)
 
 
+def ask_hint(pg, live_server) -> str:
+    """Press I and wait for the answer, a hint or a refusal (never "Asking the hard bot…" for ever); a refusal
+    fails with the end of the server log, which says why."""
+    pg.keyboard.press("i")
+    pg.wait_for_function("(() => { const t = document.querySelector('.match .status').textContent; "
+                         "return t.startsWith('Hint') || t.startsWith('No hint') || t.startsWith('A hint') || "
+                         "t.startsWith('The game moved on'); })()",
+                         timeout=90000)
+    text = status_text(pg)
+    assert text.startswith("Hint"), f"{text}\n{live_server.log_tail()}"
+    return text
+
+
 def test_a_game_against_a_bot_from_the_lobby(live_server, new_page, screenshots):
     pg = new_page()
     pg.goto(live_server.base + "/")
@@ -260,9 +273,7 @@ def test_a_phone_with_touch(live_server, new_page, screenshots):
 def test_a_hint_against_the_bot(live_server, new_page):
     pg = play(live_server, new_page, seed=6)
     wait_my_astrogation(pg)
-    pg.keyboard.press("i")
-    pg.wait_for_function("document.querySelector('.match .status').textContent.startsWith('Hint')", timeout=60000)
-    assert "p0s0" in status_text(pg)
+    assert "p0s0" in ask_hint(pg, live_server)
     assert not pg.errors, pg.errors
 
 
@@ -288,13 +299,15 @@ def test_combat_targets_and_odds(live_server, new_page, screenshots):
             break
         # head for the enemy: the hint picks a sensible order; else end the phase
         if s["view"]["phase"] == "astrogation":
-            pg.keyboard.press("i")
-            pg.wait_for_function("document.querySelector('.match .status').textContent.startsWith('Hint')",
-                                 timeout=60000)
+            ask_hint(pg, live_server)
         pg.keyboard.press("Enter")
         if "Enter again" in status_text(pg):
             pg.keyboard.press("Enter")
         wait_step(pg, s["step"])
+        if s["view"]["phase"] == "astrogation":
+            # Enter sends the order and then end_astrogation: wait for both, not the first step alone
+            pg.wait_for_function("(() => { const s = window.deltavTactical.screen.snapshot(); return s.status === "
+                                 "'over' || !s.to_act || s.view.phase !== 'astrogation'; })()", timeout=30000)
     else:
         pytest.fail("no combat phase came")
     assert not pg.errors, pg.errors

@@ -30,7 +30,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from deltav.core.errors import DeltavError, RecordError
 from deltav.server.hub import Hub
 from deltav.server.replays import ReplayCache
-from deltav.server.rooms import ClientError, Settings
+from deltav.server.rooms import ClientError, Settings, message_ref
 from deltav.server.store import Store, default_url
 from deltav.server.tokens import normalize_code
 
@@ -340,7 +340,9 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
                     await room.handle(conn, msg.get("text"))
                 except Exception:  # a bug must not take the connection or the room down
                     log.exception("room %s: message handling failed", room.code)
-                    conn.send({"type": "error", "code": "internal", "message": "the server failed on this message"})
+                    # with the message's id, so that a request waiting for its answer (hint, advise) ends too
+                    conn.send({"type": "error", "code": "internal", "message": "the server failed on this message",
+                               "id": message_ref(msg.get("text"))})
                 if conn.closed:
                     break
         except WebSocketDisconnect:

@@ -418,7 +418,7 @@ class Room:
                 raise ClientError("unknown_type", f"unknown message type {kind!r} "
                                                   "(known: submit, chat, sync, ping, rematch, advise, hint)")
         except ClientError as exc:
-            conn.send({**exc.to_json(), "id": _ref(text)})
+            conn.send({**exc.to_json(), "id": message_ref(text)})
 
     async def submit(self, conn: Conn, msg: Mapping) -> None:
         if conn.seat is None:
@@ -654,7 +654,7 @@ async def _to_the_end(coro: Any) -> Any:
         raise
 
 
-def _ref(text: str | None) -> Any:
+def message_ref(text: str | None) -> Any:
     """The client's ``id`` of a message, when it can be read (echoed in errors)."""
     if not text or len(text) > MAX_MESSAGE_BYTES:
         return None

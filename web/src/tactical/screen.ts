@@ -889,7 +889,13 @@ export class TacticalScreen implements GameScreen {
     if (!this.snap?.to_act) return this.host.say("A hint is for your own turn.", "warn");
     this.host.say("Asking the hard bot…", "info");
     try {
+      const asked = this.snap.step;
       const msg = await this.host.request({ type: "hint" });
+      if (msg["step"] !== asked || this.snap?.step !== asked) {
+        // the game moved on while the bot thought: a hint for an earlier moment would set a stale order
+        this.host.say("The game moved on before the hint came: press I again for one.", "warn");
+        return;
+      }
       const action = msg["action"] as Act;
       const text = this.actionWords(action);
       if (action.type === "order") {
