@@ -39,6 +39,7 @@ import statistics
 import sys
 import tempfile
 import time
+import urllib.request
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -178,6 +179,23 @@ async def stored_actions(db: str, codes: list[str]) -> dict[str, list[tuple[int,
     return out
 
 
+def gc_pauses(bases: list[str]) -> dict[str, list[float]]:
+    """The servers' collector pauses so far, from ``GET /metrics``: generation -> [count, total s, longest s]."""
+    out: dict[str, list[float]] = {}
+    for base in bases:
+        with urllib.request.urlopen(base + "/metrics", timeout=10) as r:
+            text = r.read().decode()
+        for line in text.splitlines():
+            for name, slot in (("deltav_gc_pause_seconds_count", 0), ("deltav_gc_pause_seconds_sum", 1),
+                               ("deltav_gc_pause_max_seconds", 2)):
+                if line.startswith(name + "{"):
+                    gen = line.split('generation="')[1].split('"')[0]
+                    got = out.setdefault(gen, [0.0, 0.0, 0.0])
+                    value = float(line.split()[-1])
+                    got[slot] = max(got[slot], value) if slot == 2 else got[slot] + value
+    return out
+
+
 async def run(args) -> dict:
     tmp = tempfile.mkdtemp(prefix="deltav-bench-")
     db = f"sqlite+aiosqlite:///{tmp}/bench.db"
@@ -238,6 +256,7 @@ async def run(args) -> dict:
                 await asyncio.sleep(0.2)
 
         sampler = asyncio.create_task(sample())
+        gc0 = await asyncio.to_thread(gc_pauses, [x.base for x in servers])
         cpu0 = sum(cpu_seconds(p) for p in pids)
         t0 = time.perf_counter()
         deadline = time.time() + args.seconds if args.seconds else None
@@ -246,6 +265,10 @@ async def run(args) -> dict:
                                                             deadline, measure_from) for i in range(procs)])
         wall = time.perf_counter() - t0
         cpu = sum(cpu_seconds(p) for p in pids) - cpu0
+        gc1 = await asyncio.to_thread(gc_pauses, [x.base for x in servers])
+        collections = {gen: {"count": int(v[0] - gc0.get(gen, [0, 0, 0])[0]),
+                             "total_ms": 1000 * (v[1] - gc0.get(gen, [0, 0, 0])[1]), "longest_ms": 1000 * v[2]}
+                       for gen, v in sorted(gc1.items())}
         pool.shutdown()
         if profiler is not None:
             profiler.wait()
@@ -299,7 +322,7 @@ async def run(args) -> dict:
             "drops": stats.drops, "server_rss_base_mib": base_rss / 1024, "server_rss_peak_mib": peak_rss / 1024,
             "memory_per_room_kib": (peak_rss - base_rss) / args.rooms, "records_mismatched": mismatched,
             "lost_actions": lost, "duplicated_actions": dup, "client_errors": stats.errors[:5],
-            "cores": os.cpu_count(),
+            "cores": os.cpu_count(), "gc_pauses": collections,
             "processes": len(servers), "database": "postgresql" if backing else "sqlite",
             "server_errors": [ln for s in servers for ln in s.output().splitlines() if "Error" in ln or "ERROR" in ln][:5],
         }
@@ -362,6 +385,9 @@ def main(argv=None) -> int:
               + (f", after a {out['warmup']:.0f} s warm-up" if out["warmup"] else "") + ")")
         print(f"  server memory: {out['server_rss_base_mib']:.0f} MiB idle, {out['server_rss_peak_mib']:.0f} MiB peak, "
               f"{out['memory_per_room_kib']:.0f} KiB per room")
+        print("  collector pauses while the clients played: " + ("; ".join(
+            f"generation {g}: {v['count']} ({v['total_ms']:.0f} ms in all, longest {v['longest_ms']:.1f} ms)"
+            for g, v in out["gc_pauses"].items()) or "none"))
         print(f"  drops and reconnects: {out['drops']}; records differing from the reference: {out['records_mismatched']}; "
               f"lost actions: {out['lost_actions']}, duplicated: {out['duplicated_actions']}")
         for e in out["client_errors"]:

@@ -253,7 +253,7 @@ def test_a_games_annotations_ride_on_its_legal_actions():
 
     class Annotated(toy_game):  # the hook a game overrides (the tactical course preview, say)
         @classmethod
-        def annotate_legal(cls, state, player, actions):
+        def annotate_legal(cls, state, player, actions, view=None):
             return [{"bid_of": a.amount} if a.amount else None for a in actions]
 
     s = Session(Annotated, {}, 3, ["alice", "bob"])
@@ -266,3 +266,26 @@ def test_board_hook_gives_the_tactical_board_and_none_elsewhere():
     assert get_game("toy").board({}) is None
     doc = get_game("tactical").board({"scenario": "duel"})
     assert doc["format"] == "deltav-tactical-board/1" and doc["scenario"]["id"] == "duel"
+
+
+@pytest.mark.parametrize("game_id", ["toy", "mining"])
+def test_each_viewers_log_and_view_follow_every_step(game_id):
+    """The per-viewer log index and the view kept for a step's snapshots give what a scan of every event and a
+    fresh view give, at every step of a whole match, for each seat and a spectator."""
+    game = get_game(game_id)
+    s = Session(game, {}, 5)
+    rng = Rng(11)
+    viewers = [None, *range(s.num_players)]
+    while not s.is_over():
+        for v in viewers:
+            snap = s.snapshot(v)
+            assert snap["view"] == s.state.view(v)
+            every = [r for r in s._log if r[1].visible_to(v)]
+            assert [e["event"] for e in snap["log"]] == [r[1].to_json() for r in every[-LOG_TAIL:]]
+            for since in (0, max(0, s.step - 3), s.step):
+                got = s.log(v, since)
+                assert [(e["step"], e["event"]) for e in got] == [(r[0], r[1].to_json()) for r in every
+                                                                  if r[0] >= since]
+        seat = s.waiting_for()[0]
+        legal = s.legal_actions(seat)
+        s.submit_action(seat, rng.choice(legal), expected_step=s.step)

@@ -53,7 +53,7 @@ def test_each_action_is_described_once_and_each_seats_notes_built_once_per_step(
             described[v] += 1
         return real_describe(cls, v)
 
-    def annotate(cls, st, player, actions):
+    def annotate(cls, st, player, actions, view=None):
         annotated[(player, rooms[0].session.step if rooms else None)] += 1
         return real_annotate(cls, st, player, actions)
 

@@ -259,10 +259,14 @@ class Game:
         return None
 
     @classmethod
-    def annotate_legal(cls, state: State, player: int, actions: Sequence[Action]) -> list[dict | None] | None:
+    def annotate_legal(cls, state: State, player: int, actions: Sequence[Action],
+                       view: Mapping | None = None) -> list[dict | None] | None:
         """Per-action annotations a client may show next to each legal action of ``player`` (the tactical course
         preview of each order, say): one plain-JSON object or None per action, in order, computed from what
-        ``player`` may know only. None (the default) for no annotations. Games override."""
+        ``player`` may know only. None (the default) for no annotations. ``view``, when the caller has it, is
+        ``state.view(player)`` already built (a session builds it once per step for the snapshot), so a game
+        that annotates from the view reads it instead of building it again; it is read, never changed. Games
+        override."""
         return None
 
     @classmethod

@@ -22,7 +22,6 @@ This module owns the session only: no agents, no clocks, no I/O, no transport.
 from __future__ import annotations
 
 import bisect
-import itertools
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -92,6 +91,9 @@ class Session:
         self.record: MatchRecord = record_for(game, self.options, seed, labels)
         self._pending: dict[int, Action] = {}
         self._log: list[list] = []  # [step index, event, its log entry (made when first asked for)] per event
+        # the rows each viewer may see (None: a spectator), in order: a snapshot's log tail is a slice, not a scan
+        self._seen: dict[int | None, list[list]] = {v: [] for v in (None, *range(self.num_players))}
+        self._views: dict[int | None, Any] = {}  # each viewer's view at this step, built once for its snapshots
         self._deciding: tuple[int, ...] = tuple(self.state.current_players())
         self._legal_cache: dict[int, list[Action]] = {}
         self._legal_json: dict[int, list[dict]] = {}
@@ -132,17 +134,13 @@ class Session:
     def log(self, viewer: int | None, since: int | None = None) -> list[dict]:
         """The applied events ``viewer`` may see as ``{"step", "event", "text"}``: those of steps ``>= since``,
         or the newest :data:`LOG_TAIL` when ``since`` is None. Entries are shared between calls: read only."""
-        if since is None:  # the newest LOG_TAIL, found from the end (a long match's log is not scanned whole)
-            rows = []
-            for r in reversed(self._log):
-                if r[1].visible_to(viewer):
-                    rows.append(r)
-                    if len(rows) == LOG_TAIL:
-                        break
-            rows.reverse()
+        seen = self._seen.get(viewer)
+        if seen is None:  # not a seat of this match: what a spectator sees
+            seen = self._seen[None]
+        if since is None:  # the newest LOG_TAIL
+            rows = seen[-LOG_TAIL:]
         else:
-            start = bisect.bisect_left(self._log, since, key=_row_step)  # rows are in step order
-            rows = [r for r in itertools.islice(self._log, start, None) if r[1].visible_to(viewer)]
+            rows = seen[bisect.bisect_left(seen, since, key=_row_step):]  # rows are in step order
         for r in rows:
             if r[2] is None:
                 r[2] = {"step": r[0], "event": r[1].to_json(), "text": self.game.describe_value(r[1])}
@@ -168,18 +166,26 @@ class Session:
             "submitted": (
                 {"action": pending.to_json(), "text": self.game.describe_value(pending)} if pending is not None else None
             ),
-            "view": self.state.view(seat),
+            "view": self.view(seat),
             "result": result,
             "returns": self.state.returns() if result is not None else None,
             "log": self.log(seat, since),
         }
+
+    def view(self, seat: int | None) -> Any:
+        """``state.view(seat)``, built once per step and shared by that viewer's snapshots: read only (it is
+        encoded, never changed; an agent's :meth:`decision` gets a view of its own)."""
+        got = self._views.get(seat)
+        if got is None:
+            got = self._views[seat] = self.state.view(seat)
+        return got
 
     def _legal_entries(self, seat: int) -> list[dict]:
         got = self._legal_json.get(seat)
         if got is None:
             actions = self.legal_actions(seat)
             got = [{"action": a.to_json(), "text": self.game.describe_value(a)} for a in actions]
-            notes = self.game.annotate_legal(self.state, seat, actions)
+            notes = self.game.annotate_legal(self.state, seat, actions, view=self.view(seat))
             if notes is not None:
                 for entry, note in zip(got, notes, strict=True):
                     if note is not None:
@@ -285,7 +291,10 @@ class Session:
         events = self.state.apply_action(player, action)
         index = self.step
         self.record.steps.append(Step(player, action.to_json(), events_json(events)))
-        self._log.extend([index, e, None] for e in events)
+        rows = [[index, e, None] for e in events]
+        self._log.extend(rows)
+        for viewer, seen in self._seen.items():
+            seen.extend(r for r in rows if r[1].visible_to(viewer))
         return AppliedStep(index, player, action, tuple(events))
 
     def _apply_batch(self, batch: list[tuple[int, Action]]) -> Outcome:
@@ -310,6 +319,7 @@ class Session:
         self._pending.clear()
         self._legal_cache.clear()
         self._legal_json.clear()
+        self._views.clear()
         self._deciding = tuple(self.state.current_players())
         if self.state.is_terminal():
             self.record.result = result_of(self.state)

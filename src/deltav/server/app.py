@@ -127,6 +127,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         finally:
             if mcp_mount:
                 await mcp_mount[1].close()
+            if h.metrics is not None:
+                h.metrics.close()
             await hub().close()
             await store.close()
 

@@ -57,7 +57,7 @@ class RoomSession(Session):
             for a in actions:
                 action_json, text = described(self.game, a)
                 got.append({"action": action_json, "text": text})
-            notes: Any = self.game.annotate_legal(self.state, seat, actions)
+            notes: Any = self.game.annotate_legal(self.state, seat, actions, view=self.view(seat))
             if notes is not None:
                 for entry, note in zip(got, notes, strict=True):
                     if note is not None:

@@ -4,7 +4,10 @@
 - ``deltav_sockets``: open WebSockets (seats and spectators);
 - ``deltav_actions_total``: accepted submissions stored by this process (a rate of it is actions/s);
 - ``deltav_submit_seconds``: a histogram of the time from a submission's arrival to its broadcast being queued
-  (the check, the database commit, every viewer's snapshot).
+  (the check, the database commit, every viewer's snapshot);
+- ``deltav_gc_pause_seconds{generation}``: a histogram of the cyclic garbage collector's pauses (the process
+  stops while it runs: the usual cause of a latency tail), and ``deltav_gc_pause_max_seconds{generation}``, the
+  longest so far.
 
 Each app has its own registry (several apps may live in one test process). This module owns the metric objects
 only; rooms and the app update them.
@@ -12,12 +15,15 @@ only; rooms and the app update them.
 
 from __future__ import annotations
 
+import gc
+import time
 from collections.abc import Callable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+GC_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 
 
 class Metrics:
@@ -32,6 +38,30 @@ class Metrics:
         self.actions = Counter("deltav_actions", "accepted submissions stored", registry=self.registry)
         self.latency = Histogram("deltav_submit_seconds", "submission arrival to broadcast", buckets=BUCKETS,
                                  registry=self.registry)
+
+        self.gc_pause = Histogram("deltav_gc_pause_seconds", "cyclic garbage collector pauses", ["generation"],
+                                  buckets=GC_BUCKETS, registry=self.registry)
+        self.gc_max = Gauge("deltav_gc_pause_max_seconds", "longest collector pause", ["generation"],
+                            registry=self.registry)
+        self._gc_started = 0.0
+        self._gc_longest: dict[str, float] = {}
+        gc.callbacks.append(self._on_gc)
+
+    def _on_gc(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+            return
+        pause = time.perf_counter() - self._gc_started
+        gen = str(info.get("generation", "?"))
+        self.gc_pause.labels(gen).observe(pause)
+        if pause > self._gc_longest.get(gen, 0.0):
+            self._gc_longest[gen] = pause
+            self.gc_max.labels(gen).set(pause)
+
+    def close(self) -> None:
+        """Stop timing the collector (the callback is process-wide; an app that shuts down removes its own)."""
+        if self._on_gc in gc.callbacks:
+            gc.callbacks.remove(self._on_gc)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -6,6 +6,7 @@ This module owns process start-up only (the ``deltav serve`` command calls :func
 from __future__ import annotations
 
 import gc
+import os
 import socket
 import sys
 
@@ -18,6 +19,17 @@ from deltav.server.rooms import Settings
 #: p99 to about 0.15 s with the same throughput (``benchmarks/bench_server.py --rooms 1000 --think 2 --seconds
 #: 60 --warmup 20 --client-procs 2``, docs/server.md).
 GC_THRESHOLDS = (50_000, 50, 1000)
+
+def gc_thresholds(text: str | None) -> tuple[int, int, int]:
+    """The collector's thresholds: ``GC_THRESHOLDS``, or three positive integers from ``DELTAV_GC_THRESHOLDS``
+    (``"5000,2,1000"``) for an operator tuning a server's pauses."""
+    if not text:
+        return GC_THRESHOLDS
+    parts = text.split(",")
+    if len(parts) != 3 or not all(p.strip().isdigit() and int(p) > 0 for p in parts):
+        raise SystemExit(f"DELTAV_GC_THRESHOLDS must be three positive integers like 5000,2,1000, not {text!r}")
+    return int(parts[0]), int(parts[1]), int(parts[2])
+
 
 #: WebSocket frames above this close the connection (1009); messages above ``Settings.max_message_bytes`` but
 #: below this are refused with an error and the connection stays open.
@@ -60,7 +72,7 @@ def serve(host: str, port: int, db_url: str, settings: Settings, log_level: str 
     sys.setswitchinterval(0.0005)
     gc.collect()
     gc.freeze()  # what start-up made (modules, game data) is never scanned again
-    gc.set_threshold(*GC_THRESHOLDS)
+    gc.set_threshold(*gc_thresholds(os.environ.get("DELTAV_GC_THRESHOLDS")))
     sock = bind(host, port)
     actual = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host

@@ -66,11 +66,11 @@ class DeepSpaceGame(Game):
         return board(cls.resolve_options(options))
 
     @classmethod
-    def annotate_legal(cls, state: DeepSpaceState, player: int, actions) -> list[dict | None]:
+    def annotate_legal(cls, state: DeepSpaceState, player: int, actions, view=None) -> list[dict | None]:
         """Per-action notes from ``player``'s view only (``annotate.annotate``): costs, odds, previews."""
         from deltav.games.deepspace.annotate import annotate
 
-        return annotate(state.view(player), actions)
+        return annotate(state.view(player) if view is None else view, actions)
 
     @classmethod
     def scenarios(cls) -> list[ScenarioInfo]:

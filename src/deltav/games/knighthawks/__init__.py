@@ -107,10 +107,10 @@ class KnightHawks(Game):
         return board(_scenario_for(opts), opts)
 
     @classmethod
-    def annotate_legal(cls, state, player, actions):
+    def annotate_legal(cls, state, player, actions, view=None):
         from deltav.games.knighthawks.annotate import annotate
 
-        return annotate(state, player, actions)
+        return annotate(state, player, actions, view)
 
     @classmethod
     def new_initial_state(cls, options: Mapping[str, Any] | None = None, seed: int = 0) -> KHState:

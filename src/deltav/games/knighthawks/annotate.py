@@ -24,7 +24,7 @@ rules modules. Must not change the state, roll dice or do I/O.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from deltav.games.knighthawks import damage as dmg
 from deltav.games.knighthawks import fire_phase, movement_phase
@@ -112,9 +112,11 @@ def _repair_note(points: int) -> dict:
     return {"success": counts["repaired"], "fail": counts["failed"], "lost": counts["unrepairable"]}
 
 
-def annotate(state, player: int, actions: Sequence) -> list[dict | None]:
-    """One note (or None) per action of ``player``'s legal list, from that player's view only."""
-    view = state.view(player)
+def annotate(state, player: int, actions: Sequence, view: Mapping | None = None) -> list[dict | None]:
+    """One note (or None) per action of ``player``'s legal list, from that player's view only (``view``: that
+    view already built, when the caller has it)."""
+    if view is None:
+        view = state.view(player)
     ships = {sj["id"]: Ship.from_json(sj) for sj in view["ships"]}
     defensive = state.fire_mode == "def"
     out: list[dict | None] = []

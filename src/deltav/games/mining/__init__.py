@@ -106,9 +106,9 @@ class MiningGame(Game):
         return line if line is not None else super().describe_value(v)
 
     @classmethod
-    def annotate_legal(cls, state: MiningState, player: int, actions) -> list[dict | None] | None:
+    def annotate_legal(cls, state: MiningState, player: int, actions, view=None) -> list[dict | None] | None:
         """Notes for a client on each legal action, from the player's own knowledge (``annotate.py``)."""
-        return annotate.annotate(state, player, actions)
+        return annotate.annotate(state, player, actions, view)
 
     @classmethod
     def render_view(cls, view: Mapping) -> str | None:

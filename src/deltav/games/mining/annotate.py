@@ -47,7 +47,7 @@ def _counts(view: Mapping, kind: str) -> bool:
     return cm.fits(need, size, matched, m)
 
 
-def annotate(state, player: int, actions: Sequence) -> list[dict | None] | None:
+def annotate(state, player: int, actions: Sequence, view: Mapping | None = None) -> list[dict | None] | None:
     """One note (or None) per action, in order; None when no action has a note.
 
     What every note of one call shares is computed once, lazily: the view, the known tiles, the odds over the
@@ -55,7 +55,8 @@ def annotate(state, player: int, actions: Sequence) -> list[dict | None] | None:
     contract's need (a player has up to ~50 legal actions, most of them reveals or looks)."""
     if not actions:
         return None
-    view = make_view(state, player)
+    if view is None:
+        view = make_view(state, player)
     tiles = view["tiles"]
     known = known_tiles(view)
     odds: dict[str, float] | None = None

@@ -83,7 +83,7 @@ class TacticalGame(Game):
         return board(options)
 
     @classmethod
-    def annotate_legal(cls, state, player: int, actions) -> list[dict | None] | None:
+    def annotate_legal(cls, state, player: int, actions, view=None) -> list[dict | None] | None:
         """Course previews of orders, odds of attacks, costs of purchases (``annotate.annotate_legal``)."""
         from .annotate import annotate_legal
 

@@ -1,0 +1,39 @@
+"""``GET /metrics`` of one process, in-process: the room and socket gauges, the submission histogram, and the
+garbage collector's pauses (timed by a ``gc.callbacks`` hook that the app removes when it shuts down)."""
+
+from __future__ import annotations
+
+import gc
+
+from starlette.testclient import TestClient
+
+from deltav.server.app import create_app
+from deltav.server.rooms import Settings
+
+
+def test_metrics_count_rooms_actions_and_collector_pauses(tmp_path):
+    before = len(gc.callbacks)
+    app = create_app(f"sqlite+aiosqlite:///{tmp_path / 's.db'}", Settings(grace_seconds=0, bot_workers=0))
+    with TestClient(app) as c:
+        r = c.post("/rooms", json={"game": "toy", "seats": ["human", "bot:random"], "seed": 3, "name": "ann"})
+        assert r.status_code == 201, r.text
+        code, token = r.json()["code"], r.json()["token"]
+        with c.websocket_connect(f"/ws/{code}?token={token}") as ws:
+            snap = ws.receive_json()
+            while snap.get("type") != "state":
+                snap = ws.receive_json()
+            entry = snap["snapshot"]["legal"][0]
+            ws.send_json({"type": "submit", "step": snap["snapshot"]["step"], "action": entry["action"], "id": 1})
+            while True:
+                m = ws.receive_json()
+                if m.get("type") == "state" and m["snapshot"]["step"] > snap["snapshot"]["step"]:
+                    break
+            gc.collect()  # a full collection: generation 2
+            body = c.get("/metrics").text
+        assert 'deltav_rooms{role="owner"} 1.0' in body
+        assert "deltav_actions_total" in body and "deltav_submit_seconds_count 1.0" in body
+        count = next(ln for ln in body.splitlines() if ln.startswith('deltav_gc_pause_seconds_count{generation="2"}'))
+        assert float(count.split()[1]) >= 1
+        longest = next(ln for ln in body.splitlines() if ln.startswith('deltav_gc_pause_max_seconds{generation="2"}'))
+        assert float(longest.split()[1]) > 0
+    assert len(gc.callbacks) == before  # the hook left with the app
