@@ -93,7 +93,6 @@ class Session:
         self._log: list[list] = []  # [step index, event, its log entry (made when first asked for)] per event
         # the rows each viewer may see (None: a spectator), in order: a snapshot's log tail is a slice, not a scan
         self._seen: dict[int | None, list[list]] = {v: [] for v in (None, *range(self.num_players))}
-        self._views: dict[int | None, Any] = {}  # each viewer's view at this step, built once for its snapshots
         self._deciding: tuple[int, ...] = tuple(self.state.current_players())
         self._legal_cache: dict[int, list[Action]] = {}
         self._legal_json: dict[int, list[dict]] = {}
@@ -153,6 +152,7 @@ class Session:
         pending = self._pending.get(seat) if seat is not None else None
         legal = self.legal_actions(seat) if seat is not None else []
         result = result_of(self.state)
+        view = self.state.view(seat)
         return {
             "game": self.game.id,
             "options": self.options,
@@ -162,30 +162,25 @@ class Session:
             "status": "over" if result is not None else "playing",
             "deciding": [{"seat": p, "submitted": p in self._pending} for p in self._deciding],
             "to_act": bool(legal),
-            "legal": self._legal_entries(seat) if legal else [],
+            "legal": self._legal_entries(seat, view) if legal else [],
             "submitted": (
                 {"action": pending.to_json(), "text": self.game.describe_value(pending)} if pending is not None else None
             ),
-            "view": self.view(seat),
+            "view": view,
             "result": result,
             "returns": self.state.returns() if result is not None else None,
             "log": self.log(seat, since),
         }
 
-    def view(self, seat: int | None) -> Any:
-        """``state.view(seat)``, built once per step and shared by that viewer's snapshots: read only (it is
-        encoded, never changed; an agent's :meth:`decision` gets a view of its own)."""
-        got = self._views.get(seat)
-        if got is None:
-            got = self._views[seat] = self.state.view(seat)
-        return got
-
-    def _legal_entries(self, seat: int) -> list[dict]:
+    def _legal_entries(self, seat: int, view: Any = None) -> list[dict]:
+        """``seat``'s legal entries, built once per step (``view``: its view of this step, for the notes; not
+        kept: a view held until the next step would be one more set of objects for the garbage collector to
+        scan in every live room)."""
         got = self._legal_json.get(seat)
         if got is None:
             actions = self.legal_actions(seat)
             got = [{"action": a.to_json(), "text": self.game.describe_value(a)} for a in actions]
-            notes = self.game.annotate_legal(self.state, seat, actions, view=self.view(seat))
+            notes = self.game.annotate_legal(self.state, seat, actions, view=view)
             if notes is not None:
                 for entry, note in zip(got, notes, strict=True):
                     if note is not None:
@@ -319,7 +314,6 @@ class Session:
         self._pending.clear()
         self._legal_cache.clear()
         self._legal_json.clear()
-        self._views.clear()
         self._deciding = tuple(self.state.current_players())
         if self.state.is_terminal():
             self.record.result = result_of(self.state)

@@ -6,10 +6,11 @@ A snapshot lists every legal action of the deciding seat as ``{"action": JSON, "
 reconnects and duplicates read the same list). What it still redoes at every step is the action's JSON and its
 sentence (``Game.describe_value``), although consecutive steps offer mostly the same actions (the same moves, the
 same bids) and both are pure functions of the action value (a frozen, hashable dataclass). :class:`RoomSession`
-keeps them in a per-game table keyed by the action, so each distinct action is described once per process;
+keeps a per-game table of entries keyed by the action, so each distinct action is described once per process;
 the notes (``Game.annotate_legal``) depend on the position and are still computed once per seat and step.
 
-The JSON objects of the table are shared between snapshots: read only (they are encoded, never changed).
+The entries of the table are shared between snapshots (an entry with a note is a new dict over the shared action
+JSON and text): read only (they are encoded, never changed).
 This module owns that table only; the session owns the rules, the room owns the sockets.
 """
 
@@ -24,20 +25,21 @@ from deltav.core.session import Session
 #: game offers: a mining match has a few hundred distinct actions)
 TABLE_LIMIT = 50_000
 
-_tables: dict[type[Game], dict[Action, tuple[dict, str]]] = {}
+_tables: dict[type[Game], dict[Action, dict]] = {}
 
 
-def described(game: type[Game], action: Action) -> tuple[dict, str]:
-    """``(action.to_json(), game.describe_value(action))``, each made once per distinct action and game."""
+def entry_of(game: type[Game], action: Action) -> dict:
+    """``{"action": action.to_json(), "text": game.describe_value(action)}``, made once per distinct action and
+    game and shared by every snapshot that offers the action without a note (read only)."""
     table = _tables.setdefault(game, {})
     try:
         got = table.get(action)
     except TypeError:  # an unhashable field (never in the shipped games): described each time
-        return action.to_json(), game.describe_value(action)
+        return {"action": action.to_json(), "text": game.describe_value(action)}
     if got is None:
         if len(table) >= TABLE_LIMIT:
             table.clear()
-        got = table[action] = (action.to_json(), game.describe_value(action))
+        got = table[action] = {"action": action.to_json(), "text": game.describe_value(action)}
     return got
 
 
@@ -46,21 +48,23 @@ def table_size(game: type[Game]) -> int:
 
 
 class RoomSession(Session):
-    """The server's session: :class:`Session` with the legal entries' JSON and text taken from the table above.
-    Entries are equal to the plain session's (tested)."""
+    """The server's session: :class:`Session` with the legal entries taken from the table above: an entry
+    without a note is the shared one, an entry with a note a new dict over the shared action JSON and text.
+    Entries are equal to the plain session's (tested). Sharing them also means a room keeps next to no new
+    objects for its current legal list, which the garbage collector would otherwise scan (docs/server.md)."""
 
-    def _legal_entries(self, seat: int) -> list[dict]:
-        got = self._legal_json.get(seat)
-        if got is None:
-            actions = self.legal_actions(seat)
-            got = []
-            for a in actions:
-                action_json, text = described(self.game, a)
-                got.append({"action": action_json, "text": text})
-            notes: Any = self.game.annotate_legal(self.state, seat, actions, view=self.view(seat))
-            if notes is not None:
-                for entry, note in zip(got, notes, strict=True):
-                    if note is not None:
-                        entry["note"] = note
-            self._legal_json[seat] = got
+    def _legal_entries(self, seat: int, view: Any = None) -> list[dict]:
+        """Built at each call, not kept for the step: the room encodes each seat's snapshot once per step and
+        keeps the text, so a list kept here would only be objects that outlive a collection of the young
+        generation in every live room (the notes are containers) for nobody to read again."""
+        actions = self.legal_actions(seat)
+        got = [entry_of(self.game, a) for a in actions]
+        notes: Any = self.game.annotate_legal(self.state, seat, actions, view=view)
+        if notes is not None:
+            if len(notes) != len(got):
+                raise ValueError(f"{self.game.id}.annotate_legal gave {len(notes)} notes for {len(got)} actions")
+            for k, note in enumerate(notes):
+                if note is not None:
+                    shared = got[k]
+                    got[k] = {"action": shared["action"], "text": shared["text"], "note": note}
         return got

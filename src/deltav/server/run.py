@@ -12,13 +12,15 @@ import sys
 
 from deltav.server.rooms import Settings
 
-#: The cyclic collector's thresholds in a server process. With Python's defaults (700, 10, 10) a server holding
-#: 1,000 live mining rooms ran 13 full (generation 2) collections in 75 s, up to 0.6 s each, and they were the
-#: p99 latency (0.7-1.4 s). Live rooms are long-lived objects, and nearly all garbage is freed by reference
-#: counting: collecting young objects every 50,000 net allocations, and the older generations rarely, cut the
-#: p99 to about 0.15 s with the same throughput (``benchmarks/bench_server.py --rooms 1000 --think 2 --seconds
-#: 60 --warmup 20 --client-procs 2``, docs/server.md).
-GC_THRESHOLDS = (50_000, 50, 1000)
+#: The cyclic collector's thresholds in a server process. A pause of the collector stops every room, so it is
+#: the latency tail. Python's defaults (700, 10, 10) run a full (generation 2) collection every 100 young ones:
+#: with 1,000 live mining rooms that was 13 full collections in 75 s, up to 0.6 s each. A young collection costs
+#: in proportion to the young objects alive, so a large first threshold (50,000, tried before) makes long young
+#: pauses (25-90 ms). Small young and middle thresholds keep every pause short (about 0.4 ms and 4 ms with
+#: 1,000 rooms) at the same total collector time, and the third keeps full collections rare (one every ~10,000
+#: young ones; 0.3-0.4 s with 1,000 rooms). Measured with benchmarks/bench_server.py (docs/server.md); an operator
+#: may set ``DELTAV_GC_THRESHOLDS``.
+GC_THRESHOLDS = (1000, 10, 1000)
 
 def gc_thresholds(text: str | None) -> tuple[int, int, int]:
     """The collector's thresholds: ``GC_THRESHOLDS``, or three positive integers from ``DELTAV_GC_THRESHOLDS``
