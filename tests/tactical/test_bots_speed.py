@@ -19,7 +19,16 @@ from deltav.games.tactical.messages import Order
 from deltav.games.tactical.movement import CRASH, compute_course
 from deltav.games.tactical.planner import drift_safe, plan_route
 from deltav.games.tactical.preview import preview_course
-from deltav.games.tactical.tactics import ALL_PAIRS, Tactics, enemy_courses, ordnance_hazard, ordnance_threat
+from deltav.games.tactical.tactics import (
+    ALL_PAIRS,
+    Tactics,
+    enemy_courses,
+    hit_value,
+    ordnance_hazard,
+    ordnance_threat,
+    shot,
+    strength,
+)
 
 from .helpers import GAME, new_state, place
 
@@ -153,10 +162,51 @@ def test_enemy_courses_memo_matches_a_cold_computation(fuel):
     want = []
     for b, o in pairs:
         c = compute_course(M, e.pos, e.vel, fuel, (), False, e.type.can_overload, b, o)
-        if c.outcome not in (CRASH, "landing") and not M.off_map(c.destination):
-            want.append((tuple(c.contact), c.destination, c.velocity))
+        course = (tuple(c.contact), c.destination, c.velocity)
+        if c.outcome not in (CRASH, "landing") and not M.off_map(c.destination) and course not in want:
+            want.append(course)  # each distinct course once, in order of first appearance
     assert got == want
     assert enemy_courses(s, e) == want  # from the memo
+    if fuel is None or fuel >= 2:
+        assert len(want) < len(pairs) - 10  # (b, o) and (o, b) end alike, and so do opposite burns and a coast
+
+
+def test_a_shot_is_worth_less_as_its_penalty_grows():
+    # Tactics._gun_threat values only the smallest penalty of the courses that do not ram: exact because
+    # hit_value never rises with the penalty, for every column, damage already taken and worth
+    for col in range(6):
+        for disabled in range(8):
+            for worth in (1.0, 2.0, 3.5, 9.0, 17.0, 33.0):
+                values = [hit_value(col, pen, disabled, worth) for pen in range(-3, 40)]
+                assert all(a[0] >= b[0] and a[1] >= b[1] for a, b in zip(values, values[1:]))
+
+
+def _threat_by_shots(tac, e, dest, vel, my_str, my_disabled, my_worth):
+    worst = 0.0
+    for epath, edest, evel in enemy_courses(tac.world, e):
+        v, _ = shot(tac.world, epath, edest, evel, strength(e), dest, vel, my_str, my_disabled, my_worth, e.heroic,
+                    e.type.combat + 1.0)
+        worst = max(worst, v)
+    return worst
+
+
+def test_gun_threat_is_the_best_shot_over_every_enemy_course():
+    s = new_state("duel")
+    place(s, "p0s0", (10, 0), vel=(1, -1), fuel=20)
+    place(s, "p1s0", (13, -3), vel=(-1, 0), fuel=20, detected=True)
+    s.active = 0
+    tac = Tactics(s, 0)
+    (e, es, eworth, _reach, courses), = tac._guns
+    seen = set()
+    for dq in range(-7, 8):
+        for dr in range(-7, 8):
+            dest = (13 + dq, -3 + dr)
+            for vel in ((0, 0), (1, -1), (-2, 1), (3, 0), (-1, -2)):
+                for my_str, dis, worth in ((2, 0, 3.0), (4, 2, 5.0), (16, 0, 17.0)):
+                    got = tac._gun_threat(e, es, eworth, courses, dest, vel, my_str, dis, worth)
+                    assert got == _threat_by_shots(tac, e, dest, vel, my_str, dis, worth), (dest, vel, my_str)
+                    seen.add(got > 0)
+    assert seen == {True, False}
 
 
 def test_plan_route_with_a_warm_expansion_memo_equals_a_cold_one():

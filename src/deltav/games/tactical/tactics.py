@@ -87,9 +87,10 @@ def enemy_courses(world, e) -> list[tuple[tuple[Hex, ...], Hex, Hex]]:
 @lru_cache(maxsize=2048)
 def _courses(gmap, pos: Hex, vel: Hex, fuel, pending: tuple[int, ...], landed: bool, can_overload: bool, n: int,
              destroyed_bases: frozenset, grazing: bool) -> tuple:
-    """:func:`enemy_courses` of a ship state over the first ``n`` of :data:`ALL_PAIRS` (pure: plain values and
-    the fixed map, so the decisions of one turn share them)."""
-    out = []
+    """:func:`enemy_courses` of a ship state over the first ``n`` of :data:`ALL_PAIRS`, each distinct course
+    once, in order of first appearance (pure: plain values and the fixed map, so the decisions of one turn
+    share them)."""
+    out = {}
     for b, o in ALL_PAIRS[:n]:
         c = compute_course(gmap, pos, vel, fuel, pending, landed, can_overload, b, o, (), False, destroyed_bases,
                            grazing)
@@ -97,7 +98,9 @@ def _courses(gmap, pos: Hex, vel: Hex, fuel, pending: tuple[int, ...], landed: b
             continue
         if c.outcome == "landing":
             continue  # a landed ship does not fire
-        out.append((tuple(c.contact), c.destination, c.velocity))
+        # overloads (b, o) and (o, b), and a burn with its opposite (a coast), end alike: every use of these
+        # courses is a maximum over them, so each distinct (path, destination, velocity) is kept once
+        out.setdefault((tuple(c.contact), c.destination, c.velocity), None)
     return tuple(out)
 
 
@@ -182,6 +185,8 @@ def ram_then_shot(att_strength: int, def_strength: int, pen: int, target_disable
 
 #: gun range: a shot whose closest approach is farther than this is worth nothing
 GUN_RANGE = 4
+#: no penalty yet (greater than any real one)
+NO_SHOT = 1 << 30
 
 
 def _reach(anchor: Hex, hexes) -> int:
@@ -310,20 +315,95 @@ class Tactics:
             for e, es, eworth, reach, courses in self._guns:
                 worst = 0.0
                 if _dist(e.pos, dest) <= GUN_RANGE + reach:
-                    heroic = e.heroic
-                    for epath, edest, evel, r in courses:
-                        if _dist(edest, dest) > GUN_RANGE + r:
-                            continue  # out of range of every hex of this path: the shot is worth 0
-                        v, _ = shot(world, epath, edest, evel, es, dest, vel, my_str, sh.disabled, my_worth, heroic,
-                                    eworth)
-                        if v > worst:
-                            worst = v
+                    worst = self._gun_threat(e, es, eworth, courses, dest, vel, my_str, sh.disabled, my_worth)
                 if worst < my_worth:
                     worst = max(worst, self._ordnance_threat(e, mine, dest, sh.disabled, my_worth))
                 threat += worst * (1.0 - p_dis.get(e.id, 0.0))
         if not lands:
             threat += self._ordnance_hazard(path, dest, sh.disabled, my_worth)
         return gain - threat
+
+    def _gun_threat(self, e, es: int, eworth: float, courses, dest: Hex, vel: Hex, my_str: int, my_disabled: int,
+                    my_worth: float) -> float:
+        """The best gun shot enemy ``e`` (strength ``es``, worth ``eworth``) can take at our ship at ``dest``
+        with ``vel`` over its ``courses`` (path, destination, velocity, reach of the path): the maximum of
+        :func:`shot` over them, computed exactly with less work. A shot's value only falls as its penalty grows
+        (:func:`hit_value` is non-increasing in the penalty for every column, damage and worth; checked over the
+        whole table by tests/tactical), so of the courses that do not ram us only the one with the smallest
+        penalty (range + velocity modifier - heroism) and line of sight needs valuing; the line of sight of a
+        course is only looked at when its penalty would be a new smallest. A course ending in our hex rams, and
+        is valued as :func:`shot` does (:func:`ram_then_shot`)."""
+        world = self.world
+        heroic = 1 if e.heroic else 0
+        tq, tr = dest
+        vq, vr = vel
+        worst = 0.0
+        min_pen = NO_SHOT
+        for epath, edest, evel, r in courses:
+            # _dist(edest, dest) > GUN_RANGE + r: out of range of every hex of this path (the shot is worth 0)
+            q = edest[0] - tq
+            rr = edest[1] - tr
+            d = q + rr
+            if d < 0:
+                d = -d
+            if q < 0:
+                q = -q
+            if rr < 0:
+                rr = -rr
+            if q > d:
+                d = q
+            if rr > d:
+                d = rr
+            if d > GUN_RANGE + r:
+                continue
+            # the closest approach of the path to our hex (first such hex), as in shot()
+            best = 99
+            origin = edest
+            for h in epath or (edest,):
+                q = h[0] - tq
+                rr = h[1] - tr
+                d = q + rr
+                if d < 0:
+                    d = -d
+                if q < 0:
+                    q = -q
+                if rr < 0:
+                    rr = -rr
+                if q > d:
+                    d = q
+                if rr > d:
+                    d = rr
+                if d < best:
+                    best, origin = d, h
+            if best > GUN_RANGE:
+                continue
+            q = evel[0] - vq
+            rr = evel[1] - vr
+            d = q + rr
+            if d < 0:
+                d = -d
+            if q < 0:
+                q = -q
+            if rr < 0:
+                rr = -rr
+            if q > d:
+                d = q
+            if rr > d:
+                d = rr
+            d -= cb.VELOCITY_FREE
+            pen = best + (d if d > 0 else 0) - heroic
+            if edest == dest:
+                if _los(world, origin, dest):
+                    v = ram_then_shot(es, my_str, pen, my_disabled, my_worth, eworth)[0]
+                    if v > worst:
+                        worst = v
+            elif pen < min_pen and _los(world, origin, dest):
+                min_pen = pen
+        if min_pen != NO_SHOT:
+            v = hit_value(cb.odds_column(es, my_str), min_pen, my_disabled, my_worth)[0]
+            if v > worst:
+                worst = v
+        return worst
 
     def _flights(self, e) -> tuple:
         """(nuke flight or None, hexes of every torpedo flight or None) of enemy ship ``e`` launching next turn,
