@@ -22,6 +22,7 @@ from deltav.games.tactical.preview import preview_course
 from deltav.games.tactical.tactics import (
     ALL_PAIRS,
     Tactics,
+    can_fire,
     enemy_courses,
     hit_value,
     ordnance_hazard,
@@ -125,6 +126,46 @@ def test_bounds_are_never_below_what_they_bound():
                     assert f <= tac.follow_up_bound(sh, pv.destination, pv.velocity, pend) + 1e-12
                 checked += 1
     assert checked > 100
+
+
+def _follow_up_by_shots(tac, sh, dest, vel, pending, fuel):
+    """Tactics.follow_up as first written: every next-turn course at its real fuel, a shot at every drift."""
+    world = tac.world
+    if not tac.drifts or not can_fire(sh):
+        return 0.0
+    best = 0.0
+    for b in (None, 0, 1, 2, 3, 4, 5) if (fuel is None or fuel > 0) and not sh.disabled else (None,):
+        c = compute_course(world.gmap, dest, vel, fuel, pending, False, False, b, None, (), False,
+                           world.destroyed_bases, world.options["grazing_is_contact"])
+        if c.outcome != "normal" or world.gmap.off_map(c.destination):
+            continue
+        for e, epos, evel in tac.drifts:
+            v, _ = shot(world, c.contact, c.destination, c.velocity, strength(sh), epos, evel, strength(e),
+                        e.disabled, e.type.combat + 1.0, sh.heroic, None)
+            best = max(best, v)
+    return best
+
+
+def test_follow_up_is_the_best_shot_over_next_turns_courses():
+    seats = [Twin(), Twin(), Twin(), Twin()]
+    play_match(GAME, {"scenario": "duel", "turn_limit": 10}, 3, seats[:2])
+    play_match(GAME, {"scenario": "escape", "turn_limit": 8}, 2, seats[2:])
+    checked = hits = 0
+    for t in seats:
+        for player, world, sid in t.worlds:
+            tac = Tactics(world, player)
+            sh, pvs = _courses_of(world, player, sid)
+            for pv in pvs:
+                if pv.lands:
+                    continue
+                pend = preview_pending(pv)
+                for fuel in {pv.fuel_after, 0, 1, None}:
+                    want = _follow_up_by_shots(tac, sh, pv.destination, pv.velocity, pend, fuel)
+                    assert tac.follow_up(sh, pv.destination, pv.velocity, pend, fuel) == want
+                    assert tac.follow_up(sh, pv.destination, pv.velocity, pend, fuel) == want  # memoised
+                    checked += 1
+                    hits += want > 0
+    assert checked > 200 and hits > 20
 
 
 def test_ordnance_threat_and_hazard_from_the_flights_computed_once():

@@ -104,6 +104,22 @@ def _courses(gmap, pos: Hex, vel: Hex, fuel, pending: tuple[int, ...], landed: b
     return tuple(out)
 
 
+@lru_cache(maxsize=2048)
+def _next_courses(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], can_burn: bool, destroyed_bases: frozenset,
+                  grazing: bool) -> tuple:
+    """The courses of :meth:`Tactics.follow_up` (coast, and the six burns if ``can_burn``) from a ship state
+    that ends normally on the map, as (contact path, destination, velocity), each distinct one once. Fuel only
+    decides whether a burn happens (no overload), so a ship that may burn is flown with unlimited fuel."""
+    out = {}
+    for b in (None, 0, 1, 2, 3, 4, 5) if can_burn else (None,):
+        c = compute_course(gmap, pos, vel, None if can_burn else 0, pending, False, False, b, None, (), False,
+                           destroyed_bases, grazing)
+        if c.outcome != "normal" or gmap.off_map(c.destination):
+            continue
+        out.setdefault((tuple(c.contact), c.destination, c.velocity), None)
+    return tuple(out)
+
+
 #: line of sight per map, memoised: the bodies never move, so (origin, target) decides it (a plain dict keyed by
 #: the map: its lookup costs less than a WeakKeyDictionary's, and the maps are a handful of cached objects)
 _LOS: dict = {}
@@ -223,6 +239,7 @@ class Tactics:
             self._guns.append((e, strength(e), e.type.combat + 1.0, reach, bounded))
         self._ordnance: dict[str, tuple] = {}
         self._in_flight = None
+        self._follow: dict = {}
         #: where each visible enemy will be if it coasts its next move (target of the follow-up shot)
         self.drifts = []
         for e in self.enemies:
@@ -235,28 +252,76 @@ class Tactics:
 
     def follow_up(self, sh, dest: Hex, vel: Hex, pending: tuple[int, ...], fuel) -> float:
         """The best shot our ship could take next turn (coasting or one burn from this course's end) at an
-        enemy that coasts meanwhile: the third ply, so that a pursuer matches course with its quarry."""
+        enemy that coasts meanwhile: the third ply, so that a pursuer matches course with its quarry.
+
+        Memoised per decision by what decides it (courses of one ship ending alike share it: fuel only says
+        whether it may burn), and valued at the smallest penalty per target as in :meth:`_gun_threat` (no
+        ram: the target has not moved yet when we fire)."""
         if not self.drifts or not can_fire(sh):
             return 0.0
         # every hex of next turn's path lies within its length of ``dest``: velocity, one burn, pending gravity
         span = max(abs(vel[0]), abs(vel[1]), abs(vel[0] + vel[1])) + 1 + len(pending)
         if all(_dist(dest, epos) > GUN_RANGE + span for _e, epos, _v in self.drifts):
             return 0.0
+        can_burn = (fuel is None or fuel > 0) and not sh.disabled
+        key = (sh.id, dest, vel, pending, can_burn)
+        got = self._follow.get(key)
+        if got is not None:
+            return got
         world = self.world
-        gmap = world.gmap
-        best = 0.0
+        courses = _next_courses(world.gmap, dest, vel, pending, can_burn, frozenset(world.destroyed_bases),
+                                world.options["grazing_is_contact"])
         my_str = strength(sh)
-        burns = (None, 0, 1, 2, 3, 4, 5) if (fuel is None or fuel > 0) and not sh.disabled else (None,)
-        for b in burns:
-            c = compute_course(gmap, dest, vel, fuel, pending, False, False, b, None, (), False,
-                               world.destroyed_bases, world.options["grazing_is_contact"])
-            if c.outcome != "normal" or gmap.off_map(c.destination):
-                continue
-            for e, epos, evel in self.drifts:
-                v, _ = shot(world, c.contact, c.destination, c.velocity, my_str, epos, evel, strength(e),
-                            e.disabled, e.type.combat + 1.0, sh.heroic, None)
+        heroic = 1 if sh.heroic else 0
+        best = 0.0
+        for e, epos, evel in self.drifts:
+            tq, tr = epos
+            vq, vr = evel
+            min_pen = NO_SHOT
+            for path, cdest, cvel in courses:
+                # the closest approach of the path to the target's hex (first such hex), as in shot()
+                dmin = 99
+                origin = cdest
+                for h in path or (cdest,):
+                    q = h[0] - tq
+                    r = h[1] - tr
+                    d = q + r
+                    if d < 0:
+                        d = -d
+                    if q < 0:
+                        q = -q
+                    if r < 0:
+                        r = -r
+                    if q > d:
+                        d = q
+                    if r > d:
+                        d = r
+                    if d < dmin:
+                        dmin, origin = d, h
+                if dmin > GUN_RANGE:
+                    continue
+                q = cvel[0] - vq
+                r = cvel[1] - vr
+                d = q + r
+                if d < 0:
+                    d = -d
+                if q < 0:
+                    q = -q
+                if r < 0:
+                    r = -r
+                if q > d:
+                    d = q
+                if r > d:
+                    d = r
+                d -= cb.VELOCITY_FREE
+                pen = dmin + (d if d > 0 else 0) - heroic
+                if pen < min_pen and _los(world, origin, epos):
+                    min_pen = pen
+            if min_pen != NO_SHOT:
+                v = hit_value(cb.odds_column(my_str, strength(e)), min_pen, e.disabled, e.type.combat + 1.0)[0]
                 if v > best:
                     best = v
+        self._follow[key] = best
         return best
 
     def follow_up_bound(self, sh, dest: Hex, vel: Hex, pending: tuple[int, ...]) -> float:
