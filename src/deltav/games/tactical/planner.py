@@ -112,6 +112,7 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
     start = (pos, vel, pending, fuel, landed)
     frontier = [(0.0, start, (), 0)]
     moves = _moves_table(gmap, destroyed_bases, grazing, takeoff_costs_fuel, drift_moves)
+    near: dict[Hex, int] = {}  # hex -> distance to the nearest goal, for this search
     for _turn in range(depth):
         found = None
         nxt: dict[tuple, tuple] = {}
@@ -150,7 +151,23 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
                 if old is not None and old[3] <= nhz and (
                         old[1][3] is None or (nf is not None and old[1][3] >= nf)):
                     continue
-                sc = estimate(dest, nv, npend, goals) + 3.0 * HAZARD_TURNS * nhz
+                # estimate(dest, nv, npend, goals), with the distances to the goals memoised per hex (the same
+                # sums in the same order: the same floats)
+                q = dest[0] + nv[0]
+                r = dest[1] + nv[1]
+                for d in npend:
+                    q += DIRECTIONS[d][0]
+                    r += DIRECTIONS[d][1]
+                d_now = near.get(dest)
+                if d_now is None:
+                    d_now = near[dest] = _near(dest, goals)
+                drift = (q, r)
+                d_next = near.get(drift)
+                if d_next is None:
+                    d_next = near[drift] = _near(drift, goals)
+                sp = speed(nv)
+                cap = max(1, (d_now + 1) // 2)
+                sc = (3.0 * d_next + 1.5 * d_now + 4.0 * max(0, sp - cap)) + 3.0 * HAZARD_TURNS * nhz
                 if nf is not None and nf <= 0 and sc > 0:
                     sc += 20.0  # out of fuel short of the goal: almost certainly a dead end
                 nxt[key] = (sc, (dest, nv, npend, nf, nl), new_steps, nhz)
