@@ -554,14 +554,15 @@ def ordnance_hit_value(kind: str, target_disabled: int, worth: float) -> float:
     return val / 6.0
 
 
+@lru_cache(maxsize=8192)
 def flight(gmap, start: Hex, vel: Hex, grazing: bool = False) -> tuple[Hex, ...]:
     """The contact hexes (start included) of ordnance launched now from ``start`` with ``vel``, cut where a
     body, an asteroid or a base would stop it (a nuke detonates in the hex before a body: the caller sees the
-    cut)."""
-    from .movement import _trace
+    cut). Memoised: a pure function of plain values and the fixed map."""
+    from .movement import _contact
 
     dest = (start[0] + vel[0], start[1] + vel[1])
-    _path, _definite, contact = _trace(start, dest, grazing)
+    _definite, contact = _contact(start, dest, grazing)
     out = []
     for h in contact:
         if h in gmap.surface:
