@@ -297,3 +297,40 @@ def test_safe_keyed_by_fuel_up_to_depth_answers_as_a_cold_search():
                 assert planner.safe(M, pos, vel, pend, fuel, depth) == want, (pos, vel, fuel, depth)
                 answers.add(want)
     assert answers == {True, False}
+
+
+def _expand_by_flying_every_flag(p, v, pend, fuel, ld):
+    """planner._expand as first written: every burn flown with and without the land flag."""
+    out = []
+    for b in (None, 0, 1, 2, 3, 4, 5) if (fuel is None or fuel > 0) else (None,):
+        for land in (False, True) if (b is not None and not ld) else (False,):
+            c = compute_course(M, p, v, fuel, pend, ld, False, b, None, (), land, frozenset(), False, True)
+            if land and not c.shortcut:
+                continue
+            variants = [((), c)]
+            if c.ignorable:
+                variants.append((c.ignorable, compute_course(M, p, v, fuel, pend, ld, False, b, None, c.ignorable,
+                                                             land, frozenset(), False, True)))
+            for weak, cc in variants:
+                if cc.outcome == CRASH or M.off_map(cc.destination):
+                    continue
+                step_hz = planner.hazard_weight(planner.hazard_count(M, p, cc.destination))
+                if step_hz and cc.outcome != "landing" and not drift_safe(M, cc.destination, cc.velocity,
+                                                                          cc.pending, 3, clear=True):
+                    continue
+                out.append((b, land, tuple(weak), cc.outcome, cc.destination, cc.velocity, tuple(cc.pending),
+                            cc.fuel_spent, tuple(cc.contact), step_hz))
+    return tuple(out)
+
+
+def test_planner_expansion_flies_the_land_flag_only_where_the_shortcut_applies():
+    # in orbit of Mars and of Venus, landed, beside the belt, in open space, out of fuel
+    states = [((-8, -6), (1, 0), (4,), 5, False), ((-9, -5), (1, -1), (), 5, False), ((-8, -6), (0, 0), (), 5, True),
+              ((-5, 7), (0, 0), (), 3, True), ((10, 0), (1, -1), (), 20, False), ((3, 4), (-1, 1), (), None, False),
+              ((-6, -6), (0, 1), (), 0, False), ((6, -12), (2, 0), (), 2, False)]
+    shortcuts = 0
+    for p, v, pend, fuel, ld in states:
+        want = _expand_by_flying_every_flag(p, v, pend, fuel, ld)
+        assert planner._expand(M, p, v, pend, fuel, ld, frozenset(), False, True, 3) == want
+        shortcuts += sum(1 for row in want if row[1])
+    assert shortcuts > 0

@@ -287,9 +287,12 @@ def compute_course(
         else:
             prev_weak = None
         entered.append((h, d, body, weak, ignored))
-    c.entered = tuple(entered)
-    c.pending = tuple(e[1] for e in entered if not e[4])
-    c.ignorable = tuple(ignorable)
+    if entered:
+        c.entered = tuple(entered)
+        c.pending = tuple([e[1] for e in entered if not e[4]])
+        c.ignorable = tuple(ignorable)
+    else:  # open space (most courses): nothing entered, nothing ignorable
+        c.entered = c.pending = c.ignorable = ()
     # 8. landing
     landed_body = None
     if not landed:

@@ -24,7 +24,7 @@ from functools import lru_cache
 
 from deltav.core.hexgrid import DIRECTIONS
 
-from .movement import CRASH, LANDING, compute_course, speed
+from .movement import CRASH, LANDING, compute_course, detect_orbit, landing_shortcut, speed
 
 Hex = tuple[int, int]
 
@@ -208,9 +208,17 @@ def _expand(gmap, p: Hex, v: Hex, pend: tuple[int, ...], fuel: int | None, ld: b
     out = []
     off_map = gmap.off_map
     burns = (None, 0, 1, 2, 3, 4, 5) if (fuel is None or fuel > 0) else (None,)
+    orbit_now = False if ld else detect_orbit(gmap, p, v, pend, destroyed_bases)
     for b in burns:
         lands = (False, True) if (b is not None and not ld) else (False,)
         for land in lands:
+            if land:
+                # the land flag changes a course only through the landing shortcut (compute_course step 4, one
+                # burn, not landed): without one it is the course just flown without the flag, left out
+                dq, dr = DIRECTIONS[b]
+                if landing_shortcut(gmap, p, v, pend, (p[0] + v[0] + dq, p[1] + v[1] + dr), destroyed_bases,
+                                    orbit_now) is None:
+                    continue
             c = compute_course(gmap, p, v, fuel, pend, ld, False, b, None, (), land, destroyed_bases, grazing,
                                takeoff)
             if land and not c.shortcut:
