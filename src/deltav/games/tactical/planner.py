@@ -67,10 +67,34 @@ def safe(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | None, d
     within ``depth`` moves, so it is keyed as ``min(fuel, depth)`` (same answer, more hits)."""
     if fuel is not None and fuel > depth:
         fuel = depth
-    return _safe(gmap, pos, vel, pending, fuel, depth, destroyed_bases, grazing)
+    memo = _table(_SAFE, (gmap, destroyed_bases, grazing), SAFE_LIMIT)
+    key = (pos, vel, pending, fuel, depth)
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = _safe(gmap, pos, vel, pending, fuel, depth, destroyed_bases, grazing)
+    return got
 
 
-@lru_cache(maxsize=200_000)
+#: memo tables of plain values (pure functions of their keys and the fixed map, never stale), one per map and
+#: rules; kept out of the keys, the map leaves each key a tuple of numbers, which the cyclic garbage collector
+#: stops tracking (functools.lru_cache keys holding the map, and its links, stay tracked: full collections in a
+#: long game cost tens of milliseconds more)
+_SAFE: dict[tuple, dict] = {}
+SAFE_LIMIT = 200_000
+_HAZARDS: dict = {}
+HAZARDS_LIMIT = 100_000
+
+
+def _table(tables: dict, key, limit: int) -> dict:
+    """The memo table of ``key`` in ``tables``, emptied when it holds ``limit`` entries."""
+    table = tables.get(key)
+    if table is None or len(table) >= limit:
+        if len(tables) >= 16:
+            tables.clear()
+        table = tables[key] = {}
+    return table
+
+
 def _safe(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | None, depth: int,
           destroyed_bases: frozenset, grazing: bool) -> bool:
     if depth <= 0:
@@ -240,15 +264,21 @@ def _expand(gmap, p: Hex, v: Hex, pend: tuple[int, ...], fuel: int | None, ld: b
     return tuple(out)
 
 
-@lru_cache(maxsize=100_000)
 def hazard_count(gmap, start: Hex, dest: Hex) -> int:
     """Asteroid hazards of a move from ``start`` to ``dest`` ending at speed above 1 (combat.asteroid_hazards;
-    destroyed asteroids are rare and ignored here)."""
-    from .combat import asteroid_hazards
+    destroyed asteroids are rare and ignored here). Memoised per map."""
+    memo = _table(_HAZARDS, gmap, HAZARDS_LIMIT)
+    key = (start, dest)
+    got = memo.get(key)
+    if got is None:
+        from .combat import asteroid_hazards
 
-    if speed((dest[0] - start[0], dest[1] - start[1])) <= 1:
-        return 0
-    return len(asteroid_hazards(start, dest, gmap.asteroids.__contains__))
+        if speed((dest[0] - start[0], dest[1] - start[1])) <= 1:
+            got = 0
+        else:
+            got = len(asteroid_hazards(start, dest, gmap.asteroids.__contains__))
+        memo[key] = got
+    return got
 
 
 #: planner cost of one asteroid hazard of weight 1, in turns
