@@ -265,7 +265,12 @@ def compute_course(
     c.destination = dest
     nv = (q - pos[0], r - pos[1])
     c.velocity = nv
-    definite, contact = _contact(pos, dest, grazing_is_contact)  # the display path is start -> dest (Course.path)
+    # the line's hexes (_contact, inlined: this runs for every course of every bot search); the display path
+    # is start -> dest (Course.path)
+    q0, r0 = pos
+    a = analyze_offset(q - q0, r - r0)
+    definite = [(q0 + dq, r0 + dr) for dq, dr in a.definite]
+    contact = definite if not grazing_is_contact else [(q0 + dq, r0 + dr) for step in a.steps for dq, dr in step]
     c.contact = contact
     # 7. gravity entered now (definite hexes after the start), applied on the next move
     entered = []

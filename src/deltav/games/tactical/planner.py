@@ -67,11 +67,14 @@ def safe(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | None, d
     within ``depth`` moves, so it is keyed as ``min(fuel, depth)`` (same answer, more hits)."""
     if fuel is not None and fuel > depth:
         fuel = depth
-    memo = _table(_SAFE, (gmap, destroyed_bases, grazing), SAFE_LIMIT)
     key = (pos, vel, pending, fuel, depth)
-    got = memo.get(key)
-    if got is None:
-        got = memo[key] = _safe(gmap, pos, vel, pending, fuel, depth, destroyed_bases, grazing)
+    memo = _SAFE.get((gmap, destroyed_bases, grazing))
+    if memo is not None:
+        got = memo.get(key)
+        if got is not None:
+            return got
+    got = _safe(gmap, pos, vel, pending, fuel, depth, destroyed_bases, grazing)
+    _table(_SAFE, (gmap, destroyed_bases, grazing), SAFE_LIMIT)[key] = got
     return got
 
 
@@ -267,17 +270,19 @@ def _expand(gmap, p: Hex, v: Hex, pend: tuple[int, ...], fuel: int | None, ld: b
 def hazard_count(gmap, start: Hex, dest: Hex) -> int:
     """Asteroid hazards of a move from ``start`` to ``dest`` ending at speed above 1 (combat.asteroid_hazards;
     destroyed asteroids are rare and ignored here). Memoised per map."""
-    memo = _table(_HAZARDS, gmap, HAZARDS_LIMIT)
     key = (start, dest)
-    got = memo.get(key)
-    if got is None:
-        from .combat import asteroid_hazards
+    memo = _HAZARDS.get(gmap)
+    if memo is not None:
+        got = memo.get(key)
+        if got is not None:
+            return got
+    from .combat import asteroid_hazards
 
-        if speed((dest[0] - start[0], dest[1] - start[1])) <= 1:
-            got = 0
-        else:
-            got = len(asteroid_hazards(start, dest, gmap.asteroids.__contains__))
-        memo[key] = got
+    if speed((dest[0] - start[0], dest[1] - start[1])) <= 1:
+        got = 0
+    else:
+        got = len(asteroid_hazards(start, dest, gmap.asteroids.__contains__))
+    _table(_HAZARDS, gmap, HAZARDS_LIMIT)[key] = got
     return got
 
 
