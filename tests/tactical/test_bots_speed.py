@@ -19,7 +19,17 @@ from deltav.games.tactical.messages import Order
 from deltav.games.tactical.movement import CRASH, compute_course
 from deltav.games.tactical.planner import drift_safe, plan_route
 from deltav.games.tactical.preview import preview_course
-from deltav.games.tactical.tactics import ALL_PAIRS, Tactics, enemy_courses, ordnance_hazard, ordnance_threat
+from deltav.games.tactical.tactics import (
+    ALL_PAIRS,
+    Tactics,
+    can_fire,
+    enemy_courses,
+    hit_value,
+    ordnance_hazard,
+    ordnance_threat,
+    shot,
+    strength,
+)
 
 from .helpers import GAME, new_state, place
 
@@ -118,6 +128,46 @@ def test_bounds_are_never_below_what_they_bound():
     assert checked > 100
 
 
+def _follow_up_by_shots(tac, sh, dest, vel, pending, fuel):
+    """Tactics.follow_up as first written: every next-turn course at its real fuel, a shot at every drift."""
+    world = tac.world
+    if not tac.drifts or not can_fire(sh):
+        return 0.0
+    best = 0.0
+    for b in (None, 0, 1, 2, 3, 4, 5) if (fuel is None or fuel > 0) and not sh.disabled else (None,):
+        c = compute_course(world.gmap, dest, vel, fuel, pending, False, False, b, None, (), False,
+                           world.destroyed_bases, world.options["grazing_is_contact"])
+        if c.outcome != "normal" or world.gmap.off_map(c.destination):
+            continue
+        for e, epos, evel in tac.drifts:
+            v, _ = shot(world, c.contact, c.destination, c.velocity, strength(sh), epos, evel, strength(e),
+                        e.disabled, e.type.combat + 1.0, sh.heroic, None)
+            best = max(best, v)
+    return best
+
+
+def test_follow_up_is_the_best_shot_over_next_turns_courses():
+    seats = [Twin(), Twin(), Twin(), Twin()]
+    play_match(GAME, {"scenario": "duel", "turn_limit": 10}, 3, seats[:2])
+    play_match(GAME, {"scenario": "escape", "turn_limit": 8}, 2, seats[2:])
+    checked = hits = 0
+    for t in seats:
+        for player, world, sid in t.worlds:
+            tac = Tactics(world, player)
+            sh, pvs = _courses_of(world, player, sid)
+            for pv in pvs:
+                if pv.lands:
+                    continue
+                pend = preview_pending(pv)
+                for fuel in {pv.fuel_after, 0, 1, None}:
+                    want = _follow_up_by_shots(tac, sh, pv.destination, pv.velocity, pend, fuel)
+                    assert tac.follow_up(sh, pv.destination, pv.velocity, pend, fuel) == want
+                    assert tac.follow_up(sh, pv.destination, pv.velocity, pend, fuel) == want  # memoised
+                    checked += 1
+                    hits += want > 0
+    assert checked > 200 and hits > 20
+
+
 def test_ordnance_threat_and_hazard_from_the_flights_computed_once():
     s = new_state("duel")
     place(s, "p0s0", (10, 0), vel=(1, -1), fuel=20)
@@ -153,10 +203,51 @@ def test_enemy_courses_memo_matches_a_cold_computation(fuel):
     want = []
     for b, o in pairs:
         c = compute_course(M, e.pos, e.vel, fuel, (), False, e.type.can_overload, b, o)
-        if c.outcome not in (CRASH, "landing") and not M.off_map(c.destination):
-            want.append((tuple(c.contact), c.destination, c.velocity))
+        course = (tuple(c.contact), c.destination, c.velocity)
+        if c.outcome not in (CRASH, "landing") and not M.off_map(c.destination) and course not in want:
+            want.append(course)  # each distinct course once, in order of first appearance
     assert got == want
     assert enemy_courses(s, e) == want  # from the memo
+    if fuel is None or fuel >= 2:
+        assert len(want) < len(pairs) - 10  # (b, o) and (o, b) end alike, and so do opposite burns and a coast
+
+
+def test_a_shot_is_worth_less_as_its_penalty_grows():
+    # Tactics._gun_threat values only the smallest penalty of the courses that do not ram: exact because
+    # hit_value never rises with the penalty, for every column, damage already taken and worth
+    for col in range(6):
+        for disabled in range(8):
+            for worth in (1.0, 2.0, 3.5, 9.0, 17.0, 33.0):
+                values = [hit_value(col, pen, disabled, worth) for pen in range(-3, 40)]
+                assert all(a[0] >= b[0] and a[1] >= b[1] for a, b in zip(values, values[1:]))
+
+
+def _threat_by_shots(tac, e, dest, vel, my_str, my_disabled, my_worth):
+    worst = 0.0
+    for epath, edest, evel in enemy_courses(tac.world, e):
+        v, _ = shot(tac.world, epath, edest, evel, strength(e), dest, vel, my_str, my_disabled, my_worth, e.heroic,
+                    e.type.combat + 1.0)
+        worst = max(worst, v)
+    return worst
+
+
+def test_gun_threat_is_the_best_shot_over_every_enemy_course():
+    s = new_state("duel")
+    place(s, "p0s0", (10, 0), vel=(1, -1), fuel=20)
+    place(s, "p1s0", (13, -3), vel=(-1, 0), fuel=20, detected=True)
+    s.active = 0
+    tac = Tactics(s, 0)
+    (e, es, eworth, _reach, courses), = tac._guns
+    seen = set()
+    for dq in range(-7, 8):
+        for dr in range(-7, 8):
+            dest = (13 + dq, -3 + dr)
+            for vel in ((0, 0), (1, -1), (-2, 1), (3, 0), (-1, -2)):
+                for my_str, dis, worth in ((2, 0, 3.0), (4, 2, 5.0), (16, 0, 17.0)):
+                    got = tac._gun_threat(e, es, eworth, courses, dest, vel, my_str, dis, worth)
+                    assert got == _threat_by_shots(tac, e, dest, vel, my_str, dis, worth), (dest, vel, my_str)
+                    seen.add(got > 0)
+    assert seen == {True, False}
 
 
 def test_plan_route_with_a_warm_expansion_memo_equals_a_cold_one():
@@ -206,3 +297,40 @@ def test_safe_keyed_by_fuel_up_to_depth_answers_as_a_cold_search():
                 assert planner.safe(M, pos, vel, pend, fuel, depth) == want, (pos, vel, fuel, depth)
                 answers.add(want)
     assert answers == {True, False}
+
+
+def _expand_by_flying_every_flag(p, v, pend, fuel, ld):
+    """planner._expand as first written: every burn flown with and without the land flag."""
+    out = []
+    for b in (None, 0, 1, 2, 3, 4, 5) if (fuel is None or fuel > 0) else (None,):
+        for land in (False, True) if (b is not None and not ld) else (False,):
+            c = compute_course(M, p, v, fuel, pend, ld, False, b, None, (), land, frozenset(), False, True)
+            if land and not c.shortcut:
+                continue
+            variants = [((), c)]
+            if c.ignorable:
+                variants.append((c.ignorable, compute_course(M, p, v, fuel, pend, ld, False, b, None, c.ignorable,
+                                                             land, frozenset(), False, True)))
+            for weak, cc in variants:
+                if cc.outcome == CRASH or M.off_map(cc.destination):
+                    continue
+                step_hz = planner.hazard_weight(planner.hazard_count(M, p, cc.destination))
+                if step_hz and cc.outcome != "landing" and not drift_safe(M, cc.destination, cc.velocity,
+                                                                          cc.pending, 3, clear=True):
+                    continue
+                out.append((b, land, tuple(weak), cc.outcome, cc.destination, cc.velocity, tuple(cc.pending),
+                            cc.fuel_spent, tuple(cc.contact), step_hz))
+    return tuple(out)
+
+
+def test_planner_expansion_flies_the_land_flag_only_where_the_shortcut_applies():
+    # in orbit of Mars and of Venus, landed, beside the belt, in open space, out of fuel
+    states = [((-8, -6), (1, 0), (4,), 5, False), ((-9, -5), (1, -1), (), 5, False), ((-8, -6), (0, 0), (), 5, True),
+              ((-5, 7), (0, 0), (), 3, True), ((10, 0), (1, -1), (), 20, False), ((3, 4), (-1, 1), (), None, False),
+              ((-6, -6), (0, 1), (), 0, False), ((6, -12), (2, 0), (), 2, False)]
+    shortcuts = 0
+    for p, v, pend, fuel, ld in states:
+        want = _expand_by_flying_every_flag(p, v, pend, fuel, ld)
+        assert planner._expand(M, p, v, pend, fuel, ld, frozenset(), False, True, 3) == want
+        shortcuts += sum(1 for row in want if row[1])
+    assert shortcuts > 0

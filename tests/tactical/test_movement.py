@@ -353,3 +353,23 @@ def test_ship_moved_path_is_the_reference_primary_line_of_the_absolute_endpoints
     moved = next(e for e in events if e.TYPE == "ship_moved")
     assert moved.path == ("-8,-1", "-7,-1", "-6,-1", "-6,0", "-5,0")
     assert moved.destination == "-5,0"
+
+
+def test_the_display_path_is_the_primary_line_from_start_to_destination_computed_when_read():
+    from deltav.games.tactical.movement import primary_line
+
+    m = default_map()
+    seen = set()
+    for pos, vel, pend, landed in (((10, 0), (1, -1), (), False), ((-8, -6), (0, 0), (), True),
+                                   ((-8, -6), (1, 0), (4,), False), ((0, 3), (2, -1), (), False),
+                                   ((3, -3), (-1, 2), (), False)):
+        for burn in (None, 0, 1, 2, 3, 4, 5):
+            for land in (False, True):
+                for grazing in (False, True):
+                    c = compute_course(m, pos, vel, 20, pend, landed, True, burn, None, (), land, frozenset(),
+                                       grazing)
+                    assert c._path is None or (landed and burn is None)  # not computed until read
+                    want = [pos] if (landed and burn is None) else primary_line(pos, c.destination)
+                    assert c.path == want and c.to_json()["path"] == [list(h) for h in want]
+                    seen.add((c.outcome, c.shortcut))
+    assert {("normal", False), ("landing", True), ("landing", False)} <= seen

@@ -39,7 +39,7 @@ class Course:
     ``(hex, direction, body, weak, ignored)``; ``pending`` the directions that will deflect the *next* move;
     ``ignorable`` the weak-gravity hexes of this course the pilot may choose to ignore."""
 
-    __slots__ = ("start", "destination", "velocity", "path", "contact", "fuel_spent", "burns", "overloaded",
+    __slots__ = ("start", "destination", "velocity", "_path", "contact", "fuel_spent", "burns", "overloaded",
                  "entered", "pending", "ignorable", "outcome", "body", "crash_hex", "shortcut")
 
     def __init__(self):
@@ -47,6 +47,20 @@ class Course:
         self.body = None
         self.crash_hex = None
         self.overloaded = False
+        self._path = None
+
+    @property
+    def path(self):
+        """The display path (:func:`primary_line` from the start to the destination, unless set), computed
+        when first read: no rule reads it, and most courses (the bots' searches) are never displayed."""
+        p = self._path
+        if p is None:
+            p = self._path = primary_line(self.start, self.destination)
+        return p
+
+    @path.setter
+    def path(self, value) -> None:
+        self._path = value
 
     def to_json(self) -> dict:
         return {
@@ -159,14 +173,18 @@ def primary_line(a: Hex, b: Hex) -> tuple[Hex, ...]:
 def _trace(pos: Hex, dest: Hex, grazing_is_contact: bool) -> tuple[tuple[Hex, ...], list[Hex], list[Hex]]:
     """(display path, definite hexes, contact hexes) of the line pos -> dest, start hex included. Contact is
     the definite hexes; with ``grazing_is_contact`` every hex of every step (both hexes of a graze)."""
+    return (primary_line(pos, dest), *_contact(pos, dest, grazing_is_contact))
+
+
+def _contact(pos: Hex, dest: Hex, grazing_is_contact: bool) -> tuple[list[Hex], list[Hex]]:
+    """:func:`_trace` without the display path: (definite hexes, contact hexes)."""
     q0, r0 = pos
-    path = primary_line(pos, dest)
     a = analyze_offset(dest[0] - q0, dest[1] - r0)
     definite = [(q0 + dq, r0 + dr) for dq, dr in a.definite]
     if not grazing_is_contact:
-        return path, definite, definite
+        return definite, definite
     contact = [(q0 + dq, r0 + dr) for step in a.steps for dq, dr in step]
-    return path, definite, contact
+    return definite, contact
 
 
 def compute_course(
@@ -227,10 +245,9 @@ def compute_course(
         hit = landing_shortcut(gmap, pos, vel, pending, (q, r), destroyed_bases)
         if hit is not None:
             target, body = hit
-            path, definite, contact = _trace(pos, target, grazing_is_contact)
-            c.destination = target
+            definite, contact = _contact(pos, target, grazing_is_contact)
+            c.destination = target  # the display path is start -> target (Course.path)
             c.velocity = ZERO
-            c.path = path
             c.contact = contact
             c.entered = ()
             c.pending = ()
@@ -248,8 +265,12 @@ def compute_course(
     c.destination = dest
     nv = (q - pos[0], r - pos[1])
     c.velocity = nv
-    path, definite, contact = _trace(pos, dest, grazing_is_contact)
-    c.path = path
+    # the line's hexes (_contact, inlined: this runs for every course of every bot search); the display path
+    # is start -> dest (Course.path)
+    q0, r0 = pos
+    a = analyze_offset(q - q0, r - r0)
+    definite = [(q0 + dq, r0 + dr) for dq, dr in a.definite]
+    contact = definite if not grazing_is_contact else [(q0 + dq, r0 + dr) for step in a.steps for dq, dr in step]
     c.contact = contact
     # 7. gravity entered now (definite hexes after the start), applied on the next move
     entered = []
@@ -271,9 +292,12 @@ def compute_course(
         else:
             prev_weak = None
         entered.append((h, d, body, weak, ignored))
-    c.entered = tuple(entered)
-    c.pending = tuple(e[1] for e in entered if not e[4])
-    c.ignorable = tuple(ignorable)
+    if entered:
+        c.entered = tuple(entered)
+        c.pending = tuple([e[1] for e in entered if not e[4]])
+        c.ignorable = tuple(ignorable)
+    else:  # open space (most courses): nothing entered, nothing ignorable
+        c.entered = c.pending = c.ignorable = ()
     # 8. landing
     landed_body = None
     if not landed:

@@ -24,7 +24,7 @@ from functools import lru_cache
 
 from deltav.core.hexgrid import DIRECTIONS
 
-from .movement import CRASH, LANDING, compute_course, speed
+from .movement import CRASH, LANDING, compute_course, detect_orbit, landing_shortcut, speed
 
 Hex = tuple[int, int]
 
@@ -67,10 +67,37 @@ def safe(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | None, d
     within ``depth`` moves, so it is keyed as ``min(fuel, depth)`` (same answer, more hits)."""
     if fuel is not None and fuel > depth:
         fuel = depth
-    return _safe(gmap, pos, vel, pending, fuel, depth, destroyed_bases, grazing)
+    key = (pos, vel, pending, fuel, depth)
+    memo = _SAFE.get((gmap, destroyed_bases, grazing))
+    if memo is not None:
+        got = memo.get(key)
+        if got is not None:
+            return got
+    got = _safe(gmap, pos, vel, pending, fuel, depth, destroyed_bases, grazing)
+    _table(_SAFE, (gmap, destroyed_bases, grazing), SAFE_LIMIT)[key] = got
+    return got
 
 
-@lru_cache(maxsize=200_000)
+#: memo tables of plain values (pure functions of their keys and the fixed map, never stale), one per map and
+#: rules; kept out of the keys, the map leaves each key a tuple of numbers, which the cyclic garbage collector
+#: stops tracking (functools.lru_cache keys holding the map, and its links, stay tracked: full collections in a
+#: long game cost tens of milliseconds more)
+_SAFE: dict[tuple, dict] = {}
+SAFE_LIMIT = 200_000
+_HAZARDS: dict = {}
+HAZARDS_LIMIT = 100_000
+
+
+def _table(tables: dict, key, limit: int) -> dict:
+    """The memo table of ``key`` in ``tables``, emptied when it holds ``limit`` entries."""
+    table = tables.get(key)
+    if table is None or len(table) >= limit:
+        if len(tables) >= 16:
+            tables.clear()
+        table = tables[key] = {}
+    return table
+
+
 def _safe(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | None, depth: int,
           destroyed_bases: frozenset, grazing: bool) -> bool:
     if depth <= 0:
@@ -112,6 +139,7 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
     start = (pos, vel, pending, fuel, landed)
     frontier = [(0.0, start, (), 0)]
     moves = _moves_table(gmap, destroyed_bases, grazing, takeoff_costs_fuel, drift_moves)
+    near: dict[Hex, int] = {}  # hex -> distance to the nearest goal, for this search
     for _turn in range(depth):
         found = None
         nxt: dict[tuple, tuple] = {}
@@ -150,7 +178,23 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
                 if old is not None and old[3] <= nhz and (
                         old[1][3] is None or (nf is not None and old[1][3] >= nf)):
                     continue
-                sc = estimate(dest, nv, npend, goals) + 3.0 * HAZARD_TURNS * nhz
+                # estimate(dest, nv, npend, goals), with the distances to the goals memoised per hex (the same
+                # sums in the same order: the same floats)
+                q = dest[0] + nv[0]
+                r = dest[1] + nv[1]
+                for d in npend:
+                    q += DIRECTIONS[d][0]
+                    r += DIRECTIONS[d][1]
+                d_now = near.get(dest)
+                if d_now is None:
+                    d_now = near[dest] = _near(dest, goals)
+                drift = (q, r)
+                d_next = near.get(drift)
+                if d_next is None:
+                    d_next = near[drift] = _near(drift, goals)
+                sp = speed(nv)
+                cap = max(1, (d_now + 1) // 2)
+                sc = (3.0 * d_next + 1.5 * d_now + 4.0 * max(0, sp - cap)) + 3.0 * HAZARD_TURNS * nhz
                 if nf is not None and nf <= 0 and sc > 0:
                     sc += 20.0  # out of fuel short of the goal: almost certainly a dead end
                 nxt[key] = (sc, (dest, nv, npend, nf, nl), new_steps, nhz)
@@ -191,9 +235,17 @@ def _expand(gmap, p: Hex, v: Hex, pend: tuple[int, ...], fuel: int | None, ld: b
     out = []
     off_map = gmap.off_map
     burns = (None, 0, 1, 2, 3, 4, 5) if (fuel is None or fuel > 0) else (None,)
+    orbit_now = False if ld else detect_orbit(gmap, p, v, pend, destroyed_bases)
     for b in burns:
         lands = (False, True) if (b is not None and not ld) else (False,)
         for land in lands:
+            if land:
+                # the land flag changes a course only through the landing shortcut (compute_course step 4, one
+                # burn, not landed): without one it is the course just flown without the flag, left out
+                dq, dr = DIRECTIONS[b]
+                if landing_shortcut(gmap, p, v, pend, (p[0] + v[0] + dq, p[1] + v[1] + dr), destroyed_bases,
+                                    orbit_now) is None:
+                    continue
             c = compute_course(gmap, p, v, fuel, pend, ld, False, b, None, (), land, destroyed_bases, grazing,
                                takeoff)
             if land and not c.shortcut:
@@ -215,15 +267,23 @@ def _expand(gmap, p: Hex, v: Hex, pend: tuple[int, ...], fuel: int | None, ld: b
     return tuple(out)
 
 
-@lru_cache(maxsize=100_000)
 def hazard_count(gmap, start: Hex, dest: Hex) -> int:
     """Asteroid hazards of a move from ``start`` to ``dest`` ending at speed above 1 (combat.asteroid_hazards;
-    destroyed asteroids are rare and ignored here)."""
+    destroyed asteroids are rare and ignored here). Memoised per map."""
+    key = (start, dest)
+    memo = _HAZARDS.get(gmap)
+    if memo is not None:
+        got = memo.get(key)
+        if got is not None:
+            return got
     from .combat import asteroid_hazards
 
     if speed((dest[0] - start[0], dest[1] - start[1])) <= 1:
-        return 0
-    return len(asteroid_hazards(start, dest, gmap.asteroids.__contains__))
+        got = 0
+    else:
+        got = len(asteroid_hazards(start, dest, gmap.asteroids.__contains__))
+    _table(_HAZARDS, gmap, HAZARDS_LIMIT)[key] = got
+    return got
 
 
 #: planner cost of one asteroid hazard of weight 1, in turns

@@ -87,9 +87,10 @@ def enemy_courses(world, e) -> list[tuple[tuple[Hex, ...], Hex, Hex]]:
 @lru_cache(maxsize=2048)
 def _courses(gmap, pos: Hex, vel: Hex, fuel, pending: tuple[int, ...], landed: bool, can_overload: bool, n: int,
              destroyed_bases: frozenset, grazing: bool) -> tuple:
-    """:func:`enemy_courses` of a ship state over the first ``n`` of :data:`ALL_PAIRS` (pure: plain values and
-    the fixed map, so the decisions of one turn share them)."""
-    out = []
+    """:func:`enemy_courses` of a ship state over the first ``n`` of :data:`ALL_PAIRS`, each distinct course
+    once, in order of first appearance (pure: plain values and the fixed map, so the decisions of one turn
+    share them)."""
+    out = {}
     for b, o in ALL_PAIRS[:n]:
         c = compute_course(gmap, pos, vel, fuel, pending, landed, can_overload, b, o, (), False, destroyed_bases,
                            grazing)
@@ -97,7 +98,25 @@ def _courses(gmap, pos: Hex, vel: Hex, fuel, pending: tuple[int, ...], landed: b
             continue
         if c.outcome == "landing":
             continue  # a landed ship does not fire
-        out.append((tuple(c.contact), c.destination, c.velocity))
+        # overloads (b, o) and (o, b), and a burn with its opposite (a coast), end alike: every use of these
+        # courses is a maximum over them, so each distinct (path, destination, velocity) is kept once
+        out.setdefault((tuple(c.contact), c.destination, c.velocity), None)
+    return tuple(out)
+
+
+@lru_cache(maxsize=2048)
+def _next_courses(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], can_burn: bool, destroyed_bases: frozenset,
+                  grazing: bool) -> tuple:
+    """The courses of :meth:`Tactics.follow_up` (coast, and the six burns if ``can_burn``) from a ship state
+    that ends normally on the map, as (contact path, destination, velocity), each distinct one once. Fuel only
+    decides whether a burn happens (no overload), so a ship that may burn is flown with unlimited fuel."""
+    out = {}
+    for b in (None, 0, 1, 2, 3, 4, 5) if can_burn else (None,):
+        c = compute_course(gmap, pos, vel, None if can_burn else 0, pending, False, False, b, None, (), False,
+                           destroyed_bases, grazing)
+        if c.outcome != "normal" or gmap.off_map(c.destination):
+            continue
+        out.setdefault((tuple(c.contact), c.destination, c.velocity), None)
     return tuple(out)
 
 
@@ -182,6 +201,8 @@ def ram_then_shot(att_strength: int, def_strength: int, pen: int, target_disable
 
 #: gun range: a shot whose closest approach is farther than this is worth nothing
 GUN_RANGE = 4
+#: no penalty yet (greater than any real one)
+NO_SHOT = 1 << 30
 
 
 def _reach(anchor: Hex, hexes) -> int:
@@ -218,6 +239,7 @@ class Tactics:
             self._guns.append((e, strength(e), e.type.combat + 1.0, reach, bounded))
         self._ordnance: dict[str, tuple] = {}
         self._in_flight = None
+        self._follow: dict = {}
         #: where each visible enemy will be if it coasts its next move (target of the follow-up shot)
         self.drifts = []
         for e in self.enemies:
@@ -230,28 +252,76 @@ class Tactics:
 
     def follow_up(self, sh, dest: Hex, vel: Hex, pending: tuple[int, ...], fuel) -> float:
         """The best shot our ship could take next turn (coasting or one burn from this course's end) at an
-        enemy that coasts meanwhile: the third ply, so that a pursuer matches course with its quarry."""
+        enemy that coasts meanwhile: the third ply, so that a pursuer matches course with its quarry.
+
+        Memoised per decision by what decides it (courses of one ship ending alike share it: fuel only says
+        whether it may burn), and valued at the smallest penalty per target as in :meth:`_gun_threat` (no
+        ram: the target has not moved yet when we fire)."""
         if not self.drifts or not can_fire(sh):
             return 0.0
         # every hex of next turn's path lies within its length of ``dest``: velocity, one burn, pending gravity
         span = max(abs(vel[0]), abs(vel[1]), abs(vel[0] + vel[1])) + 1 + len(pending)
         if all(_dist(dest, epos) > GUN_RANGE + span for _e, epos, _v in self.drifts):
             return 0.0
+        can_burn = (fuel is None or fuel > 0) and not sh.disabled
+        key = (sh.id, dest, vel, pending, can_burn)
+        got = self._follow.get(key)
+        if got is not None:
+            return got
         world = self.world
-        gmap = world.gmap
-        best = 0.0
+        courses = _next_courses(world.gmap, dest, vel, pending, can_burn, frozenset(world.destroyed_bases),
+                                world.options["grazing_is_contact"])
         my_str = strength(sh)
-        burns = (None, 0, 1, 2, 3, 4, 5) if (fuel is None or fuel > 0) and not sh.disabled else (None,)
-        for b in burns:
-            c = compute_course(gmap, dest, vel, fuel, pending, False, False, b, None, (), False,
-                               world.destroyed_bases, world.options["grazing_is_contact"])
-            if c.outcome != "normal" or gmap.off_map(c.destination):
-                continue
-            for e, epos, evel in self.drifts:
-                v, _ = shot(world, c.contact, c.destination, c.velocity, my_str, epos, evel, strength(e),
-                            e.disabled, e.type.combat + 1.0, sh.heroic, None)
+        heroic = 1 if sh.heroic else 0
+        best = 0.0
+        for e, epos, evel in self.drifts:
+            tq, tr = epos
+            vq, vr = evel
+            min_pen = NO_SHOT
+            for path, cdest, cvel in courses:
+                # the closest approach of the path to the target's hex (first such hex), as in shot()
+                dmin = 99
+                origin = cdest
+                for h in path or (cdest,):
+                    q = h[0] - tq
+                    r = h[1] - tr
+                    d = q + r
+                    if d < 0:
+                        d = -d
+                    if q < 0:
+                        q = -q
+                    if r < 0:
+                        r = -r
+                    if q > d:
+                        d = q
+                    if r > d:
+                        d = r
+                    if d < dmin:
+                        dmin, origin = d, h
+                if dmin > GUN_RANGE:
+                    continue
+                q = cvel[0] - vq
+                r = cvel[1] - vr
+                d = q + r
+                if d < 0:
+                    d = -d
+                if q < 0:
+                    q = -q
+                if r < 0:
+                    r = -r
+                if q > d:
+                    d = q
+                if r > d:
+                    d = r
+                d -= cb.VELOCITY_FREE
+                pen = dmin + (d if d > 0 else 0) - heroic
+                if pen < min_pen and _los(world, origin, epos):
+                    min_pen = pen
+            if min_pen != NO_SHOT:
+                v = hit_value(cb.odds_column(my_str, strength(e)), min_pen, e.disabled, e.type.combat + 1.0)[0]
                 if v > best:
                     best = v
+        self._follow[key] = best
         return best
 
     def follow_up_bound(self, sh, dest: Hex, vel: Hex, pending: tuple[int, ...]) -> float:
@@ -310,20 +380,95 @@ class Tactics:
             for e, es, eworth, reach, courses in self._guns:
                 worst = 0.0
                 if _dist(e.pos, dest) <= GUN_RANGE + reach:
-                    heroic = e.heroic
-                    for epath, edest, evel, r in courses:
-                        if _dist(edest, dest) > GUN_RANGE + r:
-                            continue  # out of range of every hex of this path: the shot is worth 0
-                        v, _ = shot(world, epath, edest, evel, es, dest, vel, my_str, sh.disabled, my_worth, heroic,
-                                    eworth)
-                        if v > worst:
-                            worst = v
+                    worst = self._gun_threat(e, es, eworth, courses, dest, vel, my_str, sh.disabled, my_worth)
                 if worst < my_worth:
                     worst = max(worst, self._ordnance_threat(e, mine, dest, sh.disabled, my_worth))
                 threat += worst * (1.0 - p_dis.get(e.id, 0.0))
         if not lands:
             threat += self._ordnance_hazard(path, dest, sh.disabled, my_worth)
         return gain - threat
+
+    def _gun_threat(self, e, es: int, eworth: float, courses, dest: Hex, vel: Hex, my_str: int, my_disabled: int,
+                    my_worth: float) -> float:
+        """The best gun shot enemy ``e`` (strength ``es``, worth ``eworth``) can take at our ship at ``dest``
+        with ``vel`` over its ``courses`` (path, destination, velocity, reach of the path): the maximum of
+        :func:`shot` over them, computed exactly with less work. A shot's value only falls as its penalty grows
+        (:func:`hit_value` is non-increasing in the penalty for every column, damage and worth; checked over the
+        whole table by tests/tactical), so of the courses that do not ram us only the one with the smallest
+        penalty (range + velocity modifier - heroism) and line of sight needs valuing; the line of sight of a
+        course is only looked at when its penalty would be a new smallest. A course ending in our hex rams, and
+        is valued as :func:`shot` does (:func:`ram_then_shot`)."""
+        world = self.world
+        heroic = 1 if e.heroic else 0
+        tq, tr = dest
+        vq, vr = vel
+        worst = 0.0
+        min_pen = NO_SHOT
+        for epath, edest, evel, r in courses:
+            # _dist(edest, dest) > GUN_RANGE + r: out of range of every hex of this path (the shot is worth 0)
+            q = edest[0] - tq
+            rr = edest[1] - tr
+            d = q + rr
+            if d < 0:
+                d = -d
+            if q < 0:
+                q = -q
+            if rr < 0:
+                rr = -rr
+            if q > d:
+                d = q
+            if rr > d:
+                d = rr
+            if d > GUN_RANGE + r:
+                continue
+            # the closest approach of the path to our hex (first such hex), as in shot()
+            best = 99
+            origin = edest
+            for h in epath or (edest,):
+                q = h[0] - tq
+                rr = h[1] - tr
+                d = q + rr
+                if d < 0:
+                    d = -d
+                if q < 0:
+                    q = -q
+                if rr < 0:
+                    rr = -rr
+                if q > d:
+                    d = q
+                if rr > d:
+                    d = rr
+                if d < best:
+                    best, origin = d, h
+            if best > GUN_RANGE:
+                continue
+            q = evel[0] - vq
+            rr = evel[1] - vr
+            d = q + rr
+            if d < 0:
+                d = -d
+            if q < 0:
+                q = -q
+            if rr < 0:
+                rr = -rr
+            if q > d:
+                d = q
+            if rr > d:
+                d = rr
+            d -= cb.VELOCITY_FREE
+            pen = best + (d if d > 0 else 0) - heroic
+            if edest == dest:
+                if _los(world, origin, dest):
+                    v = ram_then_shot(es, my_str, pen, my_disabled, my_worth, eworth)[0]
+                    if v > worst:
+                        worst = v
+            elif pen < min_pen and _los(world, origin, dest):
+                min_pen = pen
+        if min_pen != NO_SHOT:
+            v = hit_value(cb.odds_column(es, my_str), min_pen, my_disabled, my_worth)[0]
+            if v > worst:
+                worst = v
+        return worst
 
     def _flights(self, e) -> tuple:
         """(nuke flight or None, hexes of every torpedo flight or None) of enemy ship ``e`` launching next turn,
@@ -409,14 +554,15 @@ def ordnance_hit_value(kind: str, target_disabled: int, worth: float) -> float:
     return val / 6.0
 
 
+@lru_cache(maxsize=8192)
 def flight(gmap, start: Hex, vel: Hex, grazing: bool = False) -> tuple[Hex, ...]:
     """The contact hexes (start included) of ordnance launched now from ``start`` with ``vel``, cut where a
     body, an asteroid or a base would stop it (a nuke detonates in the hex before a body: the caller sees the
-    cut)."""
-    from .movement import _trace
+    cut). Memoised: a pure function of plain values and the fixed map."""
+    from .movement import _contact
 
     dest = (start[0] + vel[0], start[1] + vel[1])
-    _path, _definite, contact = _trace(start, dest, grazing)
+    _definite, contact = _contact(start, dest, grazing)
     out = []
     for h in contact:
         if h in gmap.surface:

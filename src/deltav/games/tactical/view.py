@@ -243,9 +243,11 @@ class _World:
     __slots__ = ("view", "guard", "base", "hidden", "known", "unseen", "cands")
 
 
-#: Recently determinized views (by identity; the view is held, so its id is not reused while it is cached).
+#: Recently determinized views (by identity; the view is held, so its id is not reused while it is cached). A
+#: bot determinizes the view of the decision at hand, so a few are enough; each one held keeps a view and a
+#: state alive (a hundred objects and more the cyclic garbage collector walks in every full collection).
 _WORLDS: dict[int, _World] = {}
-_WORLDS_MAX = 256
+_WORLDS_MAX = 16
 
 
 def _guard(v) -> tuple:
