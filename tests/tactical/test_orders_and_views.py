@@ -278,3 +278,19 @@ def test_overload_is_only_ever_offered_to_warships_with_two_fuel(i):
             sh = s.ship(a.ship)
             assert sh.type.warship and not sh.overload_used and (sh.fuel is None or sh.fuel >= 2)
             assert a.burn is not None
+
+
+def test_the_astrogation_and_movement_phases_are_modules_not_state_methods():
+    from deltav.games.tactical import astrogation_phase
+    from deltav.games.tactical.state import TacticalState
+
+    moved = ("orderable", "auto_landing", "effective_order", "course_for", "order_options", "check_order",
+             "end_astrogation", "movement_phase", "escape_candidate", "is_friendly_base", "resupply",
+             "record_checkpoints", "end_player_turn", "check_victory", "destroy")
+    assert not [n for n in moved if hasattr(TacticalState, n)]
+    s = new_state("convoy", 3)
+    p = s.current_players()[0]
+    assert astrogation_phase.legal(s, p) == s.legal_actions(p)
+    with pytest.raises(IllegalAction) as e:
+        astrogation_phase.apply(s, p, Order("nope"))
+    assert e.value.rule == "tactical.order.unknown_ship"

@@ -4,8 +4,8 @@
 the checks with their rule ids (``tactical.order.*``, ``tactical.surrender.*``).
 
 ``end_astrogation`` goes on to the ordnance phase when a launch or an emplacement is possible, else straight to
-the movement phase (movement_phase.py). The courses themselves come from courses.py. This module must not move a
-ship nor roll a die.
+the movement phase (movement_phase.py). The courses themselves come from courses.py. This module moves no ship
+itself and rolls no die.
 """
 
 from __future__ import annotations

@@ -12,7 +12,8 @@ The phases live in their own modules: fleet.py, astrogation_phase.py (orders), o
 movement_phase.py (the automatic movement, with ordnance_flight.py for the ordnance step), combat_phase.py (gun
 combat, hazards, ramming, planetary defense, using combat.py), logistics.py; flow.py moves a player-turn on
 between them (victory.py's check, the end of the player-turn). The courses are courses.py's (over movement.py).
-This module applies no rule itself and must not roll dice.
+This module applies no rule itself; it rolls dice only at set-up (the fugitive, the first player), through
+``self.rng``.
 """
 
 from __future__ import annotations
