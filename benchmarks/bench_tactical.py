@@ -27,6 +27,8 @@ import time
 from deltav.core.rng import Rng
 from deltav.games import load_all
 from deltav.games.tactical import preview_course
+from deltav.games.tactical.astrogation_phase import order_options
+from deltav.games.tactical.courses import orderable
 from deltav.games.tactical.messages import EndAstrogation, EndCombat, EndLogistics, EndOrdnance, Order
 
 GAME = load_all()["tactical"]
@@ -66,9 +68,9 @@ def bench_turn(states, seconds: float, enumerate_legal: bool) -> float:
             s = base.clone()
             s._opts = {}
             p = s.active
-            ships = [sh for sh in s.ships if sh.owner == p and s.orderable(sh)]
+            ships = [sh for sh in s.ships if sh.owner == p and orderable(sh)]
             if not enumerate_legal:
-                picks = [r.choice(s.order_options(sh)) for sh in ships]
+                picks = [r.choice(order_options(s, sh)) for sh in ships]
                 s._opts = {}
             t0 = time.process_time()
             if enumerate_legal:
@@ -95,11 +97,11 @@ def bench_preview(states, seconds: float) -> float:
     t_end = time.process_time() + seconds
     while time.process_time() < t_end:
         for s in states:
-            ships = [sh for sh in s.ships if sh.owner == s.active and s.orderable(sh)]
+            ships = [sh for sh in s.ships if sh.owner == s.active and orderable(sh)]
             if not ships:
                 continue
             sh = r.choice(ships)
-            o = r.choice(s.order_options(sh))
+            o = r.choice(order_options(s, sh))
             t0 = time.process_time()
             preview_course(s, sh.id, o)
             total += time.process_time() - t0

@@ -13,6 +13,7 @@ from deltav.core.rng import Rng
 from deltav.games.tactical.bots import BOTS, PRESETS
 from deltav.games.tactical.bots.level_bot import LevelBot
 from deltav.games.tactical.bots.levels import LEVELS
+from deltav.games.tactical.courses import course_for
 from deltav.games.tactical.mapdata import default_map
 from deltav.games.tactical.messages import Launch, Order
 from deltav.games.tactical.movement import CRASH, LANDING, compute_course
@@ -236,7 +237,7 @@ def test_hard_launches_a_nuke_that_meets_the_enemy_this_turn():
     d = decision(s, 0)
     a = LevelBot("hard").act(d)
     assert isinstance(a, Launch) and a.kind == "nuke"
-    c = s.course_for(s.ship("p0s0"), s.orders["p0s0"])
+    c = course_for(s, s.ship("p0s0"), s.orders["p0s0"])
     own = {"p0s0": (tuple(c.contact), c.destination)}
     assert launch_value(s, 0, s.ship("p0s0"), "nuke", (2, 0), own) == pytest.approx(9.0)
     # the same nuke is worthless if our own ship ends in the blast hex

@@ -13,6 +13,7 @@ from deltav.core.errors import IllegalAction
 from deltav.core.hexgrid import DIRECTIONS, distance
 from deltav.core.rng import Rng
 from deltav.games.tactical import preview_course
+from deltav.games.tactical.courses import course_for, orderable
 from deltav.games.tactical.messages import EndAstrogation, Order
 from deltav.games.tactical.movement import compute_course
 
@@ -85,7 +86,7 @@ def test_legal_orders_are_exactly_the_accepted_ones(i, burn, overload, land, pic
     if s.phase != "astrogation":
         return
     p = s.active
-    mine = [sh for sh in s.ships if sh.owner == p and s.orderable(sh) and sh.id not in s.orders]
+    mine = [sh for sh in s.ships if sh.owner == p and orderable(sh) and sh.id not in s.orders]
     if not mine:
         return
     sh = mine[pick % len(mine)]
@@ -253,7 +254,7 @@ def test_every_enumerated_order_is_accepted(scenario):
             checked += 1
             if isinstance(a, Order) and a.weak:
                 # the weak list must name ignorable hexes of this very course
-                assert set(a.weak) <= {f"{h[0]},{h[1]}" for h in s.course_for(s.ship(a.ship), a).ignorable}
+                assert set(a.weak) <= {f"{h[0]},{h[1]}" for h in course_for(s, s.ship(a.ship), a).ignorable}
     assert checked
 
 
@@ -277,3 +278,19 @@ def test_overload_is_only_ever_offered_to_warships_with_two_fuel(i):
             sh = s.ship(a.ship)
             assert sh.type.warship and not sh.overload_used and (sh.fuel is None or sh.fuel >= 2)
             assert a.burn is not None
+
+
+def test_the_astrogation_and_movement_phases_are_modules_not_state_methods():
+    from deltav.games.tactical import astrogation_phase
+    from deltav.games.tactical.state import TacticalState
+
+    moved = ("orderable", "auto_landing", "effective_order", "course_for", "order_options", "check_order",
+             "end_astrogation", "movement_phase", "escape_candidate", "is_friendly_base", "resupply",
+             "record_checkpoints", "end_player_turn", "check_victory", "destroy")
+    assert not [n for n in moved if hasattr(TacticalState, n)]
+    s = new_state("convoy", 3)
+    p = s.current_players()[0]
+    assert astrogation_phase.legal(s, p) == s.legal_actions(p)
+    with pytest.raises(IllegalAction) as e:
+        astrogation_phase.apply(s, p, Order("nope"))
+    assert e.value.rule == "tactical.order.unknown_ship"

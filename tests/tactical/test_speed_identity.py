@@ -5,6 +5,8 @@ the same legal actions. (Behaviour identity over whole games is checked by bench
 from __future__ import annotations
 
 from deltav.core.rng import Rng
+from deltav.games.tactical.astrogation_phase import order_options, order_options_uncached
+from deltav.games.tactical.courses import course_for, effective_order, orderable
 from deltav.games.tactical.messages import EndAstrogation, Order, Surrender
 from deltav.games.tactical.movement import compute_course
 
@@ -26,13 +28,13 @@ def test_courses_for_orders_equal_fresh_ones():
             for a in legal:
                 if isinstance(a, Order):
                     sh = s.ship(a.ship)
-                    burn, overload, land = s.effective_order(sh, a.burn, a.overload, a.land)
+                    burn, overload, land = effective_order(s, sh, a.burn, a.overload, a.land)
                     fresh = compute_course(
                         s.gmap, sh.pos, sh.vel, sh.fuel, sh.pending, sh.landed,
                         sh.type.can_overload and not sh.overload_used, burn, overload,
                         tuple(tuple(int(x) for x in k.split(",")) for k in a.weak), land, s.destroyed_bases,
                         s.options["grazing_is_contact"], s.options["takeoff_costs_fuel"])
-                    assert s.course_for(sh, a).to_json() == fresh.to_json()
+                    assert course_for(s, sh, a).to_json() == fresh.to_json()
                     checked += 1
         s.apply_action(p, legal[rng.below(len(legal))])
     assert checked > 50
@@ -48,8 +50,8 @@ def test_order_options_from_the_shared_cache_equal_a_fresh_computation():
             p = s.current_players()[0]
             if s.phase == "astrogation":
                 for sh in s.ships:
-                    if sh.owner == p and s.orderable(sh):
-                        assert s.order_options(sh) == s._order_options_uncached(sh)
+                    if sh.owner == p and orderable(sh):
+                        assert order_options(s, sh) == order_options_uncached(s, sh)
             legal = s.legal_actions(p)
             s.apply_action(p, legal[rng.below(len(legal))])
 

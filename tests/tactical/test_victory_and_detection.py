@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from deltav.core.rng import Rng
 from deltav.games.tactical import victory
+from deltav.games.tactical.flow import check_victory
 from deltav.games.tactical.messages import EndAstrogation, Order
 
 from .helpers import GAME, end_turn, new_state, place
@@ -146,7 +147,7 @@ def test_evaluation_is_bounded_antisymmetric_and_terminal_exact():
     s = new_state("duel")
     s.ship("p1s0").destroyed = True
     s.active = 0
-    s.check_victory()
+    check_victory(s)
     assert evaluate(s, 0) == 1.0 and evaluate(s, 1) == -1.0
 
 

@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from . import combat as cb
 from . import ordnance_tables as ot
 from .combat_phase import _free_attackers, _policy, combatant, nuke_targets, ship_targets
+from .courses import orderable
 from .fleet import _cost, _left
 from .messages import AddAttacker, Buy, EndCombat, Fire, Launch, Order
 from .model import hkey
@@ -102,7 +103,7 @@ def _launch_note(state, player: int, a: Launch, hidden: set[str]) -> dict | None
     for x in state.ships:
         if x.destroyed or x.id == sh.id or (x.owner != player and x.id in hidden):
             continue
-        if x.owner == player and state.orderable(x):
+        if x.owner == player and orderable(x):
             c = preview_course(state, x.id, state.orders.get(x.id))
             hexes = tuple(c.contact[1:]) if len(c.contact) >= 2 else (x.pos,)
         else:

@@ -26,6 +26,7 @@ from deltav.core.hexgrid import analyze_offset
 
 from . import combat as cb
 from . import logistics
+from .flow import check_victory, destroy, end_player_turn, resupply
 from .messages import (
     AddAttacker,
     AttackDeclared,
@@ -213,7 +214,7 @@ def _damage(state, sh, result, source: str, roll: int, modifier: int = 0, odds=N
     to = state.audience(sh)
     events.append(DamageRoll(source, sh.id, roll, modifier, odds, result.label, turns if not elim else sh.disabled, to))
     if elim:
-        state.destroy(sh, source)
+        destroy(sh, source)
         events.append(ShipDestroyed(sh.id, hkey(sh.pos), source, None, to))
     else:
         sh.disabled = turns
@@ -230,7 +231,7 @@ def post_movement(state, p: int) -> list:
             if sh is b or sh.owner != p or sh.destroyed or sh.emplaced or sh.landed:
                 continue
             if sh.pos == b.pos and sh.vel == b.vel:
-                state.resupply(sh, full=False)
+                resupply(sh, full=False)
                 b.resupplied = True
                 events.append(ShipResupplied(sh.id, hkey(sh.pos), state.audience(sh)))
     movers = [sh for sh in ships if sh.owner == p and not sh.destroyed and not sh.landed and sh.disabled == 0
@@ -284,7 +285,7 @@ def enter_after_movement(state) -> list:
                 continue
             die = state.rng.d6()
             events.extend(_damage(state, sh, cb.other_damage("asteroid", die), "asteroid", die))
-        events.extend(state.check_victory())
+        events.extend(check_victory(state))
         if state.res is not None:
             return events
     if attack_possible(state):
@@ -300,7 +301,7 @@ def leave_combat(state) -> list:
     events: list = []
     if state.rules.combat and state.rules.planetary_defense:
         events.extend(planetary_defense(state))
-        events.extend(state.check_victory())
+        events.extend(check_victory(state))
         if state.res is not None:
             return events
     state.combat = None
@@ -310,7 +311,7 @@ def leave_combat(state) -> list:
         state.transfers = 0
         events.append(PhaseChanged(state.active, "logistics"))
         return events
-    events.extend(state.end_player_turn())
+    events.extend(end_player_turn(state))
     return events
 
 
@@ -482,7 +483,7 @@ def _fire(state, player: int, action: Fire) -> list:
         c.allocated = 0
         c.group_hex = None
         state.combat = c
-        events.extend(state.check_victory())
+        events.extend(check_victory(state))
         return events
     tc = combatant(target)
     # a defensive-only target never counters itself, but armed ships of its side in its hex on its course do
@@ -524,5 +525,5 @@ def _fire(state, player: int, action: Fire) -> list:
         c.allocated = allocated
         c.group_hex = target.pos
     state.combat = c
-    events.extend(state.check_victory())
+    events.extend(check_victory(state))
     return events

@@ -16,6 +16,7 @@ This module reads and writes only the ``detected`` flag of ships and ordnance.
 
 from __future__ import annotations
 
+from .bases import is_friendly_base
 from .messages import DetectionChanged, OrdnanceDetected
 from .model import hkey
 from .shiptypes import ship_data
@@ -37,7 +38,7 @@ def update(state) -> list:
     enemy_bases: dict = {}
     for sh in alive:
         before = sh.detected
-        if sh.landed and state.is_friendly_base(sh.owner, sh.pos):
+        if sh.landed and is_friendly_base(state, sh.owner, sh.pos):
             now = False
         elif before:
             now = True

@@ -27,6 +27,8 @@ from deltav.games.actionspace import (
 )
 
 from . import messages as v
+from .astrogation_phase import order_options
+from .courses import orderable
 from .fleet import BASE_CARGO, _cost
 
 WEAK_BITS = 8  # at most 2 runs per weak-gravity body (a line meets a ring in one segment, split by the body), 4 bodies
@@ -60,11 +62,11 @@ def _build(state) -> ActionSpace:
     def weak_keys(ctx: Context) -> list[str]:
         st = ctx.state
         sh = st._index.get(ctx.fields["ship"])
-        if sh is None or not st.orderable(sh):
+        if sh is None or not orderable(sh):
             return []
         b, o = ctx.fields["burn"], ctx.fields["overload"]
         keys: set[str] = set()
-        for x in st.order_options(sh):
+        for x in order_options(st, sh):
             if x.burn == b and x.overload == o and not x.land:
                 keys.update(x.weak)
         return sorted(keys)

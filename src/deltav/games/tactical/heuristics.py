@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from deltav.core.hexgrid import distance
 
+from .courses import course_for
 from .movement import CRASH, LANDING, compute_course, speed
 from .planner import safe
 
@@ -32,7 +33,7 @@ def goal_hexes(world, sh) -> tuple[tuple[Hex, ...], str]:
             and not (pl.escape_wins and world.rules.escape_edge == "north")):
         return own_bases, "refuel"
     if world.rules.checkpoints:
-        # the home body is never the first checkpoint (victory.record_checkpoints skips it then)
+        # the home body is never the first checkpoint (movement_phase.record_checkpoints skips it then)
         left = [b for b in world.rules.checkpoints if b not in pl.visited and (pl.visited or b != pl.home)]
         if not left:
             return tuple(h for h in gmap.bases_of.get(pl.home, ()) if h not in world.destroyed_bases), "home"
@@ -200,7 +201,7 @@ def rollout_policy(state, player: int, legal: list, rng):
         gmap = state.gmap
         for _ in range(4):
             a = mine[rng.below(len(mine))]
-            c = state.course_for(sh, a)
+            c = course_for(state, sh, a)
             if c.outcome != CRASH and not gmap.off_map(c.destination):
                 return a
         return mine[0]

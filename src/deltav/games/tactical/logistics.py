@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from deltav.core.errors import IllegalAction
 
+from .flow import check_victory, end_player_turn
 from .messages import DetectionChanged, EndLogistics, Transfer, Transferred
 from .model import hkey
 from .shiptypes import ship_data
@@ -97,9 +98,9 @@ def legal(state, player: int) -> list:
 
 def apply(state, player: int, action) -> list:
     if isinstance(action, EndLogistics):
-        events = state.check_victory()
+        events = check_victory(state)
         if state.res is None:
-            events.extend(state.end_player_turn())
+            events.extend(end_player_turn(state))
         return events
     if not isinstance(action, Transfer):
         raise IllegalAction("tactical.phase", f"it is the logistics phase: {action.TYPE} is not allowed now")

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .astrogation_phase import check_order
+from .courses import course_for
 from .messages import Order
 from .model import hkey
 from .movement import CRASH, LANDING, detect_orbit
+from .movement_phase import escape_candidate
 
 Hex = tuple[int, int]
 
@@ -76,14 +79,14 @@ def preview_course(state, ship_id: str, order: Order | None = None) -> CoursePre
         from deltav.core.errors import IllegalAction
 
         raise IllegalAction("tactical.order.unknown_ship", f"no ship {ship_id!r}")
-    state.check_order(sh.owner, order, preview=True)
+    check_order(state, sh.owner, order, preview=True)
     if sh.disabled > 0 or sh.control == "captured":
         order = Order(ship_id, None, None, False, order.weak)
-    c = state.course_for(sh, order)
+    c = course_for(state, sh, order)
     fuel_after = None if sh.fuel is None else sh.fuel - c.fuel_spent
     gmap = state.gmap
     escapes = (c.outcome not in (CRASH, LANDING) and state.options["escape_is_winnable"]
-               and state.escape_candidate(sh) and c.destination[1] < gmap.bounds[2])
+               and escape_candidate(state, sh) and c.destination[1] < gmap.bounds[2])
     off = c.outcome != CRASH and gmap.off_map(c.destination)
     orbit = None
     if c.outcome not in (CRASH, LANDING):

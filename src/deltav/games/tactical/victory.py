@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from deltav.core.protocol import Result
 
+from .bases import is_friendly_base
+
 
 def _landed_on(state, sh, body: str) -> bool:
     g = state.gmap
@@ -61,8 +63,8 @@ def check(state) -> Result | None:
                 if state.moral:
                     return Result((pilgrims,), "The fugitives died, but the Pilgrims won a moral victory.")
                 return Result((enforcers,), "Fugitives destroyed: Enforcers marginal victory.")
-            if sh.control == "captured" and sh.landed and sh.owner == enforcers and state.is_friendly_base(
-                    enforcers, sh.pos):
+            if (sh.control == "captured" and sh.landed and sh.owner == enforcers
+                    and is_friendly_base(state, enforcers, sh.pos)):
                 if state.moral:
                     return Result((pilgrims,), "Fugitives captured, but the Pilgrims won a moral victory.")
                 return Result((enforcers,), "Fugitives captured and brought to base: Enforcers decisive victory.")

@@ -31,6 +31,7 @@ from functools import lru_cache
 from deltav.core import hexgrid
 from deltav.core.rng import Rng
 
+from .flow import FLEET
 from .mapdata import default_map
 from .model import Ship, hparse
 from .shiptypes import ship_types
@@ -65,8 +66,6 @@ def _unseen_candidates(gmap, mine: tuple, bases: tuple) -> tuple[tuple[int, int]
 
 
 # --- views ------------------------------------------------------------------------------------------------
-
-FLEET = "fleet_building"  # state.FLEET (this module must not import state.py at load: state.py imports it)
 
 _BASE_KEYS: dict[tuple, tuple[str, ...]] = {}
 

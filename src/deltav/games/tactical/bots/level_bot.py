@@ -15,6 +15,7 @@ from deltav.core.protocol import Decision
 from deltav.games.tactical.bots.levels import LEVELS
 from deltav.games.tactical.bots.scripted import ScriptedBot
 from deltav.games.tactical.combat import effective_strength
+from deltav.games.tactical.courses import course_for
 from deltav.games.tactical.heuristics import (
     defense_survival,
     goal_hexes,
@@ -573,7 +574,7 @@ class LevelBot(ScriptedBot):
             if s.owner == d.player and not s.destroyed:
                 order = world.orders.get(s.id) or Order(s.id)
                 try:
-                    c = world.course_for(s, order)
+                    c = course_for(world, s, order)
                 except Exception:
                     continue
                 own_paths[s.id] = (tuple(c.contact), c.destination)
