@@ -4,6 +4,8 @@ legal actions alone. (Behaviour identity over whole games is checked by benchmar
 
 from __future__ import annotations
 
+import json
+
 from deltav.core import hexgrid
 from deltav.core.rng import Rng
 from deltav.games.knighthawks import KnightHawks
@@ -104,3 +106,57 @@ def test_fire_options_see_past_a_planet_only_when_the_line_is_clear():
                     ship("c", 1, "frigate", (2, -3), facing=3)], planets=[("P", (0, 0))])
     assert s.map.blocked((-3, 0), (3, 0))
     assert not s.map.blocked((-3, 0), (2, -3))
+
+
+def _reference_view(state, player):
+    """A view as it was built before the cached ship records: from ``to_json`` and each ship's own JSON."""
+    from deltav.games.knighthawks.view import view
+
+    out = state.to_json()
+    del out["rng"]
+    out["ships"] = [sh.to_json() if player is not None and sh.owner == player else sh.public_json()
+                    for sh in state.ships]
+    fast = view(state, player)
+    for k in ("mines", "hidden_mines", "plotting", "declared", "allocations", "laid", "viewer"):
+        out[k] = fast[k]  # the hidden-information filters are test_secrets.py's subject
+    return out
+
+
+def _dump(v) -> str:
+    return json.dumps(v)  # key order included: clients see the same text
+
+
+def test_cached_ship_records_give_the_ships_own_json_along_random_games_and_clones():
+    for scen in ("skirmish", "fleet_battle", "escort"):
+        s = KnightHawks.new_initial_state({"scenario": scen}, 3)
+        rng = Rng(8)
+        twins = []
+        while not s.is_terminal():
+            p = s.current_players()[0]
+            legal = s.legal_actions(p)
+            s.apply_action(p, legal[rng.below(len(legal))])
+            if rng.below(5) == 0:
+                twins.append(s.clone())  # shares the ships' view templates, then lives on its own
+            for q in (0, 1, None):
+                v = s.view(q)
+                assert _dump(v) == _dump(_reference_view(s, q))
+                _scribble(v)  # a careless reader changes nothing for the next view
+                assert _dump(s.view(q)) == _dump(_reference_view(s, q))
+        for t in twins[-6:]:
+            for q in (0, 1, None):
+                assert _dump(t.view(q)) == _dump(_reference_view(t, q))
+            if not t.is_terminal():
+                p = t.current_players()[0]
+                t.apply_action(p, t.legal_actions(p)[0])
+                assert _dump(t.view(p)) == _dump(_reference_view(t, p))
+
+
+def _scribble(v) -> None:
+    if isinstance(v, dict):
+        for x in list(v.values()):
+            _scribble(x)
+        v["scribbled"] = True
+    elif isinstance(v, list):
+        for x in v:
+            _scribble(x)
+        v.append("scribbled")

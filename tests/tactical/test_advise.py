@@ -93,7 +93,7 @@ def test_the_course_keeps_out_of_enemy_planetary_defense():
     zone = defended_hexes(gmap, view, 0, frozenset())
     assert (-9, 7) in zone and (-8, 6) in zone and not zone & set(gmap.bodies["Mars"].bases)
     ship = next(x for x in view["ships"] if x["id"] == "p0s0")
-    assert ship["position"] == [-8, -5]
+    assert tuple(ship["position"]) == (-8, -5)  # a tuple in the view (the same JSON array)
     plain = plan_route(gmap, tuple(ship["position"]), tuple(ship["velocity"]), tuple(ship["pending_gravity"]),
                        ship["fuel"], False, "land", tuple(sorted(gmap.bodies["Venus"].bases)), None, frozenset(),
                        False, True, 48, 16)

@@ -140,3 +140,29 @@ def test_a_view_changed_after_determinizing_is_read_again():
     GAME.determinize(view, 0, Rng(1))
     view["turn"] += 1
     assert GAME.determinize(view, 0, Rng(1)).turn == view["turn"]
+
+
+@pytest.mark.parametrize("scenario", ["interplanetary_war", "escape", "convoy"])
+def test_cached_ship_records_give_the_ships_own_json_in_states_and_clones(scenario):
+    """The view's ship records (templates kept on the ships, carried over by clones) are each ship's own JSON."""
+    from deltav.games.tactical.view import ship_view
+
+    rng = Rng(11)
+    s = new_state(scenario, 5)
+    twins = []
+    while not s.is_terminal():
+        p = s.current_players()[0]
+        legal = s.legal_actions(p)
+        s.apply_action(p, legal[rng.below(len(legal))])
+        if rng.below(4) == 0:
+            twins.append(s.clone())
+        for st in [s] + twins[-2:]:
+            for sh in st.ships:
+                for identity in (True, False):
+                    assert json.dumps(ship_view(sh, identity)) == json.dumps(sh.to_json(identity))
+            for viewer in (0, 1, None):
+                st.view(viewer)  # refreshes the templates the clones share
+        if twins and not twins[-1].is_terminal():
+            t = twins[-1]
+            q = t.current_players()[0]
+            t.apply_action(q, t.legal_actions(q)[-1])  # a clone moves on alone

@@ -17,6 +17,10 @@ Systems: ``weapons`` and ``defenses`` are lists of tuples ``(code, count, max, s
 mount is one entry with count -1 (G5: each mount is its own system); an LTD weapon (T, AR, RB, M, S) is one
 entry whose count is its ammunition; a defense is one entry (RH and powered screens count 1, MS its
 charges, ICM its missiles). status: 0 working, 1 destroyed, 2 destroyed and unrepairable in space.
+
+View cache: ``view_own`` / ``view_pub`` hold view.py's last record template of the ship (the owner's and the
+other side's), each with the tuple of every value it was made of; view.py alone reads and sets them, and a
+template is checked against the ship's current values before use (the rules code never has to clear them).
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ class Ship:
         "screen", "ms_turns",
         "short", "ccs", "nav", "dch", "fire",
         "status", "docked", "orbit", "evading", "unrep", "path", "navdir", "dock_turns", "shadow", "attacked",
+        "view_own", "view_pub",
     )
 
     def clone(self) -> Ship:
@@ -89,6 +94,8 @@ class Ship:
         s.dock_turns = self.dock_turns
         s.shadow = None if self.shadow is None else self.shadow.clone()
         s.attacked = self.attacked
+        s.view_own = self.view_own
+        s.view_pub = self.view_pub
         return s
 
     # --- queries -----------------------------------------------------------------------------------
@@ -204,6 +211,7 @@ class Ship:
         sh = o.get("shadow")
         s.shadow = None if sh is None else Ship.from_json(sh)
         s.attacked = o.get("attacked", 0)
+        s.view_own = s.view_pub = None
         return s
 
 
@@ -253,6 +261,7 @@ def new_ship(
     s.dock_turns = 0
     s.shadow = None
     s.attacked = 0
+    s.view_own = s.view_pub = None
     return s
 
 

@@ -178,8 +178,7 @@ class KHState(State):
         s._cache = self._cache  # per-phase lookups; every phase change makes a new dict, never clears one
         return s
 
-    def _public_json(self, ships: list | None = None) -> dict:
-        """The record but the dice (``ships``: the ships' JSON if the caller built it, e.g. a view)."""
+    def to_json(self) -> dict:
         return {
             "game": "knighthawks",
             "options": dict(self.options),
@@ -195,7 +194,7 @@ class KHState(State):
             "stage": self.stage,
             "fire_mode": self.fire_mode,
             "after": self.after,
-            "ships": [s.to_json() for s in self.ships] if ships is None else ships,
+            "ships": [s.to_json() for s in self.ships],
             "mines": [[a, b, c, list(d), e, f, g] for a, b, c, d, e, f, g in self.mines],
             "plots": {k: [v[0], v[1], list(v[2])] for k, v in sorted(self.plots.items())},
             "plotting": None if self.cur is None else [self.cur[0], self.cur[1], self.cur[2], list(self.cur[3])],
@@ -209,12 +208,8 @@ class KHState(State):
             "allocations": [list(a) for a in self.allocs],
             "result": self.res.to_json() if self.res else None,
             "scores": list(self.scores),
+            "rng": self.rng.to_json(),
         }
-
-    def to_json(self) -> dict:
-        out = self._public_json()
-        out["rng"] = self.rng.to_json()
-        return out
 
     @classmethod
     def from_json(cls, o: dict) -> KHState:

@@ -52,6 +52,7 @@ class Ship:
         "id", "owner", "type", "pos", "vel", "fuel", "pending", "landed", "destroyed", "cause", "disabled",
         "overload_used", "cargo_used", "passengers", "nukes", "detected", "heroic", "control", "resupplied",
         "path", "hidden", "fugitive", "revealed", "carrying_base", "emplaced",
+        "view_rec",  # view.py's last record template of the ship, with the values it was made of (view.py only)
     )
 
     def __init__(self, sid: str, owner: int, stype: ShipType, pos: Hex, vel: Hex = (0, 0), fuel: int | None = None):
@@ -80,6 +81,7 @@ class Ship:
         self.revealed = False
         self.carrying_base = False
         self.emplaced = False  # an emplaced orbital base (immobile)
+        self.view_rec = None
 
     def copy(self) -> Ship:
         s = Ship.__new__(Ship)
@@ -108,6 +110,7 @@ class Ship:
         s.revealed = self.revealed
         s.carrying_base = self.carrying_base
         s.emplaced = self.emplaced
+        s.view_rec = self.view_rec
         return s
 
     @property

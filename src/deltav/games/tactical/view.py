@@ -27,6 +27,7 @@ Determinization must never read anything but the view; views read the state and 
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import attrgetter
 
 from deltav.core import hexgrid
 from deltav.core.rng import Rng
@@ -163,6 +164,82 @@ def _option_items(options: dict) -> tuple:
     return items
 
 
+#: Every value of a ship that its view record is made of (all immutable: ints, strings, tuples), read in C.
+_record_key = attrgetter("id", "owner", "type", "pos", "vel", "fuel", "pending", "landed", "destroyed", "cause",
+                         "disabled", "overload_used", "cargo_used", "passengers", "nukes", "detected", "heroic",
+                         "control", "resupplied", "path", "hidden", "fugitive", "revealed", "carrying_base",
+                         "emplaced")
+
+
+def _template(k: tuple) -> dict:
+    (sid, owner, stype, pos, vel, fuel, pending, landed, destroyed, cause, disabled, overload_used, cargo_used,
+     passengers, nukes, detected, heroic, control, resupplied, path, hidden, fugitive, revealed, carrying_base,
+     emplaced) = k
+    out = {
+        "id": sid,
+        "owner": owner,
+        "type": stype.name,
+        "position": pos,
+        "velocity": vel,
+        "fuel": fuel,
+        "pending_gravity": pending,
+        "landed": landed,
+        "destroyed": destroyed,
+        "cause": cause,
+        "disabled": disabled,
+        "overload_used": overload_used,
+        "cargo_used": cargo_used,
+        "passengers": passengers,
+        "nukes": nukes,
+        "detected": detected,
+        "heroic": heroic,
+        "control": control,
+        "resupplied": resupplied,
+        "path": path,
+        "carrying_base": carrying_base,
+        "emplaced": emplaced,
+    }
+    if hidden:
+        out["hidden_identity"] = True
+        out["revealed"] = revealed
+        out["identity"] = "fugitives" if fugitive else "decoy"
+    return out
+
+
+def ship_view(sh, identity: bool) -> dict:
+    """A ship's record in a view: the JSON of ``Ship.to_json(identity)``, a fresh dict whose hexes, velocity,
+    pending gravity and path are the ship's own tuples (immutable values, shared). It is copied from a template
+    the ship keeps (``Ship.view_rec``, carried over by ``copy``) with the tuple of every value it was made of: a
+    changed value makes a new template, so the rules code never has to clear it."""
+    k = _record_key(sh)
+    hit = sh.view_rec
+    if hit is None or hit[0] != k:
+        hit = sh.view_rec = (k, _template(k))
+    out = hit[1].copy()
+    if not identity and sh.hidden:
+        out["identity"] = "unknown"
+    return out
+
+
+_RULES: dict[int, tuple] = {}
+
+
+def _rules_view(rules) -> dict:
+    """``rules.to_json()`` (a fresh dict; its lists as the rules' own tuples), from a template made once per
+    rules object (a frozen dataclass: a scenario's rule flags never change; clones share it)."""
+    key = id(rules)
+    hit = _RULES.get(key)
+    if hit is None or hit[0] is not rules:
+        d = rules.to_json()
+        d["allowed_ordnance"] = tuple(rules.allowed_ordnance)
+        d["checkpoints"] = tuple(rules.checkpoints)
+        d["fleet_purchases"] = tuple(rules.fleet_purchases)
+        if len(_RULES) > 1000:
+            _RULES.clear()
+        hit = _RULES[key] = (rules, d)  # the object is held, so its id is not reused while cached
+    return hit[1].copy()
+
+
 def state_view(st, player: int | None) -> dict:
     """What ``player`` (0 or 1; None for a spectator) may know of the state, as a fresh JSON-ready dict."""
     options = st.options
@@ -172,9 +249,9 @@ def state_view(st, player: int | None) -> dict:
     unseen = 0
     for sh in st.ships:
         if sh.owner == player:
-            add(sh.to_json(True))
+            add(ship_view(sh, True))
         elif not fog or sh.detected:
-            add(sh.to_json(sh.revealed))
+            add(ship_view(sh, sh.revealed))
         elif not sh.destroyed:
             unseen += 1
     seen_ordnance = [o for o in st.ordnance if not fog or o.owner == player or o.detected]
@@ -184,7 +261,7 @@ def state_view(st, player: int | None) -> dict:
         "scenario": st.scenario_id,
         "name": st.scenario_name,
         "options": dict(_option_items(options)),
-        "rules": st.rules.to_json(),
+        "rules": _rules_view(st.rules),
         "turn": st.turn,
         "first_player": st.first,
         "active_player": st.active,
