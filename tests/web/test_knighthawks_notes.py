@@ -130,7 +130,7 @@ def test_the_board_document_matches_the_scenario():
     s = KH.new_initial_state({"scenario": "escort"}, 1)
     v = s.view(None)
     assert b["radius"] == v["map"]["radius"]
-    assert [(p["name"], p["hex"]) for p in b["planets"]] == [(n, h) for n, h in v["map"]["planets"]]
+    assert [(p["name"], tuple(p["hex"])) for p in b["planets"]] == [(n, tuple(h)) for n, h in v["map"]["planets"]]
     assert set(b["combat_table"]) == set(b["weapons"]) and all(len(r) == len(b["columns"]) for r in b["combat_table"].values())
     assert b["damage_table"][0]["low"] == -20 and b["damage_table"][-1]["high"] == 120
     assert b["weapons"]["EB"]["range"] == 12 and KH.board({"eb_range": 10})["weapons"]["EB"]["range"] == 10
