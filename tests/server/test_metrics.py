@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 
+import pytest
 from starlette.testclient import TestClient
 
 from deltav.server.app import create_app
@@ -37,3 +38,13 @@ def test_metrics_count_rooms_actions_and_collector_pauses(tmp_path):
         longest = next(ln for ln in body.splitlines() if ln.startswith('deltav_gc_pause_max_seconds{generation="2"}'))
         assert float(longest.split()[1]) > 0
     assert len(gc.callbacks) == before  # the hook left with the app
+
+
+def test_the_collector_thresholds_an_operator_may_set():
+    from deltav.server.run import GC_THRESHOLDS, gc_thresholds
+
+    assert gc_thresholds(None) == gc_thresholds("") == GC_THRESHOLDS
+    assert gc_thresholds("5000,2,1000") == (5000, 2, 1000)
+    for bad in ("5000,2", "a,b,c", "0,10,10", "-1,10,10", "1,2,3,4"):
+        with pytest.raises(SystemExit, match="DELTAV_GC_THRESHOLDS"):
+            gc_thresholds(bad)
