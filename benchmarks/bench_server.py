@@ -34,6 +34,7 @@ import json
 import multiprocessing
 import os
 import random
+import resource
 import shutil
 import statistics
 import sys
@@ -47,6 +48,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
+from deltav.server.run import GC_THRESHOLDS  # noqa: E402
+
+#: a client process with the collector off collects once its memory passes this (benchmarks only)
+CLIENT_RSS_LIMIT_MIB = 2048
 from tests.server.helpers import ProcessServer, choose, http, record_difference, reference_record  # noqa: E402
 
 
@@ -54,6 +59,13 @@ def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process so far (load on the machine does not change it, unlike wall time)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_ticks() -> tuple[int, int]:
+    """(steal, all) CPU ticks of the machine so far, from /proc/stat: a virtual machine's host can take CPU time
+    from it ("steal"), which stretches every wall-time figure here and shows in none of the CPU ones."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    return (fields[7] if len(fields) > 7 else 0), sum(fields[:8])
 
 
 def rss_kib(pid: int) -> int:
@@ -69,6 +81,7 @@ class Stats:
         self.accepted = 0
         self.drops = 0
         self.errors: list[str] = []
+        self.received = 0  # bytes of state messages
 
 
 async def client(url: str, token: str, seat: int, seed: int, stats: Stats, drop_at: int | None,
@@ -86,7 +99,9 @@ async def client(url: str, token: str, seat: int, seed: int, stats: Stats, drop_
                 while True:
                     wait = 120.0 if deadline is None else max(0.1, min(120.0, deadline - time.time() + 1.0))
                     try:
-                        msg = orjson.loads(await asyncio.wait_for(ws.recv(), wait))
+                        raw = await asyncio.wait_for(ws.recv(), wait)
+                        stats.received += len(raw)
+                        msg = orjson.loads(raw)
                     except TimeoutError:
                         if deadline is not None and time.time() >= deadline:
                             return  # --seconds: window over while waiting for the other seat
@@ -139,16 +154,50 @@ def warm_up() -> None:
 
 
 def client_process(jobs: list[tuple], think: float = 0.0, deadline: float | None = None,
-                   measure_from: float = 0.0) -> dict:
-    """One client process: every job (a seat's socket) on one event loop; returns its measurements."""
+                   measure_from: float = 0.0, client_gc: bool = False) -> dict:
+    """One client process: every job (a seat's socket) on one event loop; returns its measurements.
+
+    The clients run without the cyclic garbage collector (``client_gc`` turns it on): a process holding 500
+    sockets spent up to 170 ms in one collection, and every socket of the process waits meanwhile, so its
+    pauses counted in the latencies it timed (and took CPU from the server), although they are no part of the
+    server. Messages are acyclic JSON, freed as they are dropped; what the sockets leave in cycles stays, so the
+    process's memory is watched and it collects (a pause it reports) if it passes CLIENT_RSS_LIMIT_MIB."""
+    import gc
+
     stats = Stats()
+    pauses: list[float] = []
+    started = [0.0]
+
+    def on_gc(phase, info):
+        if phase == "start":
+            started[0] = time.perf_counter()
+        elif time.time() >= measure_from:
+            pauses.append(time.perf_counter() - started[0])
+
+    async def watch_memory():
+        while True:
+            await asyncio.sleep(2.0)
+            if rss_kib(os.getpid()) > CLIENT_RSS_LIMIT_MIB * 1024:
+                gc.collect()
 
     async def main():
+        watcher = asyncio.create_task(watch_memory())
         await asyncio.gather(*[client(url, token, seat, seed, stats, drop_at, think, deadline, measure_from)
                                for url, token, seat, seed, drop_at in jobs])
+        watcher.cancel()
 
+    gc.callbacks.append(on_gc)
+    gc.collect()
+    if client_gc:
+        gc.freeze()
+        gc.set_threshold(*GC_THRESHOLDS)
+    else:
+        gc.disable()
+    cpu0 = time.process_time()
     asyncio.run(main())
-    return {"latencies": stats.latencies, "accepted": stats.accepted, "drops": stats.drops, "errors": stats.errors}
+    return {"latencies": stats.latencies, "accepted": stats.accepted, "drops": stats.drops, "errors": stats.errors,
+            "cpu": time.process_time() - cpu0, "received": stats.received, "gc_pauses": pauses,
+            "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
 async def stored_actions(db: str, codes: list[str]) -> dict[str, list[tuple[int, dict]]]:
@@ -194,6 +243,35 @@ def gc_pauses(bases: list[str]) -> dict[str, list[float]]:
                     value = float(line.split()[-1])
                     got[slot] = max(got[slot], value) if slot == 2 else got[slot] + value
     return out
+
+
+def histograms(bases: list[str], names: tuple[str, ...] = ("deltav_submit_seconds", "deltav_store_write_seconds",
+                                             "deltav_loop_lag_seconds")
+               ) -> dict[str, dict[float, float]]:
+    """The servers' cumulative histogram buckets so far (name -> upper bound -> count), summed over processes."""
+    out: dict[str, dict[float, float]] = {n: {} for n in names}
+    for base in bases:
+        with urllib.request.urlopen(base + "/metrics", timeout=10) as r:
+            text = r.read().decode()
+        for line in text.splitlines():
+            for name in names:
+                if line.startswith(name + "_bucket{"):
+                    le = line.split('le="')[1].split('"')[0]
+                    bound = float("inf") if le == "+Inf" else float(le)
+                    out[name][bound] = out[name].get(bound, 0.0) + float(line.split()[-1])
+    return out
+
+
+def bucket_quantile(before: dict[float, float], after: dict[float, float], q: float) -> float | None:
+    """The upper bound (s) of the histogram bucket holding quantile ``q`` of what was observed in between."""
+    bounds = sorted(after)
+    total = after.get(float("inf"), 0.0) - before.get(float("inf"), 0.0)
+    if total <= 0:
+        return None
+    for b in bounds:
+        if after[b] - before.get(b, 0.0) >= q * total:
+            return b
+    return None
 
 
 async def run(args) -> dict:
@@ -257,14 +335,30 @@ async def run(args) -> dict:
 
         sampler = asyncio.create_task(sample())
         gc0 = await asyncio.to_thread(gc_pauses, [x.base for x in servers])
+        hist0: dict = {}
         cpu0 = sum(cpu_seconds(p) for p in pids)
+        ticks0 = machine_ticks()
         t0 = time.perf_counter()
         deadline = time.time() + args.seconds if args.seconds else None
         measure_from = time.time() + args.warmup
+        async def at_warmup_end():
+            await asyncio.sleep(max(0.0, measure_from - time.time()))
+            hist0.update(await asyncio.to_thread(histograms, [x.base for x in servers]))
+
+        hist_task = asyncio.create_task(at_warmup_end())
         parts = await asyncio.gather(*[loop.run_in_executor(pool, client_process, jobs[i::procs], args.think,
-                                                            deadline, measure_from) for i in range(procs)])
+                                                            deadline, measure_from, args.client_gc)
+                                       for i in range(procs)])
+        if not hist_task.done():
+            hist_task.cancel()
+        hist1 = await asyncio.to_thread(histograms, [x.base for x in servers])
+        server_side = {name: {f"p{int(q * 100)}_ms": (None if (b := bucket_quantile(hist0.get(name, {}), h, q)) is None
+                                                        else 1000 * b) for q in (0.5, 0.99)}
+                       for name, h in hist1.items()}
         wall = time.perf_counter() - t0
         cpu = sum(cpu_seconds(p) for p in pids) - cpu0
+        ticks1 = machine_ticks()
+        steal = (ticks1[0] - ticks0[0]) / max(1, ticks1[1] - ticks0[1])
         gc1 = await asyncio.to_thread(gc_pauses, [x.base for x in servers])
         collections = {gen: {"count": int(v[0] - gc0.get(gen, [0, 0, 0])[0]),
                              "total_ms": 1000 * (v[1] - gc0.get(gen, [0, 0, 0])[1]), "longest_ms": 1000 * v[2]}
@@ -273,11 +367,19 @@ async def run(args) -> dict:
         if profiler is not None:
             profiler.wait()
         stats = Stats()
+        client_cpu = 0.0
+        client_pauses: list[float] = []
+        client_rss = 0.0
+        received = 0
         for part in parts:
             stats.latencies += part["latencies"]
             stats.accepted += part["accepted"]
             stats.drops += part["drops"]
             stats.errors += part["errors"]
+            client_cpu += part["cpu"]
+            client_pauses += part["gc_pauses"]
+            client_rss = max(client_rss, part["peak_rss_mib"])
+            received += part["received"]
         sampler.cancel()
         lost = dup = mismatched = 0
         steps = 0
@@ -316,13 +418,18 @@ async def run(args) -> dict:
             "scenario": args.scenario, "create_seconds": create_s,
             "wall_seconds": wall, "actions": steps,
             "server_cpu_ms_per_action": 1000 * cpu / max(1, steps), "server_cores_used": cpu / wall,
-            "load_average": os.getloadavg()[0], "actions_per_second": steps / wall,
+            "load_average": os.getloadavg()[0], "steal_share": steal, "actions_per_second": steps / wall,
+            "client_cpu_ms_per_action": 1000 * client_cpu / max(1, steps), "client_cores_used": client_cpu / wall,
+            "client_gc_longest_ms": 1000 * max(client_pauses, default=0.0),
+            "client_gc_total_ms": 1000 * sum(client_pauses), "client_peak_rss_mib": client_rss,
+            "client_gc": args.client_gc,
+            "received_kib_per_action": received / 1024 / max(1, steps),
             "accepted_messages": stats.accepted, "p50_ms": pct(0.50), "p99_ms": pct(0.99), "max_ms": pct(1.0),
             "mean_ms": statistics.fmean(lat) * 1000 if lat else None, "latency_samples": len(lat),
             "drops": stats.drops, "server_rss_base_mib": base_rss / 1024, "server_rss_peak_mib": peak_rss / 1024,
             "memory_per_room_kib": (peak_rss - base_rss) / args.rooms, "records_mismatched": mismatched,
             "lost_actions": lost, "duplicated_actions": dup, "client_errors": stats.errors[:5],
-            "cores": os.cpu_count(), "gc_pauses": collections,
+            "cores": os.cpu_count(), "gc_pauses": collections, "server_side": server_side,
             "processes": len(servers), "database": "postgresql" if backing else "sqlite",
             "server_errors": [ln for s in servers for ln in s.output().splitlines() if "Error" in ln or "ERROR" in ln][:5],
         }
@@ -346,6 +453,8 @@ def main(argv=None) -> int:
     ap.add_argument("--cluster", action="store_true", help="PostgreSQL + Redis even for one process")
     ap.add_argument("--think", type=float, default=0.0,
                     help="mean seconds a client waits before it submits (0: at once, which measures saturation)")
+    ap.add_argument("--client-gc", action="store_true",
+                    help="keep the cyclic collector on in the client processes (its pauses count in the latencies)")
     ap.add_argument("--client-procs", type=int, default=1, help="processes running the clients (not the server's)")
     ap.add_argument("--server-src", help="run the server from this source tree (its root or its src/ folder; to "
                                           "compare two versions, e.g. one exported with git archive)")
@@ -379,10 +488,25 @@ def main(argv=None) -> int:
               f"{out['processes']} server process(es) on {out['database']}, think {out['think']:g} s)")
         print(f"  {out['actions']} actions in {out['wall_seconds']:.1f}s: {out['actions_per_second']:.0f} accepted actions/s; "
               f"server CPU {out['server_cpu_ms_per_action']:.2f} ms per action, {out['server_cores_used']:.2f} cores used "
-              f"(machine load average {out['load_average']:.1f})")
+              f"(machine load average {out['load_average']:.1f}, {100 * out['steal_share']:.0f}% of its CPU time "
+              "stolen by the host)")
+        print(f"  clients: {out['client_cpu_ms_per_action']:.2f} ms CPU per action, {out['client_cores_used']:.2f} cores "
+              f"used; {out['received_kib_per_action']:.1f} KiB received per action (every seat's messages); collector "
+              + ("on" if out["client_gc"] else "off") + f", its pauses {out['client_gc_total_ms']:.0f} ms in all, longest "
+              f"{out['client_gc_longest_ms']:.1f} ms; peak memory {out['client_peak_rss_mib']:.0f} MiB a process")
         print(f"  submit-to-broadcast latency: p50 {out['p50_ms']:.1f} ms, p99 {out['p99_ms']:.1f} ms, "
               f"max {out['max_ms']:.1f} ms ({out['latency_samples']} samples"
               + (f", after a {out['warmup']:.0f} s warm-up" if out["warmup"] else "") + ")")
+        ss = out["server_side"]
+
+        def bound(v):
+            return "n/a" if v is None else f"<= {v:g} ms"
+
+        print(f"  inside the server (histogram buckets): arrival to broadcast p50 {bound(ss['deltav_submit_seconds']['p50_ms'])}"
+              f", p99 {bound(ss['deltav_submit_seconds']['p99_ms'])}; of which the commit p50 "
+              f"{bound(ss['deltav_store_write_seconds']['p50_ms'])}, p99 {bound(ss['deltav_store_write_seconds']['p99_ms'])}"
+              "; event loop lag p50 "
+              f"{bound(ss['deltav_loop_lag_seconds']['p50_ms'])}, p99 {bound(ss['deltav_loop_lag_seconds']['p99_ms'])}")
         print(f"  server memory: {out['server_rss_base_mib']:.0f} MiB idle, {out['server_rss_peak_mib']:.0f} MiB peak, "
               f"{out['memory_per_room_kib']:.0f} KiB per room")
         print("  collector pauses while the clients played: " + ("; ".join(

@@ -1,5 +1,5 @@
-"""``GET /metrics`` of one process, in-process: the room and socket gauges, the submission histogram, and the
-garbage collector's pauses (timed by a ``gc.callbacks`` hook that the app removes when it shuts down)."""
+"""``GET /metrics`` of one process, in-process: the room and socket gauges, the submission and commit
+histograms, the event loop's lag, and the garbage collector's pauses (timed by a ``gc.callbacks`` hook that the app removes when it shuts down)."""
 
 from __future__ import annotations
 
@@ -33,6 +33,10 @@ def test_metrics_count_rooms_actions_and_collector_pauses(tmp_path):
             body = c.get("/metrics").text
         assert 'deltav_rooms{role="owner"} 1.0' in body
         assert "deltav_actions_total" in body and "deltav_submit_seconds_count 1.0" in body
+        writes = next(ln for ln in body.splitlines() if ln.startswith("deltav_store_write_seconds_count"))
+        assert float(writes.split()[1]) >= 1  # the human's submission (the bot's may follow)
+        lag = next(ln for ln in body.splitlines() if ln.startswith("deltav_loop_lag_seconds_count"))
+        assert float(lag.split()[1]) >= 0  # sampled every 50 ms while the app runs
         count = next(ln for ln in body.splitlines() if ln.startswith('deltav_gc_pause_seconds_count{generation="2"}'))
         assert float(count.split()[1]) >= 1
         longest = next(ln for ln in body.splitlines() if ln.startswith('deltav_gc_pause_max_seconds{generation="2"}'))

@@ -119,6 +119,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         h = state["hub"]
         h.metrics = Metrics(lambda role: sum(1 for r in h.rooms.values() if r.owned == (role == "owner")),
                             lambda: sum(len(r.conns) + len(r.spectators) for r in h.rooms.values()))
+        h.metrics.start()
         restored = await hub().restore()
         log.info("deltav server ready (%d rooms restored)", restored)
         app.state.hub = hub()
@@ -128,7 +129,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             if mcp_mount:
                 await mcp_mount[1].close()
             if h.metrics is not None:
-                h.metrics.close()
+                await h.metrics.aclose()
             await hub().close()
             await store.close()
 

@@ -5,9 +5,13 @@
 - ``deltav_actions_total``: accepted submissions stored by this process (a rate of it is actions/s);
 - ``deltav_submit_seconds``: a histogram of the time from a submission's arrival to its broadcast being queued
   (the check, the database commit, every viewer's snapshot);
+- ``deltav_store_write_seconds``: a histogram of the time from handing an accepted submission to the store to its
+  commit (part of ``deltav_submit_seconds``; submissions arriving during a commit wait for the next one);
 - ``deltav_gc_pause_seconds{generation}``: a histogram of the cyclic garbage collector's pauses (the process
   stops while it runs: the usual cause of a latency tail), and ``deltav_gc_pause_max_seconds{generation}``, the
-  longest so far.
+  longest so far;
+- ``deltav_loop_lag_seconds``: a histogram of how late the event loop runs a timer set every 50 ms (the time a
+  message waits before the process gets to it: CPU saturation, a long collector pause or a slow callback).
 
 Each app has its own registry (several apps may live in one test process). This module owns the metric objects
 only; rooms and the app update them.
@@ -15,6 +19,8 @@ only; rooms and the app update them.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import time
 from collections.abc import Callable
@@ -23,6 +29,8 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, gene
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+LAG_PERIOD = 0.05
+LAG_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 GC_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 
 
@@ -43,6 +51,11 @@ class Metrics:
                                   buckets=GC_BUCKETS, registry=self.registry)
         self.gc_max = Gauge("deltav_gc_pause_max_seconds", "longest collector pause", ["generation"],
                             registry=self.registry)
+        self.store_write = Histogram("deltav_store_write_seconds", "accepted submission to its commit",
+                                     buckets=BUCKETS, registry=self.registry)
+        self.loop_lag = Histogram("deltav_loop_lag_seconds", "event loop lag behind a 50 ms timer",
+                                  buckets=LAG_BUCKETS, registry=self.registry)
+        self._lag_task: asyncio.Task | None = None
         self._gc_started = 0.0
         self._gc_longest: dict[str, float] = {}
         gc.callbacks.append(self._on_gc)
@@ -57,6 +70,26 @@ class Metrics:
         if pause > self._gc_longest.get(gen, 0.0):
             self._gc_longest[gen] = pause
             self.gc_max.labels(gen).set(pause)
+
+    def start(self) -> None:
+        """Start sampling the event loop's lag (call from the running loop)."""
+        if self._lag_task is None:
+            self._lag_task = asyncio.get_running_loop().create_task(self._sample_lag())
+
+    async def _sample_lag(self) -> None:
+        while True:
+            due = time.perf_counter() + LAG_PERIOD
+            await asyncio.sleep(LAG_PERIOD)
+            self.loop_lag.observe(max(0.0, time.perf_counter() - due))
+
+    async def aclose(self) -> None:
+        """Stop the lag sampler and the collector timing."""
+        if self._lag_task is not None:
+            self._lag_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._lag_task
+            self._lag_task = None
+        self.close()
 
     def close(self) -> None:
         """Stop timing the collector (the callback is process-wide; an app that shuts down removes its own)."""

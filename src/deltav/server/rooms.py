@@ -455,6 +455,7 @@ class Room:
         if finished:
             self.status = "finished"
             record = self.session.record.to_json()
+        t0 = time.perf_counter()
         try:
             await _to_the_end(self.hub.store.accept(self.code, self.no, self.seq, seat, action,
                                                     status="finished" if finished else None, record=record,
@@ -467,6 +468,8 @@ class Room:
                 conn.send({"type": "error", "code": "internal", "message": "the action could not be stored; "
                            "nothing changed, try again", "id": ref})
             return
+        if self.hub.metrics is not None:
+            self.hub.metrics.store_write.observe(time.perf_counter() - t0)
         self.seq += 1
         self.hub.notify(self, self.seq - 1)
         if outcome.buffered is None:

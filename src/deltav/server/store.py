@@ -5,6 +5,12 @@ SQLAlchemy 2 Core on an async engine: ``sqlite+aiosqlite:///file.db`` by default
 with the same code. JSON is stored as text so both databases read it alike. The schema is created (or
 upgraded) by Alembic migrations in ``deltav/server/migrations`` when the store opens.
 
+On SQLite the accepted submissions (the hot path: every action of every room) are written by one thread of
+their own through a plain (synchronous) SQLAlchemy engine on the same file, a whole batch in one hand-over:
+through aiosqlite every statement, the BEGIN and the COMMIT each wait for a turn of the busy event loop, which
+made the commit most of a submission's time in the server (docs/server.md, "Session 7"). The same statements
+run on PostgreSQL through the async engine.
+
 This module owns persistence only: it knows no game, no session and no socket.
 """
 
@@ -13,7 +19,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +37,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    create_engine,
     event,
     insert,
     select,
@@ -36,6 +46,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+log = logging.getLogger("deltav.server")
 metadata = MetaData()
 
 rooms = Table(
@@ -154,11 +165,107 @@ def default_url(path: str = "deltav.db") -> str:
     return f"sqlite+aiosqlite:///{path}"
 
 
+def _finish_statement(code: str, no: int, status: str | None, record: dict | None, meta: dict | None,
+                      now: float) -> Any:
+    """The UPDATE of a match's status, archived record and meta (None when nothing changes)."""
+    values: dict[str, Any] = {}
+    if status is not None:
+        values["status"] = status
+    if record is not None:
+        values["record"] = json.dumps(record, separators=(",", ":"))
+        values["finished_at"] = now
+    if meta is not None:
+        values["meta"] = json.dumps(meta)
+    if not values:
+        return None
+    return update(matches).where(matches.c.code == code, matches.c.no == no).values(**values)
+
+
+def _batch_statements(items: list[tuple]) -> list[tuple]:
+    """The statements (each an ``execute`` argument tuple) of one batch of accepted submissions: one INSERT of
+    every submission, then each one's bot state and match status."""
+    out: list[tuple] = [(insert(submissions), [  # one statement for the whole batch
+        {"code": code, "no": no, "seq": seq, "seat": seat, "action": json.dumps(action), "at": now}
+        for (code, no, seq, seat, action, *_rest, now) in items])]
+    for code, no, _seq, seat, _action, status, record, meta, bot_state, bot_step, now in items:
+        if bot_state is not None:
+            out.append((update(seats).where(seats.c.code == code, seats.c.no == no, seats.c.seat == seat)
+                        .values(bot_state=bot_state, bot_state_step=bot_step),))
+        statement = _finish_statement(code, no, status, record, meta, now)
+        if statement is not None:
+            out.append((statement,))
+    return out
+
+
+class SqliteBatchWriter:
+    """One thread with a synchronous engine on the store's SQLite file, for the batches of accepted submissions:
+    a batch is one hand-over to the thread and one back. The store's write lock is held around it, so this
+    connection and the async engine's never wait on each other's file lock.
+
+    This connection does not checkpoint the write-ahead log itself (SQLite's default makes the commit that
+    passes 1,000 pages copy them into the database and sync it: a few ms, sometimes far more on a busy disk,
+    in some submission's latency); a thread of its own does it every CHECKPOINT_SECONDS while writes come in
+    (a passive checkpoint never blocks a writer). Durability is the same: a commit is in the log either way."""
+
+    CHECKPOINT_SECONDS = 1.0
+
+    def __init__(self, url: str):
+        self.engine = create_engine(url.replace("sqlite+aiosqlite://", "sqlite+pysqlite://", 1),
+                                    connect_args={"timeout": 30, "check_same_thread": False})
+        event.listen(self.engine, "connect", _sqlite_pragmas)
+        event.listen(self.engine, "connect", _no_autocheckpoint)
+        self.thread = ThreadPoolExecutor(1, thread_name_prefix="deltav-store-writer")
+        self._written = threading.Event()
+        self._stop = threading.Event()
+        self._checkpointer = threading.Thread(target=self._checkpoints, name="deltav-store-checkpoint",
+                                              daemon=True)
+        self._checkpointer.start()
+
+    async def run(self, fn: Any) -> Any:
+        """``fn(sync connection)`` inside one transaction on the writer thread."""
+        def work():
+            with self.engine.begin() as conn:
+                result = fn(conn)
+            self._written.set()
+            return result
+
+        return await asyncio.get_running_loop().run_in_executor(self.thread, work)
+
+    def _checkpoints(self) -> None:
+        while not self._stop.wait(self.CHECKPOINT_SECONDS):
+            if self._written.is_set():
+                self._written.clear()
+                self.checkpoint()
+
+    def checkpoint(self) -> None:
+        """Copy the committed log into the database file (passive: it skips what a writer holds)."""
+        try:
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+        except Exception:  # a checkpoint that fails is retried after the next write; nothing is lost
+            log.warning("SQLite checkpoint failed", exc_info=True)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._checkpointer.join(timeout=5)
+        self.thread.shutdown(wait=True)
+        self.checkpoint()
+        self.engine.dispose()
+
+
+def _no_autocheckpoint(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA wal_autocheckpoint=0")
+    cur.close()
+
+
 class Store:
-    def __init__(self, engine: AsyncEngine):
+    def __init__(self, engine: AsyncEngine, url: str | None = None):
         self.engine = engine
         # SQLite has one writer at a time: writes queue here instead of failing with "database is locked"
         self._write_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+        self._batch_writer = (SqliteBatchWriter(url) if url is not None and engine.dialect.name == "sqlite"
+                              and ":memory:" not in url else None)
         self._pending: list[tuple[tuple, asyncio.Future]] = []
         self._writer: asyncio.Task | None = None
 
@@ -176,7 +283,7 @@ class Store:
         engine = create_async_engine(url, connect_args={"timeout": 30} if url.startswith("sqlite") else {})
         if engine.dialect.name == "sqlite":
             event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
-        store = cls(engine)
+        store = cls(engine, url)
         await store.migrate()
         return store
 
@@ -191,6 +298,8 @@ class Store:
             with contextlib.suppress(Exception):
                 await self._writer
         await self.engine.dispose()
+        if self._batch_writer is not None:
+            self._batch_writer.close()
 
     # --- writing ---------------------------------------------------------------------------------------
     async def create_room(self, m: MatchRow) -> None:
@@ -252,17 +361,15 @@ class Store:
     async def _write_batches(self) -> None:
         while self._pending:
             batch, self._pending = self._pending[:500], self._pending[500:]
+            statements = _batch_statements([item for item, _ in batch])
             try:
-                async with self._writing() as conn:
-                    await conn.execute(insert(submissions), [  # one statement for the whole batch
-                        {"code": code, "no": no, "seq": seq, "seat": seat, "action": json.dumps(action), "at": now}
-                        for (code, no, seq, seat, action, *_rest, now), _ in batch])
-                    for (code, no, _seq, seat, _action, status, record, meta, bot_state, bot_step, now), _ in batch:
-                        if bot_state is not None:
-                            await conn.execute(
-                                update(seats).where(seats.c.code == code, seats.c.no == no, seats.c.seat == seat)
-                                .values(bot_state=bot_state, bot_state_step=bot_step))
-                        await self._finish(conn, code, no, status, record, meta, now)
+                if self._batch_writer is not None:
+                    async with self._write_lock:
+                        await self._batch_writer.run(lambda conn: [conn.execute(*st) for st in statements])
+                else:
+                    async with self._writing() as conn:
+                        for st in statements:
+                            await conn.execute(*st)
             except BaseException as exc:
                 for _, done in batch:
                     if not done.done():
@@ -281,16 +388,9 @@ class Store:
 
     async def _finish(self, conn: Any, code: str, no: int, status: str | None, record: dict | None,
                       meta: dict | None, now: float) -> None:
-        values: dict[str, Any] = {}
-        if status is not None:
-            values["status"] = status
-        if record is not None:
-            values["record"] = json.dumps(record, separators=(",", ":"))
-            values["finished_at"] = now
-        if meta is not None:
-            values["meta"] = json.dumps(meta)
-        if values:
-            await conn.execute(update(matches).where(matches.c.code == code, matches.c.no == no).values(**values))
+        statement = _finish_statement(code, no, status, record, meta, now)
+        if statement is not None:
+            await conn.execute(statement)
 
     async def add_chat(self, code: str, no: int, seat: int, name: str | None, text: str) -> tuple[int, float]:
         """Store a chat line; its id (increasing: the other processes read the lines after the last id they
