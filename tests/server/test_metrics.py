@@ -1,5 +1,6 @@
 """``GET /metrics`` of one process, in-process: the room and socket gauges, the submission and commit
-histograms, the event loop's lag, and the garbage collector's pauses (timed by a ``gc.callbacks`` hook that the app removes when it shuts down)."""
+histograms, the event loop's lag, and the garbage collector's pauses (timed by a ``gc.callbacks`` hook that
+the app removes when it shuts down)."""
 
 from __future__ import annotations
 

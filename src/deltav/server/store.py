@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import threading
@@ -197,6 +198,11 @@ def _batch_statements(items: list[tuple]) -> list[tuple]:
     return out
 
 
+def _execute_all(statements: list[tuple], conn: Any) -> None:
+    for st in statements:
+        conn.execute(*st)
+
+
 class SqliteBatchWriter:
     """One thread with a synchronous engine on the store's SQLite file, for the batches of accepted submissions:
     a batch is one hand-over to the thread and one back. The store's write lock is held around it, so this
@@ -365,7 +371,7 @@ class Store:
             try:
                 if self._batch_writer is not None:
                     async with self._write_lock:
-                        await self._batch_writer.run(lambda conn: [conn.execute(*st) for st in statements])
+                        await self._batch_writer.run(functools.partial(_execute_all, statements))
                 else:
                     async with self._writing() as conn:
                         for st in statements:
