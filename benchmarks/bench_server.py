@@ -14,10 +14,18 @@ mid-match and reconnect with their token after a pause. It prints:
   action a client was told was accepted must be in its room's record.
 
 - server CPU per action: the server process's user + system time over the run / actions (load from other jobs on
-  the machine does not change it, unlike the wall-time figures).
+  the machine does not change it, unlike the wall-time figures);
+- the clients' CPU per action, bytes received, collector pauses and peak memory (they share the cores: what
+  they spend, the server cannot), and the share of the machine's CPU time its host took ("steal");
+- from inside the server (``/metrics`` histograms over the measured window, as bucket bounds): a submission's
+  arrival to its broadcast, the part spent waiting for the commit, and the event loop's lag.
+
+The clients run without Python's cyclic collector (``--client-gc`` keeps it): its pauses, up to 280 ms in a
+process holding 1,000 sockets, stopped every socket of that process and were counted in the latencies it timed.
 
 Usage: ``python benchmarks/bench_server.py [--rooms 100] [--game mining] [--scenario standard] [--drop 0.1]
-[--think 0] [--client-procs 1] [--seconds 0] [--profile FILE]`` (``PYTHONPATH=src`` from the repository root). The clients run in
+[--think 0] [--client-procs 1] [--client-gc] [--seconds 0] [--warmup 0]
+[--profile FILE]`` (``PYTHONPATH=src`` from the repository root). The clients run in
 their own process(es), apart from the server's interpreter, but on the same cores. ``--think 0`` submits at once
 (every room as fast as the server can go: a saturation test whose latency is mostly queueing);
 ``--think 2`` waits 0..4 s before each submission, like a quick player. ``--profile FILE`` samples the server with

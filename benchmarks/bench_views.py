@@ -1,0 +1,114 @@
+"""view() and determinize() per second of CPU time, for every game and scenario (run on demand, never as a test).
+
+Positions: every 29th step of 12 seeded random playouts per scenario (at most 120, the same ones for any tree that
+plays the same rules). ``view(p)`` is the deciding seat's; ``determinize(view, p, rng)`` one sampled world from
+it (hidden-information games only). Each rate is the best of 3 rounds of 0.25 s of this process's CPU time
+(``time.process_time``), so other jobs on the machine change it less than wall time would; for a before/after,
+run both trees in turn, twice (``--src`` imports deltav from another tree: a ``git archive`` of an older commit).
+
+    PYTHONPATH=src .venv/bin/python benchmarks/bench_views.py                          # every game
+    PYTHONPATH=src .venv/bin/python benchmarks/bench_views.py --games tactical,deepspace --json now.json
+    .venv/bin/python benchmarks/bench_views.py --src /tmp/old/src --json before.json   # another tree
+    .venv/bin/python benchmarks/bench_views.py --compare before.json now.json            # ratios
+
+This module measures only; it changes no game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+
+def _best(fn, items: list, rounds: int = 3, budget: float = 0.25) -> float:
+    rates = []
+    for _ in range(rounds):
+        t0 = time.process_time()
+        count = 0
+        while time.process_time() - t0 < budget:
+            for it in items:
+                fn(it)
+            count += len(items)
+        rates.append(count / (time.process_time() - t0))
+    return max(rates)
+
+
+def positions(game, options: dict, games: int = 12, every: int = 29, limit: int = 120) -> list:
+    from deltav.core.rng import Rng, derive_seed
+
+    rng = Rng(12345)
+    out = []
+    for g in range(games):
+        st = game.new_initial_state(options, derive_seed(7, "bench", g))
+        k = 0
+        while not st.is_terminal() and k < 3000:
+            ps = st.current_players()
+            p = ps[rng.below(len(ps))] if len(ps) > 1 else ps[0]
+            legal = st.legal_actions(p)
+            st.apply_action(p, legal[rng.below(len(legal))])
+            k += 1
+            if k % every == 0 and len(out) < limit:
+                out.append(st.clone())
+    return [s for s in out if not s.is_terminal()] or [game.new_initial_state(options, 1)]
+
+
+def measure(wanted: set[str] | None) -> dict[str, dict]:
+    from deltav.core.rng import Rng
+    from deltav.games import load_all
+
+    res: dict[str, dict] = {}
+    for gid, game in sorted(load_all().items()):
+        if gid == "toy" or (wanted and gid not in wanted):
+            continue
+        names = {o.name for o in game.options}
+        for sc in game.scenarios() or []:
+            for n in sc.players if "players" in names else (None,):
+                opts = {"scenario": sc.id, **({"players": n} if n is not None else {})}
+                seats = [(s, s.current_players()[0]) for s in positions(game, game.resolve_options(opts))]
+                views = _best(lambda sp: sp[0].view(sp[1]), seats)
+                det = None
+                if game.has_hidden_information:
+                    drng = Rng(99)
+                    samples = [(s.view(p), p) for s, p in seats]
+                    det = _best(lambda vp, g=game, r=drng: g.determinize(vp[0], vp[1], r), samples)
+                key = f"{gid} {sc.id}" + (f" {n}p" if n is not None else "")
+                res[key] = {"views_per_second": views, "determinize_per_second": det, "positions": len(seats)}
+                print(f"{key:36} view {views:>10,.0f}/s   determinize "
+                      + ("n/a" if det is None else f"{det:>9,.0f}/s"), flush=True)
+    return res
+
+
+def compare(before: dict, after: dict) -> None:
+    print(f"{'game scenario':36} {'view after/before':>18} {'determinize after/before':>25}")
+    for key, a in after.items():
+        b = before.get(key)
+        if b is None:
+            continue
+        v = a["views_per_second"] / b["views_per_second"]
+        d = (a["determinize_per_second"] / b["determinize_per_second"]
+             if a["determinize_per_second"] and b["determinize_per_second"] else None)
+        print(f"{key:36} {v:>17.2f}x {'n/a' if d is None else f'{d:.2f}x':>25}")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", help="comma-separated game ids (default: all)")
+    ap.add_argument("--src", help="import deltav from this source tree instead")
+    ap.add_argument("--json", help="write the rates to this file")
+    ap.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"), help="print ratios of two --json files")
+    args = ap.parse_args(argv)
+    if args.compare:
+        compare(*(json.loads(Path(f).read_text()) for f in args.compare))
+        return 0
+    sys.path.insert(0, args.src or str(Path(__file__).resolve().parents[1] / "src"))
+    res = measure(set(args.games.split(",")) if args.games else None)
+    if args.json:
+        Path(args.json).write_text(json.dumps(res, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
