@@ -47,6 +47,19 @@ def test_fire_blocked_agrees_with_the_whole_line_analysis():
         assert blocked > 0  # the configurations do block some shots
 
 
+def test_fire_blocked_is_the_same_both_ways():
+    # MapInfo.blocked stores a new pair in both directions
+    hexes = _hexes(7)
+    for planets in (frozenset({(0, 0)}), frozenset({(0, 0), (1, 0)}), frozenset({(0, 2), (0, 3), (-1, 3)}),
+                    frozenset({(1, 0), (1, -1)}), frozenset({(2, -1), (-3, 1), (3, 3)})):
+        for a in hexes:
+            for b in hexes:
+                assert cb.fire_blocked(a, b, planets) == cb.fire_blocked(b, a, planets), (a, b, planets)
+    far = frozenset({(0, 0), (1, -1)})
+    for a, b in (((-40, 0), (40, 0)), ((-36, -1), (37, 0)), ((-39, 1), (38, -2))):  # lines past _EXACT_MAX
+        assert cb.fire_blocked(a, b, far) == cb.fire_blocked(b, a, far)
+
+
 def test_grazing_two_planets_blocks_but_one_does_not():
     # the line (0,0) -> (2,-1) grazes the hexside between (1,0) and (1,-1)
     assert hexgrid.analyze_offset(2, -1).ambiguous

@@ -106,10 +106,12 @@ def _weapon_usable(state, sh: Ship, i: int, defensive: bool) -> bool:
     return not (sh.docked is not None and (w.ff or c == "T"))
 
 
-def _sightlines(state, firer: Ship, target: Ship, defensive: bool) -> list:
+def _sightlines(state, firer: Ship, target: Ship, defensive: bool, reach: int | None = None) -> list:
     """The hexes the firer may shoot the target in: (hex, range, forward) for each unblocked hex of the
     target's move (defensive fire) or its position (offensive fire); forward is None outside the forward
-    field of fire, True in its head-on row (or the firer's own hex when the FF rule allows it), else False."""
+    field of fire, True in its head-on row (or the firer's own hex when the FF rule allows it), else False.
+    With ``reach``, hexes farther than that are left out (before their line of fire is looked up):
+    ``best_shot`` of a weapon with a range up to ``reach`` gives the same answer on the shorter list."""
     if defensive:
         hexes = target.path if state.rules.start_hex_fire or len(target.path) == 1 else target.path[1:]
     else:
@@ -121,11 +123,14 @@ def _sightlines(state, firer: Ship, target: Ship, defensive: bool) -> list:
     los = mp.los_table() if mp.planets else None
     facing = firer.facing % 6
     info = _OFFSETS[facing]
+    far = (1 << 30) if reach is None else reach
     for k, h in enumerate(hexes):
         off = (h[0] - fq, h[1] - fr)
         x = info.get(off)
         if x is None:
             x = _offset_info(facing, off)
+        if x[0] > far:
+            continue
         if los is not None:
             b = los.get((fpos, h))
             if b is None:
@@ -168,13 +173,13 @@ def _fire_options(state, player: int) -> dict:
                 continue
             geo: dict = {}
             lines = None
-            for i in range(len(sh.weapons)):
-                if not _weapon_usable(state, sh, i, defensive):
-                    continue
+            usable = [i for i in range(len(sh.weapons)) if _weapon_usable(state, sh, i, defensive)]
+            for i in usable:
                 code = sh.weapons[i][0]
                 if code not in geo:
-                    if lines is None:
-                        lines = [_sightlines(state, sh, tg, defensive) for tg in targets]
+                    if lines is None:  # only hexes some usable weapon reaches: no line of fire looked up for others
+                        far = max(weapon_range(sh.weapons[j][0], rules) for j in usable)
+                        lines = [_sightlines(state, sh, tg, defensive, far) for tg in targets]
                     w = weapons[code]
                     ff, rd, reach = w.ff, w.rd, weapon_range(code, rules)
                     geo[code] = [(tg.id, g) for tg, ln in zip(targets, lines)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from deltav.core import hexgrid
+from deltav.games.knighthawks.combat import fire_blocked
 
 Hex = tuple[int, int]
 _PDIST: dict = {}  # planets -> {hex: distance to the nearest planet}
@@ -56,18 +57,17 @@ class MapInfo:
         return los
 
     def blocked(self, a: Hex, b: Hex) -> bool:
-        """Whether a planet blocks fire from ``a`` to ``b`` (combat.fire_blocked, cached per map)."""
+        """Whether a planet blocks fire from ``a`` to ``b`` (combat.fire_blocked, cached per map). The line
+        is the same both ways (``fire_blocked`` is symmetric), so a new pair is stored in both directions."""
         los = _LOS.get(self.planets)
         if los is None:
             los = _LOS[self.planets] = {}
         key = (a, b)
         got = los.get(key)
         if got is None:
-            from deltav.games.knighthawks.combat import fire_blocked
-
-            if len(los) > 200_000:
+            if len(los) > 300_000:
                 los.clear()
-            got = los[key] = fire_blocked(a, b, self.planets)
+            got = los[key] = los[(b, a)] = fire_blocked(a, b, self.planets)
         return got
 
     @classmethod
