@@ -11,6 +11,7 @@ from deltav.core.rng import Rng
 from deltav.games.knighthawks import KnightHawks
 from deltav.games.knighthawks import combat as cb
 from deltav.games.knighthawks import movement as mv
+from deltav.games.knighthawks import movement_phase as mvp
 
 from .helpers import ship
 
@@ -75,6 +76,36 @@ def test_shared_completable_cache_matches_a_fresh_search():
                 for mr in (0, 1, 2):
                     want = mv.completable(m, mv.start_plot(pos, facing), total, mr, 0, False)
                     assert mv.completable_from(m, pos, facing, total, mr, 0, False) == want
+
+
+def _step_options_by_search(state):
+    """The turns step_options must offer, by the whole search (no shortcut, no cache)."""
+    sid, speed, facing, turns = state.cur
+    sh = state.ship(sid)
+    st = mvp._replay_plot_uncached(state, sh, speed, facing, turns)
+    navdir = sh.navdir if sh.nav else 0
+    ev = sh.evading and sh.mr > 0
+    out = [t for t in mv.turn_choices(st, sh.mr, navdir, ev)
+           if (nxt := mv.advance(state.map, st, t, speed)) is not None
+           and mv.completable(state.map, nxt, speed, sh.mr, navdir, ev)]
+    return tuple(out) or (0,)
+
+
+def test_step_options_far_from_planets_match_the_whole_search():
+    seen = 0
+    for scenario, seed in (("skirmish", 5), ("fleet_battle", 2), ("escort", 9)):
+        state = KnightHawks.new_initial_state({"scenario": scenario}, seed)
+        rng = Rng(seed)
+        steps = 0
+        while not state.is_terminal() and steps < 1500:
+            if state.stage == "move" and state.cur is not None:
+                assert mvp.step_options(state) == _step_options_by_search(state)
+                seen += 1
+            p = state.current_players()[0]
+            legal = state.legal_actions(p)
+            state.apply_action(p, legal[rng.below(len(legal))])
+            steps += 1
+    assert seen > 100
 
 
 def test_equal_maps_share_a_key_and_different_ones_do_not():

@@ -218,6 +218,8 @@ _COMPLETABLE: dict = {}  # (map key, pos, facing, total, mr, navdir, evading) ->
 
 def completable_from(m: MapInfo, pos: Hex, facing: int, total: int, mr: int, navdir: int, evading: bool) -> bool:
     """``completable(m, start_plot(pos, facing), total, mr, navdir, evading)``, cached across states."""
+    if m.planet_distance(pos) > total + 1:  # completable's own first shortcut, before building the key
+        return True
     key = (m.key(), pos, facing, total, mr, navdir, evading)
     got = _COMPLETABLE.get(key)
     if got is None:

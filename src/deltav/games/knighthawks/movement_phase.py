@@ -167,6 +167,11 @@ def step_options(state) -> tuple[int, ...]:
     navdir = sh.navdir if sh.nav else 0
     ev = sh.evading and sh.mr > 0
     mp = state.map
+    if not st.end and st.done < speed and mp.planet_distance(st.pos) > speed - st.done + 1:
+        # no planet or gravity ring within reach of the rest of the move: every turn allowed is legal (the next
+        # hex is no planet, and the plot stays completable: movement.completable's distance shortcut)
+        got = state._cache[key] = turn_choices(st, sh.mr, navdir, ev)
+        return got
     # a pure function of the plot so far (but its path) and the ship's MR: shared by every state
     gkey = (mp.key(), st.pos, st.facing, st.done, st.turns, st.pp, st.pc, st.pd, st.end, speed, sh.mr, navdir, ev)
     got = _STEP_OPTIONS.get(gkey)
@@ -281,10 +286,19 @@ def _lay_options(state, sh: Ship) -> list:
     mine pattern per hex)."""
     if sh.id not in state.plots or sh.docked is not None or sh.id in state.orbit_new or sh.orbit is not None:
         return []
+    can_m = can_s = False  # _can_lay of both kinds in one pass (most ships carry neither)
+    for c, n, _mx, stt in sh.weapons:
+        if (c == "M" or c == "S") and stt == OK and n > 0:
+            if c == "M":
+                can_m = True
+            else:
+                can_s = True
+    if not (can_m or can_s):
+        return []
     out = []
     path = None
-    for kind in ("M", "S"):
-        if (sh.id + kind) in state.laid or not _can_lay(sh, kind):
+    for kind, can in (("M", can_m), ("S", can_s)):
+        if not can or (sh.id + kind) in state.laid:
             continue
         if path is None:
             path = plotted_path(state, sh)
@@ -379,7 +393,10 @@ def _do_screen(state, a, ev) -> None:
 
 
 def _can_lay(sh: Ship, kind: str) -> bool:
-    return any(c == kind and stt == OK and n > 0 for c, n, _mx, stt in sh.weapons)
+    for c, n, _mx, stt in sh.weapons:
+        if c == kind and stt == OK and n > 0:
+            return True
+    return False
 
 
 def _do_lay(state, a, ev) -> None:
