@@ -191,20 +191,18 @@ def _fire_options(state, player: int) -> dict:
 
 
 def _assign_actions(state, player: int) -> list:
-    defensive = state.fire_mode == "def"
+    """The Assign actions of every weapon not declared yet. No weapon's usability is checked again:
+    ``_fire_options`` holds only weapons usable in this stage, and no action of the declare stage changes a
+    weapon (rounds are spent at ``fire``, after which a new stage starts with a new lookup dict)."""
     used = {(a[0], a[1]) for a in state.declared}
     options = _fire_options(state, player)
     acts = state._cache.get("fire_acts")
     if acts is None or acts[0] is not options:  # the Assign actions of each weapon, once per phase
         acts = state._cache["fire_acts"] = (
             options, [(k, tuple(_assign(k[0], k[1], tid) for tid, _g in shots)) for k, shots in options.items()])
-    out = []
-    ships, index = state.ships, state.index
-    for key, assigns in acts[1]:
-        if key in used or not _weapon_usable(state, ships[index[key[0]]], key[1], defensive):
-            continue
-        out.extend(assigns)
-    return out
+    if not used:
+        return [a for _key, assigns in acts[1] for a in assigns]
+    return [a for key, assigns in acts[1] if key not in used for a in assigns]
 
 
 def _assign_ok(state, player: int, a) -> bool:
@@ -218,10 +216,14 @@ def _assign_ok(state, player: int, a) -> bool:
 
 
 def any_assign(state, player: int) -> bool:
-    defensive = state.fire_mode == "def"
+    """Whether a weapon can still be declared (usable by construction of ``_fire_options``, as in
+    ``_assign_actions``)."""
+    options = _fire_options(state, player)
+    if not state.declared:
+        return bool(options)
     used = {(a[0], a[1]) for a in state.declared}
-    for (sid, i) in _fire_options(state, player):
-        if (sid, i) not in used and _weapon_usable(state, state.ship(sid), i, defensive):
+    for key in options:
+        if key not in used:
             return True
     return False
 

@@ -194,12 +194,13 @@ def turn_choices(st: PlotState, mr: int, navdir: int, evading: bool) -> tuple[in
 def completable(m: MapInfo, st: PlotState, total: int, mr: int, navdir: int, evading: bool,
                 planet_crash: bool = False, _memo: dict | None = None) -> bool:
     """Whether a partly plotted move can be finished (``total`` hexes, or an end by crash or exit)."""
-    if st.end or st.done >= total:
+    pos, facing, done, turns, _g, pp, pc, pd, end, _path = st
+    if end or done >= total:
         return True
-    if m.planet_distance(st.pos) > total - st.done + 1:
+    if m.planet_distance(pos) > total - done + 1:
         return True
     memo = {} if _memo is None else _memo
-    key = (st.pos, st.facing, st.done, st.turns, st.pp, st.pc, st.pd)
+    key = (pos, facing, done, turns, pp, pc, pd)
     if key in memo:
         return memo[key]
     memo[key] = False
