@@ -183,7 +183,7 @@ def _fire_options(state, player: int) -> dict:
                     w = weapons[code]
                     ff, rd, reach = w.ff, w.rd, weapon_range(code, rules)
                     geo[code] = [(tg.id, g) for tg, ln in zip(targets, lines)
-                                 if (g := best_shot(ln, ff, rd, reach)) is not None]
+                                 if ln and (g := best_shot(ln, ff, rd, reach)) is not None]
                 if geo[code]:
                     out[(sh.id, i)] = geo[code]
     state._cache["fire"] = out
