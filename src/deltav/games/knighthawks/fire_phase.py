@@ -222,10 +222,7 @@ def any_assign(state, player: int) -> bool:
     if not state.declared:
         return bool(options)
     used = {(a[0], a[1]) for a in state.declared}
-    for key in options:
-        if key not in used:
-            return True
-    return False
+    return any(key not in used for key in options)
 
 
 def _assign_refusal(state, player: int, a) -> tuple[str, str]:

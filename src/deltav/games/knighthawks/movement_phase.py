@@ -393,10 +393,7 @@ def _do_screen(state, a, ev) -> None:
 
 
 def _can_lay(sh: Ship, kind: str) -> bool:
-    for c, n, _mx, stt in sh.weapons:
-        if c == kind and stt == OK and n > 0:
-            return True
-    return False
+    return any(c == kind and stt == OK and n > 0 for c, n, _mx, stt in sh.weapons)
 
 
 def _do_lay(state, a, ev) -> None:
