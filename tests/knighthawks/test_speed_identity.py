@@ -108,6 +108,25 @@ def test_step_options_far_from_planets_match_the_whole_search():
     assert seen > 100
 
 
+def test_a_screen_set_on_one_clone_leaves_the_others_legal_actions_alone():
+    # the per-phase lookups are shared by clones: setting a screen on one (before any legal list was asked
+    # for) must not change the screen actions another clone is offered
+    from deltav.games.knighthawks import messages as msg
+
+    checked = 0
+    for scenario in ("skirmish", "escort", "station_assault", "fleet_battle"):
+        a = KnightHawks.new_initial_state({"scenario": scenario}, 0)
+        p = a.current_players()[0]
+        b = a.clone()
+        sh = next(s for s in a.ships if s.owner == p and mvp._screen_options(a, s))
+        a.apply_action(p, msg.Screen(sh.id, mvp._screen_options(a, sh)[0]))
+        a.legal_actions(p)
+        fresh = KnightHawks.state_from_json(b.to_json())
+        assert [x.to_json() for x in b.legal_actions(p)] == [x.to_json() for x in fresh.legal_actions(p)]
+        checked += 1
+    assert checked == 4
+
+
 def test_equal_maps_share_a_key_and_different_ones_do_not():
     a = mv.MapInfo.build(10, [("P", (0, 0))])
     b = mv.MapInfo.build(10, [("Q", (0, 0))])

@@ -258,12 +258,15 @@ def legal(state, player: int) -> list:
 
 def _ship_move_actions(state, sh: Ship) -> tuple:
     """A ship's screen, lay, and orbit+course actions as at the start of its phase (cached; the callers
-    filter what earlier actions of the phase have used up)."""
-    key = ("acts", sh.id)
+    filter what earlier actions of the phase have used up). A ship that has set its screens this phase gets
+    no screen actions, under a key of its own: its screen options have changed, and the lookup dict is shared
+    with clones where it has not (they must still see the options of the start of the phase)."""
+    screened = sh.id in state.screened
+    key = ("acts_screened" if screened else "acts", sh.id)
     got = state._cache.get(key)
     if got is None:
         sid = sh.id
-        screens = tuple(_action(m.Screen, sid, c) for c in _screen_options(state, sh))
+        screens = () if screened else tuple(_action(m.Screen, sid, c) for c in _screen_options(state, sh))
         rest = []
         if _can_orbit(state, sh):
             rest.append(_action(m.Orbit, sid, True))
