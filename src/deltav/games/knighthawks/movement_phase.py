@@ -224,9 +224,8 @@ def has_choice(state, player: int) -> bool:
             if _lay_options(state, sh):
                 return True
             continue
-        if sid not in state.screened and _screen_options(state, sh):
-            return True
-        if _course_options(state, sh) or _can_orbit(state, sh):
+        screens, rest = _ship_move_actions(state, sh)  # the lookups legal() reads (same conditions)
+        if rest or (screens and sid not in state.screened):
             return True
     return any(owner == player and kind == "S" and moves < 0 and mid not in state.activated
                for mid, owner, kind, _h, moves, _f, _layer in state.mines)
