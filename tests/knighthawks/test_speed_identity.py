@@ -11,6 +11,7 @@ from deltav.core.rng import Rng
 from deltav.games.knighthawks import KnightHawks
 from deltav.games.knighthawks import combat as cb
 from deltav.games.knighthawks import movement as mv
+from deltav.games.knighthawks import movement_phase as mvp
 
 from .helpers import ship
 
@@ -47,6 +48,19 @@ def test_fire_blocked_agrees_with_the_whole_line_analysis():
         assert blocked > 0  # the configurations do block some shots
 
 
+def test_fire_blocked_is_the_same_both_ways():
+    # MapInfo.blocked stores a new pair in both directions
+    hexes = _hexes(7)
+    for planets in (frozenset({(0, 0)}), frozenset({(0, 0), (1, 0)}), frozenset({(0, 2), (0, 3), (-1, 3)}),
+                    frozenset({(1, 0), (1, -1)}), frozenset({(2, -1), (-3, 1), (3, 3)})):
+        for a in hexes:
+            for b in hexes:
+                assert cb.fire_blocked(a, b, planets) == cb.fire_blocked(b, a, planets), (a, b, planets)
+    far = frozenset({(0, 0), (1, -1)})
+    for a, b in (((-40, 0), (40, 0)), ((-36, -1), (37, 0)), ((-39, 1), (38, -2))):  # lines past _EXACT_MAX
+        assert cb.fire_blocked(a, b, far) == cb.fire_blocked(b, a, far)
+
+
 def test_grazing_two_planets_blocks_but_one_does_not():
     # the line (0,0) -> (2,-1) grazes the hexside between (1,0) and (1,-1)
     assert hexgrid.analyze_offset(2, -1).ambiguous
@@ -62,6 +76,55 @@ def test_shared_completable_cache_matches_a_fresh_search():
                 for mr in (0, 1, 2):
                     want = mv.completable(m, mv.start_plot(pos, facing), total, mr, 0, False)
                     assert mv.completable_from(m, pos, facing, total, mr, 0, False) == want
+
+
+def _step_options_by_search(state):
+    """The turns step_options must offer, by the whole search (no shortcut, no cache)."""
+    sid, speed, facing, turns = state.cur
+    sh = state.ship(sid)
+    st = mvp._replay_plot_uncached(state, sh, speed, facing, turns)
+    navdir = sh.navdir if sh.nav else 0
+    ev = sh.evading and sh.mr > 0
+    out = [t for t in mv.turn_choices(st, sh.mr, navdir, ev)
+           if (nxt := mv.advance(state.map, st, t, speed)) is not None
+           and mv.completable(state.map, nxt, speed, sh.mr, navdir, ev)]
+    return tuple(out) or (0,)
+
+
+def test_step_options_far_from_planets_match_the_whole_search():
+    seen = 0
+    for scenario, seed in (("skirmish", 5), ("fleet_battle", 2), ("escort", 9)):
+        state = KnightHawks.new_initial_state({"scenario": scenario}, seed)
+        rng = Rng(seed)
+        steps = 0
+        while not state.is_terminal() and steps < 1500:
+            if state.stage == "move" and state.cur is not None:
+                assert mvp.step_options(state) == _step_options_by_search(state)
+                seen += 1
+            p = state.current_players()[0]
+            legal = state.legal_actions(p)
+            state.apply_action(p, legal[rng.below(len(legal))])
+            steps += 1
+    assert seen > 100
+
+
+def test_a_screen_set_on_one_clone_leaves_the_others_legal_actions_alone():
+    # the per-phase lookups are shared by clones: setting a screen on one (before any legal list was asked
+    # for) must not change the screen actions another clone is offered
+    from deltav.games.knighthawks import messages as msg
+
+    checked = 0
+    for scenario in ("skirmish", "escort", "station_assault", "fleet_battle"):
+        a = KnightHawks.new_initial_state({"scenario": scenario}, 0)
+        p = a.current_players()[0]
+        b = a.clone()
+        sh = next(s for s in a.ships if s.owner == p and mvp._screen_options(a, s))
+        a.apply_action(p, msg.Screen(sh.id, mvp._screen_options(a, sh)[0]))
+        a.legal_actions(p)
+        fresh = KnightHawks.state_from_json(b.to_json())
+        assert [x.to_json() for x in b.legal_actions(p)] == [x.to_json() for x in fresh.legal_actions(p)]
+        checked += 1
+    assert checked == 4
 
 
 def test_equal_maps_share_a_key_and_different_ones_do_not():

@@ -106,10 +106,12 @@ def _weapon_usable(state, sh: Ship, i: int, defensive: bool) -> bool:
     return not (sh.docked is not None and (w.ff or c == "T"))
 
 
-def _sightlines(state, firer: Ship, target: Ship, defensive: bool) -> list:
+def _sightlines(state, firer: Ship, target: Ship, defensive: bool, reach: int | None = None) -> list:
     """The hexes the firer may shoot the target in: (hex, range, forward) for each unblocked hex of the
     target's move (defensive fire) or its position (offensive fire); forward is None outside the forward
-    field of fire, True in its head-on row (or the firer's own hex when the FF rule allows it), else False."""
+    field of fire, True in its head-on row (or the firer's own hex when the FF rule allows it), else False.
+    With ``reach``, hexes farther than that are left out (before their line of fire is looked up):
+    ``best_shot`` of a weapon with a range up to ``reach`` gives the same answer on the shorter list."""
     if defensive:
         hexes = target.path if state.rules.start_hex_fire or len(target.path) == 1 else target.path[1:]
     else:
@@ -121,11 +123,14 @@ def _sightlines(state, firer: Ship, target: Ship, defensive: bool) -> list:
     los = mp.los_table() if mp.planets else None
     facing = firer.facing % 6
     info = _OFFSETS[facing]
+    far = (1 << 30) if reach is None else reach
     for k, h in enumerate(hexes):
         off = (h[0] - fq, h[1] - fr)
         x = info.get(off)
         if x is None:
             x = _offset_info(facing, off)
+        if x[0] > far:
+            continue
         if los is not None:
             b = los.get((fpos, h))
             if b is None:
@@ -168,17 +173,17 @@ def _fire_options(state, player: int) -> dict:
                 continue
             geo: dict = {}
             lines = None
-            for i in range(len(sh.weapons)):
-                if not _weapon_usable(state, sh, i, defensive):
-                    continue
+            usable = [i for i in range(len(sh.weapons)) if _weapon_usable(state, sh, i, defensive)]
+            for i in usable:
                 code = sh.weapons[i][0]
                 if code not in geo:
-                    if lines is None:
-                        lines = [_sightlines(state, sh, tg, defensive) for tg in targets]
+                    if lines is None:  # only hexes some usable weapon reaches: no line of fire looked up for others
+                        far = max(weapon_range(sh.weapons[j][0], rules) for j in usable)
+                        lines = [_sightlines(state, sh, tg, defensive, far) for tg in targets]
                     w = weapons[code]
                     ff, rd, reach = w.ff, w.rd, weapon_range(code, rules)
                     geo[code] = [(tg.id, g) for tg, ln in zip(targets, lines)
-                                 if (g := best_shot(ln, ff, rd, reach)) is not None]
+                                 if ln and (g := best_shot(ln, ff, rd, reach)) is not None]
                 if geo[code]:
                     out[(sh.id, i)] = geo[code]
     state._cache["fire"] = out
@@ -186,20 +191,18 @@ def _fire_options(state, player: int) -> dict:
 
 
 def _assign_actions(state, player: int) -> list:
-    defensive = state.fire_mode == "def"
+    """The Assign actions of every weapon not declared yet. No weapon's usability is checked again:
+    ``_fire_options`` holds only weapons usable in this stage, and no action of the declare stage changes a
+    weapon (rounds are spent at ``fire``, after which a new stage starts with a new lookup dict)."""
     used = {(a[0], a[1]) for a in state.declared}
     options = _fire_options(state, player)
     acts = state._cache.get("fire_acts")
     if acts is None or acts[0] is not options:  # the Assign actions of each weapon, once per phase
         acts = state._cache["fire_acts"] = (
             options, [(k, tuple(_assign(k[0], k[1], tid) for tid, _g in shots)) for k, shots in options.items()])
-    out = []
-    ships, index = state.ships, state.index
-    for key, assigns in acts[1]:
-        if key in used or not _weapon_usable(state, ships[index[key[0]]], key[1], defensive):
-            continue
-        out.extend(assigns)
-    return out
+    if not used:
+        return [a for _key, assigns in acts[1] for a in assigns]
+    return [a for key, assigns in acts[1] if key not in used for a in assigns]
 
 
 def _assign_ok(state, player: int, a) -> bool:
@@ -213,12 +216,13 @@ def _assign_ok(state, player: int, a) -> bool:
 
 
 def any_assign(state, player: int) -> bool:
-    defensive = state.fire_mode == "def"
+    """Whether a weapon can still be declared (usable by construction of ``_fire_options``, as in
+    ``_assign_actions``)."""
+    options = _fire_options(state, player)
+    if not state.declared:
+        return bool(options)
     used = {(a[0], a[1]) for a in state.declared}
-    for (sid, i) in _fire_options(state, player):
-        if (sid, i) not in used and _weapon_usable(state, state.ship(sid), i, defensive):
-            return True
-    return False
+    return any(key not in used for key in options)
 
 
 def _assign_refusal(state, player: int, a) -> tuple[str, str]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from deltav.core import hexgrid
+from deltav.games.knighthawks.combat import fire_blocked
 
 Hex = tuple[int, int]
 _PDIST: dict = {}  # planets -> {hex: distance to the nearest planet}
@@ -56,18 +57,17 @@ class MapInfo:
         return los
 
     def blocked(self, a: Hex, b: Hex) -> bool:
-        """Whether a planet blocks fire from ``a`` to ``b`` (combat.fire_blocked, cached per map)."""
+        """Whether a planet blocks fire from ``a`` to ``b`` (combat.fire_blocked, cached per map). The line
+        is the same both ways (``fire_blocked`` is symmetric), so a new pair is stored in both directions."""
         los = _LOS.get(self.planets)
         if los is None:
             los = _LOS[self.planets] = {}
         key = (a, b)
         got = los.get(key)
         if got is None:
-            from deltav.games.knighthawks.combat import fire_blocked
-
-            if len(los) > 200_000:
+            if len(los) > 300_000:
                 los.clear()
-            got = los[key] = fire_blocked(a, b, self.planets)
+            got = los[key] = los[(b, a)] = fire_blocked(a, b, self.planets)
         return got
 
     @classmethod
@@ -112,6 +112,11 @@ class PlotState(NamedTuple):
     path: tuple[Hex, ...]
 
 
+_ps = tuple.__new__  # PlotState records built without the namedtuple's Python-level __new__ (same values)
+_PLOT = PlotState
+_DIRS = hexgrid.DIRECTIONS
+
+
 def speed_options(speed: int, adf: int) -> range:
     """New speeds allowed: within ADF of the old one (one direction only, by construction); 0 only if the old
     speed was at most the ADF."""
@@ -119,7 +124,7 @@ def speed_options(speed: int, adf: int) -> range:
 
 
 def start_plot(pos: Hex, facing: int) -> PlotState:
-    return PlotState(pos, facing % 6, 0, 0, 0, None, False, False, "", (pos,))
+    return _ps(_PLOT, (pos, facing % 6, 0, 0, 0, None, False, False, "", (pos,)))
 
 
 def _angle(facing: int, toward: int) -> int:
@@ -132,43 +137,46 @@ def advance(m: MapInfo, st: PlotState, turn: int, total: int, planet_crash: bool
     ``planet_crash``: a ship with no other choice crashes into it). ``total`` is the plotted speed (gravity
     deflects only a ship that moves on). A step that ends the move (a gravity crash, leaving the map) ignores
     the turn asked for."""
-    nxt = hexgrid.neighbour(st.pos, st.facing)
+    pos, sf, sdone, sturns, gturns, spp, spc, spd, _end, spath = st
+    dq, dr = _DIRS[sf]
+    q = pos[0] + dq
+    r = pos[1] + dr
+    nxt = (q, r)
     if nxt in m.planets:
         if not planet_crash:
             return None
-        return PlotState(st.pos, st.facing, st.done + 1, st.turns, st.gturns, st.pp, st.pc, st.pd, "crash", st.path)
-    q, r = nxt
+        return _ps(_PLOT, (pos, sf, sdone + 1, sturns, gturns, spp, spc, spd, "crash", spath))
     if max(abs(q), abs(r), abs(q + r)) > m.radius:  # the move ends here: a turn asked for it is moot
-        return PlotState(st.pos, st.facing, st.done + 1, st.turns, st.gturns, None, False, False, "exit", st.path)
-    path = st.path + (nxt,)
-    p = m.ring.get(nxt)
-    if p is not None:
-        to_p = hexgrid.direction_of((p[0] - nxt[0], p[1] - nxt[1]))
-        if st.facing == to_p:  # entered across the hexside opposite the planet: caught by gravity, whatever
-            return PlotState(nxt, st.facing, st.done + 1, st.turns, st.gturns, p, False, False, "crash", path)
-    facing = (st.facing + turn) % 6
-    turns = st.turns + (1 if turn else 0)
-    done = st.done + 1
+        return _ps(_PLOT, (pos, sf, sdone + 1, sturns, gturns, None, False, False, "exit", spath))
+    path = spath + (nxt,)
+    ring = m.ring
+    p = ring.get(nxt)
+    done = sdone + 1
     if p is None:
-        return PlotState(nxt, facing, done, turns, st.gturns, None, False, False, "", path)
-    pp, pc, pd = st.pp, st.pc, st.pd
+        return _ps(_PLOT, (nxt, (sf + turn) % 6, done, sturns + 1 if turn else sturns, gturns, None, False, False,
+                           "", path))
+    to_p = _DIRS.index((p[0] - q, p[1] - r))
+    if sf == to_p:  # entered across the hexside opposite the planet: caught by gravity, whatever
+        return _ps(_PLOT, (nxt, sf, done, sturns, gturns, p, False, False, "crash", path))
+    facing = (sf + turn) % 6
+    turns = sturns + (1 if turn else 0)
+    pp, pc, pd = spp, spc, spd
     if pp != p:
         pp, pc, pd = p, False, False
     if turn:
-        before = abs(_angle(st.facing, to_p))
+        before = abs(_angle(sf, to_p))
         after = abs(_angle(facing, to_p))
         if after > before:
             pc = True  # an MR turn away from the planet cancels its gravity for this pass
-    gturns = st.gturns
     if done < total and not pc and not pd:
         ahead = hexgrid.neighbour(nxt, facing)
-        if ahead not in m.ring or m.ring[ahead] != p:
+        if ahead not in ring or ring[ahead] != p:
             a = _angle(facing, to_p)
             if a in (1, 2):
                 facing, pd, gturns = (facing - 1) % 6, True, gturns + 1
             elif a in (-1, -2):
                 facing, pd, gturns = (facing + 1) % 6, True, gturns + 1
-    return PlotState(nxt, facing, done, turns, gturns, pp, pc, pd, "", path)
+    return _ps(_PLOT, (nxt, facing, done, turns, gturns, pp, pc, pd, "", path))
 
 
 def turn_choices(st: PlotState, mr: int, navdir: int, evading: bool) -> tuple[int, ...]:
@@ -186,12 +194,13 @@ def turn_choices(st: PlotState, mr: int, navdir: int, evading: bool) -> tuple[in
 def completable(m: MapInfo, st: PlotState, total: int, mr: int, navdir: int, evading: bool,
                 planet_crash: bool = False, _memo: dict | None = None) -> bool:
     """Whether a partly plotted move can be finished (``total`` hexes, or an end by crash or exit)."""
-    if st.end or st.done >= total:
+    pos, facing, done, turns, _g, pp, pc, pd, end, _path = st
+    if end or done >= total:
         return True
-    if m.planet_distance(st.pos) > total - st.done + 1:
+    if m.planet_distance(pos) > total - done + 1:
         return True
     memo = {} if _memo is None else _memo
-    key = (st.pos, st.facing, st.done, st.turns, st.pp, st.pc, st.pd)
+    key = (pos, facing, done, turns, pp, pc, pd)
     if key in memo:
         return memo[key]
     memo[key] = False
@@ -210,6 +219,8 @@ _COMPLETABLE: dict = {}  # (map key, pos, facing, total, mr, navdir, evading) ->
 
 def completable_from(m: MapInfo, pos: Hex, facing: int, total: int, mr: int, navdir: int, evading: bool) -> bool:
     """``completable(m, start_plot(pos, facing), total, mr, navdir, evading)``, cached across states."""
+    if m.planet_distance(pos) > total + 1:  # completable's own first shortcut, before building the key
+        return True
     key = (m.key(), pos, facing, total, mr, navdir, evading)
     got = _COMPLETABLE.get(key)
     if got is None:

@@ -167,6 +167,11 @@ def step_options(state) -> tuple[int, ...]:
     navdir = sh.navdir if sh.nav else 0
     ev = sh.evading and sh.mr > 0
     mp = state.map
+    if not st.end and st.done < speed and mp.planet_distance(st.pos) > speed - st.done + 1:
+        # no planet or gravity ring within reach of the rest of the move: every turn allowed is legal (the next
+        # hex is no planet, and the plot stays completable: movement.completable's distance shortcut)
+        got = state._cache[key] = turn_choices(st, sh.mr, navdir, ev)
+        return got
     # a pure function of the plot so far (but its path) and the ship's MR: shared by every state
     gkey = (mp.key(), st.pos, st.facing, st.done, st.turns, st.pp, st.pc, st.pd, st.end, speed, sh.mr, navdir, ev)
     got = _STEP_OPTIONS.get(gkey)
@@ -219,9 +224,8 @@ def has_choice(state, player: int) -> bool:
             if _lay_options(state, sh):
                 return True
             continue
-        if sid not in state.screened and _screen_options(state, sh):
-            return True
-        if _course_options(state, sh) or _can_orbit(state, sh):
+        screens, rest = _ship_move_actions(state, sh)  # the lookups legal() reads (same conditions)
+        if rest or (screens and sid not in state.screened):
             return True
     return any(owner == player and kind == "S" and moves < 0 and mid not in state.activated
                for mid, owner, kind, _h, moves, _f, _layer in state.mines)
@@ -253,12 +257,15 @@ def legal(state, player: int) -> list:
 
 def _ship_move_actions(state, sh: Ship) -> tuple:
     """A ship's screen, lay, and orbit+course actions as at the start of its phase (cached; the callers
-    filter what earlier actions of the phase have used up)."""
-    key = ("acts", sh.id)
+    filter what earlier actions of the phase have used up). A ship that has set its screens this phase gets
+    no screen actions, under a key of its own: its screen options have changed, and the lookup dict is shared
+    with clones where it has not (they must still see the options of the start of the phase)."""
+    screened = sh.id in state.screened
+    key = ("acts_screened" if screened else "acts", sh.id)
     got = state._cache.get(key)
     if got is None:
         sid = sh.id
-        screens = tuple(_action(m.Screen, sid, c) for c in _screen_options(state, sh))
+        screens = () if screened else tuple(_action(m.Screen, sid, c) for c in _screen_options(state, sh))
         rest = []
         if _can_orbit(state, sh):
             rest.append(_action(m.Orbit, sid, True))
@@ -281,10 +288,19 @@ def _lay_options(state, sh: Ship) -> list:
     mine pattern per hex)."""
     if sh.id not in state.plots or sh.docked is not None or sh.id in state.orbit_new or sh.orbit is not None:
         return []
+    can_m = can_s = False  # _can_lay of both kinds in one pass (most ships carry neither)
+    for c, n, _mx, stt in sh.weapons:
+        if (c == "M" or c == "S") and stt == OK and n > 0:
+            if c == "M":
+                can_m = True
+            else:
+                can_s = True
+    if not (can_m or can_s):
+        return []
     out = []
     path = None
-    for kind in ("M", "S"):
-        if (sh.id + kind) in state.laid or not _can_lay(sh, kind):
+    for kind, can in (("M", can_m), ("S", can_s)):
+        if not can or (sh.id + kind) in state.laid:
             continue
         if path is None:
             path = plotted_path(state, sh)

@@ -19,11 +19,29 @@ def repair_actions(state, player: int) -> list:
     """The ``repair`` allocations ``player`` may make now. The ships do not change during the repair turn (the
     rolls come at its end), so the list is cached for the turn by the allocations made so far (a new list
     each call: callers may extend it)."""
+    return list(repair_options(state, player))
+
+
+def repair_options(state, player: int) -> tuple:
+    """``repair_actions`` as the cached tuple itself (read-only: no copy)."""
     key = ("repair", player, tuple(state.allocs))
     got = state._cache.get(key)
     if got is None:
         got = state._cache[key] = _repair_actions(state, player)
-    return list(got)
+    return got
+
+
+_REPAIRS: dict = {}  # (ship, target, points) -> Repair: actions are immutable values, shared between states
+
+
+def _repair(sid: str, target: str, points: int) -> m.Repair:
+    key = (sid, target, points)
+    a = _REPAIRS.get(key)
+    if a is None:
+        if len(_REPAIRS) > 100_000:
+            _REPAIRS.clear()
+        a = _REPAIRS[key] = m.Repair(sid, target, points)
+    return a
 
 
 def _repair_actions(state, player: int) -> tuple:
@@ -39,7 +57,8 @@ def _repair_actions(state, player: int) -> tuple:
         if not targets:
             continue
         blocks = rep.block_sizes(left)
-        out.extend(m.Repair(sh.id, t, p) for t in targets for p in blocks)
+        sid = sh.id
+        out.extend(_repair(sid, t, p) for t in targets for p in blocks)
     return tuple(out)
 
 
@@ -87,7 +106,7 @@ def apply(state, player: int, a) -> list:
     ev: list = []
     t = type(a)
     if t is m.Repair:
-        if a not in legal(state, player):
+        if a not in repair_options(state, player):  # legal(state, player) but its end_repair
             raise IllegalAction(*_repair_refusal(state, player, a))
         state.allocs.append((player, a.ship, a.target, a.points))
     elif t is m.EndRepair:

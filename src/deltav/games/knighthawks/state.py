@@ -137,6 +137,12 @@ class KHState(State):
             return []
         return _PHASES[self.stage].legal(self, player)
 
+    def check_turn(self, player: int) -> None:
+        """State.check_turn, with the common case (a plain int seat that may act) decided at once."""
+        if type(player) is int and self.stage != "over" and player in self.current_players():
+            return
+        super().check_turn(player)
+
     def apply_action(self, player: int, action) -> list:
         self.game.actions.check(action)  # a value of this game with every field of its declared type
         self.check_turn(player)

@@ -52,7 +52,7 @@ def advance(state, ev: list) -> None:
                 continue
             return
         elif st == "repair":
-            if not repair_phase.repair_actions(state, state.repair_player):
+            if not repair_phase.repair_options(state, state.repair_player):
                 repair_phase.end_repair(state, ev)
                 continue
             return
