@@ -315,7 +315,26 @@ def hazard_weight(k: int) -> float:
 
 def drift_safe(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], moves: int, clear: bool = False) -> bool:
     """Does coasting (as a disabled ship must) keep a ship off bodies and on the map for ``moves`` moves? With
-    ``clear``, the drift must also meet no asteroid hazard (a disabled ship in the belt keeps taking hits)."""
+    ``clear``, the drift must also meet no asteroid hazard (a disabled ship in the belt keeps taking hits).
+    Memoised per map (a pure function of these plain values: the drift flies with no fuel, no destroyed base
+    and grazes that touch nothing)."""
+    key = (pos, vel, pending if type(pending) is tuple else tuple(pending), moves, clear)
+    memo = _DRIFT.get(gmap)
+    if memo is not None:
+        got = memo.get(key)
+        if got is not None:
+            return got
+    got = _drift_safe(gmap, pos, vel, pending, moves, clear)
+    _table(_DRIFT, gmap, DRIFT_LIMIT)[key] = got
+    return got
+
+
+#: :func:`drift_safe` answers per map (keys of plain values)
+_DRIFT: dict = {}
+DRIFT_LIMIT = 100_000
+
+
+def _drift_safe(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], moves: int, clear: bool) -> bool:
     for _ in range(moves):
         c = compute_course(gmap, pos, vel, 0, pending, False, False, None)
         if c.outcome == CRASH or gmap.off_map(c.destination):

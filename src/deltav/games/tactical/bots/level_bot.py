@@ -215,33 +215,40 @@ class LevelBot(ScriptedBot):
         guard = k.drift_guard
         guarding = guard and tac.shooters and not sh.disabled
         gmap = world.gmap
+        # the scores by course index while bounding (an Order hashes all its fields on every dict lookup)
+        sc = [scores[o] for o, _pv in previews]
         todo = []
-        for i, (o, pv) in enumerate(previews):
+        for i, (_o, pv) in enumerate(previews):
             pending = preview_pending(pv)
             gained = tac.gain(sh, pv.contact, pv.destination, pv.velocity, pv.lands)
             f_ub = 0.0 if (pv.lands or not k.follow_up) else tac.follow_up_bound(sh, pv.destination, pv.velocity,
                                                                                   pending)
-            s = scores[o]
+            s = sc[i]
             ub = ((s + w * gained[0]) + wf * f_ub) if s > -10_000 else s
             todo.append((-ub, i, gained, pending, f_ub))
         todo.sort(key=lambda t: (t[0], t[1]))
         best = None
         for neg_ub, i, gained, pending, f_ub in todo:
-            o, pv = previews[i]
+            pv = previews[i][1]
             if best is not None and -neg_ub < best:
                 break  # neither this course nor any after it can beat the best: left below it
-            if scores[o] > -10_000:
-                scores[o] += w * tac.value(sh, pv.contact, pv.destination, pv.velocity, pv.lands, gained)
-            if scores[o] > -10_000 and not pv.lands and k.follow_up:
-                if best is not None and scores[o] + wf * f_ub < best:
+            s = sc[i]
+            if s > -10_000:
+                s += w * tac.value(sh, pv.contact, pv.destination, pv.velocity, pv.lands, gained)
+            if s > -10_000 and not pv.lands and k.follow_up:
+                if best is not None and s + wf * f_ub < best:
+                    sc[i] = s
                     continue
-                scores[o] += wf * tac.follow_up(sh, pv.destination, pv.velocity, pending, pv.fuel_after)
+                s += wf * tac.follow_up(sh, pv.destination, pv.velocity, pending, pv.fuel_after)
             # under the enemy's guns: a hit disables us, and a disabled ship drifts (into a planet?)
-            if guarding and scores[o] > -10_000 and not pv.lands and not drift_safe(
+            if guarding and s > -10_000 and not pv.lands and not drift_safe(
                     gmap, pv.destination, pv.velocity, pending, 3):
-                scores[o] -= guard
-            if best is None or scores[o] > best:
-                best = scores[o]
+                s -= guard
+            sc[i] = s
+            if best is None or s > best:
+                best = s
+        for i, (o, _pv) in enumerate(previews):
+            scores[o] = sc[i]
 
     def _land_next(self, world, sh, previews, scores, goals) -> None:
         """Look one move past each course: a course that ends where the next order can land on the goal gets
