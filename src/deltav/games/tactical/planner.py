@@ -21,6 +21,7 @@ of consecutive turns). This module reads the map and never touches a game state.
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import itemgetter
 
 from deltav.core.hexgrid import DIRECTIONS
 
@@ -140,36 +141,42 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
     frontier = [(0.0, start, (), 0)]
     moves = _moves_table(gmap, destroyed_bases, grazing, takeoff_costs_fuel, drift_moves)
     near: dict[Hex, int] = {}  # hex -> distance to the nearest goal, for this search
+    landing = kind == "land"
     for _turn in range(depth):
         found = None
         nxt: dict[tuple, tuple] = {}
-        for _score, st, steps, hz in frontier:
+        for entry in frontier:
+            st = entry[1]
+            steps = entry[2]
+            hz = entry[3]
             p, v, pend, f, ld = st
-            fk = f if f is None or f < 1 else 1
-            children = moves.get((p, v, pend, fk, ld))
+            mkey = (p, v, pend, f if f is None or f < 1 else 1, ld)
+            children = moves.get(mkey)
             if children is None:
-                children = moves[(p, v, pend, fk, ld)] = _expand(gmap, p, v, pend, fk, ld, destroyed_bases,
-                                                                 grazing, takeoff_costs_fuel, drift_moves)
+                children = moves[mkey] = _expand(gmap, p, v, pend, mkey[3], ld, destroyed_bases, grazing,
+                                                 takeoff_costs_fuel, drift_moves)
             for b, land, weak, outcome, dest, nv, npend, spent, contact, step_hz in children:
-                if ld and b is None and kind != "land":
-                    continue  # staying landed visits nothing new
+                if ld and b is None:
+                    if not landing:
+                        continue  # staying landed visits nothing new
+                    stay = True
+                else:
+                    stay = False
                 if avoid and outcome != LANDING and dest in avoid:
                     continue  # never end a move unlanded on a hex to avoid (an enemy base's fire zone)
                 nf = None if f is None else f - spent
-                step = ((b, land, weak), st)
-                new_steps = steps + (step,)
-                if kind == "land":
-                    if outcome == LANDING and dest in goals and not (ld and b is None):
+                if landing:
+                    if outcome == LANDING and dest in goals and not stay:
                         rank = (hz + step_hz, -(nf or 0))
                         if found is None or rank < found[0]:
-                            found = (rank, new_steps)
+                            found = (rank, steps + (((b, land, weak), st),))
                         continue
                 else:
                     if any(h in visit_hexes for h in contact) and (
                             outcome == LANDING or safe(gmap, dest, nv, npend, nf, 3, destroyed_bases, grazing)):
                         rank = (hz + step_hz, -(nf or 0))
                         if found is None or rank < found[0]:
-                            found = (rank, new_steps)
+                            found = (rank, steps + (((b, land, weak), st),))
                         continue
                 nl = outcome == LANDING
                 key = (dest, nv, npend, nl)
@@ -185,26 +192,36 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
                 for d in npend:
                     q += DIRECTIONS[d][0]
                     r += DIRECTIONS[d][1]
+                drift = (q, r)
                 d_now = near.get(dest)
                 if d_now is None:
                     d_now = near[dest] = _near(dest, goals)
-                drift = (q, r)
                 d_next = near.get(drift)
                 if d_next is None:
                     d_next = near[drift] = _near(drift, goals)
-                sp = speed(nv)
+                q, r = nv  # speed(nv), inlined
+                sp = q if q >= 0 else -q
+                if (r if r >= 0 else -r) > sp:
+                    sp = r if r >= 0 else -r
+                q += r
+                if (q if q >= 0 else -q) > sp:
+                    sp = q if q >= 0 else -q
                 cap = max(1, (d_now + 1) // 2)
                 sc = (3.0 * d_next + 1.5 * d_now + 4.0 * max(0, sp - cap)) + 3.0 * HAZARD_TURNS * nhz
                 if nf is not None and nf <= 0 and sc > 0:
                     sc += 20.0  # out of fuel short of the goal: almost certainly a dead end
-                nxt[key] = (sc, (dest, nv, npend, nf, nl), new_steps, nhz)
+                # the beam's order: score, then most fuel, then hex and velocity (ties: first reached)
+                nxt[key] = (sc, (dest, nv, npend, nf, nl), steps + (((b, land, weak), st),), nhz,
+                            (sc, -(nf if nf is not None else 99), dest, nv))
         if found is not None:
             return found[1]
         if not nxt:
             return None
-        frontier = sorted(nxt.values(), key=lambda x: (x[0], -(x[1][3] if x[1][3] is not None else 99),
-                                                         x[1][0], x[1][1]))[:beam]
+        frontier = sorted(nxt.values(), key=_BEAM_ORDER)[:beam]
     return None
+
+
+_BEAM_ORDER = itemgetter(4)
 
 
 #: the expansions of ship states, per (map, destroyed bases, grazing, takeoff costs fuel, drift moves): every
@@ -243,6 +260,14 @@ def _expand(gmap, p: Hex, v: Hex, pend: tuple[int, ...], fuel: int | None, ld: b
                 # the land flag changes a course only through the landing shortcut (compute_course step 4, one
                 # burn, not landed): without one it is the course just flown without the flag, left out
                 dq, dr = DIRECTIONS[b]
+                if orbit_now is None:
+                    # not orbiting now: only a fresh orbit after the burn (post-burn speed 1) or a stop on a
+                    # base (speed 0) can land, so a post-burn speed above 1 has no shortcut
+                    q = v[0] + dq
+                    r = v[1] + dr
+                    if (q if q >= 0 else -q) > 1 or (r if r >= 0 else -r) > 1 or (q + r if q + r >= 0
+                                                                                    else -q - r) > 1:
+                        continue
                 if landing_shortcut(gmap, p, v, pend, (p[0] + v[0] + dq, p[1] + v[1] + dr), destroyed_bases,
                                     orbit_now) is None:
                     continue
