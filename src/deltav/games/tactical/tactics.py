@@ -624,17 +624,14 @@ def launch_value(world, player: int, launcher, kind: str, vel: Hex, own_paths: d
     new position)), and goes off at the first hex holding a ship (our own ones too)."""
     gmap = world.gmap
     hexes = flight(gmap, launcher.pos, vel, world.options["grazing_is_contact"])
+    # the ships the item may meet, in the state's order (what does not depend on the hex, tested once)
+    theirs = [e for e in world.ships if e.owner != player and not e.destroyed and world.visible(e, player)
+              and (kind == "nuke" or not e.landed)]
+    ours = [(s, *own_paths.get(s.id, (s.path, s.pos))) for s in world.ships
+            if s.owner == player and not s.destroyed and s.id != launcher.id]
     for i, h in enumerate(hexes):
-        enemies = [e for e in world.ships if e.owner != player and not e.destroyed and world.visible(e, player)
-                   and (kind == "nuke" or not e.landed) and in_hex(e.path, e.pos, h)]
-        own = []
-        if i > 0:
-            for s in world.ships:
-                if s.owner != player or s.destroyed or s.id == launcher.id:
-                    continue
-                path, pos = own_paths.get(s.id, (s.path, s.pos))
-                if in_hex(path, pos, h):
-                    own.append(s)
+        enemies = [e for e in theirs if in_hex(e.path, e.pos, h)]
+        own = [s for s, path, pos in ours if in_hex(path, pos, h)] if i > 0 else []
         if not enemies and not own:
             continue
         if kind == "nuke":

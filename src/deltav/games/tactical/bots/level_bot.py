@@ -576,6 +576,9 @@ class LevelBot(ScriptedBot):
         (tactics.launch_value, in units of a ship's worth; a nuke ending in an enemy's hex destroys it), if
         worth more than 1."""
         world = d.sample_world()
+        launches = [a for a in d.legal_actions if isinstance(a, Launch)]
+        if not launches:
+            return None
         own_paths = {}
         for s in world.ships:
             if s.owner == d.player and not s.destroyed:
@@ -586,9 +589,7 @@ class LevelBot(ScriptedBot):
                     continue
                 own_paths[s.id] = (tuple(c.contact), c.destination)
         best = None
-        for a in d.legal_actions:
-            if not isinstance(a, Launch):
-                continue
+        for a in launches:
             sh = world.ship(a.ship)
             vel = launch_velocity(sh.vel, a.boost_dir, a.boost)
             v = launch_value(world, d.player, sh, a.kind, vel, own_paths)
