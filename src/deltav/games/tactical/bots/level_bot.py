@@ -217,12 +217,28 @@ class LevelBot(ScriptedBot):
         gmap = world.gmap
         # the scores by course index while bounding (an Order hashes all its fields on every dict lookup)
         sc = [scores[o] for o, _pv in previews]
+        # courses that end alike (overloads (b, o) and (o, b); weak gravity ignored or not) share their values:
+        # the shot now and the reply depend on the contact path, destination, velocity and landing, the
+        # follow-up bound on the destination, velocity and pending gravity (``sh`` is the same throughout)
+        gains: dict = {}
+        values: dict = {}
+        bounds: dict = {}
+        keys = []
         todo = []
         for i, (_o, pv) in enumerate(previews):
             pending = preview_pending(pv)
-            gained = tac.gain(sh, pv.contact, pv.destination, pv.velocity, pv.lands)
-            f_ub = 0.0 if (pv.lands or not k.follow_up) else tac.follow_up_bound(sh, pv.destination, pv.velocity,
-                                                                                  pending)
+            key = (pv.contact, pv.destination, pv.velocity, pv.lands)
+            keys.append(key)
+            gained = gains.get(key)
+            if gained is None:
+                gained = gains[key] = tac.gain(sh, pv.contact, pv.destination, pv.velocity, pv.lands)
+            if pv.lands or not k.follow_up:
+                f_ub = 0.0
+            else:
+                bkey = (pv.destination, pv.velocity, pending)
+                f_ub = bounds.get(bkey)
+                if f_ub is None:
+                    f_ub = bounds[bkey] = tac.follow_up_bound(sh, pv.destination, pv.velocity, pending)
             s = sc[i]
             ub = ((s + w * gained[0]) + wf * f_ub) if s > -10_000 else s
             todo.append((-ub, i, gained, pending, f_ub))
@@ -234,7 +250,10 @@ class LevelBot(ScriptedBot):
                 break  # neither this course nor any after it can beat the best: left below it
             s = sc[i]
             if s > -10_000:
-                s += w * tac.value(sh, pv.contact, pv.destination, pv.velocity, pv.lands, gained)
+                v = values.get(keys[i])
+                if v is None:
+                    v = values[keys[i]] = tac.value(sh, pv.contact, pv.destination, pv.velocity, pv.lands, gained)
+                s += w * v
             if s > -10_000 and not pv.lands and k.follow_up:
                 if best is not None and s + wf * f_ub < best:
                     sc[i] = s
