@@ -25,6 +25,7 @@ from operator import itemgetter
 
 from deltav.core.hexgrid import DIRECTIONS
 
+from .combat import asteroid_hazards
 from .movement import CRASH, LANDING, compute_course, detect_orbit, landing_shortcut, speed
 
 Hex = tuple[int, int]
@@ -172,7 +173,7 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
                             found = (rank, steps + (((b, land, weak), st),))
                         continue
                 else:
-                    if any(h in visit_hexes for h in contact) and (
+                    if not visit_hexes.isdisjoint(contact) and (
                             outcome == LANDING or safe(gmap, dest, nv, npend, nf, 3, destroyed_bases, grazing)):
                         rank = (hz + step_hz, -(nf or 0))
                         if found is None or rank < found[0]:
@@ -206,8 +207,13 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
                 q += r
                 if (q if q >= 0 else -q) > sp:
                     sp = q if q >= 0 else -q
-                cap = max(1, (d_now + 1) // 2)
-                sc = (3.0 * d_next + 1.5 * d_now + 4.0 * max(0, sp - cap)) + 3.0 * HAZARD_TURNS * nhz
+                cap = (d_now + 1) // 2  # max(1, ...) and max(0, ...), inlined: the same integers
+                if cap < 1:
+                    cap = 1
+                over = sp - cap
+                if over < 0:
+                    over = 0
+                sc = (3.0 * d_next + 1.5 * d_now + 4.0 * over) + 3.0 * HAZARD_TURNS * nhz
                 if nf is not None and nf <= 0 and sc > 0:
                     sc += 20.0  # out of fuel short of the goal: almost certainly a dead end
                 # the beam's order: score, then most fuel, then hex and velocity (ties: first reached)
@@ -301,8 +307,6 @@ def hazard_count(gmap, start: Hex, dest: Hex) -> int:
         got = memo.get(key)
         if got is not None:
             return got
-    from .combat import asteroid_hazards
-
     if speed((dest[0] - start[0], dest[1] - start[1])) <= 1:
         got = 0
     else:
