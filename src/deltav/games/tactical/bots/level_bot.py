@@ -42,7 +42,7 @@ from deltav.games.tactical.movement import drift_destination
 from deltav.games.tactical.ordnance_tables import launch_velocity
 from deltav.games.tactical.planner import RouteCache, drift_safe, hazard_count, hazard_weight
 from deltav.games.tactical.planner import safe as keeps_flying
-from deltav.games.tactical.preview import preview_course
+from deltav.games.tactical.preview import preview_courses
 from deltav.games.tactical.scenarios import get_scenario
 from deltav.games.tactical.shiptypes import ship_types
 from deltav.games.tactical.tactics import Tactics, can_fire, launch_value, strength
@@ -131,7 +131,7 @@ class LevelBot(ScriptedBot):
                 goals, why = home, "refuel"  # land (or stay landed) at our base: out of reach, resupplied
         if why == "enemy" and k.planner:
             goals = self._intercept_goals(world, sh) or goals
-        previews = [(o, preview_course(world, sid, o)) for o in mine]
+        previews = list(zip(mine, preview_courses(world, sid, mine)))
         if k.noise and world.turn > 1 and d.rng.random() < k.noise:
             safe = [o for o, pv in previews if not pv.crashes and (pv.lands or survivable(
                 world, pv.destination, pv.velocity, preview_pending(pv), pv.fuel_after))]
