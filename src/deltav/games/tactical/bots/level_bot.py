@@ -137,22 +137,27 @@ class LevelBot(ScriptedBot):
                 world, pv.destination, pv.velocity, preview_pending(pv), pv.fuel_after))]
             if safe:
                 return safe[d.rng.below(len(safe))]
-        scores = {o: score_course(world, sh, pv, goals, why, k.lookahead) for o, pv in previews}
+        sc = [score_course(world, sh, pv, goals, why, k.lookahead) for _o, pv in previews]
         if k.planner:
             # look three moves ahead for a way to keep flying (the one-ply score looks one)
             gmap = world.gmap
-            for o, pv in previews:
-                if not pv.lands and scores[o] > -10_000 and not keeps_flying(
-                        gmap, pv.destination, pv.velocity, preview_pending(pv), pv.fuel_after, 3,
-                        frozenset(world.destroyed_bases), world.options["grazing_is_contact"]):
-                    scores[o] -= 20_000.0
-                if scores[o] > -10_000 and not pv.lands:
+            dbases = frozenset(world.destroyed_bases)
+            grazing = world.options["grazing_is_contact"]
+            for i, (_o, pv) in enumerate(previews):
+                s = sc[i]
+                if pv.lands or s <= -10_000:
+                    continue
+                pending = preview_pending(pv)
+                if not keeps_flying(gmap, pv.destination, pv.velocity, pending, pv.fuel_after, 3, dbases, grazing):
+                    s -= 20_000.0
+                if s > -10_000:
                     hz = hazard_weight(hazard_count(gmap, sh.pos, pv.destination))
                     if hz:
                         # a hit disables the ship: it then drifts, which must not end in a crash
-                        risky = not drift_safe(gmap, pv.destination, pv.velocity, preview_pending(pv),
-                                               3 + sh.disabled)
-                        scores[o] -= (600.0 if risky else 60.0) * hz * (1.0 + sh.disabled / 2.0)
+                        risky = not drift_safe(gmap, pv.destination, pv.velocity, pending, 3 + sh.disabled)
+                        s -= (600.0 if risky else 60.0) * hz * (1.0 + sh.disabled / 2.0)
+                sc[i] = s
+        scores = {o: sc[i] for i, (o, _pv) in enumerate(previews)}
         if k.land_next and why in ("target", "home") and not sh.disabled:
             self._land_next(world, sh, previews, scores, goals)
         if k.escort and why == "target" and not sh.passengers and world.rules.target_requires_passengers:
@@ -192,10 +197,11 @@ class LevelBot(ScriptedBot):
             tac = Tactics(world, d.player)
             if tac.enemies:
                 self._tactics(world, d.player, sh, tac, previews, scores)
-        best = None
+        best = best_score = None
         for o in mine:
-            if best is None or scores[o] > scores[best]:
-                best = o
+            x = scores[o]
+            if best is None or x > best_score:
+                best, best_score = o, x
         return best
 
     def _tactics(self, world, player: int, sh, tac, previews, scores) -> None:
