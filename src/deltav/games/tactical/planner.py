@@ -40,8 +40,17 @@ def _near(h: Hex, goals: tuple[Hex, ...]) -> int:
     for q, r in goals:
         dq = q - q0
         dr = r - r0
-        ds = dq + dr
-        d = max(dq if dq >= 0 else -dq, dr if dr >= 0 else -dr, ds if ds >= 0 else -ds)
+        d = dq + dr  # max(|dq|, |dr|, |dq + dr|), without a call
+        if d < 0:
+            d = -d
+        if dq < 0:
+            dq = -dq
+        if dq > d:
+            d = dq
+        if dr < 0:
+            dr = -dr
+        if dr > d:
+            d = dr
         if d < best:
             best = d
     return best
@@ -259,6 +268,7 @@ def _expand(gmap, p: Hex, v: Hex, pend: tuple[int, ...], fuel: int | None, ld: b
     off_map = gmap.off_map
     burns = (None, 0, 1, 2, 3, 4, 5) if (fuel is None or fuel > 0) else (None,)
     orbit_now = False if ld else detect_orbit(gmap, p, v, pend, destroyed_bases)
+    hazards = _HAZARDS.get(gmap)  # hazard_count's memo, read directly (a miss asks hazard_count)
     for b in burns:
         lands = (False, True) if (b is not None and not ld) else (False,)
         for land in lands:
@@ -289,7 +299,10 @@ def _expand(gmap, p: Hex, v: Hex, pend: tuple[int, ...], fuel: int | None, ld: b
             for weak, cc in variants:
                 if cc.outcome == CRASH or off_map(cc.destination):
                     continue
-                step_hz = hazard_weight(hazard_count(gmap, p, cc.destination))
+                n = hazards.get((p, cc.destination)) if hazards is not None else None
+                if n is None:
+                    n = hazard_count(gmap, p, cc.destination)
+                step_hz = hazard_weight(n) if n else 0.0
                 if step_hz and cc.outcome != LANDING and not drift_safe(
                         gmap, cc.destination, cc.velocity, cc.pending, drift_moves, clear=True):
                     continue  # an asteroid hit would leave it drifting into a crash
