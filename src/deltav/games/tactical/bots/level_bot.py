@@ -137,7 +137,13 @@ class LevelBot(ScriptedBot):
                 world, pv.destination, pv.velocity, preview_pending(pv), pv.fuel_after))]
             if safe:
                 return safe[d.rng.below(len(safe))]
-        sc = [score_course(world, sh, pv, goals, why, k.lookahead) for _o, pv in previews]
+        sc = []
+        scored: dict[int, float] = {}  # orders sharing a preview (overloads (b, o) and (o, b)) share its score
+        for _o, pv in previews:
+            x = scored.get(id(pv))
+            if x is None:
+                x = scored[id(pv)] = score_course(world, sh, pv, goals, why, k.lookahead)
+            sc.append(x)
         if k.planner:
             # look three moves ahead for a way to keep flying (the one-ply score looks one)
             gmap = world.gmap
