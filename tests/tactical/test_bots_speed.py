@@ -1,8 +1,8 @@
 """The hard tactical bot's speed-ups must not change a decision (issue 15): the exact branch and bound over
 courses (``LevelBot._tactics``) against the plain evaluation of every course, the bounds it relies on
 (``Tactics.gain`` and ``Tactics.follow_up_bound`` never below what they bound), the per-decision ordnance
-flights against the module functions, and the memos keyed by plain values (planner expansions, enemy courses)
-against cold computations."""
+flights against the module functions, the memos keyed by plain values (planner expansions, enemy courses)
+against cold computations, and a ship's previews computed together (overloads sharing one) against one by one."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from deltav.games.tactical.mapdata import default_map
 from deltav.games.tactical.messages import Order
 from deltav.games.tactical.movement import CRASH, compute_course
 from deltav.games.tactical.planner import drift_safe, plan_route
-from deltav.games.tactical.preview import preview_course
+from deltav.games.tactical.preview import preview_course, preview_courses
 from deltav.games.tactical.tactics import (
     ALL_PAIRS,
     Tactics,
@@ -334,3 +334,20 @@ def test_planner_expansion_flies_the_land_flag_only_where_the_shortcut_applies()
         assert planner._expand(M, p, v, pend, fuel, ld, frozenset(), False, True, 3) == want
         shortcuts += sum(1 for row in want if row[1])
     assert shortcuts > 0
+
+
+@pytest.mark.parametrize("where", [((10, 0), (1, -1), (), 20, 0), ((-8, -6), (1, 0), (4,), 5, 0),
+                                   ((-9, -5), (1, -1), (), 2, 0), ((3, 4), (-1, 1), (), 1, 0),
+                                   ((10, 0), (2, 0), (), 20, 2), ((-8, -6), (0, 0), (), 5, 0, True)])
+def test_previews_of_every_order_together_equal_one_by_one(where):
+    # open space, in orbit of Mars, beside Venus, one fuel (no overload), disabled, landed
+    pos, vel, pend, fuel, disabled, *landed = where
+    s = new_state("duel")
+    place(s, "p0s0", pos, vel=vel, pending=pend, fuel=fuel, landed=bool(landed), disabled=disabled)
+    s.active = 0
+    orders = [a for a in s.legal_actions(0) if isinstance(a, Order) and a.ship == "p0s0"]
+    assert orders
+    together = preview_courses(s, "p0s0", orders)
+    assert together == [preview_course(s, "p0s0", o) for o in orders]
+    if fuel >= 2 and not disabled and not landed:
+        assert len({id(pv) for pv in together}) < len(orders)  # (b, o) and (o, b) share one preview

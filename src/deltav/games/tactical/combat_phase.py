@@ -123,20 +123,25 @@ def _is_body(state):
     return surface.__contains__
 
 
-_LOS: dict = {}  # (map, origin, target) -> line of sight (a pure function of the map's body hexes)
+#: map -> {(origin, target): line of sight} (a pure function of the map's body hexes); the map stays out of the
+#: inner keys, which leaves them plain tuples the cyclic garbage collector stops tracking
+_LOS: dict = {}
 
 
 def _sees(state, sh, target_pos) -> bool:
     origin = cb.closest_approach(sh.path, sh.pos, target_pos)
-    key = (state.gmap, origin, target_pos)
+    memo = _LOS.get(state.gmap)
+    if memo is None or len(memo) > 100_000:
+        if len(_LOS) >= 8:
+            _LOS.clear()
+        memo = _LOS[state.gmap] = {}
+    key = (origin, target_pos)
     try:
-        got = _LOS.get(key)
+        got = memo.get(key)
     except TypeError:  # a hex given as a list
         return cb.line_of_sight(origin, target_pos, _is_body(state))
     if got is None:
-        if len(_LOS) > 100_000:
-            _LOS.clear()
-        got = _LOS[key] = cb.line_of_sight(origin, target_pos, _is_body(state))
+        got = memo[key] = cb.line_of_sight(origin, target_pos, _is_body(state))
     return got
 
 

@@ -346,14 +346,19 @@ def compute_course(
     return c
 
 
-_IGNORABLE: dict[tuple, tuple] = {}
+_IGNORABLE: dict = {}
 
 
 def weak_ignorable(gmap: GameMap, pos: Hex, dest: Hex) -> tuple[Hex, ...]:
     """The weak-gravity hexes a course from ``pos`` to ``dest`` may ignore (the first of each run of
     consecutive weak hexes of one body), as :func:`compute_course` finds them; cached per (pos, dest)."""
-    key = (gmap, pos, dest)  # the map object itself (identity-hashed, kept alive by the cache)
-    got = _IGNORABLE.get(key)
+    memo = _IGNORABLE.get(gmap)  # per map object (identity-hashed, kept alive by the cache): plain inner keys
+    if memo is None or len(memo) > 200_000:
+        if len(_IGNORABLE) >= 8:
+            _IGNORABLE.clear()
+        memo = _IGNORABLE[gmap] = {}
+    key = (pos, dest)
+    got = memo.get(key)
     if got is not None:
         return got
     a = analyze_offset(dest[0] - pos[0], dest[1] - pos[1])
@@ -373,10 +378,7 @@ def weak_ignorable(gmap: GameMap, pos: Hex, dest: Hex) -> tuple[Hex, ...]:
             prev_weak = g[1]
         else:
             prev_weak = None
-    got = tuple(out)
-    if len(_IGNORABLE) > 200_000:
-        _IGNORABLE.clear()
-    _IGNORABLE[key] = got
+    got = memo[key] = tuple(out)
     return got
 
 

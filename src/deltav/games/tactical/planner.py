@@ -21,9 +21,11 @@ of consecutive turns). This module reads the map and never touches a game state.
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import itemgetter
 
 from deltav.core.hexgrid import DIRECTIONS
 
+from .combat import asteroid_hazards
 from .movement import CRASH, LANDING, compute_course, detect_orbit, landing_shortcut, speed
 
 Hex = tuple[int, int]
@@ -38,8 +40,17 @@ def _near(h: Hex, goals: tuple[Hex, ...]) -> int:
     for q, r in goals:
         dq = q - q0
         dr = r - r0
-        ds = dq + dr
-        d = max(dq if dq >= 0 else -dq, dr if dr >= 0 else -dr, ds if ds >= 0 else -ds)
+        d = dq + dr  # max(|dq|, |dr|, |dq + dr|), without a call
+        if d < 0:
+            d = -d
+        if dq < 0:
+            dq = -dq
+        if dq > d:
+            d = dq
+        if dr < 0:
+            dr = -dr
+        if dr > d:
+            d = dr
         if d < best:
             best = d
     return best
@@ -140,36 +151,42 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
     frontier = [(0.0, start, (), 0)]
     moves = _moves_table(gmap, destroyed_bases, grazing, takeoff_costs_fuel, drift_moves)
     near: dict[Hex, int] = {}  # hex -> distance to the nearest goal, for this search
+    landing = kind == "land"
     for _turn in range(depth):
         found = None
         nxt: dict[tuple, tuple] = {}
-        for _score, st, steps, hz in frontier:
+        for entry in frontier:
+            st = entry[1]
+            steps = entry[2]
+            hz = entry[3]
             p, v, pend, f, ld = st
-            fk = f if f is None or f < 1 else 1
-            children = moves.get((p, v, pend, fk, ld))
+            mkey = (p, v, pend, f if f is None or f < 1 else 1, ld)
+            children = moves.get(mkey)
             if children is None:
-                children = moves[(p, v, pend, fk, ld)] = _expand(gmap, p, v, pend, fk, ld, destroyed_bases,
-                                                                 grazing, takeoff_costs_fuel, drift_moves)
+                children = moves[mkey] = _expand(gmap, p, v, pend, mkey[3], ld, destroyed_bases, grazing,
+                                                 takeoff_costs_fuel, drift_moves)
             for b, land, weak, outcome, dest, nv, npend, spent, contact, step_hz in children:
-                if ld and b is None and kind != "land":
-                    continue  # staying landed visits nothing new
+                if ld and b is None:
+                    if not landing:
+                        continue  # staying landed visits nothing new
+                    stay = True
+                else:
+                    stay = False
                 if avoid and outcome != LANDING and dest in avoid:
                     continue  # never end a move unlanded on a hex to avoid (an enemy base's fire zone)
                 nf = None if f is None else f - spent
-                step = ((b, land, weak), st)
-                new_steps = steps + (step,)
-                if kind == "land":
-                    if outcome == LANDING and dest in goals and not (ld and b is None):
+                if landing:
+                    if outcome == LANDING and dest in goals and not stay:
                         rank = (hz + step_hz, -(nf or 0))
                         if found is None or rank < found[0]:
-                            found = (rank, new_steps)
+                            found = (rank, steps + (((b, land, weak), st),))
                         continue
                 else:
-                    if any(h in visit_hexes for h in contact) and (
+                    if not visit_hexes.isdisjoint(contact) and (
                             outcome == LANDING or safe(gmap, dest, nv, npend, nf, 3, destroyed_bases, grazing)):
                         rank = (hz + step_hz, -(nf or 0))
                         if found is None or rank < found[0]:
-                            found = (rank, new_steps)
+                            found = (rank, steps + (((b, land, weak), st),))
                         continue
                 nl = outcome == LANDING
                 key = (dest, nv, npend, nl)
@@ -185,26 +202,41 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
                 for d in npend:
                     q += DIRECTIONS[d][0]
                     r += DIRECTIONS[d][1]
+                drift = (q, r)
                 d_now = near.get(dest)
                 if d_now is None:
                     d_now = near[dest] = _near(dest, goals)
-                drift = (q, r)
                 d_next = near.get(drift)
                 if d_next is None:
                     d_next = near[drift] = _near(drift, goals)
-                sp = speed(nv)
-                cap = max(1, (d_now + 1) // 2)
-                sc = (3.0 * d_next + 1.5 * d_now + 4.0 * max(0, sp - cap)) + 3.0 * HAZARD_TURNS * nhz
+                q, r = nv  # speed(nv), inlined
+                sp = q if q >= 0 else -q
+                if (r if r >= 0 else -r) > sp:
+                    sp = r if r >= 0 else -r
+                q += r
+                if (q if q >= 0 else -q) > sp:
+                    sp = q if q >= 0 else -q
+                cap = (d_now + 1) // 2  # max(1, ...) and max(0, ...), inlined: the same integers
+                if cap < 1:
+                    cap = 1
+                over = sp - cap
+                if over < 0:
+                    over = 0
+                sc = (3.0 * d_next + 1.5 * d_now + 4.0 * over) + 3.0 * HAZARD_TURNS * nhz
                 if nf is not None and nf <= 0 and sc > 0:
                     sc += 20.0  # out of fuel short of the goal: almost certainly a dead end
-                nxt[key] = (sc, (dest, nv, npend, nf, nl), new_steps, nhz)
+                # the beam's order: score, then most fuel, then hex and velocity (ties: first reached)
+                nxt[key] = (sc, (dest, nv, npend, nf, nl), steps + (((b, land, weak), st),), nhz,
+                            (sc, -(nf if nf is not None else 99), dest, nv))
         if found is not None:
             return found[1]
         if not nxt:
             return None
-        frontier = sorted(nxt.values(), key=lambda x: (x[0], -(x[1][3] if x[1][3] is not None else 99),
-                                                         x[1][0], x[1][1]))[:beam]
+        frontier = sorted(nxt.values(), key=_BEAM_ORDER)[:beam]
     return None
+
+
+_BEAM_ORDER = itemgetter(4)
 
 
 #: the expansions of ship states, per (map, destroyed bases, grazing, takeoff costs fuel, drift moves): every
@@ -236,6 +268,7 @@ def _expand(gmap, p: Hex, v: Hex, pend: tuple[int, ...], fuel: int | None, ld: b
     off_map = gmap.off_map
     burns = (None, 0, 1, 2, 3, 4, 5) if (fuel is None or fuel > 0) else (None,)
     orbit_now = False if ld else detect_orbit(gmap, p, v, pend, destroyed_bases)
+    hazards = _HAZARDS.get(gmap)  # hazard_count's memo, read directly (a miss asks hazard_count)
     for b in burns:
         lands = (False, True) if (b is not None and not ld) else (False,)
         for land in lands:
@@ -243,6 +276,14 @@ def _expand(gmap, p: Hex, v: Hex, pend: tuple[int, ...], fuel: int | None, ld: b
                 # the land flag changes a course only through the landing shortcut (compute_course step 4, one
                 # burn, not landed): without one it is the course just flown without the flag, left out
                 dq, dr = DIRECTIONS[b]
+                if orbit_now is None:
+                    # not orbiting now: only a fresh orbit after the burn (post-burn speed 1) or a stop on a
+                    # base (speed 0) can land, so a post-burn speed above 1 has no shortcut
+                    q = v[0] + dq
+                    r = v[1] + dr
+                    if (q if q >= 0 else -q) > 1 or (r if r >= 0 else -r) > 1 or (q + r if q + r >= 0
+                                                                                    else -q - r) > 1:
+                        continue
                 if landing_shortcut(gmap, p, v, pend, (p[0] + v[0] + dq, p[1] + v[1] + dr), destroyed_bases,
                                     orbit_now) is None:
                     continue
@@ -258,7 +299,10 @@ def _expand(gmap, p: Hex, v: Hex, pend: tuple[int, ...], fuel: int | None, ld: b
             for weak, cc in variants:
                 if cc.outcome == CRASH or off_map(cc.destination):
                     continue
-                step_hz = hazard_weight(hazard_count(gmap, p, cc.destination))
+                n = hazards.get((p, cc.destination)) if hazards is not None else None
+                if n is None:
+                    n = hazard_count(gmap, p, cc.destination)
+                step_hz = hazard_weight(n) if n else 0.0
                 if step_hz and cc.outcome != LANDING and not drift_safe(
                         gmap, cc.destination, cc.velocity, cc.pending, drift_moves, clear=True):
                     continue  # an asteroid hit would leave it drifting into a crash
@@ -276,8 +320,6 @@ def hazard_count(gmap, start: Hex, dest: Hex) -> int:
         got = memo.get(key)
         if got is not None:
             return got
-    from .combat import asteroid_hazards
-
     if speed((dest[0] - start[0], dest[1] - start[1])) <= 1:
         got = 0
     else:
@@ -315,7 +357,26 @@ def hazard_weight(k: int) -> float:
 
 def drift_safe(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], moves: int, clear: bool = False) -> bool:
     """Does coasting (as a disabled ship must) keep a ship off bodies and on the map for ``moves`` moves? With
-    ``clear``, the drift must also meet no asteroid hazard (a disabled ship in the belt keeps taking hits)."""
+    ``clear``, the drift must also meet no asteroid hazard (a disabled ship in the belt keeps taking hits).
+    Memoised per map (a pure function of these plain values: the drift flies with no fuel, no destroyed base
+    and grazes that touch nothing)."""
+    key = (pos, vel, pending if type(pending) is tuple else tuple(pending), moves, clear)
+    memo = _DRIFT.get(gmap)
+    if memo is not None:
+        got = memo.get(key)
+        if got is not None:
+            return got
+    got = _drift_safe(gmap, pos, vel, pending, moves, clear)
+    _table(_DRIFT, gmap, DRIFT_LIMIT)[key] = got
+    return got
+
+
+#: :func:`drift_safe` answers per map (keys of plain values)
+_DRIFT: dict = {}
+DRIFT_LIMIT = 100_000
+
+
+def _drift_safe(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], moves: int, clear: bool) -> bool:
     for _ in range(moves):
         c = compute_course(gmap, pos, vel, 0, pending, False, False, None)
         if c.outcome == CRASH or gmap.off_map(c.destination):

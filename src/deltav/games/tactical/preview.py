@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .astrogation_phase import check_order
-from .courses import course_for
+from .courses import auto_landing, course_for
 from .messages import Order
 from .model import hkey
 from .movement import CRASH, LANDING, detect_orbit
@@ -95,3 +95,53 @@ def preview_course(state, ship_id: str, order: Order | None = None) -> CoursePre
         ship_id, tuple(c.path), tuple(c.contact), c.destination, c.velocity, c.fuel_spent, fuel_after,
         tuple(c.entered), tuple(c.ignorable), c.outcome, c.body, c.crash_hex, off, escapes, orbit,
     )
+
+
+def preview_courses(state, ship_id: str, orders) -> list[CoursePreview]:
+    """``[preview_course(state, ship_id, o) for o in orders]``, with what depends only on the ship (its lookup,
+    the automatic landings, whether it may escape) worked out once: a bot previews every legal order of a ship.
+
+    The overloads ``(b, o)`` and ``(o, b)`` of a valid order fly the very same course (the two burns add up, two
+    fuel, same weak-gravity choices), so they share one preview object (previews are immutable)."""
+    sh = state.ship(ship_id)
+    if sh is None:
+        from deltav.core.errors import IllegalAction
+
+        raise IllegalAction("tactical.order.unknown_ship", f"no ship {ship_id!r}")
+    auto = auto_landing(state, sh)
+    drifts = sh.disabled > 0 or sh.control == "captured"
+    gmap = state.gmap
+    may_escape = state.options["escape_is_winnable"] and escape_candidate(state, sh)
+    north = gmap.bounds[2]
+    dbases = state.destroyed_bases
+    out = []
+    shared: dict = {}
+    for order in orders:
+        if order.ship != ship_id:
+            order = Order(ship_id, order.burn, order.overload, order.land, order.weak)
+        check_order(state, sh.owner, order, preview=True)
+        if drifts:
+            order = Order(ship_id, None, None, False, order.weak)
+        b, o = order.burn, order.overload
+        key = None
+        if b is not None and o is not None:
+            # a valid overload (checked above: the hull may overload now, with 2 fuel, and does not land)
+            key = (b, o, order.land, order.weak) if b <= o else (o, b, order.land, order.weak)
+            pv = shared.get(key)
+            if pv is not None:
+                out.append(pv)
+                continue
+        c = course_for(state, sh, order, auto)
+        fuel_after = None if sh.fuel is None else sh.fuel - c.fuel_spent
+        flying = c.outcome not in (CRASH, LANDING)
+        escapes = flying and may_escape and c.destination[1] < north
+        off = c.outcome != CRASH and gmap.off_map(c.destination)
+        orbit = detect_orbit(gmap, c.destination, c.velocity, c.pending, dbases) if flying else None
+        pv = CoursePreview(
+            ship_id, tuple(c.path), tuple(c.contact), c.destination, c.velocity, c.fuel_spent, fuel_after,
+            tuple(c.entered), tuple(c.ignorable), c.outcome, c.body, c.crash_hex, off, escapes, orbit,
+        )
+        if key is not None:
+            shared[key] = pv
+        out.append(pv)
+    return out

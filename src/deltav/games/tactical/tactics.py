@@ -84,12 +84,37 @@ def enemy_courses(world, e) -> list[tuple[tuple[Hex, ...], Hex, Hex]]:
                          world.options["grazing_is_contact"]))
 
 
-@lru_cache(maxsize=2048)
+def _memo(table: tuple) -> dict:
+    """The memo table of plain-value keys for ``table`` = (tag, map, destroyed bases, grazing) (:data:`_MEMOS`)."""
+    memo = _MEMOS.get(table)
+    if memo is None:
+        if len(_MEMOS) >= 32:
+            _MEMOS.clear()
+        memo = _MEMOS[table] = {}
+    elif len(memo) >= MEMO_LIMIT:
+        memo.clear()
+    return memo
+
+
+#: the tables of the pure functions of this module (:func:`_courses`, :func:`_next_courses`, :func:`flight`), one
+#: per function, map, destroyed bases and grazing ruling, keyed by plain values: the map and the set of bases
+#: stay out of the keys, which leaves them tuples of numbers that the cyclic garbage collector stops tracking (an
+#: lru_cache key holding the map stays tracked, and is walked by every full collection)
+_MEMOS: dict = {}
+#: entries kept per map before its table is emptied
+MEMO_LIMIT = 20_000
+
+
 def _courses(gmap, pos: Hex, vel: Hex, fuel, pending: tuple[int, ...], landed: bool, can_overload: bool, n: int,
              destroyed_bases: frozenset, grazing: bool) -> tuple:
     """:func:`enemy_courses` of a ship state over the first ``n`` of :data:`ALL_PAIRS`, each distinct course
     once, in order of first appearance (pure: plain values and the fixed map, so the decisions of one turn
-    share them)."""
+    share them; memoised per map)."""
+    memo = _memo((0, gmap, destroyed_bases, grazing))
+    key = (pos, vel, fuel, pending, landed, can_overload, n)
+    got = memo.get(key)
+    if got is not None:
+        return got
     out = {}
     for b, o in ALL_PAIRS[:n]:
         c = compute_course(gmap, pos, vel, fuel, pending, landed, can_overload, b, o, (), False, destroyed_bases,
@@ -101,15 +126,21 @@ def _courses(gmap, pos: Hex, vel: Hex, fuel, pending: tuple[int, ...], landed: b
         # overloads (b, o) and (o, b), and a burn with its opposite (a coast), end alike: every use of these
         # courses is a maximum over them, so each distinct (path, destination, velocity) is kept once
         out.setdefault((tuple(c.contact), c.destination, c.velocity), None)
-    return tuple(out)
+    got = memo[key] = tuple(out)
+    return got
 
 
-@lru_cache(maxsize=2048)
 def _next_courses(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], can_burn: bool, destroyed_bases: frozenset,
                   grazing: bool) -> tuple:
     """The courses of :meth:`Tactics.follow_up` (coast, and the six burns if ``can_burn``) from a ship state
     that ends normally on the map, as (contact path, destination, velocity), each distinct one once. Fuel only
-    decides whether a burn happens (no overload), so a ship that may burn is flown with unlimited fuel."""
+    decides whether a burn happens (no overload), so a ship that may burn is flown with unlimited fuel.
+    Memoised per map."""
+    memo = _memo((1, gmap, destroyed_bases, grazing))
+    key = (pos, vel, pending, can_burn)
+    got = memo.get(key)
+    if got is not None:
+        return got
     out = {}
     for b in (None, 0, 1, 2, 3, 4, 5) if can_burn else (None,):
         c = compute_course(gmap, pos, vel, None if can_burn else 0, pending, False, False, b, None, (), False,
@@ -117,7 +148,8 @@ def _next_courses(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], can_burn: 
         if c.outcome != "normal" or gmap.off_map(c.destination):
             continue
         out.setdefault((tuple(c.contact), c.destination, c.velocity), None)
-    return tuple(out)
+    got = memo[key] = tuple(out)
+    return got
 
 
 #: line of sight per map, memoised: the bodies never move, so (origin, target) decides it (a plain dict keyed by
@@ -554,11 +586,15 @@ def ordnance_hit_value(kind: str, target_disabled: int, worth: float) -> float:
     return val / 6.0
 
 
-@lru_cache(maxsize=8192)
 def flight(gmap, start: Hex, vel: Hex, grazing: bool = False) -> tuple[Hex, ...]:
     """The contact hexes (start included) of ordnance launched now from ``start`` with ``vel``, cut where a
     body, an asteroid or a base would stop it (a nuke detonates in the hex before a body: the caller sees the
-    cut). Memoised: a pure function of plain values and the fixed map."""
+    cut). Memoised per map: a pure function of plain values and the fixed map."""
+    memo = _memo((2, gmap, None, grazing))
+    key = (start, vel)
+    got = memo.get(key)
+    if got is not None:
+        return got
     from .movement import _contact
 
     dest = (start[0] + vel[0], start[1] + vel[1])
@@ -570,7 +606,8 @@ def flight(gmap, start: Hex, vel: Hex, grazing: bool = False) -> tuple[Hex, ...]
         out.append(h)
         if h in gmap.asteroids or h in gmap.base:
             break
-    return tuple(out)
+    got = memo[key] = tuple(out)
+    return got
 
 
 def in_hex(path, pos: Hex, h: Hex) -> bool:
@@ -587,17 +624,14 @@ def launch_value(world, player: int, launcher, kind: str, vel: Hex, own_paths: d
     new position)), and goes off at the first hex holding a ship (our own ones too)."""
     gmap = world.gmap
     hexes = flight(gmap, launcher.pos, vel, world.options["grazing_is_contact"])
+    # the ships the item may meet, in the state's order (what does not depend on the hex, tested once)
+    theirs = [e for e in world.ships if e.owner != player and not e.destroyed and world.visible(e, player)
+              and (kind == "nuke" or not e.landed)]
+    ours = [(s, *own_paths.get(s.id, (s.path, s.pos))) for s in world.ships
+            if s.owner == player and not s.destroyed and s.id != launcher.id]
     for i, h in enumerate(hexes):
-        enemies = [e for e in world.ships if e.owner != player and not e.destroyed and world.visible(e, player)
-                   and (kind == "nuke" or not e.landed) and in_hex(e.path, e.pos, h)]
-        own = []
-        if i > 0:
-            for s in world.ships:
-                if s.owner != player or s.destroyed or s.id == launcher.id:
-                    continue
-                path, pos = own_paths.get(s.id, (s.path, s.pos))
-                if in_hex(path, pos, h):
-                    own.append(s)
+        enemies = [e for e in theirs if in_hex(e.path, e.pos, h)]
+        own = [s for s, path, pos in ours if in_hex(path, pos, h)] if i > 0 else []
         if not enemies and not own:
             continue
         if kind == "nuke":

@@ -42,7 +42,7 @@ from deltav.games.tactical.movement import drift_destination
 from deltav.games.tactical.ordnance_tables import launch_velocity
 from deltav.games.tactical.planner import RouteCache, drift_safe, hazard_count, hazard_weight
 from deltav.games.tactical.planner import safe as keeps_flying
-from deltav.games.tactical.preview import preview_course
+from deltav.games.tactical.preview import preview_courses
 from deltav.games.tactical.scenarios import get_scenario
 from deltav.games.tactical.shiptypes import ship_types
 from deltav.games.tactical.tactics import Tactics, can_fire, launch_value, strength
@@ -131,28 +131,39 @@ class LevelBot(ScriptedBot):
                 goals, why = home, "refuel"  # land (or stay landed) at our base: out of reach, resupplied
         if why == "enemy" and k.planner:
             goals = self._intercept_goals(world, sh) or goals
-        previews = [(o, preview_course(world, sid, o)) for o in mine]
+        previews = list(zip(mine, preview_courses(world, sid, mine)))
         if k.noise and world.turn > 1 and d.rng.random() < k.noise:
             safe = [o for o, pv in previews if not pv.crashes and (pv.lands or survivable(
                 world, pv.destination, pv.velocity, preview_pending(pv), pv.fuel_after))]
             if safe:
                 return safe[d.rng.below(len(safe))]
-        scores = {o: score_course(world, sh, pv, goals, why, k.lookahead) for o, pv in previews}
+        sc = []
+        scored: dict[int, float] = {}  # orders sharing a preview (overloads (b, o) and (o, b)) share its score
+        for _o, pv in previews:
+            x = scored.get(id(pv))
+            if x is None:
+                x = scored[id(pv)] = score_course(world, sh, pv, goals, why, k.lookahead)
+            sc.append(x)
         if k.planner:
             # look three moves ahead for a way to keep flying (the one-ply score looks one)
             gmap = world.gmap
-            for o, pv in previews:
-                if not pv.lands and scores[o] > -10_000 and not keeps_flying(
-                        gmap, pv.destination, pv.velocity, preview_pending(pv), pv.fuel_after, 3,
-                        frozenset(world.destroyed_bases), world.options["grazing_is_contact"]):
-                    scores[o] -= 20_000.0
-                if scores[o] > -10_000 and not pv.lands:
+            dbases = frozenset(world.destroyed_bases)
+            grazing = world.options["grazing_is_contact"]
+            for i, (_o, pv) in enumerate(previews):
+                s = sc[i]
+                if pv.lands or s <= -10_000:
+                    continue
+                pending = preview_pending(pv)
+                if not keeps_flying(gmap, pv.destination, pv.velocity, pending, pv.fuel_after, 3, dbases, grazing):
+                    s -= 20_000.0
+                if s > -10_000:
                     hz = hazard_weight(hazard_count(gmap, sh.pos, pv.destination))
                     if hz:
                         # a hit disables the ship: it then drifts, which must not end in a crash
-                        risky = not drift_safe(gmap, pv.destination, pv.velocity, preview_pending(pv),
-                                               3 + sh.disabled)
-                        scores[o] -= (600.0 if risky else 60.0) * hz * (1.0 + sh.disabled / 2.0)
+                        risky = not drift_safe(gmap, pv.destination, pv.velocity, pending, 3 + sh.disabled)
+                        s -= (600.0 if risky else 60.0) * hz * (1.0 + sh.disabled / 2.0)
+                sc[i] = s
+        scores = {o: sc[i] for i, (o, _pv) in enumerate(previews)}
         if k.land_next and why in ("target", "home") and not sh.disabled:
             self._land_next(world, sh, previews, scores, goals)
         if k.escort and why == "target" and not sh.passengers and world.rules.target_requires_passengers:
@@ -192,10 +203,11 @@ class LevelBot(ScriptedBot):
             tac = Tactics(world, d.player)
             if tac.enemies:
                 self._tactics(world, d.player, sh, tac, previews, scores)
-        best = None
+        best = best_score = None
         for o in mine:
-            if best is None or scores[o] > scores[best]:
-                best = o
+            x = scores[o]
+            if best is None or x > best_score:
+                best, best_score = o, x
         return best
 
     def _tactics(self, world, player: int, sh, tac, previews, scores) -> None:
@@ -215,33 +227,59 @@ class LevelBot(ScriptedBot):
         guard = k.drift_guard
         guarding = guard and tac.shooters and not sh.disabled
         gmap = world.gmap
+        # the scores by course index while bounding (an Order hashes all its fields on every dict lookup)
+        sc = [scores[o] for o, _pv in previews]
+        # courses that end alike (overloads (b, o) and (o, b); weak gravity ignored or not) share their values:
+        # the shot now and the reply depend on the contact path, destination, velocity and landing, the
+        # follow-up bound on the destination, velocity and pending gravity (``sh`` is the same throughout)
+        gains: dict = {}
+        values: dict = {}
+        bounds: dict = {}
+        keys = []
         todo = []
-        for i, (o, pv) in enumerate(previews):
+        for i, (_o, pv) in enumerate(previews):
             pending = preview_pending(pv)
-            gained = tac.gain(sh, pv.contact, pv.destination, pv.velocity, pv.lands)
-            f_ub = 0.0 if (pv.lands or not k.follow_up) else tac.follow_up_bound(sh, pv.destination, pv.velocity,
-                                                                                  pending)
-            s = scores[o]
+            key = (pv.contact, pv.destination, pv.velocity, pv.lands)
+            keys.append(key)
+            gained = gains.get(key)
+            if gained is None:
+                gained = gains[key] = tac.gain(sh, pv.contact, pv.destination, pv.velocity, pv.lands)
+            if pv.lands or not k.follow_up:
+                f_ub = 0.0
+            else:
+                bkey = (pv.destination, pv.velocity, pending)
+                f_ub = bounds.get(bkey)
+                if f_ub is None:
+                    f_ub = bounds[bkey] = tac.follow_up_bound(sh, pv.destination, pv.velocity, pending)
+            s = sc[i]
             ub = ((s + w * gained[0]) + wf * f_ub) if s > -10_000 else s
             todo.append((-ub, i, gained, pending, f_ub))
         todo.sort(key=lambda t: (t[0], t[1]))
         best = None
         for neg_ub, i, gained, pending, f_ub in todo:
-            o, pv = previews[i]
+            pv = previews[i][1]
             if best is not None and -neg_ub < best:
                 break  # neither this course nor any after it can beat the best: left below it
-            if scores[o] > -10_000:
-                scores[o] += w * tac.value(sh, pv.contact, pv.destination, pv.velocity, pv.lands, gained)
-            if scores[o] > -10_000 and not pv.lands and k.follow_up:
-                if best is not None and scores[o] + wf * f_ub < best:
+            s = sc[i]
+            if s > -10_000:
+                v = values.get(keys[i])
+                if v is None:
+                    v = values[keys[i]] = tac.value(sh, pv.contact, pv.destination, pv.velocity, pv.lands, gained)
+                s += w * v
+            if s > -10_000 and not pv.lands and k.follow_up:
+                if best is not None and s + wf * f_ub < best:
+                    sc[i] = s
                     continue
-                scores[o] += wf * tac.follow_up(sh, pv.destination, pv.velocity, pending, pv.fuel_after)
+                s += wf * tac.follow_up(sh, pv.destination, pv.velocity, pending, pv.fuel_after)
             # under the enemy's guns: a hit disables us, and a disabled ship drifts (into a planet?)
-            if guarding and scores[o] > -10_000 and not pv.lands and not drift_safe(
+            if guarding and s > -10_000 and not pv.lands and not drift_safe(
                     gmap, pv.destination, pv.velocity, pending, 3):
-                scores[o] -= guard
-            if best is None or scores[o] > best:
-                best = scores[o]
+                s -= guard
+            sc[i] = s
+            if best is None or s > best:
+                best = s
+        for i, (o, _pv) in enumerate(previews):
+            scores[o] = sc[i]
 
     def _land_next(self, world, sh, previews, scores, goals) -> None:
         """Look one move past each course: a course that ends where the next order can land on the goal gets
@@ -569,6 +607,9 @@ class LevelBot(ScriptedBot):
         (tactics.launch_value, in units of a ship's worth; a nuke ending in an enemy's hex destroys it), if
         worth more than 1."""
         world = d.sample_world()
+        launches = [a for a in d.legal_actions if isinstance(a, Launch)]
+        if not launches:
+            return None
         own_paths = {}
         for s in world.ships:
             if s.owner == d.player and not s.destroyed:
@@ -579,9 +620,7 @@ class LevelBot(ScriptedBot):
                     continue
                 own_paths[s.id] = (tuple(c.contact), c.destination)
         best = None
-        for a in d.legal_actions:
-            if not isinstance(a, Launch):
-                continue
+        for a in launches:
             sh = world.ship(a.ship)
             vel = launch_velocity(sh.vel, a.boost_dir, a.boost)
             v = launch_value(world, d.player, sh, a.kind, vel, own_paths)

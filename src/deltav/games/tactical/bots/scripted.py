@@ -38,7 +38,7 @@ from deltav.games.tactical.messages import (
 )
 from deltav.games.tactical.movement import drift_destination
 from deltav.games.tactical.ordnance_tables import launch_velocity
-from deltav.games.tactical.preview import preview_course
+from deltav.games.tactical.preview import preview_courses
 from deltav.games.tactical.shiptypes import ship_types
 
 
@@ -85,8 +85,7 @@ class ScriptedBot(Agent):
         goals, why = goal_hexes(world, sh)
         best = None
         best_score = None
-        for o in mine:
-            pv = preview_course(world, sid, o)
+        for o, pv in zip(mine, preview_courses(world, sid, mine)):
             sc = score_course(world, sh, pv, goals, why)
             if best_score is None or sc > best_score:
                 best, best_score = o, sc
