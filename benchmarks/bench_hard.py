@@ -32,6 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from deltav.agents import make_agent  # noqa: E402
+from deltav.core.heap import freeze_startup  # noqa: E402
 from deltav.core.protocol import Decision  # noqa: E402
 from deltav.core.rng import Rng, derive_seed  # noqa: E402
 from deltav.core.session import Session  # noqa: E402
@@ -116,8 +117,13 @@ def main(argv=None) -> int:
     ap.add_argument("--players", type=int, help="for games with a player count (mining)")
     ap.add_argument("--json", help="write the rows as JSON to this file ('-' for stdout)")
     ap.add_argument("--reference", help="a JSON file of the other implementation's figures per scenario")
+    ap.add_argument("--no-freeze", action="store_true",
+                    help="leave the start-up heap to the collector (bot processes of deltav serve and simulate "
+                         "--jobs freeze it: deltav.core.heap)")
     args = ap.parse_args(argv)
     registry = load_all()
+    if not args.no_freeze:
+        freeze_startup()
     if args.game not in registry:
         ap.error(f"unknown game {args.game!r} (allowed: {', '.join(sorted(registry))})")
     game = registry[args.game]

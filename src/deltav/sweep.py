@@ -26,6 +26,15 @@ BACKENDS = ("local", "ray")
 Job = tuple  # (game_id, options, seed, specs, record_dir, index)
 
 
+def _init_worker() -> None:
+    """A pool process: the games loaded and the start-up heap frozen (``deltav.core.heap``) before any match."""
+    from deltav.core.heap import freeze_startup
+    from deltav.games import load_all
+
+    load_all()
+    freeze_startup()
+
+
 class BackendError(DeltavError):
     """A backend that cannot run (Ray not installed, no cluster at the address)."""
 
@@ -91,7 +100,7 @@ def run(jobs: Sequence[Job], workers: int = 0, backend: str = "local", address: 
             for k, job in enumerate(jobs):
                 done(k, play_one(job))
         else:
-            with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
+            with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), initializer=_init_worker) as pool:
                 futures = {pool.submit(play_one, job): k for k, job in enumerate(jobs)}
                 for fut in as_completed(futures):
                     done(futures[fut], fut.result())

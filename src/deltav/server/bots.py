@@ -25,9 +25,11 @@ from deltav.core.values import Action
 
 
 def _init_worker() -> None:
+    from deltav.core.heap import freeze_startup
     from deltav.games import load_all
 
     load_all()
+    freeze_startup()  # the worker's games and tables are never walked by a collection again
 
 
 def _decide(agent: Agent, decision: Decision) -> tuple[Action, Agent, Rng]:

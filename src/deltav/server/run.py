@@ -69,11 +69,11 @@ def serve(host: str, port: int, db_url: str, settings: Settings, log_level: str 
           advertise: str | None = None, lease_seconds: float = 10.0) -> None:
     """Run the server. ``bus`` (a ``redis://`` URL) makes this one of several processes sharing the database:
     ``advertise`` is the base URL its seats are sent to (default ``http://HOST:PORT``)."""
+    from deltav.core.heap import freeze_startup
     from deltav.server import logs
     # the database driver runs in a thread: hand the interpreter over to it quickly when it has a result
     sys.setswitchinterval(0.0005)
-    gc.collect()
-    gc.freeze()  # what start-up made (modules, game data) is never scanned again
+    freeze_startup()  # what start-up made (modules, game data) is never scanned again
     gc.set_threshold(*gc_thresholds(os.environ.get("DELTAV_GC_THRESHOLDS")))
     sock = bind(host, port)
     actual = sock.getsockname()[1]
