@@ -35,7 +35,10 @@ def test_a_ship_glides_along_its_path_after_moving(live_server, new_page):
     between = [s for s in samples if not (float(s[1]).is_integer() and float(s[2]).is_integer())]
     assert between, samples[:5]  # drawn part way between hexes
     span = between[-1][0] - samples[0][0]
-    assert 150 < span < 700, span  # about 400 ms
+    # about 400 ms: the glide is timed, so a frame the browser drew late (a loaded machine) can only show its end
+    # that much later; a glide of seconds would still fail
+    gap = max((b[0] - a[0] for a, b in zip(samples, samples[1:])), default=0.0)
+    assert 150 < span < 550 + gap, (span, gap)
     assert samples[-1][1:] == final  # and it ends where the engine put it
     assert not pg.errors, pg.errors
 
