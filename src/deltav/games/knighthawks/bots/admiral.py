@@ -17,6 +17,7 @@ from deltav.games.knighthawks import planner as pl
 from deltav.games.knighthawks.bots.plans import _EscortCaptain, _SafeCaptain, _SafeFocusCaptain
 from deltav.games.knighthawks.bots.scripted import ScriptedCaptain, _Still
 from deltav.games.knighthawks.damage import breakup_chance
+from deltav.games.knighthawks.exchange import MoveScores
 from deltav.games.knighthawks.movement import advance, rotation_cost, start_plot
 
 
@@ -137,6 +138,7 @@ class Admiral(ScriptedCaptain):
         if charge is not None and (charge.owner == p or charge.status != 0):
             charge = None
         hunt = self.raid_hunt if self.move == "auto" else self.hunt
+        ms = MoveScores(world, sh, p, share)
         out = []
         for a in options:
             if a.speed == 0:
@@ -148,10 +150,10 @@ class Admiral(ScriptedCaptain):
                                              and world.victory.get("ship") == sh.id):
                     continue
                 path = st.path if a.speed else (sh.pos,)
-                score = pl.offense(world, sh, st.pos, st.facing, p)
-                score -= self.w_exposure * pl.exposure(world, sh, path, p, share)
-                score -= self.w_threat * pl.threat(world, sh, st.pos, p)
-                score += self.w_reach * pl.potential(world, sh, st.pos, p)
+                score = ms.offense(st.pos, st.facing)
+                score -= self.w_exposure * ms.exposure(path)
+                score -= self.w_threat * ms.threat(st.pos)
+                score += self.w_reach * ms.potential(st.pos)
                 if foes:
                     score -= self.closing * min(hexgrid.distance(st.pos, e.pos) for e in foes)
                 edge = world.map.radius - hexgrid.length(st.pos)
