@@ -117,10 +117,24 @@ def position_value(state, me: Ship, pos, facing: int, speed: int, player: int, c
     return score
 
 
+_PLANS: dict = {}  # (map key, pos, mr, speed, facing, navdir, evading) -> plans(): pure movement, shared
+
+
 def plans(state, me: Ship, speed: int, facing: int, navdir: int, evading: bool) -> list[tuple[tuple[int, ...], object]]:
     """A handful of turn patterns for a plotted speed: straight, single turns early/middle/late, and two or
-    three turns the same way at the start or the end. Returns (turns, final PlotState) for the legal ones."""
-    mr = me.mr
+    three turns the same way at the start or the end. Returns (turns, final PlotState) for the legal ones (a
+    new list; the result depends only on the map, the ship's hex and MR and the arguments, so it is cached
+    per map across states)."""
+    key = (state.map.key(), me.pos, me.mr, speed, facing, navdir, evading)
+    got = _PLANS.get(key)
+    if got is None:
+        if len(_PLANS) > 100_000:
+            _PLANS.clear()
+        got = _PLANS[key] = tuple(_plans(state.map, me.pos, me.mr, speed, facing, navdir, evading))
+    return list(got)
+
+
+def _plans(map_, pos, mr: int, speed: int, facing: int, navdir: int, evading: bool) -> list:
     n = speed
     pats: list[tuple[int, ...]] = [tuple([0] * n)]
     if mr > 0 and n > 0:
@@ -144,7 +158,7 @@ def plans(state, me: Ship, speed: int, facing: int, navdir: int, evading: bool) 
         if p in seen:
             continue
         seen.add(p)
-        st = start_plot(me.pos, facing)
+        st = start_plot(pos, facing)
         ok = True
         for t in p:
             if st.end:
@@ -152,7 +166,7 @@ def plans(state, me: Ship, speed: int, facing: int, navdir: int, evading: bool) 
             if t not in turn_choices(st, mr, navdir, evading):
                 ok = False
                 break
-            nxt = advance(state.map, st, t, n)
+            nxt = advance(map_, st, t, n)
             if nxt is None:
                 ok = False
                 break

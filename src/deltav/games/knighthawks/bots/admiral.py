@@ -283,11 +283,26 @@ def _momentum_penalty(world, sh, st, speed: int) -> float:
     return 0.0 if over <= 0 else 20.0 + 5.0 * over
 
 
+_MORE: dict = {}  # (map key, pos, mr, speed, facing) -> _more_plans() of a ship free to turn (pure movement)
+
+
 def _more_plans(world, sh, speed: int, facing: int, navdir: int, evading: bool):
-    """The scripted captain's turn patterns plus a single turn at every hex of the move."""
-    out = hx.plans(world, sh, speed, facing, navdir, evading)
+    """The scripted captain's turn patterns plus a single turn at every hex of the move (a new list, cached
+    per map, hex, MR, speed and facing across states)."""
     if sh.mr <= 0 or navdir or evading or speed <= 1:
-        return out
+        return hx.plans(world, sh, speed, facing, navdir, evading)
+    key = (world.map.key(), sh.pos, sh.mr, speed, facing)
+    got = _MORE.get(key)
+    if got is None:
+        if len(_MORE) > 100_000:
+            _MORE.clear()
+        got = _MORE[key] = tuple(_single_turns(world, sh, speed, facing))
+    return list(got)
+
+
+def _single_turns(world, sh, speed: int, facing: int) -> list:
+    """The uncached body of ``_more_plans`` for a ship free to turn (no navigation hit, not evading)."""
+    out = hx.plans(world, sh, speed, facing, 0, False)
     seen = {t for t, _st in out}
     for d in (1, -1):
         for at in range(speed):
