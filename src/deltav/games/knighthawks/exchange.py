@@ -19,6 +19,8 @@ from deltav.games.knighthawks.planner import FF_REACH, _targets, shot_ev
 from deltav.games.knighthawks.ships import ACTIVE, OK, Ship
 from deltav.games.knighthawks.tables import tables
 
+_UNSET = object()
+
 
 class MoveScores:
     """The four exchange terms of ``me``'s candidate moves in ``state`` for ``player`` (``share``: enemy ship
@@ -35,6 +37,8 @@ class MoveScores:
         self._exposure: dict = {}
         self._threat: dict = {}
         self._potential: dict = {}
+        self._threat_at: dict = {}  # end hex -> threat (the keyed caches above hold it by geometry)
+        self._potential_at: dict = {}
         self._enemies = _targets(state, player)
         rules = state.rules
         wt = tables().weapons
@@ -75,7 +79,10 @@ class MoveScores:
                 dfn.append((code, reach, w.ff, w.rd))
             shooters.append((e, dfn, nxt))
         self._shooters = shooters
-        self._geo: dict = {}  # (enemy index, hex) -> (distance, forward field, blocked)
+        self._ndfn = sum(len(dfn) for _e, dfn, _n in shooters)
+        self._nodes: dict = {}  # path prefix -> per defensive weapon, its best hex so far (``_bests``)
+        self._own_reach = max((w[1] for w in own), default=-1)
+        self._own_ff = any(w[2] for w in own)
 
     def ev(self, code: str, target: Ship, dist: int, head: bool, ccs: bool, masked: bool = False) -> float:
         """``planner.shot_ev(state, code, target, dist, head, ccs, masked)``, cached."""
@@ -86,96 +93,147 @@ class MoveScores:
         return v
 
     def offense(self, pos, facing: int) -> float:
-        """``planner.offense(state, me, pos, facing, player)``."""
-        key = (pos, facing)
+        """``planner.offense(state, me, pos, facing, player)``: a function of each target's range, forward
+        field and line of fire from ``pos``, cached by those."""
+        enemies = self._enemies
+        if not enemies:
+            return 0.0
+        geo = []
+        reach, ff = self._own_reach, self._own_ff
+        blocked = self.state.map.blocked if self.planets else None
+        for e in enemies:
+            ep = e.pos
+            d = hexgrid.distance(pos, ep)
+            if d > reach:
+                geo.append(None)
+                continue
+            f = in_forward_field(pos, facing, ep, FF_REACH) if ff else None
+            geo.append((d, f, blocked is not None and blocked(pos, ep)))
+        key = tuple(geo)
         got = self._offense.get(key)
         if got is not None:
             return got
-        enemies = self._enemies
+        me = self.me
+        masked = me.ms_turns > 0
         total = 0.0
-        if enemies:
-            me = self.me
-            masked = me.ms_turns > 0
-            blocked = self.state.map.blocked
-            for code, reach, ff, ltd in self._own:
-                best = 0.0
-                for e in enemies:
-                    d = hexgrid.distance(pos, e.pos)
-                    if d > reach:
+        for code, wreach, wff, ltd in self._own:
+            best = 0.0
+            for e, g in zip(enemies, geo):
+                if g is None:
+                    continue
+                d, f, blk = g
+                if d > wreach:
+                    continue
+                head = False
+                if wff:
+                    if f is None:
                         continue
-                    head = False
-                    if ff:
-                        f = in_forward_field(pos, facing, e.pos, FF_REACH)
-                        if f is None:
-                            continue
-                        head = f
-                    if self.planets and blocked(pos, e.pos):
-                        continue
-                    v = self.ev(code, e, d, head, me.ccs, masked)
-                    if ltd:
-                        v *= 0.85
-                    if v > best:
-                        best = v
-                total += best
+                    head = f
+                if blk:
+                    continue
+                v = self.ev(code, e, d, head, me.ccs, masked)
+                if ltd:
+                    v *= 0.85
+                if v > best:
+                    best = v
+            total += best
         self._offense[key] = total
         return total
 
-    def _geometry(self, i: int, e: Ship, h) -> tuple:
-        key = (i, h)
-        g = self._geo.get(key)
-        if g is None:
-            ep = e.pos
-            d = hexgrid.distance(ep, h)
-            f = in_forward_field(ep, e.facing, h, FF_REACH) if d > 0 else True
-            g = self._geo[key] = (d, f, bool(self.planets) and self.state.map.blocked(ep, h))
-        return g
-
     def exposure(self, path) -> float:
-        """``planner.exposure(state, me, path, player, share)``."""
+        """``planner.exposure(state, me, path, player, share)``: each enemy weapon's best hex of the path is
+        found hex by hex along a tree of the paths' prefixes (candidate paths share their first hexes)."""
         path = tuple(path)
         got = self._exposure.get(path)
         if got is not None:
             return got
+        bests = self._bests(path)
         me = self.me
         share = self.share
         total = 0.0
-        for i, (e, dfn, _nxt) in enumerate(self._shooters):
+        k = 0
+        for e, dfn, _nxt in self._shooters:
             part = 0.0
-            if dfn:
-                geo = [self._geometry(i, e, h) for h in path]
-                for code, reach, ff, rd in dfn:
-                    best = None
-                    for d, f, blk in geo:
-                        if d > reach:
-                            continue
-                        head = False
-                        if ff:
-                            if f is None:
-                                continue
-                            head = f
-                        if blk:
-                            continue
-                        key = (10 if head else 0) - (5 * d if rd else 0)
-                        if best is None or key > best[0]:
-                            best = (key, d, head)
-                    if best is None:
-                        continue
-                    part += self.ev(code, me, best[1], best[2], e.ccs, e.ms_turns > 0)
+            for code, _reach, _ff, _rd in dfn:
+                best = bests[k]
+                k += 1
+                if best is None:
+                    continue
+                part += self.ev(code, me, best[1], best[2], e.ccs, e.ms_turns > 0)
             if part and share:
                 part /= share.get(e.id, 1)
             total += part
         self._exposure[path] = total
         return total
 
-    def threat(self, pos) -> float:
-        """``planner.threat(state, me, pos, player)``."""
-        got = self._threat.get(pos)
+    def _bests(self, path: tuple) -> tuple:
+        """Per defensive enemy weapon (in ``_shooters`` order), ``(key, range, head-on)`` of the first hex of
+        ``path`` with the highest key, or None where no hex can be fired at (``planner.exposure``'s rule)."""
+        nodes = self._nodes
+        got = nodes.get(path)
         if got is not None:
+            return got
+        n = len(path) - 1
+        while n > 0 and path[:n] not in nodes:
+            n -= 1
+        bests = nodes[path[:n]] if n else (None,) * self._ndfn
+        for j in range(n, len(path)):
+            bests = self._extend(bests, path[j])
+            nodes[path[:j + 1]] = bests
+        return bests
+
+    def _extend(self, bests: tuple, h) -> tuple:
+        out = []
+        k = 0
+        planets = self.planets
+        for e, dfn, _nxt in self._shooters:
+            if not dfn:
+                continue
+            ep = e.pos
+            d = hexgrid.distance(ep, h)
+            f = _UNSET
+            blk = None
+            for _code, reach, ff, rd in dfn:
+                best = bests[k]
+                k += 1
+                if d <= reach:
+                    head = False
+                    if ff and d > 0:
+                        if f is _UNSET:
+                            f = in_forward_field(ep, e.facing, h, FF_REACH)
+                        if f is None:
+                            out.append(best)
+                            continue
+                        head = f
+                    elif ff:
+                        head = True
+                    if blk is None:
+                        blk = bool(planets) and self.state.map.blocked(ep, h)
+                    if not blk:
+                        key = (10 if head else 0) - (5 * d if rd else 0)
+                        if best is None or key > best[0]:
+                            best = (key, d, head)
+                out.append(best)
+        return tuple(out)
+
+    def threat(self, pos) -> float:
+        """``planner.threat(state, me, pos, player)``: a function of each enemy's range to ``pos`` and whether
+        ``pos`` is in its forward field, cached by those."""
+        got = self._threat_at.get(pos)
+        if got is not None:
+            return got
+        geo = []
+        for e, _dfn, nxt in self._shooters:
+            d = hexgrid.distance(e.pos, pos)
+            geo.append((d, in_forward_field(e.pos, e.facing, pos, FF_REACH) if nxt else None))
+        key = tuple(geo)
+        got = self._threat.get(key)
+        if got is not None:
+            self._threat_at[pos] = got
             return got
         me = self.me
         total = 0.0
-        for e, _dfn, nxt in self._shooters:
-            d = hexgrid.distance(e.pos, pos)
+        for (e, _dfn, nxt), (d, f) in zip(self._shooters, geo):
             move = e.speed + e.adf if e.kind != "station" else 0
             for code, reach, ff in nxt:
                 if d > reach + move:
@@ -188,32 +246,37 @@ class MoveScores:
                 if ff:
                     if e.kind == "station":
                         continue
-                    f = in_forward_field(e.pos, e.facing, pos, FF_REACH)
                     if f is None:
                         factor = 0.6 if e.mr > 0 else 0.2
                     head = bool(f)
                 total += factor * self.ev(code, me, rng, head, e.ccs)
-        self._threat[pos] = total
+        self._threat[key] = self._threat_at[pos] = total
         return total
 
     def potential(self, pos) -> float:
-        """``planner.potential(state, me, pos, player)``."""
-        got = self._potential.get(pos)
+        """``planner.potential(state, me, pos, player)``: a function of the targets' ranges from ``pos``,
+        cached by those."""
+        enemies = self._enemies
+        if not enemies:
+            return 0.0
+        got = self._potential_at.get(pos)
         if got is not None:
             return got
-        enemies = self._enemies
+        key = tuple(hexgrid.distance(pos, e.pos) for e in enemies)
+        got = self._potential.get(key)
+        if got is not None:
+            self._potential_at[pos] = got
+            return got
+        me = self.me
+        move = me.speed + me.adf
         total = 0.0
-        if enemies:
-            me = self.me
-            move = me.speed + me.adf
-            for code, reach, ff in self._pot:
-                best = 0.0
-                for e in enemies:
-                    d = hexgrid.distance(pos, e.pos)
-                    if d > reach + move:
-                        continue
-                    v = self.ev(code, e, max(1, d - move), ff, me.ccs)
-                    best = max(best, v)
-                total += best
-        self._potential[pos] = total
+        for code, reach, ff in self._pot:
+            best = 0.0
+            for e, d in zip(enemies, key):
+                if d > reach + move:
+                    continue
+                v = self.ev(code, e, max(1, d - move), ff, me.ccs)
+                best = max(best, v)
+            total += best
+        self._potential[key] = self._potential_at[pos] = total
         return total

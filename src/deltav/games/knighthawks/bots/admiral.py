@@ -154,7 +154,7 @@ class Admiral(ScriptedCaptain):
                 score -= self.w_exposure * ms.exposure(path)
                 score -= self.w_threat * ms.threat(st.pos)
                 score += self.w_reach * ms.potential(st.pos)
-                if foes:
+                if foes and self.closing:  # (0.0 times a distance would leave the score as it is)
                     score -= self.closing * min(hexgrid.distance(st.pos, e.pos) for e in foes)
                 edge = world.map.radius - hexgrid.length(st.pos)
                 if edge < 3:
