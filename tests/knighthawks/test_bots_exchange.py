@@ -1,0 +1,75 @@
+"""The hard bot's speed-ups change no decision: ``exchange.MoveScores`` gives exactly the floats of
+``planner.offense``/``exposure``/``threat``/``potential`` for every candidate plan of every ship along whole
+games, and the cached turn-pattern plans equal fresh ones. (Whole-game decision identity is checked by
+benchmarks/check_bots.py.)"""
+
+from __future__ import annotations
+
+import pytest
+
+from deltav.agents.registry import make_agent
+from deltav.core.match import play_match
+from deltav.core.records import start_state
+from deltav.games.knighthawks import KnightHawks
+from deltav.games.knighthawks import heuristics as hx
+from deltav.games.knighthawks import planner as pl
+from deltav.games.knighthawks.bots import admiral as ad
+from deltav.games.knighthawks.exchange import MoveScores
+
+
+def _positions(scenario: str, seed: int, limit: int = 60):
+    """States of a hard-against-normal game at movement decisions (replayed from its record)."""
+    record, _st, _stats = play_match(KnightHawks, {"scenario": scenario}, seed,
+                                     [make_agent("knighthawks", "hard"), make_agent("knighthawks", "normal")])
+    state = start_state(record)
+    out = []
+    for step in record.steps:
+        if state.stage == "move" and state.cur is None and len(out) < limit:
+            out.append(KnightHawks.state_from_json(state.to_json()))
+        state.apply_action(step.player, KnightHawks.action_from_json(step.action))
+    return out
+
+
+def _plans(state, sh):
+    navdir = sh.navdir if sh.nav else 0
+    evading = sh.evading and sh.mr > 0
+    for speed in range(max(1, sh.speed - sh.adf), sh.speed + sh.adf + 1):
+        for facing in range(6):
+            yield speed, facing, navdir, evading, ad._more_plans(state, sh, speed, facing, navdir, evading)
+
+
+@pytest.mark.parametrize("scenario,seed", [("skirmish", 3), ("station_assault", 4), ("escort", 5),
+                                           ("fleet_battle", 6)])
+def test_move_scores_equal_the_planner_functions(scenario, seed):
+    compared = 0
+    for state in _positions(scenario, seed, limit=6):
+        p = state.mover
+        for sh in state.ships:
+            if sh.owner != p or sh.status != 0:
+                continue
+            share = {e.id: 1 + (i % 2) for i, e in enumerate(state.ships) if e.owner != p}
+            ms = MoveScores(state, sh, p, share)
+            plain = MoveScores(state, sh, p)
+            for _speed, _facing, _nav, _ev, cands in _plans(state, sh):
+                for _turns, st in cands:
+                    assert ms.offense(st.pos, st.facing) == pl.offense(state, sh, st.pos, st.facing, p)
+                    assert ms.exposure(st.path) == pl.exposure(state, sh, st.path, p, share)
+                    assert plain.exposure(st.path) == pl.exposure(state, sh, st.path, p)
+                    assert ms.threat(st.pos) == pl.threat(state, sh, st.pos, p)
+                    assert ms.potential(st.pos) == pl.potential(state, sh, st.pos, p)
+                    compared += 1
+    assert compared > 100
+
+
+def test_cached_plans_equal_fresh_ones():
+    for state in _positions("skirmish", 7, limit=4) + _positions("fleet_battle", 8, limit=2):
+        for sh in state.ships:
+            if sh.status != 0:
+                continue
+            for speed, facing, navdir, evading, got in _plans(state, sh):
+                fresh = hx._plans(state.map, sh.pos, sh.mr, speed, facing, navdir, evading)
+                if not (sh.mr <= 0 or navdir or evading or speed <= 1):
+                    fresh = ad._single_turns(state, sh, speed, facing)
+                assert got == fresh
+                assert hx.plans(state, sh, speed, facing, navdir, evading) == hx._plans(
+                    state.map, sh.pos, sh.mr, speed, facing, navdir, evading)
