@@ -58,7 +58,8 @@ def _velocity_choice(ships: list[dict], q: int, sv: dict, lv: list[int], players
     minus taken at the ranges to the other sides' ships if they keep their velocity, minus 0.01 per unit of
     speed; the first best in the engine's velocity order. A foe's term (given minus taken) depends only on
     its range, so it is computed once per (foe, range) and kept in ``terms`` (which callers may share between
-    ships of side ``q`` with the same stats ``lv``)."""
+    ships of side ``q`` with the same stats ``lv``); the summed terms once per ranges to the foes' hexes (the
+    same additions in the same order, so the same floats)."""
     pos = tuple(sv["pos"])
     weapons = [(lv[i], lv[i + 1]) for i in range(3, len(lv) - 1, 2) if lv[i] + lv[i + 1] > 0]
     foes = []
@@ -72,22 +73,28 @@ def _velocity_choice(ships: list[dict], q: int, sv: dict, lv: list[int], players
     if terms is None:
         terms = {}
     per_foe = [terms.setdefault(i, {}) for i in range(len(foes))]
+    # the foes' predicted hexes (often one stack): a velocity's summed term depends only on its ranges to them
+    spots = list(dict.fromkeys(f[0] for f in foes))
+    where = [spots.index(f[0]) for f in foes]
+    sums: dict = {}
     best, best_score = vel, None
     ev, end = lv[1], lv[2]
     for a in velocity_actions(sv["id"], vel, lv[0]):
         nq = pos[0] + a.dq
         nr = pos[1] + a.dr
-        score = 0.0
-        for (fpos, e, en, ws), cache in zip(foes, per_foe):
-            dq = nq - fpos[0]
-            dr = nr - fpos[1]
-            r = max(abs(dq), abs(dr), abs(dq + dr))  # hexgrid.distance
-            term = cache.get(r)
-            if term is None:
-                give = max((expected_shot(t, d, e, en, r) for t, d in weapons), default=0.0)
-                take = sum(expected_shot(t, d, ev, end, r) for t, d in ws)
-                term = cache[r] = give - take
-            score += term
+        rs = tuple(max(abs(nq - fq), abs(nr - fr), abs(nq - fq + nr - fr)) for fq, fr in spots)  # distance
+        score = sums.get(rs)
+        if score is None:
+            score = 0.0
+            for (_fpos, e, en, ws), cache, k in zip(foes, per_foe, where):
+                r = rs[k]
+                term = cache.get(r)
+                if term is None:
+                    give = max((expected_shot(t, d, e, en, r) for t, d in weapons), default=0.0)
+                    take = sum(expected_shot(t, d, ev, end, r) for t, d in ws)
+                    term = cache[r] = give - take
+                score += term
+            sums[rs] = score
         score -= 0.01 * (abs(a.dq) + abs(a.dr))
         if best_score is None or score > best_score:
             best, best_score = (a.dq, a.dr), score
