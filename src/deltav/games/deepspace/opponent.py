@@ -76,18 +76,24 @@ def _velocity_choice(ships: list[dict], q: int, sv: dict, lv: list[int], players
     # the foes' predicted hexes (often one stack): a velocity's summed term depends only on its ranges to them
     spots = list(dict.fromkeys(f[0] for f in foes))
     where = [spots.index(f[0]) for f in foes]
+    one = spots[0] if len(spots) == 1 else None
     sums: dict = {}
     best, best_score = vel, None
     ev, end = lv[1], lv[2]
     for a in velocity_actions(sv["id"], vel, lv[0]):
         nq = pos[0] + a.dq
         nr = pos[1] + a.dr
-        rs = tuple(max(abs(nq - fq), abs(nr - fr), abs(nq - fq + nr - fr)) for fq, fr in spots)  # distance
+        if one is not None:  # every foe in one hex (a stack): the key is its range alone
+            dq = nq - one[0]
+            dr = nr - one[1]
+            rs = max(abs(dq), abs(dr), abs(dq + dr))  # hexgrid.distance
+        else:
+            rs = tuple(max(abs(nq - fq), abs(nr - fr), abs(nq - fq + nr - fr)) for fq, fr in spots)
         score = sums.get(rs)
         if score is None:
             score = 0.0
             for (_fpos, e, en, ws), cache, k in zip(foes, per_foe, where):
-                r = rs[k]
+                r = rs if one is not None else rs[k]
                 term = cache.get(r)
                 if term is None:
                     give = max((expected_shot(t, d, e, en, r) for t, d in weapons), default=0.0)
