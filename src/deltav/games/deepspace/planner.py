@@ -311,6 +311,7 @@ class Side:
         two = len(view["players"]) == 2 and view["options"].get("two_fleet_victory") == "annihilation"
         self.bonus = sum(self.e_threat.values()) if two else 0.0
         self._tv: dict = {}
+        self._reps: list[int] | None = None  # loss: particle index -> first index with the same enemy weapons
 
     # -- weapons --
     def _shots(self, npos):
@@ -446,39 +447,64 @@ class Side:
         """Threat-weighted kill chances and damage the enemies are expected to inflict on own ships at
         ``npos``, averaged over the particles. The enemy is modelled as a sound player: each of its weapons
         fires at the own ship where its expected damage, capped by what that ship has left after the fire
-        already aimed at it, is highest."""
+        already aimed at it, is highest. Particles whose enemy weapons are the same give the same terms, so
+        those are computed once (and added in the same order)."""
         total = 0.0
         k = len(self.enemies[0].parts) if self.enemies else 1
+        reps = self._loss_reps(k)
+        done: dict = {}
         for i in range(k):
-            aimed = {u.id: [] for u in self.mine}
-            left = {u.id: float(u.points) for u in self.mine}
-            for e in self.enemies:
-                epos = self.epos[e.id]
-                for t, d in e.weapons[i % len(e.weapons)]:
-                    if t + d <= 0:
-                        continue
-                    best, best_v, best_shot, best_m = None, 0.0, None, 0.0
-                    for u in self.mine:
-                        r = distance(epos, npos[u.id])
-                        ev, en = u.defence[0]
-                        m = p_hit(t, ev, r) * damage_moments(d, en)[0]
-                        v = min(m, max(0.0, left[u.id]))
-                        if best is None or v > best_v:
-                            best, best_v, best_shot, best_m = u.id, v, (t, d, r), m
-                    if best is not None:
-                        aimed[best].append(best_shot)
-                        left[best] -= best_m
-            for u in self.mine:
-                shots = tuple(sorted(aimed[u.id]))
-                ev, en = u.defence[0]
-                need = int(u.points)
-                pk = kill_prob(shots, ev, en, need)
-                mean = sum(p_hit(t, ev, r) * damage_moments(d, en)[0] for t, d, r in shots)
-                frac = min(1.0, mean / max(1, need))
-                total += self.m_threat[u.id] * (pk + PARTIAL * (1.0 - pk) * frac)
-                if self.scored:
-                    total += SCORE_WEIGHT * mean
+            terms = done.get(reps[i])
+            if terms is None:
+                terms = done[reps[i]] = self._loss_terms(i, npos)
+            for x in terms:
+                total += x
         return total / k
+
+    def _loss_reps(self, k: int) -> list[int]:
+        """For each particle index, the first index whose enemy weapons (every enemy's) are the same."""
+        reps = self._reps
+        if reps is None or len(reps) != k:
+            first: dict = {}
+            reps = []
+            for i in range(k):
+                key = tuple(tuple(e.weapons[i % len(e.weapons)]) for e in self.enemies)
+                reps.append(first.setdefault(key, i))
+            self._reps = reps
+        return reps
+
+    def _loss_terms(self, i: int, npos) -> list[float]:
+        """The terms ``loss`` adds for particle ``i``, in order."""
+        out = []
+        aimed = {u.id: [] for u in self.mine}
+        left = {u.id: float(u.points) for u in self.mine}
+        for e in self.enemies:
+            epos = self.epos[e.id]
+            for t, d in e.weapons[i % len(e.weapons)]:
+                if t + d <= 0:
+                    continue
+                best, best_v, best_shot, best_m = None, 0.0, None, 0.0
+                for u in self.mine:
+                    r = distance(epos, npos[u.id])
+                    ev, en = u.defence[0]
+                    m = p_hit(t, ev, r) * damage_moments(d, en)[0]
+                    v = min(m, max(0.0, left[u.id]))
+                    if best is None or v > best_v:
+                        best, best_v, best_shot, best_m = u.id, v, (t, d, r), m
+                if best is not None:
+                    aimed[best].append(best_shot)
+                    left[best] -= best_m
+        for u in self.mine:
+            shots = tuple(sorted(aimed[u.id]))
+            ev, en = u.defence[0]
+            need = int(u.points)
+            pk = kill_prob(shots, ev, en, need)
+            mean = sum(p_hit(t, ev, r) * damage_moments(d, en)[0] for t, d, r in shots)
+            frac = min(1.0, mean / max(1, need))
+            out.append(self.m_threat[u.id] * (pk + PARTIAL * (1.0 - pk) * frac))
+            if self.scored:
+                out.append(SCORE_WEIGHT * mean)
+        return out
 
     def ram(self, u: Unit, pos) -> float:
         """Expected value of ending the movement at ``pos`` for ramming: the explosion's worth against the
