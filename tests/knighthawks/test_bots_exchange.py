@@ -1,6 +1,7 @@
 """The hard bot's speed-ups change no decision: ``exchange.MoveScores`` gives exactly the floats of
 ``planner.offense``/``exposure``/``threat``/``potential`` for every candidate plan of every ship along whole
-games, and the cached turn-pattern plans equal fresh ones. (Whole-game decision identity is checked by
+games, the cached turn-pattern plans equal fresh ones, and a step decision takes the rng draws of the world it
+no longer builds. (Whole-game decision identity is checked by
 benchmarks/check_bots.py.)"""
 
 from __future__ import annotations
@@ -17,14 +18,19 @@ from deltav.games.knighthawks.bots import admiral as ad
 from deltav.games.knighthawks.exchange import MoveScores
 
 
-def _positions(scenario: str, seed: int, limit: int = 60):
-    """States of a hard-against-normal game at movement decisions (replayed from its record)."""
+def _at_plot(state) -> bool:
+    return state.stage == "move" and state.cur is None
+
+
+def _positions(scenario: str, seed: int, limit: int = 60, want=_at_plot):
+    """States of a hard-against-normal game where ``want`` holds (movement decisions by default), replayed
+    from its record."""
     record, _st, _stats = play_match(KnightHawks, {"scenario": scenario}, seed,
                                      [make_agent("knighthawks", "hard"), make_agent("knighthawks", "normal")])
     state = start_state(record)
     out = []
     for step in record.steps:
-        if state.stage == "move" and state.cur is None and len(out) < limit:
+        if len(out) < limit and not state.is_terminal() and want(state):
             out.append(KnightHawks.state_from_json(state.to_json()))
         state.apply_action(step.player, KnightHawks.action_from_json(step.action))
     return out
@@ -73,3 +79,27 @@ def test_cached_plans_equal_fresh_ones():
                 assert got == fresh
                 assert hx.plans(state, sh, speed, facing, navdir, evading) == hx._plans(
                     state.map, sh.pos, sh.mr, speed, facing, navdir, evading)
+
+
+def test_a_step_takes_the_draws_of_a_world_without_building_it():
+    from deltav.core.protocol import Decision
+    from deltav.core.rng import Rng
+    from deltav.games.knighthawks import messages as m
+
+    def stepping(state):
+        p = state.current_players()[0]
+        legal = state.legal_actions(p)
+        return len(legal) > 1 and any(isinstance(a, m.Step) for a in legal)  # (one choice: no world drawn)
+
+    seen = 0
+    for state in _positions("skirmish", 9, limit=20, want=stepping) + _positions("escort", 9, limit=20,
+                                                                                   want=stepping):
+        p = state.current_players()[0]
+        legal = state.legal_actions(p)
+        a, b = Rng(11), Rng(11)
+        view = state.view(p)
+        ad.Admiral().act(Decision(KnightHawks, p, view, legal, a, state.options))
+        Decision(KnightHawks, p, view, legal, b, state.options).sample_world()
+        assert a.to_json() == b.to_json()
+        seen += 1
+    assert seen

@@ -11,9 +11,10 @@ from __future__ import annotations
 from deltav.core import hexgrid
 from deltav.core.agent import Agent
 from deltav.core.protocol import Decision
-from deltav.games.knighthawks import fire_phase, movement_phase
+from deltav.games.knighthawks import KnightHawks, fire_phase, movement_phase
 from deltav.games.knighthawks import heuristics as hx
 from deltav.games.knighthawks import messages as m
+from deltav.games.knighthawks import view as kh_view
 from deltav.games.knighthawks.damage import breakup_chance
 from deltav.games.knighthawks.movement import rotation_cost
 from deltav.games.knighthawks.repair import block_sizes
@@ -34,10 +35,17 @@ class ScriptedCaptain(Agent):
         if len(legal) == 1:
             return legal[0]
         kinds = {type(a) for a in legal}
-        world = decision.sample_world()
         p = decision.player
         if m.Step in kinds:
+            # a step reads only the plan, but the world it used to draw took rng draws that later decisions
+            # depend on: take the same draws (the game's determinizer loads exactly this JSON) without
+            # building the state
+            if decision.game is KnightHawks:
+                kh_view.sample_world(decision.view, p, decision.rng)
+            else:
+                decision.sample_world()
             return self._step(legal)
+        world = decision.sample_world()
         if m.Intercept in kinds:
             return self._intercept(world, legal)
         if m.Assign in kinds or m.Fire in kinds:
