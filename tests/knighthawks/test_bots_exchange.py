@@ -103,3 +103,56 @@ def test_a_step_takes_the_draws_of_a_world_without_building_it():
         assert a.to_json() == b.to_json()
         seen += 1
     assert seen
+
+
+def _position_value_reference(state, me, pos, facing, speed, player, closing):
+    """heuristics.position_value as it was before PositionValue (one pass per call)."""
+    from deltav.core import hexgrid
+    from deltav.games.knighthawks.combat import in_forward_field, weapon_range
+    from deltav.games.knighthawks.tables import tables
+
+    score = 0.0
+    enemies = [e for e in state.ships if e.owner != player and e.status == 0]
+    if not enemies:
+        return 0.0
+    for code, n, _mx, stt in me.weapons:
+        if stt != 0 or n == 0:  # ships.OK
+            continue
+        w = tables().weapons[code]
+        if not w.fired:
+            continue
+        reach = weapon_range(code, state.rules)
+        best = 0.0
+        for e in enemies:
+            d = hexgrid.distance(pos, e.pos)
+            if d > reach + 1:
+                continue
+            if w.ff and d > 0 and in_forward_field(pos, facing, e.pos, reach + 1) is None:
+                continue
+            c = tables().combat[code]["RH"] - (5 * d if w.rd else 0) + (10 if w.ff else 0)
+            best = max(best, max(c, 5) / 100 * hx.hit_value(code) * (0.5 + e.points / 100))
+        score += best
+    nearest = min(hexgrid.distance(pos, e.pos) for e in enemies)
+    score -= closing * nearest
+    edge = state.map.radius - hexgrid.length(pos)
+    if edge < 3:
+        score -= (3 - edge) * 2.0 + speed * 0.3
+    if me.severe():
+        score -= 0.5 * hx.enemy_threat(state, me, pos, player)
+    return score
+
+
+def test_position_value_equals_the_one_pass_rule():
+    compared = 0
+    for state in _positions("fleet_battle", 10, limit=3) + _positions("skirmish", 11, limit=4):
+        p = state.mover
+        for sh in state.ships:
+            if sh.owner != p or sh.status != 0:
+                continue
+            value = hx.PositionValue(state, sh, p, 0.5)
+            for speed, _facing, _nav, _ev, cands in _plans(state, sh):
+                for _turns, st in cands:
+                    want = _position_value_reference(state, sh, st.pos, st.facing, speed, p, 0.5)
+                    assert value(st.pos, st.facing, speed) == want
+                    compared += 1
+    assert compared > 100

@@ -294,7 +294,7 @@ def _more_plans(world, sh, speed: int, facing: int, navdir: int, evading: bool):
     key = (world.map.key(), sh.pos, sh.mr, speed, facing)
     got = _MORE.get(key)
     if got is None:
-        if len(_MORE) > 100_000:
+        if len(_MORE) > 3_000:  # about 9 KB an entry
             _MORE.clear()
         got = _MORE[key] = tuple(_single_turns(world, sh, speed, facing))
     return list(got)

@@ -155,6 +155,7 @@ class ScriptedCaptain(Agent):
         if len(speeds) > 5:
             speeds = sorted({speeds[0], speeds[len(speeds) // 4], speeds[len(speeds) // 2],
                              speeds[3 * len(speeds) // 4], speeds[-1], sh.speed} & set(speeds))
+        value = hx.PositionValue(world, sh, p, self.closing)
         for a in options:
             if a.speed not in speeds:
                 continue
@@ -165,7 +166,7 @@ class ScriptedCaptain(Agent):
             for turns, st in cands:
                 if st.end == "exit" and not (world.victory.get("kind") == "exit" and world.victory.get("ship") == sh.id):
                     continue
-                score = hx.position_value(world, sh, st.pos, st.facing, a.speed, p, self.closing)
+                score = value(st.pos, st.facing, a.speed)
                 score += self._objective_bonus(world, sh, st, a.speed, p)
                 if self.caution:
                     score -= self.caution * hx.enemy_threat(world, sh, st.pos, p)
