@@ -10,12 +10,11 @@ from __future__ import annotations
 from deltav.core import hexgrid
 from deltav.core.protocol import Decision
 from deltav.games.knighthawks import escort as es
-from deltav.games.knighthawks import fire_phase
 from deltav.games.knighthawks import heuristics as hx
 from deltav.games.knighthawks import messages as m
 from deltav.games.knighthawks import planner as pl
 from deltav.games.knighthawks.bots.plans import _EscortCaptain, _SafeCaptain, _SafeFocusCaptain
-from deltav.games.knighthawks.bots.scripted import ScriptedCaptain, _Still
+from deltav.games.knighthawks.bots.scripted import ScriptedCaptain, _Still, shot_geometry
 from deltav.games.knighthawks.damage import breakup_chance
 from deltav.games.knighthawks.exchange import MoveScores
 from deltav.games.knighthawks.movement import advance, rotation_cost, start_plot
@@ -229,13 +228,14 @@ class Admiral(ScriptedCaptain):
             prob, half = pl.hit_chance(world, d[2], tg, d[5], d[6], world.ship(d[0]).ccs)
             extra[d[3]] = extra.get(d[3], 0.0) + prob * hx.hit_value(d[2]) * (0.6 if half else 1.0)
         best = None
+        lines: dict = {}
         for a in legal:
             if not isinstance(a, m.Assign):
                 continue
             firer = world.ship(a.ship)
             target = world.ship(a.target)
             code, n = firer.weapons[a.weapon][0], firer.weapons[a.weapon][1]
-            g = fire_phase.geometry(world, firer, code, target, defensive)
+            g = shot_geometry(world, firer, code, target, defensive, lines)
             if g is None:
                 continue
             prob, half = pl.hit_chance(world, code, target, g[1], g[2], firer.ccs, firer.ms_turns > 0)

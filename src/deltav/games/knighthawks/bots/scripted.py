@@ -196,13 +196,16 @@ class ScriptedCaptain(Agent):
     # --- fire ------------------------------------------------------------------------------------------
     def _fire(self, world, p: int, legal: list):
         best = None
+        lines: dict = {}
+        defensive = world.fire_mode == "def"
         for a in legal:
             if not isinstance(a, m.Assign):
                 continue
             firer = world.ship(a.ship)
             target = world.ship(a.target)
-            value, chance = hx.shot_value(world, firer, a.weapon, target)
             code = firer.weapons[a.weapon][0]
+            g = shot_geometry(world, firer, code, target, defensive, lines)
+            value, chance = (0.0, 0) if g is None else hx.shot_value(world, firer, a.weapon, target, g)
             ltd = firer.weapons[a.weapon][1] >= 0
             floor = 30 if ltd else 10
             if code == "T" and target.kind in ("fighter", "scout"):
@@ -264,3 +267,13 @@ class _Still:
         self.end = ""
         self.turns = 0
         self.path = (pos,)
+
+
+def shot_geometry(world, firer, code: str, target, defensive: bool, lines: dict):
+    """``fire_phase.geometry`` of one shot, with the firer's sightlines to the target kept in ``lines`` (every
+    weapon of a firer sees a target along the same lines)."""
+    key = (firer.id, target.id)
+    got = lines.get(key)
+    if got is None:
+        got = lines[key] = fire_phase._sightlines(world, firer, target, defensive)
+    return fire_phase.geometry(world, firer, code, target, defensive, got)
