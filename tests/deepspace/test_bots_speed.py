@@ -1,7 +1,7 @@
 """The hard bot's speed-ups (issue 15) change no decision: the movement model with its cached terms predicts
-exactly what the one-pass rule predicts, and ``Side.loss`` with its shared particle terms gives exactly the
-one-pass value, on the positions of whole games. (Whole-game decision identity is checked by
-benchmarks/check_bots.py.)"""
+exactly what the one-pass rule predicts, and ``Side.loss`` with its shared particle terms and the exhaustive
+``Side.assign`` with its per-target memo give exactly the one-pass values, on the positions of whole games.
+(Whole-game decision identity is checked by benchmarks/check_bots.py.)"""
 
 from __future__ import annotations
 
@@ -80,6 +80,26 @@ def _loss_reference(side, npos):
     return total / k
 
 
+def _assign_reference(side, npos):
+    """``Side.assign(npos, exhaustive=True)`` as it was before issue 15 (``_assignment_value`` per combination)."""
+    import itertools
+
+    shots = side._shots(npos)
+    ids = [e.id for e in side.enemies]
+    if not shots:
+        return {}, side._assignment_value(shots, [])
+    if len(ids) ** len(shots) <= planner.ENUMERATE:
+        best, best_v = None, None
+        for combo in itertools.product(ids, repeat=len(shots)):
+            v = side._assignment_value(shots, combo)
+            if best_v is None or v > best_v + 1e-12:
+                best, best_v = combo, v
+        choice = list(best)
+    else:
+        choice, best_v = side._greedy(shots, ids)
+    return {(sid, w): choice[k] for k, (sid, w, _o) in enumerate(shots)}, best_v
+
+
 def _plans(scenario, seed, monkeypatch):
     """(view, me, particles) of every whole-side plan the hard bot made in a hard-against-normal game."""
     seen = []
@@ -116,4 +136,5 @@ def test_movement_model_and_loss_equal_the_one_pass_rules(scenario, seed, monkey
                 npos = {w.id: (w.pos[0] + w.vel[0], w.pos[1] + w.vel[1]) for w in side.mine}
                 npos[u.id] = (u.pos[0] + v[0], u.pos[1] + v[1])
                 assert side.loss(npos) == _loss_reference(side, npos)
+                assert side.assign(npos, exhaustive=True) == _assign_reference(side, npos)
     assert compared > 0

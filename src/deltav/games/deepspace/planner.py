@@ -364,6 +364,34 @@ class Side:
             all_dead *= pk
         return total + self.bonus * all_dead
 
+    def _enumerated_value(self, shots):
+        """``_assignment_value`` for the exhaustive enumeration: a combination is a target index per shot, and
+        each target's (value, kill chance) is looked up by the set of shots aimed at it (a bit mask), so the
+        shots are sorted once per target and set, not once per combination. Same terms, same order."""
+        enemies = self.enemies
+        bits = [1 << k for k in range(len(shots))]
+        memo = [{} for _ in enemies]
+        bonus = self.bonus
+
+        def value(combo) -> float:
+            masks = [0] * len(enemies)
+            for k, j in enumerate(combo):
+                masks[j] |= bits[k]
+            total = 0.0
+            all_dead = 1.0
+            for j, e in enumerate(enemies):
+                mask = masks[j]
+                hit = memo[j].get(mask)
+                if hit is None:
+                    aimed = tuple(sorted(shots[k][2][e.id] for k in range(len(shots)) if mask & bits[k]))
+                    hit = memo[j][mask] = self._target_value(e, aimed)
+                v, pk = hit
+                total += v
+                all_dead *= pk
+            return total + bonus * all_dead
+
+        return value
+
     def _greedy(self, shots, ids):
         """Coordinate ascent over the weapons' targets (from all holding), re-valuing only the two targets
         a change touches."""
@@ -433,11 +461,12 @@ class Side:
             return {}, self._assignment_value(shots, [])
         if exhaustive and len(ids) ** len(shots) <= ENUMERATE:
             best, best_v = None, None
-            for combo in itertools.product(ids, repeat=len(shots)):
-                v = self._assignment_value(shots, combo)
+            value = self._enumerated_value(shots)
+            for combo in itertools.product(range(len(ids)), repeat=len(shots)):
+                v = value(combo)
                 if best_v is None or v > best_v + 1e-12:
                     best, best_v = combo, v
-            choice = list(best)
+            choice = [ids[j] for j in best]
         else:
             choice, best_v = self._greedy(shots, ids)
         out = {(sid, w): choice[k] for k, (sid, w, _o) in enumerate(shots)}
