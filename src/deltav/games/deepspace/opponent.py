@@ -21,7 +21,6 @@ This module owns bot-side prediction only: it reads views and particles and neve
 
 from __future__ import annotations
 
-from deltav.core.hexgrid import distance
 from deltav.games.deepspace.choices import velocity_actions
 from deltav.games.deepspace.heuristics import estimated_enemy_stats, expected_damage, expected_shot
 from deltav.games.deepspace.view import damaged_variants, fleet_prior
@@ -52,11 +51,15 @@ def particles(decision, k: int, prior: bool = True) -> dict[str, list[list[int]]
 # --- the movement model ---------------------------------------------------------------------------------
 
 
-def _velocity_choice(ships: list[dict], q: int, sv: dict, lv: list[int], players: int) -> tuple[int, int]:
+def _velocity_choice(ships: list[dict], q: int, sv: dict, lv: list[int], players: int,
+                     terms: dict | None = None) -> tuple[int, int]:
     """The velocity the scripted bot's rule picks for enemy ship ``sv`` (of player ``q``, stats ``lv``) seeing
     ``ships`` (public facts): every velocity within its thrust scored by expected damage given (best weapon)
     minus taken at the ranges to the other sides' ships if they keep their velocity, minus 0.01 per unit of
-    speed; the first best in the engine's velocity order."""
+    speed; the first best in the engine's velocity order. A foe's term (given minus taken) depends only on
+    its range, so it is computed once per (foe, range) and kept in ``terms`` (which callers may share between
+    ships of side ``q`` with the same stats ``lv``); the summed terms once per ranges to the foes' hexes (the
+    same additions in the same order, so the same floats)."""
     pos = tuple(sv["pos"])
     weapons = [(lv[i], lv[i + 1]) for i in range(3, len(lv) - 1, 2) if lv[i] + lv[i + 1] > 0]
     foes = []
@@ -67,16 +70,37 @@ def _velocity_choice(ships: list[dict], q: int, sv: dict, lv: list[int], players
     vel = tuple(sv["vel"])
     if not foes:
         return vel
+    if terms is None:
+        terms = {}
+    per_foe = [terms.setdefault(i, {}) for i in range(len(foes))]
+    # the foes' predicted hexes (often one stack): a velocity's summed term depends only on its ranges to them
+    spots = list(dict.fromkeys(f[0] for f in foes))
+    where = [spots.index(f[0]) for f in foes]
+    one = spots[0] if len(spots) == 1 else None
+    sums: dict = {}
     best, best_score = vel, None
     ev, end = lv[1], lv[2]
     for a in velocity_actions(sv["id"], vel, lv[0]):
-        npos = (pos[0] + a.dq, pos[1] + a.dr)
-        score = 0.0
-        for fpos, e, en, ws in foes:
-            r = distance(npos, fpos)
-            give = max((expected_shot(t, d, e, en, r) for t, d in weapons), default=0.0)
-            take = sum(expected_shot(t, d, ev, end, r) for t, d in ws)
-            score += give - take
+        nq = pos[0] + a.dq
+        nr = pos[1] + a.dr
+        if one is not None:  # every foe in one hex (a stack): the key is its range alone
+            dq = nq - one[0]
+            dr = nr - one[1]
+            rs = max(abs(dq), abs(dr), abs(dq + dr))  # hexgrid.distance
+        else:
+            rs = tuple(max(abs(nq - fq), abs(nr - fr), abs(nq - fq + nr - fr)) for fq, fr in spots)
+        score = sums.get(rs)
+        if score is None:
+            score = 0.0
+            for (_fpos, e, en, ws), cache, k in zip(foes, per_foe, where):
+                r = rs if one is not None else rs[k]
+                term = cache.get(r)
+                if term is None:
+                    give = max((expected_shot(t, d, e, en, r) for t, d in weapons), default=0.0)
+                    take = sum(expected_shot(t, d, ev, end, r) for t, d in ws)
+                    term = cache[r] = give - take
+                score += term
+            sums[rs] = score
         score -= 0.01 * (abs(a.dq) + abs(a.dr))
         if best_score is None or score > best_score:
             best, best_score = (a.dq, a.dr), score
@@ -85,10 +109,12 @@ def _velocity_choice(ships: list[dict], q: int, sv: dict, lv: list[int], players
 
 def predict_moves(view: dict, me: int, parts: dict[str, list[list[int]]]) -> dict[str, list[tuple]]:
     """Per active enemy ship, one predicted ``(position, velocity)`` after this round's movement per particle,
-    from the scripted model (identical particles are computed once)."""
+    from the scripted model (identical particles are computed once; ships of one side with the same stats
+    share the per-range terms)."""
     ships = view["ships"]
     players = len(view["players"])
     out: dict[str, list[tuple]] = {}
+    shared: dict = {}  # (side, stats) -> the terms of _velocity_choice
     for sv in ships:
         if sv["owner"] == me or sv["status"] != "active" or sv["pos"] is None or sv["id"] not in parts:
             continue
@@ -98,7 +124,8 @@ def predict_moves(view: dict, me: int, parts: dict[str, list[list[int]]]) -> dic
             key = tuple(lv)
             v = memo.get(key)
             if v is None:
-                v = memo[key] = _velocity_choice(ships, sv["owner"], sv, lv, players)
+                terms = shared.setdefault((sv["owner"], key), {})
+                v = memo[key] = _velocity_choice(ships, sv["owner"], sv, lv, players, terms)
             preds.append(((sv["pos"][0] + v[0], sv["pos"][1] + v[1]), v))
         out[sv["id"]] = preds
     return out

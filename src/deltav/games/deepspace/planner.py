@@ -311,6 +311,7 @@ class Side:
         two = len(view["players"]) == 2 and view["options"].get("two_fleet_victory") == "annihilation"
         self.bonus = sum(self.e_threat.values()) if two else 0.0
         self._tv: dict = {}
+        self._reps: list[int] | None = None  # loss: particle index -> first index with the same enemy weapons
 
     # -- weapons --
     def _shots(self, npos):
@@ -362,6 +363,34 @@ class Side:
             total += v
             all_dead *= pk
         return total + self.bonus * all_dead
+
+    def _enumerated_value(self, shots):
+        """``_assignment_value`` for the exhaustive enumeration: a combination is a target index per shot, and
+        each target's (value, kill chance) is looked up by the set of shots aimed at it (a bit mask), so the
+        shots are sorted once per target and set, not once per combination. Same terms, same order."""
+        enemies = self.enemies
+        bits = [1 << k for k in range(len(shots))]
+        memo = [{} for _ in enemies]
+        bonus = self.bonus
+
+        def value(combo) -> float:
+            masks = [0] * len(enemies)
+            for k, j in enumerate(combo):
+                masks[j] |= bits[k]
+            total = 0.0
+            all_dead = 1.0
+            for j, e in enumerate(enemies):
+                mask = masks[j]
+                hit = memo[j].get(mask)
+                if hit is None:
+                    aimed = tuple(sorted(shots[k][2][e.id] for k in range(len(shots)) if mask & bits[k]))
+                    hit = memo[j][mask] = self._target_value(e, aimed)
+                v, pk = hit
+                total += v
+                all_dead *= pk
+            return total + bonus * all_dead
+
+        return value
 
     def _greedy(self, shots, ids):
         """Coordinate ascent over the weapons' targets (from all holding), re-valuing only the two targets
@@ -432,11 +461,12 @@ class Side:
             return {}, self._assignment_value(shots, [])
         if exhaustive and len(ids) ** len(shots) <= ENUMERATE:
             best, best_v = None, None
-            for combo in itertools.product(ids, repeat=len(shots)):
-                v = self._assignment_value(shots, combo)
+            value = self._enumerated_value(shots)
+            for combo in itertools.product(range(len(ids)), repeat=len(shots)):
+                v = value(combo)
                 if best_v is None or v > best_v + 1e-12:
                     best, best_v = combo, v
-            choice = list(best)
+            choice = [ids[j] for j in best]
         else:
             choice, best_v = self._greedy(shots, ids)
         out = {(sid, w): choice[k] for k, (sid, w, _o) in enumerate(shots)}
@@ -446,39 +476,64 @@ class Side:
         """Threat-weighted kill chances and damage the enemies are expected to inflict on own ships at
         ``npos``, averaged over the particles. The enemy is modelled as a sound player: each of its weapons
         fires at the own ship where its expected damage, capped by what that ship has left after the fire
-        already aimed at it, is highest."""
+        already aimed at it, is highest. Particles whose enemy weapons are the same give the same terms, so
+        those are computed once (and added in the same order)."""
         total = 0.0
         k = len(self.enemies[0].parts) if self.enemies else 1
+        reps = self._loss_reps(k)
+        done: dict = {}
         for i in range(k):
-            aimed = {u.id: [] for u in self.mine}
-            left = {u.id: float(u.points) for u in self.mine}
-            for e in self.enemies:
-                epos = self.epos[e.id]
-                for t, d in e.weapons[i % len(e.weapons)]:
-                    if t + d <= 0:
-                        continue
-                    best, best_v, best_shot, best_m = None, 0.0, None, 0.0
-                    for u in self.mine:
-                        r = distance(epos, npos[u.id])
-                        ev, en = u.defence[0]
-                        m = p_hit(t, ev, r) * damage_moments(d, en)[0]
-                        v = min(m, max(0.0, left[u.id]))
-                        if best is None or v > best_v:
-                            best, best_v, best_shot, best_m = u.id, v, (t, d, r), m
-                    if best is not None:
-                        aimed[best].append(best_shot)
-                        left[best] -= best_m
-            for u in self.mine:
-                shots = tuple(sorted(aimed[u.id]))
-                ev, en = u.defence[0]
-                need = int(u.points)
-                pk = kill_prob(shots, ev, en, need)
-                mean = sum(p_hit(t, ev, r) * damage_moments(d, en)[0] for t, d, r in shots)
-                frac = min(1.0, mean / max(1, need))
-                total += self.m_threat[u.id] * (pk + PARTIAL * (1.0 - pk) * frac)
-                if self.scored:
-                    total += SCORE_WEIGHT * mean
+            terms = done.get(reps[i])
+            if terms is None:
+                terms = done[reps[i]] = self._loss_terms(i, npos)
+            for x in terms:
+                total += x
         return total / k
+
+    def _loss_reps(self, k: int) -> list[int]:
+        """For each particle index, the first index whose enemy weapons (every enemy's) are the same."""
+        reps = self._reps
+        if reps is None or len(reps) != k:
+            first: dict = {}
+            reps = []
+            for i in range(k):
+                key = tuple(tuple(e.weapons[i % len(e.weapons)]) for e in self.enemies)
+                reps.append(first.setdefault(key, i))
+            self._reps = reps
+        return reps
+
+    def _loss_terms(self, i: int, npos) -> list[float]:
+        """The terms ``loss`` adds for particle ``i``, in order."""
+        out = []
+        aimed = {u.id: [] for u in self.mine}
+        left = {u.id: float(u.points) for u in self.mine}
+        for e in self.enemies:
+            epos = self.epos[e.id]
+            for t, d in e.weapons[i % len(e.weapons)]:
+                if t + d <= 0:
+                    continue
+                best, best_v, best_shot, best_m = None, 0.0, None, 0.0
+                for u in self.mine:
+                    r = distance(epos, npos[u.id])
+                    ev, en = u.defence[0]
+                    m = p_hit(t, ev, r) * damage_moments(d, en)[0]
+                    v = min(m, max(0.0, left[u.id]))
+                    if best is None or v > best_v:
+                        best, best_v, best_shot, best_m = u.id, v, (t, d, r), m
+                if best is not None:
+                    aimed[best].append(best_shot)
+                    left[best] -= best_m
+        for u in self.mine:
+            shots = tuple(sorted(aimed[u.id]))
+            ev, en = u.defence[0]
+            need = int(u.points)
+            pk = kill_prob(shots, ev, en, need)
+            mean = sum(p_hit(t, ev, r) * damage_moments(d, en)[0] for t, d, r in shots)
+            frac = min(1.0, mean / max(1, need))
+            out.append(self.m_threat[u.id] * (pk + PARTIAL * (1.0 - pk) * frac))
+            if self.scored:
+                out.append(SCORE_WEIGHT * mean)
+        return out
 
     def ram(self, u: Unit, pos) -> float:
         """Expected value of ending the movement at ``pos`` for ramming: the explosion's worth against the

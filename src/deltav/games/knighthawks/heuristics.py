@@ -84,43 +84,83 @@ def enemy_threat(state, me: Ship, pos, player: int) -> float:
 def position_value(state, me: Ship, pos, facing: int, speed: int, player: int, closing: float = 0.05) -> float:
     """How good it is for ``me`` to end its move at ``pos`` facing ``facing``: weapons that will bear on the
     nearest enemies next fire phase (FF weapons need the forward field), range, and room on the map."""
-    from deltav.games.knighthawks.combat import in_forward_field
+    return PositionValue(state, me, player, closing)(pos, facing, speed)
 
-    score = 0.0
-    enemies = [e for e in state.ships if e.owner != player and e.status == ACTIVE]
-    if not enemies:
-        return 0.0
-    for code, n, _mx, stt in me.weapons:
-        if stt != OK or n == 0:
-            continue
-        w = tables().weapons[code]
-        if not w.fired:
-            continue
-        reach = weapon_range(code, state.rules)
-        best = 0.0
-        for e in enemies:
-            d = hexgrid.distance(pos, e.pos)
-            if d > reach + 1:
+
+class PositionValue:
+    """``position_value`` of one ship in one state for many end hexes: the weapons and enemies are read once,
+    and each (weapon, range, enemy points) value is computed once; the floats are the same."""
+
+    def __init__(self, state, me: Ship, player: int, closing: float = 0.05) -> None:
+        self.state = state
+        self.me = me
+        self.player = player
+        self.closing = closing
+        self.enemies = [(e.pos, e.points) for e in state.ships if e.owner != player and e.status == ACTIVE]
+        weapons = []
+        for code, n, _mx, stt in me.weapons:
+            if stt != OK or n == 0:
                 continue
-            if w.ff and d > 0 and in_forward_field(pos, facing, e.pos, reach + 1) is None:
+            w = tables().weapons[code]
+            if not w.fired:
                 continue
-            c = tables().combat[code]["RH"] - (5 * d if w.rd else 0) + (10 if w.ff else 0)
-            best = max(best, max(c, 5) / 100 * hit_value(code) * (0.5 + e.points / 100))
-        score += best
-    nearest = min(hexgrid.distance(pos, e.pos) for e in enemies)
-    score -= closing * nearest
-    edge = state.map.radius - hexgrid.length(pos)
-    if edge < 3:
-        score -= (3 - edge) * 2.0 + speed * 0.3
-    if me.severe():
-        score -= 0.5 * enemy_threat(state, me, pos, player)
-    return score
+            weapons.append((code, weapon_range(code, state.rules), w.ff, w.rd))
+        self.weapons = weapons
+        self._shot: dict = {}
+
+    def _value(self, code: str, ff: bool, rd: bool, d: int, points) -> float:
+        key = (code, d, points)
+        v = self._shot.get(key)
+        if v is None:
+            c = tables().combat[code]["RH"] - (5 * d if rd else 0) + (10 if ff else 0)
+            v = self._shot[key] = max(c, 5) / 100 * hit_value(code) * (0.5 + points / 100)
+        return v
+
+    def __call__(self, pos, facing: int, speed: int) -> float:
+        from deltav.games.knighthawks.combat import in_forward_field
+
+        enemies = self.enemies
+        if not enemies:
+            return 0.0
+        score = 0.0
+        dists = [hexgrid.distance(pos, ep) for ep, _pts in enemies]
+        for code, reach, ff, rd in self.weapons:
+            best = 0.0
+            for (ep, pts), d in zip(enemies, dists):
+                if d > reach + 1:
+                    continue
+                if ff and d > 0 and in_forward_field(pos, facing, ep, reach + 1) is None:
+                    continue
+                best = max(best, self._value(code, ff, rd, d, pts))
+            score += best
+        nearest = min(dists)
+        score -= self.closing * nearest
+        edge = self.state.map.radius - hexgrid.length(pos)
+        if edge < 3:
+            score -= (3 - edge) * 2.0 + speed * 0.3
+        if self.me.severe():
+            score -= 0.5 * enemy_threat(self.state, self.me, pos, self.player)
+        return score
+
+
+_PLANS: dict = {}  # (map key, pos, mr, speed, facing, navdir, evading) -> plans(): pure movement, shared
 
 
 def plans(state, me: Ship, speed: int, facing: int, navdir: int, evading: bool) -> list[tuple[tuple[int, ...], object]]:
     """A handful of turn patterns for a plotted speed: straight, single turns early/middle/late, and two or
-    three turns the same way at the start or the end. Returns (turns, final PlotState) for the legal ones."""
-    mr = me.mr
+    three turns the same way at the start or the end. Returns (turns, final PlotState) for the legal ones (a
+    new list; the result depends only on the map, the ship's hex and MR and the arguments, so it is cached
+    per map across states)."""
+    key = (state.map.key(), me.pos, me.mr, speed, facing, navdir, evading)
+    got = _PLANS.get(key)
+    if got is None:
+        if len(_PLANS) > 3_000:  # about 9 KB an entry
+            _PLANS.clear()
+        got = _PLANS[key] = tuple(_plans(state.map, me.pos, me.mr, speed, facing, navdir, evading))
+    return list(got)
+
+
+def _plans(map_, pos, mr: int, speed: int, facing: int, navdir: int, evading: bool) -> list:
     n = speed
     pats: list[tuple[int, ...]] = [tuple([0] * n)]
     if mr > 0 and n > 0:
@@ -144,7 +184,7 @@ def plans(state, me: Ship, speed: int, facing: int, navdir: int, evading: bool) 
         if p in seen:
             continue
         seen.add(p)
-        st = start_plot(me.pos, facing)
+        st = start_plot(pos, facing)
         ok = True
         for t in p:
             if st.end:
@@ -152,7 +192,7 @@ def plans(state, me: Ship, speed: int, facing: int, navdir: int, evading: bool) 
             if t not in turn_choices(st, mr, navdir, evading):
                 ok = False
                 break
-            nxt = advance(state.map, st, t, n)
+            nxt = advance(map_, st, t, n)
             if nxt is None:
                 ok = False
                 break

@@ -10,13 +10,13 @@ from __future__ import annotations
 from deltav.core import hexgrid
 from deltav.core.protocol import Decision
 from deltav.games.knighthawks import escort as es
-from deltav.games.knighthawks import fire_phase
 from deltav.games.knighthawks import heuristics as hx
 from deltav.games.knighthawks import messages as m
 from deltav.games.knighthawks import planner as pl
 from deltav.games.knighthawks.bots.plans import _EscortCaptain, _SafeCaptain, _SafeFocusCaptain
-from deltav.games.knighthawks.bots.scripted import ScriptedCaptain, _Still
+from deltav.games.knighthawks.bots.scripted import ScriptedCaptain, _Still, shot_geometry
 from deltav.games.knighthawks.damage import breakup_chance
+from deltav.games.knighthawks.exchange import MoveScores
 from deltav.games.knighthawks.movement import advance, rotation_cost, start_plot
 
 
@@ -137,6 +137,7 @@ class Admiral(ScriptedCaptain):
         if charge is not None and (charge.owner == p or charge.status != 0):
             charge = None
         hunt = self.raid_hunt if self.move == "auto" else self.hunt
+        ms = MoveScores(world, sh, p, share)
         out = []
         for a in options:
             if a.speed == 0:
@@ -148,11 +149,11 @@ class Admiral(ScriptedCaptain):
                                              and world.victory.get("ship") == sh.id):
                     continue
                 path = st.path if a.speed else (sh.pos,)
-                score = pl.offense(world, sh, st.pos, st.facing, p)
-                score -= self.w_exposure * pl.exposure(world, sh, path, p, share)
-                score -= self.w_threat * pl.threat(world, sh, st.pos, p)
-                score += self.w_reach * pl.potential(world, sh, st.pos, p)
-                if foes:
+                score = ms.offense(st.pos, st.facing)
+                score -= self.w_exposure * ms.exposure(path)
+                score -= self.w_threat * ms.threat(st.pos)
+                score += self.w_reach * ms.potential(st.pos)
+                if foes and self.closing:  # (0.0 times a distance would leave the score as it is)
                     score -= self.closing * min(hexgrid.distance(st.pos, e.pos) for e in foes)
                 edge = world.map.radius - hexgrid.length(st.pos)
                 if edge < 3:
@@ -227,13 +228,14 @@ class Admiral(ScriptedCaptain):
             prob, half = pl.hit_chance(world, d[2], tg, d[5], d[6], world.ship(d[0]).ccs)
             extra[d[3]] = extra.get(d[3], 0.0) + prob * hx.hit_value(d[2]) * (0.6 if half else 1.0)
         best = None
+        lines: dict = {}
         for a in legal:
             if not isinstance(a, m.Assign):
                 continue
             firer = world.ship(a.ship)
             target = world.ship(a.target)
             code, n = firer.weapons[a.weapon][0], firer.weapons[a.weapon][1]
-            g = fire_phase.geometry(world, firer, code, target, defensive)
+            g = shot_geometry(world, firer, code, target, defensive, lines)
             if g is None:
                 continue
             prob, half = pl.hit_chance(world, code, target, g[1], g[2], firer.ccs, firer.ms_turns > 0)
@@ -281,11 +283,26 @@ def _momentum_penalty(world, sh, st, speed: int) -> float:
     return 0.0 if over <= 0 else 20.0 + 5.0 * over
 
 
+_MORE: dict = {}  # (map key, pos, mr, speed, facing) -> _more_plans() of a ship free to turn (pure movement)
+
+
 def _more_plans(world, sh, speed: int, facing: int, navdir: int, evading: bool):
-    """The scripted captain's turn patterns plus a single turn at every hex of the move."""
-    out = hx.plans(world, sh, speed, facing, navdir, evading)
+    """The scripted captain's turn patterns plus a single turn at every hex of the move (a new list, cached
+    per map, hex, MR, speed and facing across states)."""
     if sh.mr <= 0 or navdir or evading or speed <= 1:
-        return out
+        return hx.plans(world, sh, speed, facing, navdir, evading)
+    key = (world.map.key(), sh.pos, sh.mr, speed, facing)
+    got = _MORE.get(key)
+    if got is None:
+        if len(_MORE) > 3_000:  # about 9 KB an entry
+            _MORE.clear()
+        got = _MORE[key] = tuple(_single_turns(world, sh, speed, facing))
+    return list(got)
+
+
+def _single_turns(world, sh, speed: int, facing: int) -> list:
+    """The uncached body of ``_more_plans`` for a ship free to turn (no navigation hit, not evading)."""
+    out = hx.plans(world, sh, speed, facing, 0, False)
     seen = {t for t, _st in out}
     for d in (1, -1):
         for at in range(speed):

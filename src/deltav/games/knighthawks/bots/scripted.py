@@ -11,9 +11,10 @@ from __future__ import annotations
 from deltav.core import hexgrid
 from deltav.core.agent import Agent
 from deltav.core.protocol import Decision
-from deltav.games.knighthawks import fire_phase, movement_phase
+from deltav.games.knighthawks import KnightHawks, fire_phase, movement_phase
 from deltav.games.knighthawks import heuristics as hx
 from deltav.games.knighthawks import messages as m
+from deltav.games.knighthawks import view as kh_view
 from deltav.games.knighthawks.damage import breakup_chance
 from deltav.games.knighthawks.movement import rotation_cost
 from deltav.games.knighthawks.repair import block_sizes
@@ -34,10 +35,17 @@ class ScriptedCaptain(Agent):
         if len(legal) == 1:
             return legal[0]
         kinds = {type(a) for a in legal}
-        world = decision.sample_world()
         p = decision.player
         if m.Step in kinds:
+            # a step reads only the plan, but the world it used to draw took rng draws that later decisions
+            # depend on: take the same draws (the game's determinizer loads exactly this JSON) without
+            # building the state
+            if decision.game is KnightHawks:
+                kh_view.sample_world(decision.view, p, decision.rng)
+            else:
+                decision.sample_world()
             return self._step(legal)
+        world = decision.sample_world()
         if m.Intercept in kinds:
             return self._intercept(world, legal)
         if m.Assign in kinds or m.Fire in kinds:
@@ -147,6 +155,7 @@ class ScriptedCaptain(Agent):
         if len(speeds) > 5:
             speeds = sorted({speeds[0], speeds[len(speeds) // 4], speeds[len(speeds) // 2],
                              speeds[3 * len(speeds) // 4], speeds[-1], sh.speed} & set(speeds))
+        value = hx.PositionValue(world, sh, p, self.closing)
         for a in options:
             if a.speed not in speeds:
                 continue
@@ -157,7 +166,7 @@ class ScriptedCaptain(Agent):
             for turns, st in cands:
                 if st.end == "exit" and not (world.victory.get("kind") == "exit" and world.victory.get("ship") == sh.id):
                     continue
-                score = hx.position_value(world, sh, st.pos, st.facing, a.speed, p, self.closing)
+                score = value(st.pos, st.facing, a.speed)
                 score += self._objective_bonus(world, sh, st, a.speed, p)
                 if self.caution:
                     score -= self.caution * hx.enemy_threat(world, sh, st.pos, p)
@@ -187,13 +196,16 @@ class ScriptedCaptain(Agent):
     # --- fire ------------------------------------------------------------------------------------------
     def _fire(self, world, p: int, legal: list):
         best = None
+        lines: dict = {}
+        defensive = world.fire_mode == "def"
         for a in legal:
             if not isinstance(a, m.Assign):
                 continue
             firer = world.ship(a.ship)
             target = world.ship(a.target)
-            value, chance = hx.shot_value(world, firer, a.weapon, target)
             code = firer.weapons[a.weapon][0]
+            g = shot_geometry(world, firer, code, target, defensive, lines)
+            value, chance = (0.0, 0) if g is None else hx.shot_value(world, firer, a.weapon, target, g)
             ltd = firer.weapons[a.weapon][1] >= 0
             floor = 30 if ltd else 10
             if code == "T" and target.kind in ("fighter", "scout"):
@@ -255,3 +267,13 @@ class _Still:
         self.end = ""
         self.turns = 0
         self.path = (pos,)
+
+
+def shot_geometry(world, firer, code: str, target, defensive: bool, lines: dict):
+    """``fire_phase.geometry`` of one shot, with the firer's sightlines to the target kept in ``lines`` (every
+    weapon of a firer sees a target along the same lines)."""
+    key = (firer.id, target.id)
+    got = lines.get(key)
+    if got is None:
+        got = lines[key] = fire_phase._sightlines(world, firer, target, defensive)
+    return fire_phase.geometry(world, firer, code, target, defensive, got)
