@@ -54,6 +54,30 @@ def dests(tiles: int) -> tuple[list[int], list[Move]]:
     return d
 
 
+_SQUARES: dict[int, tuple[int, ...]] = {}
+_REVEALS: dict[int, tuple[Reveal, ...]] = {}
+
+
+def squares(mask: int) -> tuple[int, ...]:
+    """The squares of a bitmask, ascending (cached like :func:`dests`)."""
+    d = _SQUARES.get(mask)
+    if d is None:
+        if len(_SQUARES) > 4096:
+            _SQUARES.clear()
+        d = _SQUARES[mask] = tuple(s for s in range(SQUARES) if mask >> s & 1)
+    return d
+
+
+def reveals(mask: int) -> tuple[Reveal, ...]:
+    """The Reveal actions of the squares of a bitmask, ascending (cached)."""
+    d = _REVEALS.get(mask)
+    if d is None:
+        if len(_REVEALS) > 4096:
+            _REVEALS.clear()
+        d = _REVEALS[mask] = tuple(REVEAL[s] for s in squares(mask))
+    return d
+
+
 def move(frm: int, to: int, bump: int | None) -> Move:
     if bump is None:
         return MOVE_ROW[frm][to]

@@ -154,23 +154,44 @@ def player_value(state, player: int, scores=None) -> float:
             avail.append((values[t], kinds[t]))
     avail.sort(reverse=True)
     potential = 0
+    cowner = state.cowner
     for i, c in enumerate(cfg.contracts):
-        if state.cowner[i] >= 0:
+        if cowner[i] >= 0:
             continue
-        got: list[int] = []
+        # greedy, best tile first: what cm.fits / cm.complete decide, inlined (avail holds minerals only)
+        need, size = c.need, c.size
+        taken = [0, 0, 0, 0]
+        n = 0
         pts = 0
         for v, k in avail:
-            if cm.fits(c.need, c.size, got, k):
-                got.append(k)
+            if n >= size:
+                break
+            if k == OMNIDIUM or taken[k] < need[k]:
+                if k != OMNIDIUM:
+                    taken[k] += 1
+                n += 1
                 pts += v
-        if cm.complete(c.size, got):
-            potential = max(potential, pts)
+        if n >= size and pts > potential:
+            potential = pts
     value += 0.5 * potential
-    value += 0.05 * bin(state.looked[player] & state.tiles).count("1")
+    value += 0.05 * (state.looked[player] & state.tiles).bit_count()
     value += 0.3 * sum(state.rk[player * SQUARES:(player + 1) * SQUARES])
     value += 0.5 * len(state.hands[player])
-    value += 0.3 * len(state.unspent_counters(player))
+    value += 0.3 * _unspent_count(state, player)
     return value
+
+
+def _unspent_count(state, player: int) -> int:
+    """``len(state.unspent_counters(player))`` without building the list: held minus the spent ones."""
+    holder = state.holder
+    n = holder.count(player)
+    m = state.spent
+    while m:
+        low = m & -m
+        if holder[low.bit_length() - 1] == player:
+            n -= 1
+        m ^= low
+    return n
 
 
 def evaluate_points(state, player: int) -> float:
