@@ -133,6 +133,15 @@ def evaluate(state, player: int) -> float:
     return math.tanh(evaluate_points(state, player) / 15.0)
 
 
+def evaluate_every(state) -> list[float]:
+    """``[evaluate(state, p) for p in players]`` with each player's value computed once, not once per player."""
+    tanh = math.tanh
+    return [tanh(x / 15.0) for x in every_points(state)]
+
+
+evaluate.every = evaluate_every  # type: ignore[attr-defined]  # the leaf evaluation's all-players form
+
+
 def player_value(state, player: int, scores=None) -> float:
     """What ``player`` has, roughly in points: score, plus half the value of the best contract its known
     tiles could complete now, plus a little for knowledge, rockets in play, held incidents and unspent bribe
@@ -203,6 +212,16 @@ def evaluate_points(state, player: int) -> float:
         return 10.0 * (scores[player] - best_other)
     values = [player_value(state, q, scores) for q in range(state.num_players)]
     return values[player] - max(v for q, v in enumerate(values) if q != player)
+
+
+def every_points(state) -> list[float]:
+    """``[evaluate_points(state, p) for p in players]``, each ``player_value`` computed once."""
+    scores = state.scores()
+    n = state.num_players
+    if state.is_terminal():
+        return [10.0 * (scores[p] - max(s for q, s in enumerate(scores) if q != p)) for p in range(n)]
+    values = [player_value(state, q, scores) for q in range(n)]
+    return [values[p] - max(v for q, v in enumerate(values) if q != p) for p in range(n)]
 
 
 def _known_plan(state, player: int):
