@@ -174,15 +174,18 @@ class MiningState(State):
 
     def others_mask(self, p: int) -> int:
         """Squares holding at least one rocket of an opponent of ``p``."""
+        occ = self.occ
+        if len(occ) == 2 and (p == 0 or p == 1):  # the common two-player game: the other one's squares
+            return occ[1 - p]
         m = 0
-        for q, o in enumerate(self.occ):
+        for q, o in enumerate(occ):
             if q != p:
                 m |= o
         return m
 
     def eligible_mask(self, p: int) -> int:
         """Face-down squares without the alien or an opponent's rocket (survey, scan and reveal targets)."""
-        m = self.tile_mask() & ~(self.faceup | self.att_mask | self.others_mask(p))
+        m = self.tiles & ~(self.faceup | self.att_mask | self.others_mask(p))
         if self.alien >= 0:
             m &= ~BIT[self.alien]
         return m
