@@ -54,28 +54,49 @@ def dests(tiles: int) -> tuple[list[int], list[Move]]:
     return d
 
 
-_SQUARES: dict[int, tuple[int, ...]] = {}
-_REVEALS: dict[int, tuple[Reveal, ...]] = {}
+class MaskTable:
+    """``table(mask)``: the items of the set bits of a square bitmask, ascending, as a cached tuple. Whole masks
+    are cached; a new mask is joined from its low and high halves (rows 0-3 and 4-6), each cached too, since
+    far fewer halves than masks occur in a game."""
+
+    __slots__ = ("items", "whole", "low", "high")
+    SPLIT = 25
+
+    def __init__(self, items):
+        self.items = tuple(items)
+        self.whole: dict[int, tuple] = {}
+        self.low: dict[int, tuple] = {}
+        self.high: dict[int, tuple] = {}
+
+    def __call__(self, mask: int) -> tuple:
+        d = self.whole.get(mask)
+        if d is None:
+            if len(self.whole) > 4096:
+                self.whole.clear()
+            d = self.whole[mask] = self._part(self.low, mask & ((1 << self.SPLIT) - 1), 0) + self._part(
+                self.high, mask >> self.SPLIT, self.SPLIT)
+        return d
+
+    def _part(self, cache: dict, bits: int, offset: int) -> tuple:
+        d = cache.get(bits)
+        if d is None:
+            if len(cache) > 4096:
+                cache.clear()
+            items = self.items
+            out = []
+            m = bits
+            while m:
+                low = m & -m
+                out.append(items[offset + low.bit_length() - 1])
+                m ^= low
+            d = cache[bits] = tuple(out)
+        return d
 
 
-def squares(mask: int) -> tuple[int, ...]:
-    """The squares of a bitmask, ascending (cached like :func:`dests`)."""
-    d = _SQUARES.get(mask)
-    if d is None:
-        if len(_SQUARES) > 4096:
-            _SQUARES.clear()
-        d = _SQUARES[mask] = tuple(s for s in range(SQUARES) if mask >> s & 1)
-    return d
-
-
-def reveals(mask: int) -> tuple[Reveal, ...]:
-    """The Reveal actions of the squares of a bitmask, ascending (cached)."""
-    d = _REVEALS.get(mask)
-    if d is None:
-        if len(_REVEALS) > 4096:
-            _REVEALS.clear()
-        d = _REVEALS[mask] = tuple(REVEAL[s] for s in squares(mask))
-    return d
+#: the squares of a bitmask, ascending
+squares = MaskTable(range(SQUARES))
+#: the Reveal actions of the squares of a bitmask, ascending
+reveals = MaskTable(REVEAL)
 
 
 def move(frm: int, to: int, bump: int | None) -> Move:
