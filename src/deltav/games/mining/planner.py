@@ -30,7 +30,7 @@ from __future__ import annotations
 from deltav.core.rng import Rng
 from deltav.core.values import Action
 from deltav.games.mining import contracts as cm
-from deltav.games.mining.action_cache import END_LOOKS, END_MOVES, PASS, PROSPECT, REVEAL
+from deltav.games.mining.action_cache import END_LOOKS, END_MOVES, MOVE_ROW, PASS, PROSPECT, REVEAL
 from deltav.games.mining.messages import (
     BuyRocket,
     Declare,
@@ -192,7 +192,12 @@ def _closest_declare(state, p: int, legal: list, declared: set | None = None):
         a = cfg.declares[i]
         if state.cowner[i] >= 0 or (a not in legal if declared is None else c.id not in declared):
             continue
-        short = sum(max(0, c.need[mm] - have[mm]) for mm in range(4))
+        need = c.need
+        short = 0
+        for mm in range(4):
+            d = need[mm] - have[mm]
+            if d > 0:
+                short += d
         missing = max(0, short - have[OMNIDIUM])
         key = (missing, c.size, i)
         if best is None or key < best[0]:
@@ -219,12 +224,27 @@ def _fresh_targets(state, p: int) -> list[int]:
     return nobody + others
 
 
+def _station_moves(legal: list) -> tuple[set[int], set[int]]:
+    """The squares ``s`` with ``Move(s, STATION, None)`` in ``legal``, and those with ``Move(STATION, s, None)``
+    (what ``Move(...) in legal`` asks, in one pass)."""
+    home: set[int] = set()
+    out: set[int] = set()
+    for a in legal:
+        if type(a) is Move and a.bump is None:
+            if a.to == STATION:
+                home.add(a.frm)
+            if a.frm == STATION:
+                out.add(a.to)
+    return home, out
+
+
 def _move_choice(state, p: int, legal: list, rng: Rng):
     """Bring a rocket home from a known useless square, else send a station rocket to a fresh square."""
     cfg = state.cfg
     known = _knows(state, p)
     moved = state.moved
     keep = None
+    moves = None
     occ = state.occ[p] & ~BIT[STATION]
     if state.alien >= 0:
         occ &= ~BIT[state.alien]
@@ -244,18 +264,20 @@ def _move_choice(state, p: int, legal: list, rng: Rng):
                 keep = set(plan[2]) if plan else set()
             if s in keep:
                 continue
-            a = Move(s, STATION, None)
-            if a in legal:
-                return a
+            if moves is None:
+                moves = _station_moves(legal)
+            if s in moves[0]:
+                return MOVE_ROW[s][STATION]
     if state.rk[p * SQUARES + STATION] and not (moved is not None and moved[STATION] >= state.rk[p * SQUARES + STATION]):
         targets = _fresh_targets(state, p)
         if targets:
             top = targets[:4]
             for _ in range(2):
                 s = top[rng.below(len(top))]
-                a = Move(STATION, s, None)
-                if a in legal:
-                    return a
+                if moves is None:
+                    moves = _station_moves(legal)
+                if s in moves[1]:
+                    return MOVE_ROW[STATION][s]
     return None
 
 
