@@ -205,23 +205,25 @@ def _closest_declare(state, p: int, legal: list, declared: set | None = None):
     return best[1] if best else None
 
 
-def _fresh_targets(state, p: int) -> list[int]:
-    """Face-down squares ``p`` does not know and may move onto without bumping, squares nobody looked at
-    first (ascending within a group)."""
+def _fresh_targets(state, p: int, limit: int = SQUARES) -> list[int]:
+    """The first ``limit`` of the face-down squares ``p`` does not know and may move onto without bumping,
+    squares nobody looked at first (ascending within a group)."""
     free = _face_down(state) & ~_knows(state, p) & ~state.others_mask(p) & ~state.occ[p]
     if state.alien >= 0:
         free &= ~BIT[state.alien]
-    nobody, others = [], []
     looked_any = 0
     for q in range(state.num_players):
         if q != p:
             looked_any |= state.looked[q]
-    while free:
-        low = free & -free
-        s = low.bit_length() - 1
-        free ^= low
-        (others if looked_any >> s & 1 else nobody).append(s)
-    return nobody + others
+    out = []
+    for m in (free & ~looked_any, free & looked_any):  # nobody looked at these, then the others
+        while m:
+            if len(out) >= limit:
+                return out
+            low = m & -m
+            out.append(low.bit_length() - 1)
+            m ^= low
+    return out
 
 
 def _station_moves(legal: list) -> tuple[set[int], set[int]]:
@@ -269,9 +271,8 @@ def _move_choice(state, p: int, legal: list, rng: Rng):
             if s in moves[0]:
                 return MOVE_ROW[s][STATION]
     if state.rk[p * SQUARES + STATION] and not (moved is not None and moved[STATION] >= state.rk[p * SQUARES + STATION]):
-        targets = _fresh_targets(state, p)
-        if targets:
-            top = targets[:4]
+        top = _fresh_targets(state, p, 4)
+        if top:
             for _ in range(2):
                 s = top[rng.below(len(top))]
                 if moves is None:
@@ -453,7 +454,9 @@ def prior(state, player: int, legal: list, weight: float = 0.6) -> list[float]:
     k = len(legal)
     rest = (1.0 - weight) / k
     choice = policy(state, player, legal, Rng(state.turn * 64 + state.phase))
-    return [rest + (weight if a == choice else 0.0) for a in legal]
+    tc = type(choice)  # equal actions share their class: the other classes need no __eq__ call
+    top = rest + weight
+    return [top if a is choice or (type(a) is tc and a == choice) else rest for a in legal]
 
 
 __all__ = ["SEARCHED", "policy", "prior"]
