@@ -336,6 +336,8 @@ class Search:
         else:
             other = p != node.actor
             priors = node.prior
+            cp = self.c_prior
+            aligned = False  # the prior dict was just built from this list, without repeats: same order
             if priors is None:
                 ws = [w if w > 0 else 0.0 for w in self.prior(state, p, legal)]  # type: ignore[misc]
                 total = sum(ws)
@@ -344,10 +346,13 @@ class Search:
                 else:
                     priors = {a: 1.0 / len(legal) for a in legal}
                 node.prior = priors
-            default = 1.0 / len(legal)
-            cp = self.c_prior
-            children = [kids.get((p, a) if other else a) for a in legal]
-            weights = [cp * priors.get(a, default) for a in legal]
+                aligned = len(priors) == len(legal)
+            children = [kids.get((p, a) if other else a) for a in legal] if kids else [None] * len(legal)
+            if aligned:
+                weights = [cp * w for w in priors.values()]
+            else:
+                default = 1.0 / len(legal)
+                weights = [cp * priors.get(a, default) for a in legal]
             node.seen = (p, legal, children, weights)
         n_total = 0
         for ch in children:
