@@ -6,6 +6,7 @@ where two separate runs drift apart.
 
     git archive main src | tar -x -C /tmp/base
     python benchmarks/ab_bots.py --base /tmp/base/src tactical duel:20 fleet_action:3 --nogc
+    python benchmarks/ab_bots.py --base /tmp/base/src mining standard:4 --players 4 --nogc
 
 Each ``scenario:games`` prints the bots' CPU ms per player-turn (``time.process_time``) for the base and the
 current tree. ``--nogc`` turns the cyclic collector off for the run (a full collection lands on whichever side
@@ -52,15 +53,19 @@ def sides(root: str):
             mods["core.session"].Session, mods["games"].load_all())
 
 
-def lockstep(game_id: str, scenario: str, seed: int, level: str, a, b) -> tuple[float, float, int]:
+def lockstep(game_id: str, scenario: str, seed: int, level: str, a, b,
+             players: int | None = None) -> tuple[float, float, int]:
     """One match played by both sides; returns (base CPU s, current CPU s, player-turns)."""
     from deltav.core.rng import derive_seed
 
-    specs = [f"bot:{level}"] * 2
+    specs = [f"bot:{level}"] * (players or 2)
+    options: dict = {"scenario": scenario}
+    if players:
+        options["players"] = players
     runs = []
     for make_agent, decision_cls, rng_cls, session_cls, registry in (a, b):
         game = registry[game_id]
-        session = session_cls(game, {"scenario": scenario}, seed, specs)
+        session = session_cls(game, options, seed, specs)
         runs.append((game, session, [make_agent(game_id, level) for _ in specs],
                      [rng_cls(derive_seed(seed, "seat", p)) for p in range(len(specs))], decision_cls))
     spent = [0.0, 0.0]
@@ -99,6 +104,7 @@ def main(argv=None) -> int:
     ap.add_argument("--level", default="hard")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--nogc", action="store_true", help="turn the cyclic garbage collector off")
+    ap.add_argument("--players", type=int, help="seats (games with a player count, e.g. mining); default 2")
     args = ap.parse_args(argv)
     tmp = Path(tempfile.mkdtemp(prefix="ab_bots_"))
     try:
@@ -115,7 +121,8 @@ def main(argv=None) -> int:
             base = cur = 0.0
             pts = 0
             for i in range(int(n or 1)):
-                x, y, p = lockstep(args.game, scenario, derive_seed(args.seed, "bench_hard", i), args.level, a, b)
+                x, y, p = lockstep(args.game, scenario, derive_seed(args.seed, "bench_hard", i), args.level, a, b,
+                                   args.players)
                 base += x
                 cur += y
                 pts += p

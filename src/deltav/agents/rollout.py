@@ -12,7 +12,9 @@ Policies and evaluations are plain callables, so a game's ``heuristics.py`` can 
   ``needs_legal = False``: it is then called with ``legal_actions=None`` and may return an action it builds
   directly, or None to have one drawn uniformly from the legal list; an action the game rejects is replaced
   by a uniformly random legal one (the rejection leaves the state unchanged, by the protocol).
-- ``Evaluation``: ``evaluate(state, player) -> float`` in ``[-1, 1]`` (values outside are clamped).
+- ``Evaluation``: ``evaluate(state, player) -> float`` in ``[-1, 1]`` (values outside are clamped). An
+  evaluation that values every player at once more cheaply may carry ``evaluate.every(state) -> values`` (one
+  per player, equal to the per-player calls); the leaf then calls that once instead.
 - ``Prior``: ``prior(state, player, legal_actions) -> weights`` (one non-negative number per legal action) for
   PUCT selection in the tree (see :mod:`deltav.agents.search`); :class:`BotPrior` makes one from a bot.
 
@@ -47,9 +49,14 @@ def evaluate_leaf(state: State, evaluate: Evaluation | None) -> list[float]:
     """The value of a non-terminal state for every player (``state.returns()`` without an evaluation)."""
     if evaluate is None:
         return list(state.returns())
+    every = getattr(evaluate, "every", None)
+    if every is not None:
+        vs = every(state)
+    else:
+        vs = [evaluate(state, p) for p in range(state.num_players)]
     out = []
-    for p in range(state.num_players):
-        v = float(evaluate(state, p))
+    for v in vs:
+        v = float(v)
         out.append(1.0 if v > 1.0 else -1.0 if v < -1.0 else v)
     return out
 

@@ -56,7 +56,8 @@ class Node:
     (or ``(player, action)`` when a player other than ``actor`` acts here, or a joint tuple) to a child;
     ``arms`` holds the per-player statistics of a simultaneous node."""
 
-    __slots__ = ("player", "visits", "total", "avail", "kids", "actor", "arms", "legal", "slots", "prior")
+    __slots__ = ("player", "visits", "total", "avail", "kids", "actor", "arms", "legal", "slots", "prior", "seen",
+                 "raw")
 
     def __init__(self, player: int):
         self.player = player
@@ -69,6 +70,10 @@ class Node:
         self.legal: object = None  # cached legal actions (list, or dict player -> list at simultaneous nodes)
         self.slots: list | None = None  # children aligned with the cached legal list (sequential, stable nodes)
         self.prior: dict | None = None  # PUCT prior weights {action: weight} (searches with a prior)
+        # PUCT: (player, legal, children, prior weights) of the last visit, aligned with that legal list; a visit
+        # whose legal list is equal reuses them instead of looking every action up again
+        self.seen: tuple | None = None
+        self.raw: tuple | None = None  # the root's (unfiltered legal list, filtered list) of the last visit
 
 
 class Arm:
@@ -309,7 +314,13 @@ class Search:
         if legal is None:
             legal = state.legal_actions(p)
             if at_root and p == self.root_player:
-                legal = [a for a in legal if a in self.root_set]
+                raw = node.raw
+                if raw is not None and raw[0] == legal:
+                    legal = raw[1]
+                else:
+                    full = legal
+                    legal = [a for a in legal if a in self.root_set]
+                    node.raw = (full, legal)
             if stable:
                 node.legal = legal
         if not legal:
@@ -318,37 +329,46 @@ class Search:
         if kids is None:
             kids = node.kids = {}
             node.actor = p
-        other = p != node.actor
-        priors = node.prior
-        if priors is None:
-            weights = [w if w > 0 else 0.0 for w in self.prior(state, p, legal)]  # type: ignore[misc]
-            total = sum(weights)
-            if total > 0:
-                priors = {a: w / total for a, w in zip(legal, weights)}
+        seen = node.seen
+        if seen is not None and seen[0] == p and seen[1] == legal:  # equal lists: same children, same weights
+            children = seen[2]
+            weights = seen[3]
+        else:
+            other = p != node.actor
+            priors = node.prior
+            cp = self.c_prior
+            aligned = False  # the prior dict was just built from this list, without repeats: same order
+            if priors is None:
+                ws = [w if w > 0 else 0.0 for w in self.prior(state, p, legal)]  # type: ignore[misc]
+                total = sum(ws)
+                if total > 0:
+                    priors = {a: w / total for a, w in zip(legal, ws)}
+                else:
+                    priors = {a: 1.0 / len(legal) for a in legal}
+                node.prior = priors
+                aligned = len(priors) == len(legal)
+            children = [kids.get((p, a) if other else a) for a in legal] if kids else [None] * len(legal)
+            if aligned:
+                weights = [cp * w for w in priors.values()]
             else:
-                priors = {a: 1.0 / len(legal) for a in legal}
-            node.prior = priors
-        children = []
+                default = 1.0 / len(legal)
+                weights = [cp * priors.get(a, default) for a in legal]
+            node.seen = (p, legal, children, weights)
         n_total = 0
-        for a in legal:
-            ch = kids.get((p, a) if other else a)
+        for ch in children:
             if ch is not None:
                 ch.avail += 1
                 n_total += ch.visits
-            children.append(ch)
         sq = sqrt(n_total + 1)
-        cp = self.c_prior
-        default = 1.0 / len(legal)
         best_i = 0
         best_score = _NEG
         ties = 0
-        for i, a in enumerate(legal):
-            ch = children[i]
-            pa = priors.get(a, default)
+        for i, ch in enumerate(children):
             if ch is None or not ch.visits:
-                score = cp * pa * sq
+                score = weights[i] * sq
             else:
-                score = ch.total / ch.visits + cp * pa * sq / (1 + ch.visits)
+                v = ch.visits
+                score = ch.total / v + weights[i] * sq / (1 + v)
             if score > best_score:
                 best_score = score
                 best_i = i
@@ -364,9 +384,9 @@ class Search:
             stable = False
         ch = children[best_i]
         if ch is None:
-            ch = Node(p)
+            ch = children[best_i] = Node(p)
             ch.avail = 1
-            kids[(p, a) if other else a] = ch
+            kids[(p, a) if p != node.actor else a] = ch
             return ch, True, stable
         return ch, False, stable
 

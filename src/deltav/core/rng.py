@@ -84,10 +84,16 @@ class Rng:
         if n <= 0:
             raise ValueError("below(n) needs n >= 1")
         # Lemire's multiply-shift with rejection of the short final interval: exact and usually one draw.
+        # (next64 inlined: this is the hottest draw of every search)
         threshold = (1 << 64) % n
+        s = self.state
         while True:
-            m = self.next64() * n
+            s = (s + _GOLDEN) & _MASK
+            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            m = (z ^ (z >> 31)) * n
             if (m & _MASK) >= threshold:
+                self.state = s
                 return m >> 64
 
     def randint(self, lo: int, hi: int) -> int:
@@ -106,8 +112,9 @@ class Rng:
 
     def shuffle(self, seq: MutableSequence) -> None:
         """Fisher-Yates in place, from the end."""
+        below = self.below
         for i in range(len(seq) - 1, 0, -1):
-            j = self.below(i + 1)
+            j = below(i + 1)
             seq[i], seq[j] = seq[j], seq[i]
 
     def sample(self, seq: Sequence[T], k: int) -> list[T]:

@@ -54,6 +54,51 @@ def dests(tiles: int) -> tuple[list[int], list[Move]]:
     return d
 
 
+class MaskTable:
+    """``table(mask)``: the items of the set bits of a square bitmask, ascending, as a cached tuple. Whole masks
+    are cached; a new mask is joined from its low and high halves (rows 0-3 and 4-6), each cached too, since
+    far fewer halves than masks occur in a game."""
+
+    __slots__ = ("items", "whole", "low", "high")
+    SPLIT = 25
+
+    def __init__(self, items):
+        self.items = tuple(items)
+        self.whole: dict[int, tuple] = {}
+        self.low: dict[int, tuple] = {}
+        self.high: dict[int, tuple] = {}
+
+    def __call__(self, mask: int) -> tuple:
+        d = self.whole.get(mask)
+        if d is None:
+            if len(self.whole) > 4096:
+                self.whole.clear()
+            d = self.whole[mask] = self._part(self.low, mask & ((1 << self.SPLIT) - 1), 0) + self._part(
+                self.high, mask >> self.SPLIT, self.SPLIT)
+        return d
+
+    def _part(self, cache: dict, bits: int, offset: int) -> tuple:
+        d = cache.get(bits)
+        if d is None:
+            if len(cache) > 4096:
+                cache.clear()
+            items = self.items
+            out = []
+            m = bits
+            while m:
+                low = m & -m
+                out.append(items[offset + low.bit_length() - 1])
+                m ^= low
+            d = cache[bits] = tuple(out)
+        return d
+
+
+#: the squares of a bitmask, ascending
+squares = MaskTable(range(SQUARES))
+#: the Reveal actions of the squares of a bitmask, ascending
+reveals = MaskTable(REVEAL)
+
+
 def move(frm: int, to: int, bump: int | None) -> Move:
     if bump is None:
         return MOVE_ROW[frm][to]

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from deltav.games.mining import contracts as cm
 from deltav.games.mining import flow
-from deltav.games.mining.action_cache import PASS, REVEAL
-from deltav.games.mining.choices import can_declare, own_discards, replace_options, reveal_squares
+from deltav.games.mining.action_cache import PASS, reveals
+from deltav.games.mining.choices import can_declare, own_discards, replace_options
 from deltav.games.mining.incident_phase import discard_own
 from deltav.games.mining.messages import (
     BribeSpent,
@@ -52,7 +52,7 @@ def legal(st, p: int) -> list:
             out.append(PASS)
         return out
     if ph in (P_REVEAL, P_BID_REVEAL):
-        return [REVEAL[s] for s in reveal_squares(st, p)]
+        return list(reveals(st.eligible_mask(p)))
     out = replace_options(st, p, st.mismatch)
     out.append(PASS)
     return out
@@ -110,12 +110,12 @@ def _reveal(st, p: int, s: int, ev: list) -> None:
         st.matched = st.matched + ((s, t, k),)
         if cm.complete(c.size, [m for _, _, m in st.matched]):
             flow.fulfilled(st, ev)
-        elif not reveal_squares(st, p):
+        elif not st.eligible_mask(p):
             flow.fail_attempt(st, "no tile left to reveal", ev)
         return
     if cfg.overmatch_ignored and k < OMNIDIUM and c.need[k] > 0:
         st.extra = st.extra + (s,)
-        if not reveal_squares(st, p):
+        if not st.eligible_mask(p):
             flow.fail_attempt(st, "no tile left to reveal", ev)
         return
     st.mismatch = s
@@ -143,7 +143,7 @@ def _replace(st, p: int, a: Replace, ev: list) -> None:
         flow.fulfilled(st, ev)
     else:
         st.phase = P_REVEAL
-        if not reveal_squares(st, p):
+        if not st.eligible_mask(p):
             flow.fail_attempt(st, "no tile left to reveal", ev)
 
 

@@ -9,7 +9,7 @@ Pure queries over the state: this module changes nothing.
 from __future__ import annotations
 
 from deltav.games.mining import contracts as cm
-from deltav.games.mining.action_cache import MOVE_ROW, dests, move, sab, sact
+from deltav.games.mining.action_cache import MOVE_ROW, dests, move, sab, sact, squares
 from deltav.games.mining.messages import Discard, Replace, Steal
 from deltav.games.mining.phases import BIT, OWN_TURN_INCIDENTS, P_REPLACE, P_REVEAL
 from deltav.games.mining.scenarios import ACQUISITION, OMNIDIUM, SABOTAGE, SQUARES, STATION
@@ -94,15 +94,14 @@ def sab_move_sources(st, p: int) -> list[int]:
 
 
 def reveal_squares(st, p: int) -> list[int]:
-    m = st.eligible_mask(p)
-    return [s for s in range(SQUARES) if m >> s & 1]
+    return list(squares(st.eligible_mask(p)))
 
 
 def scan_candidates(st, p: int) -> list[int]:
     m = st.eligible_mask(p)
     for s in st.picks:
         m &= ~BIT[s]
-    return [s for s in range(SQUARES) if m >> s & 1]
+    return list(squares(m))
 
 
 def reveal_incident_squares(st, p: int) -> list[int]:

@@ -8,7 +8,7 @@ The phase modules call these continuations; this module never reads an action.
 from __future__ import annotations
 
 from deltav.games.mining import scoring
-from deltav.games.mining.choices import bid_counters, reveal_squares, steal_options
+from deltav.games.mining.choices import bid_counters, steal_options
 from deltav.games.mining.effects import to_station
 from deltav.games.mining.messages import (
     AlienEncounter,
@@ -81,7 +81,7 @@ def resume(st, ev: list) -> None:
         fail_attempt(st, "incident in the bid-up", ev)
     elif r == P_REVEAL:
         st.phase = P_REVEAL
-        if not reveal_squares(st, st.cp):
+        if not st.eligible_mask(st.cp):
             fail_attempt(st, "no tile left to reveal", ev)
     else:  # pragma: no cover
         raise AssertionError(f"bad return point {r}")

@@ -133,6 +133,15 @@ def evaluate(state, player: int) -> float:
     return math.tanh(evaluate_points(state, player) / 15.0)
 
 
+def evaluate_every(state) -> list[float]:
+    """``[evaluate(state, p) for p in players]`` with each player's value computed once, not once per player."""
+    tanh = math.tanh
+    return [tanh(x / 15.0) for x in every_points(state)]
+
+
+evaluate.every = evaluate_every  # type: ignore[attr-defined]  # the leaf evaluation's all-players form
+
+
 def player_value(state, player: int, scores=None) -> float:
     """What ``player`` has, roughly in points: score, plus half the value of the best contract its known
     tiles could complete now, plus a little for knowledge, rockets in play, held incidents and unspent bribe
@@ -154,23 +163,44 @@ def player_value(state, player: int, scores=None) -> float:
             avail.append((values[t], kinds[t]))
     avail.sort(reverse=True)
     potential = 0
+    cowner = state.cowner
     for i, c in enumerate(cfg.contracts):
-        if state.cowner[i] >= 0:
+        if cowner[i] >= 0:
             continue
-        got: list[int] = []
+        # greedy, best tile first: what cm.fits / cm.complete decide, inlined (avail holds minerals only)
+        need, size = c.need, c.size
+        taken = [0, 0, 0, 0]
+        n = 0
         pts = 0
         for v, k in avail:
-            if cm.fits(c.need, c.size, got, k):
-                got.append(k)
+            if n >= size:
+                break
+            if k == OMNIDIUM or taken[k] < need[k]:
+                if k != OMNIDIUM:
+                    taken[k] += 1
+                n += 1
                 pts += v
-        if cm.complete(c.size, got):
-            potential = max(potential, pts)
+        if n >= size and pts > potential:
+            potential = pts
     value += 0.5 * potential
-    value += 0.05 * bin(state.looked[player] & state.tiles).count("1")
+    value += 0.05 * (state.looked[player] & state.tiles).bit_count()
     value += 0.3 * sum(state.rk[player * SQUARES:(player + 1) * SQUARES])
     value += 0.5 * len(state.hands[player])
-    value += 0.3 * len(state.unspent_counters(player))
+    value += 0.3 * _unspent_count(state, player)
     return value
+
+
+def _unspent_count(state, player: int) -> int:
+    """``len(state.unspent_counters(player))`` without building the list: held minus the spent ones."""
+    holder = state.holder
+    n = holder.count(player)
+    m = state.spent
+    while m:
+        low = m & -m
+        if holder[low.bit_length() - 1] == player:
+            n -= 1
+        m ^= low
+    return n
 
 
 def evaluate_points(state, player: int) -> float:
@@ -182,6 +212,16 @@ def evaluate_points(state, player: int) -> float:
         return 10.0 * (scores[player] - best_other)
     values = [player_value(state, q, scores) for q in range(state.num_players)]
     return values[player] - max(v for q, v in enumerate(values) if q != player)
+
+
+def every_points(state) -> list[float]:
+    """``[evaluate_points(state, p) for p in players]``, each ``player_value`` computed once."""
+    scores = state.scores()
+    n = state.num_players
+    if state.is_terminal():
+        return [10.0 * (scores[p] - max(s for q, s in enumerate(scores) if q != p)) for p in range(n)]
+    values = [player_value(state, q, scores) for q in range(n)]
+    return [values[p] - max(v for q, v in enumerate(values) if q != p) for p in range(n)]
 
 
 def _known_plan(state, player: int):

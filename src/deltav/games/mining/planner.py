@@ -30,8 +30,18 @@ from __future__ import annotations
 from deltav.core.rng import Rng
 from deltav.core.values import Action
 from deltav.games.mining import contracts as cm
-from deltav.games.mining.action_cache import END_LOOKS, END_MOVES, PASS, PROSPECT, REVEAL
-from deltav.games.mining.messages import Discard, Look, Move, Replace, RevealIncident, Survey
+from deltav.games.mining.action_cache import END_LOOKS, END_MOVES, MOVE_ROW, PASS, PROSPECT, REVEAL
+from deltav.games.mining.messages import (
+    BuyRocket,
+    Declare,
+    Discard,
+    Look,
+    Move,
+    Pass,
+    Replace,
+    RevealIncident,
+    Survey,
+)
 from deltav.games.mining.phases import (
     BIT,
     P_ACTION,
@@ -144,7 +154,25 @@ def _public_mismatch(state, p: int, contract) -> int:
     return -1
 
 
-def _closest_declare(state, p: int, legal: list):
+def _public_kinds(state, p: int) -> list[int]:
+    """The standard-mineral kinds of the revealable squares whose tile everybody knows, lowest square first:
+    :func:`_public_mismatch` finds a square for a contract iff one of these kinds is not needed by it."""
+    cfg = state.cfg
+    everyone = -1
+    for q in range(state.num_players):
+        everyone &= state.looked[q]
+    m = state.eligible_mask(p) & (state.pub | everyone)
+    out = []
+    while m:
+        low = m & -m
+        m ^= low
+        k = cfg.kinds[state.sq[low.bit_length() - 1]]
+        if k < OMNIDIUM:
+            out.append(k)
+    return out
+
+
+def _closest_declare(state, p: int, legal: list, declared: set | None = None):
     """The legal declaration whose contract ``p``'s known revealable tiles come closest to completing (fewest
     tiles missing, then the smallest contract), or None: what to gamble on when an attempt is mandatory and no
     contract is covered."""
@@ -162,9 +190,14 @@ def _closest_declare(state, p: int, legal: list):
     best = None
     for i, c in enumerate(cfg.contracts):
         a = cfg.declares[i]
-        if state.cowner[i] >= 0 or a not in legal:
+        if state.cowner[i] >= 0 or (a not in legal if declared is None else c.id not in declared):
             continue
-        short = sum(max(0, c.need[mm] - have[mm]) for mm in range(4))
+        need = c.need
+        short = 0
+        for mm in range(4):
+            d = need[mm] - have[mm]
+            if d > 0:
+                short += d
         missing = max(0, short - have[OMNIDIUM])
         key = (missing, c.size, i)
         if best is None or key < best[0]:
@@ -172,23 +205,39 @@ def _closest_declare(state, p: int, legal: list):
     return best[1] if best else None
 
 
-def _fresh_targets(state, p: int) -> list[int]:
-    """Face-down squares ``p`` does not know and may move onto without bumping, squares nobody looked at
-    first (ascending within a group)."""
+def _fresh_targets(state, p: int, limit: int = SQUARES) -> list[int]:
+    """The first ``limit`` of the face-down squares ``p`` does not know and may move onto without bumping,
+    squares nobody looked at first (ascending within a group)."""
     free = _face_down(state) & ~_knows(state, p) & ~state.others_mask(p) & ~state.occ[p]
     if state.alien >= 0:
         free &= ~BIT[state.alien]
-    nobody, others = [], []
     looked_any = 0
     for q in range(state.num_players):
         if q != p:
             looked_any |= state.looked[q]
-    while free:
-        low = free & -free
-        s = low.bit_length() - 1
-        free ^= low
-        (others if looked_any >> s & 1 else nobody).append(s)
-    return nobody + others
+    out = []
+    for m in (free & ~looked_any, free & looked_any):  # nobody looked at these, then the others
+        while m:
+            if len(out) >= limit:
+                return out
+            low = m & -m
+            out.append(low.bit_length() - 1)
+            m ^= low
+    return out
+
+
+def _station_moves(legal: list) -> tuple[set[int], set[int]]:
+    """The squares ``s`` with ``Move(s, STATION, None)`` in ``legal``, and those with ``Move(STATION, s, None)``
+    (what ``Move(...) in legal`` asks, in one pass)."""
+    home: set[int] = set()
+    out: set[int] = set()
+    for a in legal:
+        if type(a) is Move and a.bump is None:
+            if a.to == STATION:
+                home.add(a.frm)
+            if a.frm == STATION:
+                out.add(a.to)
+    return home, out
 
 
 def _move_choice(state, p: int, legal: list, rng: Rng):
@@ -197,6 +246,7 @@ def _move_choice(state, p: int, legal: list, rng: Rng):
     known = _knows(state, p)
     moved = state.moved
     keep = None
+    moves = None
     occ = state.occ[p] & ~BIT[STATION]
     if state.alien >= 0:
         occ &= ~BIT[state.alien]
@@ -216,18 +266,19 @@ def _move_choice(state, p: int, legal: list, rng: Rng):
                 keep = set(plan[2]) if plan else set()
             if s in keep:
                 continue
-            a = Move(s, STATION, None)
-            if a in legal:
-                return a
+            if moves is None:
+                moves = _station_moves(legal)
+            if s in moves[0]:
+                return MOVE_ROW[s][STATION]
     if state.rk[p * SQUARES + STATION] and not (moved is not None and moved[STATION] >= state.rk[p * SQUARES + STATION]):
-        targets = _fresh_targets(state, p)
-        if targets:
-            top = targets[:4]
+        top = _fresh_targets(state, p, 4)
+        if top:
             for _ in range(2):
                 s = top[rng.below(len(top))]
-                a = Move(STATION, s, None)
-                if a in legal:
-                    return a
+                if moves is None:
+                    moves = _station_moves(legal)
+                if s in moves[1]:
+                    return MOVE_ROW[STATION][s]
     return None
 
 
@@ -259,9 +310,11 @@ def policy(state, player: int, legal: list, rng: Rng) -> Action:
     if ph == P_ACTION:
         if state.pirated:
             return PASS
-        for a in legal:
-            if type(a) is Discard and cfg.kinds[cfg.id_index[a.incident]] == ACQUISITION:
-                return a
+        kinds = cfg.kinds
+        if any(kinds[t] == ACQUISITION for t, _ in state.hands[player]):  # else no such discard is legal
+            for a in legal:
+                if type(a) is Discard and kinds[cfg.id_index[a.incident]] == ACQUISITION:
+                    return a
         known = _knows(state, player)
         if state.occ[player] & _face_down(state) & ~known & ~BIT[STATION]:
             return PROSPECT
@@ -270,15 +323,21 @@ def policy(state, player: int, legal: list, rng: Rng) -> Action:
             return a
         base = player * SQUARES
         in_play = sum(state.rk[base:base + SQUARES])
-        buy = [a for a in legal if a.TYPE == "buy-rocket"]
-        if buy and in_play < 3:
-            return buy[0]
-        surveys = [a for a in legal if type(a) is Survey]
+        buy = None  # the first Buy a Rocket in legal
+        surveys = []
+        for a in legal:
+            t = type(a)
+            if t is Survey:
+                surveys.append(a)
+            elif t is BuyRocket and buy is None:
+                buy = a
+        if buy is not None and in_play < 3:
+            return buy
         if len(surveys) >= 4:
             demand = _demand(state)
             return min(surveys, key=lambda a: (demand[MINERALS.index(a.bribe.split("-", 1)[1])], a.bribe))
-        if buy:
-            return buy[0]
+        if buy is not None:
+            return buy
         return PROSPECT
     if ph == P_MOVING:
         a = _move_choice(state, player, legal, rng)
@@ -306,13 +365,23 @@ def policy(state, player: int, legal: list, rng: Rng) -> Action:
             a = cfg.declares[plan[1]]
             if a in legal:
                 return a
-        if PASS in legal:
-            return PASS
+        declared = set()  # the contracts ``legal`` offers to declare (equal actions share their class and fields)
+        for a in legal:
+            t = type(a)
+            if t is Declare:
+                declared.add(a.contract)
+            elif t is Pass:
+                return PASS
         # the attempt is mandatory: fail at no cost on a tile everybody knows, else gamble on the closest contract
-        for i, c in enumerate(cfg.contracts):
-            if cfg.declares[i] in legal and _public_mismatch(state, player, c) >= 0:
-                return cfg.declares[i]
-        a = _closest_declare(state, player, legal)
+        kinds = _public_kinds(state, player)
+        if kinds:
+            for i, c in enumerate(cfg.contracts):
+                if c.id in declared:
+                    need = c.need
+                    for k in kinds:
+                        if not need[k]:
+                            return cfg.declares[i]
+        a = _closest_declare(state, player, legal, declared)
         return a if a is not None else legal[rng.below(len(legal))]
     if ph == P_REVEAL:
         known = _knows(state, player)
@@ -385,7 +454,9 @@ def prior(state, player: int, legal: list, weight: float = 0.6) -> list[float]:
     k = len(legal)
     rest = (1.0 - weight) / k
     choice = policy(state, player, legal, Rng(state.turn * 64 + state.phase))
-    return [rest + (weight if a == choice else 0.0) for a in legal]
+    tc = type(choice)  # equal actions share their class: the other classes need no __eq__ call
+    top = rest + weight
+    return [top if a is choice or (type(a) is tc and a == choice) else rest for a in legal]
 
 
 __all__ = ["SEARCHED", "policy", "prior"]

@@ -17,6 +17,7 @@ This module holds no rules bodies: only the record's small queries and primitive
 
 from __future__ import annotations
 
+import functools
 from itertools import compress
 from typing import Any
 
@@ -72,6 +73,12 @@ PHASE_MODULES: dict[int, Any] = {
     P_BID_REPLACE: attempt_phase,
 }
 _MODULE_OF = tuple(PHASE_MODULES.get(ph) for ph in range(len(PHASES)))
+
+
+@functools.cache
+def _clockwise(n: int, p: int) -> tuple[int, ...]:
+    """The other players after ``p``, clockwise, in an ``n``-player game."""
+    return tuple((p + i) % n for i in range(1, n))
 
 
 class MiningState(State):
@@ -159,13 +166,15 @@ class MiningState(State):
 
     def clockwise_from(self, p: int) -> list[int]:
         n = self.num_players
-        return [(p + i) % n for i in range(1, n)]
+        return list(_clockwise(n, p))
 
     def usable(self, acquired: int) -> bool:
         return acquired < self.turn or not self.cfg.cooldown
 
     def unspent_counters(self, p: int) -> list[int]:
         spent = self.spent
+        if not spent:  # nothing spent yet: every held counter
+            return [c for c, h in enumerate(self.holder) if h == p]
         return [c for c, h in enumerate(self.holder) if h == p and not spent >> c & 1]
 
     def tile_mask(self) -> int:
@@ -174,15 +183,18 @@ class MiningState(State):
 
     def others_mask(self, p: int) -> int:
         """Squares holding at least one rocket of an opponent of ``p``."""
+        occ = self.occ
+        if len(occ) == 2 and (p == 0 or p == 1):  # the common two-player game: the other one's squares
+            return occ[1 - p]
         m = 0
-        for q, o in enumerate(self.occ):
+        for q, o in enumerate(occ):
             if q != p:
                 m |= o
         return m
 
     def eligible_mask(self, p: int) -> int:
         """Face-down squares without the alien or an opponent's rocket (survey, scan and reveal targets)."""
-        m = self.tile_mask() & ~(self.faceup | self.att_mask | self.others_mask(p))
+        m = self.tiles & ~(self.faceup | self.att_mask | self.others_mask(p))
         if self.alien >= 0:
             m &= ~BIT[self.alien]
         return m

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from deltav.games.mining import flow
 from deltav.games.mining.action_cache import PASS, sact
-from deltav.games.mining.choices import bid_counters, reveal_squares
+from deltav.games.mining.choices import bid_counters
 from deltav.games.mining.effects import discard_tile
 from deltav.games.mining.messages import BidUp, BidUpMade, Discard, IncidentDiscarded, Pass, Passed
 from deltav.games.mining.phases import P_ACTION, P_ATTEMPT, P_BID_REVEAL, P_BIDUP, P_PIRATE, PHASES
@@ -57,7 +57,7 @@ def apply(st, p: int, a) -> list:
         st.queue = ()
         ev.append(BidUpMade(p, a.bribe, MINERALS[b % 5]))
         st.phase = P_BID_REVEAL
-        if not reveal_squares(st, st.cp):
+        if not st.eligible_mask(st.cp):
             flow.fail_attempt(st, "no tile left for the bid-up", ev)
     else:  # pragma: no cover - only legal actions reach apply
         raise AssertionError(a)

@@ -39,7 +39,7 @@ PRESETS = {
         "phases": SEARCHED,
         "otherwise": {"agent": "scripted"},
         "budget": "perfect memory; SO-ISMCTS with 80 iterations over 16 sampled worlds, playouts of 8 decisions, "
-                  "at the strategic decisions only (tens of ms each, the rest under 1 ms; measured mean 12 ms per "
-                  "decision at 2 players, 28 ms at 4, slowest 0.14 s); 1.8 s safety cap",
+                  "at the strategic decisions only (tens of ms each, the rest under 1 ms; measured mean 6 ms per "
+                  "decision at 2 players, 7 ms at 4, slowest 0.03 s); 1.8 s safety cap",
     },
 }
