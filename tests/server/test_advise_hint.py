@@ -80,7 +80,7 @@ def test_a_hint_that_fails_inside_the_server_still_gets_its_answer(tmp_path, mon
     the request's id, so the client's pending request ends instead of waiting forever; the room plays on."""
     from deltav.server.bots import BotRunner
 
-    async def broken(self, bot, decision):
+    async def broken(self, bot, decision, urgent=False):
         raise RuntimeError("the bot pool broke")
 
     with client(tmp_path) as c:

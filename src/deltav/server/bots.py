@@ -13,6 +13,8 @@ This module owns running agents only; rooms decide when a bot is asked.
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import multiprocessing
 import pickle
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -66,27 +68,73 @@ class BotSeat:
 
 
 class BotRunner:
+    """Runs decisions on the workers, at most one per worker at a time; the rest wait in order of urgency, then of
+    arrival. A hint (a person pressed a key and waits for it) goes ahead of bot seats' own decisions, which
+    otherwise queue first come, first served across every room: with one worker (``deltav serve`` on 2 cores)
+    a hint used to wait behind every room's queued bot moves."""
+
+    #: worker threads when ``workers`` is 0
+    THREADS = 2
+
     def __init__(self, workers: int):
         self.workers = workers
         self._pool: Executor | None = None
+        self._slots = workers if workers > 0 else self.THREADS
+        self._running = 0
+        self._waiting: list[tuple[int, int, asyncio.Future]] = []
+        self._arrival = itertools.count()
 
     def _executor(self) -> Executor:
         if self._pool is None:
             if self.workers <= 0:
-                self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="deltav-bot")
+                self._pool = ThreadPoolExecutor(max_workers=self.THREADS, thread_name_prefix="deltav-bot")
             else:
                 ctx = multiprocessing.get_context("spawn")
                 self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=_init_worker)
         return self._pool
 
-    async def decide(self, bot: BotSeat, decision: Decision) -> Action:
-        """Ask ``bot`` for its action; on return the bot's agent and RNG are the ones that decided."""
+    async def decide(self, bot: BotSeat, decision: Decision, urgent: bool = False) -> Action:
+        """Ask ``bot`` for its action; on return the bot's agent and RNG are the ones that decided. ``urgent``:
+        ahead of every decision not urgent that is still waiting for a worker."""
         loop = asyncio.get_running_loop()
-        action, agent, rng = await loop.run_in_executor(self._executor(), _decide, bot.agent, decision)
+        await self._slot(urgent)
+        try:
+            action, agent, rng = await loop.run_in_executor(self._executor(), _decide, bot.agent, decision)
+        finally:
+            self._release()
         bot.agent, bot.rng = agent, rng
         return action
 
+    async def _slot(self, urgent: bool) -> None:
+        if self._running < self._slots and not self._waiting:
+            self._running += 1
+            return
+        turn: asyncio.Future = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (0 if urgent else 1, next(self._arrival), turn))
+        try:
+            await turn  # _release hands a finished decision's worker over (the running count stays)
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self._release()  # handed a worker just as the caller went away: pass it on
+            raise
+
+    def _release(self) -> None:
+        while self._waiting:
+            _, _, turn = heapq.heappop(self._waiting)
+            if not turn.done():  # a waiter cancelled meanwhile is skipped
+                turn.set_result(None)
+                return
+        self._running -= 1
+
+    def waiting(self) -> int:
+        """Decisions waiting for a worker now."""
+        return sum(1 for *_, t in self._waiting if not t.done())
+
     def close(self) -> None:
+        for *_, turn in self._waiting:
+            if not turn.done():
+                turn.cancel()
+        self._waiting.clear()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None

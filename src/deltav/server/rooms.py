@@ -576,7 +576,7 @@ class Room:
         except DeltavError as exc:
             raise ClientError("no_hints", f"this game has no hard bot to ask: {exc}") from None
         decision = self.session.decision(seat, adviser.rng)
-        action = await self.hub.bots.decide(adviser, decision)
+        action = await self.hub.bots.decide(adviser, decision, urgent=True)  # a person waits for it
         conn.send({"type": "hint", "id": msg.get("id"), "step": step, "action": action.to_json(),
                    "text": self.game.describe_value(action)})
 
