@@ -22,6 +22,16 @@ from deltav.games.knighthawks.tables import tables
 _UNSET = object()
 
 
+
+def _firing(ship, wt, rules):
+    """(code, ammunition or count, weapon table row, range) of each of ``ship``'s working weapons that fire."""
+    for code, n, _mx, stt in ship.weapons:
+        if stt != OK or n == 0:
+            continue
+        w = wt[code]
+        if w.fired:
+            yield code, n, w, weapon_range(code, rules)
+
 class MoveScores:
     """The four exchange terms of ``me``'s candidate moves in ``state`` for ``player`` (``share``: enemy ship
     id -> divisor of its defensive fire, as ``planner.exposure`` takes it)."""
@@ -45,13 +55,7 @@ class MoveScores:
         # own weapons that fire (offense): (code, reach, ff, ltd, torpedo); potential: (code, reach, ff)
         own = []
         pot = []
-        for code, n, _mx, stt in me.weapons:
-            if stt != OK or n == 0:
-                continue
-            w = wt[code]
-            if not w.fired:
-                continue
-            reach = weapon_range(code, rules)
+        for code, n, w, reach in _firing(me, wt, rules):
             pot.append((code, reach, w.ff))
             if me.docked is not None and (w.ff or code == "T"):
                 continue
@@ -66,13 +70,7 @@ class MoveScores:
                 continue
             dfn = []
             nxt = []
-            for code, n, _mx, stt in e.weapons:
-                if stt != OK or n == 0:
-                    continue
-                w = wt[code]
-                if not w.fired:
-                    continue
-                reach = weapon_range(code, rules)
+            for code, _n, w, reach in _firing(e, wt, rules):
                 nxt.append((code, reach, w.ff))
                 if w.mpo or (e.docked is not None and w.ff):
                     continue

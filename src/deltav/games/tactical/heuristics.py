@@ -13,7 +13,7 @@ from deltav.core.hexgrid import distance
 
 from .courses import course_for
 from .movement import CRASH, LANDING, compute_course, speed
-from .planner import safe
+from .planner import nearest_distance, safe
 
 Hex = tuple[int, int]
 CRASH_PENALTY = -1_000_000.0
@@ -59,30 +59,6 @@ def goal_hexes(world, sh) -> tuple[tuple[Hex, ...], str]:
     return ((0, -5),), "patrol"
 
 
-def _near(h: Hex, goals) -> int:
-    """The distance from ``h`` to the nearest of ``goals`` (0 if none); hex distance inlined (every course of
-    every decision scores it twice)."""
-    best = None
-    q0, r0 = h
-    for g in goals:
-        q = g[0] - q0
-        r = g[1] - r0
-        d = q + r
-        if d < 0:
-            d = -d
-        if q < 0:
-            q = -q
-        if q > d:
-            d = q
-        if r < 0:
-            r = -r
-        if r > d:
-            d = r
-        if best is None or d < best:
-            best = d
-    return 0 if best is None else best
-
-
 def survivable(world, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | None) -> bool:
     """Can a ship here avoid crashing or leaving the map on its next move (coasting or one burn)? The
     planner's one-move :func:`~deltav.games.tactical.planner.safe` (memoised: plain values and the fixed map)."""
@@ -117,8 +93,8 @@ def score_course(world, sh, preview, goals, why: str, lookahead: bool = True) ->
         score += 2000.0
     v = preview.velocity
     drift = (dest[0] + v[0], dest[1] + v[1])
-    d_now = _near(dest, goals)
-    d_next = _near(drift, goals)
+    d_now = nearest_distance(dest, goals, 0)
+    d_next = nearest_distance(drift, goals, 0)
     sp = speed(v)
     score -= 3.0 * d_next + 1.5 * d_now
     if why in ("target", "home", "checkpoint", "refuel"):
@@ -196,7 +172,7 @@ def evaluate(state, player: int) -> float:
             if pl.target or state.rules.checkpoints or pl.escape_wins:
                 goals, _why = goal_hexes(state, sh)
                 if goals:
-                    d = _near(sh.pos, goals)
+                    d = nearest_distance(sh.pos, goals, 0)
                     best = d if best is None else min(best, d)
         if best is not None:
             score[p] += 20.0 / (1.0 + best)

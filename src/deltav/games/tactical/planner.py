@@ -34,8 +34,13 @@ Hex = tuple[int, int]
 Step = tuple[tuple[int | None, bool, tuple[Hex, ...]], tuple]
 
 
-def _near(h: Hex, goals: tuple[Hex, ...]) -> int:
-    best = 1 << 30
+_FAR = 1 << 30
+
+
+def nearest_distance(h: Hex, goals, none: int = _FAR) -> int:
+    """The hex distance from ``h`` to the nearest of ``goals`` (``none`` if there are none), the distance inlined:
+    the planner and the course scoring call it for every state and course of every decision."""
+    best = _FAR
     q0, r0 = h
     for q, r in goals:
         dq = q - q0
@@ -53,7 +58,7 @@ def _near(h: Hex, goals: tuple[Hex, ...]) -> int:
             d = dr
         if d < best:
             best = d
-    return best
+    return none if best == _FAR else best
 
 
 def estimate(dest: Hex, vel: Hex, pending: tuple[int, ...], goals: tuple[Hex, ...]) -> float:
@@ -64,8 +69,8 @@ def estimate(dest: Hex, vel: Hex, pending: tuple[int, ...], goals: tuple[Hex, ..
     for d in pending:
         q += DIRECTIONS[d][0]
         r += DIRECTIONS[d][1]
-    d_now = _near(dest, goals)
-    d_next = _near((q, r), goals)
+    d_now = nearest_distance(dest, goals)
+    d_next = nearest_distance((q, r), goals)
     sp = speed(vel)
     cap = max(1, (d_now + 1) // 2)
     return 3.0 * d_next + 1.5 * d_now + 4.0 * max(0, sp - cap)
@@ -205,10 +210,10 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
                 drift = (q, r)
                 d_now = near.get(dest)
                 if d_now is None:
-                    d_now = near[dest] = _near(dest, goals)
+                    d_now = near[dest] = nearest_distance(dest, goals)
                 d_next = near.get(drift)
                 if d_next is None:
-                    d_next = near[drift] = _near(drift, goals)
+                    d_next = near[drift] = nearest_distance(drift, goals)
                 q, r = nv  # speed(nv), inlined
                 sp = q if q >= 0 else -q
                 if (r if r >= 0 else -r) > sp:
