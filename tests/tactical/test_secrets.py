@@ -56,7 +56,7 @@ def check_spectator(s):
         assert not fog or s.ship(x["id"]).detected, f"spectator sees undetected {x['id']}"
     for x in v["ordnance"]:
         assert not fog or x["detected"], f"spectator sees undetected {x['id']}"
-    assert v["orders"] == {} and v["launched"] == []
+    assert not v["orders"] and not v["launched"]
     if "purchases" in v:
         assert v["purchases"] == [None, None]
         assert all(p["spent"] is None for p in v["players"])

@@ -1,5 +1,6 @@
-"""Views (view.py) are fresh JSON values: nothing in a view is shared with the state or with another view, so
-changing a view changes neither the state nor any later view; the view is built by view.py, not state.py."""
+"""Views (view.py) are JSON values nobody can use to change the state: what two views share (ship, player,
+ordnance, rules and options records) is read-only and refuses every change, and what is not read-only is fresh,
+so changing a view changes neither the state nor any later view; the view is built by view.py, not state.py."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import json
 
 import pytest
 
+from deltav.core.frozen import Frozen
 from deltav.core.rng import Rng
 
 from .helpers import new_state
@@ -27,8 +29,15 @@ def _random_states(scenario: str, n: int, seed: int = 3):
 
 
 def _scribble(v):
-    """Change every container of a JSON value in place (lists emptied after their items, dicts filled)."""
-    if isinstance(v, dict):
+    """Change every container of a JSON value in place (lists emptied after their items, dicts filled); a
+    read-only record must refuse."""
+    if isinstance(v, Frozen | tuple):
+        for x in v.values() if isinstance(v, Frozen) else v:
+            _scribble(x)
+        if isinstance(v, Frozen):
+            with pytest.raises(TypeError, match="read-only"):
+                v["scribbled"] = True
+    elif isinstance(v, dict):
         for x in list(v.values()):
             _scribble(x)
         v["scribbled"] = True
@@ -39,7 +48,11 @@ def _scribble(v):
 
 
 def _containers(v, out):
-    if isinstance(v, dict | list):
+    """The mutable containers of a JSON value (read-only records are skipped: they may be shared)."""
+    if isinstance(v, Frozen):
+        for x in v.values():
+            _containers(x, out)
+    elif isinstance(v, dict | list):
         out.append(v)
         for x in v.values() if isinstance(v, dict) else v:
             _containers(x, out)
@@ -55,7 +68,9 @@ def test_changing_a_view_changes_neither_the_state_nor_later_views(scenario):
             kept = copy.deepcopy(first)
             second = s.view(viewer)
             ids = {id(c) for c in _containers(second, [])}
-            assert not ids & {id(c) for c in _containers(first, [])}  # two views share no list or dict
+            assert not ids & {id(c) for c in _containers(first, [])}  # two views share no mutable list or dict
+            shared = [x for x in first["ships"] if any(x is y for y in second["ships"])]
+            assert len(shared) == len(first["ships"])  # ship records are shared, read-only
             _scribble(first)
             assert s.view(viewer) == kept == second
         assert json.dumps(s.to_json(), sort_keys=True) == state_before

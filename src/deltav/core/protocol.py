@@ -12,7 +12,9 @@ Vocabulary follows OpenSpiel where it fits. A :class:`Game` has an id, a title, 
 - ``apply_action(player, action)``: validates first and raises :class:`IllegalAction` naming the rule it
   breaks, leaving the state exactly as it was; otherwise applies and returns the events it produced.
 - ``is_terminal()``, ``result()`` (winners and reason), ``returns()`` (one number per player).
-- ``view(player)``: everything that player may know, as plain JSON; ``view(None)`` is a spectator's.
+- ``view(player)``: everything that player may know, as JSON-ready data; ``view(None)`` is a spectator's. No
+  view can be used to change the state: its parts are fresh, or read-only records shared between views
+  (:mod:`deltav.core.frozen`).
 - ``clone()``, ``to_json()`` and ``Game.state_from_json()``.
 - ``secret_tokens(player)``: strings that must never appear in that player's view (checked by the
   conformance suite).
@@ -324,6 +326,8 @@ class State:
         return standard_returns(self.num_players, self.result())
 
     def view(self, player: int | None) -> dict:
+        """What ``player`` (None: a spectator) may know, as JSON-ready data: a fresh dict whose parts are fresh
+        or read-only (``Frozen`` records, tuples) and may be shared with other views, never writable state."""
         raise NotImplementedError
 
     def clone(self) -> State:

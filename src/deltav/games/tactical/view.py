@@ -2,8 +2,12 @@
 never hold, and determinization for search bots: a full state consistent with one player's view, built from the
 view alone.
 
-Views: a fresh plain-JSON dict per call, built field by field from the state (never shared with it: every list
-and dict in a view is new). Fog of war (rulings 4 and 7): an undetected enemy ship is only counted
+Views: a fresh JSON-ready dict per call that nobody can use to change the state. What does not change from one
+step to the next is built once and shared, read-only (``deltav.core.frozen.Frozen`` records and tuples): a
+ship's record is kept with the ship (``Ship.view_rec``) with the tuple of every value it was made of and made
+again when one changes; player and ordnance records are kept by their values; the options, the rules and the
+queued orders once per (never mutated) object. The top-level dict and its lists are new in every view. Fog of
+war (rulings 4 and 7): an undetected enemy ship is only counted
 (``unseen_enemy_ships``), undetected enemy ordnance is left out, the opponent's queued orders, launches,
 forming combat group, transfers and secret fleet purchases are hidden; a spectator (``None``) sees what both
 players may both see.
@@ -30,6 +34,7 @@ from functools import lru_cache
 from operator import attrgetter
 
 from deltav.core import hexgrid
+from deltav.core.frozen import Frozen, freeze
 from deltav.core.rng import Rng
 
 from .flow import FLEET
@@ -81,19 +86,27 @@ def _base_keys(bases: tuple) -> tuple[str, ...]:
     return keys
 
 
-def player_view(st, q: int, player: int | None) -> dict:
+#: Shared read-only records by the values they are made of (players, ordnance: a few fields, often unchanged
+#: from one step to the next); cleared when large (a long search meets many).
+_PLAYER_RECS: dict[tuple, Frozen] = {}
+_ORDNANCE_RECS: dict[tuple, Frozen] = {}
+_RECS_MAX = 20_000
+
+
+def player_view(st, q: int, player: int | None) -> Frozen:
+    """Player ``q``'s record as ``player`` sees it (read-only, shared by every view showing the same values)."""
     pl = st.players[q]
-    return {
-        "home": pl.home,
-        "target": pl.target,
-        "escape_wins": pl.escape_wins,
-        "bases": list(_base_keys(pl.bases)),
-        "credits": pl.credits,
-        # secret purchases (from the opponent and from spectators): not even their total
-        "spent": None if st.phase == FLEET and q != player else pl.spent,
-        "visited": list(pl.visited),
-        "ready": pl.ready,
-    }
+    # secret purchases (from the opponent and from spectators): not even their total
+    spent = None if st.phase == FLEET and q != player else pl.spent
+    k = (pl.home, pl.target, pl.escape_wins, pl.bases, pl.credits, spent, pl.visited, pl.ready)
+    rec = _PLAYER_RECS.get(k)
+    if rec is None:
+        if len(_PLAYER_RECS) >= _RECS_MAX:
+            _PLAYER_RECS.clear()
+        rec = _PLAYER_RECS[k] = Frozen(
+            home=pl.home, target=pl.target, escape_wins=pl.escape_wins, bases=_base_keys(pl.bases),
+            credits=pl.credits, spent=spent, visited=pl.visited, ready=pl.ready)
+    return rec
 
 
 def order_view(o) -> dict:
@@ -102,23 +115,44 @@ def order_view(o) -> dict:
             "weak": list(o.weak)}
 
 
-def ordnance_view(st, o, player: int | None, fog: bool) -> dict:
+_ORDERS: dict[int, tuple] = {}
+
+
+def _orders_view(orders: dict) -> Frozen:
+    """The queued orders by ship id, sorted, read-only: one record per orders dict (the state replaces the dict
+    and never changes it; clones share it)."""
+    if not orders:
+        return _NO_ORDERS
+    hit = _ORDERS.get(id(orders))
+    if hit is not None and hit[0] is orders:
+        return hit[1]
+    rec = Frozen({k: freeze(order_view(orders[k])) for k in sorted(orders)})
+    if len(_ORDERS) >= 1000:
+        _ORDERS.clear()
+    _ORDERS[id(orders)] = (orders, rec)  # the dict is held, so its id is not reused while cached
+    return rec
+
+
+_NO_ORDERS = Frozen()
+
+
+def ordnance_view(st, o, player: int | None, fog: bool) -> Frozen:
+    """An ordnance item's record as ``player`` sees it (read-only, shared by every view showing the same
+    values)."""
     launcher = o.ship
     if launcher and fog:
         sh = st._index.get(launcher)
         if sh is not None and sh.owner != player and not sh.detected:
             launcher = None  # an undetected launcher stays unknown
-    return {
-        "id": o.id,
-        "owner": o.owner,
-        "kind": o.kind,
-        "position": [o.pos[0], o.pos[1]],
-        "velocity": [o.vel[0], o.vel[1]],
-        "pending_gravity": list(o.pending),
-        "turns_remaining": o.turns,
-        "launched_by": launcher,
-        "detected": o.detected,
-    }
+    k = (o.id, o.owner, o.kind, o.pos, o.vel, o.pending, o.turns, launcher, o.detected)
+    rec = _ORDNANCE_RECS.get(k)
+    if rec is None:
+        if len(_ORDNANCE_RECS) >= _RECS_MAX:
+            _ORDNANCE_RECS.clear()
+        rec = _ORDNANCE_RECS[k] = Frozen(
+            id=o.id, owner=o.owner, kind=o.kind, position=o.pos, velocity=o.vel, pending_gravity=o.pending,
+            turns_remaining=o.turns, launched_by=launcher, detected=o.detected)
+    return rec
 
 
 def next_ordnance_view(st, player: int | None, seen: list) -> int:
@@ -147,21 +181,20 @@ def combat_view(st, player: int | None) -> dict | None:
     return d
 
 
-_OPTION_ITEMS: dict[int, tuple] = {}
+_OPTIONS: dict[int, tuple] = {}
 
 
-def _option_items(options: dict) -> tuple:
-    """The options a view shows (all but the scenario path, sorted), computed once per options dict (a game's
-    options never change; clones share the dict)."""
-    key = id(options)
-    hit = _OPTION_ITEMS.get(key)
+def _options_view(options: dict) -> Frozen:
+    """The options a view shows (all but the scenario path, sorted), read-only: one record per options dict (a
+    game's options never change; clones share the dict)."""
+    hit = _OPTIONS.get(id(options))
     if hit is not None and hit[0] is options:
         return hit[1]
-    items = tuple((k, options[k]) for k in sorted(options) if k != "scenario")
-    if len(_OPTION_ITEMS) > 1000:
-        _OPTION_ITEMS.clear()
-    _OPTION_ITEMS[key] = (options, items)  # the dict is held, so its id is not reused while cached
-    return items
+    rec = freeze({k: options[k] for k in sorted(options) if k != "scenario"})
+    if len(_OPTIONS) > 1000:
+        _OPTIONS.clear()
+    _OPTIONS[id(options)] = (options, rec)  # the dict is held, so its id is not reused while cached
+    return rec
 
 
 #: Every value of a ship that its view record is made of (all immutable: ints, strings, tuples), read in C.
@@ -171,7 +204,7 @@ _record_key = attrgetter("id", "owner", "type", "pos", "vel", "fuel", "pending",
                          "emplaced")
 
 
-def _template(k: tuple) -> dict:
+def _template(k: tuple) -> Frozen:
     (sid, owner, stype, pos, vel, fuel, pending, landed, destroyed, cause, disabled, overload_used, cargo_used,
      passengers, nukes, detected, heroic, control, resupplied, path, hidden, fugitive, revealed, carrying_base,
      emplaced) = k
@@ -203,41 +236,39 @@ def _template(k: tuple) -> dict:
         out["hidden_identity"] = True
         out["revealed"] = revealed
         out["identity"] = "fugitives" if fugitive else "decoy"
-    return out
+    return Frozen(out)
 
 
-def ship_view(sh, identity: bool) -> dict:
-    """A ship's record in a view: the JSON of ``Ship.to_json(identity)``, a fresh dict whose hexes, velocity,
-    pending gravity and path are the ship's own tuples (immutable values, shared). It is copied from a template
-    the ship keeps (``Ship.view_rec``, carried over by ``copy``) with the tuple of every value it was made of: a
-    changed value makes a new template, so the rules code never has to clear it."""
+def ship_view(sh, identity: bool) -> Frozen:
+    """A ship's record in a view: the JSON of ``Ship.to_json(identity)``, read-only and shared by every view
+    until one of the ship's values changes. The ship keeps it (``Ship.view_rec``, carried over by ``copy``) with
+    the tuple of every value it was made of, and the variant with the identity hidden once it was asked: a changed
+    value makes new records, so the rules code never has to clear them."""
     k = _record_key(sh)
     hit = sh.view_rec
     if hit is None or hit[0] != k:
-        hit = sh.view_rec = (k, _template(k))
-    out = hit[1].copy()
-    if not identity and sh.hidden:
-        out["identity"] = "unknown"
-    return out
+        hit = sh.view_rec = [k, _template(k), None]
+    if identity or not sh.hidden:
+        return hit[1]
+    unknown = hit[2]
+    if unknown is None:
+        unknown = hit[2] = Frozen({**hit[1], "identity": "unknown"})
+    return unknown
 
 
 _RULES: dict[int, tuple] = {}
 
 
-def _rules_view(rules) -> dict:
-    """``rules.to_json()`` (a fresh dict; its lists as the rules' own tuples), from a template made once per
-    rules object (a frozen dataclass: a scenario's rule flags never change; clones share it)."""
+def _rules_view(rules) -> Frozen:
+    """``rules.to_json()``, read-only, made once per rules object (a frozen dataclass: a scenario's rule flags
+    never change; clones share it)."""
     key = id(rules)
     hit = _RULES.get(key)
     if hit is None or hit[0] is not rules:
-        d = rules.to_json()
-        d["allowed_ordnance"] = tuple(rules.allowed_ordnance)
-        d["checkpoints"] = tuple(rules.checkpoints)
-        d["fleet_purchases"] = tuple(rules.fleet_purchases)
         if len(_RULES) > 1000:
             _RULES.clear()
-        hit = _RULES[key] = (rules, d)  # the object is held, so its id is not reused while cached
-    return hit[1].copy()
+        hit = _RULES[key] = (rules, freeze(rules.to_json()))  # the object is held, so its id is not reused
+    return hit[1]
 
 
 def state_view(st, player: int | None) -> dict:
@@ -260,7 +291,7 @@ def state_view(st, player: int | None) -> dict:
     out = {
         "scenario": st.scenario_id,
         "name": st.scenario_name,
-        "options": dict(_option_items(options)),
+        "options": _options_view(options),
         "rules": _rules_view(st.rules),
         "turn": st.turn,
         "first_player": st.first,
@@ -277,8 +308,8 @@ def state_view(st, player: int | None) -> dict:
         "moral_victory_flag": st.moral,
         "result": st.res.to_json() if st.res else None,
         # the opponent and a spectator: queued orders and launches are private
-        "orders": {k: order_view(st.orders[k]) for k in sorted(st.orders)} if mine else {},
-        "launched": list(st.launched) if mine else [],
+        "orders": _orders_view(st.orders) if mine else _NO_ORDERS,
+        "launched": st.launched if mine else (),
         "hazards": [[s, f"{h[0]},{h[1]}"] for s, h in st.hazards
                     if not fog or index[s].owner == player or index[s].detected],
         "combat": combat_view(st, player),
