@@ -6,6 +6,7 @@ Node, say) can be taken on the same machine.
     .venv/bin/python benchmarks/bench_hard.py tactical --games 5               # every tactical scenario
     .venv/bin/python benchmarks/bench_hard.py mining standard --bot bot:normal --json out.json
     .venv/bin/python benchmarks/bench_hard.py tactical duel --reference ref.json   # print ratios
+    .venv/bin/python benchmarks/bench_hard.py tactical duel --direct --src /tmp/old/src  # an older tree
 
 Per scenario it prints:
 - ``games/s`` and ``turns/s``: whole games and game turns (``State.turn_count``) per second of CPU time;
@@ -18,7 +19,9 @@ Per scenario it prints:
 All times are CPU time of this process (``time.process_time``), so other jobs on the machine do not inflate them;
 bots run in this process (no pool). ``--reference FILE`` reads a JSON document with the same keys per scenario
 (``{"duel": {"games_per_s": ..., "engine_view_ms_per_pt": ...}}``) and prints ours / theirs for rates and
-theirs / ours for costs (above 1 means deltav is faster).
+theirs / ours for costs (above 1 means deltav is faster). ``--direct`` plays on the state itself instead of
+through a Session (the engine's cost without the session's event filtering and record keeping), the only way an
+older tree without a Session (``--src``, before 2026-11-30) can be measured; compare direct with direct.
 """
 
 from __future__ import annotations
@@ -29,21 +32,84 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+def _source_tree() -> str:
+    """The ``src`` directory to import deltav from: ``--src DIR`` (an older tree, for a before/after) or this
+    checkout's (read before the imports below)."""
+    for i, arg in enumerate(sys.argv):
+        if arg == "--src" and i + 1 < len(sys.argv):
+            return sys.argv[i + 1]
+        if arg.startswith("--src="):
+            return arg.split("=", 1)[1]
+    return str(Path(__file__).resolve().parents[1] / "src")
+
+
+sys.path.insert(0, _source_tree())
 
 from deltav.agents import make_agent  # noqa: E402
-from deltav.core.heap import freeze_startup  # noqa: E402
 from deltav.core.protocol import Decision  # noqa: E402
 from deltav.core.rng import Rng, derive_seed  # noqa: E402
-from deltav.core.session import Session  # noqa: E402
 from deltav.games import load_all  # noqa: E402
+
+try:
+    from deltav.core.heap import freeze_startup  # noqa: E402
+    from deltav.core.session import Session  # noqa: E402
+except ImportError:  # an older tree (--src): no session (only --direct) and no start-up freeze
+    Session = None
+
+    def freeze_startup():
+        pass
 
 RATES = ("games_per_s", "turns_per_s")
 COSTS = ("engine_view_ms_per_pt", "view_ms_per_pt", "bot_ms_per_decision", "bot_ms_per_pt")
 
 
+def play_direct(game, options: dict, seed: int, specs: list[str]) -> dict:
+    """One game on the state itself (no Session: no per-seat event filtering by the session, no record), as a
+    bot's search or the tree of 2026-11-29 plays; the same split of CPU time as ``play``."""
+    opts = game.resolve_options(options)
+    state = game.new_initial_state(opts, seed)
+    agents = [make_agent(game.id, s.removeprefix("bot:")) for s in specs]
+    rngs = [Rng(derive_seed(seed, "seat", p)) for p in range(len(specs))]
+    clock = time.process_time
+    engine = view = bots = 0.0
+    decisions = player_turns = 0
+    last = None
+    while not state.is_terminal():
+        for p in list(state.current_players()):
+            t0 = clock()
+            v = state.view(p)
+            t1 = clock()
+            legal = list(state.legal_actions(p))
+            t2 = clock()
+            action = agents[p].act(Decision(game, p, v, legal, rngs[p], opts))
+            t3 = clock()
+            watching = 0.0  # the bots' observe(): their time, not the engine's
+            events = state.apply_action(p, action)
+            for q in range(len(specs)):
+                seen = [e for e in events if e.visible_to(q)]
+                if seen:
+                    t5 = clock()
+                    agents[q].observe(q, seen)
+                    watching += clock() - t5
+            t4 = clock()
+            view += t1 - t0
+            engine += (t2 - t1) + (t4 - t3) - watching
+            bots += t3 - t2 + watching
+            decisions += 1
+            if p != last:
+                player_turns += 1
+                last = p
+            if state.is_terminal():
+                break
+    # an older tree's tactical turn_count() was None: its game turn is the state's ``turn``
+    return {"engine": engine, "view": view, "bots": bots, "decisions": decisions, "player_turns": player_turns,
+            "turns": state.turn_count() or getattr(state, "turn", 0) or 0}
+
+
 def play(game, options: dict, seed: int, specs: list[str]) -> dict:
-    """One game; returns the CPU seconds spent in the engine, the views and the bots, and the counts."""
+    """One game through a Session (what a server or a match runner pays); returns the CPU seconds spent in the
+    engine, the views and the bots, and the counts."""
     session = Session(game, options, seed, specs)
     agents = [make_agent(game.id, s.removeprefix("bot:")) for s in specs]
     rngs = [Rng(derive_seed(seed, "seat", p)) for p in range(len(specs))]
@@ -61,16 +127,19 @@ def play(game, options: dict, seed: int, specs: list[str]) -> dict:
             decision = Decision(game, p, v, legal, rngs[p], session.options)
             action = agents[p].act(decision)
             t3 = clock()
+            watching = 0.0  # the bots' observe(): their time, not the engine's
             outcome = session.submit_action(p, action)
             for applied in outcome.applied:
                 for q in range(len(specs)):
                     seen = applied.events_for(q)
                     if seen:
+                        t5 = clock()
                         agents[q].observe(q, seen)
+                        watching += clock() - t5
             t4 = clock()
             view += t1 - t0
-            engine += (t2 - t1) + (t4 - t3)
-            bots += t3 - t2
+            engine += (t2 - t1) + (t4 - t3) - watching
+            bots += t3 - t2 + watching
             decisions += 1
             if p != last:
                 player_turns += 1
@@ -79,13 +148,14 @@ def play(game, options: dict, seed: int, specs: list[str]) -> dict:
             "turns": session.state.turn_count() or 0}
 
 
-def bench(game, scenario: str | None, games: int, seed: int, specs: list[str], players: int | None = None) -> dict:
+def bench(game, scenario: str | None, games: int, seed: int, specs: list[str], players: int | None = None,
+          direct: bool = False) -> dict:
     options = {"scenario": scenario} if scenario else {}
     if players:
         options["players"] = players
     totals = {"engine": 0.0, "view": 0.0, "bots": 0.0, "decisions": 0, "player_turns": 0, "turns": 0}
     for i in range(games):
-        r = play(game, options, derive_seed(seed, "bench_hard", i), specs)
+        r = (play_direct if direct else play)(game, options, derive_seed(seed, "bench_hard", i), specs)
         for k in totals:
             totals[k] += r[k]
     cpu = totals["engine"] + totals["view"] + totals["bots"]
@@ -117,10 +187,16 @@ def main(argv=None) -> int:
     ap.add_argument("--players", type=int, help="for games with a player count (mining)")
     ap.add_argument("--json", help="write the rows as JSON to this file ('-' for stdout)")
     ap.add_argument("--reference", help="a JSON file of the other implementation's figures per scenario")
+    ap.add_argument("--direct", action="store_true",
+                    help="call the engine on the state itself, not through a Session (a bot's view of the cost; "
+                         "the only mode for an older --src tree)")
+    ap.add_argument("--src", help="import deltav from this source tree (e.g. a git archive of an older commit)")
     ap.add_argument("--no-freeze", action="store_true",
                     help="leave the start-up heap to the collector (bot processes of deltav serve and simulate "
                          "--jobs freeze it: deltav.core.heap)")
     args = ap.parse_args(argv)
+    if Session is None and not args.direct:
+        ap.error("this tree has no deltav.core.session: use --direct")
     registry = load_all()
     if not args.no_freeze:
         freeze_startup()
@@ -139,7 +215,7 @@ def main(argv=None) -> int:
         if args.players:
             base["players"] = args.players
         n = game.num_players(game.resolve_options(base))
-        r = bench(game, sc, args.games, args.seed, [args.bot] * n, args.players)
+        r = bench(game, sc, args.games, args.seed, [args.bot] * n, args.players, args.direct)
         rows.append(r)
         print(f"{sc or '-':20} {r['games_per_s']:8.2f} {r['turns_per_s']:8.1f} {r['avg_turns']:6.1f} "
               f"{r['engine_view_ms_per_pt']:14.3f} {r['view_ms_per_pt']:10.3f} {r['bot_ms_per_decision']:10.3f} "
