@@ -109,24 +109,30 @@ def player_view(st, q: int, player: int | None) -> Frozen:
     return rec
 
 
-def order_view(o) -> dict:
-    """An Order's JSON form (the same as ``Order.to_json()``, built directly)."""
-    return {"type": "order", "ship": o.ship, "burn": o.burn, "overload": o.overload, "land": o.land,
-            "weak": list(o.weak)}
-
-
 _ORDERS: dict[int, tuple] = {}
+_ORDER_RECS: dict = {}
+
+
+def _order_rec(o) -> Frozen:
+    """One order's record, read-only, kept by the order (a frozen value: equal orders share one record)."""
+    rec = _ORDER_RECS.get(o)
+    if rec is None:
+        if len(_ORDER_RECS) >= _RECS_MAX:
+            _ORDER_RECS.clear()
+        rec = _ORDER_RECS[o] = Frozen(type="order", ship=o.ship, burn=o.burn, overload=o.overload, land=o.land,
+                                      weak=tuple(o.weak))
+    return rec
 
 
 def _orders_view(orders: dict) -> Frozen:
     """The queued orders by ship id, sorted, read-only: one record per orders dict (the state replaces the dict
-    and never changes it; clones share it)."""
+    and never changes it; clones share it), made of one shared record per order."""
     if not orders:
         return _NO_ORDERS
     hit = _ORDERS.get(id(orders))
     if hit is not None and hit[0] is orders:
         return hit[1]
-    rec = Frozen({k: freeze(order_view(orders[k])) for k in sorted(orders)})
+    rec = Frozen({k: _order_rec(orders[k]) for k in sorted(orders)})
     if len(_ORDERS) >= 1000:
         _ORDERS.clear()
     _ORDERS[id(orders)] = (orders, rec)  # the dict is held, so its id is not reused while cached
@@ -278,11 +284,14 @@ def state_view(st, player: int | None) -> dict:
     ships = []
     add = ships.append
     unseen = 0
+    key = _record_key
     for sh in st.ships:
-        if sh.owner == player:
-            add(ship_view(sh, True))
-        elif not fog or sh.detected:
-            add(ship_view(sh, sh.revealed))
+        if sh.owner == player or not fog or sh.detected:
+            hit = sh.view_rec  # ship_view's record, inlined for the common case (kept and not hidden)
+            if hit is not None and not sh.hidden and hit[0] == key(sh):
+                add(hit[1])
+            else:
+                add(ship_view(sh, sh.owner == player or sh.revealed))
         elif not sh.destroyed:
             unseen += 1
     seen_ordnance = [o for o in st.ordnance if not fog or o.owner == player or o.detected]
