@@ -238,7 +238,8 @@ class Ordnance:
 
 
 class Player:
-    __slots__ = ("home", "target", "escape_wins", "bases", "credits", "visited", "ready", "spent")
+    __slots__ = ("home", "target", "escape_wins", "bases", "credits", "visited", "ready", "spent",
+                 "view_rec")  # view.py's last record of the player, with the values it was made of (view.py only)
 
     def __init__(self, home: str, target: str, escape_wins: bool, bases: tuple[Hex, ...], credits: int):
         self.home = home
@@ -249,6 +250,7 @@ class Player:
         self.visited: tuple[str, ...] = ()
         self.ready = False
         self.spent = 0
+        self.view_rec = None
 
     def copy(self) -> Player:
         p = Player.__new__(Player)
@@ -260,6 +262,7 @@ class Player:
         p.visited = self.visited
         p.ready = self.ready
         p.spent = self.spent
+        p.view_rec = self.view_rec
         return p
 
     def to_json(self) -> dict:

@@ -93,12 +93,21 @@ _ORDNANCE_RECS: dict[tuple, Frozen] = {}
 _RECS_MAX = 20_000
 
 
+#: The values a player's record is made of (the shown ``spent`` is added: it depends on the viewer).
+_player_key = attrgetter("home", "target", "escape_wins", "bases", "credits", "visited", "ready")
+
+
 def player_view(st, q: int, player: int | None) -> Frozen:
-    """Player ``q``'s record as ``player`` sees it (read-only, shared by every view showing the same values)."""
+    """Player ``q``'s record as ``player`` sees it: read-only, kept with the player (``Player.view_rec``, carried
+    over by ``copy``) with the values it was made of, one record per shown ``spent`` (hidden from the opponent
+    during fleet building)."""
     pl = st.players[q]
     # secret purchases (from the opponent and from spectators): not even their total
     spent = None if st.phase == FLEET and q != player else pl.spent
-    k = (pl.home, pl.target, pl.escape_wins, pl.bases, pl.credits, spent, pl.visited, pl.ready)
+    k = (_player_key(pl), spent)
+    hit = pl.view_rec
+    if hit is not None and hit[0] == k:
+        return hit[1]
     rec = _PLAYER_RECS.get(k)
     if rec is None:
         if len(_PLAYER_RECS) >= _RECS_MAX:
@@ -106,21 +115,23 @@ def player_view(st, q: int, player: int | None) -> Frozen:
         rec = _PLAYER_RECS[k] = Frozen(
             home=pl.home, target=pl.target, escape_wins=pl.escape_wins, bases=_base_keys(pl.bases),
             credits=pl.credits, spent=spent, visited=pl.visited, ready=pl.ready)
+    pl.view_rec = (k, rec)
     return rec
 
 
 _ORDERS: dict[int, tuple] = {}
-_ORDER_RECS: dict = {}
+_ORDER_RECS: dict[int, tuple] = {}
 
 
 def _order_rec(o) -> Frozen:
-    """One order's record, read-only, kept by the order (a frozen value: equal orders share one record)."""
-    rec = _ORDER_RECS.get(o)
-    if rec is None:
-        if len(_ORDER_RECS) >= _RECS_MAX:
-            _ORDER_RECS.clear()
-        rec = _ORDER_RECS[o] = Frozen(type="order", ship=o.ship, burn=o.burn, overload=o.overload, land=o.land,
-                                      weak=tuple(o.weak))
+    """One order's record, read-only, kept by the order object (a frozen value, held so its id is not reused)."""
+    hit = _ORDER_RECS.get(id(o))
+    if hit is not None and hit[0] is o:
+        return hit[1]
+    if len(_ORDER_RECS) >= _RECS_MAX:
+        _ORDER_RECS.clear()
+    rec = Frozen(type="order", ship=o.ship, burn=o.burn, overload=o.overload, land=o.land, weak=tuple(o.weak))
+    _ORDER_RECS[id(o)] = (o, rec)
     return rec
 
 
@@ -294,7 +305,7 @@ def state_view(st, player: int | None) -> dict:
                 add(ship_view(sh, sh.owner == player or sh.revealed))
         elif not sh.destroyed:
             unseen += 1
-    seen_ordnance = [o for o in st.ordnance if not fog or o.owner == player or o.detected]
+    seen_ordnance = [o for o in st.ordnance if not fog or o.owner == player or o.detected] if st.ordnance else ()
     mine = player is not None and player == st.active
     index = st._index
     out = {
@@ -309,8 +320,8 @@ def state_view(st, player: int | None) -> dict:
         "players": [player_view(st, 0, player), player_view(st, 1, player)],
         "ships": ships,
         "unseen_enemy_ships": unseen,
-        "ordnance": [ordnance_view(st, o, player, fog) for o in seen_ordnance],
-        "next_ordnance": next_ordnance_view(st, player, seen_ordnance),
+        "ordnance": [ordnance_view(st, o, player, fog) for o in seen_ordnance] if seen_ordnance else [],
+        "next_ordnance": next_ordnance_view(st, player, seen_ordnance) if seen_ordnance or not fog else 1,
         "destroyed_bases": sorted(f"{h[0]},{h[1]}" for h in st.destroyed_bases) if st.destroyed_bases else [],
         "destroyed_asteroids": (sorted(f"{h[0]},{h[1]}" for h in st.destroyed_asteroids)
                                 if st.destroyed_asteroids else []),
