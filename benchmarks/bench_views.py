@@ -141,7 +141,7 @@ def measure(wanted: set[str] | None) -> dict[str, dict]:
                     drng = Rng(99)
                     # a bot's use: several worlds drawn from the view of the decision at hand (a game may
                     # reuse what it read from that view for the next draws)
-                    samples = [(s.view(p), p) for s, p in seats for _ in range(DRAWS)]
+                    samples = [(v, p) for s, p in seats for v in (s.view(p),) for _ in range(DRAWS)]
                     det = _best(lambda vp, g=game, r=drng: g.determinize(vp[0], vp[1], r), samples)
                     # the first draw from a new view: the view built and read (minus the view's own cost)
                     both = _best(lambda sp, g=game, r=drng: g.determinize(sp[0].view(sp[1]), sp[1], r), seats)

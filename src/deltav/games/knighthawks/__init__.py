@@ -17,7 +17,7 @@ from deltav.games.knighthawks import scenarios as scen
 from deltav.games.knighthawks.messages import ACTIONS, EVENTS
 from deltav.games.knighthawks.rulings import RULING_OPTIONS
 from deltav.games.knighthawks.state import KHState
-from deltav.games.knighthawks.view import sample_world
+from deltav.games.knighthawks import worlds
 
 
 def _scenario_for(options: Mapping[str, Any]) -> scen.Scenario:
@@ -142,8 +142,9 @@ class KnightHawks(Game):
         """A full state from ``player``'s view: the other side's hidden traps (their number is in the view)
         are placed at random map hexes off planets, each a mine pattern or a seeker with even odds; once a
         repair turn has passed, each damaged item of an enemy ship may have been repaired in secret (25% each;
-        the view's record stays the world's picture of it)."""
-        return KHState.from_json(sample_world(view, player, rng))
+        the view's record stays the world's picture of it). The state of ``sample_world``'s JSON, built by
+        reuse (``worlds.py``)."""
+        return worlds.determinize(view, player, rng)
 
 
 KHState.game = KnightHawks
