@@ -55,3 +55,17 @@ def test_derived_seeds_differ():
 def test_below_rejects_bad_bounds():
     with pytest.raises(ValueError):
         Rng(1).below(0)
+
+
+def test_shuffle_takes_the_draws_of_below_from_the_end():
+    """The inlined shuffle is Fisher-Yates with ``below(i + 1)`` for each i from the end, draw for draw."""
+    for seed in range(300):
+        for size in (0, 1, 2, 3, 7, 40, 101):
+            a, b = Rng(seed), Rng(seed)
+            xs = list(range(size))
+            ys = list(range(size))
+            a.shuffle(xs)
+            for i in range(size - 1, 0, -1):
+                j = b.below(i + 1)
+                ys[i], ys[j] = ys[j], ys[i]
+            assert xs == ys and a.state == b.state

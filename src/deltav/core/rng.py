@@ -111,11 +111,22 @@ class Rng:
         return seq[self.below(len(seq))]
 
     def shuffle(self, seq: MutableSequence) -> None:
-        """Fisher-Yates in place, from the end."""
-        below = self.below
+        """Fisher-Yates in place, from the end: ``j = below(i + 1)`` for each ``i`` (the draw inlined: a
+        determinizer shuffles every hidden tile of every sampled world)."""
+        s = self.state
         for i in range(len(seq) - 1, 0, -1):
-            j = below(i + 1)
+            n = i + 1
+            threshold = (1 << 64) % n
+            while True:
+                s = (s + _GOLDEN) & _MASK
+                z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                m = (z ^ (z >> 31)) * n
+                if (m & _MASK) >= threshold:
+                    break
+            j = m >> 64
             seq[i], seq[j] = seq[j], seq[i]
+        self.state = s
 
     def sample(self, seq: Sequence[T], k: int) -> list[T]:
         pool = list(seq)

@@ -271,9 +271,48 @@ def _mask_of(squares) -> int:
     return m
 
 
+class _Read:
+    """What every world drawn from one view shares: a state built from it (the unseen tiles in their unshuffled
+    order, a placeholder RNG), and the unseen tiles with the squares they may be on."""
+
+    __slots__ = ("view", "guard", "base", "unknown", "unknown_squares")
+
+
+#: Recently determinized views, by identity (the view is held, so its id is not reused while it is cached): a bot
+#: draws its worlds from the view of the decision at hand, so a few are enough.
+_READS: dict[int, _Read] = {}
+_READS_MAX = 16
+
+
+def _guard(v: Mapping) -> tuple:
+    """A few facts of a view that change with every step (a view changed after it was read is read again)."""
+    return (v["turn"], v["current_player"], v["phase"], len(v["queue"] or ()), v["scan_left"], len(v["discarded"]),
+            sum(map(len, v["hands"])), sum(map(len, v["collected"])), v["status"].count("face_up"))
+
+
 def determinize(view: Mapping, player: int, rng: Rng) -> MiningState:
     """A full state consistent with ``view`` (player ``player``'s), the unseen tiles shuffled with ``rng`` over the
-    face-down squares the viewer does not know. Reads the view only; never changes it."""
+    face-down squares the viewer does not know. Reads the view only; never changes it. The first draw from a view
+    reads it into a state kept with the view, by identity, in a small cache; every draw clones that state and
+    shuffles the unseen tiles into it, giving the very state a fresh read and build would."""
+    r = _READS.get(id(view))
+    if r is None or r.view is not view or r.guard != _guard(view):
+        r = _read(view)
+        if len(_READS) >= _READS_MAX:
+            del _READS[next(iter(_READS))]
+        _READS[id(view)] = r
+    unknown = r.unknown[:]
+    rng.shuffle(unknown)
+    world = r.base.clone()
+    sq = world.sq
+    for s, t in zip(r.unknown_squares, unknown):
+        sq[s] = t
+    world.rng = Rng(rng.next64())
+    return world
+
+
+def _read(view: Mapping) -> _Read:
+    """A view read once for :func:`determinize` (every field but the unseen tiles' squares)."""
     cfg = config_of_view(view)
     idx = cfg.id_index
     sq = [-1] * SQUARES
@@ -298,9 +337,6 @@ def determinize(view: Mapping, player: int, rng: Rng) -> MiningState:
     unknown = [t for t in range(len(cfg.ids)) if t not in seen]
     if len(unknown) != len(unknown_squares):
         raise ValueError(f"view inconsistent: {len(unknown)} unseen tiles for {len(unknown_squares)} unknown squares")
-    rng.shuffle(unknown)
-    for s, t in zip(unknown_squares, unknown):
-        sq[s] = t
     counters = cfg.counter_index
     holders = [0] * cfg.counters
     spent = 0
@@ -328,7 +364,7 @@ def determinize(view: Mapping, player: int, rng: Rng) -> MiningState:
         matched, attempt, bid, bid_done, mismatch, extra = [], -1, -1, False, -1, []
     res = view["result"]
     d = {
-        "squares": sq, "faceup": faceup, "rockets": rockets, "shipyards": view["shipyards"],
+        "faceup": faceup, "rockets": rockets, "shipyards": view["shipyards"],
         "alien": view["alien"] if view["alien"] is not None else -1, "aliens": view["aliens_revealed"],
         "looked": looked, "public": pub, "holders": holders, "spent": spent,
         "hands": [[(idx[x["id"]], x["acquired_turn"]) for x in h] for h in view["hands"]],
@@ -343,4 +379,13 @@ def determinize(view: Mapping, player: int, rng: Rng) -> MiningState:
         "sabotage_square": view["sabotage_square"] if view["sabotage_square"] is not None else -1,
         "reason": res["reason"] if res else "", "winners": res["winners"] if res else [],
     }
-    return build(cfg, d, Rng(rng.next64()))
+    for s, t in zip(unknown_squares, unknown):
+        sq[s] = t  # unshuffled: each draw shuffles them again (the squares' occupancy is the same)
+    d["squares"] = sq
+    r = _Read()
+    r.view = view
+    r.guard = _guard(view)
+    r.base = build(cfg, d, Rng(0))
+    r.unknown = unknown
+    r.unknown_squares = unknown_squares
+    return r

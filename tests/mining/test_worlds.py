@@ -1,0 +1,58 @@
+"""Determinization by reuse (mining view.py ``determinize``): the worlds drawn from one view after the first are
+the very states a fresh read of the view gives, after the very same draws, for every set-up and player count."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from deltav.core.rng import Rng
+from deltav.games import load_all
+from deltav.games.mining import view as mining_view
+
+GAME = load_all()["mining"]
+
+
+def _positions(options: dict, seed: int, every: int = 7, limit: int = 25):
+    state = GAME.new_initial_state(GAME.resolve_options(options), seed)
+    rng = Rng(seed)
+    out = []
+    step = 0
+    while not state.is_terminal() and len(out) < limit:
+        p = state.current_players()[0]
+        legal = state.legal_actions(p)
+        state.apply_action(p, legal[rng.below(len(legal))])
+        step += 1
+        if step % every == 0:
+            out.append(state.clone())
+    return out
+
+
+@pytest.mark.parametrize("scenario", [s.id for s in GAME.scenarios()])
+@pytest.mark.parametrize("players", [2, 4])
+def test_later_draws_from_a_view_equal_fresh_reads(scenario, players):
+    checked = 0
+    for state in _positions({"scenario": scenario, "players": players}, 5):
+        p = state.current_players()[0]
+        view = state.view(p)
+        a, b = Rng(77 + checked), Rng(77 + checked)
+        for _ in range(3):
+            kept = mining_view.determinize(view, p, a)  # the same view object: read once, then reused
+            fresh = mining_view.determinize(dict(view), p, b)  # a new top-level dict: read afresh
+            assert json.dumps(kept.to_json(), sort_keys=True) == json.dumps(fresh.to_json(), sort_keys=True)
+            assert a.to_json() == b.to_json()
+            assert kept.view(p) == view
+        checked += 1
+    assert checked
+
+
+def test_a_view_changed_after_a_draw_is_read_again():
+    first, later = _positions({"players": 3}, 9)[1:3]
+    p = first.current_players()[0]
+    view = first.view(p)
+    mining_view.determinize(view, p, Rng(1))
+    view.update(later.view(p))  # the same dict, now another position
+    got = mining_view.determinize(view, p, Rng(2))
+    fresh = mining_view.determinize(dict(view), p, Rng(2))
+    assert json.dumps(got.to_json(), sort_keys=True) == json.dumps(fresh.to_json(), sort_keys=True)
