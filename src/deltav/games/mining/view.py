@@ -5,6 +5,16 @@ collections, bribes, contracts, the turn's phase, and *which* squares each playe
 faces of the face-down tiles ``p`` has seen. The id of a face-down tile appears only when the viewer knows
 that tile; ``view(None)`` shows only public facts.
 
+What is fresh and what is shared: the top-level dict of a view and its per-player lists (``tiles``,
+``rockets``, ``looked``, ``hands``, ``collected``, ``scores``, ``deciding``) are built on every call; what they
+hold, and every other part, is read-only and may be handed to many views: ``Frozen`` records and tuples
+(``deltav.core.frozen``; the same JSON as the dicts and lists they stand for). ``_Records`` keeps them, one
+table per config: the options, each tile's face, each collected tile as counted, each hand card, and the rows
+made of a few state fields (the bribes by holders and spent mask, the contracts by owners, a hand or a
+collection by its pairs, the attempt by its fields). A record is looked up by the tuple of the very values it
+shows, so it is never stale; the squares' status and index tuples are cached by their bitmasks. The state's
+own tuples (``queue``, ``picks``, ``extra``) are handed out as they are; its lists are copied.
+
 ``determinize(view, p, rng)`` builds a full state from such a view alone: the tiles the viewer has not seen
 (all tile ids less the ids the view shows) are shuffled uniformly over the face-down squares the viewer does
 not know. Opponents' knowledge is kept as the public set of squares they looked at, so in the sampled world
@@ -120,7 +130,7 @@ class _Records:
     the options, each tile's face, each collected tile as counted, each card of a hand, and the rows that
     depend on a few state fields (bribes, contracts, a hand, a collection), kept by the tuple of those fields."""
 
-    __slots__ = ("cfg", "options", "faces", "counted", "cards", "bribes", "contracts", "hands", "colls")
+    __slots__ = ("cfg", "options", "faces", "counted", "cards", "bribes", "contracts", "hands", "colls", "attempts")
 
     def __init__(self, cfg: Config):
         self.cfg = cfg  # held, so the id this is cached under is not reused
@@ -132,7 +142,8 @@ class _Records:
         self.bribes: dict[tuple, tuple] = {}  # (holders, spent mask) -> the bribes rows
         self.contracts: dict[tuple, tuple] = {}  # owners -> the contracts rows
         self.hands: dict[tuple, tuple] = {}  # a hand's (tile, acquired) pairs -> its cards
-        self.colls: dict[tuple, tuple] = {}  # a collection's (tile, counted as) pairs -> (its records, value)
+        self.colls: dict[tuple, tuple] = {}  # a collection's (tile, counted as) pairs -> (its records, values)
+        self.attempts: dict[tuple, Frozen] = {}  # the attempt's fields -> its record
 
     def bribes_of(self, holder: list, spent: int) -> tuple[tuple, tuple]:
         """The bribes rows and the spent counters each player holds (what scoring charges), for these fields."""
@@ -184,6 +195,27 @@ class _Records:
             _put(self.colls, key, out)
         return out
 
+    def attempt_of(self, st: MiningState) -> Frozen:
+        """The contract attempt in progress (``st.att >= 0``) as a record, kept by the fields it shows."""
+        bid = st.bid
+        key = (st.att, st.matched, st.extra, st.mismatch, bid, st.holder[bid] if bid >= 0 else -1, st.bid_done)
+        out = self.attempts.get(key)
+        if out is None:
+            cfg = self.cfg
+            out = freeze({
+                "contract": cfg.contracts[st.att].id,
+                "matched": [{"square": s, "tile": cfg.ids[t], "counted_as": MINERALS[m]} for s, t, m in st.matched],
+                "extra": st.extra,
+                "mismatch": st.mismatch if st.mismatch >= 0 else None,
+                "bid": {"bribe": cfg.counter_ids[bid], "bidder": st.holder[bid]} if bid >= 0 else None,
+                "bid_done": st.bid_done,
+            })
+            _put(self.attempts, key, out)
+        return out
+
+
+_NO_COLL = ((), ())  # an empty collection: no records, no values
+
 
 def _put(cache: dict, key, value) -> None:
     if len(cache) > 4096:  # search visits many states: keep the tables bounded
@@ -219,17 +251,8 @@ def make_view(st: MiningState, p: int | None) -> dict:
     for s in _mask_squares(shown):
         tiles[s] = faces[sq[s]]
     rk = st.rk
-    attempt = None
-    if st.att >= 0:
-        attempt = {
-            "contract": cfg.contracts[st.att].id,
-            "matched": [{"square": s, "tile": cfg.ids[t], "counted_as": MINERALS[m]} for s, t, m in st.matched],
-            "extra": st.extra,
-            "mismatch": st.mismatch if st.mismatch >= 0 else None,
-            "bid": {"bribe": cfg.counter_ids[st.bid], "bidder": st.holder[st.bid]} if st.bid >= 0 else None,
-            "bid_done": st.bid_done,
-        }
-    colls = [rec.coll_of(c) for c in st.coll]
+    attempt = rec.attempt_of(st) if st.att >= 0 else None
+    colls = [rec.coll_of(c) if c else _NO_COLL for c in st.coll]
     bribes, spent_by = rec.bribes_of(st.holder, st.spent)
     res = st.result() if st.phase == P_OVER else None
     return {
@@ -252,7 +275,7 @@ def make_view(st: MiningState, p: int | None) -> dict:
         "aliens_revealed": st.aliens,
         "shipyards": tuple(st.yard),
         "bribes": bribes,
-        "hands": [rec.hand_of(h) for h in st.hands],
+        "hands": [rec.hand_of(h) if h else () for h in st.hands],
         "discarded": tuple(map(faces.__getitem__, st.discarded)),
         "collected": [c for c, _ in colls],
         "contracts": rec.contracts_of(st.cowner),
