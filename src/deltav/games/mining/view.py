@@ -33,6 +33,7 @@ from typing import Any
 from deltav.core.errors import StateError
 from deltav.core.frozen import Frozen, freeze
 from deltav.core.rng import Rng
+from deltav.games.mining import action_cache
 from deltav.games.mining import scenarios as comp_mod
 from deltav.games.mining.scoring import score
 from deltav.games.mining.config import Config, fingerprint
@@ -59,7 +60,9 @@ def board_json(cfg: Config) -> dict:
 # --- per-game tables for fast views (immutable: strings, ints and tuples only) ------------------------------
 _NONES = (None,) * SQUARES
 _STATUS: dict[tuple[int, int, int], tuple[str, ...]] = {}
-_MASKS: dict[int, tuple[int, ...]] = {}
+_FULL = (1 << SQUARES) - 1
+#: the squares of a bitmask, ascending, as a cached tuple (the rules' table)
+_mask_squares = action_cache.squares
 _FLAGS: dict[tuple[int, int], tuple[bool, ...]] = {}
 
 
@@ -68,32 +71,17 @@ def _statuses(tiles: int, faceup: int, att_mask: int) -> tuple[str, ...]:
     key = (tiles, faceup, att_mask)
     out = _STATUS.get(key)
     if out is None:
-        row = []
-        for s in range(SQUARES):
-            bit = BIT[s]
-            if s == STATION:
-                row.append("station")
-            elif not tiles & bit:
-                row.append("empty")
-            elif faceup & bit:
-                row.append("face_up")
-            elif att_mask & bit:
-                row.append("revealed")
-            else:
-                row.append("face_down")
+        row = ["face_down"] * SQUARES
+        for s in _mask_squares(~tiles & _FULL):
+            row[s] = "empty"
+        for s in _mask_squares(tiles & att_mask & ~faceup):
+            row[s] = "revealed"
+        for s in _mask_squares(tiles & faceup):
+            row[s] = "face_up"
+        row[STATION] = "station"
         if len(_STATUS) > 4096:
             _STATUS.clear()
         out = _STATUS[key] = tuple(row)
-    return out
-
-
-def _mask_squares(mask: int) -> tuple[int, ...]:
-    """The squares of a bitmask, ascending (cached)."""
-    out = _MASKS.get(mask)
-    if out is None:
-        if len(_MASKS) > 8192:
-            _MASKS.clear()
-        out = _MASKS[mask] = tuple(s for s in range(SQUARES) if mask >> s & 1)
     return out
 
 
@@ -130,7 +118,7 @@ class _Records:
     the options, each tile's face, each collected tile as counted, each card of a hand, and the rows that
     depend on a few state fields (bribes, contracts, a hand, a collection), kept by the tuple of those fields."""
 
-    __slots__ = ("cfg", "options", "faces", "counted", "cards", "bribes", "contracts", "hands", "colls", "attempts")
+    __slots__ = ("cfg", "options", "faces", "counted", "cards", "bribes", "contracts", "hands", "colls", "attempts", "matched")
 
     def __init__(self, cfg: Config):
         self.cfg = cfg  # held, so the id this is cached under is not reused
@@ -144,6 +132,7 @@ class _Records:
         self.hands: dict[tuple, tuple] = {}  # a hand's (tile, acquired) pairs -> its cards
         self.colls: dict[tuple, tuple] = {}  # a collection's (tile, counted as) pairs -> (its records, values)
         self.attempts: dict[tuple, Frozen] = {}  # the attempt's fields -> its record
+        self.matched: dict[tuple[int, int, int], Frozen] = {}  # (square, tile, counted as) -> a matched row
 
     def bribes_of(self, holder: list, spent: int) -> tuple[tuple, tuple]:
         """The bribes rows and the spent counters each player holds (what scoring charges), for these fields."""
@@ -201,15 +190,22 @@ class _Records:
         key = (st.att, st.matched, st.extra, st.mismatch, bid, st.holder[bid] if bid >= 0 else -1, st.bid_done)
         out = self.attempts.get(key)
         if out is None:
-            cfg = self.cfg
-            out = freeze({
-                "contract": cfg.contracts[st.att].id,
-                "matched": [{"square": s, "tile": cfg.ids[t], "counted_as": MINERALS[m]} for s, t, m in st.matched],
-                "extra": st.extra,
-                "mismatch": st.mismatch if st.mismatch >= 0 else None,
-                "bid": {"bribe": cfg.counter_ids[bid], "bidder": st.holder[bid]} if bid >= 0 else None,
-                "bid_done": st.bid_done,
-            })
+            cfg, rows = self.cfg, self.matched
+            matched = []
+            for x in st.matched:
+                row = rows.get(x)
+                if row is None:
+                    s, t, m = x
+                    row = rows[x] = Frozen(square=s, tile=cfg.ids[t], counted_as=MINERALS[m])
+                matched.append(row)
+            out = Frozen(
+                contract=cfg.contracts[st.att].id,
+                matched=tuple(matched),
+                extra=st.extra,
+                mismatch=st.mismatch if st.mismatch >= 0 else None,
+                bid=Frozen(bribe=cfg.counter_ids[bid], bidder=st.holder[bid]) if bid >= 0 else None,
+                bid_done=st.bid_done,
+            )
             _put(self.attempts, key, out)
         return out
 
