@@ -35,10 +35,10 @@ from deltav.core.frozen import Frozen, freeze
 from deltav.core.rng import Rng
 from deltav.games.mining import action_cache
 from deltav.games.mining import scenarios as comp_mod
-from deltav.games.mining.scoring import score
 from deltav.games.mining.config import Config, fingerprint
 from deltav.games.mining.phases import BIT, P_OVER, PHASES, RETURNS
 from deltav.games.mining.scenarios import KINDS, MINERALS, SQUARES, STATION
+from deltav.games.mining.scoring import score
 from deltav.games.mining.state import MiningState, build
 
 
@@ -116,9 +116,11 @@ def squares_of(view: Mapping) -> list[dict]:
 class _Records:
     """The read-only records of one config's views, built once each and handed to every view as they are:
     the options, each tile's face, each collected tile as counted, each card of a hand, and the rows that
-    depend on a few state fields (bribes, contracts, a hand, a collection), kept by the tuple of those fields."""
+    depend on a few state fields (bribes, contracts, a hand, a collection, the attempt), kept by the tuple of
+    those fields (bounded tables: cleared when they grow past 4096 entries)."""
 
-    __slots__ = ("cfg", "options", "faces", "counted", "cards", "bribes", "contracts", "hands", "colls", "attempts", "matched")
+    __slots__ = ("cfg", "options", "faces", "counted", "cards", "bribes", "contracts", "hands", "colls", "attempts",
+                 "matched")
 
     def __init__(self, cfg: Config):
         self.cfg = cfg  # held, so the id this is cached under is not reused
