@@ -6,6 +6,9 @@ from __future__ import annotations
 import copy
 import json
 
+import pytest
+
+from deltav.core.frozen import Frozen
 from deltav.core.rng import Rng
 from deltav.games.mining import MiningGame
 from deltav.games.mining import view as view_mod
@@ -36,7 +39,10 @@ def test_static_components_left_the_view_for_the_board():
     assert MiningGame.board({"players": 3})["tile_mix"]
 
 
-def test_a_view_shares_nothing_mutable_with_the_state_or_another_view():
+def test_a_view_shares_nothing_writable_with_the_state_or_another_view():
+    """Every dict and list of a view is its own (writing into it changes nothing else); every shared record is a
+    ``Frozen`` or a tuple and refuses the write."""
+    shared = 0
     for seed in range(4):
         st = _played(seed, 25 + 9 * seed)
         before = json.dumps(st.to_json(), sort_keys=True)
@@ -45,7 +51,17 @@ def test_a_view_shares_nothing_mutable_with_the_state_or_another_view():
             again = copy.deepcopy(v)
 
             def scribble(x):
-                if isinstance(x, dict):
+                nonlocal shared
+                if isinstance(x, Frozen):
+                    shared += 1
+                    for y in x.values():
+                        scribble(y)
+                    with pytest.raises(TypeError):
+                        x["scribbled"] = 1
+                elif isinstance(x, tuple):
+                    for y in x:
+                        scribble(y)
+                elif isinstance(x, dict):
                     for k in list(x):
                         scribble(x[k])
                         x[k] = "scribbled"
@@ -57,6 +73,14 @@ def test_a_view_shares_nothing_mutable_with_the_state_or_another_view():
             scribble(v)
             assert json.dumps(st.to_json(), sort_keys=True) == before
             assert st.view(p) == again
+    assert shared  # the options, the bribes, the contracts at least are shared records
+
+
+def test_shared_records_are_the_same_objects_from_view_to_view():
+    st = _played(2, 40)
+    a, b = st.view(0), st.clone().view(1)
+    assert a["options"] is b["options"] and a["bribes"] is b["bribes"] and a["contracts"] is b["contracts"]
+    assert a is not b and a["tiles"] is not b["tiles"] and a["hands"] is not b["hands"]
 
 
 def test_a_view_determinizes_when_its_config_is_not_cached():
@@ -66,7 +90,7 @@ def test_a_view_determinizes_when_its_config_is_not_cached():
     view_mod._COMPONENTS.clear()
     view_mod._BY_VIEW.clear()
     world = MiningGame.determinize(v, 1, Rng(9))
-    assert world.view(1) == v
+    assert json.loads(json.dumps(world.view(1))) == v
 
 
 def test_the_observation_scales_rockets_by_the_board_rockets_per_player():

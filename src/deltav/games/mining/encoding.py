@@ -124,7 +124,8 @@ def planes(view: dict) -> Features:
             f.num(sum(1 for c in got if c.get("counted_as") == mineral), 5)
         f.num(scores[p] if p is not None and p < len(scores) else 0, 50)
     f.segment("bribes")
-    for b in (view.get("bribes") or [])[: 5 * MAX_PLAYERS] + [{}] * max(0, 5 * MAX_PLAYERS - len(view.get("bribes") or [])):
+    bribes = list(view.get("bribes") or ())[: 5 * MAX_PLAYERS]  # a tuple in a view, a list after JSON
+    for b in bribes + [{}] * (5 * MAX_PLAYERS - len(bribes)):
         f.flag(b)
         f.one_hot(seat(b.get("owner"), me, n), range(MAX_PLAYERS))
         f.one_hot(seat(b.get("holder"), me, n), range(MAX_PLAYERS))

@@ -5,6 +5,16 @@ collections, bribes, contracts, the turn's phase, and *which* squares each playe
 faces of the face-down tiles ``p`` has seen. The id of a face-down tile appears only when the viewer knows
 that tile; ``view(None)`` shows only public facts.
 
+What is fresh and what is shared: the top-level dict of a view and its per-player lists (``tiles``,
+``rockets``, ``looked``, ``hands``, ``collected``, ``scores``, ``deciding``) are built on every call; what they
+hold, and every other part, is read-only and may be handed to many views: ``Frozen`` records and tuples
+(``deltav.core.frozen``; the same JSON as the dicts and lists they stand for). ``_Records`` keeps them, one
+table per config: the options, each tile's face, each collected tile as counted, each hand card, and the rows
+made of a few state fields (the bribes by holders and spent mask, the contracts by owners, a hand or a
+collection by its pairs, the attempt by its fields). A record is looked up by the tuple of the very values it
+shows, so it is never stale; the squares' status and index tuples are cached by their bitmasks. The state's
+own tuples (``queue``, ``picks``, ``extra``) are handed out as they are; its lists are copied.
+
 ``determinize(view, p, rng)`` builds a full state from such a view alone: the tiles the viewer has not seen
 (all tile ids less the ids the view shows) are shuffled uniformly over the face-down squares the viewer does
 not know. Opponents' knowledge is kept as the public set of squares they looked at, so in the sampled world
@@ -21,11 +31,14 @@ from operator import and_, is_
 from typing import Any
 
 from deltav.core.errors import StateError
+from deltav.core.frozen import Frozen, freeze
 from deltav.core.rng import Rng
+from deltav.games.mining import action_cache
 from deltav.games.mining import scenarios as comp_mod
 from deltav.games.mining.config import Config, fingerprint
-from deltav.games.mining.phases import BIT, PHASES, RETURNS
+from deltav.games.mining.phases import BIT, P_OVER, PHASES, RETURNS
 from deltav.games.mining.scenarios import KINDS, MINERALS, SQUARES, STATION
+from deltav.games.mining.scoring import score
 from deltav.games.mining.state import MiningState, build
 
 
@@ -47,7 +60,9 @@ def board_json(cfg: Config) -> dict:
 # --- per-game tables for fast views (immutable: strings, ints and tuples only) ------------------------------
 _NONES = (None,) * SQUARES
 _STATUS: dict[tuple[int, int, int], tuple[str, ...]] = {}
-_MASKS: dict[int, tuple[int, ...]] = {}
+_FULL = (1 << SQUARES) - 1
+#: the squares of a bitmask, ascending, as a cached tuple (the rules' table)
+_mask_squares = action_cache.squares
 _FLAGS: dict[tuple[int, int], tuple[bool, ...]] = {}
 
 
@@ -56,32 +71,17 @@ def _statuses(tiles: int, faceup: int, att_mask: int) -> tuple[str, ...]:
     key = (tiles, faceup, att_mask)
     out = _STATUS.get(key)
     if out is None:
-        row = []
-        for s in range(SQUARES):
-            bit = BIT[s]
-            if s == STATION:
-                row.append("station")
-            elif not tiles & bit:
-                row.append("empty")
-            elif faceup & bit:
-                row.append("face_up")
-            elif att_mask & bit:
-                row.append("revealed")
-            else:
-                row.append("face_down")
+        row = ["face_down"] * SQUARES
+        for s in _mask_squares(~tiles & _FULL):
+            row[s] = "empty"
+        for s in _mask_squares(tiles & att_mask & ~faceup):
+            row[s] = "revealed"
+        for s in _mask_squares(tiles & faceup):
+            row[s] = "face_up"
+        row[STATION] = "station"
         if len(_STATUS) > 4096:
             _STATUS.clear()
         out = _STATUS[key] = tuple(row)
-    return out
-
-
-def _mask_squares(mask: int) -> tuple[int, ...]:
-    """The squares of a bitmask, ascending (cached)."""
-    out = _MASKS.get(mask)
-    if out is None:
-        if len(_MASKS) > 8192:
-            _MASKS.clear()
-        out = _MASKS[mask] = tuple(s for s in range(SQUARES) if mask >> s & 1)
     return out
 
 
@@ -113,78 +113,180 @@ def squares_of(view: Mapping) -> list[dict]:
     ]
 
 
+class _Records:
+    """The read-only records of one config's views, built once each and handed to every view as they are:
+    the options, each tile's face, each collected tile as counted, each card of a hand, and the rows that
+    depend on a few state fields (bribes, contracts, a hand, a collection, the attempt), kept by the tuple of
+    those fields (bounded tables: cleared when they grow past 4096 entries)."""
+
+    __slots__ = ("cfg", "options", "faces", "counted", "cards", "bribes", "contracts", "hands", "colls", "attempts",
+                 "matched")
+
+    def __init__(self, cfg: Config):
+        self.cfg = cfg  # held, so the id this is cached under is not reused
+        self.options = freeze(cfg.options)
+        self.faces = tuple(Frozen(d) for d in cfg.tile_dicts)
+        self.counted = {(t, m): Frozen({**f, "counted_as": name})
+                        for t, f in enumerate(cfg.tile_dicts) for m, name in enumerate(MINERALS)}
+        self.cards: dict[tuple[int, int], Frozen] = {}  # (tile, acquired turn) -> a hand's card
+        self.bribes: dict[tuple, tuple] = {}  # (holders, spent mask) -> the bribes rows
+        self.contracts: dict[tuple, tuple] = {}  # owners -> the contracts rows
+        self.hands: dict[tuple, tuple] = {}  # a hand's (tile, acquired) pairs -> its cards
+        self.colls: dict[tuple, tuple] = {}  # a collection's (tile, counted as) pairs -> (its records, values)
+        self.attempts: dict[tuple, Frozen] = {}  # the attempt's fields -> its record
+        self.matched: dict[tuple[int, int, int], Frozen] = {}  # (square, tile, counted as) -> a matched row
+
+    def bribes_of(self, holder: list, spent: int) -> tuple[tuple, tuple]:
+        """The bribes rows and the spent counters each player holds (what scoring charges), for these fields."""
+        key = (tuple(holder), spent)
+        out = self.bribes.get(key)
+        if out is None:
+            cfg = self.cfg
+            flags = _flags(spent, cfg.counters)
+            spent_by = [0] * cfg.n
+            for h, x in zip(holder, flags):
+                if x and h >= 0:
+                    spent_by[h] += 1
+            out = (tuple(Frozen(id=i, owner=o, mineral=m, holder=h, spent=x) for (i, o, m), h, x
+                         in zip(cfg.bribe_json, holder, flags)), tuple(spent_by))
+            _put(self.bribes, key, out)
+        return out
+
+    def contracts_of(self, owners: list) -> tuple:
+        key = tuple(owners)
+        out = self.contracts.get(key)
+        if out is None:
+            out = tuple(Frozen(id=i, minerals=m, owner=o if o >= 0 else None)
+                        for (i, m), o in zip(self.cfg.contract_json, owners))
+            _put(self.contracts, key, out)
+        return out
+
+    def hand_of(self, hand: list) -> tuple:
+        key = tuple(hand)
+        out = self.hands.get(key)
+        if out is None:
+            cards, ids, kinds = self.cards, self.cfg.ids, self.cfg.kinds
+            rows = []
+            for t, a in key:
+                c = cards.get((t, a))
+                if c is None:
+                    c = cards[(t, a)] = Frozen(id=ids[t], kind=KINDS[kinds[t]], acquired_turn=a)
+                rows.append(c)
+            out = tuple(rows)
+            _put(self.hands, key, out)
+        return out
+
+    def coll_of(self, coll: list) -> tuple[tuple, tuple[int, ...]]:
+        """A collection's records and its tile values (what scoring adds up)."""
+        key = tuple(coll)
+        out = self.colls.get(key)
+        if out is None:
+            values = self.cfg.values
+            out = (tuple(map(self.counted.__getitem__, key)), tuple(values[t] for t, _ in key))
+            _put(self.colls, key, out)
+        return out
+
+    def attempt_of(self, st: MiningState) -> Frozen:
+        """The contract attempt in progress (``st.att >= 0``) as a record, kept by the fields it shows."""
+        bid = st.bid
+        key = (st.att, st.matched, st.extra, st.mismatch, bid, st.holder[bid] if bid >= 0 else -1, st.bid_done)
+        out = self.attempts.get(key)
+        if out is None:
+            cfg, rows = self.cfg, self.matched
+            matched = []
+            for x in st.matched:
+                row = rows.get(x)
+                if row is None:
+                    s, t, m = x
+                    row = rows[x] = Frozen(square=s, tile=cfg.ids[t], counted_as=MINERALS[m])
+                matched.append(row)
+            out = Frozen(
+                contract=cfg.contracts[st.att].id,
+                matched=tuple(matched),
+                extra=st.extra,
+                mismatch=st.mismatch if st.mismatch >= 0 else None,
+                bid=Frozen(bribe=cfg.counter_ids[bid], bidder=st.holder[bid]) if bid >= 0 else None,
+                bid_done=st.bid_done,
+            )
+            _put(self.attempts, key, out)
+        return out
+
+
+_NO_COLL = ((), ())  # an empty collection: no records, no values
+
+
+def _put(cache: dict, key, value) -> None:
+    if len(cache) > 4096:  # search visits many states: keep the tables bounded
+        cache.clear()
+    cache[key] = value
+
+
+_RECORDS: dict[int, _Records] = {}
+
+
+def _records(cfg: Config) -> _Records:
+    """The shared records of ``cfg`` (made on its first view)."""
+    rec = _RECORDS.get(id(cfg))
+    if rec is None or rec.cfg is not cfg:
+        if len(_RECORDS) > 64:
+            _RECORDS.clear()
+        rec = _RECORDS[id(cfg)] = _Records(cfg)
+    return rec
+
+
 def make_view(st: MiningState, p: int | None) -> dict:
-    """The view of ``p`` (None: a spectator) as a fresh plain-JSON value (nothing in it is shared with the state
-    or with another view). Static component data is not in it: see :func:`board_json`."""
+    """The view of ``p`` (None: a spectator): a fresh top-level dict and fresh lists of rows, whose records are
+    the shared read-only ones of :class:`_Records` (or immutable tuples). Static component data is not in it:
+    see :func:`board_json`."""
     cfg = st.cfg
-    n = st.num_players
+    rec = _records(cfg)
     sq = st.sq
     faceup, att_mask, pub = st.faceup, st.att_mask, st.pub
     known = pub | (st.looked[p] if p is not None else 0)
     shown = (known | faceup | att_mask) & st.tiles
-    faces = cfg.tile_dicts
+    faces = rec.faces
     tiles: list = list(_NONES)
     for s in _mask_squares(shown):
-        tiles[s] = faces[sq[s]].copy()
+        tiles[s] = faces[sq[s]]
     rk = st.rk
-    rockets = [rk[q * SQUARES:(q + 1) * SQUARES] for q in range(n)]
-    looked = [list(_mask_squares(m)) for m in st.looked]
-    public = list(_mask_squares(pub))
-    status = list(_statuses(st.tiles, faceup, att_mask))
-    attempt = None
-    if st.att >= 0:
-        attempt = {
-            "contract": cfg.contracts[st.att].id,
-            "matched": [{"square": s, "tile": cfg.ids[t], "counted_as": MINERALS[m]} for s, t, m in st.matched],
-            "extra": list(st.extra),
-            "mismatch": st.mismatch if st.mismatch >= 0 else None,
-            "bid": {"bribe": cfg.counter_ids[st.bid], "bidder": st.holder[st.bid]} if st.bid >= 0 else None,
-            "bid_done": st.bid_done,
-        }
-    res = st.result()
-    spent = st.spent
-    ids = cfg.ids
-    kinds = cfg.kinds
+    attempt = rec.attempt_of(st) if st.att >= 0 else None
+    colls = [rec.coll_of(c) if c else _NO_COLL for c in st.coll]
+    bribes, spent_by = rec.bribes_of(st.holder, st.spent)
+    res = st.result() if st.phase == P_OVER else None
     return {
         "game": "mining",
         "viewer": p,
-        "players": n,
-        "options": dict(cfg.options),
+        "players": st.num_players,
+        "options": rec.options,
         "fingerprint": cfg.fingerprint,
         "turn": st.turn,
         "current_player": st.cp,
         "first_player": st.first,
         "phase": PHASES[st.phase],
-        "deciding": list(st.current_players()),
-        "status": status,
+        "deciding": st.current_players(),  # a fresh list on every call
+        "status": _statuses(st.tiles, faceup, att_mask),
         "tiles": tiles,
-        "rockets": rockets,
-        "looked": looked,
-        "public": public,
+        "rockets": [rk[b:b + SQUARES] for b in range(0, st.num_players * SQUARES, SQUARES)],
+        "looked": [_mask_squares(m) for m in st.looked],
+        "public": _mask_squares(pub),
         "alien": st.alien if st.alien >= 0 else None,
         "aliens_revealed": st.aliens,
-        "shipyards": list(st.yard),
-        "bribes": [
-            {"id": i, "owner": o, "mineral": m, "holder": h, "spent": x}
-            for (i, o, m), h, x in zip(cfg.bribe_json, st.holder, _flags(spent, cfg.counters))
-        ],
-        "hands": [[{"id": ids[t], "kind": KINDS[kinds[t]], "acquired_turn": a} for t, a in h] for h in st.hands],
-        "discarded": [faces[t].copy() for t in st.discarded],
-        "collected": [[{**faces[t], "counted_as": MINERALS[m]} for t, m in c] for c in st.coll],
-        "contracts": [
-            {"id": i, "minerals": list(m), "owner": o if o >= 0 else None}
-            for (i, m), o in zip(cfg.contract_json, st.cowner)
-        ],
+        "shipyards": tuple(st.yard),
+        "bribes": bribes,
+        "hands": [rec.hand_of(h) if h else () for h in st.hands],
+        "discarded": tuple(map(faces.__getitem__, st.discarded)),
+        "collected": [c for c, _ in colls],
+        "contracts": rec.contracts_of(st.cowner),
         "pirated": st.pirated,
         "stormed": st.stormed,
-        "queue": list(st.queue),
-        "moved": list(st.moved) if st.moved is not None else None,
-        "picks": list(st.picks),
+        "queue": st.queue,
+        "moved": tuple(st.moved) if st.moved is not None else None,
+        "picks": st.picks,
         "scan_left": st.scan_left,
         "return_to": RETURNS[st.ret],
         "attempt": attempt,
         "sabotage_square": st.sab_sq if st.sab_sq >= 0 else None,
-        "scores": st.scores(),
+        "scores": list(map(score, [v for _, v in colls], spent_by)),  # as MiningState.scores
         "result": res.to_json() if res else None,
     }
 
