@@ -153,6 +153,7 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
     elif kind == "reach":  # touch one of the goal hexes (the astrogation assistant's "fly to this hex")
         visit_hexes = frozenset(goals)
     start = (pos, vel, pending, fuel, landed)
+    # a frontier entry's steps are a chain (earlier chain, step), unrolled into the plan's tuple when it is found
     frontier = [(0.0, start, (), 0)]
     moves = _moves_table(gmap, destroyed_bases, grazing, takeoff_costs_fuel, drift_moves)
     near: dict[Hex, int] = {}  # hex -> distance to the nearest goal, for this search
@@ -168,33 +169,31 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
             mkey = (p, v, pend, f if f is None or f < 1 else 1, ld)
             children = moves.get(mkey)
             if children is None:
-                children = moves[mkey] = _expand(gmap, p, v, pend, mkey[3], ld, destroyed_bases, grazing,
-                                                 takeoff_costs_fuel, drift_moves)
-            for b, land, weak, outcome, dest, nv, npend, spent, contact, step_hz in children:
+                children = moves[mkey] = _search_rows(_expand(gmap, p, v, pend, mkey[3], ld, destroyed_bases,
+                                                              grazing, takeoff_costs_fuel, drift_moves))
+            for order, b, lands, dest, nv, npend, spent, contact, step_hz, key, drift, sp in children:
                 if ld and b is None:
                     if not landing:
                         continue  # staying landed visits nothing new
                     stay = True
                 else:
                     stay = False
-                if avoid and outcome != LANDING and dest in avoid:
+                if avoid and not lands and dest in avoid:
                     continue  # never end a move unlanded on a hex to avoid (an enemy base's fire zone)
                 nf = None if f is None else f - spent
                 if landing:
-                    if outcome == LANDING and dest in goals and not stay:
+                    if lands and dest in goals and not stay:
                         rank = (hz + step_hz, -(nf or 0))
                         if found is None or rank < found[0]:
-                            found = (rank, steps + (((b, land, weak), st),))
+                            found = (rank, (steps, (order, st)))
                         continue
                 else:
                     if not visit_hexes.isdisjoint(contact) and (
-                            outcome == LANDING or safe(gmap, dest, nv, npend, nf, 3, destroyed_bases, grazing)):
+                            lands or safe(gmap, dest, nv, npend, nf, 3, destroyed_bases, grazing)):
                         rank = (hz + step_hz, -(nf or 0))
                         if found is None or rank < found[0]:
-                            found = (rank, steps + (((b, land, weak), st),))
+                            found = (rank, (steps, (order, st)))
                         continue
-                nl = outcome == LANDING
-                key = (dest, nv, npend, nl)
                 nhz = hz + step_hz
                 old = nxt.get(key)
                 if old is not None and old[3] <= nhz and (
@@ -202,25 +201,12 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
                     continue
                 # estimate(dest, nv, npend, goals), with the distances to the goals memoised per hex (the same
                 # sums in the same order: the same floats)
-                q = dest[0] + nv[0]
-                r = dest[1] + nv[1]
-                for d in npend:
-                    q += DIRECTIONS[d][0]
-                    r += DIRECTIONS[d][1]
-                drift = (q, r)
                 d_now = near.get(dest)
                 if d_now is None:
                     d_now = near[dest] = nearest_distance(dest, goals)
                 d_next = near.get(drift)
                 if d_next is None:
                     d_next = near[drift] = nearest_distance(drift, goals)
-                q, r = nv  # speed(nv), inlined
-                sp = q if q >= 0 else -q
-                if (r if r >= 0 else -r) > sp:
-                    sp = r if r >= 0 else -r
-                q += r
-                if (q if q >= 0 else -q) > sp:
-                    sp = q if q >= 0 else -q
                 cap = (d_now + 1) // 2  # max(1, ...) and max(0, ...), inlined: the same integers
                 if cap < 1:
                     cap = 1
@@ -231,14 +217,41 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
                 if nf is not None and nf <= 0 and sc > 0:
                     sc += 20.0  # out of fuel short of the goal: almost certainly a dead end
                 # the beam's order: score, then most fuel, then hex and velocity (ties: first reached)
-                nxt[key] = (sc, (dest, nv, npend, nf, nl), steps + (((b, land, weak), st),), nhz,
+                nxt[key] = (sc, (dest, nv, npend, nf, lands), (steps, (order, st)), nhz,
                             (sc, -(nf if nf is not None else 99), dest, nv))
         if found is not None:
-            return found[1]
+            return _unroll(found[1])
         if not nxt:
             return None
         frontier = sorted(nxt.values(), key=_BEAM_ORDER)[:beam]
     return None
+
+
+def _unroll(chain: tuple) -> tuple[Step, ...]:
+    """The steps of a chain ``(earlier chain, step)`` (``()`` at the start), first step first."""
+    out = []
+    while chain:
+        chain, step = chain
+        out.append(step)
+    out.reverse()
+    return tuple(out)
+
+
+def _search_rows(expanded: tuple) -> tuple:
+    """:func:`_expand`'s courses as the search reads them: ``(order, burn, lands, destination, velocity, pending,
+    fuel spent, contact, hazard weight, the next state's key, its drift hex, its speed)``, what does not depend
+    on the goals worked out once per ship state."""
+    out = []
+    for b, land, weak, outcome, dest, nv, npend, spent, contact, step_hz in expanded:
+        lands = outcome == LANDING
+        q = dest[0] + nv[0]
+        r = dest[1] + nv[1]
+        for d in npend:
+            q += DIRECTIONS[d][0]
+            r += DIRECTIONS[d][1]
+        out.append(((b, land, weak), b, lands, dest, nv, npend, spent, contact, step_hz, (dest, nv, npend, lands),
+                    (q, r), speed(nv)))
+    return tuple(out)
 
 
 _BEAM_ORDER = itemgetter(4)
