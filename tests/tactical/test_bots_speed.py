@@ -16,7 +16,7 @@ from deltav.games.tactical.bots.level_bot import LevelBot
 from deltav.games.tactical.heuristics import preview_pending
 from deltav.games.tactical.mapdata import default_map
 from deltav.games.tactical.messages import Order
-from deltav.games.tactical.movement import CRASH, compute_course
+from deltav.games.tactical.movement import CRASH, compute_course, speed
 from deltav.games.tactical.planner import drift_safe, plan_route
 from deltav.games.tactical.preview import preview_course, preview_courses
 from deltav.games.tactical.tactics import (
@@ -331,7 +331,13 @@ def test_planner_expansion_flies_the_land_flag_only_where_the_shortcut_applies()
     shortcuts = 0
     for p, v, pend, fuel, ld in states:
         want = _expand_by_flying_every_flag(p, v, pend, fuel, ld)
-        assert planner._expand(M, p, v, pend, fuel, ld, frozenset(), False, True, 3) == want
+        rows = planner._expand(M, p, v, pend, fuel, ld, frozenset(), False, True, 3)
+        # the search's rows: the same courses in the same order, with the next state's key, drift hex and speed
+        assert tuple((b, land, weak, "landing" if arrives else "normal", dest, nv, npend, spent, contact, hz)
+                     for (b, land, weak), _b, arrives, dest, nv, npend, spent, contact, hz, _k, _d, _s in rows) == want
+        for (_o, _b, arrives, dest, nv, npend, _f, _c, _h, key, drift, sp) in rows:
+            assert key == (dest, nv, npend, arrives) and sp == speed(nv)
+            assert drift == compute_course(M, dest, nv, 0, npend, False, False, None).destination
         shortcuts += sum(1 for row in want if row[1])
     assert shortcuts > 0
 

@@ -169,8 +169,8 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
             mkey = (p, v, pend, f if f is None or f < 1 else 1, ld)
             children = moves.get(mkey)
             if children is None:
-                children = moves[mkey] = _search_rows(_expand(gmap, p, v, pend, mkey[3], ld, destroyed_bases,
-                                                              grazing, takeoff_costs_fuel, drift_moves))
+                children = moves[mkey] = _expand(gmap, p, v, pend, mkey[3], ld, destroyed_bases, grazing,
+                                                 takeoff_costs_fuel, drift_moves)
             for order, b, lands, dest, nv, npend, spent, contact, step_hz, key, drift, sp in children:
                 if ld and b is None:
                     if not landing:
@@ -237,23 +237,6 @@ def _unroll(chain: tuple) -> tuple[Step, ...]:
     return tuple(out)
 
 
-def _search_rows(expanded: tuple) -> tuple:
-    """:func:`_expand`'s courses as the search reads them: ``(order, burn, lands, destination, velocity, pending,
-    fuel spent, contact, hazard weight, the next state's key, its drift hex, its speed)``, what does not depend
-    on the goals worked out once per ship state."""
-    out = []
-    for b, land, weak, outcome, dest, nv, npend, spent, contact, step_hz in expanded:
-        lands = outcome == LANDING
-        q = dest[0] + nv[0]
-        r = dest[1] + nv[1]
-        for d in npend:
-            q += DIRECTIONS[d][0]
-            r += DIRECTIONS[d][1]
-        out.append(((b, land, weak), b, lands, dest, nv, npend, spent, contact, step_hz, (dest, nv, npend, lands),
-                    (q, r), speed(nv)))
-    return tuple(out)
-
-
 _BEAM_ORDER = itemgetter(4)
 
 
@@ -279,8 +262,10 @@ def _expand(gmap, p: Hex, v: Hex, pend: tuple[int, ...], fuel: int | None, ld: b
     """Every course the planner may take from a ship state, in search order: coasting and the six burns (fuel
     permitting), each with the ``land`` flag too where the landing shortcut applies, and each also with every
     ignorable weak gravity hex ignored; crashes, off-map ends and asteroid moves whose disabled drift is not
-    clear for ``drift_moves`` moves are left out. Each as ``(burn, land, weak, outcome, destination, velocity,
-    pending, fuel spent, contact, hazard weight)``. A pure function of its arguments (``fuel`` only matters as
+    clear for ``drift_moves`` moves are left out. Each as the search reads it: ``((burn, land, weak), burn,
+    lands, destination, velocity, pending, fuel spent, contact, hazard weight, the next state's key, its drift
+    hex, its speed)``, what does not depend on the goals worked out once per ship state (the outcome is a
+    landing or a normal move). A pure function of its arguments (``fuel`` only matters as
     None, 0 or more)."""
     out = []
     off_map = gmap.off_map
@@ -324,8 +309,24 @@ def _expand(gmap, p: Hex, v: Hex, pend: tuple[int, ...], fuel: int | None, ld: b
                 if step_hz and cc.outcome != LANDING and not drift_safe(
                         gmap, cc.destination, cc.velocity, cc.pending, drift_moves, clear=True):
                     continue  # an asteroid hit would leave it drifting into a crash
-                out.append((b, land, tuple(weak), cc.outcome, cc.destination, cc.velocity, tuple(cc.pending),
-                            cc.fuel_spent, tuple(cc.contact), step_hz))
+                arrives = cc.outcome == LANDING
+                dest = cc.destination
+                nv = cc.velocity
+                npend = tuple(cc.pending)
+                vq, vr = nv
+                q = dest[0] + vq
+                r = dest[1] + vr
+                for d in npend:
+                    q += DIRECTIONS[d][0]
+                    r += DIRECTIONS[d][1]
+                sp = vq if vq >= 0 else -vq  # speed(nv), inlined
+                if (vr if vr >= 0 else -vr) > sp:
+                    sp = vr if vr >= 0 else -vr
+                vq += vr
+                if (vq if vq >= 0 else -vq) > sp:
+                    sp = vq if vq >= 0 else -vq
+                out.append(((b, land, tuple(weak)), b, arrives, dest, nv, npend, cc.fuel_spent, tuple(cc.contact),
+                            step_hz, (dest, nv, npend, arrives), (q, r), sp))
     return tuple(out)
 
 
