@@ -16,7 +16,7 @@ from deltav.games.tactical.bots.level_bot import LevelBot
 from deltav.games.tactical.heuristics import preview_pending
 from deltav.games.tactical.mapdata import default_map
 from deltav.games.tactical.messages import Order
-from deltav.games.tactical.movement import CRASH, compute_course
+from deltav.games.tactical.movement import CRASH, compute_course, speed
 from deltav.games.tactical.planner import drift_safe, plan_route
 from deltav.games.tactical.preview import preview_course, preview_courses
 from deltav.games.tactical.tactics import (
@@ -212,6 +212,23 @@ def test_enemy_courses_memo_matches_a_cold_computation(fuel):
         assert len(want) < len(pairs) - 10  # (b, o) and (o, b) end alike, and so do opposite burns and a coast
 
 
+def test_gun_table_kept_across_decisions_matches_a_cold_one():
+    # Tactics keeps each shooter's courses with their reaches by the memo's answer and the shooter's hex: a
+    # second decision (another of our ships) and a moved shooter both read what a cold computation gives
+    s = new_state("duel")
+    place(s, "p0s0", (10, 0), vel=(1, -1), fuel=20)
+    place(s, "p1s0", (13, -3), vel=(-1, 0), fuel=20, detected=True)
+    s.active = 0
+    for pos in ((13, -3), (13, -3), (12, -1)):
+        place(s, "p1s0", pos, vel=(-1, 0), fuel=20, detected=True)
+        (e, _es, _w, reach, bounded), = Tactics(s, 0)._guns
+        want = tuple((p, d, v, max((max(abs(h[0] - d[0]), abs(h[1] - d[1]), abs(h[0] - d[0] + h[1] - d[1]))
+                                    for h in (p or (d,))), default=0)) for p, d, v in enemy_courses(s, e))
+        assert bounded == want
+        assert reach == max(max(abs(d[0] - pos[0]), abs(d[1] - pos[1]), abs(d[0] - pos[0] + d[1] - pos[1])) + r
+                            for _p, d, _v, r in want)
+
+
 def test_a_shot_is_worth_less_as_its_penalty_grows():
     # Tactics._gun_threat values only the smallest penalty of the courses that do not ram: exact because
     # hit_value never rises with the penalty, for every column, damage already taken and worth
@@ -331,7 +348,13 @@ def test_planner_expansion_flies_the_land_flag_only_where_the_shortcut_applies()
     shortcuts = 0
     for p, v, pend, fuel, ld in states:
         want = _expand_by_flying_every_flag(p, v, pend, fuel, ld)
-        assert planner._expand(M, p, v, pend, fuel, ld, frozenset(), False, True, 3) == want
+        rows = planner._expand(M, p, v, pend, fuel, ld, frozenset(), False, True, 3)
+        # the search's rows: the same courses in the same order, with the next state's key, drift hex and speed
+        assert tuple((b, land, weak, "landing" if arrives else "normal", dest, nv, npend, spent, contact, hz)
+                     for (b, land, weak), _b, arrives, dest, nv, npend, spent, contact, hz, _k, _d, _s in rows) == want
+        for (_o, _b, arrives, dest, nv, npend, _f, _c, _h, key, drift, sp) in rows:
+            assert key == (dest, nv, npend, arrives) and sp == speed(nv)
+            assert drift == compute_course(M, dest, nv, 0, npend, False, False, None).destination
         shortcuts += sum(1 for row in want if row[1])
     assert shortcuts > 0
 

@@ -153,6 +153,7 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
     elif kind == "reach":  # touch one of the goal hexes (the astrogation assistant's "fly to this hex")
         visit_hexes = frozenset(goals)
     start = (pos, vel, pending, fuel, landed)
+    # a frontier entry's steps are a chain (earlier chain, step), unrolled into the plan's tuple when it is found
     frontier = [(0.0, start, (), 0)]
     moves = _moves_table(gmap, destroyed_bases, grazing, takeoff_costs_fuel, drift_moves)
     near: dict[Hex, int] = {}  # hex -> distance to the nearest goal, for this search
@@ -170,31 +171,29 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
             if children is None:
                 children = moves[mkey] = _expand(gmap, p, v, pend, mkey[3], ld, destroyed_bases, grazing,
                                                  takeoff_costs_fuel, drift_moves)
-            for b, land, weak, outcome, dest, nv, npend, spent, contact, step_hz in children:
+            for order, b, lands, dest, nv, npend, spent, contact, step_hz, key, drift, sp in children:
                 if ld and b is None:
                     if not landing:
                         continue  # staying landed visits nothing new
                     stay = True
                 else:
                     stay = False
-                if avoid and outcome != LANDING and dest in avoid:
+                if avoid and not lands and dest in avoid:
                     continue  # never end a move unlanded on a hex to avoid (an enemy base's fire zone)
                 nf = None if f is None else f - spent
                 if landing:
-                    if outcome == LANDING and dest in goals and not stay:
+                    if lands and dest in goals and not stay:
                         rank = (hz + step_hz, -(nf or 0))
                         if found is None or rank < found[0]:
-                            found = (rank, steps + (((b, land, weak), st),))
+                            found = (rank, (steps, (order, st)))
                         continue
                 else:
                     if not visit_hexes.isdisjoint(contact) and (
-                            outcome == LANDING or safe(gmap, dest, nv, npend, nf, 3, destroyed_bases, grazing)):
+                            lands or safe(gmap, dest, nv, npend, nf, 3, destroyed_bases, grazing)):
                         rank = (hz + step_hz, -(nf or 0))
                         if found is None or rank < found[0]:
-                            found = (rank, steps + (((b, land, weak), st),))
+                            found = (rank, (steps, (order, st)))
                         continue
-                nl = outcome == LANDING
-                key = (dest, nv, npend, nl)
                 nhz = hz + step_hz
                 old = nxt.get(key)
                 if old is not None and old[3] <= nhz and (
@@ -202,25 +201,12 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
                     continue
                 # estimate(dest, nv, npend, goals), with the distances to the goals memoised per hex (the same
                 # sums in the same order: the same floats)
-                q = dest[0] + nv[0]
-                r = dest[1] + nv[1]
-                for d in npend:
-                    q += DIRECTIONS[d][0]
-                    r += DIRECTIONS[d][1]
-                drift = (q, r)
                 d_now = near.get(dest)
                 if d_now is None:
                     d_now = near[dest] = nearest_distance(dest, goals)
                 d_next = near.get(drift)
                 if d_next is None:
                     d_next = near[drift] = nearest_distance(drift, goals)
-                q, r = nv  # speed(nv), inlined
-                sp = q if q >= 0 else -q
-                if (r if r >= 0 else -r) > sp:
-                    sp = r if r >= 0 else -r
-                q += r
-                if (q if q >= 0 else -q) > sp:
-                    sp = q if q >= 0 else -q
                 cap = (d_now + 1) // 2  # max(1, ...) and max(0, ...), inlined: the same integers
                 if cap < 1:
                     cap = 1
@@ -231,14 +217,24 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
                 if nf is not None and nf <= 0 and sc > 0:
                     sc += 20.0  # out of fuel short of the goal: almost certainly a dead end
                 # the beam's order: score, then most fuel, then hex and velocity (ties: first reached)
-                nxt[key] = (sc, (dest, nv, npend, nf, nl), steps + (((b, land, weak), st),), nhz,
+                nxt[key] = (sc, (dest, nv, npend, nf, lands), (steps, (order, st)), nhz,
                             (sc, -(nf if nf is not None else 99), dest, nv))
         if found is not None:
-            return found[1]
+            return _unroll(found[1])
         if not nxt:
             return None
         frontier = sorted(nxt.values(), key=_BEAM_ORDER)[:beam]
     return None
+
+
+def _unroll(chain: tuple) -> tuple[Step, ...]:
+    """The steps of a chain ``(earlier chain, step)`` (``()`` at the start), first step first."""
+    out = []
+    while chain:
+        chain, step = chain
+        out.append(step)
+    out.reverse()
+    return tuple(out)
 
 
 _BEAM_ORDER = itemgetter(4)
@@ -266,8 +262,10 @@ def _expand(gmap, p: Hex, v: Hex, pend: tuple[int, ...], fuel: int | None, ld: b
     """Every course the planner may take from a ship state, in search order: coasting and the six burns (fuel
     permitting), each with the ``land`` flag too where the landing shortcut applies, and each also with every
     ignorable weak gravity hex ignored; crashes, off-map ends and asteroid moves whose disabled drift is not
-    clear for ``drift_moves`` moves are left out. Each as ``(burn, land, weak, outcome, destination, velocity,
-    pending, fuel spent, contact, hazard weight)``. A pure function of its arguments (``fuel`` only matters as
+    clear for ``drift_moves`` moves are left out. Each as the search reads it: ``((burn, land, weak), burn,
+    lands, destination, velocity, pending, fuel spent, contact, hazard weight, the next state's key, its drift
+    hex, its speed)``, what does not depend on the goals worked out once per ship state (the outcome is a
+    landing or a normal move). A pure function of its arguments (``fuel`` only matters as
     None, 0 or more)."""
     out = []
     off_map = gmap.off_map
@@ -311,8 +309,24 @@ def _expand(gmap, p: Hex, v: Hex, pend: tuple[int, ...], fuel: int | None, ld: b
                 if step_hz and cc.outcome != LANDING and not drift_safe(
                         gmap, cc.destination, cc.velocity, cc.pending, drift_moves, clear=True):
                     continue  # an asteroid hit would leave it drifting into a crash
-                out.append((b, land, tuple(weak), cc.outcome, cc.destination, cc.velocity, tuple(cc.pending),
-                            cc.fuel_spent, tuple(cc.contact), step_hz))
+                arrives = cc.outcome == LANDING
+                dest = cc.destination
+                nv = cc.velocity
+                npend = tuple(cc.pending)
+                vq, vr = nv
+                q = dest[0] + vq
+                r = dest[1] + vr
+                for d in npend:
+                    q += DIRECTIONS[d][0]
+                    r += DIRECTIONS[d][1]
+                sp = vq if vq >= 0 else -vq  # speed(nv), inlined
+                if (vr if vr >= 0 else -vr) > sp:
+                    sp = vr if vr >= 0 else -vr
+                vq += vr
+                if (vq if vq >= 0 else -vq) > sp:
+                    sp = vq if vq >= 0 else -vq
+                out.append(((b, land, tuple(weak)), b, arrives, dest, nv, npend, cc.fuel_spent, tuple(cc.contact),
+                            step_hz, (dest, nv, npend, arrives), (q, r), sp))
     return tuple(out)
 
 

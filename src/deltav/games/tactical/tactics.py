@@ -69,9 +69,8 @@ def strength(sh) -> int:
     return cb.effective_strength(sh.type.combat, sh.disabled, sh.type.fires_disabled)
 
 
-def enemy_courses(world, e) -> list[tuple[tuple[Hex, ...], Hex, Hex]]:
-    """Every non-crashing course enemy ship ``e`` could fly on its next move, as (contact path, destination,
-    velocity); a disabled or captured ship only coasts."""
+def _enemy_courses(world, e) -> tuple:
+    """:func:`enemy_courses` as the memo's tuple (shared: never to be changed)."""
     pairs = SINGLE
     if e.disabled > 0 or e.control != "own" or (e.fuel is not None and e.fuel <= 0):
         pairs = ALL_PAIRS[:1]
@@ -79,9 +78,33 @@ def enemy_courses(world, e) -> list[tuple[tuple[Hex, ...], Hex, Hex]]:
         pairs = ALL_PAIRS
     # fuel enters a course only as unlimited, none, one, or two and more (an overload): the rest is the same
     fuel = e.fuel if e.fuel is None or e.fuel < 2 else 2
-    return list(_courses(world.gmap, e.pos, e.vel, fuel, tuple(e.pending), e.landed,
-                         e.type.can_overload and not e.overload_used, len(pairs), frozenset(world.destroyed_bases),
-                         world.options["grazing_is_contact"]))
+    return _courses(world.gmap, e.pos, e.vel, fuel, tuple(e.pending), e.landed,
+                    e.type.can_overload and not e.overload_used, len(pairs), frozenset(world.destroyed_bases),
+                    world.options["grazing_is_contact"])
+
+
+def enemy_courses(world, e) -> list[tuple[tuple[Hex, ...], Hex, Hex]]:
+    """Every non-crashing course enemy ship ``e`` could fly on its next move, as (contact path, destination,
+    velocity); a disabled or captured ship only coasts."""
+    return list(_enemy_courses(world, e))
+
+
+#: :meth:`Tactics.__init__`'s gun table of one shooter's courses, by the identity of :func:`_courses`' answer
+#: (held, so its id is not reused) and the shooter's hex: (courses with the reach of each path, reach of all)
+_GUNS: dict[tuple, tuple] = {}
+
+
+def _gun_courses(courses: tuple, pos: Hex) -> tuple:
+    key = (id(courses), pos)
+    hit = _GUNS.get(key)
+    if hit is not None and hit[0] is courses:
+        return hit[1]
+    bounded = tuple((epath, edest, evel, _reach(edest, epath or (edest,))) for epath, edest, evel in courses)
+    reach = max((_dist(pos, edest) + r for _p, edest, _v, r in bounded), default=0)
+    if len(_GUNS) >= 4096:
+        _GUNS.clear()
+    _GUNS[key] = (courses, (bounded, reach))
+    return bounded, reach
 
 
 def _memo(table: tuple) -> dict:
@@ -261,14 +284,16 @@ class Tactics:
         self.player = player
         self.enemies = [e for e in world.ships if e.owner != player and not e.destroyed and not e.landed
                         and world.visible(e, player)]
-        self.shooters = [(e, enemy_courses(world, e)) for e in self.enemies if can_fire(e)]
+        self.shooters = []
         #: per shooter: (ship, strength, worth, reach of all its paths from its hex,
         #: ((path, destination, velocity, reach of the path from the destination), ...))
         self._guns = []
-        for e, courses in self.shooters:
-            bounded = tuple((epath, edest, evel, _reach(edest, epath or (edest,))) for epath, edest, evel in courses)
-            reach = max((_dist(e.pos, edest) + r for _p, edest, _v, r in bounded), default=0)
-            self._guns.append((e, strength(e), e.type.combat + 1.0, reach, bounded))
+        for e in self.enemies:
+            if can_fire(e):
+                courses = _enemy_courses(world, e)
+                self.shooters.append((e, list(courses)))
+                bounded, reach = _gun_courses(courses, e.pos)
+                self._guns.append((e, strength(e), e.type.combat + 1.0, reach, bounded))
         self._ordnance: dict[str, tuple] = {}
         self._in_flight = None
         self._follow: dict = {}

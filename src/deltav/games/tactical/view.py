@@ -383,6 +383,25 @@ def _guard(v) -> tuple:
             len(v["orders"]), len(v["hazards"]), v["transfers"])
 
 
+#: ships read from read-only view records (``Frozen``), by the record's identity (the record is held, so its id is
+#: not reused): a ship's record is shared by every view until one of its values changes, so the views of one
+#: player-turn read each ship once. The worlds' base states share these ships and never change them (determinize
+#: clones them).
+_SHIPS: dict[int, tuple] = {}
+_SHIPS_MAX = 512
+
+
+def _ship(rec) -> Ship:
+    if type(rec) is not Frozen:  # a plain dict may be changed after it was read: read it afresh
+        return Ship.from_json(rec)
+    hit = _SHIPS.get(id(rec))
+    if hit is None or hit[0] is not rec:
+        if len(_SHIPS) >= _SHIPS_MAX:
+            _SHIPS.clear()
+        hit = _SHIPS[id(rec)] = (rec, Ship.from_json(rec))
+    return hit[1]
+
+
 def _world(view, player: int, state_cls) -> _World:
     w = _WORLDS.get(id(view))
     if w is not None and w.view is view and w.guard == _guard(view):
@@ -397,7 +416,7 @@ def _world(view, player: int, state_cls) -> _World:
         "rules": v["rules"],
         "rng": Rng(0).to_json(),
         "players": v["players"],
-        "ships": ships,
+        "ships": (),  # read below, each record once (_ship)
         "ordnance": v["ordnance"],
         "next_ordnance": v["next_ordnance"],
         "destroyed_bases": v["destroyed_bases"],
@@ -419,7 +438,9 @@ def _world(view, player: int, state_cls) -> _World:
     w = _World()
     w.view = view
     w.guard = _guard(view)
-    w.base = state_cls.from_json(obj)  # reads the view into new objects; an "unknown" identity reads as a decoy
+    w.base = base = state_cls.from_json(obj)  # reads the view into new objects
+    base.ships = [_ship(rec) for rec in ships]  # an "unknown" identity reads as a decoy
+    base._index = {sh.id: sh for sh in base.ships}
     w.hidden = tuple(i for i, s in enumerate(ships) if s.get("hidden_identity") and s.get("identity") == "unknown")
     w.known = any(s.get("identity") == "fugitives" for s in ships)
     w.unseen = v.get("unseen_enemy_ships", 0)
