@@ -113,8 +113,9 @@ def _deep_checks(game, state, players, legal_by_player, rng, stats):
         view = state.view(viewer)
         text = json.dumps(view, sort_keys=True)
         _scribble(view, f"{game.id} view({viewer})")
-        assert json.dumps(state.to_json(), sort_keys=True) == before_text, f"{game.id}: writing into view({viewer}) changed the state"
-        assert json.dumps(state.view(viewer), sort_keys=True) == text, f"{game.id}: writing into view({viewer}) changed a later view"
+        where = f"{game.id}: writing into view({viewer})"
+        assert json.dumps(state.to_json(), sort_keys=True) == before_text, f"{where} changed the state"
+        assert json.dumps(state.view(viewer), sort_keys=True) == text, f"{where} changed a later view"
 
 
 def _scribble(value, where: str) -> None:

@@ -14,10 +14,10 @@ from deltav.core.errors import OptionError, ScenarioError
 from deltav.core.protocol import Game, Option, ScenarioInfo, register_game
 from deltav.core.rng import Rng
 from deltav.games.knighthawks import scenarios as scen
+from deltav.games.knighthawks import worlds
 from deltav.games.knighthawks.messages import ACTIONS, EVENTS
 from deltav.games.knighthawks.rulings import RULING_OPTIONS
 from deltav.games.knighthawks.state import KHState
-from deltav.games.knighthawks import worlds
 
 
 def _scenario_for(options: Mapping[str, Any]) -> scen.Scenario:
