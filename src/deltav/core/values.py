@@ -34,10 +34,8 @@ class Value:
     TYPE: ClassVar[str] = ""
 
     def to_json(self) -> dict:
-        out: dict[str, Any] = {"type": self.TYPE}
-        for f in self.__dataclass_fields__:  # type: ignore[attr-defined]
-            out[f] = _encode(getattr(self, f))
-        return out
+        # the generic form; each class made by value() gets its own compiled one (_compile_to_json)
+        return _generic_to_json(self)
 
     def replace(self, **changes: Any):
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
@@ -72,6 +70,54 @@ def _encode(v: Any) -> Any:
     raise TypeError(f"cannot encode {type(v).__name__} in a value")
 
 
+def _generic_to_json(v: Value) -> dict:
+    out: dict[str, Any] = {"type": v.TYPE}
+    for f in v.__dataclass_fields__:  # type: ignore[attr-defined]
+        out[f] = _encode(getattr(v, f))
+    return out
+
+
+def _is_scalar_type(tp: Any) -> bool:
+    """Does the annotation ``tp`` admit only JSON scalars (which encode as themselves)?"""
+    if tp in (int, str, bool, float, type(None), None):
+        return True
+    origin = get_origin(tp)
+    if origin is Literal:
+        return all(isinstance(a, _JSON_SCALARS) for a in get_args(tp))
+    if origin is Union or origin is types.UnionType:
+        return all(_is_scalar_type(a) for a in get_args(tp))
+    return False
+
+
+def _compile_to_json(cls: type) -> Callable[[Any], dict] | None:
+    """A ``to_json`` built for the fields of the value class ``cls``: one dict display, fields annotated with JSON
+    scalar types read as they are, the others through ``_encode`` (the same JSON as the generic loop, without a
+    call and a type test per scalar field). None when the annotations cannot be resolved."""
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:  # an unresolvable annotation: keep the generic loop
+        return None
+    parts = [f'"type": {cls.TYPE!r}']
+    for f in dataclasses.fields(cls):
+        read = f"v.{f.name}"
+        parts.append(f"{f.name!r}: {read if _is_scalar_type(hints.get(f.name)) else f'_encode({read})'}")
+    fn = eval("lambda v: {" + ", ".join(parts) + "}", {"_encode": _encode})  # noqa: S307 (built from field names)
+    fn.__name__ = fn.__qualname__ = "to_json"
+    return fn
+
+
+def _lazy_to_json(cls: type) -> Callable[[Any], dict]:
+    """``cls.to_json`` until its first call, which compiles the real one (annotations naming classes declared
+    later in a module resolve by then) and installs it on ``cls``."""
+
+    def to_json(self) -> dict:
+        fn = _compile_to_json(cls) or _generic_to_json
+        cls.to_json = fn
+        return fn(self)
+
+    return to_json
+
+
 def value(tag: str) -> Callable[[type], type]:
     """Class decorator: make a frozen slotted dataclass tagged ``tag``.
 
@@ -86,6 +132,8 @@ def value(tag: str) -> Callable[[type], type]:
     def wrap(cls: type) -> type:
         new = dataclasses.dataclass(frozen=True, slots=True)(cls)
         new.TYPE = tag
+        if "to_json" not in cls.__dict__:  # the class declares no encoding of its own
+            new.to_json = _lazy_to_json(new)
         return new
 
     return wrap
