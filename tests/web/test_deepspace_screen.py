@@ -42,6 +42,18 @@ def _zone(live_server, scenario: str, seat: int) -> list[int]:
     return board["scenario"]["players"][seat]["zone"]
 
 
+def _orders_clear_of_card(page) -> None:
+    """The ship card (bottom left) never covers the orders panel (top left), however many targets it lists."""
+    page.wait_for_timeout(50)  # the card's resize observer runs after a frame
+    boxes = page.evaluate("""(() => {
+        const box = (sel) => { const e = document.querySelector(sel); if (!e || e.hidden) return null;
+                               const r = e.getBoundingClientRect(); return [r.top, r.bottom]; };
+        return [box("[data-testid=ds-orders]"), box("[data-testid=ds-card]")]; })()""")
+    orders, card = boxes
+    if orders and card:
+        assert orders[1] <= card[0], f"the ship card (top {card[0]}) covers the orders panel (bottom {orders[1]})"
+
+
 def act_once(page, rng: random.Random, zone, shots: dict, style: str = "mouse") -> str:
     """Give the order the page is asking for, the way a person would; return the kind of step it was."""
     kind = _kind(page)
@@ -91,6 +103,7 @@ def act_once(page, rng: random.Random, zone, shots: dict, style: str = "mouse") 
             page.mouse.up()
             page.click("[data-testid=ds-confirm-course]")
     elif kind == "fire":
+        _orders_clear_of_card(page)
         targets = page.locator("[data-testid^=ds-target-]")
         if targets.count() == 0 or rng.random() < 0.1:
             page.click("[data-testid=ds-hold]")

@@ -92,6 +92,7 @@ export class DeepSpaceScreen implements GameScreen {
       button("+", () => { this.plane.camera.zoomAt(1.25); this.plane.touch(); }, { title: "Zoom in" }),
       button("−", () => { this.plane.camera.zoomAt(0.8); this.plane.touch(); }, { title: "Zoom out" }));
     this.root.append(this.orders, this.fleets, this.card, tools, this.modal, this.live);
+    new ResizeObserver(() => this.fitOrders()).observe(this.card);
     this.plane = new Plane(canvas);
     this.plane.onClick = (sx, sy) => this.click(sx, sy);
     this.plane.onDrag = (h, final) => this.dragTo(h, final);
@@ -864,6 +865,13 @@ export class DeepSpaceScreen implements GameScreen {
     }
     if (s.hp_taken) lines.push(`${s.hp_taken} hit points taken so far`);
     for (const l of lines) c.append(el("p", { class: "ds-num", text: l }));
+    this.fitOrders();
+  }
+
+  /** Keep the orders panel above the ship card (both sit in the left column): the room the card takes. */
+  private fitOrders(): void {
+    const space = this.card.hidden ? 0 : this.card.offsetHeight + 10;
+    this.root.style.setProperty("--ds-card-space", `${space}px`);
   }
 
   private renderModal(): void {
@@ -903,6 +911,7 @@ export class DeepSpaceScreen implements GameScreen {
     if (this.modal.firstChild) {
       this.orders.hidden = true;
       this.card.hidden = true;
+      this.fitOrders();
     }
   }
 }

@@ -20,7 +20,10 @@ const CSS = `
 .ds-panel p { margin: 4px 0; line-height: 1.4; }
 .ds-dim { color: #9aa6bd; }
 .ds-num { font-variant-numeric: tabular-nums; }
-.ds-orders { left: 10px; top: 10px; width: min(360px, calc(100% - 20px)); max-height: calc(100% - 20px); overflow: auto; }
+/* the orders stop above the ship card (--ds-card-space: its height, kept by the screen), scrolling if need be:
+   the card never covers an order's button */
+.ds-orders { left: 10px; top: 10px; width: min(360px, calc(100% - 20px));
+  max-height: calc(100% - 20px - var(--ds-card-space, 0px)); overflow: auto; }
 .ds-fleets { right: 10px; top: 10px; width: min(280px, calc(100% - 20px)); }
 .ds-fleets .ds-state { white-space: nowrap; }
 .ds-card { left: 10px; bottom: 10px; width: min(300px, calc(100% - 20px)); font-size: 13px; }
