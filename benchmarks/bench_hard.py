@@ -5,7 +5,7 @@ Node, say) can be taken on the same machine.
     .venv/bin/python benchmarks/bench_hard.py tactical duel --games 20
     .venv/bin/python benchmarks/bench_hard.py tactical --games 5               # every tactical scenario
     .venv/bin/python benchmarks/bench_hard.py mining standard --bot bot:normal --json out.json
-    .venv/bin/python benchmarks/bench_hard.py tactical duel --reference ref.json   # print ratios
+    .venv/bin/python benchmarks/bench_hard.py tactical --reference benchmarks/reference/tactical.json  # ratios
     .venv/bin/python benchmarks/bench_hard.py tactical duel --direct --src /tmp/old/src  # an older tree
 
 Per scenario it prints:
@@ -19,7 +19,8 @@ Per scenario it prints:
 All times are CPU time of this process (``time.process_time``), so other jobs on the machine do not inflate them;
 bots run in this process (no pool). ``--reference FILE`` reads a JSON document with the same keys per scenario
 (``{"duel": {"games_per_s": ..., "engine_view_ms_per_pt": ...}}``) and prints ours / theirs for rates and
-theirs / ours for costs (above 1 means deltav is faster). ``--direct`` plays on the state itself instead of
+theirs / ours for costs (above 1 means deltav is faster). ``benchmarks/reference/tactical.json`` holds the reference
+Delta-V's figures as published in the design notes (its ``_source`` says which runs). ``--direct`` plays on the state itself instead of
 through a Session (the engine's cost without the session's event filtering and record keeping), the only way an
 older tree without a Session (``--src``, before 2026-11-30) can be measured; compare direct with direct.
 """
