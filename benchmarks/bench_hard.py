@@ -20,9 +20,10 @@ All times are CPU time of this process (``time.process_time``), so other jobs on
 bots run in this process (no pool). ``--reference FILE`` reads a JSON document with the same keys per scenario
 (``{"duel": {"games_per_s": ..., "engine_view_ms_per_pt": ...}}``) and prints ours / theirs for rates and
 theirs / ours for costs (above 1 means deltav is faster). ``benchmarks/reference/tactical.json`` holds the reference
-Delta-V's figures as published in the design notes (its ``_source`` says which runs). ``--direct`` plays on the state itself instead of
-through a Session (the engine's cost without the session's event filtering and record keeping), the only way an
-older tree without a Session (``--src``, before 2026-11-30) can be measured; compare direct with direct.
+Delta-V's figures as published in the design notes (its ``_source`` says which runs). ``--direct`` plays on the
+state itself instead of through a Session (the engine's cost without the session's event filtering and record
+keeping), the only way an older tree without a Session (``--src``, before 2026-11-30) can be measured; compare direct
+with direct.
 """
 
 from __future__ import annotations

@@ -288,8 +288,12 @@ class Session:
         self.record.steps.append(Step(player, action.to_json(), events_json(events)))
         rows = [[index, e, None] for e in events]
         self._log.extend(rows)
-        for viewer, seen in self._seen.items():
-            seen.extend(r for r in rows if r[1].visible_to(viewer))
+        if all(getattr(e, "to", None) is None for e in events):  # all public (most steps): every viewer sees all
+            for seen in self._seen.values():
+                seen.extend(rows)
+        else:
+            for viewer, seen in self._seen.items():
+                seen.extend(r for r in rows if r[1].visible_to(viewer))
         return AppliedStep(index, player, action, tuple(events))
 
     def _apply_batch(self, batch: list[tuple[int, Action]]) -> Outcome:
