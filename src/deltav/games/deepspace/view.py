@@ -32,8 +32,10 @@ This module owns views and sampling only; the rules stay in the phase modules an
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import attrgetter
 
 from deltav.core.errors import IllegalAction, ScenarioError
+from deltav.core.frozen import Frozen, freeze
 from deltav.core.hexgrid import distance
 from deltav.core.protocol import Result
 from deltav.core.rng import Rng
@@ -54,14 +56,13 @@ def secret_tokens(state, player: int | None) -> set[str]:
 
 
 def view(state, player: int | None) -> dict:
-    """What ``player`` (None: a spectator) may know of the position, as plain JSON-ready values (every list and
-    dict built fresh: nothing in a view is shared with the state or with another view)."""
+    """What ``player`` (None: a spectator) may know of the position, as a JSON-ready value: the top-level dict,
+    the ``players`` and ``ships`` lists, ``mine`` and the dicts and lists it holds directly are new in every view;
+    every other part is read-only and shared (``Frozen`` records and tuples, see the module docstring)."""
     n = state.num_players
     if player is not None and (type(player) is not int or not 0 <= player < n):
         raise IllegalAction("protocol.player", f"no such player {player!r} (players are 0..{n - 1})")
-    names, levels, zones, inflicted, received, waiting = (
-        state.names, state.levels, state.zones, state.inflicted, state.received, state.waiting,
-    )
+    ships = _ships_view(state, player)
     res = state._result
     out: dict = {
         "game": "deepspace",
@@ -70,93 +71,259 @@ def view(state, player: int | None) -> dict:
         "step": state.sub,
         "round": state.round,
         "round_limit": state.round_limit,
-        "options": state.opts.copy(),
-        "players": [
-            {
-                "name": names[p],
-                "size_levels": levels[p],
-                "zone": [*zones[p]],
-                "inflicted": inflicted[p],
-                "received": received[p],
-                "score": inflicted[p] - received[p],
-                "waiting": waiting[p],
-            }
-            for p in range(n)
-        ],
-        "ships": [_ship_view(s, player) for s in state.ships],
-        "report": [e.copy() for e in state.report],
-        "shots": [[*x] for x in state.shots],
-        "result": res.to_json() if res else None,
+        "options": _options_view(state.opts),
+        "players": _players_view(state),
+        "ships": ships,
+        "report": _report_view(state.report),
+        "shots": _shots_view(state.shots),
+        "result": _result_view(res) if res is not None else None,
     }
     if player is not None:
         out["mine"] = _private_view(state, player)
     return out
 
 
-def _ship_view(s: Ship, viewer: int | None) -> dict:
-    pos = s.pos
-    nw = s.seen_weapons
-    if pos is None:
-        o = {
-            "id": s.id, "owner": s.owner, "size": s.size, "status": STATUS_NAMES[s.status], "pos": None, "vel": None,
-            "hp_taken": s.hp_taken, "incoming": s.incoming,
-            "seen": {"thrust": s.seen_thrust, "weapons": nw, "damage": [*s.seen_damage[:nw]]},
-        }
+#: The values of a ship that its public record is made of and that change in play (all immutable), read in C.
+#: Its id, owner and size never change, and the records are carried only to clones of the ship (same ship).
+_ship_key = attrgetter("pos", "vel", "status", "hp_taken", "incoming", "seen_thrust", "seen_weapons", "seen_damage")
+
+
+class _Ships:
+    """A state's ship records as last shown (``DeepSpaceState._vships``, carried over by ``clone``, never
+    changed once made): the values each public record was made of, the records, and each player's ship
+    indices."""
+
+    __slots__ = ("keys", "recs", "own")
+
+    def __init__(self, keys: list, recs: tuple, own: dict):
+        self.keys = keys
+        self.recs = recs
+        self.own = own
+
+
+def _ships_view(state, player: int | None) -> list:
+    """The ships' records: a new list of shared read-only records. The public records are checked against the
+    values they were made of in one pass (``_ship_key`` over every ship, compared as one list); a viewer's own
+    ship adds its stats, kept with the ship (``Ship.view_rec``) and checked against copies of them."""
+    ships = state.ships
+    keys = [*map(_ship_key, ships)]
+    c = state._vships
+    if c is None or c.keys != keys:
+        c = state._vships = _remake_ships(ships, keys, c)
+    out = [*c.recs]
+    if player is None:
+        return out
+    for i in c.own.get(player, ()):
+        s = ships[i]
+        pub = out[i]
+        hit = s.view_rec
+        if hit is None or hit[0] is not pub or hit[1] != s.lv or hit[2] != s.partial or hit[3] != s.pending:
+            hit = s.view_rec = _own_rec(s, pub)
+        out[i] = hit[4]
+    return out
+
+
+def _remake_ships(ships: list, keys: list, old: _Ships | None) -> _Ships:
+    recs = []
+    same = old is not None and len(old.keys) == len(keys)
+    for i, s in enumerate(ships):
+        k = keys[i]
+        if same and old.keys[i] == k:
+            recs.append(old.recs[i])
+            continue
+        pos, vel, status, hp_taken, incoming, seen_thrust, nw, seen_damage = k
+        if pos is None:
+            pos = vel = None
+        else:
+            pos = (pos[0], pos[1])
+            vel = (vel[0], vel[1])
+        recs.append(Frozen({
+            "id": s.id, "owner": s.owner, "size": s.size, "status": STATUS_NAMES[status], "pos": pos, "vel": vel,
+            "hp_taken": hp_taken, "incoming": incoming,
+            "seen": Frozen({"thrust": seen_thrust, "weapons": nw, "damage": tuple(seen_damage[:nw])}),
+        }))
+    if same:
+        own = old.own
     else:
-        o = {
-            "id": s.id, "owner": s.owner, "size": s.size, "status": STATUS_NAMES[s.status], "pos": [*pos],
-            "vel": [*s.vel], "hp_taken": s.hp_taken, "incoming": s.incoming,
-            "seen": {"thrust": s.seen_thrust, "weapons": nw, "damage": [*s.seen_damage[:nw]]},
-        }
-    if viewer == s.owner:
-        lv = s.lv
-        o["design"] = s.design
-        o["name"] = s.name
-        o["thrust"] = lv[0]
-        o["evasion"] = lv[1]
-        o["endurance"] = lv[2]
-        o["weapons"] = [[lv[k], lv[k + 1]] for k in range(3, len(lv), 2)]
-        o["partial"] = [*s.partial]
-        o["pending"] = s.pending
-    return o
+        own: dict[int, list[int]] = {}
+        for i, s in enumerate(ships):
+            own.setdefault(s.owner, []).append(i)
+    return _Ships(keys, tuple(recs), own)
+
+
+def _own_rec(s: Ship, pub: Frozen) -> tuple:
+    """The owner's record of ship ``s``: its public record ``pub``, then its design, stats, partial damage and
+    pending hit points; returned with what it was made of (``pub``, copies of the stat slots and partial damage,
+    the pending hit points) as ``Ship.view_rec``."""
+    lv = s.lv
+    rec = Frozen({
+        **pub,
+        "design": s.design,
+        "name": s.name,
+        "thrust": lv[0],
+        "evasion": lv[1],
+        "endurance": lv[2],
+        "weapons": tuple((lv[k], lv[k + 1]) for k in range(3, len(lv), 2)),
+        "partial": tuple(s.partial),
+        "pending": s.pending,
+    })
+    return (pub, lv[:], s.partial[:], s.pending, rec)
+
+
+#: Read-only parts of views kept by the (never mutated) objects they show, by identity: each entry holds its
+#: object, so the id is not reused while it is kept. Cleared when large (a long search meets many).
+_OPTIONS: dict[int, tuple] = {}
+_REPORTS: dict[int, tuple] = {}
+_EVENTS: dict[int, tuple] = {}
+_SHOTS: dict[int, tuple] = {}
+_RESULTS: dict[int, tuple] = {}
+_KEPT_MAX = 4096
+
+
+def _kept(cache: dict, obj, make):
+    """``make(obj)`` kept in ``cache`` by ``obj``'s identity (``obj`` must never be mutated)."""
+    hit = cache.get(id(obj))
+    if hit is not None and hit[0] is obj:
+        return hit[1]
+    if len(cache) >= _KEPT_MAX:
+        cache.clear()
+    rec = make(obj)
+    cache[id(obj)] = (obj, rec)
+    return rec
+
+
+def _options_view(opts: dict) -> Frozen:
+    """The options, read-only: one record per options dict (a game's options never change; clones share it)."""
+    hit = _OPTIONS.get(id(opts))
+    if hit is not None and hit[0] is opts:
+        return hit[1]
+    return _kept(_OPTIONS, opts, freeze)
+
+
+def _players_view(state) -> list:
+    """The players' records (a new list of shared read-only records), kept with the state
+    (``DeepSpaceState._vplayers``, carried over by ``clone``) with copies of the scores and flags they show (the
+    names, size levels and zones never change in a game)."""
+    inflicted, received, waiting = state.inflicted, state.received, state.waiting
+    c = state._vplayers
+    if c is None or c[0] != inflicted or c[1] != received or c[2] != waiting:
+        names, levels, zones = state.names, state.levels, state.zones
+        recs = tuple(
+            Frozen({
+                "name": names[p],
+                "size_levels": levels[p],
+                "zone": tuple(zones[p]),
+                "inflicted": inflicted[p],
+                "received": received[p],
+                "score": inflicted[p] - received[p],
+                "waiting": waiting[p],
+            })
+            for p in range(len(names))
+        )
+        c = state._vplayers = (inflicted[:], received[:], waiting[:], recs)
+    return [*c[3]]
+
+
+def _report_view(report: tuple) -> tuple:
+    """The latest events' report, read-only: one tuple per report tuple (the state replaces it, never changes
+    it), each entry frozen once (a report extended by a later step reuses the entries it shares)."""
+    if not report:
+        return ()
+    hit = _REPORTS.get(id(report))
+    if hit is not None and hit[0] is report:
+        return hit[1]
+    return _kept(_REPORTS, report, lambda r: tuple(_kept(_EVENTS, e, freeze) for e in r))
+
+
+def _shots_view(shots: tuple) -> tuple:
+    """The public shot log, read-only: the state's own tuple when its entries are tuples (as the rules make
+    them), else a tuple of tuples made once per log."""
+    if not shots:
+        return ()
+    hit = _SHOTS.get(id(shots))
+    if hit is not None and hit[0] is shots:
+        return hit[1]
+    return _kept(_SHOTS, shots, lambda sh: sh if all(type(x) is tuple for x in sh) else tuple(tuple(x) for x in sh))
+
+
+def _result_view(res: Result) -> Frozen:
+    return _kept(_RESULTS, res, lambda r: freeze(r.to_json()))
 
 
 def _private_view(state, p: int) -> dict:
-    """The player's own secrets: its pending plot/deployment/declarations/allocation, its designs."""
+    """The player's own secrets: its pending plot/deployment/declarations/allocation, its designs (a new dict,
+    and new ``plans``; the records in them read-only and shared)."""
     ph = state.phase
     mine: dict = {"waiting": state.waiting[p]}
     if ph == "design":
-        size, t, e, en, weapons, stage, pend = state.drafts[p]
-        mine["designs"] = [d.to_json() for d in state.designs[p]]
-        mine["draft"] = {
-            "size": size, "thrust": t, "evasion": e, "endurance": en,
-            "weapons": [[a, b] for a, b in weapons], "stage": DESIGN_STAGES[stage], "targeting": pend,
-        }
+        mine["designs"] = [*_kept(_DESIGNS, state.designs[p], _designs_rec)]
+        mine["draft"] = _kept(_DRAFTS, state.drafts[p], _draft_rec)
     elif ph in ("deploy", "plot", "destruct", "allocate"):
-        mine["order"] = [state.ships[i].id for i in state.order[p]]
-        mine["cursor"] = list(state.cur[p]) if isinstance(state.cur[p], tuple) else state.cur[p]
+        order = state.order[p]
+        ships = state.ships
+        index = state.index
+        hit = _ORDERS.get(id(order))
+        if hit is None or hit[0] is not order or hit[1] is not index:
+            if len(_ORDERS) >= _KEPT_MAX:
+                _ORDERS.clear()
+            hit = _ORDERS[id(order)] = (order, index, tuple(ships[i].id for i in order))
+        ids = hit[2]
+        mine["order"] = ids
+        c = state.cur[p]
+        mine["cursor"] = c if type(c) is not list else c[:]  # an int or a tuple of ints
         if ph in ("deploy", "plot"):
             mine["column"] = state.col[p]
         if ph == "plot":
             mine["plot_id"] = state.plot_id(p)
         entries = {}
-        for i in state.order[p]:
-            pl = state.plan[i]
+        plan = state.plan
+        for k, i in enumerate(order):
+            pl = plan[i]
             if pl is None:
                 continue
-            sid = state.ships[i].id
-            if ph == "deploy":
-                entries[sid] = {"pos": [pl[0], pl[1]], "vel": [pl[2], pl[3]]}
-            elif ph == "plot":
-                entries[sid] = {
-                    "withdraw": pl[0] is None,
-                    "vel": list(pl[0]) if pl[0] is not None else None,
-                    "shots": [[w, state.ships[ti].id if ti >= 0 else None] for w, ti in pl[1]],
-                }
-            elif ph == "destruct":
-                entries[sid] = {"detonate": pl}
+            sid = ids[k]
+            if ph == "destruct":
+                entries[sid] = _DETONATE if pl else _HOLD
+                continue
+            e = _ENTRIES.get(id(pl))
+            if e is None or e[0] is not pl or e[1] is not index or e[2] != sid:
+                if ph == "deploy":
+                    rec = Frozen({"pos": (pl[0], pl[1]), "vel": (pl[2], pl[3])})
+                else:
+                    rec = Frozen({
+                        "withdraw": pl[0] is None,
+                        "vel": tuple(pl[0]) if pl[0] is not None else None,
+                        "shots": tuple((w, ships[ti].id if ti >= 0 else None) for w, ti in pl[1]),
+                    })
+                if len(_ENTRIES) >= _KEPT_MAX:
+                    _ENTRIES.clear()
+                e = _ENTRIES[id(pl)] = (pl, index, sid, rec)  # the plan is held, so its id is not reused
+            entries[sid] = e[3]
         mine["plans"] = entries
     return mine
+
+
+#: ``mine``'s read-only parts, by the identity of the (never mutated) tuples they show: ship ids of an order (with
+#: the state's id index they were read from), plan entries (with that index and the ship's id), fleet designs,
+#: drafts.
+_ORDERS: dict[int, tuple] = {}
+_ENTRIES: dict[int, tuple] = {}
+_DESIGNS: dict[int, tuple] = {}
+_DRAFTS: dict[int, tuple] = {}
+_DETONATE = Frozen({"detonate": True})
+_HOLD = Frozen({"detonate": False})
+
+
+def _designs_rec(designs: tuple) -> tuple:
+    return tuple(freeze(d.to_json()) for d in designs)
+
+
+def _draft_rec(draft: tuple) -> Frozen:
+    size, t, e, en, weapons, stage, pend = draft
+    return Frozen({
+        "size": size, "thrust": t, "evasion": e, "endurance": en,
+        "weapons": tuple((a, b) for a, b in weapons), "stage": DESIGN_STAGES[stage], "targeting": pend,
+    })
 
 
 def sample_levels(
@@ -401,6 +568,7 @@ def determinize(view: dict, player: int, rng: Rng, s):
             x.partial = [0, 0, 0]
             x.pending = 0
         x.lv = lv
+        x.view_rec = None
         nw = (len(lv) - 3) // 2
         x.seen_damage = tuple(seen["damage"]) + (0,) * (nw - len(seen["damage"]))
         ships.append(x)
@@ -412,6 +580,7 @@ def determinize(view: dict, player: int, rng: Rng, s):
     s.col = [None] * n
     s.designs = [() for _ in range(n)]
     s.drafts = [(0, 0, 0, 0, (), 0, 0) for _ in range(n)]
+    s._vships = s._vplayers = None
 
     ph = s.phase
     if ph == "design":
