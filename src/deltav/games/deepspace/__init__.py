@@ -160,7 +160,7 @@ class DeepSpaceGame(Game):
     def determinize(cls, view: Mapping, player: int, rng: Rng) -> DeepSpaceState:
         from deltav.games.deepspace.view import determinize
 
-        return determinize(dict(view), player, rng, DeepSpaceState.__new__(DeepSpaceState))
+        return determinize(view, player, rng, DeepSpaceState)
 
 
 DeepSpaceState.game = DeepSpaceGame

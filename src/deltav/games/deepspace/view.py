@@ -156,6 +156,13 @@ def _own_rec(s: Ship, pub: Frozen) -> tuple:
     pending hit points; returned with what it was made of (``pub``, copies of the stat slots and partial damage,
     the pending hit points) as ``Ship.view_rec``."""
     lv = s.lv
+    wk = tuple(lv[3:])
+    weapons = _WEAPONS.get(wk)
+    if weapons is None:
+        if len(_WEAPONS) >= _KEPT_MAX:
+            _WEAPONS.clear()
+        weapons = _WEAPONS[wk] = tuple(zip(wk[::2], wk[1::2]))
+    partial = s.partial
     rec = Frozen({
         **pub,
         "design": s.design,
@@ -163,11 +170,15 @@ def _own_rec(s: Ship, pub: Frozen) -> tuple:
         "thrust": lv[0],
         "evasion": lv[1],
         "endurance": lv[2],
-        "weapons": tuple((lv[k], lv[k + 1]) for k in range(3, len(lv), 2)),
-        "partial": tuple(s.partial),
+        "weapons": weapons,
+        "partial": tuple(partial),
         "pending": s.pending,
     })
-    return (pub, lv[:], s.partial[:], s.pending, rec)
+    return (pub, lv[:], partial[:], s.pending, rec)
+
+
+#: the ``weapons`` of own records ((targeting, damage) pairs) by the stat slots they are made of
+_WEAPONS: dict[tuple, tuple] = {}
 
 
 #: Read-only parts of views kept by the (never mutated) objects they show, by identity: each entry holds its
@@ -503,31 +514,100 @@ def _compute_variants(size: int, lv, hp: int, k: int) -> list[list[int]]:
     return out
 
 
-def determinize(view: dict, player: int, rng: Rng, s):
-    """Fill ``s`` (a blank state record: ``DeepSpaceState.__new__``) with a full state consistent with
-    ``view`` (``player``'s), sampling what it hides (see the module docstring); return it."""
-    rng = Rng(rng.next64())
+class _World:
+    """What every world drawn from one view shares (see :func:`determinize`): the view's ships read into
+    templates (never changed: each world copies them), the fixed fields of the state, and what is drawn per
+    world: which ships' stats (with what each one's draw needs), the other players' deployments, plots and
+    designs."""
+
+    __slots__ = ("view", "held", "guard", "fields", "ships", "sampled", "own", "shots", "order", "cur", "col", "plan",
+                 "designs", "drafts", "pending", "deploy", "plot", "fleets")
+
+
+#: Recently determinized views, by identity (the view is held, so its id is not reused while it is cached): a bot
+#: draws its worlds from the view of the decision at hand, so a few are enough.
+_WORLDS: dict[int, _World] = {}
+_WORLDS_MAX = 16
+
+
+def _guard(v) -> tuple:
+    """A few facts of a view that change with every step (a view changed after it was cached is read again)."""
+    return (v["phase"], v["step"], v["round"], v["you"], len(v["ships"]), len(v["players"]))
+
+
+def _held(v) -> tuple:
+    """The containers of a view, compared by identity (one replaced after the view was cached: read again)."""
+    return (v["ships"], v["players"], v["shots"], v["report"], v["options"], v.get("mine"))
+
+
+#: Ship templates read from read-only ship records (``Frozen``), by the record's identity (the record is held,
+#: so its id is not reused): a ship's record is shared by every view until one of its values changes, so the
+#: views of many steps read each ship once. Templates are never changed (every world copies them).
+_TEMPLATES: dict[int, tuple] = {}
+_TEMPLATES_MAX = 2048
+
+
+def _template(sv) -> Ship:
+    if type(sv) is Frozen:
+        hit = _TEMPLATES.get(id(sv))
+        if hit is not None and hit[0] is sv:
+            return hit[1]
+    x = Ship.__new__(Ship)
+    x.id = sv["id"]
+    x.owner = sv["owner"]
+    x.size = sv["size"]
+    x.status = STATUS_NAMES.index(sv["status"])
+    x.pos = tuple(sv["pos"]) if sv["pos"] is not None else None
+    x.vel = tuple(sv["vel"]) if sv["vel"] is not None else (0, 0)
+    x.hp_taken = sv["hp_taken"]
+    x.incoming = sv["incoming"]
+    seen = sv["seen"]
+    x.seen_thrust = seen["thrust"]
+    x.seen_weapons = seen["weapons"]
+    damage = tuple(seen["damage"])
+    if "design" in sv:
+        x.name = sv["name"]
+        x.design = sv["design"]
+        lv = [sv["thrust"], sv["evasion"], sv["endurance"]]
+        for t, d in sv["weapons"]:
+            lv += [t, d]
+        x.partial = list(sv["partial"])
+        x.pending = sv["pending"]
+    else:
+        x.name = "unknown"
+        x.design = f"d-p{x.owner}-{x.id.rsplit('-', 1)[-1]}"
+        lv = [0, 0, 0] + [0, 0] * max(1, x.seen_weapons)  # an enemy ship alive gets its stats drawn
+        x.partial = [0, 0, 0]
+        x.pending = 0
+    x.lv = lv
+    x.view_rec = None
+    x.seen_damage = damage + (0,) * ((len(lv) - 3) // 2 - len(damage))
+    if type(sv) is Frozen:
+        if len(_TEMPLATES) >= _TEMPLATES_MAX:
+            _TEMPLATES.clear()
+        _TEMPLATES[id(sv)] = (sv, x)
+    return x
+
+
+def _world(view, player: int) -> _World:
+    w = _WORLDS.get(id(view))
+    if w is not None and w.view is view and w.guard == _guard(view) and all(map(_is, w.held, _held(view))):
+        return w
     players = view["players"]
     n = len(players)
-    s.num_players = n
-    s.rng = Rng(rng.next64())
-    s.opts = dict(view["options"])
-    s.names = tuple(pl["name"] for pl in players)
-    s.levels = tuple(pl["size_levels"] for pl in players)
-    s.zones = tuple(tuple(pl["zone"]) for pl in players)
-    s.round_limit = view["round_limit"]
-    s.phase = view["phase"]
-    s.sub = view["step"]
-    s.round = view["round"]
-    s.inflicted = [pl["inflicted"] for pl in players]
-    s.received = [pl["received"] for pl in players]
-    s.waiting = [pl["waiting"] for pl in players]
-    s.report = tuple(view["report"])
-    s._result = Result.from_json(view["result"]) if view["result"] else None
     mine = view.get("mine", {})
-
-    shots = tuple(tuple(x) for x in view["shots"])
-    s.shots = shots
+    w = _World()
+    w.view = view
+    w.guard = _guard(view)
+    w.held = _held(view)
+    w.fields = (
+        n, dict(view["options"]), tuple(pl["name"] for pl in players), tuple(pl["size_levels"] for pl in players),
+        tuple(tuple(pl["zone"]) for pl in players), view["round_limit"], view["phase"], view["step"],
+        view["round"], [pl["inflicted"] for pl in players], [pl["received"] for pl in players],
+        [pl["waiting"] for pl in players], tuple(view["report"]),
+        Result.from_json(view["result"]) if view["result"] else None,
+    )
+    w.shots = shots = tuple(tuple(x) for x in view["shots"])
     known = _prior(view)
     own = {}
     for sv in view["ships"]:
@@ -536,118 +616,81 @@ def determinize(view: dict, player: int, rng: Rng, s):
             for t, d in sv["weapons"]:
                 lv += [t, d]
             own[sv["id"]] = lv
-    ships = []
-    for sv in view["ships"]:
-        x = Ship.__new__(Ship)
-        x.id = sv["id"]
-        x.owner = sv["owner"]
-        x.size = sv["size"]
-        x.status = STATUS_NAMES.index(sv["status"])
-        x.pos = tuple(sv["pos"]) if sv["pos"] is not None else None
-        x.vel = tuple(sv["vel"]) if sv["vel"] is not None else (0, 0)
-        x.hp_taken = sv["hp_taken"]
-        x.incoming = sv["incoming"]
-        seen = sv["seen"]
-        x.seen_thrust = seen["thrust"]
-        x.seen_weapons = seen["weapons"]
-        if "design" in sv:
-            x.name = sv["name"]
-            x.design = sv["design"]
-            lv = [sv["thrust"], sv["evasion"], sv["endurance"]]
-            for t, d in sv["weapons"]:
-                lv += [t, d]
-            x.partial = list(sv["partial"])
-            x.pending = sv["pending"]
-        else:
-            x.name = "unknown"
-            x.design = f"d-p{x.owner}-{x.id.rsplit('-', 1)[-1]}"
-            if x.status == ALIVE:
-                lv = _sample_enemy(x, tuple(seen["damage"]), rng, own, shots, known.get(x.id))
-            else:
-                lv = [0, 0, 0] + [0, 0] * max(1, x.seen_weapons)
-            x.partial = [0, 0, 0]
-            x.pending = 0
-        x.lv = lv
-        x.view_rec = None
-        nw = (len(lv) - 3) // 2
-        x.seen_damage = tuple(seen["damage"]) + (0,) * (nw - len(seen["damage"]))
-        ships.append(x)
-    s.ships = ships
-    s.index = {x.id: i for i, x in enumerate(ships)}
-    s.plan = [None] * len(ships)
-    s.order = [() for _ in range(n)]
-    s.cur = [0] * n
-    s.col = [None] * n
-    s.designs = [() for _ in range(n)]
-    s.drafts = [(0, 0, 0, 0, (), 0, 0) for _ in range(n)]
-    s._vships = s._vplayers = None
-
-    ph = s.phase
+    w.own = own
+    ships = w.ships = [_template(sv) for sv in view["ships"]]
+    index = {x.id: i for i, x in enumerate(ships)}
+    w.sampled = tuple(_sampling(i, x, tuple(sv["seen"]["damage"]), own, shots, known.get(x.id))
+                      for i, (x, sv) in enumerate(zip(ships, view["ships"])) if "design" not in sv and x.status == ALIVE)
+    w.plan = plan = [None] * len(ships)
+    w.order = order = [() for _ in range(n)]
+    w.cur = cur = [0] * n
+    w.col = col = [None] * n
+    w.designs = [() for _ in range(n)]
+    w.drafts = [(0, 0, 0, 0, (), 0, 0) for _ in range(n)]
+    w.pending = w.deploy = w.plot = w.fleets = ()
+    waiting = w.fields[11]
+    ph = view["phase"]
     if ph == "design":
-        for q in range(n):
-            if q == player:
-                continue
-            if not s.waiting[q]:
-                s.designs[q] = _sample_fleet(s.levels[q], rng)
-        s.designs[player] = tuple(
+        w.fleets = tuple((q, w.fields[3][q]) for q in range(n) if q != player and not waiting[q])
+        w.designs[player] = tuple(
             ShipDesign(d["name"], d["size"], d["thrust"], d["evasion"], d["endurance"],
-                       tuple((w["targeting"], w["damage"]) for w in d["weapons"]))
+                       tuple((wp["targeting"], wp["damage"]) for wp in d["weapons"]))
             for d in mine["designs"]
         )  # the viewer's own designs, as the view shows them (``ShipDesign.to_json``)
         dr = mine["draft"]
-        s.drafts[player] = (
-            dr["size"], dr["thrust"], dr["evasion"], dr["endurance"], tuple(tuple(w) for w in dr["weapons"]),
+        w.drafts[player] = (
+            dr["size"], dr["thrust"], dr["evasion"], dr["endurance"], tuple(tuple(wp) for wp in dr["weapons"]),
             DESIGN_STAGES.index(dr["stage"]), dr["targeting"],
         )
     elif ph in ("deploy", "plot", "allocate", "destruct"):
-        orders = _orders(s, ph)
+        orders = _orders(ships, n, ph)
+        pending, deploy, plot = [], [], []
         for q in range(n):
             if q == player:
-                s.order[q] = tuple(s.index[sid] for sid in mine["order"])
+                order[q] = tuple(index[sid] for sid in mine["order"])
                 c = mine["cursor"]
-                s.cur[q] = tuple(c) if isinstance(c, list) else c
-                s.col[q] = mine.get("column")
+                cur[q] = tuple(c) if isinstance(c, list) else c
+                col[q] = mine.get("column")
                 continue
-            s.order[q] = tuple(orders[q])
-            if s.waiting[q]:
-                s.cur[q] = {"deploy": (0, 0), "plot": (0, -1)}.get(ph, 0)
+            order[q] = tuple(orders[q])
+            if waiting[q]:
+                cur[q] = {"deploy": (0, 0), "plot": (0, -1)}.get(ph, 0)
                 if ph == "allocate":
-                    for i in s.order[q]:
-                        ships[i].pending = ships[i].incoming
+                    pending.extend(order[q])
                 continue
             if ph == "deploy":
-                s.cur[q] = (len(s.order[q]), 0)
-                zq, zr, rad = s.zones[q]
-                for i in s.order[q]:
-                    while True:
-                        h = (zq + rng.below(2 * rad + 1) - rad, zr + rng.below(2 * rad + 1) - rad)
-                        if distance(h, (zq, zr)) <= rad:
-                            break
-                    s.plan[i] = (h[0], h[1], 0, 0)
+                cur[q] = (len(order[q]), 0)
+                deploy.append((order[q], w.fields[4][q]))
             elif ph == "plot":
-                s.cur[q] = (len(s.order[q]), -1)
-                for i in s.order[q]:
-                    s.plan[i] = (ships[i].vel, _nearest_shots(s, ships[i]))
+                cur[q] = (len(order[q]), -1)
+                plot.extend((i, ships[i].vel, _nearest(ships, ships[i])) for i in order[q])  # vel: a tuple
             elif ph == "destruct":
-                s.cur[q] = len(s.order[q])
-                for i in s.order[q]:
-                    s.plan[i] = False
+                cur[q] = len(order[q])
+                for i in order[q]:
+                    plan[i] = False
             else:
-                s.cur[q] = len(s.order[q])
+                cur[q] = len(order[q])
+        w.pending, w.deploy, w.plot = tuple(pending), tuple(deploy), tuple(plot)
         for sid, e in mine.get("plans", {}).items():
-            i = s.index[sid]
+            i = index[sid]
             if ph == "deploy":
-                s.plan[i] = (e["pos"][0], e["pos"][1], e["vel"][0], e["vel"][1])
+                plan[i] = (e["pos"][0], e["pos"][1], e["vel"][0], e["vel"][1])
             elif ph == "plot":
-                shots = tuple((w, s.index[t] if t is not None else -1) for w, t in e["shots"])
-                s.plan[i] = (tuple(e["vel"]) if e["vel"] is not None else None, shots)
+                aims = tuple((wp, index[t] if t is not None else -1) for wp, t in e["shots"])
+                plan[i] = (tuple(e["vel"]) if e["vel"] is not None else None, aims)
             elif ph == "destruct":
-                s.plan[i] = e["detonate"]
-    return s
+                plan[i] = e["detonate"]
+    if len(_WORLDS) >= _WORLDS_MAX:
+        del _WORLDS[next(iter(_WORLDS))]
+    _WORLDS[id(view)] = w
+    return w
 
 
-def _sample_enemy(x: Ship, seen_damage: tuple[int, ...], rng: Rng, own: dict, shots,
-                  public: tuple[int, ...] | None = None) -> list[int]:
+def _sampling(i: int, x: Ship, seen_damage: tuple[int, ...], own: dict, shots: tuple,
+              public: tuple[int, ...] | None) -> tuple:
+    """What drawing enemy ship ``x``'s stats needs (its index first): the candidates of its public design and
+    their weights when it has one consistent with what it has shown, else the logged shots between it and the
+    viewer's ships (None: sample its stats with ``sample_levels``); last, the damage its view shows."""
     sid = x.id
     relevant = [sh for sh in shots if (sh[0] == sid and sh[2] in own) or (sh[2] == sid and sh[0] in own)]
     if public is not None:
@@ -657,17 +700,79 @@ def _sample_enemy(x: Ship, seen_damage: tuple[int, ...], rng: Rng, own: dict, sh
             x.size, public, x.hp_taken, x.seen_thrust, x.seen_weapons, seen_damage, sid, seen
         )
         if cands:
-            if weights is None:
-                return list(cands[rng.below(len(cands))])
-            return list(_weighted(cands, weights, rng))
-    first = sample_levels(x.size, rng, x.hp_taken, x.seen_thrust, x.seen_weapons, seen_damage)
-    if not relevant:
-        return first
-    cands = [first] + [
-        sample_levels(x.size, rng, x.hp_taken, x.seen_thrust, x.seen_weapons, seen_damage)
-        for _ in range(CANDIDATES - 1)
-    ]
-    return _weighted(cands, [shot_likelihood(c, x.id, own, relevant) for c in cands], rng)
+            return (i, cands, weights, seen_damage)
+    return (i, None, relevant, seen_damage)
+
+
+def _is(a, b) -> bool:
+    return a is b
+
+
+def determinize(view, player: int, rng: Rng, state_cls):
+    """A full ``state_cls`` consistent with ``view`` (``player``'s), sampling what it hides (see the module
+    docstring). The first call for a view reads it once (:class:`_World`, kept by the view's identity; ship
+    records read once per record); every world is then a new state made of copies of what was read, with the
+    hidden parts drawn in the same order from ``rng`` as a fresh read would. The view is never changed, and
+    must not be changed after it was determinized (a few per-step facts are checked: a changed view is read
+    again)."""
+    w = _world(view, player)
+    rng = Rng(rng.next64())
+    (n, opts, names, levels, zones, round_limit, phase, sub, round_, inflicted, received, waiting, report,
+     result) = w.fields
+    s = state_cls.__new__(state_cls)
+    s.num_players = n
+    s.rng = Rng(rng.next64())
+    s.opts = opts
+    s.names = names
+    s.levels = levels
+    s.zones = zones
+    s.round_limit = round_limit
+    s.phase = phase
+    s.sub = sub
+    s.round = round_
+    s.inflicted = inflicted[:]
+    s.received = received[:]
+    s.waiting = waiting[:]
+    s.report = report
+    s._result = result
+    s.shots = w.shots
+    s.ships = ships = [x.copy() for x in w.ships]
+    own = w.own
+    for i, cands, extra, seen_damage in w.sampled:
+        x = ships[i]
+        if cands is not None:
+            lv = list(cands[rng.below(len(cands))]) if extra is None else list(_weighted(cands, extra, rng))
+        else:
+            size, hp, st, sw = x.size, x.hp_taken, x.seen_thrust, x.seen_weapons
+            lv = sample_levels(size, rng, hp, st, sw, seen_damage)
+            if extra:
+                cs = [lv] + [sample_levels(size, rng, hp, st, sw, seen_damage) for _ in range(CANDIDATES - 1)]
+                lv = _weighted(cs, [shot_likelihood(c, x.id, own, extra) for c in cs], rng)
+        x.lv = lv
+        x.seen_damage = seen_damage + (0,) * ((len(lv) - 3) // 2 - len(seen_damage))
+    s.index = {x.id: i for i, x in enumerate(ships)}
+    s.plan = plan = w.plan[:]
+    s.order = w.order[:]
+    s.cur = w.cur[:]
+    s.col = w.col[:]
+    s.designs = w.designs[:]
+    s.drafts = w.drafts[:]
+    s._vships = s._vplayers = None
+    for i in w.pending:
+        ships[i].pending = ships[i].incoming
+    for order, (zq, zr, rad) in w.deploy:
+        for i in order:
+            while True:
+                h = (zq + rng.below(2 * rad + 1) - rad, zr + rng.below(2 * rad + 1) - rad)
+                if distance(h, (zq, zr)) <= rad:
+                    break
+            plan[i] = (h[0], h[1], 0, 0)
+    for i, vel, best in w.plot:
+        lv = ships[i].lv
+        plan[i] = (vel, tuple((k, best) for k in range((len(lv) - 3) // 2) if lv[3 + 2 * k] + lv[4 + 2 * k] > 0))
+    for q, levels_q in w.fleets:
+        s.designs[q] = _sample_fleet(levels_q, rng)
+    return s
 
 
 @lru_cache(maxsize=8192)
@@ -707,45 +812,43 @@ def _sample_fleet(levels: int, rng: Rng) -> tuple[ShipDesign, ...]:
     return sample_fleet(levels, rng)
 
 
-def _orders(s, ph: str) -> list[list[int]]:
-    n = s.num_players
+def _orders(ships: list, n: int, ph: str) -> list[list[int]]:
+    """Each player's ship indices the phase ``ph`` asks about (the rules' own orders, from public facts)."""
     orders: list[list[int]] = [[] for _ in range(n)]
     if ph == "deploy":
-        for i, x in enumerate(s.ships):
+        for i, x in enumerate(ships):
             orders[x.owner].append(i)
     elif ph == "plot":
-        for i, x in enumerate(s.ships):
+        for i, x in enumerate(ships):
             if x.status == ALIVE:
                 orders[x.owner].append(i)
     elif ph == "allocate":
-        for i, x in enumerate(s.ships):
+        for i, x in enumerate(ships):
             if x.status == ALIVE and x.incoming > 0:
                 orders[x.owner].append(i)
     else:
         by_hex: dict = {}
-        for i, x in enumerate(s.ships):
+        for i, x in enumerate(ships):
             if x.status == ALIVE:
                 by_hex.setdefault(x.pos, []).append(i)
         for group in by_hex.values():
-            if len({s.ships[i].owner for i in group}) >= 2:
+            if len({ships[i].owner for i in group}) >= 2:
                 for i in group:
-                    orders[s.ships[i].owner].append(i)
+                    orders[ships[i].owner].append(i)
         for o in orders:
             o.sort()
     return orders
 
 
-def _nearest_shots(s, x: Ship) -> tuple[tuple[int, int], ...]:
+def _nearest(ships: list, x: Ship) -> int:
+    """The index of the enemy ship nearest where ``x`` ends if it keeps its velocity (-1: none): a sampled
+    plot fires every armed weapon at it."""
     best = -1
     best_d = None
-    for i, t in enumerate(s.ships):
+    here = (x.pos[0] + x.vel[0], x.pos[1] + x.vel[1])
+    for i, t in enumerate(ships):
         if t.status == ALIVE and t.owner != x.owner:
-            d = distance((x.pos[0] + x.vel[0], x.pos[1] + x.vel[1]), t.pos)
+            d = distance(here, t.pos)
             if best_d is None or d < best_d:
                 best, best_d = i, d
-    out = []
-    lv = x.lv
-    for w in range((len(lv) - 3) // 2):
-        if lv[3 + 2 * w] + lv[4 + 2 * w] > 0:
-            out.append((w, best))
-    return tuple(out)
+    return best
