@@ -520,7 +520,7 @@ class _World:
     world: which ships' stats (with what each one's draw needs), the other players' deployments, plots and
     designs."""
 
-    __slots__ = ("view", "held", "guard", "fields", "ships", "sampled", "own", "shots", "order", "cur", "col", "plan",
+    __slots__ = ("view", "held", "guard", "fields", "ships", "index", "sampled", "own", "shots", "order", "cur", "col", "plan",
                  "designs", "drafts", "pending", "deploy", "plot", "fleets")
 
 
@@ -607,19 +607,17 @@ def _world(view, player: int) -> _World:
         [pl["waiting"] for pl in players], tuple(view["report"]),
         Result.from_json(view["result"]) if view["result"] else None,
     )
-    w.shots = shots = tuple(tuple(x) for x in view["shots"])
+    shots = view["shots"]
+    if _SHOTS.get(id(shots), (None,))[-1] is not shots:  # not a log a view of this process showed: read it
+        shots = tuple(tuple(x) for x in shots)
+    w.shots = shots
     known = _prior(view)
-    own = {}
-    for sv in view["ships"]:
-        if "design" in sv:
-            lv = [sv["thrust"], sv["evasion"], sv["endurance"]]
-            for t, d in sv["weapons"]:
-                lv += [t, d]
-            own[sv["id"]] = lv
-    w.own = own
     ships = w.ships = [_template(sv) for sv in view["ships"]]
+    w.own = own = {x.id: x.lv for x, sv in zip(ships, view["ships"]) if "design" in sv}  # read only
     index = {x.id: i for i, x in enumerate(ships)}
-    w.sampled = tuple(_sampling(i, x, tuple(sv["seen"]["damage"]), own, shots, known.get(x.id))
+    w.index = index
+    rel = _relevant(shots, own)
+    w.sampled = tuple(_sampling(i, x, tuple(sv["seen"]["damage"]), own, rel.get(x.id, ()), known.get(x.id))
                       for i, (x, sv) in enumerate(zip(ships, view["ships"])) if "design" not in sv and x.status == ALIVE)
     w.plan = plan = [None] * len(ships)
     w.order = order = [() for _ in range(n)]
@@ -686,13 +684,42 @@ def _world(view, player: int) -> _World:
     return w
 
 
-def _sampling(i: int, x: Ship, seen_damage: tuple[int, ...], own: dict, shots: tuple,
+#: the logged shots between each enemy ship and the viewer's ships, by the shot log (its identity: the log is
+#: shared by the views of many steps) and the viewer's ship ids
+_RELEVANT: dict[int, tuple] = {}
+
+
+def _relevant(shots: tuple, own: dict) -> dict[str, list]:
+    """The logged shots between each ship not in ``own`` and a ship in ``own``, by that ship's id, in log order
+    (one pass over the log, kept by the log's identity and ``own``'s ids)."""
+    if not shots:
+        return {}
+    hit = _RELEVANT.get(id(shots))
+    if hit is None or hit[0] is not shots:
+        if len(_RELEVANT) >= _KEPT_MAX:
+            _RELEVANT.clear()
+        hit = _RELEVANT[id(shots)] = (shots, {})
+    k = tuple(own)
+    rel = hit[1].get(k)
+    if rel is None:
+        rel = {}
+        for sh in shots:
+            a, t = sh[0], sh[2]
+            if t in own:
+                if a not in own:
+                    rel.setdefault(a, []).append(sh)
+            elif a in own:
+                rel.setdefault(t, []).append(sh)
+        hit[1][k] = rel
+    return rel
+
+
+def _sampling(i: int, x: Ship, seen_damage: tuple[int, ...], own: dict, relevant: list,
               public: tuple[int, ...] | None) -> tuple:
     """What drawing enemy ship ``x``'s stats needs (its index first): the candidates of its public design and
     their weights when it has one consistent with what it has shown, else the logged shots between it and the
     viewer's ships (None: sample its stats with ``sample_levels``); last, the damage its view shows."""
     sid = x.id
-    relevant = [sh for sh in shots if (sh[0] == sid and sh[2] in own) or (sh[2] == sid and sh[0] in own)]
     if public is not None:
         # the design is public (the scenario's fleet); only the allocation of the hit points taken is hidden
         seen = tuple((sh, tuple(own[sh[2] if sh[0] == sid else sh[0]])) for sh in relevant)
@@ -750,7 +777,7 @@ def determinize(view, player: int, rng: Rng, state_cls):
                 lv = _weighted(cs, [shot_likelihood(c, x.id, own, extra) for c in cs], rng)
         x.lv = lv
         x.seen_damage = seen_damage + (0,) * ((len(lv) - 3) // 2 - len(seen_damage))
-    s.index = {x.id: i for i, x in enumerate(ships)}
+    s.index = w.index  # never changed (clones share it too)
     s.plan = plan = w.plan[:]
     s.order = w.order[:]
     s.cur = w.cur[:]
