@@ -4,7 +4,22 @@ player's view, built from the view alone (so a search bot cannot peek at hidden 
 A view (``view(state, player)``) shows every ship's public side (size, status, position and velocity once
 deployed, hit points taken, what it has shown in fire and movement); the viewer's own ships add their design
 and stat levels; ``mine`` holds the viewer's pending plots, deployment, declarations, allocation and designs.
-``view(state, None)`` (a spectator) shows only the public side. A view shares no mutable object with the state.
+``view(state, None)`` (a spectator) shows only the public side.
+
+A view is a JSON-ready value nobody can use to change the state. New in every view: the top-level dict, the
+``players`` and ``ships`` lists, ``mine`` and the ``plans`` dict in it. Everything else is read-only and shared
+(``deltav.core.frozen.Frozen`` records and tuples), handed to every view until the values it shows change:
+
+- ships' public records: kept with the state (``DeepSpaceState._vships``, carried over by ``clone``) with the
+  values each was made of (``_ship_key``: the ship's changing values, read for every ship in one pass and
+  compared as one list); a changed ship gets a new record, the others are kept;
+- a viewer's own ship records (the public one plus design, stats, partial damage, pending hit points): kept with
+  the ship (``Ship.view_rec``, carried over by ``copy``) with copies of the stat slots and partial damage;
+- the players' records: kept with the state (``_vplayers``) with copies of the scores and waiting flags;
+- the options, the report and its entries, the shot log (the state's own tuple of tuples), the result, the ship
+  ids of an order, plan entries, designs and drafts: kept by the identity of the never-mutated object they show.
+
+The rules code never clears any of these: a changed value makes a new record.
 
 What the view hides and how it is filled in:
 
@@ -25,6 +40,14 @@ What the view hides and how it is filled in:
 - Other players' allocation progress: reset to the hit points they received (public).
 - Other players' fleet designs during the design phase: sampled fleets of their size levels when they are done.
 - The dice: a fresh generator drawn from ``rng``.
+
+Determinization by reuse (a bot draws several worlds from the view of the decision at hand): the first draw
+from a view reads it once (:class:`_World`, kept by the view's identity in a small cache, checked against a few
+per-step facts and the identity of its containers); each ship record is read into a template once per record
+(shared records: the views of many steps read a ship once). Every world is a new state made of copies of what
+was read, with only the hidden parts drawn, in the order and with the draws a fresh read takes
+(``tests/deepspace/test_worlds.py`` holds the fresh read as the reference). The view is never changed, and must
+not be changed after it was determinized.
 
 This module owns views and sampling only; the rules stay in the phase modules and the pure modules.
 """
