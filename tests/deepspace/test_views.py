@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from deltav.core.frozen import Frozen
 from deltav.core.protocol import json_tokens
 from deltav.core.rng import Rng
 from deltav.games.deepspace import DeepSpaceGame
@@ -54,7 +55,7 @@ def test_private_steps_change_no_other_view_and_spectators_see_public_informatio
                 elif len(seen[q]) == 1 and isinstance(seen[q][0], SUBMITTED) and after["phase"] == before[q]["phase"]:
                     # only "p has submitted": the waiting flag of p and nothing else
                     assert before[q]["players"][p]["waiting"] and not after["players"][p]["waiting"]
-                    after["players"][p]["waiting"] = True
+                    after["players"][p] = {**after["players"][p], "waiting": True}  # a shared read-only record
                     assert after == before[q], (scenario, seed, p, a, q)
             spectator = s.view(None)
             _public_only(spectator, s)
@@ -63,8 +64,17 @@ def test_private_steps_change_no_other_view_and_spectators_see_public_informatio
 
 
 def _scribble(v) -> None:
-    """Mutate every list and dict inside a view (as a careless bot might)."""
-    if isinstance(v, dict):
+    """Mutate every list and dict inside a view (as a careless bot might); a shared read-only record (``Frozen``)
+    must refuse."""
+    if isinstance(v, Frozen):
+        for x in v.values():
+            _scribble(x)
+        with pytest.raises(TypeError):
+            v["scribbled"] = True
+    elif isinstance(v, tuple):
+        for x in v:
+            _scribble(x)
+    elif isinstance(v, dict):
         for k in list(v):
             _scribble(v[k])
             v[k] = "scribbled"

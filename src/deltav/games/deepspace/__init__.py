@@ -145,6 +145,7 @@ class DeepSpaceGame(Game):
         s._result = None
         s.designs = [p.fleet.ships if p.fleet is not None else () for p in sc.players]
         s.drafts = [(0, 0, 0, 0, (), 0, 0) for _ in range(n)]
+        s._vships = s._vplayers = None
         s.waiting = [p.fleet is None for p in sc.players]
         if not any(s.waiting):
             design_phase.commission(s)
@@ -159,7 +160,7 @@ class DeepSpaceGame(Game):
     def determinize(cls, view: Mapping, player: int, rng: Rng) -> DeepSpaceState:
         from deltav.games.deepspace.view import determinize
 
-        return determinize(dict(view), player, rng, DeepSpaceState.__new__(DeepSpaceState))
+        return determinize(view, player, rng, DeepSpaceState)
 
 
 DeepSpaceState.game = DeepSpaceGame

@@ -15,6 +15,7 @@ class Ship:
     __slots__ = (
         "id", "owner", "name", "design", "size", "lv", "partial", "pos", "vel", "status", "hp_taken", "pending",
         "incoming", "seen_thrust", "seen_weapons", "seen_damage",
+        "view_rec",  # view.py's read-only record of the ship for its owner, with what it was made of (view.py only)
     )
 
     def copy(self) -> Ship:
@@ -35,6 +36,7 @@ class Ship:
         s.seen_thrust = self.seen_thrust
         s.seen_weapons = self.seen_weapons
         s.seen_damage = self.seen_damage
+        s.view_rec = self.view_rec
         return s
 
     @classmethod
@@ -59,6 +61,7 @@ class Ship:
         s.seen_thrust = 0
         s.seen_weapons = 0
         s.seen_damage = (0,) * len(d.weapons)
+        s.view_rec = None
         return s
 
     @property
@@ -113,5 +116,6 @@ class Ship:
         s.seen_thrust = o["seen_thrust"]
         s.seen_weapons = o["seen_weapons"]
         s.seen_damage = tuple(o["seen_damage"])
+        s.view_rec = None
         return s
 

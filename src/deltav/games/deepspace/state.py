@@ -63,6 +63,7 @@ class DeepSpaceState(State):
         "num_players", "rng", "opts", "names", "levels", "zones", "round_limit", "phase", "sub", "round",
         "ships", "index", "waiting", "order", "cur", "plan", "inflicted", "received", "report", "shots", "_result",
         "designs", "drafts", "col",
+        "_vships", "_vplayers",  # view.py's read-only records of the ships and players as last shown (view.py only)
     )
 
     # --- construction ------------------------------------------------------------------------------
@@ -92,6 +93,8 @@ class DeepSpaceState(State):
         s._result = self._result
         s.designs = self.designs[:]
         s.drafts = self.drafts[:]
+        s._vships = self._vships
+        s._vplayers = self._vplayers
         return s
 
     # --- protocol basics ---------------------------------------------------------------------------
@@ -230,6 +233,7 @@ class DeepSpaceState(State):
                 raise StateError("$." + exc.field, exc.reason) from None
         s.designs = designs
         s.drafts = [(a, b, c, d, tuple(ws), st, pe) for a, b, c, d, ws, st, pe in o["drafts"]]
+        s._vships = s._vplayers = None
         check_state(s, scenario)
         return s
 

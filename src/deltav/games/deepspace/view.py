@@ -4,7 +4,22 @@ player's view, built from the view alone (so a search bot cannot peek at hidden 
 A view (``view(state, player)``) shows every ship's public side (size, status, position and velocity once
 deployed, hit points taken, what it has shown in fire and movement); the viewer's own ships add their design
 and stat levels; ``mine`` holds the viewer's pending plots, deployment, declarations, allocation and designs.
-``view(state, None)`` (a spectator) shows only the public side. A view shares no mutable object with the state.
+``view(state, None)`` (a spectator) shows only the public side.
+
+A view is a JSON-ready value nobody can use to change the state. New in every view: the top-level dict, the
+``players`` and ``ships`` lists, ``mine`` and the ``plans`` dict in it. Everything else is read-only and shared
+(``deltav.core.frozen.Frozen`` records and tuples), handed to every view until the values it shows change:
+
+- ships' public records: kept with the state (``DeepSpaceState._vships``, carried over by ``clone``) with the
+  values each was made of (``_ship_key``: the ship's changing values, read for every ship in one pass and
+  compared as one list); a changed ship gets a new record, the others are kept;
+- a viewer's own ship records (the public one plus design, stats, partial damage, pending hit points): kept with
+  the ship (``Ship.view_rec``, carried over by ``copy``) with copies of the stat slots and partial damage;
+- the players' records: kept with the state (``_vplayers``) with copies of the scores and waiting flags;
+- the options, the report and its entries, the shot log (the state's own tuple of tuples), the result, the ship
+  ids of an order, plan entries, designs and drafts: kept by the identity of the never-mutated object they show.
+
+The rules code never clears any of these: a changed value makes a new record.
 
 What the view hides and how it is filled in:
 
@@ -26,14 +41,24 @@ What the view hides and how it is filled in:
 - Other players' fleet designs during the design phase: sampled fleets of their size levels when they are done.
 - The dice: a fresh generator drawn from ``rng``.
 
+Determinization by reuse (a bot draws several worlds from the view of the decision at hand): the first draw
+from a view reads it once (:class:`_World`, kept by the view's identity in a small cache, checked against a few
+per-step facts and the identity of its containers); each ship record is read into a template once per record
+(shared records: the views of many steps read a ship once). Every world is a new state made of copies of what
+was read, with only the hidden parts drawn, in the order and with the draws a fresh read takes
+(``tests/deepspace/test_worlds.py`` holds the fresh read as the reference). The view is never changed, and must
+not be changed after it was determinized.
+
 This module owns views and sampling only; the rules stay in the phase modules and the pure modules.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import attrgetter
 
 from deltav.core.errors import IllegalAction, ScenarioError
+from deltav.core.frozen import Frozen, freeze
 from deltav.core.hexgrid import distance
 from deltav.core.protocol import Result
 from deltav.core.rng import Rng
@@ -54,14 +79,13 @@ def secret_tokens(state, player: int | None) -> set[str]:
 
 
 def view(state, player: int | None) -> dict:
-    """What ``player`` (None: a spectator) may know of the position, as plain JSON-ready values (every list and
-    dict built fresh: nothing in a view is shared with the state or with another view)."""
+    """What ``player`` (None: a spectator) may know of the position, as a JSON-ready value: the top-level dict,
+    the ``players`` and ``ships`` lists, ``mine`` and the dicts and lists it holds directly are new in every view;
+    every other part is read-only and shared (``Frozen`` records and tuples, see the module docstring)."""
     n = state.num_players
     if player is not None and (type(player) is not int or not 0 <= player < n):
         raise IllegalAction("protocol.player", f"no such player {player!r} (players are 0..{n - 1})")
-    names, levels, zones, inflicted, received, waiting = (
-        state.names, state.levels, state.zones, state.inflicted, state.received, state.waiting,
-    )
+    ships = _ships_view(state, player)
     res = state._result
     out: dict = {
         "game": "deepspace",
@@ -70,93 +94,270 @@ def view(state, player: int | None) -> dict:
         "step": state.sub,
         "round": state.round,
         "round_limit": state.round_limit,
-        "options": state.opts.copy(),
-        "players": [
-            {
-                "name": names[p],
-                "size_levels": levels[p],
-                "zone": [*zones[p]],
-                "inflicted": inflicted[p],
-                "received": received[p],
-                "score": inflicted[p] - received[p],
-                "waiting": waiting[p],
-            }
-            for p in range(n)
-        ],
-        "ships": [_ship_view(s, player) for s in state.ships],
-        "report": [e.copy() for e in state.report],
-        "shots": [[*x] for x in state.shots],
-        "result": res.to_json() if res else None,
+        "options": _options_view(state.opts),
+        "players": _players_view(state),
+        "ships": ships,
+        "report": _report_view(state.report),
+        "shots": _shots_view(state.shots),
+        "result": _result_view(res) if res is not None else None,
     }
     if player is not None:
         out["mine"] = _private_view(state, player)
     return out
 
 
-def _ship_view(s: Ship, viewer: int | None) -> dict:
-    pos = s.pos
-    nw = s.seen_weapons
-    if pos is None:
-        o = {
-            "id": s.id, "owner": s.owner, "size": s.size, "status": STATUS_NAMES[s.status], "pos": None, "vel": None,
-            "hp_taken": s.hp_taken, "incoming": s.incoming,
-            "seen": {"thrust": s.seen_thrust, "weapons": nw, "damage": [*s.seen_damage[:nw]]},
-        }
+#: The values of a ship that its public record is made of and that change in play (all immutable), read in C.
+#: Its id, owner and size never change, and the records are carried only to clones of the ship (same ship).
+_ship_key = attrgetter("pos", "vel", "status", "hp_taken", "incoming", "seen_thrust", "seen_weapons", "seen_damage")
+
+
+class _Ships:
+    """A state's ship records as last shown (``DeepSpaceState._vships``, carried over by ``clone``, never
+    changed once made): the values each public record was made of, the records, and each player's ship
+    indices."""
+
+    __slots__ = ("keys", "recs", "own")
+
+    def __init__(self, keys: list, recs: tuple, own: dict):
+        self.keys = keys
+        self.recs = recs
+        self.own = own
+
+
+def _ships_view(state, player: int | None) -> list:
+    """The ships' records: a new list of shared read-only records. The public records are checked against the
+    values they were made of in one pass (``_ship_key`` over every ship, compared as one list); a viewer's own
+    ship adds its stats, kept with the ship (``Ship.view_rec``) and checked against copies of them."""
+    ships = state.ships
+    keys = [*map(_ship_key, ships)]
+    c = state._vships
+    if c is None or c.keys != keys:
+        c = state._vships = _remake_ships(ships, keys, c)
+    out = [*c.recs]
+    if player is None:
+        return out
+    for i in c.own.get(player, ()):
+        s = ships[i]
+        pub = out[i]
+        hit = s.view_rec
+        if hit is None or hit[0] is not pub or hit[1] != s.lv or hit[2] != s.partial or hit[3] != s.pending:
+            hit = s.view_rec = _own_rec(s, pub)
+        out[i] = hit[4]
+    return out
+
+
+def _remake_ships(ships: list, keys: list, old: _Ships | None) -> _Ships:
+    recs = []
+    same = old is not None and len(old.keys) == len(keys)
+    for i, s in enumerate(ships):
+        k = keys[i]
+        if same and old.keys[i] == k:
+            recs.append(old.recs[i])
+            continue
+        pos, vel, status, hp_taken, incoming, seen_thrust, nw, seen_damage = k
+        if pos is None:
+            pos = vel = None
+        else:
+            pos = (pos[0], pos[1])
+            vel = (vel[0], vel[1])
+        recs.append(Frozen({
+            "id": s.id, "owner": s.owner, "size": s.size, "status": STATUS_NAMES[status], "pos": pos, "vel": vel,
+            "hp_taken": hp_taken, "incoming": incoming,
+            "seen": Frozen({"thrust": seen_thrust, "weapons": nw, "damage": tuple(seen_damage[:nw])}),
+        }))
+    if same:
+        own = old.own
     else:
-        o = {
-            "id": s.id, "owner": s.owner, "size": s.size, "status": STATUS_NAMES[s.status], "pos": [*pos],
-            "vel": [*s.vel], "hp_taken": s.hp_taken, "incoming": s.incoming,
-            "seen": {"thrust": s.seen_thrust, "weapons": nw, "damage": [*s.seen_damage[:nw]]},
-        }
-    if viewer == s.owner:
-        lv = s.lv
-        o["design"] = s.design
-        o["name"] = s.name
-        o["thrust"] = lv[0]
-        o["evasion"] = lv[1]
-        o["endurance"] = lv[2]
-        o["weapons"] = [[lv[k], lv[k + 1]] for k in range(3, len(lv), 2)]
-        o["partial"] = [*s.partial]
-        o["pending"] = s.pending
-    return o
+        own: dict[int, list[int]] = {}
+        for i, s in enumerate(ships):
+            own.setdefault(s.owner, []).append(i)
+    return _Ships(keys, tuple(recs), own)
+
+
+def _own_rec(s: Ship, pub: Frozen) -> tuple:
+    """The owner's record of ship ``s``: its public record ``pub``, then its design, stats, partial damage and
+    pending hit points; returned with what it was made of (``pub``, copies of the stat slots and partial damage,
+    the pending hit points) as ``Ship.view_rec``."""
+    lv = s.lv
+    wk = tuple(lv[3:])
+    weapons = _WEAPONS.get(wk)
+    if weapons is None:
+        if len(_WEAPONS) >= _KEPT_MAX:
+            _WEAPONS.clear()
+        weapons = _WEAPONS[wk] = tuple(zip(wk[::2], wk[1::2]))
+    partial = s.partial
+    rec = Frozen({
+        **pub,
+        "design": s.design,
+        "name": s.name,
+        "thrust": lv[0],
+        "evasion": lv[1],
+        "endurance": lv[2],
+        "weapons": weapons,
+        "partial": tuple(partial),
+        "pending": s.pending,
+    })
+    return (pub, lv[:], partial[:], s.pending, rec)
+
+
+#: the ``weapons`` of own records ((targeting, damage) pairs) by the stat slots they are made of
+_WEAPONS: dict[tuple, tuple] = {}
+
+
+#: Read-only parts of views kept by the (never mutated) objects they show, by identity: each entry holds its
+#: object, so the id is not reused while it is kept. Cleared when large (a long search meets many).
+_OPTIONS: dict[int, tuple] = {}
+_REPORTS: dict[int, tuple] = {}
+_EVENTS: dict[int, tuple] = {}
+_SHOTS: dict[int, tuple] = {}
+_RESULTS: dict[int, tuple] = {}
+_KEPT_MAX = 4096
+
+
+def _kept(cache: dict, obj, make):
+    """``make(obj)`` kept in ``cache`` by ``obj``'s identity (``obj`` must never be mutated)."""
+    hit = cache.get(id(obj))
+    if hit is not None and hit[0] is obj:
+        return hit[1]
+    if len(cache) >= _KEPT_MAX:
+        cache.clear()
+    rec = make(obj)
+    cache[id(obj)] = (obj, rec)
+    return rec
+
+
+def _options_view(opts: dict) -> Frozen:
+    """The options, read-only: one record per options dict (a game's options never change; clones share it)."""
+    hit = _OPTIONS.get(id(opts))
+    if hit is not None and hit[0] is opts:
+        return hit[1]
+    return _kept(_OPTIONS, opts, freeze)
+
+
+def _players_view(state) -> list:
+    """The players' records (a new list of shared read-only records), kept with the state
+    (``DeepSpaceState._vplayers``, carried over by ``clone``) with copies of the scores and flags they show (the
+    names, size levels and zones never change in a game)."""
+    inflicted, received, waiting = state.inflicted, state.received, state.waiting
+    c = state._vplayers
+    if c is None or c[0] != inflicted or c[1] != received or c[2] != waiting:
+        names, levels, zones = state.names, state.levels, state.zones
+        recs = tuple(
+            Frozen({
+                "name": names[p],
+                "size_levels": levels[p],
+                "zone": tuple(zones[p]),
+                "inflicted": inflicted[p],
+                "received": received[p],
+                "score": inflicted[p] - received[p],
+                "waiting": waiting[p],
+            })
+            for p in range(len(names))
+        )
+        c = state._vplayers = (inflicted[:], received[:], waiting[:], recs)
+    return [*c[3]]
+
+
+def _report_view(report: tuple) -> tuple:
+    """The latest events' report, read-only: one tuple per report tuple (the state replaces it, never changes
+    it), each entry frozen once (a report extended by a later step reuses the entries it shares)."""
+    if not report:
+        return ()
+    hit = _REPORTS.get(id(report))
+    if hit is not None and hit[0] is report:
+        return hit[1]
+    return _kept(_REPORTS, report, lambda r: tuple(_kept(_EVENTS, e, freeze) for e in r))
+
+
+def _shots_view(shots: tuple) -> tuple:
+    """The public shot log, read-only: the state's own tuple when its entries are tuples (as the rules make
+    them), else a tuple of tuples made once per log."""
+    if not shots:
+        return ()
+    hit = _SHOTS.get(id(shots))
+    if hit is not None and hit[0] is shots:
+        return hit[1]
+    return _kept(_SHOTS, shots, lambda sh: sh if all(type(x) is tuple for x in sh) else tuple(tuple(x) for x in sh))
+
+
+def _result_view(res: Result) -> Frozen:
+    return _kept(_RESULTS, res, lambda r: freeze(r.to_json()))
 
 
 def _private_view(state, p: int) -> dict:
-    """The player's own secrets: its pending plot/deployment/declarations/allocation, its designs."""
+    """The player's own secrets: its pending plot/deployment/declarations/allocation, its designs (a new dict,
+    and new ``plans``; the records in them read-only and shared)."""
     ph = state.phase
     mine: dict = {"waiting": state.waiting[p]}
     if ph == "design":
-        size, t, e, en, weapons, stage, pend = state.drafts[p]
-        mine["designs"] = [d.to_json() for d in state.designs[p]]
-        mine["draft"] = {
-            "size": size, "thrust": t, "evasion": e, "endurance": en,
-            "weapons": [[a, b] for a, b in weapons], "stage": DESIGN_STAGES[stage], "targeting": pend,
-        }
+        mine["designs"] = [*_kept(_DESIGNS, state.designs[p], _designs_rec)]
+        mine["draft"] = _kept(_DRAFTS, state.drafts[p], _draft_rec)
     elif ph in ("deploy", "plot", "destruct", "allocate"):
-        mine["order"] = [state.ships[i].id for i in state.order[p]]
-        mine["cursor"] = list(state.cur[p]) if isinstance(state.cur[p], tuple) else state.cur[p]
+        order = state.order[p]
+        ships = state.ships
+        index = state.index
+        hit = _ORDERS.get(id(order))
+        if hit is None or hit[0] is not order or hit[1] is not index:
+            if len(_ORDERS) >= _KEPT_MAX:
+                _ORDERS.clear()
+            hit = _ORDERS[id(order)] = (order, index, tuple(ships[i].id for i in order))
+        ids = hit[2]
+        mine["order"] = ids
+        c = state.cur[p]
+        mine["cursor"] = c if type(c) is not list else c[:]  # an int or a tuple of ints
         if ph in ("deploy", "plot"):
             mine["column"] = state.col[p]
         if ph == "plot":
             mine["plot_id"] = state.plot_id(p)
         entries = {}
-        for i in state.order[p]:
-            pl = state.plan[i]
+        plan = state.plan
+        for k, i in enumerate(order):
+            pl = plan[i]
             if pl is None:
                 continue
-            sid = state.ships[i].id
-            if ph == "deploy":
-                entries[sid] = {"pos": [pl[0], pl[1]], "vel": [pl[2], pl[3]]}
-            elif ph == "plot":
-                entries[sid] = {
-                    "withdraw": pl[0] is None,
-                    "vel": list(pl[0]) if pl[0] is not None else None,
-                    "shots": [[w, state.ships[ti].id if ti >= 0 else None] for w, ti in pl[1]],
-                }
-            elif ph == "destruct":
-                entries[sid] = {"detonate": pl}
+            sid = ids[k]
+            if ph == "destruct":
+                entries[sid] = _DETONATE if pl else _HOLD
+                continue
+            e = _ENTRIES.get(id(pl))
+            if e is None or e[0] is not pl or e[1] is not index or e[2] != sid:
+                if ph == "deploy":
+                    rec = Frozen({"pos": (pl[0], pl[1]), "vel": (pl[2], pl[3])})
+                else:
+                    rec = Frozen({
+                        "withdraw": pl[0] is None,
+                        "vel": tuple(pl[0]) if pl[0] is not None else None,
+                        "shots": tuple((w, ships[ti].id if ti >= 0 else None) for w, ti in pl[1]),
+                    })
+                if len(_ENTRIES) >= _KEPT_MAX:
+                    _ENTRIES.clear()
+                e = _ENTRIES[id(pl)] = (pl, index, sid, rec)  # the plan is held, so its id is not reused
+            entries[sid] = e[3]
         mine["plans"] = entries
     return mine
+
+
+#: ``mine``'s read-only parts, by the identity of the (never mutated) tuples they show: ship ids of an order (with
+#: the state's id index they were read from), plan entries (with that index and the ship's id), fleet designs,
+#: drafts.
+_ORDERS: dict[int, tuple] = {}
+_ENTRIES: dict[int, tuple] = {}
+_DESIGNS: dict[int, tuple] = {}
+_DRAFTS: dict[int, tuple] = {}
+_DETONATE = Frozen({"detonate": True})
+_HOLD = Frozen({"detonate": False})
+
+
+def _designs_rec(designs: tuple) -> tuple:
+    return tuple(freeze(d.to_json()) for d in designs)
+
+
+def _draft_rec(draft: tuple) -> Frozen:
+    size, t, e, en, weapons, stage, pend = draft
+    return Frozen({
+        "size": size, "thrust": t, "evasion": e, "endurance": en,
+        "weapons": tuple((a, b) for a, b in weapons), "stage": DESIGN_STAGES[stage], "targeting": pend,
+    })
 
 
 def sample_levels(
@@ -336,151 +537,212 @@ def _compute_variants(size: int, lv, hp: int, k: int) -> list[list[int]]:
     return out
 
 
-def determinize(view: dict, player: int, rng: Rng, s):
-    """Fill ``s`` (a blank state record: ``DeepSpaceState.__new__``) with a full state consistent with
-    ``view`` (``player``'s), sampling what it hides (see the module docstring); return it."""
-    rng = Rng(rng.next64())
+class _World:
+    """What every world drawn from one view shares (see :func:`determinize`): the view's ships read into
+    templates (never changed: each world copies them), the fixed fields of the state, and what is drawn per
+    world: which ships' stats (with what each one's draw needs), the other players' deployments, plots and
+    designs."""
+
+    __slots__ = ("view", "held", "guard", "fields", "ships", "index", "sampled", "own", "shots", "order", "cur", "col", "plan",
+                 "designs", "drafts", "pending", "deploy", "plot", "fleets")
+
+
+#: Recently determinized views, by identity (the view is held, so its id is not reused while it is cached): a bot
+#: draws its worlds from the view of the decision at hand, so a few are enough.
+_WORLDS: dict[int, _World] = {}
+_WORLDS_MAX = 16
+
+
+def _guard(v) -> tuple:
+    """A few facts of a view that change with every step (a view changed after it was cached is read again)."""
+    return (v["phase"], v["step"], v["round"], v["you"], len(v["ships"]), len(v["players"]))
+
+
+def _held(v) -> tuple:
+    """The containers of a view, compared by identity (one replaced after the view was cached: read again)."""
+    return (v["ships"], v["players"], v["shots"], v["report"], v["options"], v.get("mine"))
+
+
+#: Ship templates read from read-only ship records (``Frozen``), by the record's identity (the record is held,
+#: so its id is not reused): a ship's record is shared by every view until one of its values changes, so the
+#: views of many steps read each ship once. Templates are never changed (every world copies them).
+_TEMPLATES: dict[int, tuple] = {}
+_TEMPLATES_MAX = 2048
+
+
+def _template(sv) -> Ship:
+    if type(sv) is Frozen:
+        hit = _TEMPLATES.get(id(sv))
+        if hit is not None and hit[0] is sv:
+            return hit[1]
+    x = Ship.__new__(Ship)
+    x.id = sv["id"]
+    x.owner = sv["owner"]
+    x.size = sv["size"]
+    x.status = STATUS_NAMES.index(sv["status"])
+    x.pos = tuple(sv["pos"]) if sv["pos"] is not None else None
+    x.vel = tuple(sv["vel"]) if sv["vel"] is not None else (0, 0)
+    x.hp_taken = sv["hp_taken"]
+    x.incoming = sv["incoming"]
+    seen = sv["seen"]
+    x.seen_thrust = seen["thrust"]
+    x.seen_weapons = seen["weapons"]
+    damage = tuple(seen["damage"])
+    if "design" in sv:
+        x.name = sv["name"]
+        x.design = sv["design"]
+        lv = [sv["thrust"], sv["evasion"], sv["endurance"]]
+        for t, d in sv["weapons"]:
+            lv += [t, d]
+        x.partial = list(sv["partial"])
+        x.pending = sv["pending"]
+    else:
+        x.name = "unknown"
+        x.design = f"d-p{x.owner}-{x.id.rsplit('-', 1)[-1]}"
+        lv = [0, 0, 0] + [0, 0] * max(1, x.seen_weapons)  # an enemy ship alive gets its stats drawn
+        x.partial = [0, 0, 0]
+        x.pending = 0
+    x.lv = lv
+    x.view_rec = None
+    x.seen_damage = damage + (0,) * ((len(lv) - 3) // 2 - len(damage))
+    if type(sv) is Frozen:
+        if len(_TEMPLATES) >= _TEMPLATES_MAX:
+            _TEMPLATES.clear()
+        _TEMPLATES[id(sv)] = (sv, x)
+    return x
+
+
+def _world(view, player: int) -> _World:
+    w = _WORLDS.get(id(view))
+    if w is not None and w.view is view and w.guard == _guard(view) and all(map(_is, w.held, _held(view))):
+        return w
     players = view["players"]
     n = len(players)
-    s.num_players = n
-    s.rng = Rng(rng.next64())
-    s.opts = dict(view["options"])
-    s.names = tuple(pl["name"] for pl in players)
-    s.levels = tuple(pl["size_levels"] for pl in players)
-    s.zones = tuple(tuple(pl["zone"]) for pl in players)
-    s.round_limit = view["round_limit"]
-    s.phase = view["phase"]
-    s.sub = view["step"]
-    s.round = view["round"]
-    s.inflicted = [pl["inflicted"] for pl in players]
-    s.received = [pl["received"] for pl in players]
-    s.waiting = [pl["waiting"] for pl in players]
-    s.report = tuple(view["report"])
-    s._result = Result.from_json(view["result"]) if view["result"] else None
     mine = view.get("mine", {})
-
-    shots = tuple(tuple(x) for x in view["shots"])
-    s.shots = shots
+    w = _World()
+    w.view = view
+    w.guard = _guard(view)
+    w.held = _held(view)
+    w.fields = (
+        n, dict(view["options"]), tuple(pl["name"] for pl in players), tuple(pl["size_levels"] for pl in players),
+        tuple(tuple(pl["zone"]) for pl in players), view["round_limit"], view["phase"], view["step"],
+        view["round"], [pl["inflicted"] for pl in players], [pl["received"] for pl in players],
+        [pl["waiting"] for pl in players], tuple(view["report"]),
+        Result.from_json(view["result"]) if view["result"] else None,
+    )
+    shots = view["shots"]
+    if _SHOTS.get(id(shots), (None,))[-1] is not shots:  # not a log a view of this process showed: read it
+        shots = tuple(tuple(x) for x in shots)
+    w.shots = shots
     known = _prior(view)
-    own = {}
-    for sv in view["ships"]:
-        if "design" in sv:
-            lv = [sv["thrust"], sv["evasion"], sv["endurance"]]
-            for t, d in sv["weapons"]:
-                lv += [t, d]
-            own[sv["id"]] = lv
-    ships = []
-    for sv in view["ships"]:
-        x = Ship.__new__(Ship)
-        x.id = sv["id"]
-        x.owner = sv["owner"]
-        x.size = sv["size"]
-        x.status = STATUS_NAMES.index(sv["status"])
-        x.pos = tuple(sv["pos"]) if sv["pos"] is not None else None
-        x.vel = tuple(sv["vel"]) if sv["vel"] is not None else (0, 0)
-        x.hp_taken = sv["hp_taken"]
-        x.incoming = sv["incoming"]
-        seen = sv["seen"]
-        x.seen_thrust = seen["thrust"]
-        x.seen_weapons = seen["weapons"]
-        if "design" in sv:
-            x.name = sv["name"]
-            x.design = sv["design"]
-            lv = [sv["thrust"], sv["evasion"], sv["endurance"]]
-            for t, d in sv["weapons"]:
-                lv += [t, d]
-            x.partial = list(sv["partial"])
-            x.pending = sv["pending"]
-        else:
-            x.name = "unknown"
-            x.design = f"d-p{x.owner}-{x.id.rsplit('-', 1)[-1]}"
-            if x.status == ALIVE:
-                lv = _sample_enemy(x, tuple(seen["damage"]), rng, own, shots, known.get(x.id))
-            else:
-                lv = [0, 0, 0] + [0, 0] * max(1, x.seen_weapons)
-            x.partial = [0, 0, 0]
-            x.pending = 0
-        x.lv = lv
-        nw = (len(lv) - 3) // 2
-        x.seen_damage = tuple(seen["damage"]) + (0,) * (nw - len(seen["damage"]))
-        ships.append(x)
-    s.ships = ships
-    s.index = {x.id: i for i, x in enumerate(ships)}
-    s.plan = [None] * len(ships)
-    s.order = [() for _ in range(n)]
-    s.cur = [0] * n
-    s.col = [None] * n
-    s.designs = [() for _ in range(n)]
-    s.drafts = [(0, 0, 0, 0, (), 0, 0) for _ in range(n)]
-
-    ph = s.phase
+    ships = w.ships = [_template(sv) for sv in view["ships"]]
+    w.own = own = {x.id: x.lv for x, sv in zip(ships, view["ships"]) if "design" in sv}  # read only
+    index = {x.id: i for i, x in enumerate(ships)}
+    w.index = index
+    rel = _relevant(shots, own)
+    w.sampled = tuple(_sampling(i, x, tuple(sv["seen"]["damage"]), own, rel.get(x.id, ()), known.get(x.id))
+                      for i, (x, sv) in enumerate(zip(ships, view["ships"])) if "design" not in sv and x.status == ALIVE)
+    w.plan = plan = [None] * len(ships)
+    w.order = order = [() for _ in range(n)]
+    w.cur = cur = [0] * n
+    w.col = col = [None] * n
+    w.designs = [() for _ in range(n)]
+    w.drafts = [(0, 0, 0, 0, (), 0, 0) for _ in range(n)]
+    w.pending = w.deploy = w.plot = w.fleets = ()
+    waiting = w.fields[11]
+    ph = view["phase"]
     if ph == "design":
-        for q in range(n):
-            if q == player:
-                continue
-            if not s.waiting[q]:
-                s.designs[q] = _sample_fleet(s.levels[q], rng)
-        s.designs[player] = tuple(
+        w.fleets = tuple((q, w.fields[3][q]) for q in range(n) if q != player and not waiting[q])
+        w.designs[player] = tuple(
             ShipDesign(d["name"], d["size"], d["thrust"], d["evasion"], d["endurance"],
-                       tuple((w["targeting"], w["damage"]) for w in d["weapons"]))
+                       tuple((wp["targeting"], wp["damage"]) for wp in d["weapons"]))
             for d in mine["designs"]
         )  # the viewer's own designs, as the view shows them (``ShipDesign.to_json``)
         dr = mine["draft"]
-        s.drafts[player] = (
-            dr["size"], dr["thrust"], dr["evasion"], dr["endurance"], tuple(tuple(w) for w in dr["weapons"]),
+        w.drafts[player] = (
+            dr["size"], dr["thrust"], dr["evasion"], dr["endurance"], tuple(tuple(wp) for wp in dr["weapons"]),
             DESIGN_STAGES.index(dr["stage"]), dr["targeting"],
         )
     elif ph in ("deploy", "plot", "allocate", "destruct"):
-        orders = _orders(s, ph)
+        orders = _orders(ships, n, ph)
+        pending, deploy, plot = [], [], []
         for q in range(n):
             if q == player:
-                s.order[q] = tuple(s.index[sid] for sid in mine["order"])
+                order[q] = tuple(index[sid] for sid in mine["order"])
                 c = mine["cursor"]
-                s.cur[q] = tuple(c) if isinstance(c, list) else c
-                s.col[q] = mine.get("column")
+                cur[q] = tuple(c) if isinstance(c, list) else c
+                col[q] = mine.get("column")
                 continue
-            s.order[q] = tuple(orders[q])
-            if s.waiting[q]:
-                s.cur[q] = {"deploy": (0, 0), "plot": (0, -1)}.get(ph, 0)
+            order[q] = tuple(orders[q])
+            if waiting[q]:
+                cur[q] = {"deploy": (0, 0), "plot": (0, -1)}.get(ph, 0)
                 if ph == "allocate":
-                    for i in s.order[q]:
-                        ships[i].pending = ships[i].incoming
+                    pending.extend(order[q])
                 continue
             if ph == "deploy":
-                s.cur[q] = (len(s.order[q]), 0)
-                zq, zr, rad = s.zones[q]
-                for i in s.order[q]:
-                    while True:
-                        h = (zq + rng.below(2 * rad + 1) - rad, zr + rng.below(2 * rad + 1) - rad)
-                        if distance(h, (zq, zr)) <= rad:
-                            break
-                    s.plan[i] = (h[0], h[1], 0, 0)
+                cur[q] = (len(order[q]), 0)
+                deploy.append((order[q], w.fields[4][q]))
             elif ph == "plot":
-                s.cur[q] = (len(s.order[q]), -1)
-                for i in s.order[q]:
-                    s.plan[i] = (ships[i].vel, _nearest_shots(s, ships[i]))
+                cur[q] = (len(order[q]), -1)
+                plot.extend((i, ships[i].vel, _nearest(ships, ships[i])) for i in order[q])  # vel: a tuple
             elif ph == "destruct":
-                s.cur[q] = len(s.order[q])
-                for i in s.order[q]:
-                    s.plan[i] = False
+                cur[q] = len(order[q])
+                for i in order[q]:
+                    plan[i] = False
             else:
-                s.cur[q] = len(s.order[q])
+                cur[q] = len(order[q])
+        w.pending, w.deploy, w.plot = tuple(pending), tuple(deploy), tuple(plot)
         for sid, e in mine.get("plans", {}).items():
-            i = s.index[sid]
+            i = index[sid]
             if ph == "deploy":
-                s.plan[i] = (e["pos"][0], e["pos"][1], e["vel"][0], e["vel"][1])
+                plan[i] = (e["pos"][0], e["pos"][1], e["vel"][0], e["vel"][1])
             elif ph == "plot":
-                shots = tuple((w, s.index[t] if t is not None else -1) for w, t in e["shots"])
-                s.plan[i] = (tuple(e["vel"]) if e["vel"] is not None else None, shots)
+                aims = tuple((wp, index[t] if t is not None else -1) for wp, t in e["shots"])
+                plan[i] = (tuple(e["vel"]) if e["vel"] is not None else None, aims)
             elif ph == "destruct":
-                s.plan[i] = e["detonate"]
-    return s
+                plan[i] = e["detonate"]
+    if len(_WORLDS) >= _WORLDS_MAX:
+        del _WORLDS[next(iter(_WORLDS))]
+    _WORLDS[id(view)] = w
+    return w
 
 
-def _sample_enemy(x: Ship, seen_damage: tuple[int, ...], rng: Rng, own: dict, shots,
-                  public: tuple[int, ...] | None = None) -> list[int]:
+#: the logged shots between each enemy ship and the viewer's ships, by the shot log (its identity: the log is
+#: shared by the views of many steps) and the viewer's ship ids
+_RELEVANT: dict[int, tuple] = {}
+
+
+def _relevant(shots: tuple, own: dict) -> dict[str, list]:
+    """The logged shots between each ship not in ``own`` and a ship in ``own``, by that ship's id, in log order
+    (one pass over the log, kept by the log's identity and ``own``'s ids)."""
+    if not shots:
+        return {}
+    hit = _RELEVANT.get(id(shots))
+    if hit is None or hit[0] is not shots:
+        if len(_RELEVANT) >= _KEPT_MAX:
+            _RELEVANT.clear()
+        hit = _RELEVANT[id(shots)] = (shots, {})
+    k = tuple(own)
+    rel = hit[1].get(k)
+    if rel is None:
+        rel = {}
+        for sh in shots:
+            a, t = sh[0], sh[2]
+            if t in own:
+                if a not in own:
+                    rel.setdefault(a, []).append(sh)
+            elif a in own:
+                rel.setdefault(t, []).append(sh)
+        hit[1][k] = rel
+    return rel
+
+
+def _sampling(i: int, x: Ship, seen_damage: tuple[int, ...], own: dict, relevant: list,
+              public: tuple[int, ...] | None) -> tuple:
+    """What drawing enemy ship ``x``'s stats needs (its index first): the candidates of its public design and
+    their weights when it has one consistent with what it has shown, else the logged shots between it and the
+    viewer's ships (None: sample its stats with ``sample_levels``); last, the damage its view shows."""
     sid = x.id
-    relevant = [sh for sh in shots if (sh[0] == sid and sh[2] in own) or (sh[2] == sid and sh[0] in own)]
     if public is not None:
         # the design is public (the scenario's fleet); only the allocation of the hit points taken is hidden
         seen = tuple((sh, tuple(own[sh[2] if sh[0] == sid else sh[0]])) for sh in relevant)
@@ -488,17 +750,79 @@ def _sample_enemy(x: Ship, seen_damage: tuple[int, ...], rng: Rng, own: dict, sh
             x.size, public, x.hp_taken, x.seen_thrust, x.seen_weapons, seen_damage, sid, seen
         )
         if cands:
-            if weights is None:
-                return list(cands[rng.below(len(cands))])
-            return list(_weighted(cands, weights, rng))
-    first = sample_levels(x.size, rng, x.hp_taken, x.seen_thrust, x.seen_weapons, seen_damage)
-    if not relevant:
-        return first
-    cands = [first] + [
-        sample_levels(x.size, rng, x.hp_taken, x.seen_thrust, x.seen_weapons, seen_damage)
-        for _ in range(CANDIDATES - 1)
-    ]
-    return _weighted(cands, [shot_likelihood(c, x.id, own, relevant) for c in cands], rng)
+            return (i, cands, weights, seen_damage)
+    return (i, None, relevant, seen_damage)
+
+
+def _is(a, b) -> bool:
+    return a is b
+
+
+def determinize(view, player: int, rng: Rng, state_cls):
+    """A full ``state_cls`` consistent with ``view`` (``player``'s), sampling what it hides (see the module
+    docstring). The first call for a view reads it once (:class:`_World`, kept by the view's identity; ship
+    records read once per record); every world is then a new state made of copies of what was read, with the
+    hidden parts drawn in the same order from ``rng`` as a fresh read would. The view is never changed, and
+    must not be changed after it was determinized (a few per-step facts are checked: a changed view is read
+    again)."""
+    w = _world(view, player)
+    rng = Rng(rng.next64())
+    (n, opts, names, levels, zones, round_limit, phase, sub, round_, inflicted, received, waiting, report,
+     result) = w.fields
+    s = state_cls.__new__(state_cls)
+    s.num_players = n
+    s.rng = Rng(rng.next64())
+    s.opts = opts
+    s.names = names
+    s.levels = levels
+    s.zones = zones
+    s.round_limit = round_limit
+    s.phase = phase
+    s.sub = sub
+    s.round = round_
+    s.inflicted = inflicted[:]
+    s.received = received[:]
+    s.waiting = waiting[:]
+    s.report = report
+    s._result = result
+    s.shots = w.shots
+    s.ships = ships = [x.copy() for x in w.ships]
+    own = w.own
+    for i, cands, extra, seen_damage in w.sampled:
+        x = ships[i]
+        if cands is not None:
+            lv = list(cands[rng.below(len(cands))]) if extra is None else list(_weighted(cands, extra, rng))
+        else:
+            size, hp, st, sw = x.size, x.hp_taken, x.seen_thrust, x.seen_weapons
+            lv = sample_levels(size, rng, hp, st, sw, seen_damage)
+            if extra:
+                cs = [lv] + [sample_levels(size, rng, hp, st, sw, seen_damage) for _ in range(CANDIDATES - 1)]
+                lv = _weighted(cs, [shot_likelihood(c, x.id, own, extra) for c in cs], rng)
+        x.lv = lv
+        x.seen_damage = seen_damage + (0,) * ((len(lv) - 3) // 2 - len(seen_damage))
+    s.index = w.index  # never changed (clones share it too)
+    s.plan = plan = w.plan[:]
+    s.order = w.order[:]
+    s.cur = w.cur[:]
+    s.col = w.col[:]
+    s.designs = w.designs[:]
+    s.drafts = w.drafts[:]
+    s._vships = s._vplayers = None
+    for i in w.pending:
+        ships[i].pending = ships[i].incoming
+    for order, (zq, zr, rad) in w.deploy:
+        for i in order:
+            while True:
+                h = (zq + rng.below(2 * rad + 1) - rad, zr + rng.below(2 * rad + 1) - rad)
+                if distance(h, (zq, zr)) <= rad:
+                    break
+            plan[i] = (h[0], h[1], 0, 0)
+    for i, vel, best in w.plot:
+        lv = ships[i].lv
+        plan[i] = (vel, tuple((k, best) for k in range((len(lv) - 3) // 2) if lv[3 + 2 * k] + lv[4 + 2 * k] > 0))
+    for q, levels_q in w.fleets:
+        s.designs[q] = _sample_fleet(levels_q, rng)
+    return s
 
 
 @lru_cache(maxsize=8192)
@@ -538,45 +862,43 @@ def _sample_fleet(levels: int, rng: Rng) -> tuple[ShipDesign, ...]:
     return sample_fleet(levels, rng)
 
 
-def _orders(s, ph: str) -> list[list[int]]:
-    n = s.num_players
+def _orders(ships: list, n: int, ph: str) -> list[list[int]]:
+    """Each player's ship indices the phase ``ph`` asks about (the rules' own orders, from public facts)."""
     orders: list[list[int]] = [[] for _ in range(n)]
     if ph == "deploy":
-        for i, x in enumerate(s.ships):
+        for i, x in enumerate(ships):
             orders[x.owner].append(i)
     elif ph == "plot":
-        for i, x in enumerate(s.ships):
+        for i, x in enumerate(ships):
             if x.status == ALIVE:
                 orders[x.owner].append(i)
     elif ph == "allocate":
-        for i, x in enumerate(s.ships):
+        for i, x in enumerate(ships):
             if x.status == ALIVE and x.incoming > 0:
                 orders[x.owner].append(i)
     else:
         by_hex: dict = {}
-        for i, x in enumerate(s.ships):
+        for i, x in enumerate(ships):
             if x.status == ALIVE:
                 by_hex.setdefault(x.pos, []).append(i)
         for group in by_hex.values():
-            if len({s.ships[i].owner for i in group}) >= 2:
+            if len({ships[i].owner for i in group}) >= 2:
                 for i in group:
-                    orders[s.ships[i].owner].append(i)
+                    orders[ships[i].owner].append(i)
         for o in orders:
             o.sort()
     return orders
 
 
-def _nearest_shots(s, x: Ship) -> tuple[tuple[int, int], ...]:
+def _nearest(ships: list, x: Ship) -> int:
+    """The index of the enemy ship nearest where ``x`` ends if it keeps its velocity (-1: none): a sampled
+    plot fires every armed weapon at it."""
     best = -1
     best_d = None
-    for i, t in enumerate(s.ships):
+    here = (x.pos[0] + x.vel[0], x.pos[1] + x.vel[1])
+    for i, t in enumerate(ships):
         if t.status == ALIVE and t.owner != x.owner:
-            d = distance((x.pos[0] + x.vel[0], x.pos[1] + x.vel[1]), t.pos)
+            d = distance(here, t.pos)
             if best_d is None or d < best_d:
                 best, best_d = i, d
-    out = []
-    lv = x.lv
-    for w in range((len(lv) - 3) // 2):
-        if lv[3 + 2 * w] + lv[4 + 2 * w] > 0:
-            out.append((w, best))
-    return tuple(out)
+    return best
