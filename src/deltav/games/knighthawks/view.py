@@ -4,106 +4,169 @@ bots.
 
 Owns: :func:`view`, :func:`secret_tokens` (``KHState.view`` / ``KHState.secret_tokens`` delegate here) and
 :func:`sample_world` (the JSON of a full state, which ``Game.determinize`` loads). The determinizer must never
-read anything but the view; a view must share no mutable object with the state.
+read anything but the view; views read the state and never change it.
+
+Views: a fresh JSON-ready dict per call that nobody can use to change the state. What does not change from one
+step to the next is built once and shared, read-only (``deltav.core.frozen.Frozen`` records and tuples):
+
+- each ship's record (the owner's, with the shadow's record inside, and the other side's) is kept with the ship
+  (``Ship.view_own`` / ``view_pub``, carried over by ``clone``) with the tuple of every value it was made of,
+  and made again when one changes (the rules code never clears it); its ``damaged_systems`` record is shared
+  by every record with the same five flags;
+- the options and the victory conditions are frozen once per (never mutated) dict, the map once per map, the
+  sides are the state's own tuple;
+- a shown mine is the state's own tuple (id, owner, kind, hex, moves, facing, layer), a plot the state's own
+  ``(speed, facing, turns)`` tuple.
+
+Fresh in every view: the top-level dict and its lists and dicts (``ships``, ``mines``, ``plots``,
+``screened``, ``laid``, ``activated``, ``orbit_new``, ``scores``), and the rarely shown parts as plain JSON
+(``plotting``, the declared and pending attacks, the repair allocations, the result). The per-viewer hiding:
+the other side's hidden mines are left out (counted in ``hidden_mines`` when placed before play), ``plotting``
+and ``declared`` are shown only to the seat deciding, ``laid`` only to the mover, ``allocations`` only to
+their own seat.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
+from operator import attrgetter
 
+from deltav.core.frozen import Frozen, freeze
 from deltav.core.rng import Rng
 from deltav.games.knighthawks.repair import sample_secret_repairs
 from deltav.games.knighthawks.ships import STATUS_NAMES, Ship
 
+#: The values of a ship's record that play may change and the other side sees as they are (read in C) ...
+_shown = attrgetter("pos", "facing", "speed", "screen", "ms_turns", "fire", "status", "docked", "orbit", "evading",
+                    "path", "dock_turns", "attacked")
+#: ... and those the other side sees as it last saw them (the shadow's, when a private change made one); with the
+#: weapons and defenses (lists of tuples, copied into the key). The rest (id, name, class, kind, owner, evasive,
+#: points, hull, ADF/MR/DCR maxima) is set when the ship is made and never changed (ships.py alone assigns it).
+_secret = attrgetter("dmg", "adf", "mr", "short", "ccs", "nav", "dch", "unrep", "navdir")
 
-def _record_key(sh: Ship, rec: Ship) -> tuple:
-    """Every value of a ship's view record that play may change (``rec``: the ship or the shadow its secret part
-    comes from); the rest (id, name, class, kind, owner, evasive, points, hull, ADF/MR/DCR maxima) is set when the
-    ship is made and never changed (ships.py alone assigns it)."""
-    return (sh.pos, sh.facing, sh.speed, rec.dmg, rec.adf, rec.mr, tuple(rec.weapons), tuple(rec.defenses),
-            sh.screen, sh.ms_turns, rec.short, rec.ccs, rec.nav, rec.dch, sh.fire, sh.status, sh.docked, sh.orbit,
-            sh.evading, rec.unrep, sh.path, rec.navdir, sh.dock_turns, sh.attacked)
+#: ``damaged_systems`` records by their five flags (short, ccs, nav, dc, fire): at most 32, shared by every record.
+_SYSTEMS: dict[tuple, Frozen] = {}
 
 
-def _template(sh: Ship, k: tuple, shadow: bool) -> dict:
-    (pos, facing, speed, dmg, adf, mr, weapons, defenses, screen, masking, short, ccs, nav, dch, fire, status, docked,
-     orbit, evading, unrep, path, navdir, dock_turns, attacked) = k
+def _systems(flags: tuple) -> Frozen:
+    got = _SYSTEMS.get(flags)
+    if got is None:
+        short, ccs, nav, dch, fire = flags
+        got = _SYSTEMS[flags] = Frozen(short=short, ccs=ccs, nav=nav, dc=dch, fire=fire)
+    return got
+
+
+def _record(sh: Ship, shown: tuple, secret: tuple, weapons: tuple, defenses: tuple, shadow: bool,
+            srec: Frozen | None) -> Frozen:
+    pos, facing, speed, screen, masking, fire, status, docked, orbit, evading, path, dock_turns, attacked = shown
+    dmg, adf, mr, short, ccs, nav, dch, unrep, navdir = secret
     out = {
         "id": sh.id, "name": sh.name, "class": sh.cls, "kind": sh.kind, "owner": sh.owner, "evasive": sh.evasive,
         "points": sh.points, "hex": pos, "facing": facing, "speed": speed,
         "hp": sh.hp, "damage": dmg, "adf_max": sh.adf0, "adf": adf, "mr_max": sh.mr0, "mr": mr, "dcr_max": sh.dcr0,
         "weapons": weapons, "defenses": defenses, "screen": screen, "masking": masking,
-        "damaged_systems": {"short": short, "ccs": ccs, "nav": nav, "dc": dch, "fire": fire},
+        "damaged_systems": _systems((short, ccs, nav, dch, fire)),
         "status": STATUS_NAMES[status], "docked": docked, "orbit": orbit,
         "evading": evading, "unrepairable": unrep, "path": path, "navdir": navdir, "dock_turns": dock_turns,
     }
     if shadow:
-        out["shadow"] = None
+        out["shadow"] = srec
     out["attacked"] = attacked
-    return out
+    return Frozen(out)
 
 
-def ship_record(sh: Ship, own: bool) -> dict:
+def ship_record(sh: Ship, own: bool) -> Frozen:
     """A ship's record in a view: the JSON of ``Ship.to_json()`` (``own``: the owner's view, with the shadow's
-    record) or of ``Ship.public_json()`` (the secret part as the other side last saw it, no shadow key), with
-    tuples for its immutable parts (hex, systems, orbit, path, unrepairable items), shared with the ship.
+    record) or of ``Ship.public_json()`` (the secret part as the other side last saw it, no shadow key), read-only
+    (``Frozen``, tuples for hexes, systems, orbit, path and unrepairable items) and shared by every view until one
+    of its values changes.
 
-    The record is a fresh dict, copied from a template the ship keeps (``Ship.view_own`` / ``view_pub``, carried
-    over by ``clone``) with the tuple of every value it was made of: a changed value (a move, a hit, a repair...)
-    makes a new template, so the cache needs no invalidation by the rules code."""
-    rec = sh if own or sh.shadow is None else sh.shadow
-    k = _record_key(sh, rec)
-    hit = sh.view_own if own else sh.view_pub
-    if hit is None or hit[0] != k:
-        hit = (k, _template(sh, k, own))
-        if own:
-            sh.view_own = hit
-        else:
-            sh.view_pub = hit
-    out = hit[1].copy()
-    out["damaged_systems"] = out["damaged_systems"].copy()
-    if own and sh.shadow is not None:
-        out["shadow"] = ship_record(sh.shadow, True)
-    return out
+    The ship keeps it (``Ship.view_own`` / ``view_pub``, carried over by ``clone``) with the tuple of every value
+    it was made of (the owner's: with the shadow's record; None without): a changed value (a move, a hit, a
+    repair...) makes a new record, so the cache needs no invalidation by the rules code."""
+    if own:
+        sd = sh.shadow
+        srec = None if sd is None else ship_record(sd, True)
+        k = (_shown(sh), _secret(sh), tuple(sh.weapons), tuple(sh.defenses), srec)
+        hit = sh.view_own
+        if hit is not None and hit[0] == k:
+            return hit[1]
+        rec = _record(sh, k[0], k[1], k[2], k[3], True, srec)
+        sh.view_own = (k, rec)
+        return rec
+    p = sh.shadow or sh
+    k = (_shown(sh), _secret(p), tuple(p.weapons), tuple(p.defenses), None)
+    hit = sh.view_pub
+    if hit is not None and hit[0] == k:
+        return hit[1]
+    rec = _record(sh, k[0], k[1], k[2], k[3], False, None)
+    sh.view_pub = (k, rec)
+    return rec
 
 
-def _planets(mp) -> tuple:
-    """The map's planets as a view shows them (``(name, hex)`` pairs), made once per map."""
-    got = mp.__dict__.get("_view_planets")
+def _map_view(mp) -> Frozen:
+    """The map as a view shows it (radius, ``(name, hex)`` planets), read-only, made once per map."""
+    got = mp.__dict__.get("_view_rec")
     if got is None:
-        got = tuple(zip(mp.planet_names, mp.planet_hexes))
-        object.__setattr__(mp, "_view_planets", got)  # MapInfo is frozen: a derived value, like MapInfo.key
+        got = Frozen(radius=mp.radius, planets=tuple(zip(mp.planet_names, mp.planet_hexes)))
+        object.__setattr__(mp, "_view_rec", got)  # MapInfo is frozen: a derived value, like MapInfo.key
     return got
+
+
+#: Read-only copies of never-mutated dicts (a state's options and victory conditions: clones share them), by
+#: identity; the dict is held, so its id is not reused while it is cached.
+_FROZEN: dict[int, tuple] = {}
+
+
+def _frozen(d: dict) -> Frozen:
+    hit = _FROZEN.get(id(d))
+    if hit is not None and hit[0] is d:
+        return hit[1]
+    if len(_FROZEN) >= 1000:
+        _FROZEN.clear()
+    rec = freeze(d)
+    _FROZEN[id(d)] = (d, rec)
+    return rec
 
 
 def view(state, player: int | None) -> dict:
     """Everything but the dice and the other side's hidden mines: enemy mine patterns and inert seekers
     are not shown (their count is); see docs/knighthawks.md. The same JSON as the state's record (but the dice),
-    with these parts as tuples (never lists) shared with the state: each ship's immutable parts
-    (:func:`ship_record`), the planets, the plots' turns."""
+    a fresh dict whose lists and dicts are fresh but for the read-only parts shared with the state and other views
+    (the module's docstring lists them)."""
     seat = player is not None
     mover = state.mover
     hidden = 0
     shown = []
     activated = state.activated
     for mm in state.mines:
-        mid, mine_owner, kind, h, moves, facing, layer = mm
-        if seat and mine_owner == player or moves >= 0 or mid in activated:
-            shown.append([mid, mine_owner, kind, list(h), moves, facing, layer])
-        elif layer == "":
+        if seat and mm[1] == player or mm[4] >= 0 or mm[0] in activated:
+            shown.append(mm)  # the state's tuple, its hex a tuple
+        elif mm[6] == "":
             hidden += 1  # placed before play: the scenario says how many there are, not where
         # a trap dropped in play is unknown to the other side (not even counted) until it detonates or,
         # a seeker, is activated
     deciding = seat and player in state.current_players()  # a seat's decision in progress is its own business
     cur = state.cur
     res = state.res
+    ships = []
+    add = ships.append
+    for sh in state.ships:
+        own = seat and sh.owner == player
+        if sh.shadow is None:  # ship_record's hit inlined for the common case (no shadow: one key for both)
+            hit = sh.view_own if own else sh.view_pub
+            if hit is not None and hit[0] == (_shown(sh), _secret(sh), tuple(sh.weapons), tuple(sh.defenses), None):
+                add(hit[1])
+                continue
+        add(ship_record(sh, own))
+    plots = state.plots
     return {
         "game": "knighthawks",
-        "options": dict(state.options),
-        "map": {"radius": state.map.radius, "planets": _planets(state.map)},
-        "sides": list(state.sides),
-        "victory": dict(state.victory),
+        "options": _frozen(state.options),
+        "map": _map_view(state.map),
+        "sides": tuple(state.sides),
+        "victory": _frozen(state.victory),
         "turn_limit": state.turn_limit,
         "first": state.first,
         "turn": state.turn,
@@ -112,9 +175,9 @@ def view(state, player: int | None) -> dict:
         "stage": state.stage,
         "fire_mode": state.fire_mode,
         "after": state.after,
-        "ships": [ship_record(sh, seat and sh.owner == player) for sh in state.ships],
+        "ships": ships,
         "mines": shown,
-        "plots": {k: [v[0], v[1], v[2]] for k, v in sorted(state.plots.items())},
+        "plots": dict(sorted(plots.items())) if plots else {},
         "plotting": None if cur is None or not deciding else [cur[0], cur[1], cur[2], list(cur[3])],
         "screened": list(state.screened),
         "laid": list(state.laid) if seat and player == mover else [],
