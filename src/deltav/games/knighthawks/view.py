@@ -30,20 +30,28 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from operator import attrgetter
 
 from deltav.core.frozen import Frozen, freeze
 from deltav.core.rng import Rng
 from deltav.games.knighthawks.repair import sample_secret_repairs
 from deltav.games.knighthawks.ships import STATUS_NAMES, Ship
 
-#: The values of a ship's record that play may change and the other side sees as they are (read in C) ...
-_shown = attrgetter("pos", "facing", "speed", "screen", "ms_turns", "fire", "status", "docked", "orbit", "evading",
-                    "path", "dock_turns", "attacked")
-#: ... and those the other side sees as it last saw them (the shadow's, when a private change made one); with the
-#: weapons and defenses (lists of tuples, copied into the key). The rest (id, name, class, kind, owner, evasive,
-#: points, hull, ADF/MR/DCR maxima) is set when the ship is made and never changed (ships.py alone assigns it).
-_secret = attrgetter("dmg", "adf", "mr", "short", "ccs", "nav", "dch", "unrep", "navdir")
+
+def _key(sh: Ship) -> tuple:
+    """Every value of a ship that play may change (the rest: id, name, class, kind, owner, evasive, points, hull,
+    ADF/MR/DCR maxima, is set when the ship is made and never changed; ships.py alone assigns it), its shadow
+    (by identity) and, last, its live lists of weapons and defenses. ``view`` inlines this very tuple (keep them
+    in step): a tuple built in Python from slot reads is cheaper than an ``attrgetter``."""
+    return (sh.pos, sh.facing, sh.speed, sh.screen, sh.ms_turns, sh.fire, sh.status, sh.docked, sh.orbit, sh.evading,
+            sh.path, sh.dock_turns, sh.attacked, sh.dmg, sh.adf, sh.mr, sh.short, sh.ccs, sh.nav, sh.dch, sh.unrep,
+            sh.navdir, sh.shadow, sh.weapons, sh.defenses)
+
+
+def _kept(k: tuple) -> tuple:
+    """A key to keep: ``k`` with its two lists copied (a kept key equals the ship's ``_key`` while no value has
+    changed: lists compare by their items)."""
+    return k[:-2] + (k[-2][:], k[-1][:])
+
 
 #: ``damaged_systems`` records by their five flags (short, ccs, nav, dc, fire): at most 32, shared by every record.
 _SYSTEMS: dict[tuple, Frozen] = {}
@@ -57,22 +65,23 @@ def _systems(flags: tuple) -> Frozen:
     return got
 
 
-def _record(sh: Ship, shown: tuple, secret: tuple, weapons: tuple, defenses: tuple, shadow: bool,
-            srec: Frozen | None) -> Frozen:
-    pos, facing, speed, screen, masking, fire, status, docked, orbit, evading, path, dock_turns, attacked = shown
-    dmg, adf, mr, short, ccs, nav, dch, unrep, navdir = secret
+def _record(sh: Ship, rec: Ship, shadow: bool, srec: Frozen | None) -> Frozen:
+    """The record of ``sh`` with its secret part (damage, ADF, MR, systems, unrepairable items, navigation
+    direction, damaged systems but fire) from ``rec`` (the ship, or its shadow for the other side); ``shadow``:
+    with the ``shadow`` key (the owner's record), ``srec`` its value."""
     out = {
         "id": sh.id, "name": sh.name, "class": sh.cls, "kind": sh.kind, "owner": sh.owner, "evasive": sh.evasive,
-        "points": sh.points, "hex": pos, "facing": facing, "speed": speed,
-        "hp": sh.hp, "damage": dmg, "adf_max": sh.adf0, "adf": adf, "mr_max": sh.mr0, "mr": mr, "dcr_max": sh.dcr0,
-        "weapons": weapons, "defenses": defenses, "screen": screen, "masking": masking,
-        "damaged_systems": _systems((short, ccs, nav, dch, fire)),
-        "status": STATUS_NAMES[status], "docked": docked, "orbit": orbit,
-        "evading": evading, "unrepairable": unrep, "path": path, "navdir": navdir, "dock_turns": dock_turns,
+        "points": sh.points, "hex": sh.pos, "facing": sh.facing, "speed": sh.speed,
+        "hp": sh.hp, "damage": rec.dmg, "adf_max": sh.adf0, "adf": rec.adf, "mr_max": sh.mr0, "mr": rec.mr,
+        "dcr_max": sh.dcr0, "weapons": tuple(rec.weapons), "defenses": tuple(rec.defenses), "screen": sh.screen,
+        "masking": sh.ms_turns, "damaged_systems": _systems((rec.short, rec.ccs, rec.nav, rec.dch, sh.fire)),
+        "status": STATUS_NAMES[sh.status], "docked": sh.docked, "orbit": sh.orbit,
+        "evading": sh.evading, "unrepairable": rec.unrep, "path": sh.path, "navdir": rec.navdir,
+        "dock_turns": sh.dock_turns,
     }
     if shadow:
         out["shadow"] = srec
-    out["attacked"] = attacked
+    out["attacked"] = sh.attacked
     return Frozen(out)
 
 
@@ -82,52 +91,55 @@ def ship_record(sh: Ship, own: bool) -> Frozen:
     (``Frozen``, tuples for hexes, systems, orbit, path and unrepairable items) and shared by every view until one
     of its values changes.
 
-    The ship keeps it (``Ship.view_own`` / ``view_pub``, carried over by ``clone``) with the tuple of every value
-    it was made of (the owner's: with the shadow's record; None without): a changed value (a move, a hit, a
-    repair...) makes a new record, so the cache needs no invalidation by the rules code."""
-    if own:
-        sd = sh.shadow
-        srec = None if sd is None else ship_record(sd, True)
-        k = (_shown(sh), _secret(sh), tuple(sh.weapons), tuple(sh.defenses), srec)
-        hit = sh.view_own
+    The ship keeps it (``Ship.view_own`` / ``view_pub``, carried over by ``clone``) with the values it was made of
+    (:func:`_key`; with a shadow: and the shadow's record, or for the other side the shadow's values): a changed
+    value (a move, a hit, a repair...) makes a new record, so the cache needs no invalidation by the rules code."""
+    k = _key(sh)
+    sd = sh.shadow
+    if sd is None:
+        hit = sh.view_own if own else sh.view_pub
         if hit is not None and hit[0] == k:
             return hit[1]
-        rec = _record(sh, k[0], k[1], k[2], k[3], True, srec)
-        sh.view_own = (k, rec)
-        return rec
-    p = sh.shadow or sh
-    k = (_shown(sh), _secret(p), tuple(p.weapons), tuple(p.defenses), None)
-    hit = sh.view_pub
-    if hit is not None and hit[0] == k:
-        return hit[1]
-    rec = _record(sh, k[0], k[1], k[2], k[3], False, None)
-    sh.view_pub = (k, rec)
+        rec = _record(sh, sh, own, None)
+        kept = _kept(k)
+    elif own:
+        srec = ship_record(sd, True)
+        hit = sh.view_own
+        if hit is not None and hit[0] == (k, srec):
+            return hit[1]
+        rec = _record(sh, sh, True, srec)
+        kept = (_kept(k), srec)
+    else:
+        ks = _key(sd)
+        hit = sh.view_pub
+        if hit is not None and hit[0] == (k, ks):
+            return hit[1]
+        rec = _record(sh, sd, False, None)
+        kept = (_kept(k), _kept(ks))
+    if own:
+        sh.view_own = (kept, rec)
+    else:
+        sh.view_pub = (kept, rec)
     return rec
 
 
-def _map_view(mp) -> Frozen:
-    """The map as a view shows it (radius, ``(name, hex)`` planets), read-only, made once per map."""
-    got = mp.__dict__.get("_view_rec")
-    if got is None:
-        got = Frozen(radius=mp.radius, planets=tuple(zip(mp.planet_names, mp.planet_hexes)))
-        object.__setattr__(mp, "_view_rec", got)  # MapInfo is frozen: a derived value, like MapInfo.key
-    return got
+#: What a view shows of a game's fixed set-up, read-only: ``(options, victory, map, sides, their records)``, by the
+#: identity of the options dict (a state's options, victory conditions, map and sides are never changed; clones
+#: share them). The objects are held, so an id is not reused while it is cached.
+_STATIC: dict[int, tuple] = {}
 
 
-#: Read-only copies of never-mutated dicts (a state's options and victory conditions: clones share them), by
-#: identity; the dict is held, so its id is not reused while it is cached.
-_FROZEN: dict[int, tuple] = {}
-
-
-def _frozen(d: dict) -> Frozen:
-    hit = _FROZEN.get(id(d))
-    if hit is not None and hit[0] is d:
-        return hit[1]
-    if len(_FROZEN) >= 1000:
-        _FROZEN.clear()
-    rec = freeze(d)
-    _FROZEN[id(d)] = (d, rec)
-    return rec
+def _static(state) -> tuple:
+    """The ``options``, ``map``, ``sides`` and ``victory`` of ``state``'s views, made once per set-up."""
+    options, victory, mp, sides = state.options, state.victory, state.map, state.sides
+    hit = _STATIC.get(id(options))
+    if hit is None or hit[0] is not options or hit[1] is not victory or hit[2] is not mp or hit[3] is not sides:
+        if len(_STATIC) >= 1000:
+            _STATIC.clear()
+        mrec = Frozen(radius=mp.radius, planets=tuple(zip(mp.planet_names, mp.planet_hexes)))
+        hit = _STATIC[id(options)] = (options, victory, mp, sides, freeze(options), mrec, tuple(sides),
+                                      freeze(victory))
+    return hit
 
 
 def view(state, player: int | None) -> dict:
@@ -147,26 +159,34 @@ def view(state, player: int | None) -> dict:
             hidden += 1  # placed before play: the scenario says how many there are, not where
         # a trap dropped in play is unknown to the other side (not even counted) until it detonates or,
         # a seeker, is activated
-    deciding = seat and player in state.current_players()  # a seat's decision in progress is its own business
     cur = state.cur
+    declared = state.declared
+    # a seat's decision in progress (a plot, declared attacks) is its own business
+    deciding = seat and (cur is not None or bool(declared)) and player in state.current_players()
     res = state.res
     ships = []
     add = ships.append
     for sh in state.ships:
         own = seat and sh.owner == player
-        if sh.shadow is None:  # ship_record's hit inlined for the common case (no shadow: one key for both)
-            hit = sh.view_own if own else sh.view_pub
-            if hit is not None and hit[0] == (_shown(sh), _secret(sh), tuple(sh.weapons), tuple(sh.defenses), None):
-                add(hit[1])
-                continue
-        add(ship_record(sh, own))
+        hit = sh.view_own if own else sh.view_pub
+        # ship_record's hit inlined for the common case (no shadow): the tuple is _key(sh)
+        if hit is not None and hit[0] == (
+                sh.pos, sh.facing, sh.speed, sh.screen, sh.ms_turns, sh.fire, sh.status, sh.docked, sh.orbit,
+                sh.evading, sh.path, sh.dock_turns, sh.attacked, sh.dmg, sh.adf, sh.mr, sh.short, sh.ccs, sh.nav,
+                sh.dch, sh.unrep, sh.navdir, sh.shadow, sh.weapons, sh.defenses):
+            add(hit[1])
+        else:
+            add(ship_record(sh, own))
+    static = _static(state)
     plots = state.plots
+    orbit_new = state.orbit_new
+    attacks = state.attacks
     return {
         "game": "knighthawks",
-        "options": _frozen(state.options),
-        "map": _map_view(state.map),
-        "sides": tuple(state.sides),
-        "victory": _frozen(state.victory),
+        "options": static[4],
+        "map": static[5],
+        "sides": static[6],
+        "victory": static[7],
         "turn_limit": state.turn_limit,
         "first": state.first,
         "turn": state.turn,
@@ -178,17 +198,17 @@ def view(state, player: int | None) -> dict:
         "ships": ships,
         "mines": shown,
         "plots": dict(sorted(plots.items())) if plots else {},
-        "plotting": None if cur is None or not deciding else [cur[0], cur[1], cur[2], list(cur[3])],
-        "screened": list(state.screened),
-        "laid": list(state.laid) if seat and player == mover else [],
-        "activated": list(activated),
-        "orbit_new": dict(sorted(state.orbit_new.items())),
-        "declared": [_attack_json(a) for a in state.declared] if deciding else [],
-        "attacks": [_attack_json(a) for a in state.attacks],
+        "plotting": [cur[0], cur[1], cur[2], list(cur[3])] if deciding and cur is not None else None,
+        "screened": state.screened[:],
+        "laid": state.laid[:] if seat and player == mover else [],
+        "activated": activated[:],
+        "orbit_new": dict(sorted(orbit_new.items())) if orbit_new else {},
+        "declared": [_attack_json(a) for a in declared] if deciding else [],
+        "attacks": [_attack_json(a) for a in attacks] if attacks else [],
         "repair_player": state.repair_player,
         "allocations": [list(a) for a in state.allocs if a[0] == player] if seat else [],
         "result": res.to_json() if res else None,
-        "scores": list(state.scores),
+        "scores": state.scores[:],
         "hidden_mines": hidden,
         "viewer": player,
     }
