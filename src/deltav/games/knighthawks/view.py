@@ -39,12 +39,12 @@ from deltav.games.knighthawks.ships import STATUS_NAMES, Ship
 
 def _key(sh: Ship) -> tuple:
     """Every value of a ship that play may change (the rest: id, name, class, kind, owner, evasive, points, hull,
-    ADF/MR/DCR maxima, is set when the ship is made and never changed; ships.py alone assigns it), its shadow
-    (by identity) and, last, its live lists of weapons and defenses. ``view`` inlines this very tuple (keep them
-    in step): a tuple built in Python from slot reads is cheaper than an ``attrgetter``."""
+    ADF/MR/DCR maxima, is set when the ship is made and never changed; ships.py alone assigns it), its live lists of
+    weapons and defenses last; not its shadow. ``view`` inlines this very tuple (keep them in step): a tuple built
+    in Python from slot reads is cheaper than an ``attrgetter``."""
     return (sh.pos, sh.facing, sh.speed, sh.screen, sh.ms_turns, sh.fire, sh.status, sh.docked, sh.orbit, sh.evading,
             sh.path, sh.dock_turns, sh.attacked, sh.dmg, sh.adf, sh.mr, sh.short, sh.ccs, sh.nav, sh.dch, sh.unrep,
-            sh.navdir, sh.shadow, sh.weapons, sh.defenses)
+            sh.navdir, sh.weapons, sh.defenses)
 
 
 def _kept(k: tuple) -> tuple:
@@ -92,30 +92,21 @@ def ship_record(sh: Ship, own: bool) -> Frozen:
     of its values changes.
 
     The ship keeps it (``Ship.view_own`` / ``view_pub``, carried over by ``clone``) with the values it was made of
-    (:func:`_key`; with a shadow: and the shadow's record, or for the other side the shadow's values): a changed
-    value (a move, a hit, a repair...) makes a new record, so the cache needs no invalidation by the rules code."""
+    (:func:`_key`, paired with the shadow's when it has one): a changed value (a move, a hit, a repair...) makes a
+    new record, so the cache needs no invalidation by the rules code."""
     k = _key(sh)
     sd = sh.shadow
+    if sd is not None:
+        k = (k, _key(sd))  # another shape than a ship's without a shadow: the keys never compare equal
+    hit = sh.view_own if own else sh.view_pub
+    if hit is not None and hit[0] == k:
+        return hit[1]
     if sd is None:
-        hit = sh.view_own if own else sh.view_pub
-        if hit is not None and hit[0] == k:
-            return hit[1]
         rec = _record(sh, sh, own, None)
         kept = _kept(k)
-    elif own:
-        srec = ship_record(sd, True)
-        hit = sh.view_own
-        if hit is not None and hit[0] == (k, srec):
-            return hit[1]
-        rec = _record(sh, sh, True, srec)
-        kept = (_kept(k), srec)
     else:
-        ks = _key(sd)
-        hit = sh.view_pub
-        if hit is not None and hit[0] == (k, ks):
-            return hit[1]
-        rec = _record(sh, sd, False, None)
-        kept = (_kept(k), _kept(ks))
+        rec = _record(sh, sh, True, ship_record(sd, True)) if own else _record(sh, sd, False, None)
+        kept = (_kept(k[0]), _kept(k[1]))
     if own:
         sh.view_own = (kept, rec)
     else:
@@ -169,14 +160,19 @@ def view(state, player: int | None) -> dict:
     for sh in state.ships:
         own = seat and sh.owner == player
         hit = sh.view_own if own else sh.view_pub
-        # ship_record's hit inlined for the common case (no shadow): the tuple is _key(sh)
-        if hit is not None and hit[0] == (
-                sh.pos, sh.facing, sh.speed, sh.screen, sh.ms_turns, sh.fire, sh.status, sh.docked, sh.orbit,
-                sh.evading, sh.path, sh.dock_turns, sh.attacked, sh.dmg, sh.adf, sh.mr, sh.short, sh.ccs, sh.nav,
-                sh.dch, sh.unrep, sh.navdir, sh.shadow, sh.weapons, sh.defenses):
-            add(hit[1])
-        else:
-            add(ship_record(sh, own))
+        # ship_record's hit inlined: the key is _key(sh), with a shadow (sd) paired with _key(sd)
+        if hit is not None:
+            k = (sh.pos, sh.facing, sh.speed, sh.screen, sh.ms_turns, sh.fire, sh.status, sh.docked, sh.orbit,
+                 sh.evading, sh.path, sh.dock_turns, sh.attacked, sh.dmg, sh.adf, sh.mr, sh.short, sh.ccs, sh.nav,
+                 sh.dch, sh.unrep, sh.navdir, sh.weapons, sh.defenses)
+            sd = sh.shadow
+            if hit[0] == (k if sd is None else (k, (
+                    sd.pos, sd.facing, sd.speed, sd.screen, sd.ms_turns, sd.fire, sd.status, sd.docked, sd.orbit,
+                    sd.evading, sd.path, sd.dock_turns, sd.attacked, sd.dmg, sd.adf, sd.mr, sd.short, sd.ccs, sd.nav,
+                    sd.dch, sd.unrep, sd.navdir, sd.weapons, sd.defenses))):
+                add(hit[1])
+                continue
+        add(ship_record(sh, own))
     static = _static(state)
     plots = state.plots
     orbit_new = state.orbit_new
