@@ -114,22 +114,32 @@ def ship_record(sh: Ship, own: bool) -> Frozen:
     return rec
 
 
-#: What a view shows of a game's fixed set-up, read-only: ``(options, victory, map, sides, their records)``, by the
+#: The keys of a view, in order.
+_KEYS = ("game", "options", "map", "sides", "victory", "turn_limit", "first", "turn", "half", "mover", "stage",
+         "fire_mode", "after", "ships", "mines", "plots", "plotting", "screened", "laid", "activated", "orbit_new",
+         "declared", "attacks", "repair_player", "allocations", "result", "scores", "hidden_mines", "viewer")
+
+#: What a view shows of a game's fixed set-up: ``(options, victory, map, sides, turn_limit, first, top)``, ``top``
+#: a view with the set-up's parts (read-only records) and None for the rest, which every view copies; by the
 #: identity of the options dict (a state's options, victory conditions, map and sides are never changed; clones
 #: share them). The objects are held, so an id is not reused while it is cached.
 _STATIC: dict[int, tuple] = {}
 
 
 def _static(state) -> tuple:
-    """The ``options``, ``map``, ``sides`` and ``victory`` of ``state``'s views, made once per set-up."""
+    """What ``state``'s views show of its set-up (``options``, ``map``, ``sides``, ``victory``, ``turn_limit``,
+    ``first``), made once per set-up."""
     options, victory, mp, sides = state.options, state.victory, state.map, state.sides
     hit = _STATIC.get(id(options))
-    if hit is None or hit[0] is not options or hit[1] is not victory or hit[2] is not mp or hit[3] is not sides:
+    if (hit is None or hit[0] is not options or hit[1] is not victory or hit[2] is not mp or hit[3] is not sides
+            or hit[4] != state.turn_limit or hit[5] != state.first):
         if len(_STATIC) >= 1000:
             _STATIC.clear()
         mrec = Frozen(radius=mp.radius, planets=tuple(zip(mp.planet_names, mp.planet_hexes)))
-        hit = _STATIC[id(options)] = (options, victory, mp, sides, freeze(options), mrec, tuple(sides),
-                                      freeze(victory))
+        top = dict.fromkeys(_KEYS)  # every key in the view's order: a copy and assignments beat a literal
+        top.update({"game": "knighthawks", "options": freeze(options), "map": mrec, "sides": tuple(sides),
+                    "victory": freeze(victory), "turn_limit": state.turn_limit, "first": state.first})
+        hit = _STATIC[id(options)] = (options, victory, mp, sides, state.turn_limit, state.first, top)
     return hit
 
 
@@ -173,42 +183,35 @@ def view(state, player: int | None) -> dict:
                 add(hit[1])
                 continue
         add(ship_record(sh, own))
-    static = _static(state)
     plots = state.plots
     orbit_new = state.orbit_new
     attacks = state.attacks
-    return {
-        "game": "knighthawks",
-        "options": static[4],
-        "map": static[5],
-        "sides": static[6],
-        "victory": static[7],
-        "turn_limit": state.turn_limit,
-        "first": state.first,
-        "turn": state.turn,
-        "half": state.half,
-        "mover": mover,
-        "stage": state.stage,
-        "fire_mode": state.fire_mode,
-        "after": state.after,
-        "ships": ships,
-        "mines": shown,
-        "plots": dict(sorted(plots.items())) if plots else {},
-        "plotting": [cur[0], cur[1], cur[2], list(cur[3])] if deciding and cur is not None else None,
-        "screened": state.screened[:],
-        "laid": state.laid[:] if seat and player == mover else [],
-        "activated": activated[:],
-        "orbit_new": dict(sorted(orbit_new.items())) if orbit_new else {},
-        "declared": [_attack_json(a) for a in declared] if deciding else [],
-        "attacks": [_attack_json(a) for a in attacks] if attacks else [],
-        "repair_player": state.repair_player,
-        "allocations": [list(a) for a in state.allocs if a[0] == player] if seat else [],
-        "result": res.to_json() if res else None,
-        "scores": state.scores[:],
-        "hidden_mines": hidden,
-        "viewer": player,
-    }
-
+    out = _static(state)[6].copy()
+    out["turn"] = state.turn
+    out["half"] = state.half
+    out["mover"] = mover
+    out["stage"] = state.stage
+    out["fire_mode"] = state.fire_mode
+    out["after"] = state.after
+    out["ships"] = ships
+    out["mines"] = shown
+    out["plots"] = dict(sorted(plots.items())) if plots else {}
+    if deciding and cur is not None:
+        out["plotting"] = [cur[0], cur[1], cur[2], list(cur[3])]
+    out["screened"] = state.screened[:]
+    out["laid"] = state.laid[:] if seat and player == mover else []
+    out["activated"] = activated[:]
+    out["orbit_new"] = dict(sorted(orbit_new.items())) if orbit_new else {}
+    out["declared"] = [_attack_json(a) for a in declared] if deciding else []
+    out["attacks"] = [_attack_json(a) for a in attacks] if attacks else []
+    out["repair_player"] = state.repair_player
+    out["allocations"] = [list(a) for a in state.allocs if a[0] == player] if seat else []
+    if res is not None:
+        out["result"] = res.to_json()
+    out["scores"] = state.scores[:]
+    out["hidden_mines"] = hidden
+    out["viewer"] = player
+    return out
 
 def _attack_json(a: list) -> list:
     """A declared or pending attack as JSON: a new list, with a new list for its hex (index 4)."""
