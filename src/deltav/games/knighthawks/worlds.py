@@ -66,8 +66,9 @@ def _keep(view: Mapping, w: _World) -> None:
 #: Ships read from read-only ship records (``Frozen``), by the record's identity (the record is held, so its id is
 #: not reused): a ship's record is shared by every view until one of its values changes, so the views of a game
 #: read each ship once. The worlds' base states share these ships and never change them (every draw clones them).
+#: Cleared when full: room for the records of the views of a few dozen positions at once.
 _SHIPS: dict[int, tuple] = {}
-_SHIPS_MAX = 512
+_SHIPS_MAX = 2048
 
 
 def _ship(rec: Mapping) -> Ship:
