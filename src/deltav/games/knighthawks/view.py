@@ -13,8 +13,9 @@ step to the next is built once and shared, read-only (``deltav.core.frozen.Froze
   (``Ship.view_own`` / ``view_pub``, carried over by ``clone``) with the tuple of every value it was made of,
   and made again when one changes (the rules code never clears it); its ``damaged_systems`` record is shared
   by every record with the same five flags;
-- the options and the victory conditions are frozen once per (never mutated) dict, the map once per map, the
-  sides are the state's own tuple;
+- the options, the victory conditions and the map are frozen once per game set-up (the state's options dict,
+  never mutated and shared by clones), the sides are a tuple; the top-level dict is copied from a per-set-up
+  template holding them (cheaper than a literal of 29 keys);
 - a shown mine is the state's own tuple (id, owner, kind, hex, moves, facing, layer), a plot the state's own
   ``(speed, facing, turns)`` tuple.
 
