@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+from deltav.core.frozen import Frozen
 from deltav.core.rng import Rng
 from deltav.games.knighthawks import KnightHawks
 from deltav.games.knighthawks import messages as m
@@ -107,8 +108,14 @@ def test_a_laid_mine_becomes_known_when_it_detonates():
 
 
 def _scribble(v) -> None:
-    """Mutate every list and dict of a view in place."""
-    if isinstance(v, dict):
+    """Mutate every list and dict of a view in place; a read-only record (``Frozen``) must refuse."""
+    if isinstance(v, Frozen | tuple):
+        for x in v.values() if isinstance(v, Frozen) else v:
+            _scribble(x)
+        if isinstance(v, Frozen):
+            with pytest.raises(TypeError, match="read-only"):
+                v["scribbled"] = True
+    elif isinstance(v, dict):
         for x in list(v.values()):
             _scribble(x)
         v["scribbled"] = True

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from deltav.core import hexgrid
+from deltav.core.frozen import Frozen
 from deltav.core.rng import Rng
 from deltav.games.knighthawks import KnightHawks
 from deltav.games.knighthawks import combat as cb
@@ -215,7 +218,14 @@ def test_cached_ship_records_give_the_ships_own_json_along_random_games_and_clon
 
 
 def _scribble(v) -> None:
-    if isinstance(v, dict):
+    """Mutate every list and dict of a view in place; a read-only record (``Frozen``) must refuse."""
+    if isinstance(v, Frozen | tuple):
+        for x in v.values() if isinstance(v, Frozen) else v:
+            _scribble(x)
+        if isinstance(v, Frozen):
+            with pytest.raises(TypeError, match="read-only"):
+                v["scribbled"] = True
+    elif isinstance(v, dict):
         for x in list(v.values()):
             _scribble(x)
         v["scribbled"] = True

@@ -218,17 +218,22 @@ class KHState(State):
         }
 
     @classmethod
-    def from_json(cls, o: dict) -> KHState:
+    def from_json(cls, o: dict, *, ships: list | None = None, rules: Rulings | None = None,
+                  mapinfo: MapInfo | None = None) -> KHState:
+        """The state of a record. A caller that has already read parts of it may pass them (worlds.py): ``ships``
+        (the ``Ship`` of each record, taken as they are), ``rules`` (``Rulings.from_options`` of its options),
+        ``mapinfo`` (its ``MapInfo``)."""
         s = cls.__new__(cls)
         s.options = dict(o["options"])
-        s.rules = Rulings.from_options(s.options)
+        s.rules = Rulings.from_options(s.options) if rules is None else rules
         s.rng = Rng.from_json(o["rng"])
-        s.map = MapInfo.build(o["map"]["radius"], [(n, _hex(h)) for n, h in o["map"]["planets"]])
+        s.map = (MapInfo.build(o["map"]["radius"], [(n, _hex(h)) for n, h in o["map"]["planets"]])
+                 if mapinfo is None else mapinfo)
         s.sides = tuple(o["sides"])
         s.victory = dict(o["victory"])
         s.turn_limit = o["turn_limit"]
         s.first = o["first"]
-        s.ships = [Ship.from_json(x) for x in o["ships"]]
+        s.ships = [Ship.from_json(x) for x in o["ships"]] if ships is None else ships
         s.index = {sh.id: i for i, sh in enumerate(s.ships)}
         s.mines = [(a, b, c, _hex(d), e, f, g) for a, b, c, d, e, f, g in o["mines"]]
         s.turn = o["turn"]

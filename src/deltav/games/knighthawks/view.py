@@ -4,7 +4,27 @@ bots.
 
 Owns: :func:`view`, :func:`secret_tokens` (``KHState.view`` / ``KHState.secret_tokens`` delegate here) and
 :func:`sample_world` (the JSON of a full state, which ``Game.determinize`` loads). The determinizer must never
-read anything but the view; a view must share no mutable object with the state.
+read anything but the view; views read the state and never change it.
+
+Views: a fresh JSON-ready dict per call that nobody can use to change the state. What does not change from one
+step to the next is built once and shared, read-only (``deltav.core.frozen.Frozen`` records and tuples):
+
+- each ship's record (the owner's, with the shadow's record inside, and the other side's) is kept with the ship
+  (``Ship.view_own`` / ``view_pub``, carried over by ``clone``) with the tuple of every value it was made of,
+  and made again when one changes (the rules code never clears it); its ``damaged_systems`` record is shared
+  by every record with the same five flags;
+- the options, the victory conditions and the map are frozen once per game set-up (the state's options dict,
+  never mutated and shared by clones), the sides are a tuple; the top-level dict is copied from a per-set-up
+  template holding them (cheaper than a literal of 29 keys);
+- a shown mine is the state's own tuple (id, owner, kind, hex, moves, facing, layer), a plot the state's own
+  ``(speed, facing, turns)`` tuple.
+
+Fresh in every view: the top-level dict and its lists and dicts (``ships``, ``mines``, ``plots``,
+``screened``, ``laid``, ``activated``, ``orbit_new``, ``scores``), and the rarely shown parts as plain JSON
+(``plotting``, the declared and pending attacks, the repair allocations, the result). The per-viewer hiding:
+the other side's hidden mines are left out (counted in ``hidden_mines`` when placed before play), ``plotting``
+and ``declared`` are shown only to the seat deciding, ``laid`` only to the mover, ``allocations`` only to
+their own seat.
 """
 
 from __future__ import annotations
@@ -12,124 +32,187 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import lru_cache
 
+from deltav.core.frozen import Frozen, freeze
 from deltav.core.rng import Rng
 from deltav.games.knighthawks.repair import sample_secret_repairs
 from deltav.games.knighthawks.ships import STATUS_NAMES, Ship
 
 
-def _record_key(sh: Ship, rec: Ship) -> tuple:
-    """Every value of a ship's view record that play may change (``rec``: the ship or the shadow its secret part
-    comes from); the rest (id, name, class, kind, owner, evasive, points, hull, ADF/MR/DCR maxima) is set when the
-    ship is made and never changed (ships.py alone assigns it)."""
-    return (sh.pos, sh.facing, sh.speed, rec.dmg, rec.adf, rec.mr, tuple(rec.weapons), tuple(rec.defenses),
-            sh.screen, sh.ms_turns, rec.short, rec.ccs, rec.nav, rec.dch, sh.fire, sh.status, sh.docked, sh.orbit,
-            sh.evading, rec.unrep, sh.path, rec.navdir, sh.dock_turns, sh.attacked)
+def _key(sh: Ship) -> tuple:
+    """Every value of a ship that play may change (the rest: id, name, class, kind, owner, evasive, points, hull,
+    ADF/MR/DCR maxima, is set when the ship is made and never changed; ships.py alone assigns it), its live lists of
+    weapons and defenses last; not its shadow. ``view`` inlines this very tuple (keep them in step): a tuple built
+    in Python from slot reads is cheaper than an ``attrgetter``."""
+    return (sh.pos, sh.facing, sh.speed, sh.screen, sh.ms_turns, sh.fire, sh.status, sh.docked, sh.orbit, sh.evading,
+            sh.path, sh.dock_turns, sh.attacked, sh.dmg, sh.adf, sh.mr, sh.short, sh.ccs, sh.nav, sh.dch, sh.unrep,
+            sh.navdir, sh.weapons, sh.defenses)
 
 
-def _template(sh: Ship, k: tuple, shadow: bool) -> dict:
-    (pos, facing, speed, dmg, adf, mr, weapons, defenses, screen, masking, short, ccs, nav, dch, fire, status, docked,
-     orbit, evading, unrep, path, navdir, dock_turns, attacked) = k
+def _kept(k: tuple) -> tuple:
+    """A key to keep: ``k`` with its two lists copied (a kept key equals the ship's ``_key`` while no value has
+    changed: lists compare by their items)."""
+    return k[:-2] + (k[-2][:], k[-1][:])
+
+
+#: ``damaged_systems`` records by their five flags (short, ccs, nav, dc, fire): at most 32, shared by every record.
+_SYSTEMS: dict[tuple, Frozen] = {}
+
+
+def _systems(flags: tuple) -> Frozen:
+    got = _SYSTEMS.get(flags)
+    if got is None:
+        short, ccs, nav, dch, fire = flags
+        got = _SYSTEMS[flags] = Frozen(short=short, ccs=ccs, nav=nav, dc=dch, fire=fire)
+    return got
+
+
+def _record(sh: Ship, rec: Ship, shadow: bool, srec: Frozen | None) -> Frozen:
+    """The record of ``sh`` with its secret part (damage, ADF, MR, systems, unrepairable items, navigation
+    direction, damaged systems but fire) from ``rec`` (the ship, or its shadow for the other side); ``shadow``:
+    with the ``shadow`` key (the owner's record), ``srec`` its value."""
     out = {
         "id": sh.id, "name": sh.name, "class": sh.cls, "kind": sh.kind, "owner": sh.owner, "evasive": sh.evasive,
-        "points": sh.points, "hex": pos, "facing": facing, "speed": speed,
-        "hp": sh.hp, "damage": dmg, "adf_max": sh.adf0, "adf": adf, "mr_max": sh.mr0, "mr": mr, "dcr_max": sh.dcr0,
-        "weapons": weapons, "defenses": defenses, "screen": screen, "masking": masking,
-        "damaged_systems": {"short": short, "ccs": ccs, "nav": nav, "dc": dch, "fire": fire},
-        "status": STATUS_NAMES[status], "docked": docked, "orbit": orbit,
-        "evading": evading, "unrepairable": unrep, "path": path, "navdir": navdir, "dock_turns": dock_turns,
+        "points": sh.points, "hex": sh.pos, "facing": sh.facing, "speed": sh.speed,
+        "hp": sh.hp, "damage": rec.dmg, "adf_max": sh.adf0, "adf": rec.adf, "mr_max": sh.mr0, "mr": rec.mr,
+        "dcr_max": sh.dcr0, "weapons": tuple(rec.weapons), "defenses": tuple(rec.defenses), "screen": sh.screen,
+        "masking": sh.ms_turns, "damaged_systems": _systems((rec.short, rec.ccs, rec.nav, rec.dch, sh.fire)),
+        "status": STATUS_NAMES[sh.status], "docked": sh.docked, "orbit": sh.orbit,
+        "evading": sh.evading, "unrepairable": rec.unrep, "path": sh.path, "navdir": rec.navdir,
+        "dock_turns": sh.dock_turns,
     }
     if shadow:
-        out["shadow"] = None
-    out["attacked"] = attacked
-    return out
+        out["shadow"] = srec
+    out["attacked"] = sh.attacked
+    return Frozen(out)
 
 
-def ship_record(sh: Ship, own: bool) -> dict:
+def ship_record(sh: Ship, own: bool) -> Frozen:
     """A ship's record in a view: the JSON of ``Ship.to_json()`` (``own``: the owner's view, with the shadow's
-    record) or of ``Ship.public_json()`` (the secret part as the other side last saw it, no shadow key), with
-    tuples for its immutable parts (hex, systems, orbit, path, unrepairable items), shared with the ship.
+    record) or of ``Ship.public_json()`` (the secret part as the other side last saw it, no shadow key), read-only
+    (``Frozen``, tuples for hexes, systems, orbit, path and unrepairable items) and shared by every view until one
+    of its values changes.
 
-    The record is a fresh dict, copied from a template the ship keeps (``Ship.view_own`` / ``view_pub``, carried
-    over by ``clone``) with the tuple of every value it was made of: a changed value (a move, a hit, a repair...)
-    makes a new template, so the cache needs no invalidation by the rules code."""
-    rec = sh if own or sh.shadow is None else sh.shadow
-    k = _record_key(sh, rec)
+    The ship keeps it (``Ship.view_own`` / ``view_pub``, carried over by ``clone``) with the values it was made of
+    (:func:`_key`, paired with the shadow's when it has one): a changed value (a move, a hit, a repair...) makes a
+    new record, so the cache needs no invalidation by the rules code."""
+    k = _key(sh)
+    sd = sh.shadow
+    if sd is not None:
+        k = (k, _key(sd))  # another shape than a ship's without a shadow: the keys never compare equal
     hit = sh.view_own if own else sh.view_pub
-    if hit is None or hit[0] != k:
-        hit = (k, _template(sh, k, own))
-        if own:
-            sh.view_own = hit
-        else:
-            sh.view_pub = hit
-    out = hit[1].copy()
-    out["damaged_systems"] = out["damaged_systems"].copy()
-    if own and sh.shadow is not None:
-        out["shadow"] = ship_record(sh.shadow, True)
-    return out
+    if hit is not None and hit[0] == k:
+        return hit[1]
+    if sd is None:
+        rec = _record(sh, sh, own, None)
+        kept = _kept(k)
+    else:
+        rec = _record(sh, sh, True, ship_record(sd, True)) if own else _record(sh, sd, False, None)
+        kept = (_kept(k[0]), _kept(k[1]))
+    if own:
+        sh.view_own = (kept, rec)
+    else:
+        sh.view_pub = (kept, rec)
+    return rec
 
 
-def _planets(mp) -> tuple:
-    """The map's planets as a view shows them (``(name, hex)`` pairs), made once per map."""
-    got = mp.__dict__.get("_view_planets")
-    if got is None:
-        got = tuple(zip(mp.planet_names, mp.planet_hexes))
-        object.__setattr__(mp, "_view_planets", got)  # MapInfo is frozen: a derived value, like MapInfo.key
-    return got
+#: The keys of a view, in order.
+_KEYS = ("game", "options", "map", "sides", "victory", "turn_limit", "first", "turn", "half", "mover", "stage",
+         "fire_mode", "after", "ships", "mines", "plots", "plotting", "screened", "laid", "activated", "orbit_new",
+         "declared", "attacks", "repair_player", "allocations", "result", "scores", "hidden_mines", "viewer")
+
+#: What a view shows of a game's fixed set-up: ``(options, victory, map, sides, turn_limit, first, top)``, ``top``
+#: a view with the set-up's parts (read-only records) and None for the rest, which every view copies; by the
+#: identity of the options dict (a state's options, victory conditions, map and sides are never changed; clones
+#: share them). The objects are held, so an id is not reused while it is cached.
+_STATIC: dict[int, tuple] = {}
+
+
+def _static(state) -> tuple:
+    """What ``state``'s views show of its set-up (``options``, ``map``, ``sides``, ``victory``, ``turn_limit``,
+    ``first``), made once per set-up."""
+    options, victory, mp, sides = state.options, state.victory, state.map, state.sides
+    hit = _STATIC.get(id(options))
+    if (hit is None or hit[0] is not options or hit[1] is not victory or hit[2] is not mp or hit[3] is not sides
+            or hit[4] != state.turn_limit or hit[5] != state.first):
+        if len(_STATIC) >= 1000:
+            _STATIC.clear()
+        mrec = Frozen(radius=mp.radius, planets=tuple(zip(mp.planet_names, mp.planet_hexes)))
+        top = dict.fromkeys(_KEYS)  # every key in the view's order: a copy and assignments beat a literal
+        top.update({"game": "knighthawks", "options": freeze(options), "map": mrec, "sides": tuple(sides),
+                    "victory": freeze(victory), "turn_limit": state.turn_limit, "first": state.first})
+        hit = _STATIC[id(options)] = (options, victory, mp, sides, state.turn_limit, state.first, top)
+    return hit
 
 
 def view(state, player: int | None) -> dict:
     """Everything but the dice and the other side's hidden mines: enemy mine patterns and inert seekers
     are not shown (their count is); see docs/knighthawks.md. The same JSON as the state's record (but the dice),
-    with these parts as tuples (never lists) shared with the state: each ship's immutable parts
-    (:func:`ship_record`), the planets, the plots' turns."""
+    a fresh dict whose lists and dicts are fresh but for the read-only parts shared with the state and other views
+    (the module's docstring lists them)."""
     seat = player is not None
     mover = state.mover
     hidden = 0
     shown = []
     activated = state.activated
     for mm in state.mines:
-        mid, mine_owner, kind, h, moves, facing, layer = mm
-        if seat and mine_owner == player or moves >= 0 or mid in activated:
-            shown.append([mid, mine_owner, kind, list(h), moves, facing, layer])
-        elif layer == "":
+        if seat and mm[1] == player or mm[4] >= 0 or mm[0] in activated:
+            shown.append(mm)  # the state's tuple, its hex a tuple
+        elif mm[6] == "":
             hidden += 1  # placed before play: the scenario says how many there are, not where
         # a trap dropped in play is unknown to the other side (not even counted) until it detonates or,
         # a seeker, is activated
-    deciding = seat and player in state.current_players()  # a seat's decision in progress is its own business
     cur = state.cur
+    declared = state.declared
+    # a seat's decision in progress (a plot, declared attacks) is its own business
+    deciding = seat and (cur is not None or bool(declared)) and player in state.current_players()
     res = state.res
-    return {
-        "game": "knighthawks",
-        "options": dict(state.options),
-        "map": {"radius": state.map.radius, "planets": _planets(state.map)},
-        "sides": list(state.sides),
-        "victory": dict(state.victory),
-        "turn_limit": state.turn_limit,
-        "first": state.first,
-        "turn": state.turn,
-        "half": state.half,
-        "mover": mover,
-        "stage": state.stage,
-        "fire_mode": state.fire_mode,
-        "after": state.after,
-        "ships": [ship_record(sh, seat and sh.owner == player) for sh in state.ships],
-        "mines": shown,
-        "plots": {k: [v[0], v[1], v[2]] for k, v in sorted(state.plots.items())},
-        "plotting": None if cur is None or not deciding else [cur[0], cur[1], cur[2], list(cur[3])],
-        "screened": list(state.screened),
-        "laid": list(state.laid) if seat and player == mover else [],
-        "activated": list(activated),
-        "orbit_new": dict(sorted(state.orbit_new.items())),
-        "declared": [_attack_json(a) for a in state.declared] if deciding else [],
-        "attacks": [_attack_json(a) for a in state.attacks],
-        "repair_player": state.repair_player,
-        "allocations": [list(a) for a in state.allocs if a[0] == player] if seat else [],
-        "result": res.to_json() if res else None,
-        "scores": list(state.scores),
-        "hidden_mines": hidden,
-        "viewer": player,
-    }
-
+    ships = []
+    add = ships.append
+    for sh in state.ships:
+        own = seat and sh.owner == player
+        hit = sh.view_own if own else sh.view_pub
+        # ship_record's hit inlined: the key is _key(sh), with a shadow (sd) paired with _key(sd)
+        if hit is not None:
+            k = (sh.pos, sh.facing, sh.speed, sh.screen, sh.ms_turns, sh.fire, sh.status, sh.docked, sh.orbit,
+                 sh.evading, sh.path, sh.dock_turns, sh.attacked, sh.dmg, sh.adf, sh.mr, sh.short, sh.ccs, sh.nav,
+                 sh.dch, sh.unrep, sh.navdir, sh.weapons, sh.defenses)
+            sd = sh.shadow
+            if hit[0] == (k if sd is None else (k, (
+                    sd.pos, sd.facing, sd.speed, sd.screen, sd.ms_turns, sd.fire, sd.status, sd.docked, sd.orbit,
+                    sd.evading, sd.path, sd.dock_turns, sd.attacked, sd.dmg, sd.adf, sd.mr, sd.short, sd.ccs, sd.nav,
+                    sd.dch, sd.unrep, sd.navdir, sd.weapons, sd.defenses))):
+                add(hit[1])
+                continue
+        add(ship_record(sh, own))
+    plots = state.plots
+    orbit_new = state.orbit_new
+    attacks = state.attacks
+    out = _static(state)[6].copy()
+    out["turn"] = state.turn
+    out["half"] = state.half
+    out["mover"] = mover
+    out["stage"] = state.stage
+    out["fire_mode"] = state.fire_mode
+    out["after"] = state.after
+    out["ships"] = ships
+    out["mines"] = shown
+    out["plots"] = dict(sorted(plots.items())) if plots else {}
+    if deciding and cur is not None:
+        out["plotting"] = [cur[0], cur[1], cur[2], list(cur[3])]
+    out["screened"] = state.screened[:]
+    out["laid"] = state.laid[:] if seat and player == mover else []
+    out["activated"] = activated[:]
+    out["orbit_new"] = dict(sorted(orbit_new.items())) if orbit_new else {}
+    out["declared"] = [_attack_json(a) for a in declared] if deciding else []
+    out["attacks"] = [_attack_json(a) for a in attacks] if attacks else []
+    out["repair_player"] = state.repair_player
+    out["allocations"] = [list(a) for a in state.allocs if a[0] == player] if seat else []
+    if res is not None:
+        out["result"] = res.to_json()
+    out["scores"] = state.scores[:]
+    out["hidden_mines"] = hidden
+    out["viewer"] = player
+    return out
 
 def _attack_json(a: list) -> list:
     """A declared or pending attack as JSON: a new list, with a new list for its hex (index 4)."""

@@ -2,13 +2,15 @@
 again for every world.
 
 ``view.sample_world`` defines a sampled world (its JSON, and the draws it takes from the RNG); this module gives
-the very same state faster. The first draw from a view is ``sample_world``'s own (a bot that draws one world
-per decision pays nothing more); the second reads the view once into a base state (the view's ships and mines
-as they are, no hidden trap, a placeholder RNG) kept with the view, by identity, in a small cache; from then on
-every draw clones the base and takes the same draws in the same order as ``sample_world``: each hidden
-trap's hex and kind, then, once a repair turn has passed, the secret repairs of each active enemy ship; the world's
-RNG last. A view must therefore not be changed after it was determinized (a few per-step facts are checked and a
-changed view is read again).
+the very same state faster. The first draw from a view reads it into a base state (the view's ships and mines as
+they are, no hidden trap, a placeholder RNG) kept with the view, by identity, in a small cache; every draw clones
+the base and takes the same draws in the same order as ``sample_world``: each hidden trap's hex and kind, then,
+once a repair turn has passed, the secret repairs of each active enemy ship; the world's RNG last. Reading a view
+is cheap too: a ship's view record is read-only (``Frozen``) and shared by every view until the ship changes, so
+the ``Ship`` read from it is kept by the record's identity (and shared, never changed, by the bases), as are the
+rules read from the options record and the map read from the map record. A view must not be changed after it was
+determinized (a few per-step facts are checked and a changed view is read again; plain-dict records are always
+read afresh).
 
 Owns: :func:`determinize` (``KnightHawks.determinize`` delegates here) and its cache. Must never read anything but
 the view, and never change it.
@@ -18,10 +20,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from deltav.core.frozen import Frozen
 from deltav.core.rng import Rng
+from deltav.games.knighthawks.movement import MapInfo
 from deltav.games.knighthawks.repair import sample_secret_repairs
+from deltav.games.knighthawks.rulings import Rulings
+from deltav.games.knighthawks.ships import Ship
 from deltav.games.knighthawks.state import KHState
-from deltav.games.knighthawks.view import _open_cells, sample_world
+from deltav.games.knighthawks.view import _open_cells
 
 
 class _World:
@@ -51,28 +57,63 @@ def _seen(view: Mapping) -> _World | None:
     return None
 
 
-def _remember(view: Mapping) -> None:
-    """Note a first draw from ``view`` (its base is read at the second)."""
-    w = _World()
-    w.view = view
-    w.guard = _guard(view)
-    w.base = None
-    _keep(view, w)
-
-
 def _keep(view: Mapping, w: _World) -> None:
     if id(view) not in _WORLDS and len(_WORLDS) >= _WORLDS_MAX:
         del _WORLDS[next(iter(_WORLDS))]
     _WORLDS[id(view)] = w
 
 
+#: Ships read from read-only ship records (``Frozen``), by the record's identity (the record is held, so its id is
+#: not reused): a ship's record is shared by every view until one of its values changes, so the views of a game
+#: read each ship once. The worlds' base states share these ships and never change them (every draw clones them).
+#: Cleared when full: room for the records of the views of a few dozen positions at once.
+_SHIPS: dict[int, tuple] = {}
+_SHIPS_MAX = 2048
+
+
+def _ship(rec: Mapping) -> Ship:
+    if type(rec) is not Frozen:  # a plain dict may be changed after it was read: read it afresh
+        return Ship.from_json(rec)
+    hit = _SHIPS.get(id(rec))
+    if hit is None or hit[0] is not rec:
+        if len(_SHIPS) >= _SHIPS_MAX:
+            _SHIPS.clear()
+        hit = _SHIPS[id(rec)] = (rec, Ship.from_json(rec))
+    return hit[1]
+
+
+#: The rules of a read-only options record and the map of a read-only map record, by the record's identity (held):
+#: a game's views share them.
+_SETUP: dict[int, tuple] = {}
+
+
+def _setup(rec: Mapping, make):
+    if type(rec) is not Frozen:
+        return None  # from_json reads it
+    hit = _SETUP.get(id(rec))
+    if hit is None or hit[0] is not rec:
+        if len(_SETUP) >= 256:
+            _SETUP.clear()
+        hit = _SETUP[id(rec)] = (rec, make(rec))
+    return hit[1]
+
+
+def _mapinfo(m: Mapping) -> MapInfo:
+    return MapInfo.build(m["radius"], [(n, (h[0], h[1])) for n, h in m["planets"]])
+
+
 def _world(view: Mapping, player: int) -> _World:
+    """Read ``view`` into the base state of its worlds (the view's ships and mines as they are, no hidden trap, a
+    placeholder RNG): ``KHState.from_json`` of ``sample_world``'s JSON but the draws, its ships, rules and map
+    taken from the caches above (the view is read, never kept or changed)."""
     obj = {k: v for k, v in view.items() if k not in ("viewer", "hidden_mines", "mover")}
-    obj["rng"] = Rng(0).to_json()
+    obj["rng"] = _RNG0
     w = _World()
     w.view = view
     w.guard = _guard(view)
-    w.base = KHState.from_json(obj)  # new objects: the view is read, never kept
+    w.base = KHState.from_json(obj, ships=[_ship(sj) for sj in view["ships"]],
+                               rules=_setup(view["options"], Rulings.from_options),
+                               mapinfo=_setup(view["map"], _mapinfo))
     w.cells = ()
     if view.get("hidden_mines", 0):
         w.cells = _open_cells(view["map"]["radius"], tuple((h[0], h[1]) for _, h in view["map"]["planets"]))
@@ -84,14 +125,14 @@ def _world(view: Mapping, player: int) -> _World:
     return w
 
 
+_RNG0 = Rng(0).to_json()
+
+
 def determinize(view: Mapping, player: int, rng: Rng) -> KHState:
     """``KHState.from_json(view.sample_world(view, player, rng))``, the same state after the same draws from
-    ``rng``; from the second draw from a view on, built by cloning the state read from the view once."""
+    ``rng``, built by cloning the state read from the view once (its ships read once per record)."""
     w = _seen(view)
     if w is None:
-        _remember(view)
-        return KHState.from_json(sample_world(view, player, rng))
-    if w.base is None:
         w = _world(view, player)
     s = w.base.clone()
     s._cache = {}  # lookups the base made knew neither the sampled traps nor the repairs
