@@ -151,6 +151,47 @@ def test_planner_visit_reaches_the_body_and_leaves_a_ship_that_keeps_flying():
                 3)
 
 
+def test_route_memory_backs_off_after_failed_searches(monkeypatch):
+    """A ship whose search found no route is searched for again after 1, then 2, then every 4 skipped turns
+    (the planner's failing searches go the full depth and almost always fail again next turn); more fuel or
+    another goal searches at once, and a route found clears the memory."""
+    from types import SimpleNamespace
+
+    from deltav.games.tactical import planner
+
+    searched = []
+    real = planner.plan_route
+
+    def spy(*args):
+        searched.append(args[4])  # the fuel searched with
+        return real(*args)
+
+    monkeypatch.setattr(planner, "plan_route", spy)
+    mars = tuple(sorted(M.bases_of["Mars"]))
+    routes = planner.RouteCache()
+    ship = SimpleNamespace(id="s", pos=(-5, 7), vel=(0, 0), pending=(), fuel=2, landed=True)
+
+    def step(goals=mars):
+        return routes.next_step(M, ship, "land", goals, None, frozenset(), False, True, 48, 16)
+
+    searches_at = []
+    for turn in range(12):
+        before = len(searched)
+        assert step() is None  # two fuel cannot reach Mars
+        if len(searched) > before:
+            searches_at.append(turn)
+    assert searches_at == [0, 2, 5, 10]
+    venus = tuple(sorted(M.bases_of["Venus"]))
+    n = len(searched)
+    assert step(venus) is not None and len(searched) == n + 1  # another goal: searched at once (landed: stay)
+    n = len(searched)
+    assert step() is None and len(searched) == n + 1  # back to Mars: a new goal again, so searched (and failed)
+    ship.fuel = 20  # refuelled: searched at once, and the route is found
+    got = step()
+    assert got is not None and searched[-1] == 20 and got[3] == 8
+    assert "s" not in routes.failed
+
+
 def test_safety_checks_see_doom_coming():
     # heading into Sol at speed 4 with no fuel: doomed; with fuel and far away: fine
     assert not safe(M, (-2, 7), (0, -3), (), 0, 2)

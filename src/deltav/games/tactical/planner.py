@@ -412,12 +412,25 @@ def ship_key(sh) -> tuple:
     return (sh.pos, sh.vel, tuple(sh.pending), sh.fuel, sh.landed)
 
 
+#: After a failed search for a ship, the searches skipped before the next try: 1 after the first failure, then
+#: doubled after each failure in a row, up to this (so a ship that cannot get home is searched for every 5th turn)
+RETRY_MAX = 4
+
+
 class RouteCache:
     """A bot's memory of its current plans, per ship: while the ship is where the plan said it would be, the
-    next step is taken without searching again."""
+    next step is taken without searching again.
+
+    And of its failed searches: a search that finds no route is not tried again for the same ship and goal on
+    the next turn(s) (1 skipped, then 2, then at most :data:`RETRY_MAX`), unless the ship has more fuel than it had
+    then. In hard-vs-hard games a failure was followed by another on the next turn 98% of the time (Fleet Action
+    33 of 35, Interplanetary War 213 of 216), and those searches were most of the planner's time: a failing one
+    goes the full depth."""
 
     def __init__(self):
         self.plans: dict[str, tuple] = {}
+        #: ship id -> (goal, fuel then, searches still to skip, the skip after the next failure)
+        self.failed: dict[str, tuple] = {}
 
     def next_step(self, gmap, sh, kind: str, goals: tuple[Hex, ...], body: str | None, destroyed_bases,
                   grazing: bool, takeoff: bool, beam: int, depth: int, drift_moves: int = 3):
@@ -430,10 +443,19 @@ class RouteCache:
             for i, (order, st) in enumerate(steps):
                 if st == key:
                     return (*order, len(steps) - i)
+        fail = self.failed.get(sh.id)
+        if fail is not None and fail[0] != goal:
+            fail = None
+        if fail is not None and fail[2] > 0 and (sh.fuel is None or fail[1] is None or sh.fuel <= fail[1]):
+            self.failed[sh.id] = (goal, fail[1], fail[2] - 1, fail[3])
+            return None
         steps = plan_route(gmap, sh.pos, sh.vel, tuple(sh.pending), sh.fuel, sh.landed, kind, goals, body,
                            frozenset(destroyed_bases), grazing, takeoff, beam, depth, drift_moves)
         if steps is None:
             self.plans.pop(sh.id, None)
+            skip = 1 if fail is None else fail[3]
+            self.failed[sh.id] = (goal, sh.fuel, skip, min(RETRY_MAX, 2 * skip))
             return None
+        self.failed.pop(sh.id, None)
         self.plans[sh.id] = (goal, steps)
         return (*steps[0][0], len(steps))
