@@ -56,3 +56,22 @@ def test_a_view_changed_after_a_draw_is_read_again():
     got = mining_view.determinize(view, p, Rng(2))
     fresh = mining_view.determinize(dict(view), p, Rng(2))
     assert json.dumps(got.to_json(), sort_keys=True) == json.dumps(fresh.to_json(), sort_keys=True)
+
+
+class _PlainRng(Rng):
+    """An Rng by another type: determinize takes its generic path (``rng.shuffle`` of the unseen tiles)."""
+
+    __slots__ = ()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_inlined_draw_is_rng_shuffle(players):
+    for k, state in enumerate(_positions({"players": players}, 11, every=5)):
+        p = state.current_players()[0]
+        view = state.view(p)
+        a, b = Rng(300 + k), _PlainRng(300 + k)
+        for _ in range(3):
+            fast = mining_view.determinize(view, p, a)
+            plain = mining_view.determinize(view, p, b)
+            assert fast.to_json() == plain.to_json()
+            assert a.state == b.state

@@ -374,16 +374,20 @@ def _mask_of(squares) -> int:
 
 
 class _Read:
-    """What every world drawn from one view shares: a state built from it (the unseen tiles in their unshuffled
-    order, a placeholder RNG), and the unseen tiles with the squares they may be on."""
+    """What every world drawn from one view shares: a state built from it (the unseen tiles on the squares they
+    may be on, in their unshuffled order; a placeholder RNG), those squares (``unknown_squares``) and the draw
+    ``plan``: for each step ``i`` of the shuffle, from the last, the square ``unknown_squares[i]``, the bound
+    ``i + 1`` of its draw and that bound's rejection threshold (``Rng.below``'s)."""
 
-    __slots__ = ("view", "guard", "base", "unknown", "unknown_squares")
+    __slots__ = ("view", "guard", "base", "unknown", "unknown_squares", "plan")
 
 
 #: Recently determinized views, by identity (the view is held, so its id is not reused while it is cached): a bot
 #: draws its worlds from the view of the decision at hand, so a few are enough.
 _READS: dict[int, _Read] = {}
 _READS_MAX = 16
+_GOLDEN = 0x9E3779B97F4A7C15
+_MASK64 = (1 << 64) - 1
 
 
 def _guard(v: Mapping) -> tuple:
@@ -394,23 +398,50 @@ def _guard(v: Mapping) -> tuple:
 
 def determinize(view: Mapping, player: int, rng: Rng) -> MiningState:
     """A full state consistent with ``view`` (player ``player``'s), the unseen tiles shuffled with ``rng`` over the
-    face-down squares the viewer does not know. Reads the view only; never changes it. The first draw from a view
-    reads it into a state kept with the view, by identity, in a small cache; every draw clones that state and
-    shuffles the unseen tiles into it, giving the very state a fresh read and build would."""
+    face-down squares the viewer does not know. Reads the view only; never changes it.
+
+    Read once: the first draw from a view reads it into a :class:`_Read` (a base state, the unknown squares and
+    the draw plan) kept with the view, by identity, in a small cache (read again if the view changed since).
+    Drawn per world: a clone of the base state, its unseen tiles shuffled where they lie (the very draws of
+    ``rng.shuffle(unseen tiles)``: Fisher-Yates from the end, ``j = rng.below(i + 1)``, swapping the tiles on
+    the ``i``-th and ``j``-th unknown squares), then its own RNG seeded from ``rng.next64()``: the very state,
+    and the very ``rng`` afterwards, that a fresh read and build would give."""
     r = _READS.get(id(view))
     if r is None or r.view is not view or r.guard != _guard(view):
         r = _read(view)
         if len(_READS) >= _READS_MAX:
             del _READS[next(iter(_READS))]
         _READS[id(view)] = r
-    unknown = r.unknown[:]
-    rng.shuffle(unknown)
     world = r.base.clone()
     sq = world.sq
-    for s, t in zip(r.unknown_squares, unknown):
-        sq[s] = t
+    if type(rng) is Rng:
+        pos = r.unknown_squares
+        s = rng.state
+        for a, n, thr in r.plan:  # Rng.shuffle's draws, inlined (with Rng.below's rejection of the short end)
+            s = (s + _GOLDEN) & _MASK64
+            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+            m = (z ^ (z >> 31)) * n
+            while m & _MASK64 < thr:
+                s = (s + _GOLDEN) & _MASK64
+                z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+                m = (z ^ (z >> 31)) * n
+            b = pos[m >> 64]
+            sq[a], sq[b] = sq[b], sq[a]
+        rng.state = s
+    else:  # another generator: its own shuffle
+        unknown = r.unknown[:]
+        rng.shuffle(unknown)
+        for s, t in zip(r.unknown_squares, unknown):
+            sq[s] = t
     world.rng = Rng(rng.next64())
     return world
+
+
+def _plan(squares: tuple) -> tuple:
+    """The draw plan of a shuffle over ``squares`` (see :class:`_Read`)."""
+    return tuple((squares[i], i + 1, (1 << 64) % (i + 1)) for i in range(len(squares) - 1, 0, -1))
 
 
 def _read(view: Mapping) -> _Read:
@@ -489,5 +520,6 @@ def _read(view: Mapping) -> _Read:
     r.guard = _guard(view)
     r.base = build(cfg, d, Rng(0))
     r.unknown = unknown
-    r.unknown_squares = unknown_squares
+    r.unknown_squares = tuple(unknown_squares)
+    r.plan = _plan(r.unknown_squares)
     return r
