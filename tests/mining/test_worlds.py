@@ -75,3 +75,18 @@ def test_the_inlined_draw_is_rng_shuffle(players):
             plain = mining_view.determinize(view, p, b)
             assert fast.to_json() == plain.to_json()
             assert a.state == b.state
+
+
+@pytest.mark.parametrize("scenario", [s.id for s in GAME.scenarios()])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_reads_through_kept_records_equal_reads_of_plain_json(scenario, players):
+    """The reader keeps what shared records (hands, collections, bribes, contracts, options) and tuples (status,
+    looked-at squares) read as; a view as plain JSON (lists and dicts: nothing kept) gives the same worlds."""
+    for k, state in enumerate(_positions({"scenario": scenario, "players": players}, 13, every=4)):
+        p = state.current_players()[0]
+        view = state.view(p)
+        plain = json.loads(json.dumps(view))
+        a, b = Rng(900 + k), Rng(900 + k)
+        for _ in range(2):
+            assert mining_view.determinize(view, p, a).to_json() == mining_view.determinize(plain, p, b).to_json()
+        assert a.state == b.state
