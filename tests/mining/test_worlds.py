@@ -56,3 +56,37 @@ def test_a_view_changed_after_a_draw_is_read_again():
     got = mining_view.determinize(view, p, Rng(2))
     fresh = mining_view.determinize(dict(view), p, Rng(2))
     assert json.dumps(got.to_json(), sort_keys=True) == json.dumps(fresh.to_json(), sort_keys=True)
+
+
+class _PlainRng(Rng):
+    """An Rng by another type: determinize takes its generic path (``rng.shuffle`` of the unseen tiles)."""
+
+    __slots__ = ()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_inlined_draw_is_rng_shuffle(players):
+    for k, state in enumerate(_positions({"players": players}, 11, every=5)):
+        p = state.current_players()[0]
+        view = state.view(p)
+        a, b = Rng(300 + k), _PlainRng(300 + k)
+        for _ in range(3):
+            fast = mining_view.determinize(view, p, a)
+            plain = mining_view.determinize(view, p, b)
+            assert fast.to_json() == plain.to_json()
+            assert a.state == b.state
+
+
+@pytest.mark.parametrize("scenario", [s.id for s in GAME.scenarios()])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_reads_through_kept_records_equal_reads_of_plain_json(scenario, players):
+    """The reader keeps what shared records (hands, collections, bribes, contracts, options) and tuples (status,
+    looked-at squares) read as; a view as plain JSON (lists and dicts: nothing kept) gives the same worlds."""
+    for k, state in enumerate(_positions({"scenario": scenario, "players": players}, 13, every=4)):
+        p = state.current_players()[0]
+        view = state.view(p)
+        plain = json.loads(json.dumps(view))
+        a, b = Rng(900 + k), Rng(900 + k)
+        for _ in range(2):
+            assert mining_view.determinize(view, p, a).to_json() == mining_view.determinize(plain, p, b).to_json()
+        assert a.state == b.state

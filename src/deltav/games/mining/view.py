@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from itertools import chain, compress
-from operator import and_, is_
+from operator import is_
 from typing import Any
 
 from deltav.core.errors import StateError
@@ -296,6 +296,8 @@ _CONFIGS: dict[Any, Config] = {}
 _COMPONENTS: dict[str, dict] = {}
 #: configs by (fingerprint, players, options as typed items in the view's order): the sampler's fast path
 _BY_VIEW: dict[tuple, Config] = {}
+#: (options record, fingerprint, players, config) by the identity of a view's ``Frozen`` options record
+_BY_OPTIONS: dict[int, tuple] = {}
 
 
 def _options_key(options: dict) -> tuple:
@@ -334,6 +336,10 @@ def config_of_view(view: Mapping) -> Config:
     fp = view["fingerprint"]
     options = view["options"]
     n = view["players"]
+    if type(options) is Frozen:  # a view's shared options record: the config it was last seen with, by identity
+        e = _BY_OPTIONS.get(id(options))
+        if e is not None and e[0] is options and e[1] == fp and e[2] == n:
+            return e[3]
     fast = (fp, n, tuple((k, v.__class__, v) for k, v in options.items()))  # typed: 1 never stands for true
     cfg = _BY_VIEW.get(fast)
     if cfg is not None:
@@ -342,6 +348,8 @@ def config_of_view(view: Mapping) -> Config:
     if len(_BY_VIEW) > 256:
         _BY_VIEW.clear()
     _BY_VIEW[fast] = cfg
+    if type(options) is Frozen:
+        _put(_BY_OPTIONS, id(options), (options, fp, n, cfg))  # the record is held, so its id is not reused
     return cfg
 
 
@@ -374,16 +382,20 @@ def _mask_of(squares) -> int:
 
 
 class _Read:
-    """What every world drawn from one view shares: a state built from it (the unseen tiles in their unshuffled
-    order, a placeholder RNG), and the unseen tiles with the squares they may be on."""
+    """What every world drawn from one view shares: a state built from it (the unseen tiles on the squares they
+    may be on, in their unshuffled order; a placeholder RNG), those squares (``unknown_squares``) and the draw
+    ``plan``: for each step ``i`` of the shuffle, from the last, the square ``unknown_squares[i]``, the bound
+    ``i + 1`` of its draw and that bound's rejection threshold (``Rng.below``'s)."""
 
-    __slots__ = ("view", "guard", "base", "unknown", "unknown_squares")
+    __slots__ = ("view", "guard", "base", "unknown", "unknown_squares", "plan")
 
 
 #: Recently determinized views, by identity (the view is held, so its id is not reused while it is cached): a bot
 #: draws its worlds from the view of the decision at hand, so a few are enough.
 _READS: dict[int, _Read] = {}
 _READS_MAX = 16
+_GOLDEN = 0x9E3779B97F4A7C15
+_MASK64 = (1 << 64) - 1
 
 
 def _guard(v: Mapping) -> tuple:
@@ -394,59 +406,218 @@ def _guard(v: Mapping) -> tuple:
 
 def determinize(view: Mapping, player: int, rng: Rng) -> MiningState:
     """A full state consistent with ``view`` (player ``player``'s), the unseen tiles shuffled with ``rng`` over the
-    face-down squares the viewer does not know. Reads the view only; never changes it. The first draw from a view
-    reads it into a state kept with the view, by identity, in a small cache; every draw clones that state and
-    shuffles the unseen tiles into it, giving the very state a fresh read and build would."""
+    face-down squares the viewer does not know. Reads the view only; never changes it.
+
+    Read once: the first draw from a view reads it into a :class:`_Read` (a base state, the unknown squares and
+    the draw plan) kept with the view, by identity, in a small cache (read again if the view changed since).
+    Drawn per world: a clone of the base state, its unseen tiles shuffled where they lie (the very draws of
+    ``rng.shuffle(unseen tiles)``: Fisher-Yates from the end, ``j = rng.below(i + 1)``, swapping the tiles on
+    the ``i``-th and ``j``-th unknown squares), then its own RNG seeded from ``rng.next64()``: the very state,
+    and the very ``rng`` afterwards, that a fresh read and build would give."""
     r = _READS.get(id(view))
     if r is None or r.view is not view or r.guard != _guard(view):
         r = _read(view)
         if len(_READS) >= _READS_MAX:
             del _READS[next(iter(_READS))]
         _READS[id(view)] = r
-    unknown = r.unknown[:]
-    rng.shuffle(unknown)
     world = r.base.clone()
     sq = world.sq
-    for s, t in zip(r.unknown_squares, unknown):
-        sq[s] = t
+    if type(rng) is Rng:
+        pos = r.unknown_squares
+        s = rng.state
+        for a, n, thr in r.plan:  # Rng.shuffle's draws, inlined (with Rng.below's rejection of the short end)
+            s = (s + _GOLDEN) & _MASK64
+            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+            m = (z ^ (z >> 31)) * n
+            while m & _MASK64 < thr:
+                s = (s + _GOLDEN) & _MASK64
+                z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+                m = (z ^ (z >> 31)) * n
+            b = pos[m >> 64]
+            sq[a], sq[b] = sq[b], sq[a]
+        rng.state = s
+    else:  # another generator: its own shuffle
+        unknown = r.unknown[:]
+        rng.shuffle(unknown)
+        for s, t in zip(r.unknown_squares, unknown):
+            sq[s] = t
     world.rng = Rng(rng.next64())
     return world
 
 
+def _plan(squares: tuple) -> tuple:
+    """The draw plan of a shuffle over ``squares`` (see :class:`_Read`)."""
+    return tuple((squares[i], i + 1, (1 << 64) % (i + 1)) for i in range(len(squares) - 1, 0, -1))
+
+
+def _sealed(obj) -> bool:
+    """A tuple of ``Frozen`` records (what ``make_view`` hands out): nothing in it can change, so what is read
+    from it may be kept by its identity."""
+    return type(obj) is tuple and all(type(x) is Frozen for x in obj)
+
+
+class _Reader:
+    """What the reads of one config's views keep from view to view (bounded tables, cleared past 4096 entries):
+    the face-down squares and face-up mask of a ``status`` tuple and the bitmask of a tuple of squares, by value;
+    what a shared record tuple of ``make_view`` (a hand, a collection, the bribes, the contracts) reads as, by
+    the tuple's identity (the tuple is held with it, so its id is not reused); the unseen tiles of a set of
+    seen tiles, by its bitmask; the draw plan of a tuple of unknown squares."""
+
+    __slots__ = ("cfg", "status", "masks", "hands", "colls", "bribes", "contracts", "unseen", "plans")
+
+    def __init__(self, cfg: Config):
+        self.cfg = cfg  # held, so the id this is cached under is not reused
+        self.status: dict[tuple, tuple[int, tuple[int, ...]]] = {}
+        self.masks: dict[tuple, int] = {}
+        self.hands: dict[int, tuple] = {}
+        self.colls: dict[int, tuple] = {}
+        self.bribes: dict[int, tuple] = {}
+        self.contracts: dict[int, tuple] = {}
+        self.unseen: dict[int, tuple[int, ...]] = {}
+        self.plans: dict[tuple, tuple] = {}
+
+    def plan_of(self, squares: tuple) -> tuple:
+        """The draw plan of the unknown squares ``squares`` (:func:`_plan`), by value."""
+        out = self.plans.get(squares)
+        if out is None:
+            out = _plan(squares)
+            _put(self.plans, squares, out)
+        return out
+
+    def status_of(self, status) -> tuple[int, tuple[int, ...]]:
+        """The face-up squares' bitmask and the face-down squares, ascending."""
+        out = self.status.get(status) if type(status) is tuple else None
+        if out is None:
+            out = (_mask_of(compress(_ALL, map("face_up".__eq__, status))),
+                   tuple(compress(_ALL, map("face_down".__eq__, status))))
+            if type(status) is tuple:
+                _put(self.status, status, out)
+        return out
+
+    def mask_of(self, squares) -> int:
+        m = self.masks.get(squares) if type(squares) is tuple else None
+        if m is None:
+            m = _mask_of(squares)
+            if type(squares) is tuple:
+                _put(self.masks, squares, m)
+        return m
+
+    def _kept(self, table: dict, rows, make):
+        e = table.get(id(rows))
+        if e is not None and e[0] is rows:
+            return e[1]
+        out = make(rows)
+        if _sealed(rows):
+            _put(table, id(rows), (rows, out))
+        return out
+
+    def hand_of(self, rows) -> tuple[list, int]:
+        """A hand's (tile, acquired turn) pairs and the bitmask of its tiles."""
+        return self._kept(self.hands, rows, self._hand)
+
+    def _hand(self, rows) -> tuple[list, int]:
+        idx = self.cfg.id_index
+        pairs = [(idx[x["id"]], x["acquired_turn"]) for x in rows]
+        return pairs, _tile_mask(pairs)
+
+    def coll_of(self, rows) -> tuple[list, int]:
+        """A collection's (tile, counted as) pairs and the bitmask of its tiles."""
+        return self._kept(self.colls, rows, self._coll)
+
+    def _coll(self, rows) -> tuple[list, int]:
+        idx = self.cfg.id_index
+        pairs = [(idx[x["id"]], MINERALS.index(x["counted_as"])) for x in rows]
+        return pairs, _tile_mask(pairs)
+
+    def bribes_of(self, rows) -> tuple[list, int]:
+        """Each counter's holder and the spent counters' bitmask."""
+        return self._kept(self.bribes, rows, self._bribes)
+
+    def _bribes(self, rows) -> tuple[list, int]:
+        counters = self.cfg.counter_index
+        holders = [0] * self.cfg.counters
+        spent = 0
+        for b in rows:
+            c = counters[b["id"]]
+            holders[c] = b["holder"]
+            if b["spent"]:
+                spent |= 1 << c
+        return holders, spent
+
+    def owners_of(self, rows) -> list:
+        """Each contract's owner (-1: none)."""
+        return self._kept(self.contracts, rows, _owners)
+
+    def unseen_of(self, seen: int) -> tuple[int, ...]:
+        """The tiles not in the bitmask ``seen``, ascending."""
+        out = self.unseen.get(seen)
+        if out is None:
+            out = tuple(t for t in range(len(self.cfg.ids)) if not seen >> t & 1)
+            _put(self.unseen, seen, out)
+        return out
+
+
+def _owners(rows) -> list:
+    return [c["owner"] if c["owner"] is not None else -1 for c in rows]
+
+
+def _tile_mask(pairs) -> int:
+    m = 0
+    for t, _ in pairs:
+        m |= 1 << t
+    return m
+
+
+_READERS: dict[int, _Reader] = {}
+
+
+def _reader(cfg: Config) -> _Reader:
+    rd = _READERS.get(id(cfg))
+    if rd is None or rd.cfg is not cfg:
+        if len(_READERS) > 64:
+            _READERS.clear()
+        rd = _READERS[id(cfg)] = _Reader(cfg)
+    return rd
+
+
 def _read(view: Mapping) -> _Read:
-    """A view read once for :func:`determinize` (every field but the unseen tiles' squares)."""
+    """A view read once for :func:`determinize` (every field but the unseen tiles' squares). What many views share
+    (the squares' status, the looked-at squares, the records of hands, collections, bribes and contracts) is read
+    through the config's :class:`_Reader`, once per distinct value or shared record."""
     cfg = config_of_view(view)
+    rd = _reader(cfg)
     idx = cfg.id_index
     sq = [-1] * SQUARES
     status, tiles = view["status"], view["tiles"]
-    faceup = _mask_of(compress(_ALL, map("face_up".__eq__, status)))
-    seen: set[int] = set()
+    faceup, face_down = rd.status_of(status)
+    seen = 0
     for s in compress(_ALL, tiles):
         t = sq[s] = idx[tiles[s]["id"]]
-        seen.add(t)
-    unknown_squares = list(compress(_ALL, map(and_, map("face_down".__eq__, status), map(is_, tiles, _NONES))))
+        seen |= 1 << t
+    unknown_squares = tuple(compress(face_down, map(is_, map(tiles.__getitem__, face_down), _NONES)))
     rockets = list(chain.from_iterable(view["rockets"]))
-    looked = [_mask_of(squares) for squares in view["looked"]]
-    pub = _mask_of(view["public"])
+    looked = [rd.mask_of(squares) for squares in view["looked"]]
+    pub = rd.mask_of(view["public"])
+    hands = []
     for h in view["hands"]:
-        for x in h:
-            seen.add(idx[x["id"]])
+        pairs, m = rd.hand_of(h)
+        hands.append(pairs)
+        seen |= m
+    colls = []
     for c in view["collected"]:
-        for x in c:
-            seen.add(idx[x["id"]])
+        pairs, m = rd.coll_of(c)
+        colls.append(pairs)
+        seen |= m
     discarded = [idx[x["id"]] for x in view["discarded"]]
-    seen.update(discarded)
-    unknown = [t for t in range(len(cfg.ids)) if t not in seen]
+    for t in discarded:
+        seen |= 1 << t
+    unknown = list(rd.unseen_of(seen))
     if len(unknown) != len(unknown_squares):
         raise ValueError(f"view inconsistent: {len(unknown)} unseen tiles for {len(unknown_squares)} unknown squares")
+    holders, spent = rd.bribes_of(view["bribes"])
     counters = cfg.counter_index
-    holders = [0] * cfg.counters
-    spent = 0
-    for b in view["bribes"]:
-        c = counters[b["id"]]
-        holders[c] = b["holder"]
-        if b["spent"]:
-            spent |= 1 << c
     att = view["attempt"]
     att_mask = 0
     if att is not None:
@@ -469,10 +640,10 @@ def _read(view: Mapping) -> _Read:
         "faceup": faceup, "rockets": rockets, "shipyards": view["shipyards"],
         "alien": view["alien"] if view["alien"] is not None else -1, "aliens": view["aliens_revealed"],
         "looked": looked, "public": pub, "holders": holders, "spent": spent,
-        "hands": [[(idx[x["id"]], x["acquired_turn"]) for x in h] for h in view["hands"]],
+        "hands": hands,
         "discarded": discarded,
-        "collected": [[(idx[x["id"]], MINERALS.index(x["counted_as"])) for x in c] for c in view["collected"]],
-        "contract_owners": [c["owner"] if c["owner"] is not None else -1 for c in view["contracts"]],
+        "collected": colls,
+        "contract_owners": rd.owners_of(view["contracts"]),
         "turn": view["turn"], "current": view["current_player"], "first": view["first_player"],
         "phase": view["phase"], "queue": view["queue"], "pirated": view["pirated"], "stormed": view["stormed"],
         "moved": view["moved"], "picks": view["picks"], "scan_left": view["scan_left"], "ret": view["return_to"],
@@ -490,4 +661,5 @@ def _read(view: Mapping) -> _Read:
     r.base = build(cfg, d, Rng(0))
     r.unknown = unknown
     r.unknown_squares = unknown_squares
+    r.plan = rd.plan_of(unknown_squares)
     return r
