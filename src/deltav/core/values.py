@@ -2,7 +2,9 @@
 
 An action or event is a frozen, slotted dataclass declared with :func:`value`, tagged with a ``type`` string.
 Its JSON form is ``{"type": TAG, field: value, ...}``: tuples become lists, nested values become objects.
-Values are hashable, so search trees can key on them.
+Values are hashable, so search trees can key on them. Each class's ``to_json`` is compiled from its annotations
+on first use (fields of JSON scalar types read as they are, the rest encoded; the same JSON as the generic
+field loop, which stays the fallback): sessions encode every action and event they record.
 
 A :class:`Codec` decodes JSON back into values and checks every field against its annotation (int, bool,
 str, float, None, unions, ``Literal``, ``tuple[X, ...]``, ``tuple[X, Y]``, nested values), so a malformed
