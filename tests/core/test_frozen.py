@@ -10,7 +10,7 @@ import pickle
 import orjson
 import pytest
 
-from deltav.core.frozen import Frozen, freeze, thaw
+from deltav.core.frozen import Frozen, freeze, read_once, thaw
 
 
 def sample():
@@ -61,3 +61,26 @@ def test_freeze_keeps_a_frozen_record_as_it_is():
     f = sample()
     assert freeze(f) is f
     assert freeze([f, f])[0] is f
+
+
+def test_read_once_keeps_a_reading_per_shared_record_and_reads_plain_dicts_afresh():
+    reads = []
+
+    def read(rec):
+        reads.append(rec)
+        return {"read": rec["id"]}
+
+    reader = read_once(read, limit=2)
+    a, b, c = Frozen(id="a"), Frozen(id="b"), Frozen(id="c")
+    assert reader(a) is reader(a) and reads == [a]  # one reading per record, shared
+    assert reader(Frozen(id="a")) == {"read": "a"} and len(reads) == 2  # an equal but other record: its own
+    plain = {"id": "p"}
+    reader(plain)
+    plain["id"] = "q"
+    assert reader(plain) == {"read": "q"} and len(reads) == 4  # a plain dict may change: read every time
+    reader(b)
+    reader(c)  # over the limit: what was kept is dropped
+    assert len(reader.kept) <= 2
+    n = len(reads)
+    reader(a)
+    assert len(reads) == n + 1

@@ -11,12 +11,18 @@ iteration, ``in`` and ``get`` behave as for a dict; ``copy``/``deepcopy`` give t
 can change) and ``pickle`` gives an equal ``Frozen``. A consumer that wants to edit a record copies it
 (``dict(f)``, or ``thaw`` for a whole value). Every mutating method raises ``TypeError`` naming the record.
 
-This module owns only the record type; it knows no game.
+Determinizers read views back into states; ``read_once`` keeps what was read from each shared record, by the
+record's identity, so the views of many steps read an unchanged record once.
+
+This module owns only the record type and that cache; it knows no game.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 def _refuse(self, *args, **kwargs):
@@ -67,3 +73,25 @@ def thaw(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [thaw(v) for v in value]
     return value
+
+
+def read_once(read: Callable[[Any], T], limit: int) -> Callable[[Any], T]:
+    """``read`` (a function of one record) that keeps its answer for each ``Frozen`` record by the record's identity
+    (the record is held, so its id is not reused while kept; at most ``limit`` kept, then all dropped): a record is
+    shared by every view until its values change, so a reader meets the same one again and again. A plain dict
+    may be changed after it was read: it is read afresh every time. The answer is shared: callers must not change
+    it (copy it first)."""
+    kept: dict[int, tuple] = {}
+
+    def reader(rec: Any) -> T:
+        if type(rec) is not Frozen:
+            return read(rec)
+        hit = kept.get(id(rec))
+        if hit is None or hit[0] is not rec:
+            if len(kept) >= limit:
+                kept.clear()
+            hit = kept[id(rec)] = (rec, read(rec))
+        return hit[1]
+
+    reader.kept = kept  # type: ignore[attr-defined]  (for tests: what is held)
+    return reader

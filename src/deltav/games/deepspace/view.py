@@ -58,7 +58,7 @@ from functools import lru_cache
 from operator import attrgetter
 
 from deltav.core.errors import IllegalAction, ScenarioError
-from deltav.core.frozen import Frozen, freeze
+from deltav.core.frozen import Frozen, freeze, read_once
 from deltav.core.hexgrid import distance
 from deltav.core.protocol import Result
 from deltav.core.rng import Rng
@@ -563,18 +563,7 @@ def _held(v) -> tuple:
     return (v["ships"], v["players"], v["shots"], v["report"], v["options"], v.get("mine"))
 
 
-#: Ship templates read from read-only ship records (``Frozen``), by the record's identity (the record is held,
-#: so its id is not reused): a ship's record is shared by every view until one of its values changes, so the
-#: views of many steps read each ship once. Templates are never changed (every world copies them).
-_TEMPLATES: dict[int, tuple] = {}
-_TEMPLATES_MAX = 2048
-
-
-def _template(sv) -> Ship:
-    if type(sv) is Frozen:
-        hit = _TEMPLATES.get(id(sv))
-        if hit is not None and hit[0] is sv:
-            return hit[1]
+def _read_template(sv) -> Ship:
     x = Ship.__new__(Ship)
     x.id = sv["id"]
     x.owner = sv["owner"]
@@ -605,11 +594,13 @@ def _template(sv) -> Ship:
     x.lv = lv
     x.view_rec = None
     x.seen_damage = damage + (0,) * ((len(lv) - 3) // 2 - len(damage))
-    if type(sv) is Frozen:
-        if len(_TEMPLATES) >= _TEMPLATES_MAX:
-            _TEMPLATES.clear()
-        _TEMPLATES[id(sv)] = (sv, x)
     return x
+
+
+#: Ship templates read from read-only ship records (``Frozen``), by the record's identity: a ship's record is
+#: shared by every view until one of its values changes, so the views of many steps read each ship once.
+#: Templates are never changed (every world copies them).
+_template = read_once(_read_template, 2048)
 
 
 def _world(view, player: int) -> _World:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from deltav.core.frozen import Frozen
+from deltav.core.frozen import Frozen, read_once
 from deltav.core.rng import Rng
 from deltav.games.knighthawks.movement import MapInfo
 from deltav.games.knighthawks.repair import sample_secret_repairs
@@ -63,23 +63,11 @@ def _keep(view: Mapping, w: _World) -> None:
     _WORLDS[id(view)] = w
 
 
-#: Ships read from read-only ship records (``Frozen``), by the record's identity (the record is held, so its id is
-#: not reused): a ship's record is shared by every view until one of its values changes, so the views of a game
-#: read each ship once. The worlds' base states share these ships and never change them (every draw clones them).
-#: Cleared when full: room for the records of the views of a few dozen positions at once.
-_SHIPS: dict[int, tuple] = {}
-_SHIPS_MAX = 2048
-
-
-def _ship(rec: Mapping) -> Ship:
-    if type(rec) is not Frozen:  # a plain dict may be changed after it was read: read it afresh
-        return Ship.from_json(rec)
-    hit = _SHIPS.get(id(rec))
-    if hit is None or hit[0] is not rec:
-        if len(_SHIPS) >= _SHIPS_MAX:
-            _SHIPS.clear()
-        hit = _SHIPS[id(rec)] = (rec, Ship.from_json(rec))
-    return hit[1]
+#: Ships read from read-only ship records (``Frozen``), by the record's identity: a ship's record is shared by
+#: every view until one of its values changes, so the views of a game read each ship once. The worlds' base
+#: states share these ships and never change them (every draw clones them). Room for the records of the views of
+#: a few dozen positions at once.
+_ship = read_once(Ship.from_json, 2048)
 
 
 #: The rules of a read-only options record and the map of a read-only map record, by the record's identity (held):

@@ -34,7 +34,7 @@ from functools import lru_cache
 from operator import attrgetter
 
 from deltav.core import hexgrid
-from deltav.core.frozen import Frozen, freeze
+from deltav.core.frozen import Frozen, freeze, read_once
 from deltav.core.rng import Rng
 
 from .flow import FLEET
@@ -383,23 +383,10 @@ def _guard(v) -> tuple:
             len(v["orders"]), len(v["hazards"]), v["transfers"])
 
 
-#: ships read from read-only view records (``Frozen``), by the record's identity (the record is held, so its id is
-#: not reused): a ship's record is shared by every view until one of its values changes, so the views of one
-#: player-turn read each ship once. The worlds' base states share these ships and never change them (determinize
-#: clones them).
-_SHIPS: dict[int, tuple] = {}
-_SHIPS_MAX = 512
-
-
-def _ship(rec) -> Ship:
-    if type(rec) is not Frozen:  # a plain dict may be changed after it was read: read it afresh
-        return Ship.from_json(rec)
-    hit = _SHIPS.get(id(rec))
-    if hit is None or hit[0] is not rec:
-        if len(_SHIPS) >= _SHIPS_MAX:
-            _SHIPS.clear()
-        hit = _SHIPS[id(rec)] = (rec, Ship.from_json(rec))
-    return hit[1]
+#: ships read from read-only view records (``Frozen``), by the record's identity: a ship's record is shared by
+#: every view until one of its values changes, so the views of one player-turn read each ship once. The worlds'
+#: base states share these ships and never change them (determinize clones them).
+_ship = read_once(Ship.from_json, 512)
 
 
 def _world(view, player: int, state_cls) -> _World:
