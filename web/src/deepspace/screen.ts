@@ -802,7 +802,7 @@ export class DeepSpaceScreen implements GameScreen {
       list.append(el("li", {}, b));
     }
     o.append(list);
-    o.append(el("div", { class: "ds-row" },
+    o.append(el("div", { class: "ds-row ds-sticky" },
       idx.hold ? button("Hold fire", () => this.submit(idx.hold!, `Weapon ${idx.weapon + 1} holds fire.`), { kbd: "0", testid: "ds-hold" }) : null,
       el("span", { class: "ds-dim" }, kbd("["), " ", kbd("]"), " cycle, ", kbd("Enter"), " fire")));
   }

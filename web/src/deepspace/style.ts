@@ -38,6 +38,8 @@ const CSS = `
 .ds-btn:focus-visible, .ds-root input:focus-visible, .ds-root select:focus-visible, .ds-target:focus-visible {
   outline: 2px solid #fff; outline-offset: 2px; }
 .ds-row { display: flex; gap: 6px; flex-wrap: wrap; align-items: center; margin-top: 6px; }
+/* a row that stays in sight at the foot of a scrolling panel (Hold fire under a long target list) */
+.ds-sticky { position: sticky; bottom: -10px; padding: 6px 0 10px; margin-bottom: -10px; background: rgb(8, 12, 24); }
 .ds-kbd { display: inline-block; min-width: 1.5em; padding: 0 4px; border: 1px solid rgba(160, 175, 210, 0.5);
   border-radius: 4px; font-size: 11.5px; text-align: center; color: #cdd6ea; background: rgba(255,255,255,0.05); }
 .ds-cost { display: grid; grid-template-columns: auto 1fr; gap: 2px 10px; margin: 6px 0; font-variant-numeric: tabular-nums; }
