@@ -15,11 +15,11 @@ import json
 import pytest
 
 from deltav.core.errors import IllegalAction, RecordError
-from deltav.core.frozen import Frozen
 from deltav.core.protocol import json_tokens
 from deltav.core.records import MatchRecord, replay
 from deltav.core.rng import Rng, derive_seed
 from tests.conformance.cases import case_id, configurations, game_of
+from tests.view_check import scribble
 
 CASES = configurations()
 PLAYOUTS = 2  # seeded random playouts per configuration (more run in the slow suite)
@@ -112,41 +112,10 @@ def _deep_checks(game, state, players, legal_by_player, rng, stats):
     for viewer in list(range(state.num_players)) + [None]:
         view = state.view(viewer)
         text = json.dumps(view, sort_keys=True)
-        _scribble(view, f"{game.id} view({viewer})")
+        scribble(view, f"{game.id} view({viewer})")
         where = f"{game.id}: writing into view({viewer})"
         assert json.dumps(state.to_json(), sort_keys=True) == before_text, f"{where} changed the state"
         assert json.dumps(state.view(viewer), sort_keys=True) == text, f"{where} changed a later view"
-
-
-def _scribble(value, where: str) -> None:
-    """Write into every dict and list of a view, depth first (a read-only record must refuse: TypeError)."""
-    if isinstance(value, Frozen):
-        for v in value.values():
-            _scribble(v, where)
-        with pytest.raises(TypeError):
-            value["scribbled"] = 1
-        with pytest.raises(TypeError):
-            value.clear()
-        return
-    if isinstance(value, tuple):
-        for v in value:
-            _scribble(v, where)
-        return
-    if isinstance(value, dict):
-        for v in list(value.values()):
-            _scribble(v, where)
-        for k in list(value):
-            value[k] = "scribbled"
-        value["scribbled"] = 1
-        return
-    if isinstance(value, list):
-        for v in value:
-            _scribble(v, where)
-        for i in range(len(value)):
-            value[i] = "scribbled"
-        value.append("scribbled")
-        return
-    assert value is None or isinstance(value, (str, int, float, bool)), f"{where}: {type(value).__name__} in a view"
 
 
 def _mutations(obj, rng):

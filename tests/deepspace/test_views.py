@@ -8,12 +8,12 @@ import json
 
 import pytest
 
-from deltav.core.frozen import Frozen
 from deltav.core.protocol import json_tokens
 from deltav.core.rng import Rng
 from deltav.games.deepspace import DeepSpaceGame
 from deltav.games.deepspace.messages import Allocated, Declared, Deployed, Designed, Plotted
 from deltav.games.deepspace.scenarios import builtin_ids
+from tests.view_check import scribble
 
 SUBMITTED = (Designed, Deployed, Plotted, Allocated, Declared)
 SECRET_SHIP_KEYS = {"design", "name", "thrust", "evasion", "endurance", "weapons", "partial", "pending"}
@@ -63,28 +63,6 @@ def test_private_steps_change_no_other_view_and_spectators_see_public_informatio
                 assert not s.secret_tokens(q) & json_tokens(s.view(q))
 
 
-def _scribble(v) -> None:
-    """Mutate every list and dict inside a view (as a careless bot might); a shared read-only record (``Frozen``)
-    must refuse."""
-    if isinstance(v, Frozen):
-        for x in v.values():
-            _scribble(x)
-        with pytest.raises(TypeError):
-            v["scribbled"] = True
-    elif isinstance(v, tuple):
-        for x in v:
-            _scribble(x)
-    elif isinstance(v, dict):
-        for k in list(v):
-            _scribble(v[k])
-            v[k] = "scribbled"
-        v["scribbled"] = True
-    elif isinstance(v, list):
-        for i in range(len(v)):
-            _scribble(v[i])
-            v[i] = "scribbled"
-        v.append("scribbled")
-
 
 @pytest.mark.parametrize("scenario", ["duel", "design-duel", "melee"])
 def test_a_view_shares_no_mutable_object_with_the_state(scenario):
@@ -94,7 +72,7 @@ def test_a_view_shares_no_mutable_object_with_the_state(scenario):
             for q in [None, *range(s.num_players)]:
                 before = json.dumps(s.to_json())  # text: nothing a scribble can reach
                 fresh = json.dumps(s.view(q))
-                _scribble(s.view(q))
+                scribble(s.view(q))
                 assert json.dumps(s.to_json()) == before, (scenario, q)
                 assert json.dumps(s.view(q)) == fresh, (scenario, q)
         s.apply_action(p, a)

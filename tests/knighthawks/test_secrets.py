@@ -9,12 +9,12 @@ import json
 
 import pytest
 
-from deltav.core.frozen import Frozen
 from deltav.core.rng import Rng
 from deltav.games.knighthawks import KnightHawks
 from deltav.games.knighthawks import messages as m
 from deltav.games.knighthawks.scenarios import BUILTIN
 from tests.knighthawks.helpers import make_state, ship
+from tests.view_check import scribble
 
 LAYERS = {"scenario": "skirmish", "fleet0": "minelayer,frigate", "fleet1": "destroyer,frigate"}
 CASES = [({"scenario": s}, seed) for s in BUILTIN for seed in (1, 2)] + [(LAYERS, 1), (LAYERS, 2), (LAYERS, 3)]
@@ -107,23 +107,6 @@ def test_a_laid_mine_becomes_known_when_it_detonates():
     assert mid not in s.secret_tokens(1)
 
 
-def _scribble(v) -> None:
-    """Mutate every list and dict of a view in place; a read-only record (``Frozen``) must refuse."""
-    if isinstance(v, Frozen | tuple):
-        for x in v.values() if isinstance(v, Frozen) else v:
-            _scribble(x)
-        if isinstance(v, Frozen):
-            with pytest.raises(TypeError, match="read-only"):
-                v["scribbled"] = True
-    elif isinstance(v, dict):
-        for x in list(v.values()):
-            _scribble(x)
-        v["scribbled"] = True
-    elif isinstance(v, list):
-        for x in v:
-            _scribble(x)
-        v.append("scribbled")
-
 
 @pytest.mark.parametrize("options,seed", CASES[::3])
 def test_a_view_shares_no_mutable_object_with_the_state(options, seed):
@@ -132,6 +115,6 @@ def test_a_view_shares_no_mutable_object_with_the_state(options, seed):
             continue
         record, legal = dump(s.to_json()), s.legal_actions(s.current_players()[0]) if not s.is_terminal() else []
         for q in (0, 1, None):
-            _scribble(s.view(q))
+            scribble(s.view(q))
         assert dump(s.to_json()) == record
         assert (s.legal_actions(s.current_players()[0]) if not s.is_terminal() else []) == legal

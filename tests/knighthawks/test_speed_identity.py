@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from deltav.core import hexgrid
-from deltav.core.frozen import Frozen
 from deltav.core.rng import Rng
 from deltav.games.knighthawks import KnightHawks
 from deltav.games.knighthawks import combat as cb
 from deltav.games.knighthawks import movement as mv
 from deltav.games.knighthawks import movement_phase as mvp
+from tests.view_check import scribble
 
 from .helpers import ship
 
@@ -206,7 +204,7 @@ def test_cached_ship_records_give_the_ships_own_json_along_random_games_and_clon
             for q in (0, 1, None):
                 v = s.view(q)
                 assert _dump(v) == _dump(_reference_view(s, q))
-                _scribble(v)  # a careless reader changes nothing for the next view
+                scribble(v)  # a careless reader changes nothing for the next view
                 assert _dump(s.view(q)) == _dump(_reference_view(s, q))
         for t in twins[-6:]:
             for q in (0, 1, None):
@@ -215,21 +213,3 @@ def test_cached_ship_records_give_the_ships_own_json_along_random_games_and_clon
                 p = t.current_players()[0]
                 t.apply_action(p, t.legal_actions(p)[0])
                 assert _dump(t.view(p)) == _dump(_reference_view(t, p))
-
-
-def _scribble(v) -> None:
-    """Mutate every list and dict of a view in place; a read-only record (``Frozen``) must refuse."""
-    if isinstance(v, Frozen | tuple):
-        for x in v.values() if isinstance(v, Frozen) else v:
-            _scribble(x)
-        if isinstance(v, Frozen):
-            with pytest.raises(TypeError, match="read-only"):
-                v["scribbled"] = True
-    elif isinstance(v, dict):
-        for x in list(v.values()):
-            _scribble(x)
-        v["scribbled"] = True
-    elif isinstance(v, list):
-        for x in v:
-            _scribble(x)
-        v.append("scribbled")

@@ -11,6 +11,7 @@ import pytest
 
 from deltav.core.frozen import Frozen
 from deltav.core.rng import Rng
+from tests.view_check import scribble
 
 from .helpers import new_state
 
@@ -27,24 +28,6 @@ def _random_states(scenario: str, n: int, seed: int = 3):
             out.append(s.clone())
     return out
 
-
-def _scribble(v):
-    """Change every container of a JSON value in place (lists emptied after their items, dicts filled); a
-    read-only record must refuse."""
-    if isinstance(v, Frozen | tuple):
-        for x in v.values() if isinstance(v, Frozen) else v:
-            _scribble(x)
-        if isinstance(v, Frozen):
-            with pytest.raises(TypeError, match="read-only"):
-                v["scribbled"] = True
-    elif isinstance(v, dict):
-        for x in list(v.values()):
-            _scribble(x)
-        v["scribbled"] = True
-    elif isinstance(v, list):
-        for x in v:
-            _scribble(x)
-        v.append("scribbled")
 
 
 def _containers(v, out):
@@ -71,7 +54,7 @@ def test_changing_a_view_changes_neither_the_state_nor_later_views(scenario):
             assert not ids & {id(c) for c in _containers(first, [])}  # two views share no mutable list or dict
             shared = [x for x in first["ships"] if any(x is y for y in second["ships"])]
             assert len(shared) == len(first["ships"])  # ship records are shared, read-only
-            _scribble(first)
+            scribble(first)
             assert s.view(viewer) == kept == second
         assert json.dumps(s.to_json(), sort_keys=True) == state_before
 
