@@ -1,9 +1,11 @@
-"""Builders for Deep Space Combat test states: custom fleets and scenarios written as data files."""
+"""Builders for Deep Space Combat test states: custom fleets and scenarios written as data files, and seeded random
+walks through a scenario."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from deltav.core.rng import Rng
 from deltav.games.deepspace import DeepSpaceGame
 from deltav.games.deepspace.messages import Done, Place, SelfDestruct, SetVelocity
 
@@ -78,3 +80,16 @@ def declare_none(state):
         p = state.current_players()[0]
         events += state.apply_action(p, SelfDestruct(state.ships[state.order[p][state.cur[p]]].id, False))
     return events
+
+
+def walk(scenario, seed, options, limit=500):
+    """A seeded random playout of ``scenario``: ``(state, player, action)`` before each step (the state is the live
+    one: read it before the next item)."""
+    s = DeepSpaceGame.new_initial_state({"scenario": scenario, **options}, seed)
+    rng = Rng(seed)
+    steps = 0
+    while not s.is_terminal() and steps < limit:
+        p = rng.choice(s.current_players())
+        legal = s.legal_actions(p)
+        yield s, p, legal[rng.below(len(legal))]
+        steps += 1

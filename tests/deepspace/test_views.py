@@ -15,20 +15,11 @@ from deltav.games.deepspace.messages import Allocated, Declared, Deployed, Desig
 from deltav.games.deepspace.scenarios import builtin_ids
 from tests.view_check import scribble
 
+from .helpers import walk
+
 SUBMITTED = (Designed, Deployed, Plotted, Allocated, Declared)
 SECRET_SHIP_KEYS = {"design", "name", "thrust", "evasion", "endurance", "weapons", "partial", "pending"}
 OPTIONS = [{}, {"leftover_damage": "partial", "friendly_fire": True, "withdrawal_radius": 8}]
-
-
-def _walk(scenario, seed, options, limit=500):
-    s = DeepSpaceGame.new_initial_state({"scenario": scenario, **options}, seed)
-    rng = Rng(seed)
-    steps = 0
-    while not s.is_terminal() and steps < limit:
-        p = rng.choice(s.current_players())
-        legal = s.legal_actions(p)
-        yield s, p, legal[rng.below(len(legal))]
-        steps += 1
 
 
 def _public_only(view, state):
@@ -42,7 +33,7 @@ def _public_only(view, state):
 @pytest.mark.parametrize("opt", range(len(OPTIONS)))
 def test_private_steps_change_no_other_view_and_spectators_see_public_information_only(scenario, opt):
     for seed in (1, 2, 3):
-        for s, p, a in _walk(scenario, seed, OPTIONS[opt]):
+        for s, p, a in walk(scenario, seed, OPTIONS[opt]):
             n = s.num_players
             viewers = [q for q in range(n) if q != p] + [None]
             before = {q: s.view(q) for q in viewers}
@@ -67,7 +58,7 @@ def test_private_steps_change_no_other_view_and_spectators_see_public_informatio
 @pytest.mark.parametrize("scenario", ["duel", "design-duel", "melee"])
 def test_a_view_shares_no_mutable_object_with_the_state(scenario):
     """Scribbling over every container of a view changes neither the state nor the next view."""
-    for i, (s, p, a) in enumerate(_walk(scenario, 4, {"self_destruct": True}, limit=400)):
+    for i, (s, p, a) in enumerate(walk(scenario, 4, {"self_destruct": True}, limit=400)):
         if i % 7 == 0:
             for q in [None, *range(s.num_players)]:
                 before = json.dumps(s.to_json())  # text: nothing a scribble can reach
@@ -82,7 +73,7 @@ def test_a_view_shares_no_mutable_object_with_the_state(scenario):
 def test_determinize_reuses_nothing_a_sampled_world_can_change(scenario):
     """Samples are computed once and reused (caches), but every sampled world is its own: playing one out (its
     ships lose levels) changes neither the view nor the next sample drawn with the same seed."""
-    for i, (s, p, a) in enumerate(_walk(scenario, 6, {}, limit=300)):
+    for i, (s, p, a) in enumerate(walk(scenario, 6, {}, limit=300)):
         if i % 11 == 0:
             q = s.current_players()[0]
             view = s.view(q)

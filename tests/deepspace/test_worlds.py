@@ -19,6 +19,8 @@ from deltav.games.deepspace.scenarios import builtin_ids
 from deltav.games.deepspace.ship import Ship
 from deltav.games.deepspace.state import DeepSpaceState
 
+from .helpers import walk
+
 
 def _fresh(view: dict, player: int, rng: Rng):
     """The determinization of 2026-12 (every world read afresh from the view): the reference."""
@@ -196,18 +198,6 @@ def _nearest_shots(s, x: Ship) -> tuple[tuple[int, int], ...]:
     return tuple((w, best) for w in range((len(lv) - 3) // 2) if lv[3 + 2 * w] + lv[4 + 2 * w] > 0)
 
 
-def _walk(scenario: str, seed: int, limit: int):
-    g = DeepSpaceGame
-    s = g.new_initial_state({"scenario": scenario}, seed)
-    rng = Rng(seed)
-    steps = 0
-    while not s.is_terminal() and steps < limit:
-        p = rng.choice(s.current_players())
-        legal = s.legal_actions(p)
-        yield s, p, legal[rng.below(len(legal))]
-        steps += 1
-
-
 def _text(s) -> str:
     return json.dumps(s.to_json(), sort_keys=True)
 
@@ -215,7 +205,7 @@ def _text(s) -> str:
 @pytest.mark.parametrize("scenario", builtin_ids())
 def test_worlds_drawn_by_reuse_are_the_fresh_reads(scenario):
     for seed in (1, 2):
-        for i, (s, p, a) in enumerate(_walk(scenario, seed, 300)):
+        for i, (s, p, a) in enumerate(walk(scenario, seed, {}, 300)):
             if i % 5 == 0:
                 for q in range(s.num_players):
                     view = s.view(q)

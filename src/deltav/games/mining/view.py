@@ -224,14 +224,20 @@ def _put(cache: dict, key, value) -> None:
 _RECORDS: dict[int, _Records] = {}
 
 
+def _per_config(table: dict, cfg: Config, make):
+    """``make(cfg)`` kept in ``table`` by the identity of ``cfg`` (checked through the kept object's ``cfg``, which
+    holds it, so the id is not reused); at most 65 configurations kept."""
+    got = table.get(id(cfg))
+    if got is None or got.cfg is not cfg:
+        if len(table) > 64:
+            table.clear()
+        got = table[id(cfg)] = make(cfg)
+    return got
+
+
 def _records(cfg: Config) -> _Records:
     """The shared records of ``cfg`` (made on its first view)."""
-    rec = _RECORDS.get(id(cfg))
-    if rec is None or rec.cfg is not cfg:
-        if len(_RECORDS) > 64:
-            _RECORDS.clear()
-        rec = _RECORDS[id(cfg)] = _Records(cfg)
-    return rec
+    return _per_config(_RECORDS, cfg, _Records)
 
 
 def make_view(st: MiningState, p: int | None) -> dict:
@@ -574,12 +580,8 @@ _READERS: dict[int, _Reader] = {}
 
 
 def _reader(cfg: Config) -> _Reader:
-    rd = _READERS.get(id(cfg))
-    if rd is None or rd.cfg is not cfg:
-        if len(_READERS) > 64:
-            _READERS.clear()
-        rd = _READERS[id(cfg)] = _Reader(cfg)
-    return rd
+    """The view reader of ``cfg`` (made on its first determinization)."""
+    return _per_config(_READERS, cfg, _Reader)
 
 
 def _read(view: Mapping) -> _Read:
