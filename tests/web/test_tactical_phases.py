@@ -71,20 +71,21 @@ def test_ordnance_torpedo_boost_and_logistics_transfer(live_server, new_page, sc
     pg.keyboard.press("n")
     assert "No ship can launch a mine" in status_text(pg)
     pg.keyboard.press("t")
-    assert "torpedo from p0s2" in status_text(pg)
-    # the launch preview: boosted 2 SE it flies into Luna, and the board and the panel say so before Enter
+    assert "A torpedo from your frigate" in status_text(pg)
+    # the launch preview: boosted 2 hexes down (key 6) it flies into Luna, and the board and the panel say so before Enter
     pg.keyboard.press("6")
     pg.keyboard.press("6")
     detail = pg.inner_text(".tac-detail")
-    assert "boost 2 SE" in detail and "It hits Luna at 9,-7 this turn" in detail, detail
+    assert "boosted 2 hexes down" in detail and "It hits Luna this turn" in detail, detail
     assert pg.evaluate("window.deltavTactical.screen.sceneForTests().launch.first_hit.body") == "Luna"
     settle(pg)
     pg.screenshot(path=str(screenshots / "tactical-ordnance-into-luna.png"))
     pg.keyboard.press("4")
-    assert "boost 1 W" in pg.inner_text(".tac-detail")
-    pg.keyboard.press("4")  # again: two hexes (toward the enemy at 3,-7; SE would fly it into Terra)
+    assert "boosted 1 hex up-left" in pg.inner_text(".tac-detail")
+    pg.keyboard.press("4")  # again: two hexes (up-left, toward the enemy at 3,-7; down would fly it into Terra)
     detail = pg.inner_text(".tac-detail")
-    assert "boost 2 W" in detail and "Nothing in its way this turn" in detail and "10,-10 → 7,-9, then 4,-8" in detail, detail
+    assert "boosted 2 hexes up-left" in detail and "Nothing in its way this turn" in detail, detail
+    assert "Speed 3 left: this turn it ends" in detail and "then drifts" in detail, detail
     settle(pg)
     pg.screenshot(path=str(screenshots / "tactical-ordnance-torpedo.png"))
     before = len(snap(pg)["view"]["ordnance"])
@@ -112,10 +113,10 @@ def test_ordnance_torpedo_boost_and_logistics_transfer(live_server, new_page, sc
     settle(pg)
     assert "transfer fuel or cargo" in pg.inner_text(".phase-banner")
     assert "Logistics: pick a transfer" in status_text(pg)  # the last phase's words are gone
-    row = pg.locator(".tac-transfer", has_text="passengers: p0s0 transport → p0s1 corvette")
+    row = pg.locator(".tac-transfer", has_text="Passengers: your transport → your corvette")
     assert row.locator("button").all_inner_texts() == ["1", "2", "3", "4", "5"]
     assert "40 passengers" in pg.inner_text(".tac-shiplist")
-    btn = row.locator("button[aria-label='5 passengers from p0s0 to p0s1']")
+    btn = row.locator("button[aria-label='5 passengers from your transport to your corvette']")
     assert btn.count() == 1
     pg.screenshot(path=str(screenshots / "tactical-logistics.png"))
     step = snap(pg)["step"]

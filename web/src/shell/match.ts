@@ -273,7 +273,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     seatsBar.replaceChildren(
       ...room.seats.map((s) => {
         const li = el("li", "seat");
-        li.style.setProperty("--seat", SEAT_COLOURS[s.seat % SEAT_COLOURS.length]!);
+        li.style.setProperty("--seat", st.screen?.seatColour?.(s.seat) ?? SEAT_COLOURS[s.seat % SEAT_COLOURS.length]!);
         const dot = el("span", "dot");
         dot.setAttribute("aria-hidden", "true");
         const name = el("span", "seat-name", chipName(s.seat));
@@ -618,7 +618,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
   function addChat(m: ChatMessage): void {
     const li = el("li");
     const who = el("span", "chat-who", m.seat === st.seat ? "You" : m.name ?? seatName(m.seat));
-    who.style.color = SEAT_COLOURS[m.seat % SEAT_COLOURS.length]!;
+    who.style.color = st.screen?.seatColour?.(m.seat) ?? SEAT_COLOURS[m.seat % SEAT_COLOURS.length]!;
     li.append(who, el("span", "chat-text", m.text));
     chatList.append(li);
     chatList.scrollTop = chatList.scrollHeight;
@@ -641,6 +641,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     }
     st.match = msg.room.match;
     st.snapshot = snap;
+    st.game ??= gamesList.find((g) => g.id === snap.game); // the games list may have come before the first state
     st.room = msg.room;
     st.seat = snap.seat;
     renderHeader();
@@ -670,6 +671,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       }
       st.screen ??= screen;
       mounting = null;
+      renderSeats(); // the screen may colour the seats (GameScreen.seatColour)
       rememberMatch({
         code, game: snap.game, role: st.seat === null ? "watch" : "play", seat: st.seat, match: st.match,
         label: `${gameTitle(st.game, snap.game)} · ${scenarioTitle(st.game, snap.options.scenario)}`, at: Date.now(),

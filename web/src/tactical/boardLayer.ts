@@ -412,9 +412,14 @@ export class BoardRenderer {
       const rr = Math.max(bodyRadius(b) * camera.zoom, 2.5);
       const gap = 4 + size / 2;
       const inside = rr > Math.max(45, tw / 2 + 12);
+      // close up, a small body's name goes beyond its ring of gravity hexes, where ships orbit and land and
+      // the burn arrows are drawn (the name beside the disc would sit under them)
+      const ring = SQRT3 * (b.surface_radius + 1.5) * camera.zoom + gap;
+      const beyond: [number, number][] = !inside && b.gravity !== "none" && camera.zoom >= 20 ? [[sx, sy + ring], [sx, sy - ring]] : [];
       const candidates: [number, number][] = inside
         ? [[sx, sy + rr * 0.62]] // a big disc carries its own name, clear of the bases around it
         : [
+            ...beyond,
             [sx, sy + rr + gap],
             [sx, sy - rr - gap],
             [sx + rr + 6 + tw / 2, sy],

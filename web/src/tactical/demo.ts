@@ -126,7 +126,8 @@ function main(): void {
   const readout = byId("readout");
   const zoomText = byId("zoom-level");
   const idle = readout.textContent ?? "";
-  view.onHover = (h) => (readout.textContent = h ? view.describe(h) : idle);
+  // the board preview is a developer page: it shows the engine's coordinates too (the game screen never does)
+  view.onHover = (h) => (readout.textContent = h ? [`hex ${h[0]}, ${h[1]}`, view.describe(h)].filter(Boolean).join(" · ") : idle);
   const showZoom = (): void => {
     const t = view.camera.target.zoom / view.state().fitZoom;
     zoomText.textContent = `${Math.round(t * 100)}%`;

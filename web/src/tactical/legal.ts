@@ -161,16 +161,47 @@ export function burnArrows(legal: LegalEntry[], ship: string): { drift: Hex | nu
   return { drift, arrows };
 }
 
-/** The direction whose arrow is nearest to a point (world coordinates), or null beyond `reach`. */
-export function arrowAt(arrows: BurnArrow[], px: [number, number], toPixel: (h: Hex) => [number, number], reach = 0.9): number | null {
+/**
+ * The six overload arrows of a ship whose burn `burn` is chosen: arrow d points from the burn's hex (drift +
+ * burn) to drift + burn + d, offered when the legal list has that burn with overload d.
+ */
+export function overloadArrows(legal: LegalEntry[], ship: string, burn: number): { drift: Hex | null; arrows: BurnArrow[] } {
+  const base = burnArrows(legal, ship);
+  if (!base.drift) return base;
+  const mine = ordersOf(legal, ship);
+  const from: Hex = [base.drift[0] + DIRECTIONS[burn]![0], base.drift[1] + DIRECTIONS[burn]![1]];
+  const arrows: BurnArrow[] = [];
+  for (let d = 0; d < 6; d++) {
+    const e = mine.find((x) => field(x.action, "burn") === burn && field(x.action, "overload") === d);
+    const n = e?.note as unknown as CourseNote | undefined;
+    arrows.push({ dir: d, at: [from[0] + DIRECTIONS[d]![0], from[1] + DIRECTIONS[d]![1]], legal: Boolean(e),
+      crash: Boolean(n && (n.outcome === "crash" || (n.off_map && !n.escapes))) });
+  }
+  return { drift: from, arrows };
+}
+
+/** May the ship overload on top of this burn (the legal list has some overload of it)? */
+export function canOverload(legal: LegalEntry[], ship: string, burn: number | null): boolean {
+  return ordersOf(legal, ship).some((e) => field(e.action, "overload") !== null && (burn === null || field(e.action, "burn") === burn));
+}
+
+/**
+ * The direction of the arrow under a point (world coordinates), or null: a point within `reach` of the hex
+ * an offered arrow points at, or within 0.6 of the arrow's middle (the hexside it crosses). `from` is the hex
+ * the arrows leave (the drift hex).
+ */
+export function arrowAt(arrows: BurnArrow[], px: [number, number], toPixel: (h: Hex) => [number, number], reach = 0.9, from: Hex | null = null): number | null {
   let best: number | null = null;
-  let bestD = reach;
+  let bestD = Infinity;
+  const [fx, fy] = from ? toPixel(from) : [NaN, NaN];
   for (const a of arrows) {
     if (!a.legal) continue;
     const [x, y] = toPixel(a.at);
     const d = Math.hypot(x - px[0], y - px[1]);
-    if (d < bestD) {
-      bestD = d;
+    const mid = from ? Math.hypot((x + fx) / 2 - px[0], (y + fy) / 2 - px[1]) : Infinity;
+    const score = Math.min(d < reach ? d : Infinity, mid < 0.6 ? mid : Infinity);
+    if (score < bestD) {
+      bestD = score;
       best = a.dir;
     }
   }
@@ -205,7 +236,9 @@ export type Intent =
   | { kind: "apply-plan" }
   | { kind: "hint" }
   | { kind: "land" }
-  | { kind: "weak" };
+  | { kind: "weak" }
+  | { kind: "undo" }
+  | { kind: "overload-mode" };
 
 /** Shift+digit arrives as a symbol on most layouts: the US row, keyed by `code` when present. */
 const DIGIT_CODES: Record<string, number> = { Digit1: 1, Digit2: 2, Digit3: 3, Digit4: 4, Digit5: 5, Digit6: 6, Digit0: 0,
@@ -243,6 +276,8 @@ export function keyIntent(e: { key: string; code?: string; shiftKey: boolean }, 
     case "i": case "I": return { kind: "hint" };
     case "g": case "G": return { kind: "land" };
     case "v": case "V": return { kind: "weak" };
+    case "z": case "Z": case "Backspace": return { kind: "undo" };
+    case "o": case "O": return phase === "astrogation" ? { kind: "overload-mode" } : null;
     default: return null;
   }
 }

@@ -71,15 +71,16 @@ export interface LaunchNote {
   turns: number;
 }
 
-/** What the launch preview's label says of its first hit (shared by the board and the panel). */
-export function launchHitWords(n: LaunchNote): string | null {
+/** What the launch preview's label says of its first hit (shared by the board and the panel); `name` words a
+ *  ship id ("the enemy frigate"), `item` an ordnance id. */
+export function launchHitWords(n: LaunchNote, name: (id: string) => string = (id) => id, item: (id: string) => string = () => "ordnance"): string | null {
   const f = n.first_hit;
   if (!f) return n.off_map ? "leaves the map" : null;
   if (f.what === "body") return `hits ${f.body ?? "a body"}`;
   if (f.what === "asteroid") return "hits an asteroid";
   if (f.what === "base") return "hits a base";
-  if (f.what === "ships") return `${n.kind === "torpedo" ? "attacks" : "goes off at"} ${(f.ships ?? []).join(", ")}${f.own?.length ? " (yours!)" : ""}`;
-  return `meets ordnance ${(f.ordnance ?? []).join(", ")}`;
+  if (f.what === "ships") return `${n.kind === "torpedo" ? "attacks" : "goes off at"} ${(f.ships ?? []).map(name).join(", ")}${f.own?.length ? " (yours!)" : ""}`;
+  return `meets ${(f.ordnance ?? []).map(item).join(", ") || "ordnance"}`;
 }
 
 export interface Trail {
@@ -109,6 +110,14 @@ export interface Scene {
   planetaryDefense: boolean;
   reducedMotion: boolean;
   time: number;
+  /** Short labels of the ships (words.ts: "corvette B"), drawn under each ship at a readable zoom. */
+  labels?: Map<string, string>;
+  /** Dice rolled against ships lately (report.ts), drawn as tags at the ship hit: world point and words. */
+  tags?: { at: Hex; text: string; bad: boolean; age: number }[];
+  /** Where the burn arrows start (the drift hex, or the burn's hex while an overload is being picked). */
+  overloadPick?: boolean;
+  /** A ship or ordnance id in words (the launch preview's label). */
+  name?: (id: string) => string;
 }
 
 export const sideColour = (owner: number, seat: number | null): string =>
@@ -145,9 +154,24 @@ function line(ctx: CanvasRenderingContext2D, pts: [number, number][]): void {
   ctx.stroke();
 }
 
-function label(ctx: CanvasRenderingContext2D, text: string, x: number, y: number, z: number, colour: string, px = 12): void {
+/** What one frame drew, in world units (the browser tests check that labels, badges and ships do not collide). */
+export interface Drawn {
+  kind: "ship" | "label" | "badge" | "roll";
+  text: string;
+  id?: string;
+  x: number;
+  y: number;
+  /** Half width and half height of its box (a ship or a badge: its radius). */
+  hw: number;
+  hh: number;
+}
+
+let drawn: Drawn[] = [];
+
+function label(ctx: CanvasRenderingContext2D, text: string, x: number, y: number, z: number, colour: string, px = 12, id?: string): void {
   ctx.save();
   ctx.font = `600 ${px / z}px system-ui, sans-serif`;
+  drawn.push({ kind: "label", text, x, y, hw: ctx.measureText(text).width / 2, hh: px / z / 2, ...(id ? { id } : {}) });
   ctx.textAlign = "center";
   ctx.textBaseline = "middle";
   ctx.lineWidth = 3 / z;
@@ -159,7 +183,8 @@ function label(ctx: CanvasRenderingContext2D, text: string, x: number, y: number
 }
 
 /** Draw every piece of `scene` (the context is in world units, zoom `z` screen pixels per unit). */
-export function drawScene(ctx: CanvasRenderingContext2D, scene: Scene, z: number): void {
+export function drawScene(ctx: CanvasRenderingContext2D, scene: Scene, z: number): Drawn[] {
+  drawn = [];
   const px = (n: number): number => n / z; // a length of n screen pixels
   threatZones(ctx, scene, px);
   trails(ctx, scene, px);
@@ -169,9 +194,11 @@ export function drawScene(ctx: CanvasRenderingContext2D, scene: Scene, z: number
   if (sel && !sel.destroyed && sel.owner === scene.seat) sensorRing(ctx, sel, scene, px);
   for (const s of scene.ships) if (!s.destroyed) ship(ctx, s, scene, z, px);
   if (scene.preview) course(ctx, scene.preview, z, px);
-  if (scene.launch) launchPreview(ctx, scene.launch, z, px);
+  if (scene.launch) launchPreview(ctx, scene.launch, z, px, scene.name);
   if (scene.arrows && sel) burnArrows(ctx, scene, px);
   if (scene.target) reticle(ctx, scene, z, px);
+  if (scene.tags?.length) tags(ctx, scene, z, px);
+  return drawn;
 }
 
 function threatZones(ctx: CanvasRenderingContext2D, scene: Scene, px: (n: number) => number): void {
@@ -267,25 +294,33 @@ function velocityVector(ctx: CanvasRenderingContext2D, pos: readonly number[], v
   ctx.restore();
 }
 
+/** Where a ship is drawn (world units): its hex centre, or fanned out around it when it shares the hex. */
+export function shipDrawPos(s: ShipView, ships: readonly ShipView[]): { x: number; y: number; r: number; shared: number } {
+  const [x, y] = P(s.position);
+  const mates = ships.filter((o) => !o.destroyed && o.position[0] === s.position[0] && o.position[1] === s.position[1]);
+  const k = mates.indexOf(s);
+  if (mates.length < 2 || k < 0) return { x, y, r: 0, shared: 1 };
+  // fanned at 0°, 180° (two) or 0°, 120°, 240° (three): 30° off every burn arrow's line into the hex
+  const off = mates.length === 2 ? 0.36 : 0.44;
+  const ang = (Math.PI * 2 * k) / mates.length;
+  return { x: x + Math.cos(ang) * off, y: y + Math.sin(ang) * off, r: off, shared: mates.length };
+}
+
 const SHORT: Record<string, string> = {
   transport: "TR", packet: "PK", tanker: "TK", liner: "LN", corvette: "CV", corsair: "CS", frigate: "FR",
   dreadnaught: "DN", torch: "TC", orbitalBase: "OB",
 };
 
 function ship(ctx: CanvasRenderingContext2D, s: ShipView, scene: Scene, z: number, px: (n: number) => number): void {
-  const [x, y] = P(s.position);
   const colour = sideColour(s.owner, scene.seat);
-  const mine = s.owner === scene.seat;
   const selected = s.id === scene.selected;
-  // several ships in one hex: fan them out a little
-  const mates = scene.ships.filter((o) => !o.destroyed && o.position[0] === s.position[0] && o.position[1] === s.position[1]);
-  const k = mates.indexOf(s);
-  const off = mates.length > 1 ? 0.32 : 0;
-  const ang = (Math.PI * 2 * k) / Math.max(1, mates.length) - Math.PI / 2;
-  const sx = x + Math.cos(ang) * off;
-  const sy = y + Math.sin(ang) * off;
+  // several ships in one hex: fanned out around its centre, smaller, so each stays visible and clickable
+  const pos = shipDrawPos(s, scene.ships);
+  const sx = pos.x;
+  const sy = pos.y;
   if (!s.landed) velocityVector(ctx, s.position, s.velocity, colour, px);
-  const r = Math.max(s.landed ? 0.26 : 0.34, px(s.landed ? 4.5 : 6)); // never smaller than a few pixels
+  const shrink = pos.shared > 2 ? 0.62 : pos.shared > 1 ? 0.78 : 1;
+  const r = Math.max(s.landed ? 0.26 : 0.34, px(s.landed ? 4.5 : 6)) * shrink; // never smaller than a few pixels
   ctx.save();
   ctx.globalAlpha = s.disabled > 0 ? 0.6 : 1;
   if (selected) {
@@ -315,10 +350,48 @@ function ship(ctx: CanvasRenderingContext2D, s: ShipView, scene: Scene, z: numbe
     ctx.stroke();
   }
   ctx.restore();
+  drawn.push({ kind: "ship", text: s.type, id: s.id, x: sx, y: sy, hw: r, hh: r });
   if (z >= 14) {
-    const tag = (SHORT[s.type] ?? s.type.slice(0, 2).toUpperCase()) + (s.disabled > 0 ? ` D${s.disabled}` : "") + (s.landed ? " ▼" : "");
-    label(ctx, tag, sx, sy + r + px(11), z, s.disabled > 0 ? "#ff8080" : mine ? SIDE.own : SIDE.enemy, 11);
+    const letter = scene.labels?.get(s.id)?.match(/ ([A-Z])$/)?.[1];
+    const tag = (SHORT[s.type] ?? s.type.slice(0, 2).toUpperCase()) + (letter ? letter : "") + (s.disabled > 0 ? ` D${s.disabled}` : "") + (s.landed ? " ▼" : "");
+    // shared hexes: the tag beside the glyph, away from the hex centre, so tags of hex mates do not overlap
+    const dx = pos.shared > 1 ? sx - P(s.position)[0] : 0;
+    const dy = pos.shared > 1 ? sy - P(s.position)[1] : 0;
+    const len = Math.hypot(dx, dy) || 1;
+    const tx = pos.shared > 1 ? sx + (dx / len) * (r + px(14)) : sx;
+    const ty = pos.shared > 1 ? sy + (dy / len) * (r + px(9)) : sy + r + px(11);
+    label(ctx, tag, tx, ty, z, s.disabled > 0 ? "#ff8080" : colour, pos.shared > 2 ? 10 : 11, s.id);
   }
+}
+
+/** The dice rolled lately against ships: a tag at the ship hit, red when it did damage (fades with age 0-1). */
+function tags(ctx: CanvasRenderingContext2D, scene: Scene, z: number, px: (n: number) => number): void {
+  const placed: [number, number][] = [];
+  for (const t of scene.tags ?? []) {
+    const [x, y] = P(t.at);
+    let ty = y - 0.75;
+    // several tags on one hex stack upward
+    while (placed.some(([a, b]) => Math.abs(a - x) < 0.5 && Math.abs(b - ty) < px(16))) ty -= px(17);
+    placed.push([x, ty]);
+    ctx.save();
+    ctx.globalAlpha = Math.max(0.45, 1 - t.age * 0.55);
+    ctx.font = `700 ${px(12)}px system-ui, sans-serif`;
+    const w = ctx.measureText(t.text).width + px(12);
+    drawn.push({ kind: "roll", text: t.text, x, y: ty, hw: w / 2, hh: px(10) });
+    ctx.fillStyle = t.bad ? "rgba(120, 16, 30, 0.92)" : "rgba(20, 28, 48, 0.92)";
+    ctx.strokeStyle = t.bad ? "#ff5d6e" : "#aab5cc";
+    ctx.lineWidth = px(1.2);
+    ctx.beginPath();
+    ctx.roundRect(x - w / 2, ty - px(10), w, px(20), px(6));
+    ctx.fill();
+    ctx.stroke();
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    ctx.fillStyle = "#ffffff";
+    ctx.fillText(t.text, x, ty + px(0.5));
+    ctx.restore();
+  }
+  void z;
 }
 
 function sensorRing(ctx: CanvasRenderingContext2D, s: ShipView, scene: Scene, px: (n: number) => number): void {
@@ -347,21 +420,25 @@ function burnArrows(ctx: CanvasRenderingContext2D, scene: Scene, px: (n: number)
   ctx.setLineDash([]);
   for (const arr of a.arrows) {
     const [ax, ay] = P(arr.at);
-    const chosen = scene.chosenDir === arr.dir;
-    const over = scene.overloadDir === arr.dir;
-    const x0 = dx + (ax - dx) * 0.32;
-    const y0 = dy + (ay - dy) * 0.32;
-    const x1 = dx + (ax - dx) * 0.8;
-    const y1 = dy + (ay - dy) * 0.8;
-    const colour = !arr.legal ? "rgba(140, 150, 170, 0.35)" : arr.crash ? "#ff5d5d" : chosen ? "#ffe066" : over ? "#ffb347" : "rgba(255, 236, 160, 0.8)";
+    const chosen = scene.overloadPick ? scene.overloadDir === arr.dir : scene.chosenDir === arr.dir;
+    const over = !scene.overloadPick && scene.overloadDir === arr.dir;
+    // the shaft from the drift hex's edge toward the next hex, stopping short of its centre (where a ship or a
+    // label may be); the key's badge on the hexside between
+    const x0 = dx + (ax - dx) * 0.36;
+    const y0 = dy + (ay - dy) * 0.36;
+    const x1 = dx + (ax - dx) * 0.78;
+    const y1 = dy + (ay - dy) * 0.78;
+    const colour = !arr.legal ? "rgba(140, 150, 170, 0.35)" : arr.crash ? "#ff5d5d" : chosen ? "#ffe066" : over ? "#ffb347"
+      : scene.overloadPick ? "rgba(255, 179, 71, 0.85)" : "rgba(255, 236, 160, 0.8)";
     ctx.strokeStyle = colour;
     ctx.fillStyle = colour;
     ctx.lineWidth = px(chosen ? 3 : 2);
     line(ctx, [[x0, y0], [x1, y1]]);
     arrowHead(ctx, x0, y0, x1, y1, px(chosen ? 11 : 9));
     if (arr.legal) {
-      const lx = dx + (ax - dx) * 1.02;
-      const ly = dy + (ay - dy) * 1.02;
+      const lx = dx + (ax - dx) * 0.5;
+      const ly = dy + (ay - dy) * 0.5;
+      drawn.push({ kind: "badge", text: String(arr.dir + 1), x: lx, y: ly, hw: px(8), hh: px(8) });
       ctx.beginPath();
       ctx.arc(lx, ly, px(8), 0, Math.PI * 2);
       ctx.fillStyle = "rgba(3, 5, 11, 0.8)";
@@ -379,7 +456,7 @@ function burnArrows(ctx: CanvasRenderingContext2D, scene: Scene, px: (n: number)
 
 /** The preview of a launch: the item's move this turn (solid, violet-pink), where it stops, its drift on the
  * next move (dashed), and the first thing in its way (a red cross and words), or "clear". */
-function launchPreview(ctx: CanvasRenderingContext2D, n: LaunchNote, z: number, px: (n: number) => number): void {
+function launchPreview(ctx: CanvasRenderingContext2D, n: LaunchNote, z: number, px: (n: number) => number, name?: (id: string) => string): void {
   const colour = "#ff8ad8";
   const pts = n.path.map((h) => P(hexOf(h)));
   const dest = P(hexOf(n.destination));
@@ -413,7 +490,7 @@ function launchPreview(ctx: CanvasRenderingContext2D, n: LaunchNote, z: number, 
     }
     ctx.setLineDash([]);
   }
-  const words = launchHitWords(n);
+  const words = launchHitWords(n, name, name);
   if (hitHex) {
     const [cx, cy] = P(hitHex);
     ctx.strokeStyle = bad ? "#ff5d5d" : "#ffd166";

@@ -1,30 +1,45 @@
 /**
  * The Delta-V tactical game screen (GameScreen): the board with the pieces (pieces.ts), a side panel with the
- * turn, the objective, your ships and the phase's controls, and the input of the help text (click or 1-6 burns,
- * Shift overload, Tab ships, Enter confirm, N/T/K ordnance, [ ] { } targeting, E, H, the gamepad, touch).
+ * objective, your ships, the phase's preview and controls, and a footer that always shows the phase's main
+ * action (Confirm turn, Launch / Skip, Attack / End combat, Done, Fleet ready) with Undo; the input of the help
+ * text (click or 1-6 burns, Shift or the Overload button for an overload, Tab ships, Enter confirm, N/T/K
+ * ordnance, [ ] { } targeting, E, H, the gamepad, touch).
  *
  * Every action it submits is an entry of `snapshot.legal`, found by matching (legal.ts); previews, odds and
  * costs are the engine's notes on those entries; the assistant and the hint are the server's `advise` and `hint`
  * answers. A multi-step choice (orders for several ships, then the end of astrogation; attackers, then fire) is
  * submitted one entry at a time, each matched again against the snapshot that follows the previous one.
+ * Confirmations belong to one action each: a crashing course's second Enter confirms that very plan only, and
+ * the rules' surrender of ships has its own dialog. Every text names ships and places in words (words.ts);
+ * dice rolled against ships are shown at the ship hit and in the panel (report.ts).
  */
-import { type Hex, distance, DIRECTION_NAMES, key, pixel } from "../shell/hex";
+import { type Hex, distance, key, pixel } from "../shell/hex";
+import { trapFocus } from "../shell/dom";
 import type { GameScreen, LegalEntry, LogEntry, ScreenHost, Snapshot } from "../shell/screen";
 import { type Board, parseBoard } from "./boardData";
 import { buildHelp, type Tables } from "./help";
 import {
-  burnArrows, choiceOf, COAST, type CourseNote, hasLandVariant, hexOf, keyIntent, matchOrder, type OddsBlock,
-  type OrderChoice, ordersOf, pressBurn, shipsToOrder, arrowAt, type Intent, nextWeak,
+  burnArrows, canOverload, choiceOf, COAST, type CourseNote, hasLandVariant, hexOf, keyIntent, matchOrder, type OddsBlock,
+  type OrderChoice, ordersOf, overloadArrows, pressBurn, shipsToOrder, arrowAt, type Intent, nextWeak,
 } from "./legal";
-import { drawScene, launchHitWords, sideColour, type LaunchNote, type OrdnanceView, type PlanStep, type Scene, type ShipView, type Trail } from "./pieces";
+import {
+  type Drawn, drawScene, launchHitWords, shipDrawPos, sideColour, type LaunchNote, type OrdnanceView, type PlanStep, type Scene, type ShipView, type Trail,
+} from "./pieces";
+import { mapTag, type Outcome, outcomes, resultWords, rollWords, SOURCE_WORDS } from "./report";
 import { injectStyle } from "./screenStyle";
+import { SIDE } from "./style";
 import { BoardView } from "./view";
+import {
+  burnWords, cap, className, DIR_ARROW, DIR_WORD, dirKey, type PlaceIndex, placeIndex, placeWords, possessive, shipLabels, shipName, velocityWords,
+} from "./words";
 
 type Act = LegalEntry["action"];
 
-/** What the shell may additionally offer: a request/answer message on the match socket (advise, hint). */
+/** What the shell may additionally offer: a request/answer message on the match socket (advise, hint), and the
+ *  "what happened" card of the shell (optional: a host without it gets the status line only). */
 export interface RequestHost extends ScreenHost {
   request?(msg: { type: string; [k: string]: unknown }): Promise<Record<string, unknown>>;
+  acknowledge?(title: string, lines: string[]): Promise<void>;
 }
 
 const PHASES: Record<string, string> = {
@@ -48,18 +63,34 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: 
 
 /** Screen pixels per hex radius when the view centres on a ship: the burn arrows and their keys readable. */
 const FOCUS_ZOOM = 30;
-const vec = (v: readonly number[]): string => `(${v[0]}, ${v[1]})`;
 const pct = (n: number): string => `${Math.round((n / 6) * 100)}%`;
+const bad = (n: CourseNote): boolean => n.outcome === "crash" || (n.off_map && !n.escapes);
+
+/** The warnings the engine's course note may carry beside a crash (tengine: rams and enemy ordnance on the
+ *  course), as `warnings: [{kind, text, ...}]`; each is shown like the crash warning and confirmed the same way. */
+interface NoteWarning {
+  kind: string;
+  text: string;
+  hex?: string;
+}
+
+function warningsOf(n: CourseNote | undefined | null): NoteWarning[] {
+  const w = (n as unknown as { warnings?: unknown } | null | undefined)?.warnings;
+  return Array.isArray(w) ? (w as NoteWarning[]).filter((x) => x && typeof x.text === "string") : [];
+}
 
 export class TacticalScreen implements GameScreen {
   private host!: RequestHost;
   private root!: HTMLElement;
   private board: Board | null = null;
+  private places: PlaceIndex | null = null;
   private tables: Tables | null = null;
   private view: BoardView | null = null;
   private snap: Snapshot | null = null;
   private selected: string | null = null;
   private choices = new Map<string, OrderChoice>();
+  /** Undo: the choices as they were before each change this astrogation (newest last). */
+  private undoStack: { ship: string; prev: OrderChoice | null }[] = [];
   private launch: { ship: string; kind: "mine" | "torpedo" | "nuke"; dir: number | null; boost: number } | null = null;
   private target: string | null = null;
   private attackerMode: string = "all";
@@ -73,12 +104,26 @@ export class TacticalScreen implements GameScreen {
   /** Ships gliding along the path of the move just made: id -> path (hexes) and start time (ms). */
   private glides = new Map<string, { path: Hex[]; t0: number }>();
   private hover: Hex | null = null;
-  private surrenderArmed = false;
+  /** The plan a first Enter warned about (a crash, a ram, enemy ordnance): a second Enter sends exactly it. */
+  private riskArmed: string | null = null;
+  /** The Overload button (or Shift) is down: the next burn direction is the overload of the chosen burn. */
+  private overloadMode = false;
+  private surrenderBox: HTMLElement | null = null;
+  private labels = new Map<string, string>();
+  /** Every ship and item ever seen (for names after they are gone). */
+  private known = new Map<string, ShipView>();
+  private knownOrdnance = new Map<string, OrdnanceView & { launched_by?: string }>();
+  /** Dice rolled against ships lately: shown at the ship hit and in the panel until the next turn of the side
+   *  that rolled them... kept for the last two player-turns. */
+  private rolls: (Outcome & { at: Hex | null; turn: string })[] = [];
   private pads: number[] = [];
   private padFrame = 0;
+  private shiftDown = false;
+  private looseFire = false;
   private els!: {
     canvas: HTMLCanvasElement; minimap: HTMLCanvasElement; readout: HTMLElement; status: HTMLElement; ships: HTMLElement;
-    detail: HTMLElement; controls: HTMLElement; extra: HTMLElement; objective: HTMLElement;
+    detail: HTMLElement; controls: HTMLElement; extra: HTMLElement; objective: HTMLElement; actions: HTMLElement; rolls: HTMLElement;
+    body: HTMLElement;
   };
 
   async mount(root: HTMLElement, host: ScreenHost): Promise<void> {
@@ -98,18 +143,27 @@ export class TacticalScreen implements GameScreen {
     boardBox.append(canvas, minimap, readout, objective);
     const panel = el("aside", "tac-panel");
     panel.setAttribute("aria-label", "Your fleet and orders");
+    const body = el("div", "tac-panel-body");
     const status = el("section", "tac-status");
     const ships = el("section", "tac-ships");
     const detail = el("section", "tac-detail");
     detail.setAttribute("aria-live", "polite");
+    const rolls = el("section", "tac-rolls");
+    rolls.setAttribute("aria-label", "Latest dice");
     const controls = el("section", "tac-controls");
     const extra = el("section", "tac-extra");
-    panel.append(status, ships, detail, controls, extra);
+    body.append(status, controls, detail, rolls, ships, extra);
+    // the phase's main action and Undo: always in view at the foot of the panel, whatever the panel holds
+    const actions = el("div", "tac-actions");
+    actions.setAttribute("role", "group");
+    actions.setAttribute("aria-label", "Turn actions");
+    panel.append(body, actions);
     root.append(boardBox, panel);
-    this.els = { canvas, minimap, readout, status, ships, detail, controls, extra, objective };
+    this.els = { canvas, minimap, readout, status, ships, detail, controls, extra, objective, actions, rolls, body };
     const doc = await host.board();
     try {
       this.board = parseBoard(doc as never);
+      this.places = placeIndex(this.board);
       this.tables = ((doc as Record<string, unknown>)["tables"] as Tables | undefined) ?? null;
     } catch (e) {
       detail.textContent = `The board could not be read: ${(e as Error).message}`;
@@ -122,6 +176,7 @@ export class TacticalScreen implements GameScreen {
   unmount(): void {
     this.view?.destroy();
     cancelAnimationFrame(this.padFrame);
+    this.surrenderBox?.remove();
     this.root.replaceChildren();
   }
 
@@ -131,8 +186,8 @@ export class TacticalScreen implements GameScreen {
     const ph = PHASES[String(v["phase"])] ?? String(v["phase"]);
     const mine = s.seat !== null && v["active_player"] === s.seat;
     if (v["phase"] === "fleet_building") return s.to_act ? "Fleet building: buy your ships" : s.seat === null ? "Fleet building" : "Fleet building: waiting for the opponent";
-    if (s.seat === null) return `Turn ${v["turn"]}: ${this.host?.seatName(Number(v["active_player"])) ?? "player"} · ${ph}`;
-    if (!mine) return `Turn ${v["turn"]}: the opponent's ${ph.toLowerCase()}`;
+    if (s.seat === null) return `Turn ${v["turn"]}: ${this.host?.seatName(Number(v["active_player"])) ?? "a player"} · ${ph}`;
+    if (!mine) return `Turn ${v["turn"]}: ${possessive(this.host?.seatName(Number(v["active_player"])) ?? "the opponent")} ${ph.toLowerCase()}`;
     const what: Record<string, string> = {
       astrogation: "plot your burns", ordnance: "launch ordnance or skip", combat: "pick a target or end combat",
       logistics: "transfer fuel or cargo",
@@ -145,12 +200,25 @@ export class TacticalScreen implements GameScreen {
     return buildHelp(this.tables, sc);
   }
 
-  /** The snapshot on screen (the browser tests read it). */
+  /** The seats' colours as this screen draws them: yours cyan, the others orange (a spectator: seat 1 cyan). */
+  seatColour(seat: number): string {
+    const viewer = this.snap?.seat ?? null;
+    return seat === (viewer ?? 0) ? SIDE.own : SIDE.enemy;
+  }
+
   /** What the board draws now (the browser tests read the previews from it). */
   sceneForTests(): Scene | null {
     return this.board ? this.scene() : null;
   }
 
+  /** What the last frame drew, in world units (the browser tests check collisions). */
+  drawnForTests(): Drawn[] {
+    return this.drawn;
+  }
+
+  private drawn: Drawn[] = [];
+
+  /** The snapshot on screen (the browser tests read it). */
   snapshot(): Snapshot | null {
     return this.snap;
   }
@@ -159,6 +227,9 @@ export class TacticalScreen implements GameScreen {
   update(s: Snapshot, newEvents: LogEntry[]): void {
     const prev = this.snap;
     this.snap = s;
+    for (const sh of this.ships()) this.known.set(sh.id, sh);
+    for (const o of (this.v()["ordnance"] as (OrdnanceView & { launched_by?: string })[] | undefined) ?? []) this.knownOrdnance.set(o.id, o);
+    this.labels = shipLabels([...this.known.values()]);
     this.learnTrails(newEvents, prev !== null);
     this.ensureView();
     const v = this.v();
@@ -167,25 +238,31 @@ export class TacticalScreen implements GameScreen {
     if (turnKey !== this.lastTurnKey) {
       this.lastTurnKey = turnKey;
       this.choices.clear();
+      this.undoStack = [];
       this.plan = null;
       this.target = null;
       this.launch = null;
+      this.overloadMode = false;
     }
-    if (!prev || prev.step !== s.step) this.surrenderArmed = false;
+    if (!prev || prev.step !== s.step) this.riskArmed = null;
+    if (s.status === "over" || !s.to_act) this.closeSurrender();
+    this.learnRolls(newEvents, prev !== null);
     // a new phase of mine: the status line says what to do (and no longer what the last phase's key did)
     const phaseKey = `${v["turn"]}:${v["active_player"]}:${v["phase"]}`;
     if (phaseKey !== this.lastPhaseKey) {
       this.lastPhaseKey = phaseKey;
       if (s.to_act && s.status === "playing") {
         const tips: Record<string, string> = {
-          astrogation: "Astrogation: 1-6 burn, Shift+1-6 overload, 0 clear, Tab next ship, Enter confirm.",
-          ordnance: "Ordnance: N mine, T torpedo (1-6 boost), K nuke; Enter launches, or skips.",
+          astrogation: "Astrogation: 1-6 burn, Shift+1-6 or Overload for a second burn, 0 clear, Z undo, Tab next ship, Enter confirm.",
+          ordnance: this.launchKinds().length ? "Ordnance: N mine, T torpedo (1-6 boost), K nuke; Enter launches, or skips." : "Ordnance: nothing can be launched now; Enter ends the phase.",
           combat: "Combat: [ ] or click a target, { } attackers; Enter attacks, or ends combat.",
           logistics: "Logistics: pick a transfer below, or Done (Enter).",
           fleet_building: "Fleet building: buy ships within the budget, then Fleet ready (Enter).",
         };
         const tip = tips[String(v["phase"])];
-        if (tip) this.host.say(tip, "info");
+        // the dice just rolled stay in the status line when they came with this phase (the attack's result)
+        const fresh = this.rolls.filter((r) => r.step > (prev?.step ?? Infinity));
+        if (tip && !fresh.length) this.host.say(tip, "info");
       }
     }
     if (s.status === "over") {
@@ -216,6 +293,10 @@ export class TacticalScreen implements GameScreen {
     return (this.v()["ships"] as ShipView[] | undefined) ?? [];
   }
 
+  private ordnanceList(): (OrdnanceView & { launched_by?: string })[] {
+    return (this.v()["ordnance"] as (OrdnanceView & { launched_by?: string })[] | undefined) ?? [];
+  }
+
   private legal(): LegalEntry[] {
     return this.snap?.to_act ? this.snap.legal : [];
   }
@@ -233,6 +314,40 @@ export class TacticalScreen implements GameScreen {
     return [];
   }
 
+  // --- words ---------------------------------------------------------------------------------------------------
+  /** A ship or an item of ordnance by id, in words ("your frigate", "the enemy corvette B", "Ann's frigate",
+   *  "a torpedo from your frigate"). */
+  name(id: string): string {
+    const sh = this.known.get(id) ?? this.ships().find((s) => s.id === id);
+    if (sh) return shipName(sh, this.labels, this.snap?.seat ?? null, (p) => this.seatName(p));
+    const o = this.knownOrdnance.get(id);
+    if (o) {
+      const from = o.launched_by ? this.known.get(o.launched_by) : undefined;
+      const whose = o.owner === this.snap?.seat ? "your" : this.snap?.seat === null ? possessive(this.seatName(o.owner)) : "an enemy";
+      return from ? `a ${o.kind} from ${this.name(from.id)}` : `${whose} ${o.kind}`;
+    }
+    return "a ship out of sight";
+  }
+
+  private seatName(p: number): string {
+    return this.host?.seatName(p) ?? `Player ${p + 1}`;
+  }
+
+  private place(h: string | Hex | null | undefined): string {
+    if (h === null || h === undefined || !this.places) return "";
+    try {
+      return placeWords(typeof h === "string" ? h : h, this.places);
+    } catch {
+      return "";
+    }
+  }
+
+  private names(ids: readonly string[]): string {
+    const n = ids.map((i) => this.name(i));
+    return n.length <= 1 ? (n[0] ?? "") : `${n.slice(0, -1).join(", ")} and ${n[n.length - 1]}`;
+  }
+
+  // --- events ------------------------------------------------------------------------------------------------
   private learnTrails(events: LogEntry[], live: boolean): void {
     const now = performance.now();
     for (const e of events) {
@@ -242,7 +357,7 @@ export class TacticalScreen implements GameScreen {
         const path = ((ev["path"] as string[]) ?? []).map((h) => hexOf(h));
         // a move seen live (not the history of a page just opened) glides, unless motion is reduced
         if (live && ev.type === "ship_moved" && path.length > 1 && !reducedMotion()) this.glides.set(id, { path, t0: now });
-        const owner = ev.type === "ship_moved" ? this.ships().find((s) => s.id === id)?.owner : (this.v()["ordnance"] as OrdnanceView[] | undefined)?.find((o) => o.id === id)?.owner;
+        const owner = ev.type === "ship_moved" ? this.known.get(id)?.owner : this.knownOrdnance.get(id)?.owner;
         const t = this.trails.get(id) ?? { owner: owner ?? (id.startsWith("p1") ? 1 : 0), ordnance: ev.type === "ordnance_moved", legs: [] };
         t.legs.push(path);
         if (t.legs.length > 5) t.legs.shift();
@@ -252,6 +367,45 @@ export class TacticalScreen implements GameScreen {
         this.trails.delete(id);
       }
     }
+  }
+
+  /** Keep the dice of the new events (with where the ship was hit) for the map and the panel; say the newest. */
+  private learnRolls(events: LogEntry[], live: boolean): void {
+    const v = this.v();
+    const turn = `${v["turn"]}:${v["active_player"]}`;
+    const fresh = outcomes(events).map((o) => {
+      const sh = this.known.get(o.target);
+      const item = this.knownOrdnance.get(o.target);
+      const destroyedAt = events.find((e) => e.event.type === "ship_destroyed" && e.event["ship"] === o.target)?.event["hex"];
+      const at: Hex | null = destroyedAt ? hexOf(String(destroyedAt)) : sh ? [sh.position[0], sh.position[1]] : item ? [item.position[0], item.position[1]] : null;
+      return { ...o, at, turn };
+    });
+    // kept for this player-turn and the one before (the opponent's attacks stay visible through your turn)
+    const keep = new Set([turn, this.previousTurn(turn)]);
+    this.rolls = [...this.rolls.filter((r) => keep.has(r.turn)), ...fresh].slice(-12);
+    if (!live || !fresh.length) return;
+    const lines = fresh.map((o) => this.rollSentence(o));
+    this.host.say(lines.join(" "), fresh.some((o) => o.result !== "-" && this.known.get(o.target)?.owner === this.snap?.seat) ? "warn" : "info");
+    // an automatic resolution against your ships before your next decision: the shell's "what happened" card
+    const s = this.snap;
+    const againstMe = fresh.filter((o) => this.known.get(o.target)?.owner === s?.seat && o.source !== "counter");
+    if (s && s.seat !== null && s.to_act && againstMe.length && this.host.acknowledge && Number(v["active_player"]) === s.seat) {
+      void this.host.acknowledge("What happened", againstMe.map((o) => this.rollSentence(o)));
+    }
+  }
+
+  private previousTurn(turn: string): string {
+    const [t, p] = turn.split(":").map(Number) as [number, number];
+    const first = Number(this.v()["first_player"] ?? 0);
+    // the player-turn before (t, p): the other player, same turn unless p is the first player
+    return p === first ? `${t - 1}:${1 - p}` : `${t}:${1 - p}`;
+  }
+
+  /** One die in a sentence: "Your frigate's gun attack on the enemy frigate at 2:1: rolled 5 −1 = 4: disabled 2 turns." */
+  rollSentence(o: Outcome): string {
+    const what = SOURCE_WORDS[o.source] ?? o.source.replace(/_/g, " ");
+    const by = o.by.length ? `${cap(this.names(o.by))}: ${what} on ${this.name(o.target)}` : `${cap(what)} against ${this.name(o.target)}`;
+    return `${by}${o.odds ? ` at ${o.odds}` : ""}, ${rollWords(o)}: ${resultWords(o)}.`;
   }
 
   private narrate(events: LogEntry[]): void {
@@ -266,7 +420,9 @@ export class TacticalScreen implements GameScreen {
   private ensureView(): void {
     if (this.view || !this.board || !this.snap) return;
     const view = new BoardView(this.els.canvas, this.els.minimap, this.board, this.snap.seat);
-    view.overlay = (ctx, z) => drawScene(ctx, this.scene(), z);
+    view.overlay = (ctx, z) => {
+      this.drawn = drawScene(ctx, this.scene(), z);
+    };
     view.screenOverlay = (ctx) => this.drawObjectiveMarker(ctx);
     view.minimapMarks = () => this.ships().filter((sh) => !sh.destroyed).map((sh) => {
       const [x, y] = pixel(sh.position);
@@ -297,11 +453,15 @@ export class TacticalScreen implements GameScreen {
     window.deltavTactical = { screen: this, view };
   }
 
+  /** The hover readout: the place in words, then every ship and item of ordnance there. */
   private describe(h: Hex): string {
     const base = this.view?.describe(h) ?? "";
+    const place = this.place(h);
     const here = this.ships().filter((s) => !s.destroyed && s.position[0] === h[0] && s.position[1] === h[1]);
-    const ships = here.map((s) => `${s.id} ${s.type}${s.owner === this.snap?.seat ? "" : " (enemy)"} v${vec(s.velocity)}${s.fuel !== null ? ` fuel ${s.fuel}` : ""}${s.disabled ? ` disabled ${s.disabled}` : ""}`);
-    return [base, ...ships].join(" · ");
+    const ships = here.map((s) => `${cap(this.name(s.id))}, ${s.landed ? "landed" : velocityWords(s.velocity)}${s.fuel !== null && s.owner === this.snap?.seat ? `, fuel ${s.fuel}` : ""}${s.disabled ? `, disabled ${s.disabled} turn${s.disabled > 1 ? "s" : ""}` : ""}`);
+    const items = this.ordnanceList().filter((o) => o.position[0] === h[0] && o.position[1] === h[1])
+      .map((o) => `${cap(this.name(o.id))}, ${velocityWords(o.velocity)}`);
+    return [base || cap(place), ...ships, ...items].filter(Boolean).join(" · ");
   }
 
   private scene(): Scene {
@@ -313,9 +473,11 @@ export class TacticalScreen implements GameScreen {
     let preview: CourseNote | null = null;
     let chosenDir: number | null = null;
     let overloadDir: number | null = null;
+    let overloadPick = false;
     if (ph === "astrogation" && sel && ordersOf(legal, sel).length) {
-      arrows = burnArrows(legal, sel);
       const c = this.choices.get(sel) ?? COAST;
+      overloadPick = this.overloadMode && c.burn !== null;
+      arrows = overloadPick ? overloadArrows(legal, sel, c.burn!) : burnArrows(legal, sel);
       chosenDir = c.burn;
       overloadDir = c.overload;
       const entry = matchOrder(legal, sel, c);
@@ -324,17 +486,19 @@ export class TacticalScreen implements GameScreen {
     const launch = ph === "ordnance" ? ((this.launchEntry()?.note as unknown as LaunchNote | undefined) ?? null) : null;
     const rules = (v["rules"] ?? {}) as Record<string, unknown>;
     const attack = this.attackPreview();
+    const now = performance.now();
     return {
       board: this.board!,
       seat: this.snap?.seat ?? null,
       ships: this.glidingShips(),
-      ordnance: (v["ordnance"] as OrdnanceView[] | undefined) ?? [],
+      ordnance: this.ordnanceList(),
       trails: this.trails,
       destroyedBases: new Set(((v["destroyed_bases"] as unknown[]) ?? []).map((h) => (typeof h === "string" ? h : key(hexOf(h as number[]))))),
       selected: sel,
       arrows,
       chosenDir,
       overloadDir,
+      overloadPick,
       preview,
       launch,
       plan: this.planFor === sel ? this.plan : null,
@@ -343,7 +507,10 @@ export class TacticalScreen implements GameScreen {
       sensorRange: this.tables?.detection.ship_range ?? 3,
       planetaryDefense: Boolean(rules["planetary_defense"] ?? true),
       reducedMotion: reducedMotion(),
-      time: performance.now(),
+      time: now,
+      labels: this.labels,
+      tags: this.rolls.filter((r) => r.at).map((r) => ({ at: r.at!, text: mapTag(r), bad: r.result !== "-" || r.destroyed, age: 0 })),
+      name: (id) => this.name(id),
     };
   }
 
@@ -440,6 +607,7 @@ export class TacticalScreen implements GameScreen {
   // --- input -------------------------------------------------------------------------------------------------
   key(e: KeyboardEvent): boolean {
     if (e.defaultPrevented) return false;
+    if (this.surrenderBox) return this.surrenderKey(e);
     const intent = keyIntent(e, this.phaseName());
     if (!intent) return false;
     // Enter, Space and Tab on a focused button or link are the page's (keyboard navigation of the panel)
@@ -464,7 +632,7 @@ export class TacticalScreen implements GameScreen {
         const near = own ? enemies.sort((a, b) => distance(a.position, own.position) - distance(b.position, own.position))[0]! : enemies[0]!;
         this.view?.centreOn(near.position);
         if (ph === "combat" && this.targets().includes(near.id)) this.target = near.id;
-        say(`Nearest enemy: ${near.type} ${near.id} at ${near.position.join(",")}.`, "info");
+        say(`Nearest enemy: ${this.name(near.id)}, ${this.place(near.position)}, ${velocityWords(near.velocity)}.`, "info");
         this.render();
         return;
       }
@@ -473,7 +641,8 @@ export class TacticalScreen implements GameScreen {
       case "assist": void this.askPlan(); return;
       case "apply-plan": return this.applyPlan();
       case "cancel":
-        if (ph === "combat" && this.target) this.target = null;
+        if (this.overloadMode) this.overloadMode = false;
+        else if (ph === "combat" && this.target) this.target = null;
         else if (this.launch) this.launch = null;
         else this.selected = null;
         this.render();
@@ -486,6 +655,7 @@ export class TacticalScreen implements GameScreen {
       return;
     }
     if (this.queue.length) return say("Still sending your last orders…", "info");
+    if (intent.kind === "undo") return this.undo();
     if (ph === "astrogation") return this.astrogation(intent);
     if (ph === "ordnance") return this.ordnanceKey(intent);
     if (ph === "combat") return this.combatKey(intent);
@@ -496,22 +666,60 @@ export class TacticalScreen implements GameScreen {
     say(`That key does nothing in the ${PHASES[ph]?.toLowerCase() ?? ph} phase.`);
   }
 
+  /** Change a ship's choice, remembering the one before for Undo. */
+  private setChoice(ship: string, next: OrderChoice): void {
+    const prev = this.choices.get(ship) ?? null;
+    if (prev && canon(prev) === canon(next)) return;
+    this.undoStack.push({ ship, prev });
+    this.choices.set(ship, next);
+    this.riskArmed = null;
+  }
+
+  private undo(): void {
+    if (this.phaseName() !== "astrogation") return this.host.say("Undo takes back a burn before you confirm the turn (astrogation).", "info");
+    const last = this.undoStack.pop();
+    if (!last) return this.host.say("Nothing to undo: no burn was changed this turn.", "info");
+    if (last.prev) this.choices.set(last.ship, last.prev);
+    else this.choices.delete(last.ship);
+    this.selected = last.ship;
+    this.overloadMode = false;
+    this.riskArmed = null;
+    const c = this.choices.get(last.ship) ?? COAST;
+    this.host.say(`Undone: ${cap(this.name(last.ship))} is back to ${burnWords(c.burn, c.overload)}.`, "info");
+    this.render();
+  }
+
   private astrogation(intent: Intent): void {
     const legal = this.legal();
     const ship = this.selected;
     if (intent.kind === "confirm") return this.confirmAstrogation();
     if (!ship || !ordersOf(legal, ship).length) {
-      this.host.say(ship ? `${ship} already has its order this turn (or cannot act): Tab to another ship or Enter to end.` : "Select one of your ships first (click it or press Tab).", "warn");
+      this.host.say(ship ? `${cap(this.name(ship))} already has its order this turn (or cannot act): Tab to another ship or Enter to end.` : "Select one of your ships first (click it or press Tab).", "warn");
       return;
     }
     const cur = this.choices.get(ship) ?? COAST;
     let next: OrderChoice | null = null;
+    if (intent.kind === "overload-mode") {
+      if (!canOverload(legal, ship, null)) {
+        this.host.say(`${cap(this.name(ship))} cannot overload now (warships only, with 2 fuel, once between resupplies).`, "warn");
+        return;
+      }
+      if (cur.burn === null) {
+        this.host.say("Pick the first burn, then Overload and a second direction.", "info");
+        return;
+      }
+      this.overloadMode = !this.overloadMode;
+      this.host.say(this.overloadMode ? "Overload: pick the second burn's direction (the arrows now start from the first burn's hex)." : "Overload cancelled.", "info");
+      this.render();
+      return;
+    }
     if (intent.kind === "burn") {
-      next = pressBurn(cur, intent.dir, intent.overload);
+      const overload = intent.overload || (this.overloadMode && cur.burn !== null);
+      next = pressBurn(cur, intent.dir, overload);
       if (!matchOrder(legal, ship, next)) {
         const sh = this.ships().find((s) => s.id === ship);
-        let why = `A burn ${DIRECTION_NAMES[intent.dir]} is not possible for ${ship}`;
-        if (intent.overload) why = cur.burn === null ? `Pick a burn first, then Shift+1-6 for the overload` : `${ship} cannot overload now (warships only, 2 fuel, once between resupplies)`;
+        let why = `A burn ${DIR_WORD[intent.dir]} is not possible for ${this.name(ship)}`;
+        if (overload) why = cur.burn === null ? "Pick a burn first, then Shift+1-6 (or Overload) for the second" : `${cap(this.name(ship))} cannot overload ${DIR_WORD[intent.dir]} now (warships only, 2 fuel, once between resupplies)`;
         else if (sh && sh.fuel === 0) why += ": no fuel left (it can only drift)";
         else if (sh && sh.disabled > 0) why += `: it is disabled for ${sh.disabled} more turn(s)`;
         else if (sh && sh.control === "captured") why += ": a captured ship only coasts";
@@ -519,8 +727,11 @@ export class TacticalScreen implements GameScreen {
         this.host.sound("error");
         return;
       }
-    } else if (intent.kind === "clear") next = { ...COAST };
-    else if (intent.kind === "land") {
+      this.overloadMode = false;
+    } else if (intent.kind === "clear") {
+      next = { ...COAST };
+      this.overloadMode = false;
+    } else if (intent.kind === "land") {
       if (!hasLandVariant(legal, ship, cur.burn)) {
         this.host.say("No landing with this burn: land from orbit (speed 1 in the body's gravity) with one burn.", "warn");
         return;
@@ -535,47 +746,52 @@ export class TacticalScreen implements GameScreen {
       }
       next = { ...cur, weak: want };
     } else {
-      this.host.say("In astrogation: 1-6 burn, Shift+1-6 overload, 0 clear, Tab next ship, Enter confirm.", "info");
+      this.host.say("In astrogation: 1-6 burn, Shift+1-6 overload, 0 clear, Z undo, Tab next ship, Enter confirm.", "info");
       return;
     }
-    this.choices.set(ship, next);
+    this.setChoice(ship, next);
     this.host.sound("select");
     const n = matchOrder(legal, ship, next)?.note as unknown as CourseNote | undefined;
-    if (n) this.host.say(this.courseWords(ship, next, n), n.outcome === "crash" || (n.off_map && !n.escapes) ? "warn" : "info");
+    if (n) this.host.say(this.courseWords(ship, next, n), bad(n) || warningsOf(n).length ? "warn" : "info");
     this.render();
   }
 
   private confirmAstrogation(): void {
     const legal = this.legal();
     const acts: Act[] = [];
+    const risks: string[] = [];
     for (const ship of shipsToOrder(legal)) {
-      const c = this.choices.get(ship);
-      if (!c) continue;
+      const c = this.choices.get(ship) ?? COAST;
       const e = matchOrder(legal, ship, c);
-      if (e) acts.push(e.action);
+      if (!e) continue;
+      if (this.choices.has(ship)) acts.push(e.action);
+      const n = e.note as unknown as CourseNote | undefined;
+      if (!n) continue;
+      if (n.outcome === "crash") risks.push(`${cap(this.name(ship))} crashes into ${n.body ?? "a body"}`);
+      else if (n.off_map && !n.escapes) risks.push(`${cap(this.name(ship))} leaves the map and is lost`);
+      for (const w of warningsOf(n)) risks.push(`${cap(this.name(ship))}: ${w.text}`);
     }
     const end = legal.find((e) => e.action.type === "end_astrogation");
     if (!end) return this.host.say("The turn cannot be ended now.", "warn");
     acts.push(end.action);
-    const crash = acts.find((a) => {
-      const e = legal.find((x) => canon(x.action) === canon(a));
-      const n = e?.note as unknown as CourseNote | undefined;
-      return n && (n.outcome === "crash" || (n.off_map && !n.escapes));
-    });
-    const coastCrash = shipsToOrder(legal).filter((s) => !this.choices.has(s)).find((s) => {
-      const n = matchOrder(legal, s, COAST)?.note as unknown as CourseNote | undefined;
-      return n && (n.outcome === "crash" || (n.off_map && !n.escapes));
-    });
-    const doomed = crash ? String(crash["ship"]) : coastCrash;
-    if (doomed && !this.surrenderArmed) {
-      this.surrenderArmed = true;
-      this.host.say(`Warning: ${doomed}'s course ends in a crash or off the map. Press Enter again to confirm anyway.`, "warn");
+    // the second Enter confirms exactly the plan the first one warned about; any change re-arms the warning
+    const plan = canon(acts);
+    if (risks.length && this.riskArmed !== plan) {
+      this.riskArmed = plan;
+      this.host.say(`Warning: ${risks.join("; ")}. Press Enter (or Confirm) again to go ahead anyway.`, "warn");
       this.host.sound("error");
+      this.render();
       return;
     }
-    this.surrenderArmed = false;
+    this.riskArmed = null;
+    this.overloadMode = false;
     this.host.sound("confirm");
     this.send(acts);
+  }
+
+  /** The ordnance kinds some ship may launch now. */
+  private launchKinds(): string[] {
+    return [...new Set(this.legal().filter((e) => e.action.type === "launch").map((e) => String(e.action["kind"])))];
   }
 
   private ordnanceKey(intent: Intent): void {
@@ -585,13 +801,13 @@ export class TacticalScreen implements GameScreen {
       const ships = [this.selected, ...this.actableShips()].filter(Boolean) as string[];
       const ship = ships.find((s) => launches.some((e) => e.action["ship"] === s && e.action["kind"] === intent.ordnance));
       if (!ship) {
-        this.host.say(`No ship can launch a ${intent.ordnance} now (${intent.ordnance === "torpedo" ? "warships only, " : ""}it needs free cargo mass, the scenario must allow it${intent.ordnance === "mine" ? ", and a mine needs a burn that leaves the hex" : ""}).`, "warn");
+        this.host.say(this.noLaunchWhy(intent.ordnance), "warn");
         this.host.sound("error");
         return;
       }
       this.selected = ship;
       this.launch = { ship, kind: intent.ordnance, dir: null, boost: 0 };
-      this.host.say(`${intent.ordnance} from ${ship}${intent.ordnance === "torpedo" ? ": 1-6 to boost it, Enter to launch" : ": Enter to launch"}.`, "info");
+      this.host.say(`A ${intent.ordnance} from ${this.name(ship)}${intent.ordnance === "torpedo" ? ": 1-6 to boost it, Enter to launch" : ": Enter to launch"}.`, "info");
     } else if (intent.kind === "boost") {
       if (!this.launch || this.launch.kind !== "torpedo") return this.host.say("Boost is for torpedoes: press T first.", "warn");
       if (intent.dir < 0) this.launch = { ...this.launch, dir: null, boost: 0 };
@@ -616,6 +832,21 @@ export class TacticalScreen implements GameScreen {
       this.host.say("In the ordnance phase: N mine, T torpedo (1-6 boost), K nuke, Enter launch or skip.", "info");
     }
     this.render();
+  }
+
+  /** Why no ship may launch this kind now, in the rules' words: one item per ship per turn first. */
+  private noLaunchWhy(kind: string): string {
+    const launched = ((this.v()["launched"] as string[] | undefined) ?? []).map(String);
+    const mine = this.ownShips().filter((s) => !s.destroyed);
+    const done = launched.filter((id) => mine.some((s) => s.id === id));
+    const others = mine.filter((s) => !done.includes(s.id));
+    const canAny = this.launchKinds();
+    if (done.length && (!canAny.length || this.selected && done.includes(this.selected))) {
+      const who = this.selected && done.includes(this.selected) ? this.name(this.selected) : this.names(done);
+      return `Each ship launches one item per turn: ${who} already launched this turn${canAny.length ? "" : "; Enter ends the ordnance phase"}.`;
+    }
+    void others;
+    return `No ship can launch a ${kind} now (${kind === "torpedo" ? "warships only, " : ""}it needs free cargo mass for the ${kind}, the scenario must allow it${kind === "mine" ? ", and a mine needs a burn that leaves the hex" : ""}).`;
   }
 
   private launchEntry(): LegalEntry | null {
@@ -661,17 +892,21 @@ export class TacticalScreen implements GameScreen {
     return ((end?.note?.["attacks"] as Record<string, OddsBlock & { ships: string[] }> | undefined)?.[t]) ?? null;
   }
 
+  private pickTarget(id: string, viaKey: boolean): void {
+    this.target = id;
+    this.attackerMode = "all";
+    const t = this.ships().find((s) => s.id === id) ?? this.ordnanceList().find((o) => o.id === id);
+    if (t && viaKey) this.view?.centreOn(t.position as unknown as Hex);
+    const p = this.attackPreview();
+    this.host.say(`Target: ${this.name(id)}${p ? `. ${cap(this.oddsWords(p))}` : ""}. Enter (or Attack) to fire, Esc to clear.`, "info");
+  }
+
   private combatKey(intent: Intent): void {
     const targets = this.targets();
     if (intent.kind === "target") {
       if (!targets.length) return this.host.say("No enemy is in sight of a ship that may fire: Enter ends combat.", "warn");
       const i = this.target ? targets.indexOf(this.target) : -1;
-      this.target = targets[(i + intent.step + targets.length) % targets.length]!;
-      this.attackerMode = "all";
-      const t = this.ships().find((s) => s.id === this.target);
-      if (t) this.view?.centreOn(t.position);
-      const p = this.attackPreview();
-      this.host.say(`Target ${this.target}${p ? `: ${this.oddsWords(p)}` : ""}.`, "info");
+      this.pickTarget(targets[(i + intent.step + targets.length) % targets.length]!, true);
     } else if (intent.kind === "attacker") {
       if (!this.target) return this.host.say("Pick a target first with [ or ].", "warn");
       const able = this.attackerShips().filter((s) => {
@@ -682,12 +917,15 @@ export class TacticalScreen implements GameScreen {
       const i = modes.indexOf(this.attackerMode);
       this.attackerMode = modes[(i + intent.step + modes.length) % modes.length]!;
       const p = this.attackPreview();
-      this.host.say(`${this.attackerMode === "all" ? "Every ship that sees it fires" : `${this.attackerMode} fires alone`}${p ? `: ${this.oddsWords(p)}` : ""}.`, "info");
+      this.host.say(`${this.attackerMode === "all" ? "Every ship that sees it fires" : `${cap(this.name(this.attackerMode))} fires alone`}${p ? `: ${this.oddsWords(p)}` : ""}.`, "info");
     } else if (intent.kind === "confirm") {
       const legal = this.legal();
       if (!this.target) {
         const end = legal.find((e) => e.action.type === "end_combat");
-        if (end) return this.send([end.action]);
+        if (end) {
+          this.host.say("Combat ended.", "info");
+          return this.send([end.action]);
+        }
         return;
       }
       const t = this.target;
@@ -701,6 +939,7 @@ export class TacticalScreen implements GameScreen {
       }
       acts.push({ type: "fire", target: t, strength: null });
       this.host.sound("fire");
+      this.host.say(`Firing at ${this.name(t)}…`, "info");
       this.target = null;
       this.send(acts, true);
     } else {
@@ -713,24 +952,58 @@ export class TacticalScreen implements GameScreen {
     const list = this.actableShips().length ? this.actableShips() : this.ownShips().map((s) => s.id);
     if (!list.length) return this.host.say("You have no ship that can act now.", "info");
     const i = this.selected ? list.indexOf(this.selected) : -1;
-    this.selected = list[(i + step + list.length) % list.length]!;
-    const s = this.ships().find((x) => x.id === this.selected);
-    if (s) this.view?.centreOn(s.position);
-    this.host.say(`Selected ${this.selected}${s ? ` (${s.type}, fuel ${s.fuel ?? "∞"})` : ""}.`, "info");
+    this.select(list[(i + step + list.length) % list.length]!, true);
+  }
+
+  private select(id: string, centre: boolean): void {
+    this.selected = id;
+    this.overloadMode = false;
+    const s = this.ships().find((x) => x.id === id);
+    if (s && centre && this.view) this.view.centreOn(s.position, Math.max(this.view.camera.zoom, this.focusZoom(s)));
+    this.host.say(`Selected ${this.name(id)}${s ? ` (${s.landed ? "landed" : velocityWords(s.velocity)}, fuel ${s.fuel ?? "unlimited"})` : ""}.`, "info");
     this.host.sound("select");
     this.render();
+  }
+
+  /** The own ship drawn under a point (world units), if any: a ship wins a click over a burn arrow. */
+  private shipAtPoint(world: [number, number]): ShipView | null {
+    const ships = this.ships().filter((s) => !s.destroyed);
+    let best: ShipView | null = null;
+    let bestD = Infinity;
+    for (const s of ships) {
+      if (s.owner !== this.snap?.seat) continue;
+      const p = shipDrawPos(s, ships);
+      const d = Math.hypot(p.x - world[0], p.y - world[1]);
+      const reach = p.shared > 1 ? 0.3 : 0.42;
+      if (d < reach && d < bestD) {
+        best = s;
+        bestD = d;
+      }
+    }
+    return best;
   }
 
   private click(world: [number, number], h: Hex): void {
     const ph = this.phaseName();
     const legal = this.legal();
+    // a ship of yours under the pointer is selected, even where a burn arrow points at its hex
+    const ownHit = this.shipAtPoint(world);
+    if (ownHit && ownHit.id !== this.selected && !(ph === "combat" && this.snap?.to_act && this.target)) {
+      this.select(ownHit.id, false);
+      return;
+    }
     if (ph === "astrogation" && this.selected && ordersOf(legal, this.selected).length) {
-      const a = burnArrows(legal, this.selected);
-      const d = arrowAt(a.arrows, world, (x) => pixel(x));
-      if (d !== null) return this.astrogation({ kind: "burn", dir: d, overload: (this.choices.get(this.selected)?.burn ?? null) !== null && this.choices.get(this.selected)?.burn !== d && this.shiftDown });
+      const c = this.choices.get(this.selected) ?? COAST;
+      const pick = this.overloadMode && c.burn !== null;
+      const a = pick ? overloadArrows(legal, this.selected, c.burn!) : burnArrows(legal, this.selected);
+      const d = arrowAt(a.arrows, world, (x) => pixel(x), 0.9, a.drift);
+      if (d !== null) {
+        const overload = pick || (c.burn !== null && c.burn !== d && this.shiftDown);
+        return this.astrogation({ kind: "burn", dir: d, overload });
+      }
       const near = a.arrows.find((x) => !x.legal && x.at[0] === h[0] && x.at[1] === h[1]);
       if (near) {
-        this.host.say(`No burn ${DIRECTION_NAMES[near.dir]} is possible for ${this.selected}.`, "warn");
+        this.host.say(`No ${pick ? "overload" : "burn"} ${DIR_WORD[near.dir]} is possible for ${this.name(this.selected)}.`, "warn");
         return;
       }
     }
@@ -739,32 +1012,25 @@ export class TacticalScreen implements GameScreen {
     const enemy = here.find((s) => s.owner !== this.snap?.seat);
     if (enemy && ph === "combat" && this.snap?.to_act) {
       if (!this.targets().includes(enemy.id)) {
-        this.host.say(`${enemy.id} cannot be attacked now (landed, hidden, already attacked, or a body blocks the line of sight).`, "warn");
+        this.host.say(`${cap(this.name(enemy.id))} cannot be attacked now (landed, hidden, already attacked, or a body blocks the line of sight).`, "warn");
         return;
       }
-      this.target = enemy.id;
-      this.attackerMode = "all";
-      const p = this.attackPreview();
-      this.host.say(`Target ${enemy.id}${p ? `: ${this.oddsWords(p)}` : ""}. Enter to attack.`, "info");
+      this.pickTarget(enemy.id, false);
       this.render();
       return;
     }
     if (own) {
       const ids = here.filter((s) => s.owner === this.snap?.seat).map((s) => s.id);
       const i = this.selected ? ids.indexOf(this.selected) : -1;
-      this.selected = ids[(i + 1) % ids.length]!;
-      this.host.sound("select");
-      this.render();
+      this.select(ids[(i + 1) % ids.length]!, false);
       return;
     }
     if (enemy) {
-      this.host.say(`${enemy.type} ${enemy.id} (enemy), velocity ${vec(enemy.velocity)}.`, "info");
+      this.host.say(`${cap(this.name(enemy.id))}, ${this.place(enemy.position)}, ${velocityWords(enemy.velocity)}.`, "info");
       return;
     }
     this.hover = h;
   }
-
-  private shiftDown = false;
 
   // --- sending ---------------------------------------------------------------------------------------------
   /** Submit `acts` one by one, each matched against the legal list of the snapshot current when it is sent. */
@@ -773,8 +1039,6 @@ export class TacticalScreen implements GameScreen {
     this.looseFire = loose;
     this.pump();
   }
-
-  private looseFire = false;
 
   private pump(): void {
     const s = this.snap;
@@ -811,10 +1075,67 @@ export class TacticalScreen implements GameScreen {
   }
 
   private actionWords(a: Act): string {
-    if (a.type === "order") return `The order for ${a["ship"]}`;
-    if (a.type === "fire") return `The attack on ${a["target"]}`;
-    if (a.type === "add_attacker") return `Adding ${a["ship"]} to the attack`;
-    return a.type.replace(/_/g, " ");
+    if (a.type === "order") return `The order for ${this.name(String(a["ship"]))}`;
+    if (a.type === "fire") return `The attack on ${this.name(String(a["target"]))}`;
+    if (a.type === "add_attacker") return `Adding ${this.name(String(a["ship"]))} to the attack`;
+    return cap(a.type.replace(/_/g, " "));
+  }
+
+  // --- the rules' surrender of ships ---------------------------------------------------------------------------
+  /** The rules' surrender: its own dialog, its own buttons; nothing else arms it and it arms nothing else. */
+  private openSurrender(): void {
+    const sur = this.legal().find((x) => x.action.type === "surrender");
+    if (!sur || this.surrenderBox) return;
+    this.riskArmed = null;
+    const back = el("div", "tac-modal-back");
+    const box = el("div", "tac-modal");
+    box.setAttribute("role", "alertdialog");
+    box.setAttribute("aria-modal", "true");
+    box.setAttribute("aria-labelledby", "tac-surrender-title");
+    box.setAttribute("aria-describedby", "tac-surrender-text");
+    const h = el("h2", undefined, "Surrender your ships?");
+    h.id = "tac-surrender-title";
+    const mine = this.ownShips().filter((s) => s.control === "own");
+    const p = el("p", undefined, `The rules' surrender: ${this.names(mine.map((s) => s.id)) || "your ships"} ${mine.length > 1 ? "strike their colours" : "strikes its colours"}. ` +
+      "Surrendered ships cannot attack, and the enemy may take their fuel and cargo. This cannot be taken back. " +
+      "(To leave the match instead, use Resign.)");
+    p.id = "tac-surrender-text";
+    const row = el("div", "tac-row");
+    const keep = this.button("Keep fighting", () => this.closeSurrender(), "primary");
+    const yes = this.button("Surrender my ships", () => {
+      this.closeSurrender();
+      const still = this.legal().find((x) => x.action.type === "surrender");
+      if (still) this.send([still.action]);
+    }, "danger");
+    row.append(keep, yes);
+    box.append(h, p, row);
+    back.append(box);
+    back.addEventListener("click", (e) => {
+      if (e.target === back) this.closeSurrender();
+    });
+    document.body.append(back);
+    this.surrenderBox = back;
+    keep.focus();
+  }
+
+  private closeSurrender(): void {
+    if (!this.surrenderBox) return;
+    this.surrenderBox.remove();
+    this.surrenderBox = null;
+    this.els.canvas.focus({ preventScroll: true });
+  }
+
+  /** Keys while the surrender dialog is open: Esc cancels, Tab stays inside, Enter/Space press the focused
+   *  button (Keep fighting first), every other key is held back from the game. */
+  private surrenderKey(e: KeyboardEvent): boolean {
+    const box = this.surrenderBox!;
+    if (e.key === "Escape") {
+      this.closeSurrender();
+      return true;
+    }
+    if (trapFocus(box, e)) return false;
+    if ((e.key === "Enter" || e.key === " ") && box.contains(document.activeElement)) return false;
+    return true;
   }
 
   // --- the assistant and the hint ----------------------------------------------------------------------------
@@ -824,7 +1145,7 @@ export class TacticalScreen implements GameScreen {
     if (!this.host.request) return this.host.say("The assistant needs a connection to the server.", "warn");
     const goal = this.goalRequest();
     if (!goal) return this.host.say("Hover a hex or a body as the destination, then press P (or use the Plan button for your objective).", "info");
-    this.host.say(`Planning a course for ${ship}…`, "info");
+    this.host.say(`Planning a course for ${this.name(ship)}…`, "info");
     try {
       const msg = await this.host.request({ type: "advise", request: { ship, goal } });
       const advice = msg["advice"] as { found: boolean; turns: number; steps: PlanStep[]; reason: string | null };
@@ -835,7 +1156,7 @@ export class TacticalScreen implements GameScreen {
         this.plan = advice.steps;
         this.planFor = ship;
         const last = advice.steps[advice.steps.length - 1]!;
-        this.host.say(`Plan: ${advice.turns} turn(s), ending ${last.outcome === "landing" ? `landed${last.body ? " on " + last.body : ""}` : `at ${last.destination}`} with ${last.fuel_after ?? "∞"} fuel. B applies the first burn.`, "info");
+        this.host.say(`Plan: ${advice.turns} turn(s), ending ${last.outcome === "landing" ? `landed${last.body ? " on " + last.body : ""}` : this.place(last.destination)} with ${last.fuel_after ?? "unlimited"} fuel. B applies the first burn.`, "info");
       }
     } catch (e) {
       this.host.say(`The assistant refused: ${(e as { message?: string }).message ?? e}`, "error");
@@ -879,8 +1200,8 @@ export class TacticalScreen implements GameScreen {
       this.host.say("The plan no longer fits this ship's position: press P to plan again.", "warn");
       return;
     }
-    this.choices.set(ship, c);
-    this.host.say(`Plan applied to ${ship}: ${c.burn === null ? "coast" : `burn ${DIRECTION_NAMES[c.burn]}`}${c.land ? ", land" : ""}. Enter to confirm.`, "info");
+    this.setChoice(ship, c);
+    this.host.say(`Plan applied to ${this.name(ship)}: ${burnWords(c.burn, c.overload)}${c.land ? ", land" : ""}. Enter to confirm.`, "info");
     this.render();
   }
 
@@ -897,16 +1218,17 @@ export class TacticalScreen implements GameScreen {
         return;
       }
       const action = msg["action"] as Act;
-      const text = this.actionWords(action);
       if (action.type === "order") {
         const c = choiceOf(action);
         this.selected = String(action["ship"]);
-        this.choices.set(this.selected, c);
-        this.host.say(`Hint: ${action["ship"]} ${c.burn === null ? "coasts" : `burns ${DIRECTION_NAMES[c.burn]}${c.overload !== null ? ` and overloads ${DIRECTION_NAMES[c.overload]}` : ""}`}${c.land ? " and lands" : ""} (set for you; Enter to confirm).`, "info");
+        this.setChoice(this.selected, c);
+        this.host.say(`Hint: ${this.name(this.selected)} should ${burnWords(c.burn, c.overload)}${c.land ? " and land" : ""} (set for you; Enter to confirm).`, "info");
       } else if (action.type === "fire" || action.type === "add_attacker") {
-        this.host.say(`Hint: ${action.type === "fire" ? `attack ${action["target"]}` : `attack with ${action["ship"]}`}.`, "info");
+        const t = action.type === "fire" ? String(action["target"]) : null;
+        if (t && this.targets().includes(t)) this.target = t;
+        this.host.say(`Hint: ${action.type === "fire" ? `attack ${this.name(String(action["target"]))}` : `attack with ${this.name(String(action["ship"]))}`}.`, "info");
       } else {
-        this.host.say(`Hint: ${String(msg["text"] ?? text)}.`, "info");
+        this.host.say(`Hint: ${String(msg["text"] ?? this.actionWords(action))}.`, "info");
       }
     } catch (e) {
       this.host.say(`No hint: ${(e as { message?: string }).message ?? e}`, "warn");
@@ -916,23 +1238,29 @@ export class TacticalScreen implements GameScreen {
 
   // --- words -------------------------------------------------------------------------------------------------
   private courseWords(ship: string, c: OrderChoice, n: CourseNote): string {
-    const burn = c.burn === null ? "coast" : `burn ${DIRECTION_NAMES[c.burn]}${c.overload !== null ? ` + overload ${DIRECTION_NAMES[c.overload]}` : ""}`;
-    const parts = [`${ship}: ${burn}`, `v ${vec(n.velocity_before)} → v′ ${vec(n.velocity)}`, `to ${n.destination}`];
+    const parts = [`${cap(this.name(ship))}: ${burnWords(c.burn, c.overload)}`, `${velocityWords(n.velocity_before)} → ${velocityWords(n.velocity)}`, `ends ${this.courseEnd(n)}`];
     if (n.fuel_after !== null) parts.push(`fuel ${n.fuel_before} → ${n.fuel_after}`);
     if (n.outcome === "crash") parts.push(`CRASH into ${n.body ?? "a body"}`);
     else if (n.off_map && !n.escapes) parts.push("leaves the map: the ship is lost");
     else if (n.escapes) parts.push("escapes");
     else if (n.outcome === "landing") parts.push(`lands on ${n.body}`);
+    for (const w of warningsOf(n)) parts.push(`⚠ ${w.text}`);
     const g = n.gravity_queued.filter((x) => !x.ignored);
-    if (g.length) parts.push(`next turn ${g.map((x) => `${x.body} pulls ${DIRECTION_NAMES[x.dir]}`).join(", ")}`);
-    if (n.orbit_after) parts.push(`in orbit of ${n.orbit_after}`);
+    if (g.length) parts.push(`next turn ${g.map((x) => `${x.body} pulls ${DIR_WORD[x.dir]}`).join(", ")}`);
     return parts.join(" · ");
   }
 
+  /** Where a course ends, in words. */
+  private courseEnd(n: CourseNote): string {
+    if (n.outcome === "landing") return `landed on ${n.body ?? "a base"}`;
+    if (n.orbit_after) return `in orbit of ${n.orbit_after}`;
+    return this.place(n.destination);
+  }
+
   private oddsWords(p: OddsBlock): string {
-    const mods = [p.range_mod ? `range −${p.range_mod}` : "", p.velocity_mod ? `velocity −${p.velocity_mod}` : "", p.heroism ? `heroism +${p.heroism}` : ""].filter(Boolean);
+    const mods = [p.range_mod ? `range −${p.range_mod}` : "", p.velocity_mod ? `speed −${p.velocity_mod}` : "", p.heroism ? `heroism +${p.heroism}` : ""].filter(Boolean);
     const hit = p.kind === "gun" ? p.hit_chance ?? 0 : p.destroy_chance ?? 0;
-    const counter = p.counter ? `; it counterattacks at ${p.counter.odds}` : "; no counterattack";
+    const counter = p.counter ? `; it counterattacks first at ${p.counter.odds}` : "; no counterattack";
     return `${p.attack} against ${p.defence} = ${p.odds}${mods.length ? ` (${mods.join(", ")})` : ""}, ${pct(hit)} to ${p.kind === "gun" ? "hit" : "destroy"}${p.kind === "gun" ? counter : ""}`;
   }
 
@@ -943,10 +1271,9 @@ export class TacticalScreen implements GameScreen {
     const s = this.snap;
     const v = this.v();
     const E = this.els;
-    // status: turn, phase, objective, checkpoints
+    // status: the objective, checkpoints
     E.status.replaceChildren();
     const me = s.seat !== null ? ((v["players"] as Record<string, unknown>[]) ?? [])[s.seat] : null;
-    // the shell's banner names the turn, the phase and who moves; the panel starts with the objective
     const obj = this.objective();
     if (me) {
       const rules = (v["rules"] ?? {}) as Record<string, unknown>;
@@ -958,8 +1285,7 @@ export class TacticalScreen implements GameScreen {
         const row = el("div", "tac-checkpoints");
         for (const c of cps) {
           const done = ((me["visited"] as string[]) ?? []).includes(c);
-          const chip = el("span", `tac-chip${done ? " done" : ""}`, `${done ? "✓ " : ""}${c}`);
-          row.append(chip);
+          row.append(el("span", `tac-chip${done ? " done" : ""}`, `${done ? "✓ " : ""}${c}`));
         }
         E.status.append(row);
       }
@@ -967,7 +1293,16 @@ export class TacticalScreen implements GameScreen {
       if (unseen) E.status.append(el("p", "tac-muted", `${unseen} enemy ship${unseen > 1 ? "s" : ""} not detected`));
     }
     E.objective.textContent = obj ? `→ ${obj.name}` : "";
-    // ships
+    this.renderShips();
+    this.renderDetail();
+    this.renderRolls();
+    this.renderControls();
+  }
+
+  private renderShips(): void {
+    const E = this.els;
+    const s = this.snap!;
+    const v = this.v();
     E.ships.replaceChildren();
     const ownShips = this.ownShips();
     if (s.seat !== null) {
@@ -980,16 +1315,14 @@ export class TacticalScreen implements GameScreen {
         b.type = "button";
         const c = this.choices.get(sh.id);
         const given = sh.id in orders;
-        const state = given ? "order given" : c ? (c.burn === null ? "coast" : `burn ${DIRECTION_NAMES[c.burn]}${c.overload !== null ? "+" + DIRECTION_NAMES[c.overload] : ""}`) : "";
-        b.innerHTML = "";
-        b.append(el("span", "tac-ship-name", `${sh.id} · ${sh.type}`), el("span", "tac-ship-stats",
-          `fuel ${sh.fuel ?? "∞"} · v ${vec(sh.velocity)}${sh.passengers ? ` · ${sh.passengers} passengers` : ""}${sh.cargo_used ? ` · cargo used ${sh.cargo_used}` : ""}${sh.landed ? " · landed" : ""}${sh.disabled ? ` · disabled ${sh.disabled}` : ""}${state ? ` · ${state}` : ""}`));
+        const state = given ? "order given" : c ? burnWords(c.burn, c.overload) : "";
+        b.append(el("span", "tac-ship-name", cap(this.labels.get(sh.id) ?? className(sh.type))), el("span", "tac-ship-stats",
+          [`fuel ${sh.fuel ?? "unlimited"}`, sh.landed ? `landed ${this.place(sh.position).replace(/^at /, "at ")}` : velocityWords(sh.velocity),
+            sh.passengers ? `${sh.passengers} passengers` : "", sh.cargo_used ? `cargo used ${sh.cargo_used}` : "",
+            sh.disabled ? `disabled ${sh.disabled} turn${sh.disabled > 1 ? "s" : ""}` : "", sh.control === "surrendered" ? "surrendered" : sh.control === "captured" ? "captured" : "",
+            state].filter(Boolean).join(" · ")));
         b.setAttribute("aria-pressed", String(sh.id === this.selected));
-        b.onclick = () => {
-          this.selected = sh.id;
-          this.view?.centreOn(sh.position);
-          this.render();
-        };
+        b.onclick = () => this.select(sh.id, true);
         li.append(b);
         list.append(li);
       }
@@ -1010,17 +1343,30 @@ export class TacticalScreen implements GameScreen {
         const b = el("button", "tac-ship tac-ship-other");
         b.type = "button";
         b.style.borderColor = sideColour(sh.owner, s.seat);
-        const name = el("span", "tac-ship-name", `${sh.id} · ${sh.type}${s.seat === null ? ` (${this.host.seatName(sh.owner)})` : ""}`);
+        const name = el("span", "tac-ship-name", cap(this.name(sh.id)));
         name.style.color = sideColour(sh.owner, s.seat);
-        b.append(name, el("span", "tac-ship-stats", `v ${vec(sh.velocity)} at ${sh.position.join(",")}${sh.landed ? " · landed" : ""}${sh.disabled ? ` · disabled ${sh.disabled}` : ""}`));
+        b.append(name, el("span", "tac-ship-stats", [sh.landed ? "landed" : velocityWords(sh.velocity), this.place(sh.position),
+          sh.disabled ? `disabled ${sh.disabled} turn${sh.disabled > 1 ? "s" : ""}` : "", sh.control === "surrendered" ? "surrendered" : ""].filter(Boolean).join(" · ")));
         b.onclick = () => this.view?.centreOn(sh.position);
         li.append(b);
         list.append(li);
       }
       E.ships.append(list);
     }
-    this.renderDetail();
-    this.renderControls();
+  }
+
+  /** The dice rolled lately (this player-turn and the one before), newest last, in words. */
+  private renderRolls(): void {
+    const E = this.els;
+    E.rolls.replaceChildren();
+    if (!this.rolls.length) return;
+    E.rolls.append(el("h2", undefined, "Latest dice"));
+    const list = el("ul", "tac-facts tac-rolllist");
+    for (const r of this.rolls.slice(-6)) {
+      const li = el("li", r.result !== "-" || r.destroyed ? "tac-hit" : "tac-miss", this.rollSentence(r));
+      list.append(li);
+    }
+    E.rolls.append(list);
   }
 
   private renderDetail(): void {
@@ -1035,60 +1381,65 @@ export class TacticalScreen implements GameScreen {
       const n = entry?.note as unknown as CourseNote | undefined;
       if (n) {
         const eq = el("p", "tac-equation");
-        const burnV = [n.velocity[0] - n.velocity_before[0], n.velocity[1] - n.velocity_before[1]];
-        eq.textContent = `v ${vec(n.velocity_before)} + ${c.burn === null ? "no burn" : `burn ${DIRECTION_NAMES[c.burn]}${c.overload !== null ? "+" + DIRECTION_NAMES[c.overload] : ""}`}${n.gravity_queued.length || burnV.join() !== "0,0" ? "" : ""} = v′ ${vec(n.velocity)}`;
-        E.detail.append(el("h2", undefined, `${sel}: course preview`), eq);
+        eq.textContent = `${cap(velocityWords(n.velocity_before))} + ${c.burn === null ? "no burn" : c.overload === null ? `burn ${dirKey(c.burn)}` : `burn ${dirKey(c.burn)} + ${dirKey(c.overload)}`} → ${velocityWords(n.velocity)}`;
+        E.detail.append(el("h2", undefined, `${cap(this.labels.get(sel) ?? "ship")}: course preview`), eq);
         const facts = el("ul", "tac-facts");
-        facts.append(el("li", undefined, `Ends at ${n.destination}${n.orbit_after ? ` (orbiting ${n.orbit_after})` : ""}`));
+        facts.append(el("li", undefined, `Ends ${this.courseEnd(n)}`));
         if (n.fuel_after !== null) facts.append(el("li", undefined, `Fuel ${n.fuel_before} → ${n.fuel_after}`));
-        const warn = n.outcome === "crash" ? `CRASH into ${n.body ?? "a body"} at ${n.crash_hex}` : n.off_map && !n.escapes ? "Leaves the map: the ship is lost" : "";
+        const warn = n.outcome === "crash" ? `CRASH into ${n.body ?? "a body"}` : n.off_map && !n.escapes ? "Leaves the map: the ship is lost" : "";
         if (warn) facts.append(el("li", "tac-warn", `⚠ ${warn}`));
+        for (const w of warningsOf(n)) facts.append(el("li", "tac-warn", `⚠ ${w.text}`));
         if (n.escapes) facts.append(el("li", "tac-good", "Escapes off the north edge"));
         if (n.outcome === "landing") facts.append(el("li", "tac-good", n.start === n.destination && n.fuel_spent === 0 ? `Stays landed on ${n.body}` : `Lands on ${n.body}`));
-        for (const g of n.gravity_queued) facts.append(el("li", g.ignored ? "tac-muted" : undefined, `${g.ignored ? "Ignored" : "Next turn"}: ${g.body} ${g.weak ? "(weak) " : ""}pulls ${DIRECTION_NAMES[g.dir]} at ${g.hex}`));
+        for (const g of n.gravity_queued) facts.append(el("li", g.ignored ? "tac-muted" : undefined, `${g.ignored ? "Ignored" : "Next turn"}: ${g.body}${g.weak ? " (weak)" : ""} pulls ${DIR_WORD[g.dir]} ${DIR_ARROW[g.dir]}`));
         if (n.ignorable_weak.length && !c.weak.length) facts.append(el("li", "tac-muted", "V: ignore the weak gravity on this course"));
         if (hasLandVariant(legal, sel, c.burn) && !c.land) facts.append(el("li", "tac-muted", "G: land with this burn"));
+        if (this.overloadMode) facts.append(el("li", "tac-note", "Overload: pick the second direction (arrows from the first burn's hex)"));
         E.detail.append(facts);
       }
       if (this.plan && this.planFor === sel) {
         const last = this.plan[this.plan.length - 1]!;
-        E.detail.append(el("p", "tac-plan", `Assistant: ${this.plan.length} turn(s) to ${last.outcome === "landing" ? `land${last.body ? " on " + last.body : ""}` : last.destination}, fuel left ${last.fuel_after ?? "∞"}. B applies turn 1.`));
+        E.detail.append(el("p", "tac-plan", `Assistant: ${this.plan.length} turn(s) to ${last.outcome === "landing" ? `land${last.body ? " on " + last.body : ""}` : this.place(last.destination)}, fuel left ${last.fuel_after ?? "unlimited"}. B applies turn 1.`));
       }
     } else if (ph === "combat" && this.snap?.to_act) {
       const p = this.attackPreview();
       if (this.target && p) {
-        E.detail.append(el("h2", undefined, `Attack on ${this.target}`));
-        E.detail.append(el("p", "tac-equation", `${p.attack} vs ${p.defence} → ${p.odds}`));
+        E.detail.append(el("h2", undefined, `Attack on ${this.name(this.target)}`));
+        E.detail.append(el("p", "tac-equation", `${p.attack} against ${p.defence} → odds ${p.odds}`));
         const facts = el("ul", "tac-facts");
-        facts.append(el("li", undefined, `Attackers: ${p.ships.join(", ") || "the group"} (${this.attackerMode === "all" ? "all" : "one"}; { } to change)`));
-        facts.append(el("li", undefined, `Range −${p.range_mod}, velocity −${p.velocity_mod}${p.heroism ? `, heroism +${p.heroism}` : ""}`));
+        facts.append(el("li", undefined, `Attackers: ${cap(this.names(p.ships)) || "the group"} (${this.attackerMode === "all" ? "every ship that sees it" : "one ship"}; { } to change)`));
+        facts.append(el("li", undefined, `Range −${p.range_mod}, relative speed −${p.velocity_mod}${p.heroism ? `, heroism +${p.heroism}` : ""}`));
         const odds = Object.entries(p.chances).map(([r, k]) => `${r === "-" ? "miss" : r} ${pct(k)}`).join(" · ");
         facts.append(el("li", undefined, odds));
         if ((p.kind === "gun" ? p.hit_chance : p.destroy_chance) === 0) facts.append(el("li", "tac-warn", "No roll can do damage at this range and speed: close in first, or end combat"));
-        if (p.counter) facts.append(el("li", "tac-warn", `Counterattack first: ${p.counter.ships.join(", ")} at ${p.counter.odds} on ${p.counter.target} (${Object.entries(p.counter.chances).filter(([r]) => r !== "-").map(([r, k]) => `${r} ${pct(k)}`).join(", ") || "no damage possible"})`));
+        if (p.counter) facts.append(el("li", "tac-warn", `Counterattack first: ${this.names(p.counter.ships)} at ${p.counter.odds} on ${this.name(p.counter.target)} (${Object.entries(p.counter.chances).filter(([r]) => r !== "-").map(([r, k]) => `${r} ${pct(k)}`).join(", ") || "no damage possible"})`));
         else if (p.kind === "gun") facts.append(el("li", "tac-good", "It cannot counterattack"));
         E.detail.append(facts);
       } else {
         const n = this.targets().length;
-        E.detail.append(el("p", undefined, n ? `${n} target(s) in sight: [ ] or click an enemy ship.` : "No target in sight: Enter ends combat."));
+        E.detail.append(el("p", undefined, n ? `${n} target${n > 1 ? "s" : ""} in sight: [ ] or click an enemy ship, then Attack.` : "No more targets in sight: End combat (Enter)."));
       }
     } else if (ph === "ordnance" && this.snap?.to_act) {
       const l = this.launch;
-      E.detail.append(el("p", undefined, l ? `${l.kind} from ${l.ship}${l.boost ? `, boost ${l.boost} ${DIRECTION_NAMES[l.dir ?? 0]}` : ""}: Enter to launch, Esc to cancel.` : "N mine, T torpedo, K nuke, or Enter to skip."));
+      const kinds = this.launchKinds();
+      E.detail.append(el("p", undefined, l ? `A ${l.kind} from ${this.name(l.ship)}${l.boost ? `, boosted ${l.boost} ${l.boost > 1 ? "hexes" : "hex"} ${DIR_WORD[l.dir ?? 0]}` : ""}: Enter to launch, Esc to cancel.`
+        : kinds.length ? `${kinds.map((k) => `${k === "mine" ? "N" : k === "torpedo" ? "T" : "K"} ${k}`).join(", ")}, or Skip (Enter).`
+          : (this.v()["launched"] as unknown[] | undefined)?.length ? "Each ship launches one item per turn and every ship that could has launched: End the phase (Enter)." : "Nothing can be launched now: Skip (Enter)."));
       const n = this.launchEntry()?.note as unknown as LaunchNote | undefined;
       if (n) {
         const facts = el("ul", "tac-facts");
-        facts.append(el("li", undefined, `v (${n.velocity.join(", ")}): this turn ${n.start} → ${n.destination}, then ${n.next_destination}; it lasts ${n.turns} moves`));
-        const words = launchHitWords(n);
+        facts.append(el("li", undefined, `${cap(velocityWords(n.velocity))}: this turn it ends ${this.place(n.destination)}, then drifts ${this.place(n.next_destination)}; it lasts ${n.turns} moves`));
+        const words = launchHitWords(n, (id) => this.name(id), (id) => this.name(id));
         const own = Boolean(n.first_hit?.own?.length);
-        if (words) facts.append(el("li", n.first_hit?.what === "ships" && !own ? "tac-good" : "tac-warn", `It ${words}${n.first_hit ? ` at ${n.first_hit.hex}` : ""} this turn`));
+        const where = n.first_hit && n.first_hit.what !== "body" ? `, ${this.place(n.first_hit.hex)}` : "";
+        if (words) facts.append(el("li", n.first_hit?.what === "ships" && !own ? "tac-good" : "tac-warn", `It ${words}${where} this turn`));
         else facts.append(el("li", "tac-good", "Nothing in its way this turn"));
         E.detail.append(facts);
       }
     } else if (this.snap?.status === "over") {
       const r = this.snap.result;
       const seat = this.snap.seat;
-      const head = !r ? "Game over" : !r.winners.length ? "Draw" : seat === null ? `${r.winners.map((w) => this.host.seatName(w)).join(", ")} won` : r.winners.includes(seat) ? "Victory" : "Defeat";
+      const head = !r ? "Game over" : !r.winners.length ? "Draw" : seat === null ? `${r.winners.map((w) => this.seatName(w)).join(", ")} won` : r.winners.includes(seat) ? "Victory" : "Defeat";
       const reason = r?.reason && !/^draw\.?$/i.test(r.reason) ? `: ${r.reason.replace(/: draw\.?$/i, "")}` : "";
       E.detail.append(el("p", "tac-result", head + reason));
     }
@@ -1106,55 +1457,90 @@ export class TacticalScreen implements GameScreen {
     const E = this.els;
     E.controls.replaceChildren();
     E.extra.replaceChildren();
+    E.actions.replaceChildren();
     const s = this.snap!;
     const ph = this.phaseName();
     const legal = this.legal();
+    E.actions.hidden = s.seat === null || s.status === "over";
     if (s.seat === null || s.status === "over") return;
     if (!s.to_act) {
       const chose = s.deciding.some((d) => d.seat === s.seat && d.submitted);
-      E.controls.append(el("p", "tac-muted", chose ? "Your choice is in: it is revealed when the opponent has chosen too." : "The opponent is moving. Your controls return on your turn."));
+      E.actions.append(el("p", "tac-muted", chose ? "Your choice is in: it is revealed when the opponent has chosen too." : "The opponent is moving. Your controls return on your turn."));
       return;
     }
-    const row = el("div", "tac-row");
+    const act = E.actions;
     if (ph === "astrogation") {
       const pad = el("div", "tac-burnpad");
-      pad.setAttribute("aria-label", "Burn direction");
+      pad.setAttribute("role", "group");
+      pad.setAttribute("aria-label", "Burn direction, as the arrows point on the map");
       const sel = this.selected;
-      // laid out as the arrows point on the map: up-left 3, up 2, up-right 1 / down-left 4, down 5, down-right 0
-      for (const d of [3, 2, 1, -1, -2, -1, 4, 5, 0]) {
-        if (d < 0) {
-          pad.append(el("span", d === -2 ? "tac-padship" : "", d === -2 ? "⬢" : ""));
-          continue;
-        }
-        const ok = sel ? Boolean(matchOrder(legal, sel, { burn: d, overload: null, land: false, weak: [] })) : false;
-        const b = this.button(`${d + 1} ${DIRECTION_NAMES[d]}`, () => this.act({ kind: "burn", dir: d, overload: false }), `tac-dir${(this.choices.get(sel ?? "")?.burn ?? -1) === d ? " on" : ""}`, `Burn ${DIRECTION_NAMES[d]} (key ${d + 1})`);
+      const c = this.choices.get(sel ?? "") ?? COAST;
+      const pick = this.overloadMode && c.burn !== null;
+      // laid out as the arrows point on the map: ↖ 4, ↑ 3, ↗ 2 / ↙ 5, ↓ 6, ↘ 1
+      for (const d of [3, 2, 1, 4, 5, 0]) {
+        const choice = pick ? { ...c, overload: d, land: false, weak: [] } : { burn: d, overload: null, land: false, weak: [] };
+        const ok = sel ? Boolean(matchOrder(legal, sel, choice)) : false;
+        const on = pick ? c.overload === d : c.burn === d;
+        const b = this.button(dirKey(d), () => this.act({ kind: "burn", dir: d, overload: pick }), `tac-dir${on ? " on" : ""}`,
+          `${pick ? "Overload" : "Burn"} ${DIR_WORD[d]} (key ${pick ? "Shift+" : ""}${d + 1})`);
+        b.setAttribute("aria-label", `${dirKey(d)}: ${pick ? "overload" : "burn"} ${DIR_WORD[d]}`);
         b.disabled = !ok;
         pad.append(b);
       }
       E.controls.append(pad);
+      const row = el("div", "tac-row");
+      const mayOverload = sel ? canOverload(legal, sel, null) : false;
+      if (mayOverload) {
+        const ov = this.button(this.overloadMode ? "Overload: pick ⤴" : "Overload +", () => this.act({ kind: "overload-mode" }), this.overloadMode ? "on" : "",
+          "A second burn in the same turn (warships, 2 fuel, once between resupplies): pick the first burn, then this, then a direction (Shift+1-6)");
+        ov.setAttribute("aria-pressed", String(this.overloadMode));
+        ov.disabled = c.burn === null || !canOverload(legal, sel!, c.burn);
+        row.append(ov);
+      }
       row.append(this.button("0 Coast", () => this.act({ kind: "clear" }), "", "Clear the burn (0)"),
-        this.button("Next ship ⇥", () => this.act({ kind: "next-ship", back: false }), "", "Tab"),
-        this.button("Confirm turn ⏎", () => this.act({ kind: "confirm" }), "primary", "Enter: send every order and end astrogation"));
+        this.button("Next ship ⇥", () => this.act({ kind: "next-ship", back: false }), "", "Tab"));
       E.controls.append(row);
       const row2 = el("div", "tac-row");
       row2.append(this.button("Plan to objective", () => this.planObjective(), "", "The assistant plans a course to your objective (P plans to the hovered hex)"),
         this.button("Apply plan (B)", () => this.act({ kind: "apply-plan" }), "", "Set the plan's first burn"));
       if (this.host.request && s.seats.some((x) => String(x).startsWith("bot:"))) row2.append(this.button("Hint (I)", () => this.act({ kind: "hint" }), "", "What the hard bot would do (games against a bot)"));
       E.controls.append(row2);
+      const undo = this.button("Undo", () => this.act({ kind: "undo" }), "", "Take back the last burn change (Z)");
+      undo.disabled = !this.undoStack.length;
+      undo.setAttribute("aria-keyshortcuts", "Z");
+      act.append(undo, this.button(this.riskArmed ? "Confirm anyway ⏎" : "Confirm turn ⏎", () => this.act({ kind: "confirm" }), this.riskArmed ? "primary warn" : "primary", "Enter: send every order and end astrogation"));
     } else if (ph === "ordnance") {
+      const row = el("div", "tac-row");
       for (const [k, kind] of [["N", "mine"], ["T", "torpedo"], ["K", "nuke"]] as const) {
-        const b = this.button(`${k} ${kind}`, () => this.act({ kind: "launch", ordnance: kind }), this.launch?.kind === kind ? "on" : "");
-        b.disabled = !legal.some((e) => e.action.type === "launch" && e.action["kind"] === kind);
-        row.append(b);
+        if (!legal.some((e) => e.action.type === "launch" && e.action["kind"] === kind)) continue;
+        row.append(this.button(`${k} ${kind}`, () => this.act({ kind: "launch", ordnance: kind }), this.launch?.kind === kind ? "on" : ""));
       }
-      for (const e of legal.filter((x) => x.action.type === "emplace_base")) row.append(this.button(`Emplace base (${e.action["ship"]})`, () => this.send([e.action])));
-      row.append(this.button(this.launch ? "Launch ⏎" : "Skip ⏎", () => this.act({ kind: "confirm" }), "primary"));
-      E.controls.append(row);
+      for (const e of legal.filter((x) => x.action.type === "emplace_base")) row.append(this.button(`Emplace the orbital base (${this.labels.get(String(e.action["ship"])) ?? "ship"})`, () => this.send([e.action])));
+      if (row.childElementCount) E.controls.append(row);
+      if (this.launch?.kind === "torpedo") {
+        const pad = el("div", "tac-burnpad");
+        pad.setAttribute("role", "group");
+        pad.setAttribute("aria-label", "Torpedo boost direction (press again for 2 hexes)");
+        for (const d of [3, 2, 1, 4, 5, 0]) {
+          const on = this.launch.dir === d && this.launch.boost > 0;
+          const b = this.button(`${dirKey(d)}${on ? ` ×${this.launch.boost}` : ""}`, () => this.act({ kind: "boost", dir: d }), `tac-dir${on ? " on" : ""}`, `Boost ${DIR_WORD[d]} (key ${d + 1}; again for 2 hexes)`);
+          b.setAttribute("aria-label", `${b.textContent}: boost ${DIR_WORD[d]}`);
+          pad.append(b);
+        }
+        E.controls.append(pad);
+      }
+      if (this.launch) act.append(this.button("Cancel", () => this.act({ kind: "cancel" }), "", "Esc"));
+      act.append(this.button(this.launch ? "Launch ⏎" : this.launchKinds().length ? "Skip ⏎" : "End ordnance ⏎", () => this.act({ kind: "confirm" }), "primary"));
     } else if (ph === "combat") {
-      row.append(this.button("[ Prev target", () => this.act({ kind: "target", step: -1 })), this.button("Next target ]", () => this.act({ kind: "target", step: 1 })),
-        this.button("{ } Attackers", () => this.act({ kind: "attacker", step: 1 })),
-        this.button(this.target ? "Attack ⏎" : "End combat ⏎", () => this.act({ kind: "confirm" }), "primary"));
-      E.controls.append(row);
+      const row = el("div", "tac-row");
+      const n = this.targets().length;
+      if (n) {
+        row.append(this.button("[ Prev target", () => this.act({ kind: "target", step: -1 })), this.button("Next target ]", () => this.act({ kind: "target", step: 1 })));
+        if (this.target) row.append(this.button("{ } Attackers", () => this.act({ kind: "attacker", step: 1 })));
+        E.controls.append(row);
+      }
+      if (this.target) act.append(this.button("Clear", () => this.act({ kind: "cancel" }), "", "Esc: no target"));
+      act.append(this.button(this.target ? "Attack ⏎" : "End combat ⏎", () => this.act({ kind: "confirm" }), "primary"));
     } else if (ph === "logistics") {
       // one row per (from, to, what) with its amounts as buttons
       const list = el("div", "tac-list");
@@ -1164,20 +1550,18 @@ export class TacticalScreen implements GameScreen {
         const k = `${a["source"]}|${a["target"]}|${a["kind"]}`;
         groups.set(k, [...(groups.get(k) ?? []), e]);
       }
-      const shipName = (id: unknown): string => {
-        const sh = this.ships().find((x) => x.id === id);
-        return sh ? `${sh.id} ${sh.type}` : String(id);
-      };
       for (const entries of groups.values()) {
         const a0 = entries[0]!.action;
+        const from = this.name(String(a0["source"]));
+        const to = this.name(String(a0["target"]));
         const row2 = el("div", "tac-transfer");
-        const title = el("span", "tac-transfer-what", `${a0["kind"]}: ${shipName(a0["source"])} → ${shipName(a0["target"])}`);
+        const title = el("span", "tac-transfer-what", `${cap(String(a0["kind"]))}: ${from} → ${to}`);
         const amounts = el("span", "tac-transfer-amounts");
         amounts.setAttribute("role", "group");
-        amounts.setAttribute("aria-label", `${a0["kind"]} from ${a0["source"]} to ${a0["target"]}: how many`);
+        amounts.setAttribute("aria-label", `${a0["kind"]} from ${from} to ${to}: how many`);
         for (const e of entries) {
-          const b = this.button(String(e.action["amount"]), () => this.send([e.action]), "tac-amount", `Transfer ${e.action["amount"]} ${a0["kind"]} from ${a0["source"]} to ${a0["target"]}`);
-          b.setAttribute("aria-label", `${e.action["amount"]} ${a0["kind"]} from ${a0["source"]} to ${a0["target"]}`);
+          const b = this.button(String(e.action["amount"]), () => this.send([e.action]), "tac-amount", `Transfer ${e.action["amount"]} ${a0["kind"]} from ${from} to ${to}`);
+          b.setAttribute("aria-label", `${e.action["amount"]} ${a0["kind"]} from ${from} to ${to}`);
           amounts.append(b);
         }
         row2.append(title, amounts);
@@ -1186,8 +1570,7 @@ export class TacticalScreen implements GameScreen {
       if (!groups.size) list.append(el("p", "tac-muted", "No transfer is possible now (ships must share a hex, at matching speed)."));
       E.extra.append(list);
       const end = legal.find((x) => x.action.type === "end_logistics");
-      if (end) row.append(this.button("Done ⏎", () => this.send([end.action]), "primary"));
-      E.controls.append(row);
+      if (end) act.append(this.button("Done ⏎", () => this.send([end.action]), "primary"));
     } else if (ph === "fleet_building") {
       const me = ((this.v()["players"] as Record<string, unknown>[]) ?? [])[s.seat];
       const credits = Number(me?.["credits"] ?? 0) - Number(me?.["spent"] ?? 0);
@@ -1196,29 +1579,22 @@ export class TacticalScreen implements GameScreen {
       // the view's purchases: [id, type, carrier] per item bought, one list per seat (the others' are hidden)
       const mine = ((this.v()["purchases"] as (unknown[][] | null)[] | undefined) ?? [])[s.seat] ?? [];
       for (const item of mine) bought.set(String(item[1]), (bought.get(String(item[1])) ?? 0) + 1);
-      E.controls.append(el("p", "tac-fleet", bought.size ? `Your fleet: ${[...bought].map(([t, n]) => `${n} ${t}`).join(", ")}` : "Your fleet: no ship yet"));
+      const word = (t: string): string => (t === "orbitalBaseCargo" ? "orbital base (cargo)" : className(t));
+      E.controls.append(el("p", "tac-fleet", bought.size ? `Your fleet: ${[...bought].map(([t, n]) => `${n} ${word(t)}`).join(", ")}` : "Your fleet: no ship yet"));
       const list = el("div", "tac-list");
       for (const e of legal.filter((x) => x.action.type === "buy")) {
         const n = e.note as { cost: number; credits_left: number } | undefined;
-        list.append(this.button(`${e.action["item"]}${e.action["carrier"] ? ` into ${e.action["carrier"]}` : ""} · ${n?.cost ?? "?"} MC`, () => this.send([e.action]), "", n ? `${n.credits_left} MC left after` : ""));
+        const carrier = e.action["carrier"] ? ` into ${this.labels.get(String(e.action["carrier"])) ?? "a transport"}` : "";
+        list.append(this.button(`${word(String(e.action["item"]))}${carrier} · ${n?.cost ?? "?"} MC`, () => this.send([e.action]), "", n ? `${n.credits_left} MC left after` : ""));
       }
       E.extra.append(list);
       const ready = legal.find((x) => x.action.type === "fleet_ready");
-      if (ready) row.append(this.button("Fleet ready ⏎", () => this.send([ready.action]), "primary"));
-      else row.append(el("p", "tac-muted", "Buy at least one ship."));
-      E.controls.append(row);
+      if (ready) act.append(this.button("Fleet ready ⏎", () => this.send([ready.action]), "primary"));
+      else act.append(el("p", "tac-muted", "Buy at least one ship."));
     }
     const sur = legal.find((x) => x.action.type === "surrender");
     if (sur) {
-      const b = this.button(this.surrenderArmed ? "Really surrender? Click again" : "Surrender", () => {
-        if (!this.surrenderArmed) {
-          this.surrenderArmed = true;
-          this.host.say("Click Surrender again to give up the game.", "warn");
-          this.renderControls();
-          return;
-        }
-        this.send([sur.action]);
-      }, "danger");
+      const b = this.button("Surrender ships…", () => this.openSurrender(), "danger", "The rules' surrender of your ships (its own confirmation)");
       E.extra.append(b);
     }
   }
@@ -1226,11 +1602,19 @@ export class TacticalScreen implements GameScreen {
   // --- camera helpers ------------------------------------------------------------------------------------------
   private centreOnFleet(): void {
     const own = this.ships().find((s) => s.id === this.selected && !s.destroyed) ?? this.ownShips()[0];
-    if (own && this.view) this.view.centreOn(own.position, Math.max(this.view.camera.zoom, FOCUS_ZOOM));
+    if (own && this.view) this.view.centreOn(own.position, Math.max(this.view.camera.zoom, this.focusZoom(own)));
+  }
+
+  /** The zoom to look at a ship: closer when it shares its hex (its mates are fanned out around the centre). */
+  private focusZoom(s: ShipView): number {
+    const mates = this.ships().filter((o) => !o.destroyed && o.position[0] === s.position[0] && o.position[1] === s.position[1]).length;
+    return mates > 2 ? FOCUS_ZOOM * 1.6 : mates > 1 ? FOCUS_ZOOM * 1.3 : FOCUS_ZOOM;
   }
 
   // --- gamepad ---------------------------------------------------------------------------------------------------
   private startGamepad(): void {
+    window.addEventListener("keydown", (e) => (this.shiftDown = e.shiftKey));
+    window.addEventListener("keyup", (e) => (this.shiftDown = e.shiftKey));
     if (typeof navigator === "undefined" || !("getGamepads" in navigator)) return;
     const map: Record<number, () => void> = {
       0: () => this.act({ kind: "confirm" }),
@@ -1267,8 +1651,6 @@ export class TacticalScreen implements GameScreen {
       this.host.say("Gamepad connected: A confirm, B cancel, LB/RB ships, D-pad targets.", "info");
     });
     this.padFrame = requestAnimationFrame(poll);
-    window.addEventListener("keydown", (e) => (this.shiftDown = e.shiftKey));
-    window.addEventListener("keyup", (e) => (this.shiftDown = e.shiftKey));
   }
 }
 

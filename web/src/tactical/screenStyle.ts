@@ -17,8 +17,25 @@ const CSS = `
 .tac-objective { position: absolute; left: 10px; top: 10px; padding: 3px 8px; border-radius: 6px; background: rgba(3,5,11,.78);
   color: #5fe39a; font-weight: 600; font-size: 13px; pointer-events: none; }
 .tac-objective:empty { display: none; }
-.tac-panel { flex: 0 0 300px; display: flex; flex-direction: column; gap: 10px; padding: 12px; overflow-y: auto;
-  background: #0a0f1d; border-left: 1px solid rgba(150,175,220,.18); }
+.tac-panel { flex: 0 0 300px; display: flex; flex-direction: column; min-height: 0; background: #0a0f1d;
+  border-left: 1px solid rgba(150,175,220,.18); }
+.tac-panel-body { flex: 1 1 auto; min-height: 0; overflow-y: auto; display: flex; flex-direction: column; gap: 10px; padding: 12px; }
+.tac-actions { flex: 0 0 auto; display: flex; flex-wrap: wrap; gap: 6px; justify-content: flex-end; align-items: center; padding: 8px 12px;
+  border-top: 1px solid rgba(150,175,220,.18); background: #0c1324; }
+.tac-actions[hidden] { display: none; }
+.tac-actions .tac-muted { margin: 0; flex: 1 1 100%; }
+.tac-actions .primary { flex: 1 1 auto; }
+.tac-rolls:empty { display: none; }
+.tac-rolllist .tac-hit { color: #ff9a9a; }
+.tac-rolllist .tac-miss { color: #aab5cc; }
+.tac-note { color: #ffb347; font-weight: 600; }
+.tac-btn.primary.warn { background: #7a2430; border-color: #ff7070; }
+.tac-modal-back { position: fixed; inset: 0; z-index: 50; display: flex; align-items: center; justify-content: center;
+  background: rgba(2, 4, 10, 0.72); padding: 16px; }
+.tac-modal { max-width: 420px; width: 100%; padding: 18px 20px; border-radius: 10px; border: 1px solid #a04848; background: #0c1324; color: #d7dff0;
+  font: 14px/1.45 system-ui, sans-serif; box-shadow: 0 10px 40px rgba(0,0,0,.6); }
+.tac-modal h2 { margin: 0 0 8px; font-size: 18px; color: #fff; }
+.tac-modal .tac-row { justify-content: flex-end; }
 .tac-panel h2 { margin: 0; font-size: 17px; color: #fff; }
 .tac-panel h2, .tac-panel h3 { margin: 0 0 4px; font-size: 14px; color: #fff; }
 .tac-panel p { margin: 2px 0; }
@@ -59,6 +76,7 @@ const CSS = `
 .tac-btn.danger { border-color: #a04848; color: #ff9a9a; background: transparent; align-self: flex-start; }
 .tac-btn.on { border-color: #ffe066; color: #ffe066; }
 .tac-burnpad { display: grid; grid-template-columns: repeat(3, 1fr); gap: 4px; max-width: 240px; }
+.tac-burnpad .tac-btn { font-size: 15px; }
 .tac-padship { display: flex; align-items: center; justify-content: center; color: #3ee0ff; font-size: 18px; }
 .tac-dir.on { border-color: #ffe066; color: #ffe066; }
 .tac-budget { font-weight: 700; color: #ffe066; }
@@ -73,10 +91,14 @@ const CSS = `
 @container (max-height: 560px) { .tac-minimap { display: none; } }
 @media (max-width: 760px) {
   .tac-root { flex-direction: column; }
-  .tac-board { flex: 0 0 62%; }
-  .tac-panel { flex: 1 1 auto; border-left: 0; border-top: 1px solid rgba(150,175,220,.18); padding: 8px 10px; }
+  .tac-board { flex: 0 0 52%; }
+  .tac-panel { flex: 1 1 auto; border-left: 0; border-top: 1px solid rgba(150,175,220,.18); }
+  .tac-panel-body { padding: 8px 10px; gap: 8px; }
+  .tac-actions { padding: 6px 10px; }
   .tac-readout { display: none; }
   .tac-btn { min-height: 40px; }
+  .tac-burnpad { max-width: none; }
+  .tac-ships { order: 5; }
 }
 @media (prefers-reduced-motion: reduce) { .tac-root * { transition: none !important; animation: none !important; } }
 `;

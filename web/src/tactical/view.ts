@@ -5,12 +5,13 @@
  * Owns the board view; the page (demo.ts, later the game screen) owns the HUD around it.
  */
 import { Camera } from "../shell/camera";
-import { fromPixel, type Hex, key, pixel, DIRECTION_NAMES } from "../shell/hex";
+import { fromPixel, type Hex, key, pixel } from "../shell/hex";
 import { attachPanZoom } from "../shell/input";
 import type { Board } from "./boardData";
 import { BoardLayer, BoardRenderer, baseColour } from "./boardLayer";
 import { Minimap } from "./minimap";
 import { COLORS, SIDE } from "./style";
+import { DIR_ARROW, DIR_WORD } from "./words";
 
 export interface ViewState {
   x: number;
@@ -208,15 +209,15 @@ export class BoardView {
     this.minimap.draw(this.camera, this.minimapMarks?.() ?? []);
   }
 
-  /** Words for what is at a hex: coordinates, body surface, gravity, base, asteroids, off the map. */
+  /** Words for what is at a hex: body surface, gravity, base, asteroids, off the map (never its coordinates). */
   describe(h: Hex): string {
     const idx = this.renderer.index;
-    const parts: string[] = [`hex ${h[0]}, ${h[1]}`];
+    const parts: string[] = [];
     const k = key(h);
     const surface = idx.surface.get(k);
     if (surface) parts.push(surface.destructive ? `${surface.name}: entering it destroys a ship` : `${surface.name} (surface: landing only at its bases, any other contact crashes)`);
     const g = idx.gravity.get(k);
-    if (g && !surface) parts.push(`${g.strength === "weak" ? "weak gravity (may be ignored once)" : "gravity"} toward ${g.body}, pulls ${DIRECTION_NAMES[g.dir]}`);
+    if (g && !surface) parts.push(`${g.strength === "weak" ? "weak gravity (may be ignored once)" : "gravity"} toward ${g.body}, pulls ${DIR_WORD[g.dir]} ${DIR_ARROW[g.dir]}`);
     const base = idx.base.get(k);
     if (base) {
       const colour = baseColour(base, this.renderer.options.perspective);
