@@ -273,7 +273,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     seatsBar.replaceChildren(
       ...room.seats.map((s) => {
         const li = el("li", "seat");
-        li.style.setProperty("--seat", st.screen?.seatColour?.(s.seat) ?? SEAT_COLOURS[s.seat % SEAT_COLOURS.length]!);
+        li.style.setProperty("--seat", st.screen?.seatColour?.(s.seat, st.seat) ?? SEAT_COLOURS[s.seat % SEAT_COLOURS.length]!);
         const dot = el("span", "dot");
         dot.setAttribute("aria-hidden", "true");
         const name = el("span", "seat-name", chipName(s.seat));
@@ -618,7 +618,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
   function addChat(m: ChatMessage): void {
     const li = el("li");
     const who = el("span", "chat-who", m.seat === st.seat ? "You" : m.name ?? seatName(m.seat));
-    who.style.color = st.screen?.seatColour?.(m.seat) ?? SEAT_COLOURS[m.seat % SEAT_COLOURS.length]!;
+    who.style.color = st.screen?.seatColour?.(m.seat, st.seat) ?? SEAT_COLOURS[m.seat % SEAT_COLOURS.length]!;
     li.append(who, el("span", "chat-text", m.text));
     chatList.append(li);
     chatList.scrollTop = chatList.scrollHeight;

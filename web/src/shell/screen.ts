@@ -79,9 +79,10 @@ export interface GameScreen {
   /** What the result's `scores` are in this game (the result dialog's column and a line saying how they are
    *  counted); without it the column is "Score". */
   scoreLabel?(): { title: string; help?: string };
-  /** A seat's colour as this screen draws its pieces (the seat chips and chat use it), e.g. tactical's "yours
-   *  cyan, the enemy orange" whichever seat you hold; without it the shell's seat colours apply. */
-  seatColour?(seat: number): string;
+  /** A seat's colour as this screen draws its pieces for a viewer (a seat, or null: a spectator); the seat chips
+   *  and chat use it, e.g. tactical's "yours cyan, the enemy orange" whichever seat you hold; without it the
+   *  shell's seat colours apply. */
+  seatColour?(seat: number, viewer: number | null): string;
   unmount?(): void;
 }
 

@@ -422,8 +422,9 @@ function burnArrows(ctx: CanvasRenderingContext2D, scene: Scene, px: (n: number)
     const [ax, ay] = P(arr.at);
     const chosen = scene.overloadPick ? scene.overloadDir === arr.dir : scene.chosenDir === arr.dir;
     const over = !scene.overloadPick && scene.overloadDir === arr.dir;
-    // the shaft from the drift hex's edge toward the next hex, stopping short of its centre (where a ship or a
-    // label may be); the key's badge on the hexside between
+    // the shaft from near the drift hex's edge toward the next hex, stopping short of its centre (where a ship
+    // or a label may be); the key's badge on the shaft just past the hexside, clear of ships fanned out in
+    // either hex and of their tags
     const x0 = dx + (ax - dx) * 0.36;
     const y0 = dy + (ay - dy) * 0.36;
     const x1 = dx + (ax - dx) * 0.78;
@@ -436,8 +437,8 @@ function burnArrows(ctx: CanvasRenderingContext2D, scene: Scene, px: (n: number)
     line(ctx, [[x0, y0], [x1, y1]]);
     arrowHead(ctx, x0, y0, x1, y1, px(chosen ? 11 : 9));
     if (arr.legal) {
-      const lx = dx + (ax - dx) * 0.5;
-      const ly = dy + (ay - dy) * 0.5;
+      const lx = dx + (ax - dx) * 0.6;
+      const ly = dy + (ay - dy) * 0.6;
       drawn.push({ kind: "badge", text: String(arr.dir + 1), x: lx, y: ly, hw: px(8), hh: px(8) });
       ctx.beginPath();
       ctx.arc(lx, ly, px(8), 0, Math.PI * 2);

@@ -201,8 +201,7 @@ export class TacticalScreen implements GameScreen {
   }
 
   /** The seats' colours as this screen draws them: yours cyan, the others orange (a spectator: seat 1 cyan). */
-  seatColour(seat: number): string {
-    const viewer = this.snap?.seat ?? null;
+  seatColour(seat: number, viewer: number | null = this.snap?.seat ?? null): string {
     return seat === (viewer ?? 0) ? SIDE.own : SIDE.enemy;
   }
 
