@@ -208,7 +208,9 @@ def test_overload_by_mouse_without_a_modifier(live_server, new_page):
 
 
 def test_confirm_in_view_with_five_ships(live_server, new_page, screenshots):
-    pg = play(live_server, new_page, scenario="fleet_action", seats=("human", "bot:easy"), seed=3, width=1400, height=900)
+    """Fleet Action: five corvettes of yours and five of the opponent's, all in sight."""
+    pg = play(live_server, new_page, scenario="fleet_action", seats=("human", "human"), seed=3, width=1400, height=900,
+              idler_buys=["corvette"] * 5)
     wait_phase(pg, "fleet_building")
     for _ in range(5):
         step = snap(pg)["step"]
@@ -219,8 +221,17 @@ def test_confirm_in_view_with_five_ships(live_server, new_page, screenshots):
     wait_phase(pg, "astrogation", timeout=60000)
     settle(pg)
     assert len([s for s in snap(pg)["view"]["ships"] if s["owner"] == 0]) == 5
-    assert in_view(pg, pg.locator("button.primary", has_text="Confirm"))
-    pg.screenshot(path=str(screenshots / "tactical-defect-five-ships.png"))
+    confirm = pg.locator("button.primary", has_text="Confirm")
+    # every ship, every burn: the preview grows (gravity next turn, landings) and Confirm stays in view
+    for k in range(5):
+        for key in "123456":
+            pg.keyboard.press(key)
+            assert in_view(pg, confirm), (k, key, confirm.bounding_box())
+            pg.keyboard.press(f"Shift+Digit{int(key) % 6 + 1}")  # and an overload on top (corvettes are warships)
+            assert in_view(pg, confirm), (k, key, "overload", confirm.bounding_box())
+        if k == 2:
+            pg.screenshot(path=str(screenshots / "tactical-defect-five-ships.png"))
+        pg.keyboard.press("Tab")
     assert not pg.errors, pg.errors
 
 

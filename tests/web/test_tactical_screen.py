@@ -14,11 +14,12 @@ import pytest
 
 class Idler:
     """Seat 1 played by a plain socket client that ends every phase (its ship stays landed on Venus): a
-    predictable opponent for a race."""
+    predictable opponent for a race. In fleet building it buys ``buys`` (ship types, in order), then is ready."""
 
-    def __init__(self, live_server, code):
+    def __init__(self, live_server, code, buys=()):
         import threading
 
+        self.buys = list(buys)
         seat = live_server.join(code, name="ben")
         self.url = f"{live_server.ws}/ws/{code}?token={seat.token}"
         self.stop = False
@@ -48,16 +49,20 @@ class Idler:
                 if s["status"] == "over":
                     return
                 if s["to_act"]:
-                    end = next(e for e in s["legal"] if e["action"]["type"].startswith("end_"))
-                    ws.send(json.dumps({"type": "submit", "step": s["step"], "action": end["action"]}))
+                    acts = [e["action"] for e in s["legal"]]
+                    buy = [a for a in acts if a["type"] == "buy" and self.buys and a["item"] == self.buys[0]]
+                    if buy:
+                        self.buys.pop(0)
+                    act = buy[0] if buy else next(a for a in acts if a["type"].startswith("end_") or a["type"] == "fleet_ready")
+                    ws.send(json.dumps({"type": "submit", "step": s["step"], "action": act}))
 
 
 def play(live_server, new_page, scenario="biplanetary", seats=("human", "bot:random"), seed=2, width=1280,
-         height=800, mobile=False, **options):
+         height=800, mobile=False, idler_buys=(), **options):
     room = live_server.create("tactical", list(seats), seed=seed, name="ann", scenario=scenario, **options)
     pg = new_page(width=width, height=height, mobile=mobile)
     if "human" in seats[1:]:
-        pg.idler = Idler(live_server, room.code)
+        pg.idler = Idler(live_server, room.code, idler_buys)
     live_server.open_seat(pg, room)
     pg.wait_for_function("window.deltavTactical && window.deltavTactical.screen.snapshot() !== null", timeout=15000)
     pg.room = room
