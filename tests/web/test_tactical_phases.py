@@ -76,16 +76,16 @@ def test_ordnance_torpedo_boost_and_logistics_transfer(live_server, new_page, sc
     pg.keyboard.press("6")
     pg.keyboard.press("6")
     detail = pg.inner_text(".tac-detail")
-    assert "boosted 2 hexes down" in detail and "It hits Luna this turn" in detail, detail
+    assert "boosted 2 hexes S" in detail and "It hits Luna this turn" in detail, detail
     assert pg.evaluate("window.deltavTactical.screen.sceneForTests().launch.first_hit.body") == "Luna"
     settle(pg)
     pg.screenshot(path=str(screenshots / "tactical-ordnance-into-luna.png"))
     pg.keyboard.press("4")
-    assert "boosted 1 hex up-left" in pg.inner_text(".tac-detail")
+    assert "boosted 1 hex NW" in pg.inner_text(".tac-detail")
     pg.keyboard.press("4")  # again: two hexes (up-left, toward the enemy at 3,-7; down would fly it into Terra)
     detail = pg.inner_text(".tac-detail")
-    assert "boosted 2 hexes up-left" in detail and "Nothing in its way this turn" in detail, detail
-    assert "Speed 3 left: this turn it ends" in detail and "then drifts" in detail, detail
+    assert "boosted 2 hexes NW" in detail and "Nothing in its way this turn" in detail, detail
+    assert "Speed 3 W: this turn it ends" in detail and "then drifts" in detail, detail
     settle(pg)
     pg.screenshot(path=str(screenshots / "tactical-ordnance-torpedo.png"))
     before = len(snap(pg)["view"]["ordnance"])

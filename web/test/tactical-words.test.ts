@@ -10,27 +10,27 @@ import { mapTag, outcomes, resultWords, rollWords } from "../src/tactical/report
 import { burnWords, DIR_ARROW, dirKey, heading, placeIndex, placeWords, shipLabels, shipName, velocityWords } from "../src/tactical/words";
 
 test("each burn direction is named as its arrow is drawn on the map", () => {
-  const glyph: Record<string, string> = { "right": "→", "up-right": "↗", "up": "↑", "up-left": "↖", "left": "←", "down-left": "↙", "down": "↓", "down-right": "↘" };
+  const glyph: Record<string, string> = { E: "→", NE: "↗", N: "↑", NW: "↖", W: "←", SW: "↙", S: "↓", SE: "↘" };
   for (let d = 0; d < 6; d++) {
     const [x, y] = pixel(DIRECTIONS[d]!);
     // on the screen y grows downward: "up" has y < 0
     const h = heading(DIRECTIONS[d]!);
     assert.equal(glyph[h], DIR_ARROW[d], `direction ${d} drawn at (${x.toFixed(2)}, ${y.toFixed(2)}) is ${h}`);
-    if (h.includes("up")) assert.ok(y < 0);
-    if (h.includes("down")) assert.ok(y > 0);
+    if (h.includes("N")) assert.ok(y < 0);
+    if (h.includes("S")) assert.ok(y > 0);
   }
   assert.equal(dirKey(1), "↗ 2");
   assert.equal(burnWords(null), "coast");
-  assert.equal(burnWords(5), "burn down (6)");
-  assert.equal(burnWords(4, 5), "burn down-left (5) + overload down (6)");
+  assert.equal(burnWords(5), "burn S (6)");
+  assert.equal(burnWords(4, 5), "burn SW (5) + overload S (6)");
 });
 
 test("velocities in words, never a vector", () => {
   assert.equal(velocityWords([0, 0]), "stopped");
-  assert.equal(velocityWords([0, 1]), "speed 1 down");
-  assert.equal(velocityWords([-0, -2]), "speed 2 up");
-  assert.equal(velocityWords([2, -1]), "speed 2 right");
-  assert.equal(velocityWords([2, -2]), "speed 2 up-right");
+  assert.equal(velocityWords([0, 1]), "speed 1 S");
+  assert.equal(velocityWords([-0, -2]), "speed 2 N");
+  assert.equal(velocityWords([2, -1]), "speed 2 E");
+  assert.equal(velocityWords([2, -2]), "speed 2 NE");
 });
 
 test("ships by class, lettered when a side has several of a class, owners in words", () => {
@@ -60,10 +60,10 @@ const BOARD = {
 test("places by the bodies of the board, never as coordinates", () => {
   const idx = placeIndex(BOARD);
   assert.equal(placeWords("-9,-5", idx), "on Mars");
-  assert.equal(placeWords("-8,-6", idx), "at the up-right base of Mars");
+  assert.equal(placeWords("-8,-6", idx), "at the NE base of Mars");
   assert.equal(placeWords([-8, -5], idx), "in the gravity of Mars");
-  assert.equal(placeWords("-9,-8", idx), "3 hexes up of Mars");
-  assert.match(placeWords("-7,-9", idx), /^in the asteroids, \d hexes up-right of Mars$/);
+  assert.equal(placeWords("-9,-8", idx), "3 hexes N of Mars");
+  assert.match(placeWords("-7,-9", idx), /^in the asteroids, \d hexes NE of Mars$/);
   for (const h of ["-9,-8", "-7,-9", "3,3"]) assert.doesNotMatch(placeWords(h, idx), /-?\d+,-?\d+/);
 });
 

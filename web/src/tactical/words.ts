@@ -1,8 +1,8 @@
 /**
  * The tactical screen's words for what a player reads: ships by class and a short label ("your frigate",
- * "Ben's corvette B"), places by the bodies on the map ("in orbit of Mars", "3 hexes up-right of Sol"), burn
- * directions as the arrows are drawn on the map (key 1 points down-right on the screen, so it is "↘ 1", not an
- * engine compass name), velocities as a speed and a heading. Pure functions over the view and the board
+ * "Ben's corvette B"), places by the bodies on the map ("in orbit of Mars", "3 hexes NE of Sol"), burn
+ * directions as the arrows are drawn on the map, north up (key 1 points down-right: "↘ 1", SE), velocities as
+ * a speed and a compass heading. Pure functions over the view and the board
  * document (no DOM), so node tests cover them.
  *
  * Owns wording only. It never reads a secret (only what the view and the board hold) and computes no rule.
@@ -10,31 +10,37 @@
 import { DIRECTIONS, type Hex, distance, key, parseKey, pixel } from "../shell/hex";
 import type { Board } from "./boardData";
 
-/** The six burn directions (the engine's 0-5, keys 1-6) as their arrows point on the map. */
+/**
+ * The six burn directions (the engine's 0-5, keys 1-6) as their arrows point on the map, which is drawn with
+ * flat-top hexes and north up: key 1 points down-right (SE), 2 up-right (NE), 3 straight up (N), 4 up-left
+ * (NW), 5 down-left (SW), 6 straight down (S). (The engine's own names, E NE NW W SW SE, are those of a
+ * pointy-top grid and point elsewhere on this map.)
+ */
 export const DIR_ARROW = ["↘", "↗", "↑", "↖", "↙", "↓"] as const;
-export const DIR_WORD = ["down-right", "up-right", "up", "up-left", "down-left", "down"] as const;
+export const DIR_WORD = ["SE", "NE", "N", "NW", "SW", "S"] as const;
 
 /** "↗ 2": a burn arrow's glyph and key, as the pad and the map label it. */
 export function dirKey(d: number): string {
   return `${DIR_ARROW[d] ?? "?"} ${d + 1}`;
 }
 
-/** A burn choice in words: "coast", "burn up-right (2)", "burn up-right (2) + overload up (3)". */
+/** A burn choice in words: "coast", "burn NE (2)", "burn NE (2) + overload N (3)". */
 export function burnWords(burn: number | null, overload: number | null = null): string {
   if (burn === null) return "coast";
   const one = (d: number): string => `${DIR_WORD[d] ?? "?"} (${d + 1})`;
   return overload === null ? `burn ${one(burn)}` : `burn ${one(burn)} + overload ${one(overload)}`;
 }
 
-/** A heading on the screen from a vector in hexes: one of eight words, by the angle it is drawn at. */
+/** A heading on the map (north up) from a vector in hexes: one of the eight compass points, by the angle it is
+ *  drawn at. */
 export function heading(v: readonly number[]): string {
   const [x, y] = pixel([v[0] ?? 0, v[1] ?? 0]);
-  const a = (Math.atan2(-y, x) * 180) / Math.PI; // screen y grows downward; a: counter-clockwise from right
-  const names = ["right", "up-right", "up", "up-left", "left", "down-left", "down", "down-right"];
+  const a = (Math.atan2(-y, x) * 180) / Math.PI; // screen y grows downward; a: counter-clockwise from east
+  const names = ["E", "NE", "N", "NW", "W", "SW", "S", "SE"];
   return names[((Math.round(a / 45) % 8) + 8) % 8]!;
 }
 
-/** A velocity in words: "stopped", "speed 1 down", "speed 3 up-left". */
+/** A velocity in words: "stopped", "speed 1 S", "speed 3 NW". */
 export function velocityWords(v: readonly number[]): string {
   const speed = distance([0, 0], [v[0] ?? 0, v[1] ?? 0]);
   return speed === 0 ? "stopped" : `speed ${speed} ${heading(v)}`;
@@ -121,8 +127,8 @@ export function placeIndex(board: Board): PlaceIndex {
 }
 
 /**
- * A hex in words, by what is there or the nearest body: "on Mars", "at the up-right base of Venus", "in the
- * gravity of Terra", "in the asteroids, 4 hexes down of Ceres", "5 hexes up-left of Sol". Never the engine's "q,r".
+ * A hex in words, by what is there or the nearest body: "on Mars", "at the NE base of Venus", "in the gravity
+ * of Terra", "in the asteroids, 4 hexes S of Ceres", "5 hexes NW of Sol". Never the engine's "q,r".
  */
 export function placeWords(h: Hex | string, idx: PlaceIndex): string {
   const hex = typeof h === "string" ? parseKey(h) : h;
