@@ -5,7 +5,10 @@ None) per action, in order.
 - ``order``: the course preview of ``preview.preview_course`` (path, destination, velocity after, fuel after,
   landing or crash with the body and hex, off-map and escape, gravity queued for the next move, orbit after),
   plus the ship's position and velocity before (``start``, ``velocity_before``) so a client can draw
-  v + burn = v'. Only the player's own ships get orders, and their state is fully known to their owner.
+  v + burn = v', and ``warnings``: what can happen on that course besides a crash (a ram, a capture, ordnance
+  met this movement or crossing the end hex on the enemy's next move, enemy planetary defense), from what the
+  player sees (course_risks.py). Only the player's own ships get orders, and their state is fully known to
+  their owner.
 - ``fire``: the odds preview of the attack (strengths, odds column, range and velocity modifiers, heroism, the
   chance of each result) and whether the target can counterattack, judged from the ships ``player`` can see (a
   hidden enemy ship never counts, so a note never reveals one).
@@ -32,6 +35,7 @@ from collections.abc import Sequence
 from . import combat as cb
 from . import ordnance_tables as ot
 from .combat_phase import _free_attackers, _policy, combatant, nuke_targets, ship_targets
+from .course_risks import CourseRisks
 from .courses import orderable
 from .fleet import _cost, _left
 from .messages import AddAttacker, Buy, EndCombat, Fire, Launch, Order
@@ -48,10 +52,15 @@ def annotate_legal(state, player: int, actions: Sequence) -> list[dict | None] |
     notes: list[dict | None] = []
     hidden: set[str] | None = None
     any_note = False
+    risks: CourseRisks | None = None
     for a in actions:
         note = None
         if isinstance(a, Order):
-            note = _order_note(state, a)
+            if risks is None:
+                if hidden is None:
+                    hidden = state.secret_tokens(player)
+                risks = CourseRisks(state, player, hidden)
+            note = _order_note(state, a, risks)
         elif isinstance(a, Fire):
             if hidden is None:
                 hidden = state.secret_tokens(player)
@@ -76,12 +85,14 @@ def annotate_legal(state, player: int, actions: Sequence) -> list[dict | None] |
     return notes if any_note else None
 
 
-def _order_note(state, a: Order) -> dict:
+def _order_note(state, a: Order, risks: CourseRisks) -> dict:
     sh = state.ship(a.ship)
-    note = preview_course(state, a.ship, a).to_json()
+    pv = preview_course(state, a.ship, a)
+    note = pv.to_json()
     note["start"] = hkey(sh.pos)
     note["velocity_before"] = [sh.vel[0], sh.vel[1]]
     note["fuel_before"] = sh.fuel
+    note["warnings"] = risks.warnings(sh, pv)
     return note
 
 
