@@ -16,6 +16,8 @@ None) per action, in order.
   of the group with it at each of them.
 - ``end_combat``: for every target some free ship sees, the attack of all of them together (``attacks``).
 - ``buy``: the item's cost and the credits left after it.
+- ``end_ordnance``: ``unavailable``, every kind the scenario allows that a ship of the player's in play cannot
+  launch now, with the rule it breaks and the reason in words (a second launch: one item per ship per turn).
 - ``launch``: the launch preview: where the item starts (the ship's pre-move hex), its velocity (the ship's
   pre-burn velocity plus a torpedo's boost), its move this turn (``path``, ``contact``, ``destination``), the
   first thing in its way on that move (``first_hit``: a body's surface, an asteroid, a base, or the ships and
@@ -38,7 +40,7 @@ from .combat_phase import _free_attackers, _policy, combatant, nuke_targets, shi
 from .course_risks import CourseRisks
 from .courses import orderable
 from .fleet import _cost, _left
-from .messages import AddAttacker, Buy, EndCombat, Fire, Launch, Order
+from .messages import AddAttacker, Buy, EndCombat, EndOrdnance, Fire, Launch, Order
 from .model import hkey
 from .movement import _trace, drift_destination
 from .preview import preview_course
@@ -77,6 +79,8 @@ def annotate_legal(state, player: int, actions: Sequence) -> list[dict | None] |
             if hidden is None:
                 hidden = state.secret_tokens(player)
             note = _launch_note(state, player, a, hidden)
+        elif isinstance(a, EndOrdnance):
+            note = _unavailable_launches(state, player)
         elif isinstance(a, Buy):
             cost = _cost(a.item)
             note = {"cost": cost, "credits_left": _left(state, player) - cost}
@@ -152,6 +156,23 @@ def _launch_note(state, player: int, a: Launch, hidden: set[str]) -> dict | None
         "next_path": [hkey(h) for h in path2], "next_destination": hkey(dest2),
         "turns": ship_data().ordnance_lifetime,
     }
+
+
+def _unavailable_launches(state, player: int) -> dict:
+    """For ``end_ordnance``'s note: every kind the scenario allows that one of the player's ships in play cannot
+    launch now, with the rule it breaks (``ordnance_tables.launch_error``): a screen says why instead of
+    guessing (a second launch breaks "one item per ship per turn", not the cargo rule)."""
+    from .ordnance import launch_refusal
+
+    out = []
+    for sh in state.ships:
+        if sh.owner != player or sh.destroyed:
+            continue
+        for kind in state.rules.allowed_ordnance:
+            err = launch_refusal(state, sh, kind)
+            if err is not None:
+                out.append({"ship": sh.id, "kind": kind, "rule": err[0], "reason": err[1]})
+    return {"unavailable": out}
 
 
 def _attacker_note(state, a: AddAttacker, player: int, hidden: set[str]) -> dict:

@@ -45,6 +45,12 @@ def _facts(state, sh, mines: bool = True) -> dict:
     )
 
 
+def launch_refusal(state, sh, kind: str) -> tuple[str, str] | None:
+    """Why ship ``sh`` may not launch one ``kind`` now, as ``(rule id, reason)``, or None if it may: the refusal
+    ``apply`` raises (``ordnance_tables.launch_error`` over the ship's facts)."""
+    return ot.launch_error(kind, **_facts(state, sh))
+
+
 def _could_launch(state, sh) -> bool:
     """Cheap pre-filter: the lightest allowed item fits and the ship is in a state to launch at all."""
     if sh.destroyed or sh.landed or sh.resupplied or sh.control != "own" or sh.id in state.launched:
