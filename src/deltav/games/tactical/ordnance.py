@@ -6,7 +6,9 @@ Decomposition of the ordnance phase: ``launch(ship, kind, boost_dir, boost)`` or
 ship at a time (at most one item per ship), then ``end_ordnance`` (the movement phase follows, movement_phase.py).
 
 An item launched by a ship the enemy has not detected starts undetected (ruling 7, see detection.py), and its
-events go to its owner only. This module must not touch gun combat nor move ordnance.
+events go to its owner only; with that ruling off the item is public at once, and its ``ordnance_launched``
+event then names no launcher (``ship`` null) while the enemy does not see the ship. This module must not touch
+gun combat nor move ordnance.
 """
 
 from __future__ import annotations
@@ -159,7 +161,11 @@ def apply(state, player: int, action) -> list:
         sh.cargo_used = ot.cargo_after_launch(sh.cargo_used, action.kind)
         sh.nukes = ot.nukes_after_launch(sh.nukes, action.kind)
         state.launched = state.launched + (sh.id,)
-        return [OrdnanceLaunched(oid, sh.id, action.kind, hkey(sh.pos), vel, state.ordnance_audience(o))]
+        to = state.ordnance_audience(o)
+        # a public item of a ship the enemy does not see (fog of war with ordnance detection off): the item
+        # shows where it is, the event does not name its launcher (issue 32.13)
+        launcher = sh.id if to is not None or state.audience(sh) is None else None
+        return [OrdnanceLaunched(oid, launcher, action.kind, hkey(sh.pos), vel, to)]
     if isinstance(action, EmplaceBase):
         sh = state.ship(action.ship)
         if sh is None or sh.owner != player:

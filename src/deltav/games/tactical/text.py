@@ -118,6 +118,8 @@ def _event(t, g) -> str | None:
     if t == "surrendered":
         return f"{_player(g('player'))} surrenders"
     if t == "ordnance_launched":
+        if g("ship") is None:
+            return f"a {g('kind')} {g('ordnance')} is launched at {g('hex')} by a ship out of sight"
         return f"{g('ship')} launches {g('kind')} {g('ordnance')} at {g('hex')}"
     if t == "base_emplaced":
         return f"{g('ship')} emplaces base {g('base')} at {g('hex')}"
