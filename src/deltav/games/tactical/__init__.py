@@ -92,7 +92,12 @@ class TacticalGame(Game):
     @classmethod
     def advise(cls, view: Mapping[str, Any], seat: int, request: Mapping[str, Any]) -> dict:
         """The astrogation assistant: the planner's fewest-turn course for one of ``seat``'s ships to a destination,
-        from ``seat``'s own view (``advise.advise``)."""
+        from ``seat``'s own view (``advise.advise``); or, for the request ``{"kind": "reach"}``, the reach shadow of
+        every enemy ship the seat sees (``reach.reach_shadow``)."""
+        if isinstance(request, Mapping) and request.get("kind") == "reach":
+            from .reach import reach_shadow
+
+            return reach_shadow(view, seat)
         from .advise import advise
 
         return advise(view, seat, request)
