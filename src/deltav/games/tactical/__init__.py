@@ -12,7 +12,7 @@ from typing import Any
 
 from deltav.core.protocol import Game, Option, ScenarioInfo, register_game
 from deltav.core.rng import Rng
-from deltav.core.values import Action, Codec, Event
+from deltav.core.values import Codec
 from deltav.games.tactical.rulings import RULING_OPTIONS
 
 from .messages import ACTIONS, EVENTS
@@ -62,18 +62,11 @@ class TacticalGame(Game):
     events = Codec(EVENTS)
 
     @classmethod
-    def describe_value(cls, v) -> str:
-        from deltav.core.protocol import obj_tag_is_event
+    def describer(cls, options: Mapping[str, Any] | None, names=None):
+        """The text of every action and event of a match, with the seats' names (``text.describer``)."""
+        from .text import describer
 
-        from .text import describe
-
-        obj = v.to_json() if hasattr(v, "to_json") else dict(v)
-        is_event = isinstance(v, Event) or (not isinstance(v, Action) and obj_tag_is_event(cls, obj))
-        try:
-            text = describe(obj, is_event)
-        except (TypeError, KeyError, IndexError, AttributeError, ValueError):
-            text = None  # a malformed value: the generic wording
-        return text if text is not None else super().describe_value(obj)
+        return describer(options, names)
 
     @classmethod
     def board(cls, options: Mapping[str, Any] | None = None) -> dict:
@@ -92,7 +85,12 @@ class TacticalGame(Game):
     @classmethod
     def advise(cls, view: Mapping[str, Any], seat: int, request: Mapping[str, Any]) -> dict:
         """The astrogation assistant: the planner's fewest-turn course for one of ``seat``'s ships to a destination,
-        from ``seat``'s own view (``advise.advise``)."""
+        from ``seat``'s own view (``advise.advise``); or, for the request ``{"kind": "reach"}``, the reach shadow of
+        every enemy ship the seat sees (``reach.reach_shadow``)."""
+        if isinstance(request, Mapping) and request.get("kind") == "reach":
+            from .reach import reach_shadow
+
+            return reach_shadow(view, seat)
         from .advise import advise
 
         return advise(view, seat, request)
