@@ -115,6 +115,72 @@ def test_surrender_does_not_arm_a_crash_and_surrenders_only_from_its_dialog(live
     assert not pg.errors, pg.errors
 
 
+# --- 3: a ram or enemy ordnance on the course, warned like a crash before Enter commits ------------------------------
+
+
+def risky_order(s) -> tuple[dict, dict] | None:
+    """An order of the snapshot whose course note warns of a ram or of ordnance (not a crash), and the warning."""
+    for e in s["legal"]:
+        if e["action"]["type"] != "order" or e["action"]["weak"] or e["action"]["land"]:
+            continue
+        for w in (e.get("note") or {}).get("warnings", []):
+            if w["kind"] in ("ram", "mine", "torpedo", "nuke"):
+                return e["action"], w
+    return None
+
+
+def test_a_ram_or_enemy_ordnance_on_the_course_is_warned_before_enter(live_server, new_page, screenshots):
+    """Duel against the normal bot: at the first astrogation where a course ends in the enemy's hex or meets its
+    ordnance, that course is previewed with the warning on the map and in the panel, and Enter only warns."""
+    pg = play(live_server, new_page, scenario="duel", seats=("human", "bot:normal"), seed=5)
+    for _ in range(8):
+        wait_my_astrogation(pg, timeout=60000)
+        s = snap(pg)
+        assert s["status"] == "playing", s["result"]
+        found = risky_order(s)
+        if found:
+            break
+        step = s["step"]
+        ask_hint(pg, live_server)
+        pg.keyboard.press("Enter")
+        if "again" in status_text(pg):
+            pg.keyboard.press("Enter")
+        wait_step(pg, step)
+        pg.wait_for_function("(() => { const s = window.deltavTactical.screen.snapshot(); return s.status === 'over' "
+                             "|| !s.to_act || s.view.phase !== 'astrogation'; })()", timeout=30000)
+        # ordnance, combat: skip them
+        for _ in range(4):
+            pg.wait_for_function("(() => { const s = window.deltavTactical.screen.snapshot(); return s.status === "
+                                 "'over' || s.to_act; })()", timeout=60000)
+            s = snap(pg)
+            if s["status"] == "over" or s["view"]["phase"] == "astrogation":
+                break
+            pg.keyboard.press("Escape")
+            pg.keyboard.press("Enter")
+            wait_step(pg, s["step"])
+    else:
+        raise AssertionError("no course with a ram or ordnance came")
+    order, warning = found
+    settle(pg)
+    pg.keyboard.press(str(order["burn"] + 1) if order["burn"] is not None else "0")
+    if order["overload"] is not None:
+        pg.keyboard.press(f"Shift+Digit{order['overload'] + 1}")
+    detail = pg.inner_text(".tac-detail")
+    assert "⚠" in detail and warning["text"] in detail, (detail, warning)
+    assert "⚠" in status_text(pg) and pg.evaluate("document.querySelector('.match .status').dataset.kind") == "warn"
+    tags = [d["text"] for d in drawn(pg) if d["kind"] == "label" and d["text"].startswith("⚠")]
+    assert any(warning["kind"].upper() in t for t in tags), tags
+    settle(pg)
+    pg.screenshot(path=str(screenshots / "tactical-defect-ram-warning.png"))
+    step = snap(pg)["step"]
+    pg.keyboard.press("Enter")
+    pg.wait_for_timeout(400)
+    assert snap(pg)["step"] == step and "again" in status_text(pg), status_text(pg)
+    pg.keyboard.press("Enter")
+    wait_step(pg, step)
+    assert not pg.errors, pg.errors
+
+
 # --- 4: the result of a gun attack where the player looks ---------------------------------------------------------
 
 

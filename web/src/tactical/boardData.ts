@@ -60,6 +60,8 @@ export interface Board {
     checkpoints: string[];
     escape_edge: string;
     planetary_defense: boolean;
+    /** The scenario ships' labels ("corvette B") by ship id, from the engine (labels.py); absent in old documents. */
+    ship_labels: Record<string, string>;
   };
 }
 
@@ -171,8 +173,20 @@ export function parseBoard(doc: Json): Board {
       checkpoints: arr(sc.checkpoints, "scenario.checkpoints").map((c, i) => str(c, `scenario.checkpoints[${i}]`)),
       escape_edge: str(sc.escape_edge, "scenario.escape_edge"),
       planetary_defense: sc.planetary_defense === true,
+      ship_labels: shipLabelsOf(sc.ship_labels),
     },
   };
+}
+
+/** `scenario.ship_labels` ({id: {label, side, type}}) as id -> label; anything malformed is left out. */
+function shipLabelsOf(v: Json): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return out;
+  for (const [id, rec] of Object.entries(v as Record<string, Json>)) {
+    const label = (rec as Record<string, Json> | null)?.["label"];
+    if (typeof label === "string") out[id] = label;
+  }
+  return out;
 }
 
 /** What is at a hex of the board: the lookups the renderer and the hover readout use. */

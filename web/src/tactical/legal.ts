@@ -29,6 +29,34 @@ export interface CourseNote {
   orbit_after: string | null;
   start: string;
   velocity_before: [number, number];
+  /** What else can happen on this course (course_risks.py): rams, captures, ordnance met, enemy planetary
+   *  defense, from the seat's own view; absent in older notes. */
+  warnings?: CourseWarning[];
+}
+
+/** One warning of a course note (docs/tactical.md, "Course warnings"). */
+export interface CourseWarning {
+  kind: "capture" | "ram" | "mine" | "torpedo" | "nuke" | "planetary_defense" | string;
+  when: string;
+  hex: string | null;
+  ship: string | null;
+  ordnance: string | null;
+  own: boolean;
+  hit_chance: number;
+  destroy_chance: number;
+  text: string;
+}
+
+/** The warnings of a note that are risks to the ship (a capture is good news, not a risk). */
+export function risksOf(n: CourseNote | null | undefined): CourseWarning[] {
+  const w = n?.warnings;
+  return Array.isArray(w) ? w.filter((x) => x && typeof x.text === "string" && x.kind !== "capture") : [];
+}
+
+/** Every warning of a note, risks and good news, as the engine wrote them. */
+export function warningsOf(n: CourseNote | null | undefined): CourseWarning[] {
+  const w = n?.warnings;
+  return Array.isArray(w) ? w.filter((x) => x && typeof x.text === "string") : [];
 }
 
 export interface OddsBlock {
@@ -139,6 +167,8 @@ export interface BurnArrow {
   at: Hex;
   legal: boolean;
   crash: boolean;
+  /** The course has a warning (a ram, ordnance, enemy planetary defense): drawn amber. */
+  risk?: boolean;
 }
 
 /**
@@ -156,7 +186,7 @@ export function burnArrows(legal: LegalEntry[], ship: string): { drift: Hex | nu
     const e = mine.find((x) => field(x.action, "burn") === d && field(x.action, "overload") === null);
     const at: Hex = drift ? [drift[0] + DIRECTIONS[d]![0], drift[1] + DIRECTIONS[d]![1]] : [0, 0];
     const n = e?.note as unknown as CourseNote | undefined;
-    arrows.push({ dir: d, at, legal: Boolean(e), crash: Boolean(n && (n.outcome === "crash" || (n.off_map && !n.escapes))) });
+    arrows.push({ dir: d, at, legal: Boolean(e), crash: Boolean(n && (n.outcome === "crash" || (n.off_map && !n.escapes))), risk: risksOf(n).length > 0 });
   }
   return { drift, arrows };
 }
@@ -175,7 +205,7 @@ export function overloadArrows(legal: LegalEntry[], ship: string, burn: number):
     const e = mine.find((x) => field(x.action, "burn") === burn && field(x.action, "overload") === d);
     const n = e?.note as unknown as CourseNote | undefined;
     arrows.push({ dir: d, at: [from[0] + DIRECTIONS[d]![0], from[1] + DIRECTIONS[d]![1]], legal: Boolean(e),
-      crash: Boolean(n && (n.outcome === "crash" || (n.off_map && !n.escapes))) });
+      crash: Boolean(n && (n.outcome === "crash" || (n.off_map && !n.escapes))), risk: risksOf(n).length > 0 });
   }
   return { drift: from, arrows };
 }
@@ -238,7 +268,8 @@ export type Intent =
   | { kind: "land" }
   | { kind: "weak" }
   | { kind: "undo" }
-  | { kind: "overload-mode" };
+  | { kind: "overload-mode" }
+  | { kind: "reach" };
 
 /** Shift+digit arrives as a symbol on most layouts: the US row, keyed by `code` when present. */
 const DIGIT_CODES: Record<string, number> = { Digit1: 1, Digit2: 2, Digit3: 3, Digit4: 4, Digit5: 5, Digit6: 6, Digit0: 0,
@@ -278,6 +309,7 @@ export function keyIntent(e: { key: string; code?: string; shiftKey: boolean }, 
     case "v": case "V": return { kind: "weak" };
     case "z": case "Z": case "Backspace": return { kind: "undo" };
     case "o": case "O": return phase === "astrogation" ? { kind: "overload-mode" } : null;
+    case "r": case "R": return { kind: "reach" };
     default: return null;
   }
 }

@@ -8,7 +8,7 @@
 import { DIRECTIONS, type Hex, pixel, SQRT3 } from "../shell/hex";
 import { octagon } from "./boardLayer";
 import type { Board } from "./boardData";
-import type { BurnArrow, CourseNote } from "./legal";
+import type { BurnArrow, CourseNote, CourseWarning } from "./legal";
 import { hexOf } from "./legal";
 import { SIDE } from "./style";
 
@@ -116,6 +116,8 @@ export interface Scene {
   tags?: { at: Hex; text: string; bad: boolean; age: number }[];
   /** Where the burn arrows start (the drift hex, or the burn's hex while an overload is being picked). */
   overloadPick?: boolean;
+  /** The reach shadow: every hex an enemy ship in sight could end its next move on, with the fewest burns. */
+  reach?: Map<string, number> | null;
   /** A ship or ordnance id in words (the launch preview's label). */
   name?: (id: string) => string;
 }
@@ -187,6 +189,7 @@ export function drawScene(ctx: CanvasRenderingContext2D, scene: Scene, z: number
   drawn = [];
   const px = (n: number): number => n / z; // a length of n screen pixels
   threatZones(ctx, scene, px);
+  if (scene.reach?.size) reachShadow(ctx, scene.reach, px);
   trails(ctx, scene, px);
   if (scene.plan) ghostPlan(ctx, scene.plan, z, px);
   for (const o of scene.ordnance) ordnance(ctx, o, scene, px);
@@ -196,6 +199,7 @@ export function drawScene(ctx: CanvasRenderingContext2D, scene: Scene, z: number
   if (scene.preview) course(ctx, scene.preview, z, px);
   if (scene.launch) launchPreview(ctx, scene.launch, z, px, scene.name);
   if (scene.arrows && sel) burnArrows(ctx, scene, px);
+  if (scene.preview?.warnings?.length) courseWarnings(ctx, scene.preview, z, px);
   if (scene.target) reticle(ctx, scene, z, px);
   if (scene.tags?.length) tags(ctx, scene, z, px);
   return drawn;
@@ -216,6 +220,21 @@ function threatZones(ctx: CanvasRenderingContext2D, scene: Scene, px: (n: number
       ctx.stroke();
       ctx.setLineDash([]);
     }
+  }
+}
+
+/** Where the enemy could be after its next move: orange hatching, denser where it gets without burning. */
+function reachShadow(ctx: CanvasRenderingContext2D, reach: Map<string, number>, px: (n: number) => number): void {
+  for (const [k, burns] of reach) {
+    const h = hexOf(k);
+    hexPath(ctx, h, 0.84);
+    ctx.fillStyle = `rgba(255, 140, 40, ${burns === 0 ? 0.34 : burns === 1 ? 0.2 : 0.11})`;
+    ctx.fill();
+    ctx.setLineDash(burns === 0 ? [] : [px(3), px(3)]);
+    ctx.strokeStyle = "rgba(255, 154, 60, 0.75)";
+    ctx.lineWidth = px(burns === 0 ? 1.6 : 1.1);
+    ctx.stroke();
+    ctx.setLineDash([]);
   }
 }
 
@@ -429,7 +448,7 @@ function burnArrows(ctx: CanvasRenderingContext2D, scene: Scene, px: (n: number)
     const y0 = dy + (ay - dy) * 0.36;
     const x1 = dx + (ax - dx) * 0.78;
     const y1 = dy + (ay - dy) * 0.78;
-    const colour = !arr.legal ? "rgba(140, 150, 170, 0.35)" : arr.crash ? "#ff5d5d" : chosen ? "#ffe066" : over ? "#ffb347"
+    const colour = !arr.legal ? "rgba(140, 150, 170, 0.35)" : arr.crash ? "#ff5d5d" : arr.risk && !chosen ? "#ff9f43" : chosen ? "#ffe066" : over ? "#ffb347"
       : scene.overloadPick ? "rgba(255, 179, 71, 0.85)" : "rgba(255, 236, 160, 0.8)";
     ctx.strokeStyle = colour;
     ctx.fillStyle = colour;
@@ -582,6 +601,48 @@ function course(ctx: CanvasRenderingContext2D, n: CourseNote, z: number, px: (n:
   } else if (n.orbit_after) {
     label(ctx, `orbit ${n.orbit_after}`, dest[0], ly, z, "#d7dff0", 11);
   }
+}
+
+/** The engine's warnings of the previewed course (course_risks.py): where each happens, the hex ringed like the
+ *  crash's, and a tag with its chance on a dark box below the hex, clear of the burn arrows' keys (drawn after
+ *  them, so nothing covers it). */
+function courseWarnings(ctx: CanvasRenderingContext2D, n: CourseNote, z: number, px: (n: number) => number): void {
+  const seen = new Map<string, number>();
+  for (const w of n.warnings ?? []) {
+    if (!w.hex) continue;
+    const [wx, wy] = P(hexOf(w.hex));
+    const good = w.kind === "capture";
+    const k = seen.get(w.hex) ?? 0;
+    seen.set(w.hex, k + 1);
+    ctx.strokeStyle = good ? "#5fe39a" : "#ff9f43";
+    ctx.lineWidth = px(2.4);
+    ctx.setLineDash([px(4), px(3)]);
+    hexPath(ctx, hexOf(w.hex), 0.78);
+    ctx.stroke();
+    ctx.setLineDash([]);
+    const text = warningTag(w);
+    const y = wy + 1.04 + px(8) + px(10) + k * px(20);
+    ctx.save();
+    ctx.font = `600 ${px(12)}px system-ui, sans-serif`;
+    const hw = ctx.measureText(text).width / 2 + px(6);
+    ctx.fillStyle = "rgba(3, 5, 11, 0.88)";
+    ctx.strokeStyle = good ? "#5fe39a" : "#ff9f43";
+    ctx.lineWidth = px(1.2);
+    ctx.beginPath();
+    ctx.roundRect(wx - hw, y - px(9), 2 * hw, px(18), px(5));
+    ctx.fill();
+    ctx.stroke();
+    ctx.restore();
+    label(ctx, text, wx, y, z, good ? "#5fe39a" : "#ffb46b", 12);
+  }
+}
+
+/** The map's short tag of a course warning: "⚠ RAM 4/6", "⚠ MINE 3/6", "✓ CAPTURE". */
+export function warningTag(w: CourseWarning): string {
+  if (w.kind === "capture") return "✓ CAPTURE";
+  const what = w.kind === "planetary_defense" ? "BASE FIRE" : w.kind.toUpperCase();
+  const chance = w.destroy_chance >= 6 ? " destroys" : w.hit_chance ? ` ${w.hit_chance}/6` : "";
+  return `⚠ ${what}${chance}`;
 }
 
 function ghostPlan(ctx: CanvasRenderingContext2D, plan: PlanStep[], z: number, px: (n: number) => number): void {

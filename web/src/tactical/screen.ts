@@ -20,7 +20,7 @@ import { type Board, parseBoard } from "./boardData";
 import { buildHelp, type Tables } from "./help";
 import {
   burnArrows, canOverload, choiceOf, COAST, type CourseNote, hasLandVariant, hexOf, keyIntent, matchOrder, type OddsBlock,
-  type OrderChoice, ordersOf, overloadArrows, pressBurn, shipsToOrder, arrowAt, type Intent, nextWeak,
+  type OrderChoice, ordersOf, overloadArrows, pressBurn, shipsToOrder, arrowAt, type Intent, nextWeak, risksOf, warningsOf,
 } from "./legal";
 import {
   type Drawn, drawScene, launchHitWords, shipDrawPos, sideColour, type LaunchNote, type OrdnanceView, type PlanStep, type Scene, type ShipView, type Trail,
@@ -62,22 +62,10 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: 
 }
 
 /** Screen pixels per hex radius when the view centres on a ship: the burn arrows and their keys readable. */
-const FOCUS_ZOOM = 30;
+const FOCUS_ZOOM = 36;
 const pct = (n: number): string => `${Math.round((n / 6) * 100)}%`;
 const bad = (n: CourseNote): boolean => n.outcome === "crash" || (n.off_map && !n.escapes);
 
-/** The warnings the engine's course note may carry beside a crash (tengine: rams and enemy ordnance on the
- *  course), as `warnings: [{kind, text, ...}]`; each is shown like the crash warning and confirmed the same way. */
-interface NoteWarning {
-  kind: string;
-  text: string;
-  hex?: string;
-}
-
-function warningsOf(n: CourseNote | undefined | null): NoteWarning[] {
-  const w = (n as unknown as { warnings?: unknown } | null | undefined)?.warnings;
-  return Array.isArray(w) ? (w as NoteWarning[]).filter((x) => x && typeof x.text === "string") : [];
-}
 
 export class TacticalScreen implements GameScreen {
   private host!: RequestHost;
@@ -116,6 +104,11 @@ export class TacticalScreen implements GameScreen {
   /** Dice rolled against ships lately: shown at the ship hit and in the panel until the next turn of the side
    *  that rolled them... kept for the last two player-turns. */
   private rolls: (Outcome & { at: Hex | null; turn: string })[] = [];
+  /** The reach shadow of the enemy ships in sight (the server's `advise` {"kind": "reach"}), for this turn's
+   *  astrogation: hex key -> the fewest burns that get some enemy ship there. */
+  private reach: { turn: string; hexes: Map<string, number> } | null = null;
+  private reachAsked = "";
+  private showReach = true;
   private pads: number[] = [];
   private padFrame = 0;
   private shiftDown = false;
@@ -197,7 +190,7 @@ export class TacticalScreen implements GameScreen {
 
   help(): HTMLElement {
     const sc = (this.board as unknown as { scenario?: Parameters<typeof buildHelp>[1] } | null)?.scenario ?? null;
-    return buildHelp(this.tables, sc);
+    return buildHelp(this.tables, sc, (i) => this.seatName(i));
   }
 
   /** The seats' colours as this screen draws them: yours cyan, the others orange (a spectator: seat 1 cyan). */
@@ -228,7 +221,8 @@ export class TacticalScreen implements GameScreen {
     this.snap = s;
     for (const sh of this.ships()) this.known.set(sh.id, sh);
     for (const o of (this.v()["ordnance"] as (OrdnanceView & { launched_by?: string })[] | undefined) ?? []) this.knownOrdnance.set(o.id, o);
-    this.labels = shipLabels([...this.known.values()]);
+    // the engine's labels of the scenario ships (the log uses the same); ships built in play by the same rule
+    this.labels = new Map([...shipLabels([...this.known.values()]), ...Object.entries(this.board?.scenario.ship_labels ?? {})]);
     this.learnTrails(newEvents, prev !== null);
     this.ensureView();
     const v = this.v();
@@ -275,8 +269,30 @@ export class TacticalScreen implements GameScreen {
     if (myTurnStarted || !prev) this.centreOnFleet();
     if (this.target && !this.targets().includes(this.target)) this.target = null;
     this.narrate(newEvents);
+    this.askReach(turnKey);
     this.render();
     this.pump();
+  }
+
+  /** Ask the server once per astrogation of yours where the enemy ships in sight could be after their next move. */
+  private askReach(turnKey: string): void {
+    const s = this.snap;
+    if (!s || !s.to_act || s.seat === null || this.phaseName() !== "astrogation" || !this.host.request) return;
+    if (this.reachAsked === turnKey) return;
+    if (!this.ships().some((x) => x.owner !== s.seat && !x.destroyed)) return;
+    this.reachAsked = turnKey;
+    this.host.request({ type: "advise", request: { kind: "reach" } }).then(
+      (msg) => {
+        const advice = msg["advice"] as { ships?: { hexes: { hex: string; burns: number }[] }[] } | undefined;
+        const hexes = new Map<string, number>();
+        for (const sh of advice?.ships ?? []) {
+          for (const h of sh.hexes) hexes.set(h.hex, Math.min(hexes.get(h.hex) ?? 9, h.burns));
+        }
+        this.reach = { turn: turnKey, hexes };
+        this.view?.invalidate();
+      },
+      () => undefined, // the shadow is an aid: without it the preview is still complete
+    );
   }
 
   private v(): Record<string, unknown> {
@@ -508,6 +524,7 @@ export class TacticalScreen implements GameScreen {
       reducedMotion: reducedMotion(),
       time: now,
       labels: this.labels,
+      reach: ph === "astrogation" && this.showReach && this.reach?.turn === this.lastTurnKey ? this.reach.hexes : null,
       tags: this.rolls.filter((r) => r.at).map((r) => ({ at: r.at!, text: mapTag(r), bad: r.result !== "-" || r.destroyed, age: 0 })),
       name: (id) => this.name(id),
     };
@@ -639,6 +656,11 @@ export class TacticalScreen implements GameScreen {
       case "hint": void this.askHint(); return;
       case "assist": void this.askPlan(); return;
       case "apply-plan": return this.applyPlan();
+      case "reach":
+        this.showReach = !this.showReach;
+        say(this.showReach ? "Enemy reach shown: the orange hexes are where each enemy ship in sight could be after its next move." : "Enemy reach hidden (R shows it).", "info");
+        this.view?.invalidate();
+        return;
       case "cancel":
         if (this.overloadMode) this.overloadMode = false;
         else if (ph === "combat" && this.target) this.target = null;
@@ -751,7 +773,7 @@ export class TacticalScreen implements GameScreen {
     this.setChoice(ship, next);
     this.host.sound("select");
     const n = matchOrder(legal, ship, next)?.note as unknown as CourseNote | undefined;
-    if (n) this.host.say(this.courseWords(ship, next, n), bad(n) || warningsOf(n).length ? "warn" : "info");
+    if (n) this.host.say(this.courseWords(ship, next, n), bad(n) || risksOf(n).length ? "warn" : "info");
     this.render();
   }
 
@@ -768,7 +790,7 @@ export class TacticalScreen implements GameScreen {
       if (!n) continue;
       if (n.outcome === "crash") risks.push(`${cap(this.name(ship))} crashes into ${n.body ?? "a body"}`);
       else if (n.off_map && !n.escapes) risks.push(`${cap(this.name(ship))} leaves the map and is lost`);
-      for (const w of warningsOf(n)) risks.push(`${cap(this.name(ship))}: ${w.text}`);
+      for (const w of risksOf(n)) risks.push(`${cap(this.name(ship))}: ${w.text}`);
     }
     const end = legal.find((e) => e.action.type === "end_astrogation");
     if (!end) return this.host.say("The turn cannot be ended now.", "warn");
@@ -833,19 +855,26 @@ export class TacticalScreen implements GameScreen {
     this.render();
   }
 
-  /** Why no ship may launch this kind now, in the rules' words: one item per ship per turn first. */
+  /** Why no ship may launch this kind now, in the rules' words: the engine's reasons (the `end_ordnance` note's
+   *  `unavailable`), one item per ship per turn first. */
   private noLaunchWhy(kind: string): string {
+    const end = this.legal().find((e) => e.action.type === "end_ordnance");
+    const un = ((end?.note?.["unavailable"] as { ship: string; kind: string; rule: string; reason: string }[] | undefined) ?? [])
+      .filter((u) => u.kind === kind);
     const launched = ((this.v()["launched"] as string[] | undefined) ?? []).map(String);
-    const mine = this.ownShips().filter((s) => !s.destroyed);
-    const done = launched.filter((id) => mine.some((s) => s.id === id));
-    const others = mine.filter((s) => !done.includes(s.id));
-    const canAny = this.launchKinds();
-    if (done.length && (!canAny.length || this.selected && done.includes(this.selected))) {
-      const who = this.selected && done.includes(this.selected) ? this.name(this.selected) : this.names(done);
-      return `Each ship launches one item per turn: ${who} already launched this turn${canAny.length ? "" : "; Enter ends the ordnance phase"}.`;
+    const once = un.filter((u) => u.rule.endsWith("one_per_ship")).map((u) => u.ship);
+    const done = once.length ? once : launched.filter((id) => this.ownShips().some((s) => s.id === id));
+    const sel = this.selected;
+    if (done.length && (sel === null || done.includes(sel) || un.every((u) => done.includes(u.ship)))) {
+      const who = sel && done.includes(sel) ? this.name(sel) : this.names(done);
+      return `Each ship launches one item per turn: ${who} already launched this turn${this.launchKinds().length ? "" : "; Enter ends the ordnance phase"}.`;
     }
-    void others;
-    return `No ship can launch a ${kind} now (${kind === "torpedo" ? "warships only, " : ""}it needs free cargo mass for the ${kind}, the scenario must allow it${kind === "mine" ? ", and a mine needs a burn that leaves the hex" : ""}).`;
+    if (un.length) {
+      const first = un.find((u) => u.ship === sel) ?? un[0]!;
+      const others = un.filter((u) => u !== first).map((u) => `${this.name(u.ship)}: ${u.reason}`);
+      return `No ship can launch a ${kind} now. ${cap(this.name(first.ship))}: ${first.reason}${others.length ? `; ${others.join("; ")}` : ""}.`;
+    }
+    return `No ship can launch a ${kind} now (${kind === "torpedo" ? "warships only, " : ""}it needs free cargo mass for the ${kind}, and the scenario must allow it${kind === "mine" ? "; a mine needs a burn that leaves the hex" : ""}).`;
   }
 
   private launchEntry(): LegalEntry | null {
@@ -1095,9 +1124,10 @@ export class TacticalScreen implements GameScreen {
     const h = el("h2", undefined, "Surrender your ships?");
     h.id = "tac-surrender-title";
     const mine = this.ownShips().filter((s) => s.control === "own");
-    const p = el("p", undefined, `The rules' surrender: ${this.names(mine.map((s) => s.id)) || "your ships"} ${mine.length > 1 ? "strike their colours" : "strikes its colours"}. ` +
-      "Surrendered ships cannot attack, and the enemy may take their fuel and cargo. This cannot be taken back. " +
-      "(To leave the match instead, use Resign.)");
+    const ends = ((this.v()["options"] ?? {}) as Record<string, unknown>)["surrender_ends_game"] !== false;
+    const p = el("p", undefined, `The rules' surrender: ${this.names(mine.map((s) => s.id)) || "your ships"} ${mine.length > 1 ? "strike their colours" : "strikes its colours"}` +
+      (ends ? ", and the game ends: the other side wins. " : ". Surrendered ships cannot attack, and the enemy may take their fuel and cargo; the game goes on. ") +
+      "This cannot be taken back. (Resign leaves the match instead.)");
     p.id = "tac-surrender-text";
     const row = el("div", "tac-row");
     const keep = this.button("Keep fighting", () => this.closeSurrender(), "primary");
@@ -1243,7 +1273,7 @@ export class TacticalScreen implements GameScreen {
     else if (n.off_map && !n.escapes) parts.push("leaves the map: the ship is lost");
     else if (n.escapes) parts.push("escapes");
     else if (n.outcome === "landing") parts.push(`lands on ${n.body}`);
-    for (const w of warningsOf(n)) parts.push(`⚠ ${w.text}`);
+    for (const w of warningsOf(n)) parts.push(`${w.kind === "capture" ? "✓" : "⚠"} ${w.text}`);
     const g = n.gravity_queued.filter((x) => !x.ignored);
     if (g.length) parts.push(`next turn ${g.map((x) => `${x.body} pulls ${DIR_WORD[x.dir]}`).join(", ")}`);
     return parts.join(" · ");
@@ -1387,7 +1417,7 @@ export class TacticalScreen implements GameScreen {
         if (n.fuel_after !== null) facts.append(el("li", undefined, `Fuel ${n.fuel_before} → ${n.fuel_after}`));
         const warn = n.outcome === "crash" ? `CRASH into ${n.body ?? "a body"}` : n.off_map && !n.escapes ? "Leaves the map: the ship is lost" : "";
         if (warn) facts.append(el("li", "tac-warn", `⚠ ${warn}`));
-        for (const w of warningsOf(n)) facts.append(el("li", "tac-warn", `⚠ ${w.text}`));
+        for (const w of warningsOf(n)) facts.append(el("li", w.kind === "capture" ? "tac-good" : "tac-warn", `${w.kind === "capture" ? "✓" : "⚠"} ${w.text}`));
         if (n.escapes) facts.append(el("li", "tac-good", "Escapes off the north edge"));
         if (n.outcome === "landing") facts.append(el("li", "tac-good", n.start === n.destination && n.fuel_spent === 0 ? `Stays landed on ${n.body}` : `Lands on ${n.body}`));
         for (const g of n.gravity_queued) facts.append(el("li", g.ignored ? "tac-muted" : undefined, `${g.ignored ? "Ignored" : "Next turn"}: ${g.body}${g.weak ? " (weak)" : ""} pulls ${DIR_WORD[g.dir]} ${DIR_ARROW[g.dir]}`));

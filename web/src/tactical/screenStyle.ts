@@ -88,6 +88,11 @@ const CSS = `
 .tac-help-keys { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 4px 0; }
 .tac-help-keys dt { font-weight: 700; color: #ffe066; }
 .tac-help-keys dd { margin: 0; }
+.tac-ship-table td:last-child { text-align: left; }
+.tac-legend { display: flex; flex-direction: column; gap: 4px; }
+.tac-legend-row { display: flex; gap: 10px; align-items: flex-start; }
+.tac-legend-row p { margin: 2px 0; }
+.tac-swatch { width: 36px; height: 24px; flex: none; border-radius: 4px; border: 1px solid rgba(150,175,220,.25); }
 @container (max-height: 560px) { .tac-minimap { display: none; } }
 @media (max-width: 760px) {
   .tac-root { flex-direction: column; }
