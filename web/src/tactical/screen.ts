@@ -799,7 +799,7 @@ export class TacticalScreen implements GameScreen {
     const plan = canon(acts);
     if (risks.length && this.riskArmed !== plan) {
       this.riskArmed = plan;
-      this.host.say(`Warning: ${risks.join("; ")}. Press Enter (or Confirm) again to go ahead anyway.`, "warn");
+      this.host.say(`Warning: ${risks.join("; ")}. Press Enter again (or Confirm anyway) to go ahead.`, "warn");
       this.host.sound("error");
       this.render();
       return;
@@ -865,7 +865,8 @@ export class TacticalScreen implements GameScreen {
     const once = un.filter((u) => u.rule.endsWith("one_per_ship")).map((u) => u.ship);
     const done = once.length ? once : launched.filter((id) => this.ownShips().some((s) => s.id === id));
     const sel = this.selected;
-    if (done.length && (sel === null || done.includes(sel) || un.every((u) => done.includes(u.ship)))) {
+    // a ship refused only because it launched already: that is the reason to give (the others' would mislead)
+    if (done.length && (once.length || sel === null || done.includes(sel) || un.every((u) => done.includes(u.ship)))) {
       const who = sel && done.includes(sel) ? this.name(sel) : this.names(done);
       return `Each ship launches one item per turn: ${who} already launched this turn${this.launchKinds().length ? "" : "; Enter ends the ordnance phase"}.`;
     }
