@@ -193,6 +193,32 @@ export class TacticalScreen implements GameScreen {
     return buildHelp(this.tables, sc, (i) => this.seatName(i));
   }
 
+  /**
+   * The first-game guide (the shell's guide frame runs it: offered on this title's first match in this browser,
+   * skippable, replayable from the help): selecting a ship, a burn and its preview, fuel, gravity, confirming the
+   * turn (interactive: it waits until you did), ordnance, combat and the dice, the enemy's reach, the help.
+   */
+  guide(): { title: string; text: string; anchor?: string; until?: (s: Snapshot) => boolean }[] {
+    const start = this.snap;
+    const seat = start?.seat ?? null;
+    const startTurn = `${(start?.view as Record<string, unknown> | undefined)?.["turn"]}:${(start?.view as Record<string, unknown> | undefined)?.["active_player"]}`;
+    const moved = (s: Snapshot): boolean => {
+      const v = s.view as Record<string, unknown>;
+      return s.status === "over" || `${v["turn"]}:${v["active_player"]}` !== startTurn || v["phase"] !== "astrogation" || Object.keys((v["orders"] ?? {}) as object).length > 0;
+    };
+    return [
+      { title: "Your ships", text: "Your ships are cyan, the enemy's orange. The selected ship has a white ring. Click or tap a ship to select it (or press Tab); the panel lists your ships too.", anchor: ".tac-canvas" },
+      { title: "Burn", text: "Around the dashed hex where the ship drifts if it does nothing, six arrows: click or tap one (or press 1-6) to burn that way. The pad in the panel points the same way. The white line is the new course, drawn as v + burn = v′.", anchor: ".tac-burnpad" },
+      { title: "Fuel", text: "Each burn costs 1 fuel: the preview shows fuel before → after. A warship may overload (Overload, or Shift+1-6) for a second burn, 2 fuel, once between resupplies. Out of fuel a ship only drifts.", anchor: ".tac-detail" },
+      { title: "Gravity", text: "Entering a gravity hex (the arrows around planets) pulls the ship one hex toward the body on its next move: the violet arrows of the preview. Orbit is a speed-1 course around a planet; land from orbit with one burn (G).", anchor: ".tac-canvas" },
+      { title: "Confirm your turn", text: "When every ship has its burn, press Enter or Confirm turn. A course that crashes, rams or meets ordnance is warned: a second Enter confirms it. Z or Undo takes a burn back before you confirm. Do it now to go on.", anchor: ".tac-actions", ...(seat === null ? {} : { until: moved }) },
+      { title: "Ordnance", text: "After astrogation, a ship may launch one item a turn: N mine, T torpedo (1-6 boosts it), K nuke. The board shows where it goes and what it would hit before Enter launches it.", anchor: ".tac-panel" },
+      { title: "Combat", text: "After moving, pick an enemy in sight ([ ], or click it): the panel gives the odds and the counterattack; Enter attacks. Every die rolled shows on the map at the ship hit, and in the panel.", anchor: ".tac-panel" },
+      { title: "The enemy's reach", text: "The orange hexes are where each enemy ship you see could be after its next move (R hides them). Red hexes near enemy bases are in range of their guns.", anchor: ".tac-canvas" },
+      { title: "Help", text: "? opens the help: every control, the map symbols, the combat tables and the ships. This guide can be replayed from there.", anchor: "button[aria-label='Help and controls']" },
+    ];
+  }
+
   /** The seats' colours as this screen draws them: yours cyan, the others orange (a spectator: seat 1 cyan). */
   seatColour(seat: number, viewer: number | null = this.snap?.seat ?? null): string {
     return seat === (viewer ?? 0) ? SIDE.own : SIDE.enemy;
@@ -209,6 +235,11 @@ export class TacticalScreen implements GameScreen {
   }
 
   private drawn: Drawn[] = [];
+
+  /** Whether a plan of several entries is still being sent (the browser tests wait for it). */
+  sending(): boolean {
+    return this.queue.length > 0 || this.inFlight !== null;
+  }
 
   /** The snapshot on screen (the browser tests read it). */
   snapshot(): Snapshot | null {
@@ -267,6 +298,7 @@ export class TacticalScreen implements GameScreen {
     const actable = this.actableShips();
     if (!this.selected || (!actable.includes(this.selected) && s.to_act)) this.selected = actable[0] ?? this.ownShips()[0]?.id ?? null;
     if (myTurnStarted || !prev) this.centreOnFleet();
+    else if (s.seat === null && this.shipsOutOfView()) this.frameShips();
     if (this.target && !this.targets().includes(this.target)) this.target = null;
     this.narrate(newEvents);
     this.askReach(turnKey);
@@ -626,6 +658,9 @@ export class TacticalScreen implements GameScreen {
     if (this.surrenderBox) return this.surrenderKey(e);
     const intent = keyIntent(e, this.phaseName());
     if (!intent) return false;
+    // Tab cycles ships where ships take orders; elsewhere (fleet building, logistics, the opponent's turn, the
+    // end) it moves the focus through the panel's buttons, as on any page
+    if (e.key === "Tab" && !(this.snap?.to_act && ["astrogation", "ordnance", "combat"].includes(this.phaseName()))) return false;
     // Enter, Space and Tab on a focused button or link are the page's (keyboard navigation of the panel)
     const t = e.target as HTMLElement | null;
     if (t && t !== this.els.canvas && ["BUTTON", "A", "SUMMARY", "SELECT"].includes(t.tagName) && (e.key === "Enter" || e.key === "Tab" || e.key === " ")) return false;
@@ -1414,8 +1449,8 @@ export class TacticalScreen implements GameScreen {
         eq.textContent = `${cap(velocityWords(n.velocity_before))} + ${c.burn === null ? "no burn" : c.overload === null ? `burn ${dirKey(c.burn)}` : `burn ${dirKey(c.burn)} + ${dirKey(c.overload)}`} → ${velocityWords(n.velocity)}`;
         E.detail.append(el("h2", undefined, `${cap(this.labels.get(sel) ?? "ship")}: course preview`), eq);
         const facts = el("ul", "tac-facts");
-        facts.append(el("li", undefined, `Ends ${this.courseEnd(n)}`));
-        if (n.fuel_after !== null) facts.append(el("li", undefined, `Fuel ${n.fuel_before} → ${n.fuel_after}`));
+        if (n.outcome !== "landing") facts.append(el("li", undefined, `Ends ${this.courseEnd(n)}`));
+        if (n.fuel_after !== null) facts.append(el("li", undefined, n.fuel_after === n.fuel_before ? `Fuel ${n.fuel_after}` : `Fuel ${n.fuel_before} → ${n.fuel_after}`));
         const warn = n.outcome === "crash" ? `CRASH into ${n.body ?? "a body"}` : n.off_map && !n.escapes ? "Leaves the map: the ship is lost" : "";
         if (warn) facts.append(el("li", "tac-warn", `⚠ ${warn}`));
         for (const w of warningsOf(n)) facts.append(el("li", w.kind === "capture" ? "tac-good" : "tac-warn", `${w.kind === "capture" ? "✓" : "⚠"} ${w.text}`));
@@ -1609,13 +1644,13 @@ export class TacticalScreen implements GameScreen {
       // the view's purchases: [id, type, carrier] per item bought, one list per seat (the others' are hidden)
       const mine = ((this.v()["purchases"] as (unknown[][] | null)[] | undefined) ?? [])[s.seat] ?? [];
       for (const item of mine) bought.set(String(item[1]), (bought.get(String(item[1])) ?? 0) + 1);
-      const word = (t: string): string => (t === "orbitalBaseCargo" ? "orbital base (cargo)" : className(t));
+      const word = (t: string): string => (t === "orbitalBaseCargo" ? "orbital base (as cargo)" : className(t));
       E.controls.append(el("p", "tac-fleet", bought.size ? `Your fleet: ${[...bought].map(([t, n]) => `${n} ${word(t)}`).join(", ")}` : "Your fleet: no ship yet"));
       const list = el("div", "tac-list");
       for (const e of legal.filter((x) => x.action.type === "buy")) {
         const n = e.note as { cost: number; credits_left: number } | undefined;
         const carrier = e.action["carrier"] ? ` into ${this.labels.get(String(e.action["carrier"])) ?? "a transport"}` : "";
-        list.append(this.button(`${word(String(e.action["item"]))}${carrier} · ${n?.cost ?? "?"} MC`, () => this.send([e.action]), "", n ? `${n.credits_left} MC left after` : ""));
+        list.append(this.button(`${cap(word(String(e.action["item"])))}${carrier} · ${n?.cost ?? "?"} MC`, () => this.send([e.action]), "", n ? `${n.credits_left} MC left after` : ""));
       }
       E.extra.append(list);
       const ready = legal.find((x) => x.action.type === "fleet_ready");
@@ -1631,8 +1666,41 @@ export class TacticalScreen implements GameScreen {
 
   // --- camera helpers ------------------------------------------------------------------------------------------
   private centreOnFleet(): void {
+    if (this.snap?.seat === null) return this.frameShips();
     const own = this.ships().find((s) => s.id === this.selected && !s.destroyed) ?? this.ownShips()[0];
+    if (!own && this.view && this.board) {
+      // no ship yet (fleet building): where they will start, the home planet
+      const home = String((((this.v()["players"] as Record<string, unknown>[]) ?? [])[this.snap?.seat ?? 0]?.["home"]) ?? "");
+      const body = this.board.bodies.find((b) => b.name === home);
+      if (body) this.view.centreOn(body.center, Math.max(this.view.camera.zoom, FOCUS_ZOOM * 0.6));
+      return;
+    }
     if (own && this.view) this.view.centreOn(own.position, Math.max(this.view.camera.zoom, this.focusZoom(own)));
+  }
+
+  /** Is some ship in play outside the map's view (a spectator's view then frames them again)? */
+  private shipsOutOfView(): boolean {
+    const cam = this.view?.camera;
+    if (!cam || cam.width <= 1) return false;
+    return this.ships().some((sh) => {
+      if (sh.destroyed) return false;
+      const [x, y] = cam.toScreen(...pixel(sh.position));
+      return x < 0 || y < 0 || x > cam.width || y > cam.height;
+    });
+  }
+
+  /** A spectator (a watcher, a replay): the view frames every ship in play, not the whole map. */
+  private frameShips(): void {
+    const view = this.view;
+    const pts = this.ships().filter((s) => !s.destroyed).map((s) => pixel(s.position));
+    if (!view || !pts.length) return;
+    const xs = pts.map((p) => p[0]);
+    const ys = pts.map((p) => p[1]);
+    const pad = 5;
+    const r = { x: Math.min(...xs) - pad, y: Math.min(...ys) - pad, w: Math.max(...xs) - Math.min(...xs) + 2 * pad, h: Math.max(...ys) - Math.min(...ys) + 2 * pad };
+    const zoom = Math.min(FOCUS_ZOOM, view.camera.fitZoom(r, 12));
+    view.camera.moveTo(r.x + r.w / 2, r.y + r.h / 2, zoom);
+    view.invalidate();
   }
 
   /** The zoom to look at a ship: closer when it shares its hex (its mates are fanned out around the centre). */

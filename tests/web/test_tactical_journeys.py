@@ -1,0 +1,60 @@
+"""Whole games of Delta-V tactical played through the page as a player would, in real Chromium against a real
+``deltav serve`` and the easy bot: a Duel, a Bi-Planetary race and a Fleet Action, each by keyboard only, by mouse
+only (no modifier key) and on a 375x812 phone by taps only; from the start to the result, then the replay. The
+player (tactical_driver.py) decides from the engine's notes and acts only through the page. Turn limits keep the
+games short. Screenshots: build/screenshots/tactical-journey-<scenario>-<mode>-<phase>.png."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.web.tactical_driver import Player
+
+GAMES = {
+    # scenario: options, fleet to buy, a race (the assistant plans), what the game must have seen
+    "duel": ({"turn_limit": 4}, (), False),
+    "biplanetary": ({"turn_limit": 9}, (), True),
+    "fleet_action": ({"turn_limit": 3}, ("frigate", "corsair", "corvette"), False),
+}
+MODES = {"keyboard": (1280, 800, False), "mouse": (1400, 900, False), "touch": (375, 812, True)}
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+@pytest.mark.parametrize("scenario", list(GAMES))
+def test_a_whole_game(live_server, new_page, screenshots, scenario, mode):
+    options, buys, race = GAMES[scenario]
+    width, height, phone = MODES[mode]
+    room = live_server.create("tactical", ["human", "bot:easy"], seed=7, name="Ann", scenario=scenario, **options)
+    pg = new_page(width=width, height=height, mobile=phone)
+    live_server.open_seat(pg, room)
+    pg.wait_for_function("window.deltavTactical && window.deltavTactical.screen.snapshot() !== null", timeout=15000)
+    name = f"{scenario}-{mode}"
+    player = Player(pg, mode, screenshots, name)
+    final = player.play(buys=buys, race=race)
+    assert final["status"] == "over", final["status"]
+    # the result: the dialog in view, the verdict in words
+    pg.wait_for_selector(".dialog-result", timeout=20000)
+    player.dialogs()
+    result = pg.inner_text(".dialog-result")
+    assert re.search(r"won|draw|Draw|Victory|Defeat", result), result
+    player.shoot("result")
+    if race:
+        assert final["result"]["winners"] == [0], (final["result"], player.log[-20:])
+    if scenario == "fleet_action":
+        mine = sorted(s["type"] for s in final["view"]["ships"] if s["owner"] == 0)
+        assert mine == ["corsair", "corvette", "frigate"], mine
+    # the replay of the finished match, to its end
+    player.press(pg.locator(".dialog-result a", has_text=re.compile("replay", re.I)).first)
+    pg.wait_for_url("**/replay/**")
+    pg.wait_for_selector("html[data-ready=true]")
+    pg.wait_for_function("window.deltavTactical && window.deltavTactical.screen.snapshot() !== null", timeout=15000)
+    if mode == "keyboard":
+        pg.keyboard.press("End")
+    else:
+        player.press(pg.locator("button[aria-label='To the end']"))
+    pg.wait_for_function("window.deltavTactical.screen.snapshot().status === 'over'", timeout=20000)
+    assert pg.evaluate("window.deltavTactical.screen.sceneForTests().ships.length") > 0
+    player.shoot("replay-end")
+    assert not pg.errors, pg.errors
