@@ -69,6 +69,21 @@ class TacticalGame(Game):
         return describer(options, names)
 
     @classmethod
+    def match_summary(cls, state, events, names=None) -> dict:
+        """Game-over statistics per seat (turns, fuel spent, hits, ships lost, ordnance...): ``summary.py``."""
+        from .summary import match_summary
+
+        return match_summary(state, events, names)
+
+    @classmethod
+    def briefing(cls, options: Mapping[str, Any] | None, seat: int | None, names=None) -> dict:
+        """The scenario briefing (objective, each side's forces and goal, what wins, special rules):
+        ``briefing.py``."""
+        from .briefing import briefing
+
+        return briefing(cls.resolve_options(options), seat, names)
+
+    @classmethod
     def board(cls, options: Mapping[str, Any] | None = None) -> dict:
         """The board document of ``board.board`` (map, bodies, gravity, bases, the scenario's goals)."""
         from .board import board
