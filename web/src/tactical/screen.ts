@@ -433,13 +433,23 @@ export class TacticalScreen implements GameScreen {
     if (!live || !fresh.length) return;
     const lines = fresh.map((o) => this.rollSentence(o));
     this.host.say(lines.join(" "), fresh.some((o) => o.result !== "-" && this.known.get(o.target)?.owner === this.snap?.seat) ? "warn" : "info");
-    // an automatic resolution against your ships before your next decision: the shell's "what happened" card
+    // dice rolled against your ships while you were not deciding (the opponent's attacks, its ordnance, its
+    // planetary defense, rams, asteroids): the shell's "what happened" card before your next decision
     const s = this.snap;
-    const againstMe = fresh.filter((o) => this.known.get(o.target)?.owner === s?.seat && o.source !== "counter");
-    if (s && s.seat !== null && s.to_act && againstMe.length && this.host.acknowledge && Number(v["active_player"]) === s.seat) {
-      void this.host.acknowledge("What happened", againstMe.map((o) => this.rollSentence(o)));
+    if (!s || s.seat === null) return;
+    const ownedBy = (id: string): number | undefined => this.known.get(id)?.owner ?? this.knownOrdnance.get(id)?.owner;
+    // your own attack's counterattack is the answer to your decision; every other die against your ships came by
+    // itself (the enemy's attacks, ordnance, rams, asteroids, planetary defense)
+    this.unseen.push(...fresh.filter((o) => ownedBy(o.target) === s.seat && o.source !== "counter"));
+    if (s.to_act && this.unseen.length && this.host.acknowledge && s.status === "playing") {
+      const lines = this.unseen.map((o) => this.rollSentence(o));
+      this.unseen = [];
+      void this.host.acknowledge("While you waited", lines);
     }
   }
+
+  /** Dice rolled against your ships by themselves that you have not been shown in a card yet. */
+  private unseen: Outcome[] = [];
 
   private previousTurn(turn: string): string {
     const [t, p] = turn.split(":").map(Number) as [number, number];
