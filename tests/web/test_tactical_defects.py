@@ -514,3 +514,51 @@ def test_undo_takes_back_burns_before_confirm(live_server, new_page):
         pg.keyboard.press("Enter")
     wait_step(pg, step)
     assert not pg.errors, pg.errors
+
+
+# --- beyond the reference: the enemy's reach drawn with the course preview -----------------------------------------
+
+
+def test_the_enemy_reach_is_drawn_with_the_course_preview(live_server, new_page, screenshots):
+    pg = play(live_server, new_page, scenario="duel", seats=("human", "bot:easy"), seed=1)
+    wait_my_astrogation(pg)
+    pg.wait_for_function("(() => { const r = window.deltavTactical.screen.sceneForTests().reach; return r && r.size > 0; })()",
+                         timeout=30000)
+    drawn_hexes = sorted(pg.evaluate("[...window.deltavTactical.screen.sceneForTests().reach.keys()]"))
+    answer = pg.evaluate("window.deltavShell.connection().request({type: 'advise', request: {kind: 'reach'}})")
+    want = sorted({h["hex"] for sh in answer["advice"]["ships"] for h in sh["hexes"]})
+    assert drawn_hexes == want and want, (drawn_hexes, want)
+    enemy = next(s for s in snap(pg)["view"]["ships"] if s["owner"] == 1)
+    drift = f"{enemy['position'][0] + enemy['velocity'][0]},{enemy['position'][1] + enemy['velocity'][1]}"
+    assert len(want) > 1 and any(h != drift for h in want)
+    pg.keyboard.press("3")  # a course preview with the shadow
+    settle(pg)
+    pg.screenshot(path=str(screenshots / "tactical-reach-shadow.png"))
+    pg.keyboard.press("r")
+    assert "Enemy reach hidden" in status_text(pg)
+    assert pg.evaluate("window.deltavTactical.screen.sceneForTests().reach") is None
+    pg.keyboard.press("r")
+    assert pg.evaluate("window.deltavTactical.screen.sceneForTests().reach.size") == len(want)
+    assert not pg.errors, pg.errors
+
+
+def test_the_help_has_the_map_symbols_and_the_ship_notes(live_server, new_page, screenshots):
+    pg = play(live_server, new_page, scenario="duel", seats=("human", "bot:easy"), seed=3)
+    pg.keyboard.press("?")
+    pg.wait_for_selector(".tac-help")
+    text = pg.inner_text(".tac-help")
+    for want in ("Map symbols", "Gravity", "Sensor ring", "Threat zone", "Enemy reach", "Dice", "Burn arrows",
+                 "fires when disabled", "sealed fuel: can't transfer", "carries orbital bases", "fires at D1",
+                 "One item per ship per turn", "Surrender ships", "Undo", "Overload"):
+        assert want in text, want
+    swatches = pg.locator(".tac-legend canvas.tac-swatch")
+    assert swatches.count() >= 12
+    # each symbol is drawn (its canvas is not blank)
+    blank = pg.evaluate("""[...document.querySelectorAll('.tac-legend canvas')].filter(c => {
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; const seen = new Set();
+        for (let i = 0; i < d.length; i += 16) seen.add(d[i] + ',' + d[i + 1] + ',' + d[i + 2]);
+        return seen.size < 3; }).map(c => c.getAttribute('aria-label'))""")
+    assert not blank, blank
+    pg.locator(".tac-legend").scroll_into_view_if_needed()
+    pg.screenshot(path=str(screenshots / "tactical-help-legend.png"))
+    assert not pg.errors, pg.errors
