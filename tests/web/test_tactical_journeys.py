@@ -34,6 +34,9 @@ def test_a_whole_game(live_server, new_page, screenshots, scenario, mode):
     player = Player(pg, mode, screenshots, name)
     final = player.play(buys=buys, race=race)
     assert final["status"] == "over", final["status"]
+    # the status line says how it ended, never the last decision's prompt
+    pg.wait_for_function("/^(Victory|Defeat|Draw|Game over)/.test(document.querySelector('.match .status').textContent)",
+                         timeout=10000)
     # the result: the dialog in view, the verdict in words
     pg.wait_for_selector(".dialog-result", timeout=20000)
     player.dialogs()

@@ -270,7 +270,13 @@ export class TacticalScreen implements GameScreen {
     }
     if (!prev || prev.step !== s.step) this.riskArmed = null;
     if (s.status === "over" || !s.to_act) this.closeSurrender();
-    this.learnRolls(newEvents, prev !== null);
+    const rolled = this.learnRolls(newEvents, prev !== null);
+    // the status line never keeps the last decision's prompt: the result, or who is to move now
+    if (prev && s.status === "over" && prev.status !== "over") this.host.say(this.resultWords(), "info");
+    else if (prev?.to_act && !s.to_act && s.status === "playing" && s.seat !== null && !rolled) {
+      const others = s.deciding.filter((d) => !d.submitted && d.seat !== s.seat).map((d) => this.seatName(d.seat));
+      this.host.say(others.length ? `Sent. Waiting for ${others.join(" and ")}…` : "Sent.", "info");
+    }
     // a new phase of mine: the status line says what to do (and no longer what the last phase's key did)
     const phaseKey = `${v["turn"]}:${v["active_player"]}:${v["phase"]}`;
     if (phaseKey !== this.lastPhaseKey) {
@@ -417,7 +423,8 @@ export class TacticalScreen implements GameScreen {
   }
 
   /** Keep the dice of the new events (with where the ship was hit) for the map and the panel; say the newest. */
-  private learnRolls(events: LogEntry[], live: boolean): void {
+  /** Keep the dice of the new events; true when the status line now says them. */
+  private learnRolls(events: LogEntry[], live: boolean): boolean {
     const v = this.v();
     const turn = `${v["turn"]}:${v["active_player"]}`;
     const fresh = outcomes(events).map((o) => {
@@ -430,13 +437,13 @@ export class TacticalScreen implements GameScreen {
     // kept for this player-turn and the one before (the opponent's attacks stay visible through your turn)
     const keep = new Set([turn, this.previousTurn(turn)]);
     this.rolls = [...this.rolls.filter((r) => keep.has(r.turn)), ...fresh].slice(-12);
-    if (!live || !fresh.length) return;
+    if (!live || !fresh.length) return false;
     const lines = fresh.map((o) => this.rollSentence(o));
     this.host.say(lines.join(" "), fresh.some((o) => o.result !== "-" && this.known.get(o.target)?.owner === this.snap?.seat) ? "warn" : "info");
     // dice rolled against your ships while you were not deciding (the opponent's attacks, its ordnance, its
     // planetary defense, rams, asteroids): the shell's "what happened" card before your next decision
     const s = this.snap;
-    if (!s || s.seat === null) return;
+    if (!s || s.seat === null) return true;
     const ownedBy = (id: string): number | undefined => this.known.get(id)?.owner ?? this.knownOrdnance.get(id)?.owner;
     // your own attack's counterattack is the answer to your decision; every other die against your ships came by
     // itself (the enemy's attacks, ordnance, rams, asteroids, planetary defense)
@@ -446,6 +453,16 @@ export class TacticalScreen implements GameScreen {
       this.unseen = [];
       void this.host.acknowledge("While you waited", lines);
     }
+    return true;
+  }
+
+  /** The result in words: "Victory: Landed on Venus!", "Defeat: Fleet eliminated!", "Ann won: ...", "Draw". */
+  private resultWords(): string {
+    const r = this.snap?.result;
+    const seat = this.snap?.seat ?? null;
+    const head = !r ? "Game over" : !r.winners.length ? "Draw" : seat === null ? `${r.winners.map((w) => this.seatName(w)).join(", ")} won` : r.winners.includes(seat) ? "Victory" : "Defeat";
+    const reason = r?.reason && !/^draw\.?$/i.test(r.reason) ? `: ${r.reason.replace(/: draw\.?$/i, "")}` : "";
+    return head + reason;
   }
 
   /** Dice rolled against your ships by themselves that you have not been shown in a card yet. */
@@ -1512,11 +1529,7 @@ export class TacticalScreen implements GameScreen {
         E.detail.append(facts);
       }
     } else if (this.snap?.status === "over") {
-      const r = this.snap.result;
-      const seat = this.snap.seat;
-      const head = !r ? "Game over" : !r.winners.length ? "Draw" : seat === null ? `${r.winners.map((w) => this.seatName(w)).join(", ")} won` : r.winners.includes(seat) ? "Victory" : "Defeat";
-      const reason = r?.reason && !/^draw\.?$/i.test(r.reason) ? `: ${r.reason.replace(/: draw\.?$/i, "")}` : "";
-      E.detail.append(el("p", "tac-result", head + reason));
+      E.detail.append(el("p", "tac-result", this.resultWords()));
     }
   }
 
