@@ -82,6 +82,10 @@ class Player:
     # --- the three ways to act ----------------------------------------------------------------------------------------
     def press(self, locator) -> None:
         """A button or link: clicked, tapped, or reached with Tab and pressed with Enter."""
+        if not locator.count():
+            self.pg.screenshot(path=str(self.shots / f"tactical-journey-{self.name}-FAILED.png"))
+            raise AssertionError(f"no {locator} on the page: {self.status()}\n{self.log[-12:]}\n"
+                                 f"{self.pg.inner_text('.tac-panel')}")
         if self.mode == "mouse":
             locator.click()
         elif self.mode == "touch":
@@ -128,7 +132,7 @@ class Player:
         """Play until the game is over; returns the final snapshot."""
         self.bought = list(buys)
         t0 = time.time()
-        last = None
+        done = None  # the decision acted on: (step, and for astrogation its turn, player and phase)
         while time.time() - t0 < limit_s:
             if self.dialogs():
                 continue
@@ -136,17 +140,22 @@ class Player:
             if s["status"] == "over":
                 return s
             busy = self.pg.evaluate("window.deltavTactical.screen.sending()")
-            if not s["to_act"] or (last is not None and s["step"] == last) or busy:
+            v = s["view"]
+            # astrogation is one decision of several entries (each ship's order, then the end): it is over when
+            # the phase or the turn changed, not at its first accepted order
+            same = done is not None and (s["step"] == done[0] or (done[1] == "astrogation" and
+                                                                   (v["phase"], v["turn"], v["active_player"]) == done[1:]))
+            if not s["to_act"] or same or busy:
                 self.pg.wait_for_timeout(80)
-                if last is not None and s["step"] == last and time.time() - self.since > 20:
-                    raise AssertionError(f"stuck at step {last}: {self.status()}\n{self.log[-12:]}")
+                if same and time.time() - self.since > 30:
+                    raise AssertionError(f"stuck after {done}: {self.status()}\n{self.log[-12:]}")
                 if not s["to_act"]:
-                    last = None
+                    done = None
                 continue
-            phase = s["view"]["phase"]
+            phase = v["phase"]
             self.shoot(phase)
             self.since = time.time()
-            last = s["step"]
+            done = (s["step"], phase, v["turn"], v["active_player"])
             getattr(self, phase)(s, race)
         raise AssertionError(f"the game did not end in {limit_s} s\n{self.log[-20:]}")
 

@@ -378,7 +378,7 @@ def engine_words(text: str) -> list[str]:
 
 
 def screen_texts(pg) -> str:
-    parts = [".match-head", ".seats", ".phase-banner", ".tac-panel", ".status", ".tac-readout", ".tac-objective"]
+    parts = [".match-head", ".seats", ".phase-banner", ".tac-panel", ".status", ".tac-readout", ".tac-objective", ".log-list"]
     return "\n".join(pg.inner_text(p) for p in parts if pg.locator(p).count())
 
 

@@ -11,6 +11,7 @@ import re
 import pytest
 
 from tests.web.tactical_driver import Player
+from tests.web.test_tactical_defects import engine_words
 
 GAMES = {
     # scenario: options, fleet to buy, a race (the assistant plans), what the game must have seen
@@ -37,6 +38,10 @@ def test_a_whole_game(live_server, new_page, screenshots, scenario, mode):
     # the status line says how it ended, never the last decision's prompt
     pg.wait_for_function("/^(Victory|Defeat|Draw|Game over)/.test(document.querySelector('.match .status').textContent)",
                          timeout=10000)
+    # every text of the page in words: the log of the whole game, the panel, the chips, the header
+    texts = pg.evaluate("""[...document.querySelectorAll(
+        '.log-list li .log-text, .tac-panel, .seats, .match-head, .match .status')].map(e => e.textContent).join('\\n')""")
+    assert not engine_words(texts), (engine_words(texts), texts[-2000:])
     # the result: the dialog in view, the verdict in words
     pg.wait_for_selector(".dialog-result", timeout=20000)
     player.dialogs()
