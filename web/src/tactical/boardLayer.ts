@@ -102,6 +102,8 @@ export interface LayerOptions {
 }
 
 export class BoardRenderer {
+  /** Hexes the bodies' names keep clear of (where ships are: a name never sits under a ship and its tag). */
+  labelAvoid: Hex[] = [];
   readonly index: BoardIndex;
   readonly extent: Rect;
   private readonly starLayers: { stars: Star[]; depth: number }[];
@@ -398,6 +400,12 @@ export class BoardRenderer {
       const r = Math.max(wr * camera.zoom, 3) + 1;
       return { x: sx - r, y: sy - r, w: 2 * r, h: 2 * r };
     });
+    // the ships' hexes (a glyph and its tag below it)
+    for (const h of this.labelAvoid) {
+      const [sx, sy] = camera.toScreen(...pixel(h));
+      const r = camera.zoom * 0.55;
+      markers.push({ x: sx - r, y: sy - r, w: 2 * r, h: 2 * r + 14 });
+    }
     const order = [...this.board.bodies].sort((a, b) => rank(a) - rank(b));
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
@@ -427,6 +435,9 @@ export class BoardRenderer {
             // beyond the ring of hexes around the body (its bases and gravity)
             [sx, sy + Math.max(rr, rr + 1.1 * camera.zoom) + gap],
             [sx, sy - Math.max(rr, rr + 1.1 * camera.zoom) - gap],
+            // and beyond the ring on either side
+            [sx + SQRT3 * (b.surface_radius + 1.5) * camera.zoom + tw / 2, sy],
+            [sx - SQRT3 * (b.surface_radius + 1.5) * camera.zoom - tw / 2, sy],
           ];
       for (const [lx, ly] of candidates) {
         const box = { x: lx - tw / 2 - 2, y: ly - size / 2 - 1, w: tw + 4, h: size + 2 };
@@ -482,7 +493,7 @@ export class BoardLayer {
 
   /** The layer for this camera, redrawn if the camera, size or pixel ratio changed since the last call. */
   get(camera: Camera, dpr: number): HTMLCanvasElement {
-    const stamp = [camera.x, camera.y, camera.zoom, camera.width, camera.height, dpr].join(",");
+    const stamp = [camera.x, camera.y, camera.zoom, camera.width, camera.height, dpr, this.renderer.labelAvoid.join(";")].join(",");
     if (stamp !== this.stamp) {
       const w = Math.round(camera.width * dpr);
       const h = Math.round(camera.height * dpr);

@@ -289,6 +289,8 @@ export class TacticalScreen implements GameScreen {
           logistics: "Logistics: pick a transfer below, or Done (Enter).",
           fleet_building: "Fleet building: buy ships within the budget, then Fleet ready (Enter).",
         };
+        // combat: the view frames your ships that may fire and their targets
+        if (v["phase"] === "combat") requestAnimationFrame(() => this.frameShips([...this.attackerShips(), ...this.targets()]));
         const tip = tips[String(v["phase"])];
         // the dice just rolled stay in the status line when they came with this phase (the attack's result)
         const fresh = this.rolls.filter((r) => r.step > (prev?.step ?? Infinity));
@@ -306,6 +308,8 @@ export class TacticalScreen implements GameScreen {
     if (myTurnStarted || !prev) this.centreOnFleet();
     else if (s.seat === null && this.shipsOutOfView()) this.frameShips();
     if (this.target && !this.targets().includes(this.target)) this.target = null;
+    // the bodies' names keep clear of the ships (the static layer is drawn again when they move)
+    if (this.view) this.view.renderer.labelAvoid = this.ships().filter((x) => !x.destroyed).map((x) => [x.position[0], x.position[1]] as Hex);
     this.narrate(newEvents);
     this.askReach(turnKey);
     this.render();
@@ -1713,15 +1717,15 @@ export class TacticalScreen implements GameScreen {
   }
 
   /** A spectator (a watcher, a replay): the view frames every ship in play, not the whole map. */
-  private frameShips(): void {
+  private frameShips(only: string[] | null = null): void {
     const view = this.view;
-    const pts = this.ships().filter((s) => !s.destroyed).map((s) => pixel(s.position));
+    const pts = this.ships().filter((s) => !s.destroyed && (!only || only.includes(s.id))).map((s) => pixel(s.position));
     if (!view || !pts.length) return;
     const xs = pts.map((p) => p[0]);
     const ys = pts.map((p) => p[1]);
     const pad = 5;
     const r = { x: Math.min(...xs) - pad, y: Math.min(...ys) - pad, w: Math.max(...xs) - Math.min(...xs) + 2 * pad, h: Math.max(...ys) - Math.min(...ys) + 2 * pad };
-    const zoom = Math.min(FOCUS_ZOOM, view.camera.fitZoom(r, 12));
+    const zoom = Math.min(only ? view.camera.zoom : FOCUS_ZOOM, view.camera.fitZoom(r, 12));
     view.camera.moveTo(r.x + r.w / 2, r.y + r.h / 2, zoom);
     view.invalidate();
   }
