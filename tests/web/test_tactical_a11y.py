@@ -34,3 +34,22 @@ def test_axe_on_fleet_building(live_server, new_page):
     pg = play(live_server, new_page, scenario="fleet_action", seats=("human", "bot:random"), seed=3)
     wait_phase(pg, "fleet_building")
     assert axe_violations(pg) == []
+
+
+def test_axe_on_the_surrender_dialog_and_the_overload_pick(live_server, new_page):
+    pg = play(live_server, new_page, scenario="evacuation", seats=("human", "human"), seed=1)
+    wait_phase(pg, "astrogation")
+    pg.locator(".tac-shiplist button", has_text="Frigate").click()
+    pg.keyboard.press("2")
+    pg.locator("button", has_text="Overload").click()  # the pad now picks the overload
+    assert axe_violations(pg) == []
+    pg.locator("button.danger", has_text="Surrender").click()
+    pg.wait_for_selector(".tac-modal")
+    assert pg.evaluate("document.activeElement.textContent") == "Keep fighting"
+    assert axe_violations(pg) == []
+    pg.keyboard.press("Tab")
+    pg.keyboard.press("Tab")
+    assert pg.evaluate("document.activeElement.textContent") == "Keep fighting"  # the focus stays in the dialog
+    pg.keyboard.press("Escape")
+    assert pg.locator(".tac-modal").count() == 0
+    assert not pg.errors, pg.errors
