@@ -1,6 +1,7 @@
 """Whole games of Delta-V tactical played through the page as a player would, in real Chromium against a real
 ``deltav serve`` and the easy bot: a Duel, a Bi-Planetary race and a Fleet Action, each by keyboard only, by mouse
-only (no modifier key) and on a 375x812 phone by taps only; from the start to the result, then the replay. The
+only (no modifier key) and on a 375x812 phone by taps only; from the start to the result, then the replay (the
+keyboard games with a turn timer, its countdown in the header). The
 player (tactical_driver.py) decides from the engine's notes and acts only through the page. Turn limits keep the
 games short. Screenshots: build/screenshots/tactical-journey-<scenario>-<mode>-<phase>.png."""
 
@@ -10,6 +11,7 @@ import re
 
 import pytest
 
+from tests.web.conftest import Room
 from tests.web.tactical_driver import Player
 from tests.web.test_tactical_defects import engine_words
 
@@ -27,10 +29,19 @@ MODES = {"keyboard": (1280, 800, False), "mouse": (1400, 900, False), "touch": (
 def test_a_whole_game(live_server, new_page, screenshots, scenario, mode):
     options, buys, race = GAMES[scenario]
     width, height, phone = MODES[mode]
-    room = live_server.create("tactical", ["human", "bot:easy"], seed=7, name="Ann", scenario=scenario, **options)
+    # the keyboard games run with a turn timer (a bot plays a late move): its countdown is in the header
+    clock = {"turn_seconds": 900, "on_timeout": "bot"} if mode == "keyboard" else None
+    status, out = live_server.http("POST", "/rooms", {"game": "tactical", "seats": ["human", "bot:easy"], "seed": 7,
+                                                      "name": "Ann", "options": {"scenario": scenario, **options},
+                                                      "clock": clock})
+    assert status == 201, out
+    room = Room(out["code"], out["seat"], out["token"], out)
     pg = new_page(width=width, height=height, mobile=phone)
     live_server.open_seat(pg, room)
     pg.wait_for_function("window.deltavTactical && window.deltavTactical.screen.snapshot() !== null", timeout=15000)
+    if clock:
+        pg.wait_for_selector(".turn-clock:not([hidden])", timeout=15000)
+        assert re.match(r"Your move:\s*1[45]:\d\d", pg.inner_text(".turn-clock")), pg.inner_text(".turn-clock")
     name = f"{scenario}-{mode}"
     player = Player(pg, mode, screenshots, name)
     final = player.play(buys=buys, race=race)
