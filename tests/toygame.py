@@ -142,6 +142,10 @@ class ToyState(State):
     def secret_tokens(self, player):
         return {c for p, c in enumerate(self.cards) if p != player}
 
+    def full_view(self):
+        """Everything (a finished match's replay): view(None) with both cards (``cards``) and the bids made."""
+        return {**self.view(None), "cards": list(self.cards), "bids": list(self.bids)}
+
     def clone(self):
         s = ToyState.__new__(ToyState)
         s.__dict__.update(self.__dict__)

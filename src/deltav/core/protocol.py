@@ -15,6 +15,8 @@ Vocabulary follows OpenSpiel where it fits. A :class:`Game` has an id, a title, 
 - ``view(player)``: everything that player may know, as JSON-ready data; ``view(None)`` is a spectator's. No
   view can be used to change the state: its parts are fresh, or read-only records shared between views
   (:mod:`deltav.core.frozen`).
+- ``full_view()``: what an observer who knows everything sees (a finished match's replay: nothing is secret
+  then), in the shape of ``view(None)`` with every secret filled in; the default is ``view(None)``.
 - ``clone()``, ``to_json()`` and ``Game.state_from_json()``.
 - ``secret_tokens(player)``: strings that must never appear in that player's view (checked by the
   conformance suite).
@@ -396,6 +398,14 @@ class State:
     def secret_tokens(self, player: int | None) -> set[str]:
         """Strings (keys or values) that must not appear anywhere in ``view(player)``."""
         return set()
+
+    def full_view(self) -> dict:
+        """What an observer who knows everything sees: every key of ``view(None)`` with the same kind of value,
+        every secret filled in (hidden ships and identities, face-down tiles, designs, plots; records may gain
+        the fields that hold them), so it holds every token of ``secret_tokens`` of every viewer. Never for a
+        live match's sockets: only once the match is over (``Session.snapshot_full``, the replays). The default,
+        ``view(None)``, is right for a game without secrets; games with secrets override it."""
+        return self.view(None)
 
     def turn_count(self) -> int | None:
         """Game turns played so far, where the game has such a notion (used for average match lengths)."""

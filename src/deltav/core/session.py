@@ -200,6 +200,9 @@ class Session:
         seen = self._seen.get(viewer)
         if seen is None:  # not a seat of this match: what a spectator sees
             seen = self._seen[None]
+        return self._entries(seen, since)
+
+    def _entries(self, seen: list[list], since: int | None) -> list[dict]:
         if since is None:  # the newest LOG_TAIL
             rows = seen[-LOG_TAIL:]
         else:
@@ -236,6 +239,23 @@ class Session:
             "returns": self.returns(),
             "log": self.log(seat, since),
         }
+
+    def snapshot_full(self, since: int | None = None, force: bool = False) -> dict:
+        """The envelope of an observer who knows everything, once the match is over (nothing is secret then):
+        a spectator's envelope whose ``view`` is ``state.full_view()`` and whose ``log`` holds every event,
+        private ones included. Refused (``session.not_over``) while the match is played, unless ``force``: the
+        server's replay of a finished match shows its earlier positions so."""
+        if not force and not self.is_over():
+            raise SessionError("session.not_over", "the full view of a match is shown once it is over")
+        env = self.snapshot(None, since)
+        env["view"] = self.state.full_view()
+        env["log"] = self.log_full(since)
+        return env
+
+    def log_full(self, since: int | None = None) -> list[dict]:
+        """:meth:`log` of every event, private ones included: what :meth:`snapshot_full` shows (never for the
+        viewers of a match still played)."""
+        return self._entries(self._log, since)
 
     def _legal_entries(self, seat: int, view: Any = None) -> list[dict]:
         """``seat``'s legal entries, built once per step (``view``: its view of this step, for the notes; not

@@ -29,7 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from deltav.core.errors import DeltavError, RecordError
 from deltav.server.hub import Hub
-from deltav.server.replays import ReplayCache
+from deltav.server.replays import ReplayCache, parse_view
 from deltav.server.rooms import ClientError, Settings, message_ref
 from deltav.server.store import Store, default_url
 from deltav.server.tokens import normalize_code
@@ -286,15 +286,20 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             record = await hub().store.record(code, no)
             if record is None:
                 raise ClientError("not_finished", f"match {no} of room {code} has no record yet (not finished)", 409)
+            seats = record.get("seats") if isinstance(record, dict) else None
+            try:  # full (the default: the match is over), spectator, or a seat number
+                view = parse_view(q.get("view"), len(seats) if isinstance(seats, list) else 0)
+            except ValueError as exc:
+                raise ClientError("bad_request", str(exc), field="view") from None
             try:
-                replay = await asyncio.to_thread(replays.get, (code, no), record, hub().games)
+                replay = await asyncio.to_thread(replays.get, (code, no), record, hub().games, view)
             except RecordError as exc:
                 log.warning("room %s match %d: the record does not replay: %s", code, no, exc)
                 raise ClientError("bad_record", f"the stored record does not replay: {exc}", 500) from None
         except ClientError as exc:
             return _error(exc)
         i = replay.at(step)
-        return JSONResponse({"code": code, "match": no, "positions": list(replay.positions), "index": i,
+        return JSONResponse({"code": code, "match": no, "view": view, "positions": list(replay.positions), "index": i,
                              "step": replay.positions[i], "snapshot": replay.snapshots[i],
                              "events": list(replay.events[i])})
 
