@@ -24,6 +24,9 @@ Vocabulary follows OpenSpiel where it fits. A :class:`Game` has an id, a title, 
 Hidden-information games also implement ``Game.determinize(view, player, rng)``: a full state consistent with
 that view, built from the view alone (so a bot that searches sampled worlds cannot peek at the truth).
 
+A finished match's summary for the result screen: ``Game.match_summary(state, events, names)`` (scores, stats
+per seat, notes; the default: turns played and decisions per seat), :func:`check_summary` its shape.
+
 Text: ``Game.describer(options, names)`` builds, once per match, the one function that writes the text of every
 action and event of that match (log, legal entries, replays, CLI), from the options (public facts of the
 scenario) and the seats' display names (None: "Player 1", "Player 2", ...). A game writes its wording by
@@ -216,6 +219,57 @@ def _default_describer(game: type[Game], names: tuple[str, ...] | None) -> Descr
     return game.describer(game.resolve_options(None), list(names) if names is not None else None)
 
 
+# --- match summary -----------------------------------------------------------------------------------------
+
+
+class MatchEvents(tuple):
+    """Every event of a match, in order (a tuple of ``Event`` instances, private ones included: nothing is secret
+    once the match is over), with ``decisions``: how many actions each seat took."""
+
+    decisions: tuple[int, ...]
+
+    def __new__(cls, events: Iterable[Event], decisions: Iterable[int]) -> MatchEvents:
+        obj = super().__new__(cls, events)
+        obj.decisions = tuple(decisions)
+        return obj
+
+
+def check_summary(summary: Any, num_players: int) -> dict:
+    """``summary`` if it has the shape of ``Game.match_summary``'s answer, else ValueError naming the part:
+    ``{"scores": None or {"title": str, "columns": [str], "rows": [[cell, ...], ...]}, "stats": [{"label": str,
+    "values": [one per seat]}], "notes": [str]}`` (cells and values: text, numbers, booleans or null)."""
+    def scalar(v: Any) -> bool:
+        return v is None or isinstance(v, str | int | float | bool)
+
+    if not isinstance(summary, Mapping) or set(summary) != {"scores", "stats", "notes"}:
+        raise ValueError("a summary is an object with exactly scores, stats and notes")
+    scores = summary["scores"]
+    if scores is not None:
+        if not isinstance(scores, Mapping) or set(scores) != {"title", "columns", "rows"}:
+            raise ValueError("summary.scores: an object with exactly title, columns and rows (or null)")
+        if not isinstance(scores["title"], str):
+            raise ValueError("summary.scores.title: text")
+        cols = scores["columns"]
+        if not isinstance(cols, list | tuple) or not all(isinstance(c, str) for c in cols):
+            raise ValueError("summary.scores.columns: a list of text")
+        rows = scores["rows"]
+        if not isinstance(rows, list | tuple) or not all(
+                isinstance(r, list | tuple) and len(r) == len(cols) and all(map(scalar, r)) for r in rows):
+            raise ValueError("summary.scores.rows: lists of one cell (text, number, boolean, null) per column")
+    stats = summary["stats"]
+    if not isinstance(stats, list | tuple):
+        raise ValueError("summary.stats: a list")
+    for i, st in enumerate(stats):
+        if (not isinstance(st, Mapping) or set(st) != {"label", "values"} or not isinstance(st["label"], str)
+                or not isinstance(st["values"], list | tuple) or len(st["values"]) != num_players
+                or not all(map(scalar, st["values"]))):
+            raise ValueError(f"summary.stats[{i}]: {{\"label\": text, \"values\": one value per seat ({num_players})}}")
+    notes = summary["notes"]
+    if not isinstance(notes, list | tuple) or not all(isinstance(n, str) for n in notes):
+        raise ValueError("summary.notes: a list of text")
+    return dict(summary)
+
+
 # --- game and state ---------------------------------------------------------------------------------------
 
 
@@ -312,6 +366,24 @@ class Game:
         if getattr(cls.describer, "__func__", None) is Game.describer.__func__:
             return generic_text(cls, v)
         return _default_describer(cls, tuple(names) if names is not None else None)(v)
+
+    @classmethod
+    def match_summary(cls, state: State, events: Sequence[Event], names: Sequence[str]) -> dict:
+        """What the result screen shows of a finished match (by its rules or an ending), computed once from the
+        final ``state``, ``events`` (every event of the match in order, private ones included: nothing is secret
+        then; a :class:`MatchEvents` whose ``decisions`` counts each seat's actions when a session asks) and
+        ``names`` (the seats' display names): ``{"scores": None or {"title", "columns", "rows"}, "stats":
+        [{"label", "values": one per seat}], "notes": [text]}`` (:func:`check_summary`). The default: the turns
+        played (``State.turn_count()``, where the game counts turns) and the decisions each seat made. Games
+        override it (in their ``summary.py``)."""
+        stats: list[dict] = []
+        turns = state.turn_count()
+        if turns is not None:
+            stats.append({"label": "Turns played", "values": [turns] * len(names)})
+        decisions = getattr(events, "decisions", None)
+        if decisions is not None:
+            stats.append({"label": "Decisions", "values": list(decisions)})
+        return {"scores": None, "stats": stats, "notes": []}
 
     @classmethod
     def board(cls, options: Mapping[str, Any] | None = None) -> dict | None:
