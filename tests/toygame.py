@@ -182,7 +182,7 @@ class ToyGame(Game):
 
     @classmethod
     def scenarios(cls):
-        return [ScenarioInfo("standard", "Standard", (2,))]
+        return [ScenarioInfo("standard", "Standard", (2,), "A race to 10 with a secret card and a bid.")]
 
     @classmethod
     def max_decisions(cls, options):
@@ -213,6 +213,18 @@ class ToyGame(Game):
             return generic_text(cls, v)  # anything else (or malformed): the plain form
 
         return text
+
+    @classmethod
+    def briefing(cls, options, seat, names=None):
+        """The toy's briefing: the default (title, the scenario's summary) with each side's forces and goal."""
+        out = super().briefing(options, seat, names)
+        for side in out["sides"]:
+            side["forces"] = ["one secret card", "a purse of 2 for the bid"]
+            side["goal"] = "reach 10 first"
+        out["wins"] = "The first to reach 10 wins; after 40 steps the higher card wins."
+        if seat is not None:
+            out["notes"] = [f"You are {out['sides'][seat]['name']}: bid high to move first."]
+        return out
 
     @classmethod
     def match_summary(cls, state, events, names):

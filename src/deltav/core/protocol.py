@@ -25,7 +25,9 @@ Hidden-information games also implement ``Game.determinize(view, player, rng)``:
 that view, built from the view alone (so a bot that searches sampled worlds cannot peek at the truth).
 
 A finished match's summary for the result screen: ``Game.match_summary(state, events, names)`` (scores, stats
-per seat, notes; the default: turns played and decisions per seat), :func:`check_summary` its shape.
+per seat, notes; the default: turns played and decisions per seat), :func:`check_summary` its shape. The
+briefing shown before a seat's first decision: ``Game.briefing(options, seat, names)`` (the default from the
+scenario's title and summary), :func:`check_briefing` its shape.
 
 Text: ``Game.describer(options, names)`` builds, once per match, the one function that writes the text of every
 action and event of that match (log, legal entries, replays, CLI), from the options (public facts of the
@@ -270,6 +272,29 @@ def check_summary(summary: Any, num_players: int) -> dict:
     return dict(summary)
 
 
+def check_briefing(briefing: Any, num_players: int) -> dict:
+    """``briefing`` if it has the shape of ``Game.briefing``'s answer, else ValueError naming the part:
+    ``{"title": str, "objective": str, "sides": [{"seat": int, "name": str, "forces": [str], "goal": str}, one
+    per seat in order], "wins": str, "notes": [str]}``."""
+    if not isinstance(briefing, Mapping) or set(briefing) != {"title", "objective", "sides", "wins", "notes"}:
+        raise ValueError("a briefing is an object with exactly title, objective, sides, wins and notes")
+    for key in ("title", "objective", "wins"):
+        if not isinstance(briefing[key], str):
+            raise ValueError(f"briefing.{key}: text")
+    sides = briefing["sides"]
+    if not isinstance(sides, list | tuple) or len(sides) != num_players:
+        raise ValueError(f"briefing.sides: a list of one side per seat ({num_players})")
+    for i, side in enumerate(sides):
+        if (not isinstance(side, Mapping) or set(side) != {"seat", "name", "forces", "goal"} or side["seat"] != i
+                or not isinstance(side["name"], str) or not isinstance(side["goal"], str)
+                or not isinstance(side["forces"], list | tuple) or not all(isinstance(f, str) for f in side["forces"])):
+            raise ValueError(f"briefing.sides[{i}]: {{\"seat\": {i}, \"name\": text, \"forces\": [text], \"goal\": text}}")
+    notes = briefing["notes"]
+    if not isinstance(notes, list | tuple) or not all(isinstance(n, str) for n in notes):
+        raise ValueError("briefing.notes: a list of text")
+    return dict(briefing)
+
+
 # --- game and state ---------------------------------------------------------------------------------------
 
 
@@ -384,6 +409,22 @@ class Game:
         if decisions is not None:
             stats.append({"label": "Decisions", "values": list(decisions)})
         return {"scores": None, "stats": stats, "notes": []}
+
+    @classmethod
+    def briefing(cls, options: Mapping[str, Any], seat: int | None, names: Sequence[str] | None = None) -> dict:
+        """What a seat (None: a spectator) reads before its first decision of a match, from the resolved
+        ``options`` (public facts of the scenario only) and ``names`` (the seats' display names; None: "Player 1",
+        ...): ``{"title", "objective", "sides": [{"seat", "name", "forces": [text], "goal"}, one per seat],
+        "wins", "notes": [text]}`` (:func:`check_briefing`; "" or [] where there is nothing to say). The default
+        takes the scenario's title and summary (its ``ScenarioInfo``) and the game's title. Games override it with
+        their content (forces, goals, what wins), in the seat's words."""
+        n = cls.num_players(options)
+        who = player_names(names, n)
+        info = next((s for s in cls.scenarios() if s.id == options.get("scenario")), None)
+        title = f"{cls.title}: {info.title}" if info is not None and info.title else cls.title
+        return {"title": title, "objective": info.summary if info is not None else "",
+                "sides": [{"seat": p, "name": who[p], "forces": [], "goal": ""} for p in range(n)],
+                "wins": "", "notes": []}
 
     @classmethod
     def board(cls, options: Mapping[str, Any] | None = None) -> dict | None:
