@@ -192,18 +192,27 @@ def test_claim_in_a_match_of_three_the_absent_seat_forfeits_and_the_others_win(s
         assert b.state()["snapshot"]["returns"] == [1.0, 1.0, -1.0]
 
 
-def test_the_leaderboard_rates_a_resignation_as_a_loss(server):
+def test_the_leaderboard_rates_a_resignation_and_a_forfeit_as_a_loss(server):
     code, tokens = room(server, names=("lb-winner", "lb-loser"))
     with ExitStack() as stack:
         loser = Sock(stack, server, code, tokens[1])
         loser.state()
         loser.send({"type": "resign"})
         loser.until(lambda m: m["type"] == "ended")
+    code, tokens = room(server, names=("lb-stays", "lb-leaves"))  # and a forfeit: a win claimed over an absent seat
+    with ExitStack() as stack:
+        stays = Sock(stack, server, code, tokens[0])
+        with ExitStack() as gone:
+            Sock(gone, server, code, tokens[1]).state()
+        stays.state(lambda m: m["room"]["claimable"] == [1])
+        stays.send({"type": "claim"})
+        stays.until(lambda m: m["type"] == "ended")
     status, board = http(server.base, "GET", "/leaderboard?game=toy")
     rows = {r["name"]: r for r in board["two_player"]["rows"]}
-    assert rows["human:lb-winner"]["wins"] == 1 and rows["human:lb-winner"]["games"] == 1
-    assert rows["human:lb-loser"]["wins"] == 0 and rows["human:lb-loser"]["games"] == 1
-    assert rows["human:lb-winner"]["rating"] > rows["human:lb-loser"]["rating"]
+    for winner, loser in (("lb-winner", "lb-loser"), ("lb-stays", "lb-leaves")):
+        assert rows[f"human:{winner}"]["wins"] == 1 and rows[f"human:{winner}"]["games"] == 1
+        assert rows[f"human:{loser}"]["wins"] == 0 and rows[f"human:{loser}"]["games"] == 1
+        assert rows[f"human:{winner}"]["rating"] > rows[f"human:{loser}"]["rating"]
 
 
 def test_a_restart_keeps_the_ended_match_ended_and_a_rematch_follows(tmp_path):
