@@ -562,3 +562,35 @@ def test_the_help_has_the_map_symbols_and_the_ship_notes(live_server, new_page, 
     pg.locator(".tac-legend").scroll_into_view_if_needed()
     pg.screenshot(path=str(screenshots / "tactical-help-legend.png"))
     assert not pg.errors, pg.errors
+
+
+# --- 7: the replay of a fog-of-war match draws everything (the full view) ---------------------------------------------
+
+
+def test_the_replay_of_a_fog_of_war_match_shows_every_ship(live_server, new_page, screenshots):
+    """Escape with fog of war and hidden identities, bots on both seats: live, a spectator sees no ship at the
+    start; the replay of the finished match (view=full, the default) draws all five from step 0 on, and says which
+    transport carries the fugitives."""
+    import time
+
+    room = live_server.create("tactical", ["bot:normal", "bot:random"], seed=11, scenario="escape", turn_limit=2)
+    t0 = time.time()
+    while live_server.room(room.code)["status"] != "finished":
+        assert time.time() - t0 < 120, live_server.room(room.code)
+        time.sleep(0.3)
+    status, first = live_server.http("GET", f"/rooms/{room.code}/replay?match=1&step=0&view=spectator")
+    assert status == 200 and len(first["snapshot"]["view"]["ships"]) == 0, first["snapshot"]["view"]["ships"]
+    pg = new_page()
+    pg.goto(f"{live_server.base}/replay/{room.code}?match=1")
+    pg.wait_for_selector("html[data-ready=true]")
+    pg.wait_for_function("window.deltavTactical && window.deltavTactical.screen.snapshot() !== null", timeout=15000)
+    pg.keyboard.press("Home")
+    pg.wait_for_function("window.deltavReplay.state().index === 0")
+    pg.wait_for_function("window.deltavTactical.screen.snapshot().step === 0")
+    ships = [d for d in drawn(pg) if d["kind"] == "ship"]
+    assert len(ships) == 5, ships
+    others = pg.inner_text(".tac-others")
+    assert "the fugitives aboard" in others and others.count("decoy") == 2, others
+    settle(pg)
+    pg.screenshot(path=str(screenshots / "tactical-replay-full-view.png"))
+    assert not pg.errors, pg.errors

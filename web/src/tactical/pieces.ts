@@ -372,7 +372,7 @@ function ship(ctx: CanvasRenderingContext2D, s: ShipView, scene: Scene, z: numbe
   drawn.push({ kind: "ship", text: s.type, id: s.id, x: sx, y: sy, hw: r, hh: r });
   if (z >= 14) {
     const letter = scene.labels?.get(s.id)?.match(/ ([A-Z])$/)?.[1];
-    const tag = (SHORT[s.type] ?? s.type.slice(0, 2).toUpperCase()) + (letter ? letter : "") + (s.disabled > 0 ? ` D${s.disabled}` : "") + (s.landed ? " ▼" : "");
+    const tag = (SHORT[s.type] ?? s.type.slice(0, 2).toUpperCase()) + (letter ? ` ${letter}` : "") + (s.disabled > 0 ? ` D${s.disabled}` : "") + (s.landed ? " ▼" : "");
     // shared hexes: the tag beside the glyph, away from the hex centre, so tags of hex mates do not overlap
     const dx = pos.shared > 1 ? sx - P(s.position)[0] : 0;
     const dy = pos.shared > 1 ? sy - P(s.position)[1] : 0;

@@ -464,6 +464,14 @@ export class TacticalScreen implements GameScreen {
   private resultWords(): string {
     const r = this.snap?.result;
     const seat = this.snap?.seat ?? null;
+    // a match ended outside the rules (Session.end): a resignation or a forfeit, told in words
+    if (r && (r.reason === "resign" || r.reason === "forfeit")) {
+      const losers = ((r["seats"] as number[] | undefined) ?? []);
+      const verb = r.reason === "resign" ? "resigned" : "forfeited";
+      if (seat !== null && losers.includes(seat)) return `Defeat: you ${verb}`;
+      const who = losers.map((p) => this.seatName(p)).join(" and ") || "The opponent";
+      return seat === null ? `${who} ${verb}: ${r.winners.map((w) => this.seatName(w)).join(", ")} won` : `Victory: ${who} ${verb}`;
+    }
     const head = !r ? "Game over" : !r.winners.length ? "Draw" : seat === null ? `${r.winners.map((w) => this.seatName(w)).join(", ")} won` : r.winners.includes(seat) ? "Victory" : "Defeat";
     const reason = r?.reason && !/^draw\.?$/i.test(r.reason) ? `: ${r.reason.replace(/: draw\.?$/i, "")}` : "";
     return head + reason;
@@ -1416,7 +1424,7 @@ export class TacticalScreen implements GameScreen {
           [`fuel ${sh.fuel ?? "unlimited"}`, sh.landed ? `landed ${this.place(sh.position).replace(/^at /, "at ")}` : velocityWords(sh.velocity),
             sh.passengers ? `${sh.passengers} passengers` : "", sh.cargo_used ? `cargo used ${sh.cargo_used}` : "",
             sh.disabled ? `disabled ${sh.disabled} turn${sh.disabled > 1 ? "s" : ""}` : "", sh.control === "surrendered" ? "surrendered" : sh.control === "captured" ? "captured" : "",
-            state].filter(Boolean).join(" · ")));
+            identityWords(sh), state].filter(Boolean).join(" · ")));
         b.setAttribute("aria-pressed", String(sh.id === this.selected));
         b.onclick = () => this.select(sh.id, true);
         li.append(b);
@@ -1442,7 +1450,8 @@ export class TacticalScreen implements GameScreen {
         const name = el("span", "tac-ship-name", cap(this.name(sh.id)));
         name.style.color = sideColour(sh.owner, s.seat);
         b.append(name, el("span", "tac-ship-stats", [sh.landed ? "landed" : velocityWords(sh.velocity), this.place(sh.position),
-          sh.disabled ? `disabled ${sh.disabled} turn${sh.disabled > 1 ? "s" : ""}` : "", sh.control === "surrendered" ? "surrendered" : ""].filter(Boolean).join(" · ")));
+          sh.disabled ? `disabled ${sh.disabled} turn${sh.disabled > 1 ? "s" : ""}` : "", sh.control === "surrendered" ? "surrendered" : "",
+          identityWords(sh)].filter(Boolean).join(" · ")));
         b.onclick = () => this.view?.centreOn(sh.position);
         li.append(b);
         list.append(li);
@@ -1783,6 +1792,12 @@ declare global {
   interface Window {
     deltavTactical?: { screen: TacticalScreen; view: BoardView };
   }
+}
+
+/** A hidden identity (Escape) where the view tells it: your own ships, or every ship in a finished match's full
+ *  view. */
+function identityWords(sh: ShipView): string {
+  return sh.identity === "fugitives" ? "the fugitives aboard" : sh.identity === "decoy" ? "decoy" : "";
 }
 
 /** How long a ship takes to glide along the path of its move on screen. */
