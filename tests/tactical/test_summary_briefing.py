@@ -9,6 +9,7 @@ import re
 import pytest
 
 from deltav.core.match import play_match
+from deltav.core.protocol import check_briefing, check_summary
 from deltav.games.tactical.bots import ScriptedBot
 from deltav.games.tactical.messages import Order
 from deltav.games.tactical.scenarios import SCENARIO_IDS
@@ -25,24 +26,25 @@ def _stat(summary, label):
 
 @pytest.mark.parametrize("scenario", SCENARIO_IDS)
 def test_every_scenario_has_a_briefing_in_words(scenario):
-    b = GAME.briefing({"scenario": scenario}, 0, NAMES)
-    assert set(b) == {"title", "objective", "sides", "wins", "notes"}
+    b = check_briefing(GAME.briefing({"scenario": scenario}, 0, NAMES), 2)
     assert b["title"] and b["objective"] and b["wins"] and b["notes"]
     assert [(s["seat"], s["name"]) for s in b["sides"]] == [(0, "Alice"), (1, "Bob")]
     assert all(s["forces"] and s["goal"] for s in b["sides"])
-    words = " ".join([b["objective"], b["wins"], *b["notes"], *(s["forces"] + s["goal"] for s in b["sides"])])
+    words = " ".join([b["objective"], b["wins"], *b["notes"], *(" ".join([*s["forces"], s["goal"]]) for s in b["sides"])])
     assert not ENGINE_WORDS.search(words), ENGINE_WORDS.search(words)
 
 
 def test_the_convoy_briefing_says_who_carries_colonists_and_what_wins():
     b = GAME.briefing({"scenario": "convoy", "turn_limit": 30}, 1, NAMES)
-    assert b["sides"][0]["forces"].startswith("a liner (120 colonists), a tanker and a frigate, landed at")
-    assert b["sides"][1]["forces"].startswith("2 corsairs and a corvette")
+    assert b["sides"][0]["forces"] == ["a liner (120 colonists), landed at the NE base of Mars",
+                                       "a tanker, landed at the NE base of Mars", "a frigate, landed at the NE base of Mars"]
+    assert b["sides"][1]["forces"][0].startswith("2 corsairs, at ")
     assert "Alice wins by landing a ship with colonists aboard on Venus" in b["wins"]
     assert "after 30 turns" in b["wins"]
     assert any(n.startswith("Transfers") and "colonists" in n for n in b["notes"])
     fleet = GAME.briefing({"scenario": "fleet_action"}, None)["sides"][0]
-    assert fleet["name"] == "Player 1" and fleet["forces"].startswith("a fleet bought with 600 MC (corvettes")
+    assert fleet["name"] == "Player 1" and fleet["forces"] == [
+        "a fleet bought with 600 MC: corvettes, corsairs, frigates, dreadnaughts or torches"]
 
 
 def test_the_summary_counts_fuel_hits_losses_and_launches_per_seat():
@@ -58,7 +60,7 @@ def test_the_summary_counts_fuel_hits_losses_and_launches_per_seat():
     events += s.apply_action(0, Order("p0s0", 0))
     events += end_turn(s, 0)
     assert s.is_terminal()
-    summary = GAME.match_summary(s, events, NAMES)
+    summary = check_summary(GAME.match_summary(s, events, NAMES), 2)
     assert summary["scores"] is None
     assert _stat(summary, "Fuel spent") == [1, 0]
     assert _stat(summary, "Hits scored") == [1, 1]
@@ -74,7 +76,7 @@ def test_the_summary_counts_fuel_hits_losses_and_launches_per_seat():
 def test_summaries_of_played_matches_agree_with_the_final_state(scenario):
     record, final, _ = play_match(GAME, {"scenario": scenario, "turn_limit": 25}, 2, [ScriptedBot(), ScriptedBot()])
     events = [e for step in record.steps for e in step.events]
-    summary = GAME.match_summary(final, events, NAMES)
+    summary = check_summary(GAME.match_summary(final, events, NAMES), 2)
     turns = [sum(1 for e in events if e["type"] == "turn_started" and e["player"] == p) for p in (0, 1)]
     assert _stat(summary, "Turns played") == turns
     launched = sum(1 for e in events if e["type"] == "ordnance_launched")

@@ -91,12 +91,22 @@ def test_ordnance_is_named_by_kind_and_launcher_once_a_public_launch_said_so():
 
 
 def test_two_ships_of_a_class_get_letters_and_fleets_get_their_labels_when_they_spawn():
+    """Event texts label a fleet once its public ``fleet_spawned`` was worded; action texts are pure functions of
+    the action (a server shares them between matches with the same options and names), so a fleet-built ship
+    is its number there."""
     d = GAME.describer(GAME.resolve_options({"scenario": "fleet_action"}), NAMES)
-    assert d(Order("p0s1")) == "Alice's ship 2: coast"  # before the fleets spawn
-    d({"type": "fleet_spawned", "player": 0,
-       "ships": [["p0s0", "corvette", "-8,-6"], ["p0s1", "frigate", "-10,-4"], ["p0s2", "corvette", "-8,-5"]]})
-    assert [d(Order(f"p0s{k}")) for k in range(3)] == [
-        "Alice's corvette A: coast", "Alice's frigate: coast", "Alice's corvette B: coast"]
+
+    def landed(sid):
+        return d({"type": "ship_landed", "ship": sid, "hex": "-8,-6", "body": "Mars", "to": None})
+
+    assert landed("p0s1") == "Alice's ship 2 lands at the NE base of Mars"  # before the fleets spawn
+    assert d({"type": "fleet_spawned", "player": 0, "ships": [
+        ["p0s0", "corvette", "-8,-6"], ["p0s1", "frigate", "-10,-4"], ["p0s2", "corvette", "-8,-5"]]}) == (
+        "Alice's fleet arrives: corvette A at the NE base of Mars; frigate at the SW base of Mars; corvette B at "
+        "the E base of Mars")
+    assert [landed(f"p0s{k}").split(" lands")[0] for k in range(3)] == [
+        "Alice's corvette A", "Alice's frigate", "Alice's corvette B"]
+    assert d(Order("p0s1")) == "Alice's ship 2: coast"
     escape = GAME.describer(GAME.resolve_options({"scenario": "escape"}), NAMES)
     assert [escape(Order(f"p0s{k}")) for k in range(3)] == [
         "Alice's transport A: coast", "Alice's transport B: coast", "Alice's transport C: coast"]

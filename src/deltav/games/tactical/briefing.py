@@ -35,30 +35,32 @@ def _join(words: Sequence[str]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def forces(sc: Scenario, p: int) -> str:
-    """A side's starting forces in words: ``"a liner (120 colonists), a tanker and a frigate, landed at the NE
-    base of Mars"``; a fleet to buy: ``"a fleet bought with 600 MC (corvettes, corsairs, ...)"``."""
+def forces(sc: Scenario, p: int) -> list[str]:
+    """A side's starting forces in words, one line per class: ``["a liner (120 colonists), landed at the NE base
+    of Mars", "a tanker, landed at the NE base of Mars", ...]``; a fleet to buy: ``"a fleet bought with 600 MC:
+    corvettes, corsairs, frigates, dreadnaughts or torches"``."""
     pl = sc.players[p]
     groups: dict[str, list] = {}
     for s in pl.ships:
         groups.setdefault(s.type, []).append(s)
-    parts = []
+    out = []
     for t, ships in groups.items():
         word = _plural(class_word(t), len(ships))
         colonists = sum(s.passengers for s in ships)
         if colonists:
             word += f" ({colonists} colonists)"
-        parts.append(word)
-    text = _join(parts)
-    if pl.ships:
-        wheres = {("landed at " if s.landed else "at ") + place(s.position) for s in pl.ships}
-        text += ", " + _join(sorted(wheres)) if len(wheres) <= 2 else ""
+        wheres = []
+        for s in ships:
+            w = ("landed at " if s.landed else "at ") + place(s.position)
+            if w not in wheres:
+                wheres.append(w)
+        out.append(f"{word}, {_join(wheres)}")
     if pl.credits:
-        buy = _join([_plural(class_word(x), 2).split(" ", 1)[1] if x != "orbitalBaseCargo" else "orbital bases"
-                     for x in sc.rules.fleet_purchases])
-        fleet = f"a fleet bought with {pl.credits} MC ({buy})"
-        text = f"{text}; and {fleet}" if text else fleet
-    return text
+        buy = [_plural(class_word(x), 2).split(" ", 1)[1] if x != "orbitalBaseCargo" else "orbital bases"
+               for x in sc.rules.fleet_purchases]
+        out.append(f"a fleet bought with {pl.credits} MC: {', '.join(buy[:-1])} or {buy[-1]}" if len(buy) > 1
+                   else f"a fleet bought with {pl.credits} MC: {_join(buy)}")
+    return out
 
 
 def _wins(sc: Scenario, opts: Mapping[str, Any], names: list[str]) -> str:
@@ -133,7 +135,7 @@ def _notes(sc: Scenario, opts: Mapping[str, Any], names: list[str]) -> list[str]
 
 def briefing(options: Mapping[str, Any], seat: int | None, names: Sequence[str] | None = None) -> dict:
     """The briefing of a scenario for ``seat`` (None: a spectator): ``{"title", "objective", "sides": [{"seat",
-    "name", "forces", "goal"}], "wins", "notes"}``."""
+    "name", "forces": [text], "goal"}], "wins", "notes"}`` (``protocol.check_briefing``)."""
     names = player_names(names, 2)
     sc = get_scenario(options["scenario"])
     sides = [{"seat": p, "name": names[p], "forces": forces(sc, p), "goal": sc.players[p].goal or ""}

@@ -7,10 +7,12 @@ ordnance by its kind and launcher (``"the torpedo from Alice's frigate"``); plac
 words (places.py: ``"the NE base of Mars"``, ``"2 hexes W of Mercury"``, ``"speed 2 NE"``, ``"burn 2 NE"`` with
 the help's key 1-6). Never an id, a ``"q,r"`` key or an audience prefix.
 
-A text tells no more than its value: the describer reads the value, the options and the map, and remembers only
-what public events said (the fleets of ``fleet_spawned``; the kind and launcher of an item from a public
-``ordnance_launched`` or ``ordnance_detected``), so a text written for one viewer never carries another
-viewer's secret. A fleet ship the describer has not seen spawn (a log tail read first) is ``"Alice's ship 3"``.
+A text tells no more than its value: the describer reads the value, the options and the map. An action's text
+is a pure function of the action, the options and the names (a server shares it between matches): a fleet-built
+ship is there ``"Alice's ship 3"`` (its number in the fleet). An event's text also uses what public events said
+(the fleets of ``fleet_spawned``; the kind and launcher of an item from a public ``ordnance_launched`` or
+``ordnance_detected``), so a text written for one viewer never carries another viewer's secret; a fleet ship
+the describer has not seen spawn (a log tail read first) is ``"Alice's ship 3"`` there too.
 Values of older records are worded too; a value this module cannot read falls back on the generic text.
 
 Owns: wording only. Must not look at a game state.
@@ -67,19 +69,23 @@ def _join(words: Sequence[str]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
-class TacticalText:
-    """The describer of one match (see the module docstring): call it with an action or event, or its JSON."""
+def _scenario_labels(options: Mapping[str, Any]) -> ShipLabels:
+    try:
+        from .scenarios import get_scenario
 
-    def __init__(self, options: Mapping[str, Any] | None, names: Sequence[str] | None):
-        self.options = dict(options or {})
-        self.names = list(names) if names is not None else default_names(2)
+        return ShipLabels.for_scenario(get_scenario(options.get("scenario", "biplanetary")))
+    except Exception:  # an unreadable scenario file: fleet ships by class once they spawn, else "a ship"
+        return ShipLabels()
+
+
+class _Words:
+    """The wording over one set of labels and item facts (see :class:`TacticalText`)."""
+
+    def __init__(self, options: Mapping[str, Any], names: list[str], labels: ShipLabels):
+        self.options = options
+        self.names = names
         self.gmap = default_map()
-        try:
-            from .scenarios import get_scenario
-
-            self.labels = ShipLabels.for_scenario(get_scenario(self.options.get("scenario", "biplanetary")))
-        except Exception:  # an unreadable scenario file: ships by class once they spawn, else "ship"
-            self.labels = ShipLabels()
+        self.labels = labels
         self.items: dict[str, tuple[str | None, int | None, str | None]] = {}  # id -> (kind, owner, launcher)
 
     # --- words for things ---------------------------------------------------------------------------------
@@ -174,7 +180,10 @@ class TacticalText:
             return f"{self.ship(g('ship'))} joins the attack"
         if t == "fire":
             strength = f" with strength {g('strength')}" if g("strength") is not None else ""
-            return f"attack {self.thing(g('target'))}{strength}"
+            target = str(g("target"))
+            if _ITEM_ID.fullmatch(target) and not self.labels.known(target):
+                return f"fire at the enemy nuke{strength}"  # the only item a gun may target
+            return f"attack {self.ship(target)}{strength}"
         if t == "end_combat":
             return "end combat"
         if t == "transfer":
@@ -350,7 +359,21 @@ class TacticalText:
             effect = f"{result}: disabled for {_plural(total, 'turn')}" if isinstance(total, int) else str(result)
         return f"{source} on {target}{odds}: {roll}, {effect}"
 
-    # --- the describer ------------------------------------------------------------------------------------
+
+class TacticalText:
+    """The describer of one match (see the module docstring): call it with an action or event, or its JSON.
+
+    An action's text is a pure function of the action, the options and the names (a server keeps one text per
+    action value for every match with the same options and names): its ships are labelled from the scenario
+    alone, a fleet-built ship by its number ("Alice's ship 3"). An event's text also uses what public events
+    taught the describer (the fleets spawned, the items launched or detected)."""
+
+    def __init__(self, options: Mapping[str, Any] | None, names: Sequence[str] | None):
+        opts = dict(options or {})
+        names = list(names) if names is not None else default_names(2)
+        self.pure = _Words(opts, names, _scenario_labels(opts))
+        self.learned = _Words(opts, names, _scenario_labels(opts))
+
     def __call__(self, v: Any) -> str:
         from deltav.core.protocol import generic_text, get_game, obj_tag_is_event
         from deltav.core.values import Action, Event
@@ -360,7 +383,7 @@ class TacticalText:
         is_event = isinstance(v, Event) or (not isinstance(v, Action) and obj_tag_is_event(game, obj))
         try:
             t = obj.get("type")
-            text = self.event(t, obj.get) if is_event else self.action(t, obj.get)
+            text = self.learned.event(t, obj.get) if is_event else self.pure.action(t, obj.get)
         except (TypeError, KeyError, IndexError, AttributeError, ValueError):
             text = None  # a malformed value: the generic wording
         return text if text is not None else generic_text(game, obj)
@@ -375,7 +398,7 @@ def describe(o: Mapping, is_event: bool, names: Sequence[str] | None = None) -> 
     """The text of one value's JSON form with the default options, or None for a type this module does not word
     (a convenience for tests and tools; a match's texts come from its own :func:`describer`)."""
     d = TacticalText(None, names)
-    return d.event(o.get("type"), o.get) if is_event else d.action(o.get("type"), o.get)
+    return d.learned.event(o.get("type"), o.get) if is_event else d.pure.action(o.get("type"), o.get)
 
 
 __all__ = ["describer", "describe", "direction", "TacticalText", "heading", "place"]
