@@ -56,9 +56,8 @@ def in_view(pg, locator) -> bool:
         return False
     if box["y"] + box["height"] > vp["height"] or box["x"] + box["width"] > vp["width"]:
         return False
-    return pg.evaluate("""([x, y, sel]) => { const e = document.elementFromPoint(x, y); const want = document.querySelector(sel);
-        return !!e && !!want && (e === want || want.contains(e)); }""",
-                       [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, "button.primary"])
+    return locator.evaluate("""(want, [x, y]) => { const e = document.elementFromPoint(x, y);
+        return !!e && (e === want || want.contains(e)); }""", [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
 
 
 def overlaps(a: dict, b: dict, margin: float = 0.0) -> bool:
