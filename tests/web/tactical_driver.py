@@ -36,8 +36,12 @@ def key_hex(k: str) -> tuple[int, int]:
 
 
 class Player:
-    def __init__(self, pg, mode: str, screenshots, name: str):
+    def __init__(self, pg, mode: str, screenshots, name: str, follow_guide: bool = False):
         assert mode in ("keyboard", "mouse", "touch")
+        self.follow_guide = follow_guide
+        self.briefing = ""  # the scenario briefing's text, when it came
+        self.guide_steps: list[str] = []  # the guide's step titles as they were shown
+        self.cards: list[str] = []  # the "what happened" cards' texts
         self.pg = pg
         self.mode = mode
         self.shots = screenshots
@@ -110,14 +114,38 @@ class Player:
 
     # --- the shell's dialogs ------------------------------------------------------------------------------------------
     def dialogs(self) -> bool:
-        """Answer a dialog in the way of the game; True if one was there."""
+        """Answer a dialog in the way of the game; True if one was there. The guide is skipped, or followed
+        (``follow_guide``): Next on each step, and the game played on through an interactive one."""
         pg = self.pg
+        guide = pg.locator(".guide-card")
+        if guide.count() and guide.first.is_visible():
+            title = guide.first.locator("h2, h3").first.inner_text() if guide.first.locator("h2, h3").count() else "?"
+            if not self.guide_steps or self.guide_steps[-1] != title:
+                self.guide_steps.append(title)
+                self.shoot(f"guide-{len(self.guide_steps)}")
+            if not self.follow_guide:
+                self.log.append("guide skipped")
+                if self.mode == "keyboard":
+                    pg.keyboard.press("Escape")
+                else:
+                    self.press(guide.first.locator(".guide-skip"))
+                pg.wait_for_timeout(150)
+                return True
+            nxt = guide.first.locator(".guide-next")
+            if nxt.count() and nxt.first.is_enabled():
+                self.press(nxt.first)
+                pg.wait_for_timeout(150)
+                return True
+            return False  # an interactive step: the player plays on, the guide follows
         for sel, button, key, shot in ((".dialog-briefing", ".briefing-begin", "Enter", "briefing"),
-                                       (".guide-card", "button:has-text('Skip')", "Escape", "guide"),
                                        (".ack-card", ".ack-continue", "Enter", "what-happened")):
             box = pg.locator(sel)
             if box.count() and box.first.is_visible():
                 self.shoot(shot)
+                if shot == "briefing":
+                    self.briefing = box.first.inner_text()
+                else:
+                    self.cards.append(box.first.inner_text())
                 if self.mode == "keyboard":
                     pg.keyboard.press(key)
                 else:
@@ -156,7 +184,14 @@ class Player:
             self.shoot(phase)
             self.since = time.time()
             done = (s["step"], phase, v["turn"], v["active_player"])
-            getattr(self, phase)(s, race)
+            try:
+                getattr(self, phase)(s, race)
+            except AssertionError:
+                # a "what happened" card came up with this decision and took the keys: answer it, decide again
+                if not self.dialogs():
+                    raise
+                self.log.append("a card took the input: again")
+                done = None
         raise AssertionError(f"the game did not end in {limit_s} s\n{self.log[-20:]}")
 
     since = 0.0

@@ -451,7 +451,8 @@ export class TacticalScreen implements GameScreen {
     const ownedBy = (id: string): number | undefined => this.known.get(id)?.owner ?? this.knownOrdnance.get(id)?.owner;
     // your own attack's counterattack is the answer to your decision; every other die against your ships came by
     // itself (the enemy's attacks, ordnance, rams, asteroids, planetary defense)
-    this.unseen.push(...fresh.filter((o) => ownedBy(o.target) === s.seat && o.source !== "counter"));
+    // (with the other dice of the same moment: a ram rolls for both ships)
+    if (fresh.some((o) => ownedBy(o.target) === s.seat && o.source !== "counter")) this.unseen.push(...fresh);
     if (s.to_act && this.unseen.length && this.host.acknowledge && s.status === "playing") {
       const lines = this.unseen.map((o) => this.rollSentence(o));
       this.unseen = [];
