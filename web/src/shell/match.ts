@@ -8,7 +8,7 @@
  *
  * Owns the page around a screen; it never looks inside a game's view and never builds an action.
  */
-import { ApiError, board as fetchBoard, botName, games, joinRoom, scenarioTitle, type GameInfo, type SeatGrant } from "./api";
+import { ApiError, board as fetchBoard, games, joinRoom, scenarioTitle, seatNames, type GameInfo, type SeatGrant } from "./api";
 import { Connection, FINAL_CLOSES, socketUrl, type ChatMessage, type RoomInfo, type ServerError, type StateMessage } from "./connection";
 import { button, el, inTextField, trapFocus } from "./dom";
 import { GenericScreen } from "./generic";
@@ -218,17 +218,10 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     return chipName(seat);
   }
 
-  /** A seat's own name (the chips show it for me too, marked "(you)"); unnamed people are numbered as the
-   *  engine's log numbers them ("player 1" is seat 1). */
+  /** A seat's own name (the chips show it for me too, marked "(you)"): the room's name for the seat, a bot by
+   *  its level ("Hard bot"), an unnamed person "Player N" counted from 1, as every text of the match counts. */
   function chipName(seat: number): string {
-    const seats = st.room?.seats ?? [];
-    const s = seats[seat];
-    const base = (x: (typeof seats)[number] | undefined, i: number): string =>
-      x?.name ? x.name : x && x.kind !== "human" ? botName(x.spec) : `Player ${i}`;
-    const name = base(s, seat);
-    // two seats of the same name (two random bots) are told apart by their seat number
-    const twins = seats.filter((x, i) => base(x, i) === name).length;
-    return twins > 1 ? `${name} ${seat}` : name;
+    return seatNames(st.room?.seats ?? [], st.snapshot?.seats ?? [])[seat] ?? `Player ${seat + 1}`;
   }
 
   // ---- chrome ----
@@ -355,6 +348,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       const free = room.seats.filter((s) => s.kind === "human" && !s.taken).length;
       waiting.textContent = `Waiting for ${free} more player${free === 1 ? "" : "s"} to join: share the room code ${code} or the invite link.`;
       waiting.hidden = false;
+      waiting.title = waiting.textContent;
       return;
     }
     if (snap.status === "over") {
@@ -368,6 +362,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     else if (others.length) waiting.textContent = `Waiting for ${others.join(", ")}…`;
     else waiting.textContent = "";
     waiting.hidden = !waiting.textContent;
+    waiting.title = waiting.textContent ?? "";
   }
 
   function renderHeader(): void {
@@ -397,11 +392,22 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     }
   }
 
+  // the log follows the newest entry until the player scrolls up, and again once they scroll back to the end;
+  // a folded or hidden log (a phone, L) keeps following, so it opens at the newest entry
+  let logPinned = true;
+  const logAtEnd = (): boolean => logList.scrollTop + logList.clientHeight >= logList.scrollHeight - 8;
+  const logToEnd = (): void => {
+    if (logPinned) logList.scrollTop = logList.scrollHeight;
+  };
+  logList.addEventListener("scroll", () => {
+    if (logList.clientHeight > 0) logPinned = logAtEnd();
+  });
+  new ResizeObserver(logToEnd).observe(logList);
+
   function drawLog(): void {
     if (!logDirty) return;
     logDirty = false;
     st.log.sort((a, b) => a.step - b.step);
-    const atBottom = logList.scrollTop + logList.clientHeight >= logList.scrollHeight - 8;
     logList.replaceChildren(
       ...st.log.slice(-300).map((e) => {
         const li = el("li");
@@ -409,7 +415,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
         return li;
       }),
     );
-    if (atBottom) logList.scrollTop = logList.scrollHeight;
+    logToEnd();
   }
 
   function narrate(events: LogEntry[]): void {
@@ -424,6 +430,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     if (!snap || !st.screen) return;
     const text = st.screen.phase?.(snap) ?? new GenericScreen().phase(snap);
     banner.textContent = text;
+    banner.title = text;
     banner.dataset.mine = String(snap.to_act);
     if (text !== lastPhase) lastPhase = text;
     if (snap.to_act && !wasToAct && snap.status === "playing") sounds.play("turn");
@@ -606,13 +613,34 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     if (st.screen?.key?.(e)) e.preventDefault();
   });
 
-  chatInput.addEventListener("keydown", (e) => e.stopPropagation());
+  // the chat keeps the keys typed into it; Esc leaves it, and a sent message hands the keys back to the game
+  // (a digit then Enter must play the game, not send the digit again)
+  let gameFocus: HTMLElement | null = null;
+  screenRoot.tabIndex = -1;
+  screenRoot.addEventListener("focusin", (e) => {
+    if (e.target instanceof HTMLElement && !inTextField(e)) gameFocus = e.target;
+  });
+  function backToGame(): void {
+    chatInput.blur();
+    const to = gameFocus?.isConnected && screenRoot.contains(gameFocus) && !(gameFocus as HTMLButtonElement).disabled ? gameFocus : screenRoot;
+    to.focus({ preventScroll: true });
+  }
+  chatInput.addEventListener("keydown", (e) => {
+    e.stopPropagation();
+    if (e.key === "Escape") {
+      e.preventDefault();
+      backToGame();
+      say("Left the chat: keys go to the game again.");
+    }
+  });
   chatForm.addEventListener("submit", (e) => {
     e.preventDefault();
     const text = chatInput.value.trim();
     if (!text) return;
-    if (st.conn?.chat(text)) chatInput.value = "";
-    else say("Not connected: the message was not sent.", "warn");
+    if (st.conn?.chat(text)) {
+      chatInput.value = "";
+      backToGame();
+    } else say("Not connected: the message was not sent.", "warn");
   });
 
   function addChat(m: ChatMessage): void {
