@@ -180,6 +180,7 @@ export async function startReplay(root: HTMLElement, code: string, match: number
     sound: (n) => sounds.play(n),
     board: () => (boardP ??= fetchBoard(snap0.game, snap0.options).catch(() => null)),
     seatName,
+    acknowledge: () => Promise.resolve(), // nobody decides in a replay: nothing to hold back
   };
   const forced = new URLSearchParams(location.search).get("screen") === "generic";
   const factory = forced ? undefined : SCREENS[snap0.game];

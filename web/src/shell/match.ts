@@ -10,6 +10,7 @@
  */
 import { ApiError, board as fetchBoard, games, joinRoom, scenarioTitle, seatNames, type GameInfo, type SeatGrant } from "./api";
 import { Connection, FINAL_CLOSES, socketUrl, type ChatMessage, type RoomInfo, type ServerError, type StateMessage } from "./connection";
+import { InputGate } from "./decision";
 import { button, el, inTextField, trapFocus } from "./dom";
 import { GenericScreen } from "./generic";
 import type { GameScreen, LogEntry, ScreenHost, Snapshot } from "./screen";
@@ -40,7 +41,7 @@ declare global {
   interface Window {
     /** A handle for debugging and the browser tests (the shell's state; never a secret the page lacks). */
     deltavShell?: {
-      state: () => { step: number; status: string; seat: number | null; link: string; log: number; screen: string; match: number; toAct: boolean };
+      state: () => { step: number; status: string; seat: number | null; link: string; log: number; screen: string; match: number; toAct: boolean; acknowledging: boolean };
       sounds: Sounds;
       connection: () => Connection | null;
     };
@@ -163,13 +164,23 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
   turnBox.append(seatsBar, banner, waiting);
   root.append(head, turnBox, body, status, narrator, clockAlert, overlay);
   showMute();
+  // every key and click is tied to the decision on screen when it happened (decision.ts)
+  const gate = new InputGate(root);
 
   // ---- host: what a screen may ask of the shell ----
   const host: ScreenHost = {
-    submit: (action) => {
+    submit: (action, opts) => {
       const conn = st.conn;
       if (!conn) return Promise.reject({ code: "disconnected", message: "not connected" });
-      return conn.submit(action).then(
+      const step = gate.stepForSubmit(opts?.step);
+      if (step !== conn.step) {
+        // made for a position that is no longer the game's: never sent (it would act on a decision not seen)
+        const err: ServerError = { code: "stale_step", local: true, step,
+          message: "not sent: the game moved on since you pressed that; look at the board again." };
+        refused(err);
+        return Promise.reject(err);
+      }
+      return conn.submit(action, step).then(
         (ok) => {
           if (ok.buffered) say("Your choice is in: it is revealed when everybody has chosen.");
         },
@@ -187,6 +198,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       return boardPromise;
     },
     seatName: (seat) => seatName(seat),
+    acknowledge: (title, lines) => gate.acknowledge(title, lines),
     request: (msg) => {
       const conn = st.conn;
       if (!conn) return Promise.reject({ code: "disconnected", message: "not connected" });
@@ -203,7 +215,9 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     sounds.play("error");
     const why = err.rule ? ` (rule ${err.rule})` : err.field ? ` (field ${err.field})` : "";
     const text: Record<string, string> = {
-      stale_step: "That was for an earlier moment of the game; the board has moved on, look again.",
+      stale_step: err.local
+        ? "Not sent: the game moved on since you pressed that (a newer position came in); look at the board again."
+        : "That was for an earlier moment of the game; the board has moved on, look again.",
       not_your_turn: "It is not your move yet.",
       already_decided: "You already chose this turn.",
       game_over: "The game is over.",
@@ -665,6 +679,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       logSeen.clear();
       logList.replaceChildren();
       boardPromise = null;
+      gate.reset();
       if (overlayKind === "result") closeOverlay();
     }
     st.match = msg.room.match;
@@ -709,7 +724,8 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
         return;
       }
     }
-    st.screen.update(snap, msg.events);
+    const screen = st.screen;
+    gate.rendered(snap.step, () => screen.update(snap, msg.events));
     renderPhase();
     narrate(msg.events);
     document.documentElement.dataset.step = String(snap.step);
@@ -717,7 +733,11 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     const over = snap.status === "over" || msg.room.status === "finished";
     if (over && resultShownFor !== st.match) {
       resultShownFor = st.match;
-      showResult();
+      // a "what happened" card the screen raised is read first
+      const match = st.match;
+      void gate.idle().then(() => {
+        if (st.match === match) showResult();
+      });
     }
   }
 
@@ -731,6 +751,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       screen: screenRoot.dataset.screen ?? "",
       match: st.match,
       toAct: st.snapshot?.to_act ?? false,
+      acknowledging: gate.acknowledging,
     }),
     sounds,
     connection: () => st.conn,
