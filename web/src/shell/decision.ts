@@ -38,6 +38,8 @@ export class InputGate {
   private shownAt = 0;
   private returnFocus: HTMLElement | null = null;
   private idleWaiters: (() => void)[] = [];
+  private modalOpen: () => boolean = () => false;
+  private modalKey: (e: KeyboardEvent) => void = () => undefined;
 
   constructor(private readonly root: HTMLElement) {
     const opts = { capture: true };
@@ -91,6 +93,13 @@ export class InputGate {
     return this.inputStep ?? this.renderedStep;
   }
 
+  /** While `open()` holds (a shell dialog is up), every key goes to `handler` and to the dialog's own focused
+   *  control, never to the screen or the shell's shortcuts. */
+  setModal(open: () => boolean, handler: (e: KeyboardEvent) => void): void {
+    this.modalOpen = open;
+    this.modalKey = handler;
+  }
+
   /** Is a "what happened" card up (or waiting)? */
   get acknowledging(): boolean {
     return this.layer !== null;
@@ -139,6 +148,11 @@ export class InputGate {
     const id = e.code || e.key;
     if (this.layer) {
       this.cardKey(e);
+      return;
+    }
+    if (this.modalOpen()) {
+      this.modalKey(e);
+      e.stopImmediatePropagation(); // its default (a focused button's Enter, Tab) still happens
       return;
     }
     if (inTextField(e)) return;
