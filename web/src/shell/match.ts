@@ -413,8 +413,16 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       waiting.hidden = true;
       return;
     }
+    const gone = new Set(room.claimable ?? []);
     const others = snap.deciding.filter((d) => !d.submitted && d.seat !== st.seat).map((d) => seatName(d.seat));
     const mine = snap.to_act;
+    const left = snap.deciding.filter((d) => !d.submitted && gone.has(d.seat) && d.seat !== st.seat).map((d) => seatName(d.seat));
+    if (left.length && st.seat !== null) {
+      waiting.textContent = `${names(left)} did not come back in time: claim the win, or wait for them.`;
+      waiting.hidden = false;
+      waiting.title = waiting.textContent;
+      return;
+    }
     if (mine && others.length) waiting.textContent = `Your move (${others.join(", ")} ${others.length === 1 ? "is" : "are"} choosing too).`;
     else if (mine) waiting.textContent = ""; // the banner says it
     else if (others.length) waiting.textContent = `Waiting for ${others.join(", ")}…`;
