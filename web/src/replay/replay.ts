@@ -126,7 +126,9 @@ export async function startReplay(root: HTMLElement, code: string, match: number
   viewLabel.htmlFor = viewSel.id;
   const params = new URLSearchParams(location.search);
   let view: ReplayView = params.get("view") ?? "full";
-  bar.append(startBtn, backBtn, playBtn, fwdBtn, endBtn, slider, where, speedSel, viewLabel, viewSel);
+  const viewBox = el("span", "replay-view-box");
+  viewBox.append(viewLabel, viewSel);
+  bar.append(startBtn, backBtn, playBtn, fwdBtn, endBtn, slider, where, speedSel, viewBox);
   const status = el("div", "status");
   status.setAttribute("role", "status");
   status.setAttribute("aria-live", "polite");
