@@ -149,11 +149,14 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
   logBox.append(el("h2", "", "Log"));
   const logList = el("ol", "log-list");
   logList.setAttribute("aria-label", "Game log, newest last");
+  logList.tabIndex = 0; // a scrolling region a keyboard can reach (its arrows then scroll it)
   logBox.append(logList);
   const chatBox = el("section", "chat");
   chatBox.append(el("h2", "", "Chat"));
   const chatList = el("ol", "chat-list");
   chatList.setAttribute("aria-live", "polite");
+  chatList.setAttribute("aria-label", "Chat messages");
+  chatList.tabIndex = 0;
   const chatForm = el("form", "chat-form");
   const chatInput = el("input");
   chatInput.type = "text";
@@ -782,9 +785,12 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       e.preventDefault();
     }
   });
+  const SCROLL_KEYS = new Set(["ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End", " "]);
   document.addEventListener("keydown", (e) => {
     if (inTextField(e) || e.ctrlKey || e.metaKey || e.altKey) return;
     if (overlayKind !== null) return;
+    // the log or the chat list has the focus: its scrolling keys scroll it
+    if ((e.target === logList || e.target === chatList) && SCROLL_KEYS.has(e.key)) return;
     if (e.key === "?") {
       openHelp();
       e.preventDefault();
