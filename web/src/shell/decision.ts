@@ -8,8 +8,8 @@
  *   that step (`stepForSubmit`), a submission made while the screen renders carries the rendered step, and the
  *   shell refuses it locally, in words, when a newer snapshot came in since (the server refuses stale steps too).
  *   A click or a drag counts from its press: a press on the old board released on the new one is stale.
- * - Key events older than the current decision's rendering (queued while the page was busy drawing it) are
- *   dropped, and so are the auto-repeats of a key held down since before it.
+ * - Key events older than the rendering of the viewer's current decision (queued while the page was busy
+ *   drawing it) are dropped, and so are the auto-repeats of a key held down since before it.
  * - `acknowledge(title, lines)` shows a "what happened" card that takes every key and click until Continue
  *   (Enter, Space or a click on it); a key pressed before the card appeared never continues it. A screen calls
  *   it when an automatic resolution precedes the player's next decision. Cards queue: one at a time.
@@ -64,8 +64,9 @@ export class InputGate {
     }
   }
 
-  /** The screen drew the snapshot of `step` (call around `screen.update`, with the update inside `run`). */
-  rendered(step: number, run: () => void): void {
+  /** The screen drew the snapshot of `step` (call around `screen.update`, with the update inside `run`);
+   *  `decides`: the viewer has a decision to make there. */
+  rendered(step: number, decides: boolean, run: () => void): void {
     const fresh = step !== this.renderedStep;
     this.renderedStep = step;
     this.rendering = true;
@@ -73,8 +74,10 @@ export class InputGate {
       run();
     } finally {
       this.rendering = false;
-      // a key pressed before this moment was pressed while an older position was on screen
-      if (fresh) this.decisionAt = performance.now();
+      // a key pressed before this moment was pressed while an older position was on screen; it must not act on
+      // the decision drawn now (a position without a decision of this viewer takes such keys: nothing to spoil,
+      // and a held key keeps panning the board while the others move)
+      if (fresh && decides) this.decisionAt = performance.now();
     }
   }
 

@@ -908,7 +908,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       }
     }
     const screen = st.screen;
-    gate.rendered(snap.step, () => screen.update(snap, msg.events));
+    gate.rendered(snap.step, snap.to_act, () => screen.update(snap, msg.events));
     guide?.update(snap);
     renderPhase();
     narrate(msg.events);
