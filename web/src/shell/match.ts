@@ -2,9 +2,12 @@
  * The match page (`/play/CODE` for a seat, `/watch/CODE` for a spectator): the shell around one game screen.
  * It finds the seat's token (the URL's `#token=`, localStorage under the room code, or a fresh join of a free
  * seat), connects, mounts `SCREENS[game]` (or the generic screen) with a `ScreenHost`, and draws the chrome:
- * the header (game, scenario, room code, invite link), the seats (connected / away with the grace countdown,
- * who is still deciding), the turn timer's countdown (when the room has a clock), the phase banner, the log (L),
- * chat, the status line (aria-live), sound (M), the help overlay (?), the result dialog and the reconnect overlay.
+ * the header (game, scenario, room code, invite link, Claim the win, Resign, Result), the seats (by the match's
+ * names: connected / away with the grace countdown / gone, who is still deciding), the turn timer's countdown
+ * (when the room has a clock), the phase banner, the log (L), chat, the status line (aria-live), sound (M), the
+ * help overlay (?), the scenario briefing and the first-game guide (guide.ts), the resign dialog, the result
+ * dialog (its words: result.ts) and the reconnect overlay. Every key and click goes through the InputGate
+ * (decision.ts), which ties it to the decision on screen.
  *
  * Owns the page around a screen; it never looks inside a game's view and never builds an action.
  */
