@@ -85,7 +85,17 @@ class Player:
 
     # --- the three ways to act ----------------------------------------------------------------------------------------
     def press(self, locator) -> None:
-        """A button or link: clicked, tapped, or reached with Tab and pressed with Enter."""
+        """A button or link: clicked, tapped, or reached with Tab and pressed with Enter (a "what happened" card
+        in the way is read and continued first, as a person would)."""
+        card = self.pg.locator(".ack-card")
+        if card.count() and card.first.is_visible():
+            self.cards.append(card.first.inner_text())
+            self.shoot("what-happened")
+            self.raw_press(card.first.locator(".ack-continue"))
+            self.pg.wait_for_timeout(150)
+        self.raw_press(locator)
+
+    def raw_press(self, locator) -> None:
         if not locator.count():
             self.pg.screenshot(path=str(self.shots / f"tactical-journey-{self.name}-FAILED.png"))
             raise AssertionError(f"no {locator} on the page: {self.status()}\n{self.log[-12:]}\n"
@@ -149,7 +159,7 @@ class Player:
                 if self.mode == "keyboard":
                     pg.keyboard.press(key)
                 else:
-                    self.press(box.first.locator(button).first)
+                    self.raw_press(box.first.locator(button).first)
                 pg.wait_for_timeout(150)
                 self.log.append(f"answered {shot}")
                 return True
@@ -179,6 +189,9 @@ class Player:
                     raise AssertionError(f"stuck after {done}: {self.status()}\n{self.log[-12:]}")
                 if not s["to_act"]:
                     done = None
+                continue
+            self.pg.wait_for_timeout(60)  # a card that comes with this decision is answered before it
+            if self.dialogs():
                 continue
             phase = v["phase"]
             self.shoot(phase)

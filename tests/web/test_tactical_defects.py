@@ -330,9 +330,16 @@ def test_clicking_a_ship_under_a_burn_arrow_selects_it(live_server, new_page, sc
 
 def test_seat_two_sees_itself_cyan(live_server, new_page, screenshots):
     room = live_server.create("tactical", ["bot:easy", "human"], seat=1, seed=4, name="ann", scenario="duel")
-    pg = new_page()
+    pg = new_page(intro=True)
     live_server.open_seat(pg, room)
     pg.wait_for_function("window.deltavTactical && window.deltavTactical.screen.snapshot() !== null", timeout=15000)
+    # the scenario briefing shows your side in your colour too
+    pg.wait_for_selector(".dialog-briefing .briefing-sides li.mine", timeout=30000)
+    mine = pg.evaluate("getComputedStyle(document.querySelector('.briefing-sides li.mine')).getPropertyValue('--seat').trim()")
+    assert mine.lower() == "#3ee0ff", mine
+    pg.keyboard.press("Enter")  # Begin
+    pg.wait_for_selector(".guide-card", timeout=10000)
+    pg.keyboard.press("Escape")  # the first-game guide, skipped
     pg.wait_for_function("(window.deltavTactical.screen.drawnForTests() || []).some(d => d.kind === 'ship')")
     chip = pg.evaluate("getComputedStyle(document.querySelector('.seats li.me')).getPropertyValue('--seat').trim()")
     other = pg.evaluate("getComputedStyle(document.querySelector('.seats li:not(.me)')).getPropertyValue('--seat').trim()")
@@ -592,4 +599,68 @@ def test_the_replay_of_a_fog_of_war_match_shows_every_ship(live_server, new_page
     assert "the fugitives aboard" in others and others.count("decoy") == 2, others
     settle(pg)
     pg.screenshot(path=str(screenshots / "tactical-replay-full-view.png"))
+    assert not pg.errors, pg.errors
+
+
+# --- 2: giving up is the shell's Resign, which ends the match -------------------------------------------------------
+
+
+def test_resign_ends_the_match_and_the_screen_says_so(live_server, new_page, screenshots):
+    pg = play(live_server, new_page, scenario="duel", seats=("human", "bot:easy"), seed=3)
+    wait_my_astrogation(pg)
+    assert "give up the game" not in pg.inner_text("body")
+    pg.locator("button.resign").click()
+    dialog = pg.locator(".dialog-resign")
+    assert dialog.is_visible() and "Surrender" not in dialog.inner_text()
+    pg.locator(".resign-confirm").click()
+    pg.wait_for_function("window.deltavTactical.screen.snapshot().status === 'over'", timeout=20000)
+    s = snap(pg)
+    assert s["result"]["winners"] == [1] and s["result"]["reason"] == "resign", s["result"]
+    pg.wait_for_selector(".dialog-result")
+    pg.keyboard.press("Escape")
+    assert pg.inner_text(".tac-result") == "Defeat: you resigned"
+    assert "give up the game" not in pg.inner_text("body")
+    pg.screenshot(path=str(screenshots / "tactical-resigned.png"))
+    assert not pg.errors, pg.errors
+
+
+# --- 6: chat keeps its keys only while typing; after sending or Esc the game has them -------------------------------
+
+
+def test_chat_gives_the_keys_back_to_the_game(live_server, new_page):
+    pg = play(live_server, new_page, scenario="duel", seats=("human", "bot:easy"), seed=3)
+    wait_my_astrogation(pg)
+    chat = pg.locator(".chat-form input")
+    chat.click()
+    pg.keyboard.type("2")
+    pg.keyboard.press("Enter")  # sends "2"
+    pg.keyboard.press("2")  # the game's key now: burn NE
+    pg.keyboard.press("Enter")  # and the game's Enter: confirm (a warned course: once more)
+    if "again" in status_text(pg):
+        pg.keyboard.press("Enter")
+    pg.wait_for_function("(() => { const s = window.deltavTactical.screen.snapshot(); return s.status === 'over' || "
+                         "!s.to_act || s.view.phase !== 'astrogation'; })()", timeout=20000)
+    sent = [m for m in pg.locator(".chat-list li").all_inner_texts() if m.endswith("2")]
+    assert len(sent) == 1, sent
+    orders = [e["text"] for e in snap(pg)["log"] if e["event"]["type"] == "order_given"]
+    assert orders and "NE" in orders[-1], orders
+    # Esc leaves the chat without sending, and the keys go to the game (at the next astrogation)
+    for _ in range(8):
+        pg.wait_for_function("(() => { const s = window.deltavTactical.screen.snapshot(); return s.status === 'over' "
+                             "|| s.to_act; })()", timeout=60000)
+        s = snap(pg)
+        if s["status"] == "over" or s["view"]["phase"] == "astrogation":
+            break
+        pg.keyboard.press("Escape")
+        pg.keyboard.press("Enter")  # skip ordnance, end combat
+        wait_step(pg, s["step"])
+    assert snap(pg)["view"]["phase"] == "astrogation", snap(pg)["view"]["phase"]
+    pg.wait_for_timeout(300)
+    if pg.locator(".ack-card").count():  # what the opponent's turn did to your ship, first
+        pg.keyboard.press("Enter")
+    chat.click()
+    pg.keyboard.type("hello")
+    pg.keyboard.press("Escape")
+    pg.keyboard.press("3")
+    assert "burn ↑ 3" in pg.inner_text(".tac-detail")
     assert not pg.errors, pg.errors

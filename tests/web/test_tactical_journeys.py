@@ -1,7 +1,9 @@
 """Whole games of Delta-V tactical played through the page as a player would, in real Chromium against a real
 ``deltav serve`` and the easy bot: a Duel, a Bi-Planetary race and a Fleet Action, each by keyboard only, by mouse
 only (no modifier key) and on a 375x812 phone by taps only; from the start to the result, then the replay (the
-keyboard games with a turn timer, its countdown in the header). The
+keyboard games with a turn timer, its countdown in the header), as a new player: the scenario briefing comes
+first, the first-game guide is offered (followed to its end in the mouse Duel, skipped elsewhere), and the
+result has the game's statistics. The
 player (tactical_driver.py) decides from the engine's notes and acts only through the page. Turn limits keep the
 games short. Screenshots: build/screenshots/tactical-journey-<scenario>-<mode>-<phase>.png."""
 
@@ -36,16 +38,25 @@ def test_a_whole_game(live_server, new_page, screenshots, scenario, mode):
                                                       "clock": clock})
     assert status == 201, out
     room = Room(out["code"], out["seat"], out["token"], out)
-    pg = new_page(width=width, height=height, mobile=phone)
+    # a new player: the scenario briefing and the first-game guide come by themselves (the mouse Duel follows the
+    # guide to its end, the other games skip it)
+    pg = new_page(width=width, height=height, mobile=phone, intro=True)
     live_server.open_seat(pg, room)
     pg.wait_for_function("window.deltavTactical && window.deltavTactical.screen.snapshot() !== null", timeout=15000)
     if clock:
         pg.wait_for_selector(".turn-clock:not([hidden])", timeout=15000)
         assert re.match(r"Your move:\s*1[45]:\d\d", pg.inner_text(".turn-clock")), pg.inner_text(".turn-clock")
     name = f"{scenario}-{mode}"
-    player = Player(pg, mode, screenshots, name)
+    follow = scenario == "duel" and mode == "mouse"
+    player = Player(pg, mode, screenshots, name, follow_guide=follow)
     final = player.play(buys=buys, race=race)
     assert final["status"] == "over", final["status"]
+    # the briefing came before the first decision, with the scenario's sides and what wins
+    assert "What wins" in player.briefing and "Forces" in player.briefing, player.briefing
+    # the guide was offered; followed, it went through every step, waiting at the interactive one for the turn
+    assert player.guide_steps, "no guide offered"
+    if follow:
+        assert player.guide_steps[-1] == "Help" and "Confirm your turn" in player.guide_steps, player.guide_steps
     # the status line says how it ended, never the last decision's prompt
     pg.wait_for_function("/^(Victory|Defeat|Draw|Game over)/.test(document.querySelector('.match .status').textContent)",
                          timeout=10000)
@@ -58,6 +69,9 @@ def test_a_whole_game(live_server, new_page, screenshots, scenario, mode):
     player.dialogs()
     result = pg.inner_text(".dialog-result")
     assert re.search(r"won|draw|Draw|Victory|Defeat", result), result
+    # the game-over statistics (the engine's summary)
+    for stat in ("Turns played", "Fuel spent", "Hits scored", "Ships lost", "Ordnance launched"):
+        assert stat in result, (stat, result)
     player.shoot("result")
     if race:
         assert final["result"]["winners"] == [0], (final["result"], player.log[-20:])
@@ -75,5 +89,11 @@ def test_a_whole_game(live_server, new_page, screenshots, scenario, mode):
         player.press(pg.locator("button[aria-label='To the end']"))
     pg.wait_for_function("window.deltavTactical.screen.snapshot().status === 'over'", timeout=20000)
     assert pg.evaluate("window.deltavTactical.screen.sceneForTests().ships.length") > 0
+    assert pg.evaluate("window.deltavReplay.state().view") == "full"  # everyone's ships: nothing is secret now
     player.shoot("replay-end")
+    # the lobby lists the match as one you played (watching its replay does not make it "watched")
+    pg.goto(live_server.base + "/")
+    pg.wait_for_selector("html[data-ready=true]")
+    entry = pg.locator("li", has_text=room.code).first
+    assert "you played" in entry.inner_text(), entry.inner_text()
     assert not pg.errors, pg.errors

@@ -625,7 +625,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     const ordered = [...(b.sides ?? [])].sort((x, y) => Number(y.seat === seat) - Number(x.seat === seat));
     for (const side of ordered) {
       const li = el("li", side.seat === seat ? "mine" : "");
-      li.style.setProperty("--seat", SEAT_COLOURS[side.seat % SEAT_COLOURS.length]!);
+      li.style.setProperty("--seat", st.screen?.seatColour?.(side.seat, seat) ?? SEAT_COLOURS[side.seat % SEAT_COLOURS.length]!);
       const who = el("span", "side-name", side.seat === seat ? `You (${side.name || seatName(side.seat)})` : side.name || chipName(side.seat));
       li.append(who);
       const forces = Array.isArray(side.forces) ? side.forces.join(", ") : side.forces;
