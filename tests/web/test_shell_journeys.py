@@ -84,14 +84,19 @@ def test_mining_on_a_desktop_by_mouse_from_the_lobby(live_server, new_page, scre
     assert page.errors == []
 
 
-def tactical_to_the_end(page, act) -> None:
+def tactical_to_the_end(page, act, answer=None) -> None:
     """Act at every decision of this seat (``act()`` presses the panel's primary control) until the match ends; a
-    second press when the screen asks for one (a crash warning)."""
+    second press when the screen asks for one (a crash warning). A "what happened" card (the tactical screen shows
+    one when the opponent's turn rolled dice against your ships) is continued with ``answer()`` (default Enter)."""
     t0 = time.time()
     while time.time() - t0 < 240:
         s = shell(page)
         if s["status"] == "over":
             return
+        if s["acknowledging"] and page.locator(".ack-continue").count():
+            (answer or (lambda: page.keyboard.press("Enter")))()
+            page.wait_for_timeout(150)
+            continue
         if not s["toAct"] or s["acknowledging"]:
             page.wait_for_timeout(150)
             continue
@@ -118,7 +123,8 @@ def test_tactical_on_a_phone_by_taps(live_server, new_page, screenshots):
     page.wait_for_function("window.deltavTactical && window.deltavTactical.screen.snapshot() !== null", timeout=15_000)
     assert page.evaluate("document.documentElement.scrollWidth <= 375")
     shoot(page, screenshots, "tactical-phone-start")
-    tactical_to_the_end(page, lambda: page.locator("button.tac-btn.primary").first.tap())
+    tactical_to_the_end(page, lambda: page.locator("button.tac-btn.primary").first.tap(),
+                        lambda: page.locator(".ack-continue").first.tap())
     page.wait_for_selector(".dialog-result", timeout=20_000)
     assert in_view(page, ".dialog-result")
     shoot(page, screenshots, "tactical-phone-result")
