@@ -567,6 +567,12 @@ def test_the_help_has_the_map_symbols_and_the_ship_notes(live_server, new_page, 
     assert not blank, blank
     pg.locator(".tac-legend").scroll_into_view_if_needed()
     pg.screenshot(path=str(screenshots / "tactical-help-legend.png"))
+    # the first-game guide again, from the help: its first step rings the map
+    pg.locator(".help-guide").click()
+    pg.wait_for_selector(".guide-card")
+    assert "Your ships" in pg.inner_text(".guide-card") and "1 of 9" in pg.inner_text(".guide-card")
+    pg.keyboard.press("Escape")
+    assert pg.locator(".guide-card").count() == 0 or not pg.locator(".guide-card").first.is_visible()
     assert not pg.errors, pg.errors
 
 
