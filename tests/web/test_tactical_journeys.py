@@ -2,7 +2,7 @@
 ``deltav serve`` and the easy bot: a Duel, a Bi-Planetary race and a Fleet Action, each by keyboard only, by mouse
 only (no modifier key) and on a 375x812 phone by taps only; from the start to the result, then the replay (the
 keyboard games with a turn timer, its countdown in the header), as a new player: the scenario briefing comes
-first, the first-game guide is offered (followed to its end in the mouse Duel, skipped elsewhere), and the
+first, the first-game guide is offered (followed to its end in the Duels by mouse and by touch, skipped elsewhere), and the
 result has the game's statistics. The
 player (tactical_driver.py) decides from the engine's notes and acts only through the page. Turn limits keep the
 games short. Screenshots: build/screenshots/tactical-journey-<scenario>-<mode>-<phase>.png."""
@@ -38,8 +38,8 @@ def test_a_whole_game(live_server, new_page, screenshots, scenario, mode):
                                                       "clock": clock})
     assert status == 201, out
     room = Room(out["code"], out["seat"], out["token"], out)
-    # a new player: the scenario briefing and the first-game guide come by themselves (the mouse Duel follows the
-    # guide to its end, the other games skip it)
+    # a new player: the scenario briefing and the first-game guide come by themselves (the Duels by mouse and by
+    # touch follow the guide to its end, the other games skip it)
     pg = new_page(width=width, height=height, mobile=phone, intro=True)
     live_server.open_seat(pg, room)
     pg.wait_for_function("window.deltavTactical && window.deltavTactical.screen.snapshot() !== null", timeout=15000)
@@ -47,7 +47,7 @@ def test_a_whole_game(live_server, new_page, screenshots, scenario, mode):
         pg.wait_for_selector(".turn-clock:not([hidden])", timeout=15000)
         assert re.match(r"Your move:\s*1[45]:\d\d", pg.inner_text(".turn-clock")), pg.inner_text(".turn-clock")
     name = f"{scenario}-{mode}"
-    follow = scenario == "duel" and mode == "mouse"
+    follow = scenario == "duel" and mode in ("mouse", "touch")
     player = Player(pg, mode, screenshots, name, follow_guide=follow)
     final = player.play(buys=buys, race=race)
     assert final["status"] == "over", final["status"]
