@@ -78,11 +78,14 @@ test("dice read from the events: who rolled, against whom, the result", () => {
     ev(4, { type: "ship_destroyed", ship: "p1s1", hex: "1,1", cause: "mine" }),
   ]);
   assert.equal(got.length, 3);
-  assert.deepEqual(got[0]!.by, ["p1s0"]);
-  assert.deepEqual(got[1]!.by, ["p0s0", "p0s1"]);
-  assert.equal(resultWords(got[1]!), "disabled 3 turns (5 in all)");
-  assert.equal(rollWords(got[1]!), "rolled 6 −2 = 4");
-  assert.equal(mapTag(got[1]!), "⚄ 6−2 · D3");
-  assert.equal(resultWords(got[0]!), "no effect");
+  // the attack's roll first, then its counterattack's (the engine resolves the counterattack first)
+  assert.deepEqual(got[0]!.by, ["p0s0", "p0s1"]);
+  assert.deepEqual(got[1]!.by, ["p1s0"]);
+  assert.equal(resultWords(got[0]!), "disabled 3 turns (5 in all)");
+  assert.equal(rollWords(got[0]!), "rolled 6 −2 = 4");
+  assert.equal(mapTag(got[0]!), "⚄ 6−2 · D3");
+  assert.equal(resultWords(got[1]!), "no effect");
+  assert.equal(rollWords(got[1]!), "rolled 2 −1 = 1");
+  assert.equal(rollWords({ ...got[1]!, modifier: -3 }), "rolled 2 −3 = −1");
   assert.ok(got[2]!.destroyed && resultWords(got[2]!) === "eliminated" && got[2]!.by.length === 0);
 });

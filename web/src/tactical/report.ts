@@ -29,8 +29,23 @@ export interface Outcome {
   destroyed: boolean;
 }
 
-/** The outcomes of these events, in order. */
+/** The outcomes of these events, in order; an attack's own roll before its counterattack's (the engine resolves
+ *  the counterattack first, but a reader follows the attack, then the answer). */
 export function outcomes(events: readonly LogEntry[]): Outcome[] {
+  const out = rawOutcomes(events);
+  for (let i = 0; i + 1 < out.length; i++) {
+    const a = out[i]!;
+    const b = out[i + 1]!;
+    if (a.source === "counter" && b.source === "gun" && a.step === b.step && a.by.includes(b.target)) {
+      out[i] = b;
+      out[i + 1] = a;
+      i++;
+    }
+  }
+  return out;
+}
+
+function rawOutcomes(events: readonly LogEntry[]): Outcome[] {
   const out: Outcome[] = [];
   let attackers: string[] = [];
   let counter: string[] = [];
@@ -86,7 +101,8 @@ export function resultWords(o: Outcome): string {
 export function rollWords(o: Outcome): string {
   if (!o.modifier) return `rolled ${o.roll}`;
   const m = o.modifier > 0 ? `+${o.modifier}` : `−${-o.modifier}`;
-  return `rolled ${o.roll} ${m} = ${o.roll + o.modifier}`;
+  const total = o.roll + o.modifier;
+  return `rolled ${o.roll} ${m} = ${total < 0 ? `−${-total}` : total}`;
 }
 
 /** The short tag drawn on the map at the ship hit: "4−3 · no effect", "6 · D2", "E". */
