@@ -29,7 +29,8 @@ RULING_OPTIONS: tuple[Option, ...] = (
            "body goes to the one the burn points at (nearest to the ship's hex after the burn), then to one of "
            "its side's; \"reference\": the first in the reference game's hex order (Mercury (0,3) before (2,3), "
            "Venus (-5,5) before (-5,7)), whoever owns it", choices=("aim", "reference"), ruling=True),
-    Option("surrender_ends_game", bool, True, "ruling 9: when a player surrenders (every ship under its control "
-           "strikes its colours) the game ends and the other player wins (false: the reference, where "
-           "surrendered ships stay in play, may still be ordered and looted, and the game goes on)", ruling=True),
+    Option("surrender_ends_game", bool, False, "ruling 9: a player's surrender (every ship under its control "
+           "strikes its colours) leaves the surrendered ships in play (they may still be ordered and looted) and "
+           "the game goes on, as in the reference (the rules are silent); true: the game ends there and the other "
+           "player wins", ruling=True),
 )
