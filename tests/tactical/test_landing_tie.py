@@ -58,3 +58,33 @@ def test_when_the_burn_points_at_neither_the_ships_own_base_wins():
         place(s, "p0s0", (-9, 8), (0, -1), fuel=5)
         s.players[0].bases = own
         assert preview_course(s, "p0s0", Order("p0s0", 5, land=True)).destination == want
+
+
+def test_a_record_made_before_ruling_8_replays_as_it_was_played():
+    """A record without ``landing_tie`` (stored before the option existed) is read with the option's legacy value,
+    the reference's order it was played with (``Game.stored_options``): Duel seed 47 of two easy bots lands on a tied
+    base at step 36, which the new default would put on the other base."""
+    from deltav.agents.registry import make_agent
+    from deltav.core.match import play_match
+    from deltav.core.protocol import get_game
+    from deltav.core.records import MatchRecord, replay
+    from deltav.core.session import Session
+    from deltav.server.replays import build
+
+    game = get_game("tactical")
+    record, _, _ = play_match(game, {"scenario": "duel", "landing_tie": "reference"}, 47,
+                              [make_agent(game, "easy"), make_agent(game, "easy")])
+    old = record.to_json()
+    del old["options"]["landing_tie"]  # as a record of the engine before ruling 8 holds them
+    as_aim = {**old, "options": {**old["options"], "landing_tie": "aim"}}
+    import pytest
+
+    from deltav.core.errors import RecordError
+    with pytest.raises(RecordError, match="step 36"):  # the new default plays this match differently
+        replay(MatchRecord.from_json(as_aim))
+    replay(MatchRecord.from_json(old))  # the CLI's verified replay
+    assert Session.replay(MatchRecord.from_json(old)).step == len(record.steps)
+    assert build(old, {"tactical": game}).positions[-1] == len(record.steps)  # the server's replays
+    steps = [(s.player, s.action) for s in record.steps]
+    resumed = Session.resume(game, old["options"], 47, old["seats"], steps)  # a stored room restarted
+    assert resumed.record.to_json()["steps"] == record.to_json()["steps"]

@@ -114,8 +114,8 @@ def test_two_ships_of_a_class_get_letters_and_fleets_get_their_labels_when_they_
 
 def test_surrender_is_named_as_the_rules_name_it_and_says_what_follows():
     assert words({"type": "surrender"}).startswith("Surrender: every ship you control strikes its colours")
-    assert "other side wins" in words({"type": "surrender"})
-    assert "stay in play" in words({"type": "surrender"}, options={"scenario": "duel", "surrender_ends_game": False})
+    assert "stay in play" in words({"type": "surrender"})
+    assert "other side wins" in words({"type": "surrender"}, options={"scenario": "duel", "surrender_ends_game": True})
 
 
 def _playout(scenario, seed, steps=400):

@@ -1,7 +1,7 @@
 """The astrogation phase (design/tactical.md 1.4 step 1, 1.5-1.7): the active player gives one ``order`` per ship
 (burn, overload, landing from orbit, weak-gravity hexes to ignore), in any order, then ``end_astrogation``; or
-``surrender`` (the rules' surrender of every ship under the player's control; with ruling 9,
-``surrender_ends_game``, the game then ends and the other side wins). Owns every order's options (cached for
+``surrender`` (the rules' surrender of every ship under the player's control; with ruling 9's option
+``surrender_ends_game`` true, the game then ends and the other side wins). Owns every order's options (cached for
 the player-turn, and across positions by a signature) and the checks with their rule ids (``tactical.order.*``,
 ``tactical.surrender.*``).
 
@@ -80,8 +80,8 @@ def apply(state, player: int, action) -> list:
             s.control = "surrendered"
         state._opts = {}
         events: list = [Surrendered(player)]
-        if state.options.get("surrender_ends_game", True):
-            # ruling 9: no ship of the side is left under its control, the other side wins
+        if state.options.get("surrender_ends_game", False):
+            # ruling 9's alternative: no ship of the side is left under its control, the other side wins
             state.res = victory.surrender_result(player)
             state.phase = OVER
             events.append(GameOver(state.res.winners, state.res.reason))

@@ -92,7 +92,7 @@ def _wins(sc: Scenario, opts: Mapping[str, Any], names: list[str]) -> str:
     if not rules.hidden_identity:
         out.append("a side with no ship left loses" + (" (if both lose their last ships at once, the side that "
                                                        "was moving loses)" if rules.combat else ""))
-        if opts.get("surrender_ends_game", True):
+        if opts.get("surrender_ends_game", False):
             out.append("a side that surrenders loses")
     limit = opts.get("turn_limit")
     if limit:
@@ -128,7 +128,7 @@ def _notes(sc: Scenario, opts: Mapping[str, Any], names: list[str]) -> list[str]
     if opts.get("fog_of_war", True):
         notes.append("Fog of war: an enemy ship shows only once detected (within 3 hexes of one of your ships or "
                      "5 of one of your bases); a ship landed at its own base hides again.")
-    if rules.combat and not rules.hidden_identity and opts.get("surrender_ends_game", True):
+    if rules.combat and not rules.hidden_identity and opts.get("surrender_ends_game", False):
         notes.append("Surrender (every ship you control strikes its colours) ends the game: the other side wins.")
     return notes
 

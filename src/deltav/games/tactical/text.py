@@ -164,7 +164,7 @@ class _Words:
         if t == "end_astrogation":
             return "confirm the orders (end astrogation)"
         if t == "surrender":
-            if self.options.get("surrender_ends_game", True):
+            if self.options.get("surrender_ends_game", False):
                 return "Surrender: every ship you control strikes its colours, and the other side wins"
             return "Surrender: every ship you control strikes its colours (they stay in play)"
         if t == "launch":
