@@ -217,7 +217,7 @@ export function buildHelp(tables: Tables | null, scenario: { name: string; summa
   root.append(section("Win conditions",
     list([["Fleet wiped out", "eliminate every enemy ship (most combat scenarios)"], ["Land on target", "reach and land on the scenario's planet (Bi-Planetary, Blockade Runner)"],
       ["Escort", "land on the target with passengers aboard (Convoy, Evacuation)"], ["Escape", "the fugitives' transport flees past the north edge; the enforcers win by capturing or destroying it"],
-      ["Grand Tour", "pass by every checkpoint, then land at home first (no combat)"], ["Surrender", "the rules' surrender of every ship of a side ends the game (Surrender ships…; Resign leaves the match instead)"]])));
+      ["Grand Tour", "pass by every checkpoint, then land at home first (no combat)"], ["Surrender", "the rules' surrender of every ship you control (Surrender ships…): they cannot attack and may be looted, and the game goes on unless the surrender ruling ends it; to give up the match, Resign"]])));
   root.append(section("Controls",
     list([["Click / tap ship, Tab", "select a ship (Shift+Tab back); a ship under an arrow is selected, not burned to"],
       ["Click / tap arrow, 1-6", "burn that way (the pad in the panel points the same way)"], ["Shift+1-6, O or Overload", "overload: a second burn direction"],
