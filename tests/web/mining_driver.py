@@ -15,6 +15,16 @@ def screen_state(page) -> dict:
                     targets: window.deltavMining.targets(), status: r.dataset.status} : null; }""")
 
 
+def assert_status_current(page) -> None:
+    """The shell's status line describes the decision the screen shows now: the prompt's headline (issue 27: it
+    kept saying "Rocket on the station selected..." through declaring, revealing and the end of the game)."""
+    page.wait_for_function("""() => { const r = document.querySelector('.mn-root');
+        return r && Number(r.dataset.step) === window.deltavShell.state().step; }""")
+    status, head = page.evaluate("""() => [document.querySelector('.status').textContent,
+        document.querySelector('.mn-prompt h2').textContent]""")
+    assert status == head, (status, head)
+
+
 def click_square(page, sq: int) -> None:
     x, y = page.evaluate(f"""() => {{ window.deltavMining.canvas.scrollIntoView({{block: "nearest"}});
         const m = window.deltavMining, r = m.canvas.getBoundingClientRect(),

@@ -13,7 +13,7 @@ from deltav.core.records import MatchRecord, replay
 from deltav.games import load_all
 from deltav.games.mining.view import squares_of
 from tests.web.conftest import axe_violations, wait_step_change
-from tests.web.mining_driver import close_result_dialog, key_step, screen_state, take_step
+from tests.web.mining_driver import assert_status_current, close_result_dialog, key_step, screen_state, take_step
 
 load_all()
 
@@ -27,12 +27,16 @@ def play_until_over(pages: list, limit_s: float = 150, shots=None) -> None:
     while time.time() - t0 < limit_s:
         states = [screen_state(p) for p in pages]
         if all(s and s["status"] == "over" for s in states):
+            for p in pages:
+                assert_status_current(p)
+                assert p.inner_text(".status").startswith("Game over"), p.inner_text(".status")
             return
         acted = False
         for i, (p, s) in enumerate(zip(pages, states, strict=True)):
             if s and s["toAct"] and s["status"] != "over":
                 if s["phase"] in shots and p.evaluate("window.deltavShell.state().step") > 12:
                     p.screenshot(path=str(shots.pop(s["phase"])))
+                assert_status_current(p)
                 take_step(p, moves[i])
                 try:
                     wait_step_change(p, s["step"], timeout=10_000)

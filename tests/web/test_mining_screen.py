@@ -286,3 +286,53 @@ def test_a_collision_is_explained_before_it_happens(browser, harness, screenshot
     assert pg.evaluate("window.harness.submitted.at(-1)")["bump"] is not None
     assert pg.errors == []
     ctx.close()
+
+
+def prompt_of(pg) -> tuple[str, list[str]]:
+    """The prompt's words and the labels of its buttons."""
+    labels = pg.eval_on_selector_all(".mn-prompt button", """els => els.map(e => [...e.childNodes]
+        .filter(n => n.nodeName !== 'KBD').map(n => n.textContent).join('').trim())""")
+    return pg.inner_text(".mn-prompt"), labels
+
+
+def test_the_reveal_choice_says_what_is_offered(browser, harness, screenshots):
+    """Issue 27 (mining 1): after a prospect with only minerals under the rockets the prompt said "Reveal an
+    incident? You saw an incident under your rocket" and offered "Keep it secret". The engine asks after every
+    prospect (so nobody learns whether an incident was seen); the words follow the legal entries."""
+    url, fx = harness
+    ctx, pg = open_page(browser, url)
+    snap = show(pg, fx, "reveal-choice")
+    assert [e["action"]["type"] for e in snap["legal"]] == ["pass"]
+    text, buttons = prompt_of(pg)
+    pg.screenshot(path=str(screenshots / "mining-reveal-choice-nothing.png"))
+    assert "You saw an incident" not in text and "Reveal an incident" not in text, text
+    assert "no incident" in text and buttons == ["Continue"], (text, buttons)
+    snap = show(pg, fx, "reveal-choice-incident")
+    squares = sorted(e["action"]["square"] for e in snap["legal"] if e["action"]["type"] == "reveal-incident")
+    kinds = {snap["view"]["tiles"][s]["kind"].replace("_", " ") for s in squares}
+    text, buttons = prompt_of(pg)
+    pg.screenshot(path=str(screenshots / "mining-reveal-choice-incident.png"))
+    assert "Reveal the incident?" in text or "Reveal an incident?" in text
+    assert all(k in text.lower() for k in kinds), (text, kinds)
+    assert pg.evaluate("window.deltavMining.targets()") == squares
+    assert buttons == ["Keep it secret"]
+    assert pg.errors == []
+    ctx.close()
+
+
+def test_leave_the_alien_only_when_it_is_on_the_field(browser, harness):
+    """Issue 27 (mining 4): the alien's first placement offered "Leave the alien" though the alien was beside the
+    field."""
+    url, fx = harness
+    ctx, pg = open_page(browser, url)
+    snap = show(pg, fx, "alien-move")
+    assert snap["view"]["alien"] is None
+    text, buttons = prompt_of(pg)
+    assert "Leave the alien" not in text + " ".join(buttons) and "leave it where it is" not in text, (text, buttons)
+    assert any("off the field" in b for b in buttons), buttons
+    snap = show(pg, fx, "alien-move-again")
+    assert snap["view"]["alien"] is not None
+    text, buttons = prompt_of(pg)
+    assert any("Leave the alien where it is" in b for b in buttons), buttons
+    assert pg.errors == []
+    ctx.close()

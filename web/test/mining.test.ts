@@ -5,7 +5,7 @@ import { test } from "node:test";
 
 import type { LegalEntry, Snapshot } from "../src/shell/screen";
 import {
-  STATION, attemptSlots, clickSquare, describeEvent, entryLabel, moveSources, promptFor, squareName, squaresOf, standings,
+  STATION, attemptSlots, clickSquare, describeEvent, entryLabel, moveSources, promptFor, squareName, squaresOf, standings, statusFor,
   type MiningView,
 } from "../src/mining/model";
 
@@ -134,4 +134,31 @@ test("squaresOf reads the view's columns as one record per square", () => {
   assert.deepEqual(sq[11]?.tile, { id: "t03", kind: "betamite", value: 2 });
   assert.equal(sq[11]?.public, true);
   assert.equal(sq[STATION]?.status, "station");
+});
+
+test("the prompt follows what is offered: a reveal choice with nothing to reveal, the alien off the field", () => {
+  const name = (s: number) => ["Ann", "Ben"][s] ?? "?";
+  const v = view({ phase: "reveal-choice", picks: [10] });
+  v.tiles[10] = { id: "t03", kind: "betamite", value: 2 };
+  const nothing = promptFor(snap(v, [entry({ type: "pass" })]), name);
+  assert.doesNotMatch(`${nothing.head} ${nothing.detail}`, /You saw an incident|Reveal an incident/);
+  assert.equal(entryLabel(entry({ type: "pass" }), v, name, [entry({ type: "pass" })]), "Continue");
+  v.tiles[11] = { id: "t40", kind: "sabotage", value: 0 };
+  const legal = [entry({ type: "reveal-incident", square: 11 }), entry({ type: "pass" })];
+  assert.match(promptFor(snap(v, legal), name).detail, /a Sabotage on r2 c5/);
+  assert.equal(entryLabel(entry({ type: "pass" }), v, name, legal), "Keep it secret");
+  const first = view({ phase: "alien-move", alien: null });
+  assert.equal(entryLabel(entry({ type: "pass" }), first, name), "Keep the alien off the field");
+  assert.equal(entryLabel(entry({ type: "pass" }), view({ phase: "alien-move", alien: 3 }), name), "Leave the alien where it is");
+  const action = promptFor(snap(view(), [entry({ type: "prospect" }), entry({ type: "buy-rocket" })]), name);
+  assert.equal(action.detail, "Prospect under your rockets or buy a rocket.");
+});
+
+test("the status line names the current decision, whom the table waits for, or the verdict", () => {
+  const name = (s: number) => ["Ann", "Ben"][s] ?? "?";
+  assert.equal(statusFor(snap(view({ phase: "attempt" }), [entry({ type: "declare", contract: "C09" })]), name), "Declare a contract");
+  assert.equal(statusFor(snap(view({ deciding: [1], current_player: 1 }), [], 0, false), name), "Waiting: Ben takes an action.");
+  const over = snap(view({ phase: "over", result: { winners: [1], reason: "the last contract was fulfilled", scores: [3, 9] } }), []);
+  over.status = "over";
+  assert.equal(statusFor(over, name), "Game over: Ben wins");
 });

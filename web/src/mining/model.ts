@@ -162,11 +162,12 @@ export type Click =
   | { kind: "deselect" }
   | { kind: "refuse"; why: string };
 
-export function clickSquare(snap: Snapshot, sq: number, selected: number | null): Click {
+export function clickSquare(snap: Snapshot, sq: number, selected: number | null,
+  name: (s: number) => string = (s) => `Player ${s + 1}`): Click {
   const v = asView(snap);
   if (snap.status === "over") return { kind: "refuse", why: "The game is over." };
   if (snap.seat === null) return { kind: "refuse", why: "You are watching: spectators cannot act." };
-  if (!snap.to_act) return { kind: "refuse", why: waitingText(snap, (s) => `player ${s + 1}`) };
+  if (!snap.to_act) return { kind: "refuse", why: waitingText(snap, name) };
   const legal = snap.legal;
   if (DIRECT.has(v.phase)) {
     const hits = legal.filter((e) => targetSquare(e) === sq);
@@ -185,7 +186,7 @@ export function clickSquare(snap: Snapshot, sq: number, selected: number | null)
     if (sources.has(sq)) return { kind: "select", square: sq };
     return { kind: "refuse", why: whyNoSource(v, snap.seat, sq, legal) };
   }
-  return { kind: "refuse", why: `Nothing on the board to pick now: ${promptFor(snap, (s) => `player ${s + 1}`).detail}` };
+  return { kind: "refuse", why: `Nothing on the board to pick now: ${promptFor(snap, name).detail}` };
 }
 
 function whyNotSquare(v: MiningView, me: number, sq: number): string {
@@ -292,11 +293,18 @@ const PHASE_WORDS: Record<string, string> = {
 };
 export const phaseWords = (phase: string): string => PHASE_WORDS[phase] ?? phase;
 
-/** The prompt of the decision for this viewer: a headline and a line of detail. */
+/** The words of a list: "a", "a or b", "a, b or c". */
+export function orList(items: string[], joiner = "or"): string {
+  if (items.length <= 1) return items[0] ?? "";
+  return `${items.slice(0, -1).join(", ")} ${joiner} ${items[items.length - 1]}`;
+}
+
+/** The prompt of the decision for this viewer: a headline and a line of detail, written from what the legal
+ *  entries offer (never from what the phase usually offers). */
 export function promptFor(snap: Snapshot, name: (s: number) => string): { head: string; detail: string } {
   const v = asView(snap);
   if (snap.status === "over" || v.phase === "over") {
-    const r = v.result;
+    const r = v.result ?? (snap.result as MiningView["result"]);
     if (!r) return { head: "Game over", detail: "" };
     const who = r.winners.length ? r.winners.map(name).join(" and ") : "nobody";
     const me = snap.seat;
@@ -304,39 +312,69 @@ export function promptFor(snap: Snapshot, name: (s: number) => string): { head: 
     const head = r.winners.length === 1 ? (mine ? "You win!" : `${who} wins`)
       : r.winners.length ? (mine ? `You share the win with ${r.winners.filter((x) => x !== me).map(name).join(" and ")}` : `${who} share the win`)
       : "A draw";
-    return { head,
-      detail: `The game ended: ${r.reason}.` };
+    return { head: `Game over: ${head}`, detail: r.reason ? `The game ended: ${r.reason}.` : "" };
   }
   if (!snap.to_act) return { head: waitingText(snap, name), detail: `Turn ${v.turn}: ${name(v.current_player)}'s turn.` };
   const cur = name(v.current_player);
   const att = v.attempt;
+  const legal = snap.legal;
+  const has = (t: string) => legal.some((e) => e.action.type === t);
+  const discards = ofType(legal, "discard");
+  const playable = discards.length ? ` You may first play ${orList(uniq(discards.map((e) => handKind(v, e.action.incident)).map(kindName)))} from your hand.` : "";
   switch (v.phase) {
     case "pirate-window":
       return { head: `Play your Pirate Attack on ${cur}?`, detail: `${cur} is about to take an action. A Pirate Attack takes it away.` };
     case "meteor-window":
       return { head: `Play your Meteor Storm on ${cur}?`, detail: `${cur} is about to try a contract. A Meteor Storm cancels the attempt.` };
-    case "action":
-      if (v.pirated) return { head: "Pirates! No action this turn", detail: "You may discard your own incidents, then pass to go on to the contract attempt." };
-      return { head: "Your turn: take one action", detail: "Move rockets (click a rocket, then a square; or drag), prospect under your rockets, survey a row or column with a bribe, or buy a rocket." };
+    case "action": {
+      if (v.pirated) return { head: "Pirates! No action this turn", detail: `Pass to go on to your contract attempt.${playable}` };
+      const offers: string[] = [];
+      if (has("move")) offers.push("move rockets (click a rocket, then a square; or drag)");
+      if (has("prospect")) offers.push("prospect under your rockets");
+      if (has("survey")) offers.push("survey a row or column with a bribe counter");
+      if (has("buy-rocket")) offers.push("buy a rocket");
+      return { head: "Your turn: take one action", detail: `${capital(orList(offers))}.${playable}` };
+    }
     case "moving":
       return { head: "Move more rockets or stop", detail: "Each rocket moves once. Click a rocket, then where it goes; End moves when done." };
-    case "survey":
-      return { head: `Survey: look at ${3 - v.picks.length} more tile${3 - v.picks.length === 1 ? "" : "s"}`, detail: "The three tiles must lie in one row or one column. Click them on the board." };
+    case "survey": {
+      const left = 3 - v.picks.length;
+      const stop = has("end-looks") ? " You may stop here: this line has no more tiles you may look at." : "";
+      return { head: `Survey: look at ${left} more tile${left === 1 ? "" : "s"}`,
+        detail: `The tiles must lie in one row or one column. Click them on the board.${stop}` };
+    }
     case "scan":
-      return { head: `Mineral Scan: ${v.scan_left} look${v.scan_left === 1 ? "" : "s"} left`, detail: "Click any face-down tile to look at it secretly, or stop looking." };
-    case "reveal-choice":
-      return { head: "Reveal an incident?", detail: "You saw an incident under your rocket: click it to reveal and resolve it, or keep everything secret." };
+      return { head: `Mineral Scan: ${v.scan_left} look${v.scan_left === 1 ? "" : "s"} left`, detail: "Click any highlighted face-down tile to look at it secretly, or stop looking." };
+    case "reveal-choice": {
+      const reveals = ofType(legal, "reveal-incident");
+      if (!reveals.length) {
+        return { head: "Nothing to reveal: continue",
+          detail: "You saw no incident under your rockets (what you saw is marked \"you saw\" on the field). Continue: the others are not told what you saw." };
+      }
+      const seen = reveals.map((e) => {
+        const sq = num(e.action["square"]) ?? -1;
+        const t = v.tiles[sq];
+        return `${t ? article(kindName(t.kind)) : "an incident"} on ${squareName(sq)}`;
+      });
+      return { head: reveals.length === 1 ? "Reveal the incident?" : "Reveal an incident?",
+        detail: `You saw ${orList(seen, "and")} under your rocket${reveals.length === 1 ? "" : "s"}: click ${reveals.length === 1 ? "it" : "one"} to reveal and resolve it (one per look), or keep it secret.` };
+    }
     case "sabotage-target":
       return { head: "Sabotage: pick an opponent's rocket", detail: "Click a square with an opponent's rocket; it goes back to its shipyard." };
     case "sabotage-move":
-      return { head: "Move a rocket onto the sabotaged square?", detail: `Click one of your rockets to move it to ${squareName(v.sabotage_square ?? -1)}, or skip.` };
+      return { head: "Move a rocket onto the sabotaged square?", detail: `Click one of your rockets to move it to ${squareName(v.sabotage_square ?? -1)}, or don't move.` };
     case "alien-move":
-      return { head: "Move the alien", detail: "Click any tile (not the station): rockets there are frozen while it stays. Or leave it where it is." };
+      return v.alien === null
+        ? { head: "Place the alien", detail: "Click any tile (not the station) to put the alien there: rockets on its tile cannot move while it stays. Or keep it off the field." }
+        : { head: "Move the alien", detail: `The alien is on ${squareName(v.alien)}. Click another tile (not the station): rockets there cannot move while it stays. Or leave it where it is.` };
     case "alien-steal":
       return { head: "Steal from an opponent", detail: "Take one incident tile or unspent bribe counter from an opponent, or steal nothing." };
-    case "attempt":
-      if (v.stormed) return { head: "Meteor Storm! No contract this turn", detail: "Pass to end your turn." };
-      return { head: "Declare a contract", detail: "Pick an open contract card, then reveal its minerals one tile at a time." };
+    case "attempt": {
+      if (v.stormed) return { head: "Meteor Storm! No contract this turn", detail: `End your turn.${playable}` };
+      if (!has("declare")) return { head: "No contract to try", detail: `No open contract can be tried now: end your turn.${playable}` };
+      const optional = has("pass") ? " Or end your turn without one." : "";
+      return { head: "Declare a contract", detail: `Pick an open contract card, then reveal its minerals one tile at a time.${optional}${playable}` };
+    }
     case "reveal": {
       const c = att ? v.contracts.find((x) => x.id === att.contract) : undefined;
       const left = c && att ? c.minerals.length - att.matched.length : 0;
@@ -347,14 +385,28 @@ export function promptFor(snap: Snapshot, name: (s: number) => string): { head: 
     case "bid-up-window":
       return { head: `Bid up ${cur}'s contract?`, detail: `${cur} has matched ${att?.contract ?? "a contract"}. Spend a counter of one of its minerals: ${cur} must then reveal that mineral too or fail. If they fail, your counter stays unspent.` };
     case "bid-up-reveal": {
-      const m = att?.bid ? att.bid.bribe.split("-")[1] ?? "" : "";
+      const m = att?.bid ? bribeMineral(v, att.bid.bribe) : "";
       return { head: `Bid-up: reveal ${article(kindName(m))}`, detail: `${name(att?.bid?.bidder ?? 0)} bid up. Reveal ${article(kindName(m))} (or Omnidium) tile to keep the contract.` };
     }
     case "bid-up-replace":
       return { head: "The bid-up tile does not match", detail: "Spend your own counter of the bid mineral to replace it, or lose the contract." };
     default:
-      return { head: phaseWords(v.phase), detail: "" };
+      return { head: capital(phaseWords(v.phase)), detail: "" };
   }
+}
+
+const uniq = <T>(xs: T[]): T[] => [...new Set(xs)];
+const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+const handKind = (v: MiningView, id: unknown): string => v.hands.flat().find((h) => h.id === id)?.kind ?? "an incident";
+/** The mineral a bribe counter shows (from the view's counters, never parsed from its id). */
+export const bribeMineral = (v: MiningView, id: unknown): string => v.bribes.find((b) => b.id === id)?.mineral ?? "";
+
+/** The status line of a decision (said once each time the decision changes, so it never describes an older
+ *  one): the prompt's headline for the seat to act, whom the table waits for otherwise, the verdict at the end. */
+export function statusFor(snap: Snapshot, name: (s: number) => string): string {
+  if (snap.status === "over" || asView(snap).phase === "over") return promptFor(snap, name).head;
+  if (!snap.to_act) return waitingText(snap, name);
+  return promptFor(snap, name).head;
 }
 
 /** The short phase banner text. */
@@ -366,7 +418,7 @@ export function bannerFor(snap: Snapshot, name: (s: number) => string): string {
 }
 
 /** The button label of a non-board legal entry (discards and steals get their item's name). */
-export function entryLabel(e: LegalEntry, v: MiningView, name: (s: number) => string): string {
+export function entryLabel(e: LegalEntry, v: MiningView, name: (s: number) => string, legal: LegalEntry[] = []): string {
   const a = e.action;
   const bribe = (id: unknown) => v.bribes.find((b) => b.id === id);
   switch (a.type) {
@@ -392,18 +444,19 @@ export function entryLabel(e: LegalEntry, v: MiningView, name: (s: number) => st
       }
       return `Steal ${id}`;
     }
-    case "pass": return passLabel(v.phase);
+    case "pass": return passLabel(v, legal);
     default: return e.text;
   }
 }
 
-export function passLabel(phase: string): string {
-  switch (phase) {
+/** The words of a `pass`: what declining means in this decision, given what else is offered. */
+export function passLabel(v: MiningView, legal: LegalEntry[] = []): string {
+  switch (v.phase) {
     case "pirate-window": case "meteor-window": return "Keep it (pass)";
     case "bid-up-window": return "No bid-up";
-    case "reveal-choice": return "Keep it secret";
+    case "reveal-choice": return ofType(legal, "reveal-incident").length ? "Keep it secret" : "Continue";
     case "sabotage-move": return "Don't move";
-    case "alien-move": return "Leave the alien";
+    case "alien-move": return v.alien === null ? "Keep the alien off the field" : "Leave the alien where it is";
     case "alien-steal": return "Steal nothing";
     case "replace": case "bid-up-replace": return "Give up the contract";
     case "attempt": return "End the turn (no contract)";

@@ -18,7 +18,7 @@ import { MINING_CSS } from "./css";
 import { miningHelp } from "./help";
 import {
   GRID, STATION, type MiningComponents, type MiningView, asView, bannerFor, clickSquare, describeEvent, entryLabel, kindName, moveLabel,
-  moveSources, ofType, promptFor, squareName, squaresOf, targetSquare, tileName,
+  moveSources, ofType, promptFor, squareName, squaresOf, statusFor, targetSquare, tileName,
 } from "./model";
 import { type PanelContext, attemptPanel, chip, contractsPanel, el, sheet, standingsPanel } from "./sheets";
 
@@ -116,9 +116,10 @@ export class MiningScreen implements GameScreen {
     this.narrate(newEvents);
     const touched = touchedSquares(newEvents);
     if (touched.size) this.recent = { squares: touched, t0: performance.now() };
-    if (snapshot.to_act && !this.lastToAct) {
-      this.host.sound("turn");
-      this.host.say(promptFor(snapshot, (s) => this.name(s)).head);
+    if (snapshot.to_act && !this.lastToAct) this.host.sound("turn");
+    // the status line describes the current decision: said again whenever the decision changes
+    if (!prev || prev.step !== snapshot.step || prev.status !== snapshot.status || prev.to_act !== snapshot.to_act) {
+      this.host.say(statusFor(snapshot, (s) => this.name(s)));
     }
     if (snapshot.status === "over" && prev && prev.status !== "over") {
       const me = snapshot.seat;
@@ -374,7 +375,7 @@ export class MiningScreen implements GameScreen {
     const s = this.snap;
     if (!s) return;
     if (this.pending) { this.host.say("Wait: your last choice is on its way to the server.", "warn"); return; }
-    const res = clickSquare(s, sq, this.selected);
+    const res = clickSquare(s, sq, this.selected, (p) => this.name(p));
     const name = (p: number) => this.name(p);
     switch (res.kind) {
       case "select":
@@ -539,7 +540,7 @@ export class MiningScreen implements GameScreen {
       const t = e.action.type;
       const cls = t === "pass" && (v.phase === "replace" || v.phase === "bid-up-replace") ? "mn-warn" : t === "pass" ? "" : "mn-primary";
       const key = `act-${t}-${String(e.action["bribe"] ?? e.action["item"] ?? e.action["incident"] ?? "")}`;
-      row.append(this.button(e, entryLabel(e, v, name), key, cls, hot++));
+      row.append(this.button(e, entryLabel(e, v, name, s.legal), key, cls, hot++));
     }
     if (surveys.length) {
       const b = el("button", "mn-btn mn-primary");

@@ -7,7 +7,7 @@
  */
 import type { LegalEntry, Snapshot } from "../shell/screen";
 import {
-  INCIDENT_TEXT, type MiningView, article, attemptSlots, isMineral, kindName, ofType, squareName, standings, tileName,
+  INCIDENT_TEXT, type MiningView, article, bribeMineral, attemptSlots, isMineral, kindName, ofType, squareName, standings, tileName,
 } from "./model";
 import { kindStyle, playerColour } from "./style";
 
@@ -57,7 +57,7 @@ export function attemptPanel(ctx: PanelContext, v: MiningView): HTMLElement {
     p.append(el("p", undefined, `Mismatch on ${squareName(att.mismatch)}${t ? `: ${tileName(t)}` : ""}.`));
   }
   if (att.bid) {
-    const m = att.bid.bribe.split("-")[1] ?? "";
+    const m = bribeMineral(v, att.bid.bribe);
     p.append(el("p", undefined, `${ctx.name(att.bid.bidder)} bid up with ${kindName(m)}: ${article(kindName(m))} (or Omnidium) tile must be revealed too.`));
   }
   return p;
