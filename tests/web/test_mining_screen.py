@@ -336,3 +336,65 @@ def test_leave_the_alien_only_when_it_is_on_the_field(browser, harness):
     assert any("Leave the alien where it is" in b for b in buttons), buttons
     assert pg.errors == []
     ctx.close()
+
+
+COUNT_PIXELS = """([sq, inset, rgb, tol]) => {
+    const m = window.deltavMining, c = m.canvas, k = c.width / c.getBoundingClientRect().width;
+    const copy = document.createElement('canvas');  // read a copy, not the screen's own canvas
+    copy.width = c.width; copy.height = c.height;
+    const g = copy.getContext('2d', {willReadFrequently: true});
+    g.drawImage(c, 0, 0);
+    const [x, y] = m.board.cellOrigin(sq), s = m.board.cellSize;
+    const d = g.getImageData(Math.round((x + inset) * k), Math.round((y + inset) * k),
+                             Math.round((s - 2 * inset) * k), Math.round((s - 2 * inset) * k)).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4)
+        if (Math.abs(d[i] - rgb[0]) <= tol && Math.abs(d[i + 1] - rgb[1]) <= tol && Math.abs(d[i + 2] - rgb[2]) <= tol) n++;
+    return n;
+}"""
+ALIEN_GREEN = (0x3B, 0xD1, 0x6F)  # the alien token's colour (style.ts BOARD.alien)
+HIGHLIGHT = (0xFF, 0xE0, 0x66)  # the highlight and label colour of legal targets (BOARD.highlight)
+
+
+def test_face_up_alien_encounters_do_not_look_like_the_alien(browser, harness, screenshots):
+    """Issue 27 (mining 4): a face-up Alien Encounter tile was drawn in the alien token's green."""
+    url, fx = harness
+    ctx, pg = open_page(browser, url)
+    snap = show(pg, fx, "alien-move-again")
+    v = snap["view"]
+    faceup = [s for s in range(49) if v["status"][s] == "face_up" and s != v["alien"]]
+    assert faceup, "the fixture has a face-up Alien Encounter without the alien on it"
+    pg.screenshot(path=str(screenshots / "mining-alien-encounters.png"))
+    for s in faceup:
+        assert pg.evaluate(COUNT_PIXELS, [s, 3, ALIEN_GREEN, 40]) == 0, s
+    # the token itself is drawn in that green
+    assert pg.evaluate(COUNT_PIXELS, [v["alien"], 0, ALIEN_GREEN, 40]) > 20
+    assert pg.errors == []
+    ctx.close()
+
+
+def test_each_tile_you_may_reveal_shows_its_chance(browser, harness, screenshots):
+    """Issue 27 (mining 4): the chance that a tile counts was shown only on hover, though the help says each tile
+    shows it. Every revealable tile the viewer does not know carries it in its middle."""
+    url, fx = harness
+    ctx, pg = open_page(browser, url)
+    for label in ("reveal", "bid-up-reveal"):
+        snap = show(pg, fx, label)
+        pg.screenshot(path=str(screenshots / f"mining-chances-{label}.png"))
+        unknown = [e["action"]["square"] for e in snap["legal"]
+                   if e["action"]["type"] == "reveal" and snap["view"]["tiles"][e["action"]["square"]] is None]
+        assert unknown, label
+        cell = pg.evaluate("window.deltavMining.board.cellSize")
+        for s in unknown:
+            assert pg.evaluate(COUNT_PIXELS, [s, cell // 4, HIGHLIGHT, 30]) > 10, (label, s)
+        # a face-down tile nobody may reveal shows no chance
+        others = [s for s in range(49) if v_status(snap, s) == "face_down" and s not in unknown
+                  and snap["view"]["tiles"][s] is None]
+        for s in others[:5]:
+            assert pg.evaluate(COUNT_PIXELS, [s, cell // 4, HIGHLIGHT, 30]) == 0, (label, s)
+    assert pg.errors == []
+    ctx.close()
+
+
+def v_status(snap, s: int) -> str:
+    return snap["view"]["status"][s]

@@ -57,7 +57,7 @@ export function miningHelp(v: MiningView | null, comps: MiningComponents | null)
   root.append(el("h3", "Controls"));
   root.append(table(["input", "does"], CONTROLS.map(([a, b]) => [a, b])));
   root.append(el("h3", "The field"));
-  root.append(el("p", "Grey tiles are face down. A coloured chip marked \"you saw\" (dashed frame) is a tile only you looked at; \"known to all\" tiles were revealed and flipped back. Small coloured dots show who looked at a tile (public; what they saw is not). Rockets stand in their owner's colour with a count. The green alien freezes rockets on its square (frosted frame). During a contract the chance that a tile counts is printed on each tile you may reveal."));
+  root.append(el("p", "Grey tiles are face down. A coloured chip marked \"you saw\" (dashed frame) is a tile only you looked at; \"known to all\" tiles were revealed and flipped back. Small coloured dots show who looked at a tile (public; what they saw is not). Rockets stand in their owner's colour with a count. The green alien (a little figure at the tile's left edge) freezes rockets on its square (frosted frame); a face-up Alien Encounter tile is dark violet with a ringed planet and stays on the field. During a contract the chance that a tile counts is printed in the middle of each tile you may reveal (\"fits\" or \"no\" on a tile you know)."));
   if (comps) {
     const mix = new Map<string, number[]>();
     for (const r of comps.tile_mix) {

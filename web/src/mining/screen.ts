@@ -186,6 +186,7 @@ export class MiningScreen implements GameScreen {
 
   private marks(): Marks {
     const targets = new Map<number, string | null>();
+    const chances = new Map<number, number>();
     const attempt = new Map<number, boolean>();
     const s = this.snap;
     if (s) {
@@ -202,6 +203,8 @@ export class MiningScreen implements GameScreen {
             const sq = targetSquare(e);
             if (sq === null) continue;
             targets.set(sq, noteLabel(e));
+            const chance = e.note?.["chance"];
+            if (typeof chance === "number") chances.set(sq, chance);
           }
         }
       }
@@ -217,7 +220,7 @@ export class MiningScreen implements GameScreen {
       for (const sq of this.recent.squares) recent.set(sq, alpha);
     }
     return {
-      targets, attempt, recent, selected: this.selected, cursor: this.cursorShown ? this.cursor : null, hover: this.hover,
+      targets, chances, attempt, recent, selected: this.selected, cursor: this.cursorShown ? this.cursor : null, hover: this.hover,
       drag: this.drag && this.drag.moved ? { from: this.drag.from, x: this.drag.x, y: this.drag.y } : null,
     };
   }
@@ -559,7 +562,7 @@ export class MiningScreen implements GameScreen {
     }
     const chance = s.legal.map((e) => e.note?.["chance"]).find((x) => typeof x === "number");
     if (typeof chance === "number") {
-      p.append(el("p", undefined, `Any tile you have not seen counts with a chance of ${Math.round(chance * 100)}%. Tiles you know are marked fits / no.`));
+      p.append(el("p", undefined, `Each tile shows its chance to count: ${Math.round(chance * 100)}% for any tile you have not seen; tiles you know say fits or no.`));
     }
     if (ofType(s.legal, "declare").length) p.append(el("p", undefined, "Pick a contract card below (the ones you can already complete from tiles you know are marked ✓ known)."));
     const steals = ofType(s.legal, "steal");
