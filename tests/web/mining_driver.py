@@ -3,6 +3,13 @@ and the squares the field highlights, then clicks a highlighted square, a prompt
 
 from __future__ import annotations
 
+import re
+
+# engine words a player must never read (issue 27): tile ids, counter ids, 0-based players, an event's audience,
+# singular plurals, the generic key=value form, kinds in snake case
+ENGINE_WORDS = re.compile(r"\bt\d\d\b|\bb\d-|\bplayer \d|\(to \[|\b1 (tiles|points|rockets)\b|\bsabotage \d|"
+                          r"\w=[\[\d\"]|alien_encounter|mineral_scan|rocket_acquisition|pirate_attack|meteor_storm")
+
 # how the test player answers each decision, by the controls a person would use
 PASS_PHASES = {"pirate-window", "meteor-window", "bid-up-window", "reveal-choice", "sabotage-move", "alien-steal",
                "replace", "bid-up-replace"}
@@ -23,6 +30,14 @@ def assert_status_current(page) -> None:
     status, head = page.evaluate("""() => [document.querySelector('.status').textContent,
         document.querySelector('.mn-prompt h2').textContent]""")
     assert status == head, (status, head)
+
+
+def assert_words_not_ids(page) -> int:
+    """The log and the screen's text name players, tiles, minerals and counters in words; the log's length."""
+    log = page.eval_on_selector_all(".log-text", "els => els.map(e => e.textContent)")
+    for line in log + [page.inner_text(".mn-root")]:
+        assert not ENGINE_WORDS.search(line), line
+    return len(log)
 
 
 def click_square(page, sq: int) -> None:

@@ -13,7 +13,14 @@ from deltav.core.records import MatchRecord, replay
 from deltav.games import load_all
 from deltav.games.mining.view import squares_of
 from tests.web.conftest import axe_violations, wait_step_change
-from tests.web.mining_driver import assert_status_current, close_result_dialog, key_step, screen_state, take_step
+from tests.web.mining_driver import (
+    assert_status_current,
+    assert_words_not_ids,
+    close_result_dialog,
+    key_step,
+    screen_state,
+    take_step,
+)
 
 load_all()
 
@@ -144,6 +151,7 @@ def test_a_phone(live_server, new_page, screenshots):
     play_until_over([page])
     close_result_dialog(page)
     page.screenshot(path=str(screenshots / "mining-play-phone-over.png"), full_page=True)
+    assert assert_words_not_ids(page) > 10
     assert page.errors == []
 
 

@@ -1,11 +1,11 @@
 // The mining screen's pure logic: what a click on a square stands for, refusals in words, the running match of
-// an attempt, the standings' tie-breaks and the event narration. Snapshots are built by hand in the engine's shape.
+// an attempt, the standings' tie-breaks and the prompts. Snapshots are built by hand in the engine's shape.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import type { LegalEntry, Snapshot } from "../src/shell/screen";
 import {
-  STATION, attemptSlots, clickSquare, describeEvent, entryLabel, moveSources, promptFor, squareName, squaresOf, standings, statusFor,
+  STATION, attemptSlots, clickSquare, entryLabel, moveSources, promptFor, squareName, squaresOf, standings, statusFor,
   type MiningView,
 } from "../src/mining/model";
 
@@ -120,8 +120,6 @@ test("labels and prompts name the counters, incidents and players", () => {
   assert.equal(entryLabel(entry({ type: "pass" }), v, name), "No bid-up");
   const p = promptFor(snap(v, [entry({ type: "pass" })]), name);
   assert.match(p.head, /Bid up Ben's contract/);
-  assert.equal(describeEvent({ type: "rockets-bumped", player: 0, square: 10, victims: [1] }, name),
-    "Ann's rocket bumps Ben on r2 c4: both go back to their shipyards.");
 });
 
 test("squaresOf reads the view's columns as one record per square", () => {

@@ -17,7 +17,7 @@ import { MiningBoard, type Marks } from "./boardCanvas";
 import { MINING_CSS } from "./css";
 import { miningHelp } from "./help";
 import {
-  GRID, STATION, type MiningComponents, type MiningView, asView, bannerFor, clickSquare, describeEvent, entryLabel, kindName, moveLabel,
+  GRID, STATION, type MiningComponents, type MiningView, asView, bannerFor, clickSquare, entryLabel, kindName, moveLabel,
   moveSources, ofType, promptFor, squareName, squaresOf, statusFor, targetSquare, tileName,
 } from "./model";
 import { type PanelContext, attemptPanel, chip, contractsPanel, el, sheet, standingsPanel } from "./sheets";
@@ -33,7 +33,6 @@ export class MiningScreen implements GameScreen {
   private canvas!: HTMLCanvasElement;
   private readout!: HTMLElement;
   private side!: HTMLElement;
-  private live!: HTMLElement;
   private snap: Snapshot | null = null;
   private selected: number | null = null;
   private cursor: number = STATION;
@@ -72,9 +71,7 @@ export class MiningScreen implements GameScreen {
     this.readout.setAttribute("aria-live", "polite");
     wrap.append(this.canvas, this.readout);
     this.side = el("div", "mn-side");
-    this.live = el("div", "mn-sr");
-    this.live.setAttribute("aria-live", "polite");
-    this.root.append(wrap, this.side, this.live);
+    this.root.append(wrap, this.side);
     root.appendChild(this.root);
     this.board = new MiningBoard(this.canvas);
     this.attachPointer();
@@ -162,14 +159,8 @@ export class MiningScreen implements GameScreen {
     return me === seat && !/\byou\b/i.test(n) ? `${n} (you)` : n;
   }
 
+  /** A sound for the newest event (its words are the engine's, read out by the shell's narrator). */
   private narrate(events: LogEntry[]): void {
-    const lines: string[] = [];
-    for (const e of events) {
-      const t = describeEvent(e.event, (s) => this.name(s));
-      if (t && e.event.type !== "turn-started") lines.push(t);
-    }
-    if (!lines.length) return;
-    this.live.textContent = lines.slice(-4).join(" ");
     const last = events[events.length - 1]?.event.type;
     if (last === "contract-fulfilled") this.host.sound("win");
     else if (last === "attempt-failed") this.host.sound("error");
