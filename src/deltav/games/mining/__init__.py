@@ -14,7 +14,8 @@ from typing import Any
 from deltav.core.errors import ScenarioError, StateError
 from deltav.core.protocol import Game, Option, ScenarioInfo, register_game
 from deltav.core.rng import Rng
-from deltav.games.mining import annotate
+from deltav.games.mining import annotate, summary
+from deltav.games.mining import briefing as brief
 from deltav.games.mining import scenarios as scen
 from deltav.games.mining import text as txt
 from deltav.games.mining.config import Config
@@ -122,6 +123,17 @@ class MiningGame(Game):
     def describe_value(cls, v: Any, names: Sequence[str] | None = None) -> str:
         """English for an action or event without a match's components (``describer(None, names)``)."""
         return (_DEFAULT_DESCRIBER if names is None else cls.describer(None, names))(v)
+
+    @classmethod
+    def match_summary(cls, state: MiningState, events, names: Sequence[str] | None = None) -> dict:
+        """The rulebook's scoring with its tie-breaks, statistics per player and notes (``summary.py``)."""
+        return summary.match_summary(state, events, names)
+
+    @classmethod
+    def briefing(cls, options: Mapping[str, Any] | None, seat: int | None = None,
+                 names: Sequence[str] | None = None) -> dict:
+        """What a turn is, what each player starts with and what wins, for these options (``briefing.py``)."""
+        return brief.briefing(cls, options, seat, names)
 
     @classmethod
     def annotate_legal(cls, state: MiningState, player: int, actions, view=None) -> list[dict | None] | None:
