@@ -40,69 +40,90 @@ def assert_words_not_ids(page) -> int:
     return len(log)
 
 
-def click_square(page, sq: int) -> None:
+def click_square(page, sq: int, touch: bool = False) -> None:
+    """Click (or, with ``touch``, tap) the middle of a square of the field."""
     x, y = page.evaluate(f"""() => {{ window.deltavMining.canvas.scrollIntoView({{block: "nearest"}});
         const m = window.deltavMining, r = m.canvas.getBoundingClientRect(),
         [x, y] = m.board.centre({sq}); return [r.left + x, r.top + y]; }}""")
-    page.mouse.click(x, y)
+    if touch:
+        page.touchscreen.tap(x, y)
+    else:
+        page.mouse.click(x, y)
 
 
-def confirm_choice(page) -> None:
+def confirm_choice(page, touch: bool = False) -> None:
     """A board click that needs a choice (whose rocket to bump or sabotage) opens it in the prompt: take the first."""
     click_first(page, ".mn-choose button[data-action=move], .mn-choose button[data-action=sabotage], "
-                      ".mn-choose button[data-action=sabotage-move]")
+                      ".mn-choose button[data-action=sabotage-move]", touch)
 
 
-def click_first(page, selector: str) -> bool:
+def click_first(page, selector: str, touch: bool = False) -> bool:
     el = page.query_selector(selector)
     if el is None:
         return False
-    el.click()
+    if touch:
+        el.tap()
+    else:
+        el.click()
     return True
 
 
-def take_step(page, turn_moves: list[int], harness: bool = False) -> None:
-    """One decision of this page's seat, made by clicking like a person."""
+def take_step(page, turn_moves: list[int], touch: bool = False) -> None:
+    """One decision of this page's seat, made by clicking like a person (tapping, with ``touch``)."""
     st = screen_state(page)
     phase = st["phase"]
-    if click_first(page, ".mn-choose button[data-action]:not([data-action=survey])"):  # an open bump / victim choice
+    if click_first(page, ".mn-choose button[data-action]:not([data-action=survey])", touch):  # a bump / victim choice
         return
     if phase == "action":
         # alternate: fly a rocket out from the station, or prospect
         if 24 in st["targets"] and len(turn_moves) % 2 == 0:
-            click_square(page, 24)
+            click_square(page, 24, touch)
             dests = [s for s in screen_state(page)["targets"] if s != 24]
             turn_moves.append(1)
-            click_square(page, dests[len(turn_moves) * 7 % len(dests)])
-            confirm_choice(page)
+            click_square(page, dests[len(turn_moves) * 7 % len(dests)], touch)
+            confirm_choice(page, touch)
             return
         turn_moves.append(0)
-        if not click_first(page, ".mn-prompt button[data-action=prospect]"):
-            click_first(page, ".mn-prompt button[data-action=pass]")
+        if not click_first(page, ".mn-prompt button[data-action=prospect]", touch):
+            click_first(page, ".mn-prompt button[data-action=pass]", touch)
         return
     if phase == "moving":
-        click_first(page, ".mn-prompt button[data-action=end-moves]")
+        click_first(page, ".mn-prompt button[data-action=end-moves]", touch)
         return
     if phase == "attempt":
-        if not click_first(page, "button.mn-card[data-action=declare]"):
-            click_first(page, ".mn-prompt button[data-action=pass]")
+        if not click_first(page, "button.mn-card[data-action=declare]", touch):
+            click_first(page, ".mn-prompt button[data-action=pass]", touch)
         return
     if phase in BOARD_PHASES and st["targets"]:
         # vary the pick with the step, so games differ
-        click_square(page, st["targets"][(st["step"] * 5) % len(st["targets"])])
-        confirm_choice(page)
+        click_square(page, st["targets"][(st["step"] * 5) % len(st["targets"])], touch)
+        confirm_choice(page, touch)
         return
     if phase in PASS_PHASES or phase in BOARD_PHASES:
-        if not click_first(page, ".mn-prompt button[data-action=pass]"):
-            click_first(page, ".mn-prompt button[data-action=end-looks]")
+        if not click_first(page, ".mn-prompt button[data-action=pass]", touch):
+            click_first(page, ".mn-prompt button[data-action=end-looks]", touch)
         return
     raise AssertionError(f"no control for phase {phase}")
 
 
-def close_result_dialog(page) -> None:
+def close_result_dialog(page, touch: bool = False) -> None:
     """Close the shell's result dialog (as a person would, with its close button) to see the screen."""
     page.wait_for_selector(".dialog-close", timeout=10_000)
-    page.click(".dialog-close")
+    if touch:
+        page.tap(".dialog-close")
+    else:
+        page.click(".dialog-close")
+
+
+def key_to(page, goal: int) -> None:
+    """Walk the field's keyboard cursor to ``goal`` with the arrow keys."""
+    cur = page.evaluate("window.deltavMining.cursorSquare()")
+    dr, dc = goal // 7 - cur // 7, goal % 7 - cur % 7
+    for _ in range(abs(dr)):
+        page.keyboard.press("ArrowDown" if dr > 0 else "ArrowUp")
+    for _ in range(abs(dc)):
+        page.keyboard.press("ArrowRight" if dc > 0 else "ArrowLeft")
+    assert page.evaluate("window.deltavMining.cursorSquare()") == goal
 
 
 def key_step(page) -> None:
@@ -111,20 +132,24 @@ def key_step(page) -> None:
     st = screen_state(page)
     phase = st["phase"]
     if phase == "action":
+        # alternate, as the mouse player does: fly a rocket out from the station (Enter on it, then on a
+        # highlighted square), or prospect (P)
+        if 24 in st["targets"] and st["step"] % 2 == 0:
+            key_to(page, 24)
+            page.keyboard.press("Enter")
+            dests = [s for s in screen_state(page)["targets"] if s != 24]
+            key_to(page, dests[st["step"] * 7 % len(dests)])
+            page.keyboard.press("Enter")
+            if page.query_selector(".mn-choose button[data-hotkey='1']"):
+                page.keyboard.press("1")  # whose rocket to bump: the first
+            return
         page.keyboard.press("p")
         return
     if phase == "moving":
         page.keyboard.press("e")
         return
     if phase in BOARD_PHASES and st["targets"]:
-        goal = st["targets"][(st["step"] * 3) % len(st["targets"])]
-        cur = page.evaluate("window.deltavMining.cursorSquare()")
-        dr, dc = goal // 7 - cur // 7, goal % 7 - cur % 7
-        for _ in range(abs(dr)):
-            page.keyboard.press("ArrowDown" if dr > 0 else "ArrowUp")
-        for _ in range(abs(dc)):
-            page.keyboard.press("ArrowRight" if dc > 0 else "ArrowLeft")
-        assert page.evaluate("window.deltavMining.cursorSquare()") == goal
+        key_to(page, st["targets"][(st["step"] * 3) % len(st["targets"])])
         page.keyboard.press("Enter")
         if page.query_selector(".mn-choose button[data-hotkey='1']"):
             page.keyboard.press("1")  # whose rocket: the first

@@ -25,7 +25,7 @@ from tests.web.mining_driver import (
 load_all()
 
 
-def play_until_over(pages: list, limit_s: float = 150, shots=None) -> None:
+def play_until_over(pages: list, limit_s: float = 150, shots=None, touch: bool = False) -> None:
     """Each page acts when its screen says it is its turn, until the match is over. ``shots`` maps a phase to a
     screenshot path: the first page to reach that phase (on its turn, from turn 3) is photographed once."""
     shots = dict(shots or {})
@@ -44,7 +44,7 @@ def play_until_over(pages: list, limit_s: float = 150, shots=None) -> None:
                 if s["phase"] in shots and p.evaluate("window.deltavShell.state().step") > 12:
                     p.screenshot(path=str(shots.pop(s["phase"])))
                 assert_status_current(p)
-                take_step(p, moves[i])
+                take_step(p, moves[i], touch)
                 try:
                     wait_step_change(p, s["step"], timeout=10_000)
                 except Exception:
@@ -148,8 +148,8 @@ def test_a_phone(live_server, new_page, screenshots):
     page.wait_for_selector(".mn-root[data-phase]", timeout=15_000)
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     page.screenshot(path=str(screenshots / "mining-play-phone.png"), full_page=True)
-    play_until_over([page])
-    close_result_dialog(page)
+    play_until_over([page], touch=True)
+    close_result_dialog(page, touch=True)
     page.screenshot(path=str(screenshots / "mining-play-phone-over.png"), full_page=True)
     assert assert_words_not_ids(page) > 10
     assert page.errors == []

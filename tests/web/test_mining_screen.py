@@ -260,7 +260,7 @@ def test_a_whole_game_against_bots_with_clicks_only(browser, harness, screenshot
             break
         step = session.step
         phases.add(pg.evaluate("document.querySelector('.mn-root').dataset.phase"))
-        take_step(pg, moves, harness=True)
+        take_step(pg, moves)
         pg.wait_for_function(f"Number(document.querySelector('.mn-root').dataset.step) > {step}", timeout=5000)
     assert session.is_over(), "the game did not end"
     pg.wait_for_function("document.querySelector('.mn-root').dataset.phase === 'over'")
