@@ -78,10 +78,13 @@ def test_sentences():
 
 
 def test_without_names_or_components():
-    """``describe_value`` (no match): seats are "Player 1"...; a tile id it cannot name stays unnamed, never shown."""
+    """``describe_value`` (no match): seats are "Player 1"..., tiles named from the default components; a describer
+    without components leaves a tile id unnamed ("an incident"), never shown."""
     assert MiningGame.describe_value({"type": "turn-started", "player": 0, "turn": 1}) == "Turn 1: Player 1 to play"
     assert MiningGame.describe_value({"type": "stolen", "thief": 1, "victim": 0, "item": "t44"}) == (
-        "Player 2 steals an incident from Player 1")
-    assert MiningGame.describe_value({"type": "discard", "incident": "t44"}) == "Play an incident"
+        "Player 2 steals the Sabotage from Player 1")
+    bare = MiningGame.describer(None, ["Ann", "Ben"])
+    assert bare({"type": "stolen", "thief": 1, "victim": 0, "item": "t44"}) == "Ben steals an incident from Ann"
+    assert bare({"type": "discard", "incident": "t44"}) == "Play an incident"
     assert MiningGame.describer({"scenario": "/nonexistent/file.toml"}, ["A", "B"])(
         {"type": "turn-started", "player": 1, "turn": 2}) == "Turn 2: B to play"

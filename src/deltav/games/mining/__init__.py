@@ -8,11 +8,11 @@ and rulings: ``shared/design/mining.md`` sections 1.4 and 1.5 (every ruling is a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from deltav.core.errors import ScenarioError, StateError
-from deltav.core.protocol import Game, Option, ScenarioInfo, register_game
+from deltav.core.errors import OptionError, ScenarioError, StateError
+from deltav.core.protocol import Describer, Game, Option, ScenarioInfo, generic_text, register_game
 from deltav.core.rng import Rng
 from deltav.games.mining import annotate, summary
 from deltav.games.mining import briefing as brief
@@ -97,17 +97,15 @@ class MiningGame(Game):
         return determinize(view, player, rng)
 
     @classmethod
-    def describer(cls, options: Mapping[str, Any] | None, names: Sequence[str] | None = None
-                  ) -> Callable[[Any], str]:
+    def describer(cls, options: Mapping[str, Any] | None, names: Sequence[str] | None = None) -> Describer:
         """The text of every action and event of one match (``text.Words``): players by ``names`` (None: "Player
         1", ...), tiles, minerals and counters by the rulebook's names, from the match's components (read from
         ``options``; when they cannot be read, tile ids go unnamed). Falls back to the generic form."""
         try:
             cfg = cls.config(options) if options is not None else None
-        except (ScenarioError, StateError, ValueError, OSError):
+        except (ScenarioError, StateError, OptionError, ValueError, OSError):
             cfg = None
         words = txt.Words(cfg, names)
-        generic = super().describe_value
 
         def describe(v: Any) -> str:
             try:
@@ -115,14 +113,9 @@ class MiningGame(Game):
                 line = words(obj)
             except (KeyError, TypeError, ValueError, AttributeError):
                 line = None
-            return line if line is not None else generic(v)
+            return line if line is not None else generic_text(cls, v)
 
         return describe
-
-    @classmethod
-    def describe_value(cls, v: Any, names: Sequence[str] | None = None) -> str:
-        """English for an action or event without a match's components (``describer(None, names)``)."""
-        return (_DEFAULT_DESCRIBER if names is None else cls.describer(None, names))(v)
 
     @classmethod
     def match_summary(cls, state: MiningState, events, names: Sequence[str] | None = None) -> dict:
@@ -156,7 +149,6 @@ def _secret_tokens(self: MiningState, player: int | None) -> set[str]:
     return {ids[t] for s, t in enumerate(self.sq) if t >= 0 and not known & BIT[s]}
 
 
-_DEFAULT_DESCRIBER = MiningGame.describer(None)
 MiningState.game = MiningGame
 MiningState.view = _view  # type: ignore[method-assign]
 MiningState.secret_tokens = _secret_tokens  # type: ignore[method-assign]
