@@ -104,6 +104,9 @@ def test_three_people_online_and_a_spectator_who_learns_no_secret(live_server, n
     for i, p in enumerate(pages):
         close_result_dialog(p)
         p.screenshot(path=str(screenshots / f"mining-online-seat{i}.png"))
+        assert_words_not_ids(p)
+        log = " ".join(p.eval_on_selector_all(".log-text", "els => els.map(e => e.textContent)"))
+        assert "Ben" in log and "Cleo" in log  # the seats' names, in the engine's words
     watcher.wait_for_function("document.querySelector('.mn-root').dataset.phase === 'over'", timeout=10_000)
     close_result_dialog(watcher)
     watcher.screenshot(path=str(screenshots / "mining-spectator-over.png"))
