@@ -8,6 +8,7 @@ import {
   STATION, attemptSlots, clickSquare, entryLabel, moveSources, promptFor, squareName, squaresOf, standings, statusFor,
   type MiningView,
 } from "../src/mining/model";
+import { miningGuide, rocketOut, sawATile } from "../src/mining/guide";
 
 function view(over: Partial<MiningView> = {}): MiningView {
   const status = Array.from({ length: 49 }, (_, s) => (s === STATION ? "station" : "face_down")) as MiningView["status"];
@@ -159,4 +160,21 @@ test("the status line names the current decision, whom the table waits for, or t
   const over = snap(view({ phase: "over", result: { winners: [1], reason: "the last contract was fulfilled", scores: [3, 9] } }), []);
   over.status = "over";
   assert.equal(statusFor(over, name), "Game over: Ben wins");
+});
+
+test("the guide's interactive steps end when the snapshot shows them done", () => {
+  const steps = miningGuide();
+  assert.ok(steps.length >= 5 && steps.every((s) => s.title && s.text));
+  const fly = steps.find((s) => s.until === rocketOut);
+  const look = steps.find((s) => s.until === sawATile);
+  assert.ok(fly && look);
+  const v = view();
+  assert.equal(rocketOut(snap(v, [])), false);
+  v.rockets[0]![10] = 1;
+  assert.equal(rocketOut(snap(v, [])), true);
+  assert.equal(sawATile(snap(v, [])), false);
+  v.tiles[10] = { id: "t03", kind: "betamite", value: 2 };
+  assert.equal(sawATile(snap(v, [])), true);
+  v.public = [10]; // known to all after a failed attempt: not a secret look
+  assert.equal(sawATile(snap(v, [])), false);
 });

@@ -15,6 +15,7 @@
 import type { GameScreen, LegalEntry, LogEntry, ScreenHost, Snapshot } from "../shell/screen";
 import { MiningBoard, type Marks } from "./boardCanvas";
 import { MINING_CSS } from "./css";
+import { type MiningGuideStep, miningGuide } from "./guide";
 import { miningHelp } from "./help";
 import {
   GRID, STATION, type MiningComponents, type MiningView, asView, bannerFor, clickSquare, entryLabel, kindName, moveLabel,
@@ -146,6 +147,11 @@ export class MiningScreen implements GameScreen {
 
   phase(snapshot: Snapshot): string {
     return bannerFor(snapshot, (s) => this.name(s));
+  }
+
+  /** The first-game guide (the shell offers it on a first mining match and from the help). */
+  guide(): MiningGuideStep[] {
+    return miningGuide();
   }
 
   help(): HTMLElement {
