@@ -24,6 +24,9 @@ export interface Marks {
   recent: Map<number, number>;
   /** A drag in progress: from a square to the pointer. */
   drag: { from: number; x: number; y: number } | null;
+  /** The label of a face-down tile the view shows though it is not public: "you saw" (the viewer looked), a
+   *  seat's name + " saw" (that seat's view in a replay), "face down" (the full view of a finished match). */
+  seenLabel: string;
 }
 
 export class MiningBoard {
@@ -151,7 +154,7 @@ export class MiningBoard {
       g.setLineDash([]);
     } else if (s.status === "face_down") {
       this.back(x, y, s.square);
-      if (s.tile) this.knownBadge(x, y, s.tile, s.public);
+      if (s.tile) this.knownBadge(x, y, s.tile, s.public ? "public" : marks.seenLabel);
     } else {
       // face-up (an alien encounter left in play) or revealed in the current attempt
       if (s.tile && s.tile.kind === "alien_encounter") this.encounter(x, y);
@@ -275,9 +278,10 @@ export class MiningBoard {
     }
   }
 
-  /** A face-down tile whose face this viewer knows: a chip with the mineral's code and value. Seen by this
-   *  viewer alone: a dashed white frame and "seen"; known to everyone (flipped back): a solid frame and "all". */
-  private knownBadge(x: number, y: number, tile: { kind: string; value: number }, pub: boolean): void {
+  /** A face-down tile whose face this view shows: a chip with the mineral's code and value. Known to everyone
+   *  (flipped back): a solid frame and "public"; otherwise a dashed frame and ``label`` ("you saw", ...). */
+  private knownBadge(x: number, y: number, tile: { kind: string; value: number }, label: string): void {
+    const pub = label === "public";
     const g = this.ctx;
     const c = this.cell;
     const st = kindStyle(tile.kind);
@@ -300,7 +304,6 @@ export class MiningBoard {
     g.font = `800 ${fs}px system-ui, sans-serif`;
     const text = isMineral(tile.kind) ? `${st.code}${tile.value}` : st.code;
     g.fillText(text, bx + w / 2, by + h / 2 + 1);
-    const label = pub ? "public" : "you saw";
     let ls = Math.max(8, Math.round(c * 0.14));
     g.font = `700 ${ls}px system-ui, sans-serif`;
     while (ls > 7 && g.measureText(label).width > c - 6) {

@@ -119,6 +119,15 @@ export const INCIDENT_TEXT: Record<string, string> = {
   alien_encounter: "Stays face-up in play. The revealer may move the alien and steal one incident or unspent bribe counter. The fifth one ends the game.",
 };
 
+/** How this view shows a face-down tile that is not public: "you saw" (the viewer looked at it), "Ann saw"
+ *  (a seat's view shown to someone else: a replay), or "face down" (no viewer: the full view of a finished
+ *  match, where every tile's face is shown). */
+export function seenLabel(snap: Snapshot, name: (s: number) => string): string {
+  const v = asView(snap);
+  if (v.viewer === null) return "face down";
+  return snap.seat === v.viewer ? "you saw" : `${name(v.viewer)} saw`;
+}
+
 /** The legal entries of one type. */
 export const ofType = (legal: LegalEntry[], ...types: string[]): LegalEntry[] =>
   legal.filter((e) => types.includes(e.action.type));

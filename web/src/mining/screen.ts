@@ -19,7 +19,7 @@ import { type MiningGuideStep, miningGuide } from "./guide";
 import { miningHelp } from "./help";
 import {
   GRID, STATION, type MiningComponents, type MiningView, asView, bannerFor, clickSquare, entryLabel, kindName, moveLabel,
-  moveSources, ofType, promptFor, squareName, squaresOf, statusFor, targetSquare, tileName,
+  moveSources, ofType, promptFor, seenLabel, squareName, squaresOf, statusFor, targetSquare, tileName,
 } from "./model";
 import { type PanelContext, attemptPanel, chip, contractsPanel, el, sheet, standingsPanel } from "./sheets";
 
@@ -219,6 +219,7 @@ export class MiningScreen implements GameScreen {
     return {
       targets, chances, attempt, recent, selected: this.selected, cursor: this.cursorShown ? this.cursor : null, hover: this.hover,
       drag: this.drag && this.drag.moved ? { from: this.drag.from, x: this.drag.x, y: this.drag.y } : null,
+      seenLabel: s ? seenLabel(s, (p) => this.host.seatName(p)) : "you saw",
     };
   }
 
@@ -449,7 +450,7 @@ export class MiningScreen implements GameScreen {
     if (e.status === "station") parts.push("the space station");
     else if (e.status === "empty") parts.push("empty (tile collected)");
     else if (e.status === "face_down") {
-      if (e.tile) parts.push(`${e.public ? "face-down, known to all" : "face-down, you saw"}: ${tileName(e.tile)}`);
+      if (e.tile) parts.push(`face-down, ${e.public ? "public (known to all)" : seenLabel(s, (p) => this.name(p))}: ${tileName(e.tile)}`);
       else parts.push("face-down tile");
     } else if (e.tile) parts.push(`${e.status === "revealed" ? "revealed" : "face-up"}: ${tileName(e.tile)}`);
     if (e.looked_by.length) parts.push(`looked at by ${e.looked_by.map((p) => this.name(p)).join(", ")}`);
