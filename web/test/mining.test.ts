@@ -8,7 +8,7 @@ import {
   STATION, attemptSlots, clickSquare, entryLabel, moveSources, promptFor, squareName, squaresOf, standings, statusFor,
   type MiningView,
 } from "../src/mining/model";
-import { miningGuide, rocketOut, sawATile } from "../src/mining/guide";
+import { miningGuide, rocketOut, sawATile, triedContract } from "../src/mining/guide";
 
 function view(over: Partial<MiningView> = {}): MiningView {
   const status = Array.from({ length: 49 }, (_, s) => (s === STATION ? "station" : "face_down")) as MiningView["status"];
@@ -177,4 +177,8 @@ test("the guide's interactive steps end when the snapshot shows them done", () =
   assert.equal(sawATile(snap(v, [])), true);
   v.public = [10]; // known to all after a failed attempt: not a secret look
   assert.equal(sawATile(snap(v, [])), false);
+  assert.ok(steps.some((s) => s.until === triedContract));
+  assert.equal(triedContract(snap(view({ phase: "attempt" }), [])), false);
+  assert.equal(triedContract(snap(view({ phase: "reveal", attempt: { contract: "C09", matched: [], extra: [], mismatch: null, bid: null, bid_done: false } }), [])), true);
+  assert.equal(triedContract(snap(view({ current_player: 1, deciding: [1] }), [], 0, false)), true);
 });

@@ -1,7 +1,7 @@
 /**
  * The first-game guide of the mining screen (`MiningScreen.guide()`, shown by the shell's guide frame): what a turn
- * is, what to click, what wins. Two steps wait for the player (fly a rocket out, look at a tile) and end on their
- * own when the snapshot shows it done; the others go on with Next. Pure data and predicates over snapshots.
+ * is, what to click, what wins. Three steps wait for the player (fly a rocket out, try a contract, look at a tile)
+ * and end on their own when a snapshot shows it done; the others go on with Next. Pure data and predicates over snapshots.
  */
 import type { Snapshot } from "../shell/screen";
 import { STATION, type MiningView, asView } from "./model";
@@ -26,6 +26,13 @@ export function rocketOut(s: Snapshot): boolean {
   const m = mine(s);
   if (!m || s.status === "over") return true;
   return (m.v.rockets[m.me] ?? []).some((n, sq) => sq !== STATION && n > 0);
+}
+
+/** The player declared a contract this turn (or the turn passed to someone else). */
+export function triedContract(s: Snapshot): boolean {
+  const m = mine(s);
+  if (!m || s.status === "over") return true;
+  return m.v.current_player !== m.me || m.v.attempt !== null;
 }
 
 /** The player knows a face-down tile nobody else was shown (looked at it secretly). */
@@ -55,15 +62,16 @@ export function miningGuide(): MiningGuideStep[] {
       until: rocketOut,
     },
     {
+      title: "Contracts",
+      text: "After the action comes the contract: click an open card (try one now), then reveal its minerals one tile at a time. Each tile shows its chance to count; a tile you know says fits or no. One wrong tile fails the attempt, unless you bribe.",
+      anchor: ".mn-contracts",
+      until: triedContract,
+    },
+    {
       title: "Look secretly",
       text: "Prospect (P) looks at every tile under your rockets. What you saw stays on the field for you alone (\"you saw\"); the others only see a dot of your colour where you looked. Try it when it is your turn again.",
       anchor: ".mn-prompt",
       until: sawATile,
-    },
-    {
-      title: "Contracts",
-      text: "After the action, click an open contract card, then reveal its minerals one tile at a time. Each tile shows its chance to count; a tile you know says fits or no. One wrong tile fails the attempt, unless you bribe.",
-      anchor: ".mn-contracts",
     },
     {
       title: "Bribe counters",

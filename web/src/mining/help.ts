@@ -35,6 +35,18 @@ const SUMMARY = [
   "Score: the values of your collected tiles minus 2 per bribe counter you spent. Ties: most contracts, then most unspent counters.",
 ];
 
+/** What each part of the page does. */
+const PAGE: [string, string][] = [
+  ["The prompt (top right; below the field on a phone)", "what you may do now, in words written from the choices you actually have; its buttons are numbered 1 to 9"],
+  ["The status line (bottom)", "the current decision, whom the table waits for, or why a click was refused"],
+  ["The readout (under the field)", "the square you point at or the cursor's: what you know of its tile, who looked at it, rockets, the alien, and during a contract its chance to count"],
+  ["Contract cards", "open contracts are cream cards (click one to declare it; \"✓ known\" when tiles you know complete it); won ones are grey with the winner"],
+  ["Player sheets", "rockets in play and in the shipyard (frozen ones), the five bribe counters (struck through when spent, outlined in another colour when stolen), incidents in hand with what they do and a Play button when you may, collected tiles and contracts"],
+  ["Standings", "points, then contracts, then unspent counters: the rulebook's order of winning"],
+  ["The end", "the result dialog shows the scoring with its tie-breaks and each player's statistics; the replay shows every tile's face and each player's view on request"],
+  ["The guide", "a first game offers a short guide (skip it with Esc); the help's guide button shows it again"],
+];
+
 const CONTROLS: [string, string][] = [
   ["Click or tap a rocket, then a square", "move it (or drag it there); a bump asks whose rocket"],
   ["Click a highlighted tile", "look at it (survey, scan), reveal it (contract), move the alien there"],
@@ -54,6 +66,8 @@ export function miningHelp(v: MiningView | null, comps: MiningComponents | null)
   const ul = el("ul");
   for (const s of SUMMARY) ul.append(el("li", s));
   root.append(ul);
+  root.append(el("h3", "The page"));
+  root.append(table(["part", "shows"], PAGE.map(([a, b]) => [a, b])));
   root.append(el("h3", "Controls"));
   root.append(table(["input", "does"], CONTROLS.map(([a, b]) => [a, b])));
   root.append(el("h3", "The field"));
