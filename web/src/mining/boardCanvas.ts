@@ -285,10 +285,12 @@ export class MiningBoard {
     const g = this.ctx;
     const c = this.cell;
     const st = kindStyle(tile.kind);
+    // small cells (a phone) stack the chip, its label and the rockets tighter, so none covers another
+    const small = c < 56;
     const w = c * 0.62;
-    const h = c * 0.36;
+    const h = c * (small ? 0.32 : 0.36);
     const bx = x + (c - w) / 2;
-    const by = y + c * 0.13;
+    const by = y + c * (small ? 0.05 : 0.13);
     this.roundRect(bx, by, w, h, h * 0.25);
     g.fillStyle = st.fill;
     g.fill();
@@ -312,7 +314,7 @@ export class MiningBoard {
     }
     g.textBaseline = "top";
     g.fillStyle = pub ? "#ffffff" : "#ffe9a8";
-    g.fillText(label, x + c / 2, by + h + 2);
+    g.fillText(label, x + c / 2, by + h + (small ? 1 : 2));
   }
 
   /** A tile face up: the mineral's colour, code and value, or the incident's code. */

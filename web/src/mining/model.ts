@@ -392,7 +392,7 @@ export function promptFor(snap: Snapshot, name: (s: number) => string): { head: 
     case "replace":
       return { head: "Mismatch! Bribe a replacement?", detail: "Spend a bribe counter so the revealed tile counts as its mineral (its value stays), or give up the attempt." };
     case "bid-up-window":
-      return { head: `Bid up ${cur}'s contract?`, detail: `${cur} has matched ${att?.contract ?? "a contract"}. Spend a counter of one of its minerals: ${cur} must then reveal that mineral too or fail. If they fail, your counter stays unspent.` };
+      return { head: `Bid up ${cur}'s contract?`, detail: `${cur} has matched ${att?.contract ?? "a contract"}. Spend a counter of one of its minerals: ${cur} must then reveal that mineral too or fail. If they fail, your counter stays unspent; if they succeed, it is spent (−2 points for you).` };
     case "bid-up-reveal": {
       const m = att?.bid ? bribeMineral(v, att.bid.bribe) : "";
       return { head: `Bid-up: reveal ${article(kindName(m))}`, detail: `${name(att?.bid?.bidder ?? 0)} bid up. Reveal ${article(kindName(m))} (or Omnidium) tile to keep the contract.` };

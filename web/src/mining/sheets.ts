@@ -48,7 +48,9 @@ export function attemptPanel(ctx: PanelContext, v: MiningView): HTMLElement {
     const d = el("div", `mn-slot${sl.square !== null ? " mn-filled" : ""}`);
     d.append(chip(sl.mineral));
     const tile = sl.square !== null ? v.tiles[sl.square] : null;
-    d.append(el("div", undefined, sl.square === null ? "to find" : `${squareName(sl.square)}${tile ? `: ${tileName(tile)}` : ""}${sl.wild ? " (wild)" : ""}`));
+    // a tile counted as another mineral than its own: wild Omnidium, or a bribed replacement
+    const bribed = tile && !sl.wild && tile.kind !== sl.mineral && tile.kind !== "omnidium" ? ` (bribed: counts as ${kindName(sl.mineral)})` : "";
+    d.append(el("div", undefined, sl.square === null ? "to find" : `${squareName(sl.square)}${tile ? `: ${tileName(tile)}` : ""}${sl.wild ? " (wild)" : ""}${bribed}`));
     slots.append(d);
   }
   p.append(slots);
