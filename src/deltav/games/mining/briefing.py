@@ -49,7 +49,7 @@ def briefing(game, options: Mapping[str, Any] | None, seat: int | None, names: S
     rockets = cfg.rockets
     counters = ", ".join(m.capitalize() for m in MINERALS)
     forces = (f"1 rocket on the station and {rockets - 1} in the shipyard; 5 bribe counters ({counters}), "
-              "each spent once for 2 points")
+              "each usable once and 2 points off your score when spent")
     goal = "the most points: fulfil contracts with matching tiles, spend few bribe counters"
     sides = [{"seat": p, "name": who[p], "forces": forces, "goal": goal} for p in range(n)]
     limit = opts["max_turns"]
