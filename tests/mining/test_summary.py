@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from deltav.core.match import play_match
+from deltav.core.protocol import MatchEvents, check_briefing, check_summary
 from deltav.games.mining import MiningGame
 from deltav.games.mining.bots import ScriptedAgent
 from tests.mining.helpers import new, tile_of
@@ -16,7 +17,7 @@ NAMES = ["Ann", "Ben", "Cleo", "Dev"]
 def test_the_scores_table_is_the_rulebooks_scoring_in_ranking_order(players, seed):
     rec, st, _ = play_match(MiningGame, {"players": players}, seed, [ScriptedAgent() for _ in range(players)])
     events = [e for step in rec.steps for e in step.events]
-    s = MiningGame.match_summary(st, events, NAMES[:players])
+    s = check_summary(MiningGame.match_summary(st, events, NAMES[:players]), players)
     cols = s["scores"]["columns"]
     rows = [dict(zip(cols, r, strict=True)) for r in s["scores"]["rows"]]
     assert sorted(r["Player"] for r in rows) == sorted(NAMES[:players])
@@ -35,6 +36,9 @@ def test_the_scores_table_is_the_rulebooks_scoring_in_ranking_order(players, see
     assert stats["Contracts fulfilled"] == [by_name[NAMES[p]]["Contracts"] for p in range(players)]
     assert sum(stats["Turns played"]) == st.turn
     assert s["notes"][0] == f"The game ended: {rec.result['reason']}."
+    decisions = MatchEvents([], [len([x for x in rec.steps if x.player == p]) for p in range(players)])
+    counted = MiningGame.match_summary(st, decisions, NAMES[:players])["stats"]
+    assert counted[1] == {"label": "Decisions", "values": list(decisions.decisions)}
 
 
 def test_a_tie_names_the_tie_break_that_settled_it():
@@ -58,9 +62,10 @@ def test_the_briefing_follows_the_player_count_and_the_options():
     b = MiningGame.briefing({"players": 3, "max_turns": 20, "bid_up": False}, 1, NAMES[:3])
     assert b["title"] == "Delta V asteroid mining: 3 players"
     assert [s["name"] for s in b["sides"]] == NAMES[:3] and "You are Ben." in b["objective"]
-    assert "4 in the shipyard" in b["sides"][0]["forces"]
+    assert "4 rockets in the shipyard" in b["sides"][0]["forces"]
+    check_briefing(b, 3)
     assert "after 20 turns" in b["wins"] and "fifth Alien Encounter" in b["wins"]
     assert "There are no bid-ups in this game." in b["notes"]
-    plain = MiningGame.briefing({"players": 2}, None, None)
+    plain = check_briefing(MiningGame.briefing({"players": 2}, None, None), 2)
     assert [s["name"] for s in plain["sides"]] == ["Player 1", "Player 2"] and "turn limit" not in plain["wins"]
     assert not any("bid-ups" in n for n in plain["notes"])

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from deltav.core.protocol import player_names
 from deltav.games.mining.scenarios import ALIENS_TO_END, MINERALS
 
 # a plain sentence for each ruling whose value in this match is not the default (the default is the rulebook's
@@ -35,23 +36,18 @@ NON_DEFAULT = {
 }
 
 
-def _names(names: Sequence[str] | None, n: int) -> list[str]:
-    out = list(names) if names else []
-    return [out[p] if p < len(out) and out[p] else f"Player {p + 1}" for p in range(n)]
-
-
 def briefing(game, options: Mapping[str, Any] | None, seat: int | None, names: Sequence[str] | None) -> dict:
     """``{"title", "objective", "sides": [{"seat", "name", "forces", "goal"}], "wins", "notes"}``."""
     opts = game.resolve_options(options)
     cfg = game.config(opts)
     n = opts["players"]
-    who = _names(names, n)
+    who = player_names(names, n)
     rockets = cfg.rockets
     counters = ", ".join(m.capitalize() for m in MINERALS)
-    forces = (f"1 rocket on the station and {rockets - 1} in the shipyard; 5 bribe counters ({counters}), "
-              "each usable once and 2 points off your score when spent")
+    forces = ["1 rocket on the station", f"{rockets - 1} rockets in the shipyard",
+              f"5 bribe counters ({counters}), each usable once and 2 points off your score when spent"]
     goal = "the most points: fulfil contracts with matching tiles, spend few bribe counters"
-    sides = [{"seat": p, "name": who[p], "forces": forces, "goal": goal} for p in range(n)]
+    sides = [{"seat": p, "name": who[p], "forces": list(forces), "goal": goal} for p in range(n)]
     limit = opts["max_turns"]
     default_limit = next(o.default for o in game.options if o.name == "max_turns")
     turn_limit = f"; or after {limit} turns in all (this game's turn limit)" if limit != default_limit else ""

@@ -12,16 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from deltav.core.protocol import player_names
 from deltav.games.mining import scoring
 from deltav.games.mining.text import listing, plural
 
 SCORE_COLUMNS = ["Player", "Tiles", "Tile points", "Counters spent", "Penalty", "Points", "Contracts",
                  "Unspent counters"]
-
-
-def _names(names: Sequence[str] | None, n: int) -> list[str]:
-    out = list(names) if names else []
-    return [out[p] if p < len(out) and out[p] else f"Player {p + 1}" for p in range(n)]
 
 
 def _json(e: Any) -> Mapping:
@@ -33,7 +29,7 @@ def match_summary(state, events: Sequence[Any], names: Sequence[str] | None) -> 
     order of the rulebook's ranking (points, then contracts, then unspent counters), each row the player's name
     then the numbers of ``columns``; stats one value per seat."""
     n = state.num_players
-    who = _names(names, n)
+    who = player_names(list(names) if names is not None else None, n)
     values = state.cfg.values
     points = state.scores()
     tiles = [len(c) for c in state.coll]
@@ -47,6 +43,9 @@ def match_summary(state, events: Sequence[Any], names: Sequence[str] | None) -> 
     rows = [[who[p], tiles[p], tile_points[p], spent[p], -scoring.BRIBE_PENALTY * spent[p], points[p], contracts[p],
              unspent[p]] for p in order]
     stats = _stats(state, [_json(e) for e in events], n)
+    decisions = getattr(events, "decisions", None)  # a session's MatchEvents counts each seat's actions
+    if decisions is not None and len(decisions) == n:
+        stats.insert(1, {"label": "Decisions", "values": list(decisions)})
     return {
         "scores": {"title": "Points: the collected tiles' values, minus 2 per spent bribe counter; ties go to the "
                    "most contracts, then the most unspent counters", "columns": list(SCORE_COLUMNS), "rows": rows},
