@@ -161,3 +161,41 @@ def key_step(page) -> None:
         return
     passes = [k for k, a in keys if a in ("pass", "end-looks")]
     page.keyboard.press(passes[-1] if passes else keys[-1][0])
+
+
+def hover_square(page, sq: int) -> str:
+    """Point at a square of the field; the readout under it."""
+    x, y = page.evaluate(f"""() => {{ window.deltavMining.canvas.scrollIntoView({{block: "nearest"}});
+        const m = window.deltavMining, r = m.canvas.getBoundingClientRect(),
+        [x, y] = m.board.centre({sq}); return [r.left + x, r.top + y]; }}""")
+    page.mouse.move(x, y)
+    return page.inner_text(".mn-readout")
+
+
+def tile_words(tile: dict) -> str:
+    """A tile as the page names it ("Alphatite 3", "Mineral Scan")."""
+    kind = tile["kind"].replace("_", " ").title()
+    return f"{kind} {tile['value']}" if tile["kind"] in ("alphatite", "betamite", "gammatite", "deltamite", "omnidium") \
+        else kind
+
+
+def check_full_view_replay(page, server, code: str, screenshots, name: str) -> None:
+    """The replay of a finished match (the page the result dialog links to) shows the full view: at the start and
+    at the end, every face-down tile's face, said in the readout of its square."""
+    page.wait_for_selector(".mn-root[data-phase]", timeout=15_000)
+    state = page.evaluate("window.deltavReplay.state()")
+    for label, index in (("end", state["positions"] - 1), ("start", 0)):
+        page.keyboard.press("End" if label == "end" else "Home")
+        page.wait_for_function(f"window.deltavReplay.state().index === {index}")
+        step = page.evaluate("window.deltavReplay.state().step")
+        page.wait_for_function(f"document.querySelector('.mn-root').dataset.step === '{step}'")
+        status, got = server.http("GET", f"/rooms/{code}/replay?match=1&step={step}&view=full")
+        assert status == 200, got
+        view = got["snapshot"]["view"]
+        down = [s for s in range(49) if view["status"][s] == "face_down"]
+        assert down and all(view["tiles"][s] is not None for s in down), label
+        for s in down[:: max(1, len(down) // 6)]:
+            text = hover_square(page, s)
+            assert tile_words(view["tiles"][s]) in text, (label, s, text)
+            assert s in view["public"] or "every tile is shown" in text, (label, s, text)
+        page.screenshot(path=str(screenshots / f"{name}-{label}.png"))

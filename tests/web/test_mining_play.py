@@ -15,6 +15,7 @@ from deltav.games.mining.view import squares_of
 from tests.web.conftest import axe_violations, wait_step_change
 from tests.web.mining_driver import (
     assert_status_current,
+    check_full_view_replay,
     assert_words_not_ids,
     close_result_dialog,
     key_step,
@@ -74,6 +75,10 @@ def test_a_game_against_a_bot_from_the_lobby(live_server, new_page, screenshots)
     status, rec = live_server.http("GET", f"/rooms/{code}/record")
     assert status == 200 and rec["result"] is not None
     replay(MatchRecord.from_json(rec))
+    # the replay the result dialog links to shows every tile (issue 27: full view of finished matches)
+    page.goto(f"{live_server.base}/replay/{code}?match=1")
+    check_full_view_replay(page, live_server, code, screenshots, "mining-replay-full")
+    assert page.errors == []
 
 
 def start_from_lobby(page) -> None:

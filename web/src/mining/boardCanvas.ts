@@ -25,7 +25,7 @@ export interface Marks {
   /** A drag in progress: from a square to the pointer. */
   drag: { from: number; x: number; y: number } | null;
   /** The label of a face-down tile the view shows though it is not public: "you saw" (the viewer looked), a
-   *  seat's name + " saw" (that seat's view in a replay), "face down" (the full view of a finished match). */
+   *  seat's name + " saw" (that seat's view in a replay), "" (the full view of a finished match: no label). */
   seenLabel: string;
 }
 
@@ -306,6 +306,7 @@ export class MiningBoard {
     g.font = `800 ${fs}px system-ui, sans-serif`;
     const text = isMineral(tile.kind) ? `${st.code}${tile.value}` : st.code;
     g.fillText(text, bx + w / 2, by + h / 2 + 1);
+    if (!label) return;
     let ls = Math.max(8, Math.round(c * 0.14));
     g.font = `700 ${ls}px system-ui, sans-serif`;
     while (ls > 7 && g.measureText(label).width > c - 6) {

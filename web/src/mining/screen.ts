@@ -219,7 +219,8 @@ export class MiningScreen implements GameScreen {
     return {
       targets, chances, attempt, recent, selected: this.selected, cursor: this.cursorShown ? this.cursor : null, hover: this.hover,
       drag: this.drag && this.drag.moved ? { from: this.drag.from, x: this.drag.x, y: this.drag.y } : null,
-      seenLabel: s ? seenLabel(s, (p) => this.host.seatName(p)) : "you saw",
+      // the full view of a replay shows every face: no label on each (the dashed frame says face down)
+      seenLabel: s ? seenLabel(s, (p) => this.host.seatName(p)).replace(/^face down$/, "") : "you saw",
     };
   }
 
@@ -450,7 +451,12 @@ export class MiningScreen implements GameScreen {
     if (e.status === "station") parts.push("the space station");
     else if (e.status === "empty") parts.push("empty (tile collected)");
     else if (e.status === "face_down") {
-      if (e.tile) parts.push(`face-down, ${e.public ? "public (known to all)" : seenLabel(s, (p) => this.name(p))}: ${tileName(e.tile)}`);
+      if (e.tile) {
+        const seen = seenLabel(s, (p) => this.name(p));
+        const how = e.public ? "face-down, public (known to all)"
+          : seen === "face down" ? "face-down (every tile is shown in this replay)" : `face-down, ${seen}`;
+        parts.push(`${how}: ${tileName(e.tile)}`);
+      }
       else parts.push("face-down tile");
     } else if (e.tile) parts.push(`${e.status === "revealed" ? "revealed" : "face-up"}: ${tileName(e.tile)}`);
     if (e.looked_by.length) parts.push(`looked at by ${e.looked_by.map((p) => this.name(p)).join(", ")}`);
