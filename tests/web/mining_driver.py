@@ -143,8 +143,10 @@ def key_step(page) -> None:
             if page.query_selector(".mn-choose button[data-hotkey='1']"):
                 page.keyboard.press("1")  # whose rocket to bump: the first
             return
-        page.keyboard.press("p")
-        return
+        if page.query_selector(".mn-prompt button[data-action=prospect]"):
+            page.keyboard.press("p")
+            return
+        # pirated: no action this turn, only the prompt's pass (its number key)
     if phase == "moving":
         page.keyboard.press("e")
         return

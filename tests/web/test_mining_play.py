@@ -15,8 +15,8 @@ from deltav.games.mining.view import squares_of
 from tests.web.conftest import axe_violations, wait_step_change
 from tests.web.mining_driver import (
     assert_status_current,
-    check_full_view_replay,
     assert_words_not_ids,
+    check_full_view_replay,
     close_result_dialog,
     key_step,
     screen_state,
@@ -150,13 +150,15 @@ def test_three_people_online_and_a_spectator_who_learns_no_secret(live_server, n
 
 
 def test_a_phone(live_server, new_page, screenshots):
-    room = live_server.create("mining", ["human", "bot:easy"], seed=3, max_turns=4)
+    """Three players (you and two easy bots) on a 375x812 phone, played by taps only to the rules' own end (seed 9:
+    the fifth Alien Encounter ends it after about 50 of your decisions)."""
+    room = live_server.create("mining", ["human", "bot:easy", "bot:easy"], seed=9, players=3)
     page = new_page(375, 812, mobile=True)
     live_server.open_seat(page, room)
     page.wait_for_selector(".mn-root[data-phase]", timeout=15_000)
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     page.screenshot(path=str(screenshots / "mining-play-phone.png"), full_page=True)
-    play_until_over([page], touch=True)
+    play_until_over([page], limit_s=300, touch=True)
     close_result_dialog(page, touch=True)
     page.screenshot(path=str(screenshots / "mining-play-phone-over.png"), full_page=True)
     assert assert_words_not_ids(page) > 10
@@ -164,12 +166,15 @@ def test_a_phone(live_server, new_page, screenshots):
 
 
 def test_the_keyboard_alone_plays_a_game_and_the_help_overlay(live_server, new_page, screenshots):
-    room = live_server.create("mining", ["human", "bot:easy"], seed=8, max_turns=6)
+    """Four players (you and three easy bots), played to the rules' own end by the keyboard alone (seed 4: the
+    fifth Alien Encounter ends it after about 45 of your decisions)."""
+    room = live_server.create("mining", ["human", "bot:easy", "bot:easy", "bot:easy"], seed=4, players=4)
     page = new_page()
     live_server.open_seat(page, room)
     page.wait_for_selector(".mn-root[data-phase]", timeout=15_000)
     page.keyboard.press("?")
     page.wait_for_selector(".mn-help")
+    shot: set[str] = set()
     page.screenshot(path=str(screenshots / "mining-play-help.png"))
     assert "Contracts" in page.inner_text(".mn-help")
     # the tile mix comes from the board (GET /games/mining/board), not from the per-turn view
@@ -179,16 +184,23 @@ def test_the_keyboard_alone_plays_a_game_and_the_help_overlay(live_server, new_p
     assert "omnidium" in page.inner_text(".mn-help").lower()
     page.keyboard.press("Escape")
     t0 = time.time()
-    while time.time() - t0 < 120:
+    decisions = 0
+    while time.time() - t0 < 300:
         st = screen_state(page)
         if st["status"] == "over":
             break
         if not st["toAct"]:
             time.sleep(0.1)
             continue
+        if st["phase"] == "attempt" and "mining-keys-attempt.png" not in shot:
+            shot.add("mining-keys-attempt.png")
+            page.screenshot(path=str(screenshots / "mining-keys-attempt.png"))
+        assert_status_current(page)
         key_step(page)
+        decisions += 1
         wait_step_change(page, st["step"], timeout=10_000)
-    assert screen_state(page)["status"] == "over"
+    assert screen_state(page)["status"] == "over", f"not over after {decisions} decisions"
+    page.screenshot(path=str(screenshots / "mining-keys-result.png"))
     assert page.errors == []
 
 
