@@ -68,6 +68,23 @@ def click_first(page, selector: str, touch: bool = False) -> bool:
     return True
 
 
+def acknowledge(page, touch: bool = False, keys: bool = False) -> list[str] | None:
+    """The shell's "what happened" card (the screen shows what changed your position while you waited, before
+    your next decision): its lines, after pressing Continue (Enter, a tap or a click); None when there is none."""
+    btn = page.query_selector(".ack-continue")
+    if btn is None:
+        return None
+    lines = page.eval_on_selector_all(".ack-lines li", "els => els.map(e => e.textContent)")
+    if keys:
+        page.keyboard.press("Enter")
+    elif touch:
+        btn.tap()
+    else:
+        btn.click()
+    page.wait_for_selector(".ack-layer", state="detached")
+    return lines
+
+
 def take_step(page, turn_moves: list[int], touch: bool = False) -> None:
     """One decision of this page's seat, made by clicking like a person (tapping, with ``touch``)."""
     st = screen_state(page)

@@ -14,6 +14,7 @@ from deltav.games import load_all
 from deltav.games.mining.view import squares_of
 from tests.web.conftest import axe_violations, wait_step_change
 from tests.web.mining_driver import (
+    acknowledge,
     assert_status_current,
     assert_words_not_ids,
     check_full_view_replay,
@@ -26,11 +27,13 @@ from tests.web.mining_driver import (
 load_all()
 
 
-def play_until_over(pages: list, limit_s: float = 150, shots=None, touch: bool = False) -> None:
-    """Each page acts when its screen says it is its turn, until the match is over. ``shots`` maps a phase to a
-    screenshot path: the first page to reach that phase (on its turn, from turn 3) is photographed once."""
+def play_until_over(pages: list, limit_s: float = 150, shots=None, touch: bool = False) -> list[list[str]]:
+    """Each page acts when its screen says it is its turn, until the match is over; the lines of every "what
+    happened" card it acknowledged on the way. ``shots`` maps a phase (or "ack", the first card) to a screenshot
+    path: the first page to reach that phase (on its turn, from step 12) is photographed once."""
     shots = dict(shots or {})
     moves = [[] for _ in pages]
+    acknowledged: list[list[str]] = []  # the lines of every "what happened" card
     t0 = time.time()
     while time.time() - t0 < limit_s:
         states = [screen_state(p) for p in pages]
@@ -38,12 +41,18 @@ def play_until_over(pages: list, limit_s: float = 150, shots=None, touch: bool =
             for p in pages:
                 assert_status_current(p)
                 assert p.inner_text(".status").startswith("Game over"), p.inner_text(".status")
-            return
+            return acknowledged
         acted = False
         for i, (p, s) in enumerate(zip(pages, states, strict=True)):
             if s and s["toAct"] and s["status"] != "over":
                 if s["phase"] in shots and p.evaluate("window.deltavShell.state().step") > 12:
                     p.screenshot(path=str(shots.pop(s["phase"])))
+                lines = acknowledge(p, touch)
+                if lines is not None:
+                    acknowledged.append(lines)
+                    if "ack" in shots:
+                        p.screenshot(path=str(shots.pop("ack")))
+                    continue
                 assert_status_current(p)
                 take_step(p, moves[i], touch)
                 try:
@@ -189,6 +198,8 @@ def test_the_keyboard_alone_plays_a_game_and_the_help_overlay(live_server, new_p
         st = screen_state(page)
         if st["status"] == "over":
             break
+        if acknowledge(page, keys=True) is not None:
+            continue
         if not st["toAct"]:
             time.sleep(0.1)
             continue

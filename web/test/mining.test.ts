@@ -3,9 +3,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import type { LegalEntry, Snapshot } from "../src/shell/screen";
+import type { LegalEntry, LogEntry, Snapshot } from "../src/shell/screen";
 import {
-  STATION, attemptSlots, clickSquare, entryLabel, moveSources, promptFor, squareName, squaresOf, standings, statusFor,
+  STATION, attemptSlots, clickSquare, entryLabel, happenedToMe, moveSources, promptFor, squareName, squaresOf, standings, statusFor,
   type MiningView,
 } from "../src/mining/model";
 import { miningGuide, rocketOut, sawATile, triedContract } from "../src/mining/guide";
@@ -181,4 +181,24 @@ test("the guide's interactive steps end when the snapshot shows them done", () =
   assert.equal(triedContract(snap(view({ phase: "attempt" }), [])), false);
   assert.equal(triedContract(snap(view({ phase: "reveal", attempt: { contract: "C09", matched: [], extra: [], mismatch: null, bid: null, bid_done: false } }), [])), true);
   assert.equal(triedContract(snap(view({ current_player: 1, deciding: [1] }), [], 0, false)), true);
+});
+
+test("what happened to you while you waited: your rockets bumped or sabotaged, thefts, incidents played on you", () => {
+  const log = (event: Record<string, unknown>, text: string) => ({ step: 1, event: event as LogEntry["event"], text });
+  const events = [
+    log({ type: "rocket-moved", player: 1, frm: 24, dest: 10 }, "Ben moves a rocket from the station to r2 c4"),
+    log({ type: "rockets-bumped", player: 1, square: 10, victims: [0] }, "Ben's rocket bumps Ann's on r2 c4: both go back to their shipyards"),
+    log({ type: "stolen", thief: 1, victim: 0, item: "b0-alphatite" }, "Ben steals Ann's Alphatite counter"),
+    log({ type: "stolen", thief: 1, victim: 2, item: "b2-alphatite" }, "Ben steals Cleo's Alphatite counter"),
+    log({ type: "incident-discarded", player: 2, tile: "t44", kind: "pirate_attack", target: 0 }, "Cleo plays Pirate Attack against Ann"),
+    log({ type: "alien-moved", player: 1, square: 12 }, "Ben moves the alien to r2 c6"),
+    log({ type: "alien-moved", player: 1, square: 13 }, "Ben moves the alien to r2 c7"),
+    log({ type: "rocket-removed", player: 0, victim: 1, square: 3 }, "Ann sabotages Ben's rocket on r1 c4: it goes back to its shipyard"),
+  ];
+  assert.deepEqual(happenedToMe(events, 0, (sq) => sq === 13), [
+    "Ben's rocket bumps Ann's on r2 c4: both go back to their shipyards.",
+    "Ben steals Ann's Alphatite counter.",
+    "Cleo plays Pirate Attack against Ann.",
+    "Ben moves the alien to r2 c7.",
+  ]);
 });

@@ -3,18 +3,11 @@
  * is, what to click, what wins. Three steps wait for the player (fly a rocket out, try a contract, look at a tile)
  * and end on their own when a snapshot shows it done; the others go on with Next. Pure data and predicates over snapshots.
  */
-import type { Snapshot } from "../shell/screen";
+import type { GuideStep, Snapshot } from "../shell/screen";
 import { STATION, type MiningView, asView } from "./model";
 
-/** One step of a guide (the shell's `GuideStep`: `web/src/shell/guide.ts`). */
-export interface MiningGuideStep {
-  title: string;
-  text: string;
-  /** A CSS selector of what the step is about (highlighted). */
-  anchor?: string;
-  /** An interactive step waits until this holds of a snapshot. */
-  until?: (s: Snapshot) => boolean;
-}
+/** One step of the guide: the shell's `GuideStep` (`web/src/shell/guide.ts`). */
+export type MiningGuideStep = GuideStep;
 
 const mine = (s: Snapshot): { v: MiningView; me: number } | null => {
   const v = asView(s);

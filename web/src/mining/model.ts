@@ -4,7 +4,7 @@
  * running match of an attempt and the standings. Everything here reads the snapshot the server sent; nothing
  * decides a rule (what may be submitted is always one of `snapshot.legal`).
  */
-import type { LegalEntry, Snapshot } from "../shell/screen";
+import type { LegalEntry, LogEntry, Snapshot } from "../shell/screen";
 
 export const GRID = 7;
 export const STATION = 24;
@@ -511,4 +511,25 @@ export function attemptSlots(v: MiningView): Slot[] {
     if (slot) { slot.square = m.square; slot.tile = m.tile; slot.wild = true; }
   }
   return slots;
+}
+
+/** The events since the viewer's last decision that changed the viewer's position (a rocket of theirs bumped or
+ *  sabotaged, something stolen from them, a Pirate Attack or Meteor Storm played on them, the alien landed on
+ *  their rockets), in the engine's words: what the shell's "what happened" card shows before their next
+ *  decision. `alienOnMine` tells whether a square holds one of the viewer's rockets. */
+export function happenedToMe(events: LogEntry[], me: number, alienOnMine: (sq: number) => boolean): string[] {
+  const out: string[] = [];
+  for (const e of events) {
+    const ev = e.event;
+    const p = ev["player"];
+    if (p === me) continue;
+    const hit =
+      (ev.type === "rockets-bumped" && Array.isArray(ev["victims"]) && (ev["victims"] as unknown[]).includes(me))
+      || (ev.type === "rocket-removed" && ev["victim"] === me)
+      || (ev.type === "stolen" && ev["victim"] === me)
+      || (ev.type === "incident-discarded" && ev["target"] === me)
+      || (ev.type === "alien-moved" && typeof ev["square"] === "number" && alienOnMine(ev["square"]));
+    if (hit) out.push(e.text.endsWith(".") ? e.text : `${e.text}.`);
+  }
+  return out;
 }

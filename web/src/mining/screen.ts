@@ -18,7 +18,7 @@ import { MINING_CSS } from "./css";
 import { type MiningGuideStep, miningGuide } from "./guide";
 import { miningHelp } from "./help";
 import {
-  GRID, STATION, type MiningComponents, type MiningView, asView, bannerFor, clickSquare, entryLabel, kindName, moveLabel,
+  GRID, STATION, type MiningComponents, type MiningView, asView, bannerFor, clickSquare, entryLabel, happenedToMe, kindName, moveLabel,
   moveSources, ofType, promptFor, seenLabel, squareName, squaresOf, statusFor, targetSquare, tileName,
 } from "./model";
 import { type PanelContext, attemptPanel, chip, contractsPanel, el, sheet, standingsPanel } from "./sheets";
@@ -112,6 +112,7 @@ export class MiningScreen implements GameScreen {
       if (v.phase !== "action" && v.phase !== "moving") this.selected = null;
     }
     this.narrate(newEvents);
+    this.noteWhatHappened(prev, snapshot, newEvents);
     const touched = touchedSquares(newEvents);
     if (touched.size) this.recent = { squares: touched, t0: performance.now() };
     if (snapshot.to_act && !this.lastToAct) this.host.sound("turn");
@@ -163,6 +164,22 @@ export class MiningScreen implements GameScreen {
     const me = this.snap?.seat;
     const n = this.host ? this.host.seatName(seat) : `Player ${seat + 1}`;
     return me === seat && !/\byou\b/i.test(n) ? `${n} (you)` : n;
+  }
+
+  /** Events since this seat's last decision; when the next one comes, those that changed its position are
+   *  shown on the shell's "what happened" card first (so no key meant for the card acts on the decision). */
+  private waited: LogEntry[] = [];
+
+  private noteWhatHappened(prev: Snapshot | null, snap: Snapshot, events: LogEntry[]): void {
+    const me = snap.seat;
+    if (me === null || !this.host.acknowledge) return;
+    if (prev && prev.to_act && prev.step !== snap.step) this.waited = [];
+    this.waited.push(...events);
+    if (!snap.to_act || (prev && prev.to_act) || snap.status === "over") return;
+    const v = asView(snap);
+    const lines = happenedToMe(this.waited, me, (sq) => (v.rockets[me]?.[sq] ?? 0) > 0);
+    this.waited = [];
+    if (lines.length) void this.host.acknowledge("While you waited", lines);
   }
 
   /** A sound for the newest event (its words are the engine's, read out by the shell's narrator). */
