@@ -24,13 +24,12 @@ def test_the_scores_table_is_the_rulebooks_scoring_in_ranking_order(players, see
     by_name = {r["Player"]: r for r in rows}
     for p in range(players):
         r = by_name[NAMES[p]]
-        assert r["Points"] == rec.result["scores"][p] == r["Tile points"] + r["Penalty"]
-        assert r["Penalty"] == -2 * r["Counters spent"]
+        assert r["Points"] == rec.result["scores"][p] == r["Tiles"] - 2 * r["Bribes"]
         assert r["Contracts"] == sum(1 for c in st.view(None)["contracts"] if c["owner"] == p)
-    keys = [(r["Points"], r["Contracts"], r["Unspent counters"]) for r in rows]
+    keys = [(r["Points"], r["Contracts"], r["Unspent"]) for r in rows]
     assert keys == sorted(keys, reverse=True)
     assert {NAMES[w] for w in rec.result["winners"]} == {r["Player"] for r in rows if
-                                                         (r["Points"], r["Contracts"], r["Unspent counters"]) == keys[0]}
+                                                         (r["Points"], r["Contracts"], r["Unspent"]) == keys[0]}
     stats = {x["label"]: x["values"] for x in s["stats"]}
     assert all(len(v) == players for v in stats.values())
     assert stats["Contracts fulfilled"] == [by_name[NAMES[p]]["Contracts"] for p in range(players)]
@@ -39,6 +38,7 @@ def test_the_scores_table_is_the_rulebooks_scoring_in_ranking_order(players, see
     decisions = MatchEvents([], [len([x for x in rec.steps if x.player == p]) for p in range(players)])
     counted = MiningGame.match_summary(st, decisions, NAMES[:players])["stats"]
     assert counted[1] == {"label": "Decisions", "values": list(decisions.decisions)}
+    assert [x["label"] for x in counted[:4]] == ["Turns played", "Decisions", "Contracts fulfilled", "Tiles collected"]
 
 
 def test_a_tie_names_the_tie_break_that_settled_it():
@@ -61,7 +61,7 @@ def test_a_tie_names_the_tie_break_that_settled_it():
 def test_the_briefing_follows_the_player_count_and_the_options():
     b = MiningGame.briefing({"players": 3, "max_turns": 20, "bid_up": False}, 1, NAMES[:3])
     assert b["title"] == "Delta V asteroid mining: 3 players"
-    assert [s["name"] for s in b["sides"]] == NAMES[:3] and "You are Ben." in b["objective"]
+    assert [s["name"] for s in b["sides"]] == NAMES[:3] and b["sides"][1]["goal"] == "the most points"
     assert "4 rockets in the shipyard" in b["sides"][0]["forces"]
     check_briefing(b, 3)
     assert "after 20 turns" in b["wins"] and "fifth Alien Encounter" in b["wins"]

@@ -40,11 +40,34 @@ def assert_words_not_ids(page) -> int:
     return len(log)
 
 
+# the middle of a square in the viewport, scrolled into view first as a person would (the field may be taller than
+# the part of the page it has: a phone, the replay page's screen above its log); null when something covers it
+SQUARE_AT = """(sq) => {
+    const m = window.deltavMining, c = m.canvas;
+    const at = () => { const r = c.getBoundingClientRect(), [x, y] = m.board.centre(sq); return [r.left + x, r.top + y]; };
+    const shown = ([x, y]) => x >= 0 && y >= 0 && x < innerWidth && y < innerHeight && document.elementFromPoint(x, y) === c;
+    let p = at();
+    for (let el = c.parentElement; el && !shown(p); el = el.parentElement) {
+        const st = getComputedStyle(el).overflowY;
+        if (el.scrollHeight <= el.clientHeight || st === 'visible' || st === 'hidden') continue;
+        const box = el.getBoundingClientRect();
+        el.scrollTop += p[1] - box.top - Math.min(box.height, innerHeight) / 3;
+        p = at();
+    }
+    if (!shown(p)) { scrollBy(0, p[1] - innerHeight / 3); p = at(); }
+    return shown(p) ? p : null;
+}"""
+
+
+def square_point(page, sq: int) -> tuple[float, float]:
+    got = page.evaluate(SQUARE_AT, sq)
+    assert got is not None, f"square {sq} cannot be brought into view"
+    return got[0], got[1]
+
+
 def click_square(page, sq: int, touch: bool = False) -> None:
     """Click (or, with ``touch``, tap) the middle of a square of the field."""
-    x, y = page.evaluate(f"""() => {{ window.deltavMining.canvas.scrollIntoView({{block: "nearest"}});
-        const m = window.deltavMining, r = m.canvas.getBoundingClientRect(),
-        [x, y] = m.board.centre({sq}); return [r.left + x, r.top + y]; }}""")
+    x, y = square_point(page, sq)
     if touch:
         page.touchscreen.tap(x, y)
     else:
@@ -182,12 +205,17 @@ def key_step(page) -> None:
     page.keyboard.press(passes[-1] if passes else keys[-1][0])
 
 
-def hover_square(page, sq: int) -> str:
-    """Point at a square of the field; the readout under it."""
-    x, y = page.evaluate(f"""() => {{ window.deltavMining.canvas.scrollIntoView({{block: "nearest"}});
-        const m = window.deltavMining, r = m.canvas.getBoundingClientRect(),
-        [x, y] = m.board.centre({sq}); return [r.left + x, r.top + y]; }}""")
-    page.mouse.move(x, y)
+def read_square(page, sq: int, how: str = "mouse") -> str:
+    """Point at a square of the field (``how``: "mouse" hovers, "touch" taps, "keys" walks the cursor there); the
+    readout under the field then."""
+    if how == "keys":
+        key_to(page, sq)
+        return page.inner_text(".mn-readout")
+    x, y = square_point(page, sq)
+    if how == "touch":
+        page.touchscreen.tap(x, y)
+    else:
+        page.mouse.move(x, y)
     return page.inner_text(".mn-readout")
 
 
@@ -198,13 +226,60 @@ def tile_words(tile: dict) -> str:
         else kind
 
 
-def check_full_view_replay(page, server, code: str, screenshots, name: str) -> None:
+def check_result_summary(page, names: list[str]) -> None:
+    """The result dialog shows the engine's match summary: the rulebook's scoring with its tie-breaks (a row per
+    seat, by name), the statistics of each seat, and how the game ended."""
+    page.wait_for_selector(".result-scores", timeout=15_000)
+    cols = page.eval_on_selector_all(".result-scores th", "els => els.map(e => e.textContent)")
+    for col in ("Tiles", "Bribes", "Points", "Contracts", "Unspent"):
+        assert col in cols, (col, cols)
+    assert "− 2 per bribe counter spent" in page.inner_text(".result-scores caption")
+    rows = page.eval_on_selector_all(".result-scores tr th[scope=row]", "els => els.map(e => e.textContent)")
+    assert sorted(rows) == sorted(names), (rows, names)
+    stats = page.inner_text(".result-stats")
+    for label in ("Contracts fulfilled", "Tiles revealed", "Bribes: satellite surveys", "Rockets lost to bumps"):
+        assert label in stats, label
+    assert "The game ended:" in page.inner_text(".result-notes")
+
+
+def replay_go(page, where: str, how: str) -> None:
+    """The replay to its start or end: Home / End, or a click or tap on its buttons."""
+    if how == "keys":
+        page.keyboard.press("Home" if where == "start" else "End")
+        return
+    btn = page.locator(f".replay-bar button[aria-label='{'To the start' if where == 'start' else 'To the end'}']")
+    if how == "touch":
+        btn.tap()
+    else:
+        btn.click()
+
+
+def open_replay_from_result(page, how: str) -> None:
+    """The result dialog's Replay link, by a click, a tap, or Tab to it and Enter."""
+    link = page.locator(".result-actions a", has_text="Replay")
+    if how == "keys":
+        for _ in range(12):
+            if page.evaluate("document.activeElement?.textContent") == "Replay":
+                break
+            page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement?.textContent") == "Replay"
+        page.keyboard.press("Enter")
+    elif how == "touch":
+        link.tap()
+    else:
+        link.click()
+    page.wait_for_url("**/replay/**")
+
+
+def check_full_view_replay(page, server, code: str, screenshots, name: str, how: str = "mouse") -> None:
     """The replay of a finished match (the page the result dialog links to) shows the full view: at the start and
-    at the end, every face-down tile's face, said in the readout of its square."""
+    at the end, every face-down tile's face, said in the readout of its square (pointed at, tapped or reached by
+    the keyboard's cursor, by ``how``)."""
     page.wait_for_selector(".mn-root[data-phase]", timeout=15_000)
     state = page.evaluate("window.deltavReplay.state()")
+    assert state["view"] == "full", state
     for label, index in (("end", state["positions"] - 1), ("start", 0)):
-        page.keyboard.press("End" if label == "end" else "Home")
+        replay_go(page, label, how)
         page.wait_for_function(f"window.deltavReplay.state().index === {index}")
         step = page.evaluate("window.deltavReplay.state().step")
         page.wait_for_function(f"document.querySelector('.mn-root').dataset.step === '{step}'")
@@ -213,8 +288,34 @@ def check_full_view_replay(page, server, code: str, screenshots, name: str) -> N
         view = got["snapshot"]["view"]
         down = [s for s in range(49) if view["status"][s] == "face_down"]
         assert down and all(view["tiles"][s] is not None for s in down), label
-        for s in down[:: max(1, len(down) // 6)]:
-            text = hover_square(page, s)
+        for s in down[:: max(1, len(down) // 5)]:
+            text = read_square(page, s, how)
             assert tile_words(view["tiles"][s]) in text, (label, s, text)
             assert s in view["public"] or "every tile is shown" in text, (label, s, text)
         page.screenshot(path=str(screenshots / f"{name}-{label}.png"))
+
+
+def check_seat_view_replay(page, server, code: str, seat: int, screenshots, name: str) -> None:
+    """The replay's View choice set to one seat: the field shows what that seat knew at the end (the tiles it saw,
+    the others face down)."""
+    page.select_option("#replay-view", str(seat))
+    page.wait_for_function(f"window.deltavReplay.state().view === '{seat}'")
+    replay_go(page, "end", "mouse")
+    state = page.evaluate("window.deltavReplay.state()")
+    page.wait_for_function(f"window.deltavReplay.state().index === {state['positions'] - 1}")
+    step = page.evaluate("window.deltavReplay.state().step")
+    page.wait_for_function(f"document.querySelector('.mn-root').dataset.step === '{step}'")
+    status, got = server.http("GET", f"/rooms/{code}/replay?match=1&step={step}&view={seat}")
+    assert status == 200, got
+    view = got["snapshot"]["view"]
+    down = [s for s in range(49) if view["status"][s] == "face_down"]
+    seen = [s for s in down if view["tiles"][s] is not None and s not in view["public"]]
+    unseen = [s for s in down if view["tiles"][s] is None]
+    assert unseen, "a seat never knows every tile"
+    for s in seen[:3]:
+        text = read_square(page, s)
+        assert "you saw" in text and tile_words(view["tiles"][s]) in text, (s, text)
+    for s in unseen[:3]:
+        text = read_square(page, s)
+        assert "face-down tile" in text and "every tile is shown" not in text, (s, text)
+    page.screenshot(path=str(screenshots / f"{name}.png"))

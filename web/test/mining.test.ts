@@ -170,6 +170,9 @@ test("the guide's interactive steps end when the snapshot shows them done", () =
   assert.ok(fly && look);
   const v = view();
   assert.equal(rocketOut(snap(v, [])), false);
+  const bumped = snap(v, []);
+  bumped.log = [{ step: 4, event: { type: "rocket-moved", player: 0, frm: 24, dest: 0 }, text: "Ann moves a rocket" }];
+  assert.equal(rocketOut(bumped), true); // flown out and bumped home at once: done all the same
   v.rockets[0]![10] = 1;
   assert.equal(rocketOut(snap(v, [])), true);
   assert.equal(sawATile(snap(v, [])), false);

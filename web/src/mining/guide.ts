@@ -14,11 +14,16 @@ const mine = (s: Snapshot): { v: MiningView; me: number } | null => {
   return s.seat === null ? null : { v, me: s.seat };
 };
 
-/** One of the player's rockets stands on an asteroid (or the game moved on without it). */
+/** The snapshot's log holds an event of `type` by the player. */
+const did = (s: Snapshot, me: number, type: string): boolean =>
+  s.log.some((e) => e.event.type === type && e.event["player"] === me);
+
+/** The player flew a rocket out: one stands on an asteroid, or the log shows a move of theirs (a bump sends the
+ *  rocket home at once, and the step is still done). */
 export function rocketOut(s: Snapshot): boolean {
   const m = mine(s);
   if (!m || s.status === "over") return true;
-  return (m.v.rockets[m.me] ?? []).some((n, sq) => sq !== STATION && n > 0);
+  return (m.v.rockets[m.me] ?? []).some((n, sq) => sq !== STATION && n > 0) || did(s, m.me, "rocket-moved");
 }
 
 /** The player declared a contract this turn (or the turn passed to someone else). */
@@ -33,7 +38,7 @@ export function sawATile(s: Snapshot): boolean {
   const m = mine(s);
   if (!m || s.status === "over") return true;
   const pub = new Set(m.v.public);
-  return m.v.status.some((st, sq) => st === "face_down" && m.v.tiles[sq] !== null && !pub.has(sq));
+  return m.v.status.some((st, sq) => st === "face_down" && m.v.tiles[sq] !== null && !pub.has(sq)) || did(s, m.me, "tile-seen");
 }
 
 export function miningGuide(): MiningGuideStep[] {

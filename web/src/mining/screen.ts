@@ -68,7 +68,7 @@ export class MiningScreen implements GameScreen {
     this.canvas.tabIndex = 0;
     this.canvas.setAttribute("role", "application");
     this.canvas.setAttribute("aria-label", "The asteroid field, 7 by 7 with the station in the centre. Arrow keys move the cursor, Enter acts on the square.");
-    this.readout = el("div", "mn-readout", "Point at a square (or focus the field and use the arrow keys) to read it.");
+    this.readout = el("div", "mn-readout", "Point at or tap a square (or focus the field and use the arrow keys) to read it.");
     this.readout.setAttribute("aria-live", "polite");
     wrap.append(this.canvas, this.readout);
     this.side = el("div", "mn-side");
@@ -312,6 +312,7 @@ export class MiningScreen implements GameScreen {
       if (sq !== null) {
         this.cursor = sq;
         this.cursorShown = false;
+        this.describe(sq); // a tap has no hover: the readout follows the square tapped
         this.activate(sq);
       }
     });
@@ -407,6 +408,9 @@ export class MiningScreen implements GameScreen {
         this.host.say("Rocket deselected.");
         break;
       case "refuse":
+        // over or watching, a click or tap only reads the square (the readout): no warning, no error sound
+        if (s.status === "over") break;
+        if (s.seat === null) { this.host.say(res.why); break; }
         this.host.say(res.why, "warn");
         this.host.sound("error");
         break;

@@ -44,9 +44,8 @@ def briefing(game, options: Mapping[str, Any] | None, seat: int | None, names: S
     who = player_names(names, n)
     rockets = cfg.rockets
     counters = ", ".join(m.capitalize() for m in MINERALS)
-    forces = ["1 rocket on the station", f"{rockets - 1} rockets in the shipyard",
-              f"5 bribe counters ({counters}), each usable once and 2 points off your score when spent"]
-    goal = "the most points: fulfil contracts with matching tiles, spend few bribe counters"
+    forces = ["1 rocket on the station", f"{rockets - 1} rockets in the shipyard", "5 bribe counters"]
+    goal = "the most points"
     sides = [{"seat": p, "name": who[p], "forces": list(forces), "goal": goal} for p in range(n)]
     limit = opts["max_turns"]
     default_limit = next(o.default for o in game.options if o.name == "max_turns")
@@ -56,6 +55,9 @@ def briefing(game, options: Mapping[str, Any] | None, seat: int | None, names: S
         "rockets, a satellite survey of three tiles in a row or column for a bribe counter, or buy a rocket), then "
         "try ONE contract: declare it and reveal tiles one at a time until it is matched or a tile does not fit.",
         "What you see when you look is yours alone; the others see only where you looked. Remember it.",
+        f"Each player's 5 bribe counters ({counters}) pay for a satellite survey, a mineral replacement (a tile "
+        "that does not fit counts as the counter's mineral) or a bid-up of an opponent's contract; each is used "
+        "once and costs 2 points at the end.",
         "A rocket landing on an opponent's rocket sends both back to their shipyards. The alien freezes the rockets "
         "on its tile.",
         f"This game: {n} players, {cfg.comps.title}; who goes first is drawn at random.",
@@ -63,12 +65,11 @@ def briefing(game, options: Mapping[str, Any] | None, seat: int | None, names: S
     for opt in game.options:
         if opt.ruling and opts.get(opt.name) != opt.default and opt.name in NON_DEFAULT:
             notes.append(NON_DEFAULT[opt.name])
-    you = f" You are {who[seat]}." if seat is not None and 0 <= seat < n else ""
     return {
         "title": f"Delta V asteroid mining: {n} players",
         "objective": "Run a mining corporation: fulfil government contracts by revealing asteroid tiles whose "
                      "minerals match them. Each collected tile scores its value; each bribe counter you spend "
-                     f"costs 2 points.{you}",
+                     "costs 2 points.",
         "sides": sides,
         "wins": "The most points wins (ties: the most fulfilled contracts, then the most unspent bribe counters). "
                 f"The game ends when the last contract is fulfilled, when the {_ordinal(ALIENS_TO_END)} Alien "

@@ -13,11 +13,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from deltav.core.protocol import player_names
-from deltav.games.mining import scoring
 from deltav.games.mining.text import listing, plural
 
-SCORE_COLUMNS = ["Player", "Tiles", "Tile points", "Counters spent", "Penalty", "Points", "Contracts",
-                 "Unspent counters"]
+SCORE_COLUMNS = ["Player", "Tiles", "Bribes", "Points", "Contracts", "Unspent"]
+SCORE_TITLE = ("Points = the values of the tiles collected (Tiles) − 2 per bribe counter spent (Bribes); ties: the "
+               "most Contracts, then the most Unspent counters")
 
 
 def _json(e: Any) -> Mapping:
@@ -26,8 +26,9 @@ def _json(e: Any) -> Mapping:
 
 def match_summary(state, events: Sequence[Any], names: Sequence[str] | None) -> dict:
     """``{"scores": {"title", "columns", "rows"}, "stats": [{"label", "values"}], "notes": [str]}``: rows in the
-    order of the rulebook's ranking (points, then contracts, then unspent counters), each row the player's name
-    then the numbers of ``columns``; stats one value per seat."""
+    order of the rulebook's ranking (points, then contracts, then unspent counters), each row the player's name,
+    the collected tiles' points, the bribe counters spent (2 points each), the points, the contracts and the
+    unspent counters; stats one value per seat."""
     n = state.num_players
     who = player_names(list(names) if names is not None else None, n)
     values = state.cfg.values
@@ -40,15 +41,14 @@ def match_summary(state, events: Sequence[Any], names: Sequence[str] | None) -> 
     contracts = [sum(1 for o in state.cowner if o == p) for p in range(n)]
     key = [(points[p], contracts[p], unspent[p]) for p in range(n)]
     order = sorted(range(n), key=lambda p: (key[p], -p), reverse=True)
-    rows = [[who[p], tiles[p], tile_points[p], spent[p], -scoring.BRIBE_PENALTY * spent[p], points[p], contracts[p],
-             unspent[p]] for p in order]
+    rows = [[who[p], tile_points[p], spent[p], points[p], contracts[p], unspent[p]] for p in order]
     stats = _stats(state, [_json(e) for e in events], n)
+    stats.insert(2, {"label": "Tiles collected", "values": tiles})
     decisions = getattr(events, "decisions", None)  # a session's MatchEvents counts each seat's actions
     if decisions is not None and len(decisions) == n:
         stats.insert(1, {"label": "Decisions", "values": list(decisions)})
     return {
-        "scores": {"title": "Points: the collected tiles' values, minus 2 per spent bribe counter; ties go to the "
-                   "most contracts, then the most unspent counters", "columns": list(SCORE_COLUMNS), "rows": rows},
+        "scores": {"title": SCORE_TITLE, "columns": list(SCORE_COLUMNS), "rows": rows},
         "stats": stats,
         "notes": _notes(state, who, key, order),
     }
