@@ -24,12 +24,15 @@ def test_the_scores_table_is_the_rulebooks_scoring_in_ranking_order(players, see
     by_name = {r["Player"]: r for r in rows}
     for p in range(players):
         r = by_name[NAMES[p]]
-        assert r["Points"] == rec.result["scores"][p] == r["Tiles"] - 2 * r["Bribes"]
+        spent = sum(1 for b in st.view(None)["bribes"] if b["holder"] == p and b["spent"])
+        tiles = sum(t["value"] for t in st.view(None)["collected"][p])
+        assert r["Points"] == (f"{tiles - 2 * spent} ({tiles} − {2 * spent})" if spent else str(tiles))
+        assert int(r["Points"].split()[0]) == rec.result["scores"][p]
         assert r["Contracts"] == sum(1 for c in st.view(None)["contracts"] if c["owner"] == p)
-    keys = [(r["Points"], r["Contracts"], r["Unspent"]) for r in rows]
+    keys = [(int(r["Points"].split()[0]), r["Contracts"], r["Unspent"]) for r in rows]
     assert keys == sorted(keys, reverse=True)
     assert {NAMES[w] for w in rec.result["winners"]} == {r["Player"] for r in rows if
-                                                         (r["Points"], r["Contracts"], r["Unspent"]) == keys[0]}
+                                                         (int(r["Points"].split()[0]), r["Contracts"], r["Unspent"]) == keys[0]}
     stats = {x["label"]: x["values"] for x in s["stats"]}
     assert all(len(v) == players for v in stats.values())
     assert stats["Contracts fulfilled"] == [by_name[NAMES[p]]["Contracts"] for p in range(players)]

@@ -231,13 +231,14 @@ def check_result_summary(page, names: list[str]) -> None:
     seat, by name), the statistics of each seat, and how the game ended."""
     page.wait_for_selector(".result-scores", timeout=15_000)
     cols = page.eval_on_selector_all(".result-scores th", "els => els.map(e => e.textContent)")
-    for col in ("Tiles", "Bribes", "Points", "Contracts", "Unspent"):
+    for col in ("Points", "Contracts", "Unspent"):
         assert col in cols, (col, cols)
     assert "− 2 per bribe counter spent" in page.inner_text(".result-scores caption")
     rows = page.eval_on_selector_all(".result-scores tr th[scope=row]", "els => els.map(e => e.textContent)")
     assert sorted(rows) == sorted(names), (rows, names)
     stats = page.inner_text(".result-stats")
-    for label in ("Contracts fulfilled", "Tiles revealed", "Bribes: satellite surveys", "Rockets lost to bumps"):
+    for label in ("Contracts fulfilled", "Tiles collected", "Bribe counters spent", "Tiles revealed",
+                  "Bribes: satellite surveys", "Rockets lost to bumps"):
         assert label in stats, label
     assert "The game ended:" in page.inner_text(".result-notes")
 

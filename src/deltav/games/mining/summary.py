@@ -13,11 +13,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from deltav.core.protocol import player_names
+from deltav.games.mining import scoring
 from deltav.games.mining.text import listing, plural
 
-SCORE_COLUMNS = ["Player", "Tiles", "Bribes", "Points", "Contracts", "Unspent"]
-SCORE_TITLE = ("Points = the values of the tiles collected (Tiles) − 2 per bribe counter spent (Bribes); ties: the "
-               "most Contracts, then the most Unspent counters")
+SCORE_COLUMNS = ["Player", "Points", "Contracts", "Unspent"]
+SCORE_TITLE = ("Points: the values of the tiles collected − 2 per bribe counter spent (in brackets); ties: the most "
+               "contracts, then the most unspent counters")
 
 
 def _json(e: Any) -> Mapping:
@@ -27,8 +28,8 @@ def _json(e: Any) -> Mapping:
 def match_summary(state, events: Sequence[Any], names: Sequence[str] | None) -> dict:
     """``{"scores": {"title", "columns", "rows"}, "stats": [{"label", "values"}], "notes": [str]}``: rows in the
     order of the rulebook's ranking (points, then contracts, then unspent counters), each row the player's name,
-    the collected tiles' points, the bribe counters spent (2 points each), the points, the contracts and the
-    unspent counters; stats one value per seat."""
+    the points with their sum ("13 (15 − 2)": the collected tiles' values, minus 2 per bribe counter spent), the
+    contracts and the unspent counters; stats one value per seat."""
     n = state.num_players
     who = player_names(list(names) if names is not None else None, n)
     values = state.cfg.values
@@ -41,9 +42,9 @@ def match_summary(state, events: Sequence[Any], names: Sequence[str] | None) -> 
     contracts = [sum(1 for o in state.cowner if o == p) for p in range(n)]
     key = [(points[p], contracts[p], unspent[p]) for p in range(n)]
     order = sorted(range(n), key=lambda p: (key[p], -p), reverse=True)
-    rows = [[who[p], tile_points[p], spent[p], points[p], contracts[p], unspent[p]] for p in order]
+    rows = [[who[p], _points(points[p], tile_points[p], spent[p]), contracts[p], unspent[p]] for p in order]
     stats = _stats(state, [_json(e) for e in events], n)
-    stats.insert(2, {"label": "Tiles collected", "values": tiles})
+    stats[2:2] = [{"label": "Tiles collected", "values": tiles}, {"label": "Bribe counters spent", "values": spent}]
     decisions = getattr(events, "decisions", None)  # a session's MatchEvents counts each seat's actions
     if decisions is not None and len(decisions) == n:
         stats.insert(1, {"label": "Decisions", "values": list(decisions)})
@@ -52,6 +53,11 @@ def match_summary(state, events: Sequence[Any], names: Sequence[str] | None) -> 
         "stats": stats,
         "notes": _notes(state, who, key, order),
     }
+
+
+def _points(points: int, tiles: int, spent: int) -> str:
+    """ "13 (15 − 2)": the points, then the tiles' values minus the bribes (just "15" when none was spent)."""
+    return f"{points} ({tiles} − {scoring.BRIBE_PENALTY * spent})" if spent else str(points)
 
 
 def _stats(state, events: list[Mapping], n: int) -> list[dict]:
