@@ -398,3 +398,48 @@ def test_each_tile_you_may_reveal_shows_its_chance(browser, harness, screenshots
 
 def v_status(snap, s: int) -> str:
     return snap["view"]["status"][s]
+
+
+def test_what_changed_your_position_is_shown_before_your_decision(browser, harness, screenshots):
+    """While Ann waited, Ben's rocket landed on hers (both went home): before her next decision the screen asks the
+    host for a "what happened" card naming it (the shell's acknowledge; here the harness records it). A real
+    Session plays both seats: Ann flies a rocket out, Ben lands on it."""
+    from deltav.core import get_game
+    from deltav.core.session import Session
+
+    game = get_game("mining")
+    for seed in range(20):
+        s = Session(game, {"players": 2, "bid_up": False}, seed, names=["Ann", "Ben"])
+        if list(s.deciding()) == [0]:
+            break
+    out = [e for e in s.snapshot(0)["legal"] if e["action"]["type"] == "move" and e["action"]["frm"] == 24][0]
+    s.submit(0, out["action"], expected_step=s.step)
+    target = out["action"]["to"]
+    while list(s.deciding()) == [0]:  # end the moves, try a contract as the rules ask, reveal until it fails
+        legal = [e["action"] for e in s.snapshot(0)["legal"]]
+        pick = next((a for t in ("end-moves", "pass", "declare") for a in legal if a["type"] == t), None)
+        if pick is None:
+            pick = next(a for a in legal if a["type"] == "reveal" and a["square"] != target)
+        s.submit(0, pick, expected_step=s.step)
+    before = s.snapshot(0)
+    while list(s.deciding()) != [0]:
+        legal = [e["action"] for e in s.snapshot(1)["legal"]]
+        pick = next((a for a in legal if a["type"] == "move" and a["to"] == target and a["bump"] == 0), None)
+        pick = pick or next((a for t in ("end-moves", "pass", "declare") for a in legal if a["type"] == t), None)
+        pick = pick or next(a for a in legal if a["type"] == "reveal" and a["square"] != target)
+        s.submit(1, pick, expected_step=s.step)
+    after = s.snapshot(0)
+    events = [e for e in after["log"] if e["step"] >= before["step"]]
+    bumped = [e for e in events if e["event"]["type"] == "rockets-bumped" and e["event"]["victims"] == [0]]
+    assert bumped, [e["text"] for e in events]
+    url, _ = harness
+    ctx, pg = open_page(browser, url)
+    pg.evaluate("([s, e]) => window.harness.feed(s, e)", [before, []])
+    assert pg.evaluate("window.harness.acknowledged.length") == 0
+    pg.evaluate("([s, e]) => window.harness.feed(s, e)", [after, events])
+    cards = pg.evaluate("window.harness.acknowledged")
+    assert len(cards) == 1 and cards[0]["title"] == "While you waited", cards
+    assert any(line.startswith("Ben's rocket bumps Ann's on ") and "shipyards" in line for line in cards[0]["lines"]), cards
+    assert not any("Ben moves a rocket" in line for line in cards[0]["lines"])  # only what changed Ann's position
+    assert pg.errors == []
+    ctx.close()
