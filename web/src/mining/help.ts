@@ -44,7 +44,8 @@ const PAGE: [string, string][] = [
   ["Player sheets", "rockets in play and in the shipyard (frozen ones), the five bribe counters (struck through when spent, outlined in another colour when stolen), incidents in hand with what they do and a Play button when you may, collected tiles and contracts"],
   ["Standings", "points, then contracts, then unspent counters: the rulebook's order of winning"],
   ["The end", "the result dialog shows the scoring with its tie-breaks and each player's statistics; the replay shows every tile's face and each player's view on request"],
-  ["The guide", "a first game offers a short guide (skip it with Esc); the help's guide button shows it again"],
+  ["The briefing and the guide", "before your first decision the scenario briefing says what a turn is and what wins; a first mining game then offers a short guide (skip it with Esc); the buttons at the top of this help show either again"],
+  ["While you waited", "when another player's move changed your position (your rocket bumped or sabotaged, a counter or incident stolen, a Pirate Attack or Meteor Storm played on you, the alien landed on your rockets), a card says so before your next decision: Continue (Enter)"],
 ];
 
 const CONTROLS: [string, string][] = [
