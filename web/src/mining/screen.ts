@@ -160,10 +160,14 @@ export class MiningScreen implements GameScreen {
     return miningHelp(v, this.comps);
   }
 
+  /** A seat's name as every text of the match says it (the snapshot's names, else the host's), "(you)" after
+   *  the viewer's own: "Ben (you)", never a bare "You" in the middle of a sentence. */
   private name(seat: number): string {
     const me = this.snap?.seat;
-    const n = this.host ? this.host.seatName(seat) : `Player ${seat + 1}`;
-    return me === seat && !/\byou\b/i.test(n) ? `${n} (you)` : n;
+    const named = this.snap?.names?.[seat];
+    const n = named ?? (this.host ? this.host.seatName(seat) : `Player ${seat + 1}`);
+    if (me !== seat) return n;
+    return /^you$/i.test(n) ? "You" : /\byou\b/i.test(n) ? n : `${n} (you)`;
   }
 
   /** Events since this seat's last decision; when the next one comes, those that changed its position are
@@ -237,7 +241,7 @@ export class MiningScreen implements GameScreen {
       targets, chances, attempt, recent, selected: this.selected, cursor: this.cursorShown ? this.cursor : null, hover: this.hover,
       drag: this.drag && this.drag.moved ? { from: this.drag.from, x: this.drag.x, y: this.drag.y } : null,
       // the full view of a replay shows every face: no label on each (the dashed frame says face down)
-      seenLabel: s ? seenLabel(s, (p) => this.host.seatName(p)).replace(/^face down$/, "") : "you saw",
+      seenLabel: s ? seenLabel(s, (p) => this.name(p)).replace(/^face down$/, "") : "you saw",
     };
   }
 
@@ -635,7 +639,7 @@ export class MiningScreen implements GameScreen {
     }
     for (const [victim, list] of byVictim) {
       const r = el("div", "mn-row");
-      r.append(el("span", "mn-lbl", `${this.host.seatName(victim)}:`));
+      r.append(el("span", "mn-lbl", `${this.name(victim)}:`));
       for (const e of list) {
         const id = String(e.action["item"]);
         const b = v.bribes.find((x) => x.id === id);
