@@ -389,8 +389,10 @@ export function promptFor(snap: Snapshot, name: (s: number) => string): { head: 
       const left = c && att ? c.minerals.length - att.matched.length : 0;
       return { head: `Reveal a tile for ${att?.contract ?? "the contract"}`, detail: `${left} mineral${left === 1 ? "" : "s"} still to match. Click a face-down tile to flip it for everyone.` };
     }
-    case "replace":
-      return { head: "Mismatch! Bribe a replacement?", detail: "Spend a bribe counter so the revealed tile counts as its mineral (its value stays), or give up the attempt." };
+    case "replace": {
+      const t = att?.mismatch != null ? v.tiles[att.mismatch] : null;
+      return { head: "Mismatch! Bribe a replacement?", detail: `Spend a bribe counter (2 points off your score at the end) so the revealed ${t ? tileName(t) : "tile"} counts as the counter's mineral (its value stays), or give up the attempt.` };
+    }
     case "bid-up-window":
       return { head: `Bid up ${cur}'s contract?`, detail: `${cur} has matched ${att?.contract ?? "a contract"}. Spend a counter of one of its minerals: ${cur} must then reveal that mineral too or fail. If they fail, your counter stays unspent; if they succeed, it is spent (−2 points for you).` };
     case "bid-up-reveal": {
@@ -398,7 +400,7 @@ export function promptFor(snap: Snapshot, name: (s: number) => string): { head: 
       return { head: `Bid-up: reveal ${article(kindName(m))}`, detail: `${name(att?.bid?.bidder ?? 0)} bid up. Reveal ${article(kindName(m))} (or Omnidium) tile to keep the contract.` };
     }
     case "bid-up-replace":
-      return { head: "The bid-up tile does not match", detail: "Spend your own counter of the bid mineral to replace it, or lose the contract." };
+      return { head: "The bid-up tile does not match", detail: "Spend your own counter of the bid mineral to replace it (2 points off your score at the end), or lose the contract." };
     default:
       return { head: capital(phaseWords(v.phase)), detail: "" };
   }
