@@ -45,7 +45,7 @@ def measure(game, scenario: str) -> dict:
     best = {}
     for label in ("with_notes", "without_notes"):
         if label == "without_notes":
-            game.annotate_legal = classmethod(lambda cls, state, player, actions: None).__get__(None, game)
+            game.annotate_legal = classmethod(lambda cls, state, player, actions, view=None: None).__get__(None, game)
         times = []
         for _ in range(3):
             total = 0.0

@@ -16,6 +16,8 @@ machine does not inflate the figures):
 - ``preview_us``: one ``preview_course`` (validation + course) on a random own ship and a random legal order.
 - ``steps_per_s``: random playouts (uniform over ``legal_actions``), decisions per second.
 - ``clones_per_s``: ``clone()`` of mid-game states.
+- ``reach_ms``: the reach shadow (``reach.reach_shadow``, issue 26) of the seat to move, from a fresh view of a
+  mid-game state (the view built, determinized, every seen enemy ship's orders previewed).
 """
 
 from __future__ import annotations
@@ -127,6 +129,21 @@ def bench_playouts(scenario: str, seconds: float) -> tuple[float, float]:
     return steps / dt, games / dt
 
 
+def bench_reach(states, seconds: float) -> float:
+    from deltav.games.tactical.reach import reach_shadow
+
+    n = 0
+    total = 0.0
+    t_end = time.process_time() + seconds
+    while time.process_time() < t_end:
+        for s in states:
+            t0 = time.process_time()
+            reach_shadow(s.view(s.active), s.active)
+            total += time.process_time() - t0
+            n += 1
+    return 1000.0 * total / max(1, n)
+
+
 def bench_clones(states, seconds: float) -> float:
     n = 0
     t0 = time.process_time()
@@ -151,13 +168,15 @@ def main(argv: list[str]) -> dict:
             "steps_per_s": round(steps),
             "games_per_s": round(games, 1),
             "clones_per_s": round(bench_clones(states, seconds)),
+            "reach_ms": round(bench_reach(states, seconds), 3),
         }
-    head = f"{'scenario':20} {'turn ms':>8} {'direct ms':>9} {'preview us':>10} {'steps/s':>9} {'games/s':>8} {'clones/s':>9}"
+    head = (f"{'scenario':20} {'turn ms':>8} {'direct ms':>9} {'preview us':>10} {'steps/s':>9} {'games/s':>8} "
+            f"{'clones/s':>9} {'reach ms':>8}")
     print(head)
     print("-" * len(head))
     for sc, r in rows.items():
         print(f"{sc:20} {r['turn_ms']:8.3f} {r['turn_direct_ms']:9.3f} {r['preview_us']:10.1f} {r['steps_per_s']:9d} "
-              f"{r['games_per_s']:8.1f} {r['clones_per_s']:9d}")
+              f"{r['games_per_s']:8.1f} {r['clones_per_s']:9d} {r['reach_ms']:8.3f}")
     doc = {"benchmark": "tactical", "seconds_per_measure": seconds, "reference_turn_ms": [0.2, 0.9], "scenarios": rows}
     print(json.dumps(doc, indent=1))
     return doc

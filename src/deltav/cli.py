@@ -407,7 +407,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
                               soft_wrap=True)
 
     try:
-        describe = game.describer(game.resolve_options(record.options), recorded_names(record))
+        describe = game.describer(game.resolve_options(game.stored_options(record.options)), recorded_names(record))
     except DeltavError as exc:
         raise RecordError(f"bad options: {exc}") from None
 

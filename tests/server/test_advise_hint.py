@@ -95,3 +95,18 @@ def test_a_hint_that_fails_inside_the_server_still_gets_its_answer(tmp_path, mon
             ws.send_json({"type": "hint", "id": "h2"})
             hint = until(ws, lambda m: m.get("id") == "h2")
             assert hint["type"] == "hint" and hint["step"] == snap["step"]
+
+
+def test_the_reach_shadow_through_the_socket(tmp_path):
+    """Issue 26: ``advise`` with ``{"kind": "reach"}`` answers, from the seat's own view, where each enemy ship
+    it sees could end its next move (Duel without fog: the enemy frigate is seen from the start)."""
+    with client(tmp_path) as c:
+        code, token = room(c, ["human", "bot:random"], options={"scenario": "duel", "fog_of_war": False})
+        with c.websocket_connect(f"/ws/{code}?token={token}") as ws:
+            until(ws, lambda m: m["type"] == "state")
+            ws.send_json({"type": "advise", "id": 3, "request": {"kind": "reach"}})
+            got = until(ws, lambda m: m.get("id") == 3)
+            assert got["type"] == "advice" and got["advice"]["kind"] == "reach"
+            (ship,) = got["advice"]["ships"]
+            assert ship["ship"] == "p1s0" and ship["type"] == "frigate" and ship["drift"]
+            assert 7 <= len(ship["hexes"]) <= 19 and {h["burns"] for h in ship["hexes"]} <= {0, 1, 2}

@@ -111,3 +111,11 @@ def test_bad_options_raise_the_projects_errors():
     assert e.value.option == "scenario"
     with pytest.raises(ScenarioError):
         board({"scenario": "/nonexistent/scenario.toml"})
+
+
+def test_the_board_gives_the_scenario_ships_labels_as_the_texts_name_them():
+    from deltav.games.tactical.board import board
+
+    labels = board({"scenario": "convoy"})["scenario"]["ship_labels"]
+    assert labels["p1s0"] == {"label": "corsair A", "side": 1, "type": "corsair"}
+    assert labels["p1s2"]["label"] == "corvette" and labels["p0s0"]["label"] == "liner"

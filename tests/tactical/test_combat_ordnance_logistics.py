@@ -459,11 +459,24 @@ def test_looting_a_disabled_enemy_and_surrender():
     assert e.value.rule == "tactical.logistics.pair"
 
 
-def test_surrender_marks_every_ship():
+def test_surrender_marks_every_ship_and_with_the_option_ends_the_game():
+    """Issue 26.2: the rules (the help text) are silent and the reference plays on after a surrender (ruling 9's
+    default, below); with ``surrender_ends_game`` the other side wins at once."""
+    s = new_state("duel", surrender_ends_game=True)
+    p = s.active
+    events = s.apply_action(p, Surrender())
+    assert [e.TYPE for e in events] == ["surrendered", "game_over"]
+    assert s.ship(f"p{p}s0").control == "surrendered"
+    assert s.is_terminal() and s.result().winners == (1 - p,) and s.result().reason == "Fleet surrendered!"
+    assert s.returns()[p] < s.returns()[1 - p] and s.current_players() == () and s.legal_actions(p) == []
+
+
+def test_by_default_as_in_the_reference_surrendered_ships_stay_in_play_and_the_game_goes_on():
     s = new_state("duel")
     p = s.active
     events = s.apply_action(p, Surrender())
-    assert events[0].TYPE == "surrendered" and s.ship(f"p{p}s0").control == "surrendered"
+    assert [e.TYPE for e in events] == ["surrendered"] and not s.is_terminal()
+    assert s.ship(f"p{p}s0").control == "surrendered"
     assert all(a.TYPE != "surrender" for a in s.legal_actions(p))
 
 

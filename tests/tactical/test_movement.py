@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from deltav.core import hexgrid
 from deltav.core.hexgrid import DIRECTIONS, analyze_line
 from deltav.games.tactical.mapdata import default_map
 from deltav.games.tactical.messages import EndAstrogation, Order
@@ -104,10 +105,15 @@ def test_landing_from_mars_orbit_with_any_burn_direction(burn):
 
 @pytest.mark.parametrize("burn", range(6))
 def test_landing_from_venus_orbit_goes_to_the_nearest_base(burn):
-    # (-5,6) is a Venus ring hex between the bases (-5,7) and (-5,5) (a tie: map order picks (-5,7))
+    # (-5,6) is a Venus ring hex between the bases (-5,7) and (-5,5): a tie, settled by where the burn points
+    # (ruling 8: the base nearest to the hex after the burn; still tied, map order picks (-5,7))
     assert detect_orbit(M, (-5, 6), (1, 0), (4,), frozenset()) == "Venus"
     c = course((-5, 6), (1, 0), burn=burn, pending=(4,), land=True)
-    assert c.outcome == "landing" and c.destination == (-5, 7) and c.body == "Venus"
+    dq, dr = DIRECTIONS[burn]
+    post = (-5 + 1 + dq, 6 + dr)
+    near5, near7 = hexgrid.distance(post, (-5, 5)), hexgrid.distance(post, (-5, 7))
+    assert c.outcome == "landing" and c.body == "Venus"
+    assert c.destination == ((-5, 5) if near5 < near7 else (-5, 7))
     # from a ring hex next to a single base, that base
     c = course((-6, 8), (1, 0), burn=burn, pending=(3,), land=True)
     if detect_orbit(M, (-6, 8), (1, 0), (3,), frozenset()) == "Venus":

@@ -69,7 +69,8 @@ def _random_states(n, scenarios=("biplanetary", "grand_tour", "duel", "escape", 
             if s.is_terminal():
                 break
             p = s.current_players()[0]
-            s.apply_action(p, r.choice(s.legal_actions(p)))
+            # no surrender (it may end the game, ruling 9's option): these walks are to reach positions in play
+            s.apply_action(p, r.choice([a for a in s.legal_actions(p) if a.TYPE != "surrender"]))
         if not s.is_terminal():
             out.append(s)
     return out

@@ -8,11 +8,13 @@ import json
 
 import pytest
 
+from deltav.core.protocol import json_tokens
 from deltav.core.rng import Rng
 from deltav.games.tactical.messages import (
     AddAttacker,
     Buy,
     EndAstrogation,
+    EndCombat,
     EndOrdnance,
     Fire,
     FleetReady,
@@ -34,8 +36,11 @@ def _views(s):
 
 def check_step(s, player, action):
     """Apply one action and check that every seat that saw no event of it (the other player, the spectator)
-    has the same view as before; and that the spectator's view holds no undetected ship or item."""
+    has the same view as before; that no event a seat sees names what is secret from it both before and after
+    the step (the rule of tests/secret_check.py: a ship it loses sight of may be named by the event that says
+    so); and that the spectator's view holds no undetected ship or item."""
     before = _views(s)
+    secret_before = {q: s.secret_tokens(q) for q in SEATS}
     events = s.apply_action(player, action)
     after = _views(s)
     for e in events:  # every event is one the game's codec knows
@@ -45,6 +50,11 @@ def check_step(s, player, action):
             continue
         if not any(e.visible_to(q) for e in events):
             assert before[q] == after[q], f"{action} changed the view of seat {q} with no event it saw"
+        secret = secret_before[q] & s.secret_tokens(q)
+        for e in events:
+            if e.visible_to(q):
+                leaked = json_tokens(e.to_json()) & secret
+                assert not leaked, f"{e.to_json()} tells seat {q} of {sorted(leaked)}"
     check_spectator(s)
     return events
 
@@ -86,6 +96,31 @@ def test_random_playouts_keep_private_steps_private(scenario):
 @pytest.mark.parametrize("scenario", ["escape", "convoy", "fleet_action"])
 def test_random_playouts_without_fog_of_war(scenario):
     walk(scenario, 3, 200, fog_of_war=False)
+
+
+@pytest.mark.parametrize("scenario", ["blockade", "escape", "convoy", "evacuation", "fleet_action"])
+def test_random_playouts_with_fog_but_every_item_detected_at_launch(scenario):
+    """Issue 32.13: fog of war on, ordnance detection off (the reference's visible ordnance)."""
+    for seed in range(3):
+        walk(scenario, seed, 300, ordnance_detection=False)
+
+
+def test_an_undetected_ships_launch_does_not_name_it_when_every_item_is_detected_at_launch():
+    """Issue 32.13 as reported (Blockade, seed 2932920701899939, fog of war on, ordnance detection off): the
+    corvette moves out of range, so the packet is undetected; its nuke is public at once (the ruling's choice),
+    but the public event named the packet ("p0s0 launches nuke ord1 at -7,3")."""
+    s = GAME.new_initial_state({"scenario": "blockade", "ordnance_detection": False}, 2932920701899939)
+    assert s.active == 1
+    check_step(s, 1, Order("p1s0", 2))  # NW, four hexes from the packet
+    enders = {"astrogation": EndAstrogation(), "ordnance": EndOrdnance(), "combat": EndCombat()}
+    while s.active == 1:
+        check_step(s, 1, enders[s.phase])
+    assert s.active == 0 and not s.ship("p0s0").detected
+    check_step(s, 0, EndAstrogation())
+    (e,) = check_step(s, 0, Launch("p0s0", "nuke"))
+    assert e.TYPE == "ordnance_launched" and e.to is None and e.ship is None
+    assert [o["launched_by"] for o in s.view(1)["ordnance"]] == [None]
+    assert [o["launched_by"] for o in s.view(0)["ordnance"]] == ["p0s0"]
 
 
 # --- the review's cases -------------------------------------------------------------------------------------

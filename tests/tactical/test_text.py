@@ -1,16 +1,33 @@
-"""The tactical wording of actions and events (text.py): every value has its own sentence, never the generic
-``tag key=value`` form, and the numbers follow the in-game help (burn keys 1-6, penalties off the die)."""
+"""The tactical wording of actions and events (text.py, issue 26.11): every value has its own sentence in words
+(players by their seat names, ships by side and class label, places in words, no ids, hex keys or audience
+prefixes), the numbers follow the in-game help (burn keys 1-6, penalties off the die), a text never depends on
+events its reader could not see, and the events of older records are worded too."""
 
 from __future__ import annotations
 
 import inspect
+import json
+import re
+from pathlib import Path
 
+import pytest
+
+from deltav.core.records import MatchRecord
 from deltav.core.rng import Rng
 from deltav.core.session import Session
 from deltav.games.tactical import text
 from deltav.games.tactical.messages import ACTIONS, EVENTS, Order
+from deltav.games.tactical.scenarios import SCENARIO_IDS
 
 from .helpers import GAME
+
+NAMES = ["Alice", "Bob"]
+# engine words a player must never read: ids, hex keys, audiences, engine seat numbers, a negative zero
+ENGINE_WORDS = re.compile(r"\bp[01]s\d|\bp[01]ob\d|\bord\d|-?\d+,-?\d+\b|\(to |[Pp]layer [01]\b|-0\b|None|\bunseen-")
+
+
+def words(v, names=NAMES, options=None):
+    return GAME.describer(GAME.resolve_options(options or {"scenario": "duel"}), names)(v)
 
 
 def test_every_action_and_event_tag_is_worded():
@@ -19,44 +36,134 @@ def test_every_action_and_event_tag_is_worded():
     assert not missing
 
 
-def test_orders_use_the_helps_direction_keys():
-    assert GAME.describe_value(Order("p0s0", 0)) == "p0s0: burn 1 E"
-    assert GAME.describe_value(Order("p0s0", 1, 3)) == "p0s0: burn 2 NE + overload 4 W"
-    assert GAME.describe_value(Order("p0s0", None)) == "p0s0: coast"
-    assert GAME.describe_value(Order("p0s0", 5, land=True)) == "p0s0: burn 6 SE, land"
+def test_orders_name_the_ship_by_side_and_class_and_use_the_helps_direction_keys():
+    assert words(Order("p0s0", 0)) == "Alice's frigate: burn 1 E"
+    assert words(Order("p1s0", 1, 3)) == "Bob's frigate: burn 2 NE + overload 4 W"
+    assert words(Order("p0s0", None)) == "Alice's frigate: coast"
+    assert words(Order("p0s0", 5, land=True)) == "Alice's frigate: burn 6 SE, land"
+    # describe_value: the default options (Bi-Planetary's corvettes) and seat names
+    assert GAME.describe_value(Order("p0s0"), NAMES) == "Alice's corvette: coast"
+    assert GAME.describe_value(Order("p0s0")) == "Player 1's corvette: coast"
 
 
-def test_attack_modifiers_are_penalties_and_private_events_name_their_audience():
-    ev = {"type": "attack_declared", "attackers": ["p0s0", "p0s1"], "target": "p1s0", "strength": 4, "defense": 2,
-          "odds": "2:1", "range_mod": 2, "velocity_mod": 1, "heroism": 0}
-    assert GAME.describe_value(ev) == "p0s0, p0s1 attack p1s0: 4 vs 2 = 2:1 (range -2, velocity -1)"
-    landed = {"type": "ship_landed", "ship": "p0s0", "hex": "-9,-6", "body": "Mars", "to": [0]}
-    assert GAME.describe_value(landed) == "(to player 0) p0s0 lands on Mars at -9,-6"
+def test_attacks_say_strengths_odds_and_penalties_in_words():
+    ev = {"type": "attack_declared", "attackers": ["p0s0", "p0s1", "p0s2"], "target": "p1s0", "strength": 4,
+          "defense": 2, "odds": "2:1", "range_mod": 2, "velocity_mod": 1, "heroism": 0}
+    assert words(ev, options={"scenario": "convoy"}) == (
+        "Alice's liner, tanker and frigate attack Bob's corsair A: strength 4 against 2, odds 2:1 "
+        "(range -2, velocity -1)")
 
 
-def test_random_games_never_fall_back_to_the_generic_wording():
-    generic = 0
-    for sc in ("biplanetary", "duel", "convoy", "fleet_action", "evacuation"):
-        s = Session(GAME, {"scenario": sc}, 3, ["a", "b"])
-        r = Rng(3)
-        for _ in range(400):
-            if s.is_over():
-                break
-            p = list(s.waiting_for())[0]
-            legal = s.legal_actions(p)
-            a = legal[r.below(len(legal))]
-            lines = [GAME.describe_value(a)]
-            for applied in s.submit_action(p, a).applied:
-                lines += [GAME.describe_value(e) for e in applied.events]
-            generic += sum(1 for t in lines if '="' in t or "=[" in t or "=null" in t)
-    assert generic == 0
+def test_private_events_carry_no_audience_prefix_and_places_are_words():
+    landed = {"type": "ship_landed", "ship": "p0s0", "hex": "-8,-6", "body": "Mars", "to": [0]}
+    assert words(landed, options={"scenario": "biplanetary"}) == "Alice's corvette lands at the NE base of Mars"
+    moved = {"type": "ship_moved", "ship": "p1s0", "start": "-1,6", "path": ["-1,6", "0,5"], "destination": "0,5",
+             "velocity": [1, -1], "fuel_spent": 0, "fuel": 20, "gravity_queued": [], "to": None}
+    assert words(moved) == "Bob's frigate moves from 3 hexes SE of Sol to 2 hexes SW/SE of Mercury, speed 1 NE"
+
+
+def test_a_move_into_orbit_says_so_and_a_velocity_never_reads_minus_zero():
+    moved = {"type": "ship_moved", "ship": "p0s0", "start": "-8,-7", "path": ["-8,-7", "-8,-6"],
+             "destination": "-8,-6", "velocity": [0, 1], "fuel_spent": 1, "fuel": 9,
+             "gravity_queued": [["-8,-6", 4, False]], "to": None}
+    got = words(moved, options={"scenario": "biplanetary"})
+    assert got.endswith("speed 1 SE, 1 fuel burnt (9 left), orbiting Mars") and "-0" not in got
 
 
 def test_a_torpedo_launch_says_how_far_it_is_boosted_and_which_way():
     """The boost is 1 or 2 hexes toward a direction key: both numbers are said (it read "boosted 2 NE" for both)."""
-    one = text.describe({"type": "launch", "ship": "p0s2", "kind": "torpedo", "boost": 1, "boost_dir": 1}, False)
-    two = text.describe({"type": "launch", "ship": "p0s2", "kind": "torpedo", "boost": 2, "boost_dir": 1}, False)
-    assert one == "p0s2: launch a torpedo, boosted 1 hex toward 2 NE"
-    assert two == "p0s2: launch a torpedo, boosted 2 hexes toward 2 NE"
-    assert text.describe({"type": "launch", "ship": "p0s2", "kind": "mine", "boost": 0, "boost_dir": None},
-                         False) == "p0s2: launch a mine"
+    one = text.describe({"type": "launch", "ship": "p0s0", "kind": "torpedo", "boost": 1, "boost_dir": 1}, False)
+    two = text.describe({"type": "launch", "ship": "p0s0", "kind": "torpedo", "boost": 2, "boost_dir": 1}, False)
+    assert one == "Player 1's corvette: launch a torpedo, boosted 1 hex toward 2 NE"
+    assert two == "Player 1's corvette: launch a torpedo, boosted 2 hexes toward 2 NE"
+
+
+def test_ordnance_is_named_by_kind_and_launcher_once_a_public_launch_said_so():
+    d = GAME.describer(GAME.resolve_options({"scenario": "duel"}), NAMES)
+    launch = {"type": "ordnance_launched", "ordnance": "ord1", "ship": "p0s0", "kind": "torpedo", "hex": "3,0",
+              "velocity": [-1, 1], "to": None}
+    assert d(launch) == "Alice's frigate launches a torpedo at 3 hexes E of Sol, speed 1 SW"
+    assert d({"type": "ordnance_removed", "ordnance": "ord1", "reason": "base", "to": None}) == \
+        "The torpedo from Alice's frigate hits a base"
+    hidden = {"type": "ordnance_launched", "ordnance": "ord2", "ship": None, "kind": "nuke", "hex": "3,0",
+              "velocity": [0, 0], "to": None}
+    assert d(hidden) == "A nuke is launched at 3 hexes E of Sol by a ship out of sight, stopped"
+
+
+def test_two_ships_of_a_class_get_letters_and_fleets_get_their_labels_when_they_spawn():
+    """Event texts label a fleet once its public ``fleet_spawned`` was worded; action texts are pure functions of
+    the action (a server shares them between matches with the same options and names), so a fleet-built ship
+    is its number there."""
+    d = GAME.describer(GAME.resolve_options({"scenario": "fleet_action"}), NAMES)
+
+    def landed(sid):
+        return d({"type": "ship_landed", "ship": sid, "hex": "-8,-6", "body": "Mars", "to": None})
+
+    assert landed("p0s1") == "Alice's ship 2 lands at the NE base of Mars"  # before the fleets spawn
+    assert d({"type": "fleet_spawned", "player": 0, "ships": [
+        ["p0s0", "corvette", "-8,-6"], ["p0s1", "frigate", "-10,-4"], ["p0s2", "corvette", "-8,-5"]]}) == (
+        "Alice's fleet arrives: corvette A at the NE base of Mars; frigate at the SW base of Mars; corvette B at "
+        "the E base of Mars")
+    assert [landed(f"p0s{k}").split(" lands")[0] for k in range(3)] == [
+        "Alice's corvette A", "Alice's frigate", "Alice's corvette B"]
+    assert d(Order("p0s1")) == "Alice's ship 2: coast"
+    escape = GAME.describer(GAME.resolve_options({"scenario": "escape"}), NAMES)
+    assert [escape(Order(f"p0s{k}")) for k in range(3)] == [
+        "Alice's transport A: coast", "Alice's transport B: coast", "Alice's transport C: coast"]
+
+
+def test_surrender_is_named_as_the_rules_name_it_and_says_what_follows():
+    assert words({"type": "surrender"}).startswith("Surrender: every ship you control strikes its colours")
+    assert "stay in play" in words({"type": "surrender"})
+    assert "other side wins" in words({"type": "surrender"}, options={"scenario": "duel", "surrender_ends_game": True})
+
+
+def _playout(scenario, seed, steps=400):
+    s = Session(GAME, {"scenario": scenario, "turn_limit": 12}, seed, ["a", "b"], names=NAMES)
+    r = Rng(seed)
+    texts = []
+    for _ in range(steps):
+        if s.is_over():
+            break
+        p = list(s.waiting_for())[0]
+        texts += [e["text"] for e in s.snapshot(p)["legal"]]
+        legal = [a for a in s.legal_actions(p) if a.TYPE != "surrender"]
+        s.submit_action(p, legal[r.below(len(legal))])
+    for viewer in (0, 1, None):
+        texts += [e["text"] for e in s.log(viewer, 0)]
+    return s, texts
+
+
+@pytest.mark.parametrize("scenario", SCENARIO_IDS)
+def test_random_games_read_in_words_with_no_engine_words(scenario):
+    for seed in range(2):
+        _s, texts = _playout(scenario, seed)
+        bad = [t for t in texts if ENGINE_WORDS.search(t) or '="' in t or "=[" in t or "=null" in t]
+        assert not bad, bad[:5]
+        assert any("Alice" in t or "Bob" in t for t in texts)
+
+
+@pytest.mark.parametrize("scenario", ["duel", "escape", "convoy", "fleet_action"])
+def test_a_public_text_is_the_same_whether_or_not_the_describer_saw_private_events(scenario):
+    """The describer remembers only public events: one describer fed every event (a seat's log) and one fed
+    only the public ones (the spectator's) write every public event the same."""
+    s, _ = _playout(scenario, 4)
+    events = [e for rows in (s.log(0, 0), s.log(1, 0)) for e in rows]
+    events = sorted({(e["step"], json.dumps(e["event"], sort_keys=True)): e for e in events}.values(),
+                    key=lambda e: e["step"])
+    everything = GAME.describer(s.options, NAMES)
+    public_only = GAME.describer(s.options, NAMES)
+    for e in events:
+        full = everything(e["event"])
+        if not e["event"].get("to"):
+            assert public_only(e["event"]) == full
+
+
+def test_events_of_a_record_made_before_the_new_wording_are_all_worded():
+    """A Convoy record written by the engine before issue 26 (tests/tactical/data/record_convoy_before_26.json):
+    it replays, and each of its events reads in words."""
+    rec = MatchRecord.from_json(json.loads((Path(__file__).parent / "data" / "record_convoy_before_26.json").read_text()))
+    s = Session.replay(rec, GAME, names=NAMES)
+    d = GAME.describer(s.options, NAMES)
+    texts = [d(e) for step in rec.steps for e in step.events]
+    assert texts and not [t for t in texts if ENGINE_WORDS.search(t) or "=" in t]

@@ -104,6 +104,10 @@ class Option:
     maximum: float | None = None
     ruling: bool = False
     free_choice: bool = False  # str options whose choices are suggestions (e.g. a scenario name or file path)
+    # the value a match stored before this option existed is read with (see Game.stored_options): set it when
+    # the option was added with a default that plays differently from what the engine did before
+    legacy: Any = None
+    has_legacy: bool = False
 
     def parse(self, raw: Any) -> Any:
         """Validate ``raw`` (a JSON value, or a string from the command line) and return the typed value."""
@@ -329,6 +333,18 @@ class Game:
         for name, raw in (options or {}).items():
             out[name] = cls.option(name).parse(raw)
         cls.check_options(out)
+        return out
+
+    @classmethod
+    def stored_options(cls, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The options of a stored match (a record, a saved room) as this engine must read them: an option the
+        match predates takes its ``legacy`` value where it has one (the behaviour the engine had when the match
+        was played), so old records and rooms replay as they were played; otherwise :meth:`resolve_options`
+        fills the default as usual."""
+        out = dict(options or {})
+        for o in cls.options:
+            if o.has_legacy and o.name not in out:
+                out[o.name] = o.legacy
         return out
 
     @classmethod

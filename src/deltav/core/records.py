@@ -265,11 +265,12 @@ def start_state(record: MatchRecord) -> State:
         game = get_game(record.game)
     except DeltavError as exc:
         raise RecordError(str(exc)) from None
+    stored = game.stored_options(record.options)  # options the record predates read as it was played
     try:
-        options = game.resolve_options(record.options)
+        options = game.resolve_options(stored)
     except DeltavError as exc:
         raise RecordError(f"bad options: {exc}") from None
-    if canonical(options) != canonical(record.options):
+    if canonical(options) != canonical(stored):
         raise RecordError(
             f"options {_short(canonical(record.options), 200)} are not the resolved options the engine records "
             f"({_short(canonical(options), 200)})"

@@ -370,7 +370,7 @@ class Session:
         the record has them). Raises RecordError at the first step that does not replay."""
         try:
             game = game or get_game(record.game)
-            s = cls(game, record.options, record.seed, record.seats or None,
+            s = cls(game, game.stored_options(record.options), record.seed, record.seats or None,
                     names if names is not None else recorded_names(record))
         except (DeltavError, ValueError) as exc:
             raise RecordError(f"cannot start the recorded match: {exc}") from None
@@ -410,8 +410,9 @@ class Session:
     def resume(cls, game: type[Game], options: Mapping[str, Any] | None, seed: int, seats: Sequence[str] | None,
                submissions: Iterable[tuple[int, Any]], names: Sequence[str] | None = None) -> Session:
         """A session rebuilt by submitting accepted ``(seat, action_json)`` pairs again in the order they were
-        accepted (buffered simultaneous choices included): the server's restart path."""
-        s = cls(game, options, seed, seats, names)
+        accepted (buffered simultaneous choices included): the server's restart path. ``options`` are the stored
+        ones: an option the match predates is read as it was played (``Game.stored_options``)."""
+        s = cls(game, game.stored_options(options), seed, seats, names)
         for seat, action_json in submissions:
             s.submit(seat, action_json)
         return s

@@ -75,7 +75,7 @@ def build(record_json: Mapping, games: Mapping[str, type[Game]], view: str | int
     if game is None:
         raise RecordError(f"the record's game {record.game!r} is not installed here")
     try:
-        s = Session(game, record.options, record.seed, record.seats or None, recorded_names(record))
+        s = Session(game, game.stored_options(record.options), record.seed, record.seats or None, recorded_names(record))
     except DeltavError as exc:
         raise RecordError(f"cannot start the recorded match: {exc}") from None
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from deltav.core.protocol import Game, Option, ScenarioInfo, register_game
 from deltav.core.rng import Rng
-from deltav.core.values import Action, Codec, Event
+from deltav.core.values import Codec
 from deltav.games.tactical.rulings import RULING_OPTIONS
 
 from .messages import ACTIONS, EVENTS
@@ -62,18 +62,26 @@ class TacticalGame(Game):
     events = Codec(EVENTS)
 
     @classmethod
-    def describe_value(cls, v) -> str:
-        from deltav.core.protocol import obj_tag_is_event
+    def describer(cls, options: Mapping[str, Any] | None, names=None):
+        """The text of every action and event of a match, with the seats' names (``text.describer``)."""
+        from .text import describer
 
-        from .text import describe
+        return describer(options, names)
 
-        obj = v.to_json() if hasattr(v, "to_json") else dict(v)
-        is_event = isinstance(v, Event) or (not isinstance(v, Action) and obj_tag_is_event(cls, obj))
-        try:
-            text = describe(obj, is_event)
-        except (TypeError, KeyError, IndexError, AttributeError, ValueError):
-            text = None  # a malformed value: the generic wording
-        return text if text is not None else super().describe_value(obj)
+    @classmethod
+    def match_summary(cls, state, events, names=None) -> dict:
+        """Game-over statistics per seat (turns, fuel spent, hits, ships lost, ordnance...): ``summary.py``."""
+        from .summary import match_summary
+
+        return match_summary(state, events, names)
+
+    @classmethod
+    def briefing(cls, options: Mapping[str, Any] | None, seat: int | None, names=None) -> dict:
+        """The scenario briefing (objective, each side's forces and goal, what wins, special rules):
+        ``briefing.py``."""
+        from .briefing import briefing
+
+        return briefing(cls.resolve_options(options), seat, names)
 
     @classmethod
     def board(cls, options: Mapping[str, Any] | None = None) -> dict:
@@ -92,7 +100,12 @@ class TacticalGame(Game):
     @classmethod
     def advise(cls, view: Mapping[str, Any], seat: int, request: Mapping[str, Any]) -> dict:
         """The astrogation assistant: the planner's fewest-turn course for one of ``seat``'s ships to a destination,
-        from ``seat``'s own view (``advise.advise``)."""
+        from ``seat``'s own view (``advise.advise``); or, for the request ``{"kind": "reach"}``, the reach shadow of
+        every enemy ship the seat sees (``reach.reach_shadow``)."""
+        if isinstance(request, Mapping) and request.get("kind") == "reach":
+            from .reach import reach_shadow
+
+            return reach_shadow(view, seat)
         from .advise import advise
 
         return advise(view, seat, request)

@@ -145,8 +145,13 @@ def advise(view: Mapping[str, Any], seat: int, request: Any) -> dict:
         out["reason"] = f"no course within {DEPTH} turns and the ship's fuel reaches it"
         return out
     steps = []
+    players = view.get("players", ())
+    own = tuple(tuple(int(x) for x in k.split(",")) for k in players[seat].get("bases", ())) \
+        if 0 <= seat < len(players) else ()
+    reference = opts.get("landing_tie") == "reference"
     for turn, ((burn, land, weak), (p, v, pend, f, ld)) in enumerate(plan, start=1):
-        c = compute_course(gmap, p, v, f, pend, ld, False, burn, None, weak, land, destroyed, grazing, takeoff)
+        c = compute_course(gmap, p, v, f, pend, ld, False, burn, None, weak, land, destroyed, grazing, takeoff,
+                           own if land else (), reference)
         steps.append({
             "turn": turn,
             "order": {"type": "order", "ship": ship_id, "burn": burn, "overload": None, "land": bool(land),

@@ -5,7 +5,10 @@ None) per action, in order.
 - ``order``: the course preview of ``preview.preview_course`` (path, destination, velocity after, fuel after,
   landing or crash with the body and hex, off-map and escape, gravity queued for the next move, orbit after),
   plus the ship's position and velocity before (``start``, ``velocity_before``) so a client can draw
-  v + burn = v'. Only the player's own ships get orders, and their state is fully known to their owner.
+  v + burn = v', and ``warnings``: what can happen on that course besides a crash (a ram, a capture, ordnance
+  met this movement or crossing the end hex on the enemy's next move, enemy planetary defense), from what the
+  player sees (course_risks.py). Only the player's own ships get orders, and their state is fully known to
+  their owner.
 - ``fire``: the odds preview of the attack (strengths, odds column, range and velocity modifiers, heroism, the
   chance of each result) and whether the target can counterattack, judged from the ships ``player`` can see (a
   hidden enemy ship never counts, so a note never reveals one).
@@ -13,6 +16,8 @@ None) per action, in order.
   of the group with it at each of them.
 - ``end_combat``: for every target some free ship sees, the attack of all of them together (``attacks``).
 - ``buy``: the item's cost and the credits left after it.
+- ``end_ordnance``: ``unavailable``, every kind the scenario allows that a ship of the player's in play cannot
+  launch now, with the rule it breaks and the reason in words (a second launch: one item per ship per turn).
 - ``launch``: the launch preview: where the item starts (the ship's pre-move hex), its velocity (the ship's
   pre-burn velocity plus a torpedo's boost), its move this turn (``path``, ``contact``, ``destination``), the
   first thing in its way on that move (``first_hit``: a body's surface, an asteroid, a base, or the ships and
@@ -32,9 +37,10 @@ from collections.abc import Sequence
 from . import combat as cb
 from . import ordnance_tables as ot
 from .combat_phase import _free_attackers, _policy, combatant, nuke_targets, ship_targets
+from .course_risks import CourseRisks
 from .courses import orderable
 from .fleet import _cost, _left
-from .messages import AddAttacker, Buy, EndCombat, Fire, Launch, Order
+from .messages import AddAttacker, Buy, EndCombat, EndOrdnance, Fire, Launch, Order
 from .model import hkey
 from .movement import _trace, drift_destination
 from .preview import preview_course
@@ -48,10 +54,15 @@ def annotate_legal(state, player: int, actions: Sequence) -> list[dict | None] |
     notes: list[dict | None] = []
     hidden: set[str] | None = None
     any_note = False
+    risks: CourseRisks | None = None
     for a in actions:
         note = None
         if isinstance(a, Order):
-            note = _order_note(state, a)
+            if risks is None:
+                if hidden is None:
+                    hidden = state.secret_tokens(player)
+                risks = CourseRisks(state, player, hidden)
+            note = _order_note(state, a, risks)
         elif isinstance(a, Fire):
             if hidden is None:
                 hidden = state.secret_tokens(player)
@@ -68,6 +79,8 @@ def annotate_legal(state, player: int, actions: Sequence) -> list[dict | None] |
             if hidden is None:
                 hidden = state.secret_tokens(player)
             note = _launch_note(state, player, a, hidden)
+        elif isinstance(a, EndOrdnance):
+            note = _unavailable_launches(state, player)
         elif isinstance(a, Buy):
             cost = _cost(a.item)
             note = {"cost": cost, "credits_left": _left(state, player) - cost}
@@ -76,12 +89,14 @@ def annotate_legal(state, player: int, actions: Sequence) -> list[dict | None] |
     return notes if any_note else None
 
 
-def _order_note(state, a: Order) -> dict:
+def _order_note(state, a: Order, risks: CourseRisks) -> dict:
     sh = state.ship(a.ship)
-    note = preview_course(state, a.ship, a).to_json()
+    pv = preview_course(state, a.ship, a)
+    note = pv.to_json()
     note["start"] = hkey(sh.pos)
     note["velocity_before"] = [sh.vel[0], sh.vel[1]]
     note["fuel_before"] = sh.fuel
+    note["warnings"] = risks.warnings(sh, pv)
     return note
 
 
@@ -141,6 +156,23 @@ def _launch_note(state, player: int, a: Launch, hidden: set[str]) -> dict | None
         "next_path": [hkey(h) for h in path2], "next_destination": hkey(dest2),
         "turns": ship_data().ordnance_lifetime,
     }
+
+
+def _unavailable_launches(state, player: int) -> dict:
+    """For ``end_ordnance``'s note: every kind the scenario allows that one of the player's ships in play cannot
+    launch now, with the rule it breaks (``ordnance_tables.launch_error``): a screen says why instead of
+    guessing (a second launch breaks "one item per ship per turn", not the cargo rule)."""
+    from .ordnance import launch_refusal
+
+    out = []
+    for sh in state.ships:
+        if sh.owner != player or sh.destroyed:
+            continue
+        for kind in state.rules.allowed_ordnance:
+            err = launch_refusal(state, sh, kind)
+            if err is not None:
+                out.append({"ship": sh.id, "kind": kind, "rule": err[0], "reason": err[1]})
+    return {"unavailable": out}
 
 
 def _attacker_note(state, a: AddAttacker, player: int, hidden: set[str]) -> dict:

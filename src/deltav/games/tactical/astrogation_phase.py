@@ -1,7 +1,9 @@
 """The astrogation phase (design/tactical.md 1.4 step 1, 1.5-1.7): the active player gives one ``order`` per ship
 (burn, overload, landing from orbit, weak-gravity hexes to ignore), in any order, then ``end_astrogation``; or
-``surrender``. Owns every order's options (cached for the player-turn, and across positions by a signature) and
-the checks with their rule ids (``tactical.order.*``, ``tactical.surrender.*``).
+``surrender`` (the rules' surrender of every ship under the player's control; with ruling 9's option
+``surrender_ends_game`` true, the game then ends and the other side wins). Owns every order's options (cached for
+the player-turn, and across positions by a signature) and the checks with their rule ids (``tactical.order.*``,
+``tactical.surrender.*``).
 
 ``end_astrogation`` goes on to the ordnance phase when a launch or an emplacement is possible, else straight to
 the movement phase (movement_phase.py). The courses themselves come from courses.py. This module moves no ship
@@ -15,10 +17,19 @@ from itertools import combinations
 from deltav.core.errors import IllegalAction
 from deltav.core.hexgrid import DIRECTIONS
 
-from . import movement_phase, ordnance
+from . import movement_phase, ordnance, victory
 from .courses import auto_landing, course_for, orderable
-from .flow import ORDNANCE
-from .messages import EndAstrogation, Order, OrderGiven, PhaseChanged, Surrender, Surrendered, check_form
+from .flow import ORDNANCE, OVER
+from .messages import (
+    EndAstrogation,
+    GameOver,
+    Order,
+    OrderGiven,
+    PhaseChanged,
+    Surrender,
+    Surrendered,
+    check_form,
+)
 from .model import hkey
 from .movement import detect_orbit, drift_destination, landing_shortcut, weak_ignorable
 
@@ -68,7 +79,13 @@ def apply(state, player: int, action) -> list:
         for s in mine:
             s.control = "surrendered"
         state._opts = {}
-        return [Surrendered(player)]
+        events: list = [Surrendered(player)]
+        if state.options.get("surrender_ends_game", False):
+            # ruling 9's alternative: no ship of the side is left under its control, the other side wins
+            state.res = victory.surrender_result(player)
+            state.phase = OVER
+            events.append(GameOver(state.res.winners, state.res.reason))
+        return events
     raise IllegalAction("tactical.phase", f"it is the astrogation phase: {action.TYPE} is not allowed now")
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from deltav.core import hexgrid
 from deltav.core.protocol import get_game
 
+from .labels import ShipLabels
 from .mapdata import GameMap, default_map
 from .scenarios import Scenario, get_scenario
 from .tables import tables
@@ -117,6 +118,8 @@ def board(options: Mapping[str, Any] | None = None) -> dict:
             "checkpoints": list(sc.rules.checkpoints),
             "escape_edge": sc.rules.escape_edge,
             "planetary_defense": sc.rules.planetary_defense,
+            # the scenario ships' labels as every text names them (labels.py): {id: {label, side, type}}
+            "ship_labels": dict(ShipLabels.for_scenario(sc).as_json()),
         },
         "tables": tables(),  # the help screen's reference tables (tables.py)
     }

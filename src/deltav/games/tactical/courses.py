@@ -69,4 +69,5 @@ def course_for(state, sh, order: Order, auto=None) -> Course:
         state.gmap, sh.pos, sh.vel, sh.fuel, sh.pending, sh.landed, sh.type.can_overload and not sh.overload_used,
         burn, overload, weak, land, state.destroyed_bases,
         options["grazing_is_contact"], options["takeoff_costs_fuel"],
+        state.players[sh.owner].bases if land else (), options.get("landing_tie") == "reference",
     )

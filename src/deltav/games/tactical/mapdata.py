@@ -102,6 +102,8 @@ class GameMap:
         self.gravity_hexes_of: dict[str, frozenset[Hex]] = {
             name: frozenset(k for k, g in self.gravity.items() if g[1] == name) for name in self.bodies
         }
+        #: every base hex of each base owner in the reference game's hex order (ruling 8's alternative)
+        self.reference_bases_of: dict[str, tuple[Hex, ...]] = _reference_base_order(self)
 
     def weak_within(self, h: Hex, radius: int) -> bool:
         """Is some weak-gravity hex within ``radius`` of ``h``? (Distances are cached per hex.)"""
@@ -202,6 +204,44 @@ class MapFile:
     bodies: Annotated[tuple[BodyFile, ...], MinLen(1)]
     stations: tuple[StationFile, ...] = ()
     hexes: tuple[HexFile, ...]
+
+
+def _reference_base_order(m: GameMap) -> dict[str, tuple[Hex, ...]]:
+    """The bases of each body in the order of the reference's map (its ``findBaseHexes``: the insertion order
+    of its hex table). The reference builds the table body by body (map order): the surface (the centre, then
+    its rings), the bases (in the listed directions), then the gravity rings (each ring from its SW corner, sides
+    E, NE, NW, W, SW, SE; ``hexgrid.ring`` walks them so); a hex keeps the place of its first insertion. So a
+    base that an earlier body's gravity ring already created comes first: Mercury's W base (0,3) and Venus'
+    (-5,5) lie in Sol's outer ring."""
+    from deltav.core.hexgrid import ring
+
+    order: dict[Hex, int] = {}
+
+    def ensure(h: Hex) -> None:
+        if h not in order:
+            order[h] = len(order)
+
+    for name in m.body_order:
+        b = m.bodies[name]
+        for k in range(b.surface_radius + 1):
+            for h in ring(b.center, k):
+                ensure(h)
+        for h in b.bases:
+            ensure(h)
+        grav = m.gravity_hexes_of[name]
+        rings = max((_dist(h, b.center) - b.surface_radius for h in grav), default=0)
+        for k in range(b.surface_radius + 1, b.surface_radius + rings + 1):
+            for h in ring(b.center, k):
+                if m.surface.get(h) is None:
+                    ensure(h)
+    out = {name: tuple(sorted(bases, key=lambda h: order.get(h, len(order)))) for name, bases in m.bases_of.items()}
+    return out
+
+
+def _dist(a: Hex, b: Hex) -> int:
+    q = a[0] - b[0]
+    r = a[1] - b[1]
+    return max(abs(q), abs(r), abs(q + r))
 
 
 def parse_map(obj: Any, source: str | None = None) -> GameMap:

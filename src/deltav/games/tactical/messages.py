@@ -229,8 +229,11 @@ class Surrendered(Event):
 
 @value("ordnance_launched")
 class OrdnanceLaunched(Event):
+    """An item launched; ``ship`` is null in the public event of an item whose launcher the enemy does not see
+    (fog of war with ordnance detection off)."""
+
     ordnance: str
-    ship: str
+    ship: str | None
     kind: str
     hex: str
     velocity: tuple[int, int]

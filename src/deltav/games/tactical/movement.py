@@ -101,35 +101,51 @@ def detect_orbit(gmap: GameMap, pos: Hex, vel: Hex, pending: tuple[int, ...], de
     return None
 
 
-def closest_base(gmap: GameMap, body: str, pos: Hex, destroyed_bases) -> Hex | None:
-    """The intact base of ``body`` nearest to ``pos`` (ties: first in the map's base order)."""
-    best = None
+def _nearest(hexes, pos: Hex) -> list:
+    best: list = []
     best_d = None
-    for h in gmap.bases_of.get(body, ()):
-        if h in destroyed_bases:
-            continue
-        q = h[0] - pos[0]
-        r = h[1] - pos[1]
-        d = max(abs(q), abs(r), abs(q + r))
+    for h in hexes:
+        d = max(abs(h[0] - pos[0]), abs(h[1] - pos[1]), abs(h[0] + h[1] - pos[0] - pos[1]))
         if best_d is None or d < best_d:
-            best, best_d = h, d
+            best, best_d = [h], d
+        elif d == best_d:
+            best.append(h)
     return best
 
 
+def closest_base(gmap: GameMap, body: str, pos: Hex, destroyed_bases, aim: Hex | None = None,
+                 friendly=(), reference: bool = False) -> Hex | None:
+    """The intact base of ``body`` nearest to ``pos``. Bases equally near (ruling 8, option ``landing_tie``):
+    the one nearest to ``aim`` (where the ship's burn points: its destination after the burn, before gravity),
+    then one in ``friendly`` (its side's bases), then the first in the map's base order; ``reference``: the
+    first in the reference game's hex order (``GameMap.reference_bases_of``: Mercury (0,3) before (2,3),
+    Venus (-5,5) before (-5,7)), as the reference lands."""
+    order = gmap.reference_bases_of if reference else gmap.bases_of
+    near = _nearest([h for h in order.get(body, ()) if h not in destroyed_bases], pos)
+    if len(near) > 1 and not reference:
+        if aim is not None:
+            near = _nearest(near, aim)
+        if len(near) > 1 and friendly:
+            near = [h for h in near if h in friendly] or near
+    return near[0] if near else None
+
+
 def landing_shortcut(gmap: GameMap, pos: Hex, vel: Hex, pending: tuple[int, ...], post: Hex, destroyed_bases,
-                     orbit_now: str | None | bool = False) -> tuple[Hex, str] | None:
+                     orbit_now: str | None | bool = False, friendly=(), reference: bool = False,
+                     ) -> tuple[Hex, str] | None:
     """Step 4 of 1.6: where an explicit one-burn landing puts the ship, as ``(base hex, body)``, or None.
 
     If the ship orbits a body now, or would orbit one as a fresh ship at ``post`` (its destination after the
     burn, before gravity) with the post-burn velocity, it lands on that body's intact base nearest to its
-    current hex (ties: map order). Else, sitting on an intact base of the body whose gravity it is in with a
+    current hex (ties: :func:`closest_base`, aimed at ``post``, then ``friendly``; ``reference``: the
+    reference's hex order). Else, sitting on an intact base of the body whose gravity it is in with a
     post-burn velocity of zero, it lands in place. ``orbit_now`` may pass a precomputed
     :func:`detect_orbit` (False: compute it)."""
     body = detect_orbit(gmap, pos, vel, pending, destroyed_bases) if orbit_now is False else orbit_now
     if body is None:
         body = detect_orbit(gmap, post, (post[0] - pos[0], post[1] - pos[1]), (), destroyed_bases)
     if body is not None:
-        target = closest_base(gmap, body, pos, destroyed_bases)
+        target = closest_base(gmap, body, pos, destroyed_bases, post, friendly, reference)
         return None if target is None else (target, body)
     g = gmap.gravity.get(pos)
     if g is not None and gmap.base.get(pos) == g[1] and pos not in destroyed_bases and post == pos:
@@ -202,9 +218,13 @@ def compute_course(
     destroyed_bases=frozenset(),
     grazing_is_contact: bool = False,
     takeoff_costs_fuel: bool = True,
+    friendly_bases=(),
+    landing_reference: bool = False,
 ) -> Course:
     """The course of a ship (position, velocity, fuel with None = unlimited, pending gravity directions) for an
-    order. The caller validates the order first; like the reference, a burn without fuel is ignored."""
+    order. The caller validates the order first; like the reference, a burn without fuel is ignored.
+    ``friendly_bases`` and ``landing_reference`` settle an explicit landing between equally near bases
+    (:func:`closest_base`, ruling 8)."""
     c = Course()
     c.start = pos
     if landed and burn is None:
@@ -242,7 +262,8 @@ def compute_course(
     c.fuel_spent = 0 if fuel is None else fuel_spent
     # 4. explicit landing shortcut from orbit (land flag, exactly one burn)
     if land and burns == 1 and not landed:
-        hit = landing_shortcut(gmap, pos, vel, pending, (q, r), destroyed_bases)
+        hit = landing_shortcut(gmap, pos, vel, pending, (q, r), destroyed_bases, False, friendly_bases,
+                               landing_reference)
         if hit is not None:
             target, body = hit
             definite, contact = _contact(pos, target, grazing_is_contact)

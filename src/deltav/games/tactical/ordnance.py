@@ -6,7 +6,9 @@ Decomposition of the ordnance phase: ``launch(ship, kind, boost_dir, boost)`` or
 ship at a time (at most one item per ship), then ``end_ordnance`` (the movement phase follows, movement_phase.py).
 
 An item launched by a ship the enemy has not detected starts undetected (ruling 7, see detection.py), and its
-events go to its owner only. This module must not touch gun combat nor move ordnance.
+events go to its owner only; with that ruling off the item is public at once, and its ``ordnance_launched``
+event then names no launcher (``ship`` null) while the enemy does not see the ship. This module must not touch
+gun combat nor move ordnance.
 """
 
 from __future__ import annotations
@@ -43,6 +45,12 @@ def _facts(state, sh, mines: bool = True) -> dict:
         nukes_since_resupply=sh.nukes, launched_this_phase=sh.id in state.launched, mine_burn=mine_burn,
         mine_leaves_hex=leaves, warship=sh.type.warship, torpedoes=sh.type.torpedoes, policy=sh.type.fires_disabled,
     )
+
+
+def launch_refusal(state, sh, kind: str) -> tuple[str, str] | None:
+    """Why ship ``sh`` may not launch one ``kind`` now, as ``(rule id, reason)``, or None if it may: the refusal
+    ``apply`` raises (``ordnance_tables.launch_error`` over the ship's facts)."""
+    return ot.launch_error(kind, **_facts(state, sh))
 
 
 def _could_launch(state, sh) -> bool:
@@ -153,7 +161,11 @@ def apply(state, player: int, action) -> list:
         sh.cargo_used = ot.cargo_after_launch(sh.cargo_used, action.kind)
         sh.nukes = ot.nukes_after_launch(sh.nukes, action.kind)
         state.launched = state.launched + (sh.id,)
-        return [OrdnanceLaunched(oid, sh.id, action.kind, hkey(sh.pos), vel, state.ordnance_audience(o))]
+        to = state.ordnance_audience(o)
+        # a public item of a ship the enemy does not see (fog of war with ordnance detection off): the item
+        # shows where it is, the event does not name its launcher (issue 32.13)
+        launcher = sh.id if to is not None or state.audience(sh) is None else None
+        return [OrdnanceLaunched(oid, launcher, action.kind, hkey(sh.pos), vel, to)]
     if isinstance(action, EmplaceBase):
         sh = state.ship(action.ship)
         if sh is None or sh.owner != player:

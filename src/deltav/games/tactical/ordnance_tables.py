@@ -28,6 +28,7 @@ from deltav.games.tactical.combat import (
     operational,
     ordnance_allowed_for_type,
 )
+from deltav.games.tactical.labels import class_word
 
 Hex = tuple[int, int]
 
@@ -100,7 +101,8 @@ def launch_error(
     if landed:
         return ("tactical.ordnance.landed", "a landed ship cannot launch ordnance")
     if launched_this_phase:
-        return ("tactical.ordnance.one_per_ship", "a ship launches at most one item per ordnance phase")
+        return ("tactical.ordnance.one_per_ship", "one item per ship per turn: this ship has already launched "
+                                                  "this turn")
     if resupplied:
         return ("tactical.ordnance.resupplied", "a ship that resupplied this turn cannot launch ordnance")
     if not own_control:
@@ -108,7 +110,8 @@ def launch_error(
     if disabled_turns > 0 and not operational(disabled_turns, policy or disabled_policy(ship_type)):
         return ("tactical.ordnance.disabled", "a disabled ship cannot launch ordnance")
     if kind not in ordnance_allowed_for_type(ship_type):
-        return ("tactical.ordnance.type_for_ship", f"a {ship_type} cannot launch {kind}s")
+        word = class_word(ship_type)
+        return ("tactical.ordnance.type_for_ship", f"{'an' if word[:1] in 'aeiou' else 'a'} {word} cannot launch {kind}s")
     if kind == TORPEDO and not (can_launch_torpedoes(ship_type) if torpedoes is None else torpedoes):
         return ("tactical.ordnance.torpedo_warship", "only warships and orbital bases launch torpedoes")
     if (

@@ -25,4 +25,13 @@ RULING_OPTIONS: tuple[Option, ...] = (
            "an undetected ship starts undetected; detected within 3 of an enemy ship or 5 of an enemy base; "
            "with fog of war hidden from the enemy until detected; only a detected nuke can be shot at). "
            "false: every item is detected at launch, as in the reference", ruling=True),
+    Option("landing_tie", str, "aim", "ruling 8: a landing from orbit between two equally near bases of the "
+           "body goes to the one the burn points at (nearest to the ship's hex after the burn), then to one of "
+           "its side's; \"reference\": the first in the reference game's hex order (Mercury (0,3) before (2,3), "
+           "Venus (-5,5) before (-5,7)), whoever owns it", choices=("aim", "reference"), ruling=True,
+           legacy="reference", has_legacy=True),  # matches stored before ruling 8 were played the reference's way
+    Option("surrender_ends_game", bool, False, "ruling 9: a player's surrender (every ship under its control "
+           "strikes its colours) leaves the surrendered ships in play (they may still be ordered and looted) and "
+           "the game goes on, as in the reference (the rules are silent); true: the game ends there and the other "
+           "player wins", ruling=True),
 )

@@ -61,6 +61,7 @@ class PlayerStart:
     bases: tuple[Hex, ...]
     credits: int
     ships: tuple[ShipStart, ...]
+    goal: str = ""  # the side's goal in words, for the briefing
 
 
 @dataclass(frozen=True)
@@ -116,6 +117,7 @@ class Scenario:
     starting_player: int | str  # 0, 1 or "random"
     rules: Rules
     players: tuple[PlayerStart, PlayerStart]
+    objective: str = ""  # what the scenario is about, in words, for the briefing
 
 
 # --- the file layout (read by core.datafile) ---------------------------------------------------------------
@@ -148,6 +150,7 @@ class PlayerFile:
     bases: tuple[str, ...] = ()
     credits: NonNeg = 0
     ships: tuple[ShipFile, ...] = ()
+    goal: Annotated[str, MaxLen(400)] = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -158,6 +161,7 @@ class ScenarioFile:
     id: str
     name: str | None = None
     summary: str = ""
+    objective: Annotated[str, MaxLen(1000)] = ""
     starting_player: Literal[0, 1, "random"] = 0
     rules: Rules = Rules()
     players: Annotated[tuple[PlayerFile, ...], MinLen(2), MaxLen(2)]
@@ -249,11 +253,11 @@ def _check(f: ScenarioFile, gmap: GameMap, source: str | None) -> Scenario:
             datafile.fail("rules.fleet_purchases", "credits are given but nothing may be bought", source)
         if pf.credits and not bases:
             datafile.fail(f"{path}.bases", "fleet building needs at least one base to spawn at", source)
-        players.append(PlayerStart(pf.home, pf.target, pf.escape_wins, bases, pf.credits, tuple(ships)))
+        players.append(PlayerStart(pf.home, pf.target, pf.escape_wins, bases, pf.credits, tuple(ships), pf.goal))
     if rules.hidden_identity and not any(s.hidden_identity for pl in players for s in pl.ships):
         datafile.fail("rules.hidden_identity", "no ship has hidden_identity = true", source)
     name = f.id if f.name is None else f.name
-    return Scenario(f.id, name, f.summary, f.starting_player, rules, (players[0], players[1]))
+    return Scenario(f.id, name, f.summary, f.starting_player, rules, (players[0], players[1]), f.objective)
 
 
 MAX_PATH = 4096

@@ -1,5 +1,7 @@
 """Victory conditions of Delta-V tactical (design/tactical.md 1.13), checked after orders, movement, combat and
-logistics, in the order of the design note; plus the turn-limit ending (our addition: the engine has none).
+logistics, in the order of the design note; plus the turn-limit ending (our addition: the engine has none) and
+the surrender ending (ruling 9's option ``surrender_ends_game`` true: the astrogation phase ends the game with it
+when a player surrenders).
 
 This module reads the state and returns a ``Result`` (or None); it only writes the Escape moral-victory flag.
 """
@@ -96,3 +98,8 @@ def turn_limit_result(state) -> Result:
             return Result((w,), f"Turn limit: more checkpoints visited ({max(a, b)} to {min(a, b)}).",
                           (float(a), float(b)))
     return Result((), "Turn limit reached: draw.")
+
+
+def surrender_result(player: int) -> Result:
+    """``player`` surrendered every ship under its control (``surrender_ends_game``): the other player wins."""
+    return Result((1 - player,), "Fleet surrendered!")
