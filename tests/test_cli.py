@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 
 import pytest
 
@@ -183,7 +184,10 @@ def _log_lines(out):
 
 
 def _audiences(lines):
-    return [line.split("(to [", 1)[1].split("]", 1)[0] for line in lines if "(to [" in line]
+    """The seats (0-based, as text) of the private events among log lines: a mining secret look reads "Player N
+    secretly sees ..." (only its looker is told)."""
+    found = [re.search(r"Player (\d+) secretly sees", line) for line in lines]
+    return [str(int(m.group(1)) - 1) for m in found if m]
 
 
 def test_play_log_with_a_human_seat_shows_only_what_that_seat_may_see(capsys, monkeypatch):

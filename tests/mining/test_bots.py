@@ -164,17 +164,19 @@ def test_a_capacity_limited_bot_plays_whole_games():
 def test_every_action_and_event_has_an_english_line():
     from deltav.games.mining import text as txt
 
-    rec, st, _ = play_match(MiningGame, {"players": 3, "scenario": "variant-b"}, 21,
-                            [ScriptedAgent(strict=True) for _ in range(3)])
+    opts = {"players": 3, "scenario": "variant-b"}
+    rec, st, _ = play_match(MiningGame, opts, 21, [ScriptedAgent(strict=True) for _ in range(3)])
+    describe = MiningGame.describer(opts, None)
+    words = txt.Words(MiningGame.config(opts), None)
     seen = set()
     for step in rec.steps:
         for obj in [step.action] + step.events:
-            line = txt.text(obj)
+            line = words(obj)
             assert line, obj
             seen.add(obj["type"])
-            assert MiningGame.describe_value(obj) == line
+            assert describe(obj) == line
     assert {"turn-started", "contract-fulfilled", "tile-revealed", "move", "reveal"} <= seen
-    assert txt.square(24) == "the station" and txt.square(10) == "10 (r2 c4)"
+    assert txt.square(24) == "the station" and txt.square(10) == "r2 c4"
 
 
 def test_render_draws_only_what_the_view_shows():

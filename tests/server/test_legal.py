@@ -46,19 +46,24 @@ def test_each_action_is_described_once_and_each_seats_notes_built_once_per_step(
     described: Counter = Counter()
     rooms: list = []
     annotated: Counter = Counter()
-    real_describe, real_annotate = game.describe_value.__func__, game.annotate_legal.__func__
+    real_describer, real_annotate = game.describer.__func__, game.annotate_legal.__func__
 
-    def describe(cls, v):
-        if isinstance(v, Action):
-            described[v] += 1
-        return real_describe(cls, v)
+    def describer(cls, options, names=None):  # the match's describer, counting the actions it describes
+        inner = real_describer(cls, options, names)
+
+        def describe(v):
+            if isinstance(v, Action):
+                described[v] += 1
+            return inner(v)
+
+        return describe
 
     def annotate(cls, st, player, actions, view=None):
         annotated[(player, rooms[0].session.step if rooms else None)] += 1
         return real_annotate(cls, st, player, actions)
 
     monkeypatch.setattr(legal, "_tables", OrderedDict())
-    monkeypatch.setattr(game, "describe_value", classmethod(describe))
+    monkeypatch.setattr(game, "describer", classmethod(describer))
     monkeypatch.setattr(game, "annotate_legal", classmethod(annotate))
     with client(tmp_path) as c:
         made = c.post("/rooms", json={"game": "mining", "options": {"scenario": "standard"},

@@ -10,6 +10,8 @@ from deltav.core.session import Session
 from deltav.games import load_all
 from deltav.games.mining.bots import ScriptedAgent
 
+# the labels kept besides the phases: a reveal choice with an incident to reveal, the alien moved a second time
+EXTRA = ("bump", "reveal-choice-incident", "alien-move-again")
 PHASES = ("action", "moving", "survey", "scan", "reveal-choice", "sabotage-target", "sabotage-move", "alien-move",
           "alien-steal", "pirate-window", "meteor-window", "attempt", "reveal", "replace", "bid-up-window",
           "bid-up-reveal", "bid-up-replace")
@@ -28,6 +30,12 @@ def play(players: int, seed: int, keep: dict, options: dict | None = None) -> Se
         phase = env["view"]["phase"]
         if phase not in keep:
             keep[phase] = {"label": phase, "snapshot": env, "events": env["log"][-3:]}
+        types = {e["action"]["type"] for e in env["legal"]}
+        # the same phase with other offers: an incident to reveal, the alien already on the field
+        if phase == "reveal-choice" and "reveal-incident" in types and "reveal-choice-incident" not in keep:
+            keep["reveal-choice-incident"] = {"label": "reveal-choice-incident", "snapshot": env, "events": env["log"][-3:]}
+        if phase == "alien-move" and env["view"]["alien"] is not None and "alien-move-again" not in keep:
+            keep["alien-move-again"] = {"label": "alien-move-again", "snapshot": env, "events": env["log"][-3:]}
         if "bump" not in keep and any(e["action"]["type"] == "move" and e["action"]["bump"] is not None
                                       for e in env["legal"]):
             keep["bump"] = {"label": "bump", "snapshot": env, "events": []}
@@ -49,7 +57,7 @@ def fixtures(players: int = 3) -> list[dict]:
     last = None
     for seed in range(12):
         last = play(players, seed, keep, {"incident_cooldown": False})
-        if all(p in keep for p in PHASES if p != "bid-up-replace") and "bump" in keep:
+        if all(p in keep for p in PHASES if p != "bid-up-replace") and all(x in keep for x in EXTRA):
             break
     assert last is not None
     keep["over"] = {"label": "over", "snapshot": last.snapshot(0), "events": last.snapshot(0)["log"][-3:]}

@@ -260,7 +260,7 @@ def test_a_whole_game_against_bots_with_clicks_only(browser, harness, screenshot
             break
         step = session.step
         phases.add(pg.evaluate("document.querySelector('.mn-root').dataset.phase"))
-        take_step(pg, moves, harness=True)
+        take_step(pg, moves)
         pg.wait_for_function(f"Number(document.querySelector('.mn-root').dataset.step) > {step}", timeout=5000)
     assert session.is_over(), "the game did not end"
     pg.wait_for_function("document.querySelector('.mn-root').dataset.phase === 'over'")
@@ -284,5 +284,162 @@ def test_a_collision_is_explained_before_it_happens(browser, harness, screenshot
     pg.screenshot(path=str(screenshots / "mining-bump-choice.png"))
     pg.click(".mn-choose button[data-action=move]")
     assert pg.evaluate("window.harness.submitted.at(-1)")["bump"] is not None
+    assert pg.errors == []
+    ctx.close()
+
+
+def prompt_of(pg) -> tuple[str, list[str]]:
+    """The prompt's words and the labels of its buttons."""
+    labels = pg.eval_on_selector_all(".mn-prompt button", """els => els.map(e => [...e.childNodes]
+        .filter(n => n.nodeName !== 'KBD').map(n => n.textContent).join('').trim())""")
+    return pg.inner_text(".mn-prompt"), labels
+
+
+def test_the_reveal_choice_says_what_is_offered(browser, harness, screenshots):
+    """Issue 27 (mining 1): after a prospect with only minerals under the rockets the prompt said "Reveal an
+    incident? You saw an incident under your rocket" and offered "Keep it secret". The engine asks after every
+    prospect (so nobody learns whether an incident was seen); the words follow the legal entries."""
+    url, fx = harness
+    ctx, pg = open_page(browser, url)
+    snap = show(pg, fx, "reveal-choice")
+    assert [e["action"]["type"] for e in snap["legal"]] == ["pass"]
+    text, buttons = prompt_of(pg)
+    pg.screenshot(path=str(screenshots / "mining-reveal-choice-nothing.png"))
+    assert "You saw an incident" not in text and "Reveal an incident" not in text, text
+    assert "no incident" in text and buttons == ["Continue"], (text, buttons)
+    snap = show(pg, fx, "reveal-choice-incident")
+    squares = sorted(e["action"]["square"] for e in snap["legal"] if e["action"]["type"] == "reveal-incident")
+    kinds = {snap["view"]["tiles"][s]["kind"].replace("_", " ") for s in squares}
+    text, buttons = prompt_of(pg)
+    pg.screenshot(path=str(screenshots / "mining-reveal-choice-incident.png"))
+    assert "Reveal the incident?" in text or "Reveal an incident?" in text
+    assert all(k in text.lower() for k in kinds), (text, kinds)
+    assert pg.evaluate("window.deltavMining.targets()") == squares
+    assert buttons == ["Keep it secret"]
+    assert pg.errors == []
+    ctx.close()
+
+
+def test_leave_the_alien_only_when_it_is_on_the_field(browser, harness):
+    """Issue 27 (mining 4): the alien's first placement offered "Leave the alien" though the alien was beside the
+    field."""
+    url, fx = harness
+    ctx, pg = open_page(browser, url)
+    snap = show(pg, fx, "alien-move")
+    assert snap["view"]["alien"] is None
+    text, buttons = prompt_of(pg)
+    assert "Leave the alien" not in text + " ".join(buttons) and "leave it where it is" not in text, (text, buttons)
+    assert any("off the field" in b for b in buttons), buttons
+    snap = show(pg, fx, "alien-move-again")
+    assert snap["view"]["alien"] is not None
+    text, buttons = prompt_of(pg)
+    assert any("Leave the alien where it is" in b for b in buttons), buttons
+    assert pg.errors == []
+    ctx.close()
+
+
+COUNT_PIXELS = """([sq, inset, rgb, tol]) => {
+    const m = window.deltavMining, c = m.canvas, k = c.width / c.getBoundingClientRect().width;
+    const copy = document.createElement('canvas');  // read a copy, not the screen's own canvas
+    copy.width = c.width; copy.height = c.height;
+    const g = copy.getContext('2d', {willReadFrequently: true});
+    g.drawImage(c, 0, 0);
+    const [x, y] = m.board.cellOrigin(sq), s = m.board.cellSize;
+    const d = g.getImageData(Math.round((x + inset) * k), Math.round((y + inset) * k),
+                             Math.round((s - 2 * inset) * k), Math.round((s - 2 * inset) * k)).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4)
+        if (Math.abs(d[i] - rgb[0]) <= tol && Math.abs(d[i + 1] - rgb[1]) <= tol && Math.abs(d[i + 2] - rgb[2]) <= tol) n++;
+    return n;
+}"""
+ALIEN_GREEN = (0x3B, 0xD1, 0x6F)  # the alien token's colour (style.ts BOARD.alien)
+HIGHLIGHT = (0xFF, 0xE0, 0x66)  # the highlight and label colour of legal targets (BOARD.highlight)
+
+
+def test_face_up_alien_encounters_do_not_look_like_the_alien(browser, harness, screenshots):
+    """Issue 27 (mining 4): a face-up Alien Encounter tile was drawn in the alien token's green."""
+    url, fx = harness
+    ctx, pg = open_page(browser, url)
+    snap = show(pg, fx, "alien-move-again")
+    v = snap["view"]
+    faceup = [s for s in range(49) if v["status"][s] == "face_up" and s != v["alien"]]
+    assert faceup, "the fixture has a face-up Alien Encounter without the alien on it"
+    pg.screenshot(path=str(screenshots / "mining-alien-encounters.png"))
+    for s in faceup:
+        assert pg.evaluate(COUNT_PIXELS, [s, 3, ALIEN_GREEN, 40]) == 0, s
+    # the token itself is drawn in that green
+    assert pg.evaluate(COUNT_PIXELS, [v["alien"], 0, ALIEN_GREEN, 40]) > 20
+    assert pg.errors == []
+    ctx.close()
+
+
+def test_each_tile_you_may_reveal_shows_its_chance(browser, harness, screenshots):
+    """Issue 27 (mining 4): the chance that a tile counts was shown only on hover, though the help says each tile
+    shows it. Every revealable tile the viewer does not know carries it in its middle."""
+    url, fx = harness
+    ctx, pg = open_page(browser, url)
+    for label in ("reveal", "bid-up-reveal"):
+        snap = show(pg, fx, label)
+        pg.screenshot(path=str(screenshots / f"mining-chances-{label}.png"))
+        unknown = [e["action"]["square"] for e in snap["legal"]
+                   if e["action"]["type"] == "reveal" and snap["view"]["tiles"][e["action"]["square"]] is None]
+        assert unknown, label
+        cell = pg.evaluate("window.deltavMining.board.cellSize")
+        for s in unknown:
+            assert pg.evaluate(COUNT_PIXELS, [s, cell // 4, HIGHLIGHT, 30]) > 10, (label, s)
+        # a face-down tile nobody may reveal shows no chance
+        others = [s for s in range(49) if v_status(snap, s) == "face_down" and s not in unknown
+                  and snap["view"]["tiles"][s] is None]
+        for s in others[:5]:
+            assert pg.evaluate(COUNT_PIXELS, [s, cell // 4, HIGHLIGHT, 30]) == 0, (label, s)
+    assert pg.errors == []
+    ctx.close()
+
+
+def v_status(snap, s: int) -> str:
+    return snap["view"]["status"][s]
+
+
+def test_what_changed_your_position_is_shown_before_your_decision(browser, harness, screenshots):
+    """While Ann waited, Ben's rocket landed on hers (both went home): before her next decision the screen asks the
+    host for a "what happened" card naming it (the shell's acknowledge; here the harness records it). A real
+    Session plays both seats: Ann flies a rocket out, Ben lands on it."""
+    from deltav.core import get_game
+    from deltav.core.session import Session
+
+    game = get_game("mining")
+    for seed in range(20):
+        s = Session(game, {"players": 2, "bid_up": False}, seed, names=["Ann", "Ben"])
+        if list(s.deciding()) == [0]:
+            break
+    out = [e for e in s.snapshot(0)["legal"] if e["action"]["type"] == "move" and e["action"]["frm"] == 24][0]
+    s.submit(0, out["action"], expected_step=s.step)
+    target = out["action"]["to"]
+    while list(s.deciding()) == [0]:  # end the moves, try a contract as the rules ask, reveal until it fails
+        legal = [e["action"] for e in s.snapshot(0)["legal"]]
+        pick = next((a for t in ("end-moves", "pass", "declare") for a in legal if a["type"] == t), None)
+        if pick is None:
+            pick = next(a for a in legal if a["type"] == "reveal" and a["square"] != target)
+        s.submit(0, pick, expected_step=s.step)
+    before = s.snapshot(0)
+    while list(s.deciding()) != [0]:
+        legal = [e["action"] for e in s.snapshot(1)["legal"]]
+        pick = next((a for a in legal if a["type"] == "move" and a["to"] == target and a["bump"] == 0), None)
+        pick = pick or next((a for t in ("end-moves", "pass", "declare") for a in legal if a["type"] == t), None)
+        pick = pick or next(a for a in legal if a["type"] == "reveal" and a["square"] != target)
+        s.submit(1, pick, expected_step=s.step)
+    after = s.snapshot(0)
+    events = [e for e in after["log"] if e["step"] >= before["step"]]
+    bumped = [e for e in events if e["event"]["type"] == "rockets-bumped" and e["event"]["victims"] == [0]]
+    assert bumped, [e["text"] for e in events]
+    url, _ = harness
+    ctx, pg = open_page(browser, url)
+    pg.evaluate("([s, e]) => window.harness.feed(s, e)", [before, []])
+    assert pg.evaluate("window.harness.acknowledged.length") == 0
+    pg.evaluate("([s, e]) => window.harness.feed(s, e)", [after, events])
+    cards = pg.evaluate("window.harness.acknowledged")
+    assert len(cards) == 1 and cards[0]["title"] == "While you waited", cards
+    assert any(line.startswith("Ben's rocket bumps Ann's on ") and "shipyards" in line for line in cards[0]["lines"]), cards
+    assert not any("Ben moves a rocket" in line for line in cards[0]["lines"])  # only what changed Ann's position
     assert pg.errors == []
     ctx.close()

@@ -61,9 +61,9 @@ def test_an_action_by_click_and_by_keyboard(live_server, new_page, screenshots):
     page.locator(".generic-action").first.click()
     step = wait_step_change(page, s0["step"])
     page.wait_for_function(f"document.querySelectorAll('.log-text').length > {s0['log']}")
-    assert any(t.startswith("player 0") for t in page.locator(".log-text").all_inner_texts()), "the log shows my move"
+    assert any(t.startswith("Player 1") for t in page.locator(".log-text").all_inner_texts()), "the log shows my move"
     assert page.locator("#narrator").get_attribute("aria-live") == "polite"
-    page.wait_for_function("document.querySelector('#narrator').textContent.includes('player')")
+    page.wait_for_function("document.querySelector('#narrator').textContent.includes('Player')")
     # the bot moves, then it is my turn again: the keyboard picks the second action
     page.wait_for_selector(".generic-action:not([disabled])")
     step = shell(page)["step"]

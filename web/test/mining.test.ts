@@ -1,13 +1,14 @@
 // The mining screen's pure logic: what a click on a square stands for, refusals in words, the running match of
-// an attempt, the standings' tie-breaks and the event narration. Snapshots are built by hand in the engine's shape.
+// an attempt, the standings' tie-breaks and the prompts. Snapshots are built by hand in the engine's shape.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import type { LegalEntry, Snapshot } from "../src/shell/screen";
+import type { LegalEntry, LogEntry, Snapshot } from "../src/shell/screen";
 import {
-  STATION, attemptSlots, clickSquare, describeEvent, entryLabel, moveSources, promptFor, squareName, squaresOf, standings,
+  STATION, attemptSlots, clickSquare, entryLabel, happenedToMe, moveSources, promptFor, squareName, squaresOf, standings, statusFor,
   type MiningView,
 } from "../src/mining/model";
+import { miningGuide, rocketOut, sawATile, triedContract } from "../src/mining/guide";
 
 function view(over: Partial<MiningView> = {}): MiningView {
   const status = Array.from({ length: 49 }, (_, s) => (s === STATION ? "station" : "face_down")) as MiningView["status"];
@@ -120,8 +121,6 @@ test("labels and prompts name the counters, incidents and players", () => {
   assert.equal(entryLabel(entry({ type: "pass" }), v, name), "No bid-up");
   const p = promptFor(snap(v, [entry({ type: "pass" })]), name);
   assert.match(p.head, /Bid up Ben's contract/);
-  assert.equal(describeEvent({ type: "rockets-bumped", player: 0, square: 10, victims: [1] }, name),
-    "Ann's rocket bumps Ben on r2 c4: both go back to their shipyards.");
 });
 
 test("squaresOf reads the view's columns as one record per square", () => {
@@ -134,4 +133,75 @@ test("squaresOf reads the view's columns as one record per square", () => {
   assert.deepEqual(sq[11]?.tile, { id: "t03", kind: "betamite", value: 2 });
   assert.equal(sq[11]?.public, true);
   assert.equal(sq[STATION]?.status, "station");
+});
+
+test("the prompt follows what is offered: a reveal choice with nothing to reveal, the alien off the field", () => {
+  const name = (s: number) => ["Ann", "Ben"][s] ?? "?";
+  const v = view({ phase: "reveal-choice", picks: [10] });
+  v.tiles[10] = { id: "t03", kind: "betamite", value: 2 };
+  const nothing = promptFor(snap(v, [entry({ type: "pass" })]), name);
+  assert.doesNotMatch(`${nothing.head} ${nothing.detail}`, /You saw an incident|Reveal an incident/);
+  assert.equal(entryLabel(entry({ type: "pass" }), v, name, [entry({ type: "pass" })]), "Continue");
+  v.tiles[11] = { id: "t40", kind: "sabotage", value: 0 };
+  const legal = [entry({ type: "reveal-incident", square: 11 }), entry({ type: "pass" })];
+  assert.match(promptFor(snap(v, legal), name).detail, /a Sabotage on r2 c5/);
+  assert.equal(entryLabel(entry({ type: "pass" }), v, name, legal), "Keep it secret");
+  const first = view({ phase: "alien-move", alien: null });
+  assert.equal(entryLabel(entry({ type: "pass" }), first, name), "Keep the alien off the field");
+  assert.equal(entryLabel(entry({ type: "pass" }), view({ phase: "alien-move", alien: 3 }), name), "Leave the alien where it is");
+  const action = promptFor(snap(view(), [entry({ type: "prospect" }), entry({ type: "buy-rocket" })]), name);
+  assert.equal(action.detail, "Prospect under your rockets or buy a rocket.");
+});
+
+test("the status line names the current decision, whom the table waits for, or the verdict", () => {
+  const name = (s: number) => ["Ann", "Ben"][s] ?? "?";
+  assert.equal(statusFor(snap(view({ phase: "attempt" }), [entry({ type: "declare", contract: "C09" })]), name), "Declare a contract");
+  assert.equal(statusFor(snap(view({ deciding: [1], current_player: 1 }), [], 0, false), name), "Waiting: Ben takes an action.");
+  const over = snap(view({ phase: "over", result: { winners: [1], reason: "the last contract was fulfilled", scores: [3, 9] } }), []);
+  over.status = "over";
+  assert.equal(statusFor(over, name), "Game over: Ben wins");
+});
+
+test("the guide's interactive steps end when the snapshot shows them done", () => {
+  const steps = miningGuide();
+  assert.ok(steps.length >= 5 && steps.every((s) => s.title && s.text));
+  const fly = steps.find((s) => s.until === rocketOut);
+  const look = steps.find((s) => s.until === sawATile);
+  assert.ok(fly && look);
+  const v = view();
+  assert.equal(rocketOut(snap(v, [])), false);
+  const bumped = snap(v, []);
+  bumped.log = [{ step: 4, event: { type: "rocket-moved", player: 0, frm: 24, dest: 0 }, text: "Ann moves a rocket" }];
+  assert.equal(rocketOut(bumped), true); // flown out and bumped home at once: done all the same
+  v.rockets[0]![10] = 1;
+  assert.equal(rocketOut(snap(v, [])), true);
+  assert.equal(sawATile(snap(v, [])), false);
+  v.tiles[10] = { id: "t03", kind: "betamite", value: 2 };
+  assert.equal(sawATile(snap(v, [])), true);
+  v.public = [10]; // known to all after a failed attempt: not a secret look
+  assert.equal(sawATile(snap(v, [])), false);
+  assert.ok(steps.some((s) => s.until === triedContract));
+  assert.equal(triedContract(snap(view({ phase: "attempt" }), [])), false);
+  assert.equal(triedContract(snap(view({ phase: "reveal", attempt: { contract: "C09", matched: [], extra: [], mismatch: null, bid: null, bid_done: false } }), [])), true);
+  assert.equal(triedContract(snap(view({ current_player: 1, deciding: [1] }), [], 0, false)), true);
+});
+
+test("what happened to you while you waited: your rockets bumped or sabotaged, thefts, incidents played on you", () => {
+  const log = (event: Record<string, unknown>, text: string) => ({ step: 1, event: event as LogEntry["event"], text });
+  const events = [
+    log({ type: "rocket-moved", player: 1, frm: 24, dest: 10 }, "Ben moves a rocket from the station to r2 c4"),
+    log({ type: "rockets-bumped", player: 1, square: 10, victims: [0] }, "Ben's rocket bumps Ann's on r2 c4: both go back to their shipyards"),
+    log({ type: "stolen", thief: 1, victim: 0, item: "b0-alphatite" }, "Ben steals Ann's Alphatite counter"),
+    log({ type: "stolen", thief: 1, victim: 2, item: "b2-alphatite" }, "Ben steals Cleo's Alphatite counter"),
+    log({ type: "incident-discarded", player: 2, tile: "t44", kind: "pirate_attack", target: 0 }, "Cleo plays Pirate Attack against Ann"),
+    log({ type: "alien-moved", player: 1, square: 12 }, "Ben moves the alien to r2 c6"),
+    log({ type: "alien-moved", player: 1, square: 13 }, "Ben moves the alien to r2 c7"),
+    log({ type: "rocket-removed", player: 0, victim: 1, square: 3 }, "Ann sabotages Ben's rocket on r1 c4: it goes back to its shipyard"),
+  ];
+  assert.deepEqual(happenedToMe(events, 0, (sq) => sq === 13), [
+    "Ben's rocket bumps Ann's on r2 c4: both go back to their shipyards.",
+    "Ben steals Ann's Alphatite counter.",
+    "Cleo plays Pirate Attack against Ann.",
+    "Ben moves the alien to r2 c7.",
+  ]);
 });

@@ -11,8 +11,10 @@ import { GRID, STATION, type MiningView, type Square, isMineral, squaresOf } fro
 import { BOARD, kindStyle, playerColour } from "./style";
 
 export interface Marks {
-  /** Squares a click can act on now, with an optional short label (a chance to fit, "seen"). */
+  /** Squares a click can act on now, with an optional short label (whether a tile you know fits). */
   targets: Map<number, string | null>;
+  /** The chance (0..1) that a tile you do not know counts, for each such tile you may reveal now. */
+  chances: Map<number, number>;
   /** Squares where a tile was matched in the running attempt (true) or is the mismatch (false). */
   attempt: Map<number, boolean>;
   selected: number | null;
@@ -22,6 +24,9 @@ export interface Marks {
   recent: Map<number, number>;
   /** A drag in progress: from a square to the pointer. */
   drag: { from: number; x: number; y: number } | null;
+  /** The label of a face-down tile the view shows though it is not public: "you saw" (the viewer looked), a
+   *  seat's name + " saw" (that seat's view in a replay), "" (the full view of a finished match: no label). */
+  seenLabel: string;
 }
 
 export class MiningBoard {
@@ -149,10 +154,11 @@ export class MiningBoard {
       g.setLineDash([]);
     } else if (s.status === "face_down") {
       this.back(x, y, s.square);
-      if (s.tile) this.knownBadge(x, y, s.tile, s.public);
+      if (s.tile) this.knownBadge(x, y, s.tile, s.public ? "public" : marks.seenLabel);
     } else {
       // face-up (an alien encounter left in play) or revealed in the current attempt
-      if (s.tile) this.face(x, y, s.tile.kind, s.tile.value);
+      if (s.tile && s.tile.kind === "alien_encounter") this.encounter(x, y);
+      else if (s.tile) this.face(x, y, s.tile.kind, s.tile.value);
       const m = marks.attempt.get(s.square);
       if (m !== undefined) {
         this.roundRect(x + 2, y + 2, c - 4, c - 4, rad);
@@ -174,8 +180,10 @@ export class MiningBoard {
       g.shadowBlur = 8;
       g.stroke();
       g.shadowBlur = 0;
-      if (label && c >= 40) this.tag(x + c - 2, y + 2, label, "rgba(20,18,0,0.88)", BOARD.highlight, "right", "top");
+      if (label && c >= 30) this.tag(x + c - 2, y + 2, label, "rgba(20,18,0,0.88)", BOARD.highlight, "right", "top");
     }
+    const chance = marks.chances.get(s.square);
+    if (chance !== undefined) this.chance(x, y, chance);
     const fade = marks.recent.get(s.square);
     if (fade !== undefined && fade > 0) {
       this.roundRect(x - 4, y - 4, c + 8, c + 8, rad + 4);
@@ -270,16 +278,19 @@ export class MiningBoard {
     }
   }
 
-  /** A face-down tile whose face this viewer knows: a chip with the mineral's code and value. Seen by this
-   *  viewer alone: a dashed white frame and "seen"; known to everyone (flipped back): a solid frame and "all". */
-  private knownBadge(x: number, y: number, tile: { kind: string; value: number }, pub: boolean): void {
+  /** A face-down tile whose face this view shows: a chip with the mineral's code and value. Known to everyone
+   *  (flipped back): a solid frame and "public"; otherwise a dashed frame and ``label`` ("you saw", ...). */
+  private knownBadge(x: number, y: number, tile: { kind: string; value: number }, label: string): void {
+    const pub = label === "public";
     const g = this.ctx;
     const c = this.cell;
     const st = kindStyle(tile.kind);
+    // small cells (a phone) stack the chip, its label and the rockets tighter, so none covers another
+    const small = c < 56;
     const w = c * 0.62;
-    const h = c * 0.36;
+    const h = c * (small ? 0.32 : 0.36);
     const bx = x + (c - w) / 2;
-    const by = y + c * 0.13;
+    const by = y + c * (small ? 0.05 : 0.13);
     this.roundRect(bx, by, w, h, h * 0.25);
     g.fillStyle = st.fill;
     g.fill();
@@ -295,7 +306,7 @@ export class MiningBoard {
     g.font = `800 ${fs}px system-ui, sans-serif`;
     const text = isMineral(tile.kind) ? `${st.code}${tile.value}` : st.code;
     g.fillText(text, bx + w / 2, by + h / 2 + 1);
-    const label = pub ? "public" : "you saw";
+    if (!label) return;
     let ls = Math.max(8, Math.round(c * 0.14));
     g.font = `700 ${ls}px system-ui, sans-serif`;
     while (ls > 7 && g.measureText(label).width > c - 6) {
@@ -304,7 +315,7 @@ export class MiningBoard {
     }
     g.textBaseline = "top";
     g.fillStyle = pub ? "#ffffff" : "#ffe9a8";
-    g.fillText(label, x + c / 2, by + h + 2);
+    g.fillText(label, x + c / 2, by + h + (small ? 1 : 2));
   }
 
   /** A tile face up: the mineral's colour, code and value, or the incident's code. */
@@ -328,11 +339,56 @@ export class MiningBoard {
     if (isMineral(kind)) {
       g.font = `800 ${Math.max(10, Math.round(c * 0.2))}px system-ui, sans-serif`;
       g.fillText(String(value), x + c * 0.08, y + c * 0.05);
-    } else if (kind === "alien_encounter") {
-      g.textAlign = "center";
-      g.font = `700 ${Math.max(9, Math.round(c * 0.15))}px system-ui, sans-serif`;
-      g.fillText("ALIEN", x + c / 2, y + c * 0.62);
     }
+  }
+
+  /** The chance that an unknown tile counts, printed in its middle ("38%"). */
+  private chance(x: number, y: number, p: number): void {
+    const g = this.ctx;
+    const c = this.cell;
+    const text = `${Math.round(p * 100)}%`;
+    const fs = Math.max(10, Math.round(c * 0.24));
+    g.font = `800 ${fs}px system-ui, sans-serif`;
+    const w = g.measureText(text).width + fs * 0.6;
+    const h = fs + 6;
+    this.roundRect(x + (c - w) / 2, y + c * 0.45 - h / 2, w, h, h * 0.3);
+    g.fillStyle = "rgba(12,10,0,0.85)";
+    g.fill();
+    g.fillStyle = BOARD.highlight;
+    g.textAlign = "center";
+    g.textBaseline = "middle";
+    g.fillText(text, x + c / 2, y + c * 0.45 + 1);
+  }
+
+  /** A face-up Alien Encounter tile: a dark violet tile with a ringed planet and its name, nothing like the green
+   *  alien token that moves over the field. */
+  private encounter(x: number, y: number): void {
+    const g = this.ctx;
+    const c = this.cell;
+    const st = kindStyle("alien_encounter");
+    this.roundRect(x, y, c, c, c * 0.1);
+    g.fillStyle = st.fill;
+    g.fill();
+    g.strokeStyle = st.ink;
+    g.lineWidth = 1.5;
+    g.stroke();
+    const cx = x + c / 2;
+    const cy = y + c * 0.36;
+    g.strokeStyle = st.ink;
+    g.lineWidth = Math.max(1.5, c * 0.03);
+    g.beginPath();
+    g.arc(cx, cy, c * 0.13, 0, Math.PI * 2);
+    g.stroke();
+    g.beginPath();
+    g.ellipse(cx, cy, c * 0.27, c * 0.07, -0.35, 0, Math.PI * 2);
+    g.stroke();
+    g.fillStyle = st.ink;
+    g.textAlign = "center";
+    g.textBaseline = "middle";
+    const fs = Math.max(8, Math.round(c * 0.13));
+    g.font = `800 ${fs}px system-ui, sans-serif`;
+    g.fillText("ALIEN", cx, y + c * 0.68);
+    g.fillText("ENCOUNTER", cx, y + c * 0.68 + fs * 1.1, c - 6);
   }
 
   private lookPips(x: number, y: number, who: number[]): void {
@@ -361,9 +417,10 @@ export class MiningBoard {
       g.stroke();
       g.setLineDash([]);
     }
-    const r = c * 0.14;
-    const cx = x + r * 1.35;
-    const cy = y + r * 1.9;
+    // at the tile's left edge, below the chip of a known tile and beside the rockets
+    const r = c * 0.13;
+    const cx = x + r * 1.25;
+    const cy = y + c * 0.72;
     g.fillStyle = BOARD.alien;
     g.beginPath();
     g.ellipse(cx, cy, r, r * 1.15, 0, 0, Math.PI * 2);

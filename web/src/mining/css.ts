@@ -68,7 +68,6 @@ button.mn-card:focus-visible { outline: 2px solid #fff; outline-offset: 2px; }
 .mn-standings th { color: #9aa6bd; font-weight: 600; font-size: 11.5px; }
 .mn-standings tr.mn-win td { color: #ffe066; font-weight: 800; }
 .mn-swatch { display: inline-block; width: 10px; height: 10px; border-radius: 50%; background: var(--seat); margin-right: 5px; }
-.mn-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .mn-legend { display: flex; flex-wrap: wrap; gap: 4px 10px; font-size: 11.5px; color: #9aa6bd; }
 .mn-help table { border-collapse: collapse; font-size: 13px; margin: 4px 0 10px; }
 .mn-help td, .mn-help th { border: 1px solid rgba(160,180,220,0.25); padding: 3px 7px; text-align: left; }

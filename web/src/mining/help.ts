@@ -35,6 +35,19 @@ const SUMMARY = [
   "Score: the values of your collected tiles minus 2 per bribe counter you spent. Ties: most contracts, then most unspent counters.",
 ];
 
+/** What each part of the page does. */
+const PAGE: [string, string][] = [
+  ["The prompt (top right; below the field on a phone)", "what you may do now, in words written from the choices you actually have; its buttons are numbered 1 to 9"],
+  ["The status line (bottom)", "the current decision, whom the table waits for, or why a click was refused"],
+  ["The readout (under the field)", "the square you point at or the cursor's: what you know of its tile, who looked at it, rockets, the alien, and during a contract its chance to count"],
+  ["Contract cards", "open contracts are cream cards (click one to declare it; \"✓ known\" when tiles you know complete it); won ones are grey with the winner"],
+  ["Player sheets", "rockets in play and in the shipyard (frozen ones), the five bribe counters (struck through when spent, outlined in another colour when stolen), incidents in hand with what they do and a Play button when you may, collected tiles and contracts"],
+  ["Standings", "points, then contracts, then unspent counters: the rulebook's order of winning"],
+  ["The end", "the result dialog shows the scoring with its tie-breaks and each player's statistics; the replay shows every tile's face and each player's view on request"],
+  ["The briefing and the guide", "before your first decision the scenario briefing says what a turn is and what wins; a first mining game then offers a short guide (skip it with Esc); the buttons at the top of this help show either again"],
+  ["While you waited", "when another player's move changed your position (your rocket bumped or sabotaged, a counter or incident stolen, a Pirate Attack or Meteor Storm played on you, the alien landed on your rockets), a card says so before your next decision: Continue (Enter)"],
+];
+
 const CONTROLS: [string, string][] = [
   ["Click or tap a rocket, then a square", "move it (or drag it there); a bump asks whose rocket"],
   ["Click a highlighted tile", "look at it (survey, scan), reveal it (contract), move the alien there"],
@@ -54,10 +67,12 @@ export function miningHelp(v: MiningView | null, comps: MiningComponents | null)
   const ul = el("ul");
   for (const s of SUMMARY) ul.append(el("li", s));
   root.append(ul);
+  root.append(el("h3", "The page"));
+  root.append(table(["part", "shows"], PAGE.map(([a, b]) => [a, b])));
   root.append(el("h3", "Controls"));
   root.append(table(["input", "does"], CONTROLS.map(([a, b]) => [a, b])));
   root.append(el("h3", "The field"));
-  root.append(el("p", "Grey tiles are face down. A coloured chip marked \"you saw\" (dashed frame) is a tile only you looked at; \"known to all\" tiles were revealed and flipped back. Small coloured dots show who looked at a tile (public; what they saw is not). Rockets stand in their owner's colour with a count. The green alien freezes rockets on its square (frosted frame). During a contract the chance that a tile counts is printed on each tile you may reveal."));
+  root.append(el("p", "Grey tiles are face down. A coloured chip marked \"you saw\" (dashed frame) is a tile only you looked at; \"public\" tiles (solid frame) were revealed and flipped back, so everybody knows them. In the replay of a finished match every tile shows its face (a dashed frame on those still face down). Small coloured dots show who looked at a tile (public; what they saw is not). Rockets stand in their owner's colour with a count. The green alien (a little figure at the tile's left edge) freezes rockets on its square (frosted frame); a face-up Alien Encounter tile is dark violet with a ringed planet and stays on the field. During a contract the chance that a tile counts is printed in the middle of each tile you may reveal (\"fits\" or \"no\" on a tile you know)."));
   if (comps) {
     const mix = new Map<string, number[]>();
     for (const r of comps.tile_mix) {

@@ -4,7 +4,7 @@
  * running match of an attempt and the standings. Everything here reads the snapshot the server sent; nothing
  * decides a rule (what may be submitted is always one of `snapshot.legal`).
  */
-import type { LegalEntry, Snapshot } from "../shell/screen";
+import type { LegalEntry, LogEntry, Snapshot } from "../shell/screen";
 
 export const GRID = 7;
 export const STATION = 24;
@@ -119,6 +119,15 @@ export const INCIDENT_TEXT: Record<string, string> = {
   alien_encounter: "Stays face-up in play. The revealer may move the alien and steal one incident or unspent bribe counter. The fifth one ends the game.",
 };
 
+/** How this view shows a face-down tile that is not public: "you saw" (the viewer looked at it), "Ann saw"
+ *  (a seat's view shown to someone else: a replay), or "face down" (no viewer: the full view of a finished
+ *  match, where every tile's face is shown). */
+export function seenLabel(snap: Snapshot, name: (s: number) => string): string {
+  const v = asView(snap);
+  if (v.viewer === null) return "face down";
+  return snap.seat === v.viewer ? "you saw" : `${name(v.viewer)} saw`;
+}
+
 /** The legal entries of one type. */
 export const ofType = (legal: LegalEntry[], ...types: string[]): LegalEntry[] =>
   legal.filter((e) => types.includes(e.action.type));
@@ -162,11 +171,12 @@ export type Click =
   | { kind: "deselect" }
   | { kind: "refuse"; why: string };
 
-export function clickSquare(snap: Snapshot, sq: number, selected: number | null): Click {
+export function clickSquare(snap: Snapshot, sq: number, selected: number | null,
+  name: (s: number) => string = (s) => `Player ${s + 1}`): Click {
   const v = asView(snap);
   if (snap.status === "over") return { kind: "refuse", why: "The game is over." };
   if (snap.seat === null) return { kind: "refuse", why: "You are watching: spectators cannot act." };
-  if (!snap.to_act) return { kind: "refuse", why: waitingText(snap, (s) => `player ${s + 1}`) };
+  if (!snap.to_act) return { kind: "refuse", why: waitingText(snap, name) };
   const legal = snap.legal;
   if (DIRECT.has(v.phase)) {
     const hits = legal.filter((e) => targetSquare(e) === sq);
@@ -185,7 +195,7 @@ export function clickSquare(snap: Snapshot, sq: number, selected: number | null)
     if (sources.has(sq)) return { kind: "select", square: sq };
     return { kind: "refuse", why: whyNoSource(v, snap.seat, sq, legal) };
   }
-  return { kind: "refuse", why: `Nothing on the board to pick now: ${promptFor(snap, (s) => `player ${s + 1}`).detail}` };
+  return { kind: "refuse", why: `Nothing on the board to pick now: ${promptFor(snap, name).detail}` };
 }
 
 function whyNotSquare(v: MiningView, me: number, sq: number): string {
@@ -292,11 +302,18 @@ const PHASE_WORDS: Record<string, string> = {
 };
 export const phaseWords = (phase: string): string => PHASE_WORDS[phase] ?? phase;
 
-/** The prompt of the decision for this viewer: a headline and a line of detail. */
+/** The words of a list: "a", "a or b", "a, b or c". */
+export function orList(items: string[], joiner = "or"): string {
+  if (items.length <= 1) return items[0] ?? "";
+  return `${items.slice(0, -1).join(", ")} ${joiner} ${items[items.length - 1]}`;
+}
+
+/** The prompt of the decision for this viewer: a headline and a line of detail, written from what the legal
+ *  entries offer (never from what the phase usually offers). */
 export function promptFor(snap: Snapshot, name: (s: number) => string): { head: string; detail: string } {
   const v = asView(snap);
   if (snap.status === "over" || v.phase === "over") {
-    const r = v.result;
+    const r = v.result ?? (snap.result as MiningView["result"]);
     if (!r) return { head: "Game over", detail: "" };
     const who = r.winners.length ? r.winners.map(name).join(" and ") : "nobody";
     const me = snap.seat;
@@ -304,57 +321,103 @@ export function promptFor(snap: Snapshot, name: (s: number) => string): { head: 
     const head = r.winners.length === 1 ? (mine ? "You win!" : `${who} wins`)
       : r.winners.length ? (mine ? `You share the win with ${r.winners.filter((x) => x !== me).map(name).join(" and ")}` : `${who} share the win`)
       : "A draw";
-    return { head,
-      detail: `The game ended: ${r.reason}.` };
+    return { head: `Game over: ${head}`, detail: r.reason ? `The game ended: ${r.reason}.` : "" };
   }
   if (!snap.to_act) return { head: waitingText(snap, name), detail: `Turn ${v.turn}: ${name(v.current_player)}'s turn.` };
   const cur = name(v.current_player);
   const att = v.attempt;
+  const legal = snap.legal;
+  const has = (t: string) => legal.some((e) => e.action.type === t);
+  const discards = ofType(legal, "discard");
+  const playable = discards.length ? ` You may first play ${orList(uniq(discards.map((e) => handKind(v, e.action.incident)).map(kindName)))} from your hand.` : "";
   switch (v.phase) {
     case "pirate-window":
       return { head: `Play your Pirate Attack on ${cur}?`, detail: `${cur} is about to take an action. A Pirate Attack takes it away.` };
     case "meteor-window":
       return { head: `Play your Meteor Storm on ${cur}?`, detail: `${cur} is about to try a contract. A Meteor Storm cancels the attempt.` };
-    case "action":
-      if (v.pirated) return { head: "Pirates! No action this turn", detail: "You may discard your own incidents, then pass to go on to the contract attempt." };
-      return { head: "Your turn: take one action", detail: "Move rockets (click a rocket, then a square; or drag), prospect under your rockets, survey a row or column with a bribe, or buy a rocket." };
+    case "action": {
+      if (v.pirated) return { head: "Pirates! No action this turn", detail: `Pass to go on to your contract attempt.${playable}` };
+      const offers: string[] = [];
+      if (has("move")) offers.push("move rockets (click a rocket, then a square; or drag)");
+      if (has("prospect")) offers.push("prospect under your rockets");
+      if (has("survey")) offers.push("survey a row or column with a bribe counter");
+      if (has("buy-rocket")) offers.push("buy a rocket");
+      return { head: "Your turn: take one action", detail: `${capital(orList(offers))}.${playable}` };
+    }
     case "moving":
       return { head: "Move more rockets or stop", detail: "Each rocket moves once. Click a rocket, then where it goes; End moves when done." };
-    case "survey":
-      return { head: `Survey: look at ${3 - v.picks.length} more tile${3 - v.picks.length === 1 ? "" : "s"}`, detail: "The three tiles must lie in one row or one column. Click them on the board." };
+    case "survey": {
+      const left = 3 - v.picks.length;
+      const stop = has("end-looks") ? " You may stop here: this line has no more tiles you may look at." : "";
+      return { head: `Survey: look at ${left} more tile${left === 1 ? "" : "s"}`,
+        detail: `The tiles must lie in one row or one column. Click them on the board.${stop}` };
+    }
     case "scan":
-      return { head: `Mineral Scan: ${v.scan_left} look${v.scan_left === 1 ? "" : "s"} left`, detail: "Click any face-down tile to look at it secretly, or stop looking." };
-    case "reveal-choice":
-      return { head: "Reveal an incident?", detail: "You saw an incident under your rocket: click it to reveal and resolve it, or keep everything secret." };
+      return { head: `Mineral Scan: ${v.scan_left} look${v.scan_left === 1 ? "" : "s"} left`, detail: "Click any highlighted face-down tile to look at it secretly, or stop looking." };
+    case "reveal-choice": {
+      const reveals = ofType(legal, "reveal-incident");
+      if (!reveals.length) {
+        return { head: "Nothing to reveal: continue",
+          detail: "You saw no incident under your rockets (what you saw is marked \"you saw\" on the field). Continue: the others are not told what you saw." };
+      }
+      const seen = reveals.map((e) => {
+        const sq = num(e.action["square"]) ?? -1;
+        const t = v.tiles[sq];
+        return `${t ? article(kindName(t.kind)) : "an incident"} on ${squareName(sq)}`;
+      });
+      return { head: reveals.length === 1 ? "Reveal the incident?" : "Reveal an incident?",
+        detail: `You saw ${orList(seen, "and")} under your rocket${reveals.length === 1 ? "" : "s"}: click ${reveals.length === 1 ? "it" : "one"} to reveal and resolve it (one per look), or keep it secret.` };
+    }
     case "sabotage-target":
       return { head: "Sabotage: pick an opponent's rocket", detail: "Click a square with an opponent's rocket; it goes back to its shipyard." };
     case "sabotage-move":
-      return { head: "Move a rocket onto the sabotaged square?", detail: `Click one of your rockets to move it to ${squareName(v.sabotage_square ?? -1)}, or skip.` };
+      return { head: "Move a rocket onto the sabotaged square?", detail: `Click one of your rockets to move it to ${squareName(v.sabotage_square ?? -1)}, or don't move.` };
     case "alien-move":
-      return { head: "Move the alien", detail: "Click any tile (not the station): rockets there are frozen while it stays. Or leave it where it is." };
+      return v.alien === null
+        ? { head: "Place the alien", detail: "Click any tile (not the station) to put the alien there: rockets on its tile cannot move while it stays. Or keep it off the field." }
+        : { head: "Move the alien", detail: `The alien is on ${squareName(v.alien)}. Click another tile (not the station): rockets there cannot move while it stays. Or leave it where it is.` };
     case "alien-steal":
       return { head: "Steal from an opponent", detail: "Take one incident tile or unspent bribe counter from an opponent, or steal nothing." };
-    case "attempt":
-      if (v.stormed) return { head: "Meteor Storm! No contract this turn", detail: "Pass to end your turn." };
-      return { head: "Declare a contract", detail: "Pick an open contract card, then reveal its minerals one tile at a time." };
+    case "attempt": {
+      if (v.stormed) return { head: "Meteor Storm! No contract this turn", detail: `End your turn.${playable}` };
+      if (!has("declare")) return { head: "No contract to try", detail: `No open contract can be tried now: end your turn.${playable}` };
+      const optional = has("pass") ? " Or end your turn without one." : "";
+      return { head: "Declare a contract", detail: `Pick an open contract card, then reveal its minerals one tile at a time.${optional}${playable}` };
+    }
     case "reveal": {
       const c = att ? v.contracts.find((x) => x.id === att.contract) : undefined;
       const left = c && att ? c.minerals.length - att.matched.length : 0;
       return { head: `Reveal a tile for ${att?.contract ?? "the contract"}`, detail: `${left} mineral${left === 1 ? "" : "s"} still to match. Click a face-down tile to flip it for everyone.` };
     }
-    case "replace":
-      return { head: "Mismatch! Bribe a replacement?", detail: "Spend a bribe counter so the revealed tile counts as its mineral (its value stays), or give up the attempt." };
+    case "replace": {
+      const t = att?.mismatch != null ? v.tiles[att.mismatch] : null;
+      return { head: "Mismatch! Bribe a replacement?", detail: `Spend a bribe counter (2 points off your score at the end) so the revealed ${t ? tileName(t) : "tile"} counts as the counter's mineral (its value stays), or give up the attempt.` };
+    }
     case "bid-up-window":
-      return { head: `Bid up ${cur}'s contract?`, detail: `${cur} has matched ${att?.contract ?? "a contract"}. Spend a counter of one of its minerals: ${cur} must then reveal that mineral too or fail. If they fail, your counter stays unspent.` };
+      return { head: `Bid up ${cur}'s contract?`, detail: `${cur} has matched ${att?.contract ?? "a contract"}. Spend a counter of one of its minerals: ${cur} must then reveal that mineral too or fail. If they fail, your counter stays unspent; if they succeed, it is spent (−2 points for you).` };
     case "bid-up-reveal": {
-      const m = att?.bid ? att.bid.bribe.split("-")[1] ?? "" : "";
+      const m = att?.bid ? bribeMineral(v, att.bid.bribe) : "";
       return { head: `Bid-up: reveal ${article(kindName(m))}`, detail: `${name(att?.bid?.bidder ?? 0)} bid up. Reveal ${article(kindName(m))} (or Omnidium) tile to keep the contract.` };
     }
     case "bid-up-replace":
-      return { head: "The bid-up tile does not match", detail: "Spend your own counter of the bid mineral to replace it, or lose the contract." };
+      return { head: "The bid-up tile does not match", detail: "Spend your own counter of the bid mineral to replace it (2 points off your score at the end), or lose the contract." };
     default:
-      return { head: phaseWords(v.phase), detail: "" };
+      return { head: capital(phaseWords(v.phase)), detail: "" };
   }
+}
+
+const uniq = <T>(xs: T[]): T[] => [...new Set(xs)];
+const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+const handKind = (v: MiningView, id: unknown): string => v.hands.flat().find((h) => h.id === id)?.kind ?? "an incident";
+/** The mineral a bribe counter shows (from the view's counters, never parsed from its id). */
+export const bribeMineral = (v: MiningView, id: unknown): string => v.bribes.find((b) => b.id === id)?.mineral ?? "";
+
+/** The status line of a decision (said once each time the decision changes, so it never describes an older
+ *  one): the prompt's headline for the seat to act, whom the table waits for otherwise, the verdict at the end. */
+export function statusFor(snap: Snapshot, name: (s: number) => string): string {
+  if (snap.status === "over" || asView(snap).phase === "over") return promptFor(snap, name).head;
+  if (!snap.to_act) return waitingText(snap, name);
+  return promptFor(snap, name).head;
 }
 
 /** The short phase banner text. */
@@ -366,7 +429,7 @@ export function bannerFor(snap: Snapshot, name: (s: number) => string): string {
 }
 
 /** The button label of a non-board legal entry (discards and steals get their item's name). */
-export function entryLabel(e: LegalEntry, v: MiningView, name: (s: number) => string): string {
+export function entryLabel(e: LegalEntry, v: MiningView, name: (s: number) => string, legal: LegalEntry[] = []): string {
   const a = e.action;
   const bribe = (id: unknown) => v.bribes.find((b) => b.id === id);
   switch (a.type) {
@@ -392,18 +455,19 @@ export function entryLabel(e: LegalEntry, v: MiningView, name: (s: number) => st
       }
       return `Steal ${id}`;
     }
-    case "pass": return passLabel(v.phase);
+    case "pass": return passLabel(v, legal);
     default: return e.text;
   }
 }
 
-export function passLabel(phase: string): string {
-  switch (phase) {
+/** The words of a `pass`: what declining means in this decision, given what else is offered. */
+export function passLabel(v: MiningView, legal: LegalEntry[] = []): string {
+  switch (v.phase) {
     case "pirate-window": case "meteor-window": return "Keep it (pass)";
     case "bid-up-window": return "No bid-up";
-    case "reveal-choice": return "Keep it secret";
+    case "reveal-choice": return ofType(legal, "reveal-incident").length ? "Keep it secret" : "Continue";
     case "sabotage-move": return "Don't move";
-    case "alien-move": return "Leave the alien";
+    case "alien-move": return v.alien === null ? "Keep the alien off the field" : "Leave the alien where it is";
     case "alien-steal": return "Steal nothing";
     case "replace": case "bid-up-replace": return "Give up the contract";
     case "attempt": return "End the turn (no contract)";
@@ -451,44 +515,23 @@ export function attemptSlots(v: MiningView): Slot[] {
   return slots;
 }
 
-/** One line of English for an event this viewer saw, with the seats' names. */
-export function describeEvent(ev: { type: string; [k: string]: unknown }, name: (s: number) => string): string | null {
-  const who = typeof ev["player"] === "number" ? name(ev["player"]) : "";
-  const sq = (k: string) => squareName(num(ev[k]) ?? -1);
-  const kind = typeof ev["kind"] === "string" ? ev["kind"] : "";
-  switch (ev.type) {
-    case "turn-started": return `Turn ${String(ev["turn"])}: ${who} to play.`;
-    case "rocket-moved": return `${who} moves a rocket from ${sq("frm")} to ${sq("dest")}.`;
-    case "rockets-bumped": {
-      const vs = Array.isArray(ev["victims"]) ? (ev["victims"] as number[]).map(name).join(", ") : "";
-      return `${who}'s rocket bumps ${vs} on ${sq("square")}: both go back to their shipyards.`;
-    }
-    case "rocket-bought": return `${who} buys a rocket.`;
-    case "rocket-placed": return `${who} places a rocket on the station.`;
-    case "rocket-removed": return `${who} sabotages ${name(num(ev["victim"]) ?? 0)}'s rocket on ${sq("square")}.`;
-    case "looked": {
-      const s = Array.isArray(ev["squares"]) ? (ev["squares"] as number[]).map(squareName).join(", ") : "";
-      return s ? `${who} looks secretly at ${s} (${String(ev["how"])}).` : `${who} prospects but has no rocket on a tile.`;
-    }
-    case "tile-seen": return `You see ${tileName({ kind, value: num(ev["value"]) ?? 0 })} on ${sq("square")}.`;
-    case "bribe-spent": return `${who} spends a ${kindName(String(ev["bribe"]).split("-")[1] ?? "")} counter (${String(ev["purpose"])}).`;
-    case "tile-revealed": return `${who} reveals ${tileName({ kind, value: num(ev["value"]) ?? 0 })} on ${sq("square")}.`;
-    case "rockets-to-station": return `Rockets on ${sq("square")} return to the station.`;
-    case "incident-taken": return `${who} takes ${kindName(kind)}.`;
-    case "incident-discarded": {
-      const t = num(ev["target"]);
-      return `${who} plays ${kindName(kind)}${t !== null ? ` against ${name(t)}` : ""}.`;
-    }
-    case "alien-encounter": return `${who} uncovers Alien Encounter #${String(ev["number"])} on ${sq("square")}!`;
-    case "alien-moved": return `${who} moves the alien to ${sq("square")}.`;
-    case "stolen": return `${name(num(ev["thief"]) ?? 0)} steals ${String(ev["item"])} from ${name(num(ev["victim"]) ?? 0)}.`;
-    case "contract-declared": return `${who} declares contract ${String(ev["contract"])}.`;
-    case "mineral-replaced": return `${who} bribes: the tile on ${sq("square")} counts as ${kindName(String(ev["mineral"]))}.`;
-    case "bid-up": return `${who} bids up with ${kindName(String(ev["mineral"]))}!`;
-    case "attempt-failed": return `${who} fails contract ${String(ev["contract"])} (${String(ev["reason"])}).`;
-    case "contract-fulfilled": return `${who} fulfils contract ${String(ev["contract"])} for ${String(ev["points"])} points.`;
-    case "game-ended": return `Game over: ${String(ev["reason"])}.`;
-    case "passed": return null;
-    default: return null;
+/** The events since the viewer's last decision that changed the viewer's position (a rocket of theirs bumped or
+ *  sabotaged, something stolen from them, a Pirate Attack or Meteor Storm played on them, the alien landed on
+ *  their rockets), in the engine's words: what the shell's "what happened" card shows before their next
+ *  decision. `alienOnMine` tells whether a square holds one of the viewer's rockets. */
+export function happenedToMe(events: LogEntry[], me: number, alienOnMine: (sq: number) => boolean): string[] {
+  const out: string[] = [];
+  for (const e of events) {
+    const ev = e.event;
+    const p = ev["player"];
+    if (p === me) continue;
+    const hit =
+      (ev.type === "rockets-bumped" && Array.isArray(ev["victims"]) && (ev["victims"] as unknown[]).includes(me))
+      || (ev.type === "rocket-removed" && ev["victim"] === me)
+      || (ev.type === "stolen" && ev["victim"] === me)
+      || (ev.type === "incident-discarded" && ev["target"] === me)
+      || (ev.type === "alien-moved" && typeof ev["square"] === "number" && alienOnMine(ev["square"]));
+    if (hit) out.push(e.text.endsWith(".") ? e.text : `${e.text}.`);
   }
+  return out;
 }

@@ -15,10 +15,11 @@
 import type { GameScreen, LegalEntry, LogEntry, ScreenHost, Snapshot } from "../shell/screen";
 import { MiningBoard, type Marks } from "./boardCanvas";
 import { MINING_CSS } from "./css";
+import { type MiningGuideStep, miningGuide } from "./guide";
 import { miningHelp } from "./help";
 import {
-  GRID, STATION, type MiningComponents, type MiningView, asView, bannerFor, clickSquare, describeEvent, entryLabel, kindName, moveLabel,
-  moveSources, ofType, promptFor, squareName, squaresOf, targetSquare, tileName,
+  GRID, STATION, type MiningComponents, type MiningView, asView, bannerFor, clickSquare, entryLabel, happenedToMe, kindName, moveLabel,
+  moveSources, ofType, promptFor, seenLabel, squareName, squaresOf, statusFor, targetSquare, tileName,
 } from "./model";
 import { type PanelContext, attemptPanel, chip, contractsPanel, el, sheet, standingsPanel } from "./sheets";
 
@@ -33,7 +34,6 @@ export class MiningScreen implements GameScreen {
   private canvas!: HTMLCanvasElement;
   private readout!: HTMLElement;
   private side!: HTMLElement;
-  private live!: HTMLElement;
   private snap: Snapshot | null = null;
   private selected: number | null = null;
   private cursor: number = STATION;
@@ -68,13 +68,11 @@ export class MiningScreen implements GameScreen {
     this.canvas.tabIndex = 0;
     this.canvas.setAttribute("role", "application");
     this.canvas.setAttribute("aria-label", "The asteroid field, 7 by 7 with the station in the centre. Arrow keys move the cursor, Enter acts on the square.");
-    this.readout = el("div", "mn-readout", "Point at a square (or focus the field and use the arrow keys) to read it.");
+    this.readout = el("div", "mn-readout", "Point at or tap a square (or focus the field and use the arrow keys) to read it.");
     this.readout.setAttribute("aria-live", "polite");
     wrap.append(this.canvas, this.readout);
     this.side = el("div", "mn-side");
-    this.live = el("div", "mn-sr");
-    this.live.setAttribute("aria-live", "polite");
-    this.root.append(wrap, this.side, this.live);
+    this.root.append(wrap, this.side);
     root.appendChild(this.root);
     this.board = new MiningBoard(this.canvas);
     this.attachPointer();
@@ -114,11 +112,13 @@ export class MiningScreen implements GameScreen {
       if (v.phase !== "action" && v.phase !== "moving") this.selected = null;
     }
     this.narrate(newEvents);
+    this.noteWhatHappened(prev, snapshot, newEvents);
     const touched = touchedSquares(newEvents);
     if (touched.size) this.recent = { squares: touched, t0: performance.now() };
-    if (snapshot.to_act && !this.lastToAct) {
-      this.host.sound("turn");
-      this.host.say(promptFor(snapshot, (s) => this.name(s)).head);
+    if (snapshot.to_act && !this.lastToAct) this.host.sound("turn");
+    // the status line describes the current decision: said again whenever the decision changes
+    if (!prev || prev.step !== snapshot.step || prev.status !== snapshot.status || prev.to_act !== snapshot.to_act) {
+      this.host.say(statusFor(snapshot, (s) => this.name(s)));
     }
     if (snapshot.status === "over" && prev && prev.status !== "over") {
       const me = snapshot.seat;
@@ -150,25 +150,44 @@ export class MiningScreen implements GameScreen {
     return bannerFor(snapshot, (s) => this.name(s));
   }
 
+  /** The first-game guide (the shell offers it on a first mining match and from the help). */
+  guide(): MiningGuideStep[] {
+    return miningGuide();
+  }
+
   help(): HTMLElement {
     const v = this.snap ? asView(this.snap) : null;
     return miningHelp(v, this.comps);
   }
 
+  /** A seat's name as every text of the match says it (the snapshot's names, else the host's), "(you)" after
+   *  the viewer's own: "Ben (you)", never a bare "You" in the middle of a sentence. */
   private name(seat: number): string {
     const me = this.snap?.seat;
-    const n = this.host ? this.host.seatName(seat) : `Player ${seat + 1}`;
-    return me === seat && !/\byou\b/i.test(n) ? `${n} (you)` : n;
+    const named = this.snap?.names?.[seat];
+    const n = named ?? (this.host ? this.host.seatName(seat) : `Player ${seat + 1}`);
+    if (me !== seat) return n;
+    return /^you$/i.test(n) ? "You" : /\byou\b/i.test(n) ? n : `${n} (you)`;
   }
 
+  /** Events since this seat's last decision; when the next one comes, those that changed its position are
+   *  shown on the shell's "what happened" card first (so no key meant for the card acts on the decision). */
+  private waited: LogEntry[] = [];
+
+  private noteWhatHappened(prev: Snapshot | null, snap: Snapshot, events: LogEntry[]): void {
+    const me = snap.seat;
+    if (me === null || !this.host.acknowledge) return;
+    if (prev && prev.to_act && prev.step !== snap.step) this.waited = [];
+    this.waited.push(...events);
+    if (!snap.to_act || (prev && prev.to_act) || snap.status === "over") return;
+    const v = asView(snap);
+    const lines = happenedToMe(this.waited, me, (sq) => (v.rockets[me]?.[sq] ?? 0) > 0);
+    this.waited = [];
+    if (lines.length) void this.host.acknowledge("While you waited", lines);
+  }
+
+  /** A sound for the newest event (its words are the engine's, read out by the shell's narrator). */
   private narrate(events: LogEntry[]): void {
-    const lines: string[] = [];
-    for (const e of events) {
-      const t = describeEvent(e.event, (s) => this.name(s));
-      if (t && e.event.type !== "turn-started") lines.push(t);
-    }
-    if (!lines.length) return;
-    this.live.textContent = lines.slice(-4).join(" ");
     const last = events[events.length - 1]?.event.type;
     if (last === "contract-fulfilled") this.host.sound("win");
     else if (last === "attempt-failed") this.host.sound("error");
@@ -185,6 +204,7 @@ export class MiningScreen implements GameScreen {
 
   private marks(): Marks {
     const targets = new Map<number, string | null>();
+    const chances = new Map<number, number>();
     const attempt = new Map<number, boolean>();
     const s = this.snap;
     if (s) {
@@ -201,6 +221,8 @@ export class MiningScreen implements GameScreen {
             const sq = targetSquare(e);
             if (sq === null) continue;
             targets.set(sq, noteLabel(e));
+            const chance = e.note?.["chance"];
+            if (typeof chance === "number") chances.set(sq, chance);
           }
         }
       }
@@ -216,8 +238,10 @@ export class MiningScreen implements GameScreen {
       for (const sq of this.recent.squares) recent.set(sq, alpha);
     }
     return {
-      targets, attempt, recent, selected: this.selected, cursor: this.cursorShown ? this.cursor : null, hover: this.hover,
+      targets, chances, attempt, recent, selected: this.selected, cursor: this.cursorShown ? this.cursor : null, hover: this.hover,
       drag: this.drag && this.drag.moved ? { from: this.drag.from, x: this.drag.x, y: this.drag.y } : null,
+      // the full view of a replay shows every face: no label on each (the dashed frame says face down)
+      seenLabel: s ? seenLabel(s, (p) => this.name(p)).replace(/^face down$/, "") : "you saw",
     };
   }
 
@@ -292,6 +316,7 @@ export class MiningScreen implements GameScreen {
       if (sq !== null) {
         this.cursor = sq;
         this.cursorShown = false;
+        this.describe(sq); // a tap has no hover: the readout follows the square tapped
         this.activate(sq);
       }
     });
@@ -374,7 +399,7 @@ export class MiningScreen implements GameScreen {
     const s = this.snap;
     if (!s) return;
     if (this.pending) { this.host.say("Wait: your last choice is on its way to the server.", "warn"); return; }
-    const res = clickSquare(s, sq, this.selected);
+    const res = clickSquare(s, sq, this.selected, (p) => this.name(p));
     const name = (p: number) => this.name(p);
     switch (res.kind) {
       case "select":
@@ -387,6 +412,9 @@ export class MiningScreen implements GameScreen {
         this.host.say("Rocket deselected.");
         break;
       case "refuse":
+        // over or watching, a click or tap only reads the square (the readout): no warning, no error sound
+        if (s.status === "over") break;
+        if (s.seat === null) { this.host.say(res.why); break; }
         this.host.say(res.why, "warn");
         this.host.sound("error");
         break;
@@ -448,7 +476,12 @@ export class MiningScreen implements GameScreen {
     if (e.status === "station") parts.push("the space station");
     else if (e.status === "empty") parts.push("empty (tile collected)");
     else if (e.status === "face_down") {
-      if (e.tile) parts.push(`${e.public ? "face-down, known to all" : "face-down, you saw"}: ${tileName(e.tile)}`);
+      if (e.tile) {
+        const seen = seenLabel(s, (p) => this.name(p));
+        const how = e.public ? "face-down, public (known to all)"
+          : seen === "face down" ? "face-down (every tile is shown in this replay)" : `face-down, ${seen}`;
+        parts.push(`${how}: ${tileName(e.tile)}`);
+      }
       else parts.push("face-down tile");
     } else if (e.tile) parts.push(`${e.status === "revealed" ? "revealed" : "face-up"}: ${tileName(e.tile)}`);
     if (e.looked_by.length) parts.push(`looked at by ${e.looked_by.map((p) => this.name(p)).join(", ")}`);
@@ -539,7 +572,7 @@ export class MiningScreen implements GameScreen {
       const t = e.action.type;
       const cls = t === "pass" && (v.phase === "replace" || v.phase === "bid-up-replace") ? "mn-warn" : t === "pass" ? "" : "mn-primary";
       const key = `act-${t}-${String(e.action["bribe"] ?? e.action["item"] ?? e.action["incident"] ?? "")}`;
-      row.append(this.button(e, entryLabel(e, v, name), key, cls, hot++));
+      row.append(this.button(e, entryLabel(e, v, name, s.legal), key, cls, hot++));
     }
     if (surveys.length) {
       const b = el("button", "mn-btn mn-primary");
@@ -558,7 +591,7 @@ export class MiningScreen implements GameScreen {
     }
     const chance = s.legal.map((e) => e.note?.["chance"]).find((x) => typeof x === "number");
     if (typeof chance === "number") {
-      p.append(el("p", undefined, `Any tile you have not seen counts with a chance of ${Math.round(chance * 100)}%. Tiles you know are marked fits / no.`));
+      p.append(el("p", undefined, `Each tile shows its chance to count: ${Math.round(chance * 100)}% for any tile you have not seen; tiles you know say fits or no.`));
     }
     if (ofType(s.legal, "declare").length) p.append(el("p", undefined, "Pick a contract card below (the ones you can already complete from tiles you know are marked ✓ known)."));
     const steals = ofType(s.legal, "steal");
@@ -606,7 +639,7 @@ export class MiningScreen implements GameScreen {
     }
     for (const [victim, list] of byVictim) {
       const r = el("div", "mn-row");
-      r.append(el("span", "mn-lbl", `${this.host.seatName(victim)}:`));
+      r.append(el("span", "mn-lbl", `${this.name(victim)}:`));
       for (const e of list) {
         const id = String(e.action["item"]);
         const b = v.bribes.find((x) => x.id === id);

@@ -7,7 +7,7 @@
  */
 import type { LegalEntry, Snapshot } from "../shell/screen";
 import {
-  INCIDENT_TEXT, type MiningView, article, attemptSlots, isMineral, kindName, ofType, squareName, standings, tileName,
+  INCIDENT_TEXT, type MiningView, article, bribeMineral, attemptSlots, isMineral, kindName, ofType, squareName, standings, tileName,
 } from "./model";
 import { kindStyle, playerColour } from "./style";
 
@@ -48,7 +48,9 @@ export function attemptPanel(ctx: PanelContext, v: MiningView): HTMLElement {
     const d = el("div", `mn-slot${sl.square !== null ? " mn-filled" : ""}`);
     d.append(chip(sl.mineral));
     const tile = sl.square !== null ? v.tiles[sl.square] : null;
-    d.append(el("div", undefined, sl.square === null ? "to find" : `${squareName(sl.square)}${tile ? `: ${tileName(tile)}` : ""}${sl.wild ? " (wild)" : ""}`));
+    // a tile counted as another mineral than its own: wild Omnidium, or a bribed replacement
+    const bribed = tile && !sl.wild && tile.kind !== sl.mineral && tile.kind !== "omnidium" ? ` (bribed: counts as ${kindName(sl.mineral)})` : "";
+    d.append(el("div", undefined, sl.square === null ? "to find" : `${squareName(sl.square)}${tile ? `: ${tileName(tile)}` : ""}${sl.wild ? " (wild)" : ""}${bribed}`));
     slots.append(d);
   }
   p.append(slots);
@@ -57,7 +59,7 @@ export function attemptPanel(ctx: PanelContext, v: MiningView): HTMLElement {
     p.append(el("p", undefined, `Mismatch on ${squareName(att.mismatch)}${t ? `: ${tileName(t)}` : ""}.`));
   }
   if (att.bid) {
-    const m = att.bid.bribe.split("-")[1] ?? "";
+    const m = bribeMineral(v, att.bid.bribe);
     p.append(el("p", undefined, `${ctx.name(att.bid.bidder)} bid up with ${kindName(m)}: ${article(kindName(m))} (or Omnidium) tile must be revealed too.`));
   }
   return p;

@@ -15,7 +15,8 @@ export const MINERAL_STYLE: Record<string, { fill: string; ink: string; code: st
   omnidium: { fill: "#e9e6f5", ink: "#3a2a66", code: "O" },
 };
 export const INCIDENT_STYLE: Record<string, { fill: string; ink: string; code: string }> = {
-  alien_encounter: { fill: "#3bd16f", ink: "#04210e", code: "AL" },
+  // dark violet with pink: never the green of the alien token (BOARD.alien)
+  alien_encounter: { fill: "#331446", ink: "#ffb3ec", code: "AE" },
   mineral_scan: { fill: "#7b5ad6", ink: "#fff", code: "MS" },
   sabotage: { fill: "#8a2d2d", ink: "#fff", code: "SB" },
   rocket_acquisition: { fill: "#5a7490", ink: "#fff", code: "RA" },

@@ -13,6 +13,8 @@ const fixtures = JSON.parse(document.getElementById("fixtures")!.textContent!) a
 const names = ["Ann", "Ben", "Cleo", "Dev"];
 const submitted: LegalEntry["action"][] = [];
 const said: string[] = [];
+/** The "what happened" cards the screen asked the host to show. */
+const acknowledged: { title: string; lines: string[] }[] = [];
 const status = document.getElementById("status")!;
 /** When the test exposes `pySubmit` (a Python Session behind the page), a submission is played for real and
  *  the next snapshot (after the bots' turns) comes back. */
@@ -30,6 +32,7 @@ const host: ScreenHost = {
   sound: () => {},
   board: async () => null,
   seatName: (s) => names[s] ?? `Player ${s + 1}`,
+  acknowledge: async (title, lines) => { acknowledged.push({ title, lines }); },
 };
 const screen = new MiningScreen();
 screen.mount(document.getElementById("root")!, host);
@@ -49,5 +52,10 @@ function help(): void {
   screen.update(snap, []);
   banner.textContent = screen.phase(snap);
 };
-(window as unknown as Record<string, unknown>)["harness"] = { show, help, submitted, said, labels: fixtures.map((f) => f.label) };
+/** Show a snapshot with the events new to it (as the shell does). */
+function feed(snap: Snapshot, events: LogEntry[]): void {
+  screen.update(snap, events);
+  banner.textContent = screen.phase(snap);
+}
+(window as unknown as Record<string, unknown>)["harness"] = { show, help, feed, submitted, said, acknowledged, labels: fixtures.map((f) => f.label) };
 document.documentElement.dataset["ready"] = "true";

@@ -8,13 +8,14 @@ and rulings: ``shared/design/mining.md`` sections 1.4 and 1.5 (every ruling is a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from deltav.core.errors import StateError
-from deltav.core.protocol import Game, Option, ScenarioInfo, register_game
+from deltav.core.errors import OptionError, ScenarioError, StateError
+from deltav.core.protocol import Describer, Game, Option, ScenarioInfo, generic_text, register_game
 from deltav.core.rng import Rng
-from deltav.games.mining import annotate
+from deltav.games.mining import annotate, summary
+from deltav.games.mining import briefing as brief
 from deltav.games.mining import scenarios as scen
 from deltav.games.mining import text as txt
 from deltav.games.mining.config import Config
@@ -96,14 +97,36 @@ class MiningGame(Game):
         return determinize(view, player, rng)
 
     @classmethod
-    def describe_value(cls, v: Any) -> str:
-        """English for an action or event (``text.py``), falling back to the generic form."""
+    def describer(cls, options: Mapping[str, Any] | None, names: Sequence[str] | None = None) -> Describer:
+        """The text of every action and event of one match (``text.Words``): players by ``names`` (None: "Player
+        1", ...), tiles, minerals and counters by the rulebook's names, from the match's components (read from
+        ``options``; when they cannot be read, tile ids go unnamed). Falls back to the generic form."""
         try:
-            obj = v.to_json() if hasattr(v, "to_json") else dict(v)
-            line = txt.text(obj)
-        except (KeyError, TypeError, ValueError):
-            line = None
-        return line if line is not None else super().describe_value(v)
+            cfg = cls.config(options) if options is not None else None
+        except (ScenarioError, StateError, OptionError, ValueError, OSError):
+            cfg = None
+        words = txt.Words(cfg, names)
+
+        def describe(v: Any) -> str:
+            try:
+                obj = v.to_json() if hasattr(v, "to_json") else dict(v)
+                line = words(obj)
+            except (KeyError, TypeError, ValueError, AttributeError):
+                line = None
+            return line if line is not None else generic_text(cls, v)
+
+        return describe
+
+    @classmethod
+    def match_summary(cls, state: MiningState, events, names: Sequence[str] | None = None) -> dict:
+        """The rulebook's scoring with its tie-breaks, statistics per player and notes (``summary.py``)."""
+        return summary.match_summary(state, events, names)
+
+    @classmethod
+    def briefing(cls, options: Mapping[str, Any] | None, seat: int | None = None,
+                 names: Sequence[str] | None = None) -> dict:
+        """What a turn is, what each player starts with and what wins, for these options (``briefing.py``)."""
+        return brief.briefing(cls, options, seat, names)
 
     @classmethod
     def annotate_legal(cls, state: MiningState, player: int, actions, view=None) -> list[dict | None] | None:
