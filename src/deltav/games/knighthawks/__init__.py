@@ -7,7 +7,8 @@ JSON forms. This module registers the game; the rules live in the sibling module
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from deltav.core.errors import OptionError, ScenarioError
@@ -125,17 +126,37 @@ class KnightHawks(Game):
         return KHState.from_json(validate(obj))
 
     @classmethod
-    def describe_value(cls, v) -> str:
-        from deltav.games.knighthawks.text import describe
+    def describer(cls, options: Mapping[str, Any] | None = None, names: Sequence[str] | None = None):
+        """The one function writing the text of every action and event of a match (text.py): ships by name
+        and class from the scenario, players by ``names`` (None: "Player 1", "Player 2")."""
+        from deltav.games.knighthawks import text
 
-        obj = v.to_json() if hasattr(v, "to_json") else dict(v)
         try:
-            text = describe(obj)
-        except (TypeError, KeyError, IndexError, AttributeError):
-            text = None  # a malformed value: the generic wording
-        if text is None:
-            return super().describe_value(obj)
-        return (f"(to {obj['to']}) " if obj.get("to") else "") + text
+            opts = cls.resolve_options(options or {})
+            key = json.dumps(opts, sort_keys=True, default=str)
+        except (OptionError, ScenarioError, TypeError, ValueError):
+            opts, key = None, "?"
+        facts = text.facts_for(lambda: _scenario_for(opts) if opts is not None else None, key)
+        return text.Describer(facts, names)
+
+    @classmethod
+    def describe_value(cls, v, names: Sequence[str] | None = None) -> str:
+        return cls.describer({}, names)(v)
+
+    @classmethod
+    def match_summary(cls, state, events, names: Sequence[str] | None = None) -> dict:
+        """The finished match's victory points, objective and statistics per side (summary.py)."""
+        from deltav.games.knighthawks.summary import match_summary
+
+        return match_summary(state, events, names)
+
+    @classmethod
+    def briefing(cls, options: Mapping[str, Any] | None, seat: int | None, names: Sequence[str] | None = None) -> dict:
+        """The scenario's briefing for ``seat`` (briefing.py): objective, each side's ships and goal, what wins."""
+        from deltav.games.knighthawks.briefing import briefing
+
+        opts = cls.resolve_options(options or {})
+        return briefing(_scenario_for(opts), opts.get("turn_limit") or _scenario_for(opts).turn_limit, seat, names)
 
     @classmethod
     def determinize(cls, view: Mapping, player: int, rng: Rng) -> KHState:
