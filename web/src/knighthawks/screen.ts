@@ -12,8 +12,9 @@ import { typingInField } from "../shell/input";
 import { helpSection } from "./help";
 import { COLOUR, HexMap, type Marker, type Overlay } from "./map";
 import {
-  type Choice, type Controls, FACINGS, groupLegal, type Hex, hexEq, type KHBoard, type KHShip, type KHView,
-  phaseText, repairName, reportLine, shipName, shipsWithChoices, sideOf, stepAt, stepTarget, TURN_WORDS,
+  type Choice, type Controls, endsMasking, FACINGS, groupLegal, type Hex, hexEq, type KHBoard, type KHShip, type KHView,
+  hexDistance, phaseText, repairName, reportLine, shipName, shipsWithChoices, sideName, sideOf, stepAt, stepTarget,
+  TURN_WORDS,
   WEAPON_NAMES,
 } from "./model";
 import { fleetList, shipSheet } from "./sheet";
@@ -50,6 +51,8 @@ export class KnightHawksScreen implements GameScreen {
   private repairSel = 0;
   private blockSel = new Map<string, number>();
   private evade = false;
+  /** A choice that ends a masking screen, pressed once: the second press takes it. */
+  private armed: number | null = null;
   private els!: { phase: HTMLElement; controls: HTMLElement; fleet: HTMLElement; sheet: HTMLElement;
     report: HTMLOListElement; readout: HTMLElement };
 
@@ -108,7 +111,7 @@ export class KnightHawksScreen implements GameScreen {
 
   phase(s: Snapshot): string {
     const v = s.view as unknown as KHView;
-    return phaseText(v, s.seat, s.to_act);
+    return phaseText(v, s.seat, s.to_act, (p) => this.host?.seatName(p) ?? v.sides[p] ?? "?");
   }
 
   help(): HTMLElement {
@@ -120,6 +123,7 @@ export class KnightHawksScreen implements GameScreen {
     this.view = snapshot.view as unknown as KHView;
     this.ctl = groupLegal(snapshot.to_act ? snapshot.legal : []);
     this.busy = false;
+    this.armed = null;
     const v = this.view;
     if (v.plotting && snapshot.to_act) this.selected = v.plotting[0];
     else {
@@ -136,16 +140,18 @@ export class KnightHawksScreen implements GameScreen {
       if (snapshot.to_act) this.host.sound("turn");
     }
     const turnKey = `${v.turn}/${v.half}`;
+    this.map?.setView(v); // before framing: the map's size and edges come from the view
     if (this.map && (turnKey !== this.lastTurn || !this.map.hasFitted)) {
       this.lastTurn = turnKey;
-      this.frameShips(!this.map.hasFitted);
+      const first = !this.map.hasFitted;
+      this.frameShips(first, !first);
     }
     if (this.map) {
       this.render();
       if (v.plotting && snapshot.to_act && this.plotFocus !== v.plotting[0]) {
         this.plotFocus = v.plotting[0];
         const sh = this.ship(v.plotting[0]);
-        if (sh && (!this.map.onScreen(sh.hex, 80) || this.map.camera.target.zoom < 22)) this.map.focus(sh.hex, 22);
+        if (sh && (!this.map.onScreen(sh.hex, 80) || this.map.camera.target.zoom < 15)) this.map.focus(sh.hex, 15);
       } else if (!v.plotting) this.plotFocus = null;
     }
   }
@@ -160,24 +166,30 @@ export class KnightHawksScreen implements GameScreen {
       el("span", "kh-score", `Turn ${Math.min(v.turn, v.turn_limit)}/${v.turn_limit} · ${v.sides[0]} ${v.scores[0]} : ${v.scores[1]} ${v.sides[1]}`),
     );
     this.renderControls();
-    this.els.fleet.replaceChildren(fleetList(v, this.selected, (id) => this.select(id)));
+    this.els.fleet.replaceChildren(fleetList(v, this.selected, (id) => this.select(id), (p) => this.host.seatName(p)));
     const sel = v.ships.find((x) => x.id === this.selected);
     this.els.sheet.replaceChildren(...(sel ? [shipSheet(sel, v)] : []));
     this.map.setOverlay(this.overlay());
   }
 
-  /** Frame the ships in play (the view at the start and the start of each of your turns). */
-  private frameShips(instant = false): void {
+  /** The view at the start and at each side turn: the whole map when it fits the canvas legibly (the edges, the
+   *  exit and every ship in sight), else the ships in play (a phone). At a new side turn the camera moves only
+   *  when a ship in play is out of sight, so a player's own zoom stays while it shows everything. */
+  private frameShips(instant = false, onlyIfHidden = false, shipsOnly = false): void {
     const v = this.view;
     if (!v) return;
     const active = v.ships.filter((s) => s.status === "active");
+    if (onlyIfHidden && active.every((s) => this.map.onScreen(s.hex, 24))) return;
+    if (!shipsOnly && this.map.fitZoom() >= 11) {
+      this.map.fit(instant);
+      return;
+    }
     const seat = this.snap?.seat ?? null;
     const own = seat === null ? [] : active.filter((s) => s.owner === seat);
-    const dist = (a: Hex, b: Hex): number => Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1]), Math.abs(a[0] + a[1] - b[0] - b[1]));
     // your ships and the enemies near them (all ships for a spectator), and the planets among them
-    const near = own.length ? active.filter((s) => s.owner === seat || own.some((o) => dist(o.hex, s.hex) <= 8)) : active;
+    const near = own.length ? active.filter((s) => s.owner === seat || own.some((o) => hexDistance(o.hex, s.hex) <= 8)) : active;
     const hexes = near.map((s) => s.hex);
-    for (const [, p] of v.map.planets) if (near.some((s) => dist(s.hex, p) <= 6)) hexes.push(p);
+    for (const [, p] of v.map.planets) if (near.some((s) => hexDistance(s.hex, p) <= 6)) hexes.push(p);
     this.map.frame(hexes, 4, instant);
   }
 
@@ -204,6 +216,11 @@ export class KnightHawksScreen implements GameScreen {
     if (c) {
       b.dataset.legal = String(c.index);
       b.addEventListener("click", () => this.act(c));
+      if (this.view && endsMasking(c, this.view)) {
+        b.classList.add("kh-masking");
+        b.append(el("small", "kh-risk", this.armed === c.index ? "again: ends masking screen" : "ends masking screen"));
+        b.title = `${b.title ? `${b.title}; ` : ""}ends the masking screen`;
+      }
     } else b.disabled = true;
     return b;
   }
@@ -213,6 +230,15 @@ export class KnightHawksScreen implements GameScreen {
       this.host.say("Waiting for the server to accept the last order.", "info");
       return;
     }
+    if (this.view && endsMasking(c, this.view) && this.armed !== c.index) {
+      this.armed = c.index;
+      const sid = c.entry.action.type === "step" ? this.view.plotting?.[0] ?? "" : String(c.entry.action.ship);
+      this.host.say(`That ends ${shipName(this.view, sid)}'s masking screen (the charge is lost): press it again to confirm.`, "warn");
+      this.host.sound("error");
+      this.render();
+      return;
+    }
+    this.armed = null;
     this.busy = true;
     this.host.sound("confirm");
     this.host.submit(c.entry.action).catch((err: unknown) => {
@@ -232,11 +258,14 @@ export class KnightHawksScreen implements GameScreen {
     if (s.status === "over" || v.stage === "over") {
       const r = s.result;
       const won = r && s.seat !== null && r.winners.includes(s.seat);
-      box.append(el("p", `kh-result ${won ? "won" : ""}`, r ? `${r.winners.map((w) => v.sides[w]).join(", ") || "Nobody"} won${r.reason ? `: ${r.reason}` : ""}` : "Game over"));
+      const names = r?.winners.map((w) => (w === s.seat ? "You" : sideName(v, w, (p) => this.host.seatName(p)))) ?? [];
+      box.append(el("p", `kh-result ${won ? "won" : ""}`, r ? `${names.join(" and ") || "Nobody"} won${r.reason ? `: ${r.reason}` : ""}` : "Game over"));
       return;
     }
     if (!s.to_act) {
-      const who = s.seat === null ? "You are watching." : `Waiting for ${v.sides[v.stage === "repair" ? v.repair_player : v.mover] ?? "the other side"}…`;
+      const p = v.stage === "repair" ? v.repair_player : v.stage === "declare" && v.fire_mode === "def" ? 1 - v.mover
+        : v.stage === "intercept" ? 1 - v.mover : v.mover;
+      const who = s.seat === null ? "You are watching." : `Waiting for ${sideName(v, p, (x) => this.host.seatName(x))}…`;
       box.append(el("p", "kh-wait", who));
       return;
     }
@@ -260,6 +289,7 @@ export class KnightHawksScreen implements GameScreen {
         box.append(el("p", "kh-warn", `Navigation hit: this move must turn ${sh.navdir > 0 ? "left" : "right"} in every hex until its MR is used up.`));
       }
       if (sh?.evading) box.append(el("p", "kh-warn", "Evading: the ship must turn in each hex until its MR is used up."));
+      if (sh && sh.masking >= 99) box.append(el("p", "kh-warn kh-mask-warn", `${sh.name}'s masking screen ends if it turns: go straight on to keep it.`));
       const row = el("div", "kh-row");
       const order = [1, 0, -1];
       for (const t of order) {
@@ -284,6 +314,11 @@ export class KnightHawksScreen implements GameScreen {
     if (sel) {
       const sh = this.ship(sel);
       box.append(el("h3", "", `${shipName(v, sel)}${sh ? `: speed ${sh.speed}, facing ${FACINGS[sh.facing]}, ADF ${sh.adf}, MR ${sh.mr}` : ""}`));
+      if (sh && sh.masking > 0) {
+        box.append(el("p", "kh-warn kh-mask-warn", sh.masking >= 99
+          ? `${sh.name}'s masking screen is out: it lasts while the ship keeps its speed and heading. A new speed, a turn, a rotation, entering orbit or another screen ends it (the charge is lost).`
+          : `${sh.name}'s masking screen lasts ${sh.masking} more movement phase${sh.masking > 1 ? "s" : ""}; switching on another screen ends it.`));
+      }
       const screens = c.screens.get(sel) ?? [];
       if (screens.length) {
         const r = el("div", "kh-row");
@@ -346,7 +381,9 @@ export class KnightHawksScreen implements GameScreen {
         r.append(el("span", "kh-label", "Drop"));
         for (const ch of lays) {
           const a = ch.entry.action;
-          r.append(this.button(`${a.kind === "M" ? "mines" : "seeker"} at hex ${a.at}`, ch, "small"));
+          const at = Number(a.at);
+          const where = at === 0 ? "where it starts" : `after ${at} hex${at > 1 ? "es" : ""}`;
+          r.append(this.button(`${a.kind === "M" ? "mines" : "a seeker"} ${where}`, ch, "small"));
         }
         box.append(r);
       }
@@ -354,7 +391,11 @@ export class KnightHawksScreen implements GameScreen {
     if (c.activates.length) {
       const r = el("div", "kh-row");
       r.append(el("span", "kh-label", "Seekers"));
-      for (const ch of c.activates) r.append(this.button(`activate ${ch.entry.action.seeker}`, ch, "small"));
+      c.activates.forEach((ch, i) => {
+        const b = this.button(`activate seeker ${i + 1}`, ch, "small");
+        b.title = "the seeker marked on the map with this number";
+        r.append(b);
+      });
       box.append(r);
     }
     if (plottedOwn.length) {
@@ -390,9 +431,8 @@ export class KnightHawksScreen implements GameScreen {
     if (this.weaponSel >= list.length) this.weaponSel = 0;
     if (v.declared.length) {
       const ul = el("ul", "kh-plotted");
-      for (const [sid, w, tid] of v.declared) {
-        const sh = this.ship(sid);
-        ul.append(el("li", "", `✓ ${shipName(v, sid)} ${sh?.weapons[w]?.[0] ?? w} → ${shipName(v, tid)}`));
+      for (const [sid, , code, tid] of v.declared) {
+        ul.append(el("li", "", `✓ ${shipName(v, sid)}'s ${WEAPON_NAMES[code] ?? code} → ${shipName(v, tid)}`));
       }
       box.append(ul);
     }
@@ -548,16 +588,10 @@ export class KnightHawksScreen implements GameScreen {
         if (h) o.markers.push({ hex: h, label: ch.entry.action.kind === "M" ? "M" : "S", kind: "target" });
       }
     }
-    if (c.endMovement) {
-      const paths = note(c.endMovement).paths as Record<string, Hex[]> | undefined;
-      if (paths) o.plans = Object.values(paths);
-    }
-    if (this.selected) {
-      for (const ch of c.lays.get(this.selected) ?? []) {
-        const h = note(ch).hex as Hex | undefined;
-        if (h) o.markers.push({ hex: h, label: ch.entry.action.kind === "M" ? "M" : "S", kind: "target" });
-      }
-    }
+    c.activates.forEach((ch, i) => {
+      const t = v.mines.find((m) => m[0] === ch.entry.action.seeker);
+      if (t) o.markers.push({ hex: t[3], label: `seeker ${i + 1}`, kind: "target" });
+    });
     if (v.stage === "declare") {
       const list = this.weaponList(c);
       const cur = list[this.weaponSel];
@@ -571,7 +605,7 @@ export class KnightHawksScreen implements GameScreen {
         const h = cur[2][this.targetSel] ? (note(cur[2][this.targetSel]!).hex as Hex | undefined) : undefined;
         if (firer && tg) o.lines.push({ a: firer.hex, b: h ?? tg.hex, colour: "#ffe066", dash: true });
       }
-      for (const [sid, , tid] of v.declared) {
+      for (const [sid, , , tid] of v.declared) {
         const a = this.ship(sid);
         const b = this.ship(tid);
         if (a && b) o.lines.push({ a: a.hex, b: b.hex, colour: COLOUR.own });
@@ -604,24 +638,28 @@ export class KnightHawksScreen implements GameScreen {
   }
 
   // --- the combat report ----------------------------------------------------------------------------------
+  /** New events into the combat report, oldest first (an attack, then the damage it did, then the next
+   *  attack); the list follows the newest line unless the player scrolled up to read. */
   private addReport(events: LogEntry[]): void {
     if (!this.view || !this.els) return;
+    const list = this.els.report;
+    const follow = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
     let spoken = 0;
     for (const e of events) {
-      const line = reportLine(e.event, this.view);
-      if (!line) {
-        if (e.event.type === "game_over") this.host.sound(this.snap?.seat !== null && (e.event.winners as number[] | undefined)?.includes(this.snap!.seat!) ? "win" : "lose");
-        continue;
+      if (e.event.type === "game_over") {
+        this.host.sound(this.snap?.seat !== null && (e.event.winners as number[] | undefined)?.includes(this.snap!.seat!) ? "win" : "lose");
       }
-      const li = el("li", `kh-${line.kind}`, line.text);
-      this.els.report.prepend(li);
+      const line = reportLine(e);
+      if (!line) continue;
+      list.append(el("li", `kh-${line.kind}`, line.text));
       if (e.event.type === "attack") this.host.sound(line.kind === "hit" ? "hit" : "fire");
       if (spoken < 3 && (line.kind === "hit" || line.kind === "damage" || line.kind === "bad")) {
         this.host.say(line.text, "info");
         spoken++;
       }
     }
-    while (this.els.report.children.length > 80) this.els.report.lastChild?.remove();
+    while (list.children.length > 120) list.firstChild?.remove();
+    if (follow) list.scrollTop = list.scrollHeight;
   }
 
   // --- map input ------------------------------------------------------------------------------------------
@@ -635,10 +673,13 @@ export class KnightHawksScreen implements GameScreen {
     const here = v.ships.filter((s) => s.status === "active" && hexEq(s.hex, h));
     const planet = v.map.planets.find(([, p]) => hexEq(p, h));
     const ring = v.map.planets.find(([, p]) => Math.max(Math.abs(p[0] - h[0]), Math.abs(p[1] - h[1]), Math.abs(p[0] + p[1] - h[0] - h[1])) === 1);
-    const parts = [`[${h[0]}, ${h[1]}]`];
-    if (planet) parts.push(`planet ${planet[0]}`);
-    else if (ring) parts.push(`gravity of ${ring[0]}`);
-    if (Math.max(Math.abs(h[0]), Math.abs(h[1]), Math.abs(h[0] + h[1])) > v.map.radius) parts.push("outside the battle");
+    const parts: string[] = [];
+    const d = hexDistance(h, [0, 0]);
+    if (planet) parts.push(`the planet ${planet[0]} (blocks movement and fire)`);
+    else if (ring) parts.push(`${ring[0]}'s gravity: a ship passing is pulled one hexside toward it; heading straight at it, it crashes`);
+    if (d > v.map.radius) parts.push("outside the battle: a ship that goes here has left it");
+    else if (d === v.map.radius) parts.push("the edge of the battle");
+    if (!parts.length && !here.length) parts.push("open space");
     for (const s of here) parts.push(`${s.name} (${v.sides[s.owner]}) speed ${s.speed} facing ${FACINGS[s.facing]}, hull ${s.hp - s.damage}/${s.hp}`);
     out.textContent = parts.join(" · ");
   }
@@ -696,7 +737,7 @@ export class KnightHawksScreen implements GameScreen {
       return true;
     }
     if (k === "z" || k === "Z") {
-      this.frameShips();
+      this.frameShips(false, false, true);
       return true;
     }
     if (!this.snap?.to_act) {

@@ -306,7 +306,7 @@ class Describer:
         g = o.get
         src = g("source")
         code = g("weapon")
-        if src in self.f.ships:
+        if not (isinstance(src, str) and src.startswith("trap-")):
             who = f"{self.ship(src)} fires its {self.weapon(code)} at {self.ship(g('target'))}"
         else:
             who = f"{self.trap(src, code if code in ('M', 'S') else None).capitalize()} attacks {self.ship(g('target'))}"
