@@ -41,7 +41,7 @@ def test_axe_on_the_lobby_and_the_setup_dialog(live_server, new_page):
     assert axe_violations(page) == []
     page.click("[data-game=tactical] .setup")
     page.wait_for_selector(".dialog-setup")
-    page.locator(".options-box summary").click()
+    page.locator(".advanced-box summary").click()
     assert axe_violations(page) == []
     page.keyboard.press("Escape")
     assert page.locator(".dialog-setup").count() == 0

@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { defaultBot, defaultSeats } from "../src/lobby/lobby";
-import { botName, optionQuery, scenarioTitle, type GameInfo } from "../src/shell/api";
+import { botName, optionQuery, scenarioTitle, seatNames, type GameInfo } from "../src/shell/api";
+import { splitRuleRef } from "../src/lobby/setup";
 import { Connection, FINAL_CLOSES, redirectUrl, socketUrl, type SocketLike } from "../src/shell/connection";
 
 const game = (over: Partial<GameInfo> = {}): GameInfo => ({
@@ -34,7 +35,9 @@ test("options become a query string; objects are left out", () => {
 
 test("bot names and scenario titles read as words", () => {
   assert.equal(botName("bot:normal"), "Normal bot");
-  assert.equal(botName("bot:ismcts:iterations=200"), "Ismcts bot");
+  assert.equal(botName("bot:ismcts:iterations=200"), "Search bot for secrets");
+  assert.equal(botName("bot:scripted-forgetful"), "Scripted forgetful bot");
+  assert.equal(botName("bot:cadet"), "Cadet bot");
   assert.equal(scenarioTitle(game(), "a"), "Alpha");
   assert.equal(scenarioTitle(game(), "zzz"), "zzz");
   assert.equal(scenarioTitle(undefined, 3), "");
@@ -87,4 +90,18 @@ test("a redirect is followed at once to the owner's URL with the same token", as
   } finally {
     c.close(); // no retry timer left behind, even when an assertion failed
   }
+});
+
+test("seat names: a person's name, a bot by its level, else Player N counted from 1; twins numbered", () => {
+  assert.deepEqual(seatNames([{ kind: "human", spec: "human", name: "ann" }, { kind: "bot", spec: "bot:hard", name: null }]), ["ann", "Hard bot"]);
+  assert.deepEqual(seatNames([{ kind: "human", spec: "human", name: null }, { kind: "human", spec: "human", name: null }]), ["Player 1", "Player 2"]);
+  assert.deepEqual(seatNames([{ kind: "bot", spec: "bot:easy" }, { kind: "bot", spec: "bot:easy" }, { kind: "human", name: "Bo" }]), ["Easy bot 1", "Easy bot 2", "Bo"]);
+  assert.deepEqual(seatNames([], ["human", "bot:normal"]), ["Player 1", "Normal bot"]);
+});
+
+test("a ruling's reference becomes a tag and its doc reads plainly", () => {
+  assert.deepEqual(splitRuleRef("ruling 4: an undetected enemy ship is absent"), { ref: "4", text: "an undetected enemy ship is absent" });
+  assert.deepEqual(splitRuleRef("G1: electron beam battery range"), { ref: "G1", text: "electron beam battery range" });
+  assert.deepEqual(splitRuleRef("1.5.2 [rulebook]: rockets move station->asteroid"), { ref: "1.5.2", text: "rockets move station->asteroid (rulebook)" });
+  assert.deepEqual(splitRuleRef("Rounds before the campaign score decides"), { ref: "", text: "Rounds before the campaign score decides" });
 });

@@ -6,7 +6,7 @@
  *
  * Owns the replay page only.
  */
-import { botName, games, room as fetchRoom, scenarioTitle, board as fetchBoard, type GameInfo } from "../shell/api";
+import { games, room as fetchRoom, scenarioTitle, seatNames, board as fetchBoard, type GameInfo } from "../shell/api";
 import { button, el, inTextField } from "../shell/dom";
 import { GenericScreen } from "../shell/generic";
 import { SEAT_COLOURS } from "../shell/match";
@@ -152,14 +152,8 @@ export async function startReplay(root: HTMLElement, code: string, match: number
   } catch {
     /* titles and names are a nicety */
   }
-  const baseName = (i: number): string => {
-    const label = snap0.seats[i] ?? "";
-    return names[i] ?? (label.startsWith("bot:") ? botName(label) : `Player ${i}`);
-  };
-  const seatName = (i: number): string => {
-    const name = baseName(i);
-    return snap0.seats.filter((_, j) => baseName(j) === name).length > 1 ? `${name} ${i}` : name;
-  };
+  const allNames = seatNames(snap0.seats.map((label, i) => ({ spec: label, kind: label.startsWith("bot:") ? "bot" : "human", name: names[i] ?? null })));
+  const seatName = (i: number): string => allNames[i] ?? `Player ${i + 1}`;
   h1.textContent = `Replay · ${gameTitle(info, snap0.game)}`;
   scen.textContent = scenarioTitle(info, snap0.options.scenario);
   document.title = `Replay ${code} · deltav`;
@@ -186,6 +180,7 @@ export async function startReplay(root: HTMLElement, code: string, match: number
     sound: (n) => sounds.play(n),
     board: () => (boardP ??= fetchBoard(snap0.game, snap0.options).catch(() => null)),
     seatName,
+    acknowledge: () => Promise.resolve(), // nobody decides in a replay: nothing to hold back
   };
   const forced = new URLSearchParams(location.search).get("screen") === "generic";
   const factory = forced ? undefined : SCREENS[snap0.game];
@@ -254,6 +249,7 @@ export async function startReplay(root: HTMLElement, code: string, match: number
       waiting.textContent = `${w.length ? `${w.map(seatName).join(" and ")} won` : "A draw"}${res.reason ? `: ${String(res.reason)}` : "."}`;
     } else waiting.textContent = a.events.length ? a.events.map((e) => e.text).join(" · ") : "";
     waiting.hidden = !waiting.textContent;
+    waiting.title = waiting.textContent;
     showLog(a.snapshot);
     slider.value = String(index);
     where.textContent = `Step ${a.step} · ${index + 1} / ${positions.length}`;

@@ -106,6 +106,8 @@ export function createRoom(req: {
   seat?: number;
   name?: string;
   seed?: number;
+  /** The turn timer (docs/server.md): seconds per move and what happens when they run out. */
+  clock?: { turn_seconds: number; on_timeout: "forfeit" | "bot" } | null;
 }): Promise<SeatGrant> {
   return call<SeatGrant>("POST", "/rooms", req);
 }
@@ -150,8 +152,47 @@ export function scenarioTitle(info: GameInfo | undefined, id: unknown): string {
   return s ? s.title : typeof id === "string" ? id : "";
 }
 
-/** A bot spec in words: "bot:normal" -> "Normal bot". */
+/** The bots a player picks by level; every other bot of the server's list is an "advanced" one. */
+export const LEVEL_BOTS = ["bot:easy", "bot:normal", "bot:hard"];
+
+/** Names and plain explanations of the bots every game has (a game's own bots get a generic line). */
+const BOT_WORDS: Record<string, [string, string]> = {
+  easy: ["Easy bot", "a gentle opponent for a first game"],
+  normal: ["Normal bot", "a fair opponent"],
+  hard: ["Hard bot", "the strongest opponent: it thinks longer before each move"],
+  random: ["Random bot", "plays any legal move at random (for testing the game, not for a real match)"],
+  mcts: ["Search bot", "tries many made-up continuations of each move and keeps the one that did best (Monte Carlo tree search); slow"],
+  ismcts: ["Search bot for secrets", "the search bot, guessing what it cannot see (information-set Monte Carlo tree search); slow"],
+  duct: ["Search bot for simultaneous turns", "the search bot for turns where everybody chooses at once (decoupled search); slow"],
+  scripted: ["Scripted bot", "this game's fixed rule-of-thumb play"],
+};
+
+/** A bot spec in words: "bot:normal" -> "Normal bot", "bot:mcts" -> "Search bot", "bot:cadet" -> "Cadet bot". */
 export function botName(spec: string): string {
   const name = spec.replace(/^bot:/, "").split(":")[0] ?? spec;
-  return `${name[0]?.toUpperCase() ?? ""}${name.slice(1)} bot`;
+  const known = BOT_WORDS[name];
+  if (known) return known[0];
+  const words = name.replace(/[-_]+/g, " ");
+  return `${words[0]?.toUpperCase() ?? ""}${words.slice(1)} bot`;
+}
+
+/** What a bot is, in a sentence a player understands. */
+export function botHelp(spec: string): string {
+  const name = spec.replace(/^bot:/, "").split(":")[0] ?? spec;
+  return BOT_WORDS[name]?.[1] ?? "one of this game's own bots, with its own way of playing";
+}
+
+/** The seats' display names, the one numbering of players every page uses: the name a person gave, a bot by its
+ *  level ("Hard bot"), else "Player N" counted from 1. Two seats of the same name (two easy bots) are told
+ *  apart by their number ("Easy bot 1", "Easy bot 2"). `labels` are the snapshot's seat labels ("human",
+ *  "bot:hard"), used when the room's seats are not known (a replay of an older match). */
+export function seatNames(seats: readonly { kind?: string; spec?: string; name?: string | null }[], labels: readonly string[] = []): string[] {
+  const n = Math.max(seats.length, labels.length);
+  const base: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const s = seats[i];
+    const spec = s?.spec ?? labels[i] ?? "";
+    base.push(s?.name ? s.name : (s ? s.kind !== "human" : spec.startsWith("bot:")) && spec ? botName(spec) : `Player ${i + 1}`);
+  }
+  return base.map((name, i) => (base.filter((x) => x === name).length > 1 ? `${name} ${i + 1}` : name));
 }

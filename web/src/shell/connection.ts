@@ -70,6 +70,8 @@ export interface ServerError {
   type?: "error";
   code: string;
   message: string;
+  /** Refused by the page itself before anything was sent (a stale decision). */
+  local?: boolean;
   rule?: string;
   field?: string;
   id?: string | number;
@@ -224,9 +226,9 @@ export class Connection {
     return this.ws !== null && this.ws.readyState === OPEN && this.status === "open";
   }
 
-  /** Submit one of `snapshot.legal[i].action` for the current step. Resolves on `accepted`, rejects with the
-   *  server's error (or `disconnected` / `no_step` when it could not be sent). */
-  submit(action: LegalEntry["action"]): Promise<{ step: number; buffered: boolean }> {
+  /** Submit one of `snapshot.legal[i].action` for `step` (default: the newest snapshot's). Resolves on
+   *  `accepted`, rejects with the server's error (or `disconnected` / `no_step` when it could not be sent). */
+  submit(action: LegalEntry["action"], step = this.step): Promise<{ step: number; buffered: boolean }> {
     if (!this.connected) {
       return Promise.reject({ code: "disconnected", message: "not connected to the server: wait for the reconnect" });
     }
@@ -234,7 +236,7 @@ export class Connection {
     const id = `c${this.nextId++}`;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.send({ type: "submit", step: this.step, action, id });
+      this.send({ type: "submit", step, action, id });
     });
   }
 

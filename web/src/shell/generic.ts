@@ -62,6 +62,10 @@ export class GenericScreen implements GameScreen {
   private snapshot: Snapshot | null = null;
   private busy = false;
   private focusIndex = 0;
+  /** `?acknowledge=1` (debugging, the shell's tests): what happened since my last choice is shown on a card
+   *  (`host.acknowledge`) before my next decision takes keys. */
+  private readonly tell = new URLSearchParams(globalThis.location?.search ?? "").get("acknowledge") === "1";
+  private happened: string[] = [];
 
   mount(root: HTMLElement, host: ScreenHost): void {
     this.host = host;
@@ -94,9 +98,16 @@ export class GenericScreen implements GameScreen {
     root.append(this.actions, view);
   }
 
-  update(snapshot: Snapshot, _newEvents: LogEntry[]): void {
+  update(snapshot: Snapshot, newEvents: LogEntry[]): void {
     const stepChanged = this.snapshot?.step !== snapshot.step;
+    const before = this.snapshot;
     this.snapshot = snapshot;
+    if (this.tell && before && snapshot.seat !== null) {
+      this.happened.push(...newEvents.map((e) => e.text));
+      if (stepChanged && snapshot.to_act && this.happened.length && this.host.acknowledge) {
+        void this.host.acknowledge("What happened", this.happened.splice(0).slice(-8));
+      }
+    }
     if (stepChanged) {
       this.busy = false;
       this.focusIndex = 0;
@@ -225,6 +236,7 @@ export class GenericScreen implements GameScreen {
       return;
     }
     this.busy = true;
+    this.happened = [];
     this.buttons().forEach((b) => (b.disabled = true));
     this.host.sound("confirm");
     this.host.submit(entry.action).then(

@@ -8,8 +8,9 @@
  *
  * Owns the page around a screen; it never looks inside a game's view and never builds an action.
  */
-import { ApiError, board as fetchBoard, botName, games, joinRoom, scenarioTitle, type GameInfo, type SeatGrant } from "./api";
+import { ApiError, board as fetchBoard, games, joinRoom, scenarioTitle, seatNames, type GameInfo, type SeatGrant } from "./api";
 import { Connection, FINAL_CLOSES, socketUrl, type ChatMessage, type RoomInfo, type ServerError, type StateMessage } from "./connection";
+import { InputGate } from "./decision";
 import { button, el, inTextField, trapFocus } from "./dom";
 import { GenericScreen } from "./generic";
 import type { GameScreen, LogEntry, ScreenHost, Snapshot } from "./screen";
@@ -40,7 +41,7 @@ declare global {
   interface Window {
     /** A handle for debugging and the browser tests (the shell's state; never a secret the page lacks). */
     deltavShell?: {
-      state: () => { step: number; status: string; seat: number | null; link: string; log: number; screen: string; match: number; toAct: boolean };
+      state: () => { step: number; status: string; seat: number | null; link: string; log: number; screen: string; match: number; toAct: boolean; acknowledging: boolean };
       sounds: Sounds;
       connection: () => Connection | null;
     };
@@ -163,13 +164,23 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
   turnBox.append(seatsBar, banner, waiting);
   root.append(head, turnBox, body, status, narrator, clockAlert, overlay);
   showMute();
+  // every key and click is tied to the decision on screen when it happened (decision.ts)
+  const gate = new InputGate(root);
 
   // ---- host: what a screen may ask of the shell ----
   const host: ScreenHost = {
-    submit: (action) => {
+    submit: (action, opts) => {
       const conn = st.conn;
       if (!conn) return Promise.reject({ code: "disconnected", message: "not connected" });
-      return conn.submit(action).then(
+      const step = gate.stepForSubmit(opts?.step);
+      if (step !== conn.step) {
+        // made for a position that is no longer the game's: never sent (it would act on a decision not seen)
+        const err: ServerError = { code: "stale_step", local: true, step,
+          message: "not sent: the game moved on since you pressed that; look at the board again." };
+        refused(err);
+        return Promise.reject(err);
+      }
+      return conn.submit(action, step).then(
         (ok) => {
           if (ok.buffered) say("Your choice is in: it is revealed when everybody has chosen.");
         },
@@ -187,6 +198,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       return boardPromise;
     },
     seatName: (seat) => seatName(seat),
+    acknowledge: (title, lines) => gate.acknowledge(title, lines),
     request: (msg) => {
       const conn = st.conn;
       if (!conn) return Promise.reject({ code: "disconnected", message: "not connected" });
@@ -203,7 +215,9 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     sounds.play("error");
     const why = err.rule ? ` (rule ${err.rule})` : err.field ? ` (field ${err.field})` : "";
     const text: Record<string, string> = {
-      stale_step: "That was for an earlier moment of the game; the board has moved on, look again.",
+      stale_step: err.local
+        ? "Not sent: the game moved on since you pressed that (a newer position came in); look at the board again."
+        : "That was for an earlier moment of the game; the board has moved on, look again.",
       not_your_turn: "It is not your move yet.",
       already_decided: "You already chose this turn.",
       game_over: "The game is over.",
@@ -218,17 +232,10 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     return chipName(seat);
   }
 
-  /** A seat's own name (the chips show it for me too, marked "(you)"); unnamed people are numbered as the
-   *  engine's log numbers them ("player 1" is seat 1). */
+  /** A seat's own name (the chips show it for me too, marked "(you)"): the room's name for the seat, a bot by
+   *  its level ("Hard bot"), an unnamed person "Player N" counted from 1, as every text of the match counts. */
   function chipName(seat: number): string {
-    const seats = st.room?.seats ?? [];
-    const s = seats[seat];
-    const base = (x: (typeof seats)[number] | undefined, i: number): string =>
-      x?.name ? x.name : x && x.kind !== "human" ? botName(x.spec) : `Player ${i}`;
-    const name = base(s, seat);
-    // two seats of the same name (two random bots) are told apart by their seat number
-    const twins = seats.filter((x, i) => base(x, i) === name).length;
-    return twins > 1 ? `${name} ${seat}` : name;
+    return seatNames(st.room?.seats ?? [], st.snapshot?.seats ?? [])[seat] ?? `Player ${seat + 1}`;
   }
 
   // ---- chrome ----
@@ -355,6 +362,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       const free = room.seats.filter((s) => s.kind === "human" && !s.taken).length;
       waiting.textContent = `Waiting for ${free} more player${free === 1 ? "" : "s"} to join: share the room code ${code} or the invite link.`;
       waiting.hidden = false;
+      waiting.title = waiting.textContent;
       return;
     }
     if (snap.status === "over") {
@@ -368,6 +376,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     else if (others.length) waiting.textContent = `Waiting for ${others.join(", ")}…`;
     else waiting.textContent = "";
     waiting.hidden = !waiting.textContent;
+    waiting.title = waiting.textContent ?? "";
   }
 
   function renderHeader(): void {
@@ -397,11 +406,22 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     }
   }
 
+  // the log follows the newest entry until the player scrolls up, and again once they scroll back to the end;
+  // a folded or hidden log (a phone, L) keeps following, so it opens at the newest entry
+  let logPinned = true;
+  const logAtEnd = (): boolean => logList.scrollTop + logList.clientHeight >= logList.scrollHeight - 8;
+  const logToEnd = (): void => {
+    if (logPinned) logList.scrollTop = logList.scrollHeight;
+  };
+  logList.addEventListener("scroll", () => {
+    if (logList.clientHeight > 0) logPinned = logAtEnd();
+  });
+  new ResizeObserver(logToEnd).observe(logList);
+
   function drawLog(): void {
     if (!logDirty) return;
     logDirty = false;
     st.log.sort((a, b) => a.step - b.step);
-    const atBottom = logList.scrollTop + logList.clientHeight >= logList.scrollHeight - 8;
     logList.replaceChildren(
       ...st.log.slice(-300).map((e) => {
         const li = el("li");
@@ -409,7 +429,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
         return li;
       }),
     );
-    if (atBottom) logList.scrollTop = logList.scrollHeight;
+    logToEnd();
   }
 
   function narrate(events: LogEntry[]): void {
@@ -424,6 +444,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     if (!snap || !st.screen) return;
     const text = st.screen.phase?.(snap) ?? new GenericScreen().phase(snap);
     banner.textContent = text;
+    banner.title = text;
     banner.dataset.mine = String(snap.to_act);
     if (text !== lastPhase) lastPhase = text;
     if (snap.to_act && !wasToAct && snap.status === "playing") sounds.play("turn");
@@ -606,13 +627,34 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     if (st.screen?.key?.(e)) e.preventDefault();
   });
 
-  chatInput.addEventListener("keydown", (e) => e.stopPropagation());
+  // the chat keeps the keys typed into it; Esc leaves it, and a sent message hands the keys back to the game
+  // (a digit then Enter must play the game, not send the digit again)
+  let gameFocus: HTMLElement | null = null;
+  screenRoot.tabIndex = -1;
+  screenRoot.addEventListener("focusin", (e) => {
+    if (e.target instanceof HTMLElement && !inTextField(e)) gameFocus = e.target;
+  });
+  function backToGame(): void {
+    chatInput.blur();
+    const to = gameFocus?.isConnected && screenRoot.contains(gameFocus) && !(gameFocus as HTMLButtonElement).disabled ? gameFocus : screenRoot;
+    to.focus({ preventScroll: true });
+  }
+  chatInput.addEventListener("keydown", (e) => {
+    e.stopPropagation();
+    if (e.key === "Escape") {
+      e.preventDefault();
+      backToGame();
+      say("Left the chat: keys go to the game again.");
+    }
+  });
   chatForm.addEventListener("submit", (e) => {
     e.preventDefault();
     const text = chatInput.value.trim();
     if (!text) return;
-    if (st.conn?.chat(text)) chatInput.value = "";
-    else say("Not connected: the message was not sent.", "warn");
+    if (st.conn?.chat(text)) {
+      chatInput.value = "";
+      backToGame();
+    } else say("Not connected: the message was not sent.", "warn");
   });
 
   function addChat(m: ChatMessage): void {
@@ -637,6 +679,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       logSeen.clear();
       logList.replaceChildren();
       boardPromise = null;
+      gate.reset();
       if (overlayKind === "result") closeOverlay();
     }
     st.match = msg.room.match;
@@ -681,7 +724,8 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
         return;
       }
     }
-    st.screen.update(snap, msg.events);
+    const screen = st.screen;
+    gate.rendered(snap.step, () => screen.update(snap, msg.events));
     renderPhase();
     narrate(msg.events);
     document.documentElement.dataset.step = String(snap.step);
@@ -689,7 +733,11 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     const over = snap.status === "over" || msg.room.status === "finished";
     if (over && resultShownFor !== st.match) {
       resultShownFor = st.match;
-      showResult();
+      // a "what happened" card the screen raised is read first
+      const match = st.match;
+      void gate.idle().then(() => {
+        if (st.match === match) showResult();
+      });
     }
   }
 
@@ -703,6 +751,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       screen: screenRoot.dataset.screen ?? "",
       match: st.match,
       toAct: st.snapshot?.to_act ?? false,
+      acknowledging: gate.acknowledging,
     }),
     sounds,
     connection: () => st.conn,

@@ -48,9 +48,19 @@ export interface Snapshot {
 
 /** What the shell offers a screen. */
 export interface ScreenHost {
-  /** Submit one of `snapshot.legal[i].action` for the current step. Resolves when the server accepted it and
-   *  rejects with the server's error (`{code, message, rule?, field?}`), which the shell also shows in words. */
-  submit(action: LegalEntry["action"]): Promise<void>;
+  /** Submit one of `snapshot.legal[i].action`. It is tied to the decision the player saw: the step on screen
+   *  when the key or click being handled happened (or the rendered step, when called while the screen renders
+   *  an update), or `opts.step` when the screen says which step it was for. If a newer snapshot came in since,
+   *  the shell refuses it locally (`{code: "stale_step", local: true}`) and says so in words; nothing is sent.
+   *  Resolves when the server accepted it and rejects with the server's error (`{code, message, rule?,
+   *  field?}`), which the shell also shows in words. */
+  submit(action: LegalEntry["action"], opts?: { step?: number }): Promise<void>;
+  /** Show a "what happened" card (a title and lines in words) that takes every key and click until the player
+   *  presses Continue (Enter, Space or a click); resolves then. Call it when an automatic resolution (fire
+   *  resolved by the engine, an opponent's move that changed your position) precedes the player's next
+   *  decision, so no key meant for the last decision acts on the next. Cards queue. Optional: a host without a
+   *  player (a replay) resolves at once. */
+  acknowledge?(title: string, lines: string[]): Promise<void>;
   /** A line in the shell's status area (e.g. why a click did nothing), read out by the aria-live region. */
   say(text: string, kind?: "info" | "warn" | "error"): void;
   /** Play a synthesised sound effect by name; the shell's mute switch applies. */

@@ -64,10 +64,14 @@ export function recentMatches(): RecentMatch[] {
   return Array.isArray(list) ? list.filter((m) => m && typeof m.code === "string") : [];
 }
 
-/** Remember a match (newest first; one entry per room and match). */
+/** Remember a match (newest first; one entry per room and match). A match this browser played stays "play"
+ *  (with its seat) when it is later watched or replayed here: you played it. */
 export function rememberMatch(m: RecentMatch): void {
-  const rest = recentMatches().filter((x) => !(x.code === m.code && x.match === m.match));
-  write(RECENT, [m, ...rest].slice(0, MAX_RECENT));
+  const all = recentMatches();
+  const old = all.find((x) => x.code === m.code && x.match === m.match);
+  const rest = all.filter((x) => x !== old);
+  const kept = old?.role === "play" && m.role !== "play" ? { ...m, role: old.role, seat: old.seat, label: old.label } : m;
+  write(RECENT, [kept, ...rest].slice(0, MAX_RECENT));
 }
 
 export function preference(name: string, fallback: boolean): boolean {
