@@ -45,6 +45,11 @@ export class KnightHawksScreen implements GameScreen {
   private lastTurn = "";
   private plotFocus: string | null = null;
   private seenFirst = false;
+  /** The type of this seat's last accepted order, and the events since: an automatic resolution between it and
+   *  the seat's next decision is shown on a card first (host.acknowledge). */
+  private lastAct: string | null = null;
+  private sinceAct: LogEntry[] = [];
+  private ackedStep = -1;
   private facingPick = new Map<string, number>();
   private weaponSel = 0;
   private targetSel = 0;
@@ -132,7 +137,11 @@ export class KnightHawksScreen implements GameScreen {
       if (!this.selected) this.selected = v.ships.find((s) => s.owner === (snapshot.seat ?? 0))?.id ?? null;
     }
     this.addReport(newEvents);
-    if (this.seenFirst) this.animateEvents(newEvents); // not the log tail a page gets on connecting
+    const connecting = !this.seenFirst; // the log tail a page gets on connecting is history, not news
+    if (!connecting) {
+      this.animateEvents(newEvents);
+      this.sinceAct.push(...newEvents);
+    }
     this.seenFirst = true;
     const ph = this.phase(snapshot);
     if (ph !== this.lastPhase) {
@@ -154,6 +163,40 @@ export class KnightHawksScreen implements GameScreen {
         if (sh && (!this.map.onScreen(sh.hex, 80) || this.map.camera.target.zoom < 15)) this.map.focus(sh.hex, 15);
       } else if (!v.plotting) this.plotFocus = null;
     }
+    if (snapshot.to_act && snapshot.step !== this.ackedStep && snapshot.status === "playing") this.acknowledgeResolution(snapshot);
+  }
+
+  /** Before this seat's next decision takes keys: a card of what was resolved without an order of its own since
+   *  its last one (its declared weapons fired once the last was declared, its repairs rolled once its DCR was
+   *  allocated, the enemy's fire and mines at its ships, ships lost), so no key meant for the last decision acts
+   *  on this one and the player sees what happened. Nothing when the player's own order (Fire, End movement)
+   *  brought the results and no enemy fire followed. */
+  private acknowledgeResolution(snapshot: Snapshot): void {
+    this.ackedStep = snapshot.step;
+    const events = this.sinceAct;
+    this.sinceAct = [];
+    const v = this.view!;
+    const seat = snapshot.seat;
+    if (seat === null) return;
+    const mine = (id: unknown): boolean => v.ships.find((x) => x.id === id)?.owner === seat;
+    const type = (e: LogEntry): string => e.event.type;
+    const ownFire = events.some((e) => type(e) === "fired" && e.event.player === seat && Array.isArray(e.event.attacks) && e.event.attacks.length);
+    const autoFire = this.lastAct === "assign" && ownFire;
+    const repairs = events.some((e) => type(e) === "repair_roll");
+    const enemyFire = events.some((e) => type(e) === "attack" && mine(e.event.target));
+    const lost = events.some((e) => (type(e) === "destroyed" || type(e) === "disengaged") && mine(e.event.ship));
+    if (!autoFire && !repairs && !enemyFire && !lost) return;
+    const titles: string[] = [];
+    if (autoFire) titles.push("Every weapon was declared: they fired");
+    if (enemyFire) titles.push(`${sideName(v, 1 - seat, (p) => this.host.seatName(p))} fired at your ships`);
+    if (repairs) titles.push("Your repair rolls");
+    if (!titles.length) titles.push("Ships lost");
+    const shown = new Set(["fired", "attack", "intercepted", "damage", "destroyed", "wasted", "breakup_check", "disengaged",
+      "repair_roll", "masking_ended"]);
+    let lines = events.filter((e) => shown.has(type(e))).map((e) => e.text);
+    if (lines.length > 30) lines = [...lines.slice(0, 29), `… and ${lines.length - 29} more lines in the combat report`];
+    this.lastAct = null;
+    void this.host.acknowledge?.(titles.join(" · "), lines);
   }
 
   // --- rendering ------------------------------------------------------------------------------------------
@@ -241,7 +284,11 @@ export class KnightHawksScreen implements GameScreen {
     this.armed = null;
     this.busy = true;
     this.host.sound("confirm");
+    // set before sending: the state the order brings may arrive before the submission's acceptance
+    this.lastAct = c.entry.action.type;
+    this.sinceAct = [];
     this.host.submit(c.entry.action).catch((err: unknown) => {
+      this.lastAct = null;
       this.busy = false;
       const msg = err && typeof err === "object" && "message" in err ? String((err as { message: unknown }).message) : String(err);
       this.host.say(`Refused: ${msg}`, "error");

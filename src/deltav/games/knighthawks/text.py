@@ -316,7 +316,9 @@ class Describer:
         if g("evade"):
             extra.append("the target evades")
         more = f", {', '.join(extra)}" if extra else ""
-        return (f"{who}: range {g('range')}, against {self.column(g('column'))}{more}, {g('chance')}% to hit; "
+        chance = g("chance")
+        odds = f"{chance}% to hit" if chance > 5 else f"{chance}% to hit (a roll of 5 or less still hits)"
+        return (f"{who}: range {g('range')}, against {self.column(g('column'))}{more}, {odds}; "
                 f"rolls {g('roll')}: {'HIT' if g('hit') else 'miss'}")
 
     def damage(self, o: Mapping) -> str:
