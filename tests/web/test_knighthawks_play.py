@@ -1,5 +1,6 @@
 """Knight Hawks through the shell against a real ``deltav serve``: the defects of issue 27 a first game met.
 
+- Fleets in the set-up are picked from the ship classes (a count per class, in words), not typed as class ids.
 - A key never spills into the next decision: when the last weapon is declared the engine fires on its own and the
   bot's turn follows at once; an F pressed after that (the help says F fires) must not hold fire in the next
   defensive fire, and the same for the repair turn when all DCR is allocated (an Enter meant for the repair must
@@ -146,4 +147,30 @@ def test_an_enter_after_the_automatic_end_of_repairs_never_acts_on_the_next_turn
     assert card and all("repairs" in x for x in card), card
     assert pg.locator(".ack-layer").count() == 0
     assert khstate(pg)["stage"] == "move"
+    assert pg.errors == []
+
+
+def test_fleets_are_picked_from_the_ship_classes_in_setup(live_server, new_page):
+    pg = new_page()
+    pg.goto(live_server.base + "/")
+    pg.wait_for_selector("html[data-ready=true]")
+    pg.click("[data-game=knighthawks] .setup")
+    row = pg.locator(".opt-row", has=pg.locator("#opt-fleet0"))
+    assert row.locator("input[type=text]").count() == 0  # nothing to type
+    labels = row.locator(".multi-item span").all_inner_texts()
+    assert "heavy cruiser" in labels and "assault scout" in labels and not any("_" in x for x in labels)
+    assert pg.input_value("#opt-fleet0-destroyer") == "1"  # the default fleet: a destroyer, a frigate, a scout
+    pg.fill("#opt-fleet0-destroyer", "0")
+    pg.fill("#opt-fleet0-battleship", "1")
+    pg.fill("#opt-fleet1-fighter", "4")
+    shot(pg, "play-setup-fleets")
+    pg.click("text=Create the game")
+    pg.wait_for_url("**/play/*")
+    code = pg.url.rstrip("/").split("/")[-1]
+    options = live_server.room(code)["options"]
+    assert options["fleet0"] == "assault_scout,frigate,battleship"  # in the order of the classes
+    assert options["fleet1"] == "4*fighter,heavy_cruiser"
+    pg.wait_for_function("window.khScreen?.snap")
+    names = pg.evaluate("window.khScreen.view.ships.map(s => s.name)")
+    assert "Battleship 3" in names and "Fighter 4" in names and "Heavy cruiser 5" in names
     assert pg.errors == []

@@ -99,3 +99,12 @@ test("the phase banner, sides, hull boxes, names", () => {
   assert.equal(repairName("d0", ship()), "reflective hull");
   assert.equal(repairName("adf", ship()), "1 ADF point");
 });
+
+test("a fleet option's counts read and write the option's value (setup's picker of ship classes)", async () => {
+  const { parseCounts, joinCounts } = await import("../src/lobby/setup");
+  const counts = parseCounts("destroyer, 2*fighter,fighter");
+  assert.deepEqual([...counts], [["destroyer", 1], ["fighter", 3]]);
+  counts.set("frigate", 2);
+  counts.set("destroyer", 0);
+  assert.equal(joinCounts(["fighter", "frigate", "destroyer"], counts), "3*fighter,2*frigate");
+});

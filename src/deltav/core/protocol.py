@@ -90,6 +90,9 @@ class Option:
     maximum: float | None = None
     ruling: bool = False
     free_choice: bool = False  # str options whose choices are suggestions (e.g. a scenario name or file path)
+    # str options naming several of ``choices``, separated by commas, each with an optional count ("2*fighter");
+    # a client offers a count per choice (a Knight Hawks fleet)
+    multiple: bool = False
 
     def parse(self, raw: Any) -> Any:
         """Validate ``raw`` (a JSON value, or a string from the command line) and return the typed value."""
@@ -97,7 +100,14 @@ class Option:
             v = coerce_scalar(self.kind, raw)
         except ValueError as exc:
             raise OptionError(self.name, str(exc), self.describe_allowed()) from None
-        if self.choices is not None and not self.free_choice and v not in self.choices:
+        if self.multiple and self.choices is not None:
+            for part in (p.strip() for p in str(v).split(",")):
+                count, star, item = part.partition("*")
+                name = item.strip() if star else part
+                if part and (name not in self.choices or (star and not count.strip().isdigit())):
+                    raise OptionError(self.name, f"{part!r} is not one of the choices (or n*choice)",
+                                      self.describe_allowed())
+        elif self.choices is not None and not self.free_choice and v not in self.choices:
             raise OptionError(self.name, f"{raw!r} is not allowed", self.describe_allowed())
         if self.minimum is not None and v < self.minimum:
             raise OptionError(self.name, f"{v!r} is below the minimum", self.describe_allowed())
@@ -108,6 +118,8 @@ class Option:
     def describe_allowed(self) -> str:
         if self.choices is not None:
             text = ", ".join(str(c) for c in self.choices)
+            if self.multiple:
+                return f"any of {text}, separated by commas, each with an optional count (2*{self.choices[0]})"
             return text + (", or a file path" if self.free_choice else "")
         if self.kind is bool:
             return "true, false"
@@ -126,6 +138,7 @@ class Option:
             "minimum": self.minimum,
             "maximum": self.maximum,
             "ruling": self.ruling,
+            "multiple": self.multiple,
         }
 
 

@@ -14,6 +14,8 @@ export interface OptionInfo {
   minimum: number | null;
   maximum: number | null;
   ruling: boolean;
+  /** A str option naming several of `choices`, comma-separated, each with an optional count ("2*fighter"). */
+  multiple?: boolean;
 }
 
 export interface ScenarioInfo {

@@ -19,6 +19,7 @@ from deltav.games.knighthawks import worlds
 from deltav.games.knighthawks.messages import ACTIONS, EVENTS
 from deltav.games.knighthawks.rulings import RULING_OPTIONS
 from deltav.games.knighthawks.state import KHState
+from deltav.games.knighthawks.tables import tables
 
 
 def _scenario_for(options: Mapping[str, Any]) -> scen.Scenario:
@@ -30,6 +31,7 @@ def _scenario_for(options: Mapping[str, Any]) -> scen.Scenario:
 
 
 DEFAULT_FLEET0 = "destroyer,frigate,assault_scout"
+CLASS_IDS = tuple(tables().classes)  # the ship classes a skirmish fleet is built from
 DEFAULT_FLEET1 = "heavy_cruiser,2*fighter"
 
 
@@ -45,9 +47,10 @@ class KnightHawks(Game):
     options = (
         Option("scenario", str, "skirmish", "a built-in scenario id or the path of a scenario TOML file",
                choices=scen.BUILTIN, free_choice=True),
-        Option("fleet0", str, DEFAULT_FLEET0, "skirmish only: side 0's ships, class ids separated by commas "
-               "(a count prefix like 2*fighter allowed)"),
-        Option("fleet1", str, DEFAULT_FLEET1, "skirmish only: side 1's ships"),
+        Option("fleet0", str, DEFAULT_FLEET0, "skirmish only: the UPF fleet (player 1's ships)",
+               choices=CLASS_IDS, multiple=True),
+        Option("fleet1", str, DEFAULT_FLEET1, "skirmish only: the Sathar fleet (player 2's ships)",
+               choices=CLASS_IDS, multiple=True),
         Option("turn_limit", int, 0, "game turns before the game ends on the scenario's objective or points "
                "(0: the scenario's own limit)", minimum=0, maximum=100),
     ) + RULING_OPTIONS
