@@ -143,10 +143,6 @@ class KnightHawks(Game):
         return text.Describer(facts, names)
 
     @classmethod
-    def describe_value(cls, v, names: Sequence[str] | None = None) -> str:
-        return cls.describer({}, names)(v)
-
-    @classmethod
     def match_summary(cls, state, events, names: Sequence[str] | None = None) -> dict:
         """The finished match's victory points, objective and statistics per side (summary.py)."""
         from deltav.games.knighthawks.summary import match_summary
