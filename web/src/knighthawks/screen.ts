@@ -123,6 +123,30 @@ export class KnightHawksScreen implements GameScreen {
     return helpSection(this.board);
   }
 
+  /** The first-game guide (the shell's guide frame): what a turn is, the map, movement, fire, damage, repairs
+   *  and what wins, each step ringing the part of the page it is about. */
+  guide(): { title: string; text: string; anchor?: string }[] {
+    const v = this.view;
+    const seat = this.snap?.seat ?? null;
+    const mine = v && seat !== null ? `You command the ${v.sides[seat]} fleet (cyan); the enemy is orange. ` : "";
+    const exit = v?.victory.kind === "exit";
+    const win = !v ? "" : v.victory.kind === "exit"
+      ? `${shipName(v, v.victory.ship ?? "")} must leave the map by the ${v.victory.edge ?? "any"} edge (drawn green, with EXIT) within ${v.turn_limit} turns; the other side must stop it.`
+      : v.victory.kind === "destroy"
+        ? `${shipName(v, v.victory.ship ?? "")} must be destroyed within ${v.turn_limit} turns, or its side wins.`
+        : `Destroy or drive off every enemy ship. After ${v.turn_limit} turns the side with more points wins: a destroyed ship scores its class points, one driven off half.`;
+    return [
+      { title: "Knight Hawks: a first battle", text: `${mine}Each game turn one side moves, the other fires at it, and it fires back; then the sides swap. A repair turn follows every third turn. ${win}` },
+      { title: "The map", anchor: ".kh-mapwrap", text: "Each counter is a ship: its class letters, v and its speed, and a wedge on the side it faces. The compass shows north. Crossing the dashed red edge takes a ship out of the battle" + (exit ? "; the green edge is the way out for the escort." : ".") + " Planets block movement and fire; their gravity ring pulls a passing ship one hexside, and a ship heading straight in crashes. Drag, scroll or pinch to look around; H shows the whole map." },
+      { title: "Your ships", anchor: ".kh-fleetwrap", text: "Click a ship (here or on the map) to see its record sheet below: hull points, ADF (how much its speed may change in a turn), MR (how many turns it may make), weapons with their ammunition, defenses and the damaged-systems boxes." },
+      { title: "Movement", anchor: ".kh-controls", text: "In your movement, pick a ship's new speed (number keys), then plot its path one hex at a time: the arrowed hexes ahead are turn left, straight on, turn right (1 2 3 or a click). Ships you leave alone hold their course. End movement (Enter) moves them all at once." },
+      { title: "Fire", anchor: ".kh-controls", text: "When a side has moved, the other side fires first, at any hex the movers passed through; then the movers fire. Pick a weapon's target (its chance to hit is shown; a click on the ringed ship does it too). F fires the declared weapons, or holds fire. Once every weapon that can bear is declared they fire at once, and a card says what happened before you go on." },
+      { title: "Damage", anchor: ".kh-reportbox", text: "A hit rolls d100 plus the weapon's modifier on the Damage Table: hull points, or a drive, steering, weapon or defense knocked out, a fire, a power short... The combat report lists every roll, oldest first. A ship that has lost more than half its hull may break apart when it maneuvers: the chance is shown before you commit." },
+      { title: "Screens, missiles, repairs", text: "Screens are switched on in movement; a masking screen lasts while the ship keeps its speed and heading (you are warned before a change ends it). Torpedoes and rockets can be stopped by interceptor missiles from ships in the target's hex. In a repair turn you split each ship's damage control (DCR) into blocks: each block repairs one thing on a d100 roll at most its size." },
+      { title: "Help", text: "? opens the help: every key, the weapons, the combat and damage tables and the ship classes, and this guide again. Good hunting." },
+    ];
+  }
+
   update(snapshot: Snapshot, newEvents: LogEntry[]): void {
     this.snap = snapshot;
     this.view = snapshot.view as unknown as KHView;
@@ -484,6 +508,11 @@ export class KnightHawksScreen implements GameScreen {
       box.append(ul);
     }
     if (!list.length) box.append(el("p", "kh-hint", "No other weapon can bear on a target."));
+    else if (list.length === 1) {
+      box.append(el("p", "kh-warn kh-last-weapon", v.declared.length
+        ? "The last weapon that can bear: declaring it fires every declared weapon at once."
+        : "The only weapon that can bear: declaring it fires it at once."));
+    }
     const wrap = el("div", "kh-weapons");
     list.forEach(([sid, w, chs], i) => {
       const sh = this.ship(sid);
@@ -566,7 +595,13 @@ export class KnightHawksScreen implements GameScreen {
     const list = this.repairList(c);
     if (this.repairSel >= list.length) this.repairSel = 0;
     const wrap = el("div", "kh-weapons");
+    let last = "";
     list.forEach(([sid, t, chs], i) => {
+      if (sid !== last) {
+        last = sid;
+        const left = num(note(chs[0]!).left);
+        wrap.append(el("p", "kh-dcr-left", `${shipName(v, sid)}: ${left} DCR to share out this repair turn`));
+      }
       const row = el("div", `kh-weapon kh-repair${i === this.repairSel ? " sel" : ""}`);
       const key = `${sid}/${t}`;
       const bi = Math.min(this.blockSel.get(key) ?? chs.length - 1, chs.length - 1);

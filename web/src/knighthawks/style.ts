@@ -52,6 +52,7 @@ const CSS = `
 .kh-wname { background: none; border: 0; color: #dfe6f3; font: inherit; font-weight: 600; text-align: left; padding: 0; cursor: pointer; }
 .kh-repair select { margin-left: 6px; background: #16203a; color: #dfe6f3; border: 1px solid rgba(140,160,200,0.35); border-radius: 4px; padding: 3px; font: inherit; }
 .kh-check { font-size: 13px; }
+.kh-dcr-left { margin: 4px 0 0; font-size: 12.5px; font-weight: 650; color: #a8f0c8; }
 .kh-reportbox summary { cursor: pointer; font-size: 12px; text-transform: uppercase; letter-spacing: 0.06em; color: #9aa6bd; }
 .kh-report { margin: 4px 0 0; padding: 0; list-style: none; max-height: 170px; overflow-y: auto; font-size: 12.5px;
   font-variant-numeric: tabular-nums; }
