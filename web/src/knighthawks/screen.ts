@@ -536,7 +536,7 @@ export class KnightHawksScreen implements GameScreen {
         const detail = `modified ${num(n.chance)}%, range ${num(n.range)}${n.head_on ? ", head-on" : ""}, vs ${String(n.column ?? "?")}, DTM ${dtm >= 0 ? "+" : ""}${dtm}${n.half ? ", half damage" : ""}${num(n.icm) ? `, ${n.icm}% per ICM` : ""}`;
         const b = this.button(`${shipName(v, String(ch.entry.action.target))} ${odds}`, ch, `small${i === this.weaponSel && j === this.targetSel ? " on" : ""}`);
         b.title = detail;
-        b.append(el("small", "kh-detail", detail));
+        if (i === this.weaponSel) b.append(el("small", "kh-detail", detail)); // the chosen weapon's in full, the rest compact
         ts.append(b);
       });
       row.append(ts);
