@@ -422,7 +422,29 @@ def cmd_replay(args: argparse.Namespace) -> int:
     res = record.result or {}
     console.print(f"[green]verified[/green]: {len(record.steps)} steps replay exactly; result: "
                   f"{safe_text(str(res.get('reason')))} (winners {safe_text(str(res.get('winners')))})")
+    ending = record.ending or _legacy_forfeit(record)
+    if ending is not None:
+        names = recorded_names(record) or [f"Player {p + 1}" for p in range(len(record.seats))]
+
+        def who(seats: Any) -> str:
+            if not isinstance(seats, list):
+                return "?"
+            return ", ".join(names[p] if isinstance(p, int) and 0 <= p < len(names) else str(p) for p in seats) or "nobody"
+
+        console.print(f"ended by {safe_text(str(ending.get('kind')))} at step {safe_text(str(ending.get('step')))}: "
+                      f"{safe_text(who(ending.get('seats')))} lost, {safe_text(who(ending.get('winners')))} won "
+                      f"({safe_text(str(ending.get('reason')))})")
     return 0
+
+
+def _legacy_forfeit(record: MatchRecord) -> dict | None:
+    """A forfeit as older servers kept it (``meta.forfeit``, the result left null), shaped as an ending."""
+    f = record.meta.get("forfeit") if isinstance(record.meta, dict) else None
+    if not isinstance(f, dict):
+        return None
+    seats = f.get("seats", [f.get("seat")])
+    return {"kind": "forfeit", "seats": seats, "winners": f.get("winners"), "step": f.get("step"),
+            "reason": f.get("reason")}
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -570,7 +592,10 @@ def cmd_agent(args: argparse.Namespace) -> int:
     final = run_agent(args.server, args.room, token, player, candidates, show)
     snap, room = final["snapshot"], final["room"]
     result = snap.get("result")
-    if room.get("forfeit"):
+    if room.get("ending"):
+        e = room["ending"]
+        console.print(f"ended by {e['kind']} of seats {e['seats']} ({safe_text(str(e['reason']))}); winners {e['winners']}")
+    elif room.get("forfeit"):
         f = room["forfeit"]
         console.print(f"forfeit by seat {f['seat']} ({f['reason']}); winners {f['winners']}")
     elif result is not None:

@@ -215,7 +215,7 @@ def test_setup_bots_by_level_players_in_sight_advanced_fold_and_timer(live_serve
     page.select_option("#setup-players", "3")
     assert page.locator(".seat-row").count() == 3
     page.click(".advanced-box summary")
-    assert "Search bot" in page.locator("#seat-2 optgroup").inner_text()
+    assert "Mcts bot" in page.locator("#seat-2 optgroup").inner_text()
     assert "Monte Carlo" in page.locator(".bot-list").inner_text(), "each advanced bot is explained"
     tags = page.locator(".opt-row.ruling .tag").all_inner_texts()
     assert tags and all(t.startswith("ruling") for t in tags) and "ruling 1.5.3" in tags, tags

@@ -71,6 +71,9 @@ def build(record_json: Mapping, games: Mapping[str, type[Game]]) -> Replay:
         events.append(tuple(e for e in s.log(None, before)))
     if [x.to_json() for x in s.record.steps] != [x.to_json() for x in record.steps]:
         raise RecordError("the replayed steps or events differ from the stored record")
+    if record.ending is not None:  # ended outside the rules after the last step: the last position shows it
+        s.apply_ending(record.ending)
+        snapshots[-1] = s.snapshot(None)
     return Replay(tuple(positions), tuple(snapshots), tuple(events))
 
 

@@ -157,37 +157,35 @@ export function scenarioTitle(info: GameInfo | undefined, id: unknown): string {
 /** The bots a player picks by level; every other bot of the server's list is an "advanced" one. */
 export const LEVEL_BOTS = ["bot:easy", "bot:normal", "bot:hard"];
 
-/** Names and plain explanations of the bots every game has (a game's own bots get a generic line). */
-const BOT_WORDS: Record<string, [string, string]> = {
-  easy: ["Easy bot", "a gentle opponent for a first game"],
-  normal: ["Normal bot", "a fair opponent"],
-  hard: ["Hard bot", "the strongest opponent: it thinks longer before each move"],
-  random: ["Random bot", "plays any legal move at random (for testing the game, not for a real match)"],
-  mcts: ["Search bot", "tries many made-up continuations of each move and keeps the one that did best (Monte Carlo tree search); slow"],
-  ismcts: ["Search bot for secrets", "the search bot, guessing what it cannot see (information-set Monte Carlo tree search); slow"],
-  duct: ["Search bot for simultaneous turns", "the search bot for turns where everybody chooses at once (decoupled search); slow"],
-  scripted: ["Scripted bot", "this game's fixed rule-of-thumb play"],
+/** Plain explanations of the bots every game has (a game's own bots get a generic line). */
+const BOT_WORDS: Record<string, string> = {
+  easy: "a gentle opponent for a first game",
+  normal: "a fair opponent",
+  hard: "the strongest opponent: it thinks longer before each move",
+  random: "plays any legal move at random (for testing the game, not for a real match)",
+  mcts: "a search bot: it tries many made-up continuations of each move and keeps the one that did best (Monte Carlo tree search); slow",
+  ismcts: "a search bot for games with secrets: the same search, guessing what it cannot see (information-set Monte Carlo tree search); slow",
+  duct: "a search bot for turns where everybody chooses at once (decoupled search); slow",
+  scripted: "this game's fixed rule-of-thumb play",
 };
 
-/** A bot spec in words: "bot:normal" -> "Normal bot", "bot:mcts" -> "Search bot", "bot:cadet" -> "Cadet bot". */
+/** A bot spec in words, as the server names a bot seat in every text of a match (`server/rooms.py` bot_name):
+ *  "bot:normal" -> "Normal bot", "bot:ismcts:iterations=200" -> "Ismcts bot". */
 export function botName(spec: string): string {
   const name = spec.replace(/^bot:/, "").split(":")[0] ?? spec;
-  const known = BOT_WORDS[name];
-  if (known) return known[0];
-  const words = name.replace(/[-_]+/g, " ");
-  return `${words[0]?.toUpperCase() ?? ""}${words.slice(1)} bot`;
+  return `${name[0]?.toUpperCase() ?? ""}${name.slice(1)} bot`;
 }
 
 /** What a bot is, in a sentence a player understands. */
 export function botHelp(spec: string): string {
   const name = spec.replace(/^bot:/, "").split(":")[0] ?? spec;
-  return BOT_WORDS[name]?.[1] ?? "one of this game's own bots, with its own way of playing";
+  return BOT_WORDS[name] ?? "one of this game's own bots, with its own way of playing";
 }
 
-/** The seats' display names, the one numbering of players every page uses: the name a person gave, a bot by its
- *  level ("Hard bot"), else "Player N" counted from 1. Two seats of the same name (two easy bots) are told
- *  apart by their number ("Easy bot 1", "Easy bot 2"). `labels` are the snapshot's seat labels ("human",
- *  "bot:hard"), used when the room's seats are not known (a replay of an older match). */
+/** The seats' display names, the one numbering of players every page uses, the same as the server's texts
+ *  (`server/rooms.py` seat_names): the name a person gave, a bot by its level ("Hard bot"), else "Player N"
+ *  counted from 1. `labels` are the snapshot's seat labels ("human", "bot:hard"), used when the room's seats
+ *  are not known (a replay of an older match). */
 export function seatNames(seats: readonly { kind?: string; spec?: string; name?: string | null }[], labels: readonly string[] = []): string[] {
   const n = Math.max(seats.length, labels.length);
   const base: string[] = [];
@@ -196,5 +194,21 @@ export function seatNames(seats: readonly { kind?: string; spec?: string; name?:
     const spec = s?.spec ?? labels[i] ?? "";
     base.push(s?.name ? s.name : (s ? s.kind !== "human" : spec.startsWith("bot:")) && spec ? botName(spec) : `Player ${i + 1}`);
   }
-  return base.map((name, i) => (base.filter((x) => x === name).length > 1 ? `${name} ${i + 1}` : name));
+  return base;
+}
+
+/** A scenario briefing (`GET /rooms/{code}/briefing?match=N&seat=S`, `Game.briefing`): what the match is about,
+ *  each side's forces and goal, what wins. */
+export interface Briefing {
+  title: string;
+  objective: string;
+  sides: { seat: number; name: string; forces: string | string[]; goal: string }[];
+  wins: string;
+  notes: string[];
+}
+
+export function briefing(code: string, match: number, seat: number | null): Promise<Briefing> {
+  const q = new URLSearchParams({ match: String(match) });
+  if (seat !== null) q.set("seat", String(seat));
+  return call<Briefing>("GET", `/rooms/${encodeURIComponent(code)}/briefing?${q}`);
 }

@@ -8,8 +8,8 @@
  *   that step (`stepForSubmit`), a submission made while the screen renders carries the rendered step, and the
  *   shell refuses it locally, in words, when a newer snapshot came in since (the server refuses stale steps too).
  *   A click or a drag counts from its press: a press on the old board released on the new one is stale.
- * - Key events older than the current decision's rendering (queued while the page was busy drawing it) are
- *   dropped, and so are the auto-repeats of a key held down since before it.
+ * - Key events older than the rendering of the viewer's current decision (queued while the page was busy
+ *   drawing it) are dropped, and so are the auto-repeats of a key held down since before it.
  * - `acknowledge(title, lines)` shows a "what happened" card that takes every key and click until Continue
  *   (Enter, Space or a click on it); a key pressed before the card appeared never continues it. A screen calls
  *   it when an automatic resolution precedes the player's next decision. Cards queue: one at a time.
@@ -38,6 +38,8 @@ export class InputGate {
   private shownAt = 0;
   private returnFocus: HTMLElement | null = null;
   private idleWaiters: (() => void)[] = [];
+  private modalOpen: () => boolean = () => false;
+  private modalKey: (e: KeyboardEvent) => void = () => undefined;
 
   constructor(private readonly root: HTMLElement) {
     const opts = { capture: true };
@@ -62,8 +64,9 @@ export class InputGate {
     }
   }
 
-  /** The screen drew the snapshot of `step` (call around `screen.update`, with the update inside `run`). */
-  rendered(step: number, run: () => void): void {
+  /** The screen drew the snapshot of `step` (call around `screen.update`, with the update inside `run`);
+   *  `decides`: the viewer has a decision to make there. */
+  rendered(step: number, decides: boolean, run: () => void): void {
     const fresh = step !== this.renderedStep;
     this.renderedStep = step;
     this.rendering = true;
@@ -71,8 +74,10 @@ export class InputGate {
       run();
     } finally {
       this.rendering = false;
-      // a key pressed before this moment was pressed while an older position was on screen
-      if (fresh) this.decisionAt = performance.now();
+      // a key pressed before this moment was pressed while an older position was on screen; it must not act on
+      // the decision drawn now (a position without a decision of this viewer takes such keys: nothing to spoil,
+      // and a held key keeps panning the board while the others move)
+      if (fresh && decides) this.decisionAt = performance.now();
     }
   }
 
@@ -89,6 +94,13 @@ export class InputGate {
     if (explicit !== undefined) return explicit;
     if (this.rendering) return this.renderedStep;
     return this.inputStep ?? this.renderedStep;
+  }
+
+  /** While `open()` holds (a shell dialog is up), every key goes to `handler` and to the dialog's own focused
+   *  control, never to the screen or the shell's shortcuts. */
+  setModal(open: () => boolean, handler: (e: KeyboardEvent) => void): void {
+    this.modalOpen = open;
+    this.modalKey = handler;
   }
 
   /** Is a "what happened" card up (or waiting)? */
@@ -139,6 +151,11 @@ export class InputGate {
     const id = e.code || e.key;
     if (this.layer) {
       this.cardKey(e);
+      return;
+    }
+    if (this.modalOpen()) {
+      this.modalKey(e);
+      e.stopImmediatePropagation(); // its default (a focused button's Enter, Tab) still happens
       return;
     }
     if (inTextField(e)) return;

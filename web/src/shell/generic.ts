@@ -5,7 +5,7 @@
  *
  * Owns this fallback screen's DOM only; the shell around it (header, log, chat, status) is match.ts's.
  */
-import type { GameScreen, LegalEntry, LogEntry, ScreenHost, Snapshot } from "./screen";
+import type { GameScreen, GuideStep, LegalEntry, LogEntry, ScreenHost, Snapshot } from "./screen";
 
 const FILTER_AT = 12; // a filter field appears above this many legal actions
 
@@ -133,6 +133,24 @@ export class GenericScreen implements GameScreen {
     if (snapshot.status === "over") return "Game over";
     const who = snapshot.to_act ? "your move" : snapshot.seat === null ? "watching" : "waiting";
     return phase ? `${phase[0]!.toUpperCase()}${phase.slice(1)}: ${who}` : who[0]!.toUpperCase() + who.slice(1);
+  }
+
+  /** A short guide to the generic screen (and the frame's own test without a game's screen). */
+  guide(): GuideStep[] {
+    const from = this.snapshot?.step ?? -1;
+    return [
+      { title: "Your possible actions", anchor: ".generic-actions",
+        text: "Every move the rules allow you now is a button here, in the game's own words. Click one, or press its number (1-9); ↑ and ↓ move between them." },
+      { title: "The game as you see it", anchor: ".generic-view",
+        text: "This is everything you may know of the game: open a branch to read it. Hidden things (another player's hand) are not here." },
+      { title: "Make a move", anchor: ".generic-list",
+        text: "Pick an action now (click it or press 1). The guide goes on when the game has taken it.",
+        until: (s) => s.step > from || s.status === "over" },
+      { title: "What happened", anchor: ".side",
+        text: "The log lists every move you may see, newest last; L shows or hides it. Players can chat below it." },
+      { title: "Help", anchor: "button[aria-label='Help and controls']",
+        text: "Press ? for the rules summary and every key. The help can show this guide again." },
+    ];
   }
 
   help(): HTMLElement {

@@ -9,6 +9,9 @@
  *
  * This module holds types only (no behaviour), so every game folder and the shell can import it.
  */
+import type { GuideStep } from "./guide";
+
+export type { GuideStep };
 
 /** One legal action as the server sends it: the action's JSON, its text, and the game's optional annotation. */
 export interface LegalEntry {
@@ -31,6 +34,8 @@ export interface Snapshot {
   game: string;
   options: Record<string, unknown>;
   seats: string[];
+  /** The seats' display names, the names every text of the match uses ("Player 1", "Hard bot", a person's). */
+  names?: string[];
   /** This viewer's seat, or null for a spectator. */
   seat: number | null;
   step: number;
@@ -42,8 +47,18 @@ export interface Snapshot {
   /** The game's own `view(seat)`: a plain JSON value whose shape each game documents in docs/<game>.md. */
   view: Record<string, unknown>;
   result: { winners: number[]; reason?: string; [k: string]: unknown } | null;
+  /** When `status` is "over": the match summary (`Game.match_summary`: nothing is secret then). */
+  summary?: MatchSummary | null;
   returns: number[] | null;
   log: LogEntry[];
+}
+
+/** The summary of a finished match (docs/protocol.md): the game's own scores table, statistics with one value
+ *  per seat, and notes, all in words. */
+export interface MatchSummary {
+  scores: { title: string; columns: string[]; rows: unknown[] } | null;
+  stats: { label: string; values: unknown[] }[];
+  notes: string[];
 }
 
 /** What the shell offers a screen. */
@@ -86,6 +101,9 @@ export interface GameScreen {
   help?(): HTMLElement;
   /** The phase banner's text for a snapshot ("Astrogation: plot your burns"). */
   phase?(snapshot: Snapshot): string;
+  /** The first-game guide's steps (`shell/guide.ts`): offered on this title's first match in this browser and
+   *  from the help overlay. Called when the guide starts (a step's `until` may close over the snapshot then). */
+  guide?(): GuideStep[];
   /** What the result's `scores` are in this game (the result dialog's column and a line saying how they are
    *  counted); without it the column is "Score". */
   scoreLabel?(): { title: string; help?: string };

@@ -93,3 +93,34 @@ export function setPlayerName(name: string): void {
   const clean = name.split(/\s+/).filter(Boolean).join(" ").slice(0, 40);
   write("deltav.name", clean || null);
 }
+
+/** Has this browser been offered the first-game guide of a title (game id)? */
+export function guideOffered(game: string): boolean {
+  const v = read<string[]>("deltav.guides");
+  return Array.isArray(v) && v.includes(game);
+}
+
+export function setGuideOffered(game: string): void {
+  const v = read<string[]>("deltav.guides");
+  const list = Array.isArray(v) ? v.filter((x) => typeof x === "string" && x !== game) : [];
+  write("deltav.guides", [...list, game]);
+}
+
+/** Was the briefing of this match shown to this seat in this browser? (The newest 50 are kept.) */
+export function briefed(code: string, match: number, seat: number): boolean {
+  const v = read<string[]>("deltav.briefed");
+  return Array.isArray(v) && v.includes(`${code.toUpperCase()}/${match}/${seat}`);
+}
+
+export function setBriefed(code: string, match: number, seat: number): void {
+  const key = `${code.toUpperCase()}/${match}/${seat}`;
+  const v = read<string[]>("deltav.briefed");
+  const list = Array.isArray(v) ? v.filter((x) => typeof x === "string" && x !== key) : [];
+  write("deltav.briefed", [...list, key].slice(-50));
+}
+
+/** The briefing and the guide come by themselves unless `deltav.pref.intro` is false (the browser tests turn
+ *  them off, except the tests of them); the help overlay shows both either way. */
+export function introsOn(): boolean {
+  return preference("intro", true);
+}
