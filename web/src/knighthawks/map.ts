@@ -434,7 +434,13 @@ export class HexMap {
     }
     const now = performance.now();
     for (const list of byHex.values()) {
-      list.forEach((s, i) => this.counter(s, v, i, list.length, o.selected === s.id, this.animPos(s.id, now)));
+      if (list.length > 1 && this.camera.zoom < 24) {
+        // too small to spread the stack legibly: a pile, the selected ship (else the first) on top, and a count
+        const top = list.find((s) => s.id === o.selected) ?? list[0]!;
+        const pile = [...list.filter((s) => s !== top), top];
+        pile.forEach((s, i) => this.counter(s, v, 0, 1, o.selected === s.id, this.animPos(s.id, now), (pile.length - 1 - i) * 3));
+        this.stackBadge(top.hex, list.length);
+      } else list.forEach((s, i) => this.counter(s, v, i, list.length, o.selected === s.id, this.animPos(s.id, now)));
     }
     this.drawFlashes(now);
     // markers last: step targets and shots
@@ -618,10 +624,32 @@ export class HexMap {
   /** A ship counter: a rounded square in the side colour, its class letters, a facing wedge on the hexside it
    *  points at, and its speed; a selected ship gets a white ring, a severely damaged one a red corner, a
    *  burning one a flame dot. */
-  private counter(s: KHShip, v: KHView, i: number, n: number, selected: boolean, at: [number, number] | null): void {
+  /** The number of ships in a piled hex, on the pile's top right corner. */
+  private stackBadge(h: Hex, n: number): void {
+    const ctx = this.ctx;
+    const [x, y] = this.screenOf(h);
+    const half = Math.max(9, this.camera.zoom * 0.52);
+    const bx = x + half;
+    const by = y - half;
+    ctx.fillStyle = "#ffffff";
+    ctx.beginPath();
+    ctx.arc(bx, by, 7, 0, Math.PI * 2);
+    ctx.fill();
+    ctx.font = "800 10px system-ui, sans-serif";
+    ctx.fillStyle = "#0a0f1f";
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    ctx.fillText(String(n), bx, by + 0.5);
+  }
+
+  private counter(s: KHShip, v: KHView, i: number, n: number, selected: boolean, at: [number, number] | null, lift = 0): void {
     const ctx = this.ctx;
     const z = this.camera.zoom;
     let [x, y] = at ?? this.screenOf(s.hex);
+    if (!at && lift) {
+      x -= lift;
+      y -= lift;
+    }
     if (n > 1 && !at) {
       const a = (Math.PI * 2 * i) / n - Math.PI / 2;
       x += Math.cos(a) * z * 0.38;

@@ -44,6 +44,7 @@ export class KnightHawksScreen implements GameScreen {
   private lastPhase = "";
   private lastTurn = "";
   private plotFocus: string | null = null;
+  private beforePlot: { x: number; y: number; zoom: number } | null = null;
   private seenFirst = false;
   /** The type of this seat's last accepted order, and the events since: an automatic resolution between it and
    *  the seat's next decision is shown on a card first (host.acknowledge). */
@@ -181,11 +182,22 @@ export class KnightHawksScreen implements GameScreen {
     }
     if (this.map) {
       this.render();
+      // plotting: the ship in sight and close enough to click the arrowed hexes; then back to the view before
       if (v.plotting && snapshot.to_act && this.plotFocus !== v.plotting[0]) {
         this.plotFocus = v.plotting[0];
         const sh = this.ship(v.plotting[0]);
-        if (sh && (!this.map.onScreen(sh.hex, 80) || this.map.camera.target.zoom < 15)) this.map.focus(sh.hex, 15);
-      } else if (!v.plotting) this.plotFocus = null;
+        if (sh && (!this.map.onScreen(sh.hex, 80) || this.map.camera.target.zoom < 19)) {
+          this.beforePlot ??= this.map.camera.target;
+          this.map.focus(sh.hex, 19);
+        }
+      } else if (!v.plotting) {
+        this.plotFocus = null;
+        if (this.beforePlot && (v.stage !== "move" || !snapshot.to_act)) { // the movement is over
+          const b = this.beforePlot;
+          this.beforePlot = null;
+          this.map.camera.moveTo(b.x, b.y, b.zoom);
+        }
+      }
     }
     if (snapshot.to_act && snapshot.step !== this.ackedStep && snapshot.status === "playing") this.acknowledgeResolution(snapshot);
   }
@@ -805,6 +817,9 @@ export class KnightHawksScreen implements GameScreen {
   // --- keys -----------------------------------------------------------------------------------------------
   key(e: KeyboardEvent): boolean {
     if (typingInField(e) || e.ctrlKey || e.metaKey || e.altKey) return false;
+    // Enter and Space on a focused button, link or menu are that control's (a panel button, the guide's Next)
+    const t = e.target instanceof Element ? e.target.closest("button, a[href], select, summary, [role=button]") : null;
+    if (t && (e.key === "Enter" || e.key === " ")) return false;
     const v = this.view;
     const c = this.ctl;
     if (!v || !c) return false;

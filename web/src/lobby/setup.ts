@@ -124,7 +124,7 @@ function optionInput(o: OptionInfo): HTMLElement {
   const { ref, text } = o.ruling ? splitRuleRef(o.doc) : { ref: "", text: o.doc };
   if (o.ruling) lab.append(el("span", "tag", ref ? `ruling ${ref}` : "ruling"));
   const dflt = typeof o.default === "boolean" ? (o.default ? "on" : "off")
-    : o.multiple ? String(o.default).replace(/\*/g, " ").replace(/,/g, ", ").replace(/_/g, " ")
+    : o.multiple ? [...parseCounts(String(o.default))].map(([c, n]) => `${c.replace(/_/g, " ")}${n > 1 ? ` ×${n}` : ""}`).join(", ")
     : String(o.default).replace(/_/g, " ");
   const doc = el("p", "opt-doc dim", `${sentence(text)} Default: ${dflt}.`);
   doc.id = `${id}-doc`;
