@@ -12,6 +12,7 @@ from contextlib import ExitStack
 import pytest
 from websockets.sync.client import connect
 
+from deltav.core.protocol import check_summary
 from deltav.core.records import MatchRecord, replay
 from deltav.server.rooms import Settings
 from tests.server.helpers import ThreadServer, choose, http
@@ -96,6 +97,7 @@ def test_resign_in_each_game_ends_the_match_and_the_record_and_replay_carry_it(s
             final = viewer.state(lambda m: m["snapshot"]["status"] == "over")
             assert final["room"]["status"] == "finished" and final["room"]["ending"] == ended
             assert final["snapshot"]["result"]["reason"] == "resign" and final["snapshot"]["returns"] == [1.0, -1.0]
+            check_summary(final["snapshot"]["summary"], 2)  # the result dialog's summary rides with it
         step = final["snapshot"]["step"]
         socks[0].send({"type": "submit", "step": step, "action": {"type": "nothing"}})
         assert socks[0].error()["code"] == "game_over"
@@ -107,6 +109,7 @@ def test_resign_in_each_game_ends_the_match_and_the_record_and_replay_carry_it(s
     replay(MatchRecord.from_json(record))
     status, shown = http(server.base, "GET", f"/rooms/{code}/replay?step=100000")
     assert status == 200 and shown["snapshot"]["status"] == "over" and shown["snapshot"]["result"]["reason"] == "resign"
+    assert shown["snapshot"]["summary"] == final["snapshot"]["summary"]
 
 
 def test_resign_refusals_a_spectator_and_a_match_not_started(server):

@@ -49,6 +49,12 @@ def test_the_result_dialog_fits_a_phone_and_closes_to_the_board(live_server, new
     assert "You won" in text or "Easy bot won" in text or "You share the win" in text or "A draw" in text, text
     for label in ("Rematch", "Replay", "Download the record", "Lobby", "Look at the board"):
         assert dialog.locator(".btn", has_text=label).count() == 1, label
+    # the match in numbers (snapshot.summary): one column per seat, by name
+    summary = page.evaluate("window.deltavShell.connection().snapshot.summary")
+    stats = dialog.locator(".result-stats")
+    assert stats.locator("tr").first.locator("th").all_inner_texts()[1:] == ["Ann (you)", "Easy bot"]
+    for row in summary["stats"]:
+        assert row["label"] in stats.inner_text()
     assert fits(page, ".dialog-result"), "the whole result is in view, no scrolling"
     page.screenshot(path=str(screenshots / "shell-result-phone.png"))
     dialog.locator(".result-look").tap()

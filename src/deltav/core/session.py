@@ -34,7 +34,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from deltav.core.errors import DeltavError, IllegalAction, MalformedAction, RecordError
-from deltav.core.protocol import Decision, Describer, Game, State, get_game, player_names
+from deltav.core.protocol import (
+    Decision,
+    Describer,
+    Game,
+    MatchEvents,
+    State,
+    check_summary,
+    get_game,
+    player_names,
+)
 from deltav.core.records import (
     ENDING_KINDS,
     MatchRecord,
@@ -121,6 +130,7 @@ class Session:
         if self.names is not None:
             self.record.meta["names"] = list(self.names)
         self.ending: dict | None = None  # set by end(): the match was ended outside the rules
+        self._summary: dict | None = None  # Game.match_summary, computed once when the match is over
         self._pending: dict[int, Action] = {}
         self._log: list[list] = []  # [step index, event, its log entry (made when first asked for)] per event
         # the rows each viewer may see (None: a spectator), in order: a snapshot's log tail is a slice, not a scan
@@ -143,6 +153,7 @@ class Session:
         for row in self._log:  # the rows every viewer's list shares
             row[2] = None
         self._legal_json.clear()
+        self._summary = None  # it names the seats: made again when next asked for
 
     def display_names(self) -> list[str]:
         """The seats' display names (the defaults when none were given)."""
@@ -163,6 +174,28 @@ class Session:
         if self.ending is not None:
             return ending_result(self.ending)
         return result_of(self.state)
+
+    def summary(self) -> dict | None:
+        """The match summary for the result screen (``Game.match_summary`` of the final state, every event and the
+        seats' names), computed once when the match is over and kept (None while it is played). A summary the
+        game fails to make, or of the wrong shape, gives way to the default one with a note (the conformance
+        suite holds every game's to its shape)."""
+        if self._summary is None and self.is_over():
+            events = MatchEvents((r[1] for r in self._log), self._decisions())
+            names = self.display_names()
+            try:
+                self._summary = check_summary(self.game.match_summary(self.state, events, names), self.num_players)
+            except Exception as exc:  # a bug of the game's summary must not take the match's snapshots down
+                got = Game.match_summary.__func__(self.game, self.state, events, names)
+                got["notes"] = [*got["notes"], f"the game's own summary failed ({type(exc).__name__})"]
+                self._summary = got
+        return self._summary
+
+    def _decisions(self) -> list[int]:
+        counts = [0] * self.num_players
+        for st in self.record.steps:
+            counts[st.player] += 1
+        return counts
 
     def returns(self) -> list[float] | None:
         """One number per seat once the match is over (an ending: +1 each winner, -1 each loser), else None."""
@@ -200,6 +233,9 @@ class Session:
         seen = self._seen.get(viewer)
         if seen is None:  # not a seat of this match: what a spectator sees
             seen = self._seen[None]
+        return self._entries(seen, since)
+
+    def _entries(self, seen: list[list], since: int | None) -> list[dict]:
         if since is None:  # the newest LOG_TAIL
             rows = seen[-LOG_TAIL:]
         else:
@@ -234,8 +270,26 @@ class Session:
             "view": view,
             "result": result,
             "returns": self.returns(),
+            "summary": self.summary() if result is not None else None,
             "log": self.log(seat, since),
         }
+
+    def snapshot_full(self, since: int | None = None, force: bool = False) -> dict:
+        """The envelope of an observer who knows everything, once the match is over (nothing is secret then):
+        a spectator's envelope whose ``view`` is ``state.full_view()`` and whose ``log`` holds every event,
+        private ones included. Refused (``session.not_over``) while the match is played, unless ``force``: the
+        server's replay of a finished match shows its earlier positions so."""
+        if not force and not self.is_over():
+            raise SessionError("session.not_over", "the full view of a match is shown once it is over")
+        env = self.snapshot(None, since)
+        env["view"] = self.state.full_view()
+        env["log"] = self.log_full(since)
+        return env
+
+    def log_full(self, since: int | None = None) -> list[dict]:
+        """:meth:`log` of every event, private ones included: what :meth:`snapshot_full` shows (never for the
+        viewers of a match still played)."""
+        return self._entries(self._log, since)
 
     def _legal_entries(self, seat: int, view: Any = None) -> list[dict]:
         """``seat``'s legal entries, built once per step (``view``: its view of this step, for the notes; not

@@ -58,9 +58,6 @@ function gameTitle(info: GameInfo | undefined, id: string): string {
   return info ? info.title.replace(/\s*\(.*\)\s*$/, "") : id;
 }
 
-/** Whether the server has `GET /rooms/{code}/briefing` (helper fcore's slice 5; on once it is merged). */
-const BRIEFING_ROUTE = false;
-
 function sentenceOf(s: string): string {
   const t = s.trim();
   return t ? `${t[0]!.toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? "" : "."}` : "";
@@ -577,12 +574,10 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     keys.append(dl, el("p", "dim", "Keys typed into the chat stay in the chat; Esc leaves it."));
     parts.push(keys);
     const tours = el("div", "help-tours");
-    if (BRIEFING_ROUTE) {
-      tours.append(button("Scenario briefing", () => {
-        closeOverlay();
-        void showBriefing(false);
-      }, "btn small help-briefing", "The scenario: the sides, their forces and what wins"));
-    }
+    tours.append(button("Scenario briefing", () => {
+      closeOverlay();
+      void showBriefing(false);
+    }, "btn small help-briefing", "The scenario: the sides, their forces and what wins"));
     if (st.screen?.guide) {
       tours.append(button("First-game guide", () => {
         closeOverlay();
@@ -665,7 +660,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     const thenGuide = (): void => {
       if (!guideOffered(game) && st.screen?.guide && st.snapshot?.status === "playing" && overlayKind === null) startGuide();
     };
-    if (briefed(code, st.match, st.seat) || !BRIEFING_ROUTE) thenGuide();
+    if (briefed(code, st.match, st.seat)) thenGuide();
     else void showBriefing(true).then(thenGuide);
   }
 
@@ -699,13 +694,13 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
         const tr = el("tr");
         if (winners.includes(i)) tr.className = "winner";
         const shown = typeof r === "number" && Number.isFinite(r) ? (Number.isInteger(r) ? String(r) : r.toFixed(1)) : String(r);
-        tr.append(el("td", "", seatName(i)), el("td", "", shown));
+        tr.append(el("td", "", i === st.seat ? `${chipName(i)} (you)` : chipName(i)), el("td", "", shown));
         table.append(tr);
       });
       parts.push(table);
       if (label.help) parts.push(el("p", "result-score-help dim", label.help));
     }
-    if (summary) parts.push(...summaryParts(summary, seatList, winners));
+    if (summary) parts.push(...summaryParts(summary, seatList, winners, st.seat));
     const actions = el("div", "dialog-actions result-actions");
     if (st.seat !== null) {
       const voted = room.rematch_votes.includes(st.seat);

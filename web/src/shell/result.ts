@@ -77,7 +77,7 @@ function cell(v: unknown): string {
 
 /** The summary's tables: the game's scores table (its own columns and rows), the statistics with one column
  *  per seat, and the notes. A scores row that starts with a winner's name is marked `winner`. */
-export function summaryParts(summary: MatchSummary, seatNames: string[], winners: number[]): HTMLElement[] {
+export function summaryParts(summary: MatchSummary, seatNames: string[], winners: number[], me: number | null = null): HTMLElement[] {
   const parts: HTMLElement[] = [];
   const scores = summary.scores;
   if (scores && Array.isArray(scores.rows) && scores.rows.length) {
@@ -108,7 +108,7 @@ export function summaryParts(summary: MatchSummary, seatNames: string[], winners
     const head = el("tr");
     head.append(el("th", "", ""));
     seatNames.forEach((n, i) => {
-      const th = el("th", winners.includes(i) ? "winner" : "", n);
+      const th = el("th", winners.includes(i) ? "winner" : "", i === me ? `${n} (you)` : n);
       th.setAttribute("scope", "col");
       head.append(th);
     });
