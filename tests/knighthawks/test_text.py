@@ -10,6 +10,7 @@ import re
 import pytest
 
 from deltav.core.match import play_match
+from deltav.core.protocol import check_briefing, check_summary
 from deltav.core.session import Session
 from deltav.games.knighthawks import KnightHawks
 from deltav.games.knighthawks.bots.scripted import ScriptedCaptain
@@ -113,8 +114,11 @@ def test_the_briefing_reads_the_scenario_and_hides_the_enemys_traps():
     b = KnightHawks.briefing({"scenario": "station_assault"}, 1, NAMES)
     assert b["title"] == "Assault on Ken'zah Station"
     assert b["objective"] == "Destroy Ken'zah Station (fortified station) within 12 turns."
-    assert [x["name"] for x in b["sides"]] == ["Alice (UPF)", "Hard bot (Sathar)"]
+    assert [x["name"] for x in b["sides"]] == NAMES
+    assert b["sides"][1]["goal"] == "Sathar: destroy Ken'zah Station (fortified station) within 12 turns."
     assert "Star Scourge (heavy cruiser)" in b["sides"][1]["forces"]
+    assert "UPF fighter A, docked at Ken'zah Station" in b["sides"][0]["forces"]
+    assert check_briefing(b, 2) == b
     assert "Sathar win when Ken'zah Station" in b["wins"]
     # the UPF's mines and seeker: counted for the Sathar seat, described for the UPF seat
     assert any("UPF placed 3 hidden traps (mine patterns or seekers)" in n for n in b["notes"])
@@ -122,7 +126,7 @@ def test_the_briefing_reads_the_scenario_and_hides_the_enemys_traps():
     assert own["objective"] == "Keep Ken'zah Station (fortified station) alive for 12 turns."
     assert any("Your side placed 2 mine patterns and a seeker" in n for n in own["notes"])
     watcher = KnightHawks.briefing({"scenario": "station_assault", "turn_limit": 5}, None, None)
-    assert watcher["sides"][0]["name"] == "Player 1 (UPF)"
+    assert watcher["sides"][0]["name"] == "Player 1"
     assert "within 5 turns" in watcher["sides"][1]["goal"]
     assert not any("Your side" in n for n in watcher["notes"])
 
@@ -131,6 +135,7 @@ def test_the_match_summary_counts_what_happened():
     rec, state = played("escort")
     events = [e for st in rec.steps for e in st.events]
     s = KnightHawks.match_summary(state, events, NAMES)
+    assert check_summary(s, 2) == s
     rows = s["scores"]["rows"]
     assert s["scores"]["columns"] == ["Player", "Side", "Ships destroyed", "Ships driven off", "Points"]
     assert [r[4] for r in rows] == list(state.scores) and [r[0] for r in rows] == NAMES
@@ -142,6 +147,6 @@ def test_the_match_summary_counts_what_happened():
     assert sum(stats["Hull points dealt"]) == hull
     dead = [e["ship"] for e in events if e["type"] == "destroyed"]
     assert sum(stats["Enemy ships destroyed"]) == len(dead)
-    assert "Ships escaped" in stats  # an exit scenario
+    assert "Own ships escaped" in stats  # an exit scenario
     assert s["notes"][0] == "Objective: UPF must get Gullwind off the map by the east edge within 12 turns."
     assert any(state.res.reason in n for n in s["notes"])

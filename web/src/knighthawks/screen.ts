@@ -259,7 +259,7 @@ export class KnightHawksScreen implements GameScreen {
     if (!v) return;
     const active = v.ships.filter((s) => s.status === "active");
     if (onlyIfHidden && active.every((s) => this.map.onScreen(s.hex, 24))) return;
-    if (!shipsOnly && this.map.fitZoom() >= 11) {
+    if (!shipsOnly && this.map.fitZoom() >= 9.5) {
       this.map.fit(instant);
       return;
     }

@@ -28,11 +28,17 @@ def ship_label(spec) -> str:
     return spec.name if cname.lower() in spec.name.lower() else f"{spec.name} ({cname})"
 
 
-def forces(scen, side: int) -> str:
-    """One side's ships in words: "Z'Gata (frigate), Stiletto (assault scout) and ..."."""
-    names = [ship_label(s) + (" docked" if s.docked else "") + (" in orbit" if s.orbit else "")
-             for s in scen.ships if s.side == side]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+def forces(scen, side: int) -> list[str]:
+    """One side's ships in words, one each: "Z'Gata (frigate)", "UPF fighter A, docked at Ken'zah Station"."""
+    by_id = {s.id: s for s in scen.ships}
+    out = []
+    for s in scen.ships:
+        if s.side != side:
+            continue
+        where = (f", docked at {by_id[s.docked].name}" if s.docked in by_id else "") + (
+            f", in orbit round {s.orbit[0]}" if s.orbit else "")
+        out.append(ship_label(s) + where)
+    return out
 
 
 def goals(scen, turn_limit: int) -> tuple[str, str]:
@@ -75,7 +81,8 @@ def briefing(scen, turn_limit: int, seat: int | None, names: Sequence[str] | Non
     sides = []
     for p in (0, 1):
         who = names[p] if p < len(names) else f"Player {p + 1}"
-        sides.append({"seat": p, "name": f"{who} ({scen.sides[p]})", "forces": forces(scen, p), "goal": g[p]})
+        goal = f"{scen.sides[p]}: {g[p][0].lower()}{g[p][1:]}"  # the fleet's name, the seat's own in ``name``
+        sides.append({"seat": p, "name": who, "forces": forces(scen, p), "goal": goal})
     notes = [f"{scen.sides[scen.first]} move first each game turn; a repair turn follows every third turn.",
              f"The battle lasts at most {turn_limit} game turns."]
     for p in (0, 1):

@@ -16,8 +16,8 @@ from deltav.games.knighthawks.briefing import POINTS_RULE
 from deltav.games.knighthawks.ships import DEAD, GONE
 from deltav.games.knighthawks.victory import escaped
 
-STATS = ("Shots fired", "Hits", "Hull points dealt", "Systems knocked out", "Enemy ships destroyed", "Ships escaped",
-         "Ships driven off", "ICMs fired", "Repairs made")
+STATS = ("Shots fired", "Hits", "Hull points dealt", "Systems knocked out", "Enemy ships destroyed", "Own ships escaped",
+         "Own ships driven off", "ICMs fired", "Repairs made")
 
 
 def _objective(state) -> str:
@@ -76,7 +76,7 @@ def match_summary(state, events: Iterable[Any], names: Sequence[str] | None) -> 
         if s.status == DEAD:
             stats["Enemy ships destroyed"][1 - s.owner] += 1
         elif s.status == GONE:
-            stats["Ships escaped" if escaped(state, s) else "Ships driven off"][s.owner] += 1
+            stats["Own ships escaped" if escaped(state, s) else "Own ships driven off"][s.owner] += 1
     # points as the rules count them (victory.tally), split into what was destroyed and what was driven off
     destroyed = [0, 0]
     driven = [0, 0]
@@ -96,7 +96,7 @@ def match_summary(state, events: Iterable[Any], names: Sequence[str] | None) -> 
         notes.append(f"The battle ended on game turn {min(state.turn, state.turn_limit)}: {r}.")
     notes.append(POINTS_RULE)
     if state.victory["kind"] != "exit":
-        del stats["Ships escaped"]
+        del stats["Own ships escaped"]
     return {
         "scores": {"title": "Victory points",
                    "columns": ["Player", "Side", "Ships destroyed", "Ships driven off", "Points"],
