@@ -3,16 +3,27 @@
 by mouse (set up in the lobby, the guide followed to its end, the map clicked), and on a 375x812 phone by taps only.
 The first-game guide and the scenario briefing come up as for a new player (``new_page(intro=True)``); every
 "what happened" card is read and continued; the result dialog shows the game's victory points and the match's
-numbers; the replay shows everyone's view. Screenshots: build/screenshots/knighthawks-journey-*.png."""
+numbers; the replay shows everyone's view; nothing the page shows at any stage is an engine id (names, not ids).
+Screenshots: build/screenshots/knighthawks-journey-*.png."""
 
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 
 from tests.web.conftest import wait_step_change
 from tests.web.test_knighthawks_play import khstate
 from tests.web.test_knighthawks_screen import shot
+
+ENGINE_WORDS = re.compile(r"\b[ab]\d+-[a-z_]+\b|\btrap-|\bplayer \d\b|\bside \d\b|\[-?\d+, ?-?\d+\]|\b[a-z]+_[a-z]+\b|\bw\d\b")
+
+
+def no_engine_words(pg) -> None:
+    """Nothing the page shows (the panel, the combat report, the log, the banner, the dialogs) is an engine id."""
+    text = pg.evaluate("document.body.innerText")
+    found = ENGINE_WORDS.findall(text)
+    assert not found, found
 
 
 def mounted(pg) -> None:
@@ -154,6 +165,7 @@ def play_to_the_end(pg, how: str, name: str) -> list[list[str]]:
         if key not in shots:
             shots.add(key)
             shot(pg, f"journey-{name}-{key}")
+            no_engine_words(pg)
         if how == "keys":
             pg.locator(".kh-map").focus() if not pg.evaluate("document.activeElement?.closest('.kh-root')") else None
             act_by_keys(pg, st)
@@ -169,6 +181,7 @@ def result_and_replay(pg, how: str, name: str) -> None:
     text = pg.locator(".dialog-result").inner_text()
     assert "Victory points" in text and "Shots fired" in text and "Objective" in text, text
     shot(pg, f"journey-{name}-result")
+    no_engine_words(pg)
     replay = pg.locator(".dialog-result a", has_text="Replay")
     if how == "keys":
         replay.focus()
@@ -190,6 +203,7 @@ def result_and_replay(pg, how: str, name: str) -> None:
     pg.wait_for_function("window.khScreen?.snap?.status === 'over'")
     assert pg.evaluate("window.khScreen.snap.seat") is None
     shot(pg, f"journey-{name}-replay")
+    no_engine_words(pg)
 
 
 def test_a_whole_game_on_a_desktop_by_keyboard(live_server, new_page):
