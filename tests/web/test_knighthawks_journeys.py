@@ -202,6 +202,8 @@ def result_and_replay(pg, how: str, name: str) -> None:
     pg.wait_for_function("window.deltavReplay.state().index === window.deltavReplay.state().positions - 1")
     pg.wait_for_function("window.khScreen?.snap?.status === 'over'")
     assert pg.evaluate("window.khScreen.snap.seat") is None
+    # the combat report rebuilt from the log the replay's position carries (its newest entries), ending as it did
+    assert pg.locator(".kh-report li").count() > 5
     shot(pg, f"journey-{name}-replay")
     no_engine_words(pg)
 

@@ -46,6 +46,7 @@ export class KnightHawksScreen implements GameScreen {
   private plotFocus: string | null = null;
   private beforePlot: { x: number; y: number; zoom: number } | null = null;
   private seenFirst = false;
+  private reportKey = "";
   /** The type of this seat's last accepted order, and the events since: an automatic resolution between it and
    *  the seat's next decision is shown on a card first (host.acknowledge). */
   private lastAct: string | null = null;
@@ -161,7 +162,7 @@ export class KnightHawksScreen implements GameScreen {
       if (choices.length && (!this.selected || !choices.includes(this.selected))) this.selected = choices[0]!;
       if (!this.selected) this.selected = v.ships.find((s) => s.owner === (snapshot.seat ?? 0))?.id ?? null;
     }
-    this.addReport(newEvents);
+    this.addReport(newEvents, snapshot.log);
     const connecting = !this.seenFirst; // the log tail a page gets on connecting is history, not news
     if (!connecting) {
       this.animateEvents(newEvents);
@@ -342,7 +343,8 @@ export class KnightHawksScreen implements GameScreen {
       const r = s.result;
       const won = r && s.seat !== null && r.winners.includes(s.seat);
       const names = r?.winners.map((w) => (w === s.seat ? "You" : sideName(v, w, (p) => this.host.seatName(p)))) ?? [];
-      box.append(el("p", `kh-result ${won ? "won" : ""}`, r ? `${names.join(" and ") || "Nobody"} won${r.reason ? `: ${r.reason}` : ""}` : "Game over"));
+      const verdict = names.length ? `${names.join(" and ")} won` : "A draw";
+      box.append(el("p", `kh-result ${won ? "won" : ""}`, r ? `${verdict}${r.reason ? `: ${r.reason}` : ""}` : "Game over"));
       return;
     }
     if (!s.to_act) {
@@ -733,19 +735,30 @@ export class KnightHawksScreen implements GameScreen {
 
   // --- the combat report ----------------------------------------------------------------------------------
   /** New events into the combat report, oldest first (an attack, then the damage it did, then the next
-   *  attack); the list follows the newest line unless the player scrolled up to read. */
-  private addReport(events: LogEntry[]): void {
+   *  attack); the list follows the newest line unless the player scrolled up to read. An update that brings no
+   *  new events but a log that ends elsewhere (a replay that jumped) rebuilds the report from that log, silently. */
+  private addReport(events: LogEntry[], log: LogEntry[]): void {
     if (!this.view || !this.els) return;
     const list = this.els.report;
+    const key = (e: LogEntry | undefined): string => (e ? `${e.step}|${e.text}` : "");
+    let quiet = false;
+    if (!events.length && log.length && key(log[log.length - 1]) !== this.reportKey) {
+      list.replaceChildren();
+      events = log;
+      quiet = true;
+    }
+    if (!events.length) return;
+    this.reportKey = key(events[events.length - 1]);
     const follow = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
     let spoken = 0;
     for (const e of events) {
-      if (e.event.type === "game_over") {
+      if (e.event.type === "game_over" && !quiet) {
         this.host.sound(this.snap?.seat !== null && (e.event.winners as number[] | undefined)?.includes(this.snap!.seat!) ? "win" : "lose");
       }
       const line = reportLine(e);
       if (!line) continue;
       list.append(el("li", `kh-${line.kind}`, line.text));
+      if (quiet) continue;
       if (e.event.type === "attack") this.host.sound(line.kind === "hit" ? "hit" : "fire");
       if (spoken < 3 && (line.kind === "hit" || line.kind === "damage" || line.kind === "bad")) {
         this.host.say(line.text, "info");
@@ -753,7 +766,7 @@ export class KnightHawksScreen implements GameScreen {
       }
     }
     while (list.children.length > 120) list.firstChild?.remove();
-    if (follow) list.scrollTop = list.scrollHeight;
+    if (follow || quiet) list.scrollTop = list.scrollHeight;
   }
 
   // --- map input ------------------------------------------------------------------------------------------
