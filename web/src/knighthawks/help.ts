@@ -67,7 +67,7 @@ const CONTROLS: [string, string][] = [
   ["0-9, V", "incoming missile: fire that many ICMs; V toggles evasion"],
   ["C", "centre on the selected ship"],
   ["Z / H", "frame the ships in play / show the whole map"],
-  ["? then Guide", "the first-game guide again"],
+  ["?", "this help; its First-game guide and Scenario briefing buttons show them again"],
   ["drag, wheel, WASD, + -", "pan and zoom the map"],
 ];
 
