@@ -704,7 +704,8 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--host", default="127.0.0.1")
     sv.add_argument("--port", type=int, default=8000, help="0 picks a free port (printed)")
     sv.add_argument("--db", help="database URL (default sqlite+aiosqlite:///deltav.db; or postgresql+asyncpg://...)")
-    sv.add_argument("--grace", type=float, default=60.0, help="seconds a dropped player has to come back (0: no forfeit)")
+    sv.add_argument("--grace", type=float, default=60.0,
+                    help="seconds a dropped player has to come back before the others may claim the win (0: no claims)")
     sv.add_argument("--bot-workers", type=int, default=-1, help="processes for bot decisions (0: threads; default cores-1)")
     sv.add_argument("--log-level", default="warning", choices=("debug", "info", "warning", "error"))
     sv.add_argument("--deflate", action="store_true", help="compress WebSocket messages (CPU for bandwidth)")

@@ -192,18 +192,27 @@ def test_claim_in_a_match_of_three_the_absent_seat_forfeits_and_the_others_win(s
         assert b.state()["snapshot"]["returns"] == [1.0, 1.0, -1.0]
 
 
-def test_the_leaderboard_rates_a_resignation_as_a_loss(server):
+def test_the_leaderboard_rates_a_resignation_and_a_forfeit_as_a_loss(server):
     code, tokens = room(server, names=("lb-winner", "lb-loser"))
     with ExitStack() as stack:
         loser = Sock(stack, server, code, tokens[1])
         loser.state()
         loser.send({"type": "resign"})
         loser.until(lambda m: m["type"] == "ended")
+    code, tokens = room(server, names=("lb-stays", "lb-leaves"))  # and a forfeit: a win claimed over an absent seat
+    with ExitStack() as stack:
+        stays = Sock(stack, server, code, tokens[0])
+        with ExitStack() as gone:
+            Sock(gone, server, code, tokens[1]).state()
+        stays.state(lambda m: m["room"]["claimable"] == [1])
+        stays.send({"type": "claim"})
+        stays.until(lambda m: m["type"] == "ended")
     status, board = http(server.base, "GET", "/leaderboard?game=toy")
     rows = {r["name"]: r for r in board["two_player"]["rows"]}
-    assert rows["human:lb-winner"]["wins"] == 1 and rows["human:lb-winner"]["games"] == 1
-    assert rows["human:lb-loser"]["wins"] == 0 and rows["human:lb-loser"]["games"] == 1
-    assert rows["human:lb-winner"]["rating"] > rows["human:lb-loser"]["rating"]
+    for winner, loser in (("lb-winner", "lb-loser"), ("lb-stays", "lb-leaves")):
+        assert rows[f"human:{winner}"]["wins"] == 1 and rows[f"human:{winner}"]["games"] == 1
+        assert rows[f"human:{loser}"]["wins"] == 0 and rows[f"human:{loser}"]["games"] == 1
+        assert rows[f"human:{winner}"]["rating"] > rows[f"human:{loser}"]["rating"]
 
 
 def test_a_restart_keeps_the_ended_match_ended_and_a_rematch_follows(tmp_path):
@@ -234,3 +243,43 @@ def test_a_restart_keeps_the_ended_match_ended_and_a_rematch_follows(tmp_path):
             fresh = b.state(lambda m: m["room"]["match"] == 2)
             assert fresh["room"]["status"] == "live" and fresh["room"]["ending"] is None
             assert fresh["snapshot"]["status"] == "playing" and fresh["snapshot"]["to_act"]
+
+
+def test_an_ending_the_store_refuses_is_told_to_nobody_and_changes_nothing(tmp_path):
+    """Store before tell: a resignation whose write fails (the database refuses it) is an error to the one who
+    resigned, nobody hears of an ending, the match goes on; once the database takes writes again it works."""
+    import sqlite3
+
+    from starlette.testclient import TestClient
+
+    from deltav.server.app import create_app
+
+    db = tmp_path / "e.db"
+    with TestClient(create_app(f"sqlite+aiosqlite:///{db}", Settings(grace_seconds=0, bot_workers=0))) as c:
+        made = c.post("/rooms", json={"game": "toy", "seats": ["human", "human"], "seed": 3}).json()
+        code = made["code"]
+        c.post(f"/rooms/{code}/join", json={})
+        con = sqlite3.connect(db)
+        con.execute("CREATE TRIGGER full BEFORE UPDATE ON matches BEGIN SELECT RAISE(ABORT, 'disk full'); END")
+        con.commit()
+        with c.websocket_connect(f"/ws/{code}?token={made['token']}") as ws, c.websocket_connect(f"/ws/{code}") as spy:
+            ws.send_json({"type": "resign", "id": 5})
+            seen = []
+            while (msg := ws.receive_json())["type"] != "error":
+                seen.append(msg)
+            assert msg["code"] == "internal" and msg["id"] == 5 and "nothing changed" in msg["message"]
+            spy.send_json({"type": "ping", "id": 1})
+            while (m := spy.receive_json())["type"] != "pong":
+                seen.append(m)
+            assert not [m for m in seen if m["type"] in ("ended", "forfeit")]
+            assert all(m["snapshot"]["status"] == "playing" for m in seen if m["type"] == "state")
+            info = c.get(f"/rooms/{code}").json()
+            assert info["status"] == "live" and info["ending"] is None
+            con.execute("DROP TRIGGER full")
+            con.commit()
+            con.close()
+            ws.send_json({"type": "resign", "id": 6})
+            while (msg := ws.receive_json())["type"] != "ended":
+                assert msg["type"] != "error", msg
+            assert msg["ending"]["seats"] == [0]
+        assert c.get(f"/rooms/{code}/record").json()["ending"]["seats"] == [0]
