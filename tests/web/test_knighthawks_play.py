@@ -13,6 +13,7 @@ made for. Screenshots: build/screenshots/knighthawks-play-*.png.
 from __future__ import annotations
 
 import json
+import time
 
 from tests.web.conftest import wait_step_change
 from tests.web.test_knighthawks_screen import shot
@@ -173,4 +174,30 @@ def test_fleets_are_picked_from_the_ship_classes_in_setup(live_server, new_page)
     pg.wait_for_function("window.khScreen?.snap")
     names = pg.evaluate("window.khScreen.view.ships.map(s => s.name)")
     assert "Battleship 3" in names and "Fighter 4" in names and "Heavy cruiser 5" in names
+    assert pg.errors == []
+
+
+def test_the_result_dialog_shows_the_victory_points_as_the_record_scores_them(live_server, new_page):
+    """A bot-only room played to its end, watched: the result dialog's table is the match summary's victory points
+    (destroyed and driven off per seat), whose totals are the record's result scores, with the match's numbers."""
+    room = live_server.create("knighthawks", ["bot:random", "bot:random"], seed=3)
+    t0 = time.time()
+    while live_server.room(room.code)["status"] != "finished":
+        assert time.time() - t0 < 90, "the match did not finish"
+        time.sleep(0.2)
+    record = live_server.http("GET", f"/rooms/{room.code}/record?match=1")[1]
+    scores = record["result"]["scores"]
+    pg = new_page()
+    live_server.open_watch(pg, room.code)
+    pg.wait_for_selector(".dialog-result")
+    table = pg.locator(".dialog-result .result-scores")
+    assert table.locator("caption").inner_text() == "Victory points"
+    assert table.locator("th").all_inner_texts()[:5] == ["Player", "Side", "Ships destroyed", "Ships driven off",
+                                                         "Points"]
+    totals = table.locator("tr td:last-child").all_inner_texts()
+    assert [float(c) for c in totals] == [float(x) for x in scores]
+    stats = pg.locator(".dialog-result .result-stats").inner_text()
+    assert "Shots fired" in stats and "Hull points dealt" in stats
+    assert "class points" in pg.locator(".dialog-result .result-notes").inner_text()
+    shot(pg, "play-result-watched")
     assert pg.errors == []

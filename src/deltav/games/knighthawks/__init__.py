@@ -15,11 +15,11 @@ from deltav.core.errors import OptionError, ScenarioError
 from deltav.core.protocol import Game, Option, ScenarioInfo, register_game
 from deltav.core.rng import Rng
 from deltav.games.knighthawks import scenarios as scen
+from deltav.games.knighthawks import tables as ship_tables  # the module: ``knighthawks.tables`` stays the module
 from deltav.games.knighthawks import worlds
 from deltav.games.knighthawks.messages import ACTIONS, EVENTS
 from deltav.games.knighthawks.rulings import RULING_OPTIONS
 from deltav.games.knighthawks.state import KHState
-from deltav.games.knighthawks.tables import tables
 
 
 def _scenario_for(options: Mapping[str, Any]) -> scen.Scenario:
@@ -31,7 +31,7 @@ def _scenario_for(options: Mapping[str, Any]) -> scen.Scenario:
 
 
 DEFAULT_FLEET0 = "destroyer,frigate,assault_scout"
-CLASS_IDS = tuple(tables().classes)  # the ship classes a skirmish fleet is built from
+CLASS_IDS = tuple(ship_tables.tables().classes)  # the ship classes a skirmish fleet is built from
 DEFAULT_FLEET1 = "heavy_cruiser,2*fighter"
 
 
@@ -78,9 +78,7 @@ class KnightHawks(Game):
     def max_decisions(cls, options: Mapping[str, Any]) -> int:
         opts = cls.resolve_options(options)
         s = _scenario_for(opts)
-        from deltav.games.knighthawks.tables import tables
-
-        t = tables()
+        t = ship_tables.tables()
         limit = opts.get("turn_limit") or s.turn_limit
         n = len(s.ships)
         weapons = 0
