@@ -158,6 +158,7 @@ def test_fleets_are_picked_from_the_ship_classes_in_setup(live_server, new_page)
     pg.click("[data-game=knighthawks] .setup")
     row = pg.locator(".opt-row", has=pg.locator("#opt-fleet0"))
     assert row.locator("input[type=text]").count() == 0  # nothing to type
+    assert row.locator("label").first.inner_text() == "UPF fleet"  # not the option's id, fleet0
     labels = row.locator(".multi-item span").all_inner_texts()
     assert "heavy cruiser" in labels and "assault scout" in labels and not any("_" in x for x in labels)
     assert pg.input_value("#opt-fleet0-destroyer") == "1"  # the default fleet: a destroyer, a frigate, a scout

@@ -107,6 +107,7 @@ class Option:
     # str options naming several of ``choices``, separated by commas, each with an optional count ("2*fighter");
     # a client offers a count per choice (a Knight Hawks fleet)
     multiple: bool = False
+    label: str = ""  # what a client calls it (default: the name, underscores as spaces)
 
     def parse(self, raw: Any) -> Any:
         """Validate ``raw`` (a JSON value, or a string from the command line) and return the typed value."""
@@ -153,6 +154,7 @@ class Option:
             "maximum": self.maximum,
             "ruling": self.ruling,
             "multiple": self.multiple,
+            "label": self.label or self.name.replace("_", " "),
         }
 
 

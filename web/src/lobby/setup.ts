@@ -62,7 +62,7 @@ function countsInput(o: OptionInfo, hidden: HTMLInputElement): HTMLElement {
   const counts = parseCounts(String(o.default ?? ""));
   const grid = el("div", "multi-picker");
   grid.setAttribute("role", "group");
-  grid.setAttribute("aria-label", o.name.replace(/_/g, " "));
+  grid.setAttribute("aria-label", o.label || o.name.replace(/_/g, " "));
   for (const c of choices) {
     const item = el("label", "multi-item");
     const n = el("input");
@@ -118,7 +118,7 @@ function optionInput(o: OptionInfo): HTMLElement {
   input.dataset.type = o.type;
   input.setAttribute("aria-describedby", `${id}-doc`);
   const row = el("div", `opt-row${o.ruling ? " ruling" : ""}`);
-  const name = o.name.replace(/_/g, " ");
+  const name = o.label || o.name.replace(/_/g, " ");
   const lab = el("label", "", `${name[0]!.toUpperCase()}${name.slice(1)}`);
   lab.htmlFor = shown ? `${id}-${String(o.choices?.[0] ?? "")}` : id;
   const { ref, text } = o.ruling ? splitRuleRef(o.doc) : { ref: "", text: o.doc };

@@ -47,10 +47,10 @@ class KnightHawks(Game):
     options = (
         Option("scenario", str, "skirmish", "a built-in scenario id or the path of a scenario TOML file",
                choices=scen.BUILTIN, free_choice=True),
-        Option("fleet0", str, DEFAULT_FLEET0, "skirmish only: the UPF fleet (player 1's ships)",
-               choices=CLASS_IDS, multiple=True),
-        Option("fleet1", str, DEFAULT_FLEET1, "skirmish only: the Sathar fleet (player 2's ships)",
-               choices=CLASS_IDS, multiple=True),
+        Option("fleet0", str, DEFAULT_FLEET0, "skirmish only: player 1's ships, how many of each class",
+               choices=CLASS_IDS, multiple=True, label="UPF fleet"),
+        Option("fleet1", str, DEFAULT_FLEET1, "skirmish only: player 2's ships, how many of each class",
+               choices=CLASS_IDS, multiple=True, label="Sathar fleet"),
         Option("turn_limit", int, 0, "game turns before the game ends on the scenario's objective or points "
                "(0: the scenario's own limit)", minimum=0, maximum=100),
     ) + RULING_OPTIONS
