@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import type { LegalEntry } from "../src/shell/screen";
+import type { LegalEntry, LogEntry } from "../src/shell/screen";
 import {
   abbr, groupLegal, hullBoxes, type KHView, phaseText, repairName, reportLine, shipsWithChoices, sideOf, stepAt,
   stepTarget, type KHShip,
@@ -67,27 +67,29 @@ test("a step's map target is the hex the ship would face after entering the next
   assert.equal(stepTarget(groupLegal([L({ type: "step", turn: 0 })]).steps[0]!), null);
 });
 
-test("the combat report words every roll with its effect", () => {
-  const v = view();
-  assert.deepEqual(reportLine({ type: "attack", source: "dd", weapon: "LC", target: "hc", hex: [1, 0], range: 3, column: "RH", chance: 45, icms: 0, evade: false, roll: 30, hit: true }, v),
-    { text: "destroyer 1 LC → heavy cruiser at range 3 (vs RH): roll 30 vs 45%: HIT", kind: "hit" });
-  const d = reportLine({ type: "damage", ship: "hc", source: "dd", roll: 62, modified: 72, result: "short", effect: "short", system: "", hull: 0, note: "" }, v)!;
-  assert.equal(d.text, "heavy cruiser damage: roll 62+10 = 72: short");
-  const h = reportLine({ type: "damage", ship: "hc", source: "dd", roll: 40, modified: 20, result: "hull", effect: "hull", system: "", hull: 12, note: "" }, v)!;
-  assert.equal(h.text, "heavy cruiser damage: roll 40-20 = 20: hull, 12 hull points");
-  const fell = reportLine({ type: "damage", ship: "hc", source: "dd", roll: 90, modified: 100, result: "fire", effect: "hull", system: "", hull: 7, note: "already burning" }, v)!;
-  assert.match(fell.text, /fire → hull, 7 hull points \(already burning\)/);
-  assert.equal(reportLine({ type: "breakup_check", ship: "dd", chance: 30, roll: 12, broke: true }, v)!.kind, "bad");
-  assert.match(reportLine({ type: "nav_roll", ship: "dd", roll: 3, direction: 1 }, v)!.text, /forced turns left/);
-  assert.equal(reportLine({ type: "fired", player: 1, attacks: [] }, v)!.text, "Sathar holds fire");
-  assert.equal(reportLine({ type: "turn_started", turn: 1, player: 0 }, v), null);
+test("the combat report shows the engine's sentence of each combat event, coloured by what happened", () => {
+  const E = (event: Record<string, unknown>, text = "the engine's words") => ({ step: 1, event: event as LogEntry["event"], text });
+  assert.deepEqual(reportLine(E({ type: "attack", source: "dd", weapon: "LC", target: "hc", hit: true }, "Destroyer 1 fires ...: HIT")),
+    { text: "Destroyer 1 fires ...: HIT", kind: "hit" });
+  assert.equal(reportLine(E({ type: "attack", hit: false }))!.kind, "miss");
+  assert.equal(reportLine(E({ type: "damage" }))!.kind, "damage");
+  assert.equal(reportLine(E({ type: "breakup_check", broke: true }))!.kind, "bad");
+  assert.equal(reportLine(E({ type: "breakup_check", broke: false }))!.kind, "info");
+  assert.equal(reportLine(E({ type: "fired", player: 1, attacks: [] }))!.kind, "miss");
+  assert.equal(reportLine(E({ type: "repair_roll", outcome: "repaired" }))!.kind, "hit");
+  assert.equal(reportLine(E({ type: "turn_started", turn: 1, player: 0 }))!.kind, "turn");
+  assert.equal(reportLine(E({ type: "plotted" })), null);
+  assert.equal(reportLine(E({ type: "moved" })), null);
 });
 
 test("the phase banner, sides, hull boxes, names", () => {
-  assert.equal(phaseText(view(), 0, true), "Turn 2: movement: plot your ships");
-  assert.equal(phaseText(view({ stage: "declare", fire_mode: "def", mover: 1 }), 0, true), "Turn 2: defensive fire: choose weapons and targets");
-  assert.equal(phaseText(view({ mover: 1 }), 0, false), "Turn 2: Sathar moving");
-  assert.equal(phaseText(view(), null, false), "Turn 2: UPF moving");
+  assert.equal(phaseText(view(), 0, true), "Turn 2 of 12: your movement: plot your ships");
+  assert.equal(phaseText(view({ stage: "declare", fire_mode: "def", mover: 1 }), 0, true), "Turn 2 of 12: your defensive fire: choose weapons and targets");
+  assert.equal(phaseText(view({ mover: 1 }), 0, false), "Turn 2 of 12: Sathar moving");
+  assert.equal(phaseText(view({ mover: 1 }), 0, false, (p) => ["You", "Hard bot"][p]!), "Turn 2 of 12: Hard bot (Sathar) moving");
+  assert.equal(phaseText(view({ stage: "declare", fire_mode: "def", mover: 1 }), null, false, (p) => ["Ann", "Bo"][p]!),
+    "Turn 2 of 12: defensive fire of Ann (UPF)");
+  assert.equal(phaseText(view(), null, false), "Turn 2 of 12: UPF moving");
   assert.equal(sideOf(1, 1), "own");
   assert.equal(sideOf(1, null), "enemy");
   assert.deepEqual(hullBoxes(4, 1), [true, false, false, false]);
@@ -96,4 +98,13 @@ test("the phase banner, sides, hull boxes, names", () => {
   assert.equal(repairName("w1", ship()), "torpedo");
   assert.equal(repairName("d0", ship()), "reflective hull");
   assert.equal(repairName("adf", ship()), "1 ADF point");
+});
+
+test("a fleet option's counts read and write the option's value (setup's picker of ship classes)", async () => {
+  const { parseCounts, joinCounts } = await import("../src/lobby/setup");
+  const counts = parseCounts("destroyer, 2*fighter,fighter");
+  assert.deepEqual([...counts], [["destroyer", 1], ["fighter", 3]]);
+  counts.set("frigate", 2);
+  counts.set("destroyer", 0);
+  assert.equal(joinCounts(["fighter", "frigate", "destroyer"], counts), "3*fighter,2*frigate");
 });

@@ -108,6 +108,10 @@ class Option:
     # the option was added with a default that plays differently from what the engine did before
     legacy: Any = None
     has_legacy: bool = False
+    # str options naming several of ``choices``, separated by commas, each with an optional count ("2*fighter");
+    # a client offers a count per choice (a Knight Hawks fleet)
+    multiple: bool = False
+    label: str = ""  # what a client calls it (default: the name, underscores as spaces)
 
     def parse(self, raw: Any) -> Any:
         """Validate ``raw`` (a JSON value, or a string from the command line) and return the typed value."""
@@ -115,7 +119,14 @@ class Option:
             v = coerce_scalar(self.kind, raw)
         except ValueError as exc:
             raise OptionError(self.name, str(exc), self.describe_allowed()) from None
-        if self.choices is not None and not self.free_choice and v not in self.choices:
+        if self.multiple and self.choices is not None:
+            for part in (p.strip() for p in str(v).split(",")):
+                count, star, item = part.partition("*")
+                name = item.strip() if star else part
+                if part and (name not in self.choices or (star and not count.strip().isdigit())):
+                    raise OptionError(self.name, f"{part!r} is not one of the choices (or n*choice)",
+                                      self.describe_allowed())
+        elif self.choices is not None and not self.free_choice and v not in self.choices:
             raise OptionError(self.name, f"{raw!r} is not allowed", self.describe_allowed())
         if self.minimum is not None and v < self.minimum:
             raise OptionError(self.name, f"{v!r} is below the minimum", self.describe_allowed())
@@ -126,6 +137,8 @@ class Option:
     def describe_allowed(self) -> str:
         if self.choices is not None:
             text = ", ".join(str(c) for c in self.choices)
+            if self.multiple:
+                return f"any of {text}, separated by commas, each with an optional count (2*{self.choices[0]})"
             return text + (", or a file path" if self.free_choice else "")
         if self.kind is bool:
             return "true, false"
@@ -144,6 +157,8 @@ class Option:
             "minimum": self.minimum,
             "maximum": self.maximum,
             "ruling": self.ruling,
+            "multiple": self.multiple,
+            "label": self.label or self.name.replace("_", " "),
         }
 
 

@@ -33,8 +33,10 @@ function table(head: string[], rows: (string | number)[][], caption: string): HT
 const SUMMARY = [
   "Each game turn, side A moves and fights, then side B. In your movement phase you plot every ship: a new speed " +
     "within its ADF of the old one, then one hex at a time, turning at most once a hex and at most MR times in all.",
-  "A ship that moves past the map's edge has left the battle. Planets block movement and fire; a ship entering " +
-    "a planet's gravity ring head-on crashes, one passing through is pulled one hexside toward it.",
+  "The map: north is up (the compass in the corner shows it and the six sides a ship can face). A ship that " +
+    "moves past the dashed red edge has left the battle; in an escape scenario the green edge marked EXIT is the " +
+    "way out. Planets block movement and fire; a ship entering a planet's gravity ring head-on crashes, one passing " +
+    "through is pulled one hexside toward it.",
   "A severely damaged ship (more than half its hull points lost) may break apart when it changes speed or " +
     "turns: the chance is shown before you commit.",
   "Combat: the other side fires defensively first, at any hex your ships passed through; then you fire. Each " +
@@ -42,6 +44,11 @@ const SUMMARY = [
     "shots; a hit rolls d100 + the weapon's modifier on the Damage Table.",
   "Torpedoes, rockets, mines and seekers can be stopped by interceptor missiles (ICMs) from ships in the target's " +
     "hex; fighters and assault scouts can evade torpedoes.",
+  "Screens are switched on in movement. A released masking screen lasts while the ship keeps its speed and " +
+    "heading: a choice that would end it is marked and needs a second press.",
+  "When every weapon that can bear has been declared they fire at once, and when all your DCR is allocated the " +
+    "repairs are rolled: what happened (and the enemy's fire) is shown on a card you continue before your next " +
+    "decision, so a key meant for the last one never acts on the next.",
   "After every third turn comes a repair turn: split each ship's damage control rating (DCR) into blocks; each " +
     "block repairs one thing on d100 at most its size (90 or more fails, 99-00 can never be repaired in space).",
 ];
@@ -56,9 +63,11 @@ const CONTROLS: [string, string][] = [
   ["{ }", "fire: previous / next target; repair: smaller / larger block"],
   ["click an enemy ship", "fire: aim the chosen weapon at it"],
   ["F", "fire the declared weapons (or hold fire) / end the repair allocation"],
+  ["Enter, Space", "continue past a card of what happened"],
   ["0-9, V", "incoming missile: fire that many ICMs; V toggles evasion"],
   ["C", "centre on the selected ship"],
   ["Z / H", "frame the ships in play / show the whole map"],
+  ["?", "this help; its First-game guide and Scenario briefing buttons show them again"],
   ["drag, wheel, WASD, + -", "pan and zoom the map"],
 ];
 

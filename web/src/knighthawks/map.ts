@@ -9,7 +9,7 @@
 import { Camera } from "../shell/camera";
 import { fromPixel, pixel } from "../shell/hex";
 import { attachPanZoom } from "../shell/input";
-import { abbr, DIRS, type Hex, hexEq, type KHShip, type KHView, sideOf, severe } from "./model";
+import { abbr, DIRS, type Hex, hexDistance, hexEq, type KHShip, type KHView, neighbour, sideOf, severe } from "./model";
 
 const MOVE_MS = 700;
 const FLASH_MS = 650;
@@ -62,6 +62,10 @@ export class HexMap {
   private flashes: { a: Hex; b: Hex; hit: boolean; t0: number }[] = [];
   /** how many moves and shots were animated (the browser tests read it) */
   animations = 0;
+  /** What the last frame drew where, in CSS pixels of the canvas (the browser tests read it): the compass, the
+   *  exit edge's hexsides (their midpoints) and the labels of the pointers toward ships off screen. */
+  drawn: { compass: { x: number; y: number; r: number }; exit: [number, number][];
+    pointers: { x: number; y: number; w: number; h: number; label: string }[] } = { compass: { x: 0, y: 0, r: 0 }, exit: [], pointers: [] };
   onClick: (h: Hex) => void = () => {};
   onHover: (h: Hex | null) => void = () => {};
   onKey: (e: KeyboardEvent) => boolean = () => false;
@@ -191,11 +195,22 @@ export class HexMap {
     this.touch();
   }
 
+  /** The world rectangle of the whole battle area with its edge labels (the exit arrow outside it). */
+  private mapRect(): { x: number; y: number; w: number; h: number } {
+    const R = (this.view?.map.radius ?? 10) + 0.8;
+    const side = 1.5 * R + 1.4; // room for the EXIT arrow beyond the east and west edges
+    return { x: -side, y: -Math.sqrt(3) * R, w: 2 * side, h: 2 * Math.sqrt(3) * R };
+  }
+
+  /** The zoom at which the whole battle area fits the canvas. */
+  fitZoom(): number {
+    return this.camera.fitZoom(this.mapRect(), 8);
+  }
+
   /** Show the whole battle area. */
   fit(instant = false): void {
     if (!this.view) return;
-    const R = this.view.map.radius + 0.8;
-    const z = this.camera.fitZoom({ x: -1.5 * R, y: -Math.sqrt(3) * R, w: 3 * R, h: 2 * Math.sqrt(3) * R }, 8);
+    const z = this.fitZoom();
     if (instant) this.camera.jump(0, 0, z);
     else this.camera.moveTo(0, 0, z);
     this.fitted = true;
@@ -296,12 +311,8 @@ export class HexMap {
         ctx.stroke();
       }
     }
-    // the edge: leaving it takes a ship out of the battle
-    ctx.strokeStyle = "rgba(235,95,95,0.55)";
-    ctx.setLineDash([6, 5]);
-    ctx.lineWidth = 1.5;
-    this.outline(R);
-    ctx.setLineDash([]);
+    // the edge: leaving it takes a ship out of the battle (the exit edge of an escape scenario in green)
+    this.edges(v);
     // planets and gravity rings
     for (const [name, ph] of v.map.planets) {
       for (let d = 0; d < 6; d++) {
@@ -374,7 +385,7 @@ export class HexMap {
         ctx.closePath();
         ctx.stroke();
       }
-      if (z > 18) this.label(t[2] === "M" ? "mines" : t[4] >= 0 ? "seeker (live)" : "seeker", x, y - z * 0.55, col, 10);
+      if (z > 18) this.label(t[2] === "M" ? "mines" : t[4] >= 0 ? "seeker (live)" : "seeker", x, y + z * 0.62, col, 10);
     }
     const o = this.overlay;
     // the plot in progress
@@ -423,20 +434,29 @@ export class HexMap {
     }
     const now = performance.now();
     for (const list of byHex.values()) {
-      list.forEach((s, i) => this.counter(s, v, i, list.length, o.selected === s.id, this.animPos(s.id, now)));
+      if (list.length > 1 && this.camera.zoom < 24) {
+        // too small to spread the stack legibly: a pile, the selected ship (else the first) on top, and a count
+        const top = list.find((s) => s.id === o.selected) ?? list[0]!;
+        const pile = [...list.filter((s) => s !== top), top];
+        pile.forEach((s, i) => this.counter(s, v, 0, 1, o.selected === s.id, this.animPos(s.id, now), (pile.length - 1 - i) * 3));
+        this.stackBadge(top.hex, list.length);
+      } else list.forEach((s, i) => this.counter(s, v, i, list.length, o.selected === s.id, this.animPos(s.id, now)));
     }
     this.drawFlashes(now);
     // markers last: step targets and shots
     for (const m of o.markers) this.marker(m);
     this.offscreen(v);
+    this.compass();
   }
 
-  /** A pointer at the edge of the view toward every ship in play that is off screen (its class letters). */
+  /** Pointers at the edge of the view toward the ships in play that are off screen, with their class letters.
+   *  Pointers that would overlap merge into one ("FTR ×2", "HC +1"), in the colour of the first ship's side. */
   private offscreen(v: KHView): void {
     const ctx = this.ctx;
     const W = this.camera.width;
     const H = this.camera.height;
     const m = 16;
+    const groups: { px: number; py: number; a: number; ships: KHShip[] }[] = [];
     for (const s of v.ships) {
       if (s.status !== "active") continue;
       const [x, y] = this.screenOf(s.hex);
@@ -448,8 +468,15 @@ export class HexMap {
       const k = Math.min((W / 2 - m) / Math.max(1e-6, Math.abs(dx)), (H / 2 - m) / Math.max(1e-6, Math.abs(dy)));
       const px = cx + dx * k;
       const py = cy + dy * k;
-      const a = Math.atan2(dy, dx);
-      const col = COLOUR[sideOf(s.owner, v.viewer)];
+      const near = groups.find((g) => Math.hypot(g.px - px, g.py - py) < 44);
+      if (near) near.ships.push(s);
+      else groups.push({ px, py, a: Math.atan2(dy, dx), ships: [s] });
+    }
+    const labels: { x: number; y: number; w: number; h: number; label: string }[] = [];
+    for (const g of groups) {
+      const first = g.ships[0]!;
+      const col = COLOUR[sideOf(first.owner, v.viewer)];
+      const { px, py, a } = g;
       ctx.fillStyle = col;
       ctx.beginPath();
       ctx.moveTo(px + Math.cos(a) * 9, py + Math.sin(a) * 9);
@@ -457,22 +484,110 @@ export class HexMap {
       ctx.lineTo(px + Math.cos(a - 2.5) * 8, py + Math.sin(a - 2.5) * 8);
       ctx.closePath();
       ctx.fill();
-      this.label(abbr(s.class), px - Math.cos(a) * 16, py - Math.sin(a) * 12, col, 11, 700);
+      const names = [...new Set(g.ships.map((s) => abbr(s.class)))];
+      const text = g.ships.length === 1 ? names[0]! : names.length === 1 ? `${names[0]} ×${g.ships.length}` : `${names[0]} +${g.ships.length - 1}`;
+      ctx.font = "700 11px system-ui, sans-serif";
+      const w = ctx.measureText(text).width + 6;
+      // the label inside the view, on the far side of the arrow from the edge
+      let lx = px - Math.cos(a) * (w / 2 + 10);
+      let ly = py - Math.sin(a) * 16;
+      lx = Math.max(w / 2 + 2, Math.min(W - w / 2 - 2, lx));
+      ly = Math.max(9, Math.min(H - 9, ly));
+      for (const o of labels) {
+        if (Math.abs(o.x - lx) < (o.w + w) / 2 && Math.abs(o.y - ly) < 14) ly = o.y + (ly >= o.y ? 15 : -15);
+      }
+      this.label(text, lx, ly, col, 11, 700);
+      labels.push({ x: lx, y: ly, w, h: 14, label: text });
     }
+    this.drawn.pointers = labels.map((l) => ({ x: l.x - l.w / 2, y: l.y - 7, w: l.w, h: l.h, label: l.label }));
   }
 
-  private outline(R: number): void {
+  /** The map's edge hexside by hexside: dashed red where leaving takes a ship out of the battle, solid green
+   *  where the scenario's escaping ship must leave (exit victory: `east` the hexes past it with q > 0, `west`
+   *  q < 0, `any` all), with an EXIT arrow outside the edge. */
+  private edges(v: KHView): void {
     const ctx = this.ctx;
-    const corners: [number, number][] = [];
-    const dirs: Hex[] = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
-    for (let d = 0; d < 6; d++) {
-      const c = dirs[d]!;
-      corners.push(this.screenOf([c[0] * (R + 0.5), c[1] * (R + 0.5)]));
+    const R = v.map.radius;
+    const z = this.camera.zoom;
+    const exit = v.victory.kind === "exit" ? (v.victory.edge ?? "any") : null;
+    const isExit = (n: Hex): boolean => exit === "any" || (exit === "east" && n[0] > 0) || (exit === "west" && n[0] < 0);
+    const red = new Path2D();
+    const green = new Path2D();
+    const mids: [number, number][] = [];
+    for (let q = -R; q <= R; q++) {
+      for (let r = Math.max(-R, -q - R); r <= Math.min(R, -q + R); r++) {
+        if (hexDistance([q, r], [0, 0]) !== R) continue;
+        const [cx, cy] = this.screenOf([q, r]);
+        for (let d = 0; d < 6; d++) {
+          const n = neighbour([q, r], d);
+          if (hexDistance(n, [0, 0]) <= R) continue;
+          const a = facingAngle(d);
+          const x0 = cx + z * Math.cos(a - Math.PI / 6);
+          const y0 = cy + z * Math.sin(a - Math.PI / 6);
+          const x1 = cx + z * Math.cos(a + Math.PI / 6);
+          const y1 = cy + z * Math.sin(a + Math.PI / 6);
+          const path = exit && isExit(n) ? green : red;
+          path.moveTo(x0, y0);
+          path.lineTo(x1, y1);
+          if (path === green) mids.push([(x0 + x1) / 2, (y0 + y1) / 2]);
+        }
+      }
     }
+    ctx.lineWidth = 1.5;
+    ctx.strokeStyle = "rgba(235,95,95,0.7)";
+    ctx.setLineDash([6, 5]);
+    ctx.stroke(red);
+    ctx.setLineDash([]);
+    if (mids.length) {
+      ctx.lineWidth = Math.max(2.5, z * 0.16);
+      ctx.strokeStyle = "#5be37d";
+      ctx.stroke(green);
+      const fs = Math.max(11, Math.min(16, z * 0.5));
+      const arrow = (wx: number, dir: number, text: string): void => {
+        const [x, y] = this.camera.toScreen(wx, 0);
+        this.arrow(x, y, x + dir * Math.max(22, z * 1.1), y, "#5be37d", Math.max(2.5, z * 0.14));
+        this.label(text, x + dir * Math.max(11, z * 0.55), y - Math.max(14, z * 0.6), "#5be37d", fs, 800);
+      };
+      if (exit === "east" || exit === "any") arrow(1.5 * R + 1.2, 1, "EXIT");
+      if (exit === "west" || exit === "any") arrow(-1.5 * R - 1.2, -1, "EXIT");
+    }
+    this.drawn.exit = mids;
+  }
+
+  /** A compass rose in the top left corner: north up, and the six directions a ship can face (its hexsides). */
+  private compass(): void {
+    const ctx = this.ctx;
+    const r = 22;
+    const x = 14 + r;
+    const y = 14 + r;
+    ctx.fillStyle = "rgba(8,12,24,0.78)";
+    ctx.strokeStyle = "rgba(150,175,220,0.45)";
+    ctx.lineWidth = 1;
     ctx.beginPath();
-    corners.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
-    ctx.closePath();
+    ctx.arc(x, y, r + 9, 0, Math.PI * 2);
+    ctx.fill();
     ctx.stroke();
+    ctx.strokeStyle = "rgba(62,224,255,0.7)";
+    ctx.lineWidth = 2;
+    for (let d = 0; d < 6; d++) {
+      const a = facingAngle(d);
+      ctx.beginPath();
+      ctx.moveTo(x + Math.cos(a) * r * 0.35, y + Math.sin(a) * r * 0.35);
+      ctx.lineTo(x + Math.cos(a) * r * 0.72, y + Math.sin(a) * r * 0.72);
+      ctx.stroke();
+    }
+    ctx.fillStyle = "#ff6a6a";
+    ctx.beginPath();
+    ctx.moveTo(x, y - r * 0.95);
+    ctx.lineTo(x - 4, y - r * 0.5);
+    ctx.lineTo(x + 4, y - r * 0.5);
+    ctx.closePath();
+    ctx.fill();
+    this.label("N", x, y - r - 1, "#ffffff", 11, 800);
+    this.label("S", x, y + r + 1, "#9aa6bd", 10, 700);
+    this.label("E", x + r + 1, y, "#9aa6bd", 10, 700);
+    this.label("W", x - r - 1, y, "#9aa6bd", 10, 700);
+    this.drawn.compass = { x, y, r: r + 9 };
   }
 
   private arrow(x0: number, y0: number, x1: number, y1: number, colour: string, width: number): void {
@@ -509,10 +624,32 @@ export class HexMap {
   /** A ship counter: a rounded square in the side colour, its class letters, a facing wedge on the hexside it
    *  points at, and its speed; a selected ship gets a white ring, a severely damaged one a red corner, a
    *  burning one a flame dot. */
-  private counter(s: KHShip, v: KHView, i: number, n: number, selected: boolean, at: [number, number] | null): void {
+  /** The number of ships in a piled hex, on the pile's top right corner. */
+  private stackBadge(h: Hex, n: number): void {
+    const ctx = this.ctx;
+    const [x, y] = this.screenOf(h);
+    const half = Math.max(9, this.camera.zoom * 0.52);
+    const bx = x + half;
+    const by = y - half;
+    ctx.fillStyle = "#ffffff";
+    ctx.beginPath();
+    ctx.arc(bx, by, 7, 0, Math.PI * 2);
+    ctx.fill();
+    ctx.font = "800 10px system-ui, sans-serif";
+    ctx.fillStyle = "#0a0f1f";
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    ctx.fillText(String(n), bx, by + 0.5);
+  }
+
+  private counter(s: KHShip, v: KHView, i: number, n: number, selected: boolean, at: [number, number] | null, lift = 0): void {
     const ctx = this.ctx;
     const z = this.camera.zoom;
     let [x, y] = at ?? this.screenOf(s.hex);
+    if (!at && lift) {
+      x -= lift;
+      y -= lift;
+    }
     if (n > 1 && !at) {
       const a = (Math.PI * 2 * i) / n - Math.PI / 2;
       x += Math.cos(a) * z * 0.38;

@@ -66,7 +66,8 @@ export interface KHView {
   plots: Record<string, [number, number, number[]]>;
   plotting: [string, number, number, number[]] | null;
   screened: string[];
-  declared: [string, number, string][];
+  /** the seat's own declarations so far (the same rows as `attacks`) */
+  declared: AttackRow[];
   attacks: AttackRow[];
   repair_player: number;
   allocations: [number, string, string, number][];
@@ -89,7 +90,25 @@ export interface KHBoard {
     evasive: boolean; points: number; weapons: [string, number][]; defenses: [string, number][] }>;
 }
 
-export const FACINGS = ["E", "NE", "NW", "W", "SW", "SE"] as const;
+/** The six facings as the map draws them (flat-top hexes, north up): facing 0, the engine's "E", points 30
+ *  degrees below east. An arrow and a compass abbreviation for each (the engine's texts say the words). */
+export const FACINGS = ["↘ ESE", "↗ ENE", "↑ N", "↖ WNW", "↙ WSW", "↓ S"] as const;
+
+/** Whether taking this choice ends the ship's released masking screen: a moving ship's screen lasts while it
+ *  keeps its speed and heading (a new speed, a rotation, a turn on the way or entering orbit end it), and with
+ *  one screen at a time a powered screen switched on ends it too. */
+export function endsMasking(c: Choice, view: KHView): boolean {
+  const a = c.entry.action;
+  const sid = a.type === "step" ? view.plotting?.[0] : String(a.ship ?? "");
+  const sh = view.ships.find((x) => x.id === sid);
+  if (!sh || sh.masking <= 0) return false;
+  if (a.type === "screen") return a.screen !== "MS";
+  if (sh.masking < 99) return false; // a station's or an orbiting ship's screen lasts its turns
+  if (a.type === "course") return a.speed !== sh.speed || a.facing !== sh.facing;
+  if (a.type === "orbit") return true;
+  if (a.type === "step") return a.turn !== 0;
+  return false;
+}
 export const DIRS: readonly Hex[] = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
 export const mod6 = (d: number): number => ((d % 6) + 6) % 6;
 export const neighbour = (h: Hex, d: number): Hex => {
@@ -97,6 +116,8 @@ export const neighbour = (h: Hex, d: number): Hex => {
   return [h[0] + v[0], h[1] + v[1]];
 };
 export const hexEq = (a: readonly number[], b: readonly number[]): boolean => a[0] === b[0] && a[1] === b[1];
+export const hexDistance = (a: Hex, b: Hex): number =>
+  Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1]), Math.abs(a[0] + a[1] - b[0] - b[1]));
 
 /** Short counter labels by class, as the board game's counters carry them. */
 const ABBR: Record<string, string> = {
@@ -249,88 +270,53 @@ export function shipName(view: KHView, id: string): string {
   return s ? s.name : id;
 }
 
-function pct(x: unknown): string {
-  return `${Math.max(0, Math.min(100, Number(x)))}%`;
-}
+export type ReportKind = "hit" | "miss" | "damage" | "info" | "bad" | "turn";
 
-/** Readable combat-report lines for the events a viewer got: every attack with its roll against the chance,
- *  every damage roll with its modified value, Damage Table result and effect, break-up checks, navigation rolls,
- *  repair rolls. Returns null for an event the report does not show. */
-export function reportLine(e: LogEntry["event"], view: KHView): { text: string; kind: "hit" | "miss" | "damage" | "info" | "bad" } | null {
-  const n = (id: unknown): string => shipName(view, String(id));
-  const g = e as Record<string, unknown>;
-  switch (e.type) {
-    case "attack": {
-      const icm = Number(g.icms) > 0 ? `, ${g.icms} ICM` : "";
-      const ev = g.evade ? ", evading" : "";
-      const col = String(g.column) === "none" ? "no defense" : String(g.column);
-      return {
-        text: `${n(g.source)} ${g.weapon} → ${n(g.target)} at range ${g.range} (vs ${col}${icm}${ev}): ` +
-          `roll ${g.roll} vs ${pct(g.chance)}: ${g.hit ? "HIT" : "miss"}`,
-        kind: g.hit ? "hit" : "miss",
-      };
-    }
-    case "damage": {
-      const mod = Number(g.modified) - Number(g.roll);
-      const sign = mod >= 0 ? `+${mod}` : `${mod}`;
-      const hull = Number(g.hull) > 0 ? `, ${g.hull} hull points` : "";
-      const note = g.note ? ` (${g.note})` : "";
-      const sys = g.system ? ` ${g.system}` : "";
-      const eff = String(g.effect) === String(g.result) ? String(g.result) : `${g.result} → ${g.effect}`;
-      return {
-        text: `${n(g.ship)} damage: roll ${g.roll}${sign} = ${g.modified}: ${eff}${sys}${hull}${note}`,
-        kind: "damage",
-      };
-    }
-    case "breakup_check":
-      return {
-        text: `${n(g.ship)} break-up check: roll ${g.roll} vs ${g.chance}%: ${g.broke ? "BROKE APART" : "holds together"}`,
-        kind: g.broke ? "bad" : "info",
-      };
-    case "nav_roll":
-      return {
-        text: `${n(g.ship)} navigation hit: d10 ${g.roll}: forced turns ${Number(g.direction) > 0 ? "left" : Number(g.direction) < 0 ? "right" : "none"} this move`,
-        kind: "info",
-      };
-    case "destroyed":
-      return { text: `${n(g.ship)} destroyed (${g.cause})`, kind: "bad" };
-    case "disengaged":
-      return { text: `${n(g.ship)} left the battle`, kind: "info" };
-    case "wasted":
-      return { text: `${n(g.source)} ${g.weapon} at ${n(g.target)}: wasted (target already gone)`, kind: "miss" };
-    case "intercepted":
-      return { text: `${n(g.target)}: ${g.icms} ICM fired${g.evade ? ", evading" : ""}`, kind: "info" };
-    case "repair_roll":
-      return {
-        text: `${n(g.ship)} repair ${g.target} (${g.points} DCR): roll ${g.roll}: ${g.outcome}` +
-          (Number(g.restored) > 0 ? ` (+${g.restored})` : ""),
-        kind: g.outcome === "repaired" ? "hit" : "miss",
-      };
-    case "fired": {
-      const atts = (g.attacks as unknown[]) ?? [];
-      if (!atts.length) return { text: `${view.sides[Number(g.player)] ?? "side"} holds fire`, kind: "miss" };
-      return { text: `${view.sides[Number(g.player)] ?? "side"} fires ${atts.length} weapon${atts.length === 1 ? "" : "s"}`, kind: "info" };
-    }
-    default:
-      return null;
+/** The combat report's line for a log entry the viewer got: the engine's own sentence (the match's describer:
+ *  ships, players and weapons by name, every roll, the damage in words) and how to colour it; null for an event
+ *  the report leaves to the shell's log (plots, screens, moves). */
+export function reportLine(e: LogEntry): { text: string; kind: ReportKind } | null {
+  const g = e.event as Record<string, unknown>;
+  let kind: ReportKind;
+  switch (e.event.type) {
+    case "attack": kind = g.hit ? "hit" : "miss"; break;
+    case "damage": kind = "damage"; break;
+    case "breakup_check": kind = g.broke ? "bad" : "info"; break;
+    case "destroyed": kind = "bad"; break;
+    case "wasted": kind = "miss"; break;
+    case "repair_roll": kind = g.outcome === "repaired" ? "hit" : "miss"; break;
+    case "fired": kind = Array.isArray(g.attacks) && g.attacks.length ? "info" : "miss"; break;
+    case "nav_roll": case "disengaged": case "intercepted": case "repair_turn": case "masking_ended": kind = "info"; break;
+    case "turn_started": kind = "turn"; break;
+    default: return null;
   }
+  return { text: e.text, kind };
 }
 
-/** The phase banner for a view and whether this seat is to act. */
-export function phaseText(view: KHView, seat: number | null, toAct: boolean): string {
-  const side = view.sides[view.mover] ?? "?";
-  const who = seat === null ? side : view.mover === seat ? "you" : side;
+/** A side as the texts name it: the seat's name and its fleet ("Hard bot (Sathar)"), or the fleet alone when the
+ *  name is unknown or the same. */
+export function sideName(view: KHView, p: number, seatName?: (p: number) => string): string {
+  const fleet = view.sides[p] ?? "?";
+  const who = seatName?.(p);
+  return who && who !== fleet ? `${who} (${fleet})` : fleet;
+}
+
+/** The phase banner for a view and whether this seat is to act; `seatName` names the other seats. */
+export function phaseText(view: KHView, seat: number | null, toAct: boolean, seatName?: (p: number) => string): string {
+  const turn = `Turn ${Math.min(view.turn, view.turn_limit)} of ${view.turn_limit}`;
+  const mover = sideName(view, view.mover, seatName);
+  const firer = view.fire_mode === "def" ? 1 - view.mover : view.mover;
   switch (view.stage) {
     case "move":
-      return toAct ? `Turn ${view.turn}: movement: plot your ships` : `Turn ${view.turn}: ${who} moving`;
+      return toAct ? `${turn}: your movement: plot your ships` : `${turn}: ${mover} moving`;
     case "declare": {
       const mode = view.fire_mode === "def" ? "defensive fire" : "offensive fire";
-      return toAct ? `Turn ${view.turn}: ${mode}: choose weapons and targets` : `Turn ${view.turn}: ${mode}`;
+      return toAct ? `${turn}: your ${mode}: choose weapons and targets` : `${turn}: ${mode} of ${sideName(view, firer, seatName)}`;
     }
     case "intercept":
       return toAct ? "Incoming missile: fire ICMs or evade" : "The defender decides ICMs";
     case "repair":
-      return toAct ? `Repair turn: allocate damage control` : "Repair turn";
+      return toAct ? "Repair turn: allocate damage control" : `Repair turn: ${sideName(view, view.repair_player, seatName)} allocating`;
     default:
       return "Game over";
   }

@@ -12,8 +12,9 @@ import { typingInField } from "../shell/input";
 import { helpSection } from "./help";
 import { COLOUR, HexMap, type Marker, type Overlay } from "./map";
 import {
-  type Choice, type Controls, FACINGS, groupLegal, type Hex, hexEq, type KHBoard, type KHShip, type KHView,
-  phaseText, repairName, reportLine, shipName, shipsWithChoices, sideOf, stepAt, stepTarget, TURN_WORDS,
+  type Choice, type Controls, endsMasking, FACINGS, groupLegal, type Hex, hexEq, type KHBoard, type KHShip, type KHView,
+  hexDistance, phaseText, repairName, reportLine, shipName, shipsWithChoices, sideName, sideOf, stepAt, stepTarget,
+  TURN_WORDS,
   WEAPON_NAMES,
 } from "./model";
 import { fleetList, shipSheet } from "./sheet";
@@ -43,13 +44,22 @@ export class KnightHawksScreen implements GameScreen {
   private lastPhase = "";
   private lastTurn = "";
   private plotFocus: string | null = null;
+  private beforePlot: { x: number; y: number; zoom: number } | null = null;
   private seenFirst = false;
+  private reportKey = "";
+  /** The type of this seat's last accepted order, and the events since: an automatic resolution between it and
+   *  the seat's next decision is shown on a card first (host.acknowledge). */
+  private lastAct: string | null = null;
+  private sinceAct: LogEntry[] = [];
+  private ackedStep = -1;
   private facingPick = new Map<string, number>();
   private weaponSel = 0;
   private targetSel = 0;
   private repairSel = 0;
   private blockSel = new Map<string, number>();
   private evade = false;
+  /** A choice that ends a masking screen, pressed once: the second press takes it. */
+  private armed: number | null = null;
   private els!: { phase: HTMLElement; controls: HTMLElement; fleet: HTMLElement; sheet: HTMLElement;
     report: HTMLOListElement; readout: HTMLElement };
 
@@ -108,11 +118,35 @@ export class KnightHawksScreen implements GameScreen {
 
   phase(s: Snapshot): string {
     const v = s.view as unknown as KHView;
-    return phaseText(v, s.seat, s.to_act);
+    return phaseText(v, s.seat, s.to_act, (p) => this.host?.seatName(p) ?? v.sides[p] ?? "?");
   }
 
   help(): HTMLElement {
     return helpSection(this.board);
+  }
+
+  /** The first-game guide (the shell's guide frame): what a turn is, the map, movement, fire, damage, repairs
+   *  and what wins, each step ringing the part of the page it is about. */
+  guide(): { title: string; text: string; anchor?: string }[] {
+    const v = this.view;
+    const seat = this.snap?.seat ?? null;
+    const mine = v && seat !== null ? `You command the ${v.sides[seat]} fleet (cyan); the enemy is orange. ` : "";
+    const exit = v?.victory.kind === "exit";
+    const win = !v ? "" : v.victory.kind === "exit"
+      ? `${shipName(v, v.victory.ship ?? "")} must leave the map by the ${v.victory.edge ?? "any"} edge (drawn green, with EXIT) within ${v.turn_limit} turns; the other side must stop it.`
+      : v.victory.kind === "destroy"
+        ? `${shipName(v, v.victory.ship ?? "")} must be destroyed within ${v.turn_limit} turns, or its side wins.`
+        : `Destroy or drive off every enemy ship. After ${v.turn_limit} turns the side with more points wins: a destroyed ship scores its class points, one driven off half.`;
+    return [
+      { title: "Knight Hawks: a first battle", text: `${mine}Each game turn one side moves, the other fires at it, and it fires back; then the sides swap. A repair turn follows every third turn. ${win}` },
+      { title: "The map", anchor: ".kh-mapwrap", text: "Each counter is a ship: its class letters, v and its speed, and a wedge on the side it faces. The compass shows north. Crossing the dashed red edge takes a ship out of the battle" + (exit ? "; the green edge is the way out for the escort." : ".") + " Planets block movement and fire; their gravity ring pulls a passing ship one hexside, and a ship heading straight in crashes. Drag, scroll or pinch to look around; H shows the whole map." },
+      { title: "Your ships", anchor: ".kh-fleetwrap", text: "Click a ship (here or on the map) to see its record sheet below: hull points, ADF (how much its speed may change in a turn), MR (how many turns it may make), weapons with their ammunition, defenses and the damaged-systems boxes." },
+      { title: "Movement", anchor: ".kh-controls", text: "In your movement, pick a ship's new speed (number keys), then plot its path one hex at a time: the arrowed hexes ahead are turn left, straight on, turn right (1 2 3 or a click). Ships you leave alone hold their course. End movement (Enter) moves them all at once." },
+      { title: "Fire", anchor: ".kh-controls", text: "When a side has moved, the other side fires first, at any hex the movers passed through; then the movers fire. Pick a weapon's target (its chance to hit is shown; a click on the ringed ship does it too). F fires the declared weapons, or holds fire. Once every weapon that can bear is declared they fire at once, and a card says what happened before you go on." },
+      { title: "Damage", anchor: ".kh-reportbox", text: "A hit rolls d100 plus the weapon's modifier on the Damage Table: hull points, or a drive, steering, weapon or defense knocked out, a fire, a power short... The combat report lists every roll, oldest first. A ship that has lost more than half its hull may break apart when it maneuvers: the chance is shown before you commit." },
+      { title: "Screens, missiles, repairs", text: "Screens are switched on in movement; a masking screen lasts while the ship keeps its speed and heading (you are warned before a change ends it). Torpedoes and rockets can be stopped by interceptor missiles from ships in the target's hex. In a repair turn you split each ship's damage control (DCR) into blocks: each block repairs one thing on a d100 roll at most its size." },
+      { title: "Help", text: "? opens the help: every key, the weapons, the combat and damage tables and the ship classes, and this guide again. Good hunting." },
+    ];
   }
 
   update(snapshot: Snapshot, newEvents: LogEntry[]): void {
@@ -120,6 +154,7 @@ export class KnightHawksScreen implements GameScreen {
     this.view = snapshot.view as unknown as KHView;
     this.ctl = groupLegal(snapshot.to_act ? snapshot.legal : []);
     this.busy = false;
+    this.armed = null;
     const v = this.view;
     if (v.plotting && snapshot.to_act) this.selected = v.plotting[0];
     else {
@@ -127,8 +162,12 @@ export class KnightHawksScreen implements GameScreen {
       if (choices.length && (!this.selected || !choices.includes(this.selected))) this.selected = choices[0]!;
       if (!this.selected) this.selected = v.ships.find((s) => s.owner === (snapshot.seat ?? 0))?.id ?? null;
     }
-    this.addReport(newEvents);
-    if (this.seenFirst) this.animateEvents(newEvents); // not the log tail a page gets on connecting
+    this.addReport(newEvents, snapshot.log);
+    const connecting = !this.seenFirst; // the log tail a page gets on connecting is history, not news
+    if (!connecting) {
+      this.animateEvents(newEvents);
+      this.sinceAct.push(...newEvents);
+    }
     this.seenFirst = true;
     const ph = this.phase(snapshot);
     if (ph !== this.lastPhase) {
@@ -136,18 +175,65 @@ export class KnightHawksScreen implements GameScreen {
       if (snapshot.to_act) this.host.sound("turn");
     }
     const turnKey = `${v.turn}/${v.half}`;
+    this.map?.setView(v); // before framing: the map's size and edges come from the view
     if (this.map && (turnKey !== this.lastTurn || !this.map.hasFitted)) {
       this.lastTurn = turnKey;
-      this.frameShips(!this.map.hasFitted);
+      const first = !this.map.hasFitted;
+      this.frameShips(first, !first);
     }
     if (this.map) {
       this.render();
+      // plotting: the ship in sight and close enough to click the arrowed hexes; then back to the view before
       if (v.plotting && snapshot.to_act && this.plotFocus !== v.plotting[0]) {
         this.plotFocus = v.plotting[0];
         const sh = this.ship(v.plotting[0]);
-        if (sh && (!this.map.onScreen(sh.hex, 80) || this.map.camera.target.zoom < 22)) this.map.focus(sh.hex, 22);
-      } else if (!v.plotting) this.plotFocus = null;
+        if (sh && (!this.map.onScreen(sh.hex, 80) || this.map.camera.target.zoom < 19)) {
+          this.beforePlot ??= this.map.camera.target;
+          this.map.focus(sh.hex, 19);
+        }
+      } else if (!v.plotting) {
+        this.plotFocus = null;
+        if (this.beforePlot && (v.stage !== "move" || !snapshot.to_act)) { // the movement is over
+          const b = this.beforePlot;
+          this.beforePlot = null;
+          this.map.camera.moveTo(b.x, b.y, b.zoom);
+        }
+      }
     }
+    if (snapshot.to_act && snapshot.step !== this.ackedStep && snapshot.status === "playing") this.acknowledgeResolution(snapshot);
+  }
+
+  /** Before this seat's next decision takes keys: a card of what was resolved without an order of its own since
+   *  its last one (its declared weapons fired once the last was declared, its repairs rolled once its DCR was
+   *  allocated, the enemy's fire and mines at its ships, ships lost), so no key meant for the last decision acts
+   *  on this one and the player sees what happened. Nothing when the player's own order (Fire, End movement)
+   *  brought the results and no enemy fire followed. */
+  private acknowledgeResolution(snapshot: Snapshot): void {
+    this.ackedStep = snapshot.step;
+    const events = this.sinceAct;
+    this.sinceAct = [];
+    const v = this.view!;
+    const seat = snapshot.seat;
+    if (seat === null) return;
+    const mine = (id: unknown): boolean => v.ships.find((x) => x.id === id)?.owner === seat;
+    const type = (e: LogEntry): string => e.event.type;
+    const ownFire = events.some((e) => type(e) === "fired" && e.event.player === seat && Array.isArray(e.event.attacks) && e.event.attacks.length);
+    const autoFire = this.lastAct === "assign" && ownFire;
+    const repairs = events.some((e) => type(e) === "repair_roll");
+    const enemyFire = events.some((e) => type(e) === "attack" && mine(e.event.target));
+    const lost = events.some((e) => (type(e) === "destroyed" || type(e) === "disengaged") && mine(e.event.ship));
+    if (!autoFire && !repairs && !enemyFire && !lost) return;
+    const titles: string[] = [];
+    if (autoFire) titles.push("Every weapon was declared: they fired");
+    if (enemyFire) titles.push(`${sideName(v, 1 - seat, (p) => this.host.seatName(p))} fired at your ships`);
+    if (repairs) titles.push("Your repair rolls");
+    if (!titles.length) titles.push("Ships lost");
+    const shown = new Set(["fired", "attack", "intercepted", "damage", "destroyed", "wasted", "breakup_check", "disengaged",
+      "repair_roll", "masking_ended"]);
+    let lines = events.filter((e) => shown.has(type(e))).map((e) => e.text);
+    if (lines.length > 30) lines = [...lines.slice(0, 29), `… and ${lines.length - 29} more lines in the combat report`];
+    this.lastAct = null;
+    void this.host.acknowledge?.(titles.join(" · "), lines);
   }
 
   // --- rendering ------------------------------------------------------------------------------------------
@@ -160,24 +246,30 @@ export class KnightHawksScreen implements GameScreen {
       el("span", "kh-score", `Turn ${Math.min(v.turn, v.turn_limit)}/${v.turn_limit} · ${v.sides[0]} ${v.scores[0]} : ${v.scores[1]} ${v.sides[1]}`),
     );
     this.renderControls();
-    this.els.fleet.replaceChildren(fleetList(v, this.selected, (id) => this.select(id)));
+    this.els.fleet.replaceChildren(fleetList(v, this.selected, (id) => this.select(id), (p) => this.host.seatName(p)));
     const sel = v.ships.find((x) => x.id === this.selected);
     this.els.sheet.replaceChildren(...(sel ? [shipSheet(sel, v)] : []));
     this.map.setOverlay(this.overlay());
   }
 
-  /** Frame the ships in play (the view at the start and the start of each of your turns). */
-  private frameShips(instant = false): void {
+  /** The view at the start and at each side turn: the whole map when it fits the canvas legibly (the edges, the
+   *  exit and every ship in sight), else the ships in play (a phone). At a new side turn the camera moves only
+   *  when a ship in play is out of sight, so a player's own zoom stays while it shows everything. */
+  private frameShips(instant = false, onlyIfHidden = false, shipsOnly = false): void {
     const v = this.view;
     if (!v) return;
     const active = v.ships.filter((s) => s.status === "active");
+    if (onlyIfHidden && active.every((s) => this.map.onScreen(s.hex, 24))) return;
+    if (!shipsOnly && this.map.fitZoom() >= 9.5) {
+      this.map.fit(instant);
+      return;
+    }
     const seat = this.snap?.seat ?? null;
     const own = seat === null ? [] : active.filter((s) => s.owner === seat);
-    const dist = (a: Hex, b: Hex): number => Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1]), Math.abs(a[0] + a[1] - b[0] - b[1]));
     // your ships and the enemies near them (all ships for a spectator), and the planets among them
-    const near = own.length ? active.filter((s) => s.owner === seat || own.some((o) => dist(o.hex, s.hex) <= 8)) : active;
+    const near = own.length ? active.filter((s) => s.owner === seat || own.some((o) => hexDistance(o.hex, s.hex) <= 8)) : active;
     const hexes = near.map((s) => s.hex);
-    for (const [, p] of v.map.planets) if (near.some((s) => dist(s.hex, p) <= 6)) hexes.push(p);
+    for (const [, p] of v.map.planets) if (near.some((s) => hexDistance(s.hex, p) <= 6)) hexes.push(p);
     this.map.frame(hexes, 4, instant);
   }
 
@@ -204,6 +296,11 @@ export class KnightHawksScreen implements GameScreen {
     if (c) {
       b.dataset.legal = String(c.index);
       b.addEventListener("click", () => this.act(c));
+      if (this.view && endsMasking(c, this.view)) {
+        b.classList.add("kh-masking");
+        b.append(el("small", "kh-risk", this.armed === c.index ? "again: ends masking screen" : "ends masking screen"));
+        b.title = `${b.title ? `${b.title}; ` : ""}ends the masking screen`;
+      }
     } else b.disabled = true;
     return b;
   }
@@ -213,9 +310,22 @@ export class KnightHawksScreen implements GameScreen {
       this.host.say("Waiting for the server to accept the last order.", "info");
       return;
     }
+    if (this.view && endsMasking(c, this.view) && this.armed !== c.index) {
+      this.armed = c.index;
+      const sid = c.entry.action.type === "step" ? this.view.plotting?.[0] ?? "" : String(c.entry.action.ship);
+      this.host.say(`That ends ${shipName(this.view, sid)}'s masking screen (the charge is lost): press it again to confirm.`, "warn");
+      this.host.sound("error");
+      this.render();
+      return;
+    }
+    this.armed = null;
     this.busy = true;
     this.host.sound("confirm");
+    // set before sending: the state the order brings may arrive before the submission's acceptance
+    this.lastAct = c.entry.action.type;
+    this.sinceAct = [];
     this.host.submit(c.entry.action).catch((err: unknown) => {
+      this.lastAct = null;
       this.busy = false;
       const msg = err && typeof err === "object" && "message" in err ? String((err as { message: unknown }).message) : String(err);
       this.host.say(`Refused: ${msg}`, "error");
@@ -232,11 +342,15 @@ export class KnightHawksScreen implements GameScreen {
     if (s.status === "over" || v.stage === "over") {
       const r = s.result;
       const won = r && s.seat !== null && r.winners.includes(s.seat);
-      box.append(el("p", `kh-result ${won ? "won" : ""}`, r ? `${r.winners.map((w) => v.sides[w]).join(", ") || "Nobody"} won${r.reason ? `: ${r.reason}` : ""}` : "Game over"));
+      const names = r?.winners.map((w) => (w === s.seat ? "You" : sideName(v, w, (p) => this.host.seatName(p)))) ?? [];
+      const verdict = names.length ? `${names.join(" and ")} won` : "A draw";
+      box.append(el("p", `kh-result ${won ? "won" : ""}`, r ? `${verdict}${r.reason ? `: ${r.reason}` : ""}` : "Game over"));
       return;
     }
     if (!s.to_act) {
-      const who = s.seat === null ? "You are watching." : `Waiting for ${v.sides[v.stage === "repair" ? v.repair_player : v.mover] ?? "the other side"}…`;
+      const p = v.stage === "repair" ? v.repair_player : v.stage === "declare" && v.fire_mode === "def" ? 1 - v.mover
+        : v.stage === "intercept" ? 1 - v.mover : v.mover;
+      const who = s.seat === null ? "You are watching." : `Waiting for ${sideName(v, p, (x) => this.host.seatName(x))}…`;
       box.append(el("p", "kh-wait", who));
       return;
     }
@@ -260,6 +374,7 @@ export class KnightHawksScreen implements GameScreen {
         box.append(el("p", "kh-warn", `Navigation hit: this move must turn ${sh.navdir > 0 ? "left" : "right"} in every hex until its MR is used up.`));
       }
       if (sh?.evading) box.append(el("p", "kh-warn", "Evading: the ship must turn in each hex until its MR is used up."));
+      if (sh && sh.masking >= 99) box.append(el("p", "kh-warn kh-mask-warn", `${sh.name}'s masking screen ends if it turns: go straight on to keep it.`));
       const row = el("div", "kh-row");
       const order = [1, 0, -1];
       for (const t of order) {
@@ -284,6 +399,11 @@ export class KnightHawksScreen implements GameScreen {
     if (sel) {
       const sh = this.ship(sel);
       box.append(el("h3", "", `${shipName(v, sel)}${sh ? `: speed ${sh.speed}, facing ${FACINGS[sh.facing]}, ADF ${sh.adf}, MR ${sh.mr}` : ""}`));
+      if (sh && sh.masking > 0) {
+        box.append(el("p", "kh-warn kh-mask-warn", sh.masking >= 99
+          ? `${sh.name}'s masking screen is out: it lasts while the ship keeps its speed and heading. A new speed, a turn, a rotation, entering orbit or another screen ends it (the charge is lost).`
+          : `${sh.name}'s masking screen lasts ${sh.masking} more movement phase${sh.masking > 1 ? "s" : ""}; switching on another screen ends it.`));
+      }
       const screens = c.screens.get(sel) ?? [];
       if (screens.length) {
         const r = el("div", "kh-row");
@@ -346,7 +466,9 @@ export class KnightHawksScreen implements GameScreen {
         r.append(el("span", "kh-label", "Drop"));
         for (const ch of lays) {
           const a = ch.entry.action;
-          r.append(this.button(`${a.kind === "M" ? "mines" : "seeker"} at hex ${a.at}`, ch, "small"));
+          const at = Number(a.at);
+          const where = at === 0 ? "where it starts" : `after ${at} hex${at > 1 ? "es" : ""}`;
+          r.append(this.button(`${a.kind === "M" ? "mines" : "a seeker"} ${where}`, ch, "small"));
         }
         box.append(r);
       }
@@ -354,7 +476,11 @@ export class KnightHawksScreen implements GameScreen {
     if (c.activates.length) {
       const r = el("div", "kh-row");
       r.append(el("span", "kh-label", "Seekers"));
-      for (const ch of c.activates) r.append(this.button(`activate ${ch.entry.action.seeker}`, ch, "small"));
+      c.activates.forEach((ch, i) => {
+        const b = this.button(`activate seeker ${i + 1}`, ch, "small");
+        b.title = "the seeker marked on the map with this number";
+        r.append(b);
+      });
       box.append(r);
     }
     if (plottedOwn.length) {
@@ -390,13 +516,17 @@ export class KnightHawksScreen implements GameScreen {
     if (this.weaponSel >= list.length) this.weaponSel = 0;
     if (v.declared.length) {
       const ul = el("ul", "kh-plotted");
-      for (const [sid, w, tid] of v.declared) {
-        const sh = this.ship(sid);
-        ul.append(el("li", "", `✓ ${shipName(v, sid)} ${sh?.weapons[w]?.[0] ?? w} → ${shipName(v, tid)}`));
+      for (const [sid, , code, tid] of v.declared) {
+        ul.append(el("li", "", `✓ ${shipName(v, sid)}'s ${WEAPON_NAMES[code] ?? code} → ${shipName(v, tid)}`));
       }
       box.append(ul);
     }
     if (!list.length) box.append(el("p", "kh-hint", "No other weapon can bear on a target."));
+    else if (list.length === 1) {
+      box.append(el("p", "kh-warn kh-last-weapon", v.declared.length
+        ? "The last weapon that can bear: declaring it fires every declared weapon at once."
+        : "The only weapon that can bear: declaring it fires it at once."));
+    }
     const wrap = el("div", "kh-weapons");
     list.forEach(([sid, w, chs], i) => {
       const sh = this.ship(sid);
@@ -420,7 +550,7 @@ export class KnightHawksScreen implements GameScreen {
         const detail = `modified ${num(n.chance)}%, range ${num(n.range)}${n.head_on ? ", head-on" : ""}, vs ${String(n.column ?? "?")}, DTM ${dtm >= 0 ? "+" : ""}${dtm}${n.half ? ", half damage" : ""}${num(n.icm) ? `, ${n.icm}% per ICM` : ""}`;
         const b = this.button(`${shipName(v, String(ch.entry.action.target))} ${odds}`, ch, `small${i === this.weaponSel && j === this.targetSel ? " on" : ""}`);
         b.title = detail;
-        b.append(el("small", "kh-detail", detail));
+        if (i === this.weaponSel) b.append(el("small", "kh-detail", detail)); // the chosen weapon's in full, the rest compact
         ts.append(b);
       });
       row.append(ts);
@@ -479,7 +609,13 @@ export class KnightHawksScreen implements GameScreen {
     const list = this.repairList(c);
     if (this.repairSel >= list.length) this.repairSel = 0;
     const wrap = el("div", "kh-weapons");
+    let last = "";
     list.forEach(([sid, t, chs], i) => {
+      if (sid !== last) {
+        last = sid;
+        const left = num(note(chs[0]!).left);
+        wrap.append(el("p", "kh-dcr-left", `${shipName(v, sid)}: ${left} DCR to share out this repair turn`));
+      }
       const row = el("div", `kh-weapon kh-repair${i === this.repairSel ? " sel" : ""}`);
       const key = `${sid}/${t}`;
       const bi = Math.min(this.blockSel.get(key) ?? chs.length - 1, chs.length - 1);
@@ -548,16 +684,10 @@ export class KnightHawksScreen implements GameScreen {
         if (h) o.markers.push({ hex: h, label: ch.entry.action.kind === "M" ? "M" : "S", kind: "target" });
       }
     }
-    if (c.endMovement) {
-      const paths = note(c.endMovement).paths as Record<string, Hex[]> | undefined;
-      if (paths) o.plans = Object.values(paths);
-    }
-    if (this.selected) {
-      for (const ch of c.lays.get(this.selected) ?? []) {
-        const h = note(ch).hex as Hex | undefined;
-        if (h) o.markers.push({ hex: h, label: ch.entry.action.kind === "M" ? "M" : "S", kind: "target" });
-      }
-    }
+    c.activates.forEach((ch, i) => {
+      const t = v.mines.find((m) => m[0] === ch.entry.action.seeker);
+      if (t) o.markers.push({ hex: t[3], label: `seeker ${i + 1}`, kind: "target" });
+    });
     if (v.stage === "declare") {
       const list = this.weaponList(c);
       const cur = list[this.weaponSel];
@@ -571,7 +701,7 @@ export class KnightHawksScreen implements GameScreen {
         const h = cur[2][this.targetSel] ? (note(cur[2][this.targetSel]!).hex as Hex | undefined) : undefined;
         if (firer && tg) o.lines.push({ a: firer.hex, b: h ?? tg.hex, colour: "#ffe066", dash: true });
       }
-      for (const [sid, , tid] of v.declared) {
+      for (const [sid, , , tid] of v.declared) {
         const a = this.ship(sid);
         const b = this.ship(tid);
         if (a && b) o.lines.push({ a: a.hex, b: b.hex, colour: COLOUR.own });
@@ -604,24 +734,39 @@ export class KnightHawksScreen implements GameScreen {
   }
 
   // --- the combat report ----------------------------------------------------------------------------------
-  private addReport(events: LogEntry[]): void {
+  /** New events into the combat report, oldest first (an attack, then the damage it did, then the next
+   *  attack); the list follows the newest line unless the player scrolled up to read. An update that brings no
+   *  new events but a log that ends elsewhere (a replay that jumped) rebuilds the report from that log, silently. */
+  private addReport(events: LogEntry[], log: LogEntry[]): void {
     if (!this.view || !this.els) return;
+    const list = this.els.report;
+    const key = (e: LogEntry | undefined): string => (e ? `${e.step}|${e.text}` : "");
+    let quiet = false;
+    if (!events.length && log.length && key(log[log.length - 1]) !== this.reportKey) {
+      list.replaceChildren();
+      events = log;
+      quiet = true;
+    }
+    if (!events.length) return;
+    this.reportKey = key(events[events.length - 1]);
+    const follow = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
     let spoken = 0;
     for (const e of events) {
-      const line = reportLine(e.event, this.view);
-      if (!line) {
-        if (e.event.type === "game_over") this.host.sound(this.snap?.seat !== null && (e.event.winners as number[] | undefined)?.includes(this.snap!.seat!) ? "win" : "lose");
-        continue;
+      if (e.event.type === "game_over" && !quiet) {
+        this.host.sound(this.snap?.seat !== null && (e.event.winners as number[] | undefined)?.includes(this.snap!.seat!) ? "win" : "lose");
       }
-      const li = el("li", `kh-${line.kind}`, line.text);
-      this.els.report.prepend(li);
+      const line = reportLine(e);
+      if (!line) continue;
+      list.append(el("li", `kh-${line.kind}`, line.text));
+      if (quiet) continue;
       if (e.event.type === "attack") this.host.sound(line.kind === "hit" ? "hit" : "fire");
       if (spoken < 3 && (line.kind === "hit" || line.kind === "damage" || line.kind === "bad")) {
         this.host.say(line.text, "info");
         spoken++;
       }
     }
-    while (this.els.report.children.length > 80) this.els.report.lastChild?.remove();
+    while (list.children.length > 120) list.firstChild?.remove();
+    if (follow || quiet) list.scrollTop = list.scrollHeight;
   }
 
   // --- map input ------------------------------------------------------------------------------------------
@@ -635,10 +780,13 @@ export class KnightHawksScreen implements GameScreen {
     const here = v.ships.filter((s) => s.status === "active" && hexEq(s.hex, h));
     const planet = v.map.planets.find(([, p]) => hexEq(p, h));
     const ring = v.map.planets.find(([, p]) => Math.max(Math.abs(p[0] - h[0]), Math.abs(p[1] - h[1]), Math.abs(p[0] + p[1] - h[0] - h[1])) === 1);
-    const parts = [`[${h[0]}, ${h[1]}]`];
-    if (planet) parts.push(`planet ${planet[0]}`);
-    else if (ring) parts.push(`gravity of ${ring[0]}`);
-    if (Math.max(Math.abs(h[0]), Math.abs(h[1]), Math.abs(h[0] + h[1])) > v.map.radius) parts.push("outside the battle");
+    const parts: string[] = [];
+    const d = hexDistance(h, [0, 0]);
+    if (planet) parts.push(`the planet ${planet[0]} (blocks movement and fire)`);
+    else if (ring) parts.push(`${ring[0]}'s gravity: a ship passing is pulled one hexside toward it; heading straight at it, it crashes`);
+    if (d > v.map.radius) parts.push("outside the battle: a ship that goes here has left it");
+    else if (d === v.map.radius) parts.push("the edge of the battle");
+    if (!parts.length && !here.length) parts.push("open space");
     for (const s of here) parts.push(`${s.name} (${v.sides[s.owner]}) speed ${s.speed} facing ${FACINGS[s.facing]}, hull ${s.hp - s.damage}/${s.hp}`);
     out.textContent = parts.join(" · ");
   }
@@ -682,6 +830,9 @@ export class KnightHawksScreen implements GameScreen {
   // --- keys -----------------------------------------------------------------------------------------------
   key(e: KeyboardEvent): boolean {
     if (typingInField(e) || e.ctrlKey || e.metaKey || e.altKey) return false;
+    // Enter and Space on a focused button, link or menu are that control's (a panel button, the guide's Next)
+    const t = e.target instanceof Element ? e.target.closest("button, a[href], select, summary, [role=button]") : null;
+    if (t && (e.key === "Enter" || e.key === " ")) return false;
     const v = this.view;
     const c = this.ctl;
     if (!v || !c) return false;
@@ -696,7 +847,7 @@ export class KnightHawksScreen implements GameScreen {
       return true;
     }
     if (k === "z" || k === "Z") {
-      this.frameShips();
+      this.frameShips(false, false, true);
       return true;
     }
     if (!this.snap?.to_act) {

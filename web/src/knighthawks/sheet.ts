@@ -7,7 +7,7 @@
  *
  * Owns DOM building of the sheet only; what is shown comes from the view.
  */
-import { abbr, DEFENSE_NAMES, hullBoxes, type KHShip, type KHView, severe, sideOf, WEAPON_NAMES } from "./model";
+import { abbr, DEFENSE_NAMES, hullBoxes, type KHShip, type KHView, repairName, severe, sideName, sideOf, WEAPON_NAMES } from "./model";
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text = ""): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
@@ -36,7 +36,10 @@ export function shipSheet(s: KHShip, view: KHView): HTMLElement {
   card.setAttribute("aria-label", `ship record: ${s.name}`);
   const head = el("header");
   head.append(el("span", "kh-abbr", abbr(s.class)), el("h3", "", s.name));
-  const state = s.status !== "active" ? s.status : s.docked ? `docked at ${s.docked}` : s.orbit ? "in orbit" : "";
+  const host = s.docked ? view.ships.find((x) => x.id === s.docked)?.name ?? "its base" : "";
+  const planet = s.orbit ? view.map.planets[s.orbit[0]]?.[0] : undefined;
+  const state = s.status === "destroyed" ? "destroyed" : s.status === "disengaged" ? "left the battle"
+    : s.docked ? `docked at ${host}` : s.orbit ? `in orbit round ${planet ?? "a planet"}` : "";
   head.append(el("span", "kh-class", `${s.class.replace(/_/g, " ")} · ${view.sides[s.owner]}${state ? ` · ${state}` : ""}`));
   card.append(head);
   if (side === "enemy" && view.viewer !== null) {
@@ -94,17 +97,18 @@ export function shipSheet(s: KHShip, view: KHView): HTMLElement {
     ds.append(li);
   }
   card.append(el("span", "kh-label", "Damaged systems"), ds);
-  if (s.unrepairable.length) card.append(el("p", "kh-hint", `Unrepairable in space: ${s.unrepairable.join(", ")}`));
+  if (s.unrepairable.length) card.append(el("p", "kh-hint", `Unrepairable in space: ${s.unrepairable.map((t) => repairName(t, s)).join(", ")}`));
   if (s.evading) card.append(el("p", "kh-hint", "Evading: its next move must turn in each hex until MR is used."));
   return card;
 }
 
-/** The compact fleet list: one button per ship (both sides), with its hull bar. */
-export function fleetList(view: KHView, selected: string | null, onPick: (id: string) => void): HTMLElement {
+/** The compact fleet list: one button per ship (both sides, under the seat's name and fleet), with its hull bar. */
+export function fleetList(view: KHView, selected: string | null, onPick: (id: string) => void, seatName?: (p: number) => string): HTMLElement {
   const wrap = el("div", "kh-fleet");
   for (const side of [0, 1]) {
     const col = el("div", `kh-fleet-side ${sideOf(side, view.viewer)}`);
-    col.append(el("span", "kh-label", `${view.sides[side]}${view.viewer === side ? " (you)" : ""}`));
+    const who = view.viewer === side ? `${view.sides[side]} (you)` : sideName(view, side, seatName);
+    col.append(el("span", "kh-label", who));
     for (const s of view.ships.filter((x) => x.owner === side)) {
       const b = el("button", `kh-ship-btn${s.id === selected ? " sel" : ""}${s.status !== "active" ? " gone" : ""}`);
       b.type = "button";

@@ -32,6 +32,7 @@ const CSS = `
 .kh-btn.primary { border-color: #3ee0ff; background: #0f3444; }
 .kh-btn.danger { border-color: #ff4a4a; background: #3a1014; }
 .kh-btn.on { border-color: #ffe066; box-shadow: 0 0 0 1px #ffe066 inset; }
+.kh-btn.kh-masking { border-color: #ff9a6a; }
 .kh-btn.small { min-height: 30px; font-size: 13px; }
 .kh-btn.wide { width: 100%; text-align: center; font-weight: 650; }
 .kh-btn kbd, .kh-row > kbd, .kh-check kbd { margin-left: 8px; padding: 0 5px; border-radius: 4px; border: 1px solid rgba(160,180,220,0.4);
@@ -51,12 +52,14 @@ const CSS = `
 .kh-wname { background: none; border: 0; color: #dfe6f3; font: inherit; font-weight: 600; text-align: left; padding: 0; cursor: pointer; }
 .kh-repair select { margin-left: 6px; background: #16203a; color: #dfe6f3; border: 1px solid rgba(140,160,200,0.35); border-radius: 4px; padding: 3px; font: inherit; }
 .kh-check { font-size: 13px; }
+.kh-dcr-left { margin: 4px 0 0; font-size: 12.5px; font-weight: 650; color: #a8f0c8; }
 .kh-reportbox summary { cursor: pointer; font-size: 12px; text-transform: uppercase; letter-spacing: 0.06em; color: #9aa6bd; }
 .kh-report { margin: 4px 0 0; padding: 0; list-style: none; max-height: 170px; overflow-y: auto; font-size: 12.5px;
   font-variant-numeric: tabular-nums; }
 .kh-report li { padding: 2px 0; border-bottom: 1px solid rgba(140,160,200,0.08); }
 .kh-report .kh-hit { color: #ffe066; } .kh-report .kh-miss { color: #9aa6bd; } .kh-report .kh-damage { color: #ffb08a; }
 .kh-report .kh-bad { color: #ff6a6a; font-weight: 600; }
+.kh-report .kh-turn { color: #dfe6f3; font-weight: 650; border-bottom-color: rgba(140,160,200,0.3); padding-top: 6px; }
 .kh-fleet { display: grid; grid-template-columns: 1fr 1fr; gap: 8px; }
 .kh-fleet-side { display: flex; flex-direction: column; gap: 4px; min-width: 0; }
 .kh-ship-btn { display: grid; grid-template-columns: auto 1fr; grid-template-rows: auto 4px; column-gap: 6px; row-gap: 3px; align-items: center;

@@ -39,10 +39,61 @@ function sentence(s: string): string {
   return `${t[0]!.toUpperCase()}${t.slice(1)}${/[.!?)]$/.test(t) ? "" : "."}`;
 }
 
+/** The counts of a `multiple` option's value ("destroyer,2*fighter" -> destroyer 1, fighter 2). */
+export function parseCounts(value: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const part of value.split(",").map((p) => p.trim()).filter(Boolean)) {
+    const m = /^(\d+)\s*\*\s*(.+)$/.exec(part);
+    const [n, name] = m ? [Number(m[1]), m[2]!.trim()] : [1, part];
+    out.set(name, (out.get(name) ?? 0) + n);
+  }
+  return out;
+}
+
+/** A `multiple` option's value from counts, in the order of its choices ("destroyer,2*fighter"). */
+export function joinCounts(choices: string[], counts: Map<string, number>): string {
+  return choices.filter((c) => (counts.get(c) ?? 0) > 0).map((c) => (counts.get(c)! > 1 ? `${counts.get(c)}*${c}` : c)).join(",");
+}
+
+/** A count for each choice of a `multiple` option (a Knight Hawks fleet: how many of each ship class), kept in a
+ *  hidden input that carries the option's value. */
+function countsInput(o: OptionInfo, hidden: HTMLInputElement): HTMLElement {
+  const choices = (o.choices ?? []).map(String);
+  const counts = parseCounts(String(o.default ?? ""));
+  const grid = el("div", "multi-picker");
+  grid.setAttribute("role", "group");
+  grid.setAttribute("aria-label", o.label || o.name.replace(/_/g, " "));
+  for (const c of choices) {
+    const item = el("label", "multi-item");
+    const n = el("input");
+    n.type = "number";
+    n.min = "0";
+    n.max = "12";
+    n.step = "1";
+    n.id = `opt-${o.name}-${c}`;
+    n.value = String(counts.get(c) ?? 0);
+    n.dataset.choice = c;
+    n.addEventListener("input", () => {
+      const v = Math.max(0, Math.min(12, Math.floor(Number(n.value) || 0)));
+      counts.set(c, v);
+      hidden.value = joinCounts(choices, counts);
+    });
+    item.append(el("span", "", c.replace(/_/g, " ")), n);
+    grid.append(item);
+  }
+  hidden.value = joinCounts(choices, counts);
+  return grid;
+}
+
 function optionInput(o: OptionInfo): HTMLElement {
   const id = `opt-${o.name}`;
   let input: HTMLInputElement | HTMLSelectElement;
-  if (o.type === "bool") {
+  let shown: HTMLElement | null = null;
+  if (o.multiple && o.choices && o.choices.length) {
+    input = el("input");
+    input.type = "hidden";
+    shown = countsInput(o, input);
+  } else if (o.type === "bool") {
     input = el("input");
     input.type = "checkbox";
     input.checked = o.default === true;
@@ -67,15 +118,23 @@ function optionInput(o: OptionInfo): HTMLElement {
   input.dataset.type = o.type;
   input.setAttribute("aria-describedby", `${id}-doc`);
   const row = el("div", `opt-row${o.ruling ? " ruling" : ""}`);
-  const name = o.name.replace(/_/g, " ");
+  const name = o.label || o.name.replace(/_/g, " ");
   const lab = el("label", "", `${name[0]!.toUpperCase()}${name.slice(1)}`);
-  lab.htmlFor = id;
+  lab.htmlFor = shown ? `${id}-${String(o.choices?.[0] ?? "")}` : id;
   const { ref, text } = o.ruling ? splitRuleRef(o.doc) : { ref: "", text: o.doc };
   if (o.ruling) lab.append(el("span", "tag", ref ? `ruling ${ref}` : "ruling"));
-  const shown = typeof o.default === "boolean" ? (o.default ? "on" : "off") : String(o.default).replace(/_/g, " ");
-  const doc = el("p", "opt-doc dim", `${sentence(text)} Default: ${shown}.`);
+  const dflt = typeof o.default === "boolean" ? (o.default ? "on" : "off")
+    : o.multiple ? [...parseCounts(String(o.default))].map(([c, n]) => `${c.replace(/_/g, " ")}${n > 1 ? ` ×${n}` : ""}`).join(", ")
+    : String(o.default).replace(/_/g, " ");
+  const doc = el("p", "opt-doc dim", `${sentence(text)} Default: ${dflt}.`);
   doc.id = `${id}-doc`;
-  row.append(lab, input, doc);
+  row.append(lab, input);
+  if (shown) {
+    row.classList.add("multi-row");
+    shown.setAttribute("aria-describedby", doc.id);
+    row.append(shown);
+  }
+  row.append(doc);
   return row;
 }
 

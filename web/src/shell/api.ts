@@ -14,6 +14,10 @@ export interface OptionInfo {
   minimum: number | null;
   maximum: number | null;
   ruling: boolean;
+  /** A str option naming several of `choices`, comma-separated, each with an optional count ("2*fighter"). */
+  multiple?: boolean;
+  /** What to call it on a page (the server's default: the name, underscores as spaces). */
+  label?: string;
 }
 
 export interface ScenarioInfo {

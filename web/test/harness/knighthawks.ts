@@ -10,18 +10,24 @@ declare global {
     khPull(): Promise<{ snapshot: Snapshot; events: LogEntry[] } | null>;
     khBoard(): Promise<unknown>;
     kh: { update(s: Snapshot, events: LogEntry[]): void; said: string[]; sounds: string[]; screen: KnightHawksScreen;
+      cards: { title: string; lines: string[] }[];
       pull(): Promise<void>; help(): void };
   }
 }
 
 const said: string[] = [];
 const sounds: string[] = [];
+const cards: { title: string; lines: string[] }[] = [];
 const status = document.getElementById("status")!;
 const host: ScreenHost = {
   async submit(action) {
     const r = await window.khSubmit(action);
     if (!r.ok) throw { code: "illegal", message: r.message ?? "refused" };
     await pull();
+  },
+  // the "what happened" cards are recorded and continued at once (the shell's own card is tested through it)
+  acknowledge: async (title, lines) => {
+    cards.push({ title, lines });
   },
   say(text) {
     said.push(text);
@@ -45,6 +51,7 @@ window.kh = {
   },
   said,
   sounds,
+  cards,
   screen,
   pull: () => pull(),
   help: () => {

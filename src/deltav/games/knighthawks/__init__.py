@@ -7,13 +7,15 @@ JSON forms. This module registers the game; the rules live in the sibling module
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from deltav.core.errors import OptionError, ScenarioError
 from deltav.core.protocol import Game, Option, ScenarioInfo, register_game
 from deltav.core.rng import Rng
 from deltav.games.knighthawks import scenarios as scen
+from deltav.games.knighthawks import tables as ship_tables  # the module: ``knighthawks.tables`` stays the module
 from deltav.games.knighthawks import worlds
 from deltav.games.knighthawks.messages import ACTIONS, EVENTS
 from deltav.games.knighthawks.rulings import RULING_OPTIONS
@@ -29,6 +31,7 @@ def _scenario_for(options: Mapping[str, Any]) -> scen.Scenario:
 
 
 DEFAULT_FLEET0 = "destroyer,frigate,assault_scout"
+CLASS_IDS = tuple(ship_tables.tables().classes)  # the ship classes a skirmish fleet is built from
 DEFAULT_FLEET1 = "heavy_cruiser,2*fighter"
 
 
@@ -44,9 +47,10 @@ class KnightHawks(Game):
     options = (
         Option("scenario", str, "skirmish", "a built-in scenario id or the path of a scenario TOML file",
                choices=scen.BUILTIN, free_choice=True),
-        Option("fleet0", str, DEFAULT_FLEET0, "skirmish only: side 0's ships, class ids separated by commas "
-               "(a count prefix like 2*fighter allowed)"),
-        Option("fleet1", str, DEFAULT_FLEET1, "skirmish only: side 1's ships"),
+        Option("fleet0", str, DEFAULT_FLEET0, "skirmish only: player 1's ships, how many of each class",
+               choices=CLASS_IDS, multiple=True, label="UPF fleet"),
+        Option("fleet1", str, DEFAULT_FLEET1, "skirmish only: player 2's ships, how many of each class",
+               choices=CLASS_IDS, multiple=True, label="Sathar fleet"),
         Option("turn_limit", int, 0, "game turns before the game ends on the scenario's objective or points "
                "(0: the scenario's own limit)", minimum=0, maximum=100),
     ) + RULING_OPTIONS
@@ -74,9 +78,7 @@ class KnightHawks(Game):
     def max_decisions(cls, options: Mapping[str, Any]) -> int:
         opts = cls.resolve_options(options)
         s = _scenario_for(opts)
-        from deltav.games.knighthawks.tables import tables
-
-        t = tables()
+        t = ship_tables.tables()
         limit = opts.get("turn_limit") or s.turn_limit
         n = len(s.ships)
         weapons = 0
@@ -125,17 +127,33 @@ class KnightHawks(Game):
         return KHState.from_json(validate(obj))
 
     @classmethod
-    def describe_value(cls, v) -> str:
-        from deltav.games.knighthawks.text import describe
+    def describer(cls, options: Mapping[str, Any] | None = None, names: Sequence[str] | None = None):
+        """The one function writing the text of every action and event of a match (text.py): ships by name
+        and class from the scenario, players by ``names`` (None: "Player 1", "Player 2")."""
+        from deltav.games.knighthawks import text
 
-        obj = v.to_json() if hasattr(v, "to_json") else dict(v)
         try:
-            text = describe(obj)
-        except (TypeError, KeyError, IndexError, AttributeError):
-            text = None  # a malformed value: the generic wording
-        if text is None:
-            return super().describe_value(obj)
-        return (f"(to {obj['to']}) " if obj.get("to") else "") + text
+            opts = cls.resolve_options(options or {})
+            key = json.dumps(opts, sort_keys=True, default=str)
+        except (OptionError, ScenarioError, TypeError, ValueError):
+            opts, key = None, "?"
+        facts = text.facts_for(lambda: _scenario_for(opts) if opts is not None else None, key)
+        return text.Describer(facts, names)
+
+    @classmethod
+    def match_summary(cls, state, events, names: Sequence[str] | None = None) -> dict:
+        """The finished match's victory points, objective and statistics per side (summary.py)."""
+        from deltav.games.knighthawks.summary import match_summary
+
+        return match_summary(state, events, names)
+
+    @classmethod
+    def briefing(cls, options: Mapping[str, Any] | None, seat: int | None, names: Sequence[str] | None = None) -> dict:
+        """The scenario's briefing for ``seat`` (briefing.py): objective, each side's ships and goal, what wins."""
+        from deltav.games.knighthawks.briefing import briefing
+
+        opts = cls.resolve_options(options or {})
+        return briefing(_scenario_for(opts), opts.get("turn_limit") or _scenario_for(opts).turn_limit, seat, names)
 
     @classmethod
     def determinize(cls, view: Mapping, player: int, rng: Rng) -> KHState:

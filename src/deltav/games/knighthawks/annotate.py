@@ -13,7 +13,8 @@ beside each control and that only the engine knows.
   (the percent of d100 rolls that hit, the automatic 5% and 96% results included), ``icm`` (the change per ICM
   the defender may fire), ``half`` (half damage), ``dtm`` (the weapon's Damage Table modifier) and ``hdr``.
 - ``intercept``: the chance of the pending attack after those ICMs and evasion (``chance``, ``odds``).
-- ``repair``: the odds of the d100 roll: ``success``, ``fail`` and ``lost`` (unrepairable in space), percent.
+- ``repair``: the odds of the d100 roll: ``success``, ``fail`` and ``lost`` (unrepairable in space), percent;
+  ``left``, the ship's DCR not yet allocated this repair turn (the player's own allocations, in its view).
 - ``lay``: the ``hex`` of the plotted path the trap is dropped in.
 - ``end_movement``: ``paths``, the hexes each of the seat's plotted ships will pass through (its start first).
 
@@ -136,7 +137,9 @@ def annotate(state, player: int, actions: Sequence, view: Mapping | None = None)
         elif t is m.Intercept:
             note = _intercept_note(state, ships, a)
         elif t is m.Repair:
-            note = _repair_note(a.points)
+            sh = ships[a.ship]
+            spent = sum(x[3] for x in view.get("allocations", ()) if x[1] == a.ship)
+            note = dict(_repair_note(a.points), left=sh.dcr(state.rules.dcr_rounding == "up") - spent)
         elif t is m.Lay:
             path = movement_phase.plotted_path(state, state.ship(a.ship))
             note = {"hex": list(path[a.at])} if 0 <= a.at < len(path) else None

@@ -285,7 +285,9 @@ def skirmish(base: Scenario, fleet0: str, fleet1: str) -> Scenario:
             if h in {ph for _, ph in base.planets}:
                 h = (q, r + 1)
             kind = tables().classes[cls].kind
-            ships.append(ShipSpec(f"{'ab'[side]}{k + 1}-{cls}", side, cls, f"{cls} {k + 1}", h, 0 if side == 0 else 3,
+            name = tables().classes[cls].name
+            ships.append(ShipSpec(f"{'ab'[side]}{k + 1}-{cls}", side, cls, f"{name.capitalize()} {k + 1}", h,
+                                  0 if side == 0 else 3,
                                   0 if kind == "station" else 2))
     return Scenario(base.id, base.title, base.summary, base.radius, base.turn_limit, base.first, base.sides,
                     dict(base.victory), base.planets, tuple(ships), base.mines)
