@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 from pathlib import Path
@@ -27,6 +26,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from deltav.core import jsonin
 from deltav.core.errors import DeltavError, RecordError
 from deltav.server.hub import Hub
 from deltav.server.replays import ReplayCache
@@ -37,6 +37,7 @@ from deltav.server.tokens import normalize_code
 log = logging.getLogger("deltav.server")
 
 MAX_BODY_BYTES = 64 * 1024
+MAX_MATCH = 2**31 - 1  # the largest match (and replay step) number a query may name
 ROOM_LISTS = ("open", "live", "finished")
 
 #: Shown in place of the client when it was not built (a source checkout before ``make setup``).
@@ -52,6 +53,10 @@ def _error(exc: ClientError) -> JSONResponse:
     return JSONResponse({"error": exc.code, "message": exc.message, **exc.extra}, status_code=exc.status)
 
 
+#: The bounds of a request body (the one bounded reader, deltav.core.jsonin): a room's options and seats are shallow.
+BODY_LIMITS = jsonin.Limits(max_bytes=MAX_BODY_BYTES, max_depth=16, max_digits=20)
+
+
 async def _body(request: Request) -> dict:
     raw = await request.body()
     if len(raw) > MAX_BODY_BYTES:
@@ -59,12 +64,23 @@ async def _body(request: Request) -> dict:
     if not raw.strip():
         return {}
     try:
-        obj = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ClientError("bad_json", f"the body is not valid JSON ({exc})") from None
+        obj = jsonin.read(raw, "body", BODY_LIMITS)
+    except jsonin.JSONInputError as exc:
+        raise ClientError("bad_json", f"the body is refused: {exc}", field=exc.field) from None
     if not isinstance(obj, dict):
         raise ClientError("bad_request", "the body must be a JSON object")
     return obj
+
+
+def _query_int(request: Request, name: str, default: int, lo: int, hi: int) -> int:
+    """An integer query parameter (``?match=2``): plain digits within ``lo..hi``, else ``bad_request``."""
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 12 and lo <= int(raw) <= hi):
+        raise ClientError("bad_request", f"{name} must be an integer from {lo} to {hi}, not {jsonin.shown(raw)}",
+                          field=name)
+    return int(raw)
 
 
 def _field(obj: dict, name: str, kind: type | tuple, default: Any = None, required: bool = False) -> Any:
@@ -257,11 +273,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             room = await hub().get(code)
             if room is None:
                 raise ClientError("unknown_room", f"no room {code!r}", 404)
-            raw = request.query_params.get("match")
-            try:
-                no = int(raw) if raw is not None else room.no
-            except ValueError:
-                raise ClientError("bad_request", "match must be an integer") from None
+            no = _query_int(request, "match", room.no, 1, MAX_MATCH)
             record = await hub().store.record(code, no)
             if record is None:
                 raise ClientError("not_finished", f"match {no} of room {code} has no record yet (not finished)", 409)
@@ -277,12 +289,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             room = await hub().get(code)
             if room is None:
                 raise ClientError("unknown_room", f"no room {code!r}", 404)
-            q = request.query_params
-            try:
-                no = int(q["match"]) if "match" in q else room.no
-                step = int(q.get("step", "0"))
-            except ValueError:
-                raise ClientError("bad_request", "match and step must be integers") from None
+            no = _query_int(request, "match", room.no, 1, MAX_MATCH)
+            step = _query_int(request, "step", 0, 0, MAX_MATCH)
             record = await hub().store.record(code, no)
             if record is None:
                 raise ClientError("not_finished", f"match {no} of room {code} has no record yet (not finished)", 409)
@@ -351,6 +359,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         except WebSocketDisconnect:
             pass
         finally:
+            if isinstance(sock, candidates.CandidateSocket):
+                sock.abandon()  # the bot workers stop working for a socket that has closed
             await room.detach(conn)
 
     routes = [
