@@ -115,11 +115,15 @@ def test_every_deltav_error_pickles_as_itself():
     """A bot's error raised in a worker process comes back to the server: it must pickle (MalformedAction did
     not: its ``__init__`` takes two arguments, so unpickling it broke the server's process pool for good)."""
     import deltav.agents  # noqa: F401 - the agents' errors too
+    import deltav.cli  # noqa: F401
+    import deltav.client.seat  # noqa: F401
     import deltav.server.clock  # noqa: F401
+    from deltav.client.seat import Refused
 
     samples = {errors.IllegalAction: ("rule.x", "a reason"), MalformedAction: ("a.b", "bad"),
                errors.OptionError: ("scenario", "unknown", ["a"]), errors.ScenarioError: ("f", "r", "src"),
-               errors.RecordError: ("differs", 3), errors.StateError: ("$.x", "bad"), JSONInputError: ("body", "r")}
+               errors.RecordError: ("differs", 3), errors.StateError: ("$.x", "bad"), JSONInputError: ("body", "r"),
+               Refused: ({"type": "error", "code": "bad_json", "message": "m", "field": "x"},)}
     for cls in [DeltavError, *_subclasses(DeltavError)]:
         args = samples.get(cls)
         if args is None:

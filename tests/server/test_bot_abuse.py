@@ -231,3 +231,34 @@ def test_sigterm_stops_a_server_whose_bot_worker_is_busy(tmp_path):
         srv.stop()
     assert srv.proc.returncode is not None and took < 30, took
     assert not Path(f"/proc/{worker}").exists() or "Z" in Path(f"/proc/{worker}/stat").read_text().split()[2]
+
+
+def test_a_newer_candidates_socket_of_a_seat_abandons_the_older_ones_work(tmp_path):
+    """One seat, one socket's candidates worked out at a time: a client that opens socket after socket (and never
+    lets the old ones finish closing) cannot pile up searches."""
+    from deltav.server.candidates import CandidateSocket
+    from deltav.server.hub import Hub
+    from tests.server.test_framing import Recorder
+
+    async def main():
+        store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'cand.db'}")
+        hub = Hub(store, Settings(grace_seconds=0, bot_workers=0, bot_seconds=1.0), load_all())
+        await hub.restore()
+        try:
+            made = await hub.create("toy", {}, ["human", "bot:random"], 3, None, None)
+            room = hub.rooms[made["code"]]
+            state = room.state_text(0)
+            older = CandidateSocket(Recorder(), room, ["bot:mcts:iterations=100000"])
+            first = asyncio.create_task(older.send_text(state))
+            await asyncio.sleep(0.2)
+            newer = CandidateSocket(Recorder(), room, ["bot:random"])
+            await newer.send_text(state)
+            await asyncio.wait_for(first, 60)
+            return older, newer
+        finally:
+            await hub.close()
+            await store.close()
+
+    older, newer = asyncio.run(main())
+    assert older.abandoned and older.ws.sent == []  # its search was stopped, its message never sent
+    assert len(newer.ws.sent) == 1 and '"candidates"' in newer.ws.sent[0]

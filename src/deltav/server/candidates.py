@@ -12,8 +12,9 @@ The socket is wrapped before the room attaches it: messages still leave in order
 its candidates; later messages queue behind it), so one socket has at most one set of candidates being worked
 out at a time (each a :data:`~deltav.server.bots.HELP` request of the room's lane on the bot workers). When the
 socket closes, :meth:`CandidateSocket.abandon` stops that work (the worker is interrupted) and no more is asked
-for. Specs are checked (bounded parameters) when the socket connects. This module owns candidates only; rooms
-know nothing of them.
+for; and one seat has one socket's candidates worked out at a time (a newer socket of the seat abandons an older
+one that has not closed yet). Specs are checked (bounded parameters) when the socket connects. This module owns
+candidates only; rooms know nothing of them.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from deltav.server.bots import HELP, BotFailure, BotSeat, make_bot_agent
 from deltav.server.rooms import ClientError, Room, Socket
 
 MAX_SPECS = 4
+#: (room code, seat) -> the socket whose candidates are being worked out for that seat
+_WORKING: dict[tuple[str, int], CandidateSocket] = {}
 _STATE_TO_ACT = '"to_act":true'
 
 
@@ -65,6 +68,11 @@ class CandidateSocket:
             msg = json.loads(data)
             snap = msg["snapshot"]
             if snap["to_act"] and snap["seat"] is not None and msg["room"]["status"] == "live":
+                key = (self.room.code, snap["seat"])
+                older = _WORKING.get(key)
+                if older is not None and older is not self:
+                    older.abandon()  # one socket's candidates per seat at a time: the newest socket's
+                _WORKING[key] = self
                 self._work = asyncio.ensure_future(self.candidates(msg["room"]["match"], snap))
                 try:
                     msg["candidates"] = await self._work
@@ -74,6 +82,8 @@ class CandidateSocket:
                     raise
                 finally:
                     self._work = None
+                    if _WORKING.get(key) is self:
+                        del _WORKING[key]
                 data = json.dumps(msg, separators=(",", ":"))
         await self.ws.send_text(data)
 
@@ -107,4 +117,4 @@ class CandidateSocket:
             return {"spec": spec, "error": exc.reason}
         except Exception as exc:
             return {"spec": spec, "error": f"{type(exc).__name__}: {shown(str(exc), 200)}"}
-        return {"spec": spec, "action": action.to_json(), "text": game.describe_value(action)}
+        return {"spec": spec, "action": action.to_json(), "text": self.room.session.describe(action)}

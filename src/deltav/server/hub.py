@@ -197,6 +197,7 @@ class Hub:
                 raise ClientError("seat_taken", f"seat {seat} was just taken", 409)
             room.seats[seat].token_hash = h
             room.seats[seat].name = name
+            room.renamed()
             if last:
                 room.status, room.meta, room.turn_started = "live", meta, now
                 room._arm_graces()
