@@ -371,6 +371,9 @@ class BotRunner:
         try:
             worker.ensure_started()
             cf = self._threads.submit(worker.run, job, bot.agent, decision, self.budget)
+        except Exception as exc:  # no process could be started (out of memory, the server stopping)
+            self._release(worker)
+            raise BotFailure("crashed", f"no worker could be started: {_text(exc)}") from None
         except BaseException:
             self._release(worker)
             raise
