@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 import urllib.request
 
 import pytest
@@ -124,15 +125,26 @@ def test_hostile_bodies_on_create_and_join_answer_400_with_words(srv, what, body
     assert http(srv.base, "GET", f"/rooms/{room}")[1]["status"] == "open"  # nothing changed
 
 
-@pytest.mark.parametrize("query", ["match=9223372036854775808", "match=0", "match=-1", "match=" + BIG, "match=1_0",
-                                   "step=" + BIG, "step=-3", "match=%20"])
-def test_absurd_match_and_step_numbers_answer_400(srv, query):
+ABSURD = [(route, q) for route in ("record", "replay", "briefing")
+          for q in ["match=9223372036854775808", "match=0", "match=-1", "match=" + BIG, "match=1_0", "match=%20",
+                    "match=%C2%B2"]]
+ABSURD += [("replay", q) for q in ["step=" + BIG, "step=-3", "step=%C2%B2", "view=" + BIG, "view=%C2%B2"]]
+ABSURD += [("briefing", q) for q in ["seat=" + BIG, "seat=%C2%B2", "seat=-1", "seat=7"]]
+
+
+@pytest.mark.parametrize("route,query", ABSURD, ids=[f"{r}-{q[:20]}" for r, q in ABSURD])
+def test_absurd_match_step_seat_and_view_numbers_answer_400(srv, route, query):
     code, _ = toy_room(srv.base)
-    for route in ("record", "replay"):
-        if route == "record" and query.startswith("step"):
-            continue
-        status, answer = http(srv.base, "GET", f"/rooms/{code}/{route}?{query}")
-        assert status == 400 and answer["error"] == "bad_request" and "must be an integer" in answer["message"], answer
+    if route != "briefing":  # a finished match: the record and replay routes read it
+        status, made = http(srv.base, "POST", "/rooms", {"game": "toy", "seats": ["bot:random", "bot:random"]})
+        code = made["code"]
+        for _ in range(600):
+            if http(srv.base, "GET", f"/rooms/{code}")[1]["status"] == "finished":
+                break
+            time.sleep(0.05)
+    status, answer = http(srv.base, "GET", f"/rooms/{code}/{route}?{query}")
+    assert status == 400 and answer["error"] == "bad_request", answer
+    assert answer.get("field") in query.split("=")[0], answer
 
 
 def test_a_move_whose_answer_cannot_be_encoded_is_still_stored_and_broadcast(tmp_path):
