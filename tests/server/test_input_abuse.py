@@ -8,6 +8,7 @@ import asyncio
 import json
 import time
 import urllib.request
+from http.client import HTTPConnection
 
 import pytest
 
@@ -145,6 +146,23 @@ def test_absurd_match_step_seat_and_view_numbers_answer_400(srv, route, query):
     status, answer = http(srv.base, "GET", f"/rooms/{code}/{route}?{query}")
     assert status == 400 and answer["error"] == "bad_request", answer
     assert answer.get("field") in query.split("=")[0], answer
+
+
+def test_a_get_on_the_mcp_endpoint_is_answered_not_held_open(srv):
+    """The MCP SDK answered a GET by opening a stream of server-initiated messages, which a stateless endpoint
+    never sends: the connection was held forever (found by the server fuzzer)."""
+    conn = HTTPConnection("127.0.0.1", srv.port, timeout=60)
+    t0 = time.monotonic()
+    try:
+        conn.request("GET", "/mcp/", headers={"accept": "application/json, text/event-stream"})
+        r = conn.getresponse()
+        data = b""
+        while (chunk := r.read1(65536)) and time.monotonic() - t0 < 60:  # a stream that never ends fails here
+            data += chunk
+    finally:
+        conn.close()
+    body = json.loads(data)
+    assert r.status == 405 and body["error"]["code"] == -32600 and "POST" in body["error"]["message"], body
 
 
 def test_a_move_whose_answer_cannot_be_encoded_is_still_stored_and_broadcast(tmp_path):
