@@ -54,7 +54,7 @@ from deltav.core.rng import Rng
 ROOT = Path(__file__).resolve().parents[1]
 CRASHES = ("http_5xx", "http_no_answer", "ws_dropped", "ws_silent", "traceback")
 #: close codes the server sends on purpose (docs/server.md); anything else, or none, is a dropped socket
-CLOSE_CODES = {1000, 1001, 1009, 1012, 4000, 4001, 4003, 4004, 4008, 4010}
+CLOSE_CODES = {1000, 1001, 1009, 1012, 4000, 4001, 4003, 4004, 4008, 4010, 4029}
 GAMES = {"tactical": {"scenario": "duel"}, "mining": {"scenario": "standard"},
          "deepspace": {"scenario": "design-duel"}, "knighthawks": {"scenario": "skirmish"}}
 MESSAGE_TYPES = ("submit", "chat", "sync", "ping", "rematch", "advise", "hint", "resign", "claim")
@@ -103,8 +103,13 @@ class Server:
         env = {**os.environ, "PYTHONPATH": str(src or ROOT / "src")}
         self.log = open(self.log_path, "w")  # noqa: SIM115 - open while the server runs
         db = f"sqlite+aiosqlite:///{Path(self.dir) / 'fuzz.db'}"
+        helptext = subprocess.run([sys.executable, "-m", "deltav.cli", "serve", "--help"], capture_output=True,
+                                  text=True, env=env, cwd=str(ROOT), timeout=180).stdout
+        # one client on one address: without the per-address limits (where the server has them) the fuzzer's
+        # probes reach the rooms instead of being turned away
+        extra = ["--no-client-limits"] if "--no-client-limits" in helptext else []
         self.proc = subprocess.Popen([sys.executable, "-m", "deltav.cli", "serve", "--port", "0", "--db", db,
-                                      "--bot-workers", "1", "--grace", "0", *args],
+                                      "--bot-workers", "1", "--grace", "0", *extra, *args],
                                      stdout=self.log, stderr=subprocess.STDOUT, env=env, cwd=str(ROOT))
         t0 = time.time()
         line = ""
