@@ -24,9 +24,13 @@ each kind it prints the first example with a reproducer (game, options, playout 
 with ``--repro``. Every probe runs on a clone, so the playout itself is never disturbed, and the playout's
 choices come from their own generator, so ``--repro`` rebuilds the exact position.
 
+``--server`` fuzzes a real ``deltav serve`` instead: every HTTP route and WebSocket message type with malformed
+input (``benchmarks/fuzz_server.py``).
+
 Usage::
 
     PYTHONPATH=src python benchmarks/fuzz.py --seconds 60 --games tactical mining
+    PYTHONPATH=src python benchmarks/fuzz.py --server --seconds 120                # the server (fuzz_server.py)
     PYTHONPATH=src python benchmarks/fuzz.py --probes 2000 --seed 3          # a fixed amount of work per game
     PYTHONPATH=src python benchmarks/fuzz.py --repro '{"game": ..., "options": ..., "seed": ..., "step": ...,
         "probe": "apply_json", "player": 0, "input": ...}'
@@ -739,6 +743,14 @@ def reproduce(spec: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if "--server" in argv:  # every HTTP route and WebSocket message of a real deltav serve (fuzz_server.py)
+        from pathlib import Path
+
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+        from benchmarks.fuzz_server import main as server_main
+
+        return server_main(argv)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", nargs="*", help="game ids (default: every registered game)")
     ap.add_argument("--seconds", type=float, default=None, help="time per game")

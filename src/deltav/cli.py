@@ -481,8 +481,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError("--bus must be a redis:// URL")
     if args.bus and (args.db or default_url()).startswith("sqlite"):
         raise UsageError("--bus needs a database every process shares: --db postgresql+asyncpg://...")
+    if not 0 < args.bot_seconds <= 3600:
+        raise UsageError("--bot-seconds must be more than 0 and at most 3600")
     workers = args.bot_workers if args.bot_workers >= 0 else max(1, (os.cpu_count() or 2) - 1)
-    serve(args.host, args.port, args.db or default_url(), Settings(grace_seconds=args.grace, bot_workers=workers),
+    serve(args.host, args.port, args.db or default_url(),
+          Settings(grace_seconds=args.grace, bot_workers=workers, bot_seconds=args.bot_seconds),
           log_level=args.log_level, deflate=args.deflate, web_dir=args.web_dir, log_format=args.log_format,
           bus=args.bus, advertise=args.advertise, lease_seconds=args.lease_seconds)
     return 0
@@ -707,6 +710,9 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--grace", type=float, default=60.0,
                     help="seconds a dropped player has to come back before the others may claim the win (0: no claims)")
     sv.add_argument("--bot-workers", type=int, default=-1, help="processes for bot decisions (0: threads; default cores-1)")
+    sv.add_argument("--bot-seconds", type=float, default=5.0,
+                    help="CPU seconds a bot decision may take (searches stop there; a bot still deciding at twice "
+                         "that is stopped and its seat plays a random legal move)")
     sv.add_argument("--log-level", default="warning", choices=("debug", "info", "warning", "error"))
     sv.add_argument("--deflate", action="store_true", help="compress WebSocket messages (CPU for bandwidth)")
     sv.add_argument("--web-dir", help="serve the browser client built into this folder (default: the package's build)")

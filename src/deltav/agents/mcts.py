@@ -16,7 +16,9 @@ determinizer (``decision.sample_world``). None of them ever touches a true state
 
 Every search handles simultaneous nodes the same way (see :mod:`deltav.agents.search`); the agents differ in
 how they sample worlds and in their defaults. Budgets are iteration counts so a seeded match replays exactly;
-``max_seconds`` is a safety net that ends the search early (and then the replay depends on the machine).
+``max_seconds`` is a safety net that ends the search early (and then the replay depends on the machine), and a
+decision run under a budget (:mod:`deltav.agents.budget`: the server's bot workers) also stops at its iterations
+and CPU time.
 
 This module owns the agents; the tree is :mod:`deltav.agents.search`'s, playouts :mod:`deltav.agents.rollout`'s.
 """
@@ -28,6 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from deltav.agents.budget import Deadline, capped_iterations
 from deltav.agents.rollout import Evaluation, Prior, RolloutPolicy
 from deltav.agents.search import Node, Search, reseed, root_stats
 from deltav.agents.spec import Param, check_params
@@ -42,16 +45,21 @@ class SearchUnavailable(DeltavError):
     """The game cannot be searched from a player's view (it has no determinizer)."""
 
 
+#: The most iterations a search may be asked for per decision (its budget in iterations; the server's bot
+#: workers also cut every decision at their CPU-time budget, see :mod:`deltav.agents.budget`).
+MAX_ITERATIONS = 100_000
+
 COMMON_PARAMS: dict[str, Param] = {
-    "iterations": Param(int, 1000, "search iterations per decision (the budget; replays exactly)", minimum=1),
-    "c": Param(float, 1.4, "UCB exploration constant (returns are in [-1, 1])", minimum=0.0),
+    "iterations": Param(int, 1000, "search iterations per decision (the budget; replays exactly)", minimum=1,
+                        maximum=MAX_ITERATIONS),
+    "c": Param(float, 1.4, "UCB exploration constant (returns are in [-1, 1])", minimum=0.0, maximum=100.0),
     "max_depth": Param(
         int, None, "decisions a playout plays before the evaluation scores it (none: play to the end)",
-        minimum=0, allow_none=True,
+        minimum=0, maximum=10_000, allow_none=True,
     ),
     "sim": Param(str, "ucb", "selection at simultaneous nodes: ucb (decoupled UCT) or rm (regret matching)",
                  choices=("ucb", "rm")),
-    "gamma": Param(float, 0.1, "regret-matching exploration rate (sim=rm)", minimum=0.0),
+    "gamma": Param(float, 0.1, "regret-matching exploration rate (sim=rm)", minimum=0.0, maximum=1.0),
     "final": Param(
         str, "auto",
         "how the move is picked: max (most visited), mix (sample the visit distribution, or the average "
@@ -59,8 +67,8 @@ COMMON_PARAMS: dict[str, Param] = {
         choices=("auto", "max", "mix"),
     ),
     "max_seconds": Param(float, None, "wall-clock safety net per decision (none: no cap)", minimum=0.0,
-                         allow_none=True),
-    "c_prior": Param(float, 1.5, "PUCT constant when the agent has a prior", minimum=0.0),
+                         maximum=3600.0, allow_none=True),
+    "c_prior": Param(float, 1.5, "PUCT constant when the agent has a prior", minimum=0.0, maximum=100.0),
 }
 
 
@@ -103,7 +111,7 @@ class SearchAgent(Agent):
         self.last: SearchResult | None = None  # the last decision's root statistics (for analysis and tests)
 
     # --- to implement -----------------------------------------------------------------------------------
-    def search(self, decision: Decision, rng: Rng, deadline: float | None) -> SearchResult:
+    def search(self, decision: Decision, rng: Rng, deadline: Deadline | None) -> SearchResult:
         raise NotImplementedError
 
     # --- shared ---------------------------------------------------------------------------------------
@@ -120,9 +128,8 @@ class SearchAgent(Agent):
             if bind is not None:
                 bind(decision)
         rng = Rng(decision.rng.next64())
-        cap = self.params["max_seconds"]
         t0 = time.perf_counter()
-        result = self.search(decision, rng, t0 + cap if cap is not None else None)
+        result = self.search(decision, rng, Deadline.for_decision(self.params["max_seconds"]))
         result.seconds = time.perf_counter() - t0
         self.last = result
         return result
@@ -201,19 +208,20 @@ class MCTSAgent(SearchAgent):
     PARAMS = {
         **COMMON_PARAMS,
         "worlds": Param(
-            int, 0, "determinizations searched (0: 1 for a perfect-information game, 8 otherwise)", minimum=0
+            int, 0, "determinizations searched (0: 1 for a perfect-information game, 8 otherwise)", minimum=0,
+            maximum=1000,
         ),
     }
 
-    def search(self, decision: Decision, rng: Rng, deadline: float | None) -> SearchResult:
-        iterations = self.params["iterations"]
+    def search(self, decision: Decision, rng: Rng, deadline: Deadline | None) -> SearchResult:
+        iterations = capped_iterations(self.params["iterations"])
         worlds = self.params["worlds"] or (8 if decision.game.has_hidden_information else 1)
         worlds = max(1, min(worlds, iterations))
         merged: dict[Action, list[float]] = {}
         simultaneous = False
         done = 0
         for w in range(worlds):
-            if deadline is not None and w and time.perf_counter() > deadline:
+            if deadline is not None and w and deadline.passed():
                 break
             world = decision.sample_world(rng.fork("world", w))
             srng = rng.fork("search", w)
@@ -238,11 +246,12 @@ class ISMCTSAgent(SearchAgent):
             "0: a fresh determinization every iteration (SO-ISMCTS); k > 0: cycle through k worlds sampled up "
             "front (cheaper when the determinizer is slow)",
             minimum=0,
+            maximum=1000,
         ),
     }
 
-    def search(self, decision: Decision, rng: Rng, deadline: float | None) -> SearchResult:
-        iterations = self.params["iterations"]
+    def search(self, decision: Decision, rng: Rng, deadline: Deadline | None) -> SearchResult:
+        iterations = capped_iterations(self.params["iterations"])
         pool = self.params["pool"]
         search = self._search(decision.player, decision.legal_actions)
         srng = rng.fork("search")

@@ -7,7 +7,9 @@ Names resolved, in order:
 2. the difficulty presets ``easy``, ``normal``, ``hard`` (:mod:`deltav.agents.presets`; ``hard:iterations=300``
    overrides a preset's parameter);
 3. the game's own bots, ``deltav.games.<id>.bots.BOTS`` (a dict name -> Agent class; ``scripted`` is the
-   baseline every game should provide). Parameters are passed to the class as keyword arguments.
+   baseline every game should provide). Parameters are checked against the class's ``PARAMS`` table (types
+   and bounds, :class:`deltav.core.agent.Param`) and passed to the class as keyword arguments; a class without
+   its own table gets one read off its constructor's defaults, with generic bounds (:func:`bot_params`).
 
 A name that matches nothing raises :class:`~deltav.agents.spec.AgentSpecError` listing the specs available for
 that game. This module owns name resolution only.
@@ -15,6 +17,7 @@ that game. This module owns name resolution only.
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from deltav.agents.gate import PhaseGate
@@ -23,7 +26,7 @@ from deltav.agents.noisy import EpsilonAgent
 from deltav.agents.presets import LEVELS, game_module, heuristic, preset_for
 from deltav.agents.rollout import BotPolicy, BotPrior
 from deltav.agents.spec import AgentSpecError, parse_spec
-from deltav.core.agent import Agent, RandomAgent
+from deltav.core.agent import Agent, Param, ParamError, RandomAgent
 from deltav.core.errors import OptionError
 from deltav.core.protocol import Game, get_game
 
@@ -116,27 +119,47 @@ def _check_search(spec: str, game_cls: type[Game]) -> None:
         raise AgentSpecError(spec, str(exc)) from None
 
 
-def _literal(v: Any) -> Any:
-    """A spec value for a game bot: ``true``/``false``, an integer or a number when it reads as one, else the
-    string itself (preset data passes typed values through)."""
-    if not isinstance(v, str):
-        return v
-    low = v.strip().lower()
-    if low in ("true", "false"):
-        return low == "true"
-    if low in ("none", "null"):
-        return None
-    for kind in (int, float):
-        try:
-            return kind(low)
-        except ValueError:
-            pass
-    return v
+#: The registry's own parameter of every game bot and preset: the share of uniformly random moves.
+EPSILON = Param(float, 0.0, "the share of uniformly random moves mixed into the bot's choices", minimum=0.0,
+                maximum=1.0)
+#: Bounds of a number parameter read off a constructor that declares no ``PARAMS`` (a third-party bot).
+GENERIC_BOUND = 1_000_000
+
+
+def bot_params(cls: type[Agent]) -> dict[str, Param]:
+    """The parameter table of a game bot: its ``PARAMS`` when its class (or the class its constructor comes
+    from) declares one, else one read off the constructor's keyword defaults (bool, int, float or str; numbers
+    within +-:data:`GENERIC_BOUND`)."""
+    for klass in cls.__mro__:
+        if "PARAMS" in vars(klass):
+            return dict(vars(klass)["PARAMS"])
+        if "__init__" in vars(klass):
+            break
+    out: dict[str, Param] = {}
+    for name, p in inspect.signature(cls.__init__).parameters.items():
+        if name == "self" or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        d = p.default
+        kind = type(d) if type(d) in (bool, int, float, str) else str
+        bound = {"minimum": -GENERIC_BOUND, "maximum": GENERIC_BOUND} if kind in (int, float) else {}
+        out[name] = Param(kind, None if d is p.empty else d, "", allow_none=d is None, **bound)
+    return out
 
 
 def _scripted(cls: type[Agent], raw: dict[str, Any], spec: str) -> Agent:
+    table = bot_params(cls)
+    kwargs = {}
+    for key, value in raw.items():
+        param = table.get(key)
+        if param is None:
+            raise AgentSpecError(spec, f"{cls.__name__} does not accept the parameter {key!r} "
+                                       f"(parameters: {', '.join(sorted(table)) or 'none'})")
+        try:
+            kwargs[key] = param.parse(key, value)
+        except ParamError as exc:
+            raise AgentSpecError(spec, str(exc)) from None
     try:
-        return cls(**{k: _literal(v) for k, v in raw.items()})
+        return cls(**kwargs)
     except TypeError as exc:
         raise AgentSpecError(spec, f"{cls.__name__} does not accept these parameters: {exc}") from None
     except ValueError as exc:  # a parameter it takes, with a value it refuses (``move=sideways``)
@@ -184,10 +207,10 @@ def _noisy(agent: Agent, epsilon: Any, spec: str) -> Agent:
     if epsilon is None:
         return agent
     try:
-        eps = float(epsilon)
-        return EpsilonAgent(agent, eps) if eps else agent
-    except ValueError as exc:
-        raise AgentSpecError(spec, f"parameter 'epsilon': {exc}") from None
+        eps = EPSILON.parse("epsilon", epsilon)
+    except ParamError as exc:
+        raise AgentSpecError(spec, str(exc)) from None
+    return EpsilonAgent(agent, eps) if eps else agent
 
 
 def _prior(gid: str, name: str | None) -> Any:

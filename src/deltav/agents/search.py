@@ -37,10 +37,10 @@ This module owns the search tree only; it knows no game and never sees a true st
 from __future__ import annotations
 
 import contextlib
-import time
 from collections.abc import Callable, Sequence
 from math import log, sqrt
 
+from deltav.agents.budget import Deadline
 from deltav.agents.rollout import Evaluation, Prior, RolloutPolicy, evaluate_leaf, playout
 from deltav.core.errors import IllegalAction
 from deltav.core.protocol import State
@@ -136,13 +136,15 @@ class Search:
         iterations: int,
         rng: Rng,
         fixed_world: bool,
-        deadline: float | None = None,
+        deadline: float | Deadline | None = None,
     ) -> Node:
         """Run ``iterations`` iterations; ``next_state(i)`` gives a fresh state (a clone or a new sample) for
-        iteration ``i``, which the search may mutate. Stops early at ``deadline`` (a ``perf_counter`` time)."""
-        clock = time.perf_counter
+        iteration ``i``, which the search may mutate. Stops early at ``deadline`` (a ``perf_counter`` time, or
+        a :class:`~deltav.agents.budget.Deadline` of wall-clock and CPU time)."""
+        if isinstance(deadline, int | float):
+            deadline = Deadline(wall=deadline)
         for i in range(iterations):
-            if deadline is not None and i and clock() > deadline:
+            if deadline is not None and i and deadline.passed():
                 break
             state = next_state(i)
             self.iterate(root, state, rng, fixed_world)

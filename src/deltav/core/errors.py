@@ -8,7 +8,18 @@ from __future__ import annotations
 
 
 class DeltavError(Exception):
-    """Base of every error deltav raises on purpose."""
+    """Base of every error deltav raises on purpose. Every one pickles (a bot's error raised in a worker process
+    must come back to the server as itself), whatever its subclass's ``__init__`` takes."""
+
+    def __reduce__(self):
+        return _rebuild, (type(self), self.args, dict(self.__dict__))
+
+
+def _rebuild(cls: type, args: tuple, state: dict) -> DeltavError:
+    exc = cls.__new__(cls)
+    Exception.__init__(exc, *args)
+    exc.__dict__.update(state)
+    return exc
 
 
 class IllegalAction(DeltavError):

@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from deltav.core.errors import IllegalAction, OptionError
+from deltav.core.jsonin import shown
 from deltav.core.rng import Rng
 from deltav.core.values import Action, Codec, Event
 
@@ -75,17 +76,17 @@ def coerce_scalar(kind: type, raw: Any) -> Any:
             elif kind is float:
                 v = float(text)
         except ValueError:
-            raise ValueError(f"{raw!r} is not {_KIND_NAMES[kind]}") from None
+            raise ValueError(f"{shown(raw)} is not {_KIND_NAMES[kind]}") from None
     if kind is bool and not isinstance(v, bool):
-        raise ValueError(f"{raw!r} is not a boolean")
+        raise ValueError(f"{shown(raw)} is not a boolean")
     if kind is int and (isinstance(v, bool) or not isinstance(v, int)):
-        raise ValueError(f"{raw!r} is not an integer")
+        raise ValueError(f"{shown(raw)} is not an integer")
     if kind is float:
         if isinstance(v, bool) or not isinstance(v, int | float):
-            raise ValueError(f"{raw!r} is not a number")
+            raise ValueError(f"{shown(raw)} is not a number")
         v = float(v)
     if kind is str and not isinstance(v, str):
-        raise ValueError(f"{raw!r} is not a string")
+        raise ValueError(f"{shown(raw)} is not a string")
     return v
 
 

@@ -19,16 +19,16 @@ This module owns the record format and its verification; it knows no game (it lo
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 import deltav
+from deltav.core import jsonin
 from deltav.core.errors import DeltavError, IllegalAction, RecordError
 from deltav.core.protocol import Game, Result, State, get_game
-from deltav.core.shape import INT_LIMIT, MaxLen, Range, read
+from deltav.core.shape import MaxLen, Range, read
 
 FORMAT = "deltav-record/1"
 
@@ -167,76 +167,31 @@ def parse(path: str | Path) -> Any:
 
 
 def parse_bytes(data: bytes, source: str = "record") -> Any:
-    """Parse a record's bytes: strict UTF-8, no NaN or infinity, integers of at most MAX_DIGITS digits."""
+    """Parse a record's bytes with the one bounded reader (:mod:`deltav.core.jsonin`): strict UTF-8, no NaN or
+    infinity, integers of at most MAX_DIGITS digits, nesting of at most MAX_DEPTH levels."""
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise RecordError(f"{source} is not valid UTF-8 (byte {exc.start})") from None
-    try:
-        return json.loads(text, parse_int=_parse_int, parse_constant=_refuse_constant)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{source} is not valid JSON ({exc.msg} at line {exc.lineno})") from None
-    except _Refused as exc:
+        return jsonin.read(data, "$", _LIMITS)
+    except jsonin.JSONInputError as exc:
         raise RecordError(f"{source}: {exc}") from None
-    except RecursionError:
-        raise RecordError(f"{source}: nested too deeply (at most {MAX_DEPTH} levels)") from None
 
 
-class _Refused(ValueError):
-    pass
-
-
-def _parse_int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_DIGITS:
-        raise _Refused(f"a {len(text.lstrip('-'))}-digit number (at most {MAX_DIGITS} digits)")
-    return int(text)
-
-
-def _refuse_constant(text: str) -> Any:
-    raise _Refused(f"{text} is not a JSON number")
+#: The bounds of a record: its size, nesting and integers (see :func:`parse_bytes`).
+_LIMITS = jsonin.Limits(max_bytes=MAX_BYTES, max_depth=MAX_DEPTH, max_digits=MAX_DIGITS)
 
 
 def _short(v: Any, n: int = 60) -> str:
-    text = v if isinstance(v, str) and n > 60 else repr(v)
-    return text if len(text) <= n else text[: n - 3] + "..."
+    if isinstance(v, str) and n > 60:  # canonical JSON text: shown as it is
+        return v if len(v) <= n else v[: n - 3] + "..."
+    return jsonin.shown(v, n)
 
 
 def _check_json(obj: Any, path: str) -> None:
     """Refuse anything that is not plain JSON the engine could have written: non-string keys, lone surrogates,
-    non-finite or huge numbers, nesting deeper than MAX_DEPTH. Iterative, so depth cannot blow the stack."""
-    stack: list[tuple[Any, str, int]] = [(obj, path, 0)]
-    while stack:
-        v, p, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise RecordError(f"{p}: nested too deeply (at most {MAX_DEPTH} levels)")
-        if v is None or v is True or v is False:
-            continue
-        t = type(v)
-        if t is str:
-            _check_text(v, p)
-        elif t is int:
-            if not -INT_LIMIT <= v <= INT_LIMIT:
-                raise RecordError(f"{p}: integer out of range")
-        elif t is float:
-            if not math.isfinite(v):
-                raise RecordError(f"{p}: {v!r} is not a finite number")
-        elif t is list:
-            stack.extend((x, f"{p}[{i}]", depth + 1) for i, x in enumerate(v))
-        elif t is dict:
-            for k, x in v.items():
-                if type(k) is not str:
-                    raise RecordError(f"{p}: key {_short(k)} is not a string")
-                _check_text(k, f"{p}.{_short(k)}")
-                stack.append((x, f"{p}.{k}", depth + 1))
-        else:
-            raise RecordError(f"{p}: {type(v).__name__} is not a JSON value")
-
-
-def _check_text(s: str, path: str) -> None:
+    non-finite or huge numbers, nesting deeper than MAX_DEPTH (:func:`deltav.core.jsonin.check`)."""
     try:
-        s.encode("utf-8")
-    except UnicodeEncodeError:
-        raise RecordError(f"{path}: not valid Unicode (a lone surrogate)") from None
+        jsonin.check(obj, path, _LIMITS)
+    except jsonin.JSONInputError as exc:
+        raise RecordError(str(exc)) from None
 
 
 def canonical(obj: Any) -> str:

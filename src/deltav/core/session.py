@@ -33,6 +33,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from deltav.core import jsonin
 from deltav.core.errors import DeltavError, IllegalAction, MalformedAction, RecordError
 from deltav.core.protocol import (
     Decision,
@@ -419,16 +420,15 @@ class Session:
 
     # --- internals -------------------------------------------------------------------------------------
     def _decode(self, action_json: Any) -> Action:
-        if isinstance(action_json, bytes | bytearray):
-            try:
-                action_json = action_json.decode()
-            except UnicodeDecodeError:
-                raise MalformedAction("action", "is not UTF-8 text") from None
-        if isinstance(action_json, str):
-            try:
-                action_json = json.loads(action_json)
-            except json.JSONDecodeError as exc:
-                raise MalformedAction("action", f"is not valid JSON ({exc.msg} at column {exc.colno})") from None
+        """The action of a submission: JSON text or bytes are read by the one bounded reader
+        (:mod:`deltav.core.jsonin`), an object is checked by the same bounds; then the game's codec."""
+        try:
+            if isinstance(action_json, str | bytes | bytearray):
+                action_json = jsonin.read(action_json, "action")
+            else:
+                jsonin.check(action_json, "action")
+        except jsonin.JSONInputError as exc:
+            raise MalformedAction(exc.field, exc.reason) from None
         return self.game.action_from_json(action_json)
 
     def _check_step(self, expected_step: Any) -> None:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal, NotRequired, Required, Union, get_args, get_origin
 
 from deltav.core.errors import DeltavError
+from deltav.core.jsonin import shown
 
 #: Integers outside +-INT_LIMIT are refused unless a Range allows them (a state never needs more).
 INT_LIMIT = 2**64
@@ -66,14 +67,6 @@ class MinLen:
 
 
 Reader = Callable[[Any, str], Any]
-
-
-def short_repr(v: Any) -> str:
-    """A repr of at most about 60 characters that never fails (a 5000-digit integer is described, not printed)."""
-    if isinstance(v, int) and not isinstance(v, bool) and v.bit_length() > 200:
-        return f"a {int(v.bit_length() * 0.30103) + 1}-digit integer"
-    text = repr(v)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _fail(path: str, reason: str) -> typing.NoReturn:
@@ -115,9 +108,9 @@ def _ranged(inner: Reader, lo: float | None, hi: float | None) -> Reader:
     def read_ranged(v: Any, p: str) -> Any:
         if isinstance(v, int | float) and not isinstance(v, bool):
             if lo is not None and v < lo:
-                _fail(p, f"{short_repr(v)} is below the minimum {lo}")
+                _fail(p, f"{shown(v)} is below the minimum {lo}")
             if hi is not None and v > hi:
-                _fail(p, f"{short_repr(v)} is above the maximum {hi}")
+                _fail(p, f"{shown(v)} is above the maximum {hi}")
         return inner(v, p)
 
     return read_ranged
@@ -125,7 +118,7 @@ def _ranged(inner: Reader, lo: float | None, hi: float | None) -> Reader:
 
 def _read_int(v: Any, p: str, unbounded: bool = False) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
-        _fail(p, f"expected an integer, got {short_repr(v)}")
+        _fail(p, f"expected an integer, got {shown(v)}")
     if not unbounded and not -INT_LIMIT <= v <= INT_LIMIT:
         _fail(p, "integer out of range")
     return v
@@ -133,7 +126,7 @@ def _read_int(v: Any, p: str, unbounded: bool = False) -> int:
 
 def _read_float(v: Any, p: str) -> float:
     if isinstance(v, bool) or not isinstance(v, int | float):
-        _fail(p, f"expected a number, got {short_repr(v)}")
+        _fail(p, f"expected a number, got {shown(v)}")
     if isinstance(v, int):
         if not -INT_LIMIT <= v <= INT_LIMIT:
             _fail(p, "number out of range")
@@ -145,19 +138,19 @@ def _read_float(v: Any, p: str) -> float:
 
 def _read_str(v: Any, p: str) -> str:
     if not isinstance(v, str):
-        _fail(p, f"expected a string, got {short_repr(v)}")
+        _fail(p, f"expected a string, got {shown(v)}")
     return v
 
 
 def _read_bool(v: Any, p: str) -> bool:
     if not isinstance(v, bool):
-        _fail(p, f"expected a boolean, got {short_repr(v)}")
+        _fail(p, f"expected a boolean, got {shown(v)}")
     return v
 
 
 def _read_none(v: Any, p: str) -> None:
     if v is not None:
-        _fail(p, f"expected null, got {short_repr(v)}")
+        _fail(p, f"expected null, got {shown(v)}")
 
 
 def _read_any(v: Any, p: str) -> Any:
@@ -170,7 +163,7 @@ def _object_reader(fields: list[tuple[str, Reader, bool]], make: Callable[[dict]
 
     def read_object(v: Any, p: str) -> Any:
         if not isinstance(v, dict):
-            _fail(p, f"expected an object, got {short_repr(v)}")
+            _fail(p, f"expected an object, got {shown(v)}")
         for k in v:
             if k not in known:
                 _fail(f"{p}.{k}", f"unknown field (fields: {', '.join(sorted(known))})")
@@ -245,7 +238,7 @@ class Readers:
                 for a in allowed:  # type() keeps 1 and True apart
                     if type(a) is type(v) and a == v:
                         return a
-                _fail(p, f"expected one of {list(allowed)}, got {short_repr(v)}")
+                _fail(p, f"expected one of {list(allowed)}, got {shown(v)}")
 
             return read_literal
         if origin is Union or origin is types.UnionType:
@@ -263,7 +256,7 @@ class Readers:
                             first = exc  # the value had the right kind but a bad part or value: report that
                 if first is not None:
                     raise first
-                _fail(p, f"expected {names}, got {short_repr(v)}")
+                _fail(p, f"expected {names}, got {shown(v)}")
 
             return read_union
         if origin is list or tp is list:
@@ -271,7 +264,7 @@ class Readers:
 
             def read_list(v: Any, p: str) -> list:
                 if not isinstance(v, list | tuple):
-                    _fail(p, f"expected a list, got {short_repr(v)}")
+                    _fail(p, f"expected a list, got {shown(v)}")
                 return [item(x, f"{p}[{i}]") for i, x in enumerate(v)]
 
             return read_list
@@ -282,7 +275,7 @@ class Readers:
 
                 def read_var_tuple(v: Any, p: str) -> tuple:
                     if not isinstance(v, list | tuple):
-                        _fail(p, f"expected a list, got {short_repr(v)}")
+                        _fail(p, f"expected a list, got {shown(v)}")
                     return tuple(item(x, f"{p}[{i}]") for i, x in enumerate(v))
 
                 return read_var_tuple
@@ -290,7 +283,7 @@ class Readers:
 
             def read_fixed_tuple(v: Any, p: str) -> tuple:
                 if not isinstance(v, list | tuple) or len(v) != len(items):
-                    _fail(p, f"expected a list of {len(items)} items, got {short_repr(v)}")
+                    _fail(p, f"expected a list of {len(items)} items, got {shown(v)}")
                 return tuple(r(x, f"{p}[{i}]") for i, (r, x) in enumerate(zip(items, v)))
 
             return read_fixed_tuple
@@ -301,7 +294,7 @@ class Readers:
 
             def read_dict(v: Any, p: str) -> dict:
                 if not isinstance(v, dict):
-                    _fail(p, f"expected an object, got {short_repr(v)}")
+                    _fail(p, f"expected an object, got {shown(v)}")
                 out = {}
                 for k, x in v.items():
                     key(k, f"{p}.{k}")

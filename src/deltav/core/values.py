@@ -24,7 +24,8 @@ from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, Literal, Union, get_args, get_origin
 
 from deltav.core.errors import MalformedAction
-from deltav.core.shape import Reader, Readers, ShapeError, short_repr
+from deltav.core.jsonin import shown
+from deltav.core.shape import Reader, Readers, ShapeError
 
 _JSON_SCALARS = (int, float, str, bool, type(None))
 
@@ -186,14 +187,6 @@ def _compile_check(cls: type, hints: dict[str, Any], codec: Codec) -> Callable[[
     return eval("lambda a: " + (" and ".join(parts) or "True"), env)  # noqa: S307 (source built above from annotations)
 
 
-def _safe_repr(v: Any) -> str:
-    """A short repr that cannot fail (half-built value objects, huge integers, hostile __repr__)."""
-    try:
-        return short_repr(v)
-    except Exception:
-        return f"a {type(v).__name__}"
-
-
 def _instance_check(tp: Any, codec: Codec) -> Callable[[Any], bool]:
     """A predicate: does a Python value already have the declared field type ``tp``? (No conversion.)"""
     origin = get_origin(tp)
@@ -285,20 +278,20 @@ class Codec:
             except Exception:  # a half-built value (an unset slot) or a hostile field: name it below
                 pass
         self._explain(value, path)
-        _fail(path, f"wrong field types in {_safe_repr(value)}")  # the two checks agree (tested): unreachable
+        _fail(path, f"wrong field types in {shown(value)}")  # the two checks agree (tested): unreachable
 
     def _explain(self, value: Any, path: str = "action") -> None:
         """Walk ``value``'s fields one by one and raise MalformedAction naming the first bad one (the slow path of
         :meth:`check`; returns when every field is fine)."""
         checks = self._checks.get(type(value))
         if checks is None:
-            _fail(path, f"expected one of this game's values ({', '.join(sorted(self.classes))}), got {_safe_repr(value)}")
+            _fail(path, f"expected one of this game's values ({', '.join(sorted(self.classes))}), got {shown(value)}")
         for name, ok in checks:
             v = getattr(value, name, _UNSET)
             if v is _UNSET:
                 _fail(f"{path}.{name}", "missing")
             if not ok(v):
-                _fail(f"{path}.{name}", f"wrong type or value {_safe_repr(v)}")
+                _fail(f"{path}.{name}", f"wrong type or value {shown(v)}")
 
     def _reader_for(self, tp: Any) -> Reader | None:
         """The readers :mod:`deltav.core.shape` does not know: free-form fields (frozen) and nested values."""
@@ -321,7 +314,7 @@ class Codec:
         if isinstance(obj, Value):
             obj = obj.to_json()
         if not isinstance(obj, dict):
-            raise ShapeError(path, f"expected an object, got {short_repr(obj)}")
+            raise ShapeError(path, f"expected an object, got {shown(obj)}")
         tag = obj.get("type")
         if not isinstance(tag, str):
             raise ShapeError(f"{path}.type", "missing or not a string")

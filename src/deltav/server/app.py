@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 from pathlib import Path
@@ -27,6 +26,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from deltav.core import jsonin
 from deltav.core.errors import DeltavError, RecordError
 from deltav.core.protocol import Game, check_briefing
 from deltav.server.hub import Hub
@@ -38,6 +38,7 @@ from deltav.server.tokens import normalize_code
 log = logging.getLogger("deltav.server")
 
 MAX_BODY_BYTES = 64 * 1024
+MAX_MATCH = 2**31 - 1  # the largest match (and replay step) number a query may name
 ROOM_LISTS = ("open", "live", "finished")
 
 #: Shown in place of the client when it was not built (a source checkout before ``make setup``).
@@ -53,6 +54,10 @@ def _error(exc: ClientError) -> JSONResponse:
     return JSONResponse({"error": exc.code, "message": exc.message, **exc.extra}, status_code=exc.status)
 
 
+#: The bounds of a request body (the one bounded reader, deltav.core.jsonin): a room's options and seats are shallow.
+BODY_LIMITS = jsonin.Limits(max_bytes=MAX_BODY_BYTES, max_depth=16, max_digits=20)
+
+
 async def _body(request: Request) -> dict:
     raw = await request.body()
     if len(raw) > MAX_BODY_BYTES:
@@ -60,12 +65,24 @@ async def _body(request: Request) -> dict:
     if not raw.strip():
         return {}
     try:
-        obj = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ClientError("bad_json", f"the body is not valid JSON ({exc})") from None
+        obj = jsonin.read(raw, "body", BODY_LIMITS)
+    except jsonin.JSONInputError as exc:
+        raise ClientError("bad_json", f"the body is refused: {exc}", field=exc.field) from None
     if not isinstance(obj, dict):
         raise ClientError("bad_request", "the body must be a JSON object")
     return obj
+
+
+def _query_int(request: Request, name: str, default: Any, lo: int, hi: int) -> Any:
+    """An integer query parameter (``?match=2``): plain ASCII digits within ``lo..hi`` (``default`` when absent),
+    else ``bad_request`` naming it (never a 500: a 5,000-digit number or ``²`` is refused before ``int``)."""
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 12 and lo <= int(raw) <= hi):
+        raise ClientError("bad_request", f"{name} must be an integer from {lo} to {hi}, not {jsonin.shown(raw)}",
+                          field=name)
+    return int(raw)
 
 
 def _field(obj: dict, name: str, kind: type | tuple, default: Any = None, required: bool = False) -> Any:
@@ -258,11 +275,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             room = await hub().get(code)
             if room is None:
                 raise ClientError("unknown_room", f"no room {code!r}", 404)
-            raw = request.query_params.get("match")
-            try:
-                no = int(raw) if raw is not None else room.no
-            except ValueError:
-                raise ClientError("bad_request", "match must be an integer") from None
+            no = _query_int(request, "match", room.no, 1, MAX_MATCH)
             record = await hub().store.record(code, no)
             if record is None:
                 raise ClientError("not_finished", f"match {no} of room {code} has no record yet (not finished)", 409)
@@ -278,18 +291,14 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             room = await hub().get(code)
             if room is None:
                 raise ClientError("unknown_room", f"no room {code!r}", 404)
-            q = request.query_params
-            try:
-                no = int(q["match"]) if "match" in q else room.no
-                step = int(q.get("step", "0"))
-            except ValueError:
-                raise ClientError("bad_request", "match and step must be integers") from None
+            no = _query_int(request, "match", room.no, 1, MAX_MATCH)
+            step = _query_int(request, "step", 0, 0, MAX_MATCH)
             record = await hub().store.record(code, no)
             if record is None:
                 raise ClientError("not_finished", f"match {no} of room {code} has no record yet (not finished)", 409)
             seats = record.get("seats") if isinstance(record, dict) else None
             try:  # full (the default: the match is over), spectator, or a seat number
-                view = parse_view(q.get("view"), len(seats) if isinstance(seats, list) else 0)
+                view = parse_view(request.query_params.get("view"), len(seats) if isinstance(seats, list) else 0)
             except ValueError as exc:
                 raise ClientError("bad_request", str(exc), field="view") from None
             try:
@@ -312,12 +321,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             room = await hub().get(code)
             if room is None:
                 raise ClientError("unknown_room", f"no room {code!r}", 404)
-            q = request.query_params
-            raw = q.get("match")
-            if raw is not None and not (raw.isdigit() and 1 <= int(raw) <= room.no):
-                raise ClientError("bad_request", f"match must be a match number of this room, 1..{room.no}",
-                                  field="match")
-            no = int(raw) if raw is not None else room.no
+            no = _query_int(request, "match", room.no, 1, room.no)
             if no == room.no:
                 options, names = room.session.options, room.session.display_names()
             else:
@@ -325,11 +329,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
                 if row is None:
                     raise ClientError("bad_request", f"match {no} of room {code} is not stored", field="match")
                 options, names = row.options, seat_names(row.seats)
-            raw = q.get("seat")
-            if raw is not None and not (raw.isdigit() and int(raw) < len(names)):
-                raise ClientError("bad_request", f"seat must be a seat number 0..{len(names) - 1} (absent: a "
-                                                 "spectator)", field="seat")
-            seat = int(raw) if raw is not None else None
+            seat = _query_int(request, "seat", None, 0, len(names) - 1)  # absent: a spectator
         except ClientError as exc:
             return _error(exc)
         game = room.game
@@ -393,6 +393,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         except WebSocketDisconnect:
             pass
         finally:
+            if isinstance(sock, candidates.CandidateSocket):
+                sock.abandon()  # the bot workers stop working for a socket that has closed
             await room.detach(conn)
 
     routes = [

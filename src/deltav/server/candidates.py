@@ -9,21 +9,30 @@ from the match seed), on the server's bot workers, so the event loop never searc
 mining levels' memory) therefore plays from the view alone. Computed once per step and connection.
 
 The socket is wrapped before the room attaches it: messages still leave in order (a state message waits for
-its candidates; later messages queue behind it). This module owns candidates only; rooms know nothing of them.
+its candidates; later messages queue behind it), so one socket has at most one set of candidates being worked
+out at a time (each a :data:`~deltav.server.bots.HELP` request of the room's lane on the bot workers). When the
+socket closes, :meth:`CandidateSocket.abandon` stops that work (the worker is interrupted) and no more is asked
+for; and one seat has one socket's candidates worked out at a time (a newer socket of the seat abandons an older
+one that has not closed yet). Specs are checked (bounded parameters) when the socket connects. This module owns
+candidates only; rooms know nothing of them.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
 from deltav.core.errors import DeltavError
+from deltav.core.jsonin import shown
 from deltav.core.protocol import Decision
 from deltav.core.rng import Rng, derive_seed
-from deltav.server.bots import BotSeat, make_bot_agent
+from deltav.server.bots import HELP, BotFailure, BotSeat, make_bot_agent
 from deltav.server.rooms import ClientError, Room, Socket
 
 MAX_SPECS = 4
+#: (room code, seat) -> the socket whose candidates are being worked out for that seat
+_WORKING: dict[tuple[str, int], CandidateSocket] = {}
 _STATE_TO_ACT = '"to_act":true'
 
 
@@ -39,7 +48,7 @@ def parse(raw: str | None, game_id: str) -> list[str]:
         try:
             make_bot_agent(game_id, s)
         except DeltavError as exc:
-            raise ClientError("bad_candidates", f"candidate {s!r}: {exc}") from None
+            raise ClientError("bad_candidates", f"candidate {shown(s)}: {exc}") from None
     return specs
 
 
@@ -51,15 +60,38 @@ class CandidateSocket:
         self.room = room
         self.specs = specs
         self._cache: dict[tuple, list[dict]] = {}
+        self._work: asyncio.Task | None = None  # the candidates being worked out now
+        self.abandoned = False
 
     async def send_text(self, data: str) -> None:
-        if _STATE_TO_ACT in data and data.startswith('{"type":"state"'):
+        if not self.abandoned and _STATE_TO_ACT in data and data.startswith('{"type":"state"'):
             msg = json.loads(data)
             snap = msg["snapshot"]
             if snap["to_act"] and snap["seat"] is not None and msg["room"]["status"] == "live":
-                msg["candidates"] = await self.candidates(msg["room"]["match"], snap)
+                key = (self.room.code, snap["seat"])
+                older = _WORKING.get(key)
+                if older is not None and older is not self:
+                    older.abandon()  # one socket's candidates per seat at a time: the newest socket's
+                _WORKING[key] = self
+                self._work = asyncio.ensure_future(self.candidates(msg["room"]["match"], snap))
+                try:
+                    msg["candidates"] = await self._work
+                except asyncio.CancelledError:
+                    if self.abandoned:
+                        return  # the socket is gone: nobody reads this message
+                    raise
+                finally:
+                    self._work = None
+                    if _WORKING.get(key) is self:
+                        del _WORKING[key]
                 data = json.dumps(msg, separators=(",", ":"))
         await self.ws.send_text(data)
+
+    def abandon(self) -> None:
+        """The socket has closed: stop the candidates being worked out and ask for no more."""
+        self.abandoned = True
+        if self._work is not None:
+            self._work.cancel()
 
     async def close(self, code: int = 1000, reason: str | None = None) -> None:
         await self.ws.close(code, reason)
@@ -80,7 +112,9 @@ class CandidateSocket:
             rng = Rng(derive_seed(0, "candidates", self.room.code, match, snap["step"], spec))
             decision = Decision(game, seat, snap["view"], legal, rng, self.room.session.options)
             bot = BotSeat(seat, spec, make_bot_agent(game.id, spec), rng)
-            action = await self.room.hub.bots.decide(bot, decision)
-        except Exception as exc:  # a failing bot must not cost the seat its snapshot
-            return {"spec": spec, "error": f"{type(exc).__name__}: {exc}"}
+            action = await self.room.hub.bots.decide(bot, decision, kind=HELP, lane=self.room.code)
+        except BotFailure as exc:  # a failing bot must not cost the seat its snapshot
+            return {"spec": spec, "error": exc.reason}
+        except Exception as exc:
+            return {"spec": spec, "error": f"{type(exc).__name__}: {shown(str(exc), 200)}"}
         return {"spec": spec, "action": action.to_json(), "text": self.room.session.describe(action)}

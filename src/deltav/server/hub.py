@@ -39,7 +39,7 @@ class Hub:
         self.store = store
         self.settings = settings
         self.games = dict(games)
-        self.bots = BotRunner(settings.bot_workers)
+        self.bots = BotRunner(settings.bot_workers, settings.bot_seconds)
         self.rooms: dict[str, Room] = {}
         self.ready = False
         self._loading: dict[str, asyncio.Lock] = {}

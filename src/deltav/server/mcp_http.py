@@ -46,6 +46,16 @@ class LazyMCP:
         self.app = app
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope.get("type") == "http" and scope.get("method") == "GET":
+            # the SDK would open a stream of server-initiated messages and hold it forever; stateless tools never
+            # send any, so a GET only held a connection (found by benchmarks/fuzz.py --server)
+            from starlette.responses import JSONResponse
+
+            answer = JSONResponse({"jsonrpc": "2.0", "id": None, "error": {
+                "code": -32600, "message": "Method Not Allowed: this stateless endpoint sends nothing unasked; POST "
+                                           "your requests"}}, status_code=405, headers={"allow": "POST"})
+            await answer(scope, receive, send)
+            return
         if self.app is None:
             async with self._lock:
                 if self.app is None:

@@ -60,7 +60,7 @@ def parse_view(raw: str | None, num_players: int) -> str | int:
         return "full"
     if raw == "spectator":
         return raw
-    if raw.isdigit() and int(raw) < num_players:
+    if raw.isascii() and raw.isdigit() and len(raw) <= 4 and int(raw) < num_players:
         return int(raw)
     raise ValueError(f"view must be full, spectator or a seat number 0..{num_players - 1} (got {raw[:40]!r})")
 

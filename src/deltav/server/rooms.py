@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import time
@@ -24,11 +23,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from deltav.core import jsonin
+from deltav.core.agent import RandomAgent
 from deltav.core.errors import DeltavError, IllegalAction, MalformedAction
 from deltav.core.protocol import Game
 from deltav.core.rng import Rng, derive_seed
 from deltav.core.session import Session, SessionError
-from deltav.server.bots import BotSeat, make_bot_agent
+from deltav.server.bots import BOT_SECONDS, HELP, BotFailure, BotSeat, fallback_action, make_bot_agent
 from deltav.server.clock import TIMEOUT_BOT, Clock, turn_started, utc
 from deltav.server.cluster import ClusterConfig
 from deltav.server.conns import OUTBOX_LIMIT, Conn, Socket, dumps
@@ -45,6 +46,11 @@ MAX_CHAT = 300  # characters of one chat line, after trimming
 MAX_NAME = 40
 RATE_PER_SECOND = 100.0  # client messages per second a connection may send on average...
 RATE_BURST = 200  # ...with bursts up to this many
+MAX_DEPTH = 32  # nesting of arrays and objects in a client message
+MAX_DIGITS = 20  # digits of an integer in a client message
+MAX_ID = 2**53 - 1  # an integer id a client may give (the largest a browser's numbers hold exactly)
+MAX_ID_CHARS = 100  # a string id a client may give
+MAX_PENDING_HINTS = 1  # hints being worked out for one seat at a time
 
 
 @dataclass
@@ -56,6 +62,7 @@ class Settings:
     rate_burst: int = RATE_BURST
     cluster: ClusterConfig | None = None  # several processes on one database (None: this process alone)
     replica_linger_seconds: float = 30.0  # several processes: a replica with no socket is dropped after this
+    bot_seconds: float = BOT_SECONDS  # CPU time a bot decision may take (searches stop there; see bots.py)
 
 
 class ClientError(Exception):
@@ -124,6 +131,7 @@ class Room:
     chat_seen: int = 0  # the id of the newest chat line shown here (several processes: lines after it are new)
     idle_since: float = field(default_factory=time.time)  # when its last socket left (a replica is then evicted)
     evicted: bool = False  # a replica dropped from the hub (a socket reaching it must look the room up again)
+    hints: dict[int, tuple[Conn, asyncio.Task]] = field(default_factory=dict)  # seat -> the hint worked out for it
 
     # --- building --------------------------------------------------------------------------------------
     @classmethod
@@ -138,11 +146,17 @@ class Room:
         room.turn_started = turn_started(row.submitted_at, buffered, row.meta.get("live_at", row.created_at))
         for s in row.seats:
             if s.spec != "human":
-                bot = BotSeat.new(game.id, row.seed, s.seat, s.spec)
                 since = 0
-                if s.bot_state is not None:
-                    bot.load(s.bot_state)
-                    since = s.bot_state_step or 0
+                try:
+                    bot = BotSeat.new(game.id, row.seed, s.seat, s.spec)
+                except DeltavError as exc:  # a room stored before its spec was refused (say, unbounded): never run it
+                    log.warning("room %s: seat %d's bot %s is refused now (%s); it plays random legal moves",
+                                row.code, s.seat, jsonin.shown(s.spec), exc)
+                    bot = BotSeat(s.seat, s.spec, RandomAgent(), Rng(derive_seed(row.seed, "seat", s.seat)))
+                else:
+                    if s.bot_state is not None:
+                        bot.load(s.bot_state)
+                        since = s.bot_state_step or 0
                 for st in session.record.steps[since:]:  # the events it saw after its last decision
                     visible = [e for e in (game.events.decode(x, "event") for x in st.events) if e.visible_to(s.seat)]
                     if visible:
@@ -255,7 +269,12 @@ class Room:
             seat = late[0]
             stand_in = BotSeat(seat, TIMEOUT_BOT, make_bot_agent(self.game.id, TIMEOUT_BOT),
                                Rng(derive_seed(self.seed, "timeout", seat, step)))
-            action = await self.hub.bots.decide(stand_in, self.session.decision(seat, stand_in.rng))
+            decision = self.session.decision(seat, stand_in.rng)
+            try:
+                action = await self.hub.bots.decide(stand_in, decision, lane=self.code)
+            except BotFailure as exc:
+                log.warning("room %s: the timeout bot failed for seat %d (%s)", self.code, seat, exc)
+                action = fallback_action(self.seed, seat, step, decision.legal_actions)
             async with self.lock:
                 if self.no != no or self.session.step != step or seat not in self.late_seats():
                     return
@@ -353,6 +372,9 @@ class Room:
 
     async def detach(self, conn: Conn) -> None:
         conn.close()
+        held = self.hints.get(conn.seat) if conn.seat is not None else None
+        if held is not None and held[0] is conn:
+            held[1].cancel()  # nobody reads its answer: the bot worker stops working for it
         async with self.lock:
             if conn.seat is None:
                 self.spectators.discard(conn)
@@ -407,18 +429,17 @@ class Room:
                 raise ClientError("rate_limited", "too many messages; slow down")
             if text is None:
                 raise ClientError("bad_message", "messages are JSON text frames")
-            if len(text.encode()) > self.hub.settings.max_message_bytes:
-                raise ClientError("too_large", f"a message may hold at most {self.hub.settings.max_message_bytes} bytes")
-            try:
-                msg = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise ClientError("bad_json", f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+            limit = self.hub.settings.max_message_bytes
+            if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
+                raise ClientError("too_large", f"a message may hold at most {limit} bytes")
+            msg = read_message(text, limit)
             if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
                 raise ClientError("bad_message", "a message is a JSON object with a string field 'type'")
             kind = msg["type"]
             ref = msg.get("id")
-            if ref is not None and not isinstance(ref, str | int):
-                raise ClientError("bad_message", "field 'id' must be a string or an integer")
+            if not good_ref(ref):
+                raise ClientError("bad_message", f"field 'id' must be a string of at most {MAX_ID_CHARS} characters or "
+                                                 f"an integer within +-(2^53 - 1), not {jsonin.shown(ref)}", field="id")
             if kind == "ping":
                 conn.send({"type": "pong", "id": ref})
             elif kind == "sync":
@@ -442,7 +463,7 @@ class Room:
             elif kind == "claim":
                 await self.claim(conn, msg)
             else:
-                raise ClientError("unknown_type", f"unknown message type {kind!r} (known: submit, chat, sync, ping, "
+                raise ClientError("unknown_type", f"unknown message type {jsonin.shown(kind)} (known: submit, chat, sync, ping, "
                                                   "rematch, advise, hint, resign, claim)")
         except ClientError as exc:
             conn.send({**exc.to_json(), "id": message_ref(text)})
@@ -501,14 +522,25 @@ class Room:
         self.hub.notify(self, self.seq - 1)
         if outcome.buffered is None:
             self.turn_started = now  # a new decision node begins (the same time is stored with the row)
-        if conn is not None:
-            conn.send({"type": "accepted", "id": ref, "step": outcome.step, "buffered": outcome.buffered is not None})
-        if finished:
-            self._stop_clocks()
-        self._observe(outcome.applied)
-        self._arm_turn()
-        self.broadcast_state(outcome.applied)
-        self.kick_bots()
+        # stored: now everyone is told and the bots woken, whatever happens to the sender's own answer (it is
+        # queued first, so the sender reads "accepted" before the state, but a reply that fails cannot stop
+        # the broadcast)
+        try:
+            if conn is not None:
+                reply = {"type": "accepted", "id": ref, "step": outcome.step, "buffered": outcome.buffered is not None}
+                try:
+                    text = dumps(reply)
+                except Exception:  # an id no encoder takes (a Python caller's): answered without it
+                    log.warning("room %s: the answer to submission %d could not be encoded", self.code, self.seq - 1)
+                    text = dumps({**reply, "id": None})
+                conn.send(text)
+        finally:
+            if finished:
+                self._stop_clocks()
+            self._observe(outcome.applied)
+            self._arm_turn()
+            self.broadcast_state(outcome.applied)
+            self.kick_bots()
 
     async def _reload(self) -> None:
         row = await self.hub.store.load_match(self.code, self.no)
@@ -524,7 +556,11 @@ class Room:
             for q, bot in self.bots.items():
                 visible = a.events_for(q)
                 if visible:
-                    bot.agent.observe(q, visible)
+                    try:
+                        bot.agent.observe(q, visible)
+                    except Exception:  # a broken bot must not keep the move from anyone: it only forgets
+                        log.exception("room %s: bot %s at seat %d failed to observe step %d", self.code,
+                                      jsonin.shown(bot.spec), q, a.index)
 
     async def end_match(self, kind: str, seats: list[int], reason: str, conn: Conn | None = None,
                         ref: Any = None) -> None:
@@ -660,14 +696,37 @@ class Room:
         seat, step = conn.seat, self.session.step
         if seat not in self.session.waiting_for():
             raise ClientError("not_your_turn", "a hint is for a decision of yours: wait for your turn")
+        pending = self.hints.get(seat)
+        if pending is not None and not pending[1].done():
+            raise ClientError("hint_pending", "a hint for this seat is still being worked out: wait for its answer "
+                                              f"(at most {MAX_PENDING_HINTS} at a time)")
         try:
             adviser = BotSeat.new(self.game.id, self.seed + step, seat, "bot:hard")
         except DeltavError as exc:
             raise ClientError("no_hints", f"this game has no hard bot to ask: {exc}") from None
         decision = self.session.decision(seat, adviser.rng)
-        action = await self.hub.bots.decide(adviser, decision, urgent=True)  # a person waits for it
-        conn.send({"type": "hint", "id": msg.get("id"), "step": step, "action": action.to_json(),
-                   "text": self.session.describe(action)})
+        # worked out in a task of its own: the socket goes on reading, and closing it stops the work (detach)
+        task = self._spawn(self._hint(conn, adviser, decision, step, msg.get("id")))
+        if task is not None:
+            self.hints[seat] = (conn, task)
+
+    async def _hint(self, conn: Conn, adviser: BotSeat, decision: Any, step: int, ref: Any) -> None:
+        try:
+            action = await self.hub.bots.decide(adviser, decision, kind=HELP, lane=self.code)
+            conn.send({"type": "hint", "id": ref, "step": step, "action": action.to_json(),
+                       "text": self.session.describe(action)})
+        except BotFailure as exc:
+            conn.send({"type": "error", "code": "hint_failed", "message": f"the hard bot gave no hint ({exc.reason})",
+                       "id": ref})
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bug on the way: the request still gets its answer
+            log.exception("room %s: a hint failed", self.code)
+            conn.send({"type": "error", "code": "internal", "message": "the server failed on this message", "id": ref})
+        finally:
+            held = self.hints.get(adviser.seat)
+            if held is not None and held[1] is asyncio.current_task():
+                del self.hints[adviser.seat]
 
     # --- bots ------------------------------------------------------------------------------------------
     def kick_bots(self) -> None:
@@ -682,7 +741,14 @@ class Room:
     async def _bot_turn(self, bot: BotSeat, step: int, no: int) -> None:
         try:
             decision = self.session.decision(bot.seat, bot.rng)
-            action = await self.hub.bots.decide(bot, decision)
+            try:
+                action = await self.hub.bots.decide(bot, decision, lane=self.code)
+                if action not in decision.legal_actions:
+                    raise BotFailure("error", f"it answered {jsonin.shown(action)}, not one of its legal actions")
+            except BotFailure as exc:  # the seat plays on: a random legal move, never a stalled match
+                log.warning("room %s: bot %s at seat %d gave no move at step %d (%s); it plays a random legal move",
+                            self.code, jsonin.shown(bot.spec), bot.seat, step, exc)
+                action = fallback_action(self.seed, bot.seat, step, decision.legal_actions)
             async with self.lock:
                 if self.no != no or self.status != "live" or self.session.step != step or not self.owned:
                     return
@@ -758,13 +824,32 @@ async def _to_the_end(coro: Any) -> Any:
         raise
 
 
+def read_message(text: str, limit: int = MAX_MESSAGE_BYTES) -> Any:
+    """A client message's JSON, read by the one bounded reader (:mod:`deltav.core.jsonin`); ClientError
+    ``bad_json`` naming the field and the reason."""
+    try:
+        return jsonin.read(text, "message", jsonin.Limits(max_bytes=limit, max_depth=MAX_DEPTH, max_digits=MAX_DIGITS))
+    except jsonin.JSONInputError as exc:
+        raise ClientError("bad_json", str(exc), field=exc.field) from None
+
+
+def good_ref(ref: Any) -> bool:
+    """Is ``ref`` an ``id`` a client may give (echoed in answers, so it must encode): None, a short string, or
+    an integer a browser holds exactly."""
+    if ref is None:
+        return True
+    if isinstance(ref, str):
+        return len(ref) <= MAX_ID_CHARS
+    return type(ref) is int and -MAX_ID <= ref <= MAX_ID
+
+
 def message_ref(text: str | None) -> Any:
-    """The client's ``id`` of a message, when it can be read (echoed in errors)."""
+    """The client's ``id`` of a message, when it can be read and echoed (in errors); else None."""
     if not text or len(text) > MAX_MESSAGE_BYTES:
         return None
     try:
-        msg = json.loads(text)
-    except json.JSONDecodeError:
+        msg = read_message(text)
+    except ClientError:
         return None
     ref = msg.get("id") if isinstance(msg, dict) else None
-    return ref if isinstance(ref, str | int) else None
+    return ref if good_ref(ref) else None

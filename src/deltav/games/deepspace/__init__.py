@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from deltav.core.errors import OptionError
+from deltav.core.jsonin import shown
 from deltav.core.protocol import Game, Option, ScenarioInfo, register_game
 from deltav.core.rng import Rng
 from deltav.games.deepspace import design_phase
@@ -84,7 +85,7 @@ class DeepSpaceGame(Game):
     def _scenario(cls, options: Mapping[str, Any]) -> Scenario:
         cap = options.get("stat_cap", 0)
         if isinstance(cap, bool) or not isinstance(cap, int):
-            raise OptionError("stat_cap", f"expected an integer, got {cap!r}")
+            raise OptionError("stat_cap", f"expected an integer, got {shown(cap)}")
         return load_scenario(options.get("scenario", "duel"), cap)  # ScenarioError naming the field and file
 
     @classmethod

@@ -9,6 +9,7 @@ This module owns the hit-point bookkeeping (``hurt``) and the allocation steps; 
 from __future__ import annotations
 
 from deltav.core.errors import IllegalAction
+from deltav.core.jsonin import shown
 from deltav.games.deepspace import damage as dmg
 from deltav.games.deepspace import flow
 from deltav.games.deepspace.choices import alloc_one, alloc_row, auto
@@ -69,7 +70,7 @@ def apply(state, p: int, a) -> list:
             raise IllegalAction("deepspace.damage.order", f"allocate the hit points of ship {s.id} next")
         k = dmg.slot_of(a.stat, a.weapon)
         if k is None or k >= len(s.lv) or (a.weapon is not None and a.weapon < 0):
-            raise IllegalAction("deepspace.damage.stat", f"{s.id} has no stat {a.stat!r} (weapon {a.weapon})")
+            raise IllegalAction("deepspace.damage.stat", f"{s.id} has no stat {shown(a.stat)} (weapon {shown(a.weapon)})")
         if not dmg.is_legal(s.size, s.lv, s.partial, s.pending, k, a.hp, mode):
             raise IllegalAction(*_refusal(s, k, a, mode))
         lost = dmg.apply(s.size, s.lv, s.partial, k, a.hp, mode)
@@ -93,7 +94,7 @@ def _refusal(s, k: int, a: Allocate, mode: str) -> tuple[str, str]:
     """The rule id and sentence for an allocation step that :func:`damage.is_legal` refused."""
     where = f"{a.stat} of {s.id}" if a.weapon is None else f"{a.stat} of weapon {a.weapon} of {s.id}"
     if a.hp < 1 or a.hp > s.pending:
-        return "deepspace.damage.amount", f"allocate between 1 and the {s.pending} pending hit points, not {a.hp}"
+        return "deepspace.damage.amount", f"allocate between 1 and the {s.pending} pending hit points, not {shown(a.hp)}"
     lvl = s.lv[k]
     if lvl <= 0:
         return "deepspace.damage.empty_stat", f"{where} has no level left to lose"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from deltav.core.errors import IllegalAction
 from deltav.core.hexgrid import distance
+from deltav.core.jsonin import shown
 from deltav.games.deepspace import flow
 from deltav.games.deepspace.choices import DONE, velocity_actions, velocity_column_actions, velocity_row_actions
 from deltav.games.deepspace.limits import SPLIT_THRUST
@@ -56,7 +57,7 @@ def apply(state, p: int, a) -> list:
         q, r, rad = state.zones[p]
         if distance((a.q, a.r), (q, r)) > rad:
             raise IllegalAction(
-                "deepspace.deploy.zone", f"({a.q},{a.r}) is outside the zone of radius {rad} around ({q},{r})"
+                "deepspace.deploy.zone", f"({shown(a.q)},{shown(a.r)}) is outside the zone of radius {rad} around ({q},{r})"
             )
         state.plan[si] = (a.q, a.r, 0, 0)
         if state.opts["initial_velocity"] == "rest":
@@ -68,7 +69,7 @@ def apply(state, p: int, a) -> list:
     col = state.col[p]
     if isinstance(a, VelocityColumn) and a.ship == s.id and split and col is None:
         if abs(a.dq) > s.lv[0]:
-            raise IllegalAction("deepspace.deploy.speed", f"dq {a.dq} exceeds {s.id}'s thrust {s.lv[0]}")
+            raise IllegalAction("deepspace.deploy.speed", f"dq {shown(a.dq)} exceeds {s.id}'s thrust {s.lv[0]}")
         state.col[p] = a.dq
         return []
     if not isinstance(a, SetVelocity) or a.ship != s.id or (split and (col is None or a.dq != col)):
@@ -76,7 +77,7 @@ def apply(state, p: int, a) -> list:
     v = (a.dq, a.dr)
     if thrust_cost((0, 0), v) > s.lv[0]:
         raise IllegalAction(
-            "deepspace.deploy.speed", f"initial speed {thrust_cost((0, 0), v)} exceeds {s.id}'s thrust {s.lv[0]}"
+            "deepspace.deploy.speed", f"initial speed {shown(thrust_cost((0, 0), v))} exceeds {s.id}'s thrust {s.lv[0]}"
         )
     state.plan[si] = (state.plan[si][0], state.plan[si][1], v[0], v[1])
     state.col[p] = None

@@ -34,6 +34,7 @@ from typing import Annotated, Any
 
 from deltav.core import datafile
 from deltav.core.errors import ScenarioError
+from deltav.core.jsonin import shown
 from deltav.core.shape import MaxLen, MinLen, Range
 
 POINTS_PER_SIZE = 60
@@ -100,21 +101,21 @@ def design_cost(size: int, thrust: int, evasion: int, endurance: int, weapons) -
 def check_design(d: ShipDesign, path: str = "ship", stat_cap: int = 0) -> None:
     """Raise ScenarioError naming the field and the exceeded budget if ``d`` is not a legal design."""
     if d.size < 1:
-        raise ScenarioError(f"{path}.size", f"size must be at least 1, got {d.size}")
+        raise ScenarioError(f"{path}.size", f"size must be at least 1, got {shown(d.size)}")
     if d.size > MAX_SIZE_LEVELS:
-        raise ScenarioError(f"{path}.size", f"size must be at most {MAX_SIZE_LEVELS}, got {d.size}")
+        raise ScenarioError(f"{path}.size", f"size must be at most {MAX_SIZE_LEVELS}, got {shown(d.size)}")
     if len(d.name) > MAX_NAME_LEN:
         raise ScenarioError(f"{path}.name", f"longer than {MAX_NAME_LEN} characters")
     for stat in SHIP_STATS:
         v = getattr(d, stat)
         if v < 0:
-            raise ScenarioError(f"{path}.{stat}", f"must be >= 0, got {v}")
+            raise ScenarioError(f"{path}.{stat}", f"must be >= 0, got {shown(v)}")
         if stat_cap and v > stat_cap:
             raise ScenarioError(f"{path}.{stat}", f"{v} exceeds the stat cap {stat_cap}")
     for i, (t, dmg) in enumerate(d.weapons):
         for name, v in (("targeting", t), ("damage", dmg)):
             if v < 0:
-                raise ScenarioError(f"{path}.weapons[{i}].{name}", f"must be >= 0, got {v}")
+                raise ScenarioError(f"{path}.weapons[{i}].{name}", f"must be >= 0, got {shown(v)}")
             if stat_cap and v > stat_cap:
                 raise ScenarioError(f"{path}.weapons[{i}].{name}", f"{v} exceeds the stat cap {stat_cap}")
         if t + dmg < 1:
@@ -133,9 +134,9 @@ def check_design(d: ShipDesign, path: str = "ship", stat_cap: int = 0) -> None:
 
 def check_fleet(f: Fleet, path: str = "fleet", stat_cap: int = 0) -> None:
     if f.size_levels < 1:
-        raise ScenarioError(f"{path}.size_levels", f"must be at least 1, got {f.size_levels}")
+        raise ScenarioError(f"{path}.size_levels", f"must be at least 1, got {shown(f.size_levels)}")
     if f.size_levels > MAX_SIZE_LEVELS:
-        raise ScenarioError(f"{path}.size_levels", f"must be at most {MAX_SIZE_LEVELS}, got {f.size_levels}")
+        raise ScenarioError(f"{path}.size_levels", f"must be at most {MAX_SIZE_LEVELS}, got {shown(f.size_levels)}")
     if not f.ships:
         raise ScenarioError(f"{path}.ships", "a fleet needs at least one ship")
     if len(f.ships) > f.size_levels:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from deltav.core.errors import IllegalAction, ScenarioError
+from deltav.core.jsonin import shown
 from deltav.games.deepspace import flow
 from deltav.games.deepspace.choices import DONE
 from deltav.games.deepspace.design import POINTS_PER_SIZE, ShipDesign, builtin_fleet_ids, load_fleet
@@ -145,8 +146,8 @@ def _refusal(state, p: int, a) -> tuple[str, str]:
             return "deepspace.design.fleet", f"no built-in fleet {a.fleet!r} (built-in: {', '.join(builtin_fleet_ids())})"
         if isinstance(a, NewShip):
             if a.size < 1:
-                return "deepspace.design.size", f"a ship's size is at least 1, not {a.size}"
-            return "deepspace.design.size_levels", f"size {a.size} is not available: {free} size levels left"
+                return "deepspace.design.size", f"a ship's size is at least 1, not {shown(a.size)}"
+            return "deepspace.design.size_levels", f"size {shown(a.size)} is not available: {free} size levels left"
         if isinstance(a, Done):
             if not state.designs[p]:
                 return "deepspace.design.no_ship", "design at least one ship before done"
@@ -168,15 +169,16 @@ def _refusal(state, p: int, a) -> tuple[str, str]:
     if stage == 5 and level == 0 and pend == 0:
         return "deepspace.design.empty_weapon", "a weapon needs at least one level of targeting or damage"
     if level < 0:
-        return "deepspace.design.level", f"a level is at least 0, not {level}"
+        return "deepspace.design.level", f"a level is at least 0, not {shown(level)}"
     unit = size if stage in (1, 2, 3) else 1
     left = POINTS_PER_SIZE * size - (size * (t + e + en) + sum(x + y for x, y in weapons)) - pend
     if cap and level > cap and level * unit <= left:
-        return "deepspace.design.stat_cap", f"{level} exceeds the stat cap {cap}"
+        return "deepspace.design.stat_cap", f"{shown(level)} exceeds the stat cap {cap}"
     return (
         "deepspace.design.points",
-        f"{level} levels of {name if stage < 4 else 'targeting' if stage == 4 else 'damage'} cost {level * unit} "
-        f"design points; {left} of the ship's {POINTS_PER_SIZE * size} (60 x size {size}) are left",
+        f"{shown(level)} levels of {name if stage < 4 else 'targeting' if stage == 4 else 'damage'} cost "
+        f"{shown(level * unit)} "
+        f"design points; {shown(left)} of the ship's {POINTS_PER_SIZE * size} (60 x size {size}) are left",
     )
 
 

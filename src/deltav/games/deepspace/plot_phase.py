@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from deltav.core.errors import IllegalAction
 from deltav.core.hexgrid import distance
+from deltav.core.jsonin import shown
 from deltav.games.deepspace import flow
 from deltav.games.deepspace.choices import DONE, velocity_actions, velocity_column_actions, velocity_row_actions
 from deltav.games.deepspace.limits import ALIVE, SHOT_LOG, SPLIT_THRUST, STATUS_NAMES, WITHDRAWN
@@ -90,7 +91,7 @@ def apply(state, p: int, a) -> list:
                 raise IllegalAction("deepspace.plot.order", _velocity_step_text(s, col))
             if abs(a.dq - s.vel[0]) > s.lv[0]:
                 raise IllegalAction(
-                    "deepspace.movement.thrust", f"{s.id}: dq {a.dq} is beyond thrust {s.lv[0]} of {s.vel[0]}"
+                    "deepspace.movement.thrust", f"{s.id}: dq {shown(a.dq)} is beyond thrust {s.lv[0]} of {s.vel[0]}"
                 )
             state.col[p] = a.dq
             return []
@@ -109,7 +110,7 @@ def apply(state, p: int, a) -> list:
                     )
             elif cost > s.lv[0]:
                 raise IllegalAction(
-                    "deepspace.movement.thrust", f"{s.id}: the change costs {cost} thrust, the ship has {s.lv[0]}"
+                    "deepspace.movement.thrust", f"{s.id}: the change costs {shown(cost)} thrust, the ship has {s.lv[0]}"
                 )
             state.plan[si] = (v1, ())
             state.col[p] = None

@@ -10,6 +10,7 @@ or damage arithmetic (combat.py and damage.py do) or move ships.
 from __future__ import annotations
 
 from deltav.core.errors import IllegalAction
+from deltav.core.jsonin import shown
 from deltav.games.knighthawks import damage as dmg
 from deltav.games.knighthawks import messages as m
 from deltav.games.knighthawks import victory
@@ -231,7 +232,7 @@ def _assign_refusal(state, player: int, a) -> tuple[str, str]:
     if sh is None or sh.owner != player or sh.status != ACTIVE:
         return ("knighthawks.fire.ship", f"{a.ship!r} is not one of your ships in play")
     if not 0 <= a.weapon < len(sh.weapons):
-        return ("knighthawks.fire.weapon", f"{a.ship} has no weapon {a.weapon}")
+        return ("knighthawks.fire.weapon", f"{a.ship} has no weapon {shown(a.weapon)}")
     if any(d[0] == a.ship and d[1] == a.weapon for d in state.declared):
         return ("knighthawks.fire.rate", "each weapon fires once per phase")
     c, n, _mx, stt = sh.weapons[a.weapon]
@@ -266,7 +267,7 @@ def _intercept_refusal(state, a) -> tuple[str, str]:
     tg = state.ship(att[3])
     total = sum(s.icms_available() for s in _icm_pool(state, tg)) if tables().weapons[att[2]].icm else 0
     if not 0 <= a.icms <= total:
-        return ("knighthawks.fire.intercept.icms", f"{a.icms} ICMs: the ships in {tg.id}'s hex can fire 0 to {total} "
+        return ("knighthawks.fire.intercept.icms", f"{shown(a.icms)} ICMs: the ships in {tg.id}'s hex can fire 0 to {total} "
                 f"against this {att[2]}")
     return ("knighthawks.fire.intercept.evade", "only fighters and assault scouts with MR left may evade, and only "
             "torpedoes")

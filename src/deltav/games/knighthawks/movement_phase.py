@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from deltav.core import hexgrid
 from deltav.core.errors import IllegalAction
+from deltav.core.jsonin import shown
 from deltav.games.knighthawks import damage as dmg
 from deltav.games.knighthawks import fire_phase, victory
 from deltav.games.knighthawks import messages as m
@@ -331,7 +332,7 @@ def _move_refusal(state, player: int, a) -> tuple[str, str]:
         if (sh.id + a.kind) in state.laid:
             return ("knighthawks.move.lay.once", "one mine pattern and one seeker per ship per phase")
         if not 0 <= a.at < len(plotted_path(state, sh)):
-            return ("knighthawks.move.lay.path", f"hex {a.at} is not on the ship's plotted path")
+            return ("knighthawks.move.lay.path", f"hex {shown(a.at)} is not on the ship's plotted path")
         return ("knighthawks.move.lay.mined", "only one mine pattern can be in a hex")
     if sh.id in state.plots:
         return ("knighthawks.move.plotted", f"{sh.id} has already been plotted this phase")
@@ -351,7 +352,7 @@ def _move_refusal(state, player: int, a) -> tuple[str, str]:
         return ("knighthawks.move.drifting", "a ship with no ADF and no MR drifts: same speed and heading")
     orbiting = sh.orbit is not None or sh.docked is not None
     if not orbiting and a.speed not in speed_options(sh.speed, sh.adf) or orbiting and not 0 <= a.speed <= sh.adf:
-        return ("knighthawks.move.course.adf", f"speed {a.speed} is not within ADF {sh.adf} of {sh.speed}")
+        return ("knighthawks.move.course.adf", f"speed {shown(a.speed)} is not within ADF {sh.adf} of {sh.speed}")
     if a.facing != sh.facing:
         if sh.mr <= 0:
             return ("knighthawks.move.course.mr", "a ship with MR 0 cannot change its facing")

@@ -9,6 +9,7 @@ the repair arithmetic (repair.py does).
 from __future__ import annotations
 
 from deltav.core.errors import IllegalAction
+from deltav.core.jsonin import shown
 from deltav.games.knighthawks import messages as m
 from deltav.games.knighthawks import movement_phase
 from deltav.games.knighthawks import repair as rep
@@ -75,7 +76,7 @@ def _repair_refusal(state, player: int, a) -> tuple[str, str]:
     if a.target not in rep.repair_targets(sh, [x[2] for x in mine]):
         return ("knighthawks.repair.target", f"{sh.id} has nothing to repair as {a.target!r} (or every missing point "
                 "already has a block)")
-    return ("knighthawks.repair.points", f"{a.points} is not a block of DCR: a multiple of 10 up to 90, or the rest "
+    return ("knighthawks.repair.points", f"{shown(a.points)} is not a block of DCR: a multiple of 10 up to 90, or the rest "
             f"({left}) if below 90")
 
 

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from deltav.core.errors import DeltavError, StateError
+from deltav.core.jsonin import shown
 from deltav.core.protocol import get_game
 from deltav.core.rng import Rng
 from deltav.core.shape import MaxLen, Range, read
@@ -174,7 +175,7 @@ def _check_attack(a: list, path: str, ships: dict, mines: set, pending_ok: bool)
         _fail(f"{path}[2]", f"unknown weapon {code!r}")
     for k, v, lo, hi in ((1, widx, -1, MAX_SYSTEMS), (5, dist, 0, 10_000), (7, icms, -1, 10_000)):
         if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-            _fail(f"{path}[{k}]", f"expected an integer in {lo}..{hi}, got {v!r}")
+            _fail(f"{path}[{k}]", f"expected an integer in {lo}..{hi}, got {shown(v)}")
     if src in ships:
         if not 0 <= widx < len(ships[src]["weapons"]):
             _fail(f"{path}[1]", f"{src} has no weapon {widx}")

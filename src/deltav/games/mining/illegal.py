@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from deltav.core.errors import IllegalAction
+from deltav.core.jsonin import shown
 from deltav.games.mining.choices import sabotage_targets
 from deltav.games.mining.messages import (
     BidUp,
@@ -128,7 +129,7 @@ def why(st, p: int, a: Any) -> IllegalAction:
     if t is Look:
         s = a.square
         if not 0 <= s < SQUARES or not st.face_down(s):
-            return IllegalAction(f"mining.{name}.not_face_down", f"square {s} holds no face-down tile")
+            return IllegalAction(f"mining.{name}.not_face_down", f"square {shown(s)} holds no face-down tile")
         if s == st.alien:
             return IllegalAction(f"mining.{name}.alien", "you may not look at the tile under the alien")
         if st.opponents_at(p, s):
@@ -139,7 +140,7 @@ def why(st, p: int, a: Any) -> IllegalAction:
     if t is Reveal:
         s = a.square
         if not 0 <= s < SQUARES or not st.face_down(s):
-            return IllegalAction("mining.reveal.not_face_down", f"square {s} holds no face-down tile")
+            return IllegalAction("mining.reveal.not_face_down", f"square {shown(s)} holds no face-down tile")
         if s == st.alien:
             return IllegalAction("mining.reveal.alien", "you may not reveal the tile under the alien")
         return IllegalAction("mining.reveal.opponent", "you may not reveal a tile with an opponent's rocket")
@@ -169,9 +170,9 @@ def why(st, p: int, a: Any) -> IllegalAction:
         if q == p:
             return IllegalAction("mining.sabotage.own", "Sabotage removes an opponent's rocket, not your own")
         if not 0 <= q < st.num_players:
-            return IllegalAction("mining.sabotage.victim", f"no such player {q}")
+            return IllegalAction("mining.sabotage.victim", f"no such player {shown(q)}")
         if not 0 <= s < SQUARES or not st.rk[q * SQUARES + s]:
-            return IllegalAction("mining.sabotage.no_rocket", f"player {q} has no rocket on square {s}")
+            return IllegalAction("mining.sabotage.no_rocket", f"player {q} has no rocket on square {shown(s)}")
         return IllegalAction("mining.sabotage.protected", "rockets on the station or frozen by the alien may "
                              "not be sabotaged (option sabotage_any_rocket)")
     if t is SabotageMove:

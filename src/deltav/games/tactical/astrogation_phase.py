@@ -16,6 +16,7 @@ from itertools import combinations
 
 from deltav.core.errors import IllegalAction
 from deltav.core.hexgrid import DIRECTIONS
+from deltav.core.jsonin import shown
 
 from . import movement_phase, ordnance, victory
 from .courses import auto_landing, course_for, orderable
@@ -213,7 +214,7 @@ def check_order(state, player: int, o: Order, preview: bool = False):
         raise IllegalAction("tactical.order.duplicate", f"ship {o.ship} already has an order this turn")
     for name, d in (("burn", o.burn), ("overload", o.overload)):
         if d is not None and not 0 <= d <= 5:
-            raise IllegalAction("tactical.order.direction", f"{name} must be a direction 0..5 or null, got {d}")
+            raise IllegalAction("tactical.order.direction", f"{name} must be a direction 0..5 or null, got {shown(d)}")
     if sh.control == "captured" and (o.burn is not None or o.overload is not None or o.land):
         raise IllegalAction("tactical.order.captured", f"captured ship {o.ship} may only coast")
     if o.burn is not None:

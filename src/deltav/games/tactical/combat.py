@@ -32,6 +32,7 @@ from typing import Annotated, Any, NamedTuple, NoReturn
 from deltav.core import datafile
 from deltav.core.errors import IllegalAction, ScenarioError
 from deltav.core.hexgrid import analyze_offset
+from deltav.core.jsonin import shown
 from deltav.core.shape import MaxLen, MinLen, Range
 
 Hex = tuple[int, int]
@@ -1032,7 +1033,7 @@ def allocate_strength(
         return remaining
     if isinstance(declared, bool) or not isinstance(declared, int) or not 1 <= declared <= remaining:
         raise IllegalAction(
-            "tactical.combat.strength", f"declared strength must be an integer from 1 to {remaining}, got {declared!r}"
+            "tactical.combat.strength", f"declared strength must be an integer from 1 to {remaining}, got {shown(declared)}"
         )
     return declared
 
@@ -1072,7 +1073,7 @@ def check_split_fire(strengths: Sequence[int], group_combat: int, target_hexes: 
     total = 0
     for s in strengths:
         if isinstance(s, bool) or not isinstance(s, int) or s < 1:
-            raise IllegalAction("tactical.combat.strength", f"each declared strength must be an integer >= 1, got {s!r}")
+            raise IllegalAction("tactical.combat.strength", f"each declared strength must be an integer >= 1, got {shown(s)}")
         total += s
     if total > group_combat:
         raise IllegalAction(

@@ -10,6 +10,7 @@ the ``detected`` flag of a hidden ship whose transfer shows on a ship the oppone
 from __future__ import annotations
 
 from deltav.core.errors import IllegalAction
+from deltav.core.jsonin import shown
 
 from .flow import check_victory, end_player_turn
 from .messages import DetectionChanged, EndLogistics, Transfer, Transferred
@@ -114,7 +115,7 @@ def apply(state, player: int, action) -> list:
                             "transfers need a source (yours, or a disabled or surrendered enemy) and a target of "
                             "yours in the same hex on the same course")
     if action.kind not in KINDS:
-        raise IllegalAction("tactical.logistics.kind", f"kind must be one of {list(KINDS)}, got {action.kind!r}")
+        raise IllegalAction("tactical.logistics.kind", f"kind must be one of {list(KINDS)}, got {shown(action.kind)}")
     if action.kind == "fuel" and src.type.sealed_fuel:
         raise IllegalAction("tactical.logistics.sealed_fuel",
                             f"a {src.type.name}'s fuel is sealed: it cannot be transferred")

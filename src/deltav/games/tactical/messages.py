@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from deltav.core.jsonin import shown
 from deltav.core.values import Action, Event, value
 
 # --- actions ----------------------------------------------------------------------------------------------
@@ -134,7 +135,7 @@ def check_form(action: Action, path: str = "action") -> None:
             raise MalformedAction(f"{path}.weak", f"at most {MAX_WEAK} hexes, got {len(action.weak)}")
         for i, k in enumerate(action.weak):
             if parse_hex_key(k) is None:
-                raise MalformedAction(f"{path}.weak[{i}]", f"expected a hex key \"q,r\", got {k!r}")
+                raise MalformedAction(f"{path}.weak[{i}]", f"expected a hex key \"q,r\", got {shown(k)}")
 
 # --- events -----------------------------------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from deltav.core.errors import IllegalAction
+from deltav.core.jsonin import shown
 from deltav.games.tactical.combat import (
     NON_WARSHIP_NUKE_LIMIT,
     ORDNANCE_LIFETIME,
@@ -168,9 +169,9 @@ def boost_error(kind: str, direction: int | None, hexes: int) -> tuple[str, str]
     if kind != TORPEDO:
         return ("tactical.ordnance.boost_not_torpedo", "only torpedoes accelerate on launch")
     if isinstance(direction, bool) or not isinstance(direction, int) or not 0 <= direction <= 5:
-        return ("tactical.ordnance.boost", f"boost direction must be 0..5, got {direction!r}")
+        return ("tactical.ordnance.boost", f"boost direction must be 0..5, got {shown(direction)}")
     if isinstance(hexes, bool) or not isinstance(hexes, int) or not 1 <= hexes <= TORPEDO_BOOST_MAX:
-        return ("tactical.ordnance.boost", f"boost must be 1 to {TORPEDO_BOOST_MAX} hexes, got {hexes!r}")
+        return ("tactical.ordnance.boost", f"boost must be 1 to {TORPEDO_BOOST_MAX} hexes, got {shown(hexes)}")
     return None
 
 

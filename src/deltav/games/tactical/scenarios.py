@@ -19,6 +19,7 @@ from typing import Annotated, Any, Literal, NoReturn
 
 from deltav.core import datafile
 from deltav.core.errors import ScenarioError
+from deltav.core.jsonin import shown
 from deltav.core.shape import MaxLen, MinLen, Range
 from deltav.games.tactical.mapdata import GameMap, default_map
 from deltav.games.tactical.model import parse_hex_key
@@ -176,7 +177,7 @@ def parse_scenario(obj: Any, source: str | None = None, gmap: GameMap | None = N
 def _one_of(values: tuple[str, ...], allowed: tuple[str, ...], path: str, source: str | None) -> None:
     for i, v in enumerate(values):
         if v not in allowed:
-            datafile.fail(f"{path}[{i}]", f"expected one of {list(allowed)}, got {v!r}", source)
+            datafile.fail(f"{path}[{i}]", f"expected one of {list(allowed)}, got {shown(v)}", source)
 
 
 def _bases(pf: PlayerFile, gmap: GameMap, path: str, source: str | None) -> tuple[Hex, ...]:
@@ -275,7 +276,7 @@ def load_scenario_file(path: str | Path) -> Scenario:
     name to a field, raises ``ScenarioError`` (with the file as ``source`` once it could be read)."""
     name = str(path) if isinstance(path, Path) else path
     if not isinstance(name, str):
-        raise ScenarioError("scenario", f"expected a scenario id or a file path, got {path!r}")
+        raise ScenarioError("scenario", f"expected a scenario id or a file path, got {shown(path)}")
     if not name or len(name) > MAX_PATH or "\x00" in name:
         raise _not_found(name.replace("\x00", "\\0"), "not a usable file name")
     try:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from deltav.core.errors import DeltavError, StateError
+from deltav.core.jsonin import shown
 from deltav.core.rng import Rng
 from deltav.core.shape import MaxLen, MinLen, Range, read
 
@@ -168,7 +169,7 @@ def _fail(path: str, reason: str):
 def _hex_key(k: str, path: str) -> tuple[int, int]:
     h = parse_hex_key(k)
     if h is None:
-        _fail(path, f"expected a hex key \"q,r\", got {k!r}")
+        _fail(path, f"expected a hex key \"q,r\", got {shown(k)}")
     return h
 
 
@@ -259,7 +260,7 @@ def check_state(obj: Any, game: Any) -> dict:
             _fail(f"{path}.id", f"duplicate id {oid!r}")
         oids.add(oid)
         if not (oid.startswith("ord") and oid[3:].isdigit() and str(int(oid[3:])) == oid[3:]):
-            _fail(f"{path}.id", f"expected \"ord<number>\", got {oid!r}")
+            _fail(f"{path}.id", f"expected \"ord<number>\", got {shown(oid)}")
         if int(oid[3:]) >= doc["next_ordnance"]:
             _fail(f"{path}.id", f"not below next_ordnance {doc['next_ordnance']}")
         if o["launched_by"] is not None and o["launched_by"] not in ids:

@@ -7,6 +7,7 @@ those two pure modules.
 
 from __future__ import annotations
 
+from deltav.core.agent import Param
 from deltav.core.hexgrid import distance
 from deltav.core.protocol import Decision
 from deltav.games.deepspace import damage as dmg
@@ -44,6 +45,17 @@ class PlannerBot(ScriptedBot):
     improvement."""
 
     name = "planner"
+    #: the spec parameters (``bot:planner:particles=4``) and their bounds
+    PARAMS = {
+        "particles": Param(int, 8, "sampled enemy fleets in the belief (without the scenario's public fleet)",
+                           minimum=1, maximum=64),
+        "search": Param(bool, True, "search candidate velocities for the whole side (off: the scripted plot)"),
+        "allocation": Param(bool, True, "allocate damage by value (off: the scripted allocation)"),
+        "destruct": Param(bool, True, "self-destruct by expected value (off: never)"),
+        "design": Param(str, "armoured-swarm", "the archetype of the fleet library it designs, or scripted"),
+        "prior": Param(bool, True, "use the scenario's public fleets as the belief"),
+        "model": Param(bool, True, "predict enemy movement (off: enemies keep their velocity)"),
+    }
 
     def __init__(self, particles: int = 8, search: bool = True, allocation: bool = True, destruct: bool = True,
                  design: str = "armoured-swarm", prior: bool = True, model: bool = True):

@@ -8,13 +8,14 @@ Owns: the admiral bot and its move helpers. Must not reach into the true game st
 from __future__ import annotations
 
 from deltav.core import hexgrid
+from deltav.core.agent import Param
 from deltav.core.protocol import Decision
 from deltav.games.knighthawks import escort as es
 from deltav.games.knighthawks import heuristics as hx
 from deltav.games.knighthawks import messages as m
 from deltav.games.knighthawks import planner as pl
 from deltav.games.knighthawks.bots.plans import _EscortCaptain, _SafeCaptain, _SafeFocusCaptain
-from deltav.games.knighthawks.bots.scripted import ScriptedCaptain, _Still, shot_geometry
+from deltav.games.knighthawks.bots.scripted import WEIGHT, ScriptedCaptain, _Still, shot_geometry
 from deltav.games.knighthawks.damage import breakup_chance
 from deltav.games.knighthawks.exchange import MoveScores
 from deltav.games.knighthawks.movement import advance, rotation_cost, start_plot
@@ -57,6 +58,35 @@ class Admiral(ScriptedCaptain):
     weaker and removed (docs/bots-knighthawks.md)."""
 
     name = "admiral"
+    #: the spec parameters (``bot:admiral:threat=0.3``) and their bounds: weights, odds floors and switches
+    PARAMS = {
+        "exposure": Param(float, 0.8, "weight of the enemy's defensive fire along the path", **WEIGHT),
+        "threat": Param(float, 0.2, "weight of the enemy's reach next turn", **WEIGHT),
+        "reach": Param(float, 0.25, "weight of its own reach next turn", **WEIGHT),
+        "closing": Param(float, 0.0, "weight of the distance to the nearest enemy", **WEIGHT),
+        "hunt": Param(float, 0.5, "raiders' weight of the distance to their quarry (move=exchange)", **WEIGHT),
+        "move": Param(str, "auto", "who plots: auto, exchange everywhere, scripted everywhere",
+                      choices=("auto", "scripted", "exchange")),
+        "torpedo_floor": Param(float, 0.35, "the least odds a torpedo is fired at", minimum=0.0, maximum=1.0),
+        "ltd_floor": Param(float, 0.25, "the least odds a limited-round weapon is fired at", minimum=0.0,
+                           maximum=1.0),
+        "fleet_limit": Param(int, 4, "ships a side above which the fleet-battle plan is played", minimum=0,
+                             maximum=100),
+        "runner": Param(bool, False, "score the escorted ship's moves by the runner score"),
+        "danger": Param(float, 1.0, "the runner score's weight of danger", **WEIGHT),
+        "progress": Param(float, 20.0, "the runner score's weight of progress", minimum=-1000.0, maximum=1000.0),
+        "fleet_breakup": Param(float, 2.0, "fleet battles: weight of each percent of break-up risk", **WEIGHT),
+        "raid_hunt": Param(float, 1.5, "raiders' weight per hex of distance to the escorted ship", **WEIGHT),
+        "fire": Param(str, "auto", "whose fire rule: auto, admiral or captain", choices=("auto", "admiral", "captain")),
+        "cover": Param(float, 0.0, "escorts with ICMs end in the escorted ship's hex (weight)", **WEIGHT),
+        "safe": Param(bool, True, "the escorted ship never ends where momentum must carry it off the wrong edge"),
+        "focus": Param(float, 0.5, "the focused plan's weight of closing on the shared target", **WEIGHT),
+        "focus_fire": Param(float, 1.5, "the focused plan's weight of fire on the shared target", **WEIGHT),
+        "focus_when": Param(str, "never", "when the focused plan is played", choices=("weaker", "always", "never")),
+        "doom": Param(float, 100.0, "fleet battles: weight of a move that dooms the ship", minimum=0.0,
+                      maximum=1000.0),
+        "fleet_fire": Param(str, "captain", "fleet battles: whose fire rule", choices=("captain", "admiral")),
+    }
 
     def __init__(self, exposure: float = 0.8, threat: float = 0.2, reach: float = 0.25,
                  closing: float = 0.0, hunt: float = 0.5, move: str = "auto",

@@ -6,6 +6,7 @@ Owns: the cadet bot only.
 from __future__ import annotations
 
 from deltav.core import hexgrid
+from deltav.core.agent import Param
 from deltav.core.protocol import Decision
 from deltav.games.knighthawks import heuristics as hx
 from deltav.games.knighthawks import messages as m
@@ -20,6 +21,8 @@ class Cadet(ScriptedCaptain):
     also forget a share of its decisions (a random legal action instead)."""
 
     name = "cadet"
+    #: the spec parameters and their bounds (``epsilon`` is also the registry's: ``bot:cadet:epsilon=0.2``)
+    PARAMS = {"epsilon": Param(float, 0.0, "the share of random moves", minimum=0.0, maximum=1.0)}
 
     def __init__(self, epsilon: float = 0.0) -> None:
         super().__init__()

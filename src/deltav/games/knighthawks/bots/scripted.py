@@ -9,7 +9,7 @@ Owns: :class:`ScriptedCaptain` (the base every other bot builds on). Must not re
 from __future__ import annotations
 
 from deltav.core import hexgrid
-from deltav.core.agent import Agent
+from deltav.core.agent import Agent, Param
 from deltav.core.protocol import Decision
 from deltav.games.knighthawks import KnightHawks, fire_phase, movement_phase
 from deltav.games.knighthawks import heuristics as hx
@@ -19,9 +19,18 @@ from deltav.games.knighthawks.damage import breakup_chance
 from deltav.games.knighthawks.movement import rotation_cost
 from deltav.games.knighthawks.repair import block_sizes
 
+#: the bounds of a weight of the bots' move scores (spec parameters)
+WEIGHT = {"minimum": -100.0, "maximum": 100.0}
+
 
 class ScriptedCaptain(Agent):
     name = "scripted"
+    #: the spec parameters (``bot:captain:closing=0.5``) and their bounds: weights of the move score
+    PARAMS = {
+        "caution": Param(float, 0.0, "weight of the enemy fire that can reach a ship's end hex", **WEIGHT),
+        "closing": Param(float, 0.5, "weight of the distance to the nearest enemy (closing in is good)", **WEIGHT),
+        "breakup": Param(float, 0.5, "weight of each percent of break-up risk of a severely damaged ship", **WEIGHT),
+    }
 
     def __init__(self, caution: float = 0.0, closing: float = 0.5, breakup: float = 0.5) -> None:
         self.caution = caution  # weight of the enemy fire that can reach a ship's end hex (0: only when severe)

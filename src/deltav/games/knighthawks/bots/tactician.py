@@ -17,7 +17,7 @@ Owns: the tactician bot. Must not reach into the true game state (everything com
 
 from __future__ import annotations
 
-from deltav.core.agent import Agent
+from deltav.core.agent import Agent, Param
 from deltav.core.errors import IllegalAction
 from deltav.core.protocol import Decision
 from deltav.core.rng import Rng
@@ -63,6 +63,14 @@ class Tactician(Agent):
     plan must beat the base by), ``fire`` (``captain`` or ``admiral``: who fires, intercepts and repairs)."""
 
     name = "tactician"
+    #: the spec parameters (``bot:tactician:rollouts=6``) and their bounds
+    PARAMS = {
+        "plans": Param(str, "captain+exchange+charge+standoff", "the plans weighed, joined by +; the first is the base"),
+        "rollouts": Param(int, 4, "sampled worlds played out per plan", minimum=1, maximum=64),
+        "horizon": Param(int, 1, "game turns simulated after the phase", minimum=0, maximum=8),
+        "z": Param(float, 0.5, "standard errors a plan must beat the base by", minimum=-10.0, maximum=10.0),
+        "fire": Param(str, "captain", "who fires, intercepts and repairs", choices=("captain", "admiral")),
+    }
 
     def __init__(self, plans: str = "captain+exchange+charge+standoff", rollouts: int = 4, horizon: int = 1,
                  z: float = 0.5, fire: str = "captain") -> None:

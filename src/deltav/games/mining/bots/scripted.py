@@ -18,7 +18,7 @@ in ``heuristics``.
 
 from __future__ import annotations
 
-from deltav.core.agent import Agent
+from deltav.core.agent import Agent, Param
 from deltav.core.protocol import Decision
 from deltav.core.values import Action, Event
 from deltav.games.mining import contracts as cm
@@ -53,6 +53,14 @@ INCIDENT_PRIORITY = {"rocket_acquisition": 5, "mineral_scan": 4, "meteor_storm":
 
 class ScriptedAgent(Agent):
     name = "scripted"
+    #: the spec parameters (``bot:scripted:forget=0.3``) and their bounds
+    PARAMS = {
+        "forget": Param(float, 0.0, "the chance per turn of forgetting each remembered square", minimum=0.0,
+                        maximum=1.0),
+        "capacity": Param(int, None, "remember at most this many squares (none: every square seen)", minimum=0,
+                          maximum=1000, allow_none=True),
+        "strict": Param(bool, False, "re-raise a heuristic's error instead of falling back to a safe action (tests)"),
+    }
 
     def __init__(self, forget: float = 0.0, capacity: int | None = None, strict: bool = False):
         self.forget = forget
@@ -537,6 +545,7 @@ class ForgetfulAgent(ScriptedAgent):
     """The scripted bot that forgets each remembered square with probability 0.15 per turn."""
 
     name = "scripted-forgetful"
+    PARAMS: dict = {}  # the scripted bot forgetting 0.15 per turn, nothing to set
 
     def __init__(self) -> None:
         super().__init__(forget=0.15)

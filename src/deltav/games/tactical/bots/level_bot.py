@@ -11,6 +11,7 @@ state. This module owns :class:`LevelBot`; its per-level knobs are data in :mod:
 
 from __future__ import annotations
 
+from deltav.core.agent import Param
 from deltav.core.protocol import Decision
 from deltav.games.tactical.bots.levels import LEVELS
 from deltav.games.tactical.bots.scripted import ScriptedBot
@@ -97,6 +98,14 @@ class LevelBot(ScriptedBot):
     exact branch and bound of :meth:`_tactics`)."""
 
     name = "level"
+    #: the spec parameters (``bot:level:level=hard``) and their bounds
+    PARAMS = {
+        "level": Param(str, "normal", "the level of the ladder", choices=tuple(LEVELS)),
+        "strict": ScriptedBot.PARAMS["strict"],
+        "beam": Param(int, 48, "positions the hard level's astrogation planner keeps per turn", minimum=1,
+                      maximum=256),
+        "depth": Param(int, 16, "turns the hard level's astrogation planner looks ahead", minimum=1, maximum=64),
+    }
 
     def __init__(self, level: str = "normal", strict: bool = False, beam: int = 48, depth: int = 16):
         super().__init__(strict=strict)

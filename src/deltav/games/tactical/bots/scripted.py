@@ -15,7 +15,7 @@ must not read the true state.
 
 from __future__ import annotations
 
-from deltav.core.agent import Agent
+from deltav.core.agent import Agent, Param
 from deltav.core.hexgrid import distance
 from deltav.core.protocol import Decision
 from deltav.games.tactical.heuristics import (
@@ -44,6 +44,9 @@ from deltav.games.tactical.shiptypes import ship_types
 
 class ScriptedBot(Agent):
     name = "scripted"
+    #: the spec parameters (``bot:scripted:strict=true``) and their bounds
+    PARAMS = {"strict": Param(bool, False, "re-raise a heuristic's error instead of falling back to a safe order "
+                                           "(tests)")}
     #: re-raise heuristic failures instead of falling back to a safe legal action (tests set it)
     strict = False
 
