@@ -31,7 +31,7 @@ from deltav.core.errors import DeltavError, RecordError
 from deltav.server.hub import Hub
 from deltav.server.replays import ReplayCache
 from deltav.server.rooms import ClientError, Settings, message_ref
-from deltav.server.store import Store, default_url
+from deltav.server.store import Store, StoreUnavailable, default_url
 from deltav.server.tokens import normalize_code
 
 log = logging.getLogger("deltav.server")
@@ -118,7 +118,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         state["hub"] = Hub(store, settings, load_all())
         h = state["hub"]
         h.metrics = Metrics(lambda role: sum(1 for r in h.rooms.values() if r.owned == (role == "owner")),
-                            lambda: sum(len(r.conns) + len(r.spectators) for r in h.rooms.values()))
+                            lambda: sum(len(r.conns) + len(r.spectators) for r in h.rooms.values()),
+                            store.health)
         h.metrics.start()
         restored = await hub().restore()
         log.info("deltav server ready (%d rooms restored)", restored)
@@ -175,6 +176,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
                 await asyncio.wait_for(h.store.ping(), 5)
             except Exception as exc:
                 problems.append(f"database: {type(exc).__name__}")
+            if not h.store.health.writable:
+                problems.append(f"database: refuses writes ({h.store.health.reason})")
             if h.bus is not None and not h.bus.connected:
                 problems.append("bus: not connected")
             if h.lease_loop is not None and not h.lease_loop.healthy:
@@ -379,4 +382,18 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         routes.append(mcp_mount[0])
     if client is not None:  # the bundle, its chunks, the style sheet, the icon (docs/web.md); last: a catch-all
         routes.append(Mount("/", app=StaticFiles(directory=client), name="client"))
-    return Starlette(routes=routes, lifespan=lifespan)
+    async def store_down(request: Request, exc: Exception) -> JSONResponse:
+        """A write the database refused (at once while it refuses writes): 503, nothing changed."""
+        h = state.get("hub")
+        if h is not None and not h.store.health.writable:
+            retry = max(1, round(getattr(exc, "retry_after", 1.0)))
+            return JSONResponse({"error": "store_unavailable", "message": "the server cannot save anything right now "
+                                 "(its database refuses writes); nothing changed: try again in a few seconds"},
+                                status_code=503, headers={"retry-after": str(retry)})
+        log.error("request %s %s failed: %s", request.method, request.url.path, exc)
+        return JSONResponse({"error": "internal", "message": "the server failed on this request"}, status_code=500)
+
+    from sqlalchemy.exc import DBAPIError
+
+    handlers = {StoreUnavailable: store_down, DBAPIError: store_down}
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)

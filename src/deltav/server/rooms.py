@@ -33,7 +33,7 @@ from deltav.server.clock import TIMEOUT_BOT, Clock, turn_started, utc
 from deltav.server.cluster import ClusterConfig
 from deltav.server.conns import OUTBOX_LIMIT, Conn, Socket, dumps
 from deltav.server.legal import RoomSession
-from deltav.server.store import MatchRow, SeatRow
+from deltav.server.store import MatchRow, SeatRow, StoreUnavailable
 from deltav.server.tokens import token_hash
 
 __all__ = ["OUTBOX_LIMIT", "ClientError", "Conn", "Room", "Settings", "Socket", "dumps", "refusal"]
@@ -419,6 +419,8 @@ class Room:
                                                   "(known: submit, chat, sync, ping, rematch, advise, hint)")
         except ClientError as exc:
             conn.send({**exc.to_json(), "id": message_ref(text)})
+        except StoreUnavailable as exc:  # a chat line or a rematch the database could not store
+            conn.send(store_refusal(exc, message_ref(text)))
 
     async def submit(self, conn: Conn, msg: Mapping) -> None:
         if conn.seat is None:
@@ -461,11 +463,14 @@ class Room:
                                                     status="finished" if finished else None, record=record,
                                                     bot_state=bot.dump() if bot is not None else None,
                                                     bot_step=bot_step, at=now))
-        except Exception:
-            log.exception("room %s: storing submission %d failed; reloading from the database", self.code, self.seq)
+        except Exception as exc:
+            health = self.hub.store.health
+            if health.writable:  # not explained by a database that refuses writes (that is logged once, there)
+                log.exception("room %s: storing submission %d failed; reloading from the database", self.code, self.seq)
             await self._reload()
             if conn is not None:
-                conn.send({"type": "error", "code": "internal", "message": "the action could not be stored; "
+                conn.send(store_refusal(exc, ref) if not health.writable else
+                          {"type": "error", "code": "internal", "message": "the action could not be stored; "
                            "nothing changed, try again", "id": ref})
             return
         if self.hub.metrics is not None:
@@ -500,11 +505,18 @@ class Room:
                     bot.agent.observe(q, visible)
 
     async def _finish(self) -> None:
-        self.status = "finished"
         record = self.session.record.to_json()
         if self.meta.get("forfeit"):
             record["meta"] = {**record.get("meta", {}), "forfeit": self.meta["forfeit"]}
-        await self.hub.store.set_status(self.code, self.no, "finished", record=record, meta=self.meta)
+        while True:  # an ending is never lost to a database that refuses writes for a while: it waits for it
+            try:
+                await self.hub.store.set_status(self.code, self.no, "finished", record=record, meta=self.meta)
+                break
+            except Exception:
+                if self.hub.store.health.writable:  # not the database refusing writes: a bug, raised
+                    raise
+                await self.hub.store.health.wait_writable()
+        self.status = "finished"
         self.hub.notify(self, -1)
         self._stop_clocks()
 
@@ -592,6 +604,10 @@ class Room:
 
     async def _bot_turn(self, bot: BotSeat, step: int, no: int) -> None:
         try:
+            # while the database refuses writes a bot's move could not be stored: it waits (no retry loop)
+            await self.hub.store.health.wait_writable()
+            if self.no != no or self.status != "live" or self.session.step != step:
+                return
             decision = self.session.decision(bot.seat, bot.rng)
             action = await self.hub.bots.decide(bot, decision)
             async with self.lock:
@@ -655,6 +671,14 @@ async def _to_the_end(coro: Any) -> Any:
         with contextlib.suppress(Exception):
             await write
         raise
+
+
+def store_refusal(exc: Exception, ref: Any) -> dict:
+    """The error a seat gets when its message could not be stored because the database refuses writes."""
+    retry = getattr(exc, "retry_after", None)
+    return {"type": "error", "code": "store_unavailable", "id": ref,
+            "message": "the server cannot save anything right now (its database refuses writes); nothing changed: "
+                       "try again in a few seconds", **({"retry_after": round(retry, 1)} if retry is not None else {})}
 
 
 def message_ref(text: str | None) -> Any:

@@ -11,6 +11,13 @@ through aiosqlite every statement, the BEGIN and the COMMIT each wait for a turn
 made the commit most of a submission's time in the server (docs/server.md, "Session 7"). The same statements
 run on PostgreSQL through the async engine.
 
+A database that refuses writes for a while (a read-only file, a full disk) puts the store in a *failing* state
+(:class:`WriteHealth`): every write is refused at once with :class:`StoreUnavailable` (no statement reaches the
+database, nothing is logged again) while a probe write is tried after a backoff (0.25 s doubling to 8 s); the
+first probe that commits ends it. Entering and leaving that state drop every pooled connection, because SQLite
+keeps a connection read-only for good when it was opened while its file could not be written. ``/readyz``
+reports not-ready meanwhile, and rooms wait for :meth:`WriteHealth.wait_writable` before their bots decide again.
+
 This module owns persistence only: it knows no game, no session and no socket.
 """
 
@@ -42,9 +49,10 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 log = logging.getLogger("deltav.server")
@@ -126,6 +134,92 @@ leases = Table(  # several processes on one database: the one process that owns 
 
 class DuplicateCode(Exception):
     """The room code is taken (the caller draws another)."""
+
+
+class StoreUnavailable(Exception):
+    """The database refuses writes for now: nothing was stored. ``retry_after``: seconds until the next try."""
+
+    def __init__(self, message: str, retry_after: float):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class WriteHealth:
+    """Whether the database takes writes: after a failed write, writes are refused at once (no tight loop of
+    failing statements and tracebacks) until a probe write, tried after a growing backoff, commits.
+
+    ``probe`` is an async callable making one real write; ``reset`` (async) closes the pooled connections (SQLite
+    keeps a connection opened while its file could not be written read-only for good)."""
+
+    FIRST_BACKOFF = 0.25
+    MAX_BACKOFF = 8.0
+
+    def __init__(self, probe: Any, reset: Any):
+        self._probe, self._reset = probe, reset
+        self.failing_since: float | None = None
+        self.reason = ""
+        self.failed_writes = 0  # writes the database refused, over the process's life (a metric)
+        self.refused_writes = 0  # writes refused here without reaching the database while failing
+        self._backoff = self.FIRST_BACKOFF
+        self.retry_at = 0.0
+        self._ok = asyncio.Event()
+        self._ok.set()
+        self._prober: asyncio.Task | None = None
+
+    @property
+    def writable(self) -> bool:
+        return self.failing_since is None
+
+    def check(self) -> None:
+        """Raise StoreUnavailable while failing (before any statement is sent)."""
+        if self.failing_since is not None:
+            self.refused_writes += 1
+            raise StoreUnavailable(f"the database refuses writes ({self.reason}); nothing was stored",
+                                   max(0.0, self.retry_at - time.monotonic()))
+
+    def failed(self, exc: BaseException) -> None:
+        self.failed_writes += 1
+        if self.failing_since is None:
+            self.failing_since = time.time()
+            self.reason = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
+            self._backoff = self.FIRST_BACKOFF
+            self._ok.clear()
+            log.error("the database refuses writes (%s); writes are refused until a probe write commits",
+                      self.reason)
+            with contextlib.suppress(RuntimeError):  # no running loop: the next write probes
+                if self._prober is None or self._prober.done():
+                    self._prober = asyncio.get_running_loop().create_task(self._probe_until_ok())
+        self.retry_at = time.monotonic() + self._backoff
+
+    async def _probe_until_ok(self) -> None:
+        while self.failing_since is not None:
+            await asyncio.sleep(max(0.0, self.retry_at - time.monotonic()))
+            try:
+                await self._reset()  # a connection opened during the fault stays read-only: probe on fresh ones
+                await self._probe()
+            except Exception as exc:
+                self.failed_writes += 1
+                self._backoff = min(self.MAX_BACKOFF, self._backoff * 2)
+                self.retry_at = time.monotonic() + self._backoff
+                log.debug("probe write failed: %s", exc)
+                continue
+            with contextlib.suppress(Exception):
+                await self._reset()  # connections opened during the fault (readers too) may be read-only for good
+            log.warning("the database takes writes again (after %.1f s; %d writes refused meanwhile)",
+                        time.time() - self.failing_since, self.refused_writes)
+            self.failing_since = None
+            self.reason = ""
+            self._ok.set()
+
+    async def wait_writable(self) -> None:
+        """Return once writes work (at once when they do)."""
+        await self._ok.wait()
+
+    async def close(self) -> None:
+        if self._prober is not None:
+            self._prober.cancel()
+            with contextlib.suppress(BaseException):
+                await self._prober
 
 
 @dataclass
@@ -223,6 +317,7 @@ class SqliteBatchWriter:
         self.thread = ThreadPoolExecutor(1, thread_name_prefix="deltav-store-writer")
         self._written = threading.Event()
         self._stop = threading.Event()
+        self._checkpoint_failing = False
         self._checkpointer = threading.Thread(target=self._checkpoints, name="deltav-store-checkpoint",
                                               daemon=True)
         self._checkpointer.start()
@@ -248,8 +343,12 @@ class SqliteBatchWriter:
         try:
             with self.engine.connect() as conn:
                 conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
-        except Exception:  # a checkpoint that fails is retried after the next write; nothing is lost
-            log.warning("SQLite checkpoint failed", exc_info=True)
+        except Exception as exc:  # a checkpoint that fails is retried after the next write; nothing is lost
+            if not self._checkpoint_failing:  # said once, not every second while the database refuses writes
+                log.warning("SQLite checkpoint failed: %s", exc)
+            self._checkpoint_failing = True
+            return
+        self._checkpoint_failing = False
 
     def close(self) -> None:
         self._stop.set()
@@ -274,15 +373,48 @@ class Store:
                               and ":memory:" not in url else None)
         self._pending: list[tuple[tuple, asyncio.Future]] = []
         self._writer: asyncio.Task | None = None
+        self.health = WriteHealth(self._probe_write, self._drop_connections)
 
     @contextlib.asynccontextmanager
     async def _writing(self):
-        if self._write_lock is None:
+        """A write transaction (refused at once while the database refuses writes; a failure starts that)."""
+        self.health.check()
+        try:
+            if self._write_lock is None:
+                async with self.engine.begin() as conn:
+                    yield conn
+            else:
+                async with self._write_lock, self.engine.begin() as conn:
+                    yield conn
+        except IntegrityError:  # the database works: the statement broke a rule (a taken code, a seat)
+            raise
+        except (DBAPIError, OSError) as exc:
+            self.health.failed(exc)
+            raise
+
+    async def _probe_write(self) -> None:
+        """One real write on every path the store writes through (on SQLite: the header's user_version, set to
+        what it is, which rewrites the first page into the write-ahead log)."""
+        if self.engine.dialect.name != "sqlite":
             async with self.engine.begin() as conn:
-                yield conn
+                await conn.execute(text("SELECT 1"))
             return
-        async with self._write_lock, self.engine.begin() as conn:
-            yield conn
+
+        def bump(conn: Any) -> None:
+            version = conn.exec_driver_sql("PRAGMA user_version").scalar()
+            conn.exec_driver_sql(f"PRAGMA user_version = {int(version)}")
+
+        async with self._write_lock or contextlib.nullcontext():
+            async with self.engine.begin() as conn:
+                await conn.run_sync(bump)
+            if self._batch_writer is not None:
+                await self._batch_writer.run(bump)
+
+    async def _drop_connections(self) -> None:
+        """Close every pooled connection (checked-out ones are discarded when given back)."""
+        await self.engine.dispose()
+        if self._batch_writer is not None:
+            self._batch_writer.engine.dispose()
 
     @classmethod
     async def open(cls, url: str) -> Store:
@@ -300,6 +432,7 @@ class Store:
             await conn.run_sync(upgrade)
 
     async def close(self) -> None:
+        await self.health.close()
         if self._writer is not None:
             with contextlib.suppress(Exception):
                 await self._writer
@@ -357,6 +490,7 @@ class Store:
         Group commit: submissions of all rooms that arrive while a commit is running go into the next
         transaction together, so under load there is one commit per batch, not per action. A room awaits its
         own submission before it accepts the next, so each room's order is kept."""
+        self.health.check()
         item = (code, no, seq, seat, action, status, record, meta, bot_state, bot_step, at or time.time())
         done: asyncio.Future = asyncio.get_running_loop().create_future()
         self._pending.append((item, done))
@@ -369,6 +503,7 @@ class Store:
             batch, self._pending = self._pending[:500], self._pending[500:]
             statements = _batch_statements([item for item, _ in batch])
             try:
+                self.health.check()
                 if self._batch_writer is not None:
                     async with self._write_lock:
                         await self._batch_writer.run(functools.partial(_execute_all, statements))
@@ -377,6 +512,8 @@ class Store:
                         for st in statements:
                             await conn.execute(*st)
             except BaseException as exc:
+                if isinstance(exc, (DBAPIError, OSError)) and not isinstance(exc, IntegrityError):
+                    self.health.failed(exc)
                 for _, done in batch:
                     if not done.done():
                         done.set_exception(exc if isinstance(exc, Exception) else RuntimeError("write cancelled"))
@@ -567,8 +704,6 @@ class Store:
         return int(got or 0)
 
     async def ping(self) -> None:
-        from sqlalchemy import text
-
         async with self.engine.connect() as conn:
             await conn.execute(text("SELECT 1"))
 
