@@ -63,7 +63,7 @@ class AsyncSeat:
             query["token"] = token
         if candidates:
             query["candidates"] = ",".join(candidates)
-        self.url = f"{ws_base(server)}/ws/{urllib.parse.quote(code.strip().upper())}"
+        self.url = f"{ws_base(server)}/ws/{urllib.parse.quote(code.strip().upper(), safe='')}"
         if query:
             self.url += "?" + urllib.parse.urlencode(query)
         self.code = code.strip().upper()
