@@ -29,6 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from deltav.core.errors import DeltavError, RecordError
 from deltav.server.hub import Hub
+from deltav.server.limits import client_key
 from deltav.server.replays import ReplayCache
 from deltav.server.rooms import ClientError, Settings, message_ref
 from deltav.server.store import Store, StoreUnavailable, default_url
@@ -37,6 +38,7 @@ from deltav.server.tokens import normalize_code
 log = logging.getLogger("deltav.server")
 
 MAX_BODY_BYTES = 64 * 1024
+CLOSE_TOO_MANY = 4029  # a socket refused for a limit: too many from its address or in its room, or opened too fast
 ROOM_LISTS = ("open", "live", "finished")
 
 #: Shown in place of the client when it was not built (a source checkout before ``make setup``).
@@ -301,7 +303,29 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
                              "step": replay.positions[i], "snapshot": replay.snapshots[i],
                              "events": list(replay.events[i])})
 
+    sockets_by_address: dict[str, int] = {}
+
     async def ws_match(ws: WebSocket) -> None:
+        """A room's WebSocket, counted against its address's limit of open sockets (close 4029 beyond it)."""
+        key = client_key(ws.scope)
+        cap = settings.limits.sockets_per_address
+        if sockets_by_address.get(key, 0) >= cap:
+            await ws.accept()
+            await ws.send_json({"type": "error", "code": "too_many_sockets", "message": f"at most {cap} connections "
+                                "from one address at a time: close some (other tabs, other rooms) and try again"})
+            await ws.close(CLOSE_TOO_MANY, "too many sockets")
+            return
+        sockets_by_address[key] = sockets_by_address.get(key, 0) + 1
+        try:
+            await room_socket(ws)
+        finally:
+            left = sockets_by_address[key] - 1
+            if left:
+                sockets_by_address[key] = left
+            else:
+                del sockets_by_address[key]
+
+    async def room_socket(ws: WebSocket) -> None:
         await ws.accept()
         code = normalize_code(ws.path_params["code"])
         room = await hub().get(code) if code is not None else None
@@ -335,7 +359,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
                 await ws.close(4010, "redirect")
                 return
             await ws.send_json(exc.to_json())
-            await ws.close(4003, exc.code)
+            await ws.close(CLOSE_TOO_MANY if exc.status == 429 else 4003, exc.code)
             return
         try:
             while True:

@@ -33,6 +33,7 @@ from deltav.server.clock import TIMEOUT_BOT, Clock, turn_started, utc
 from deltav.server.cluster import ClusterConfig
 from deltav.server.conns import OUTBOX_LIMIT, Conn, Socket, dumps
 from deltav.server.legal import RoomSession
+from deltav.server.limits import Limits
 from deltav.server.store import MatchRow, SeatRow, StoreUnavailable
 from deltav.server.tokens import token_hash
 
@@ -56,6 +57,9 @@ class Settings:
     rate_burst: int = RATE_BURST
     cluster: ClusterConfig | None = None  # several processes on one database (None: this process alone)
     replica_linger_seconds: float = 30.0  # several processes: a replica with no socket is dropped after this
+    limits: Limits = field(default_factory=Limits)  # per-client limits: sockets, rates, room expiry, chat
+    trusted_proxies: tuple[str, ...] = ()  # proxies whose X-Forwarded-For names the client (deltav serve --trusted-proxy)
+    allowed_origins: tuple[str, ...] = ()  # other origins whose pages may change state here (--allow-origin)
 
 
 class ClientError(Exception):
@@ -304,7 +308,12 @@ class Room:
                 seat = self.seat_of(token)
                 if seat is None:
                     raise ClientError("bad_token", "this token holds no seat in this room", 403)
-            conn = Conn(ws, seat, self.hub.settings.rate_per_second, self.hub.settings.rate_burst)
+            limits = self.hub.settings.limits
+            if seat is None and len(self.spectators) >= limits.spectators_per_room:
+                raise ClientError("too_many_sockets", f"this room has {limits.spectators_per_room} spectators "
+                                  "already; try again later", 429)
+            conn = Conn(ws, seat, self.hub.settings.rate_per_second, self.hub.settings.rate_burst,
+                        max_bytes=limits.outbox_bytes, close_seconds=limits.close_seconds)
             if seat is None:
                 self.spectators.add(conn)
             else:
