@@ -45,6 +45,7 @@ import random
 import resource
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -287,7 +288,9 @@ async def run(args) -> dict:
     db = f"sqlite+aiosqlite:///{tmp}/bench.db"
     backing: list = []
     servers: list[ProcessServer] = []
-    common = ("--grace", "0", "--bot-workers", "0")
+    common: tuple[str, ...] = ("--grace", "0", "--bot-workers", "0")
+    if server_knows(args.server_src, "--no-client-limits"):  # every client here shares one address
+        common += ("--no-client-limits",)
     try:
         if args.processes > 1 or args.cluster:  # several processes: a scratch PostgreSQL and Redis, started here
             from tests.server import services
@@ -446,6 +449,14 @@ async def run(args) -> dict:
             s.stop()
         for b in backing:
             b.stop()
+
+
+def server_knows(src: str | None, flag: str) -> bool:
+    """Whether ``deltav serve`` of that tree (None: this one) takes ``flag``."""
+    env = {**os.environ, "PYTHONPATH": str(src or ROOT / "src")}
+    out = subprocess.run([sys.executable, "-m", "deltav.cli", "serve", "--help"], capture_output=True, text=True,
+                         env=env, cwd=str(ROOT))
+    return flag in out.stdout
 
 
 def main(argv=None) -> int:

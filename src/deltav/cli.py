@@ -448,8 +448,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.bus and (args.db or default_url()).startswith("sqlite"):
         raise UsageError("--bus needs a database every process shares: --db postgresql+asyncpg://...")
     workers = args.bot_workers if args.bot_workers >= 0 else max(1, (os.cpu_count() or 2) - 1)
+    from deltav.server.limits import Limits
+
     settings = Settings(grace_seconds=args.grace, bot_workers=workers, trusted_proxies=tuple(args.trusted_proxy or ()),
-                        allowed_origins=tuple(o.rstrip("/") for o in args.allow_origin or ()))
+                        allowed_origins=tuple(o.rstrip("/") for o in args.allow_origin or ()),
+                        limits=Limits.for_load_tests() if args.no_client_limits else Limits())
     serve(args.host, args.port, args.db or default_url(), settings,
           log_level=args.log_level, deflate=args.deflate, web_dir=args.web_dir, log_format=args.log_format,
           bus=args.bus, advertise=args.advertise, lease_seconds=args.lease_seconds)
@@ -681,6 +684,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="with --bus: a dead process's rooms are taken over after at most this long")
     sv.add_argument("--trusted-proxy", action="append", metavar="IP",
                     help="a reverse proxy whose X-Forwarded-For names the client (repeatable; default: none)")
+    sv.add_argument("--no-client-limits", action="store_true",
+                    help="no rate or socket limit per address (load tests from one machine; never for strangers)")
     sv.add_argument("--allow-origin", action="append", metavar="URL",
                     help="another origin (https://host[:port]) whose pages may create and join rooms here (repeatable)")
     sv.set_defaults(func=cmd_serve)

@@ -29,8 +29,8 @@ def client(tmp_path, name="s.db", **settings) -> TestClient:
     return TestClient(create_app(f"sqlite+aiosqlite:///{tmp_path / name}", Settings(**{**FAST, **settings})))
 
 
-def toy_room(c: TestClient, seats=("human", "human"), seed=3) -> tuple[str, list[str]]:
-    r = c.post("/rooms", json={"game": "toy", "seats": list(seats), "seed": seed, "name": "ann"})
+def toy_room(c: TestClient, seats=("human", "human"), seed=3, public=False) -> tuple[str, list[str]]:
+    r = c.post("/rooms", json={"game": "toy", "seats": list(seats), "seed": seed, "name": "ann", "public": public})
     assert r.status_code == 201, r.text
     body = r.json()
     tokens = [body["token"]]
@@ -61,11 +61,14 @@ def test_health_games_index_and_room_lists(tmp_path):
         games = {g["id"]: g for g in c.get("/games").json()}
         assert {"tactical", "mining", "deepspace", "knighthawks"} <= set(games)
         assert "bot:hard" in games["mining"]["bots"] and "bot:random" in games["tactical"]["bots"]
-        code, _ = toy_room(c)
-        r = c.post("/rooms", json={"game": "toy", "seats": ["human", "human"]}).json()
+        code, _ = toy_room(c, public=True)
+        r = c.post("/rooms", json={"game": "toy", "seats": ["human", "human"], "public": True}).json()
+        private = c.post("/rooms", json={"game": "toy", "seats": ["human", "human"]}).json()
+        assert private["room"]["public"] is False and r["room"]["public"] is True
         assert [x["code"] for x in c.get("/rooms?status=open").json()] == [r["code"]]
         assert code in [x["code"] for x in c.get("/rooms?status=live").json()]
         assert c.get("/rooms?status=finished").json() == []
+        assert private["code"] not in {x["code"] for x in c.get("/rooms").json()}  # listed nowhere
         assert c.get("/rooms?status=nope").status_code == 400
         info = c.get(f"/rooms/{r['code'].lower()}").json()
         assert info["status"] == "open" and [s["taken"] for s in info["seats"]] == [True, False]
@@ -277,7 +280,7 @@ def test_a_human_against_a_bot_over_the_socket(tmp_path):
 
 def test_forfeit_after_the_grace_period_and_a_rematch_with_seats_swapped(tmp_path):
     with client(tmp_path, grace_seconds=0.3) as c:
-        code, tokens = toy_room(c)
+        code, tokens = toy_room(c, public=True)
         with c.websocket_connect(f"/ws/{code}?token={tokens[0]}") as a:
             with c.websocket_connect(f"/ws/{code}?token={tokens[1]}") as b:
                 state(b)
@@ -379,7 +382,7 @@ def test_the_alembic_migration_builds_exactly_the_store_tables(tmp_path):
         return diff, version
 
     diff, version = asyncio.run(main())
-    assert diff == [] and version == "0002"
+    assert diff == [] and version == "0003"
 
 
 def test_a_room_cannot_name_a_scenario_file_on_the_server(tmp_path):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import os
 import socket
@@ -78,10 +79,8 @@ def test_a_spectator_that_stops_reading_is_dropped_and_its_connection_really_clo
             if tcp_state(s) == TCP_CLOSE:
                 gone.add(i)
                 continue
-            try:
+            with contextlib.suppress(BlockingIOError, OSError):
                 s.send(frame(json.dumps({"type": "sync", "since": 0})))
-            except (BlockingIOError, OSError):
-                pass
         time.sleep(0.05)
     for s in stuck:
         s.close()

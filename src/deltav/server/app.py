@@ -17,10 +17,13 @@ import contextlib
 import json
 import logging
 import os
+import time
 from pathlib import Path
 from typing import Any
 
+import orjson
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -28,6 +31,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from deltav.core.errors import DeltavError, RecordError
+from deltav.server.guard import CLOSE_TOO_MANY, Guard
 from deltav.server.hub import Hub
 from deltav.server.limits import client_key
 from deltav.server.replays import ReplayCache
@@ -38,8 +42,8 @@ from deltav.server.tokens import normalize_code
 log = logging.getLogger("deltav.server")
 
 MAX_BODY_BYTES = 64 * 1024
-CLOSE_TOO_MANY = 4029  # a socket refused for a limit: too many from its address or in its room, or opened too fast
 ROOM_LISTS = ("open", "live", "finished")
+LIST_SECONDS = 2.0  # GET /rooms answers are reused this long (another process's changes show within it)
 
 #: Shown in place of the client when it was not built (a source checkout before ``make setup``).
 NOT_BUILT = """<!doctype html><meta charset="utf-8"><title>deltav server</title>
@@ -205,11 +209,20 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             out.append(d)
         return JSONResponse(out)
 
-    async def list_rooms(request: Request) -> JSONResponse:
+    lists: dict[str | None, tuple[float, int, bytes]] = {}  # status -> (made at, hub.list_version, the answer)
+
+    async def list_rooms(request: Request) -> Response:
+        """The newest rooms open to anyone; the answer is kept for LIST_SECONDS unless a room changed here."""
         status = request.query_params.get("status")
         if status is not None and status not in ROOM_LISTS:
             return _error(ClientError("bad_request", f"status must be one of {', '.join(ROOM_LISTS)}"))
-        return JSONResponse(await hub().store.list_rooms(status))
+        now = time.monotonic()
+        got = lists.get(status)
+        if got is None or now - got[0] > LIST_SECONDS or got[1] != hub().list_version:
+            version = hub().list_version
+            body = orjson.dumps(await hub().store.list_rooms(status))
+            got = lists[status] = (now, version, body)
+        return Response(got[2], media_type="application/json")
 
     async def create_room(request: Request) -> JSONResponse:
         try:
@@ -225,7 +238,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             if seed is not None and not 0 <= seed < 2**63:
                 raise ClientError("bad_request", "field 'seed' must be in 0..2**63-1")
             out = await hub().create(game, options, seats, seed, _field(body, "seat", int), _name(body),
-                                     clock=body.get("clock"))
+                                     clock=body.get("clock"), public=_field(body, "public", bool, False))
         except ClientError as exc:
             return _error(exc)
         return JSONResponse(out, status_code=201)
@@ -420,4 +433,6 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
     from sqlalchemy.exc import DBAPIError
 
     handlers = {StoreUnavailable: store_down, DBAPIError: store_down}
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
+    # the gate in front of every route: rate limits per address (guard.py)
+    gate = [Middleware(Guard, limits=settings.limits)]
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers, middleware=gate)

@@ -11,6 +11,7 @@ This module knows no HTTP (``app`` turns requests into calls here) and no rules 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
@@ -24,6 +25,7 @@ from deltav.server.bots import BotRunner, make_bot_agent
 from deltav.server.clock import Clock, ClockError
 from deltav.server.cluster import Bus, LeaseLoop
 from deltav.server.leases import Leases
+from deltav.server.limits import duration_words
 from deltav.server.replicas import Replicas
 from deltav.server.rooms import ClientError, Room, Settings
 from deltav.server.store import DuplicateCode, MatchRow, SeatRow, Store
@@ -52,6 +54,8 @@ class Hub:
         self._background: set[asyncio.Task] = set()
         self._creating: set[str] = set()  # codes being created here (the lease loop must not load them meanwhile)
         self.metrics = None  # set by the app (deltav.server.metrics.Metrics)
+        self.list_version = 0  # bumped when a room is made or its seats or status change (the room lists' cache)
+        self._sweeper: asyncio.Task | None = None
 
     def game(self, gid: str) -> type[Game]:
         if gid not in self.games:
@@ -69,6 +73,7 @@ class Hub:
             self.lease_loop = LeaseLoop(self.cluster, self.leases.round)
             self.lease_loop.start()
             self.ready = True
+            self._sweeper = asyncio.create_task(self._sweep())
             return sum(1 for r in self.rooms.values() if r.owned)
         n = 0
         for row in await self.store.unfinished():
@@ -82,7 +87,46 @@ class Hub:
             room._arm_turn()  # the deadline follows from the stored times: a late seat's time may be up already
             n += 1
         self.ready = True
+        self._sweeper = asyncio.create_task(self._sweep())
         return n
+
+    # --- abandoned rooms ----------------------------------------------------------------------------------
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.limits.sweep_seconds)
+            try:
+                await self.expire_abandoned()
+            except Exception:
+                log.exception("the sweep of abandoned rooms failed")
+
+    async def expire_abandoned(self) -> int:
+        """End the abandoned rooms held here (docs/server.md, "Limits"): an open room whose free seats nobody
+        took for ``open_room_seconds``, a live one with no move for ``idle_room_seconds``, neither with a socket
+        meanwhile; and (one process) unload finished rooms nobody watched for ``finished_unload_seconds``.
+        Returns how many expired."""
+        lim = self.settings.limits
+        now = time.time()
+        expired = 0
+        for room in list(self.rooms.values()):
+            if not room.owned or room.conns or room.spectators:
+                continue
+            idle = now - room.touched
+            if room.status == "open" and idle > lim.open_room_seconds:
+                reason = f"nobody took its free seats within {duration_words(lim.open_room_seconds)}"
+            elif room.status == "live" and idle > lim.idle_room_seconds:
+                reason = f"no move and nobody connected for {duration_words(lim.idle_room_seconds)}"
+            else:
+                if room.status == "finished" and self.cluster is None and idle > lim.finished_unload_seconds:
+                    self.rooms.pop(room.code, None)  # loaded again from the database when asked for
+                    await room.close()
+                continue
+            if await room.expire(reason):
+                expired += 1
+                log.info("room %s expired: %s", room.code, reason, extra={"event": "expired", "room": room.code})
+                if self.cluster is None:
+                    self.rooms.pop(room.code, None)
+                    await room.close()
+        return expired
 
     async def get(self, code: str) -> Room | None:
         room = self.rooms.get(code)
@@ -115,7 +159,7 @@ class Hub:
             raise ClientError("bad_options", str(exc)) from None
 
     async def create(self, game_id: str, options: Mapping[str, Any], seat_specs: list[str], seed: int | None,
-                     creator_seat: int | None, name: str | None, clock: Any = None) -> dict:
+                     creator_seat: int | None, name: str | None, clock: Any = None, public: bool = False) -> dict:
         game = self.game(game_id)
         try:
             turn_clock = Clock.parse(clock)
@@ -153,7 +197,7 @@ class Hub:
             meta: dict[str, Any] = {"clock": turn_clock.to_json()} if turn_clock else {}
             if status == "live":
                 meta["live_at"] = time.time()
-            row = MatchRow(code, 1, game.id, opts, seed, status, rows, meta=meta)
+            row = MatchRow(code, 1, game.id, opts, seed, status, rows, meta=meta, public=public)
             self._creating.add(code)
             try:
                 await self.store.create_room(row)
@@ -170,6 +214,7 @@ class Hub:
                 await self.leases.claim_new(code)
         finally:
             self._creating.discard(code)
+        self.list_version += 1
         room.kick_bots()
         room._arm_turn()
         return {"code": code, "match": 1, "seat": creator_seat, "token": token, "room": room.room_info()}
@@ -197,6 +242,7 @@ class Hub:
                 raise ClientError("seat_taken", f"seat {seat} was just taken", 409)
             room.seats[seat].token_hash = h
             room.seats[seat].name = name
+            room.touched = now
             if last:
                 room.status, room.meta, room.turn_started = "live", meta, now
                 room._arm_graces()
@@ -252,10 +298,16 @@ class Hub:
         ``kind`` "chat": ``seq`` is the id of a stored chat line)."""
         if self.metrics is not None and seq >= 0 and kind == "room":
             self.metrics.actions.inc()
+        if kind == "room" and (seq < 0 or room.status == "finished"):
+            self.list_version += 1
         if self.bus is not None:
             self._later(self.bus.publish(room.code, room.no, seq, kind))
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(BaseException):
+                await self._sweeper
         if self.lease_loop is not None:
             await self.lease_loop.close()
         for room in list(self.rooms.values()):

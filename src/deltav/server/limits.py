@@ -38,11 +38,30 @@ class Limits:
     rates: dict[str, tuple[float, int]] = field(default_factory=lambda: dict(RATES))
     open_room_seconds: float = 24 * 3600.0  # an open room whose free seats nobody took for this long expires
     idle_room_seconds: float = 7 * 24 * 3600.0  # a live room with no move and no socket for this long expires
+    finished_unload_seconds: float = 600.0  # a finished room nobody watches is unloaded from memory (one process)
     sweep_seconds: float = 60.0  # how often the hub looks for rooms to expire
     chat_per_second: float = 0.5  # chat lines per seat (30 a minute)...
     chat_burst: int = 5  # ...with bursts of this many
     chat_kept: int = 200  # chat lines kept per match (older ones are deleted)
     max_buckets: int = 100_000  # addresses remembered by the rate limiter (the idlest are forgotten first)
+
+
+    @classmethod
+    def for_load_tests(cls) -> Limits:
+        """No limit per address (``deltav serve --no-client-limits``): every client of a load test shares one
+        address. Never on a server strangers reach."""
+        return cls(rates={k: (1e9, 10**9) for k in RATES}, sockets_per_address=10**9)
+
+
+def duration_words(seconds: float) -> str:
+    if seconds >= 86400 and seconds % 3600 == 0:
+        days = seconds / 86400
+        return f"{days:g} day{'s' if days != 1 else ''}" if days == int(days) else f"{seconds / 3600:g} hours"
+    if seconds >= 3600:
+        return f"{seconds / 3600:g} hours"
+    if seconds >= 60:
+        return f"{seconds / 60:g} minutes"
+    return f"{seconds:g} s"
 
 
 def address_key(host: str | None) -> str:

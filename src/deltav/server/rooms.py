@@ -33,6 +33,7 @@ from deltav.server.clock import TIMEOUT_BOT, Clock, turn_started, utc
 from deltav.server.cluster import ClusterConfig
 from deltav.server.conns import OUTBOX_LIMIT, Conn, Socket, dumps
 from deltav.server.legal import RoomSession
+from deltav.server.limits import Bucket as ChatBucket
 from deltav.server.limits import Limits
 from deltav.server.store import MatchRow, SeatRow, StoreUnavailable
 from deltav.server.tokens import token_hash
@@ -127,6 +128,9 @@ class Room:
     chat_seen: int = 0  # the id of the newest chat line shown here (several processes: lines after it are new)
     idle_since: float = field(default_factory=time.time)  # when its last socket left (a replica is then evicted)
     evicted: bool = False  # a replica dropped from the hub (a socket reaching it must look the room up again)
+    public: bool = False  # listed for anyone to join or watch (else joined by its code only: docs/server.md)
+    touched: float = field(default_factory=time.time)  # the last move, seat taken or socket come or gone (expiry)
+    chat_buckets: dict[int, ChatBucket] = field(default_factory=dict)  # each seat's chat rate
 
     # --- building --------------------------------------------------------------------------------------
     @classmethod
@@ -135,8 +139,9 @@ class Room:
         labels = [s.spec for s in row.seats]  # record labels: "human" or the bot spec (names change; specs do not)
         session = RoomSession.resume(game, row.options, row.seed, labels, row.submissions)
         room = cls(hub, row.code, row.no, game, row.seed, row.seats, session, row.status, dict(row.meta),
-                   seq=len(row.submissions))
+                   seq=len(row.submissions), public=row.public)
         room.clock = Clock.from_meta(row.meta)
+        room.touched = max([row.created_at, row.meta.get("live_at", 0.0), *row.submitted_at[-1:]])
         buffered = sum(1 for p in session.deciding() if session.has_submitted(p))
         room.turn_started = turn_started(row.submitted_at, buffered, row.meta.get("live_at", row.created_at))
         for s in row.seats:
@@ -179,6 +184,8 @@ class Room:
                        "connected": s.spec != "human" or s.seat in connected,
                        "grace_until": graces.get(s.seat)} for s in self.seats],
             "forfeit": self.meta.get("forfeit"),
+            "public": self.public,
+            "expired": self.meta.get("expired"),
             "rematch_votes": sorted(self.rematch_votes),
             "clock": self.clock_info(),
         }
@@ -314,6 +321,7 @@ class Room:
                                   "already; try again later", 429)
             conn = Conn(ws, seat, self.hub.settings.rate_per_second, self.hub.settings.rate_burst,
                         max_bytes=limits.outbox_bytes, close_seconds=limits.close_seconds)
+            self.touched = time.time()
             if seat is None:
                 self.spectators.add(conn)
             else:
@@ -338,6 +346,7 @@ class Room:
 
     async def detach(self, conn: Conn) -> None:
         conn.close()
+        self.touched = time.time()
         async with self.lock:
             if conn.seat is None:
                 self.spectators.discard(conn)
@@ -485,6 +494,7 @@ class Room:
         if self.hub.metrics is not None:
             self.hub.metrics.store_write.observe(time.perf_counter() - t0)
         self.seq += 1
+        self.touched = now
         self.hub.notify(self, self.seq - 1)
         if outcome.buffered is None:
             self.turn_started = now  # a new decision node begins (the same time is stored with the row)
@@ -545,10 +555,18 @@ class Room:
             raise ClientError("chat_empty", "an empty chat line is not sent")
         if len(text) > MAX_CHAT:
             raise ClientError("chat_too_long", f"a chat line holds at most {MAX_CHAT} characters (got {len(text)})")
+        limits = self.hub.settings.limits
+        bucket = self.chat_buckets.get(conn.seat)
+        if bucket is None:  # per seat, whatever its sockets (a reconnect does not refill it)
+            bucket = self.chat_buckets[conn.seat] = ChatBucket(limits.chat_per_second, limits.chat_burst)
+        wait = bucket.take()
+        if wait:
+            raise ClientError("chat_rate", f"at most {limits.chat_per_second * 60:g} chat lines a minute (bursts of "
+                                           f"{limits.chat_burst}); wait {max(1, round(wait))} s", retry_after=round(wait, 1))
         async with self.lock:
             seat = conn.seat
             name = self.seats[seat].name
-            line_id, at = await self.hub.store.add_chat(self.code, self.no, seat, name, text)
+            line_id, at = await self.hub.store.add_chat(self.code, self.no, seat, name, text, keep=limits.chat_kept)
             self.chat_seen = max(self.chat_seen, line_id)
             self.broadcast({"type": "chat", "seat": seat, "name": name, "text": text, "at": at})
             self.hub.notify(self, line_id, kind="chat")  # the other processes' spectators read it from the database
@@ -564,6 +582,17 @@ class Room:
                 self.broadcast({"type": "rematch_vote", "seats": sorted(self.rematch_votes)})
                 return
             await self.hub.start_rematch(self)
+
+    async def expire(self, reason: str) -> bool:
+        """End an abandoned match (docs/server.md, "Limits"): finished, with ``meta.expired``, never rated; the
+        hub then unloads the room. False when it is in use again (a socket came, a move was made)."""
+        async with self.lock:
+            if self.status == "finished" or self.conns or self.spectators:
+                return False
+            self.meta["expired"] = {"reason": reason, "at": time.time()}
+            self._stop_clocks()
+            await self._finish()
+            return True
 
     # --- advice (the tactical astrogation assistant) and hints -------------------------------------------
     async def advise(self, conn: Conn, msg: Mapping) -> None:
@@ -645,7 +674,7 @@ class Room:
         fresh = Room.from_row(self.hub, row)
         self.no, self.seed, self.seats, self.session = fresh.no, fresh.seed, fresh.seats, fresh.session
         self.status, self.meta, self.seq, self.bots = fresh.status, fresh.meta, fresh.seq, fresh.bots
-        self.clock, self.turn_started = fresh.clock, fresh.turn_started
+        self.clock, self.turn_started, self.public = fresh.clock, fresh.turn_started, fresh.public
         self.snap_cache.clear()
         self.owned = owned
 

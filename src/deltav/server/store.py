@@ -36,9 +36,11 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
     Float,
     ForeignKeyConstraint,
+    Index,
     Integer,
     LargeBinary,
     MetaData,
@@ -47,6 +49,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    false,
     insert,
     select,
     text,
@@ -64,6 +67,7 @@ rooms = Table(
     Column("code", String(8), primary_key=True),
     Column("created_at", Float, nullable=False),
     Column("match_no", Integer, nullable=False),  # the room's current match (a rematch adds one)
+    Column("public", Boolean, nullable=False, server_default=false()),  # listed for anyone (else: joined by code)
 )
 
 matches = Table(
@@ -80,6 +84,7 @@ matches = Table(
     Column("created_at", Float, nullable=False),
     Column("finished_at", Float, nullable=True),
     ForeignKeyConstraint(["code"], ["rooms.code"]),
+    Index("ix_matches_status_created", "status", "created_at"),
 )
 
 seats = Table(
@@ -246,6 +251,7 @@ class MatchRow:
     created_at: float = 0.0
     submissions: list[tuple[int, dict]] = field(default_factory=list)  # (seat, action JSON) in order
     submitted_at: list[float] = field(default_factory=list)  # the time each submission was stored
+    public: bool = False  # the room is listed for anyone to join or watch (else joined by its code only)
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -445,7 +451,7 @@ class Store:
         now = time.time()
         try:
             async with self._writing() as conn:
-                await conn.execute(insert(rooms).values(code=m.code, created_at=now, match_no=m.no))
+                await conn.execute(insert(rooms).values(code=m.code, created_at=now, match_no=m.no, public=m.public))
                 await self._insert_match(conn, m, now)
         except IntegrityError as exc:
             raise DuplicateCode(m.code) from exc
@@ -535,14 +541,27 @@ class Store:
         if statement is not None:
             await conn.execute(statement)
 
-    async def add_chat(self, code: str, no: int, seat: int, name: str | None, text: str) -> tuple[int, float]:
+    async def add_chat(self, code: str, no: int, seat: int, name: str | None, text: str,
+                       keep: int | None = None) -> tuple[int, float]:
         """Store a chat line; its id (increasing: the other processes read the lines after the last id they
-        showed) and time."""
+        showed) and time. With ``keep``, the match's lines older than its newest ``keep`` are deleted."""
         now = time.time()
         async with self._writing() as conn:
             result = await conn.execute(insert(chat).values(code=code, no=no, seat=seat, name=name, text=text, at=now))
             line_id = result.inserted_primary_key[0]
+            if keep is not None:
+                oldest_kept = (select(chat.c.id).where(chat.c.code == code, chat.c.no == no)
+                               .order_by(chat.c.id.desc()).offset(keep - 1).limit(1).scalar_subquery())
+                await conn.execute(chat.delete().where(chat.c.code == code, chat.c.no == no, chat.c.id < oldest_kept))
         return line_id, now
+
+    async def chat_count(self, code: str, no: int) -> int:
+        """How many chat lines of a match are stored."""
+        from sqlalchemy import func
+
+        async with self.engine.connect() as conn:
+            return int((await conn.execute(select(func.count()).select_from(chat)
+                                           .where(chat.c.code == code, chat.c.no == no))).scalar() or 0)
 
     # --- reading ---------------------------------------------------------------------------------------
     async def load_match(self, code: str, no: int | None = None, with_submissions: bool = True) -> MatchRow | None:
@@ -555,7 +574,8 @@ class Store:
             return await self._load(conn, code, no, with_submissions)
 
     async def _load(self, conn: Any, code: str, no: int, with_submissions: bool) -> MatchRow | None:
-        m = (await conn.execute(select(matches).where(matches.c.code == code, matches.c.no == no))).mappings().first()
+        m = (await conn.execute(select(matches, rooms.c.public).join(rooms, rooms.c.code == matches.c.code)
+                                .where(matches.c.code == code, matches.c.no == no))).mappings().first()
         if m is None:
             return None
         srows = (await conn.execute(select(seats).where(seats.c.code == code, seats.c.no == no)
@@ -573,7 +593,7 @@ class Store:
             seats=[SeatRow(s["seat"], s["spec"], s["token_hash"], s["name"], s["bot_state"], s["bot_state_step"])
                    for s in srows],
             meta=json.loads(m["meta"] or "{}"), record=json.loads(m["record"]) if m["record"] else None,
-            created_at=m["created_at"], submissions=subs, submitted_at=times)
+            created_at=m["created_at"], submissions=subs, submitted_at=times, public=bool(m["public"]))
 
     async def unfinished(self) -> list[MatchRow]:
         """The current match of every room that is not finished, with its submissions (for a restart)."""
@@ -589,28 +609,34 @@ class Store:
                     out.append(m)
             return out
 
-    async def list_rooms(self, status: str | None, limit: int = 100) -> list[dict]:
+    async def list_rooms(self, status: str | None, limit: int = 100, public_only: bool = True) -> list[dict]:
+        """The newest ``limit`` rooms (with ``status``: whose current match has it), open-to-anyone ones only
+        unless ``public_only`` is False. Two queries whatever the count (the rooms, then all their seats)."""
         async with self.engine.connect() as conn:
             q = (select(rooms.c.code, rooms.c.match_no, matches.c.game, matches.c.options, matches.c.status,
-                        matches.c.created_at, matches.c.meta)
+                        matches.c.created_at)
                  .join(matches, (matches.c.code == rooms.c.code) & (matches.c.no == rooms.c.match_no)))
             if status is not None:
                 q = q.where(matches.c.status == status)
+            if public_only:
+                q = q.where(rooms.c.public.is_(True))
             q = q.order_by(matches.c.created_at.desc()).limit(limit)
-            rows = (await conn.execute(q)).mappings().all()
-            out = []
-            for r in rows:
-                srows = (await conn.execute(select(seats.c.seat, seats.c.spec, seats.c.token_hash, seats.c.name)
-                                            .where(seats.c.code == r["code"], seats.c.no == r["match_no"])
-                                            .order_by(seats.c.seat))).all()
-                out.append({
-                    "code": r["code"], "match": r["match_no"], "game": r["game"],
-                    "options": json.loads(r["options"]), "status": r["status"], "created_at": r["created_at"],
-                    "seats": [{"seat": s[0], "kind": "human" if s[1] == "human" else "bot",
-                               "spec": s[1], "taken": s[1] != "human" or s[2] is not None, "name": s[3]}
-                              for s in srows],
-                })
-            return out
+            rows = (await conn.execute(q)).all()
+            current = {r[0]: r[1] for r in rows}
+            by_room: dict[str, list] = {}
+            if rows:
+                srows = (await conn.execute(select(seats.c.code, seats.c.no, seats.c.seat, seats.c.spec,
+                                                   seats.c.token_hash.is_not(None), seats.c.name)
+                                            .where(seats.c.code.in_(list(current)))
+                                            .order_by(seats.c.code, seats.c.seat))).all()
+                for code, no, seat, spec, held, name in srows:
+                    if current.get(code) == no:
+                        by_room.setdefault(code, []).append(
+                            {"seat": seat, "kind": "human" if spec == "human" else "bot", "spec": spec,
+                             "taken": spec != "human" or bool(held), "name": name})
+            return [{"code": code, "match": no, "game": game, "options": json.loads(options), "status": st,
+                     "created_at": created, "seats": by_room.get(code, [])}
+                    for code, no, game, options, st, created in rows]
 
     # --- leases (several processes) --------------------------------------------------------------------
     async def acquire_lease(self, code: str, owner: str, url: str, ttl: float) -> tuple[str, str]:
