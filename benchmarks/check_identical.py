@@ -12,13 +12,16 @@ saves each match record, and writes a *trace* of every record: along the traject
 - a short random branch off the trajectory on a clone (legal lists, chosen actions and events hashed).
 
 ``check`` recomputes the same traces with the current code and compares them exactly, after replaying each
-record event for event (``deltav.core.records.replay``). It also checks that the live state, a fresh
+record event for event (``deltav.core.records.replay``). With ``--texts`` (both modes) a third file per record
+holds, at every step, the texts a player reads: each deciding seat's legal entries and buffered choice in its
+``Session`` snapshot, and every viewer's new log entries (``Session.log``), plus ``describe_value`` of each
+action and event: the guard for changes that must keep every game's wording. It also checks that the live state, a fresh
 ``from_json(to_json())`` copy and the state after a branch was explored on a clone all give the same legal
 actions (caches must not go stale or leak between clones).
 
 Usage:
-  python benchmarks/check_identical.py record --dir /tmp/golden [--games tactical,knighthawks] [-n 20]
-  python benchmarks/check_identical.py check --dir /tmp/golden [--games ...] [--scenarios a,b]
+  python benchmarks/check_identical.py record --dir /tmp/golden [--games tactical,knighthawks] [-n 20] [--texts]
+  python benchmarks/check_identical.py check --dir /tmp/golden [--games ...] [--scenarios a,b] [--texts]
 ``--src DIR`` imports deltav from another source tree (e.g. a pristine copy when recording).
 Traces are gzip'd JSON lines (one line per step), records are plain JSON.
 """
@@ -133,6 +136,25 @@ def trace_record(game, record, Rng, derive_seed, replay_check=True):
         raise RuntimeError("final result differs from the record")
 
 
+def trace_texts(game, record, Session):
+    """Yield one list of texts per step of ``record``: what a player reads there (see the module docstring)."""
+    s = Session(game, record.options, record.seed, record.seats or None)
+    viewers = [*range(s.num_players), None]
+    for i, step in enumerate(record.steps):
+        row = {"i": i, "legal": {}, "submitted": {}}
+        for p in s.deciding():
+            snap = s.snapshot(p)
+            row["legal"][str(p)] = [e["text"] for e in snap["legal"]]
+            if snap["submitted"] is not None:
+                row["submitted"][str(p)] = snap["submitted"]["text"]
+        before = s.step
+        s.submit(step.player, step.action)
+        row["log"] = [[e["text"] for e in s.log(v, before)] for v in viewers] if s.step != before else []
+        row["action"] = game.describe_value(step.action)
+        row["events"] = [game.describe_value(e) for e in step.events]
+        yield row
+
+
 def _setup(src):
     if src:
         sys.path.insert(0, str(Path(src).resolve()))
@@ -187,6 +209,12 @@ def cmd_record(args):
                 with gzip.open(base.with_suffix(".trace.jsonl.gz"), "wt") as f:
                     for row in trace_record(game, record, Rng, derive_seed):
                         f.write(json.dumps(row, separators=(",", ":")) + "\n")
+                if args.texts:
+                    from deltav.core.session import Session
+
+                    with gzip.open(base.with_suffix(".texts.jsonl.gz"), "wt") as f:
+                        for row in trace_texts(game, record, Session):
+                            f.write(json.dumps(row, separators=(",", ":")) + "\n")
             print(f"{gid:12} {sc:20} {args.n} matches recorded in {time.perf_counter() - t0:.1f}s", flush=True)
 
 
@@ -222,6 +250,15 @@ def cmd_check(args):
                             keys = [k for k in want if row.get(k) != want[k]]
                             raise AssertionError(f"step {row['i']}: {keys} differ")
                     steps += n
+                    if args.texts:
+                        from deltav.core.session import Session
+
+                        with gzip.open(root / f"{name}.texts.jsonl.gz", "rt") as f:
+                            golden = [json.loads(line) for line in f]
+                        for row, want in zip(trace_texts(game, record, Session), golden, strict=True):
+                            if row != want:
+                                keys = [k for k in want if row.get(k) != want[k]]
+                                raise AssertionError(f"step {row['i']}: texts {keys} differ")
                 except (AssertionError, RuntimeError, ValueError) as exc:
                     failures += 1
                     print(f"  FAIL {name}: {exc}")
@@ -243,6 +280,7 @@ def main(argv=None):
         sp.add_argument("--games", default="tactical,knighthawks", help="comma-separated game ids")
         sp.add_argument("--scenarios", type=lambda s: set(s.split(",")), help="only these scenario ids")
         sp.add_argument("--src", help="import deltav from this source tree")
+        sp.add_argument("--texts", action="store_true", help="also the texts a player reads (legal entries, logs)")
         if name == "record":
             sp.add_argument("-n", type=int, default=20, help="matches per scenario")
     args = ap.parse_args(argv)

@@ -5,12 +5,15 @@ independently of the real games.
 Rules: each player is dealt one secret card from six (values 1..6). Both then bid 0..2 at once, secretly; the
 higher bidder moves first (ties: player 0), and each bid is paid from a purse of 2. Players then alternate
 steps of 1 or 2; a rolled 6 adds one more. The first to reach 10 wins; after 40 steps the higher card wins.
+
+Text: the toy writes its own wording in ``ToyGame.describer`` (what a game's ``text.py`` does): players by the
+seats' names, from the event alone (a dealt card is told to its holder only, as the event's audience is).
 """
 
 from __future__ import annotations
 
 from deltav.core import Codec, Event, IllegalAction, Option, Result, Rng, ScenarioInfo, State, register_game, value
-from deltav.core.protocol import Game
+from deltav.core.protocol import Game, generic_text, player_names
 from deltav.core.values import Action
 
 
@@ -175,6 +178,32 @@ class ToyGame(Game):
     @classmethod
     def max_decisions(cls, options):
         return 42
+
+    @classmethod
+    def describer(cls, options, names=None):
+        who = player_names(names, 2)
+
+        def text(v):
+            obj = v.to_json() if hasattr(v, "to_json") else dict(v)
+            kind = obj.get("type")
+            try:
+                if kind == "bid":
+                    return f"bid {obj['amount']}"
+                if kind == "step":
+                    return f"step {obj['size']}"
+                if kind == "bid_placed":
+                    return f"{who[obj['player']]} placed a bid"
+                if kind == "bids_revealed":
+                    return f"bids {' and '.join(map(str, obj['bids']))}: {who[obj['first']]} moves first"
+                if kind == "moved":
+                    return f"{who[obj['player']]} steps {obj['size']} (rolled {obj['roll']}) to {obj['position']}"
+                if kind == "won":
+                    return f"{who[obj['player']]} wins: {obj['reason']}"
+            except (KeyError, IndexError, TypeError):
+                pass
+            return generic_text(cls, v)  # anything else (or malformed): the plain form
+
+        return text
 
     @classmethod
     def new_initial_state(cls, options=None, seed=0):

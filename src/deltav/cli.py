@@ -28,6 +28,7 @@ from deltav.core.match import play_match
 from deltav.core.protocol import Game, get_game
 from deltav.core.records import MatchRecord, replay, version_mismatch
 from deltav.core.rng import derive_seed
+from deltav.core.session import recorded_names
 from deltav.core.values import Event
 from deltav.games import load_all
 from deltav.stats import binomial_one_sided_p, wilson_interval
@@ -122,6 +123,7 @@ class TerminalHuman(Agent):
     def __init__(self) -> None:
         self.deferred: Callable[[Event], bool] | None = None
         self.pending: list[Event] = []
+        self.describe: Callable[[Any], str] | None = None  # the match's describer (set by ``deltav play``)
 
     def observe(self, player: int, events: list[Event]) -> None:
         if self.deferred is not None:
@@ -129,10 +131,13 @@ class TerminalHuman(Agent):
 
     def act(self, decision):
         console.rule(f"player {decision.player} to act")
+        if self.describe is None:
+            self.describe = decision.game.describer(decision.options, None)
+        describe = self.describe
         if self.pending:
             console.print(f"private events of player {decision.player} since its last turn:")
             for e in self.pending:
-                console.print(f"  {safe_text(decision.game.describe_value(e))}")
+                console.print(f"  {safe_text(describe(e))}")
             self.pending = []
         picture = decision.game.render_view(decision.view)
         if picture:
@@ -140,7 +145,7 @@ class TerminalHuman(Agent):
         else:
             console.print_json(json.dumps(decision.view))
         for i, a in enumerate(decision.legal_actions):
-            console.print(f"  [{i}] {safe_text(decision.game.describe_value(a))}")
+            console.print(f"  [{i}] {safe_text(describe(a))}")
         while True:
             try:
                 text = input("your choice (number, or a JSON action): ").strip()
@@ -209,16 +214,18 @@ def cmd_play(args: argparse.Namespace) -> int:
     specs = _seat_specs(args, n, "bot:random")
     agents = [make_seat_agent(game.id, s) for s in specs]
     shows_now = log_shows_now(specs)
-    if args.log:
-        for a in agents:
-            if isinstance(a, TerminalHuman):
+    describe = game.describer(opts, None)  # the match's one describer (seats named "Player 1", ...)
+    for a in agents:
+        if isinstance(a, TerminalHuman):
+            a.describe = describe
+            if args.log:
                 a.deferred = lambda e: not shows_now(e)
 
     def show(i, state, events):
         if args.log:
             for e in events:
                 if shows_now(e):
-                    console.print(f"  #{i} {safe_text(game.describe_value(e))}")
+                    console.print(f"  #{i} {safe_text(describe(e))}")
 
     t0 = time.perf_counter()
     record, state, _ = play_match(game, opts, args.seed, agents, specs, on_step=show)
@@ -399,12 +406,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
             err_console.print(f"deltav: warning: {safe_text(why)}; replaying anyway (--accept-version-mismatch)",
                               soft_wrap=True)
 
+    try:
+        describe = game.describer(game.resolve_options(record.options), recorded_names(record))
+    except DeltavError as exc:
+        raise RecordError(f"bad options: {exc}") from None
+
     def show(i, step, state):
         if args.quiet:
             return
-        console.print(f"#{i} P{step.player}: {safe_text(game.describe_value(step.action))}")
+        console.print(f"#{i} P{step.player}: {safe_text(describe(step.action))}")
         for e in step.events:
-            console.print(f"     {safe_text(game.describe_value(e))}")
+            console.print(f"     {safe_text(describe(e))}")
 
     replay(record, on_step=show, accept_versions=args.accept_version_mismatch)
     res = record.result or {}

@@ -17,8 +17,8 @@ from deltav.core.session import LOG_TAIL, Session, SessionError
 from tests.secret_check import leaks, secret_history
 
 REAL_GAMES = ("tactical", "mining", "deepspace", "knighthawks")
-ENVELOPE = {"game", "options", "seats", "seat", "step", "status", "deciding", "to_act", "legal", "submitted", "view",
-            "result", "returns", "log"}
+ENVELOPE = {"game", "options", "seats", "names", "seat", "step", "status", "deciding", "to_act", "legal", "submitted",
+            "view", "result", "returns", "log"}
 
 
 def toy(seed: int = 3) -> Session:

@@ -32,10 +32,11 @@ def choose(seed: int, seat: int, step: int, legal: list) -> dict:
 
 
 def reference_record(gid: str, options: dict, seed: int, labels: list[str], client_seed: int,
-                     max_steps: int | None = None) -> dict:
+                     max_steps: int | None = None, names: list[str] | None = None) -> dict:
     """The record of the same match played without any server (the uninterrupted reference); with
-    ``max_steps``, only its first steps (at least that many, unless the match ends sooner)."""
-    s = Session(get_game(gid), options, seed, labels)
+    ``max_steps``, only its first steps (at least that many, unless the match ends sooner). ``names``: the
+    seats' names the server gave (its records keep them in ``meta.names``; default "Player 1", "Player 2")."""
+    s = Session(get_game(gid), options, seed, labels, names or [f"Player {i + 1}" for i in range(len(labels))])
     while not s.is_over() and (max_steps is None or len(s.record.steps) < max_steps):
         for p in s.deciding():
             env = s.snapshot(p)

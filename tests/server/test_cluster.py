@@ -376,7 +376,7 @@ def test_chat_reaches_every_process_and_idle_or_archived_replicas_are_unloaded(b
         assert wait_for(lambda: replica_rooms(slow.base) == 0.0), "the archived replica was never unloaded"
         status, record = http(slow.base, "GET", f"/rooms/{code}/record")  # loaded again when asked for
         assert status == 200 and record_difference(
-            record, reference_record(gid, options, seed, ["human", "human"], CLIENT_SEED)) is None
+            record, reference_record(gid, options, seed, ["human", "human"], CLIENT_SEED, names=["ann", "Player 2"])) is None
     finally:
         for srv in replicas:
             srv.__exit__(None, None, None)

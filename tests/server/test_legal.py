@@ -5,7 +5,7 @@ and the entries equal to the plain ``Session``'s in every game."""
 from __future__ import annotations
 
 import contextlib
-from collections import Counter
+from collections import Counter, OrderedDict
 
 import pytest
 
@@ -57,7 +57,7 @@ def test_each_action_is_described_once_and_each_seats_notes_built_once_per_step(
         annotated[(player, rooms[0].session.step if rooms else None)] += 1
         return real_annotate(cls, st, player, actions)
 
-    monkeypatch.setattr(legal, "_tables", {})
+    monkeypatch.setattr(legal, "_tables", OrderedDict())
     monkeypatch.setattr(game, "describe_value", classmethod(describe))
     monkeypatch.setattr(game, "annotate_legal", classmethod(annotate))
     with client(tmp_path) as c:

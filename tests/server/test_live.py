@@ -32,6 +32,7 @@ MATCHES = [
     ("knighthawks", {"scenario": "skirmish"}),
 ]
 CLIENT_SEED = 99
+NAMES = ["ann", "ben"]  # the names two_seat_room gives
 DROP_AT = 8  # every match above lasts longer than this
 
 
@@ -70,7 +71,7 @@ def test_a_full_match_over_sockets_with_a_spectator_and_no_secret_leaks(live, gi
     status, record = http(live.base, "GET", f"/rooms/{code}/record")
     assert status == 200
     replay(MatchRecord.from_json(record))
-    assert record_difference(record, reference_record(gid, options, seed, ["human", "human"], CLIENT_SEED)) is None
+    assert record_difference(record, reference_record(gid, options, seed, ["human", "human"], CLIENT_SEED, names=NAMES)) is None
     assert secret_leaks(record, seen) == []
     assert all(len(v.messages) > 3 for v in seen)
     # the spectator saw only public events
@@ -98,7 +99,7 @@ def test_a_drop_and_reconnect_continues_the_match(live, gid, options):
     reconnect_states = [m for _, m in seen[2].messages if m["type"] == "state"]
     assert reconnect_states[0]["snapshot"]["step"] >= DROP_AT  # the full snapshot at once: never out of step
     status, record = http(live.base, "GET", f"/rooms/{code}/record")
-    assert record_difference(record, reference_record(gid, options, seed, ["human", "human"], CLIENT_SEED)) is None
+    assert record_difference(record, reference_record(gid, options, seed, ["human", "human"], CLIENT_SEED, names=NAMES)) is None
     assert secret_leaks(record, seen) == []
 
 
@@ -133,10 +134,11 @@ def test_sigkill_mid_match_loses_no_accepted_action(tmp_path):
         assert code_h == 200 and room["step"] >= stored_before  # everything anyone was told is still there
         results = asyncio.run(until(None))
         assert results[1] == "over"
-        assert secret_leaks(reference_record(gid, options, seed, ["human", "human"], CLIENT_SEED), seen) == []
+        assert secret_leaks(reference_record(gid, options, seed, ["human", "human"], CLIENT_SEED, names=NAMES), seen) == []
         status, record = http(srv.base, "GET", f"/rooms/{code}/record")
         assert status == 200
         replay(MatchRecord.from_json(record))
-        assert record_difference(record, reference_record(gid, options, seed, ["human", "human"], CLIENT_SEED)) is None
+        want = reference_record(gid, options, seed, ["human", "human"], CLIENT_SEED, names=NAMES)
+        assert record_difference(record, want) is None
     finally:
         srv.stop()

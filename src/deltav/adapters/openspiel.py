@@ -113,7 +113,7 @@ def _make(game_id: str):
                 a = self.table.decode(player, int(action))
             except IllegalAction:
                 return f"action {action}"
-            return self.table.game.describe_value(a)
+            return self.table.describe(a)
 
         def is_terminal(self):
             return self.table.is_over()

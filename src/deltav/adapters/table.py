@@ -29,6 +29,7 @@ class Table:
         self.game: type[Game]
         self.game, self.enc = game_and_encoding(game_id)
         self.options = self.game.resolve_options(options)
+        self.describe = self.game.describer(self.options, None)  # the text of an action (OpenSpiel's strings)
         self.max_steps = int(max_steps)
         probe = self.game.new_initial_state(self.options, 0)
         self.num_players = probe.num_players

@@ -22,13 +22,20 @@ Vocabulary follows OpenSpiel where it fits. A :class:`Game` has an id, a title, 
 Hidden-information games also implement ``Game.determinize(view, player, rng)``: a full state consistent with
 that view, built from the view alone (so a bot that searches sampled worlds cannot peek at the truth).
 
+Text: ``Game.describer(options, names)`` builds, once per match, the one function that writes the text of every
+action and event of that match (log, legal entries, replays, CLI), from the options (public facts of the
+scenario) and the seats' display names (None: "Player 1", "Player 2", ...). A game writes its wording by
+overriding ``describer`` (in its ``text.py``); ``Game.describe_value(v, names=None)`` is a convenience that calls
+the describer of the default options.
+
 This module owns the interfaces and the registry only; it must not import any game.
 """
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -165,6 +172,48 @@ def standard_returns(num_players: int, result: Result | None) -> list[float]:
     return [1.0 if p in result.winners else -1.0 for p in range(num_players)]
 
 
+# --- names and text ---------------------------------------------------------------------------------------
+
+#: A match's describer: the text of one action or event (an instance, or its JSON object).
+Describer = Callable[[Any], str]
+
+
+def default_names(num_players: int) -> list[str]:
+    """The seats' display names when nobody named them: ``["Player 1", "Player 2", ...]``."""
+    return [f"Player {p + 1}" for p in range(num_players)]
+
+
+def player_names(names: Sequence[str] | None, num_players: int) -> list[str]:
+    """``names`` as a list of ``num_players`` display names (None: :func:`default_names`)."""
+    if names is None:
+        return default_names(num_players)
+    out = list(names)
+    if len(out) != num_players or not all(isinstance(n, str) for n in out):
+        raise ValueError(f"expected {num_players} seat names (strings), got {out!r}")
+    return out
+
+
+def generic_text(game: type[Game], v: Any) -> str:
+    """The plain text of an action or event any game falls back on: its tag and its fields as JSON, private
+    events prefixed with their audience (``(to [0]) dealt card="c4"``)."""
+    is_event = isinstance(v, Event) or (not isinstance(v, Action) and obj_tag_is_event(game, v))
+    obj = v.to_json() if hasattr(v, "to_json") else dict(v)
+    parts = []
+    for k, x in obj.items():
+        if k == "type" or (is_event and k == "to"):
+            continue
+        parts.append(f"{k}={json.dumps(x, separators=(',', ':'))}")
+    audience = obj.get("to") if is_event else None
+    prefix = f"(to {audience}) " if audience else ""
+    return f"{prefix}{obj.get('type', '?')} " + " ".join(parts)
+
+
+@functools.lru_cache(maxsize=256)
+def _default_describer(game: type[Game], names: tuple[str, ...] | None) -> Describer:
+    """``game.describer`` of the default options (what ``describe_value`` uses), built once per names."""
+    return game.describer(game.resolve_options(None), list(names) if names is not None else None)
+
+
 # --- game and state ---------------------------------------------------------------------------------------
 
 
@@ -241,18 +290,26 @@ class Game:
         raise NotImplementedError(f"{cls.id} has no determinizer")
 
     @classmethod
-    def describe_value(cls, v: Action | Event | Mapping) -> str:
-        """One line of text for an action or event (logs, replays). Games may override for nicer text."""
-        is_event = isinstance(v, Event) or (not isinstance(v, Action) and obj_tag_is_event(cls, v))
-        obj = v.to_json() if hasattr(v, "to_json") else dict(v)
-        parts = []
-        for k, x in obj.items():
-            if k == "type" or (is_event and k == "to"):
-                continue
-            parts.append(f"{k}={json.dumps(x, separators=(',', ':'))}")
-        audience = obj.get("to") if is_event else None
-        prefix = f"(to {audience}) " if audience else ""
-        return f"{prefix}{obj.get('type', '?')} " + " ".join(parts)
+    def describer(cls, options: Mapping[str, Any] | None, names: Sequence[str] | None = None) -> Describer:
+        """The one function that writes the text of every action and event of a match (the log, the legal
+        entries, replays, the CLI), built once per match from its resolved ``options`` (public facts of the
+        scenario, such as ship classes) and ``names``, the seats' display names (None: "Player 1", "Player 2",
+        ...; :func:`player_names`). It takes an action or event, or its JSON object, and never reads the live
+        state: a text must not tell a viewer more than the event's audience may know. Games override it (in
+        their ``text.py``) to write their wording; the default is :func:`generic_text` (or, for a game that still
+        overrides ``describe_value(v)`` alone, that method)."""
+        own = cls.describe_value
+        if getattr(own, "__func__", None) is Game.describe_value.__func__:
+            return functools.partial(generic_text, cls)
+        return own
+
+    @classmethod
+    def describe_value(cls, v: Action | Event | Mapping, names: Sequence[str] | None = None) -> str:
+        """One line of text for an action or event: a convenience that calls :meth:`describer` of the default
+        options with ``names`` (a match's text comes from its own describer: ``Session.describe``)."""
+        if getattr(cls.describer, "__func__", None) is Game.describer.__func__:
+            return generic_text(cls, v)
+        return _default_describer(cls, tuple(names) if names is not None else None)(v)
 
     @classmethod
     def board(cls, options: Mapping[str, Any] | None = None) -> dict | None:

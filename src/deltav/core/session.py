@@ -15,6 +15,10 @@ the server, remote agents, adapters) goes through it:
 - :meth:`Session.snapshot` is the one view envelope every client gets (see ``docs/protocol.md``); full
   snapshots, never deltas.
 - :meth:`Session.replay` rebuilds a session from a record, :meth:`Session.resume` from accepted submissions.
+- Text: every text of the match (log entries, legal entries, a buffered choice) comes from one describer,
+  ``Game.describer(options, names)``, built when the session starts and again by :meth:`Session.set_names`
+  (``names``: the seats' display names; None means "Player 1", "Player 2", ...). ``Session.describe(v)`` is it.
+  A session given names keeps them in its record's ``meta.names`` (``Session.replay`` reads them back).
 
 This module owns the session only: no agents, no clocks, no I/O, no transport.
 """
@@ -28,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from deltav.core.errors import DeltavError, IllegalAction, MalformedAction, RecordError
-from deltav.core.protocol import Decision, Game, State, get_game
+from deltav.core.protocol import Decision, Describer, Game, State, get_game, player_names
 from deltav.core.records import MatchRecord, Step, events_json, record_for, result_of
 from deltav.core.rng import Rng
 from deltav.core.values import Action, Event
@@ -40,6 +44,15 @@ LOG_TAIL = 20
 
 def _row_step(row: list) -> int:
     return row[0]
+
+
+def recorded_names(record: MatchRecord) -> list[str] | None:
+    """The seats' display names a record keeps in ``meta.names`` (one string per seat), else None."""
+    names = record.meta.get("names") if isinstance(record.meta, dict) else None
+    if isinstance(names, list) and len(names) == len(record.seats) and all(isinstance(n, str) for n in names):
+        return names
+    return None
+
 
 class SessionError(IllegalAction):
     """A submission the session refuses for a reason outside the game's rules (a stale step, a seat that has
@@ -78,7 +91,7 @@ class Session:
     """One match: the authoritative state, the record, buffered simultaneous choices, per-viewer snapshots."""
 
     def __init__(self, game: type[Game], options: Mapping[str, Any] | None = None, seed: int = 0,
-                 seats: Sequence[str] | None = None):
+                 seats: Sequence[str] | None = None, names: Sequence[str] | None = None):
         self.game = game
         self.options = game.resolve_options(options)
         self.seed = seed
@@ -88,7 +101,12 @@ class Session:
         if len(labels) != self.num_players:
             raise ValueError(f"{game.id} with these options has {self.num_players} seats, got {len(labels)} labels")
         self.seats = labels
+        # the seats' display names (None: the defaults) and the match's one describer (Game.describer)
+        self.names: list[str] | None = player_names(names, self.num_players) if names is not None else None
+        self.describe: Describer = game.describer(self.options, self.names)
         self.record: MatchRecord = record_for(game, self.options, seed, labels)
+        if self.names is not None:
+            self.record.meta["names"] = list(self.names)
         self._pending: dict[int, Action] = {}
         self._log: list[list] = []  # [step index, event, its log entry (made when first asked for)] per event
         # the rows each viewer may see (None: a spectator), in order: a snapshot's log tail is a slice, not a scan
@@ -96,6 +114,25 @@ class Session:
         self._deciding: tuple[int, ...] = tuple(self.state.current_players())
         self._legal_cache: dict[int, list[Action]] = {}
         self._legal_json: dict[int, list[dict]] = {}
+
+    def set_names(self, names: Sequence[str] | None) -> None:
+        """The seats' display names (None: "Player 1", ...): the describer is built again with them and every
+        text built so far is dropped (log and legal entries are written again when next asked for). Raises
+        ValueError unless there is one string per seat."""
+        checked = player_names(names, self.num_players) if names is not None else None
+        self.names = checked
+        self.describe = self.game.describer(self.options, checked)
+        if checked is not None:
+            self.record.meta["names"] = list(checked)
+        else:
+            self.record.meta.pop("names", None)
+        for row in self._log:  # the rows every viewer's list shares
+            row[2] = None
+        self._legal_json.clear()
+
+    def display_names(self) -> list[str]:
+        """The seats' display names (the defaults when none were given)."""
+        return player_names(self.names, self.num_players)
 
     # --- reading ---------------------------------------------------------------------------------------
     @property
@@ -142,7 +179,7 @@ class Session:
             rows = seen[bisect.bisect_left(seen, since, key=_row_step):]  # rows are in step order
         for r in rows:
             if r[2] is None:
-                r[2] = {"step": r[0], "event": r[1].to_json(), "text": self.game.describe_value(r[1])}
+                r[2] = {"step": r[0], "event": r[1].to_json(), "text": self.describe(r[1])}
         return [r[2] for r in rows]
 
     def snapshot(self, seat: int | None, since: int | None = None) -> dict:
@@ -157,6 +194,7 @@ class Session:
             "game": self.game.id,
             "options": self.options,
             "seats": list(self.seats),
+            "names": self.display_names(),
             "seat": seat,
             "step": self.step,
             "status": "over" if result is not None else "playing",
@@ -164,7 +202,7 @@ class Session:
             "to_act": bool(legal),
             "legal": self._legal_entries(seat, view) if legal else [],
             "submitted": (
-                {"action": pending.to_json(), "text": self.game.describe_value(pending)} if pending is not None else None
+                {"action": pending.to_json(), "text": self.describe(pending)} if pending is not None else None
             ),
             "view": view,
             "result": result,
@@ -179,7 +217,7 @@ class Session:
         got = self._legal_json.get(seat)
         if got is None:
             actions = self.legal_actions(seat)
-            got = [{"action": a.to_json(), "text": self.game.describe_value(a)} for a in actions]
+            got = [{"action": a.to_json(), "text": self.describe(a)} for a in actions]
             notes = self.game.annotate_legal(self.state, seat, actions, view=view)
             if notes is not None:
                 for entry, note in zip(got, notes, strict=True):
@@ -215,12 +253,13 @@ class Session:
 
     # --- rebuilding ------------------------------------------------------------------------------------
     @classmethod
-    def replay(cls, record: MatchRecord, game: type[Game] | None = None) -> Session:
+    def replay(cls, record: MatchRecord, game: type[Game] | None = None, names: Sequence[str] | None = None) -> Session:
         """A session rebuilt from ``record`` by applying its steps in order (checking each step's events when
         the record has them). Raises RecordError at the first step that does not replay."""
         try:
             game = game or get_game(record.game)
-            s = cls(game, record.options, record.seed, record.seats or None)
+            s = cls(game, record.options, record.seed, record.seats or None,
+                    names if names is not None else recorded_names(record))
         except (DeltavError, ValueError) as exc:
             raise RecordError(f"cannot start the recorded match: {exc}") from None
         for i, st in enumerate(record.steps):
@@ -239,10 +278,10 @@ class Session:
 
     @classmethod
     def resume(cls, game: type[Game], options: Mapping[str, Any] | None, seed: int, seats: Sequence[str] | None,
-               submissions: Iterable[tuple[int, Any]]) -> Session:
+               submissions: Iterable[tuple[int, Any]], names: Sequence[str] | None = None) -> Session:
         """A session rebuilt by submitting accepted ``(seat, action_json)`` pairs again in the order they were
         accepted (buffered simultaneous choices included): the server's restart path."""
-        s = cls(game, options, seed, seats)
+        s = cls(game, options, seed, seats, names)
         for seat, action_json in submissions:
             s.submit(seat, action_json)
         return s

@@ -83,4 +83,4 @@ class CandidateSocket:
             action = await self.room.hub.bots.decide(bot, decision)
         except Exception as exc:  # a failing bot must not cost the seat its snapshot
             return {"spec": spec, "error": f"{type(exc).__name__}: {exc}"}
-        return {"spec": spec, "action": action.to_json(), "text": game.describe_value(action)}
+        return {"spec": spec, "action": action.to_json(), "text": self.room.session.describe(action)}

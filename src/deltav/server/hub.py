@@ -243,6 +243,7 @@ class Hub:
             room.seats[seat].token_hash = h
             room.seats[seat].name = name
             room.touched = now
+            room.renamed()
             if last:
                 room.status, room.meta, room.turn_started = "live", meta, now
                 room._arm_graces()

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from deltav.core.errors import DeltavError, RecordError
 from deltav.core.protocol import Game
 from deltav.core.records import MatchRecord
-from deltav.core.session import Session
+from deltav.core.session import Session, recorded_names
 
 #: How many matches' snapshots are kept in memory.
 CACHE_MATCHES = 6
@@ -54,7 +54,7 @@ def build(record_json: Mapping, games: Mapping[str, type[Game]]) -> Replay:
     if game is None:
         raise RecordError(f"the record's game {record.game!r} is not installed here")
     try:
-        s = Session(game, record.options, record.seed, record.seats or None)
+        s = Session(game, record.options, record.seed, record.seats or None, recorded_names(record))
     except DeltavError as exc:
         raise RecordError(f"cannot start the recorded match: {exc}") from None
     positions, snapshots, events = [0], [s.snapshot(None)], [()]

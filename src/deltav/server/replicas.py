@@ -111,6 +111,7 @@ class Replicas:
             else:
                 for s in row.seats:
                     room.seats[s.seat].token_hash, room.seats[s.seat].name = s.token_hash, s.name
+                room.renamed()
                 went_live = room.status == "open" and row.status == "live"
                 if row.status != "live" or went_live:
                     room.status = row.status

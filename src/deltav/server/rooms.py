@@ -137,7 +137,7 @@ class Room:
     def from_row(cls, hub: Any, row: MatchRow) -> Room:
         game = hub.game(row.game)
         labels = [s.spec for s in row.seats]  # record labels: "human" or the bot spec (names change; specs do not)
-        session = RoomSession.resume(game, row.options, row.seed, labels, row.submissions)
+        session = RoomSession.resume(game, row.options, row.seed, labels, row.submissions, names=seat_names(row.seats))
         room = cls(hub, row.code, row.no, game, row.seed, row.seats, session, row.status, dict(row.meta),
                    seq=len(row.submissions), public=row.public)
         room.clock = Clock.from_meta(row.meta)
@@ -157,6 +157,13 @@ class Room:
                         bot.agent.observe(s.seat, visible)
                 room.bots[s.seat] = bot
         return room
+
+    def renamed(self) -> None:
+        """The seats' names changed (a seat was taken and named): the match's texts are written with them."""
+        names = seat_names(self.seats)
+        if names != self.session.names:
+            self.session.set_names(names)
+            self.snap_cache.clear()
 
     def human_seats(self) -> list[int]:
         return [s.seat for s in self.seats if s.spec == "human"]
@@ -284,7 +291,7 @@ class Room:
                     entry = described.get(id(e))
                     if entry is None:
                         entry = described[id(e)] = {"step": a.index, "event": e.to_json(),
-                                                    "text": self.game.describe_value(e)}
+                                                    "text": self.session.describe(e)}
                     out.append(entry)
             return out
 
@@ -628,7 +635,7 @@ class Room:
         decision = self.session.decision(seat, adviser.rng)
         action = await self.hub.bots.decide(adviser, decision, urgent=True)  # a person waits for it
         conn.send({"type": "hint", "id": msg.get("id"), "step": step, "action": action.to_json(),
-                   "text": self.game.describe_value(action)})
+                   "text": self.session.describe(action)})
 
     # --- bots ------------------------------------------------------------------------------------------
     def kick_bots(self) -> None:
@@ -697,6 +704,18 @@ class Room:
         await asyncio.gather(*tasks, return_exceptions=True)
         for conn in [*self.conns.values(), *self.spectators]:
             conn.close(1012, "server restarting")
+
+
+def bot_name(spec: str) -> str:
+    """A bot spec in words: ``bot:normal`` -> "Normal bot", ``bot:ismcts:iterations=200`` -> "Ismcts bot"."""
+    name = spec.removeprefix("bot:").split(":")[0]
+    return f"{name[:1].upper()}{name[1:]} bot"
+
+
+def seat_names(seats: list[SeatRow]) -> list[str]:
+    """The seats' display names, the ``names`` of the match's describer: a bot seat by its level ("Hard bot"),
+    a human seat by the name its holder gave, else "Player N" (a free seat, or a holder who gave none)."""
+    return [bot_name(s.spec) if s.spec != "human" else (s.name or f"Player {s.seat + 1}") for s in seats]
 
 
 async def _to_the_end(coro: Any) -> Any:
