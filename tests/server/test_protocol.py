@@ -114,9 +114,10 @@ def test_bad_room_requests_are_refused_clearly(tmp_path, body, code):
 
 def test_bad_bodies_unknown_rooms_and_full_rooms(tmp_path):
     with client(tmp_path) as c:
-        assert c.post("/rooms", content=b"{nope").json()["error"] == "bad_json"
-        assert c.post("/rooms", content=b"[1]").json()["error"] == "bad_request"
-        assert c.post("/rooms", content=b"x" * 70_000).status_code == 413
+        as_json = {"content-type": "application/json"}
+        assert c.post("/rooms", content=b"{nope", headers=as_json).json()["error"] == "bad_json"
+        assert c.post("/rooms", content=b"[1]", headers=as_json).json()["error"] == "bad_request"
+        assert c.post("/rooms", content=b"x" * 70_000, headers=as_json).status_code == 413
         assert c.post("/rooms/ZZZZZ/join", json={}).status_code == 404
         assert c.post("/rooms/I0I0I/join", json={}).status_code == 404
         assert c.get("/rooms/ZZZZZ/record").status_code == 404

@@ -433,6 +433,6 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
     from sqlalchemy.exc import DBAPIError
 
     handlers = {StoreUnavailable: store_down, DBAPIError: store_down}
-    # the gate in front of every route: rate limits per address (guard.py)
-    gate = [Middleware(Guard, limits=settings.limits)]
+    # the gate in front of every route: rate limits per address, Origin and JSON of changes, headers (guard.py)
+    gate = [Middleware(Guard, limits=settings.limits, allowed_origins=settings.allowed_origins)]
     return Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers, middleware=gate)
