@@ -91,7 +91,8 @@ class Leaderboard:
 
 
 def page(boards: list[dict]) -> str:
-    parts = ['<!doctype html><meta charset="utf-8"><title>deltav leaderboard</title>',
+    parts = ['<!doctype html><meta charset="utf-8"><title>deltav leaderboard</title>'
+             '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
              "<style>body{font:15px/1.4 system-ui,sans-serif;margin:2em auto;max-width:56em;padding:0 1em;"
              "color:#1c2430}table{border-collapse:collapse;margin:.5em 0 1.5em;width:100%}"
              "th,td{padding:.3em .7em;border-bottom:1px solid #d8dde5;text-align:right}"
