@@ -245,8 +245,8 @@ def _counts_as_error(message) -> bool:
 def new_page(browser):
     """A factory of fresh pages (each in its own browser context: its own localStorage, like another person).
     ``new_page(width=375, height=812, mobile=True)`` (``bypass_csp=False``: under the server's CSP); every page
-    has ``page.errors`` (console errors and
-    warnings, page errors, failed requests) and ``page.frames_in`` (every WebSocket text frame received)."""
+    has ``page.errors`` (console errors and warnings, page errors, failed requests) and ``page.frames_in`` (every
+    WebSocket text frame received)."""
     contexts = []
 
     def make(width: int = 1280, height: int = 800, mobile: bool = False, reduced_motion: bool = False,
