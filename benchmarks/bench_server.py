@@ -291,6 +291,8 @@ async def run(args) -> dict:
     common: tuple[str, ...] = ("--grace", "0", "--bot-workers", "0")
     if server_knows(args.server_src, "--no-client-limits"):  # every client here shares one address
         common += ("--no-client-limits",)
+    if server_knows(args.server_src, "--chosen-seeds"):  # the matches between the clients are replayed by seed
+        common += ("--chosen-seeds", "any")
     try:
         if args.processes > 1 or args.cluster:  # several processes: a scratch PostgreSQL and Redis, started here
             from tests.server import services

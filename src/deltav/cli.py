@@ -464,7 +464,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     settings = Settings(grace_seconds=args.grace, bot_workers=workers, trusted_proxies=tuple(args.trusted_proxy or ()),
                         allowed_origins=tuple(o.rstrip("/") for o in args.allow_origin or ()),
-                        limits=Limits.for_load_tests() if args.no_client_limits else Limits())
+                        limits=Limits.for_load_tests() if args.no_client_limits else Limits(),
+                        chosen_seeds=args.chosen_seeds)
     serve(args.host, args.port, args.db or default_url(), settings,
           log_level=args.log_level, deflate=args.deflate, web_dir=args.web_dir, log_format=args.log_format,
           bus=args.bus, advertise=args.advertise, lease_seconds=args.lease_seconds)
@@ -698,6 +699,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="a reverse proxy whose X-Forwarded-For names the client (repeatable; default: none)")
     sv.add_argument("--no-client-limits", action="store_true",
                     help="no rate or socket limit per address (load tests from one machine; never for strangers)")
+    sv.add_argument("--chosen-seeds", choices=("solo", "any"), default="solo",
+                    help="solo: a room's creator chooses a seed only when every other seat is a bot (default); any: in "
+                         "every room, shown to all (tests, tournaments among people who agree)")
     sv.add_argument("--allow-origin", action="append", metavar="URL",
                     help="another origin (https://host[:port]) whose pages may create and join rooms here (repeatable)")
     sv.set_defaults(func=cmd_serve)

@@ -8,7 +8,7 @@ from starlette.testclient import TestClient
 from deltav.server.app import create_app
 from deltav.server.rooms import Settings
 
-FAST = dict(grace_seconds=0, bot_workers=0)
+FAST = dict(grace_seconds=0, bot_workers=0, chosen_seeds="any")
 
 
 def client(tmp_path) -> TestClient:

@@ -52,7 +52,7 @@ class Recorder:
 def test_every_spectator_is_sent_the_same_text_object(tmp_path):
     async def main():
         store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'f.db'}")
-        hub = Hub(store, Settings(grace_seconds=0, bot_workers=0), load_all())
+        hub = Hub(store, Settings(grace_seconds=0, bot_workers=0, chosen_seeds="any"), load_all())
         await hub.restore()
         try:
             made = await hub.create("toy", {}, ["human", "human"], 3, None, None)

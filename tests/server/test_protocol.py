@@ -22,7 +22,7 @@ from deltav.server.rooms import MAX_CHAT, Settings
 from deltav.server.tokens import CODE_ALPHABET
 from tests.server.helpers import choose, record_difference
 
-FAST = dict(grace_seconds=0, bot_workers=0)
+FAST = dict(grace_seconds=0, bot_workers=0, chosen_seeds="any")  # seeds between people: replayable matches
 
 
 def client(tmp_path, name="s.db", **settings) -> TestClient:

@@ -228,8 +228,9 @@ class LiveServer:
 @pytest.fixture(scope="session")
 def live_server(built_client):
     """One real ``deltav serve`` for the test session (rooms are independent; each test makes its own)."""
-    # every test of the session makes its rooms from this one address: no per-address limit (docs/server.md)
-    server = LiveServer(built_client, "--grace", "30", "--no-client-limits")
+    # every test of the session makes its rooms from this one address: no per-address limit; the tests choose
+    # the seed of rooms between people too, to replay the same positions (docs/server.md)
+    server = LiveServer(built_client, "--grace", "30", "--no-client-limits", "--chosen-seeds", "any")
     try:
         yield server
     finally:

@@ -183,10 +183,16 @@ class Hub:
             creator_seat = humans[0] if humans else None
         elif creator_seat not in humans:
             raise ClientError("bad_seat", f"seat {creator_seat!r} is not a human seat (human seats: {humans})")
+        if seed is not None and self.settings.chosen_seeds != "any" and len(humans) > 1:
+            # whoever knows the seed can replay every hidden draw offline: between people the server draws it
+            raise ClientError("bad_seed", "a chosen seed is only for a room whose every seat is yours or a bot: "
+                                          "between people the server draws the seed (whoever knows it could work "
+                                          "out every hidden card of the match)", field="seed")
         token = new_token() if creator_seat is not None else None
         rows = [SeatRow(i, s, token_hash(token) if i == creator_seat and token else None,
                         name if i == creator_seat else None) for i, s in enumerate(seat_specs)]
         status = "live" if len(humans) <= (1 if creator_seat is not None else 0) else "open"
+        chosen = seed is not None
         seed = secrets.randbits(62) if seed is None else seed
         try:
             Session(game, opts, seed, [s for s in seat_specs])  # fails early on a scenario that cannot start
@@ -195,6 +201,8 @@ class Hub:
         for _ in range(20):
             code = new_room_code()
             meta: dict[str, Any] = {"clock": turn_clock.to_json()} if turn_clock else {}
+            if chosen:
+                meta["chosen_seed"] = True  # shown to everyone in the room's info
             if status == "live":
                 meta["live_at"] = time.time()
             row = MatchRow(code, 1, game.id, opts, seed, status, rows, meta=meta, public=public)

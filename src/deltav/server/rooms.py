@@ -61,6 +61,7 @@ class Settings:
     limits: Limits = field(default_factory=Limits)  # per-client limits: sockets, rates, room expiry, chat
     trusted_proxies: tuple[str, ...] = ()  # proxies whose X-Forwarded-For names the client (deltav serve --trusted-proxy)
     allowed_origins: tuple[str, ...] = ()  # other origins whose pages may change state here (--allow-origin)
+    chosen_seeds: str = "solo"  # "solo": a seed is chosen only for rooms of the creator and bots; "any" (--chosen-seeds)
 
 
 class ClientError(Exception):
@@ -193,6 +194,7 @@ class Room:
             "forfeit": self.meta.get("forfeit"),
             "public": self.public,
             "expired": self.meta.get("expired"),
+            "seed": self.seed if self.meta.get("chosen_seed") else None,  # a chosen seed is shown to everyone
             "rematch_votes": sorted(self.rematch_votes),
             "clock": self.clock_info(),
         }
