@@ -33,7 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from deltav.core.errors import DeltavError, RecordError
 from deltav.server.guard import CLOSE_TOO_MANY, Guard
 from deltav.server.hub import Hub
-from deltav.server.limits import client_key
+from deltav.server.limits import client_id, client_key
 from deltav.server.replays import ReplayCache
 from deltav.server.rooms import ClientError, Settings, message_ref
 from deltav.server.store import Store, StoreUnavailable, default_url
@@ -238,7 +238,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             if seed is not None and not 0 <= seed < 2**63:
                 raise ClientError("bad_request", "field 'seed' must be in 0..2**63-1")
             out = await hub().create(game, options, seats, seed, _field(body, "seat", int), _name(body),
-                                     clock=body.get("clock"), public=_field(body, "public", bool, False))
+                                     clock=body.get("clock"), public=_field(body, "public", bool, False),
+                                     client=client_id(client_key(request.scope)))
         except ClientError as exc:
             return _error(exc)
         return JSONResponse(out, status_code=201)
@@ -264,7 +265,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         try:
             code = await room_code(request)
             body = await _body(request)
-            out = await hub().join(code, _field(body, "seat", int), _name(body))
+            out = await hub().join(code, _field(body, "seat", int), _name(body),
+                                   client=client_id(client_key(request.scope)))
         except ClientError as exc:
             return _error(exc)
         return JSONResponse(out)
@@ -357,7 +359,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         sock = candidates.CandidateSocket(ws, room, specs) if specs else ws
         try:
             try:
-                conn = await room.attach(sock, ws.query_params.get("token") or None)
+                conn = await room.attach(sock, ws.query_params.get("token") or None, client_id(client_key(ws.scope)))
             except ClientError as exc:
                 if exc.code != "evicted":
                     raise
@@ -365,7 +367,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
                 if room is None:
                     raise ClientError("unknown_room", f"no room {code!r}", 404) from None
                 sock = candidates.CandidateSocket(ws, room, specs) if specs else ws
-                conn = await room.attach(sock, ws.query_params.get("token") or None)
+                conn = await room.attach(sock, ws.query_params.get("token") or None, client_id(client_key(ws.scope)))
         except ClientError as exc:
             if exc.code == "redirect":  # several processes: this room's seats play on its owner
                 await ws.send_json({"type": "redirect", "url": exc.extra["url"], "message": exc.message})

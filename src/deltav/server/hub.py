@@ -159,7 +159,8 @@ class Hub:
             raise ClientError("bad_options", str(exc)) from None
 
     async def create(self, game_id: str, options: Mapping[str, Any], seat_specs: list[str], seed: int | None,
-                     creator_seat: int | None, name: str | None, clock: Any = None, public: bool = False) -> dict:
+                     creator_seat: int | None, name: str | None, clock: Any = None, public: bool = False,
+                     client: str | None = None) -> dict:
         game = self.game(game_id)
         try:
             turn_clock = Clock.parse(clock)
@@ -203,6 +204,8 @@ class Hub:
             meta: dict[str, Any] = {"clock": turn_clock.to_json()} if turn_clock else {}
             if chosen:
                 meta["chosen_seed"] = True  # shown to everyone in the room's info
+            if client is not None and creator_seat is not None:
+                meta["clients"] = {str(creator_seat): [client]}  # the leaderboard's distinct clients
             if status == "live":
                 meta["live_at"] = time.time()
             row = MatchRow(code, 1, game.id, opts, seed, status, rows, meta=meta, public=public)
@@ -227,7 +230,7 @@ class Hub:
         room._arm_turn()
         return {"code": code, "match": 1, "seat": creator_seat, "token": token, "room": room.room_info()}
 
-    async def join(self, code: str, seat: int | None, name: str | None) -> dict:
+    async def join(self, code: str, seat: int | None, name: str | None, client: str | None = None) -> dict:
         room = await self.get(code)
         if room is None:
             raise ClientError("unknown_room", f"no room {code!r}", 404)
@@ -244,7 +247,11 @@ class Hub:
             h = token_hash(token)
             last = len(free) == 1
             now = time.time()
-            meta = {**room.meta, "live_at": now} if last else None
+            meta = {**room.meta, "live_at": now} if last else dict(room.meta)
+            if client is not None:  # the leaderboard's distinct clients (written with the seat)
+                clients = {k: list(v) for k, v in meta.get("clients", {}).items()}
+                clients.setdefault(str(seat), []).append(client)
+                meta["clients"] = clients
             ok = await self.store.claim_seat(code, room.no, seat, h, name, "live" if last else None, meta)
             if not ok:  # pragma: no cover - another process took it (the database decides)
                 raise ClientError("seat_taken", f"seat {seat} was just taken", 409)
@@ -252,8 +259,9 @@ class Hub:
             room.seats[seat].name = name
             room.touched = now
             room.renamed()
+            room.meta = meta
             if last:
-                room.status, room.meta, room.turn_started = "live", meta, now
+                room.status, room.turn_started = "live", now
                 room._arm_graces()
                 room._arm_turn()
             room.broadcast_state()
@@ -273,6 +281,11 @@ class Hub:
         meta: dict[str, Any] = {"rematch_of": room.no, "live_at": time.time()}
         if room.clock is not None:
             meta["clock"] = room.clock.to_json()
+        old_clients = room.meta.get("clients", {})  # each holder keeps its clients in its new seat
+        clients = {str(i): old_clients[str((i - 1) % n)] for i in range(n) if str((i - 1) % n) in old_clients}
+        if clients:
+            meta["clients"] = clients
+        meta["played"] = sorted((seat + 1) % n for seat in room.conns)
         row = MatchRow(room.code, room.no + 1, room.game.id, opts, seed, "live", rows, meta=meta)
         await self.store.add_match(row)
         fresh = Room.from_row(self, row)

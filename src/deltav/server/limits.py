@@ -79,6 +79,14 @@ def address_key(host: str | None) -> str:
     return str(ip)
 
 
+def client_id(key: str) -> str:
+    """What the store keeps of a client's address key (for the leaderboard's distinct clients): a hash, so the
+    database holds no address in clear (an IPv4 hash is easily reversed: this is tidiness, not anonymity)."""
+    import hashlib
+
+    return hashlib.sha256(f"deltav-client:{key}".encode()).hexdigest()[:16]
+
+
 def client_key(scope: dict) -> str:
     client = scope.get("client")
     return address_key(client[0] if client else None)

@@ -311,7 +311,21 @@ class Room:
             conn.send(text)
 
     # --- connections -----------------------------------------------------------------------------------
-    async def attach(self, ws: Socket, token: str | None) -> Conn:
+    def saw_client(self, seat: int, client: str | None, connected: bool = False) -> None:
+        """Remember that ``client`` (a ``limits.client_id``) held ``seat`` in this match, and whether a socket of the
+        seat connected (``meta.clients``, ``meta.played``: the leaderboard rates only matches between distinct
+        connected clients). Written with the match's next meta (a seat taken, the end)."""
+        if client is not None:
+            held = self.meta.setdefault("clients", {}).setdefault(str(seat), [])
+            if client not in held and len(held) < 16:
+                held.append(client)
+        if connected:
+            played = self.meta.setdefault("played", [])
+            if seat not in played:
+                played.append(seat)
+                played.sort()
+
+    async def attach(self, ws: Socket, token: str | None, client: str | None = None) -> Conn:
         if token and self.hub.leases is not None:
             await self.hub.leases.own_or_redirect(self)  # a seat plays on the room's owner process
             if self.seat_of(token) is None:
@@ -340,6 +354,7 @@ class Room:
                     old.close(4001, "replaced")
                 self.conns[seat] = conn
                 self._cancel_grace(seat)
+                self.saw_client(seat, client, connected=True)
             conn.send({"type": "welcome", "room": self.code, "match": self.no, "seat": seat,
                        "role": "player" if seat is not None else "spectator",
                        "limits": {"max_message_bytes": self.hub.settings.max_message_bytes, "max_chat": MAX_CHAT,
@@ -488,6 +503,7 @@ class Room:
         try:
             await _to_the_end(self.hub.store.accept(self.code, self.no, self.seq, seat, action,
                                                     status="finished" if finished else None, record=record,
+                                                    meta=self.meta if finished else None,
                                                     bot_state=bot.dump() if bot is not None else None,
                                                     bot_step=bot_step, at=now))
         except Exception as exc:
