@@ -7,7 +7,9 @@ higher bidder moves first (ties: player 0), and each bid is paid from a purse of
 steps of 1 or 2; a rolled 6 adds one more. The first to reach 10 wins; after 40 steps the higher card wins.
 
 Text: the toy writes its own wording in ``ToyGame.describer`` (what a game's ``text.py`` does): players by the
-seats' names, from the event alone (a dealt card is told to its holder only, as the event's audience is).
+seats' names, from the event alone (a dealt card is told to its holder only, as the event's audience is). It
+also shows the other hooks of a finished match and its start: ``full_view`` (both cards), ``match_summary`` (a
+scores table and a statistic counted from the events) and ``briefing``.
 """
 
 from __future__ import annotations
@@ -124,6 +126,9 @@ class ToyState(State):
     def is_terminal(self):
         return self.res is not None
 
+    def turn_count(self):
+        return self.steps
+
     def result(self):
         return self.res
 
@@ -141,6 +146,10 @@ class ToyState(State):
 
     def secret_tokens(self, player):
         return {c for p, c in enumerate(self.cards) if p != player}
+
+    def full_view(self):
+        """Everything (a finished match's replay): view(None) with both cards (``cards``) and the bids made."""
+        return {**self.view(None), "cards": list(self.cards), "bids": list(self.bids)}
 
     def clone(self):
         s = ToyState.__new__(ToyState)
@@ -173,7 +182,7 @@ class ToyGame(Game):
 
     @classmethod
     def scenarios(cls):
-        return [ScenarioInfo("standard", "Standard", (2,))]
+        return [ScenarioInfo("standard", "Standard", (2,), "A race to 10 with a secret card and a bid.")]
 
     @classmethod
     def max_decisions(cls, options):
@@ -204,6 +213,32 @@ class ToyGame(Game):
             return generic_text(cls, v)  # anything else (or malformed): the plain form
 
         return text
+
+    @classmethod
+    def briefing(cls, options, seat, names=None):
+        """The toy's briefing: the default (title, the scenario's summary) with each side's forces and goal."""
+        out = super().briefing(options, seat, names)
+        for side in out["sides"]:
+            side["forces"] = ["one secret card", "a purse of 2 for the bid"]
+            side["goal"] = "reach 10 first"
+        out["wins"] = "The first to reach 10 wins; after 40 steps the higher card wins."
+        if seat is not None:
+            out["notes"] = [f"You are {out['sides'][seat]['name']}: bid high to move first."]
+        return out
+
+    @classmethod
+    def match_summary(cls, state, events, names):
+        """The result screen's table (each seat's position and card) on top of the default stats (what a game's
+        ``summary.py`` does): the dice rolled counted from the events."""
+        base = super().match_summary(state, events, names)
+        rolls = [0, 0]
+        for e in events:
+            if isinstance(e, Moved):
+                rolls[e.player] += 1
+        scores = {"title": "The race", "columns": ["Player", "Position", "Card"],
+                  "rows": [[names[p], state.pos[p], state.cards[p]] for p in range(2)]}
+        return {"scores": scores, "stats": [*base["stats"], {"label": "Dice rolled", "values": rolls}],
+                "notes": ["a rolled 6 adds one step"]}
 
     @classmethod
     def new_initial_state(cls, options=None, seed=0):

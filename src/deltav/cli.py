@@ -422,7 +422,29 @@ def cmd_replay(args: argparse.Namespace) -> int:
     res = record.result or {}
     console.print(f"[green]verified[/green]: {len(record.steps)} steps replay exactly; result: "
                   f"{safe_text(str(res.get('reason')))} (winners {safe_text(str(res.get('winners')))})")
+    ending = record.ending or _legacy_forfeit(record)
+    if ending is not None:
+        names = recorded_names(record) or [f"Player {p + 1}" for p in range(len(record.seats))]
+
+        def who(seats: Any) -> str:
+            if not isinstance(seats, list):
+                return "?"
+            return ", ".join(names[p] if isinstance(p, int) and 0 <= p < len(names) else str(p) for p in seats) or "nobody"
+
+        console.print(f"ended by {safe_text(str(ending.get('kind')))} at step {safe_text(str(ending.get('step')))}: "
+                      f"{safe_text(who(ending.get('seats')))} lost, {safe_text(who(ending.get('winners')))} won "
+                      f"({safe_text(str(ending.get('reason')))})")
     return 0
+
+
+def _legacy_forfeit(record: MatchRecord) -> dict | None:
+    """A forfeit as older servers kept it (``meta.forfeit``, the result left null), shaped as an ending."""
+    f = record.meta.get("forfeit") if isinstance(record.meta, dict) else None
+    if not isinstance(f, dict):
+        return None
+    seats = f.get("seats", [f.get("seat")])
+    return {"kind": "forfeit", "seats": seats, "winners": f.get("winners"), "step": f.get("step"),
+            "reason": f.get("reason")}
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -576,7 +598,10 @@ def cmd_agent(args: argparse.Namespace) -> int:
     final = run_agent(args.server, args.room, token, player, candidates, show)
     snap, room = final["snapshot"], final["room"]
     result = snap.get("result")
-    if room.get("forfeit"):
+    if room.get("ending"):
+        e = room["ending"]
+        console.print(f"ended by {e['kind']} of seats {e['seats']} ({safe_text(str(e['reason']))}); winners {e['winners']}")
+    elif room.get("forfeit"):
         f = room["forfeit"]
         console.print(f"forfeit by seat {f['seat']} ({f['reason']}); winners {f['winners']}")
     elif result is not None:
@@ -685,7 +710,8 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--host", default="127.0.0.1")
     sv.add_argument("--port", type=int, default=8000, help="0 picks a free port (printed)")
     sv.add_argument("--db", help="database URL (default sqlite+aiosqlite:///deltav.db; or postgresql+asyncpg://...)")
-    sv.add_argument("--grace", type=float, default=60.0, help="seconds a dropped player has to come back (0: no forfeit)")
+    sv.add_argument("--grace", type=float, default=60.0,
+                    help="seconds a dropped player has to come back before the others may claim the win (0: no claims)")
     sv.add_argument("--bot-workers", type=int, default=-1, help="processes for bot decisions (0: threads; default cores-1)")
     sv.add_argument("--log-level", default="warning", choices=("debug", "info", "warning", "error"))
     sv.add_argument("--deflate", action="store_true", help="compress WebSocket messages (CPU for bandwidth)")

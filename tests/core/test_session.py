@@ -18,7 +18,7 @@ from tests.secret_check import leaks, secret_history
 
 REAL_GAMES = ("tactical", "mining", "deepspace", "knighthawks")
 ENVELOPE = {"game", "options", "seats", "names", "seat", "step", "status", "deciding", "to_act", "legal", "submitted",
-            "view", "result", "returns", "log"}
+            "view", "result", "returns", "summary", "log"}
 
 
 def toy(seed: int = 3) -> Session:

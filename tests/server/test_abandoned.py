@@ -66,14 +66,14 @@ def test_an_open_room_nobody_joins_and_a_live_room_nobody_plays_expire(server):
             return room(server, watched["code"])
 
     kept = asyncio.run(watch_a_while())
-    assert kept["status"] == "live" and kept["expired"] is None
+    assert kept["status"] == "live" and kept["abandoned"] is None
 
     gone = wait_for(lambda: (lambda r: r if r["status"] == "finished" else None)(room(server, waiting["code"])),
                     "the open room to expire")
-    assert "nobody took its free seats within 1 s" in gone["expired"]["reason"]
+    assert "nobody took its free seats within 1 s" in gone["abandoned"]["reason"]
     gone = wait_for(lambda: (lambda r: r if r["status"] == "finished" else None)(room(server, abandoned["code"])),
                     "the live room to expire")
-    assert "no move and nobody connected for 2 s" in gone["expired"]["reason"]
+    assert "no move and nobody connected for 2 s" in gone["abandoned"]["reason"]
     status, joined = http(server.base, "POST", f"/rooms/{waiting['code']}/join", {})
     assert status == 409 and joined["error"] == "room_full"  # an expired invitation takes nobody
     status, record = http(server.base, "GET", f"/rooms/{abandoned['code']}/record")

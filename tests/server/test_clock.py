@@ -65,7 +65,8 @@ def test_a_late_seat_forfeits_and_every_viewer_saw_the_deadline(tmp_path):
             final = state(spec)
             assert final["room"]["status"] == "finished" and final["room"]["clock"]["deadline"] is None
         record = c.get(f"/rooms/{code}/record").json()
-        assert record["meta"]["forfeit"]["seat"] == 1
+        assert record["ending"]["kind"] == "forfeit" and record["ending"]["seats"] == [1]  # through Session.end
+        assert record["result"]["reason"] == "forfeit" and record["returns"] == [1.0, -1.0]
         replay(MatchRecord.from_json(record))
 
 

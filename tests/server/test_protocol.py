@@ -280,20 +280,22 @@ def test_a_human_against_a_bot_over_the_socket(tmp_path):
         assert record.seats == ["human", "bot:random"]
 
 
-def test_forfeit_after_the_grace_period_and_a_rematch_with_seats_swapped(tmp_path):
+def test_a_claimed_win_after_the_grace_period_and_a_rematch_with_seats_swapped(tmp_path):
     with client(tmp_path, grace_seconds=0.3) as c:
         code, tokens = toy_room(c, public=True)
         with c.websocket_connect(f"/ws/{code}?token={tokens[0]}") as a:
             with c.websocket_connect(f"/ws/{code}?token={tokens[1]}") as b:
                 state(b)
-            # seat 1 dropped: its clock runs, announced to seat 0
+            # seat 1 dropped: its clock runs, announced to seat 0; when it has run out seat 0 may claim the win
             info = until(a, lambda m: m["type"] == "state" and m["room"]["seats"][1]["grace_until"])
             assert not info["room"]["seats"][1]["connected"]
+            assert until(a, lambda m: m["type"] == "state" and m["room"]["claimable"] == [1])["room"]["status"] == "live"
+            a.send_json({"type": "claim", "id": 7})
             forfeit = until(a, lambda m: m["type"] == "forfeit")
             assert forfeit["seat"] == 1 and forfeit["winners"] == [0]
             assert state(a)["room"]["status"] == "finished"
             record = c.get(f"/rooms/{code}/record").json()
-            assert record["meta"]["forfeit"]["seat"] == 1
+            assert record["ending"]["seats"] == [1] and record["ending"]["kind"] == "forfeit"
             replay(MatchRecord.from_json(record))  # a forfeited match is still a record that verifies
             assert code in [x["code"] for x in c.get("/rooms?status=finished").json()]
             # a rematch: both ask; seats swap

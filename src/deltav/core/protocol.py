@@ -15,12 +15,19 @@ Vocabulary follows OpenSpiel where it fits. A :class:`Game` has an id, a title, 
 - ``view(player)``: everything that player may know, as JSON-ready data; ``view(None)`` is a spectator's. No
   view can be used to change the state: its parts are fresh, or read-only records shared between views
   (:mod:`deltav.core.frozen`).
+- ``full_view()``: what an observer who knows everything sees (a finished match's replay: nothing is secret
+  then), in the shape of ``view(None)`` with every secret filled in; the default is ``view(None)``.
 - ``clone()``, ``to_json()`` and ``Game.state_from_json()``.
 - ``secret_tokens(player)``: strings that must never appear in that player's view (checked by the
   conformance suite).
 
 Hidden-information games also implement ``Game.determinize(view, player, rng)``: a full state consistent with
 that view, built from the view alone (so a bot that searches sampled worlds cannot peek at the truth).
+
+A finished match's summary for the result screen: ``Game.match_summary(state, events, names)`` (scores, stats
+per seat, notes; the default: turns played and decisions per seat), :func:`check_summary` its shape. The
+briefing shown before a seat's first decision: ``Game.briefing(options, seat, names)`` (the default from the
+scenario's title and summary), :func:`check_briefing` its shape.
 
 Text: ``Game.describer(options, names)`` builds, once per match, the one function that writes the text of every
 action and event of that match (log, legal entries, replays, CLI), from the options (public facts of the
@@ -214,6 +221,80 @@ def _default_describer(game: type[Game], names: tuple[str, ...] | None) -> Descr
     return game.describer(game.resolve_options(None), list(names) if names is not None else None)
 
 
+# --- match summary -----------------------------------------------------------------------------------------
+
+
+class MatchEvents(tuple):
+    """Every event of a match, in order (a tuple of ``Event`` instances, private ones included: nothing is secret
+    once the match is over), with ``decisions``: how many actions each seat took."""
+
+    decisions: tuple[int, ...]
+
+    def __new__(cls, events: Iterable[Event], decisions: Iterable[int]) -> MatchEvents:
+        obj = super().__new__(cls, events)
+        obj.decisions = tuple(decisions)
+        return obj
+
+
+def check_summary(summary: Any, num_players: int) -> dict:
+    """``summary`` if it has the shape of ``Game.match_summary``'s answer, else ValueError naming the part:
+    ``{"scores": None or {"title": str, "columns": [str], "rows": [[cell, ...], ...]}, "stats": [{"label": str,
+    "values": [one per seat]}], "notes": [str]}`` (cells and values: text, numbers, booleans or null)."""
+    def scalar(v: Any) -> bool:
+        return v is None or isinstance(v, str | int | float | bool)
+
+    if not isinstance(summary, Mapping) or set(summary) != {"scores", "stats", "notes"}:
+        raise ValueError("a summary is an object with exactly scores, stats and notes")
+    scores = summary["scores"]
+    if scores is not None:
+        if not isinstance(scores, Mapping) or set(scores) != {"title", "columns", "rows"}:
+            raise ValueError("summary.scores: an object with exactly title, columns and rows (or null)")
+        if not isinstance(scores["title"], str):
+            raise ValueError("summary.scores.title: text")
+        cols = scores["columns"]
+        if not isinstance(cols, list | tuple) or not all(isinstance(c, str) for c in cols):
+            raise ValueError("summary.scores.columns: a list of text")
+        rows = scores["rows"]
+        if not isinstance(rows, list | tuple) or not all(
+                isinstance(r, list | tuple) and len(r) == len(cols) and all(map(scalar, r)) for r in rows):
+            raise ValueError("summary.scores.rows: lists of one cell (text, number, boolean, null) per column")
+    stats = summary["stats"]
+    if not isinstance(stats, list | tuple):
+        raise ValueError("summary.stats: a list")
+    for i, st in enumerate(stats):
+        if (not isinstance(st, Mapping) or set(st) != {"label", "values"} or not isinstance(st["label"], str)
+                or not isinstance(st["values"], list | tuple) or len(st["values"]) != num_players
+                or not all(map(scalar, st["values"]))):
+            raise ValueError(f"summary.stats[{i}]: {{\"label\": text, \"values\": one value per seat ({num_players})}}")
+    notes = summary["notes"]
+    if not isinstance(notes, list | tuple) or not all(isinstance(n, str) for n in notes):
+        raise ValueError("summary.notes: a list of text")
+    return dict(summary)
+
+
+def check_briefing(briefing: Any, num_players: int) -> dict:
+    """``briefing`` if it has the shape of ``Game.briefing``'s answer, else ValueError naming the part:
+    ``{"title": str, "objective": str, "sides": [{"seat": int, "name": str, "forces": [str], "goal": str}, one
+    per seat in order], "wins": str, "notes": [str]}``."""
+    if not isinstance(briefing, Mapping) or set(briefing) != {"title", "objective", "sides", "wins", "notes"}:
+        raise ValueError("a briefing is an object with exactly title, objective, sides, wins and notes")
+    for key in ("title", "objective", "wins"):
+        if not isinstance(briefing[key], str):
+            raise ValueError(f"briefing.{key}: text")
+    sides = briefing["sides"]
+    if not isinstance(sides, list | tuple) or len(sides) != num_players:
+        raise ValueError(f"briefing.sides: a list of one side per seat ({num_players})")
+    for i, side in enumerate(sides):
+        if (not isinstance(side, Mapping) or set(side) != {"seat", "name", "forces", "goal"} or side["seat"] != i
+                or not isinstance(side["name"], str) or not isinstance(side["goal"], str)
+                or not isinstance(side["forces"], list | tuple) or not all(isinstance(f, str) for f in side["forces"])):
+            raise ValueError(f"briefing.sides[{i}]: {{\"seat\": {i}, \"name\": text, \"forces\": [text], \"goal\": text}}")
+    notes = briefing["notes"]
+    if not isinstance(notes, list | tuple) or not all(isinstance(n, str) for n in notes):
+        raise ValueError("briefing.notes: a list of text")
+    return dict(briefing)
+
+
 # --- game and state ---------------------------------------------------------------------------------------
 
 
@@ -312,6 +393,40 @@ class Game:
         return _default_describer(cls, tuple(names) if names is not None else None)(v)
 
     @classmethod
+    def match_summary(cls, state: State, events: Sequence[Event], names: Sequence[str]) -> dict:
+        """What the result screen shows of a finished match (by its rules or an ending), computed once from the
+        final ``state``, ``events`` (every event of the match in order, private ones included: nothing is secret
+        then; a :class:`MatchEvents` whose ``decisions`` counts each seat's actions when a session asks) and
+        ``names`` (the seats' display names): ``{"scores": None or {"title", "columns", "rows"}, "stats":
+        [{"label", "values": one per seat}], "notes": [text]}`` (:func:`check_summary`). The default: the turns
+        played (``State.turn_count()``, where the game counts turns) and the decisions each seat made. Games
+        override it (in their ``summary.py``)."""
+        stats: list[dict] = []
+        turns = state.turn_count()
+        if turns is not None:
+            stats.append({"label": "Turns played", "values": [turns] * len(names)})
+        decisions = getattr(events, "decisions", None)
+        if decisions is not None:
+            stats.append({"label": "Decisions", "values": list(decisions)})
+        return {"scores": None, "stats": stats, "notes": []}
+
+    @classmethod
+    def briefing(cls, options: Mapping[str, Any], seat: int | None, names: Sequence[str] | None = None) -> dict:
+        """What a seat (None: a spectator) reads before its first decision of a match, from the resolved
+        ``options`` (public facts of the scenario only) and ``names`` (the seats' display names; None: "Player 1",
+        ...): ``{"title", "objective", "sides": [{"seat", "name", "forces": [text], "goal"}, one per seat],
+        "wins", "notes": [text]}`` (:func:`check_briefing`; "" or [] where there is nothing to say). The default
+        takes the scenario's title and summary (its ``ScenarioInfo``) and the game's title. Games override it with
+        their content (forces, goals, what wins), in the seat's words."""
+        n = cls.num_players(options)
+        who = player_names(names, n)
+        info = next((s for s in cls.scenarios() if s.id == options.get("scenario")), None)
+        title = f"{cls.title}: {info.title}" if info is not None and info.title else cls.title
+        return {"title": title, "objective": info.summary if info is not None else "",
+                "sides": [{"seat": p, "name": who[p], "forces": [], "goal": ""} for p in range(n)],
+                "wins": "", "notes": []}
+
+    @classmethod
     def board(cls, options: Mapping[str, Any] | None = None) -> dict | None:
         """The static geometry of the board for these options (map hexes, bodies, grid size) as plain JSON, for
         clients to draw once; None for a game without a fixed board. Games override."""
@@ -396,6 +511,14 @@ class State:
     def secret_tokens(self, player: int | None) -> set[str]:
         """Strings (keys or values) that must not appear anywhere in ``view(player)``."""
         return set()
+
+    def full_view(self) -> dict:
+        """What an observer who knows everything sees: every key of ``view(None)`` with the same kind of value,
+        every secret filled in (hidden ships and identities, face-down tiles, designs, plots; records may gain
+        the fields that hold them), so it holds every token of ``secret_tokens`` of every viewer. Never for a
+        live match's sockets: only once the match is over (``Session.snapshot_full``, the replays). The default,
+        ``view(None)``, is right for a game without secrets; games with secrets override it."""
+        return self.view(None)
 
     def turn_count(self) -> int | None:
         """Game turns played so far, where the game has such a notion (used for average match lengths)."""

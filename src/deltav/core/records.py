@@ -1,7 +1,9 @@
 """Match records: a JSON file that replays a whole match and proves it replays.
 
 A record holds the game id, resolved options, seed, engine and rules versions, the seat labels, every action
-with the events it produced, the result and the returns. :func:`replay` re-runs the match from the options
+with the events it produced, the result and the returns, and (only for a match ended outside the rules: a seat
+resigned or forfeited) its ``ending`` ``{"kind", "seats", "winners", "step", "reason"}``, which :func:`replay`
+applies after the steps (:func:`ending_result`, :func:`ending_returns`). :func:`replay` re-runs the match from the options
 and seed and checks that the record is exactly what this engine produces: the same engine and rules versions
 (unless the caller accepts a mismatch), options that are already resolved, and every step's action, events,
 the final result and the returns equal in their canonical JSON form (so ``1``, ``1.0`` and ``true`` differ).
@@ -21,7 +23,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 import deltav
 from deltav.core.errors import DeltavError, IllegalAction, RecordError
@@ -38,6 +40,17 @@ MAX_DEPTH = 40
 MAX_DIGITS = 40
 
 _Name = Annotated[str, MaxLen(200)]
+
+#: How a match can end outside the rules (``Session.end``): a seat gave up, or was declared to have given up.
+ENDING_KINDS = ("resign", "forfeit")
+
+
+class _EndingDoc(TypedDict):
+    kind: Literal["resign", "forfeit"]
+    seats: Annotated[list[Annotated[int, Range(0, 1023)]], MaxLen(1024)]
+    winners: Annotated[list[Annotated[int, Range(0, 1023)]], MaxLen(1024)]
+    step: Annotated[int, Range(0, 10_000_000)]
+    reason: Annotated[str, MaxLen(1000)]
 
 
 class _StepDoc(TypedDict):
@@ -58,6 +71,7 @@ class _RecordDoc(TypedDict):
     result: dict[str, Any] | None
     returns: Annotated[list[float], MaxLen(1024)] | None
     meta: dict[str, Any]
+    ending: NotRequired[_EndingDoc]
 
 
 @dataclass
@@ -82,9 +96,10 @@ class MatchRecord:
     engine_version: str = deltav.__version__
     rules_version: str = ""
     meta: dict[str, Any] = field(default_factory=dict)
+    ending: dict | None = None  # a match ended outside the rules (resign, forfeit); written only then
 
     def to_json(self) -> dict:
-        return {
+        out = {
             "format": FORMAT,
             "engine_version": self.engine_version,
             "game": self.game,
@@ -97,6 +112,9 @@ class MatchRecord:
             "returns": self.returns,
             "meta": self.meta,
         }
+        if self.ending is not None:
+            out["ending"] = self.ending
+        return out
 
     def save(self, path: str | Path) -> Path:
         p = Path(path)
@@ -125,6 +143,7 @@ class MatchRecord:
             engine_version=doc["engine_version"],
             rules_version=doc["rules_version"],
             meta=obj["meta"],
+            ending=dict(doc["ending"]) if "ending" in doc else None,
         )
 
     @classmethod
@@ -301,20 +320,58 @@ def replay(
             raise RecordError(_first_difference(step.events, got), step=i)
         if on_step is not None:
             on_step(i, step, state)
-    final = state.result()
-    replayed = final.to_json() if final else None
+    if record.ending is not None:  # ended outside the rules (resign, forfeit) after its last step
+        check_ending(record.ending, state, len(record.steps))
+        replayed, returns = ending_result(record.ending), ending_returns(record.ending, state.num_players)
+    else:
+        final = state.result()
+        replayed = final.to_json() if final else None
+        returns = state.returns() if state.is_terminal() else None  # an unfinished match (cut short): null
     if canonical(replayed) != canonical(record.result):
         raise RecordError(
             f"recorded result {_short(canonical(record.result), 200)} but the replay ends with {canonical(replayed)}",
             step=len(record.steps),
         )
-    returns = state.returns() if state.is_terminal() else None  # an unfinished match (cut short, forfeited): null
     if canonical(returns) != canonical(record.returns):
         raise RecordError(
             f"recorded returns {_short(canonical(record.returns), 200)} but the replay gives {canonical(returns)}",
             step=len(record.steps),
         )
     return state
+
+
+def make_ending(kind: str, seats: Sequence[int], num_players: int, step: int, reason: str) -> dict:
+    """The ending of a match that ``seats`` lose outside the rules: every other seat wins."""
+    losers = sorted(set(seats))
+    return {"kind": kind, "seats": losers, "winners": [p for p in range(num_players) if p not in losers],
+            "step": step, "reason": reason}
+
+
+def ending_result(ending: Mapping) -> dict:
+    """The result of an ended match: ``{"winners", "reason": "resign"|"forfeit", "scores": null, "seats": the
+    losers, "detail": the ending's sentence}``."""
+    return {"winners": list(ending["winners"]), "reason": ending["kind"], "scores": None,
+            "seats": list(ending["seats"]), "detail": ending["reason"]}
+
+
+def ending_returns(ending: Mapping, num_players: int) -> list[float]:
+    """+1 for each winner, -1 for each seat that resigned or forfeited (a loss, also when nobody wins)."""
+    return [1.0 if p in ending["winners"] else -1.0 for p in range(num_players)]
+
+
+def check_ending(ending: Mapping, state: State, steps: int) -> None:
+    """Raise RecordError unless ``ending`` can end the match ``state`` is, after ``steps`` steps."""
+    if state.is_terminal():
+        raise RecordError("$.ending: the game was already over by its rules", step=steps)
+    if ending["step"] != steps:
+        raise RecordError(f"$.ending.step: {ending['step']}, but the match ended after {steps} steps", step=steps)
+    n = state.num_players
+    if not ending["seats"] or any(p >= n for p in ending["seats"]) or len(set(ending["seats"])) != len(ending["seats"]):
+        raise RecordError(f"$.ending.seats: {ending['seats']} are not distinct seats of the {n} of the match", step=steps)
+    want = make_ending(ending["kind"], ending["seats"], n, steps, ending["reason"])
+    if canonical(dict(ending)) != canonical(want):
+        raise RecordError(f"$.ending: the winners of {canonical(dict(ending))} are not every other seat ({want['winners']})",
+                          step=steps)
 
 
 def _first_difference(recorded: list[dict], replayed: list[dict]) -> str:

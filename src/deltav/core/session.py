@@ -14,6 +14,8 @@ the server, remote agents, adapters) goes through it:
   not depend on who submitted first.
 - :meth:`Session.snapshot` is the one view envelope every client gets (see ``docs/protocol.md``); full
   snapshots, never deltas.
+- :meth:`Session.end` ends the match outside the rules (a seat resigned or forfeited: every other seat wins); the
+  record keeps it as ``ending`` and replay applies it again.
 - :meth:`Session.replay` rebuilds a session from a record, :meth:`Session.resume` from accepted submissions.
 - Text: every text of the match (log entries, legal entries, a buffered choice) comes from one describer,
   ``Game.describer(options, names)``, built when the session starts and again by :meth:`Session.set_names`
@@ -32,8 +34,28 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from deltav.core.errors import DeltavError, IllegalAction, MalformedAction, RecordError
-from deltav.core.protocol import Decision, Describer, Game, State, get_game, player_names
-from deltav.core.records import MatchRecord, Step, events_json, record_for, result_of
+from deltav.core.protocol import (
+    Decision,
+    Describer,
+    Game,
+    MatchEvents,
+    State,
+    check_summary,
+    get_game,
+    player_names,
+)
+from deltav.core.records import (
+    ENDING_KINDS,
+    MatchRecord,
+    Step,
+    canonical,
+    ending_result,
+    ending_returns,
+    events_json,
+    make_ending,
+    record_for,
+    result_of,
+)
 from deltav.core.rng import Rng
 from deltav.core.values import Action, Event
 
@@ -107,6 +129,8 @@ class Session:
         self.record: MatchRecord = record_for(game, self.options, seed, labels)
         if self.names is not None:
             self.record.meta["names"] = list(self.names)
+        self.ending: dict | None = None  # set by end(): the match was ended outside the rules
+        self._summary: dict | None = None  # Game.match_summary, computed once when the match is over
         self._pending: dict[int, Action] = {}
         self._log: list[list] = []  # [step index, event, its log entry (made when first asked for)] per event
         # the rows each viewer may see (None: a spectator), in order: a snapshot's log tail is a slice, not a scan
@@ -129,6 +153,7 @@ class Session:
         for row in self._log:  # the rows every viewer's list shares
             row[2] = None
         self._legal_json.clear()
+        self._summary = None  # it names the seats: made again when next asked for
 
     def display_names(self) -> list[str]:
         """The seats' display names (the defaults when none were given)."""
@@ -141,7 +166,42 @@ class Session:
         return len(self.record.steps)
 
     def is_over(self) -> bool:
-        return self.state.is_terminal()
+        return self.ending is not None or self.state.is_terminal()
+
+    def result(self) -> dict | None:
+        """The result as JSON once the match is over (the engine's ``Result``, or the ending's:
+        :func:`~deltav.core.records.ending_result`), else None."""
+        if self.ending is not None:
+            return ending_result(self.ending)
+        return result_of(self.state)
+
+    def summary(self) -> dict | None:
+        """The match summary for the result screen (``Game.match_summary`` of the final state, every event and the
+        seats' names), computed once when the match is over and kept (None while it is played). A summary the
+        game fails to make, or of the wrong shape, gives way to the default one with a note (the conformance
+        suite holds every game's to its shape)."""
+        if self._summary is None and self.is_over():
+            events = MatchEvents((r[1] for r in self._log), self._decisions())
+            names = self.display_names()
+            try:
+                self._summary = check_summary(self.game.match_summary(self.state, events, names), self.num_players)
+            except Exception as exc:  # a bug of the game's summary must not take the match's snapshots down
+                got = Game.match_summary.__func__(self.game, self.state, events, names)
+                got["notes"] = [*got["notes"], f"the game's own summary failed ({type(exc).__name__})"]
+                self._summary = got
+        return self._summary
+
+    def _decisions(self) -> list[int]:
+        counts = [0] * self.num_players
+        for st in self.record.steps:
+            counts[st.player] += 1
+        return counts
+
+    def returns(self) -> list[float] | None:
+        """One number per seat once the match is over (an ending: +1 each winner, -1 each loser), else None."""
+        if self.ending is not None:
+            return ending_returns(self.ending, self.num_players)
+        return self.state.returns() if self.state.is_terminal() else None
 
     def deciding(self) -> tuple[int, ...]:
         """The seats that must decide at this node (at a simultaneous node: including those already decided)."""
@@ -173,6 +233,9 @@ class Session:
         seen = self._seen.get(viewer)
         if seen is None:  # not a seat of this match: what a spectator sees
             seen = self._seen[None]
+        return self._entries(seen, since)
+
+    def _entries(self, seen: list[list], since: int | None) -> list[dict]:
         if since is None:  # the newest LOG_TAIL
             rows = seen[-LOG_TAIL:]
         else:
@@ -188,7 +251,7 @@ class Session:
             self._check_seat(seat)
         pending = self._pending.get(seat) if seat is not None else None
         legal = self.legal_actions(seat) if seat is not None else []
-        result = result_of(self.state)
+        result = self.result()
         view = self.state.view(seat)
         return {
             "game": self.game.id,
@@ -206,9 +269,27 @@ class Session:
             ),
             "view": view,
             "result": result,
-            "returns": self.state.returns() if result is not None else None,
+            "returns": self.returns(),
+            "summary": self.summary() if result is not None else None,
             "log": self.log(seat, since),
         }
+
+    def snapshot_full(self, since: int | None = None, force: bool = False) -> dict:
+        """The envelope of an observer who knows everything, once the match is over (nothing is secret then):
+        a spectator's envelope whose ``view`` is ``state.full_view()`` and whose ``log`` holds every event,
+        private ones included. Refused (``session.not_over``) while the match is played, unless ``force``: the
+        server's replay of a finished match shows its earlier positions so."""
+        if not force and not self.is_over():
+            raise SessionError("session.not_over", "the full view of a match is shown once it is over")
+        env = self.snapshot(None, since)
+        env["view"] = self.state.full_view()
+        env["log"] = self.log_full(since)
+        return env
+
+    def log_full(self, since: int | None = None) -> list[dict]:
+        """:meth:`log` of every event, private ones included: what :meth:`snapshot_full` shows (never for the
+        viewers of a match still played)."""
+        return self._entries(self._log, since)
 
     def _legal_entries(self, seat: int, view: Any = None) -> list[dict]:
         """``seat``'s legal entries, built once per step (``view``: its view of this step, for the notes; not
@@ -237,6 +318,8 @@ class Session:
         """:meth:`submit` for an already decoded action (the match runner's entry point)."""
         self._check_step(expected_step)
         self._check_seat(seat)
+        if self.ending is not None:
+            raise IllegalAction("protocol.game_over", f"the match is over ({self.ending['kind']})")
         self.state.check_turn(seat)
         if seat in self._pending:
             raise SessionError("session.already_decided",
@@ -250,6 +333,35 @@ class Session:
             return Outcome(self.step, buffered=seat)
         batch = [(p, self._pending[p]) for p in self._deciding]
         return self._apply_batch(batch)
+
+    def end(self, kind: str, seats: Sequence[int], reason: str) -> dict:
+        """End the match outside the rules: ``seats`` lose (``kind`` "resign": they gave up; "forfeit": they were
+        declared to have, by a clock or an opponent's claim) and every other seat wins. ``reason`` is a sentence
+        for people. Choices buffered at a simultaneous node are void (they were never applied). The record keeps
+        the ending (``record.ending``, its result and returns) and the snapshot shows the match over. Returns the
+        ending ``{"kind", "seats", "winners", "step", "reason"}``. Refusals change nothing: ``session.ending``
+        (an unknown kind, no seat, a reason that is not text), ``session.seat`` (a seat not in the match, a
+        spectator's None), ``protocol.game_over`` (the match is already over)."""
+        if kind not in ENDING_KINDS:
+            raise SessionError("session.ending", f"{kind!r} is not a way to end a match ({', '.join(ENDING_KINDS)})")
+        if isinstance(seats, int | str) or not isinstance(seats, Sequence) or not seats:
+            raise SessionError("session.ending", "an ending needs the seats that lose (at least one)")
+        for seat in seats:
+            self._check_seat(seat)
+        if not isinstance(reason, str):
+            raise SessionError("session.ending", "an ending's reason is a sentence (text)")
+        if self.is_over():
+            raise IllegalAction("protocol.game_over", "the match is over")
+        ending = make_ending(kind, seats, self.num_players, self.step, reason)
+        self.ending = ending
+        self._pending.clear()
+        self._legal_cache.clear()
+        self._legal_json.clear()
+        self._deciding = ()
+        self.record.ending = dict(ending)
+        self.record.result = ending_result(ending)
+        self.record.returns = ending_returns(ending, self.num_players)
+        return dict(ending)
 
     # --- rebuilding ------------------------------------------------------------------------------------
     @classmethod
@@ -274,7 +386,25 @@ class Session:
             if events_json(applied.events) != st.events:
                 raise RecordError("the replayed events differ from the recorded ones", step=i)
             s._after_apply()
+        if record.ending is not None:
+            s.apply_ending(record.ending)
         return s
+
+    def apply_ending(self, ending: Mapping) -> None:
+        """End this session as ``ending`` (a record's, or one the server stored) says, after checking that it
+        ends this match at this step; raises RecordError otherwise (nothing changes then)."""
+        try:
+            want = make_ending(ending["kind"], ending["seats"], self.num_players, self.step, ending["reason"])
+            same = canonical(want) == canonical(dict(ending))
+        except (KeyError, TypeError, ValueError):
+            same = False
+        if not same:
+            raise RecordError(f"the ending {str(ending)[:200]} is not one that ends this match at step {self.step}",
+                              step=self.step)
+        try:
+            self.end(ending["kind"], ending["seats"], ending["reason"])
+        except IllegalAction as exc:
+            raise RecordError(f"the ending {str(ending)[:200]} does not end this match: {exc}", step=self.step) from None
 
     @classmethod
     def resume(cls, game: type[Game], options: Mapping[str, Any] | None, seed: int, seats: Sequence[str] | None,

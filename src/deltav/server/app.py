@@ -3,9 +3,9 @@
 Routes (docs/server.md has every JSON form): the browser client's pages (``/``, ``/play/{code}``,
 ``/watch/{code}``, ``/replay/{code}``, ``/board``) and its assets, ``GET /healthz``, ``GET /games``,
 ``GET /games/{game}/board``, ``GET /rooms``, ``POST /rooms``, ``GET /rooms/{code}``, ``POST /rooms/{code}/join``,
-``GET /rooms/{code}/record``, ``GET /rooms/{code}/replay``, and the WebSocket ``/ws/{code}?token=...`` (no token:
-a spectator). On start the store is opened (and migrated) and every unfinished room is reloaded before
-``/healthz`` answers 200.
+``GET /rooms/{code}/record``, ``GET /rooms/{code}/replay``, ``GET /rooms/{code}/briefing``, and the WebSocket
+``/ws/{code}?token=...`` (no token: a spectator). On start the store is opened (and migrated) and every
+unfinished room is reloaded before ``/healthz`` answers 200.
 
 This module owns HTTP and WebSocket plumbing only; rooms own the rules of play.
 """
@@ -31,11 +31,12 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from deltav.core.errors import DeltavError, RecordError
+from deltav.core.protocol import Game, check_briefing
 from deltav.server.guard import CLOSE_TOO_MANY, Guard
 from deltav.server.hub import Hub
 from deltav.server.limits import client_id, client_key
-from deltav.server.replays import ReplayCache
-from deltav.server.rooms import ClientError, Settings, message_ref
+from deltav.server.replays import ReplayCache, parse_view
+from deltav.server.rooms import ClientError, Settings, message_ref, seat_names
 from deltav.server.store import Store, StoreUnavailable, default_url
 from deltav.server.tokens import normalize_code
 
@@ -306,17 +307,58 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             record = await hub().store.record(code, no)
             if record is None:
                 raise ClientError("not_finished", f"match {no} of room {code} has no record yet (not finished)", 409)
+            seats = record.get("seats") if isinstance(record, dict) else None
+            try:  # full (the default: the match is over), spectator, or a seat number
+                view = parse_view(q.get("view"), len(seats) if isinstance(seats, list) else 0)
+            except ValueError as exc:
+                raise ClientError("bad_request", str(exc), field="view") from None
             try:
-                replay = await asyncio.to_thread(replays.get, (code, no), record, hub().games)
+                replay = await asyncio.to_thread(replays.get, (code, no), record, hub().games, view)
             except RecordError as exc:
                 log.warning("room %s match %d: the record does not replay: %s", code, no, exc)
                 raise ClientError("bad_record", f"the stored record does not replay: {exc}", 500) from None
         except ClientError as exc:
             return _error(exc)
         i = replay.at(step)
-        return JSONResponse({"code": code, "match": no, "positions": list(replay.positions), "index": i,
+        return JSONResponse({"code": code, "match": no, "view": view, "positions": list(replay.positions), "index": i,
                              "step": replay.positions[i], "snapshot": replay.snapshots[i],
                              "events": list(replay.events[i])})
+
+    async def room_briefing(request: Request) -> JSONResponse:
+        """``GET /rooms/{code}/briefing?match=N&seat=S``: ``Game.briefing`` of that match for that seat (absent:
+        a spectator), with the match's options and the seats' names."""
+        try:
+            code = await room_code(request)
+            room = await hub().get(code)
+            if room is None:
+                raise ClientError("unknown_room", f"no room {code!r}", 404)
+            q = request.query_params
+            raw = q.get("match")
+            if raw is not None and not (raw.isdigit() and 1 <= int(raw) <= room.no):
+                raise ClientError("bad_request", f"match must be a match number of this room, 1..{room.no}",
+                                  field="match")
+            no = int(raw) if raw is not None else room.no
+            if no == room.no:
+                options, names = room.session.options, room.session.display_names()
+            else:
+                row = await hub().store.load_match(code, no, with_submissions=False)
+                if row is None:
+                    raise ClientError("bad_request", f"match {no} of room {code} is not stored", field="match")
+                options, names = row.options, seat_names(row.seats)
+            raw = q.get("seat")
+            if raw is not None and not (raw.isdigit() and int(raw) < len(names)):
+                raise ClientError("bad_request", f"seat must be a seat number 0..{len(names) - 1} (absent: a "
+                                                 "spectator)", field="seat")
+            seat = int(raw) if raw is not None else None
+        except ClientError as exc:
+            return _error(exc)
+        game = room.game
+        try:
+            briefing = check_briefing(game.briefing(options, seat, names), len(names))
+        except Exception:  # a bug of the game's briefing: its default, logged
+            log.exception("room %s: %s.briefing failed", code, game.id)
+            briefing = Game.briefing.__func__(game, options, seat, names)
+        return JSONResponse(briefing)
 
     sockets_by_address: dict[str, int] = {}
 
@@ -412,6 +454,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         Route("/rooms/{code}/join", join_room, methods=["POST"]),
         Route("/rooms/{code}/record", room_record),
         Route("/rooms/{code}/replay", room_replay),
+        Route("/rooms/{code}/briefing", room_briefing),
         WebSocketRoute("/ws/{code}", ws_match),
     ]
     from deltav.server import leaderboard

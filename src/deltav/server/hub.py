@@ -95,18 +95,18 @@ class Hub:
         while True:
             await asyncio.sleep(self.settings.limits.sweep_seconds)
             try:
-                await self.expire_abandoned()
+                await self.end_abandoned()
             except Exception:
                 log.exception("the sweep of abandoned rooms failed")
 
-    async def expire_abandoned(self) -> int:
+    async def end_abandoned(self) -> int:
         """End the abandoned rooms held here (docs/server.md, "Limits"): an open room whose free seats nobody
         took for ``open_room_seconds``, a live one with no move for ``idle_room_seconds``, neither with a socket
         meanwhile; and (one process) unload finished rooms nobody watched for ``finished_unload_seconds``.
-        Returns how many expired."""
+        Returns how many were ended."""
         lim = self.settings.limits
         now = time.time()
-        expired = 0
+        ended = 0
         for room in list(self.rooms.values()):
             if not room.owned or room.conns or room.spectators:
                 continue
@@ -120,13 +120,13 @@ class Hub:
                     self.rooms.pop(room.code, None)  # loaded again from the database when asked for
                     await room.close()
                 continue
-            if await room.expire(reason):
-                expired += 1
-                log.info("room %s expired: %s", room.code, reason, extra={"event": "expired", "room": room.code})
+            if await room.abandon(reason):
+                ended += 1
+                log.info("room %s abandoned: %s", room.code, reason, extra={"event": "abandoned", "room": room.code})
                 if self.cluster is None:
                     self.rooms.pop(room.code, None)
                     await room.close()
-        return expired
+        return ended
 
     async def get(self, code: str) -> Room | None:
         room = self.rooms.get(code)

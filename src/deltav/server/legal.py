@@ -81,7 +81,11 @@ class RoomSession(Session):
         keeps the text, so a list kept here would only be objects that outlive a collection of the young
         generation in every live room (the notes are containers) for nobody to read again."""
         actions = self.legal_actions(seat)
-        table, describe = table_of(text_key(self.game, self.options, self.names)), self.describe
+        describe = self.describe
+        kept = getattr(self, "_text_key", None)
+        if kept is None or kept[0] is not describe:  # a new describer (set_names): its own table
+            kept = self._text_key = (describe, text_key(self.game, self.options, self.names))
+        table = table_of(kept[1])
         got = [entry_of(table, describe, a) for a in actions]
         notes: Any = self.game.annotate_legal(self.state, seat, actions, view=view)
         if notes is not None:

@@ -81,6 +81,8 @@ class Replicas:
                     applied += outcome.applied
                     if outcome.finished:
                         room.status = "finished"
+                if room.status == "finished":
+                    room.apply_stored_ending()  # ended outside the rules after the last submission (resign, forfeit)
             except DeltavError:  # never expected (the owner accepted them): start again from the database
                 log.exception("room %s: replica out of step; rebuilding", room.code)
                 row = await self.hub.store.load_match(room.code)
@@ -174,4 +176,5 @@ class Replicas:
 
 def live_info(room: Room) -> dict:
     """What the replicas' spectators need of the owner's sockets: the connected seats and grace deadlines."""
-    return {"connected": sorted(room.conns), "grace_until": {str(k): v for k, v in room.deadlines.items()}}
+    return {"connected": sorted(room.conns), "grace_until": {str(k): v for k, v in room.deadlines.items()},
+            "claimable": sorted(room.expired)}

@@ -112,6 +112,7 @@ class Room:
     bots: dict[int, BotSeat] = field(default_factory=dict)
     grace: dict[int, asyncio.Task] = field(default_factory=dict)
     deadlines: dict[int, float] = field(default_factory=dict)
+    expired: set[int] = field(default_factory=set)  # absent human seats whose grace ran out (a win to claim)
     rematch_votes: set[int] = field(default_factory=set)
     tasks: set[asyncio.Task] = field(default_factory=set)
     clock: Clock | None = None  # the optional turn timer (None: no clock)
@@ -157,7 +158,24 @@ class Room:
                     if visible:
                         bot.agent.observe(s.seat, visible)
                 room.bots[s.seat] = bot
+        room.apply_stored_ending()
         return room
+
+    def apply_stored_ending(self) -> None:
+        """End the session as the stored match says it ended (``meta.ending``; a forfeit of an older server:
+        ``meta.forfeit``), when it is not over yet: a restart, a replica, a room loaded again."""
+        if self.session.is_over():
+            return
+        ending, legacy = self.meta.get("ending"), self.meta.get("forfeit")
+        try:
+            if isinstance(ending, dict):
+                self.session.apply_ending(ending)
+            elif self.status == "finished" and isinstance(legacy, dict):
+                seats = legacy.get("seats") or [legacy.get("seat")]
+                self.session.end("forfeit", seats, str(legacy.get("reason", "")))
+        except DeltavError:
+            log.exception("room %s match %d: the stored ending does not end the match", self.code, self.no)
+        self.snap_cache.clear()
 
     def renamed(self) -> None:
         """The seats' names changed (a seat was taken and named): the match's texts are written with them."""
@@ -181,8 +199,9 @@ class Room:
         if not self.owned and self.remote is not None:
             connected = set(self.remote.get("connected", []))
             graces = {int(k): v for k, v in self.remote.get("grace_until", {}).items()}
+            claimable = list(self.remote.get("claimable", []))
         else:
-            connected, graces = set(self.conns), self.deadlines
+            connected, graces, claimable = set(self.conns), self.deadlines, sorted(self.expired)
         return {
             "code": self.code,
             "match": self.no,
@@ -193,8 +212,10 @@ class Room:
                        "grace_until": graces.get(s.seat)} for s in self.seats],
             "forfeit": self.meta.get("forfeit"),
             "public": self.public,
-            "expired": self.meta.get("expired"),
+            "abandoned": self.meta.get("abandoned"),
             "seed": self.seed if self.meta.get("chosen_seed") else None,  # a chosen seed is shown to everyone
+            "ending": self.meta.get("ending"),
+            "claimable": claimable,
             "rematch_votes": sorted(self.rematch_votes),
             "clock": self.clock_info(),
         }
@@ -236,13 +257,9 @@ class Room:
                 if self.no != no or self.session.step != step or not late:
                     return
                 self.turn_timer = None
-                forfeit = {"seat": late[0], "seats": late, "reason": f"seat {', '.join(map(str, late))} did not "
-                           f"decide within the turn time ({self.clock.turn_seconds:g} s)",
-                           "winners": [p for p in range(self.session.num_players) if p not in late], "step": step}
-                self.meta["forfeit"] = forfeit
-                await self._finish()
-                self.broadcast({"type": "forfeit", **forfeit})
-                self.broadcast_state()
+                names = seat_names(self.seats)
+                await self.end_match("forfeit", late, f"{' and '.join(names[p] for p in late)} did not decide within "
+                                                      f"the turn time ({self.clock.turn_seconds:g} s)")
             return
         # "bot": the easy bot plays a late seat's move from that seat's own view (the timer, re-armed by the
         # accepted move, plays the next late seat of a simultaneous node at once)
@@ -392,31 +409,30 @@ class Room:
         humans = self.human_seats()
         for s in humans:
             others = any(o in self.conns for o in humans if o != s)
-            if s not in self.conns and others and s not in self.grace:
+            if s not in self.conns and others and s not in self.grace and s not in self.expired:
                 self.deadlines[s] = time.time() + self.hub.settings.grace_seconds
-                self.grace[s] = self._spawn(self._grace_then_forfeit(s))
+                self.grace[s] = self._spawn(self._grace_then_claimable(s))
 
     def _cancel_grace(self, seat: int) -> None:
         task = self.grace.pop(seat, None)
         self.deadlines.pop(seat, None)
+        self.expired.discard(seat)
         if task is not None and task is not asyncio.current_task():
             task.cancel()
 
-    async def _grace_then_forfeit(self, seat: int) -> None:
+    async def _grace_then_claimable(self, seat: int) -> None:
+        """The seat's grace runs out: it stays in the match, but the connected players may now claim the win
+        (``claim``); everyone is told (``room.claimable``)."""
         await asyncio.sleep(self.hub.settings.grace_seconds)
         async with self.lock:
             self.grace.pop(seat, None)
-            self.deadlines.pop(seat, None)
-            others = [o for o in self.human_seats() if o != seat and o in self.conns]
-            if self.status != "live" or seat in self.conns or not others:
+            if self.status != "live" or seat in self.conns:
+                self.deadlines.pop(seat, None)
                 return
-            forfeit = {"seat": seat, "reason": f"seat {seat} did not come back within "
-                                               f"{self.hub.settings.grace_seconds:g} s",
-                       "winners": [p for p in range(self.session.num_players) if p != seat], "step": self.session.step}
-            self.meta["forfeit"] = forfeit
-            await self._finish()
-            self.broadcast({"type": "forfeit", **forfeit})
+            self.expired.add(seat)  # its deadline stays in grace_until: the time it ran out
             self.broadcast_state()
+            if self.hub.replicas is not None:
+                self.hub.replicas.share_info(self)
 
     # --- messages in -----------------------------------------------------------------------------------
     async def handle(self, conn: Conn, text: str | None) -> None:
@@ -456,9 +472,13 @@ class Room:
                 await self.advise(conn, msg)
             elif kind == "hint":
                 await self.hint(conn, msg)
+            elif kind == "resign":
+                await self.resign(conn, msg)
+            elif kind == "claim":
+                await self.claim(conn, msg)
             else:
-                raise ClientError("unknown_type", f"unknown message type {kind!r} "
-                                                  "(known: submit, chat, sync, ping, rematch, advise, hint)")
+                raise ClientError("unknown_type", f"unknown message type {kind!r} (known: submit, chat, sync, ping, "
+                                                  "rematch, advise, hint, resign, claim)")
         except ClientError as exc:
             conn.send({**exc.to_json(), "id": message_ref(text)})
         except StoreUnavailable as exc:  # a chat line or a rematch the database could not store
@@ -548,25 +568,84 @@ class Room:
                 if visible:
                     bot.agent.observe(q, visible)
 
-    async def _finish(self) -> None:
-        record = self.session.record.to_json()
-        if self.meta.get("forfeit"):
-            record["meta"] = {**record.get("meta", {}), "forfeit": self.meta["forfeit"]}
-        while True:  # an ending is never lost to a database that refuses writes for a while: it waits for it
-            try:
-                await self.hub.store.set_status(self.code, self.no, "finished", record=record, meta=self.meta)
-                break
-            except Exception:
-                if self.hub.store.health.writable:  # not the database refusing writes: a bug, raised
-                    raise
-                await self.hub.store.health.wait_writable()
+    async def end_match(self, kind: str, seats: list[int], reason: str, conn: Conn | None = None,
+                        ref: Any = None) -> None:
+        """End the live match outside the rules (``Session.end``: ``seats`` lose, every other seat wins), under
+        the lock: check (the session refuses, changing nothing), store the finished record with its ending and
+        the room's meta, then tell everyone (``ended``, and ``forfeit`` for a forfeit) and their new state."""
+        meta_before = dict(self.meta)
+        ending = self.session.end(kind, seats, reason)
         self.status = "finished"
+        self.meta["ending"] = ending
+        if kind == "forfeit":  # the room info's older field, for clients that read it
+            self.meta["forfeit"] = {"seat": ending["seats"][0], "seats": ending["seats"], "reason": reason,
+                                    "winners": ending["winners"], "step": ending["step"]}
+        try:
+            await _to_the_end(self.hub.store.set_status(self.code, self.no, "finished",
+                                                        record=self.session.record.to_json(), meta=self.meta))
+        except Exception as exc:
+            writable = self.hub.store.health.writable
+            if writable:  # not explained by a database that refuses writes (that is logged once, there)
+                log.exception("room %s: storing the end of match %d failed; reloading from the database",
+                              self.code, self.no)
+            self.meta = meta_before
+            await self._reload()
+            if conn is not None:
+                conn.send({"type": "error", "code": "internal", "message": "the end of the match could not be "
+                           "stored; nothing changed, try again", "id": ref} if writable else
+                          store_refusal(exc, ref))
+            return
+        self.snap_cache.clear()  # the same (match, seq), another snapshot: over
         self.hub.notify(self, -1)
         self._stop_clocks()
+        self.broadcast({"type": "ended", "ending": ending})
+        if kind == "forfeit":
+            self.broadcast({"type": "forfeit", **self.meta["forfeit"]})
+        self.broadcast_state()
+
+    async def resign(self, conn: Conn, msg: Mapping) -> None:
+        """A seated player gives up the live match: it loses, every other seat wins."""
+        if conn.seat is None:
+            raise ClientError("spectator", "a spectator has no match to resign")
+        async with self.lock:
+            self._check_live()
+            await self.end_match("resign", [conn.seat], f"{seat_names(self.seats)[conn.seat]} resigned",
+                                 conn=conn, ref=msg.get("id"))
+
+    async def claim(self, conn: Conn, msg: Mapping) -> None:
+        """A connected seated player claims the win: every absent human opponent's grace has run out. Those
+        seats forfeit; every other seat (the claimant, bots, players still here) wins."""
+        if conn.seat is None:
+            raise ClientError("spectator", "a spectator cannot claim a win")
+        async with self.lock:
+            self._check_live()
+            if self.hub.settings.grace_seconds <= 0:
+                raise ClientError("no_claims", "this server gives no grace to absent players (--grace 0), so there "
+                                               "is no win to claim")
+            absent = [s for s in self.human_seats() if s != conn.seat and s not in self.conns]
+            if not absent:
+                raise ClientError("nobody_absent", "every opponent is here: there is no win to claim")
+            waiting = [s for s in absent if s not in self.expired]
+            if waiting:
+                raise ClientError("grace_running", "an absent player may still come back: claim when their grace has "
+                                                   "run out", grace_until={str(s): self.deadlines.get(s) for s in waiting})
+            names = seat_names(self.seats)
+            gone = " and ".join(names[s] for s in absent)
+            await self.end_match("forfeit", absent, f"{gone} did not come back within "
+                                                    f"{self.hub.settings.grace_seconds:g} s; {names[conn.seat]} "
+                                                    "claimed the win", conn=conn, ref=msg.get("id"))
+
+    def _check_live(self) -> None:
+        if self.status == "open":
+            raise ClientError("not_started", "the match starts when every seat is taken")
+        if self.status == "finished" or self.session.is_over():
+            raise ClientError("game_over", "the match is over")
 
     def _stop_clocks(self) -> None:
         for s in list(self.grace):
             self._cancel_grace(s)
+        self.deadlines.clear()
+        self.expired.clear()
         self._arm_turn()  # not live any more: only cancels
 
     async def chat(self, conn: Conn, msg: Mapping) -> None:
@@ -608,15 +687,22 @@ class Room:
                 return
             await self.hub.start_rematch(self)
 
-    async def expire(self, reason: str) -> bool:
-        """End an abandoned match (docs/server.md, "Limits"): finished, with ``meta.expired``, never rated; the
-        hub then unloads the room. False when it is in use again (a socket came, a move was made)."""
+    async def abandon(self, reason: str) -> bool:
+        """End an abandoned match (docs/server.md, "Limits"): finished as it stands, with ``meta.abandoned`` (no
+        winner: never rated); the hub then unloads the room. False when it is in use again (a socket came)."""
         async with self.lock:
             if self.status == "finished" or self.conns or self.spectators:
                 return False
-            self.meta["expired"] = {"reason": reason, "at": time.time()}
+            self.meta["abandoned"] = {"reason": reason, "at": time.time()}
+            try:
+                await self.hub.store.set_status(self.code, self.no, "finished", record=self.session.record.to_json(),
+                                                meta=self.meta)
+            except Exception:
+                del self.meta["abandoned"]
+                raise
+            self.status = "finished"
+            self.hub.notify(self, -1)
             self._stop_clocks()
-            await self._finish()
             return True
 
     # --- advice (the tactical astrogation assistant) and hints -------------------------------------------

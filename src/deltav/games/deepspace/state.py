@@ -160,6 +160,9 @@ class DeepSpaceState(State):
     def secret_tokens(self, player: int | None) -> set[str]:
         return _view.secret_tokens(self, player)
 
+    def full_view(self) -> dict:
+        return _view.full_view(self)
+
     # --- JSON --------------------------------------------------------------------------------------
     def to_json(self) -> dict:
         return {

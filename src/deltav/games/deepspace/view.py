@@ -78,6 +78,21 @@ def secret_tokens(state, player: int | None) -> set[str]:
     return out
 
 
+def full_view(state) -> dict:
+    """What an observer who knows everything sees (a finished match's replay): ``view(None)`` with every ship's
+    owner record (design, name, stat levels, partial damage) and each player's record holding its secrets under
+    ``private`` (what ``mine`` shows that player: plots, deployment, declarations, allocation, designs, draft)."""
+    out = view(state, None)
+    ships = out["ships"]
+    for p in range(state.num_players):
+        own = _ships_view(state, p)
+        for i, s in enumerate(state.ships):
+            if s.owner == p:
+                ships[i] = own[i]
+    out["players"] = [Frozen({**rec, "private": _private_view(state, p)}) for p, rec in enumerate(out["players"])]
+    return out
+
+
 def view(state, player: int | None) -> dict:
     """What ``player`` (None: a spectator) may know of the position, as a JSON-ready value: the top-level dict,
     the ``players`` and ``ships`` lists, ``mine`` and the dicts and lists it holds directly are new in every view;

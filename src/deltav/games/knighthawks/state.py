@@ -262,3 +262,6 @@ class KHState(State):
 
     def secret_tokens(self, player: int | None) -> set[str]:
         return kh_view.secret_tokens(self, player)
+
+    def full_view(self) -> dict:
+        return kh_view.full_view(self)

@@ -221,6 +221,23 @@ def _attack_json(a: list) -> list:
     return out
 
 
+def full_view(state) -> dict:
+    """What an observer who knows everything sees (a finished match's replay): ``view(None)`` with every ship's
+    owner record (true damage and systems, with the shadow the other side saw), every mine and seeker, the plot
+    being made, the declared attacks, the mines laid and every seat's repair allocations."""
+    out = view(state, None)
+    out["ships"] = [ship_record(sh, True) for sh in state.ships]
+    out["mines"] = list(state.mines)
+    out["hidden_mines"] = 0
+    cur = state.cur
+    if cur is not None:
+        out["plotting"] = [cur[0], cur[1], cur[2], list(cur[3])]
+    out["laid"] = state.laid[:]
+    out["declared"] = [_attack_json(a) for a in state.declared]
+    out["allocations"] = [list(a) for a in state.allocs]
+    return out
+
+
 def secret_tokens(state, player: int | None) -> set[str]:
     return {mm[0] for mm in state.mines
             if mm[4] < 0 and mm[0] not in state.activated and (player is None or mm[1] != player)}

@@ -23,7 +23,7 @@ from deltav.games.mining.phases import BIT
 from deltav.games.mining.rulings import RULING_OPTIONS
 from deltav.games.mining.state import MiningState, build, new_state
 from deltav.games.mining.state_schema import read_state
-from deltav.games.mining.view import board_json, config_for, determinize, make_view
+from deltav.games.mining.view import board_json, config_for, determinize, full_view, make_view
 
 
 @register_game
@@ -129,5 +129,6 @@ def _secret_tokens(self: MiningState, player: int | None) -> set[str]:
 MiningState.game = MiningGame
 MiningState.view = _view  # type: ignore[method-assign]
 MiningState.secret_tokens = _secret_tokens  # type: ignore[method-assign]
+MiningState.full_view = full_view  # type: ignore[method-assign]
 
 __all__ = ["MiningGame", "MiningState", "RULING_OPTIONS"]

@@ -297,6 +297,17 @@ def make_view(st: MiningState, p: int | None) -> dict:
     }
 
 
+def full_view(st: MiningState) -> dict:
+    """What an observer who knows everything sees (a finished match's replay): the spectator's view with the
+    face of every tile on the field, face-down ones included (the looks stay as they were: who saw what)."""
+    out = make_view(st, None)
+    faces, sq = _records(st.cfg).faces, st.sq
+    tiles = out["tiles"]
+    for s in _mask_squares(st.tiles):
+        tiles[s] = faces[sq[s]]
+    return out
+
+
 _CONFIGS: dict[Any, Config] = {}
 #: the components JSON of every config built in this process, by content digest (views name them so)
 _COMPONENTS: dict[str, dict] = {}

@@ -178,6 +178,9 @@ class TacticalState(State):
     def secret_tokens(self, player: int | None) -> set[str]:
         return views.secret_tokens(self, player)
 
+    def full_view(self) -> dict:
+        return views.full_view(self)
+
     # --- copies and JSON --------------------------------------------------------------------------------
     def clone(self) -> TacticalState:
         s = TacticalState.__new__(TacticalState)

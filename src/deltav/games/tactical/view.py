@@ -340,6 +340,27 @@ def state_view(st, player: int | None) -> dict:
     return out
 
 
+def full_view(st) -> dict:
+    """What an observer who knows everything sees (a finished match's replay): ``view(None)`` with the fog
+    lifted: every ship with its hidden identity, every ordnance item and its launcher, the hazards, the next
+    ordnance number, the active player's queued orders, launches, combat group and transfers, every player's
+    spending and secret fleet purchases."""
+    out = state_view(st, None)
+    out["players"] = [player_view(st, q, q) for q in range(2)]
+    out["ships"] = [ship_view(sh, True) for sh in st.ships]
+    out["unseen_enemy_ships"] = 0
+    out["ordnance"] = [ordnance_view(st, o, None, False) for o in st.ordnance]
+    out["next_ordnance"] = st.next_ord
+    out["hazards"] = [[s, f"{h[0]},{h[1]}"] for s, h in st.hazards]
+    out["orders"] = _orders_view(st.orders)
+    out["launched"] = st.launched
+    out["combat"] = st.combat.to_json() if st.combat is not None else None
+    out["transfers"] = st.transfers
+    if st.phase == FLEET:
+        out["purchases"] = [[list(x) for x in st.purchases[q]] for q in range(2)]
+    return out
+
+
 def secret_tokens(st, player: int | None) -> set[str]:
     """The strings ``player``'s view must never contain: undetected enemy ship and ordnance ids, the fugitives'
     identity while it is unrevealed, the opponent's secret purchases."""
