@@ -102,8 +102,8 @@ def post_from(srv, source: str, path: str, body: dict) -> dict:
 
 def finish_by_forfeit(srv, creator: str, joiner: str, player: str, names: tuple[str, str], clock: dict | None = None):
     """A tactical duel between two named seats: seat 0 taken from ``creator``, seat 1 from ``joiner``; both seats
-    connect (seat 0's socket from ``creator``, seat 1's from ``player``); then seat 1 leaves and, after the grace,
-    forfeits (or the turn timer ends it first). Returns the finished room."""
+    connect (seat 0's socket from ``creator``, seat 1's from ``player``); then seat 1 leaves and, once its grace
+    has run out, seat 0 claims the win (or the turn timer ends the match first). Returns the finished room."""
     import asyncio
     import json
 
@@ -120,10 +120,14 @@ def finish_by_forfeit(srv, creator: str, joiner: str, player: str, names: tuple[
         async with websockets.connect(f"{url}?token={made['token']}", local_addr=(creator, 0)) as a:
             async with websockets.connect(f"{url}?token={joined['token']}", local_addr=(player, 0)) as b:
                 await b.recv()
+            claimed = False
             while True:  # seat 1 has left: its grace runs out (or the timer did already)
                 msg = json.loads(await asyncio.wait_for(a.recv(), 60))
                 if msg["type"] == "state" and msg["room"]["status"] == "finished":
                     return msg["room"]
+                if msg["type"] == "state" and msg["room"]["claimable"] == [1] and not claimed:
+                    await a.send(json.dumps({"type": "claim"}))
+                    claimed = True
 
     return asyncio.run(main())
 
