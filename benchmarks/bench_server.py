@@ -103,8 +103,9 @@ async def client(url: str, token: str, seat: int, seed: int, stats: Stats, drop_
     dropped = False
     while True:
         try:
-            async with websockets.connect(f"{url}?token={token}", max_size=2**24, open_timeout=60,
-                                          compression=None) as ws:
+            async with websockets.connect(url, max_size=2**24, open_timeout=60, compression=None) as ws:
+                if token is not None:  # the seat's token goes in the first message (None: an older server's url has it)
+                    await ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
                 while True:
                     wait = 120.0 if deadline is None else max(0.1, min(120.0, deadline - time.time() + 1.0))
                     try:
@@ -321,11 +322,13 @@ async def run(args) -> dict:
             rooms.append((body["code"], seed, [body["token"], joined["token"]], home))
         create_s = time.perf_counter() - t_create
         jobs = []
+        hello = server_takes_hello(args.server_src)
         for code, _seed, tokens, home in rooms:
             url = f"{home.ws}/ws/{code}"
             for seat in (0, 1):
                 drop_at = rng.randint(5, 40) if rng.random() < args.drop else None
-                jobs.append((url, tokens[seat], seat, args.client_seed, drop_at))
+                jobs.append((url, tokens[seat], seat, args.client_seed, drop_at) if hello else
+                            (f"{url}?token={tokens[seat]}", None, seat, args.client_seed, drop_at))
         # the clients run in their own processes (--client-procs), so they do not share the server's interpreter
         loop = asyncio.get_running_loop()
         procs = max(1, args.client_procs)
@@ -451,6 +454,13 @@ async def run(args) -> dict:
             s.stop()
         for b in backing:
             b.stop()
+
+
+def server_takes_hello(src: str | None) -> bool:
+    """Whether that tree's server (None: this one) takes a seat's token in a first ``hello`` message (older ones
+    took it in the socket's address)."""
+    app = Path(src or ROOT / "src") / "deltav" / "server" / "app.py"
+    return '"hello"' in app.read_text()
 
 
 def server_knows(src: str | None, flag: str) -> bool:

@@ -13,11 +13,10 @@ import sqlite3
 import time
 
 import pytest
-import websockets
 
 from deltav.server.limits import Limits
 from deltav.server.rooms import Settings
-from tests.server.helpers import ThreadServer, http
+from tests.server.helpers import ThreadServer, hello_connect, http
 
 
 def settings() -> Settings:
@@ -57,7 +56,7 @@ def test_an_open_room_nobody_joins_and_a_live_room_nobody_plays_expire(server):
     assert waiting["room"]["status"] == "open" and abandoned["room"]["status"] == "live"
 
     async def watch_a_while():  # a socket keeps its room alive while it is there
-        async with websockets.connect(f"{server.ws}/ws/{watched['code']}") as ws:
+        async with hello_connect(f"{server.ws}/ws/{watched['code']}") as ws:
             await ws.recv()
             for _ in range(30):
                 await asyncio.sleep(0.1)
@@ -96,7 +95,7 @@ def test_chat_is_rate_limited_per_seat_and_each_match_keeps_its_newest_lines(ser
 
     async def talk():
         said, refused = [], []
-        async with websockets.connect(f"{server.ws}/ws/{made['code']}?token={made['token']}") as ws:
+        async with hello_connect(f"{server.ws}/ws/{made['code']}?token={made['token']}") as ws:
             for i in range(7):
                 await ws.send(json.dumps({"type": "chat", "text": f"line {i}", "id": i}))
             while len(said) + len(refused) < 7:
@@ -106,7 +105,7 @@ def test_chat_is_rate_limited_per_seat_and_each_match_keeps_its_newest_lines(ser
                 elif msg["type"] == "error":
                     refused.append(msg)
         # a new socket of the same seat does not refill its allowance
-        async with websockets.connect(f"{server.ws}/ws/{made['code']}?token={made['token']}") as ws:
+        async with hello_connect(f"{server.ws}/ws/{made['code']}?token={made['token']}") as ws:
             await ws.send(json.dumps({"type": "chat", "text": "again", "id": 9}))
             while True:
                 msg = json.loads(await asyncio.wait_for(ws.recv(), 30))

@@ -11,13 +11,12 @@ from contextlib import ExitStack
 from http.client import HTTPConnection
 
 import pytest
-from websockets.sync.client import connect
 
 from deltav.core.protocol import check_summary
 from deltav.core.records import MatchRecord, replay
 from deltav.server.limits import Limits
 from deltav.server.rooms import Settings
-from tests.server.helpers import ThreadServer, choose, http
+from tests.server.helpers import ThreadServer, choose, hello_connect_sync, http, room_socket
 from tests.server.test_live import CLIENT_SEED, MATCHES
 
 TIMEOUT = 60.0
@@ -29,7 +28,8 @@ class Sock:
     def __init__(self, stack: ExitStack, srv: ThreadServer, code: str, token: str | None = None,
                  source: str = "127.0.0.1"):
         url = f"{srv.ws}/ws/{code}" + (f"?token={token}" if token else "")
-        self.ws = stack.enter_context(connect(url, max_size=2**24, open_timeout=TIMEOUT, source_address=(source, 0)))
+        self.ws = stack.enter_context(hello_connect_sync(url, max_size=2**24, open_timeout=TIMEOUT,
+                                                         source_address=(source, 0)))
         self.last: dict | None = None
 
     def send(self, msg: dict) -> None:
@@ -276,7 +276,7 @@ def test_an_ending_the_store_refuses_is_told_to_nobody_and_changes_nothing(tmp_p
         con = sqlite3.connect(db)
         con.execute("CREATE TRIGGER full BEFORE UPDATE ON matches BEGIN SELECT RAISE(ABORT, 'disk full'); END")
         con.commit()
-        with c.websocket_connect(f"/ws/{code}?token={made['token']}") as ws, c.websocket_connect(f"/ws/{code}") as spy:
+        with room_socket(c, f"/ws/{code}?token={made['token']}") as ws, room_socket(c, f"/ws/{code}") as spy:
             ws.send_json({"type": "resign", "id": 5})
             seen = []
             while (msg := ws.receive_json())["type"] != "error":

@@ -9,7 +9,7 @@ import pytest
 
 from deltav.client import Seat, create_room
 from deltav.server.rooms import Settings
-from tests.server.helpers import ThreadServer, http
+from tests.server.helpers import ThreadServer, hello_connect, http
 
 
 @pytest.fixture(scope="module")
@@ -107,7 +107,6 @@ def finish_by_forfeit(srv, creator: str, joiner: str, player: str, names: tuple[
     import asyncio
     import json
 
-    import websockets
 
     body = {"game": "tactical", "scenario": "duel", "seats": ["human", "human"], "name": names[0]}
     if clock:
@@ -117,8 +116,8 @@ def finish_by_forfeit(srv, creator: str, joiner: str, player: str, names: tuple[
     url = f"{srv.ws}/ws/{made['code']}"
 
     async def main():
-        async with websockets.connect(f"{url}?token={made['token']}", local_addr=(creator, 0)) as a:
-            async with websockets.connect(f"{url}?token={joined['token']}", local_addr=(player, 0)) as b:
+        async with hello_connect(f"{url}?token={made['token']}", local_addr=(creator, 0)) as a:
+            async with hello_connect(f"{url}?token={joined['token']}", local_addr=(player, 0)) as b:
                 await b.recv()
             claimed = False
             while True:  # seat 1 has left: its grace runs out (or the timer did already)

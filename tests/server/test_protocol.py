@@ -20,7 +20,7 @@ from deltav.core.records import MatchRecord, replay
 from deltav.server.app import create_app
 from deltav.server.rooms import MAX_CHAT, Settings
 from deltav.server.tokens import CODE_ALPHABET
-from tests.server.helpers import choose, record_difference
+from tests.server.helpers import choose, record_difference, room_socket
 
 FAST = dict(grace_seconds=0, bot_workers=0, chosen_seeds="any")  # seeds between people: replayable matches
 
@@ -125,12 +125,12 @@ def test_bad_bodies_unknown_rooms_and_full_rooms(tmp_path):
         full = c.post(f"/rooms/{code}/join", json={})
         assert full.status_code == 409 and full.json()["error"] == "room_full" and full.json()["watch"] == f"/ws/{code}"
         assert c.get(f"/rooms/{code}/record").status_code == 409
-        with c.websocket_connect("/ws/ZZZZZ") as ws:
+        with room_socket(c, "/ws/ZZZZZ") as ws:
             assert ws.receive_json()["code"] == "unknown_room"
             with pytest.raises(WebSocketDisconnect) as exc:
                 ws.receive_json()
             assert exc.value.code == 4004
-        with c.websocket_connect(f"/ws/{code}?token=forged") as ws:
+        with room_socket(c, f"/ws/{code}?token=forged") as ws:
             assert ws.receive_json()["code"] == "bad_token"
             with pytest.raises(WebSocketDisconnect) as exc:
                 ws.receive_json()
@@ -140,8 +140,8 @@ def test_bad_bodies_unknown_rooms_and_full_rooms(tmp_path):
 def test_every_bad_message_gets_an_error_and_changes_nothing(tmp_path):
     with client(tmp_path, max_message_bytes=2000) as c:
         code, tokens = toy_room(c)
-        with c.websocket_connect(f"/ws/{code}?token={tokens[0]}") as a, \
-                c.websocket_connect(f"/ws/{code}?token={tokens[1]}") as b, c.websocket_connect(f"/ws/{code}") as spec:
+        with room_socket(c, f"/ws/{code}?token={tokens[0]}") as a, \
+                room_socket(c, f"/ws/{code}?token={tokens[1]}") as b, room_socket(c, f"/ws/{code}") as spec:
             assert until(a, lambda m: m["type"] == "welcome")["seat"] == 0
             # the simultaneous bid: seat 0 decides, then tries every kind of bad message
             a.send_json({"type": "submit", "step": 0, "action": {"type": "bid", "amount": 2}, "id": "x1"})
@@ -188,15 +188,15 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(tmp_path):
 def test_buffered_choices_stay_secret_and_the_same_token_replaces_the_older_socket(tmp_path):
     with client(tmp_path) as c:
         code, tokens = toy_room(c)
-        with c.websocket_connect(f"/ws/{code}?token={tokens[0]}") as a, \
-                c.websocket_connect(f"/ws/{code}?token={tokens[1]}") as b:
+        with room_socket(c, f"/ws/{code}?token={tokens[0]}") as a, \
+                room_socket(c, f"/ws/{code}?token={tokens[1]}") as b:
             before = until(b, lambda m: m["type"] == "state" and m["room"]["seats"][0]["connected"])["snapshot"]
             a.send_json({"type": "submit", "step": 0, "action": {"type": "bid", "amount": 2}})
             after = until(b, lambda m: m["type"] == "state" and m["snapshot"]["deciding"][0]["submitted"])["snapshot"]
             # seat 1 learns that seat 0 has decided, and nothing else
             assert {k: v for k, v in after.items() if k != "deciding"} == {k: v for k, v in before.items()
                                                                            if k != "deciding"}
-            with c.websocket_connect(f"/ws/{code}?token={tokens[0]}") as a2:
+            with room_socket(c, f"/ws/{code}?token={tokens[0]}") as a2:
                 assert until(a, lambda m: m["type"] == "replaced")
                 with pytest.raises(WebSocketDisconnect) as exc:
                     until(a, lambda m: False)
@@ -210,7 +210,7 @@ def test_buffered_choices_stay_secret_and_the_same_token_replaces_the_older_sock
 def test_rate_limit_per_connection(tmp_path):
     with client(tmp_path, rate_per_second=1.0, rate_burst=3) as c:
         code, tokens = toy_room(c)
-        with c.websocket_connect(f"/ws/{code}?token={tokens[0]}") as a:
+        with room_socket(c, f"/ws/{code}?token={tokens[0]}") as a:
             for _ in range(6):
                 a.send_json({"type": "ping"})
             kinds = [until(a, lambda m: m["type"] in ("pong", "error"))["type"] for _ in range(6)]
@@ -220,7 +220,7 @@ def test_rate_limit_per_connection(tmp_path):
 def test_chat_is_trimmed_limited_and_never_acts(tmp_path):
     with client(tmp_path) as c:
         code, tokens = toy_room(c)
-        with c.websocket_connect(f"/ws/{code}?token={tokens[0]}") as a, c.websocket_connect(f"/ws/{code}") as spec:
+        with room_socket(c, f"/ws/{code}?token={tokens[0]}") as a, room_socket(c, f"/ws/{code}") as spec:
             a.send_json({"type": "chat", "text": "   good   luck \n "})
             got = until(spec, lambda m: m["type"] == "chat")
             assert got["text"] == "good luck" and got["seat"] == 0 and got["name"] == "ann"
@@ -256,7 +256,7 @@ def test_bot_seats_play_exactly_as_play_match(tmp_path):
 def test_a_human_against_a_bot_over_the_socket(tmp_path):
     with client(tmp_path) as c:
         code, tokens = toy_room(c, ("human", "bot:random"), seed=8)
-        with c.websocket_connect(f"/ws/{code}?token={tokens[0]}") as a:
+        with room_socket(c, f"/ws/{code}?token={tokens[0]}") as a:
             for _ in range(500):
                 msg = state(a)
                 snap = msg["snapshot"]
@@ -283,8 +283,8 @@ def test_a_human_against_a_bot_over_the_socket(tmp_path):
 def test_a_claimed_win_after_the_grace_period_and_a_rematch_with_seats_swapped(tmp_path):
     with client(tmp_path, grace_seconds=0.3) as c:
         code, tokens = toy_room(c, public=True)
-        with c.websocket_connect(f"/ws/{code}?token={tokens[0]}") as a:
-            with c.websocket_connect(f"/ws/{code}?token={tokens[1]}") as b:
+        with room_socket(c, f"/ws/{code}?token={tokens[0]}") as a:
+            with room_socket(c, f"/ws/{code}?token={tokens[1]}") as b:
                 state(b)
             # seat 1 dropped: its clock runs, announced to seat 0; when it has run out seat 0 may claim the win
             info = until(a, lambda m: m["type"] == "state" and m["room"]["seats"][1]["grace_until"])
@@ -301,7 +301,7 @@ def test_a_claimed_win_after_the_grace_period_and_a_rematch_with_seats_swapped(t
             # a rematch: both ask; seats swap
             a.send_json({"type": "rematch"})
             assert until(a, lambda m: m["type"] == "rematch_vote")["seats"] == [0]
-            with c.websocket_connect(f"/ws/{code}?token={tokens[1]}") as b:
+            with room_socket(c, f"/ws/{code}?token={tokens[1]}") as b:
                 b.send_json({"type": "rematch"})
                 assert until(b, lambda m: m["type"] == "rematch")["match"] == 2
                 assert until(b, lambda m: m["type"] == "welcome")["seat"] == 0
@@ -338,16 +338,16 @@ def test_restart_replays_unfinished_rooms_and_bots_keep_their_memory(tmp_path):
 
     with client(tmp_path, "a.db") as c:
         code, token = room(c)
-        with c.websocket_connect(f"/ws/{code}?token={token}") as ws:
+        with room_socket(c, f"/ws/{code}?token={token}") as ws:
             play_until(ws, 0, None)
         uninterrupted = c.get(f"/rooms/{code}/record").json()
     with client(tmp_path, "b.db") as c:
         code, token = room(c)
-        with c.websocket_connect(f"/ws/{code}?token={token}") as ws:
+        with room_socket(c, f"/ws/{code}?token={token}") as ws:
             assert play_until(ws, 0, 40)["snapshot"]["step"] >= 40
     with client(tmp_path, "b.db") as c:  # a new server process on the same database
         assert c.get("/healthz").json()["rooms"] == 1
-        with c.websocket_connect(f"/ws/{code}?token={token}") as ws:
+        with room_socket(c, f"/ws/{code}?token={token}") as ws:
             play_until(ws, 0, None)
         record = c.get(f"/rooms/{code}/record").json()
     assert record_difference(record, uninterrupted) is None

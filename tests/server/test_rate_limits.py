@@ -18,7 +18,7 @@ import websockets
 from deltav.server.guard import route_class
 from deltav.server.limits import RATES, Limits
 from deltav.server.rooms import Settings
-from tests.server.helpers import ThreadServer
+from tests.server.helpers import ThreadServer, hello_connect
 
 SLOW = {kind: (1 / 60, 3) for kind in RATES}
 
@@ -80,9 +80,9 @@ def test_the_fourth_websocket_from_one_address_is_refused_with_4029(server):
     async def main():
         url = f"{server.ws}/ws/{made['code']}"
         for _ in range(3):
-            async with websockets.connect(url, local_addr=("127.0.0.8", 0)) as ws:
+            async with hello_connect(url, local_addr=("127.0.0.8", 0)) as ws:
                 assert json.loads(await ws.recv())["type"] == "welcome"
-        async with websockets.connect(url, local_addr=("127.0.0.8", 0)) as ws:
+        async with hello_connect(url, local_addr=("127.0.0.8", 0)) as ws:
             got = json.loads(await ws.recv())
             assert got["code"] == "rate_limited" and "connections opened" in got["message"], got
             with pytest.raises(websockets.ConnectionClosed) as closed:

@@ -9,6 +9,7 @@ own or a bot, and it is then in the room's info for everyone to see.
 
 from __future__ import annotations
 
+from tests.server.helpers import room_socket
 from tests.server.test_protocol import client, state
 
 
@@ -36,7 +37,7 @@ def test_a_chosen_seed_against_bots_is_shown_to_everyone(tmp_path):
         mine = make(c, ["human", "bot:easy"], seed=12345).json()
         assert mine["room"]["seed"] == 12345
         assert c.get(f"/rooms/{mine['code']}").json()["seed"] == 12345
-        with c.websocket_connect(f"/ws/{mine['code']}") as spectator:
+        with room_socket(c, f"/ws/{mine['code']}") as spectator:
             assert state(spectator)["room"]["seed"] == 12345
         bots = make(c, ["bot:random", "bot:random"], seed=7).json()
         assert bots["room"]["seed"] == 7

@@ -23,7 +23,7 @@ import websockets
 
 from deltav.server.limits import Limits
 from deltav.server.rooms import Settings
-from tests.server.helpers import ThreadServer, http
+from tests.server.helpers import ThreadServer, hello_connect, hello_open, http
 
 TCP_CLOSE = 7  # tcpi_state of a socket whose connection is gone (reset, or closed both ways)
 
@@ -57,6 +57,7 @@ def non_reader(port: int, path: str) -> socket.socket:
     while b"\r\n\r\n" not in head:
         head += s.recv(1)
     assert head.startswith(b"HTTP/1.1 101"), head
+    s.sendall(frame(json.dumps({"type": "hello"})))  # a spectator
     s.setblocking(False)
     return s
 
@@ -86,7 +87,7 @@ def test_a_spectator_that_stops_reading_is_dropped_and_its_connection_really_clo
         s.close()
     # the room and the server go on: a new spectator is served
     async def watch():
-        async with websockets.connect(f"{server.ws}{path}", max_size=2**24) as ws:
+        async with hello_connect(f"{server.ws}{path}", max_size=2**24) as ws:
             kinds = [json.loads(await asyncio.wait_for(ws.recv(), 30))["type"] for _ in range(2)]
             return kinds
     assert asyncio.run(watch()) == ["welcome", "state"]
@@ -115,21 +116,21 @@ def test_spectators_per_room_and_sockets_per_address_are_capped_seats_are_not(se
         return msg
 
     async def main():
-        held = [await websockets.connect(url) for _ in range(3)]
+        held = [await hello_open(url) for _ in range(3)]
         for w in held:
             assert (await first(w))["type"] == "welcome"
-        async with websockets.connect(url) as extra:
+        async with hello_connect(url) as extra:
             got = await refused(extra)
             assert got["code"] == "too_many_sockets" and "3 spectators" in got["message"], got
-        seat = await websockets.connect(f"{url}?token={made['token']}")  # a seat always gets in
+        seat = await hello_open(f"{url}?token={made['token']}")  # a seat always gets in
         assert (await first(seat))["role"] == "player"
         held.append(seat)
-        held += [await websockets.connect(others[0]) for _ in range(3)]
-        held.append(await websockets.connect(others[1]))  # 8 from this address
-        async with websockets.connect(others[1]) as ninth:
+        held += [await hello_open(others[0]) for _ in range(3)]
+        held.append(await hello_open(others[1]))  # 8 from this address
+        async with hello_connect(others[1]) as ninth:
             got = await refused(ninth)
             assert got["code"] == "too_many_sockets" and "from one address" in got["message"], got
-        async with websockets.connect(others[1], local_addr=("127.0.0.2", 0)) as away:  # another address
+        async with hello_connect(others[1], local_addr=("127.0.0.2", 0)) as away:  # another address
             assert (await first(away))["type"] == "welcome"
         for w in held:
             await w.close()

@@ -17,7 +17,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from tests.server.helpers import ProcessServer, http
+from tests.server.helpers import ProcessServer, hello_connect, http
 
 FAULT_SECONDS = 4.0
 
@@ -48,9 +48,8 @@ def wait_for(pred, what: str, timeout: float = 60.0):
 
 async def submit_first_legal(ws_url: str, token: str) -> dict:
     """Connect a seat, submit its first legal action, return the answer to it (accepted or error)."""
-    import websockets
 
-    async with websockets.connect(f"{ws_url}?token={token}", max_size=2**24, open_timeout=30) as ws:
+    async with hello_connect(f"{ws_url}?token={token}", max_size=2**24, open_timeout=30) as ws:
         while True:
             msg = json.loads(await asyncio.wait_for(ws.recv(), 30))
             if msg["type"] == "state" and msg["snapshot"]["to_act"]:

@@ -14,6 +14,7 @@ from starlette.testclient import TestClient
 from deltav.server.app import create_app
 from deltav.server.rooms import Settings
 from deltav.server.store import MatchRow, SeatRow, Store
+from tests.server.helpers import room_socket
 
 
 def _match(code: str) -> MatchRow:
@@ -90,7 +91,7 @@ def test_a_room_whose_write_fails_says_so_changes_nothing_and_takes_the_action_a
         con = sqlite3.connect(db)
         con.execute("CREATE TRIGGER full BEFORE INSERT ON submissions BEGIN SELECT RAISE(ABORT, 'disk full'); END")
         con.commit()
-        with c.websocket_connect(f"/ws/{code}?token={token}") as ws:
+        with room_socket(c, f"/ws/{code}?token={token}") as ws:
             msg = ws.receive_json()
             while msg["type"] != "state":
                 msg = ws.receive_json()

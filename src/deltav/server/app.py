@@ -43,6 +43,7 @@ from deltav.server.tokens import normalize_code
 log = logging.getLogger("deltav.server")
 
 MAX_BODY_BYTES = 64 * 1024
+HELLO_SECONDS = 10.0  # a room's socket must say hello (and give its token) this soon
 ROOM_LISTS = ("open", "live", "finished")
 LIST_SECONDS = 2.0  # GET /rooms answers are reused this long (another process's changes show within it)
 
@@ -92,6 +93,33 @@ def _name(obj: dict) -> str | None:
         return None
     name = " ".join(name.split())[:40]
     return name or None
+
+
+async def hello(ws: WebSocket) -> str | None:
+    """The first message of a room's socket, ``{"type": "hello", "token": ...}`` (no token, or null: a spectator),
+    within HELLO_SECONDS: the seat's token travels there, never in the address (addresses end up in logs).
+    ClientError ``hello_expected`` otherwise."""
+    want = (f'the first message must be {{"type": "hello"}}, with "token" for a seat, within {HELLO_SECONDS:g} s '
+            "(docs/server.md)")
+    try:
+        msg = await asyncio.wait_for(ws.receive(), HELLO_SECONDS)
+    except TimeoutError:
+        raise ClientError("hello_expected", want) from None
+    if msg["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(msg.get("code", 1000))
+    text = msg.get("text")
+    if not isinstance(text, str) or len(text) > 4096:
+        raise ClientError("hello_expected", want)
+    try:
+        obj = json.loads(text)
+    except (ValueError, RecursionError):  # 4 KiB of "[" nests deeper than the decoder goes
+        raise ClientError("hello_expected", want) from None
+    if not isinstance(obj, dict) or obj.get("type") != "hello":
+        raise ClientError("hello_expected", want)
+    token = obj.get("token")
+    if token is not None and (not isinstance(token, str) or len(token) > 200):
+        raise ClientError("bad_token", "field 'token' must be a seat token (a string) or null for a spectator")
+    return token or None
 
 
 def web_dir(explicit: str | Path | None = None) -> Path | None:
@@ -384,6 +412,12 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
 
     async def room_socket(ws: WebSocket) -> None:
         await ws.accept()
+        if "token" in ws.query_params:  # an old client: a token in an address ends up in logs
+            await ws.send_json({"type": "error", "code": "token_in_url", "message": "this server takes a seat's token "
+                                "in the first message ({\"type\": \"hello\", \"token\": ...}), never in the address "
+                                "(addresses end up in logs): update the client"})
+            await ws.close(4003, "token_in_url")
+            return
         code = normalize_code(ws.path_params["code"])
         room = await hub().get(code) if code is not None else None
         if room is None:
@@ -398,10 +432,18 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             await ws.send_json(exc.to_json())
             await ws.close(4000, exc.code)
             return
+        try:
+            token = await hello(ws)
+        except ClientError as exc:
+            await ws.send_json(exc.to_json())
+            await ws.close(4003, exc.code)
+            return
+        except WebSocketDisconnect:
+            return
         sock = candidates.CandidateSocket(ws, room, specs) if specs else ws
         try:
             try:
-                conn = await room.attach(sock, ws.query_params.get("token") or None, client_id(client_key(ws.scope)))
+                conn = await room.attach(sock, token, client_id(client_key(ws.scope)))
             except ClientError as exc:
                 if exc.code != "evicted":
                     raise
@@ -409,7 +451,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
                 if room is None:
                     raise ClientError("unknown_room", f"no room {code!r}", 404) from None
                 sock = candidates.CandidateSocket(ws, room, specs) if specs else ws
-                conn = await room.attach(sock, ws.query_params.get("token") or None, client_id(client_key(ws.scope)))
+                conn = await room.attach(sock, token, client_id(client_key(ws.scope)))
         except ClientError as exc:
             if exc.code == "redirect":  # several processes: this room's seats play on its owner
                 await ws.send_json({"type": "redirect", "url": exc.extra["url"], "message": exc.message})

@@ -6,11 +6,12 @@ and browser security").
   route (:func:`route_class`; the rates are ``limits.RATES``). Over the rate, an HTTP request gets 429
   ``rate_limited`` with ``Retry-After`` and the limit in words; a WebSocket is accepted, told the same in an
   ``error`` message and closed with 4029 (a browser cannot read an HTTP refusal of a WebSocket).
-- **Origin**: a request that changes state (POST, PUT, PATCH, DELETE) and every WebSocket must come from this
-  server's own pages (an ``Origin`` whose host and port are the ``Host`` the request was sent to), from an origin
-  the operator allowed (``--allow-origin``), or carry no ``Origin`` at all (programs: ``deltav agent``, curl; a
-  browser always sends one on these requests). Otherwise 403 ``bad_origin`` (a WebSocket: ``error`` then close
-  4003). ``/mcp`` is left to the MCP SDK's own Host and Origin checks.
+- **Origin**: a request that changes state (POST, PUT, PATCH, DELETE) must come from this server's own pages (an
+  ``Origin`` whose host and port are the ``Host`` the request was sent to), from an origin the operator allowed
+  (``--allow-origin``), or carry no ``Origin`` at all (programs: ``deltav agent``, curl; a browser always sends one
+  on these requests). Otherwise 403 ``bad_origin``. ``/mcp`` is left to the MCP SDK's own Host and Origin checks.
+  WebSockets are not checked: a seat's socket acts only with the token its hello carries (no cookie a page
+  elsewhere could ride on), and with several processes a page's socket goes to another process's address.
 - **JSON only**: a request that changes state must say ``Content-Type: application/json`` (415
   ``unsupported_media_type``): a page on another site can send a form or a ``text/plain`` body without asking,
   but not JSON (the browser asks first, and this server answers no such question).
@@ -29,7 +30,6 @@ import orjson
 from deltav.server.limits import RateLimiter, client_key
 
 CLOSE_TOO_MANY = 4029  # a socket refused for a limit (a rate, too many sockets from an address or in a room)
-CLOSE_REFUSED = 4003  # a socket refused for good (here: from another site's page)
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 #: The Content-Security-Policy of every answer: scripts, styles, images and fonts from this server only (inline
@@ -128,17 +128,13 @@ class Guard:
                 await answer(send, 429, {"error": "rate_limited", "message": message},
                              [(b"retry-after", str(retry).encode())])
             return
-        changes = kind == "websocket" or (scope.get("method") in STATE_CHANGING and route != "mcp")
+        changes = kind == "http" and scope.get("method") in STATE_CHANGING and route != "mcp"
         foreign = origin_ok(scope, self.allowed) if changes else None
         if foreign is not None:
-            message = (f"this server takes changes only from its own pages (or from programs, which send no "
-                       f"Origin), not from a page of {foreign}")
-            if kind == "websocket":
-                await refuse_socket(receive, send, "bad_origin", message, CLOSE_REFUSED)
-            else:
-                await answer(send, 403, {"error": "bad_origin", "message": message})
+            await answer(send, 403, {"error": "bad_origin", "message": "this server takes changes only from its own "
+                                     "pages (or from programs, which send no Origin), not from a page of " + foreign})
             return
-        if kind == "http" and changes:
+        if changes:
             ctype = (header(scope, b"content-type") or "").split(";")[0].strip().lower()
             if ctype != "application/json":
                 await answer(send, 415, {"error": "unsupported_media_type", "message": "send the request body as "
@@ -169,7 +165,7 @@ async def answer(send: Any, status: int, body: dict, headers: list | None = None
 
 
 async def refuse_socket(receive: Any, send: Any, code: str, message: str, close: int = CLOSE_TOO_MANY) -> None:
-    """Accept a WebSocket only to say why it is refused, then close it (4029: a limit; 4003: for good)."""
+    """Accept a WebSocket only to say why it is refused, then close it (4029: a limit)."""
     msg = await receive()
     if msg["type"] != "websocket.connect":
         return
