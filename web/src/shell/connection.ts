@@ -36,6 +36,8 @@ export interface RoomInfo {
    *  sends it takes `resign` and `claim`. */
   claimable?: number[];
   rematch_votes: number[];
+  /** Listed for anyone (else private: joined by code or invite link); absent from older servers. */
+  public?: boolean;
   /** The turn timer (docs/server.md): null or absent when the room has none; `deadline` a UTC time, null when
    *  no human is deciding; `seats` the seats it runs for. */
   clock?: TurnClock | null;
