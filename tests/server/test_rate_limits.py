@@ -90,3 +90,23 @@ def test_the_fourth_websocket_from_one_address_is_refused_with_4029(server):
             assert closed.value.rcvd.code == 4029
 
     asyncio.run(main())
+
+
+def test_an_address_guessing_room_codes_is_stopped(server):
+    """Private rooms are joined by code: an address that names codes of no room (404, or a socket closed 4004)
+    three times here is refused every request naming a room code, a real one included, while other routes and
+    other addresses go on."""
+    status, _, made = call(server, "POST", "/rooms", {"game": "tactical", "seats": ["human", "human"]}, "127.0.0.10")
+    assert status == 201
+
+    async def unknown_socket():
+        async with websockets.connect(f"{server.ws}/ws/ZZZZZ", local_addr=("127.0.0.9", 0)) as ws:
+            assert json.loads(await ws.recv())["code"] == "unknown_room"
+
+    for guess in ("/rooms/ZZZZZ", "/rooms/ZZZZY/record"):
+        assert call(server, "GET", guess, source="127.0.0.9")[0] == 404
+    asyncio.run(unknown_socket())
+    status, headers, got = call(server, "GET", f"/rooms/{made['code']}", source="127.0.0.9")
+    assert status == 429 and "unknown room codes" in got["message"] and int(headers["retry-after"]) >= 1, got
+    assert call(server, "GET", "/games", source="127.0.0.9")[0] == 200
+    assert call(server, "GET", f"/rooms/{made['code']}", source="127.0.0.11")[0] == 200

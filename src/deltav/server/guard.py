@@ -5,7 +5,10 @@ and browser security").
 - **Rates**: each request, and each WebSocket opened, takes a token from its address's bucket for its class of
   route (:func:`route_class`; the rates are ``limits.RATES``). Over the rate, an HTTP request gets 429
   ``rate_limited`` with ``Retry-After`` and the limit in words; a WebSocket is accepted, told the same in an
-  ``error`` message and closed with 4029 (a browser cannot read an HTTP refusal of a WebSocket).
+  ``error`` message and closed with 4029 (a browser cannot read an HTTP refusal of a WebSocket). A room code that
+  names no room (a 404 of ``/rooms/{code}...``, a socket closed 4004) also takes a token, of ``miss``: once an
+  address has missed too often, every request naming a room code is refused (guessing the codes of private rooms
+  is slow).
 - **Origin**: a request that changes state (POST, PUT, PATCH, DELETE) must come from this server's own pages (an
   ``Origin`` whose host and port are the ``Host`` the request was sent to), from an origin the operator allowed
   (``--allow-origin``), or carry no ``Origin`` at all (programs: ``deltav agent``, curl; a browser always sends one
@@ -48,7 +51,7 @@ SECURITY_HEADERS = [
 #: What each class of route is, for the words of a refusal.
 WHAT = {
     "create": "rooms created", "join": "seats taken", "list": "room lists", "replay": "replays and records",
-    "socket": "connections opened", "mcp": "MCP calls", "read": "requests",
+    "socket": "connections opened", "mcp": "MCP calls", "read": "requests", "miss": "unknown room codes",
 }
 
 
@@ -67,6 +70,12 @@ def route_class(method: str, path: str, websocket: bool = False) -> str:
         if len(parts) == 3 and parts[2] in ("replay", "record"):
             return "replay"
     return "read"
+
+
+def names_a_room(path: str, websocket: bool) -> bool:
+    """Whether a request names a room code (``/rooms/{code}...``, ``/ws/{code}``): what a code guesser sends."""
+    parts = path.strip("/").split("/")
+    return len(parts) >= 2 and parts[0] in (("ws",) if websocket else ("rooms",))
 
 
 def rate_words(rate: float, burst: int) -> str:
@@ -116,7 +125,11 @@ class Guard:
         if kind == "http":
             send = with_headers(send)
         route = route_class(scope.get("method", "GET"), scope["path"], kind == "websocket")
-        wait = self.rates.take(client_key(scope), route)
+        key = client_key(scope)
+        wait = self.rates.take(key, route)
+        guessing = names_a_room(scope["path"], kind == "websocket")
+        if not wait and guessing and self.rates.wait(key, "miss"):
+            route, wait = "miss", self.rates.wait(key, "miss")
         if wait:
             rate, burst = self.limits.rates[route]
             retry = RateLimiter.retry_after(wait)
@@ -141,7 +154,19 @@ class Guard:
                                          "JSON, with Content-Type: application/json"
                                          + (f" (not {ctype})" if ctype else "")})
                 return
+        if guessing:
+            send = self.counting_misses(send, key)
         await self.app(scope, receive, send)
+
+    def counting_misses(self, send: Any, key: str) -> Any:
+        """``send`` taking a ``miss`` token from ``key`` when the answer says no such room (404, close 4004)."""
+        async def counted(message: dict) -> None:
+            if (message["type"] == "http.response.start" and message.get("status") == 404) or (
+                    message["type"] == "websocket.close" and message.get("code") == 4004):
+                self.rates.take(key, "miss")
+            await send(message)
+
+        return counted
 
 
 def with_headers(send: Any) -> Any:

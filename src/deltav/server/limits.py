@@ -26,6 +26,7 @@ RATES: dict[str, tuple[float, int]] = {
     "socket": (2.0, 20),  # WebSocket connections opened
     "mcp": (10.0, 30),  # /mcp/ (each call may open a socket and make HTTP requests here)
     "read": (50.0, 200),  # everything else: pages, assets, GET /rooms/{code}, /games, /healthz, /metrics...
+    "miss": (10 / 60, 20),  # room codes that name no room (a 404, a socket closed 4004): guessing codes is slow
 }
 
 
@@ -133,6 +134,14 @@ class RateLimiter:
         else:
             self.buckets.move_to_end((key, kind))
         return b.take()
+
+    def wait(self, key: str, kind: str) -> float:
+        """The seconds until one more of ``kind`` is allowed (0: now), taking nothing."""
+        b = self.buckets.get((key, kind))
+        if b is None:
+            return 0.0
+        level = min(b.burst, b.level + (time.monotonic() - b.t) * b.rate)
+        return 0.0 if level >= 1.0 else (1.0 - level) / b.rate
 
     @staticmethod
     def retry_after(wait: float) -> int:
