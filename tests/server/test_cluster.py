@@ -273,7 +273,7 @@ def test_the_lease_loop_never_rebuilds_or_doubles_a_room_it_owns(backing):
 
     async def main():
         store = await Store.open(db)
-        hub = Hub(store, Settings(grace_seconds=0, bot_workers=0,
+        hub = Hub(store, Settings(grace_seconds=0, bot_workers=0, chosen_seeds="any",
                                   cluster=ClusterConfig(redis.url, "http://127.0.0.1:1", lease_seconds=30)),
                   load_all())
         await hub.restore()
