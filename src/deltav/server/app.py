@@ -4,8 +4,9 @@ Routes (docs/server.md has every JSON form): the browser client's pages (``/``, 
 ``/watch/{code}``, ``/replay/{code}``, ``/board``) and its assets, ``GET /healthz``, ``GET /games``,
 ``GET /games/{game}/board``, ``GET /rooms``, ``POST /rooms``, ``GET /rooms/{code}``, ``POST /rooms/{code}/join``,
 ``GET /rooms/{code}/record``, ``GET /rooms/{code}/replay``, ``GET /rooms/{code}/briefing``, and the WebSocket
-``/ws/{code}?token=...`` (no token: a spectator). On start the store is opened (and migrated) and every
-unfinished room is reloaded before ``/healthz`` answers 200.
+``/ws/{code}``, whose first message is a hello with the seat's token (none: a spectator). On start the store is
+opened (and migrated) and every unfinished room is reloaded before ``/healthz`` answers 200. Every route sits
+behind ``guard.Guard`` (rate limits, where changes may come from, security headers).
 
 This module owns HTTP and WebSocket plumbing only; rooms own the rules of play.
 """
