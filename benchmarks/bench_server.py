@@ -45,6 +45,7 @@ import random
 import resource
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -102,8 +103,9 @@ async def client(url: str, token: str, seat: int, seed: int, stats: Stats, drop_
     dropped = False
     while True:
         try:
-            async with websockets.connect(f"{url}?token={token}", max_size=2**24, open_timeout=60,
-                                          compression=None) as ws:
+            async with websockets.connect(url, max_size=2**24, open_timeout=60, compression=None) as ws:
+                if token is not None:  # the seat's token goes in the first message (None: an older server's url has it)
+                    await ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
                 while True:
                     wait = 120.0 if deadline is None else max(0.1, min(120.0, deadline - time.time() + 1.0))
                     try:
@@ -287,7 +289,11 @@ async def run(args) -> dict:
     db = f"sqlite+aiosqlite:///{tmp}/bench.db"
     backing: list = []
     servers: list[ProcessServer] = []
-    common = ("--grace", "0", "--bot-workers", "0")
+    common: tuple[str, ...] = ("--grace", "0", "--bot-workers", "0")
+    if server_knows(args.server_src, "--no-client-limits"):  # every client here shares one address
+        common += ("--no-client-limits",)
+    if server_knows(args.server_src, "--chosen-seeds"):  # the matches between the clients are replayed by seed
+        common += ("--chosen-seeds", "any")
     try:
         if args.processes > 1 or args.cluster:  # several processes: a scratch PostgreSQL and Redis, started here
             from tests.server import services
@@ -316,11 +322,13 @@ async def run(args) -> dict:
             rooms.append((body["code"], seed, [body["token"], joined["token"]], home))
         create_s = time.perf_counter() - t_create
         jobs = []
+        hello = server_takes_hello(args.server_src)
         for code, _seed, tokens, home in rooms:
             url = f"{home.ws}/ws/{code}"
             for seat in (0, 1):
                 drop_at = rng.randint(5, 40) if rng.random() < args.drop else None
-                jobs.append((url, tokens[seat], seat, args.client_seed, drop_at))
+                jobs.append((url, tokens[seat], seat, args.client_seed, drop_at) if hello else
+                            (f"{url}?token={tokens[seat]}", None, seat, args.client_seed, drop_at))
         # the clients run in their own processes (--client-procs), so they do not share the server's interpreter
         loop = asyncio.get_running_loop()
         procs = max(1, args.client_procs)
@@ -446,6 +454,21 @@ async def run(args) -> dict:
             s.stop()
         for b in backing:
             b.stop()
+
+
+def server_takes_hello(src: str | None) -> bool:
+    """Whether that tree's server (None: this one) takes a seat's token in a first ``hello`` message (older ones
+    took it in the socket's address)."""
+    app = Path(src or ROOT / "src") / "deltav" / "server" / "app.py"
+    return '"hello"' in app.read_text()
+
+
+def server_knows(src: str | None, flag: str) -> bool:
+    """Whether ``deltav serve`` of that tree (None: this one) takes ``flag``."""
+    env = {**os.environ, "PYTHONPATH": str(src or ROOT / "src")}
+    out = subprocess.run([sys.executable, "-m", "deltav.cli", "serve", "--help"], capture_output=True, text=True,
+                         env=env, cwd=str(ROOT))
+    return flag in out.stdout
 
 
 def main(argv=None) -> int:

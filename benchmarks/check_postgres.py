@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
 from starlette.testclient import TestClient  # noqa: E402
-from tests.server.helpers import record_difference  # noqa: E402
+from tests.server.helpers import record_difference, room_socket  # noqa: E402
 from tests.server.test_protocol import play_until  # noqa: E402
 
 from deltav.core.records import MatchRecord, replay  # noqa: E402
@@ -35,17 +35,17 @@ ROOM = {"game": "mining", "seats": ["human", "bot:easy"], "seed": 31}
 def main(url: str) -> int:
     with TestClient(create_app(url, SETTINGS)) as c:
         r = c.post("/rooms", json=ROOM).json()
-        with c.websocket_connect(f"/ws/{r['code']}?token={r['token']}") as ws:
+        with room_socket(c, f"/ws/{r['code']}?token={r['token']}") as ws:
             step = play_until(ws, 0, 40)["snapshot"]["step"]
     with TestClient(create_app(url, SETTINGS)) as c:
         restored = c.get("/healthz").json()["rooms"]
-        with c.websocket_connect(f"/ws/{r['code']}?token={r['token']}") as ws:
+        with room_socket(c, f"/ws/{r['code']}?token={r['token']}") as ws:
             play_until(ws, 0, None)
         record = c.get(f"/rooms/{r['code']}/record").json()
     replay(MatchRecord.from_json(record))
     with tempfile.TemporaryDirectory() as tmp, TestClient(create_app(f"sqlite+aiosqlite:///{tmp}/x.db", SETTINGS)) as c:
         s = c.post("/rooms", json=ROOM).json()
-        with c.websocket_connect(f"/ws/{s['code']}?token={s['token']}") as ws:
+        with room_socket(c, f"/ws/{s['code']}?token={s['token']}") as ws:
             play_until(ws, 0, None)
         reference = c.get(f"/rooms/{s['code']}/record").json()
     diff = record_difference(record, reference)

@@ -484,8 +484,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not 0 < args.bot_seconds <= 3600:
         raise UsageError("--bot-seconds must be more than 0 and at most 3600")
     workers = args.bot_workers if args.bot_workers >= 0 else max(1, (os.cpu_count() or 2) - 1)
-    serve(args.host, args.port, args.db or default_url(),
-          Settings(grace_seconds=args.grace, bot_workers=workers, bot_seconds=args.bot_seconds),
+    from deltav.server.limits import Limits
+
+    settings = Settings(grace_seconds=args.grace, bot_workers=workers, bot_seconds=args.bot_seconds,
+                        trusted_proxies=tuple(args.trusted_proxy or ()),
+                        allowed_origins=tuple(o.rstrip("/") for o in args.allow_origin or ()),
+                        limits=Limits.for_load_tests() if args.no_client_limits else Limits(),
+                        chosen_seeds=args.chosen_seeds)
+    serve(args.host, args.port, args.db or default_url(), settings,
           log_level=args.log_level, deflate=args.deflate, web_dir=args.web_dir, log_format=args.log_format,
           bus=args.bus, advertise=args.advertise, lease_seconds=args.lease_seconds)
     return 0
@@ -721,6 +727,15 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--advertise", help="with --bus: the base URL clients reach this process at (default http://HOST:PORT)")
     sv.add_argument("--lease-seconds", type=float, default=10.0,
                     help="with --bus: a dead process's rooms are taken over after at most this long")
+    sv.add_argument("--trusted-proxy", action="append", metavar="IP",
+                    help="a reverse proxy whose X-Forwarded-For names the client (repeatable; default: none)")
+    sv.add_argument("--no-client-limits", action="store_true",
+                    help="no rate or socket limit per address (load tests from one machine; never for strangers)")
+    sv.add_argument("--chosen-seeds", choices=("solo", "any"), default="solo",
+                    help="solo: a room's creator chooses a seed only when every other seat is a bot (default); any: in "
+                         "every room, shown to all (tests, tournaments among people who agree)")
+    sv.add_argument("--allow-origin", action="append", metavar="URL",
+                    help="another origin (https://host[:port]) whose pages may create and join rooms here (repeatable)")
     sv.set_defaults(func=cmd_serve)
     return p
 

@@ -41,7 +41,8 @@ async def play(base: str) -> tuple[str, list[dict], str, str, dict]:
         games = data(await c.call_tool("list_games", {}))["games"]
         assert {g["id"] for g in games} == {"tactical", "mining", "deepspace", "knighthawks"}
         room = data(await c.call_tool("create_room", {"game": "knighthawks", "seats": ["human", "bot:easy"],
-                                                      "scenario": "skirmish", "name": "llm", "seed": 21}))
+                                                      "scenario": "skirmish", "name": "llm", "seed": 21,
+                                                      "public": True}))
         code = room["code"]
         rooms = data(await c.call_tool("list_rooms", {"status": "live"}))["rooms"]
         assert code in {r["code"] for r in rooms}

@@ -44,7 +44,7 @@ EXAMPLE_BOT = textwrap.dedent('''\
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("agent") / "agent.db"
-    srv = ProcessServer(f"sqlite+aiosqlite:///{db}", "--bot-workers", "0", "--grace", "0")
+    srv = ProcessServer(f"sqlite+aiosqlite:///{db}", "--bot-workers", "0", "--grace", "0", "--chosen-seeds", "any")
     yield srv
     srv.stop()
 

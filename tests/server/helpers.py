@@ -13,6 +13,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,6 +55,59 @@ def http(base: str, method: str, path: str, body: dict | None = None) -> tuple[i
         return e.code, json.loads(e.read())
 
 
+def split_token(path: str) -> tuple[str, str | None]:
+    """``/ws/CODE?token=T&candidates=...`` as tests write a seat's socket: the address without the token, and the
+    token (which a client sends in its first message, never in the address)."""
+    url = urllib.parse.urlsplit(path)
+    query = urllib.parse.parse_qs(url.query, keep_blank_values=True)
+    token = query.pop("token", [None])[0]
+    rest = urllib.parse.urlencode({k: v[0] for k, v in query.items()})
+    return urllib.parse.urlunsplit((url.scheme, url.netloc, url.path, rest, "")), token
+
+
+@contextlib.contextmanager
+def room_socket(c, path: str):
+    """A room's socket on Starlette's test client ``c``, opened as every client does: the address without the
+    token, then ``{"type": "hello", "token": ...}`` (``?token=`` in ``path`` names the seat; none: a spectator)."""
+    address, token = split_token(path)
+    with c.websocket_connect(address) as ws:
+        ws.send_json({"type": "hello", "token": token})
+        yield ws
+
+
+@contextlib.asynccontextmanager
+async def hello_connect(url: str, **kwargs):
+    """``websockets.connect`` to a room's socket, then its hello (the token of ``?token=`` in ``url``)."""
+    ws = await hello_open(url, **kwargs)
+    try:
+        yield ws
+    finally:
+        await ws.close()
+
+
+async def hello_open(url: str, **kwargs):
+    """:func:`hello_connect` without the context: the open socket, hello sent (a socket the server refuses at
+    once, before any hello, keeps its refusal to read)."""
+    import websockets
+
+    address, token = split_token(url)
+    ws = await websockets.connect(address, **kwargs)
+    with contextlib.suppress(websockets.ConnectionClosed):
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+    return ws
+
+
+def hello_connect_sync(url: str, **kwargs):
+    """``websockets.sync.client.connect`` to a room's socket, hello sent (the token of ``?token=`` in ``url``)."""
+    from websockets.sync.client import connect
+
+    address, token = split_token(url)
+    ws = connect(address, **kwargs)
+    with contextlib.suppress(Exception):  # a socket refused at once keeps its refusal to read
+        ws.send(json.dumps({"type": "hello", "token": token}))
+    return ws
+
+
 @dataclass
 class Seen:
     """Every message one viewer received, with the match step it was sent at (for the secret check)."""
@@ -69,10 +123,10 @@ async def play_seat(ws_url: str, token: str | None, seat: int | None, client_see
     reached ``stop_at_step`` ("stopped"; the socket is dropped), or the server went away ("lost")."""
     import websockets
 
-    url = ws_url + (f"?token={token}" if token else "")
     submitted: set[int] = set()
     try:
-        async with websockets.connect(url, max_size=2**24, open_timeout=10) as ws:
+        async with websockets.connect(ws_url, max_size=2**24, open_timeout=10) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
             while True:
                 raw = await asyncio.wait_for(ws.recv(), timeout)
                 msg = json.loads(raw)

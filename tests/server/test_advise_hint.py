@@ -7,8 +7,9 @@ from starlette.testclient import TestClient
 
 from deltav.server.app import create_app
 from deltav.server.rooms import Settings
+from tests.server.helpers import room_socket
 
-FAST = dict(grace_seconds=0, bot_workers=0)
+FAST = dict(grace_seconds=0, bot_workers=0, chosen_seeds="any")
 
 
 def client(tmp_path) -> TestClient:
@@ -33,7 +34,7 @@ def room(c, seats, seed=5, game="tactical", options=None):
 def test_advice_and_a_hint_against_a_bot(tmp_path):
     with client(tmp_path) as c:
         code, token = room(c, ["human", "bot:random"])
-        with c.websocket_connect(f"/ws/{code}?token={token}") as ws:
+        with room_socket(c, f"/ws/{code}?token={token}") as ws:
             snap = until(ws, lambda m: m["type"] == "state")["snapshot"]
             ws.send_json({"type": "advise", "id": 7,
                           "request": {"ship": "p0s0", "goal": {"kind": "body", "body": "Venus"}}})
@@ -54,7 +55,7 @@ def test_advice_and_a_hint_against_a_bot(tmp_path):
             assert until(ws, lambda m: m.get("id") == 9)["rule"] == "tactical.advise.not_yours"
             ws.send_json({"type": "ping", "id": 10})
             assert until(ws, lambda m: m.get("id") == 10)["type"] == "pong"
-        with c.websocket_connect(f"/ws/{code}") as spectator:
+        with room_socket(c, f"/ws/{code}") as spectator:
             until(spectator, lambda m: m["type"] == "state")
             spectator.send_json({"type": "advise", "id": 1, "request": {}})
             assert until(spectator, lambda m: m.get("type") == "error")["code"] == "spectator"
@@ -65,11 +66,11 @@ def test_advice_and_a_hint_against_a_bot(tmp_path):
 def test_no_hints_between_people_and_no_advice_in_games_without_it(tmp_path):
     with client(tmp_path) as c:
         code, token = room(c, ["human", "human"])
-        with c.websocket_connect(f"/ws/{code}?token={token}") as ws:
+        with room_socket(c, f"/ws/{code}?token={token}") as ws:
             ws.send_json({"type": "hint", "id": 1})
             assert until(ws, lambda m: m.get("type") == "error")["code"] == "no_hints"
         code, token = room(c, ["human", "bot:random"], game="toy", options={})
-        with c.websocket_connect(f"/ws/{code}?token={token}") as ws:
+        with room_socket(c, f"/ws/{code}?token={token}") as ws:
             ws.send_json({"type": "advise", "id": 1, "request": {}})
             err = until(ws, lambda m: m.get("type") == "error")
             assert err["code"] == "illegal_action" and err["rule"] == "protocol.advise"
@@ -85,7 +86,7 @@ def test_a_hint_that_fails_inside_the_server_still_gets_its_answer(tmp_path, mon
 
     with client(tmp_path) as c:
         code, token = room(c, ["human", "bot:random"])
-        with c.websocket_connect(f"/ws/{code}?token={token}") as ws:
+        with room_socket(c, f"/ws/{code}?token={token}") as ws:
             snap = until(ws, lambda m: m["type"] == "state")["snapshot"]
             monkeypatch.setattr(BotRunner, "decide", broken)
             ws.send_json({"type": "hint", "id": "h1"})

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.server.helpers import room_socket
 from tests.server.test_protocol import client, state, until
 
 
@@ -28,8 +29,8 @@ def test_names_follow_the_seats_and_an_earlier_match_keeps_its_own(tmp_path):
         assert [s["name"] for s in c.get(f"/rooms/{code}/briefing").json()["sides"]] == ["Player 1", "Player 2"]
         joined = c.post(f"/rooms/{code}/join", json={"name": "ben"}).json()
         assert [s["name"] for s in c.get(f"/rooms/{code}/briefing?seat=1").json()["sides"]] == ["Player 1", "ben"]
-        with c.websocket_connect(f"/ws/{code}?token={made['token']}") as a, \
-                c.websocket_connect(f"/ws/{code}?token={joined['token']}") as b:
+        with room_socket(c, f"/ws/{code}?token={made['token']}") as a, \
+                room_socket(c, f"/ws/{code}?token={joined['token']}") as b:
             state(a)
             a.send_json({"type": "resign"})
             until(a, lambda m: m["type"] == "ended")

@@ -10,6 +10,7 @@ from datetime import datetime
 import pytest
 
 from deltav.core.records import MatchRecord, replay
+from tests.server.helpers import room_socket
 from tests.server.test_protocol import client, state, toy_room, until
 
 
@@ -52,7 +53,7 @@ def test_no_clock_by_default(tmp_path):
 def test_a_late_seat_forfeits_and_every_viewer_saw_the_deadline(tmp_path):
     with client(tmp_path) as c:
         code, tokens = room_with_clock(c, {"turn_seconds": 0.4, "on_timeout": "forfeit"})
-        with c.websocket_connect(f"/ws/{code}?token={tokens[0]}") as a, c.websocket_connect(f"/ws/{code}") as spec:
+        with room_socket(c, f"/ws/{code}?token={tokens[0]}") as a, room_socket(c, f"/ws/{code}") as spec:
             clock = state(spec)["room"]["clock"]
             assert clock["turn_seconds"] == 0.4 and clock["on_timeout"] == "forfeit" and clock["seats"] == [0, 1]
             assert 0 < seconds_until(clock["deadline"]) <= 0.4
@@ -75,7 +76,7 @@ def test_on_timeout_bot_plays_the_late_seats_moves_and_never_clocks_a_bot(tmp_pa
     timed (it has no deadline even while deciding)."""
     with client(tmp_path) as c:
         code, tokens = room_with_clock(c, {"turn_seconds": 0.05, "on_timeout": "bot"}, seats=("human", "bot:random"))
-        with c.websocket_connect(f"/ws/{code}") as spec:
+        with room_socket(c, f"/ws/{code}") as spec:
             timeouts, last = 0, None
             for _ in range(2000):
                 msg = spec.receive_json()
@@ -96,7 +97,7 @@ def test_on_timeout_bot_plays_the_late_seats_moves_and_never_clocks_a_bot(tmp_pa
 def test_the_deadline_survives_a_restart(tmp_path):
     with client(tmp_path, "r.db") as c:
         code, tokens = room_with_clock(c, {"turn_seconds": 1.5, "on_timeout": "forfeit"})
-        with c.websocket_connect(f"/ws/{code}?token={tokens[0]}") as a:
+        with room_socket(c, f"/ws/{code}?token={tokens[0]}") as a:
             a.send_json({"type": "submit", "step": 0, "action": {"type": "bid", "amount": 1}})
             until(a, lambda m: m["type"] == "accepted")
         deadline = c.get(f"/rooms/{code}").json()["clock"]["deadline"]

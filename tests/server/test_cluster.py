@@ -41,7 +41,7 @@ def backing():
 
 def start(db: str, bus: str) -> ProcessServer:
     return ProcessServer(db, "--bus", bus, "--lease-seconds", LEASE, "--bot-workers", "0", "--grace", "0",
-                         "--log-format", "json", "--log-level", "info")
+                         "--chosen-seeds", "any", "--log-format", "json", "--log-level", "info")
 
 
 async def play_anywhere(bases, code: str, token: str | None, seat: int | None, seen: Seen, deadline: float,
@@ -55,10 +55,11 @@ async def play_anywhere(bases, code: str, token: str | None, seat: int | None, s
     url = None
     while time.time() < deadline:
         url = url or f"{random.choice(bases())}/ws/{code}"
-        target, url = url + (f"?token={token}" if token else ""), None
+        target, url = url, None
         submitted: set[int] = set()
         try:
             async with websockets.connect(target, max_size=2**24, open_timeout=5) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": token}))  # the token, never in the address
                 while True:
                     msg = json.loads(await asyncio.wait_for(ws.recv(), 5))
                     if msg["type"] == "redirect":
@@ -272,7 +273,7 @@ def test_the_lease_loop_never_rebuilds_or_doubles_a_room_it_owns(backing):
 
     async def main():
         store = await Store.open(db)
-        hub = Hub(store, Settings(grace_seconds=0, bot_workers=0,
+        hub = Hub(store, Settings(grace_seconds=0, bot_workers=0, chosen_seeds="any",
                                   cluster=ClusterConfig(redis.url, "http://127.0.0.1:1", lease_seconds=30)),
                   load_all())
         await hub.restore()
@@ -319,11 +320,10 @@ def test_chat_reaches_every_process_and_idle_or_archived_replicas_are_unloaded(b
     bus carries only its id). A replica whose last spectator left is unloaded after its linger (the rooms gauge
     goes back to 0); a replica of a finished match is unloaded as soon as its spectator leaves, although its
     linger is far longer."""
-    import websockets
 
     from deltav.server.cluster import ClusterConfig
     from deltav.server.rooms import Settings
-    from tests.server.helpers import ThreadServer, play_seat
+    from tests.server.helpers import ThreadServer, hello_connect, play_seat
 
     pg, redis = backing
     db = pg.new_database("replicas")
@@ -343,9 +343,9 @@ def test_chat_reaches_every_process_and_idle_or_archived_replicas_are_unloaded(b
         _, joined = http(owner.base, "POST", f"/rooms/{code}/join", {})
 
         async def chat_and_leave():
-            async with websockets.connect(f"{quick.ws}/ws/{code}") as a, \
-                    websockets.connect(f"{slow.ws}/ws/{code}") as b, \
-                    websockets.connect(f"{owner.ws}/ws/{code}?token={made['token']}") as seat:
+            async with hello_connect(f"{quick.ws}/ws/{code}") as a, \
+                    hello_connect(f"{slow.ws}/ws/{code}") as b, \
+                    hello_connect(f"{owner.ws}/ws/{code}?token={made['token']}") as seat:
                 for ws in (a, b):  # each replica has loaded the room (a line said before is history there)
                     while json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] != "state":
                         pass

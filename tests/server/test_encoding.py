@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from deltav.core.session import Session
+from tests.server.helpers import room_socket
 from tests.server.test_protocol import client, state, toy_room, until
 
 
@@ -20,14 +21,14 @@ def test_a_snapshot_is_built_once_per_viewer_and_step(tmp_path, monkeypatch):
     monkeypatch.setattr(Session, "snapshot", counting)
     with client(tmp_path) as c:
         code, tokens = toy_room(c)
-        with c.websocket_connect(f"/ws/{code}?token={tokens[0]}") as a:
+        with room_socket(c, f"/ws/{code}?token={tokens[0]}") as a:
             state(a)
             built.clear()
             for _ in range(5):  # seat 1 comes and goes: every time a broadcast to seat 0; spectators come and go
-                with c.websocket_connect(f"/ws/{code}?token={tokens[1]}"):
+                with room_socket(c, f"/ws/{code}?token={tokens[1]}"):
                     until(a, lambda m: m["type"] == "state")
                 until(a, lambda m: m["type"] == "state")
-                with c.websocket_connect(f"/ws/{code}") as spec:
+                with room_socket(c, f"/ws/{code}") as spec:
                     watched = state(spec)
             assert built.count(0) == 0 and built.count(None) == 1  # seat 0's text was cached before; one spectator text
             assert watched["snapshot"] == json.loads(json.dumps(real(c.app.state.hub.rooms[code].session, None)))

@@ -8,14 +8,15 @@ from __future__ import annotations
 import json
 import time
 from contextlib import ExitStack
+from http.client import HTTPConnection
 
 import pytest
-from websockets.sync.client import connect
 
 from deltav.core.protocol import check_summary
 from deltav.core.records import MatchRecord, replay
+from deltav.server.limits import Limits
 from deltav.server.rooms import Settings
-from tests.server.helpers import ThreadServer, choose, http
+from tests.server.helpers import ThreadServer, choose, hello_connect_sync, http, room_socket
 from tests.server.test_live import CLIENT_SEED, MATCHES
 
 TIMEOUT = 60.0
@@ -24,9 +25,11 @@ TIMEOUT = 60.0
 class Sock:
     """One synchronous WebSocket of a viewer, reading messages until one is wanted."""
 
-    def __init__(self, stack: ExitStack, srv: ThreadServer, code: str, token: str | None = None):
+    def __init__(self, stack: ExitStack, srv: ThreadServer, code: str, token: str | None = None,
+                 source: str = "127.0.0.1"):
         url = f"{srv.ws}/ws/{code}" + (f"?token={token}" if token else "")
-        self.ws = stack.enter_context(connect(url, max_size=2**24, open_timeout=TIMEOUT))
+        self.ws = stack.enter_context(hello_connect_sync(url, max_size=2**24, open_timeout=TIMEOUT,
+                                                         source_address=(source, 0)))
         self.last: dict | None = None
 
     def send(self, msg: dict) -> None:
@@ -49,14 +52,21 @@ class Sock:
 
 
 def room(srv: ThreadServer, gid: str = "toy", options: dict | None = None, seats=("human", "human"),
-         names=("ann", "ben"), seed: int = 5) -> tuple[str, list[str]]:
+         names=("ann", "ben"), seed: int = 5, joiner: str = "127.0.0.1") -> tuple[str, list[str]]:
+    """A room whose other seats are joined from address ``joiner`` (another address: another client, for the
+    leaderboard)."""
     status, made = http(srv.base, "POST", "/rooms", {"game": gid, "options": options or {}, "seats": list(seats),
                                                      "seed": seed, "name": names[0]})
     assert status == 201, made
     tokens = [made["token"]]
     for name in names[1:]:
-        status, joined = http(srv.base, "POST", f"/rooms/{made['code']}/join", {"name": name})
-        assert status == 200, joined
+        conn = HTTPConnection("127.0.0.1", srv.port, timeout=TIMEOUT, source_address=(joiner, 0))
+        conn.request("POST", f"/rooms/{made['code']}/join", json.dumps({"name": name}),
+                     {"content-type": "application/json"})
+        r = conn.getresponse()
+        joined = json.loads(r.read())
+        conn.close()
+        assert r.status == 200, joined
         tokens.append(joined["token"])
     return made["code"], tokens
 
@@ -64,7 +74,9 @@ def room(srv: ThreadServer, gid: str = "toy", options: dict | None = None, seats
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("endings") / "endings.db"
-    with ThreadServer(f"sqlite+aiosqlite:///{db}", Settings(grace_seconds=0.5, bot_workers=0)) as srv:
+    settings = Settings(grace_seconds=0.5, bot_workers=0, chosen_seeds="any",
+                        limits=Limits.for_load_tests())  # every test's rooms come from this one address
+    with ThreadServer(f"sqlite+aiosqlite:///{db}", settings) as srv:
         yield srv
 
 
@@ -193,17 +205,19 @@ def test_claim_in_a_match_of_three_the_absent_seat_forfeits_and_the_others_win(s
 
 
 def test_the_leaderboard_rates_a_resignation_and_a_forfeit_as_a_loss(server):
-    code, tokens = room(server, names=("lb-winner", "lb-loser"))
+    # two clients (addresses), each seat played from its own: the leaderboard rates only such matches
+    code, tokens = room(server, names=("lb-winner", "lb-loser"), joiner="127.0.0.2")
     with ExitStack() as stack:
-        loser = Sock(stack, server, code, tokens[1])
+        Sock(stack, server, code, tokens[0]).state()
+        loser = Sock(stack, server, code, tokens[1], source="127.0.0.2")
         loser.state()
         loser.send({"type": "resign"})
         loser.until(lambda m: m["type"] == "ended")
-    code, tokens = room(server, names=("lb-stays", "lb-leaves"))  # and a forfeit: a win claimed over an absent seat
+    code, tokens = room(server, names=("lb-stays", "lb-leaves"), joiner="127.0.0.2")  # a win claimed over an absent seat
     with ExitStack() as stack:
         stays = Sock(stack, server, code, tokens[0])
         with ExitStack() as gone:
-            Sock(gone, server, code, tokens[1]).state()
+            Sock(gone, server, code, tokens[1], source="127.0.0.2").state()
         stays.state(lambda m: m["room"]["claimable"] == [1])
         stays.send({"type": "claim"})
         stays.until(lambda m: m["type"] == "ended")
@@ -217,7 +231,7 @@ def test_the_leaderboard_rates_a_resignation_and_a_forfeit_as_a_loss(server):
 
 def test_a_restart_keeps_the_ended_match_ended_and_a_rematch_follows(tmp_path):
     db = f"sqlite+aiosqlite:///{tmp_path / 'restart.db'}"
-    settings = Settings(grace_seconds=0.5, bot_workers=0)
+    settings = Settings(grace_seconds=0.5, bot_workers=0, chosen_seeds="any")
     with ThreadServer(db, settings) as srv:
         code, tokens = room(srv)
         with ExitStack() as stack:
@@ -255,14 +269,14 @@ def test_an_ending_the_store_refuses_is_told_to_nobody_and_changes_nothing(tmp_p
     from deltav.server.app import create_app
 
     db = tmp_path / "e.db"
-    with TestClient(create_app(f"sqlite+aiosqlite:///{db}", Settings(grace_seconds=0, bot_workers=0))) as c:
+    with TestClient(create_app(f"sqlite+aiosqlite:///{db}", Settings(grace_seconds=0, bot_workers=0, chosen_seeds="any"))) as c:
         made = c.post("/rooms", json={"game": "toy", "seats": ["human", "human"], "seed": 3}).json()
         code = made["code"]
         c.post(f"/rooms/{code}/join", json={})
         con = sqlite3.connect(db)
         con.execute("CREATE TRIGGER full BEFORE UPDATE ON matches BEGIN SELECT RAISE(ABORT, 'disk full'); END")
         con.commit()
-        with c.websocket_connect(f"/ws/{code}?token={made['token']}") as ws, c.websocket_connect(f"/ws/{code}") as spy:
+        with room_socket(c, f"/ws/{code}?token={made['token']}") as ws, room_socket(c, f"/ws/{code}") as spy:
             ws.send_json({"type": "resign", "id": 5})
             seen = []
             while (msg := ws.receive_json())["type"] != "error":

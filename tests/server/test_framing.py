@@ -10,6 +10,7 @@ from deltav.games import load_all
 from deltav.server.hub import Hub
 from deltav.server.rooms import Settings
 from deltav.server.store import Store
+from tests.server.helpers import room_socket
 from tests.server.test_protocol import client, state, toy_room
 
 
@@ -25,14 +26,14 @@ def pending_states(ws) -> int:
 def test_a_spectator_connecting_sends_nothing_to_the_others(tmp_path):
     with client(tmp_path) as c:
         code, tokens = toy_room(c)
-        with c.websocket_connect(f"/ws/{code}?token={tokens[0]}") as a, c.websocket_connect(f"/ws/{code}") as first:
+        with room_socket(c, f"/ws/{code}?token={tokens[0]}") as a, room_socket(c, f"/ws/{code}") as first:
             state(first)
             assert pending_states(a) >= 1  # its own connect
             for _ in range(4):
-                with c.websocket_connect(f"/ws/{code}") as spec:
+                with room_socket(c, f"/ws/{code}") as spec:
                     assert state(spec)["snapshot"]["seat"] is None  # the newcomer gets the room's state at once
             assert pending_states(a) == 0 and pending_states(first) == 0
-            with c.websocket_connect(f"/ws/{code}?token={tokens[1]}"):  # a seat connecting is news to everyone
+            with room_socket(c, f"/ws/{code}?token={tokens[1]}"):  # a seat connecting is news to everyone
                 assert pending_states(a) == 1 and pending_states(first) == 1
 
 
@@ -52,7 +53,7 @@ class Recorder:
 def test_every_spectator_is_sent_the_same_text_object(tmp_path):
     async def main():
         store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'f.db'}")
-        hub = Hub(store, Settings(grace_seconds=0, bot_workers=0), load_all())
+        hub = Hub(store, Settings(grace_seconds=0, bot_workers=0, chosen_seeds="any"), load_all())
         await hub.restore()
         try:
             made = await hub.create("toy", {}, ["human", "human"], 3, None, None)

@@ -9,7 +9,7 @@ import pytest
 
 from deltav.client import Seat, create_room
 from deltav.server.rooms import Settings
-from tests.server.helpers import ThreadServer, http
+from tests.server.helpers import ThreadServer, hello_connect, http
 
 
 @pytest.fixture(scope="module")
@@ -78,3 +78,100 @@ def test_bad_leaderboard_queries(live):
     assert http(live.base, "GET", "/leaderboard")[0] == 400
     status, body = http(live.base, "GET", "/leaderboard?game=chess")
     assert status == 400 and body["error"] == "unknown_game"
+
+
+# --- farming (issue 32, item 9) ---------------------------------------------------------------------------------
+# Before: one client played both human seats under chosen names with a 0.05 s turn timer: 30 rated matches in
+# 1.4 s. Only matches between distinct connected clients, with no turn timer under 20 s, are rated now.
+
+
+def post_from(srv, source: str, path: str, body: dict) -> dict:
+    import http.client
+    import json
+
+    conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=30, source_address=(source, 0))
+    try:
+        conn.request("POST", path, body=json.dumps(body), headers={"content-type": "application/json"})
+        r = conn.getresponse()
+        out = json.loads(r.read())
+        assert r.status in (200, 201), out
+        return out
+    finally:
+        conn.close()
+
+
+def finish_by_forfeit(srv, creator: str, joiner: str, player: str, names: tuple[str, str], clock: dict | None = None):
+    """A tactical duel between two named seats: seat 0 taken from ``creator``, seat 1 from ``joiner``; both seats
+    connect (seat 0's socket from ``creator``, seat 1's from ``player``); then seat 1 leaves and, once its grace
+    has run out, seat 0 claims the win (or the turn timer ends the match first). Returns the finished room."""
+    import asyncio
+    import json
+
+
+    body = {"game": "tactical", "scenario": "duel", "seats": ["human", "human"], "name": names[0]}
+    if clock:
+        body["clock"] = clock
+    made = post_from(srv, creator, "/rooms", body)
+    joined = post_from(srv, joiner, f"/rooms/{made['code']}/join", {"name": names[1]})
+    url = f"{srv.ws}/ws/{made['code']}"
+
+    async def main():
+        async with hello_connect(f"{url}?token={made['token']}", local_addr=(creator, 0)) as a:
+            async with hello_connect(f"{url}?token={joined['token']}", local_addr=(player, 0)) as b:
+                await b.recv()
+            claimed = False
+            while True:  # seat 1 has left: its grace runs out (or the timer did already)
+                msg = json.loads(await asyncio.wait_for(a.recv(), 60))
+                if msg["type"] == "state" and msg["room"]["status"] == "finished":
+                    return msg["room"]
+                if msg["type"] == "state" and msg["room"]["claimable"] == [1] and not claimed:
+                    await a.send(json.dumps({"type": "claim"}))
+                    claimed = True
+
+    return asyncio.run(main())
+
+
+@pytest.fixture(scope="module")
+def farm(tmp_path_factory):
+    db = tmp_path_factory.mktemp("farm") / "farm.db"
+    with ThreadServer(f"sqlite+aiosqlite:///{db}", Settings(grace_seconds=0.3, bot_workers=0)) as srv:
+        yield srv
+
+
+def test_one_client_playing_both_seats_or_a_quick_timer_is_not_rated(farm):
+    a, b = "127.0.0.1", "127.0.0.2"
+    for _ in range(3):  # the farmer alone, both seats
+        room = finish_by_forfeit(farm, a, a, a, ("farmer", "victim"))
+        assert room["forfeit"]["winners"] == [0]
+    finish_by_forfeit(farm, a, b, a, ("farmer", "victim"))  # the second seat taken elsewhere, played from here
+    finish_by_forfeit(farm, a, b, b, ("farmer", "victim"), clock={"turn_seconds": 0.05, "on_timeout": "forfeit"})
+    status, board = http(farm.base, "GET", "/leaderboard?game=tactical")
+    assert status == 200 and board["matches"] == 0 and board["unrated"] == 5, board
+    assert board["two_player"]["rows"] == []
+    # two clients, no quick timer: rated
+    room = finish_by_forfeit(farm, a, b, b, ("farmer", "victim"))
+    assert room["forfeit"]["winners"] == [0]
+    status, board = http(farm.base, "GET", "/leaderboard?game=tactical")
+    assert board["matches"] == 1 and board["unrated"] == 5
+    rows = {r["name"]: r for r in board["two_player"]["rows"]}
+    assert rows["human:farmer"]["games"] == rows["human:victim"]["games"] == 1 and rows["human:farmer"]["wins"] == 1
+
+
+def test_why_a_match_is_not_rated():
+    from types import SimpleNamespace as Row
+
+    from deltav.server.leaderboard import unrated_because
+
+    seats = [Row(seat=0, spec="human", name="ann"), Row(seat=1, spec="human", name="ben")]
+    fine = {"clients": {"0": ["a"], "1": ["b"]}, "played": [0, 1]}
+    assert unrated_because(seats, fine) is None
+    assert unrated_because(seats, {**fine, "clock": {"turn_seconds": 60}}) is None
+    assert unrated_because(seats, {**fine, "clock": {"turn_seconds": 5}}) == "a turn timer under 20 s"
+    assert unrated_because(seats, {**fine, "clients": {"0": ["a"], "1": ["b", "a"]}}) == "one client held two human seats"
+    assert unrated_because(seats, {**fine, "played": [0]}) == "a human seat never connected"
+    assert unrated_because(seats, {"played": [0, 1]}) == "a human seat's client is unknown"  # matches of old servers
+    assert unrated_because([seats[0], Row(seat=1, spec="human", name=None)], fine) == "a human seat has no name"
+    assert unrated_because([seats[0], Row(seat=1, spec="human", name="ann")], fine) == "the same entrant in every seat"
+    bots = [Row(seat=0, spec="bot:easy", name=None), Row(seat=1, spec="bot:random", name=None)]
+    assert unrated_because(bots, {}) is None
+    assert unrated_because([seats[0], bots[0]], {"clients": {"0": ["a"]}, "played": [0]}) is None

@@ -12,7 +12,7 @@ import pytest
 from deltav.core.protocol import Action, get_game
 from deltav.core.session import Session
 from deltav.server import legal
-from tests.server.helpers import choose
+from tests.server.helpers import choose, room_socket
 from tests.server.test_live import CLIENT_SEED, MATCHES
 from tests.server.test_protocol import client, until
 
@@ -76,9 +76,9 @@ def test_each_action_is_described_once_and_each_seats_notes_built_once_per_step(
         offered = 0
         again_at: list[dict] = []
         with contextlib.ExitStack() as stack:
-            socks = {0: stack.enter_context(c.websocket_connect(f"/ws/{code}?token={tokens[0]}")),
-                     1: stack.enter_context(c.websocket_connect(f"/ws/{code}?token={tokens[1]}"))}
-            watchers = [stack.enter_context(c.websocket_connect(f"/ws/{code}")) for _ in range(2)]
+            socks = {0: stack.enter_context(room_socket(c, f"/ws/{code}?token={tokens[0]}")),
+                     1: stack.enter_context(room_socket(c, f"/ws/{code}?token={tokens[1]}"))}
+            watchers = [stack.enter_context(room_socket(c, f"/ws/{code}")) for _ in range(2)]
             last = {s: latest(ws) for s, ws in socks.items()}
             for w in watchers:
                 latest(w)
@@ -89,7 +89,7 @@ def test_each_action_is_described_once_and_each_seats_notes_built_once_per_step(
                     # seat 0 connects again while it decides: the older socket is replaced, the new one gets the
                     # same legal entries (not built again)
                     again_at.append(last[0])
-                    again = stack.enter_context(c.websocket_connect(f"/ws/{code}?token={tokens[0]}"))
+                    again = stack.enter_context(room_socket(c, f"/ws/{code}?token={tokens[0]}"))
                     until(socks[0], lambda m: m["type"] == "replaced")
                     socks[0] = again
                     last = {s: latest(ws) for s, ws in socks.items()}

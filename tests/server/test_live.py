@@ -48,7 +48,7 @@ def two_seat_room(base: str, gid: str, options: dict, seed: int) -> tuple[str, l
 @pytest.fixture(scope="module")
 def live(tmp_path_factory):
     db = tmp_path_factory.mktemp("live") / "live.db"
-    with ThreadServer(f"sqlite+aiosqlite:///{db}", Settings(grace_seconds=0, bot_workers=0)) as srv:
+    with ThreadServer(f"sqlite+aiosqlite:///{db}", Settings(grace_seconds=0, bot_workers=0, chosen_seeds="any")) as srv:
         yield srv
 
 
@@ -106,7 +106,7 @@ def test_a_drop_and_reconnect_continues_the_match(live, gid, options):
 def test_sigkill_mid_match_loses_no_accepted_action(tmp_path):
     gid, options, seed = "knighthawks", {"scenario": "skirmish"}, 5
     db = f"sqlite+aiosqlite:///{tmp_path / 'kill.db'}"
-    srv = ProcessServer(db, "--bot-workers", "0", "--grace", "0")
+    srv = ProcessServer(db, "--bot-workers", "0", "--grace", "0", "--chosen-seeds", "any")
     try:
         code, tokens = two_seat_room(srv.base, gid, options, seed)
         seen = [Seen(0), Seen(1)]
@@ -129,7 +129,7 @@ def test_sigkill_mid_match_loses_no_accepted_action(tmp_path):
         assert asyncio.run(kill_at(60)) == ("lost", "lost")
         told = [m["step"] for v in seen for _, m in v.messages if m["type"] == "accepted"]
         stored_before = max(seen[0].last["snapshot"]["step"], seen[1].last["snapshot"]["step"], *told)
-        srv = ProcessServer(db, "--bot-workers", "0", "--grace", "0")  # the same database
+        srv = ProcessServer(db, "--bot-workers", "0", "--grace", "0", "--chosen-seeds", "any")  # the same database
         code_h, room = http(srv.base, "GET", f"/rooms/{code}")
         assert code_h == 200 and room["step"] >= stored_before  # everything anyone was told is still there
         results = asyncio.run(until(None))

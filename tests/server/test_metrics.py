@@ -11,6 +11,7 @@ from starlette.testclient import TestClient
 
 from deltav.server.app import create_app
 from deltav.server.rooms import Settings
+from tests.server.helpers import room_socket
 
 
 def test_metrics_count_rooms_actions_and_collector_pauses(tmp_path):
@@ -20,7 +21,7 @@ def test_metrics_count_rooms_actions_and_collector_pauses(tmp_path):
         r = c.post("/rooms", json={"game": "toy", "seats": ["human", "bot:random"], "seed": 3, "name": "ann"})
         assert r.status_code == 201, r.text
         code, token = r.json()["code"], r.json()["token"]
-        with c.websocket_connect(f"/ws/{code}?token={token}") as ws:
+        with room_socket(c, f"/ws/{code}?token={token}") as ws:
             snap = ws.receive_json()
             while snap.get("type") != "state":
                 snap = ws.receive_json()

@@ -5,6 +5,7 @@ archived record keeps them (``meta.names``)."""
 from __future__ import annotations
 
 from deltav.server.rooms import bot_name
+from tests.server.helpers import room_socket
 from tests.server.test_protocol import client, state, until
 
 
@@ -17,7 +18,7 @@ def test_bot_names_are_their_level_in_words():
 def test_a_bot_seat_is_named_by_its_level_and_the_log_uses_the_names(tmp_path):
     with client(tmp_path) as c:
         made = c.post("/rooms", json={"game": "toy", "seats": ["human", "bot:easy"], "seed": 3, "name": "ann"}).json()
-        with c.websocket_connect(f"/ws/{made['code']}?token={made['token']}") as ws:
+        with room_socket(c, f"/ws/{made['code']}?token={made['token']}") as ws:
             snap = state(ws)["snapshot"]
             assert snap["names"] == ["ann", "Easy bot"]
             ws.send_json({"type": "submit", "step": snap["step"], "action": {"type": "bid", "amount": 1}})
@@ -30,13 +31,13 @@ def test_a_free_seat_is_player_n_until_taken_and_named(tmp_path):
     with client(tmp_path) as c:
         made = c.post("/rooms", json={"game": "toy", "seats": ["human", "human"], "seed": 3}).json()
         code = made["code"]
-        with c.websocket_connect(f"/ws/{code}?token={made['token']}") as ws, c.websocket_connect(f"/ws/{code}") as spy:
+        with room_socket(c, f"/ws/{code}?token={made['token']}") as ws, room_socket(c, f"/ws/{code}") as spy:
             assert state(ws)["snapshot"]["names"] == ["Player 1", "Player 2"]
             assert state(spy)["snapshot"]["names"] == ["Player 1", "Player 2"]
             joined = c.post(f"/rooms/{code}/join", json={"name": "ben"}).json()
             assert until(ws, lambda m: m["type"] == "state" and m["room"]["status"] == "live")["snapshot"]["names"] == \
                 ["Player 1", "ben"]
-            with c.websocket_connect(f"/ws/{code}?token={joined['token']}") as ws2:
+            with room_socket(c, f"/ws/{code}?token={joined['token']}") as ws2:
                 snap = state(ws2)["snapshot"]
                 ws.send_json({"type": "submit", "step": snap["step"], "action": {"type": "bid", "amount": 1}})
                 ws2.send_json({"type": "submit", "step": snap["step"], "action": {"type": "bid", "amount": 2}})

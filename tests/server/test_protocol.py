@@ -20,17 +20,17 @@ from deltav.core.records import MatchRecord, replay
 from deltav.server.app import create_app
 from deltav.server.rooms import MAX_CHAT, Settings
 from deltav.server.tokens import CODE_ALPHABET
-from tests.server.helpers import choose, record_difference
+from tests.server.helpers import choose, record_difference, room_socket
 
-FAST = dict(grace_seconds=0, bot_workers=0)
+FAST = dict(grace_seconds=0, bot_workers=0, chosen_seeds="any")  # seeds between people: replayable matches
 
 
 def client(tmp_path, name="s.db", **settings) -> TestClient:
     return TestClient(create_app(f"sqlite+aiosqlite:///{tmp_path / name}", Settings(**{**FAST, **settings})))
 
 
-def toy_room(c: TestClient, seats=("human", "human"), seed=3) -> tuple[str, list[str]]:
-    r = c.post("/rooms", json={"game": "toy", "seats": list(seats), "seed": seed, "name": "ann"})
+def toy_room(c: TestClient, seats=("human", "human"), seed=3, public=False) -> tuple[str, list[str]]:
+    r = c.post("/rooms", json={"game": "toy", "seats": list(seats), "seed": seed, "name": "ann", "public": public})
     assert r.status_code == 201, r.text
     body = r.json()
     tokens = [body["token"]]
@@ -61,11 +61,14 @@ def test_health_games_index_and_room_lists(tmp_path):
         games = {g["id"]: g for g in c.get("/games").json()}
         assert {"tactical", "mining", "deepspace", "knighthawks"} <= set(games)
         assert "bot:hard" in games["mining"]["bots"] and "bot:random" in games["tactical"]["bots"]
-        code, _ = toy_room(c)
-        r = c.post("/rooms", json={"game": "toy", "seats": ["human", "human"]}).json()
+        code, _ = toy_room(c, public=True)
+        r = c.post("/rooms", json={"game": "toy", "seats": ["human", "human"], "public": True}).json()
+        private = c.post("/rooms", json={"game": "toy", "seats": ["human", "human"]}).json()
+        assert private["room"]["public"] is False and r["room"]["public"] is True
         assert [x["code"] for x in c.get("/rooms?status=open").json()] == [r["code"]]
         assert code in [x["code"] for x in c.get("/rooms?status=live").json()]
         assert c.get("/rooms?status=finished").json() == []
+        assert private["code"] not in {x["code"] for x in c.get("/rooms").json()}  # listed nowhere
         assert c.get("/rooms?status=nope").status_code == 400
         info = c.get(f"/rooms/{r['code'].lower()}").json()
         assert info["status"] == "open" and [s["taken"] for s in info["seats"]] == [True, False]
@@ -111,9 +114,10 @@ def test_bad_room_requests_are_refused_clearly(tmp_path, body, code):
 
 def test_bad_bodies_unknown_rooms_and_full_rooms(tmp_path):
     with client(tmp_path) as c:
-        assert c.post("/rooms", content=b"{nope").json()["error"] == "bad_json"
-        assert c.post("/rooms", content=b"[1]").json()["error"] == "bad_request"
-        assert c.post("/rooms", content=b"x" * 70_000).status_code == 413
+        as_json = {"content-type": "application/json"}
+        assert c.post("/rooms", content=b"{nope", headers=as_json).json()["error"] == "bad_json"
+        assert c.post("/rooms", content=b"[1]", headers=as_json).json()["error"] == "bad_request"
+        assert c.post("/rooms", content=b"x" * 70_000, headers=as_json).status_code == 413
         assert c.post("/rooms/ZZZZZ/join", json={}).status_code == 404
         assert c.post("/rooms/I0I0I/join", json={}).status_code == 404
         assert c.get("/rooms/ZZZZZ/record").status_code == 404
@@ -121,12 +125,12 @@ def test_bad_bodies_unknown_rooms_and_full_rooms(tmp_path):
         full = c.post(f"/rooms/{code}/join", json={})
         assert full.status_code == 409 and full.json()["error"] == "room_full" and full.json()["watch"] == f"/ws/{code}"
         assert c.get(f"/rooms/{code}/record").status_code == 409
-        with c.websocket_connect("/ws/ZZZZZ") as ws:
+        with room_socket(c, "/ws/ZZZZZ") as ws:
             assert ws.receive_json()["code"] == "unknown_room"
             with pytest.raises(WebSocketDisconnect) as exc:
                 ws.receive_json()
             assert exc.value.code == 4004
-        with c.websocket_connect(f"/ws/{code}?token=forged") as ws:
+        with room_socket(c, f"/ws/{code}?token=forged") as ws:
             assert ws.receive_json()["code"] == "bad_token"
             with pytest.raises(WebSocketDisconnect) as exc:
                 ws.receive_json()
@@ -136,8 +140,8 @@ def test_bad_bodies_unknown_rooms_and_full_rooms(tmp_path):
 def test_every_bad_message_gets_an_error_and_changes_nothing(tmp_path):
     with client(tmp_path, max_message_bytes=2000) as c:
         code, tokens = toy_room(c)
-        with c.websocket_connect(f"/ws/{code}?token={tokens[0]}") as a, \
-                c.websocket_connect(f"/ws/{code}?token={tokens[1]}") as b, c.websocket_connect(f"/ws/{code}") as spec:
+        with room_socket(c, f"/ws/{code}?token={tokens[0]}") as a, \
+                room_socket(c, f"/ws/{code}?token={tokens[1]}") as b, room_socket(c, f"/ws/{code}") as spec:
             assert until(a, lambda m: m["type"] == "welcome")["seat"] == 0
             # the simultaneous bid: seat 0 decides, then tries every kind of bad message
             a.send_json({"type": "submit", "step": 0, "action": {"type": "bid", "amount": 2}, "id": "x1"})
@@ -184,15 +188,15 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(tmp_path):
 def test_buffered_choices_stay_secret_and_the_same_token_replaces_the_older_socket(tmp_path):
     with client(tmp_path) as c:
         code, tokens = toy_room(c)
-        with c.websocket_connect(f"/ws/{code}?token={tokens[0]}") as a, \
-                c.websocket_connect(f"/ws/{code}?token={tokens[1]}") as b:
+        with room_socket(c, f"/ws/{code}?token={tokens[0]}") as a, \
+                room_socket(c, f"/ws/{code}?token={tokens[1]}") as b:
             before = until(b, lambda m: m["type"] == "state" and m["room"]["seats"][0]["connected"])["snapshot"]
             a.send_json({"type": "submit", "step": 0, "action": {"type": "bid", "amount": 2}})
             after = until(b, lambda m: m["type"] == "state" and m["snapshot"]["deciding"][0]["submitted"])["snapshot"]
             # seat 1 learns that seat 0 has decided, and nothing else
             assert {k: v for k, v in after.items() if k != "deciding"} == {k: v for k, v in before.items()
                                                                            if k != "deciding"}
-            with c.websocket_connect(f"/ws/{code}?token={tokens[0]}") as a2:
+            with room_socket(c, f"/ws/{code}?token={tokens[0]}") as a2:
                 assert until(a, lambda m: m["type"] == "replaced")
                 with pytest.raises(WebSocketDisconnect) as exc:
                     until(a, lambda m: False)
@@ -206,7 +210,7 @@ def test_buffered_choices_stay_secret_and_the_same_token_replaces_the_older_sock
 def test_rate_limit_per_connection(tmp_path):
     with client(tmp_path, rate_per_second=1.0, rate_burst=3) as c:
         code, tokens = toy_room(c)
-        with c.websocket_connect(f"/ws/{code}?token={tokens[0]}") as a:
+        with room_socket(c, f"/ws/{code}?token={tokens[0]}") as a:
             for _ in range(6):
                 a.send_json({"type": "ping"})
             kinds = [until(a, lambda m: m["type"] in ("pong", "error"))["type"] for _ in range(6)]
@@ -216,7 +220,7 @@ def test_rate_limit_per_connection(tmp_path):
 def test_chat_is_trimmed_limited_and_never_acts(tmp_path):
     with client(tmp_path) as c:
         code, tokens = toy_room(c)
-        with c.websocket_connect(f"/ws/{code}?token={tokens[0]}") as a, c.websocket_connect(f"/ws/{code}") as spec:
+        with room_socket(c, f"/ws/{code}?token={tokens[0]}") as a, room_socket(c, f"/ws/{code}") as spec:
             a.send_json({"type": "chat", "text": "   good   luck \n "})
             got = until(spec, lambda m: m["type"] == "chat")
             assert got["text"] == "good luck" and got["seat"] == 0 and got["name"] == "ann"
@@ -252,7 +256,7 @@ def test_bot_seats_play_exactly_as_play_match(tmp_path):
 def test_a_human_against_a_bot_over_the_socket(tmp_path):
     with client(tmp_path) as c:
         code, tokens = toy_room(c, ("human", "bot:random"), seed=8)
-        with c.websocket_connect(f"/ws/{code}?token={tokens[0]}") as a:
+        with room_socket(c, f"/ws/{code}?token={tokens[0]}") as a:
             for _ in range(500):
                 msg = state(a)
                 snap = msg["snapshot"]
@@ -278,9 +282,9 @@ def test_a_human_against_a_bot_over_the_socket(tmp_path):
 
 def test_a_claimed_win_after_the_grace_period_and_a_rematch_with_seats_swapped(tmp_path):
     with client(tmp_path, grace_seconds=0.3) as c:
-        code, tokens = toy_room(c)
-        with c.websocket_connect(f"/ws/{code}?token={tokens[0]}") as a:
-            with c.websocket_connect(f"/ws/{code}?token={tokens[1]}") as b:
+        code, tokens = toy_room(c, public=True)
+        with room_socket(c, f"/ws/{code}?token={tokens[0]}") as a:
+            with room_socket(c, f"/ws/{code}?token={tokens[1]}") as b:
                 state(b)
             # seat 1 dropped: its clock runs, announced to seat 0; when it has run out seat 0 may claim the win
             info = until(a, lambda m: m["type"] == "state" and m["room"]["seats"][1]["grace_until"])
@@ -297,7 +301,7 @@ def test_a_claimed_win_after_the_grace_period_and_a_rematch_with_seats_swapped(t
             # a rematch: both ask; seats swap
             a.send_json({"type": "rematch"})
             assert until(a, lambda m: m["type"] == "rematch_vote")["seats"] == [0]
-            with c.websocket_connect(f"/ws/{code}?token={tokens[1]}") as b:
+            with room_socket(c, f"/ws/{code}?token={tokens[1]}") as b:
                 b.send_json({"type": "rematch"})
                 assert until(b, lambda m: m["type"] == "rematch")["match"] == 2
                 assert until(b, lambda m: m["type"] == "welcome")["seat"] == 0
@@ -334,16 +338,16 @@ def test_restart_replays_unfinished_rooms_and_bots_keep_their_memory(tmp_path):
 
     with client(tmp_path, "a.db") as c:
         code, token = room(c)
-        with c.websocket_connect(f"/ws/{code}?token={token}") as ws:
+        with room_socket(c, f"/ws/{code}?token={token}") as ws:
             play_until(ws, 0, None)
         uninterrupted = c.get(f"/rooms/{code}/record").json()
     with client(tmp_path, "b.db") as c:
         code, token = room(c)
-        with c.websocket_connect(f"/ws/{code}?token={token}") as ws:
+        with room_socket(c, f"/ws/{code}?token={token}") as ws:
             assert play_until(ws, 0, 40)["snapshot"]["step"] >= 40
     with client(tmp_path, "b.db") as c:  # a new server process on the same database
         assert c.get("/healthz").json()["rooms"] == 1
-        with c.websocket_connect(f"/ws/{code}?token={token}") as ws:
+        with room_socket(c, f"/ws/{code}?token={token}") as ws:
             play_until(ws, 0, None)
         record = c.get(f"/rooms/{code}/record").json()
     assert record_difference(record, uninterrupted) is None
@@ -383,7 +387,7 @@ def test_the_alembic_migration_builds_exactly_the_store_tables(tmp_path):
         return diff, version
 
     diff, version = asyncio.run(main())
-    assert diff == [] and version == "0002"
+    assert diff == [] and version == "0003"
 
 
 def test_a_room_cannot_name_a_scenario_file_on_the_server(tmp_path):

@@ -9,6 +9,7 @@ from contextlib import ExitStack
 import pytest
 
 from deltav.core.protocol import json_tokens
+from deltav.server.limits import Limits
 from deltav.server.rooms import Settings
 from tests.server.helpers import ThreadServer, choose, http
 from tests.server.test_endings import Sock, room
@@ -19,7 +20,8 @@ from tests.toygame import CARDS
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("replays") / "replays.db"
-    with ThreadServer(f"sqlite+aiosqlite:///{db}", Settings(grace_seconds=0, bot_workers=0)) as srv:
+    with ThreadServer(f"sqlite+aiosqlite:///{db}", Settings(grace_seconds=0, bot_workers=0, chosen_seeds="any",
+                                                                     limits=Limits.for_load_tests())) as srv:
         yield srv
 
 

@@ -14,6 +14,7 @@ from starlette.testclient import TestClient
 from deltav.server.app import create_app
 from deltav.server.rooms import Settings
 from deltav.server.store import MatchRow, SeatRow, Store
+from tests.server.helpers import room_socket
 
 
 def _match(code: str) -> MatchRow:
@@ -82,7 +83,7 @@ def test_a_refused_write_stores_nothing_of_its_batch(tmp_path):
 
 def test_a_room_whose_write_fails_says_so_changes_nothing_and_takes_the_action_again(tmp_path):
     db = tmp_path / "r.db"
-    app = create_app(f"sqlite+aiosqlite:///{db}", Settings(grace_seconds=0, bot_workers=0))
+    app = create_app(f"sqlite+aiosqlite:///{db}", Settings(grace_seconds=0, bot_workers=0, chosen_seeds="any"))
     with TestClient(app) as c:
         r = c.post("/rooms", json={"game": "toy", "seats": ["human", "human"], "seed": 3})
         code, token = r.json()["code"], r.json()["token"]
@@ -90,7 +91,7 @@ def test_a_room_whose_write_fails_says_so_changes_nothing_and_takes_the_action_a
         con = sqlite3.connect(db)
         con.execute("CREATE TRIGGER full BEFORE INSERT ON submissions BEGIN SELECT RAISE(ABORT, 'disk full'); END")
         con.commit()
-        with c.websocket_connect(f"/ws/{code}?token={token}") as ws:
+        with room_socket(c, f"/ws/{code}?token={token}") as ws:
             msg = ws.receive_json()
             while msg["type"] != "state":
                 msg = ws.receive_json()

@@ -228,7 +228,9 @@ class LiveServer:
 @pytest.fixture(scope="session")
 def live_server(built_client):
     """One real ``deltav serve`` for the test session (rooms are independent; each test makes its own)."""
-    server = LiveServer(built_client, "--grace", "30")
+    # every test of the session makes its rooms from this one address: no per-address limit; the tests choose
+    # the seed of rooms between people too, to replay the same positions (docs/server.md)
+    server = LiveServer(built_client, "--grace", "30", "--no-client-limits", "--chosen-seeds", "any")
     try:
         yield server
     finally:
@@ -244,15 +246,19 @@ def _counts_as_error(message) -> bool:
 def new_page(browser):
     """A factory of fresh pages (each in its own browser context: its own localStorage, like another person).
     ``new_page(width=375, height=812, mobile=True)``; ``intro=True`` lets the scenario briefing and the first-game
-    guide come by themselves (off by default: they wait for a key or a click); every page has ``page.errors`` (console errors and
-    warnings, page errors, failed requests) and ``page.frames_in`` (every WebSocket text frame received)."""
+    guide come by themselves (off by default: they wait for a key or a click); ``bypass_csp=False`` loads pages under
+    the server's Content-Security-Policy; every page has ``page.errors`` (console errors and warnings, page errors,
+    failed requests) and ``page.frames_in`` (every WebSocket text frame received)."""
     contexts = []
 
     def make(width: int = 1280, height: int = 800, mobile: bool = False, reduced_motion: bool = False,
-             intro: bool = False):
+             intro: bool = False, bypass_csp: bool = True):
+        # the tests evaluate script text in the page (wait_for_function, axe), which the server's
+        # Content-Security-Policy forbids; tests/web/test_security_pages.py loads every page under it
         ctx = browser.new_context(viewport={"width": width, "height": height},
                                   device_scale_factor=2 if mobile else 1, has_touch=mobile, is_mobile=mobile,
-                                  reduced_motion="reduce" if reduced_motion else "no-preference")
+                                  reduced_motion="reduce" if reduced_motion else "no-preference",
+                                  bypass_csp=bypass_csp)
         contexts.append(ctx)
         if not intro:
             # the scenario briefing and the first-game guide come by themselves to a new player; a test of

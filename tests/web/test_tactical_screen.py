@@ -35,9 +35,9 @@ class Idler:
             self.play()
 
     def play(self):
-        from websockets.sync.client import connect
+        from tests.server.helpers import hello_connect_sync
 
-        with connect(self.url) as ws:
+        with hello_connect_sync(self.url) as ws:
             while not self.stop:
                 try:
                     msg = json.loads(ws.recv(timeout=0.5))

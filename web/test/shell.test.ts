@@ -6,7 +6,7 @@ import { defaultBot, defaultSeats } from "../src/lobby/lobby";
 import { botName, optionQuery, scenarioTitle, seatNames, type GameInfo } from "../src/shell/api";
 import { splitRuleRef } from "../src/lobby/setup";
 import { names, verdict } from "../src/shell/result";
-import { Connection, FINAL_CLOSES, redirectUrl, socketUrl, type SocketLike } from "../src/shell/connection";
+import { Connection, FINAL_CLOSES, redirectUrl, socketUrl, splitLink, type SocketLike } from "../src/shell/connection";
 
 const game = (over: Partial<GameInfo> = {}): GameInfo => ({
   id: "g",
@@ -20,9 +20,45 @@ const game = (over: Partial<GameInfo> = {}): GameInfo => ({
   ...over,
 });
 
-test("socket urls follow the page's scheme and carry the token escaped", () => {
+test("socket urls follow the page's scheme and carry the token escaped in the fragment, never the address", () => {
   assert.equal(socketUrl({ protocol: "http:", host: "127.0.0.1:8000" }, "KXMPT", null), "ws://127.0.0.1:8000/ws/KXMPT");
-  assert.equal(socketUrl({ protocol: "https:", host: "x.org" }, "KXMPT", "a+b/c"), "wss://x.org/ws/KXMPT?token=a%2Bb%2Fc");
+  assert.equal(socketUrl({ protocol: "https:", host: "x.org" }, "KXMPT", "a+b/c"), "wss://x.org/ws/KXMPT#token=a%2Bb%2Fc");
+  assert.deepEqual(splitLink("wss://x.org/ws/KXMPT#token=a%2Bb%2Fc"), { address: "wss://x.org/ws/KXMPT", token: "a+b/c" });
+  assert.deepEqual(splitLink("ws://h/ws/K?token=t&x=1"), { address: "ws://h/ws/K?x=1", token: "t" });
+  assert.deepEqual(splitLink("ws://h/ws/K"), { address: "ws://h/ws/K", token: null });
+});
+
+test("every connection opens at the address without the token and says hello with it first", async () => {
+  const opened: string[] = [];
+  const sent: string[][] = [];
+  const make = (url: string): SocketLike => {
+    opened.push(url);
+    const mine: string[] = [];
+    sent.push(mine);
+    const s: SocketLike = {
+      readyState: 0, send: (d: string) => void mine.push(d), onopen: null, onmessage: null, onclose: null, onerror: null,
+      close: (code?: number) => { s.readyState = 3; s.onclose?.({ code: code ?? 1000, reason: "" }); },
+    };
+    setTimeout(() => { s.readyState = 1; s.onopen?.({}); }, 0);
+    return s;
+  };
+  const seat = new Connection(socketUrl({ protocol: "http:", host: "h:1" }, "KXMPT", "s3cr3t"), {}, { socket: make, backoffStart: 1 });
+  const spectator = new Connection(socketUrl({ protocol: "http:", host: "h:1" }, "KXMPT", null), {}, { socket: make });
+  seat.start();
+  spectator.start();
+  try {
+    await new Promise((r) => setTimeout(r, 5));
+    assert.deepEqual(opened, ["ws://h:1/ws/KXMPT", "ws://h:1/ws/KXMPT"]);
+    assert.deepEqual(JSON.parse(sent[0]![0]!), { type: "hello", token: "s3cr3t" });
+    assert.deepEqual(JSON.parse(sent[1]![0]!), { type: "hello", token: null });
+    seat.drop(); // a reconnect says hello again before anything else
+    await new Promise((r) => setTimeout(r, 30));
+    assert.equal(opened[2], "ws://h:1/ws/KXMPT");
+    assert.deepEqual(JSON.parse(sent[2]![0]!), { type: "hello", token: "s3cr3t" });
+  } finally {
+    seat.close();
+    spectator.close();
+  }
 });
 
 test("only the close codes retrying cannot fix stop the reconnect loop", () => {
@@ -51,18 +87,19 @@ test("Play now seats: the players option, else the default scenario's count; the
   assert.equal(defaultBot(game({ bots: ["bot:random", "bot:hard"] })), "bot:hard");
 });
 
-test("a redirect is followed at once to the owner's URL with the same token", async () => {
-  assert.equal(redirectUrl("ws://10.0.0.2:9000/ws/KXMPT", "ws://h:1/ws/KXMPT?token=a%2Bb"), "ws://10.0.0.2:9000/ws/KXMPT?token=a%2Bb");
-  assert.equal(redirectUrl("ws://o/ws/K", "ws://h/ws/K"), "ws://o/ws/K"); // a spectator has no token to carry
+test("a redirect is followed at once to the owner's URL, hello said there with the same token", async () => {
+  assert.equal(redirectUrl("ws://10.0.0.2:9000/ws/KXMPT", "ws://h:1/ws/KXMPT"), "ws://10.0.0.2:9000/ws/KXMPT");
+  assert.equal(redirectUrl("ws://o/ws/K?token=x#token=y", "ws://h/ws/K"), "ws://o/ws/K"); // never a token in an address
   assert.equal(redirectUrl("javascript:alert(1)", "ws://h/ws/K?token=t"), null);
   assert.equal(redirectUrl("not a url", "ws://h/ws/K?token=t"), null);
   const opened: string[] = [];
+  const hellos: string[] = [];
   const sockets: SocketLike[] = [];
   const statuses: string[] = [];
   const make = (url: string): SocketLike => {
     opened.push(url);
     const s: SocketLike = {
-      readyState: 0, send: () => undefined, onopen: null, onmessage: null, onclose: null, onerror: null,
+      readyState: 0, send: (d: string) => void (JSON.parse(d).type === "hello" && hellos.push(d)), onopen: null, onmessage: null, onclose: null, onerror: null,
       close: (code?: number) => { s.readyState = 3; s.onclose?.({ code: code ?? 1000, reason: "" }); },
     };
     sockets.push(s);
@@ -70,18 +107,19 @@ test("a redirect is followed at once to the owner's URL with the same token", as
     return s;
   };
   const details: string[] = [];
-  const c = new Connection("ws://b:2/ws/KXMPT?token=tok", { status: (st, d) => { statuses.push(st); details.push(d); } }, { socket: make, backoffStart: 60_000 });
+  const c = new Connection("ws://b:2/ws/KXMPT#token=tok", { status: (st, d) => { statuses.push(st); details.push(d); } }, { socket: make, backoffStart: 60_000 });
   c.start();
   try {
   await new Promise((r) => setTimeout(r, 5));
   const first = sockets[0]!;
   first.onmessage?.({ data: JSON.stringify({ type: "redirect", url: "ws://a:1/ws/KXMPT", message: "connect there" }) });
   first.close(4010, "redirect");
-  assert.deepEqual(opened, ["ws://b:2/ws/KXMPT?token=tok", "ws://a:1/ws/KXMPT?token=tok"]); // no backoff wait
-  assert.equal(c.currentUrl, "ws://a:1/ws/KXMPT?token=tok");
+  assert.deepEqual(opened, ["ws://b:2/ws/KXMPT", "ws://a:1/ws/KXMPT"]); // no backoff wait
+  assert.equal(c.currentUrl, "ws://a:1/ws/KXMPT");
   assert.ok(!statuses.includes("reconnecting"), statuses.join()); // no reconnect overlay for a redirect
   await new Promise((r) => setTimeout(r, 5));
   assert.equal(c.status, "open");
+  assert.deepEqual(hellos.map((h) => JSON.parse(h).token), ["tok", "tok"]); // the token said again at the owner
   assert.equal(details[details.length - 1], "Connected."); // the first connection, not a "Reconnected."
   // a 4010 without a redirect message is an ordinary drop (backoff, and the same URL)
   sockets[1]!.close(4010, "redirect");

@@ -83,14 +83,14 @@ def create_room(server: str, game: str, seats: list[str], options: dict | None =
 def join_room(server: str, code: str, seat: int | None = None, name: str | None = None) -> dict:
     """``POST /rooms/{code}/join``: take a free human seat; ``{"code", "match", "seat", "token", "room"}``."""
     body = {k: v for k, v in (("seat", seat), ("name", name)) if v is not None}
-    return request(server, "POST", f"/rooms/{urllib.parse.quote(code)}/join", body)
+    return request(server, "POST", f"/rooms/{urllib.parse.quote(code, safe='')}/join", body)
 
 
 def get_room(server: str, code: str) -> dict:
-    return request(server, "GET", f"/rooms/{urllib.parse.quote(code)}")
+    return request(server, "GET", f"/rooms/{urllib.parse.quote(code, safe='')}")
 
 
 def room_record(server: str, code: str, match: int | None = None) -> dict:
     """The finished match's record (``deltav-record/1``); ServerError ``not_finished`` before the end."""
     q = f"?match={int(match)}" if match is not None else ""
-    return request(server, "GET", f"/rooms/{urllib.parse.quote(code)}/record{q}")
+    return request(server, "GET", f"/rooms/{urllib.parse.quote(code, safe='')}/record{q}")

@@ -14,6 +14,7 @@ This module owns the socket side of a client only: what to play is the decider's
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import itertools
 import json
@@ -23,8 +24,11 @@ from typing import Any
 
 from deltav.client.rooms import ServerError, ws_base
 
-#: close codes after which reconnecting cannot help: replaced by a newer socket, a bad token, no such room
+#: close codes after which reconnecting cannot help: replaced by a newer socket, a bad token (or a refused hello),
+#: no such room
 FATAL_CLOSE = {4000: "bad_candidates", 4001: "replaced", 4003: "bad_token", 4004: "unknown_room"}
+#: refusals on connecting that end the seat (the socket closes next)
+FATAL_ERRORS = ("bad_token", "unknown_room", "bad_candidates", "token_in_url", "hello_expected", "bad_origin")
 #: refusals that only mean "the match moved on": the next snapshot says what to do
 HARMLESS = ("stale_step", "already_decided", "not_your_turn", "not_started", "game_over")
 
@@ -58,12 +62,11 @@ class AsyncSeat:
 
     def __init__(self, server: str, code: str, token: str | None = None, *, candidates: Sequence[str] = (),
                  reconnect_tries: int = 8, backoff: float = 0.25, timeout: float = 600.0):
-        query = {}
-        if token:
-            query["token"] = token
+        query = {}  # the token never goes in the address (addresses end up in logs): it is the first message's
+        self.token = token or None
         if candidates:
             query["candidates"] = ",".join(candidates)
-        self.url = f"{ws_base(server)}/ws/{urllib.parse.quote(code.strip().upper())}"
+        self.url = f"{ws_base(server)}/ws/{urllib.parse.quote(code.strip().upper(), safe='')}"
         if query:
             self.url += "?" + urllib.parse.urlencode(query)
         self.code = code.strip().upper()
@@ -88,9 +91,17 @@ class AsyncSeat:
         return self.state["snapshot"] if self.state else None
 
     async def connect(self) -> AsyncSeat:
-        websockets = _import_websockets()
-        self.ws = await websockets.connect(self.url, max_size=2**24, open_timeout=30)
+        self.ws = await self._open()
         return self
+
+    async def _open(self) -> Any:
+        """A socket to the room that has said hello (with this seat's token; none for a spectator)."""
+        websockets = _import_websockets()
+        ws = await websockets.connect(self.url, max_size=2**24, open_timeout=30)
+        # refused at once (an unknown room, a limit): the refusal is there to read
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await ws.send(json.dumps({"type": "hello", "token": self.token}))
+        return ws
 
     async def close(self) -> None:
         self._closed = True
@@ -111,10 +122,10 @@ class AsyncSeat:
         for k in range(self.reconnect_tries):
             await asyncio.sleep(self.backoff * (2**k))
             try:
-                self.ws = await websockets.connect(self.url, max_size=2**24, open_timeout=30)
+                self.ws = await self._open()
                 self.reconnects += 1
                 return
-            except (TimeoutError, OSError, websockets.InvalidHandshake):
+            except (TimeoutError, OSError, websockets.InvalidHandshake, websockets.ConnectionClosed):
                 continue
         raise ServerError("unreachable", f"lost the connection to {self.url} and could not reconnect ({why})")
 
@@ -141,7 +152,7 @@ class AsyncSeat:
                 self.state = msg
             elif kind == "welcome":
                 self.welcome = msg
-            elif kind == "error" and msg.get("code") in ("bad_token", "unknown_room", "bad_candidates"):
+            elif kind == "error" and msg.get("code") in FATAL_ERRORS:
                 raise Refused(msg)
             elif kind not in ("accepted", "error", "pong"):
                 self.messages.append(msg)

@@ -4,8 +4,9 @@ Routes (docs/server.md has every JSON form): the browser client's pages (``/``, 
 ``/watch/{code}``, ``/replay/{code}``, ``/board``) and its assets, ``GET /healthz``, ``GET /games``,
 ``GET /games/{game}/board``, ``GET /rooms``, ``POST /rooms``, ``GET /rooms/{code}``, ``POST /rooms/{code}/join``,
 ``GET /rooms/{code}/record``, ``GET /rooms/{code}/replay``, ``GET /rooms/{code}/briefing``, and the WebSocket
-``/ws/{code}?token=...`` (no token: a spectator). On start the store is opened (and migrated) and every
-unfinished room is reloaded before ``/healthz`` answers 200.
+``/ws/{code}``, whose first message is a hello with the seat's token (none: a spectator). On start the store is
+opened (and migrated) and every unfinished room is reloaded before ``/healthz`` answers 200. Every route sits
+behind ``guard.Guard`` (rate limits, where changes may come from, security headers).
 
 This module owns HTTP and WebSocket plumbing only; rooms own the rules of play.
 """
@@ -16,10 +17,13 @@ import asyncio
 import contextlib
 import logging
 import os
+import time
 from pathlib import Path
 from typing import Any
 
+import orjson
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -29,17 +33,21 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from deltav.core import jsonin
 from deltav.core.errors import DeltavError, RecordError
 from deltav.core.protocol import Game, check_briefing
+from deltav.server.guard import CLOSE_TOO_MANY, Guard
 from deltav.server.hub import Hub
+from deltav.server.limits import client_id, client_key
 from deltav.server.replays import ReplayCache, parse_view
 from deltav.server.rooms import ClientError, Settings, message_ref, seat_names
-from deltav.server.store import Store, default_url
+from deltav.server.store import Store, StoreUnavailable, default_url
 from deltav.server.tokens import normalize_code
 
 log = logging.getLogger("deltav.server")
 
 MAX_BODY_BYTES = 64 * 1024
 MAX_MATCH = 2**31 - 1  # the largest match (and replay step) number a query may name
+HELLO_SECONDS = 10.0  # a room's socket must say hello (and give its token) this soon
 ROOM_LISTS = ("open", "live", "finished")
+LIST_SECONDS = 2.0  # GET /rooms answers are reused this long (another process's changes show within it)
 
 #: Shown in place of the client when it was not built (a source checkout before ``make setup``).
 NOT_BUILT = """<!doctype html><meta charset="utf-8"><title>deltav server</title>
@@ -105,6 +113,33 @@ def _name(obj: dict) -> str | None:
     return name or None
 
 
+async def hello(ws: WebSocket) -> str | None:
+    """The first message of a room's socket, ``{"type": "hello", "token": ...}`` (no token, or null: a spectator),
+    within HELLO_SECONDS: the seat's token travels there, never in the address (addresses end up in logs).
+    ClientError ``hello_expected`` otherwise."""
+    want = (f'the first message must be {{"type": "hello"}}, with "token" for a seat, within {HELLO_SECONDS:g} s '
+            "(docs/server.md)")
+    try:
+        msg = await asyncio.wait_for(ws.receive(), HELLO_SECONDS)
+    except TimeoutError:
+        raise ClientError("hello_expected", want) from None
+    if msg["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(msg.get("code", 1000))
+    text = msg.get("text")
+    if not isinstance(text, str):
+        raise ClientError("hello_expected", want)
+    try:  # the one bounded reader (4 KiB of "[" is refused, never a RecursionError)
+        obj = jsonin.read(text, "hello", jsonin.Limits(max_bytes=4096, max_depth=4, max_digits=20))
+    except jsonin.JSONInputError:
+        raise ClientError("hello_expected", want) from None
+    if not isinstance(obj, dict) or obj.get("type") != "hello":
+        raise ClientError("hello_expected", want)
+    token = obj.get("token")
+    if token is not None and (not isinstance(token, str) or len(token) > 200):
+        raise ClientError("bad_token", "field 'token' must be a seat token (a string) or null for a spectator")
+    return token or None
+
+
 def web_dir(explicit: str | Path | None = None) -> Path | None:
     """The folder of the built client to serve: ``explicit``, else $DELTAV_WEB_DIR, else the package's build;
     None when that folder holds no build."""
@@ -136,7 +171,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         state["hub"] = Hub(store, settings, load_all())
         h = state["hub"]
         h.metrics = Metrics(lambda role: sum(1 for r in h.rooms.values() if r.owned == (role == "owner")),
-                            lambda: sum(len(r.conns) + len(r.spectators) for r in h.rooms.values()))
+                            lambda: sum(len(r.conns) + len(r.spectators) for r in h.rooms.values()),
+                            store.health)
         h.metrics.start()
         restored = await hub().restore()
         log.info("deltav server ready (%d rooms restored)", restored)
@@ -193,6 +229,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
                 await asyncio.wait_for(h.store.ping(), 5)
             except Exception as exc:
                 problems.append(f"database: {type(exc).__name__}")
+            if not h.store.health.writable:
+                problems.append(f"database: refuses writes ({h.store.health.reason})")
             if h.bus is not None and not h.bus.connected:
                 problems.append("bus: not connected")
             if h.lease_loop is not None and not h.lease_loop.healthy:
@@ -218,11 +256,20 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             out.append(d)
         return JSONResponse(out)
 
-    async def list_rooms(request: Request) -> JSONResponse:
+    lists: dict[str | None, tuple[float, int, bytes]] = {}  # status -> (made at, hub.list_version, the answer)
+
+    async def list_rooms(request: Request) -> Response:
+        """The newest rooms open to anyone; the answer is kept for LIST_SECONDS unless a room changed here."""
         status = request.query_params.get("status")
         if status is not None and status not in ROOM_LISTS:
             return _error(ClientError("bad_request", f"status must be one of {', '.join(ROOM_LISTS)}"))
-        return JSONResponse(await hub().store.list_rooms(status))
+        now = time.monotonic()
+        got = lists.get(status)
+        if got is None or now - got[0] > LIST_SECONDS or got[1] != hub().list_version:
+            version = hub().list_version
+            body = orjson.dumps(await hub().store.list_rooms(status))
+            got = lists[status] = (now, version, body)
+        return Response(got[2], media_type="application/json")
 
     async def create_room(request: Request) -> JSONResponse:
         try:
@@ -238,7 +285,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             if seed is not None and not 0 <= seed < 2**63:
                 raise ClientError("bad_request", "field 'seed' must be in 0..2**63-1")
             out = await hub().create(game, options, seats, seed, _field(body, "seat", int), _name(body),
-                                     clock=body.get("clock"))
+                                     clock=body.get("clock"), public=_field(body, "public", bool, False),
+                                     client=client_id(client_key(request.scope)))
         except ClientError as exc:
             return _error(exc)
         return JSONResponse(out, status_code=201)
@@ -264,7 +312,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         try:
             code = await room_code(request)
             body = await _body(request)
-            out = await hub().join(code, _field(body, "seat", int), _name(body))
+            out = await hub().join(code, _field(body, "seat", int), _name(body),
+                                   client=client_id(client_key(request.scope)))
         except ClientError as exc:
             return _error(exc)
         return JSONResponse(out)
@@ -340,8 +389,36 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             briefing = Game.briefing.__func__(game, options, seat, names)
         return JSONResponse(briefing)
 
+    sockets_by_address: dict[str, int] = {}
+
     async def ws_match(ws: WebSocket) -> None:
+        """A room's WebSocket, counted against its address's limit of open sockets (close 4029 beyond it)."""
+        key = client_key(ws.scope)
+        cap = settings.limits.sockets_per_address
+        if sockets_by_address.get(key, 0) >= cap:
+            await ws.accept()
+            await ws.send_json({"type": "error", "code": "too_many_sockets", "message": f"at most {cap} connections "
+                                "from one address at a time: close some (other tabs, other rooms) and try again"})
+            await ws.close(CLOSE_TOO_MANY, "too many sockets")
+            return
+        sockets_by_address[key] = sockets_by_address.get(key, 0) + 1
+        try:
+            await room_socket(ws)
+        finally:
+            left = sockets_by_address[key] - 1
+            if left:
+                sockets_by_address[key] = left
+            else:
+                del sockets_by_address[key]
+
+    async def room_socket(ws: WebSocket) -> None:
         await ws.accept()
+        if "token" in ws.query_params:  # an old client: a token in an address ends up in logs
+            await ws.send_json({"type": "error", "code": "token_in_url", "message": "this server takes a seat's token "
+                                "in the first message ({\"type\": \"hello\", \"token\": ...}), never in the address "
+                                "(addresses end up in logs): update the client"})
+            await ws.close(4003, "token_in_url")
+            return
         code = normalize_code(ws.path_params["code"])
         room = await hub().get(code) if code is not None else None
         if room is None:
@@ -356,10 +433,18 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             await ws.send_json(exc.to_json())
             await ws.close(4000, exc.code)
             return
+        try:
+            token = await hello(ws)
+        except ClientError as exc:
+            await ws.send_json(exc.to_json())
+            await ws.close(4003, exc.code)
+            return
+        except WebSocketDisconnect:
+            return
         sock = candidates.CandidateSocket(ws, room, specs) if specs else ws
         try:
             try:
-                conn = await room.attach(sock, ws.query_params.get("token") or None)
+                conn = await room.attach(sock, token, client_id(client_key(ws.scope)))
             except ClientError as exc:
                 if exc.code != "evicted":
                     raise
@@ -367,14 +452,14 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
                 if room is None:
                     raise ClientError("unknown_room", f"no room {code!r}", 404) from None
                 sock = candidates.CandidateSocket(ws, room, specs) if specs else ws
-                conn = await room.attach(sock, ws.query_params.get("token") or None)
+                conn = await room.attach(sock, token, client_id(client_key(ws.scope)))
         except ClientError as exc:
             if exc.code == "redirect":  # several processes: this room's seats play on its owner
                 await ws.send_json({"type": "redirect", "url": exc.extra["url"], "message": exc.message})
                 await ws.close(4010, "redirect")
                 return
             await ws.send_json(exc.to_json())
-            await ws.close(4003, exc.code)
+            await ws.close(CLOSE_TOO_MANY if exc.status == 429 else 4003, exc.code)
             return
         try:
             while True:
@@ -424,4 +509,20 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         routes.append(mcp_mount[0])
     if client is not None:  # the bundle, its chunks, the style sheet, the icon (docs/web.md); last: a catch-all
         routes.append(Mount("/", app=StaticFiles(directory=client), name="client"))
-    return Starlette(routes=routes, lifespan=lifespan)
+    async def store_down(request: Request, exc: Exception) -> JSONResponse:
+        """A write the database refused (at once while it refuses writes): 503, nothing changed."""
+        h = state.get("hub")
+        if h is not None and not h.store.health.writable:
+            retry = max(1, round(getattr(exc, "retry_after", 1.0)))
+            return JSONResponse({"error": "store_unavailable", "message": "the server cannot save anything right now "
+                                 "(its database refuses writes); nothing changed: try again in a few seconds"},
+                                status_code=503, headers={"retry-after": str(retry)})
+        log.error("request %s %s failed: %s", request.method, request.url.path, exc)
+        return JSONResponse({"error": "internal", "message": "the server failed on this request"}, status_code=500)
+
+    from sqlalchemy.exc import DBAPIError
+
+    handlers = {StoreUnavailable: store_down, DBAPIError: store_down}
+    # the gate in front of every route: rate limits per address, Origin and JSON of changes, headers (guard.py)
+    gate = [Middleware(Guard, limits=settings.limits, allowed_origins=settings.allowed_origins)]
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers, middleware=gate)

@@ -1,6 +1,6 @@
 """Candidates: what built-in bots would play, sent with a seat's snapshot when that seat must decide.
 
-A seat that connects with ``/ws/{code}?token=...&candidates=bot:easy,bot:normal`` (at most
+A seat that connects with ``/ws/{code}?candidates=bot:easy,bot:normal`` (its token in its hello; at most
 :data:`MAX_SPECS` registry specs) gets, in every ``state`` message whose snapshot has ``to_act`` in a live
 room, a field ``candidates``: ``[{"spec", "action", "text"}]`` in the order asked (``{"spec", "error"}`` when
 a bot failed). Each is a fresh agent of that spec deciding from the seat's own snapshot (its view and legal

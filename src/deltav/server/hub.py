@@ -11,6 +11,7 @@ This module knows no HTTP (``app`` turns requests into calls here) and no rules 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
@@ -24,6 +25,7 @@ from deltav.server.bots import BotRunner, make_bot_agent
 from deltav.server.clock import Clock, ClockError
 from deltav.server.cluster import Bus, LeaseLoop
 from deltav.server.leases import Leases
+from deltav.server.limits import duration_words
 from deltav.server.replicas import Replicas
 from deltav.server.rooms import ClientError, Room, Settings
 from deltav.server.store import DuplicateCode, MatchRow, SeatRow, Store
@@ -52,6 +54,8 @@ class Hub:
         self._background: set[asyncio.Task] = set()
         self._creating: set[str] = set()  # codes being created here (the lease loop must not load them meanwhile)
         self.metrics = None  # set by the app (deltav.server.metrics.Metrics)
+        self.list_version = 0  # bumped when a room is made or its seats or status change (the room lists' cache)
+        self._sweeper: asyncio.Task | None = None
 
     def game(self, gid: str) -> type[Game]:
         if gid not in self.games:
@@ -69,6 +73,7 @@ class Hub:
             self.lease_loop = LeaseLoop(self.cluster, self.leases.round)
             self.lease_loop.start()
             self.ready = True
+            self._sweeper = asyncio.create_task(self._sweep())
             return sum(1 for r in self.rooms.values() if r.owned)
         n = 0
         for row in await self.store.unfinished():
@@ -82,7 +87,46 @@ class Hub:
             room._arm_turn()  # the deadline follows from the stored times: a late seat's time may be up already
             n += 1
         self.ready = True
+        self._sweeper = asyncio.create_task(self._sweep())
         return n
+
+    # --- abandoned rooms ----------------------------------------------------------------------------------
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.limits.sweep_seconds)
+            try:
+                await self.end_abandoned()
+            except Exception:
+                log.exception("the sweep of abandoned rooms failed")
+
+    async def end_abandoned(self) -> int:
+        """End the abandoned rooms held here (docs/server.md, "Limits"): an open room whose free seats nobody
+        took for ``open_room_seconds``, a live one with no move for ``idle_room_seconds``, neither with a socket
+        meanwhile; and (one process) unload finished rooms nobody watched for ``finished_unload_seconds``.
+        Returns how many were ended."""
+        lim = self.settings.limits
+        now = time.time()
+        ended = 0
+        for room in list(self.rooms.values()):
+            if not room.owned or room.conns or room.spectators:
+                continue
+            idle = now - room.touched
+            if room.status == "open" and idle > lim.open_room_seconds:
+                reason = f"nobody took its free seats within {duration_words(lim.open_room_seconds)}"
+            elif room.status == "live" and idle > lim.idle_room_seconds:
+                reason = f"no move and nobody connected for {duration_words(lim.idle_room_seconds)}"
+            else:
+                if room.status == "finished" and self.cluster is None and idle > lim.finished_unload_seconds:
+                    self.rooms.pop(room.code, None)  # loaded again from the database when asked for
+                    await room.close()
+                continue
+            if await room.abandon(reason):
+                ended += 1
+                log.info("room %s abandoned: %s", room.code, reason, extra={"event": "abandoned", "room": room.code})
+                if self.cluster is None:
+                    self.rooms.pop(room.code, None)
+                    await room.close()
+        return ended
 
     async def get(self, code: str) -> Room | None:
         room = self.rooms.get(code)
@@ -115,7 +159,8 @@ class Hub:
             raise ClientError("bad_options", str(exc)) from None
 
     async def create(self, game_id: str, options: Mapping[str, Any], seat_specs: list[str], seed: int | None,
-                     creator_seat: int | None, name: str | None, clock: Any = None) -> dict:
+                     creator_seat: int | None, name: str | None, clock: Any = None, public: bool = False,
+                     client: str | None = None) -> dict:
         game = self.game(game_id)
         try:
             turn_clock = Clock.parse(clock)
@@ -139,10 +184,16 @@ class Hub:
             creator_seat = humans[0] if humans else None
         elif creator_seat not in humans:
             raise ClientError("bad_seat", f"seat {creator_seat!r} is not a human seat (human seats: {humans})")
+        if seed is not None and self.settings.chosen_seeds != "any" and len(humans) > 1:
+            # whoever knows the seed can replay every hidden draw offline: between people the server draws it
+            raise ClientError("bad_seed", "a chosen seed is only for a room whose every seat is yours or a bot: "
+                                          "between people the server draws the seed (whoever knows it could work "
+                                          "out every hidden card of the match)", field="seed")
         token = new_token() if creator_seat is not None else None
         rows = [SeatRow(i, s, token_hash(token) if i == creator_seat and token else None,
                         name if i == creator_seat else None) for i, s in enumerate(seat_specs)]
         status = "live" if len(humans) <= (1 if creator_seat is not None else 0) else "open"
+        chosen = seed is not None
         seed = secrets.randbits(62) if seed is None else seed
         try:
             Session(game, opts, seed, [s for s in seat_specs])  # fails early on a scenario that cannot start
@@ -151,9 +202,13 @@ class Hub:
         for _ in range(20):
             code = new_room_code()
             meta: dict[str, Any] = {"clock": turn_clock.to_json()} if turn_clock else {}
+            if chosen:
+                meta["chosen_seed"] = True  # shown to everyone in the room's info
+            if client is not None and creator_seat is not None:
+                meta["clients"] = {str(creator_seat): [client]}  # the leaderboard's distinct clients
             if status == "live":
                 meta["live_at"] = time.time()
-            row = MatchRow(code, 1, game.id, opts, seed, status, rows, meta=meta)
+            row = MatchRow(code, 1, game.id, opts, seed, status, rows, meta=meta, public=public)
             self._creating.add(code)
             try:
                 await self.store.create_room(row)
@@ -170,11 +225,12 @@ class Hub:
                 await self.leases.claim_new(code)
         finally:
             self._creating.discard(code)
+        self.list_version += 1
         room.kick_bots()
         room._arm_turn()
         return {"code": code, "match": 1, "seat": creator_seat, "token": token, "room": room.room_info()}
 
-    async def join(self, code: str, seat: int | None, name: str | None) -> dict:
+    async def join(self, code: str, seat: int | None, name: str | None, client: str | None = None) -> dict:
         room = await self.get(code)
         if room is None:
             raise ClientError("unknown_room", f"no room {code!r}", 404)
@@ -191,15 +247,21 @@ class Hub:
             h = token_hash(token)
             last = len(free) == 1
             now = time.time()
-            meta = {**room.meta, "live_at": now} if last else None
+            meta = {**room.meta, "live_at": now} if last else dict(room.meta)
+            if client is not None:  # the leaderboard's distinct clients (written with the seat)
+                clients = {k: list(v) for k, v in meta.get("clients", {}).items()}
+                clients.setdefault(str(seat), []).append(client)
+                meta["clients"] = clients
             ok = await self.store.claim_seat(code, room.no, seat, h, name, "live" if last else None, meta)
             if not ok:  # pragma: no cover - another process took it (the database decides)
                 raise ClientError("seat_taken", f"seat {seat} was just taken", 409)
             room.seats[seat].token_hash = h
             room.seats[seat].name = name
+            room.touched = now
             room.renamed()
+            room.meta = meta
             if last:
-                room.status, room.meta, room.turn_started = "live", meta, now
+                room.status, room.turn_started = "live", now
                 room._arm_graces()
                 room._arm_turn()
             room.broadcast_state()
@@ -219,6 +281,11 @@ class Hub:
         meta: dict[str, Any] = {"rematch_of": room.no, "live_at": time.time()}
         if room.clock is not None:
             meta["clock"] = room.clock.to_json()
+        old_clients = room.meta.get("clients", {})  # each holder keeps its clients in its new seat
+        clients = {str(i): old_clients[str((i - 1) % n)] for i in range(n) if str((i - 1) % n) in old_clients}
+        if clients:
+            meta["clients"] = clients
+        meta["played"] = sorted((seat + 1) % n for seat in room.conns)
         row = MatchRow(room.code, room.no + 1, room.game.id, opts, seed, "live", rows, meta=meta)
         await self.store.add_match(row)
         fresh = Room.from_row(self, row)
@@ -253,10 +320,16 @@ class Hub:
         ``kind`` "chat": ``seq`` is the id of a stored chat line)."""
         if self.metrics is not None and seq >= 0 and kind == "room":
             self.metrics.actions.inc()
+        if kind == "room" and (seq < 0 or room.status == "finished"):
+            self.list_version += 1
         if self.bus is not None:
             self._later(self.bus.publish(room.code, room.no, seq, kind))
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(BaseException):
+                await self._sweeper
         if self.lease_loop is not None:
             await self.lease_loop.close()
         for room in list(self.rooms.values()):

@@ -10,6 +10,8 @@
 - ``deltav_gc_pause_seconds{generation}``: a histogram of the cyclic garbage collector's pauses (the process
   stops while it runs: the usual cause of a latency tail), and ``deltav_gc_pause_max_seconds{generation}``, the
   longest so far;
+- ``deltav_store_writable`` (1 or 0: 0 while the database refuses writes) and
+  ``deltav_store_failed_writes_total`` (writes the database refused, probes included);
 - ``deltav_loop_lag_seconds``: a histogram of how late the event loop runs a timer set every 50 ms (the time a
   message waits before the process gets to it: CPU saturation, a long collector pause or a slow callback).
 
@@ -24,6 +26,7 @@ import contextlib
 import gc
 import time
 from collections.abc import Callable
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
@@ -37,12 +40,17 @@ GC_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1
 class Metrics:
     content_type = CONTENT_TYPE_LATEST
 
-    def __init__(self, rooms: Callable[[str], int], sockets: Callable[[], int]):
+    def __init__(self, rooms: Callable[[str], int], sockets: Callable[[], int], store_health: Any = None):
         self.registry = CollectorRegistry()
         g = Gauge("deltav_rooms", "rooms held by this process", ["role"], registry=self.registry)
         g.labels("owner").set_function(lambda: rooms("owner"))
         g.labels("replica").set_function(lambda: rooms("replica"))
         Gauge("deltav_sockets", "open WebSockets", registry=self.registry).set_function(sockets)
+        if store_health is not None:  # deltav.server.store.WriteHealth
+            Gauge("deltav_store_writable", "1 while the database takes writes", registry=self.registry
+                  ).set_function(lambda: 1 if store_health.writable else 0)
+            Gauge("deltav_store_failed_writes_total", "writes the database refused", registry=self.registry
+                  ).set_function(lambda: store_health.failed_writes)
         self.actions = Counter("deltav_actions", "accepted submissions stored", registry=self.registry)
         self.latency = Histogram("deltav_submit_seconds", "submission arrival to broadcast", buckets=BUCKETS,
                                  registry=self.registry)

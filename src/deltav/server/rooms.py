@@ -34,7 +34,9 @@ from deltav.server.clock import TIMEOUT_BOT, Clock, turn_started, utc
 from deltav.server.cluster import ClusterConfig
 from deltav.server.conns import OUTBOX_LIMIT, Conn, Socket, dumps
 from deltav.server.legal import RoomSession
-from deltav.server.store import MatchRow, SeatRow
+from deltav.server.limits import Bucket as ChatBucket
+from deltav.server.limits import Limits
+from deltav.server.store import MatchRow, SeatRow, StoreUnavailable
 from deltav.server.tokens import token_hash
 
 __all__ = ["OUTBOX_LIMIT", "ClientError", "Conn", "Room", "Settings", "Socket", "dumps", "refusal"]
@@ -63,6 +65,10 @@ class Settings:
     cluster: ClusterConfig | None = None  # several processes on one database (None: this process alone)
     replica_linger_seconds: float = 30.0  # several processes: a replica with no socket is dropped after this
     bot_seconds: float = BOT_SECONDS  # CPU time a bot decision may take (searches stop there; see bots.py)
+    limits: Limits = field(default_factory=Limits)  # per-client limits: sockets, rates, room expiry, chat
+    trusted_proxies: tuple[str, ...] = ()  # proxies whose X-Forwarded-For names the client (deltav serve --trusted-proxy)
+    allowed_origins: tuple[str, ...] = ()  # other origins whose pages may change state here (--allow-origin)
+    chosen_seeds: str = "solo"  # "solo": a seed is chosen only for rooms of the creator and bots; "any" (--chosen-seeds)
 
 
 class ClientError(Exception):
@@ -132,6 +138,9 @@ class Room:
     idle_since: float = field(default_factory=time.time)  # when its last socket left (a replica is then evicted)
     evicted: bool = False  # a replica dropped from the hub (a socket reaching it must look the room up again)
     hints: dict[int, tuple[Conn, asyncio.Task]] = field(default_factory=dict)  # seat -> the hint worked out for it
+    public: bool = False  # listed for anyone to join or watch (else joined by its code only: docs/server.md)
+    touched: float = field(default_factory=time.time)  # the last move, seat taken or socket come or gone (expiry)
+    chat_buckets: dict[int, ChatBucket] = field(default_factory=dict)  # each seat's chat rate
 
     # --- building --------------------------------------------------------------------------------------
     @classmethod
@@ -140,8 +149,9 @@ class Room:
         labels = [s.spec for s in row.seats]  # record labels: "human" or the bot spec (names change; specs do not)
         session = RoomSession.resume(game, row.options, row.seed, labels, row.submissions, names=seat_names(row.seats))
         room = cls(hub, row.code, row.no, game, row.seed, row.seats, session, row.status, dict(row.meta),
-                   seq=len(row.submissions))
+                   seq=len(row.submissions), public=row.public)
         room.clock = Clock.from_meta(row.meta)
+        room.touched = max([row.created_at, row.meta.get("live_at", 0.0), *row.submitted_at[-1:]])
         buffered = sum(1 for p in session.deciding() if session.has_submitted(p))
         room.turn_started = turn_started(row.submitted_at, buffered, row.meta.get("live_at", row.created_at))
         for s in row.seats:
@@ -215,6 +225,9 @@ class Room:
                        "connected": s.spec != "human" or s.seat in connected,
                        "grace_until": graces.get(s.seat)} for s in self.seats],
             "forfeit": self.meta.get("forfeit"),
+            "public": self.public,
+            "abandoned": self.meta.get("abandoned"),
+            "seed": self.seed if self.meta.get("chosen_seed") else None,  # a chosen seed is shown to everyone
             "ending": self.meta.get("ending"),
             "claimable": claimable,
             "rematch_votes": sorted(self.rematch_votes),
@@ -334,7 +347,21 @@ class Room:
             conn.send(text)
 
     # --- connections -----------------------------------------------------------------------------------
-    async def attach(self, ws: Socket, token: str | None) -> Conn:
+    def saw_client(self, seat: int, client: str | None, connected: bool = False) -> None:
+        """Remember that ``client`` (a ``limits.client_id``) held ``seat`` in this match, and whether a socket of the
+        seat connected (``meta.clients``, ``meta.played``: the leaderboard rates only matches between distinct
+        connected clients). Written with the match's next meta (a seat taken, the end)."""
+        if client is not None:
+            held = self.meta.setdefault("clients", {}).setdefault(str(seat), [])
+            if client not in held and len(held) < 16:
+                held.append(client)
+        if connected:
+            played = self.meta.setdefault("played", [])
+            if seat not in played:
+                played.append(seat)
+                played.sort()
+
+    async def attach(self, ws: Socket, token: str | None, client: str | None = None) -> Conn:
         if token and self.hub.leases is not None:
             await self.hub.leases.own_or_redirect(self)  # a seat plays on the room's owner process
             if self.seat_of(token) is None:
@@ -347,7 +374,13 @@ class Room:
                 seat = self.seat_of(token)
                 if seat is None:
                     raise ClientError("bad_token", "this token holds no seat in this room", 403)
-            conn = Conn(ws, seat, self.hub.settings.rate_per_second, self.hub.settings.rate_burst)
+            limits = self.hub.settings.limits
+            if seat is None and len(self.spectators) >= limits.spectators_per_room:
+                raise ClientError("too_many_sockets", f"this room has {limits.spectators_per_room} spectators "
+                                  "already; try again later", 429)
+            conn = Conn(ws, seat, self.hub.settings.rate_per_second, self.hub.settings.rate_burst,
+                        max_bytes=limits.outbox_bytes, close_seconds=limits.close_seconds)
+            self.touched = time.time()
             if seat is None:
                 self.spectators.add(conn)
             else:
@@ -357,6 +390,7 @@ class Room:
                     old.close(4001, "replaced")
                 self.conns[seat] = conn
                 self._cancel_grace(seat)
+                self.saw_client(seat, client, connected=True)
             conn.send({"type": "welcome", "room": self.code, "match": self.no, "seat": seat,
                        "role": "player" if seat is not None else "spectator",
                        "limits": {"max_message_bytes": self.hub.settings.max_message_bytes, "max_chat": MAX_CHAT,
@@ -375,6 +409,7 @@ class Room:
         held = self.hints.get(conn.seat) if conn.seat is not None else None
         if held is not None and held[0] is conn:
             held[1].cancel()  # nobody reads its answer: the bot worker stops working for it
+        self.touched = time.time()
         async with self.lock:
             if conn.seat is None:
                 self.spectators.discard(conn)
@@ -467,6 +502,8 @@ class Room:
                                                   "rematch, advise, hint, resign, claim)")
         except ClientError as exc:
             conn.send({**exc.to_json(), "id": message_ref(text)})
+        except StoreUnavailable as exc:  # a chat line or a rematch the database could not store
+            conn.send(store_refusal(exc, message_ref(text)))
 
     async def submit(self, conn: Conn, msg: Mapping) -> None:
         if conn.seat is None:
@@ -507,18 +544,23 @@ class Room:
         try:
             await _to_the_end(self.hub.store.accept(self.code, self.no, self.seq, seat, action,
                                                     status="finished" if finished else None, record=record,
+                                                    meta=self.meta if finished else None,
                                                     bot_state=bot.dump() if bot is not None else None,
                                                     bot_step=bot_step, at=now))
-        except Exception:
-            log.exception("room %s: storing submission %d failed; reloading from the database", self.code, self.seq)
+        except Exception as exc:
+            health = self.hub.store.health
+            if health.writable:  # not explained by a database that refuses writes (that is logged once, there)
+                log.exception("room %s: storing submission %d failed; reloading from the database", self.code, self.seq)
             await self._reload()
             if conn is not None:
-                conn.send({"type": "error", "code": "internal", "message": "the action could not be stored; "
+                conn.send(store_refusal(exc, ref) if not health.writable else
+                          {"type": "error", "code": "internal", "message": "the action could not be stored; "
                            "nothing changed, try again", "id": ref})
             return
         if self.hub.metrics is not None:
             self.hub.metrics.store_write.observe(time.perf_counter() - t0)
         self.seq += 1
+        self.touched = now
         self.hub.notify(self, self.seq - 1)
         if outcome.buffered is None:
             self.turn_started = now  # a new decision node begins (the same time is stored with the row)
@@ -577,13 +619,17 @@ class Room:
         try:
             await _to_the_end(self.hub.store.set_status(self.code, self.no, "finished",
                                                         record=self.session.record.to_json(), meta=self.meta))
-        except Exception:
-            log.exception("room %s: storing the end of match %d failed; reloading from the database", self.code, self.no)
+        except Exception as exc:
+            writable = self.hub.store.health.writable
+            if writable:  # not explained by a database that refuses writes (that is logged once, there)
+                log.exception("room %s: storing the end of match %d failed; reloading from the database",
+                              self.code, self.no)
             self.meta = meta_before
             await self._reload()
             if conn is not None:
                 conn.send({"type": "error", "code": "internal", "message": "the end of the match could not be "
-                           "stored; nothing changed, try again", "id": ref})
+                           "stored; nothing changed, try again", "id": ref} if writable else
+                          store_refusal(exc, ref))
             return
         self.snap_cache.clear()  # the same (match, seq), another snapshot: over
         self.hub.notify(self, -1)
@@ -649,10 +695,18 @@ class Room:
             raise ClientError("chat_empty", "an empty chat line is not sent")
         if len(text) > MAX_CHAT:
             raise ClientError("chat_too_long", f"a chat line holds at most {MAX_CHAT} characters (got {len(text)})")
+        limits = self.hub.settings.limits
+        bucket = self.chat_buckets.get(conn.seat)
+        if bucket is None:  # per seat, whatever its sockets (a reconnect does not refill it)
+            bucket = self.chat_buckets[conn.seat] = ChatBucket(limits.chat_per_second, limits.chat_burst)
+        wait = bucket.take()
+        if wait:
+            raise ClientError("chat_rate", f"at most {limits.chat_per_second * 60:g} chat lines a minute (bursts of "
+                                           f"{limits.chat_burst}); wait {max(1, round(wait))} s", retry_after=round(wait, 1))
         async with self.lock:
             seat = conn.seat
             name = self.seats[seat].name
-            line_id, at = await self.hub.store.add_chat(self.code, self.no, seat, name, text)
+            line_id, at = await self.hub.store.add_chat(self.code, self.no, seat, name, text, keep=limits.chat_kept)
             self.chat_seen = max(self.chat_seen, line_id)
             self.broadcast({"type": "chat", "seat": seat, "name": name, "text": text, "at": at})
             self.hub.notify(self, line_id, kind="chat")  # the other processes' spectators read it from the database
@@ -668,6 +722,24 @@ class Room:
                 self.broadcast({"type": "rematch_vote", "seats": sorted(self.rematch_votes)})
                 return
             await self.hub.start_rematch(self)
+
+    async def abandon(self, reason: str) -> bool:
+        """End an abandoned match (docs/server.md, "Limits"): finished as it stands, with ``meta.abandoned`` (no
+        winner: never rated); the hub then unloads the room. False when it is in use again (a socket came)."""
+        async with self.lock:
+            if self.status == "finished" or self.conns or self.spectators:
+                return False
+            self.meta["abandoned"] = {"reason": reason, "at": time.time()}
+            try:
+                await self.hub.store.set_status(self.code, self.no, "finished", record=self.session.record.to_json(),
+                                                meta=self.meta)
+            except Exception:
+                del self.meta["abandoned"]
+                raise
+            self.status = "finished"
+            self.hub.notify(self, -1)
+            self._stop_clocks()
+            return True
 
     # --- advice (the tactical astrogation assistant) and hints -------------------------------------------
     async def advise(self, conn: Conn, msg: Mapping) -> None:
@@ -740,6 +812,10 @@ class Room:
 
     async def _bot_turn(self, bot: BotSeat, step: int, no: int) -> None:
         try:
+            # while the database refuses writes a bot's move could not be stored: it waits (no retry loop)
+            await self.hub.store.health.wait_writable()
+            if self.no != no or self.status != "live" or self.session.step != step:
+                return
             decision = self.session.decision(bot.seat, bot.rng)
             try:
                 action = await self.hub.bots.decide(bot, decision, lane=self.code)
@@ -775,7 +851,7 @@ class Room:
         fresh = Room.from_row(self.hub, row)
         self.no, self.seed, self.seats, self.session = fresh.no, fresh.seed, fresh.seats, fresh.session
         self.status, self.meta, self.seq, self.bots = fresh.status, fresh.meta, fresh.seq, fresh.bots
-        self.clock, self.turn_started = fresh.clock, fresh.turn_started
+        self.clock, self.turn_started, self.public = fresh.clock, fresh.turn_started, fresh.public
         self.snap_cache.clear()
         self.owned = owned
 
@@ -841,6 +917,12 @@ def good_ref(ref: Any) -> bool:
     if isinstance(ref, str):
         return len(ref) <= MAX_ID_CHARS
     return type(ref) is int and -MAX_ID <= ref <= MAX_ID
+def store_refusal(exc: Exception, ref: Any) -> dict:
+    """The error a seat gets when its message could not be stored because the database refuses writes."""
+    retry = getattr(exc, "retry_after", None)
+    return {"type": "error", "code": "store_unavailable", "id": ref,
+            "message": "the server cannot save anything right now (its database refuses writes); nothing changed: "
+                       "try again in a few seconds", **({"retry_after": round(retry, 1)} if retry is not None else {})}
 
 
 def message_ref(text: str | None) -> Any:

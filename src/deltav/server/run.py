@@ -56,10 +56,14 @@ def make_server(sock: socket.socket, db_url: str, settings: Settings, log_level:
     import uvicorn
 
     from deltav.server.app import create_app
+    from deltav.server.wsproto import BoundedCloseProtocol
 
-    config = uvicorn.Config(create_app(db_url, settings, web_dir), ws="websockets-sansio", ws_max_size=WS_MAX_FRAME,
+    config = uvicorn.Config(create_app(db_url, settings, web_dir), ws=BoundedCloseProtocol, ws_max_size=WS_MAX_FRAME,
                             log_level=log_level, lifespan="on", ws_ping_interval=20.0, ws_ping_timeout=20.0,
                             ws_per_message_deflate=deflate,
+                            # a client's address is the connection's peer, unless a named proxy passes it on
+                            proxy_headers=bool(settings.trusted_proxies),
+                            forwarded_allow_ips=list(settings.trusted_proxies) or None,
                             **({"log_config": None} if log_format else {}))
     return uvicorn.Server(config)
 

@@ -11,6 +11,13 @@ through aiosqlite every statement, the BEGIN and the COMMIT each wait for a turn
 made the commit most of a submission's time in the server (docs/server.md, "Session 7"). The same statements
 run on PostgreSQL through the async engine.
 
+A database that refuses writes for a while (a read-only file, a full disk) puts the store in a *failing* state
+(:class:`WriteHealth`): every write is refused at once with :class:`StoreUnavailable` (no statement reaches the
+database, nothing is logged again) while a probe write is tried after a backoff (0.25 s doubling to 8 s); the
+first probe that commits ends it. Entering and leaving that state drop every pooled connection, because SQLite
+keeps a connection read-only for good when it was opened while its file could not be written. ``/readyz``
+reports not-ready meanwhile, and rooms wait for :meth:`WriteHealth.wait_writable` before their bots decide again.
+
 This module owns persistence only: it knows no game, no session and no socket.
 """
 
@@ -29,9 +36,11 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
     Float,
     ForeignKeyConstraint,
+    Index,
     Integer,
     LargeBinary,
     MetaData,
@@ -40,11 +49,13 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    false,
     insert,
     select,
+    text,
     update,
 )
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 log = logging.getLogger("deltav.server")
@@ -56,6 +67,7 @@ rooms = Table(
     Column("code", String(8), primary_key=True),
     Column("created_at", Float, nullable=False),
     Column("match_no", Integer, nullable=False),  # the room's current match (a rematch adds one)
+    Column("public", Boolean, nullable=False, server_default=false()),  # listed for anyone (else: joined by code)
 )
 
 matches = Table(
@@ -72,6 +84,7 @@ matches = Table(
     Column("created_at", Float, nullable=False),
     Column("finished_at", Float, nullable=True),
     ForeignKeyConstraint(["code"], ["rooms.code"]),
+    Index("ix_matches_status_created", "status", "created_at"),
 )
 
 seats = Table(
@@ -128,6 +141,92 @@ class DuplicateCode(Exception):
     """The room code is taken (the caller draws another)."""
 
 
+class StoreUnavailable(Exception):
+    """The database refuses writes for now: nothing was stored. ``retry_after``: seconds until the next try."""
+
+    def __init__(self, message: str, retry_after: float):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class WriteHealth:
+    """Whether the database takes writes: after a failed write, writes are refused at once (no tight loop of
+    failing statements and tracebacks) until a probe write, tried after a growing backoff, commits.
+
+    ``probe`` is an async callable making one real write; ``reset`` (async) closes the pooled connections (SQLite
+    keeps a connection opened while its file could not be written read-only for good)."""
+
+    FIRST_BACKOFF = 0.25
+    MAX_BACKOFF = 8.0
+
+    def __init__(self, probe: Any, reset: Any):
+        self._probe, self._reset = probe, reset
+        self.failing_since: float | None = None
+        self.reason = ""
+        self.failed_writes = 0  # writes the database refused, over the process's life (a metric)
+        self.refused_writes = 0  # writes refused here without reaching the database while failing
+        self._backoff = self.FIRST_BACKOFF
+        self.retry_at = 0.0
+        self._ok = asyncio.Event()
+        self._ok.set()
+        self._prober: asyncio.Task | None = None
+
+    @property
+    def writable(self) -> bool:
+        return self.failing_since is None
+
+    def check(self) -> None:
+        """Raise StoreUnavailable while failing (before any statement is sent)."""
+        if self.failing_since is not None:
+            self.refused_writes += 1
+            raise StoreUnavailable(f"the database refuses writes ({self.reason}); nothing was stored",
+                                   max(0.0, self.retry_at - time.monotonic()))
+
+    def failed(self, exc: BaseException) -> None:
+        self.failed_writes += 1
+        if self.failing_since is None:
+            self.failing_since = time.time()
+            self.reason = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
+            self._backoff = self.FIRST_BACKOFF
+            self._ok.clear()
+            log.error("the database refuses writes (%s); writes are refused until a probe write commits",
+                      self.reason)
+            with contextlib.suppress(RuntimeError):  # no running loop: the next write probes
+                if self._prober is None or self._prober.done():
+                    self._prober = asyncio.get_running_loop().create_task(self._probe_until_ok())
+        self.retry_at = time.monotonic() + self._backoff
+
+    async def _probe_until_ok(self) -> None:
+        while self.failing_since is not None:
+            await asyncio.sleep(max(0.0, self.retry_at - time.monotonic()))
+            try:
+                await self._reset()  # a connection opened during the fault stays read-only: probe on fresh ones
+                await self._probe()
+            except Exception as exc:
+                self.failed_writes += 1
+                self._backoff = min(self.MAX_BACKOFF, self._backoff * 2)
+                self.retry_at = time.monotonic() + self._backoff
+                log.debug("probe write failed: %s", exc)
+                continue
+            with contextlib.suppress(Exception):
+                await self._reset()  # connections opened during the fault (readers too) may be read-only for good
+            log.warning("the database takes writes again (after %.1f s; %d writes refused meanwhile)",
+                        time.time() - self.failing_since, self.refused_writes)
+            self.failing_since = None
+            self.reason = ""
+            self._ok.set()
+
+    async def wait_writable(self) -> None:
+        """Return once writes work (at once when they do)."""
+        await self._ok.wait()
+
+    async def close(self) -> None:
+        if self._prober is not None:
+            self._prober.cancel()
+            with contextlib.suppress(BaseException):
+                await self._prober
+
+
 @dataclass
 class SeatRow:
     seat: int
@@ -152,6 +251,7 @@ class MatchRow:
     created_at: float = 0.0
     submissions: list[tuple[int, dict]] = field(default_factory=list)  # (seat, action JSON) in order
     submitted_at: list[float] = field(default_factory=list)  # the time each submission was stored
+    public: bool = False  # the room is listed for anyone to join or watch (else joined by its code only)
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -223,6 +323,7 @@ class SqliteBatchWriter:
         self.thread = ThreadPoolExecutor(1, thread_name_prefix="deltav-store-writer")
         self._written = threading.Event()
         self._stop = threading.Event()
+        self._checkpoint_failing = False
         self._checkpointer = threading.Thread(target=self._checkpoints, name="deltav-store-checkpoint",
                                               daemon=True)
         self._checkpointer.start()
@@ -248,8 +349,12 @@ class SqliteBatchWriter:
         try:
             with self.engine.connect() as conn:
                 conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
-        except Exception:  # a checkpoint that fails is retried after the next write; nothing is lost
-            log.warning("SQLite checkpoint failed", exc_info=True)
+        except Exception as exc:  # a checkpoint that fails is retried after the next write; nothing is lost
+            if not self._checkpoint_failing:  # said once, not every second while the database refuses writes
+                log.warning("SQLite checkpoint failed: %s", exc)
+            self._checkpoint_failing = True
+            return
+        self._checkpoint_failing = False
 
     def close(self) -> None:
         self._stop.set()
@@ -274,15 +379,48 @@ class Store:
                               and ":memory:" not in url else None)
         self._pending: list[tuple[tuple, asyncio.Future]] = []
         self._writer: asyncio.Task | None = None
+        self.health = WriteHealth(self._probe_write, self._drop_connections)
 
     @contextlib.asynccontextmanager
     async def _writing(self):
-        if self._write_lock is None:
+        """A write transaction (refused at once while the database refuses writes; a failure starts that)."""
+        self.health.check()
+        try:
+            if self._write_lock is None:
+                async with self.engine.begin() as conn:
+                    yield conn
+            else:
+                async with self._write_lock, self.engine.begin() as conn:
+                    yield conn
+        except IntegrityError:  # the database works: the statement broke a rule (a taken code, a seat)
+            raise
+        except (DBAPIError, OSError) as exc:
+            self.health.failed(exc)
+            raise
+
+    async def _probe_write(self) -> None:
+        """One real write on every path the store writes through (on SQLite: the header's user_version, set to
+        what it is, which rewrites the first page into the write-ahead log)."""
+        if self.engine.dialect.name != "sqlite":
             async with self.engine.begin() as conn:
-                yield conn
+                await conn.execute(text("SELECT 1"))
             return
-        async with self._write_lock, self.engine.begin() as conn:
-            yield conn
+
+        def bump(conn: Any) -> None:
+            version = conn.exec_driver_sql("PRAGMA user_version").scalar()
+            conn.exec_driver_sql(f"PRAGMA user_version = {int(version)}")
+
+        async with self._write_lock or contextlib.nullcontext():
+            async with self.engine.begin() as conn:
+                await conn.run_sync(bump)
+            if self._batch_writer is not None:
+                await self._batch_writer.run(bump)
+
+    async def _drop_connections(self) -> None:
+        """Close every pooled connection (checked-out ones are discarded when given back)."""
+        await self.engine.dispose()
+        if self._batch_writer is not None:
+            self._batch_writer.engine.dispose()
 
     @classmethod
     async def open(cls, url: str) -> Store:
@@ -300,6 +438,7 @@ class Store:
             await conn.run_sync(upgrade)
 
     async def close(self) -> None:
+        await self.health.close()
         if self._writer is not None:
             with contextlib.suppress(Exception):
                 await self._writer
@@ -312,7 +451,7 @@ class Store:
         now = time.time()
         try:
             async with self._writing() as conn:
-                await conn.execute(insert(rooms).values(code=m.code, created_at=now, match_no=m.no))
+                await conn.execute(insert(rooms).values(code=m.code, created_at=now, match_no=m.no, public=m.public))
                 await self._insert_match(conn, m, now)
         except IntegrityError as exc:
             raise DuplicateCode(m.code) from exc
@@ -357,6 +496,7 @@ class Store:
         Group commit: submissions of all rooms that arrive while a commit is running go into the next
         transaction together, so under load there is one commit per batch, not per action. A room awaits its
         own submission before it accepts the next, so each room's order is kept."""
+        self.health.check()
         item = (code, no, seq, seat, action, status, record, meta, bot_state, bot_step, at or time.time())
         done: asyncio.Future = asyncio.get_running_loop().create_future()
         self._pending.append((item, done))
@@ -369,6 +509,7 @@ class Store:
             batch, self._pending = self._pending[:500], self._pending[500:]
             statements = _batch_statements([item for item, _ in batch])
             try:
+                self.health.check()
                 if self._batch_writer is not None:
                     async with self._write_lock:
                         await self._batch_writer.run(functools.partial(_execute_all, statements))
@@ -377,6 +518,8 @@ class Store:
                         for st in statements:
                             await conn.execute(*st)
             except BaseException as exc:
+                if isinstance(exc, (DBAPIError, OSError)) and not isinstance(exc, IntegrityError):
+                    self.health.failed(exc)
                 for _, done in batch:
                     if not done.done():
                         done.set_exception(exc if isinstance(exc, Exception) else RuntimeError("write cancelled"))
@@ -398,14 +541,27 @@ class Store:
         if statement is not None:
             await conn.execute(statement)
 
-    async def add_chat(self, code: str, no: int, seat: int, name: str | None, text: str) -> tuple[int, float]:
+    async def add_chat(self, code: str, no: int, seat: int, name: str | None, text: str,
+                       keep: int | None = None) -> tuple[int, float]:
         """Store a chat line; its id (increasing: the other processes read the lines after the last id they
-        showed) and time."""
+        showed) and time. With ``keep``, the match's lines older than its newest ``keep`` are deleted."""
         now = time.time()
         async with self._writing() as conn:
             result = await conn.execute(insert(chat).values(code=code, no=no, seat=seat, name=name, text=text, at=now))
             line_id = result.inserted_primary_key[0]
+            if keep is not None:
+                oldest_kept = (select(chat.c.id).where(chat.c.code == code, chat.c.no == no)
+                               .order_by(chat.c.id.desc()).offset(keep - 1).limit(1).scalar_subquery())
+                await conn.execute(chat.delete().where(chat.c.code == code, chat.c.no == no, chat.c.id < oldest_kept))
         return line_id, now
+
+    async def chat_count(self, code: str, no: int) -> int:
+        """How many chat lines of a match are stored."""
+        from sqlalchemy import func
+
+        async with self.engine.connect() as conn:
+            return int((await conn.execute(select(func.count()).select_from(chat)
+                                           .where(chat.c.code == code, chat.c.no == no))).scalar() or 0)
 
     # --- reading ---------------------------------------------------------------------------------------
     async def load_match(self, code: str, no: int | None = None, with_submissions: bool = True) -> MatchRow | None:
@@ -418,7 +574,8 @@ class Store:
             return await self._load(conn, code, no, with_submissions)
 
     async def _load(self, conn: Any, code: str, no: int, with_submissions: bool) -> MatchRow | None:
-        m = (await conn.execute(select(matches).where(matches.c.code == code, matches.c.no == no))).mappings().first()
+        m = (await conn.execute(select(matches, rooms.c.public).join(rooms, rooms.c.code == matches.c.code)
+                                .where(matches.c.code == code, matches.c.no == no))).mappings().first()
         if m is None:
             return None
         srows = (await conn.execute(select(seats).where(seats.c.code == code, seats.c.no == no)
@@ -436,7 +593,7 @@ class Store:
             seats=[SeatRow(s["seat"], s["spec"], s["token_hash"], s["name"], s["bot_state"], s["bot_state_step"])
                    for s in srows],
             meta=json.loads(m["meta"] or "{}"), record=json.loads(m["record"]) if m["record"] else None,
-            created_at=m["created_at"], submissions=subs, submitted_at=times)
+            created_at=m["created_at"], submissions=subs, submitted_at=times, public=bool(m["public"]))
 
     async def unfinished(self) -> list[MatchRow]:
         """The current match of every room that is not finished, with its submissions (for a restart)."""
@@ -452,28 +609,34 @@ class Store:
                     out.append(m)
             return out
 
-    async def list_rooms(self, status: str | None, limit: int = 100) -> list[dict]:
+    async def list_rooms(self, status: str | None, limit: int = 100, public_only: bool = True) -> list[dict]:
+        """The newest ``limit`` rooms (with ``status``: whose current match has it), open-to-anyone ones only
+        unless ``public_only`` is False. Two queries whatever the count (the rooms, then all their seats)."""
         async with self.engine.connect() as conn:
             q = (select(rooms.c.code, rooms.c.match_no, matches.c.game, matches.c.options, matches.c.status,
-                        matches.c.created_at, matches.c.meta)
+                        matches.c.created_at)
                  .join(matches, (matches.c.code == rooms.c.code) & (matches.c.no == rooms.c.match_no)))
             if status is not None:
                 q = q.where(matches.c.status == status)
+            if public_only:
+                q = q.where(rooms.c.public.is_(True))
             q = q.order_by(matches.c.created_at.desc()).limit(limit)
-            rows = (await conn.execute(q)).mappings().all()
-            out = []
-            for r in rows:
-                srows = (await conn.execute(select(seats.c.seat, seats.c.spec, seats.c.token_hash, seats.c.name)
-                                            .where(seats.c.code == r["code"], seats.c.no == r["match_no"])
-                                            .order_by(seats.c.seat))).all()
-                out.append({
-                    "code": r["code"], "match": r["match_no"], "game": r["game"],
-                    "options": json.loads(r["options"]), "status": r["status"], "created_at": r["created_at"],
-                    "seats": [{"seat": s[0], "kind": "human" if s[1] == "human" else "bot",
-                               "spec": s[1], "taken": s[1] != "human" or s[2] is not None, "name": s[3]}
-                              for s in srows],
-                })
-            return out
+            rows = (await conn.execute(q)).all()
+            current = {r[0]: r[1] for r in rows}
+            by_room: dict[str, list] = {}
+            if rows:
+                srows = (await conn.execute(select(seats.c.code, seats.c.no, seats.c.seat, seats.c.spec,
+                                                   seats.c.token_hash.is_not(None), seats.c.name)
+                                            .where(seats.c.code.in_(list(current)))
+                                            .order_by(seats.c.code, seats.c.seat))).all()
+                for code, no, seat, spec, held, name in srows:
+                    if current.get(code) == no:
+                        by_room.setdefault(code, []).append(
+                            {"seat": seat, "kind": "human" if spec == "human" else "bot", "spec": spec,
+                             "taken": spec != "human" or bool(held), "name": name})
+            return [{"code": code, "match": no, "game": game, "options": json.loads(options), "status": st,
+                     "created_at": created, "seats": by_room.get(code, [])}
+                    for code, no, game, options, st, created in rows]
 
     # --- leases (several processes) --------------------------------------------------------------------
     async def acquire_lease(self, code: str, owner: str, url: str, ttl: float) -> tuple[str, str]:
@@ -567,8 +730,6 @@ class Store:
         return int(got or 0)
 
     async def ping(self) -> None:
-        from sqlalchemy import text
-
         async with self.engine.connect() as conn:
             await conn.execute(text("SELECT 1"))
 

@@ -122,7 +122,7 @@ export async function startLobby(root: HTMLElement): Promise<void> {
     say(playerName() ? `The other players will see you as ${playerName()}.` : "You play without a name.");
   });
   nameRow.append(nameLabel, nameInput);
-  join.append(jt, el("p", "dim", "Got a code or a link from a friend? Type the code to take the free seat, or watch."), form, nameRow);
+  join.append(jt, el("p", "dim", "Got a code or a link from a friend? Type the code to take the free seat, or watch. Private games are joined only this way."), form, nameRow);
 
   const recent = el("section", "panel-box recent");
   recent.setAttribute("aria-labelledby", "recent-title");
@@ -214,7 +214,7 @@ export async function startLobby(root: HTMLElement): Promise<void> {
 async function fillRooms(box: HTMLElement, catalogue: GameInfo[]): Promise<void> {
   const info = (id: string): GameInfo | undefined => catalogue.find((g) => g.id === id);
   const groups: [RoomListEntry["status"], string, string][] = [
-    ["open", "Open rooms: a seat is free", "No open room right now."],
+    ["open", "Open to anyone: a seat is free", "No room open to anyone right now."],
     ["live", "Live matches to watch", "Nobody is playing right now."],
     ["finished", "Finished matches to replay", "No finished match yet."],
   ];

@@ -1,7 +1,8 @@
 /**
  * The game set-up dialog of the lobby. In plain sight: the scenario (with its summary), the number of players,
- * each seat (you, a person invited by code or link, or an Easy / Normal / Hard bot), the turn timer, and the
- * game's own options. Under the "Advanced" fold: the other bots of the server's list (search bots, the game's own
+ * each seat (you, a person invited by code or link, or an Easy / Normal / Hard bot), whether the game is open to
+ * anyone (listed in the lobby; else private: its code or invite link only), the turn timer, and the game's own
+ * options. Under the "Advanced" fold: the other bots of the server's list (search bots, the game's own
  * bots), each explained in a sentence, and the rulings (the rules options that settle a silence or a
  * contradiction of the rules text), their rule references as tags. "Create the game" posts the room.
  *
@@ -308,6 +309,18 @@ export function openSetup(g: GameInfo, say: (t: string, kind?: "info" | "error")
   timerInputs.append(timerSel, timeoutSel);
   timerRow.append(timerLabel, timerInputs, timerDoc);
 
+  // who may come in: private (the code or the invite link only: docs/server.md) unless opened to anyone
+  const publicRow = el("div", "opt-row public-row");
+  const publicBox = el("input");
+  publicBox.type = "checkbox";
+  publicBox.id = "setup-public";
+  publicBox.setAttribute("aria-describedby", "setup-public-doc");
+  const publicLabel = el("label", "", "Open to anyone");
+  publicLabel.htmlFor = publicBox.id;
+  const publicDoc = el("p", "opt-doc dim", "List this game in the lobby: anyone may take a free seat or watch. Unticked, it is private: only the people you give its code or invite link can join or watch.");
+  publicDoc.id = "setup-public-doc";
+  publicRow.append(publicLabel, publicBox, publicDoc);
+
   // the game's own options in plain sight; rulings under the Advanced fold
   const plain = g.options.filter((o) => o.name !== "scenario" && o.name !== "players" && !o.ruling);
   const rulings = g.options.filter((o) => o.name !== "scenario" && o.name !== "players" && o.ruling);
@@ -335,7 +348,7 @@ export function openSetup(g: GameInfo, say: (t: string, kind?: "info" | "error")
 
   const scenRow = el("div", "opt-row");
   scenRow.append(scenLabel, scenSel, scenSummary);
-  box.append(h, x, scenRow, playersRow, seatsBox, timerRow, optsBox);
+  box.append(h, x, scenRow, playersRow, seatsBox, publicRow, timerRow, optsBox);
   if (others.length || rulings.length) box.append(adv);
   box.append(err, actions);
   back.append(frame);
@@ -382,7 +395,8 @@ export function openSetup(g: GameInfo, say: (t: string, kind?: "info" | "error")
     const clock = secs > 0 ? { turn_seconds: secs, on_timeout: timeoutSel.value as "bot" | "forfeit" } : null;
     create.disabled = true;
     err.textContent = "";
-    void startRoom({ game: g.id, options, seats, ...(you >= 0 ? { seat: you } : {}), ...(clock ? { clock } : {}) }, (t) => {
+    const listed = publicBox.checked ? { public: true } : {};
+    void startRoom({ game: g.id, options, seats, ...(you >= 0 ? { seat: you } : {}), ...(clock ? { clock } : {}), ...listed }, (t) => {
       create.disabled = false;
       err.textContent = t;
       say(t, "error");

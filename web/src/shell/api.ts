@@ -112,6 +112,8 @@ export function createRoom(req: {
   seed?: number;
   /** The turn timer (docs/server.md): seconds per move and what happens when they run out. */
   clock?: { turn_seconds: number; on_timeout: "forfeit" | "bot" } | null;
+  /** Listed in the lobby for anyone to join or watch (default: private, joined by its code or invite link). */
+  public?: boolean;
 }): Promise<SeatGrant> {
   return call<SeatGrant>("POST", "/rooms", req);
 }

@@ -1,6 +1,8 @@
 /**
- * The WebSocket client of docs/server.md for one room: connect (a seat with its token, or a spectator), hand
- * every server message to the page, submit actions for the current step and match the server's `accepted` /
+ * The WebSocket client of docs/server.md for one room: connect (a seat with its token, or a spectator), say
+ * hello (the first message carries the seat's token: a token never goes in a socket's address, which servers and
+ * proxies log; the link's URL names it in its fragment, `#token=`, as `socketUrl` writes it), hand every server
+ * message to the page, submit actions for the current step and match the server's `accepted` /
  * `error` answers to them by id, keep the link alive with pings, and reconnect with backoff (then `sync`).
  * Close codes that retrying cannot fix (4001 replaced, 4003 bad token, 4004 unknown room) stop the loop and
  * are reported in words. A `redirect` (several server processes: the room's seats play on its owner) is followed
@@ -34,6 +36,8 @@ export interface RoomInfo {
    *  sends it takes `resign` and `claim`. */
   claimable?: number[];
   rematch_votes: number[];
+  /** Listed for anyone (else private: joined by code or invite link); absent from older servers. */
+  public?: boolean;
   /** The turn timer (docs/server.md): null or absent when the room has none; `deadline` a UTC time, null when
    *  no human is deciding; `seats` the seats it runs for. */
   clock?: TurnClock | null;
@@ -125,7 +129,7 @@ export interface ConnectionOptions {
 /** Close codes after which reconnecting cannot help, with the words the page shows. */
 export const FINAL_CLOSES: Record<number, string> = {
   4001: "This seat was opened in another tab or browser; this page stopped so the two do not fight over it.",
-  4003: "The server does not accept this page's seat key for the room (it belongs to another room or match).",
+  4003: "The server does not accept this page's seat key for the room (it belongs to another room or match), or this page is out of date: reload it.",
   4004: "There is no such room on this server (check the code).",
 };
 
@@ -134,19 +138,19 @@ const OPEN = 1;
 export const REDIRECT_CLOSE = 4010;
 
 /** The URL to follow after a redirect: the owner's socket URL (`ws://host/ws/CODE`, maybe with a query of its
- *  own) with this link's token added again; null when the server's URL is not a ws/wss URL (never followed). */
+ *  own), with no token in it (the link says hello there with its token, as on every connection); null when the
+ *  server's URL is not a ws/wss URL (never followed). `current` is the link's URL now (kept for callers). */
 export function redirectUrl(target: string, current: string): string | null {
+  void current;
   let to: URL;
-  let from: URL;
   try {
     to = new URL(target);
-    from = new URL(current);
   } catch {
     return null;
   }
   if (to.protocol !== "ws:" && to.protocol !== "wss:") return null;
-  const token = from.searchParams.get("token");
-  if (token !== null) to.searchParams.set("token", token);
+  to.searchParams.delete("token");
+  to.hash = "";
   return to.toString();
 }
 
@@ -155,11 +159,27 @@ interface Pending {
   reject: (err: ServerError) => void;
 }
 
-/** The socket URL of a room: same host as the page, `wss` under https; a token makes it a seat's. */
+/** The link URL of a room: same host as the page, `wss` under https; a token (in the fragment, `#token=`,
+ *  which never leaves the page: `Connection` opens the socket without it and sends it in its hello) makes it a
+ *  seat's. */
 export function socketUrl(loc: { protocol: string; host: string }, code: string, token: string | null): string {
   const scheme = loc.protocol === "https:" ? "wss" : "ws";
-  const q = token ? `?token=${encodeURIComponent(token)}` : "";
-  return `${scheme}://${loc.host}/ws/${encodeURIComponent(code)}${q}`;
+  const f = token ? `#token=${encodeURIComponent(token)}` : "";
+  return `${scheme}://${loc.host}/ws/${encodeURIComponent(code)}${f}`;
+}
+
+/** A link URL split into the socket's address (no fragment, no token) and the seat's token, if any. */
+export function splitLink(url: string): { address: string; token: string | null } {
+  try {
+    const u = new URL(url);
+    const fromHash = new URLSearchParams(u.hash.replace(/^#/, "")).get("token");
+    const fromQuery = u.searchParams.get("token"); // an older caller's form: still never sent in the address
+    u.hash = "";
+    u.searchParams.delete("token");
+    return { address: u.toString(), token: fromHash ?? fromQuery };
+  } catch {
+    return { address: url, token: null };
+  }
 }
 
 export class Connection {
@@ -187,12 +207,18 @@ export class Connection {
   private redirects = 0;
   private stopped = false;
   private readonly opts: Required<ConnectionOptions>;
+  /** The seat's token, said in every connection's hello (null: a spectator). */
+  private readonly token: string | null;
+  private url: string;
 
   constructor(
-    private url: string,
+    link: string,
     private readonly on: ConnectionHandlers,
     options: ConnectionOptions = {},
   ) {
+    const { address, token } = splitLink(link);
+    this.url = address;
+    this.token = token;
     this.opts = {
       socket: options.socket ?? ((u: string) => new WebSocket(u) as unknown as SocketLike),
       pingInterval: options.pingInterval ?? 15_000,
@@ -303,6 +329,8 @@ export class Connection {
     this.ws = ws;
     ws.onopen = () => {
       if (this.ws !== ws) return;
+      // first of all, hello: the seat's token (the server reads nothing else before it)
+      ws.send(JSON.stringify({ type: "hello", token: this.token }));
       const again = this.everOpened && (!redirected || wasLinked);
       this.everOpened = true;
       this.attempts = 0;

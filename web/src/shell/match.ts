@@ -407,7 +407,8 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     if (!snap || !room) return;
     if (room.status === "open") {
       const free = room.seats.filter((s) => s.kind === "human" && !s.taken).length;
-      waiting.textContent = `Waiting for ${free} more player${free === 1 ? "" : "s"} to join: share the room code ${code} or the invite link.`;
+      const who = room.public ? "it is listed in the lobby, so anyone may join" : "the room is private: only people with them can join";
+      waiting.textContent = `Waiting for ${free} more player${free === 1 ? "" : "s"} to join: share the room code ${code} or the invite link (${who}).`;
       waiting.hidden = false;
       waiting.title = waiting.textContent;
       return;

@@ -1,7 +1,7 @@
 /**
  * The contract between the shared shell and one game's screen.
  *
- * The shell owns the page around a match: the connection to the server (`/ws/{code}?token=`), reconnection,
+ * The shell owns the page around a match: the connection to the server (`/ws/{code}`, the token in its hello), reconnection,
  * the step of every submission, chat, the log panel, the phase banner's container, the result dialog, sound's
  * mute switch and the help overlay's frame. A game screen owns only the drawing of its game and turning the legal
  * actions the server sent into direct manipulation. It never re-implements a rule: what it may submit is always
