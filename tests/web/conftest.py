@@ -243,15 +243,21 @@ def _counts_as_error(message) -> bool:
 @pytest.fixture
 def new_page(browser):
     """A factory of fresh pages (each in its own browser context: its own localStorage, like another person).
-    ``new_page(width=375, height=812, mobile=True)``; every page has ``page.errors`` (console errors and
+    ``new_page(width=375, height=812, mobile=True)``; ``intro=True`` lets the scenario briefing and the first-game
+    guide come by themselves (off by default: they wait for a key or a click); every page has ``page.errors`` (console errors and
     warnings, page errors, failed requests) and ``page.frames_in`` (every WebSocket text frame received)."""
     contexts = []
 
-    def make(width: int = 1280, height: int = 800, mobile: bool = False, reduced_motion: bool = False):
+    def make(width: int = 1280, height: int = 800, mobile: bool = False, reduced_motion: bool = False,
+             intro: bool = False):
         ctx = browser.new_context(viewport={"width": width, "height": height},
                                   device_scale_factor=2 if mobile else 1, has_touch=mobile, is_mobile=mobile,
                                   reduced_motion="reduce" if reduced_motion else "no-preference")
         contexts.append(ctx)
+        if not intro:
+            # the scenario briefing and the first-game guide come by themselves to a new player; a test of
+            # something else turns them off (``new_page(intro=True)`` sees them, as a person would)
+            ctx.add_init_script("try { localStorage.setItem('deltav.pref.intro', 'false'); } catch (e) {}")
         pg = ctx.new_page()
         pg.errors = []
         pg.frames_in = []

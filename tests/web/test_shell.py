@@ -101,8 +101,8 @@ def test_a_game_of_bots_set_up_in_the_lobby_is_watched(live_server, new_page, sc
     page.click("[data-game=mining] .setup")
     page.wait_for_selector(".dialog-setup")
     page.locator("#seat-0").select_option("bot:easy")
+    page.locator(".advanced-box summary").click()  # the random bot is an advanced one
     page.locator("#seat-1").select_option("bot:random")
-    page.locator(".options-box summary").click()
     page.fill("[data-option=max_turns]", "2")
     page.screenshot(path=str(screenshots / "lobby-setup-bots.png"))
     page.click(".dialog-setup button[type=submit]")

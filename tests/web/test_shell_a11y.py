@@ -41,7 +41,7 @@ def test_axe_on_the_lobby_and_the_setup_dialog(live_server, new_page):
     assert axe_violations(page) == []
     page.click("[data-game=tactical] .setup")
     page.wait_for_selector(".dialog-setup")
-    page.locator(".options-box summary").click()
+    page.locator(".advanced-box summary").click()
     assert axe_violations(page) == []
     page.keyboard.press("Escape")
     assert page.locator(".dialog-setup").count() == 0
@@ -111,3 +111,39 @@ def test_reduced_motion_stops_the_spinner(live_server, new_page):
             return d;
         }"""))
     assert durations[0] == "0.9s" and durations[1] in ("1e-05s", "0.01ms"), durations
+
+
+def test_axe_on_the_guide_the_resign_dialog_the_what_happened_card_and_the_result(live_server, new_page):
+    room = live_server.create("mining", ["human", "bot:easy"], seed=19, max_turns=1)
+    page = new_page(intro=True)
+    live_server.open_seat(page, room)
+    page.goto(f"{live_server.base}/play/{room.code}?screen=generic&acknowledge=1")
+    page.wait_for_selector("html[data-ready=true]")
+    page.wait_for_selector(".guide-card, .dialog-briefing", timeout=20_000)
+    if page.locator(".dialog-briefing").count():
+        assert axe_violations(page) == []
+        page.keyboard.press("Enter")
+    page.wait_for_selector(".guide-card")
+    assert axe_violations(page) == []
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".tools .resign", state="visible")
+    page.click(".tools .resign")
+    page.wait_for_selector(".dialog-resign")
+    assert axe_violations(page) == []
+    page.keyboard.press("Escape")
+    for _ in range(60):  # play on: a what-happened card comes after the bot's move, the result at the end
+        page.wait_for_function("(s => s.toAct || s.acknowledging || s.status === 'over')(window.deltavShell.state())",
+                               timeout=20_000)
+        state = page.evaluate("window.deltavShell.state()")
+        if state["acknowledging"]:
+            assert axe_violations(page) == []
+            page.keyboard.press("Enter")
+            continue
+        if state["status"] == "over":
+            break
+        page.wait_for_selector(".generic-action:not([disabled])")
+        page.keyboard.press("1")
+        page.wait_for_function(f"window.deltavShell.state().step > {state['step']}")
+    page.wait_for_selector(".dialog-result", timeout=20_000)
+    assert axe_violations(page) == []
+    assert page.errors == []

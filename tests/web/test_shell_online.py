@@ -44,7 +44,7 @@ def test_two_browsers_play_a_room_made_in_the_lobby(live_server, new_page, scree
     ann.click(".dialog-setup button[type=submit]")
     assert "Pick “You” for one seat" in ann.locator(".setup-error").inner_text(), "a set-up without you is explained"
     ann.locator("#seat-0").select_option("you")
-    ann.locator(".options-box summary").click()
+    ann.locator(".advanced-box summary").click()
     ann.screenshot(path=str(screenshots / "lobby-setup.png"))
     ann.click(".dialog-setup button[type=submit]")
     ann.wait_for_url("**/play/*")

@@ -33,12 +33,20 @@ def test_surrender_result_dialog_rematch_and_replay(live_server, new_page, scree
     final = shell(page)
     status, record = live_server.http("GET", f"/rooms/{room.code}/record?match=1")
     winners = record["result"]["winners"]
-    expected = "You won!" if winners == [0] else "Easy bot won." if winners == [1] else "You share the win"
+    reason = record["result"]["reason"].rstrip(".")
+    expected = (f"You won: {reason}." if winners == [0] else f"Easy bot won: {reason}." if winners == [1]
+                else "You share the win")
     assert expected in text, text
-    reason = record["result"]["reason"]
-    assert "Score" in text and reason[0].upper() + reason[1:] in text
+    assert "Score" in text or "Points" in text
     assert page.locator(".dialog-result a", has_text="Download the record").get_attribute("href") == \
         f"/rooms/{room.code}/record?match=1"
+    assert page.locator(".dialog-result a", has_text="Replay").get_attribute("href") == f"/replay/{room.code}?match=1"
+    assert page.locator(".dialog-result a", has_text="Lobby").get_attribute("href") == "/"
+    # closed to look at the board, it comes back from the header
+    page.click(".dialog-result .result-look")
+    assert page.locator(".overlay").is_hidden()
+    page.click(".tools .result-again")
+    page.wait_for_selector(".dialog-result")
     page.screenshot(path=str(screenshots / "match-result.png"))
     assert final["status"] == "over"
     assert page.evaluate("window.deltavShell.sounds.played.map(s => s.name)")[-1] == ("win" if 0 in winners else "lose")

@@ -3,7 +3,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { defaultBot, defaultSeats } from "../src/lobby/lobby";
-import { botName, optionQuery, scenarioTitle, type GameInfo } from "../src/shell/api";
+import { botName, optionQuery, scenarioTitle, seatNames, type GameInfo } from "../src/shell/api";
+import { splitRuleRef } from "../src/lobby/setup";
+import { names, verdict } from "../src/shell/result";
 import { Connection, FINAL_CLOSES, redirectUrl, socketUrl, type SocketLike } from "../src/shell/connection";
 
 const game = (over: Partial<GameInfo> = {}): GameInfo => ({
@@ -35,6 +37,7 @@ test("options become a query string; objects are left out", () => {
 test("bot names and scenario titles read as words", () => {
   assert.equal(botName("bot:normal"), "Normal bot");
   assert.equal(botName("bot:ismcts:iterations=200"), "Ismcts bot");
+  assert.equal(botName("bot:cadet"), "Cadet bot");
   assert.equal(scenarioTitle(game(), "a"), "Alpha");
   assert.equal(scenarioTitle(game(), "zzz"), "zzz");
   assert.equal(scenarioTitle(undefined, 3), "");
@@ -87,4 +90,42 @@ test("a redirect is followed at once to the owner's URL with the same token", as
   } finally {
     c.close(); // no retry timer left behind, even when an assertion failed
   }
+});
+
+test("seat names: a person's name, a bot by its level, else Player N counted from 1 (as the server's texts)", () => {
+  assert.deepEqual(seatNames([{ kind: "human", spec: "human", name: "ann" }, { kind: "bot", spec: "bot:hard", name: null }]), ["ann", "Hard bot"]);
+  assert.deepEqual(seatNames([{ kind: "human", spec: "human", name: null }, { kind: "human", spec: "human", name: null }]), ["Player 1", "Player 2"]);
+  assert.deepEqual(seatNames([{ kind: "bot", spec: "bot:easy" }, { kind: "human", name: "Bo" }]), ["Easy bot", "Bo"]);
+  assert.deepEqual(seatNames([], ["human", "bot:normal"]), ["Player 1", "Normal bot"]);
+});
+
+test("a ruling's reference becomes a tag and its doc reads plainly", () => {
+  assert.deepEqual(splitRuleRef("ruling 4: an undetected enemy ship is absent"), { ref: "4", text: "an undetected enemy ship is absent" });
+  assert.deepEqual(splitRuleRef("G1: electron beam battery range"), { ref: "G1", text: "electron beam battery range" });
+  assert.deepEqual(splitRuleRef("1.5.2 [rulebook]: rockets move station->asteroid"), { ref: "1.5.2", text: "rockets move station->asteroid (rulebook)" });
+  assert.deepEqual(splitRuleRef("Rounds before the campaign score decides"), { ref: "", text: "Rounds before the campaign score decides" });
+});
+
+test("the verdict in words: by the rules, a resignation, on time, a player who left", () => {
+  const name = (s: number): string => ["Alice", "Hard bot", "Bo"][s]!;
+  const rules = { winners: [0], ending: null, reason: "the enemy frigate was destroyed", name };
+  assert.equal(verdict({ ...rules, seat: 0 }).headline, "You won: the enemy frigate was destroyed.");
+  assert.equal(verdict({ ...rules, seat: 1 }).headline, "Alice won: the enemy frigate was destroyed.");
+  assert.equal(verdict({ ...rules, seat: null }).headline, "Alice won: the enemy frigate was destroyed.");
+  assert.equal(verdict({ ...rules, seat: 0, reason: null }).headline, "You won!");
+  assert.equal(verdict({ ...rules, seat: 0, winners: [0, 2] }).headline, "You share the win with Bo: the enemy frigate was destroyed.");
+  assert.equal(verdict({ ...rules, seat: 0, winners: [], reason: "the turn limit" }).headline, "A draw: the turn limit.");
+  const resign = { kind: "resign", seats: [0], winners: [1], reason: "Alice resigned" };
+  assert.equal(verdict({ seat: 0, winners: [], ending: resign, reason: null, name }).headline, "You resigned.");
+  assert.equal(verdict({ seat: 1, winners: [], ending: resign, reason: null, name }).headline, "You won: Alice resigned.");
+  assert.equal(verdict({ seat: null, winners: [], ending: resign, reason: null, name }).headline, "Hard bot won: Alice resigned.");
+  const late = { kind: "forfeit", seats: [1], winners: [0, 2], reason: "Hard bot did not decide within the turn time (60 s)" };
+  assert.equal(verdict({ seat: null, winners: [], ending: late, reason: null, name }).headline, "Alice and Bo won on time.");
+  assert.equal(verdict({ seat: 0, winners: [], ending: late, reason: null, name }).headline, "You won on time.");
+  assert.equal(verdict({ seat: 1, winners: [], ending: late, reason: null, name }).headline, "You ran out of time: Alice and Bo won.");
+  const gone = { kind: "forfeit", seats: [2], winners: [0, 1], reason: "Bo did not come back within 60 s; Alice claimed the win" };
+  const v = verdict({ seat: 0, winners: [], ending: gone, reason: null, name });
+  assert.equal(v.headline, "You won: Bo left the game.");
+  assert.equal(v.detail, "Bo did not come back within 60 s; Alice claimed the win.");
+  assert.equal(names(["A", "B", "C"]), "A, B and C");
 });

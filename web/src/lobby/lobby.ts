@@ -136,8 +136,10 @@ export async function startLobby(root: HTMLElement): Promise<void> {
     for (const m of mine) {
       const li = el("li");
       const a = el("a", "", `${m.label}`);
-      a.href = m.role === "play" ? `/play/${m.code}` : `/watch/${m.code}`;
-      li.append(a, el("span", "dim", ` · room ${m.code} · ${m.role === "play" ? "you played" : "watched"} · ${new Date(m.at).toLocaleString()}`));
+      a.href = m.role === "play" ? `/play/${m.code}` : m.role === "replay" ? `/replay/${m.code}?match=${m.match}` : `/watch/${m.code}`;
+      const how = m.role === "play" ? "you played" : m.role === "replay" ? "you watched its replay" : "you watched";
+      li.dataset.role = m.role;
+      li.append(a, el("span", "dim", ` · room ${m.code} · ${how} · ${new Date(m.at).toLocaleString()}`));
       ul.append(li);
     }
     recent.append(ul);

@@ -1,15 +1,43 @@
 /**
- * The game set-up dialog of the lobby: scenario (with its summary and player count), every rules option with
- * its doc (the default marked, rulings marked as rulings; bool / choice / number inputs), and each seat: you,
- * a person invited by code or link, or a bot of a level from the server's list. "Create" posts the room.
+ * The game set-up dialog of the lobby. In plain sight: the scenario (with its summary), the number of players,
+ * each seat (you, a person invited by code or link, or an Easy / Normal / Hard bot), the turn timer, and the
+ * game's own options. Under the "Advanced" fold: the other bots of the server's list (search bots, the game's own
+ * bots), each explained in a sentence, and the rulings (the rules options that settle a silence or a
+ * contradiction of the rules text), their rule references as tags. "Create the game" posts the room.
  *
  * Owns the set-up form only; the options are validated by the server (its sentence is shown on a refusal).
  */
-import { botName, type GameInfo, type OptionInfo } from "../shell/api";
+import { botHelp, botName, LEVEL_BOTS, type GameInfo, type OptionInfo } from "../shell/api";
 import { button, el, trapFocus } from "../shell/dom";
 import { defaultBot, defaultSeats, startRoom } from "./lobby";
 
 let open: HTMLElement | null = null;
+
+/** The turn timer's choices: seconds per move (0: no timer). */
+export const TIMER_CHOICES: [number, string][] = [
+  [0, "No timer"],
+  [30, "30 seconds a move"],
+  [60, "1 minute a move"],
+  [120, "2 minutes a move"],
+  [300, "5 minutes a move"],
+  [900, "15 minutes a move"],
+];
+
+/** A ruling's reference at the start of its doc ("ruling 4:", "G1:", "1.5.3 [rulebook: ...]:"), split off so
+ *  the sentence reads plainly and the reference becomes a tag. */
+export function splitRuleRef(doc: string): { ref: string; text: string } {
+  const m = /^\s*((?:ruling\s+)?[A-Z]?\d+(?:\.\d+)*)((?:\s*\[[^\]]*\])?)\s*:\s*/i.exec(doc);
+  if (!m) return { ref: "", text: doc.trim() };
+  const quote = m[2]?.trim().replace(/^\[|\]$/g, "") ?? "";
+  const text = doc.slice(m[0].length).trim();
+  return { ref: m[1]!.replace(/^ruling\s+/i, ""), text: quote ? `${text} (${quote})` : text };
+}
+
+function sentence(s: string): string {
+  const t = s.trim();
+  if (!t) return t;
+  return `${t[0]!.toUpperCase()}${t.slice(1)}${/[.!?)]$/.test(t) ? "" : "."}`;
+}
 
 function optionInput(o: OptionInfo): HTMLElement {
   const id = `opt-${o.name}`;
@@ -21,7 +49,7 @@ function optionInput(o: OptionInfo): HTMLElement {
   } else if (o.choices && o.choices.length) {
     input = el("select");
     for (const c of o.choices) {
-      const opt = el("option", "", `${String(c)}${c === o.default ? " (default)" : ""}`);
+      const opt = el("option", "", `${String(c).replace(/_/g, " ")}${c === o.default ? " (default)" : ""}`);
       opt.value = String(c);
       opt.selected = c === o.default;
       input.append(opt);
@@ -39,11 +67,13 @@ function optionInput(o: OptionInfo): HTMLElement {
   input.dataset.type = o.type;
   input.setAttribute("aria-describedby", `${id}-doc`);
   const row = el("div", `opt-row${o.ruling ? " ruling" : ""}`);
-  const lab = el("label", "", o.name.replace(/_/g, " "));
+  const name = o.name.replace(/_/g, " ");
+  const lab = el("label", "", `${name[0]!.toUpperCase()}${name.slice(1)}`);
   lab.htmlFor = id;
-  if (o.ruling) lab.append(el("span", "tag", "ruling"));
-  const sentence = /[.!?)]$/.test(o.doc.trim()) ? o.doc.trim() : `${o.doc.trim()}.`;
-  const doc = el("p", "opt-doc dim", `${sentence} Default: ${String(o.default)}.`);
+  const { ref, text } = o.ruling ? splitRuleRef(o.doc) : { ref: "", text: o.doc };
+  if (o.ruling) lab.append(el("span", "tag", ref ? `ruling ${ref}` : "ruling"));
+  const shown = typeof o.default === "boolean" ? (o.default ? "on" : "off") : String(o.default).replace(/_/g, " ");
+  const doc = el("p", "opt-doc dim", `${sentence(text)} Default: ${shown}.`);
   doc.id = `${id}-doc`;
   row.append(lab, input, doc);
   return row;
@@ -91,20 +121,54 @@ export function openSetup(g: GameInfo, say: (t: string, kind?: "info" | "error")
   scenLabel.htmlFor = scenSel.id;
   const scenSummary = el("p", "scen-summary");
   scenSummary.setAttribute("aria-live", "polite");
+  const scenario = () => g.scenarios.find((s) => s.id === scenSel.value);
+
+  // the number of players, in plain sight: a choice when the game has a `players` option, else the scenario's
+  const playersOpt = g.options.find((o) => o.name === "players");
+  const playersRow = el("div", "opt-row players-row");
+  const playersLabel = el("label", "", "Players");
+  const playersSel = el("select");
+  playersSel.id = "setup-players";
+  playersLabel.htmlFor = playersSel.id;
+  const playersFixed = el("p", "players-fixed");
+  playersFixed.id = "setup-players-fixed";
+  const renderPlayers = (): void => {
+    const sc = scenario();
+    let counts = sc?.players ?? [defaultSeats(g)];
+    if (playersOpt) {
+      const lo = playersOpt.minimum ?? g.players[0];
+      const hi = playersOpt.maximum ?? g.players[1];
+      counts = counts.filter((n) => n >= lo && n <= hi);
+      if (!counts.length) for (let n = lo; n <= hi; n++) counts.push(n);
+    }
+    const was = Number(playersSel.value) || (typeof playersOpt?.default === "number" ? playersOpt.default : counts[0]!);
+    playersSel.replaceChildren(...counts.map((n) => {
+      const o = el("option", "", `${n} players`);
+      o.value = String(n);
+      return o;
+    }));
+    playersSel.value = String(counts.includes(was) ? was : counts[0]);
+    const choose = playersOpt !== undefined && counts.length > 1;
+    playersSel.hidden = !choose;
+    playersFixed.hidden = choose;
+    playersFixed.textContent = `${counts[0]} players${playersOpt ? "" : " (set by the scenario)"}`;
+    playersLabel.htmlFor = choose ? playersSel.id : "";
+  };
+  playersRow.append(playersLabel, playersSel, playersFixed);
+  const seatCount = (): number => Number(playersSel.value) || scenario()?.players[0] || defaultSeats(g);
 
   // seats
   const seatsBox = el("fieldset", "seats-box");
   seatsBox.append(el("legend", "", "Seats"));
   const seatRows = el("div", "seat-rows");
   seatsBox.append(seatRows);
-  const playersOpt = g.options.find((o) => o.name === "players");
+  const levels = LEVEL_BOTS.filter((b) => g.bots.includes(b));
+  const others = g.bots.filter((b) => !levels.includes(b));
 
-  const seatCount = (): number => {
-    const sc = g.scenarios.find((s) => s.id === scenSel.value);
-    const p = box.querySelector<HTMLInputElement>("[data-option=players]");
-    if (p && Number.isInteger(Number(p.value)) && Number(p.value) > 0) return Number(p.value);
-    return sc?.players[0] ?? defaultSeats(g);
-  };
+  // the Advanced fold: more bots (explained) and the rulings
+  // (it is also `.options-box`: the rules options lived in a fold of that name, and tests open it by it)
+  const adv = el("details", "advanced-box options-box");
+  adv.append(el("summary", "", "Advanced: more bots and rulings"));
   const renderSeats = (): void => {
     const old = [...seatRows.querySelectorAll<HTMLSelectElement>("select")].map((s) => s.value);
     const n = seatCount();
@@ -113,37 +177,95 @@ export function openSetup(g: GameInfo, say: (t: string, kind?: "info" | "error")
       const sel = el("select");
       sel.id = `seat-${i}`;
       sel.dataset.seat = String(i);
-      const add = (value: string, text: string): void => {
+      const add = (parent: HTMLElement, value: string, text: string): void => {
         const o = el("option", "", text);
         o.value = value;
-        sel.append(o);
+        parent.append(o);
       };
-      add("you", "You");
-      add("human", "A person (invite by code or link)");
-      for (const b of g.bots) add(b, botName(b));
-      sel.value = old[i] ?? (i === 0 ? "you" : defaultBot(g));
-      const lab = el("label", "", `Player ${i}`); // numbered as the game's log numbers them
+      add(sel, "you", "You");
+      add(sel, "human", "A person (invite by code or link)");
+      for (const b of levels) add(sel, b, botName(b));
+      const want = old[i] ?? (i === 0 ? "you" : defaultBot(g));
+      // the other bots are offered once the Advanced fold is open (or when one is already picked)
+      if (others.length && (adv.open || others.includes(want))) {
+        const group = el("optgroup");
+        group.label = "Advanced bots";
+        for (const b of others) add(group, b, botName(b));
+        sel.append(group);
+      }
+      sel.value = want;
+      if (!sel.value) sel.value = defaultBot(g);
+      const lab = el("label", "", `Player ${i + 1}`);
       lab.htmlFor = sel.id;
       const row = el("div", "seat-row");
       row.append(lab, sel);
       seatRows.append(row);
     }
   };
+  if (others.length) {
+    const sec = el("section", "advanced-bots");
+    sec.append(el("h3", "", "More bots"), el("p", "dim", "Opening this fold adds these bots to every seat's list."));
+    const dl = el("dl", "bot-list");
+    for (const b of others) dl.append(el("dt", "", botName(b)), el("dd", "", sentence(botHelp(b))));
+    sec.append(dl);
+    adv.append(sec);
+  }
+  adv.addEventListener("toggle", renderSeats);
+
   const renderScenario = (): void => {
-    const sc = g.scenarios.find((s) => s.id === scenSel.value);
-    scenSummary.textContent = sc ? `${sc.summary} (${sc.players.join(" or ")} players)` : "";
+    const sc = scenario();
+    scenSummary.textContent = sc?.summary ?? "";
+    renderPlayers();
     renderSeats();
   };
   scenSel.addEventListener("change", renderScenario);
+  playersSel.addEventListener("change", renderSeats);
 
-  // options (all but the scenario, which has its own field)
-  const opts = el("details", "options-box");
-  const sum = el("summary", "", "Rules options");
-  opts.append(sum, el("p", "dim", "Rulings fill a silence or settle a contradiction of the rules text; each is marked."));
-  for (const o of g.options) if (o.name !== "scenario") opts.append(optionInput(o));
-  opts.addEventListener("change", (e) => {
-    if ((e.target as HTMLElement).dataset.option === "players") renderSeats();
-  });
+  // the turn timer (docs/server.md: the room's clock); people only, bots are never timed
+  const timerRow = el("div", "opt-row timer-row");
+  const timerLabel = el("label", "", "Turn timer");
+  const timerSel = el("select");
+  timerSel.id = "setup-timer";
+  timerLabel.htmlFor = timerSel.id;
+  for (const [secs, text] of TIMER_CHOICES) {
+    const o = el("option", "", text);
+    o.value = String(secs);
+    timerSel.append(o);
+  }
+  const timeoutSel = el("select");
+  timeoutSel.id = "setup-timeout";
+  timeoutSel.setAttribute("aria-label", "When a player's time runs out");
+  for (const [v, text] of [["bot", "When time runs out, a bot plays the move"], ["forfeit", "When time runs out, the late player loses"]] as const) {
+    const o = el("option", "", text);
+    o.value = v;
+    timeoutSel.append(o);
+  }
+  const timerDoc = el("p", "opt-doc dim", "Each person has this long for each decision; the header counts it down. Bots are never timed.");
+  const renderTimer = (): void => {
+    timeoutSel.hidden = timerSel.value === "0";
+  };
+  timerSel.addEventListener("change", renderTimer);
+  const timerInputs = el("div", "timer-inputs");
+  timerInputs.append(timerSel, timeoutSel);
+  timerRow.append(timerLabel, timerInputs, timerDoc);
+
+  // the game's own options in plain sight; rulings under the Advanced fold
+  const plain = g.options.filter((o) => o.name !== "scenario" && o.name !== "players" && !o.ruling);
+  const rulings = g.options.filter((o) => o.name !== "scenario" && o.name !== "players" && o.ruling);
+  const optsBox = el("section", "game-options");
+  if (plain.length) {
+    optsBox.append(el("h3", "", "Game options"));
+    for (const o of plain) optsBox.append(optionInput(o));
+  }
+  if (rulings.length) {
+    const sec = el("section", "advanced-rulings");
+    sec.append(
+      el("h3", "", "Rulings"),
+      el("p", "dim", "Where the rules text is silent or contradicts itself, the game had to choose: each choice is a ruling. The defaults follow the text; change one only to play a house rule."),
+    );
+    for (const o of rulings) sec.append(optionInput(o));
+    adv.append(sec);
+  }
 
   const actions = el("div", "dialog-actions");
   const create = el("button", "btn primary", "Create the game");
@@ -154,12 +276,14 @@ export function openSetup(g: GameInfo, say: (t: string, kind?: "info" | "error")
 
   const scenRow = el("div", "opt-row");
   scenRow.append(scenLabel, scenSel, scenSummary);
-  box.append(h, x, scenRow, seatsBox, opts, err, actions);
+  box.append(h, x, scenRow, playersRow, seatsBox, timerRow, optsBox);
+  if (others.length || rulings.length) box.append(adv);
+  box.append(err, actions);
   back.append(frame);
   document.body.append(back);
   open = back;
   renderScenario();
-  void playersOpt;
+  renderTimer();
   scenSel.focus();
 
   back.addEventListener("keydown", (e) => {
@@ -175,6 +299,10 @@ export function openSetup(g: GameInfo, say: (t: string, kind?: "info" | "error")
   box.addEventListener("submit", (e) => {
     e.preventDefault();
     const options: Record<string, unknown> = { scenario: scenSel.value };
+    if (playersOpt) {
+      const n = seatCount();
+      if (n !== playersOpt.default) options.players = n;
+    }
     for (const input of box.querySelectorAll<HTMLInputElement | HTMLSelectElement>("[data-option]")) {
       const o = g.options.find((x) => x.name === input.dataset.option);
       const v = readOption(input);
@@ -191,9 +319,11 @@ export function openSetup(g: GameInfo, say: (t: string, kind?: "info" | "error")
       return;
     }
     const seats = picks.map((p) => (p === "you" ? "human" : p));
+    const secs = Number(timerSel.value);
+    const clock = secs > 0 ? { turn_seconds: secs, on_timeout: timeoutSel.value as "bot" | "forfeit" } : null;
     create.disabled = true;
     err.textContent = "";
-    void startRoom({ game: g.id, options, seats, ...(you >= 0 ? { seat: you } : {}) }, (t) => {
+    void startRoom({ game: g.id, options, seats, ...(you >= 0 ? { seat: you } : {}), ...(clock ? { clock } : {}) }, (t) => {
       create.disabled = false;
       err.textContent = t;
       say(t, "error");

@@ -6,7 +6,7 @@
  *
  * Owns the replay page only.
  */
-import { botName, games, room as fetchRoom, scenarioTitle, board as fetchBoard, type GameInfo } from "../shell/api";
+import { games, room as fetchRoom, scenarioTitle, seatNames, board as fetchBoard, type GameInfo } from "../shell/api";
 import { button, el, inTextField } from "../shell/dom";
 import { GenericScreen } from "../shell/generic";
 import { SEAT_COLOURS } from "../shell/match";
@@ -30,12 +30,16 @@ const BASE_MS = 1200; // one position per 1.2 s at 1x
 
 declare global {
   interface Window {
-    deltavReplay?: { state: () => { index: number; step: number; positions: number; playing: boolean; speed: number } };
+    deltavReplay?: { state: () => { index: number; step: number; positions: number; playing: boolean; speed: number; view: string } };
   }
 }
 
-async function fetchAt(code: string, match: number, step: number): Promise<ReplayAnswer> {
-  const r = await fetch(`/rooms/${encodeURIComponent(code)}/replay?match=${match}&step=${step}`);
+/** Whose eyes the replay shows: "full" (everyone: nothing is secret once a match is over), "spectator", or a
+ *  seat number as a string (that player's own view). */
+export type ReplayView = string;
+
+async function fetchAt(code: string, match: number, step: number, view: ReplayView): Promise<ReplayAnswer> {
+  const r = await fetch(`/rooms/${encodeURIComponent(code)}/replay?match=${match}&step=${step}&view=${encodeURIComponent(view)}`);
   const data = (await r.json().catch(() => ({}))) as ReplayAnswer & { error?: string; message?: string };
   if (!r.ok) throw new Error(data.message ?? `the server answered ${r.status}`);
   return data;
@@ -115,7 +119,16 @@ export async function startReplay(root: HTMLElement, code: string, match: number
     o.selected = s === 1;
     speedSel.append(o);
   }
-  bar.append(startBtn, backBtn, playBtn, fwdBtn, endBtn, slider, where, speedSel);
+  // whose view: everyone (the default: a finished match has no secrets) or one player's own
+  const viewSel = el("select", "replay-view");
+  viewSel.id = "replay-view";
+  const viewLabel = el("label", "replay-view-label", "View");
+  viewLabel.htmlFor = viewSel.id;
+  const params = new URLSearchParams(location.search);
+  let view: ReplayView = params.get("view") ?? "full";
+  const viewBox = el("span", "replay-view-box");
+  viewBox.append(viewLabel, viewSel);
+  bar.append(startBtn, backBtn, playBtn, fwdBtn, endBtn, slider, where, speedSel, viewBox);
   const status = el("div", "status");
   status.setAttribute("role", "status");
   status.setAttribute("aria-live", "polite");
@@ -131,7 +144,11 @@ export async function startReplay(root: HTMLElement, code: string, match: number
 
   let first: ReplayAnswer;
   try {
-    first = await fetchAt(code, match, 0);
+    first = await fetchAt(code, match, 0, view).catch((e) => {
+      if (view === "full") throw e;
+      view = "full"; // a view this match has not (a seat it lacks): everyone's
+      return fetchAt(code, match, 0, view);
+    });
   } catch (e) {
     root.className = "notfound";
     const a = el("a", "btn primary", "To the lobby");
@@ -141,7 +158,7 @@ export async function startReplay(root: HTMLElement, code: string, match: number
     return;
   }
   const positions = first.positions;
-  const cache = new Map<number, Promise<ReplayAnswer>>([[0, Promise.resolve(first)]]);
+  let cache = new Map<number, Promise<ReplayAnswer>>([[0, Promise.resolve(first)]]);
   const snap0 = first.snapshot;
   let info: GameInfo | undefined;
   let names: (string | null)[] = [];
@@ -152,14 +169,16 @@ export async function startReplay(root: HTMLElement, code: string, match: number
   } catch {
     /* titles and names are a nicety */
   }
-  const baseName = (i: number): string => {
-    const label = snap0.seats[i] ?? "";
-    return names[i] ?? (label.startsWith("bot:") ? botName(label) : `Player ${i}`);
-  };
-  const seatName = (i: number): string => {
-    const name = baseName(i);
-    return snap0.seats.filter((_, j) => baseName(j) === name).length > 1 ? `${name} ${i}` : name;
-  };
+  const allNames = snap0.names ?? seatNames(snap0.seats.map((label, i) => ({ spec: label, kind: label.startsWith("bot:") ? "bot" : "human", name: names[i] ?? null })));
+  const seatName = (i: number): string => allNames[i] ?? `Player ${i + 1}`;
+  for (const [value, text] of [["full", "Everyone"], ...snap0.seats.map((_, i) => [String(i), seatName(i)]), ["spectator", "A spectator"]]) {
+    const o = el("option", "", text);
+    o.value = value!;
+    viewSel.append(o);
+  }
+  viewSel.value = view;
+  if (viewSel.value !== view) viewSel.value = view = "full";
+  viewSel.title = "Whose eyes: everyone sees every secret (the match is over), a player only what they saw";
   h1.textContent = `Replay · ${gameTitle(info, snap0.game)}`;
   scen.textContent = scenarioTitle(info, snap0.options.scenario);
   document.title = `Replay ${code} · deltav`;
@@ -186,19 +205,28 @@ export async function startReplay(root: HTMLElement, code: string, match: number
     sound: (n) => sounds.play(n),
     board: () => (boardP ??= fetchBoard(snap0.game, snap0.options).catch(() => null)),
     seatName,
+    acknowledge: () => Promise.resolve(), // nobody decides in a replay: nothing to hold back
   };
   const forced = new URLSearchParams(location.search).get("screen") === "generic";
   const factory = forced ? undefined : SCREENS[snap0.game];
-  let screen: GameScreen = factory ? factory() : new GenericScreen();
-  screenRoot.dataset.screen = factory ? snap0.game : "generic";
-  try {
-    await screen.mount(screenRoot, host);
-  } catch (e) {
-    say(`The ${snap0.game} screen failed to start (${String(e)}); showing the generic screen.`, "error");
+  let screen: GameScreen = new GenericScreen();
+  /** A fresh screen (a new view is another viewer: the screen starts over rather than mixing two). */
+  async function mountScreen(): Promise<void> {
+    screen.unmount?.();
     screenRoot.replaceChildren();
-    screen = new GenericScreen();
-    screen.mount(screenRoot, host);
+    screenRoot.className = "screen-root";
+    screen = factory ? factory() : new GenericScreen();
+    screenRoot.dataset.screen = factory ? snap0.game : "generic";
+    try {
+      await screen.mount(screenRoot, host);
+    } catch (e) {
+      say(`The ${snap0.game} screen failed to start (${String(e)}); showing the generic screen.`, "error");
+      screenRoot.replaceChildren();
+      screen = new GenericScreen();
+      screen.mount(screenRoot, host);
+    }
   }
+  await mountScreen();
 
   let index = -1;
   let playing = false;
@@ -209,7 +237,7 @@ export async function startReplay(root: HTMLElement, code: string, match: number
   const get = (i: number): Promise<ReplayAnswer> => {
     let p = cache.get(i);
     if (!p) {
-      p = fetchAt(code, match, positions[i]!);
+      p = fetchAt(code, match, positions[i]!, view);
       p.catch(() => cache.delete(i));
       cache.set(i, p);
     }
@@ -254,6 +282,7 @@ export async function startReplay(root: HTMLElement, code: string, match: number
       waiting.textContent = `${w.length ? `${w.map(seatName).join(" and ")} won` : "A draw"}${res.reason ? `: ${String(res.reason)}` : "."}`;
     } else waiting.textContent = a.events.length ? a.events.map((e) => e.text).join(" · ") : "";
     waiting.hidden = !waiting.textContent;
+    waiting.title = waiting.textContent;
     showLog(a.snapshot);
     slider.value = String(index);
     where.textContent = `Step ${a.step} · ${index + 1} / ${positions.length}`;
@@ -303,6 +332,18 @@ export async function startReplay(root: HTMLElement, code: string, match: number
     pause();
     void go(Number(slider.value));
   });
+  viewSel.addEventListener("change", () => {
+    view = viewSel.value;
+    const q = new URLSearchParams(location.search);
+    if (view === "full") q.delete("view");
+    else q.set("view", view);
+    history.replaceState(null, "", `${location.pathname}?${q}`);
+    cache = new Map();
+    const at = index;
+    index = -1;
+    void mountScreen().then(() => go(at));
+    say(`Now seen by ${viewSel.selectedOptions[0]?.textContent ?? view}.`);
+  });
   speedSel.addEventListener("change", () => {
     if (playing) schedule();
     say(`Speed ${speedSel.value}×.`);
@@ -327,7 +368,7 @@ export async function startReplay(root: HTMLElement, code: string, match: number
   });
 
   window.deltavReplay = {
-    state: () => ({ index, step: positions[index] ?? -1, positions: positions.length, playing, speed: Number(speedSel.value) }),
+    state: () => ({ index, step: positions[index] ?? -1, positions: positions.length, playing, speed: Number(speedSel.value), view }),
   };
   await go(0);
   say("Replay: Space plays or pauses, , and . step, Home and End jump.");

@@ -106,6 +106,8 @@ export function createRoom(req: {
   seat?: number;
   name?: string;
   seed?: number;
+  /** The turn timer (docs/server.md): seconds per move and what happens when they run out. */
+  clock?: { turn_seconds: number; on_timeout: "forfeit" | "bot" } | null;
 }): Promise<SeatGrant> {
   return call<SeatGrant>("POST", "/rooms", req);
 }
@@ -150,8 +152,61 @@ export function scenarioTitle(info: GameInfo | undefined, id: unknown): string {
   return s ? s.title : typeof id === "string" ? id : "";
 }
 
-/** A bot spec in words: "bot:normal" -> "Normal bot". */
+/** The bots a player picks by level; every other bot of the server's list is an "advanced" one. */
+export const LEVEL_BOTS = ["bot:easy", "bot:normal", "bot:hard"];
+
+/** Plain explanations of the bots every game has (a game's own bots get a generic line). */
+const BOT_WORDS: Record<string, string> = {
+  easy: "a gentle opponent for a first game",
+  normal: "a fair opponent",
+  hard: "the strongest opponent: it thinks longer before each move",
+  random: "plays any legal move at random (for testing the game, not for a real match)",
+  mcts: "a search bot: it tries many made-up continuations of each move and keeps the one that did best (Monte Carlo tree search); slow",
+  ismcts: "a search bot for games with secrets: the same search, guessing what it cannot see (information-set Monte Carlo tree search); slow",
+  duct: "a search bot for turns where everybody chooses at once (decoupled search); slow",
+  scripted: "this game's fixed rule-of-thumb play",
+};
+
+/** A bot spec in words, as the server names a bot seat in every text of a match (`server/rooms.py` bot_name):
+ *  "bot:normal" -> "Normal bot", "bot:ismcts:iterations=200" -> "Ismcts bot". */
 export function botName(spec: string): string {
   const name = spec.replace(/^bot:/, "").split(":")[0] ?? spec;
   return `${name[0]?.toUpperCase() ?? ""}${name.slice(1)} bot`;
+}
+
+/** What a bot is, in a sentence a player understands. */
+export function botHelp(spec: string): string {
+  const name = spec.replace(/^bot:/, "").split(":")[0] ?? spec;
+  return BOT_WORDS[name] ?? "one of this game's own bots, with its own way of playing";
+}
+
+/** The seats' display names, the one numbering of players every page uses, the same as the server's texts
+ *  (`server/rooms.py` seat_names): the name a person gave, a bot by its level ("Hard bot"), else "Player N"
+ *  counted from 1. `labels` are the snapshot's seat labels ("human", "bot:hard"), used when the room's seats
+ *  are not known (a replay of an older match). */
+export function seatNames(seats: readonly { kind?: string; spec?: string; name?: string | null }[], labels: readonly string[] = []): string[] {
+  const n = Math.max(seats.length, labels.length);
+  const base: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const s = seats[i];
+    const spec = s?.spec ?? labels[i] ?? "";
+    base.push(s?.name ? s.name : (s ? s.kind !== "human" : spec.startsWith("bot:")) && spec ? botName(spec) : `Player ${i + 1}`);
+  }
+  return base;
+}
+
+/** A scenario briefing (`GET /rooms/{code}/briefing?match=N&seat=S`, `Game.briefing`): what the match is about,
+ *  each side's forces and goal, what wins. */
+export interface Briefing {
+  title: string;
+  objective: string;
+  sides: { seat: number; name: string; forces: string | string[]; goal: string }[];
+  wins: string;
+  notes: string[];
+}
+
+export function briefing(code: string, match: number, seat: number | null): Promise<Briefing> {
+  const q = new URLSearchParams({ match: String(match) });
+  if (seat !== null) q.set("seat", String(seat));
+  return call<Briefing>("GET", `/rooms/${encodeURIComponent(code)}/briefing?${q}`);
 }

@@ -28,6 +28,11 @@ export interface RoomInfo {
   status: "open" | "live" | "finished";
   seats: RoomSeat[];
   forfeit: { seat: number; reason: string; winners: number[]; step: number } | null;
+  /** How the match ended outside the rules (resign, forfeit), or null. */
+  ending?: { kind: string; seats: number[]; winners: number[]; step?: number; reason?: string } | null;
+  /** Absent human seats whose grace ran out: a connected player may claim the win (`claim`). A server that
+   *  sends it takes `resign` and `claim`. */
+  claimable?: number[];
   rematch_votes: number[];
   /** The turn timer (docs/server.md): null or absent when the room has none; `deadline` a UTC time, null when
    *  no human is deciding; `seats` the seats it runs for. */
@@ -70,6 +75,8 @@ export interface ServerError {
   type?: "error";
   code: string;
   message: string;
+  /** Refused by the page itself before anything was sent (a stale decision). */
+  local?: boolean;
   rule?: string;
   field?: string;
   id?: string | number;
@@ -85,6 +92,8 @@ export interface ConnectionHandlers {
   forfeit?(msg: { seat: number; reason: string; winners: number[]; step: number }): void;
   rematchVote?(seats: number[]): void;
   rematch?(msg: { match: number; [k: string]: unknown }): void;
+  /** The match ended outside the rules (a resignation, a forfeit, a claimed win). */
+  ended?(ending: { kind: string; seats: number[]; winners: number[]; reason?: string }): void;
   /** A server error not answering one of our submissions (a chat refused, rate limited...). */
   error?(err: ServerError): void;
   /** The link's state, with a sentence for the page (why it closed, when it retries). */
@@ -224,9 +233,9 @@ export class Connection {
     return this.ws !== null && this.ws.readyState === OPEN && this.status === "open";
   }
 
-  /** Submit one of `snapshot.legal[i].action` for the current step. Resolves on `accepted`, rejects with the
-   *  server's error (or `disconnected` / `no_step` when it could not be sent). */
-  submit(action: LegalEntry["action"]): Promise<{ step: number; buffered: boolean }> {
+  /** Submit one of `snapshot.legal[i].action` for `step` (default: the newest snapshot's). Resolves on
+   *  `accepted`, rejects with the server's error (or `disconnected` / `no_step` when it could not be sent). */
+  submit(action: LegalEntry["action"], step = this.step): Promise<{ step: number; buffered: boolean }> {
     if (!this.connected) {
       return Promise.reject({ code: "disconnected", message: "not connected to the server: wait for the reconnect" });
     }
@@ -234,7 +243,7 @@ export class Connection {
     const id = `c${this.nextId++}`;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.send({ type: "submit", step: this.step, action, id });
+      this.send({ type: "submit", step, action, id });
     });
   }
 
@@ -257,6 +266,16 @@ export class Connection {
 
   rematch(): boolean {
     return this.send({ type: "rematch" });
+  }
+
+  /** Give up the live match (the others win). A refusal comes back as an `error` with this id. */
+  resign(): boolean {
+    return this.send({ type: "resign", id: `c${this.nextId++}` });
+  }
+
+  /** Claim the win when every absent opponent's grace has run out (`room.claimable`). */
+  claim(): boolean {
+    return this.send({ type: "claim", id: `c${this.nextId++}` });
   }
 
   /** Ask for my snapshot again; with `since`, its log holds every visible event from that step on. */
@@ -387,6 +406,9 @@ export class Connection {
         break;
       case "rematch":
         this.on.rematch?.(msg as unknown as { match: number });
+        break;
+      case "ended":
+        if (msg.ending && typeof msg.ending === "object") this.on.ended?.(msg.ending as { kind: string; seats: number[]; winners: number[] });
         break;
       case "redirect":
         // the server closes this socket with 4010 next; onclose follows the URL

@@ -5,7 +5,7 @@
  *
  * Owns this fallback screen's DOM only; the shell around it (header, log, chat, status) is match.ts's.
  */
-import type { GameScreen, LegalEntry, LogEntry, ScreenHost, Snapshot } from "./screen";
+import type { GameScreen, GuideStep, LegalEntry, LogEntry, ScreenHost, Snapshot } from "./screen";
 
 const FILTER_AT = 12; // a filter field appears above this many legal actions
 
@@ -62,6 +62,10 @@ export class GenericScreen implements GameScreen {
   private snapshot: Snapshot | null = null;
   private busy = false;
   private focusIndex = 0;
+  /** `?acknowledge=1` (debugging, the shell's tests): what happened since my last choice is shown on a card
+   *  (`host.acknowledge`) before my next decision takes keys. */
+  private readonly tell = new URLSearchParams(globalThis.location?.search ?? "").get("acknowledge") === "1";
+  private happened: string[] = [];
 
   mount(root: HTMLElement, host: ScreenHost): void {
     this.host = host;
@@ -94,9 +98,16 @@ export class GenericScreen implements GameScreen {
     root.append(this.actions, view);
   }
 
-  update(snapshot: Snapshot, _newEvents: LogEntry[]): void {
+  update(snapshot: Snapshot, newEvents: LogEntry[]): void {
     const stepChanged = this.snapshot?.step !== snapshot.step;
+    const before = this.snapshot;
     this.snapshot = snapshot;
+    if (this.tell && before && snapshot.seat !== null) {
+      this.happened.push(...newEvents.map((e) => e.text));
+      if (stepChanged && snapshot.to_act && this.happened.length && this.host.acknowledge) {
+        void this.host.acknowledge("What happened", this.happened.splice(0).slice(-8));
+      }
+    }
     if (stepChanged) {
       this.busy = false;
       this.focusIndex = 0;
@@ -122,6 +133,24 @@ export class GenericScreen implements GameScreen {
     if (snapshot.status === "over") return "Game over";
     const who = snapshot.to_act ? "your move" : snapshot.seat === null ? "watching" : "waiting";
     return phase ? `${phase[0]!.toUpperCase()}${phase.slice(1)}: ${who}` : who[0]!.toUpperCase() + who.slice(1);
+  }
+
+  /** A short guide to the generic screen (and the frame's own test without a game's screen). */
+  guide(): GuideStep[] {
+    const from = this.snapshot?.step ?? -1;
+    return [
+      { title: "Your possible actions", anchor: ".generic-actions",
+        text: "Every move the rules allow you now is a button here, in the game's own words. Click one, or press its number (1-9); ↑ and ↓ move between them." },
+      { title: "The game as you see it", anchor: ".generic-view",
+        text: "This is everything you may know of the game: open a branch to read it. Hidden things (another player's hand) are not here." },
+      { title: "Make a move", anchor: ".generic-list",
+        text: "Pick an action now (click it or press 1). The guide goes on when the game has taken it.",
+        until: (s) => s.step > from || s.status === "over" },
+      { title: "What happened", anchor: ".side",
+        text: "The log lists every move you may see, newest last; L shows or hides it. Players can chat below it." },
+      { title: "Help", anchor: "button[aria-label='Help and controls']",
+        text: "Press ? for the rules summary and every key. The help can show this guide again." },
+    ];
   }
 
   help(): HTMLElement {
@@ -225,6 +254,7 @@ export class GenericScreen implements GameScreen {
       return;
     }
     this.busy = true;
+    this.happened = [];
     this.buttons().forEach((b) => (b.disabled = true));
     this.host.sound("confirm");
     this.host.submit(entry.action).then(

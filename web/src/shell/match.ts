@@ -2,19 +2,25 @@
  * The match page (`/play/CODE` for a seat, `/watch/CODE` for a spectator): the shell around one game screen.
  * It finds the seat's token (the URL's `#token=`, localStorage under the room code, or a fresh join of a free
  * seat), connects, mounts `SCREENS[game]` (or the generic screen) with a `ScreenHost`, and draws the chrome:
- * the header (game, scenario, room code, invite link), the seats (connected / away with the grace countdown,
- * who is still deciding), the turn timer's countdown (when the room has a clock), the phase banner, the log (L),
- * chat, the status line (aria-live), sound (M), the help overlay (?), the result dialog and the reconnect overlay.
+ * the header (game, scenario, room code, invite link, Claim the win, Resign, Result), the seats (by the match's
+ * names: connected / away with the grace countdown / gone, who is still deciding), the turn timer's countdown
+ * (when the room has a clock), the phase banner, the log (L), chat, the status line (aria-live), sound (M), the
+ * help overlay (?), the scenario briefing and the first-game guide (guide.ts), the resign dialog, the result
+ * dialog (its words: result.ts) and the reconnect overlay. Every key and click goes through the InputGate
+ * (decision.ts), which ties it to the decision on screen.
  *
  * Owns the page around a screen; it never looks inside a game's view and never builds an action.
  */
-import { ApiError, board as fetchBoard, botName, games, joinRoom, scenarioTitle, type GameInfo, type SeatGrant } from "./api";
+import { ApiError, board as fetchBoard, briefing as fetchBriefing, games, joinRoom, scenarioTitle, seatNames, type Briefing, type GameInfo, type SeatGrant } from "./api";
 import { Connection, FINAL_CLOSES, socketUrl, type ChatMessage, type RoomInfo, type ServerError, type StateMessage } from "./connection";
+import { InputGate } from "./decision";
 import { button, el, inTextField, trapFocus } from "./dom";
 import { GenericScreen } from "./generic";
+import { Guide } from "./guide";
+import { names, summaryParts, verdict, type Ending } from "./result";
 import type { GameScreen, LogEntry, ScreenHost, Snapshot } from "./screen";
 import { Sounds, type SoundName } from "./sound";
-import { forgetSeatKey, playerName, rememberMatch, saveSeatKey, seatKey } from "./storage";
+import { briefed, forgetSeatKey, guideOffered, introsOn, playerName, rememberMatch, saveSeatKey, seatKey, setBriefed, setGuideOffered } from "./storage";
 import { SCREENS } from "../games";
 
 /** Seat colours: the two sides of a duel are cyan and orange (as the boards draw them), then more. */
@@ -40,7 +46,8 @@ declare global {
   interface Window {
     /** A handle for debugging and the browser tests (the shell's state; never a secret the page lacks). */
     deltavShell?: {
-      state: () => { step: number; status: string; seat: number | null; link: string; log: number; screen: string; match: number; toAct: boolean };
+      state: () => { step: number; status: string; seat: number | null; link: string; log: number; screen: string; match: number; toAct: boolean;
+        acknowledging: boolean; guide: number; dialog: string };
       sounds: Sounds;
       connection: () => Connection | null;
     };
@@ -49,6 +56,11 @@ declare global {
 
 function gameTitle(info: GameInfo | undefined, id: string): string {
   return info ? info.title.replace(/\s*\(.*\)\s*$/, "") : id;
+}
+
+function sentenceOf(s: string): string {
+  const t = s.trim();
+  return t ? `${t[0]!.toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? "" : "."}` : "";
 }
 
 function logKey(e: LogEntry): string {
@@ -103,7 +115,16 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
   const helpBtn = button("?", () => openHelp(), "btn small", "Help and controls (?)");
   helpBtn.setAttribute("aria-label", "Help and controls");
   helpBtn.setAttribute("aria-keyshortcuts", "Shift+?");
-  tools.append(logBtn, muteBtn, helpBtn);
+  // leaving the match (its own confirmation dialog), claiming a win over a player who did not come back, and the
+  // result dialog again once it was closed to look at the board
+  const resignBtn = button("Resign", () => confirmResign(), "btn small resign", "Give up this match: the others win");
+  resignBtn.hidden = true;
+  const claimBtn = button("Claim the win", () => claimWin(), "btn small primary claim",
+    "Your opponent's time to come back ran out: end the match as your win");
+  claimBtn.hidden = true;
+  const resultBtn = button("Result", () => showResult(false), "btn small result-again", "The result of the match again");
+  resultBtn.hidden = true;
+  tools.append(claimBtn, resignBtn, resultBtn, logBtn, muteBtn, helpBtn);
   // the turn timer (room.clock): a countdown for the seats it runs for, urgent in the last 10 s
   const clockBox = el("div", "turn-clock");
   clockBox.hidden = true;
@@ -128,11 +149,14 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
   logBox.append(el("h2", "", "Log"));
   const logList = el("ol", "log-list");
   logList.setAttribute("aria-label", "Game log, newest last");
+  logList.tabIndex = 0; // a scrolling region a keyboard can reach (its arrows then scroll it)
   logBox.append(logList);
   const chatBox = el("section", "chat");
   chatBox.append(el("h2", "", "Chat"));
   const chatList = el("ol", "chat-list");
   chatList.setAttribute("aria-live", "polite");
+  chatList.setAttribute("aria-label", "Chat messages");
+  chatList.tabIndex = 0;
   const chatForm = el("form", "chat-form");
   const chatInput = el("input");
   chatInput.type = "text";
@@ -163,13 +187,23 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
   turnBox.append(seatsBar, banner, waiting);
   root.append(head, turnBox, body, status, narrator, clockAlert, overlay);
   showMute();
+  // every key and click is tied to the decision on screen when it happened (decision.ts)
+  const gate = new InputGate(root);
 
   // ---- host: what a screen may ask of the shell ----
   const host: ScreenHost = {
-    submit: (action) => {
+    submit: (action, opts) => {
       const conn = st.conn;
       if (!conn) return Promise.reject({ code: "disconnected", message: "not connected" });
-      return conn.submit(action).then(
+      const step = gate.stepForSubmit(opts?.step);
+      if (step !== conn.step) {
+        // made for a position that is no longer the game's: never sent (it would act on a decision not seen)
+        const err: ServerError = { code: "stale_step", local: true, step,
+          message: "not sent: the game moved on since you pressed that; look at the board again." };
+        refused(err);
+        return Promise.reject(err);
+      }
+      return conn.submit(action, step).then(
         (ok) => {
           if (ok.buffered) say("Your choice is in: it is revealed when everybody has chosen.");
         },
@@ -187,6 +221,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       return boardPromise;
     },
     seatName: (seat) => seatName(seat),
+    acknowledge: (title, lines) => gate.acknowledge(title, lines),
     request: (msg) => {
       const conn = st.conn;
       if (!conn) return Promise.reject({ code: "disconnected", message: "not connected" });
@@ -203,7 +238,9 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     sounds.play("error");
     const why = err.rule ? ` (rule ${err.rule})` : err.field ? ` (field ${err.field})` : "";
     const text: Record<string, string> = {
-      stale_step: "That was for an earlier moment of the game; the board has moved on, look again.",
+      stale_step: err.local
+        ? "Not sent: the game moved on since you pressed that (a newer position came in); look at the board again."
+        : "That was for an earlier moment of the game; the board has moved on, look again.",
       not_your_turn: "It is not your move yet.",
       already_decided: "You already chose this turn.",
       game_over: "The game is over.",
@@ -218,22 +255,30 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     return chipName(seat);
   }
 
-  /** A seat's own name (the chips show it for me too, marked "(you)"); unnamed people are numbered as the
-   *  engine's log numbers them ("player 1" is seat 1). */
+  /** A seat's own name (the chips show it for me too, marked "(you)"): the room's name for the seat, a bot by
+   *  its level ("Hard bot"), an unnamed person "Player N" counted from 1, as every text of the match counts. */
   function chipName(seat: number): string {
-    const seats = st.room?.seats ?? [];
-    const s = seats[seat];
-    const base = (x: (typeof seats)[number] | undefined, i: number): string =>
-      x?.name ? x.name : x && x.kind !== "human" ? botName(x.spec) : `Player ${i}`;
-    const name = base(s, seat);
-    // two seats of the same name (two random bots) are told apart by their seat number
-    const twins = seats.filter((x, i) => base(x, i) === name).length;
-    return twins > 1 ? `${name} ${seat}` : name;
+    return st.snapshot?.names?.[seat] ?? seatNames(st.room?.seats ?? [], st.snapshot?.seats ?? [])[seat] ?? `Player ${seat + 1}`;
   }
 
   // ---- chrome ----
   function showMute(): void {
-    muteBtn.textContent = sounds.muted ? "Sound off" : "Sound on";
+    // the words on a wide screen, a speaker (crossed when muted) on a phone
+    const words = sounds.muted ? "Sound off" : "Sound on";
+    const icon = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    icon.setAttribute("viewBox", "0 0 16 16");
+    icon.setAttribute("width", "16");
+    icon.setAttribute("height", "16");
+    icon.setAttribute("aria-hidden", "true");
+    icon.classList.add("short");
+    const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+    path.setAttribute("d", sounds.muted ? "M2 6h3l4-3v10l-4-3H2zM11 5l4 6M15 5l-4 6" : "M2 6h3l4-3v10l-4-3H2zM11 5.5a3.5 3.5 0 0 1 0 5M12.5 3.5a6 6 0 0 1 0 9");
+    path.setAttribute("fill", "none");
+    path.setAttribute("stroke", "currentColor");
+    path.setAttribute("stroke-width", "1.5");
+    icon.append(path);
+    muteBtn.replaceChildren(el("span", "long", words), icon);
+    muteBtn.setAttribute("aria-label", words);
     muteBtn.setAttribute("aria-pressed", String(sounds.muted));
   }
 
@@ -270,6 +315,13 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     const deciding = new Map((snap?.deciding ?? []).map((d) => [d.seat, d.submitted]));
     const now = Date.now() / 1000;
     let counting = false;
+    const live = room.status === "live" && snap?.status === "playing";
+    const claimable = new Set(live ? (room.claimable ?? []).filter((x) => x !== st.seat) : []);
+    const mayClaim = st.seat !== null && claimable.size > 0 && st.conn?.status === "open";
+    claimBtn.hidden = !mayClaim;
+    // (a server that sends `claimable` takes `resign` and `claim`)
+    resignBtn.hidden = !(live && st.seat !== null && room.claimable !== undefined);
+    resultBtn.hidden = !(room.status === "finished" || snap?.status === "over");
     seatsBar.replaceChildren(
       ...room.seats.map((s) => {
         const li = el("li", "seat");
@@ -281,12 +333,14 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
         if (s.kind !== "human") state.textContent = "bot";
         else if (!s.taken) state.textContent = "free seat";
         else if (s.connected) state.textContent = "online";
-        else if (s.grace_until) {
+        else if (claimable.has(s.seat)) {
+          state.textContent = mayClaim ? "gone: you may claim the win" : "gone";
+        } else if (s.grace_until && s.grace_until > now) {
           const left = Math.max(0, Math.round(s.grace_until - now));
           state.textContent = `away · ${left} s to return`;
           counting = true;
         } else state.textContent = "away";
-        li.dataset.presence = s.kind !== "human" ? "bot" : !s.taken ? "free" : s.connected ? "online" : "away";
+        li.dataset.presence = s.kind !== "human" ? "bot" : !s.taken ? "free" : s.connected ? "online" : claimable.has(s.seat) ? "gone" : "away";
         if (snap && snap.status === "playing" && deciding.has(s.seat)) {
           const done = deciding.get(s.seat);
           li.classList.add(done ? "chosen" : "deciding");
@@ -355,19 +409,29 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       const free = room.seats.filter((s) => s.kind === "human" && !s.taken).length;
       waiting.textContent = `Waiting for ${free} more player${free === 1 ? "" : "s"} to join: share the room code ${code} or the invite link.`;
       waiting.hidden = false;
+      waiting.title = waiting.textContent;
       return;
     }
     if (snap.status === "over") {
       waiting.hidden = true;
       return;
     }
+    const gone = new Set(room.claimable ?? []);
     const others = snap.deciding.filter((d) => !d.submitted && d.seat !== st.seat).map((d) => seatName(d.seat));
     const mine = snap.to_act;
+    const left = snap.deciding.filter((d) => !d.submitted && gone.has(d.seat) && d.seat !== st.seat).map((d) => seatName(d.seat));
+    if (left.length && st.seat !== null) {
+      waiting.textContent = `${names(left)} did not come back in time: claim the win, or wait for them.`;
+      waiting.hidden = false;
+      waiting.title = waiting.textContent;
+      return;
+    }
     if (mine && others.length) waiting.textContent = `Your move (${others.join(", ")} ${others.length === 1 ? "is" : "are"} choosing too).`;
     else if (mine) waiting.textContent = ""; // the banner says it
     else if (others.length) waiting.textContent = `Waiting for ${others.join(", ")}…`;
     else waiting.textContent = "";
     waiting.hidden = !waiting.textContent;
+    waiting.title = waiting.textContent ?? "";
   }
 
   function renderHeader(): void {
@@ -397,11 +461,22 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     }
   }
 
+  // the log follows the newest entry until the player scrolls up, and again once they scroll back to the end;
+  // a folded or hidden log (a phone, L) keeps following, so it opens at the newest entry
+  let logPinned = true;
+  const logAtEnd = (): boolean => logList.scrollTop + logList.clientHeight >= logList.scrollHeight - 8;
+  const logToEnd = (): void => {
+    if (logPinned) logList.scrollTop = logList.scrollHeight;
+  };
+  logList.addEventListener("scroll", () => {
+    if (logList.clientHeight > 0) logPinned = logAtEnd();
+  });
+  new ResizeObserver(logToEnd).observe(logList);
+
   function drawLog(): void {
     if (!logDirty) return;
     logDirty = false;
     st.log.sort((a, b) => a.step - b.step);
-    const atBottom = logList.scrollTop + logList.clientHeight >= logList.scrollHeight - 8;
     logList.replaceChildren(
       ...st.log.slice(-300).map((e) => {
         const li = el("li");
@@ -409,7 +484,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
         return li;
       }),
     );
-    if (atBottom) logList.scrollTop = logList.scrollHeight;
+    logToEnd();
   }
 
   function narrate(events: LogEntry[]): void {
@@ -424,6 +499,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     if (!snap || !st.screen) return;
     const text = st.screen.phase?.(snap) ?? new GenericScreen().phase(snap);
     banner.textContent = text;
+    banner.title = text;
     banner.dataset.mine = String(snap.to_act);
     if (text !== lastPhase) lastPhase = text;
     if (snap.to_act && !wasToAct && snap.status === "playing") sounds.play("turn");
@@ -431,11 +507,16 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
   }
 
   // ---- overlays ----
-  let overlayKind: "help" | "result" | "link" | null = null;
+  type OverlayKind = "help" | "result" | "link" | "briefing" | "resign";
+  let overlayKind: OverlayKind | null = null;
   let returnFocus: HTMLElement | null = null;
+  let overlayClosed: (() => void) | null = null;
 
-  function openOverlay(kind: "help" | "result" | "link", title: string, content: HTMLElement[], closable = true): void {
+  function openOverlay(kind: OverlayKind, title: string, content: HTMLElement[], closable = true, onClose?: () => void): void {
     if (overlayKind === null) returnFocus = document.activeElement as HTMLElement | null;
+    const before = overlayClosed;
+    overlayClosed = onClose ?? null;
+    before?.(); // a dialog replaced by another is closed as far as its opener knows
     overlayKind = kind;
     const box = el("div", `dialog dialog-${kind}`);
     box.setAttribute("role", "dialog");
@@ -462,6 +543,9 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     overlay.replaceChildren();
     overlayKind = null;
     returnFocus?.focus();
+    const done = overlayClosed;
+    overlayClosed = null;
+    done?.();
   }
 
   overlay.addEventListener("click", (e) => {
@@ -487,32 +571,120 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     ] as const) {
       dl.append(el("dt", "", k), el("dd", "", v));
     }
-    keys.append(dl, el("p", "dim", "Keys typed into the chat stay in the chat."));
+    keys.append(dl, el("p", "dim", "Keys typed into the chat stay in the chat; Esc leaves it."));
     parts.push(keys);
+    const tours = el("div", "help-tours");
+    tours.append(button("Scenario briefing", () => {
+      closeOverlay();
+      void showBriefing(false);
+    }, "btn small help-briefing", "The scenario: the sides, their forces and what wins"));
+    if (st.screen?.guide) {
+      tours.append(button("First-game guide", () => {
+        closeOverlay();
+        startGuide();
+      }, "btn small help-guide", "A few steps through the screen"));
+    }
+    parts.unshift(tours);
     openOverlay("help", "Help", parts);
   }
 
-  function showResult(): void {
+  // ---- the briefing and the first-game guide ----
+  let guide: Guide | null = null;
+  let introFor = "";
+
+  function startGuide(): void {
+    const steps = st.screen?.guide?.();
+    if (!steps?.length || !st.snapshot) {
+      say("This screen has no guide.", "warn");
+      return;
+    }
+    guide?.close();
+    setGuideOffered(st.snapshot.game);
+    const mine: Guide = new Guide(root, steps, () => {
+      if (guide === mine) guide = null;
+    }, () => overlayKind !== null);
+    guide = mine;
+  }
+
+  /** The scenario briefing as a dialog ("Begin", Enter); resolves when it is closed (or could not be shown). */
+  async function showBriefing(auto: boolean): Promise<void> {
+    const seat = st.seat;
+    const match = st.match;
+    let b: Briefing;
+    try {
+      b = await fetchBriefing(code, match, seat);
+    } catch (e) {
+      if (!auto) say(`The briefing could not be fetched: ${e instanceof Error ? e.message : String(e)}`, "warn");
+      return;
+    }
+    if (st.match !== match || (auto && overlayKind !== null)) return;
+    if (auto && seat !== null) setBriefed(code, match, seat);
+    const parts: HTMLElement[] = [];
+    if (b.objective) parts.push(el("p", "briefing-objective", b.objective));
+    const sides = el("ul", "briefing-sides");
+    const ordered = [...(b.sides ?? [])].sort((x, y) => Number(y.seat === seat) - Number(x.seat === seat));
+    for (const side of ordered) {
+      const li = el("li", side.seat === seat ? "mine" : "");
+      li.style.setProperty("--seat", SEAT_COLOURS[side.seat % SEAT_COLOURS.length]!);
+      const who = el("span", "side-name", side.seat === seat ? `You (${side.name || seatName(side.seat)})` : side.name || chipName(side.seat));
+      li.append(who);
+      const forces = Array.isArray(side.forces) ? side.forces.join(", ") : side.forces;
+      if (forces) li.append(el("p", "", `Forces: ${forces}`));
+      if (side.goal) li.append(el("p", "", `Goal: ${side.goal}`));
+      sides.append(li);
+    }
+    if (sides.children.length) parts.push(sides);
+    if (b.wins) parts.push(el("p", "briefing-wins", `What wins: ${b.wins}`));
+    if (b.notes?.length) {
+      const ul = el("ul", "briefing-notes");
+      for (const n of b.notes) ul.append(el("li", "", n));
+      parts.push(ul);
+    }
+    const row = el("div", "dialog-actions");
+    row.append(button(seat !== null && auto ? "Begin" : "Close", () => closeOverlay(), "btn primary briefing-begin", "Enter"));
+    parts.push(row);
+    await new Promise<void>((resolve) => openOverlay("briefing", b.title || "Briefing", parts, true, resolve));
+  }
+
+  /** Before a seat's first decision of a match: the briefing (once per match and seat in this browser), then
+   *  the first-game guide (once per title in this browser). */
+  function maybeIntro(): void {
+    const snap = st.snapshot;
+    const room = st.room;
+    if (!snap || !room || st.seat === null || snap.status !== "playing" || room.status !== "live") return;
+    const key = `${st.match}/${st.seat}`;
+    if (introFor === key) return;
+    introFor = key;
+    if (!introsOn()) return;
+    const game = snap.game;
+    const thenGuide = (): void => {
+      if (!guideOffered(game) && st.screen?.guide && st.snapshot?.status === "playing" && overlayKind === null) startGuide();
+    };
+    if (briefed(code, st.match, st.seat)) thenGuide();
+    else void showBriefing(true).then(thenGuide);
+  }
+
+  /** The result dialog: the verdict in words, the game's scores and the match's numbers (`snapshot.summary`),
+   *  Rematch / Replay / Download the record / Lobby; it closes (×, Esc, "Look at the board") and the header's
+   *  Result button opens it again. */
+  function showResult(first = true): void {
     const snap = st.snapshot;
     const room = st.room;
     if (!snap || !room) return;
     const result = snap.result;
-    const forfeit = room.forfeit;
-    const winners = result?.winners ?? forfeit?.winners ?? [];
+    const legacy = room.forfeit;
+    const ending: Ending | null = room.ending ?? (legacy ? { kind: "forfeit", seats: legacy.seat !== undefined ? [legacy.seat] : [],
+      winners: legacy.winners, reason: legacy.reason } : null);
+    const winners = ending?.winners ?? result?.winners ?? [];
     const iWon = st.seat !== null && winners.includes(st.seat);
     const parts: HTMLElement[] = [];
-    const headline = winners.length === 0 ? "A draw: nobody won." : st.seat === null
-      ? `${winners.map(seatName).join(" and ")} won.`
-      : iWon ? (winners.length > 1 ? `You share the win with ${winners.filter((w) => w !== st.seat).map(seatName).join(", ")}.` : "You won!")
-      : `${winners.map(seatName).join(" and ")} won.`;
-    parts.push(el("p", "result-headline", headline));
-    const reason = forfeit ? `${seatName(forfeit.seat)} did not come back in time (${forfeit.reason}).` : result?.reason;
-    if (reason) {
-      const r = String(reason);
-      parts.push(el("p", "result-reason", `${r.charAt(0).toUpperCase()}${r.slice(1)}${/[.!?]$/.test(r) ? "" : "."}`));
-    }
+    const v = verdict({ seat: st.seat, winners, ending, reason: typeof result?.reason === "string" ? result.reason : null, name: chipName });
+    parts.push(el("p", "result-headline", v.headline));
+    if (v.detail) parts.push(el("p", "result-reason", v.detail));
+    const seatList = room.seats.map((x) => chipName(x.seat));
+    const summary = snap.summary ?? null;
     const scores = Array.isArray(result?.scores) ? (result.scores as number[]) : null;
-    if (scores) {
+    if (scores && !summary?.scores) {
       const label = st.screen?.scoreLabel?.() ?? { title: "Score" };
       const table = el("table", "result-scores");
       const thead = el("tr");
@@ -522,13 +694,14 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
         const tr = el("tr");
         if (winners.includes(i)) tr.className = "winner";
         const shown = typeof r === "number" && Number.isFinite(r) ? (Number.isInteger(r) ? String(r) : r.toFixed(1)) : String(r);
-        tr.append(el("td", "", seatName(i)), el("td", "", shown));
+        tr.append(el("td", "", i === st.seat ? `${chipName(i)} (you)` : chipName(i)), el("td", "", shown));
         table.append(tr);
       });
       parts.push(table);
       if (label.help) parts.push(el("p", "result-score-help dim", label.help));
     }
-    const actions = el("div", "dialog-actions");
+    if (summary) parts.push(...summaryParts(summary, seatList, winners, st.seat));
+    const actions = el("div", "dialog-actions result-actions");
     if (st.seat !== null) {
       const voted = room.rematch_votes.includes(st.seat);
       const re = button(voted ? "Rematch asked: waiting" : "Rematch", () => {
@@ -540,17 +713,42 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       re.disabled = voted;
       actions.append(re);
     }
+    const replay = el("a", "btn", "Replay");
+    replay.href = `/replay/${code}?match=${st.match}`;
+    replay.title = "Watch the match again, every secret shown";
     const rec = el("a", "btn", "Download the record");
     rec.href = `/rooms/${code}/record?match=${st.match}`;
     rec.setAttribute("download", `${code}-${st.match}.json`);
-    const replay = el("a", "btn", "Watch the replay");
-    replay.href = `/replay/${code}?match=${st.match}`;
-    const lobby = el("a", "btn", "Back to the lobby");
+    const lobby = el("a", "btn", "Lobby");
     lobby.href = "/";
-    actions.append(replay, rec, lobby);
+    lobby.title = "Back to the lobby";
+    const look = button("Look at the board", () => closeOverlay(), "btn result-look", "Close this (Esc); the Result button opens it again");
+    actions.append(replay, rec, lobby, look);
     parts.push(actions);
-    sounds.play(st.seat === null ? "turn" : iWon ? "win" : "lose");
+    if (first) sounds.play(st.seat === null ? "turn" : iWon ? "win" : "lose");
     openOverlay("result", "Game over", parts);
+  }
+
+  // ---- resign and claim ----
+  function confirmResign(): void {
+    const snap = st.snapshot;
+    if (!snap || st.seat === null || snap.status !== "playing") return;
+    const others = (st.room?.seats ?? []).filter((x) => x.seat !== st.seat).map((x) => chipName(x.seat));
+    const text = `The match ends now and counts as your loss: ${names(others)} ${others.length === 1 ? "wins" : "win"}.`;
+    const row = el("div", "dialog-actions");
+    const keep = button("Keep playing", () => closeOverlay(), "btn primary resign-keep", "Back to the game (Esc)");
+    const go = button("Resign", () => {
+      closeOverlay();
+      if (st.conn?.resign()) say("You resigned.");
+      else say("Not connected: you did not resign. Reconnecting…", "warn");
+    }, "btn danger resign-confirm", "Give up this match");
+    row.append(keep, go);
+    openOverlay("resign", "Resign this match?", [el("p", "", text), row]);
+  }
+
+  function claimWin(): void {
+    if (st.conn?.claim()) say("You claimed the win.");
+    else say("Not connected: the claim was not sent. Reconnecting…", "warn");
   }
 
   function linkOverlay(text: string, final: boolean): void {
@@ -576,18 +774,21 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     }
   }
 
-  // ---- keys: the shell's first, then the screen's; never keys typed into a field ----
-  document.addEventListener("keydown", (e) => {
-    if (overlayKind !== null && !overlay.hidden && trapFocus(overlay, e)) return;
-    if (inTextField(e) || e.ctrlKey || e.metaKey || e.altKey) return;
-    if (overlayKind !== null) {
-      if (trapFocus(overlay, e)) return;
-      if (e.key === "Escape") {
-        closeOverlay();
-        e.preventDefault();
-      }
-      return;
+  // ---- keys: a dialog's first (through the gate: no screen sees a key under a dialog), then the shell's, then
+  // the screen's; never keys typed into a field ----
+  gate.setModal(() => overlayKind !== null && !overlay.hidden, (e) => {
+    if (trapFocus(overlay, e)) return;
+    if (e.key === "Escape" && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      closeOverlay();
+      e.preventDefault();
     }
+  });
+  const SCROLL_KEYS = new Set(["ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End", " "]);
+  document.addEventListener("keydown", (e) => {
+    if (inTextField(e) || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (overlayKind !== null) return;
+    // the log or the chat list has the focus: its scrolling keys scroll it
+    if ((e.target === logList || e.target === chatList) && SCROLL_KEYS.has(e.key)) return;
     if (e.key === "?") {
       openHelp();
       e.preventDefault();
@@ -606,13 +807,34 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     if (st.screen?.key?.(e)) e.preventDefault();
   });
 
-  chatInput.addEventListener("keydown", (e) => e.stopPropagation());
+  // the chat keeps the keys typed into it; Esc leaves it, and a sent message hands the keys back to the game
+  // (a digit then Enter must play the game, not send the digit again)
+  let gameFocus: HTMLElement | null = null;
+  screenRoot.tabIndex = -1;
+  screenRoot.addEventListener("focusin", (e) => {
+    if (e.target instanceof HTMLElement && !inTextField(e)) gameFocus = e.target;
+  });
+  function backToGame(): void {
+    chatInput.blur();
+    const to = gameFocus?.isConnected && screenRoot.contains(gameFocus) && !(gameFocus as HTMLButtonElement).disabled ? gameFocus : screenRoot;
+    to.focus({ preventScroll: true });
+  }
+  chatInput.addEventListener("keydown", (e) => {
+    e.stopPropagation();
+    if (e.key === "Escape") {
+      e.preventDefault();
+      backToGame();
+      say("Left the chat: keys go to the game again.");
+    }
+  });
   chatForm.addEventListener("submit", (e) => {
     e.preventDefault();
     const text = chatInput.value.trim();
     if (!text) return;
-    if (st.conn?.chat(text)) chatInput.value = "";
-    else say("Not connected: the message was not sent.", "warn");
+    if (st.conn?.chat(text)) {
+      chatInput.value = "";
+      backToGame();
+    } else say("Not connected: the message was not sent.", "warn");
   });
 
   function addChat(m: ChatMessage): void {
@@ -637,6 +859,8 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       logSeen.clear();
       logList.replaceChildren();
       boardPromise = null;
+      gate.reset();
+      guide?.close();
       if (overlayKind === "result") closeOverlay();
     }
     st.match = msg.room.match;
@@ -681,15 +905,22 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
         return;
       }
     }
-    st.screen.update(snap, msg.events);
+    const screen = st.screen;
+    gate.rendered(snap.step, snap.to_act, () => screen.update(snap, msg.events));
+    guide?.update(snap);
     renderPhase();
     narrate(msg.events);
     document.documentElement.dataset.step = String(snap.step);
     document.documentElement.dataset.ready = "true";
+    maybeIntro();
     const over = snap.status === "over" || msg.room.status === "finished";
     if (over && resultShownFor !== st.match) {
       resultShownFor = st.match;
-      showResult();
+      // a "what happened" card the screen raised is read first
+      const match = st.match;
+      void gate.idle().then(() => {
+        if (st.match === match) showResult();
+      });
     }
   }
 
@@ -703,6 +934,9 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       screen: screenRoot.dataset.screen ?? "",
       match: st.match,
       toAct: st.snapshot?.to_act ?? false,
+      acknowledging: gate.acknowledging,
+      guide: guide?.open ? guide.step : -1,
+      dialog: overlayKind ?? "",
     }),
     sounds,
     connection: () => st.conn,
@@ -786,6 +1020,10 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       else if (err.code !== "unknown_room") refused(err);
     },
     forfeit: (f) => say(`${seatName(f.seat)} did not come back in time: the game is over.`, "warn"),
+    ended: (e) => {
+      const losers = names(e.seats.map(seatName));
+      say(e.kind === "resign" ? `${losers} resigned: the match is over.` : `${sentenceOf(e.reason ?? `${losers} forfeited`)}`, "warn");
+    },
     rematchVote: (seats) => {
       if (st.room) st.room.rematch_votes = seats;
       const names = seats.map(seatName).join(", ");

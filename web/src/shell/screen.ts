@@ -9,6 +9,9 @@
  *
  * This module holds types only (no behaviour), so every game folder and the shell can import it.
  */
+import type { GuideStep } from "./guide";
+
+export type { GuideStep };
 
 /** One legal action as the server sends it: the action's JSON, its text, and the game's optional annotation. */
 export interface LegalEntry {
@@ -31,6 +34,8 @@ export interface Snapshot {
   game: string;
   options: Record<string, unknown>;
   seats: string[];
+  /** The seats' display names, the names every text of the match uses ("Player 1", "Hard bot", a person's). */
+  names?: string[];
   /** This viewer's seat, or null for a spectator. */
   seat: number | null;
   step: number;
@@ -42,15 +47,35 @@ export interface Snapshot {
   /** The game's own `view(seat)`: a plain JSON value whose shape each game documents in docs/<game>.md. */
   view: Record<string, unknown>;
   result: { winners: number[]; reason?: string; [k: string]: unknown } | null;
+  /** When `status` is "over": the match summary (`Game.match_summary`: nothing is secret then). */
+  summary?: MatchSummary | null;
   returns: number[] | null;
   log: LogEntry[];
 }
 
+/** The summary of a finished match (docs/protocol.md): the game's own scores table, statistics with one value
+ *  per seat, and notes, all in words. */
+export interface MatchSummary {
+  scores: { title: string; columns: string[]; rows: unknown[] } | null;
+  stats: { label: string; values: unknown[] }[];
+  notes: string[];
+}
+
 /** What the shell offers a screen. */
 export interface ScreenHost {
-  /** Submit one of `snapshot.legal[i].action` for the current step. Resolves when the server accepted it and
-   *  rejects with the server's error (`{code, message, rule?, field?}`), which the shell also shows in words. */
-  submit(action: LegalEntry["action"]): Promise<void>;
+  /** Submit one of `snapshot.legal[i].action`. It is tied to the decision the player saw: the step on screen
+   *  when the key or click being handled happened (or the rendered step, when called while the screen renders
+   *  an update), or `opts.step` when the screen says which step it was for. If a newer snapshot came in since,
+   *  the shell refuses it locally (`{code: "stale_step", local: true}`) and says so in words; nothing is sent.
+   *  Resolves when the server accepted it and rejects with the server's error (`{code, message, rule?,
+   *  field?}`), which the shell also shows in words. */
+  submit(action: LegalEntry["action"], opts?: { step?: number }): Promise<void>;
+  /** Show a "what happened" card (a title and lines in words) that takes every key and click until the player
+   *  presses Continue (Enter, Space or a click); resolves then. Call it when an automatic resolution (fire
+   *  resolved by the engine, an opponent's move that changed your position) precedes the player's next
+   *  decision, so no key meant for the last decision acts on the next. Cards queue. Optional: a host without a
+   *  player (a replay) resolves at once. */
+  acknowledge?(title: string, lines: string[]): Promise<void>;
   /** A line in the shell's status area (e.g. why a click did nothing), read out by the aria-live region. */
   say(text: string, kind?: "info" | "warn" | "error"): void;
   /** Play a synthesised sound effect by name; the shell's mute switch applies. */
@@ -76,6 +101,9 @@ export interface GameScreen {
   help?(): HTMLElement;
   /** The phase banner's text for a snapshot ("Astrogation: plot your burns"). */
   phase?(snapshot: Snapshot): string;
+  /** The first-game guide's steps (`shell/guide.ts`): offered on this title's first match in this browser and
+   *  from the help overlay. Called when the guide starts (a step's `until` may close over the snapshot then). */
+  guide?(): GuideStep[];
   /** What the result's `scores` are in this game (the result dialog's column and a line saying how they are
    *  counted); without it the column is "Score". */
   scoreLabel?(): { title: string; help?: string };

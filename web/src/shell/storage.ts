@@ -64,10 +64,14 @@ export function recentMatches(): RecentMatch[] {
   return Array.isArray(list) ? list.filter((m) => m && typeof m.code === "string") : [];
 }
 
-/** Remember a match (newest first; one entry per room and match). */
+/** Remember a match (newest first; one entry per room and match). A match this browser played stays "play"
+ *  (with its seat) when it is later watched or replayed here: you played it. */
 export function rememberMatch(m: RecentMatch): void {
-  const rest = recentMatches().filter((x) => !(x.code === m.code && x.match === m.match));
-  write(RECENT, [m, ...rest].slice(0, MAX_RECENT));
+  const all = recentMatches();
+  const old = all.find((x) => x.code === m.code && x.match === m.match);
+  const rest = all.filter((x) => x !== old);
+  const kept = old?.role === "play" && m.role !== "play" ? { ...m, role: old.role, seat: old.seat, label: old.label } : m;
+  write(RECENT, [kept, ...rest].slice(0, MAX_RECENT));
 }
 
 export function preference(name: string, fallback: boolean): boolean {
@@ -88,4 +92,35 @@ export function playerName(): string {
 export function setPlayerName(name: string): void {
   const clean = name.split(/\s+/).filter(Boolean).join(" ").slice(0, 40);
   write("deltav.name", clean || null);
+}
+
+/** Has this browser been offered the first-game guide of a title (game id)? */
+export function guideOffered(game: string): boolean {
+  const v = read<string[]>("deltav.guides");
+  return Array.isArray(v) && v.includes(game);
+}
+
+export function setGuideOffered(game: string): void {
+  const v = read<string[]>("deltav.guides");
+  const list = Array.isArray(v) ? v.filter((x) => typeof x === "string" && x !== game) : [];
+  write("deltav.guides", [...list, game]);
+}
+
+/** Was the briefing of this match shown to this seat in this browser? (The newest 50 are kept.) */
+export function briefed(code: string, match: number, seat: number): boolean {
+  const v = read<string[]>("deltav.briefed");
+  return Array.isArray(v) && v.includes(`${code.toUpperCase()}/${match}/${seat}`);
+}
+
+export function setBriefed(code: string, match: number, seat: number): void {
+  const key = `${code.toUpperCase()}/${match}/${seat}`;
+  const v = read<string[]>("deltav.briefed");
+  const list = Array.isArray(v) ? v.filter((x) => typeof x === "string" && x !== key) : [];
+  write("deltav.briefed", [...list, key].slice(-50));
+}
+
+/** The briefing and the guide come by themselves unless `deltav.pref.intro` is false (the browser tests turn
+ *  them off, except the tests of them); the help overlay shows both either way. */
+export function introsOn(): boolean {
+  return preference("intro", true);
 }
