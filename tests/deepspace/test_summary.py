@@ -70,17 +70,18 @@ def test_the_briefing_says_what_a_round_is_each_budget_and_what_wins():
     b = check_briefing(DeepSpaceGame.briefing({"scenario": "outpost"}, 0, ["Ann", "Ben"]), 2)
     assert "A round: every fleet plots in secret" in b["objective"]
     assert [s["name"] for s in b["sides"]] == ["Ann", "Ben"]
-    assert b["sides"][0]["forces"][0] == "Line of frigates: 3 ships, 12 size levels."
-    assert b["sides"][1]["forces"][0] == "Outpost station: 2 ships, 8 size levels."
-    assert any(f.startswith("Station: size") for f in b["sides"][1]["forces"])
+    assert b["sides"][0]["forces"] == ["Line of frigates (12 size levels)", "Frigate 1 (size 4)", "Frigate 2 (size 4)",
+                                       "Frigate 3 (size 4)"]
+    assert b["sides"][1]["forces"][0] == "Outpost station (8 size levels)"
+    assert "Station (size 6)" in b["sides"][1]["forces"]
     assert "The side left on the field wins" in b["wins"]
     assert "The fleets' budgets are unequal: Ann 12 size levels, Ben 8 size levels." in b["notes"]
     melee = check_briefing(DeepSpaceGame.briefing({"scenario": "melee"}, None, None), 3)
     assert melee["wins"].startswith("The best campaign points win")
     agreed = check_briefing(DeepSpaceGame.briefing({"scenario": "duel", "size_levels": "6,10"}, 1, None), 2)
     assert agreed["sides"][0]["forces"] == [
-        "Designs its own fleet: 6 size levels to divide among its ships (60 design points per level of a ship's "
-        "size); its designs stay secret."]
+        "a fleet it designs itself: 6 size levels (60 design points per level of a ship's size), secret until it "
+        "shows in battle"]
     assert "10 size levels" in agreed["sides"][1]["forces"][0]
     assert "The players agreed on the fleets' size levels (Player 1: 6, Player 2: 10): every side designs its fleet." \
         in agreed["notes"]

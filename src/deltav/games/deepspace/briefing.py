@@ -25,23 +25,14 @@ AGREED = ("The players agreed on the size levels: every side designs its fleet i
 POINTS = "Campaign points: hit points inflicted on enemies minus hit points received."
 
 
-def _weapons(weapons) -> str:
-    if not weapons:
-        return "no weapon"
-    return f"{'weapon' if len(weapons) == 1 else 'weapons'} (targeting/damage) " + ", ".join(f"{t}/{d}" for t, d in weapons)
-
-
 def forces(side, labels: list[str] | None) -> list[str]:
-    """One side's fleet in words: its budget first, then (a fixed fleet) each ship with its design."""
+    """One side's fleet in words, one short item each (the shell lists them after "Forces:"): a designing side's
+    budget; a fixed fleet's title and budget, then each ship with its size."""
     if side.fleet is None:
-        return [f"Designs its own fleet: {plural(side.size_levels, 'size level')} to divide among its ships "
-                f"({POINTS_PER_SIZE} design points per level of a ship's size); its designs stay secret."]
-    out = [f"{side.fleet.title}: {plural(len(side.fleet.ships), 'ship')}, "
-           f"{plural(side.size_levels, 'size level')}."]
-    for d, name in zip(side.fleet.ships, labels or [], strict=False):
-        out.append(f"{name}: size {d.size}, thrust {d.thrust}, evasion {d.evasion}, endurance {d.endurance}, "
-                   f"{_weapons(d.weapons)}.")
-    return out
+        return [f"a fleet it designs itself: {plural(side.size_levels, 'size level')} ({POINTS_PER_SIZE} design points "
+                "per level of a ship's size), secret until it shows in battle"]
+    return [f"{side.fleet.title} ({plural(side.size_levels, 'size level')})"] + [
+        f"{name} (size {d.size})" for d, name in zip(side.fleet.ships, labels or [], strict=False)]
 
 
 def briefing(game, options: Mapping[str, Any], seat: int | None, names: Sequence[str] | None) -> dict:
