@@ -95,7 +95,7 @@ export class Designer {
     const me = v.players[v.you]!;
     const designs = v.mine?.designs ?? [];
     const free = this.free();
-    root.append(el("h2", { text: `Design ${me.name}'s fleet` }));
+    root.append(el("h2", { text: "Design your fleet" }));
     root.append(el("p", { class: "ds-dim" },
       `${me.size_levels} size levels to divide among your ships; each ship has ${this.host.pointsPerSize} design points per size level. `
       + "Thrust, evasion and endurance cost the ship's size per level; a weapon's targeting and damage cost 1 per level. "

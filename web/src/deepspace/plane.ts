@@ -773,7 +773,8 @@ export class Plane {
         ctx.fillText(String(s.size), x, y + r * 0.05);
       }
       // the ship's name under it when there is room (as the lists and the log name it)
-      if (z >= 16 && crowd <= 2) this.label(sc.label(s), x, y + r + 9 / z, "rgba(210,220,240,0.75)", 10, "center");
+      // (beside the disc, so that a ship in the hex below never covers it)
+      if (z >= 16 && crowd <= 2) this.label(sc.label(s), x + r + 4 / z, y + r * 0.45, "rgba(210,220,240,0.8)", 10, "left");
       if (s.incoming > 0 && (sc.view.phase === "allocate" || sc.view.phase === "destruct")) {
         this.label(`-${s.incoming}`, x + r + 3 / z, y - r, "#ff6a5a", 13, "left", true);
       }

@@ -163,7 +163,7 @@ export class DeepSpaceScreen implements GameScreen {
     }
     if (v.phase === "deploy" && s.seat !== null && done) return "Deployment: waiting for the other fleets";
     if (v.phase === "plot") {
-      if (s.seat === null) return `Round ${v.round} of ${v.round_limit}: the fleets plot in secret`;
+      if (s.seat === null) return `Round ${v.round} of ${v.round_limit}: the fleets plot${fullView(v) ? "" : " in secret"}`;
       const mineDone = !s.to_act || s.submitted !== null;
       return `Round ${v.round} of ${v.round_limit}: ${mineDone ? "waiting for the other fleets" : "plot your ships in secret"}`;
     }
@@ -173,7 +173,7 @@ export class DeepSpaceScreen implements GameScreen {
   }
 
   help(): HTMLElement {
-    return helpSection(this.board);
+    return helpSection(this.board, (p) => this.seatName(p));
   }
 
   /** The first-game guide (the shell's guide frame): what a round is, then the design, deployment, plotting
@@ -271,17 +271,21 @@ export class DeepSpaceScreen implements GameScreen {
     const acting = snapshot.to_act && snapshot.submitted === null;
     this.idx = acting ? indexStep(snapshot.legal, this.view.phase) : null;
     const key = `${snapshot.step}|${acting}`;
-    if (key !== this.stepKey) {
+    const fresh = key !== this.stepKey;
+    if (fresh) {
       this.stepKey = key;
       this.inFlight = false;
       this.resetStep();
     }
-    if (newEvents.length && prev) this.animate(prev, newEvents);
+    let said = false;
+    if (newEvents.length && prev) said = this.animate(prev, newEvents);
     else if (!prev) this.plane?.setShots(shotsOf(this.view.report));
+    // a new decision: the status line says what it asks (unless the narration of what just happened is there)
+    if (fresh && acting && !said && !this.queue.length && this.idx) this.host.say(this.prompt(this.idx));
     if (this.plane) this.render();
     const shown = this.card && !this.card.hidden ? this.card.dataset.ship : undefined;
-    const fresh = shown ? this.view.ships.find((x) => x.id === shown) : undefined;
-    if (fresh && !this.modal.firstChild) this.showCard(fresh);
+    const again = shown ? this.view.ships.find((x) => x.id === shown) : undefined;
+    if (again && !this.modal.firstChild) this.showCard(again);
     if (acting && this.queue.length && !this.inFlight) this.pump();
     this.tell(snapshot, acting);
     if (this.root) this.root.dataset.seq = String(++this.seq);
@@ -351,8 +355,9 @@ export class DeepSpaceScreen implements GameScreen {
     return sx > 60 && sy > 60 && sx < c.width - 60 && sy < c.height - 60;
   }
 
-  /** The reveal: ships glide from where they were, then the round's shots flash; and the narration. */
-  private animate(prev: DsView, events: LogEntry[]): void {
+  /** The reveal: ships glide from where they were, then the round's shots flash; and the narration (true when it
+   *  said something). */
+  private animate(prev: DsView, events: LogEntry[]): boolean {
     const v = this.view!;
     const types = new Set(events.map((e) => e.event.type));
     const from = new Map<string, Hex>();
@@ -369,10 +374,38 @@ export class DeepSpaceScreen implements GameScreen {
     }
     if (types.has("placed") && !this.fitted) this.fitAll(true);
     if (types.has("placed")) this.fitAll();
-    this.narrate(v, events);
+    return this.narrate(v, events);
   }
 
-  private narrate(v: DsView, events: LogEntry[]): void {
+  /** What a decision asks, for the status line when it comes up. */
+  private prompt(idx: StepIndex): string {
+    const v = this.view!;
+    const s = this.currentShip();
+    const who = s ? this.names.Ship(s) : "";
+    switch (idx.kind) {
+      case "design":
+        return "Design your fleet: commission ships within your size levels (or adopt a ready-made fleet), then Finish fleet.";
+      case "place":
+        return `Deploy ${who.charAt(0).toLowerCase()}${who.slice(1)}: click a lit hex of your zone.`;
+      case "velocity":
+        return v.phase === "deploy" ? `${who}: its starting velocity (drag the white arrow or click a lit hex), then Confirm course.`
+          : `${who}: plot its course (drag the white arrow or click a lit hex), then Confirm course.`;
+      case "column":
+        return `${who}: pick the column of its new velocity first.`;
+      case "fire":
+        return `${who}: aim weapon ${idx.weapon + 1} at an enemy ship, or hold fire.`;
+      case "done":
+        return v.phase === "plot" ? "Every ship is plotted: End plotting to seal your orders." : "Every ship is placed: Confirm deployment.";
+      case "allocate":
+        return `${who} took ${s?.pending ?? "?"} hit points: place them on its stats.`;
+      case "destruct":
+        return `${who}: self-destruct or stand down.`;
+      default:
+        return "";
+    }
+  }
+
+  private narrate(v: DsView, events: LogEntry[]): boolean {
     const me = v.you;
     const n = this.names;
     const lines: string[] = [];
@@ -450,6 +483,7 @@ export class DeepSpaceScreen implements GameScreen {
       // the shell's status line is the aria-live region: one narration, not two
       this.host.say(lines.slice(0, 6).join(" "));
     }
+    return lines.length > 0;
   }
 
   // --- submitting ------------------------------------------------------------------------------------
@@ -963,7 +997,7 @@ export class DeepSpaceScreen implements GameScreen {
     const order = v.mine?.order ?? [];
     const i = s ? order.indexOf(s.id) : -1;
     const box = el("div");
-    box.append(el("h3", { text: `${what}: ${s ? this.names.Ship(s) : "?"}${i >= 0 && order.length > 1 ? ` (${i + 1} of ${order.length})` : ""}` }));
+    box.append(el("h3", { text: `${what}${i >= 0 && order.length > 1 ? ` (ship ${i + 1} of ${order.length})` : ""}: ${s ? this.names.Ship(s) : "?"}` }));
     if (s && s.thrust !== undefined) {
       box.append(el("p", { class: "ds-dim ds-num ds-shipstats", text: `size ${s.size} · thrust ${s.thrust} · evasion ${s.evasion} · endurance ${s.endurance} · weapons ${(s.weapons ?? []).map(([t, d]) => `${t}/${d}`).join(", ") || "none"}` }));
     }

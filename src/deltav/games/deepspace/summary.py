@@ -18,7 +18,8 @@ from deltav.core.protocol import player_names
 from deltav.games.deepspace.limits import ALIVE
 from deltav.games.deepspace.text import DRAWS, REASONS, listing, plural
 
-SCORE_COLUMNS = ["Player", "Fleet", "Hit points inflicted", "Hit points received", "Campaign points", "Ships left"]
+#: short headers (the title says what they count): the table fits a phone
+SCORE_COLUMNS = ["Player", "Inflicted", "Received", "Points", "Ships left"]
 
 
 def _json(e: Any) -> Mapping:
@@ -42,18 +43,19 @@ def scored_by_points(state) -> bool:
 
 
 def match_summary(state, events: Sequence[Any], names: Sequence[str] | None) -> dict:
-    """``{"scores": {"title", "columns", "rows"}, "stats": [{"label", "values"}], "notes": [str]}``: rows ranked by
-    campaign points (ties in seat order), each the player's name, the fleet's side, then the numbers; stats one
-    value per seat."""
+    """``{"scores": {"title", "columns", "rows"}, "stats": [{"label", "values"}], "notes": [str]}``: rows with the
+    winners first, then by campaign points (ties in seat order), each the player's name then the numbers; stats
+    one value per seat."""
     n = state.num_players
     who = player_names(names, n)
     points = state.scores()
     left = [sum(1 for s in state.ships if s.owner == p and s.status == ALIVE) for p in range(n)]
     total = [sum(1 for s in state.ships if s.owner == p) for p in range(n)]
-    order = sorted(range(n), key=lambda p: (-points[p], p))
-    rows = [[who[p], state.names[p], state.inflicted[p], state.received[p], points[p], f"{left[p]} of {total[p]}"]
-            for p in order]
-    title = "Campaign points: hit points inflicted on enemies minus hit points received"
+    res = state.result()
+    winners = set(res.winners) if res is not None else set()
+    order = sorted(range(n), key=lambda p: (p not in winners, -points[p], p))
+    rows = [[who[p], state.inflicted[p], state.received[p], points[p], f"{left[p]} of {total[p]}"] for p in order]
+    title = "Campaign points: the hit points each fleet inflicted on enemies minus those it received"
     if not scored_by_points(state):
         title += " (two fleets: the side left on the field wins; the points decide at the round limit)"
     return {
