@@ -145,7 +145,8 @@ def _mine_in_view(page, dialog: str) -> list[str]:
             return under || out; }).map(x => x.label); }""", dialog)
 
 
-def _damage_dialog_and_wrecks(page, live_server, how, screenshots, name, scenario="skirmish"):
+def _damage_dialogs(page, live_server, how, screenshots, name, scenario="skirmish"):
+    """Play until three damage dialogs came up; at each, no ship of yours is under the dialog or off the plane."""
     zone = _zone(live_server, scenario, 0)
     rng = random.Random(7)
     dialogs = 0
@@ -165,32 +166,14 @@ def _damage_dialog_and_wrecks(page, live_server, how, screenshots, name, scenari
         if dialogs >= 3:
             break
     assert dialogs, "no damage to allocate"
-    # every destroyed ship stays drawn, as a wreck where it died, in every later decision and at the end
-    checked = 0
-    for _ in range(400):
-        done = over(page)
-        if done or (kind(page) in ("velocity", "fire", "destruct", "allocate") and not page.locator(CARD).count()):
-            destroyed = page.evaluate("window.deltavDeepspace.view().ships.filter(s => s.status === 'destroyed')"
-                                      ".map(s => s.id)")
-            if destroyed:
-                wrecks = page.evaluate("window.deltavDeepspace.drawn().filter(x => x.wreck).map(x => x.id)")
-                assert set(destroyed) <= set(wrecks), (destroyed, wrecks)
-                if not checked:
-                    shoot(page, screenshots, f"defect-wrecks-{name}")
-                checked += 1
-        if done:
-            break
-        if not continue_card(page, how):
-            act_once(page, rng, zone, how)
-    assert checked >= 2, "no ship was destroyed before the end"
 
 
-def test_the_damage_dialog_leaves_your_ships_in_view_and_wrecks_stay(live_server, new_page, screenshots):
+def test_the_damage_dialog_leaves_your_ships_in_view(live_server, new_page, screenshots):
     page = new_page(1280, 800)
     room = live_server.create("deepspace", ["human", "bot:easy"], seed=3, scenario="duel", round_limit=6)
     live_server.open_seat(page, room)
     page.wait_for_selector(ORDERS)
-    _damage_dialog_and_wrecks(page, live_server, "mouse", screenshots, "desktop", "duel")
+    _damage_dialogs(page, live_server, "mouse", screenshots, "desktop", "duel")
     assert not page.errors, page.errors
 
 
@@ -199,7 +182,35 @@ def test_the_damage_dialog_on_a_phone_leaves_your_ships_in_view(live_server, new
     room = live_server.create("deepspace", ["human", "bot:easy"], seed=3, scenario="skirmish", round_limit=6)
     live_server.open_seat(page, room)
     page.wait_for_selector(ORDERS)
-    _damage_dialog_and_wrecks(page, live_server, "taps", screenshots, "phone")
+    _damage_dialogs(page, live_server, "taps", screenshots, "phone")
+    assert not page.errors, page.errors
+
+
+def test_destroyed_ships_stay_drawn_as_wrecks(live_server, new_page, screenshots):
+    """Every destroyed ship stays drawn, as a wreck where it died, in every later decision and at the end."""
+    page = new_page(1280, 800)
+    room = live_server.create("deepspace", ["human", "bot:easy"], seed=3, scenario="duel", round_limit=5)
+    live_server.open_seat(page, room)
+    page.wait_for_selector(ORDERS)
+    zone = _zone(live_server, "duel", 0)
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(500):
+        done = over(page)
+        if done or (kind(page) in ("velocity", "fire", "destruct", "allocate") and not page.locator(CARD).count()):
+            destroyed = page.evaluate("window.deltavDeepspace.view().ships.filter(s => s.status === 'destroyed')"
+                                      ".map(s => s.id)")
+            if destroyed:
+                wrecks = page.evaluate("window.deltavDeepspace.drawn().filter(x => x.wreck).map(x => x.id)")
+                assert set(destroyed) <= set(wrecks), (destroyed, wrecks)
+                if not checked:
+                    shoot(page, screenshots, "defect-wrecks")
+                checked += 1
+        if done:
+            break
+        if not continue_card(page, "keys"):
+            act_once(page, rng, zone, "keys")
+    assert checked >= 2, "no ship was destroyed before the end"
     assert not page.errors, page.errors
 
 
