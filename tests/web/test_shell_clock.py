@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-TURN = 13
+TURN = 20  # seconds: enough for a loaded machine to open the page before the last 10 s begin
 
 
 def make_room(live_server, clock):
@@ -42,7 +42,7 @@ def test_countdown_urgent_once_and_restarted_after_the_bot_moved_for_the_late_se
     assert text.startswith("Your move:"), text
     assert 0 < seconds(text) <= TURN
     assert "urgent" not in (clock.get_attribute("class") or "")
-    assert "13 s per move" in clock.get_attribute("title") and "a bot plays the move" in clock.get_attribute("title")
+    assert f"{TURN} s per move" in clock.get_attribute("title") and "a bot plays the move" in clock.get_attribute("title")
     page.screenshot(path=str(screenshots / "match-clock.png"), clip={"x": 0, "y": 0, "width": 1280, "height": 120})
     step = page.evaluate("window.deltavShell.state().step")
     page.wait_for_selector(".turn-clock.urgent", timeout=(TURN + 5) * 1000)

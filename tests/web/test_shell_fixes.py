@@ -98,9 +98,17 @@ def test_the_board_does_not_move_when_waiting_appears(live_server, new_page, scr
 LOG_OVERFLOWS = "(() => { const l = document.querySelector('.log-list'); return l.scrollHeight > l.clientHeight + 40; })()"
 
 
+LOG_AT_END = ("(() => { const l = document.querySelector('.log-list');"
+              " return l.scrollTop + l.clientHeight >= l.scrollHeight - 8; })()")
+
+
 def _log_at_end(page) -> bool:
-    return page.evaluate("(() => { const l = document.querySelector('.log-list');"
-                         " return l.scrollTop + l.clientHeight >= l.scrollHeight - 8; })()")
+    """The log shows its newest entry by the first frame it is drawn in (it scrolls as it is laid out)."""
+    try:
+        page.wait_for_function(LOG_AT_END, timeout=3000)
+    except Exception:  # noqa: BLE001 - a timeout: it is not at the end
+        return False
+    return True
 
 
 def test_the_log_follows_the_newest_entry_unless_scrolled_up(live_server, new_page, screenshots):

@@ -106,7 +106,7 @@ export function summaryParts(summary: MatchSummary, seatNames: string[], winners
     const table = el("table", "result-stats");
     table.append(el("caption", "", "The match in numbers"));
     const head = el("tr");
-    head.append(el("th", "", ""));
+    head.append(el("td", "", "")); // the corner: the rows are named below it, the seats beside it
     seatNames.forEach((n, i) => {
       const th = el("th", winners.includes(i) ? "winner" : "", i === me ? `${n} (you)` : n);
       th.setAttribute("scope", "col");
