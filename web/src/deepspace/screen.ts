@@ -876,6 +876,8 @@ export class DeepSpaceScreen implements GameScreen {
   private render(): void {
     if (!this.view || !this.plane) return;
     this.myShip.hidden = this.view.you === null; // a spectator or a replay has no ship to plot
+    if (this.view.you === null) this.root.dataset.watching = "";
+    else delete this.root.dataset.watching;
     this.renderOrders();
     this.renderFleets();
     if (!this.fitted) this.fitAll(true);
@@ -929,7 +931,7 @@ export class DeepSpaceScreen implements GameScreen {
     // the shell's banner shows the phase (this.phase); the panel starts with what to do
     if (v.you === null) {
       if (fullView(v)) {
-        o.append(el("p", { class: "ds-dim", text: "Everyone's view: every fleet's designs, stats and pending orders are shown (nothing is secret once the match is over)." }));
+        o.append(el("p", { class: "ds-dim ds-explain", text: "Everyone's view: every fleet's designs, stats and pending orders are shown (nothing is secret once the match is over)." }));
         o.append(this.everyonesOrders());
       } else {
         o.append(el("p", { class: "ds-dim", text: "You are watching. Plots are secret until every fleet has plotted; ships' stats are known only to their owners." }));

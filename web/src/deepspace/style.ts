@@ -108,6 +108,8 @@ const CSS = `
     padding: 8px 10px; }
   .ds-side-dialog h2 { font-size: 14px; }
   .ds-side-dialog .ds-sheet td, .ds-side-dialog .ds-sheet th { padding: 2px 4px; }
+  /* watching (a spectator, a replay): the orders panel only lists what happens, in less room */
+  .ds-root[data-watching] .ds-orders { max-height: 34%; }
   /* a dialog up: the fleets list gives its room to the ships (the dialog says what it is about) */
   .ds-root[data-dialog] .ds-fleets { display: none; }
   .ds-banner { display: none; }
