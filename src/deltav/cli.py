@@ -137,7 +137,8 @@ class TerminalHuman(Agent):
         if self.pending:
             console.print(f"private events of player {decision.player} since its last turn:")
             for e in self.pending:
-                console.print(f"  {safe_text(describe(e))}")
+                if text := describe(e):  # an empty text is no line (a game's private echo)
+                    console.print(f"  {safe_text(text)}")
             self.pending = []
         picture = decision.game.render_view(decision.view)
         if picture:
@@ -224,8 +225,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     def show(i, state, events):
         if args.log:
             for e in events:
-                if shows_now(e):
-                    console.print(f"  #{i} {safe_text(describe(e))}")
+                if shows_now(e) and (text := describe(e)):
+                    console.print(f"  #{i} {safe_text(text)}")
 
     t0 = time.perf_counter()
     record, state, _ = play_match(game, opts, args.seed, agents, specs, on_step=show)
@@ -416,7 +417,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
             return
         console.print(f"#{i} P{step.player}: {safe_text(describe(step.action))}")
         for e in step.events:
-            console.print(f"     {safe_text(describe(e))}")
+            if text := describe(e):
+                console.print(f"     {safe_text(text)}")
 
     replay(record, on_step=show, accept_versions=args.accept_version_mismatch)
     res = record.result or {}

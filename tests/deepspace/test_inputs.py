@@ -227,6 +227,9 @@ def test_design_refusals_name_the_specific_rule():
         (WeaponDamage(0), "deepspace.design.empty_weapon"),
         (WeaponDamage(61), "deepspace.design.points"),
         (WeaponDamage(5), None),
+        (EndShip("   "), "deepspace.design.name"),
+        (EndShip("x" * 41), "deepspace.design.name"),
+        (EndShip("Lancer\nMk 2"), "deepspace.design.name"),
         (EndShip(), None),
         (Done(), "deepspace.design.size_levels"),  # 3 of the side's 4 levels unused (fleet_levels = all)
     ]

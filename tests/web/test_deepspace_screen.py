@@ -8,32 +8,14 @@ the screen draws a ship or a hex (``window.deltavDeepspace``); it never builds a
 
 from __future__ import annotations
 
-import contextlib
 import json
-import math
 import random
-
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from deltav.core.records import MatchRecord
 from deltav.core.session import Session
 from deltav.games.deepspace import DeepSpaceGame
-
-ROOT = "[data-testid=ds-root]"
-ORDERS = "[data-testid=ds-orders]"
-
-
-def _seq(page) -> str:
-    return page.get_attribute(ROOT, "data-seq") or ""
-
-
-def _wait_update(page, seq: str, timeout: float = 20_000) -> None:
-    page.wait_for_function(
-        f"document.querySelector('{ROOT}')?.dataset.seq !== '{seq}'", timeout=timeout)
-
-
-def _kind(page) -> str:
-    return page.get_attribute(ORDERS, "data-kind") or "wait"
+from tests.web.deepspace_driver import ORDERS, ROOT, continue_card, kind, over, shoot
+from tests.web.deepspace_driver import act_once as drive
 
 
 def _zone(live_server, scenario: str, seat: int) -> list[int]:
@@ -42,110 +24,28 @@ def _zone(live_server, scenario: str, seat: int) -> list[int]:
     return board["scenario"]["players"][seat]["zone"]
 
 
-def _orders_clear_of_card(page) -> None:
-    """The ship card (bottom left) never covers the orders panel (top left), however many targets it lists."""
-    page.wait_for_timeout(50)  # the card's resize observer runs after a frame
-    boxes = page.evaluate("""(() => {
-        const box = (sel) => { const e = document.querySelector(sel); if (!e || e.hidden) return null;
-                               const r = e.getBoundingClientRect(); return [r.top, r.bottom]; };
-        return [box("[data-testid=ds-orders]"), box("[data-testid=ds-card]")]; })()""")
-    orders, card = boxes
-    if orders and card:
-        assert orders[1] <= card[0], f"the ship card (top {card[0]}) covers the orders panel (bottom {orders[1]})"
-
-
 def act_once(page, rng: random.Random, zone, shots: dict, style: str = "mouse") -> str:
-    """Give the order the page is asking for, the way a person would; return the kind of step it was."""
-    kind = _kind(page)
-    seq = _seq(page)
-    if kind in ("over",):
-        return kind
-    if kind == "wait":
-        with contextlib.suppress(PlaywrightTimeout):  # the opponent is slow: the caller loops
-            _wait_update(page, seq, 30_000)
-        return kind
-    if kind == "design":
-        adopt = page.locator("[data-testid^=ds-adopt-]")
-        if adopt.count() and rng.random() < 0.5:
-            adopt.first.click()
-        elif page.locator("[data-testid=ds-commission]").is_enabled():
-            page.click("[data-testid=ds-commission]")
-        else:
-            page.click("[data-testid=ds-finish-fleet]")
-    elif kind == "place":
-        if style == "keys":
-            page.keyboard.press("]")
-            page.keyboard.press("Enter")
-        else:
-            q, r, rad = zone
-            dq = rng.randint(-rad, rad)
-            dr = max(-rad, -dq - rad) if rng.random() < 0.5 else min(rad, -dq + rad)
-            x, y = page.evaluate(f"window.deltavDeepspace.hex({q + dq}, {r + dr})")
-            page.mouse.click(x, y)
-    elif kind == "velocity":
-        if page.locator("[data-testid=ds-withdraw]").count() and rng.random() < 0.1:
-            page.click("[data-testid=ds-withdraw]")
-        elif style == "keys":
-            for _ in range(rng.randint(0, 2)):
-                page.keyboard.press(str(rng.randint(1, 6)))
-            page.keyboard.press("Enter")
-        else:
-            hx, hy = page.evaluate("window.deltavDeepspace.handle()")
-            # drag the arrow's handle a hex or two in some direction (a hex is about zoom * 1.7 pixels)
-            step = page.evaluate("(() => { const a = window.deltavDeepspace.hex(0, 0), b = window.deltavDeepspace.hex(0, 1);"
-                                 " return Math.hypot(a[0] - b[0], a[1] - b[1]); })()")
-            ang = rng.random() * 6.283
-            dist = step * rng.choice([0, 1, 1.2, 2])
-            page.mouse.move(hx, hy)
-            page.mouse.down()
-            page.mouse.move(hx + dist * 0.5 * math.cos(ang), hy + dist * 0.5 * math.sin(ang), steps=3)
-            page.mouse.move(hx + dist * math.cos(ang), hy + dist * math.sin(ang), steps=3)
-            page.mouse.up()
-            page.click("[data-testid=ds-confirm-course]")
-    elif kind == "fire":
-        _orders_clear_of_card(page)
-        targets = page.locator("[data-testid^=ds-target-]")
-        if targets.count() == 0 or rng.random() < 0.1:
-            page.click("[data-testid=ds-hold]")
-        else:
-            tid = targets.first.get_attribute("data-testid").removeprefix("ds-target-")
-            if style == "keys":
-                page.keyboard.press("Enter")  # the best target is focused first
-            elif rng.random() < 0.5:
-                x, y = page.evaluate(f"window.deltavDeepspace.ship({json.dumps(tid)})")
-                page.mouse.click(x, y)
-            else:
-                targets.first.click()
+    """The driver's order for this step (a "what happened" card first read and continued)."""
+    if continue_card(page, "keys" if style == "keys" else "mouse"):
+        return "card"
+    if _kind(page) == "fire":
+        first = page.locator("[data-testid^=ds-target-]")
+        if first.count():
+            tid = first.first.get_attribute("data-testid").removeprefix("ds-target-")
             shots[tid] = shots.get(tid, 0) + 1
-    elif kind == "done":
-        if style == "keys":
-            page.keyboard.press("Enter")
-        else:
-            page.click("[data-testid=ds-done]")
-    elif kind == "allocate":
-        if rng.random() < 0.5:
-            page.click("[data-testid=ds-auto]")
-        else:
-            page.locator("[data-testid^=ds-place-]").first.click()
-    elif kind == "destruct":
-        if style == "keys":
-            page.keyboard.press("n")
-        else:
-            page.click("[data-testid=ds-stand-down]")
-    elif kind == "column":
-        page.locator(f"{ORDERS} .ds-row button").first.click()
-    else:
-        raise AssertionError(f"unknown orders panel {kind!r}")
-    _wait_update(page, seq)
-    return kind
+    return drive(page, rng, zone, "keys" if style == "keys" else "mouse")
+
+
+def _kind(page) -> str:
+    return kind(page)
 
 
 def _over(page) -> bool:
-    return page.evaluate("window.deltavShell?.state().status") == "over"
+    return over(page)
 
 
 def _shoot(page, screenshots, name: str) -> None:
-    page.screenshot(path=str(screenshots / f"deepspace-{name}.png"))
+    shoot(page, screenshots, name)
 
 
 def _secret_steps(record: dict, seats) -> list[set[str]]:

@@ -5,15 +5,20 @@ import { test } from "node:test";
 import { remainingSteps } from "../src/deepspace/designer";
 import {
   designCost,
+  designName,
   designSteps,
   draftProblem,
   findEntry,
+  type DsBoard,
+  type DsShip,
+  type DsView,
   indexStep,
+  Namer,
   nearestVelocity,
   nudge,
   parseSavedDesigns,
-  sideColours,
   StepQueue,
+  WITH,
   velocityLabel,
 } from "../src/deepspace/model";
 import type { LegalEntry } from "../src/shell/screen";
@@ -58,6 +63,8 @@ test("a step's entries are indexed by what the screen does with them", () => {
   assert.equal(indexStep([{ action: { type: "auto_allocate", ship: "s0-1" }, text: "" }]).kind, "allocate");
   assert.equal(indexStep([{ action: { type: "place", ship: "s0-1", q: 2, r: 3 }, text: "" }]).byKey.has("2,3"), true);
   assert.equal(indexStep([{ action: { type: "new_ship", size: 2 }, text: "" }]).kind, "design");
+  // a finished fleet's only step is done: the designer's, never a deployment's confirmation
+  assert.equal(indexStep([{ action: { type: "done" }, text: "" }], "design").kind, "design");
 });
 
 test("a dragged handle snaps to the nearest legal velocity; out of reach snaps to the edge", () => {
@@ -87,11 +94,11 @@ test("the designer's budget arithmetic and its explanations", () => {
   assert.match(draftProblem({ ...d, thrust: 0, evasion: 0, endurance: 0, weapons: [] }, 60, 12) ?? "", /stat above zero/);
   const steps = designSteps(d);
   assert.deepEqual(steps[0], { type: "new_ship", size: 4 });
-  assert.deepEqual(steps.at(-1), { type: "end_ship" });
+  assert.deepEqual(steps.at(-1), { type: "end_ship", [WITH]: { name: "Frigate" } });
   assert.equal(steps.length, 4 + 4 + 1);
   // after a reload mid-design the remaining steps continue from the engine's stage
   const draft = { size: 4, thrust: 4, evasion: 10, endurance: 10, weapons: [[30, 40]] as [number, number][], stage: "damage" as const, targeting: 30 };
-  assert.deepEqual(remainingSteps(d, draft), [{ type: "weapon_damage", level: 44 }, { type: "end_ship" }]);
+  assert.deepEqual(remainingSteps(d, draft), [{ type: "weapon_damage", level: 44 }, { type: "end_ship", [WITH]: { name: "Frigate" } }]);
   assert.deepEqual(remainingSteps(d, { ...draft, stage: "evasion", weapons: [] }).slice(0, 1), [{ type: "set_stat", stat: "evasion", level: 10 }]);
 });
 
@@ -118,12 +125,32 @@ test("queued steps submit only legal entries and stop with the reason", () => {
   assert.equal(findEntry(legal2, { type: "set_stat", level: 1 })?.action.level, 1);
 });
 
-test("side colours follow the scenario's colour names and stay distinct", () => {
-  const c = sideColours(["Blue", "Red", "Green"]);
-  assert.equal(new Set(c).size, 3);
-  assert.equal(c[0], "#4fd8ff");
-  const many = sideColours(["A", "B", "C", "D", "E", "F", "G", "H"]);
-  assert.equal(new Set(many).size, 8);
-  const mixed = sideColours(["Blue", "Alpha", "Cyan"]);
-  assert.equal(new Set(mixed).size, 3);
+test("a queued end_ship is matched without its name and sent with it", () => {
+  const q = new StepQueue();
+  q.set([{ type: "end_ship", [WITH]: { name: "Lancer" } }], "commissioning Lancer");
+  const got = q.next([{ action: { type: "end_ship" }, text: "commission the ship" }, { action: { type: "weapon_targeting", level: 0 }, text: "" }]);
+  assert.ok(got && "entry" in got);
+  assert.deepEqual(got.entry.action, { type: "end_ship", name: "Lancer" });
+});
+
+test("a design's name is cleaned as the engine takes it", () => {
+  assert.equal(designName("  Lancer Mk 2 "), "Lancer Mk 2");
+  assert.equal(designName("a\nb\tc"), "a b c");
+  assert.equal(designName("   "), "Ship");
+  assert.equal(designName("x".repeat(50)).length, 40);
+  assert.equal(Array.from(designName("🚀".repeat(45))).length, 40); // whole characters, never half a pair
+});
+
+test("ships are named as the match's texts name them", () => {
+  const ship = (id: string, owner: number, extra: Partial<DsShip> = {}): DsShip => ({
+    id, owner, size: 2, status: "active", pos: [0, 0], vel: [0, 0], hp_taken: 0, incoming: 0,
+    seen: { thrust: 0, weapons: 0, damage: [] }, ...extra,
+  });
+  const view = { you: 0, ships: [ship("s0-0", 0, { name: "Lancer" }), ship("s0-1", 0), ship("s1-1", 1)] } as unknown as DsView;
+  const board = { scenario: { players: [{ ships: null }, { ships: ["Raider 1", "Raider 2"] }] } } as unknown as DsBoard;
+  const n = new Namer(view, board, (p) => ["Ann", "Hard bot"][p]!);
+  assert.equal(n.label(view.ships[0]!), "ship 1 (Lancer)"); // a designing side: the owner also sees the name
+  assert.equal(n.ship(view.ships[1]!), "your ship 2");
+  assert.equal(n.Ship(view.ships[2]!), "Hard bot's Raider 2");
+  assert.equal(new Namer(view, null, () => "X").label(view.ships[2]!), "ship 2");
 });

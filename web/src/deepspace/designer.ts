@@ -20,6 +20,7 @@ import {
   type DsView,
   fromDesignJson,
   parseSavedDesigns,
+  type QueuedStep,
   type ShipDesignJson,
 } from "./model";
 
@@ -28,7 +29,7 @@ const STORE = "deltav.deepspace.designs";
 export interface DesignerHost {
   pointsPerSize: number;
   /** queue these steps (one ship's design, or a single step such as done or use_fleet) */
-  run(steps: Partial<LegalEntry["action"]>[], label: string): void;
+  run(steps: QueuedStep[], label: string): void;
   say(text: string, kind?: "info" | "warn" | "error"): void;
   busy(): boolean;
 }
@@ -50,7 +51,7 @@ function storeSaved(list: DraftDesign[]): void {
 }
 
 /** The steps still to take for a ship whose draft the engine already holds (after a reload mid-design). */
-export function remainingSteps(d: DraftDesign, draft: DsDraft): Partial<LegalEntry["action"]>[] {
+export function remainingSteps(d: DraftDesign, draft: DsDraft): QueuedStep[] {
   const all = designSteps(d);
   const done: Record<DsDraft["stage"], number> = {
     size: 0, thrust: 1, evasion: 2, endurance: 3, weapon: 4 + 2 * draft.weapons.length,
@@ -94,7 +95,7 @@ export class Designer {
     const me = v.players[v.you]!;
     const designs = v.mine?.designs ?? [];
     const free = this.free();
-    root.append(el("h2", { text: `Design ${me.name}'s fleet` }));
+    root.append(el("h2", { text: "Design your fleet" }));
     root.append(el("p", { class: "ds-dim" },
       `${me.size_levels} size levels to divide among your ships; each ship has ${this.host.pointsPerSize} design points per size level. `
       + "Thrust, evasion and endurance cost the ship's size per level; a weapon's targeting and damage cost 1 per level. "

@@ -8,8 +8,7 @@
  */
 import type { LegalEntry } from "../shell/screen";
 import { button, el } from "./dom";
-import type { DsShip, DsView } from "./model";
-import { shipName } from "./model";
+import type { DsShip, DsView, Namer } from "./model";
 
 export interface DialogHost {
   submit(e: LegalEntry): void;
@@ -18,6 +17,8 @@ export interface DialogHost {
   forAll(kind: "auto" | "stand_down"): void;
   /** how many of the player's ships are still to decide in this phase, this one included */
   left: number;
+  /** how the page names ships */
+  names: Namer;
 }
 
 const STAT_LABEL: Record<string, string> = { thrust: "Thrust", evasion: "Evasion", endurance: "Endurance" };
@@ -41,7 +42,7 @@ export function allocationDialog(view: DsView, ship: DsShip, legal: LegalEntry[]
   const root = el("div", { class: "ds-panel ds-side-dialog", role: "dialog", "aria-label": "Allocate damage", "data-testid": "ds-allocate" });
   const pending = ship.pending ?? 0;
   const phaseWord = view.step === "blast" ? "the explosion" : "enemy fire";
-  root.append(el("h2", { text: `${shipName(ship, view.players)} took ${pending} hit point${pending === 1 ? "" : "s"}` }));
+  root.append(el("h2", { text: `${host.names.Ship(ship)} took ${pending} hit point${pending === 1 ? "" : "s"}` }));
   root.append(el("p", { class: "ds-dim ds-explain" },
     `You choose where the damage from ${phaseWord} goes. A ship stat (thrust, evasion, endurance) loses one level per ${ship.size} hit points (its size); `
     + "a weapon stat loses one level per hit point. A ship whose stats are all zero is destroyed."));
@@ -107,14 +108,14 @@ export function destructDialog(view: DsView, ship: DsShip, legal: LegalEntry[], 
   const root = el("div", { class: "ds-panel ds-side-dialog", role: "dialog", "aria-label": "Self-destruct", "data-testid": "ds-destruct" });
   const no = legal.find((e) => e.action.type === "self_destruct" && e.action.detonate === false);
   const yes = legal.find((e) => e.action.type === "self_destruct" && e.action.detonate === true);
-  root.append(el("h2", { text: `Destruction phase: ${shipName(ship, view.players)}` }));
+  root.append(el("h2", { text: `Destruction phase: ${host.names.Ship(ship)}` }));
   const n = yes?.note as { damage_level?: number; in_hex?: string[] } | undefined;
   const inHex = (n?.in_hex ?? []).map((id) => view.ships.find((s) => s.id === id)).filter((s): s is DsShip => !!s);
   root.append(el("p", {},
     `Self-destruct: the ship explodes with a Damage level equal to its remaining stat levels (${n?.damage_level ?? "?"}); `
     + "every other ship in its hex rolls Endurance against it, and the exploding ship is destroyed. Declarations are secret and simultaneous."));
   if (inHex.length) {
-    root.append(el("p", {}, "In its hex: " + inHex.map((s) => `${shipName(s, view.players)}${s.owner === view.you ? " (yours!)" : ""}`).join(", ") + "."));
+    root.append(el("p", {}, "In its hex: " + inHex.map((s) => `${host.names.ship(s)}${s.owner === view.you ? " (yours!)" : ""}`).join(", ") + "."));
   } else {
     root.append(el("p", { class: "ds-dim", text: "No other ship shares its hex: an explosion would hit nothing." }));
   }

@@ -17,6 +17,8 @@ export interface DsPlayer {
   received: number;
   score: number;
   waiting: boolean;
+  /** a finished match's full view only: what `mine` shows this player (designs, draft, plans) */
+  private?: DsMine;
 }
 
 export interface DsShip {
@@ -93,7 +95,8 @@ export interface DsBoard {
     title: string;
     summary: string;
     round_limit: number;
-    players: { name: string; size_levels: number; zone: [number, number, number]; fleet: string }[];
+    /** `ships`: the public labels of a side's ships in id order ("Frigate 2"), null for a side that designs its fleet */
+    players: { name: string; size_levels: number; zone: [number, number, number]; fleet: string; ships?: string[] | null }[];
   };
   fleets: { id: string; title: string; size_levels: number; ships: ShipDesignJson[] }[];
   points_per_size: number;
@@ -138,7 +141,7 @@ export interface StepIndex {
   entries: LegalEntry[];
 }
 
-export function indexStep(legal: LegalEntry[]): StepIndex {
+export function indexStep(legal: LegalEntry[], phase?: string): StepIndex {
   const idx: StepIndex = {
     kind: "none", ship: null, byKey: new Map(), withdraw: null, done: null, hold: null, targets: new Map(),
     weapon: -1, entries: legal,
@@ -189,6 +192,8 @@ export function indexStep(legal: LegalEntry[]): StepIndex {
     }
   }
   if (idx.kind === "none" && idx.withdraw) idx.kind = "velocity";
+  // in the design phase every step is the designer's (its "done" finishes the fleet, it confirms no deployment)
+  if (phase === "design" && legal.length) idx.kind = "design";
   return idx;
 }
 
@@ -279,10 +284,11 @@ export function draftProblem(d: DraftDesign, pointsPerSize: number, freeLevels: 
   return null;
 }
 
-/** The design steps of one ship, in the engine's order: new_ship, the three stats, weapon pairs, end_ship. */
-export function designSteps(d: DraftDesign): Partial<Action>[] {
-  const out: Partial<Action>[] = [
-    { type: "new_ship", size: d.size },
+/** The design steps of one ship, in the engine's order: new_ship, the three stats, weapon pairs, end_ship (which
+ *  carries the design's name: `end_ship` is matched without it, and the name is sent with it, see `StepQueue`). */
+export function designSteps(d: DraftDesign): QueuedStep[] {
+  const out: QueuedStep[] = [
+    { type: "new_ship", size: d.size } as QueuedStep,
     { type: "set_stat", stat: "thrust", level: d.thrust },
     { type: "set_stat", stat: "evasion", level: d.evasion },
     { type: "set_stat", stat: "endurance", level: d.endurance },
@@ -290,7 +296,7 @@ export function designSteps(d: DraftDesign): Partial<Action>[] {
   for (const [t, x] of d.weapons) {
     out.push({ type: "weapon_targeting", level: t }, { type: "weapon_damage", level: x });
   }
-  out.push({ type: "end_ship" });
+  out.push({ type: "end_ship", [WITH]: { name: designName(d.name) } });
   return out;
 }
 
@@ -327,17 +333,31 @@ export function parseSavedDesigns(text: string | null): DraftDesign[] {
   return out.slice(0, 50);
 }
 
+/** A design's name as the engine takes it (`end_ship`: 1 to 40 printable characters, Python's `isprintable`):
+ *  control, format and separator characters but the plain space become spaces, trimmed, cut at 40 characters
+ *  (code points, never half a pair); "Ship" when nothing is left. */
+export function designName(name: string): string {
+  const clean = name.replace(/[\p{C}\p{Zl}\p{Zp}]|[^\P{Zs} ]/gu, " ").trim();
+  return Array.from(clean).slice(0, 40).join("").trim() || "Ship";
+}
+
 // --- queued steps ----------------------------------------------------------------------------------
+
+/** Fields a queued step sends with the legal entry it matched (free text the legal list cannot enumerate: a
+ *  design's name). */
+export const WITH = "$with";
+export type QueuedStep = Partial<Action> & { [WITH]?: Record<string, unknown> };
 
 /**
  * Steps the player decided at once (a whole ship design, a split velocity) that the engine takes one at a time.
- * `next(legal)` gives the entry to submit for the head, or an explanation when it is not legal now.
+ * `next(legal)` gives the entry to submit for the head (its action with the head's `WITH` fields added), or an
+ * explanation when it is not legal now.
  */
 export class StepQueue {
-  private items: Partial<Action>[] = [];
+  private items: QueuedStep[] = [];
   label = "";
 
-  set(items: Partial<Action>[], label: string): void {
+  set(items: QueuedStep[], label: string): void {
     this.items = [...items];
     this.label = label;
   }
@@ -354,53 +374,68 @@ export class StepQueue {
   next(legal: LegalEntry[]): { entry: LegalEntry } | { problem: string } | null {
     const head = this.items[0];
     if (!head) return null;
-    const e = findEntry(legal, head);
+    const { [WITH]: extra, ...want } = head;
+    const e = findEntry(legal, want as Partial<Action>);
     if (!e) {
-      const what = Object.entries(head).map(([k, v]) => `${k} ${String(v)}`).join(", ");
+      const what = Object.entries(want).map(([k, v]) => `${k} ${String(v)}`).join(", ");
       this.clear();
       return { problem: `the engine does not offer ${what} now` };
     }
     this.items.shift();
-    return { entry: e };
+    return { entry: extra ? { ...e, action: { ...e.action, ...extra } } : e };
   }
 }
 
 // --- reading the view ------------------------------------------------------------------------------
 
-export function shipName(s: DsShip, players: DsPlayer[]): string {
-  const side = players[s.owner]?.name ?? `side ${s.owner + 1}`;
-  return s.name ? `${s.name} ${s.id}` : `${side} size-${s.size} ${s.id}`;
+/** A ship's number within its side: ship `s<p>-<k>` is its side's `k`-th (from 0). */
+export function shipIndex(id: string): number {
+  const m = /^s\d+-(\d+)$/.exec(id);
+  return m ? Number(m[1]) : 0;
+}
+
+/**
+ * How the page names players and ships, the same way as the match's texts (the engine's `text.py`): players by
+ * their seat names; ships by a public label (a fixed fleet's design names from the board, numbered within the
+ * side when a name repeats: "Frigate 2"; a designing side's "ship 1", "ship 2"), the viewer's own designed ships
+ * also by their secret design name ("ship 1 (Lancer)"), and with their owner ("your Frigate 2", "Ann's ship 1").
+ */
+export class Namer {
+  constructor(
+    private readonly view: DsView,
+    private readonly board: DsBoard | null,
+    private readonly seatName: (seat: number) => string,
+  ) {}
+
+  seat(p: number): string {
+    return this.seatName(p);
+  }
+
+  /** The public label ("Raider 2", "ship 1"), with the design name where this viewer knows a secret one. */
+  label(s: DsShip): string {
+    const k = shipIndex(s.id);
+    const side = this.board?.scenario.players[s.owner];
+    const pub = side?.ships?.[k];
+    if (pub) return pub;
+    return s.name && side && side.ships === null ? `ship ${k + 1} (${s.name})` : `ship ${k + 1}`;
+  }
+
+  /** The label with its owner: "your Raider 2" (this viewer's), "Ann's Raider 2". */
+  ship(s: DsShip): string {
+    return `${s.owner === this.view.you ? "your" : `${this.seat(s.owner)}'s`} ${this.label(s)}`;
+  }
+
+  /** `ship` starting a sentence. */
+  Ship(s: DsShip): string {
+    const t = this.ship(s);
+    return t.charAt(0).toUpperCase() + t.slice(1);
+  }
+
+  byId(id: unknown): DsShip | undefined {
+    return this.view.ships.find((x) => x.id === id);
+  }
 }
 
 export function pct(p: unknown): string {
   return typeof p === "number" ? `${Math.round(p * 100)}%` : "?";
-}
-
-/** Side colours: a scenario side named after a colour gets it; others take the palette in order. */
-const NAMED: Record<string, string> = {
-  blue: "#4fd8ff", red: "#ff8a3c", green: "#6ee07a", yellow: "#f2d94e", purple: "#c58cff", violet: "#c58cff",
-  white: "#e8ecf4", orange: "#ffad4a", cyan: "#4fd8ff", pink: "#ff7fc8", gold: "#e8c45a", grey: "#b4bccb",
-  gray: "#b4bccb",
-};
-const PALETTE = ["#4fd8ff", "#ff8a3c", "#6ee07a", "#f2d94e", "#c58cff", "#ff7fc8", "#e8ecf4", "#9bd1c0"];
-
-export function sideColours(names: string[]): string[] {
-  const used = new Set<string>();
-  const out = names.map((n) => {
-    const c = NAMED[n.trim().toLowerCase()];
-    if (c && !used.has(c)) {
-      used.add(c);
-      return c;
-    }
-    return "";
-  });
-  let k = 0;
-  return out.map((c) => {
-    if (c) return c;
-    while (used.has(PALETTE[k % PALETTE.length]!) && k < PALETTE.length) k++;
-    const pick = PALETTE[k % PALETTE.length]!;
-    used.add(pick);
-    k++;
-    return pick;
-  });
 }

@@ -2,7 +2,9 @@
  * The unbounded hex plane of Deep Space Combat on a canvas: a grid drawn for the visible area only, deployment
  * zones, ships (size and velocity for everyone; the owner's stats elsewhere), velocity vectors and the drift
  * ghost, the plotting overlay (reachable destinations, the planned arrow with its drag handle, target rings
- * with odds), the last resolution's shots, and the reveal animation (movement, then fire).
+ * with odds), the pending plans (the viewer's own; every fleet's in a finished match's full view), the last
+ * resolution's shots, every destroyed ship as a wreck where it died, and the reveal animation (movement, then
+ * fire). Ships are labelled as the screen names them (`Scene.label`), never by id.
  *
  * Owns drawing and hit-testing only: the screen gives it a `Scene` and reads back hexes and ships under the
  * pointer. It knows no rule; what it draws as reachable or targetable comes from the legal entries.
@@ -10,7 +12,7 @@
 import { Camera } from "../shell/camera";
 import { fromPixel, type Hex, pixel } from "../shell/hex";
 import { attachPanZoom } from "../shell/input";
-import type { DsShip, DsView, StepIndex } from "./model";
+import type { DsMine, DsShip, DsView, StepIndex } from "./model";
 import { parseVkey, pct } from "./model";
 
 export interface ShotLine {
@@ -29,7 +31,12 @@ interface Placed {
   ox: number;
   oy: number;
   crowd: number;
+  /** a destroyed ship, drawn where it died */
+  wreck: boolean;
 }
+
+/** A ship's pending plan as a view's `mine` (or a full view's `private`) holds it. */
+export type Plan = NonNullable<DsMine["plans"]>[string];
 
 export interface Scene {
   view: DsView;
@@ -43,6 +50,12 @@ export interface Scene {
   hoverShip: string | null;
   /** the deploy cursor hex (keyboard) */
   cursorHex: Hex | null;
+  /** how the screen names a ship ("Raider 2", "ship 1 (Lancer)") and a seat ("Ann") */
+  label: (s: DsShip) => string;
+  seat: (p: number) => string;
+  /** pending plans by ship: the viewer's own, or every fleet's in a full view (`everyone`) */
+  plans: Record<string, Plan>;
+  everyone: boolean;
 }
 
 interface Anim {
@@ -244,14 +257,17 @@ export class Plane {
     const ease = k < 0.5 ? 2 * k * k : 1 - Math.pow(-2 * k + 2, 2) / 2;
     const groups = new Map<string, DsShip[]>();
     const at = (s: DsShip): Hex | null =>
-      s.pos ? (s.pos as Hex) : sc.view.phase === "deploy" ? ((sc.view.mine?.plans?.[s.id]?.pos as Hex | undefined) ?? null) : null;
+      s.pos ? (s.pos as Hex) : sc.view.phase === "deploy" ? ((sc.plans[s.id]?.pos as Hex | undefined) ?? null) : null;
     const where = new Map<string, Hex>();
-    // ships destroyed in the latest resolution stay drawn as wrecks until the next one
-    const wrecks = new Set(sc.view.report.filter((e) => e.type === "destroyed").map((e) => String(e.ship)));
     for (const s of sc.view.ships) {
       const pos = at(s);
-      if (!pos) continue;
-      if (s.status === "withdrawn" || (s.status === "destroyed" && !wrecks.has(s.id))) continue;
+      if (!pos || s.status === "withdrawn") continue;
+      if (s.status === "destroyed") {
+        // a wreck stays where the ship died, under the living ships (not spread with them)
+        const [x, y] = pixel(pos);
+        out.set(s.id, { x, y, r: this.shipRadius(s, 1) * 0.85, s, ox: 0, oy: 0, crowd: 1, wreck: true });
+        continue;
+      }
       where.set(s.id, pos);
       const key = `${pos[0]},${pos[1]}`;
       const g = groups.get(key) ?? [];
@@ -269,26 +285,31 @@ export class Plane {
           y = y0 + (y1 - y0) * ease;
         }
         const [hx, hy] = pixel(where.get(s.id)!);
-        out.set(s.id, { x, y, r: this.shipRadius(s, g.length), s, ox: x1 - hx, oy: y1 - hy, crowd: g.length });
+        out.set(s.id, { x, y, r: this.shipRadius(s, g.length), s, ox: x1 - hx, oy: y1 - hy, crowd: g.length, wreck: false });
       });
     }
     return out;
   }
 
-  /** The ship under a screen point (nearest within its disc, with a finger's slack). */
+  /** The ship under a screen point (nearest within its disc, with a finger's slack; a living ship before a wreck). */
   shipAt(sx: number, sy: number): DsShip | null {
     const [wx, wy] = this.camera.toWorld(sx, sy);
     let best: DsShip | null = null;
     let bestD = Infinity;
     const slack = 10 / this.camera.zoom;
-    for (const { x, y, r, s } of this.layout(performance.now()).values()) {
-      const d = Math.hypot(wx - x, wy - y);
-      if (d <= r + slack && d < bestD) {
+    for (const { x, y, r, s, wreck } of this.layout(performance.now()).values()) {
+      const d = Math.hypot(wx - x, wy - y) + (wreck ? 1000 : 0);
+      if (d - (wreck ? 1000 : 0) <= r + slack && d < bestD) {
         best = s;
         bestD = d;
       }
     }
     return best;
+  }
+
+  /** Every ship drawn now: its id, screen point and whether it is a wreck (the tests read what the page shows). */
+  drawn(): { id: string; at: [number, number]; wreck: boolean; s: DsShip }[] {
+    return [...this.layout(performance.now()).values()].map((p) => ({ id: p.s.id, at: this.camera.toScreen(p.x, p.y), wreck: p.wreck, s: p.s }));
   }
 
   /** The screen point of a ship's disc as drawn now (tests and keyboard focus use it), or null. */
@@ -481,7 +502,7 @@ export class Plane {
       ctx.beginPath();
       ctx.arc(x, y, (rad + 0.9) * Math.sqrt(3), 0, 2 * Math.PI);
       ctx.stroke();
-      this.label(`${p.name}'s zone`, x, y - (rad + 1.4) * Math.sqrt(3), col, 12, "center");
+      this.label(i === sc.view.you ? "your zone" : `${sc.seat(i)}'s zone`, x, y - (rad + 1.4) * Math.sqrt(3), col, 12, "center");
     });
   }
 
@@ -577,8 +598,8 @@ export class Plane {
     if (this.anim) return;
     const ctx = this.ctx;
     const z = this.camera.zoom;
-    for (const { x, y, s } of lay.values()) {
-      if (!s.vel || !s.pos || (s.vel[0] === 0 && s.vel[1] === 0)) continue;
+    for (const { x, y, s, wreck } of lay.values()) {
+      if (wreck || !s.vel || !s.pos || (s.vel[0] === 0 && s.vel[1] === 0)) continue;
       const col = sc.colours[s.owner] ?? "#aaa";
       const [tx, ty] = pixel([s.pos[0] + s.vel[0], s.pos[1] + s.vel[1]]);
       ctx.globalAlpha = 0.55;
@@ -595,14 +616,14 @@ export class Plane {
     }
   }
 
-  /** The player's own plotted velocities (dashed white) and the planned arrow of the current ship. */
+  /** The pending plotted velocities and aims (the player's own in white; in a full view every fleet's in its
+   *  colour) and the planned arrow of the current ship. */
   private drawPlans(sc: Scene, lay: Map<string, Placed>): void {
     if (this.anim) return;
-    const mine = sc.view.mine;
     const ctx = this.ctx;
     const z = this.camera.zoom;
-    if (mine?.plans && (sc.view.phase === "plot" || sc.view.phase === "deploy")) {
-      for (const [sid, p] of Object.entries(mine.plans)) {
+    if (sc.view.phase === "plot" || sc.view.phase === "deploy") {
+      for (const [sid, p] of Object.entries(sc.plans)) {
         const at = lay.get(sid);
         const s = sc.view.ships.find((x) => x.id === sid);
         if (!s || !p.vel) continue;
@@ -611,7 +632,7 @@ export class Plane {
         const [x0, y0] = at && sc.view.phase === "plot" ? [at.x, at.y] : pixel(origin as Hex);
         const [tx, ty] = pixel([origin[0] + p.vel[0], origin[1] + p.vel[1]]);
         ctx.globalAlpha = 0.9;
-        this.arrow(x0, y0, tx, ty, "#ffffff", 2, 0.3);
+        this.arrow(x0, y0, tx, ty, sc.everyone ? sc.colours[s.owner] ?? "#ffffff" : "#ffffff", 2, 0.3);
         ctx.globalAlpha = 1;
         for (const [, target] of p.shots ?? []) {
           const t = target ? lay.get(target) : undefined;
@@ -702,8 +723,15 @@ export class Plane {
     const z = this.camera.zoom;
     const me = sc.view.you;
     const pulse = reducedMotion() ? 1 : 0.75 + 0.25 * Math.sin(now / 260);
-    for (const { x, y, r, s, crowd } of lay.values()) {
+    // wrecks first, under the living ships
+    const order = [...lay.values()].sort((a, b) => Number(b.wreck) - Number(a.wreck));
+    for (const { x, y, r, s, crowd, wreck } of order) {
       const col = sc.colours[s.owner] ?? "#aaa";
+      if (wreck) {
+        this.drawWreck(x, y, r, col, z);
+        if (z >= 16) this.label(`wreck of ${sc.label(s)}`, x, y + r + 9 / z, "rgba(200,150,150,0.7)", 10, "center");
+        continue;
+      }
       if (s.id === sc.current) {
         ctx.strokeStyle = `rgba(255,255,255,${pulse})`;
         ctx.lineWidth = 2.5 / z;
@@ -744,24 +772,33 @@ export class Plane {
         ctx.textBaseline = "middle";
         ctx.fillText(String(s.size), x, y + r * 0.05);
       }
-      if (s.status === "destroyed") {
-        // a wreck of this round: a cross over the faded hull
-        ctx.strokeStyle = "#ff6a5a";
-        ctx.lineWidth = 2 / z;
-        ctx.beginPath();
-        ctx.moveTo(x - r * 0.8, y - r * 0.8);
-        ctx.lineTo(x + r * 0.8, y + r * 0.8);
-        ctx.moveTo(x + r * 0.8, y - r * 0.8);
-        ctx.lineTo(x - r * 0.8, y + r * 0.8);
-        ctx.stroke();
-        continue;
-      }
-      // the ship's id under it when there is room (the ship card and the lists name ships by id)
-      if (z >= 16 && crowd <= 2) this.label(s.id, x, y + r + 9 / z, "rgba(210,220,240,0.75)", 10, "center");
+      // the ship's name under it when there is room (as the lists and the log name it)
+      // (beside the disc, so that a ship in the hex below never covers it)
+      if (z >= 16 && crowd <= 2) this.label(sc.label(s), x + r + 4 / z, y + r * 0.45, "rgba(210,220,240,0.8)", 10, "left");
       if (s.incoming > 0 && (sc.view.phase === "allocate" || sc.view.phase === "destruct")) {
         this.label(`-${s.incoming}`, x + r + 3 / z, y - r, "#ff6a5a", 13, "left", true);
       }
     }
+  }
+
+  /** A destroyed ship: its faded hull broken by a red cross. */
+  private drawWreck(x: number, y: number, r: number, col: string, z: number): void {
+    const ctx = this.ctx;
+    ctx.globalAlpha = 0.3;
+    ctx.fillStyle = col;
+    ctx.beginPath();
+    ctx.arc(x, y, r, 0, 2 * Math.PI);
+    ctx.fill();
+    ctx.globalAlpha = 0.85;
+    ctx.strokeStyle = "#ff6a5a";
+    ctx.lineWidth = 2 / z;
+    ctx.beginPath();
+    ctx.moveTo(x - r * 0.75, y - r * 0.75);
+    ctx.lineTo(x + r * 0.75, y + r * 0.75);
+    ctx.moveTo(x + r * 0.75, y - r * 0.75);
+    ctx.lineTo(x - r * 0.75, y + r * 0.75);
+    ctx.stroke();
+    ctx.globalAlpha = 1;
   }
 
   /** Target rings with the engine's odds during a fire step. */
@@ -825,7 +862,7 @@ export class Plane {
 export function originOf(sc: Scene, s: DsShip | undefined): Hex | null {
   if (!s) return null;
   if (sc.view.phase === "deploy") {
-    const p = sc.view.mine?.plans?.[s.id];
+    const p = sc.plans[s.id];
     return p?.pos ? (p.pos as Hex) : null;
   }
   return s.pos ? (s.pos as Hex) : null;

@@ -104,7 +104,14 @@ const CSS = `
   .ds-tools .ds-btn { min-height: 30px; padding: 2px 8px; }
   .ds-tools .ds-kbd { display: none; }
   .ds-modal { bottom: 6px; max-height: calc(100% - 12px); }
-  .ds-side-dialog { top: auto; bottom: 6px; left: 6px; width: calc(100% - 12px); max-height: 70%; font-size: 13px; }
+  .ds-side-dialog { top: auto; bottom: 6px; left: 6px; width: calc(100% - 12px); max-height: 50%; font-size: 13px;
+    padding: 8px 10px; }
+  .ds-side-dialog h2 { font-size: 14px; }
+  .ds-side-dialog .ds-sheet td, .ds-side-dialog .ds-sheet th { padding: 2px 4px; }
+  /* watching (a spectator, a replay): the orders panel only lists what happens, in less room */
+  .ds-root[data-watching] .ds-orders { max-height: 34%; }
+  /* a dialog up: the fleets list gives its room to the ships (the dialog says what it is about) */
+  .ds-root[data-dialog] .ds-fleets { display: none; }
   .ds-banner { display: none; }
   .ds-cols { grid-template-columns: 1fr; }
   .ds-field { grid-template-columns: 80px 86px 1fr; }

@@ -246,7 +246,7 @@ export async function startReplay(root: HTMLElement, code: string, match: number
 
   function showLog(snapshot: Snapshot): void {
     logList.replaceChildren(
-      ...snapshot.log.map((e) => {
+      ...snapshot.log.filter((e) => e.text).map((e) => {
         const li = el("li");
         li.append(el("span", "log-step", String(e.step)), el("span", "log-text", e.text));
         return li;

@@ -103,7 +103,7 @@ export class GenericScreen implements GameScreen {
     const before = this.snapshot;
     this.snapshot = snapshot;
     if (this.tell && before && snapshot.seat !== null) {
-      this.happened.push(...newEvents.map((e) => e.text));
+      this.happened.push(...newEvents.map((e) => e.text).filter((t) => t));
       if (stepChanged && snapshot.to_act && this.happened.length && this.host.acknowledge) {
         void this.host.acknowledge("What happened", this.happened.splice(0).slice(-8));
       }

@@ -122,7 +122,10 @@ export class Guide {
     this.card.classList.toggle("guide-waiting", step.until !== undefined);
     this.card.replaceChildren(progress, h, text, row);
     this.place();
-    if (focus) (next.disabled ? skip : next).focus({ preventScroll: true });
+    // an interactive step leaves the focus to the game: its keys do what the step asks (Enter on a focused Skip
+    // would skip the guide instead); the card is read out (aria-live) and Esc still skips
+    if (focus && !next.disabled) next.focus({ preventScroll: true });
+    else if (focus && this.card.contains(document.activeElement)) (document.activeElement as HTMLElement).blur();
   }
 
   /** Ring the anchor and put the card where it hides it least. */

@@ -479,7 +479,8 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     logDirty = false;
     st.log.sort((a, b) => a.step - b.step);
     logList.replaceChildren(
-      ...st.log.slice(-300).map((e) => {
+      // an entry whose text is empty is no line: the game says nothing of it (a private echo shown elsewhere)
+      ...st.log.filter((e) => e.text).slice(-300).map((e) => {
         const li = el("li");
         li.append(el("span", "log-step", String(e.step)), el("span", "log-text", e.text));
         return li;
@@ -490,7 +491,8 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
 
   function narrate(events: LogEntry[]): void {
     if (!events.length) return;
-    const texts = events.map((e) => e.text);
+    const texts = events.map((e) => e.text).filter((t) => t);
+    if (!texts.length) return;
     const shown = texts.slice(-3).join(". ");
     narrator.textContent = texts.length > 3 ? `${texts.length - 3} earlier events, then: ${shown}.` : `${shown}.`;
   }

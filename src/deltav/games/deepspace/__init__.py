@@ -5,28 +5,30 @@ Rules: ``/work/shared/rules/deep-space-combat.txt``; rulings: ``design/deep-spac
 option below. Docs: ``docs/deepspace.md``.
 
 Modules: ``movement`` (velocity vectors, thrust cost), ``combat`` (rolls), ``damage`` (allocation),
-``design`` (ship designs, fleets and their files), ``scenarios`` (scenario files), ``messages`` (actions and
-events), ``state`` (the record and the dispatch), ``ship`` (a ship's record), one module per phase
-(``design_phase``, ``deploy_phase``, ``plot_phase``, ``allocate_phase``, ``destruct_phase``), ``flow`` (phase
-transitions), ``choices`` (cached action lists), ``view`` (views, secret tokens, the determinizer),
-``heuristics`` (exact odds for bots), ``bots``.
+``design`` (ship designs, fleets and their files), ``scenarios`` (scenario files and the agreed size levels),
+``messages`` (actions and events), ``text`` (the words of a match), ``summary`` (a finished match's points and
+statistics), ``briefing`` (the scenario briefing), ``state`` (the record and the dispatch), ``ship`` (a ship's
+record), one module per phase (``design_phase``, ``deploy_phase``, ``plot_phase``, ``allocate_phase``,
+``destruct_phase``), ``flow`` (phase transitions), ``choices`` (cached action lists), ``view`` (views, secret
+tokens, the determinizer), ``heuristics`` (exact odds for bots), ``bots``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from deltav.core.errors import OptionError
+from deltav.core.errors import OptionError, ScenarioError
 from deltav.core.jsonin import shown
-from deltav.core.protocol import Game, Option, ScenarioInfo, register_game
+from deltav.core.protocol import Describer, Game, Option, ScenarioInfo, generic_text, player_names, register_game
 from deltav.core.rng import Rng
 from deltav.games.deepspace import design_phase
 from deltav.games.deepspace.design import POINTS_PER_SIZE
 from deltav.games.deepspace.messages import ACTIONS, EVENTS
 from deltav.games.deepspace.rulings import RULING_OPTIONS
-from deltav.games.deepspace.scenarios import Scenario, builtin_ids, load_scenario
+from deltav.games.deepspace.scenarios import Scenario, builtin_ids, load_scenario, scenario_for
 from deltav.games.deepspace.state import DeepSpaceState
+from deltav.games.deepspace.text import Words
 
 
 @register_game
@@ -41,23 +43,51 @@ class DeepSpaceGame(Game):
     options = (
         Option("scenario", str, "duel", "A built-in scenario id or the path of a scenario TOML file.",
                choices=tuple(builtin_ids()), free_choice=True),
+        Option("size_levels", str, "",
+               "The size levels the players agree on before the game (the rules: 'The players must agree beforehand "
+               "on the number of size levels'; they 'need not be equal'). Empty: the scenario's fleets and levels. "
+               "A number (12): every side designs its own fleet of that many size levels; one number per side in "
+               "seat order (6,4): unequal budgets. A designing side may still adopt a ready-made fleet that fits."),
     ) + RULING_OPTIONS
     actions = ACTIONS
     events = EVENTS
 
     @classmethod
-    def describe_value(cls, v) -> str:
-        """Plain English for an action or event (``text.describe``); the generic wording for anything else."""
-        from deltav.games.deepspace.text import describe
-
-        obj = v.to_json() if hasattr(v, "to_json") else dict(v)
+    def describer(cls, options: Mapping[str, Any] | None, names: Sequence[str] | None = None) -> Describer:
+        """The text of every action and event of one match (``text.Words``): seats by ``names`` (None: "Player
+        1", ...), ships by their owner and public label ("Player 2's Frigate 3"), velocities by the rulebook's
+        directions. Falls back to the generic wording for what it does not know (a malformed value)."""
         try:
-            text = describe(obj)
-        except (TypeError, KeyError, ValueError, IndexError, AttributeError):
-            text = None  # a malformed value: the generic wording
-        if text is None:
-            return super().describe_value(obj)
-        return (f"(to {obj['to']}) " if obj.get("to") else "") + text
+            sc = cls._scenario(options) if options is not None else None
+        except (ScenarioError, OptionError, OSError):
+            sc = None
+        n = len(sc.players) if sc is not None else None
+        words = Words(sc, player_names(names, n) if names is not None and n is not None else names)
+
+        def describe(v: Any) -> str:
+            try:
+                obj = v.to_json() if hasattr(v, "to_json") else dict(v)
+                line = words(obj)
+            except (TypeError, KeyError, ValueError, IndexError, AttributeError):
+                line = None
+            return line if line is not None else generic_text(cls, v)
+
+        return describe
+
+    @classmethod
+    def match_summary(cls, state: DeepSpaceState, events, names: Sequence[str] | None = None) -> dict:
+        """The campaign points as the rules score them, statistics per fleet and notes (``summary.py``)."""
+        from deltav.games.deepspace.summary import match_summary
+
+        return match_summary(state, events, names)
+
+    @classmethod
+    def briefing(cls, options: Mapping[str, Any] | None, seat: int | None = None,
+                 names: Sequence[str] | None = None) -> dict:
+        """What a round is, each fleet's budget and ships, what wins, for these options (``briefing.py``)."""
+        from deltav.games.deepspace.briefing import briefing
+
+        return briefing(cls, options or {}, seat, names)
 
     @classmethod
     def board(cls, options: Mapping[str, Any] | None = None) -> dict:
@@ -86,7 +116,7 @@ class DeepSpaceGame(Game):
         cap = options.get("stat_cap", 0)
         if isinstance(cap, bool) or not isinstance(cap, int):
             raise OptionError("stat_cap", f"expected an integer, got {shown(cap)}")
-        return load_scenario(options.get("scenario", "duel"), cap)  # ScenarioError naming the field and file
+        return scenario_for(options)  # ScenarioError naming the field and file, OptionError naming the option
 
     @classmethod
     def check_options(cls, options: dict[str, Any]) -> None:

@@ -2,7 +2,9 @@
 is the scenario's public setup and the tables a screen shows (format ``deltav-deepspace-board/1``).
 
 - ``scenario``: id, title, summary, round limit, and per side its name, size levels, deployment zone
-  ``[q, r, radius]`` and ``fleet`` (the built-in fleet's id, or ``"design"`` when designed during play);
+  ``[q, r, radius]``, ``fleet`` (the built-in fleet's id, or ``"design"`` when designed during play; option
+  ``size_levels`` makes every side design) and ``ships``, its ships' public labels in id order as every text of
+  the match names them ("Frigate 2"; ``text.ship_labels``; null for a designing side, whose ships are "ship k");
 - ``fleets``: every built-in fleet (public data: title, size levels, ships with their stats);
 - ``points_per_size`` (a ship's design budget per size level), ``split_thrust`` (velocities in two steps above
   it), ``labels`` (the rulebook's directions A-F as axial vectors);
@@ -20,7 +22,8 @@ from typing import Any
 from deltav.games.deepspace.design import POINTS_PER_SIZE, builtin_fleet_ids, load_fleet
 from deltav.games.deepspace.heuristics import p_hit
 from deltav.games.deepspace.movement import LABEL_VECTORS, LABELS
-from deltav.games.deepspace.scenarios import load_scenario
+from deltav.games.deepspace.scenarios import scenario_for
+from deltav.games.deepspace.text import ship_labels
 
 HIT_PAIRS = ((5, 4), (5, 5), (10, 5), (3, 6), (30, 10), (25, 14))
 HIT_RANGES = (0, 5, 10, 20, 40)
@@ -31,7 +34,7 @@ def board(options: Mapping[str, Any]) -> dict:
     from deltav.games.deepspace.limits import SPLIT_THRUST
 
     cap = int(options.get("stat_cap", 0) or 0)
-    sc = load_scenario(options["scenario"], cap)
+    sc = scenario_for(options)
     fleets = []
     for fid in builtin_fleet_ids():
         f = load_fleet(fid, cap)
@@ -46,8 +49,8 @@ def board(options: Mapping[str, Any]) -> dict:
             "round_limit": options.get("round_limit") or sc.round_limit,
             "players": [
                 {"name": p.name, "size_levels": p.size_levels, "zone": list(p.zone),
-                 "fleet": p.fleet.id if p.fleet is not None else "design"}
-                for p in sc.players
+                 "fleet": p.fleet.id if p.fleet is not None else "design", "ships": labels}
+                for p, labels in zip(sc.players, ship_labels(sc), strict=True)
             ],
         },
         "fleets": fleets,

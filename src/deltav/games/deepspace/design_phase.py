@@ -91,8 +91,27 @@ def is_legal(state, p: int, a) -> bool:
     if stage in (1, 2, 3):
         return isinstance(a, SetStat) and a.stat == DESIGN_STAGES[stage] and lo <= a.level <= hi
     if stage == 4:
-        return (isinstance(a, EndShip) and extra) or (isinstance(a, WeaponTargeting) and lo <= a.level <= hi)
+        return (isinstance(a, EndShip) and extra and name_problem(a.name) is None) or (
+            isinstance(a, WeaponTargeting) and lo <= a.level <= hi)
     return isinstance(a, WeaponDamage) and lo <= a.level <= hi
+
+
+#: the longest name a designer may give a ship design
+DESIGN_NAME_LEN = 40
+
+
+def name_problem(name: str | None) -> str | None:
+    """Why ``name`` cannot name a ship design (``end_ship``), or None: None (the default name) or 1 to
+    ``DESIGN_NAME_LEN`` printable characters, not only spaces."""
+    if name is None:
+        return None
+    if not name.strip():
+        return "a design's name has at least one character besides spaces"
+    if len(name) > DESIGN_NAME_LEN:
+        return f"a design's name has at most {DESIGN_NAME_LEN} characters, not {len(name)}"
+    if not name.isprintable():
+        return "a design's name has printable characters only (no line breaks or control characters)"
+    return None
 
 
 def apply(state, p: int, a) -> list:
@@ -123,7 +142,7 @@ def apply(state, p: int, a) -> list:
         state.drafts[p] = (size, t, e, en, weapons + ((pend, a.level),), 4, 0)
     else:  # EndShip
         k = len(state.designs[p])
-        d = ShipDesign(f"Design {k + 1}", size, t, e, en, weapons)
+        d = ShipDesign(a.name.strip() if a.name is not None else f"Design {k + 1}", size, t, e, en, weapons)
         state.designs[p] = state.designs[p] + (d,)
         state.drafts[p] = (0, 0, 0, 0, (), 0, 0)
     size, t, e, en, weapons, stage, pend = state.drafts[p]
@@ -163,6 +182,8 @@ def _refusal(state, p: int, a) -> tuple[str, str]:
         or (stage == 5 and isinstance(a, WeaponDamage))
     )
     if stage == 4 and isinstance(a, EndShip):
+        if name_problem(a.name) is not None:
+            return "deepspace.design.name", name_problem(a.name)
         return "deepspace.design.empty_ship", "a ship needs at least one stat above zero besides size"
     if not fits:
         return order

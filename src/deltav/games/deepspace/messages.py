@@ -49,7 +49,13 @@ class WeaponDamage(Action):
 
 @value("end_ship")
 class EndShip(Action):
-    """Design phase: the ship under design is complete."""
+    """Design phase: the ship under design is complete. ``name``: what the designer calls it (1 to 40 printable
+    characters; None: "Design <k>"). Its JSON leaves out a missing name, as before names existed."""
+
+    name: str | None = None
+
+    def to_json(self) -> dict:
+        return {"type": "end_ship"} if self.name is None else {"type": "end_ship", "name": self.name}
 
 
 @value("place")

@@ -17,19 +17,22 @@ fields); the fleets and the size levels they need are then checked by hand. Ever
 :class:`ScenarioError` with the field path, the reason and the file. Relative fleet paths are resolved against
 the scenario file's folder.
 
-This module owns scenario files only: no game state.
+The option ``size_levels`` (the size levels the players agree on, rules section Fleets) turns a scenario into one
+where every side designs its fleet within the agreed levels (:func:`parse_size_levels`, :func:`with_size_levels`).
+
+This module owns scenario files and that option's reading only: no game state.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Annotated
 
 from deltav.core import datafile
-from deltav.core.errors import ScenarioError
+from deltav.core.errors import OptionError, ScenarioError
 from deltav.core.shape import MaxLen, MinLen, Range
 from deltav.games.deepspace.design import (
     MAX_NAME_LEN,
@@ -167,3 +170,50 @@ def load_scenario(ref: str, stat_cap: int = 0) -> Scenario:
         )
     text, source = read_data_file(p, "scenario")
     return _parse(text, source, p.parent, stat_cap)
+
+
+def parse_size_levels(spec: object, n: int) -> tuple[int, ...] | None:
+    """The agreed size levels of option ``size_levels`` for a scenario of ``n`` sides: None for ``""`` (the
+    scenario's own fleets and levels), else one number per side (one number given: every side's). OptionError
+    naming the option for anything else: not text, not whole numbers, a number outside 1..120, a count that is
+    neither one nor ``n``."""
+    allowed = f"empty, or whole numbers from 1 to {MAX_SIZE_LEVELS}: one for every side, or one per side (e.g. 6,4)"
+    if not isinstance(spec, str):
+        raise OptionError("size_levels", f"expected text, got {spec!r}", allowed)
+    text = spec.strip()
+    if not text:
+        return None
+    if len(text) > 8 * MAX_PLAYERS:
+        raise OptionError("size_levels", "too long", allowed)
+    parts = [x.strip() for x in text.split(",")]
+    out = []
+    for i, x in enumerate(parts):
+        if not x.isascii() or not x.isdigit():
+            raise OptionError("size_levels", f"{_shown(x) if x else 'an empty entry'} (entry {i + 1}) is not a whole "
+                              "number", allowed)
+        v = int(x)
+        if not 1 <= v <= MAX_SIZE_LEVELS:
+            raise OptionError("size_levels", f"{v} (entry {i + 1}) is not between 1 and {MAX_SIZE_LEVELS}", allowed)
+        out.append(v)
+    if len(out) == 1:
+        return tuple(out) * n
+    if len(out) != n:
+        raise OptionError("size_levels", f"{len(out)} numbers for the scenario's {n} sides (give one for every "
+                          f"side, or {n}, one per side in seat order)", allowed)
+    return tuple(out)
+
+
+def scenario_for(options) -> Scenario:
+    """The scenario a match with these options plays: option ``scenario`` (against ``stat_cap``) under option
+    ``size_levels``. ScenarioError or OptionError naming what is wrong."""
+    sc = load_scenario(options.get("scenario", "duel"), options.get("stat_cap", 0) or 0)
+    return with_size_levels(sc, parse_size_levels(options.get("size_levels", ""), len(sc.players)))
+
+
+def with_size_levels(sc: Scenario, levels: tuple[int, ...] | None) -> Scenario:
+    """``sc`` as played under agreed size levels (``parse_size_levels``): every side designs its fleet during play
+    within its levels (it may still adopt a ready-made fleet that fits); ``None`` leaves the scenario as it is."""
+    if levels is None:
+        return sc
+    players = tuple(replace(p, size_levels=lv, fleet=None) for p, lv in zip(sc.players, levels, strict=True))
+    return replace(sc, players=players)

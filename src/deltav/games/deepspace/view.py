@@ -57,7 +57,7 @@ from __future__ import annotations
 from functools import lru_cache
 from operator import attrgetter
 
-from deltav.core.errors import IllegalAction, ScenarioError
+from deltav.core.errors import IllegalAction, OptionError, ScenarioError
 from deltav.core.frozen import Frozen, freeze, read_once
 from deltav.core.hexgrid import distance
 from deltav.core.protocol import Result
@@ -66,7 +66,7 @@ from deltav.games.deepspace import damage as dmg
 from deltav.games.deepspace.design import POINTS_PER_SIZE, ShipDesign
 from deltav.games.deepspace.heuristics import TWO_D6, p_hit
 from deltav.games.deepspace.limits import ALIVE, DESIGN_STAGES, STATUS_NAMES
-from deltav.games.deepspace.scenarios import load_scenario
+from deltav.games.deepspace.scenarios import scenario_for
 from deltav.games.deepspace.ship import Ship
 
 
@@ -459,10 +459,10 @@ def sample_fleet(levels: int, rng: Rng) -> tuple[ShipDesign, ...]:
 
 
 @lru_cache(maxsize=32)
-def _scenario(ref: str, stat_cap: int):
+def _scenario(ref: str, stat_cap: int, size_levels: str = ""):
     try:
-        return load_scenario(ref, stat_cap)
-    except (ScenarioError, OSError):
+        return scenario_for({"scenario": ref, "stat_cap": stat_cap, "size_levels": size_levels})
+    except (ScenarioError, OptionError, OSError):
         return None
 
 
@@ -476,13 +476,13 @@ def _prior(view: dict) -> dict[str, tuple[int, ...]]:
     """:func:`fleet_prior` as tuples, from a cache keyed by what it depends on (do not mutate the result)."""
     opts = view.get("options", {})
     ships = tuple((sv["id"], sv["owner"], sv["size"]) for sv in view["ships"])
-    return _prior_of(str(opts.get("scenario", "")), int(opts.get("stat_cap", 0) or 0), len(view["players"]),
-                     view["you"], ships)
+    return _prior_of(str(opts.get("scenario", "")), int(opts.get("stat_cap", 0) or 0), str(opts.get("size_levels", "")),
+                     len(view["players"]), view["you"], ships)
 
 
 @lru_cache(maxsize=1024)
-def _prior_of(ref: str, stat_cap: int, n: int, me, ships: tuple) -> dict[str, tuple[int, ...]]:
-    sc = _scenario(ref, stat_cap)
+def _prior_of(ref: str, stat_cap: int, size_levels: str, n: int, me, ships: tuple) -> dict[str, tuple[int, ...]]:
+    sc = _scenario(ref, stat_cap, size_levels)
     out: dict[str, tuple[int, ...]] = {}
     if sc is None or len(sc.players) != n:
         return out
