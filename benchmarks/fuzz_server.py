@@ -57,7 +57,7 @@ CRASHES = ("http_5xx", "http_no_answer", "ws_dropped", "ws_silent", "traceback")
 CLOSE_CODES = {1000, 1001, 1009, 1012, 4000, 4001, 4003, 4004, 4008, 4010, 4029}
 GAMES = {"tactical": {"scenario": "duel"}, "mining": {"scenario": "standard"},
          "deepspace": {"scenario": "design-duel"}, "knighthawks": {"scenario": "skirmish"}}
-MESSAGE_TYPES = ("submit", "chat", "sync", "ping", "rematch", "advise", "hint", "resign", "claim")
+MESSAGE_TYPES = ("submit", "chat", "sync", "ping", "rematch", "advise", "hint", "resign", "claim", "hello")
 READINESS = ("/healthz", "/readyz", "/metrics")
 BIG_DIGITS = "9" * 5000
 PONG_WAIT = 60.0  # seconds a ping may wait for its pong on a loaded machine
@@ -401,11 +401,9 @@ class ServerFuzzer:
         import websockets
 
         base = f"{self.srv.ws}/ws/{s.code}"  # type: ignore[union-attr]
-        params = [f"token={s.token}"] if s.token else []
-        if query:
-            params.append(query)
-        url = base + ("?" + "&".join(params) if params else "")
+        url = base + ("?" + query if query else "")
         s.ws = await websockets.connect(url, max_size=2**26, open_timeout=60, ping_interval=None)
+        await s.ws.send(json.dumps({"type": "hello", "token": s.token}))  # the seat's token: never in the address
         s.pending = 0
         await self._drain(s, 0.05)
 
@@ -443,6 +441,7 @@ class ServerFuzzer:
             "hint": {"type": "hint", "id": ref},
             "resign": {"type": "resign", "id": ref},
             "claim": {"type": "claim", "id": ref},
+            "hello": {"type": "hello", "token": s.token},  # a second hello, on a socket already seated
             "unknown": {"type": self.rng.choice(["launch", "", "SUBMIT", "x" * 200]), "id": ref},
         }
 
@@ -531,9 +530,15 @@ class ServerFuzzer:
         ])
         code = s.code if rng.below(4) else odd_path_part(rng, s.code)
         url = f"{self.srv.ws}/ws/{code}?{query}"  # type: ignore[union-attr]
+        hello: str | bytes = rng.choice([
+            json.dumps({"type": "hello", "token": s.token}), json.dumps({"type": "hello", "token": odd_query_value(rng)}),
+            json.dumps({"type": "hello", "token": 7}), json.dumps({"type": "hello"}), json.dumps({"type": "submit"}),
+            '{"type": "hello", "token": "' + "x" * 5000 + '"}', b"\xff\xfe", "[" * 100, "not json"])
         self.report.probes["ws connect (odd parameters)"] += 1
         try:
             async with websockets.connect(url, max_size=2**26, open_timeout=60) as ws:
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    await ws.send(hello)  # the first message: a hello, or something posing as one
                 t0 = time.monotonic()
                 with contextlib.suppress(TimeoutError):
                     while time.monotonic() - t0 < 5:

@@ -24,7 +24,8 @@ from tests.server.helpers import ProcessServer, http
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("mcp-safety") / "m.db"
-    srv = ProcessServer(f"sqlite+aiosqlite:///{db}", "--bot-workers", "0", "--grace", "0")
+    # the mounted tools call this server from loopback, like every local agent: one address, no per-address limit
+    srv = ProcessServer(f"sqlite+aiosqlite:///{db}", "--bot-workers", "0", "--grace", "0", "--no-client-limits")
     yield srv
     srv.stop()
 

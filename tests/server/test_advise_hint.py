@@ -103,7 +103,7 @@ def test_the_reach_shadow_through_the_socket(tmp_path):
     it sees could end its next move (Duel without fog: the enemy frigate is seen from the start)."""
     with client(tmp_path) as c:
         code, token = room(c, ["human", "bot:random"], options={"scenario": "duel", "fog_of_war": False})
-        with c.websocket_connect(f"/ws/{code}?token={token}") as ws:
+        with room_socket(c, f"/ws/{code}?token={token}") as ws:
             until(ws, lambda m: m["type"] == "state")
             ws.send_json({"type": "advise", "id": 3, "request": {"kind": "reach"}})
             got = until(ws, lambda m: m.get("id") == 3)

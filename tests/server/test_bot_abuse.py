@@ -17,7 +17,7 @@ from deltav.core.protocol import get_game
 from deltav.games import load_all
 from deltav.server.rooms import Settings
 from deltav.server.store import MatchRow, SeatRow, Store
-from tests.server.helpers import ProcessServer, ThreadServer, http
+from tests.server.helpers import ProcessServer, ThreadServer, hello_connect, http
 
 WAIT = 300.0  # the longest any wait here may last on a loaded machine (a working server needs far less)
 
@@ -38,7 +38,7 @@ UNBOUNDED = [("bot:mcts:iterations=2000000000", "iterations"), ("bot:mcts:c=nan"
 def test_unbounded_bot_settings_are_refused_with_the_parameters_name(tmp_path):
     import websockets
 
-    with ThreadServer(f"sqlite+aiosqlite:///{tmp_path / 'b.db'}", Settings(grace_seconds=0, bot_workers=0)) as srv:
+    with ThreadServer(f"sqlite+aiosqlite:///{tmp_path / 'b.db'}", Settings(grace_seconds=0, bot_workers=0, chosen_seeds="any")) as srv:
         for spec, param in UNBOUNDED:
             status, body = http(srv.base, "POST", "/rooms", {"game": "mining", "seats": ["human", spec]})
             assert status == 400 and body["error"] == "bad_seats" and f"parameter '{param}'" in body["message"], body
@@ -47,7 +47,7 @@ def test_unbounded_bot_settings_are_refused_with_the_parameters_name(tmp_path):
 
         async def candidates(spec: str):
             url = f"{srv.ws}/ws/{made['code']}?token={made['token']}&candidates={spec}"
-            async with websockets.connect(url) as ws:
+            async with hello_connect(url) as ws:
                 msg = json.loads(await ws.recv())
                 try:
                     await ws.recv()
@@ -84,10 +84,10 @@ def test_a_room_stored_with_an_unbounded_bot_is_restored_without_running_it(tmp_
     db = f"sqlite+aiosqlite:///{tmp_path / 'old.db'}"
     _store_old_room(db, "BADBT", "mining", {"scenario": "standard"},
                     ["bot:mcts:iterations=2000000000", "bot:mcts:c=nan"])
-    srv = ProcessServer(db, "--bot-workers", "1", "--grace", "0")
+    srv = ProcessServer(db, "--bot-workers", "1", "--grace", "0", "--chosen-seeds", "any")
     try:
         async def watch():
-            async with websockets.connect(f"{srv.ws}/ws/BADBT", max_size=2**24) as ws:
+            async with hello_connect(f"{srv.ws}/ws/BADBT", max_size=2**24) as ws:
                 return await recv_until(ws, lambda m: m["type"] == "state" and m["room"]["status"] == "finished")
 
         final = asyncio.run(watch())
@@ -103,7 +103,7 @@ def test_a_bot_room_keeps_moving_while_other_clients_flood_hints(tmp_path):
     hints always went first and the bot room did not move at all)."""
     import websockets
 
-    settings = Settings(grace_seconds=0, bot_workers=1)
+    settings = Settings(grace_seconds=0, bot_workers=1, chosen_seeds="any")
     with ThreadServer(f"sqlite+aiosqlite:///{tmp_path / 'f.db'}", settings) as srv:
         rooms = []
         for k in range(4):
@@ -117,7 +117,7 @@ def test_a_bot_room_keeps_moving_while_other_clients_flood_hints(tmp_path):
         hints_each = 10
 
         async def flood(made: dict, answered: list) -> None:
-            async with websockets.connect(f"{srv.ws}/ws/{made['code']}?token={made['token']}", max_size=2**24) as ws:
+            async with hello_connect(f"{srv.ws}/ws/{made['code']}?token={made['token']}", max_size=2**24) as ws:
                 await recv_until(ws, lambda m: m["type"] == "state" and m["snapshot"]["to_act"])
                 for k in range(hints_each):
                     await ws.send(json.dumps({"type": "hint", "id": k}))
@@ -131,7 +131,7 @@ def test_a_bot_room_keeps_moving_while_other_clients_flood_hints(tmp_path):
             await asyncio.gather(*(flood(made, answered) for made in rooms))
             after = await asyncio.to_thread(http, srv.base, "GET", f"/rooms/{bots['code']}")
             # the per-seat limit: a second hint while the first is worked out is refused
-            async with websockets.connect(f"{srv.ws}/ws/{rooms[0]['code']}?token={rooms[0]['token']}") as ws:
+            async with hello_connect(f"{srv.ws}/ws/{rooms[0]['code']}?token={rooms[0]['token']}") as ws:
                 await recv_until(ws, lambda m: m["type"] == "state" and m["snapshot"]["to_act"])
                 await ws.send(json.dumps({"type": "hint", "id": "a"}))
                 await ws.send(json.dumps({"type": "hint", "id": "b"}))
@@ -166,7 +166,7 @@ def test_the_bot_worker_stops_working_for_a_socket_that_has_closed(tmp_path):
     it stayed busy until the search ended, whoever waited)."""
     import websockets
 
-    settings = Settings(grace_seconds=0, bot_workers=1, bot_seconds=600.0)  # the search would run for minutes
+    settings = Settings(grace_seconds=0, bot_workers=1, bot_seconds=600.0, chosen_seeds="any")  # the search would run for minutes
     with ThreadServer(f"sqlite+aiosqlite:///{tmp_path / 'c.db'}", settings) as srv:
         status, made = http(srv.base, "POST", "/rooms", {"game": "tactical", "options": {"scenario": "biplanetary"},
                                                          "seats": ["human", "bot:random"], "seed": 3})
@@ -175,7 +175,7 @@ def test_the_bot_worker_stops_working_for_a_socket_that_has_closed(tmp_path):
         url = f"{srv.ws}/ws/{made['code']}?token={made['token']}&candidates=bot:mcts:iterations=100000"
 
         async def main():
-            async with websockets.connect(url, max_size=2**24):
+            async with hello_connect(url, max_size=2**24):
                 busy = await _until(lambda: hub.bots.busy() == 1)
             freed = await _until(lambda: hub.bots.busy() == 0, 60.0)
             return busy, freed
@@ -205,14 +205,14 @@ def test_sigterm_stops_a_server_whose_bot_worker_is_busy(tmp_path):
     import websockets
 
     db = f"sqlite+aiosqlite:///{tmp_path / 't.db'}"
-    srv = ProcessServer(db, "--bot-workers", "1", "--bot-seconds", "600", "--grace", "0")
+    srv = ProcessServer(db, "--bot-workers", "1", "--bot-seconds", "600", "--grace", "0", "--chosen-seeds", "any")
     try:
         # a first bot match starts the worker (its games loaded), so the CPU it uses next is the long decision's
         status, warm = http(srv.base, "POST", "/rooms", {"game": "mining", "seats": ["bot:random", "bot:random"]})
         assert status == 201
 
         async def watch(code: str):
-            async with websockets.connect(f"{srv.ws}/ws/{code}") as ws:
+            async with hello_connect(f"{srv.ws}/ws/{code}") as ws:
                 await recv_until(ws, lambda m: m["type"] == "state" and m["room"]["status"] == "finished")
 
         asyncio.run(watch(warm["code"]))
@@ -242,7 +242,7 @@ def test_a_newer_candidates_socket_of_a_seat_abandons_the_older_ones_work(tmp_pa
 
     async def main():
         store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'cand.db'}")
-        hub = Hub(store, Settings(grace_seconds=0, bot_workers=0, bot_seconds=1.0), load_all())
+        hub = Hub(store, Settings(grace_seconds=0, bot_workers=0, bot_seconds=1.0, chosen_seeds="any"), load_all())
         await hub.restore()
         try:
             made = await hub.create("toy", {}, ["human", "bot:random"], 3, None, None)

@@ -14,9 +14,10 @@ import pytest
 
 from deltav.games import load_all
 from deltav.server.hub import Hub
+from deltav.server.limits import Limits
 from deltav.server.rooms import Settings
 from deltav.server.store import Store
-from tests.server.helpers import ThreadServer, http
+from tests.server.helpers import ThreadServer, hello_connect, http
 from tests.server.test_framing import Recorder
 
 BIG = "9" * 5000
@@ -25,7 +26,8 @@ BIG = "9" * 5000
 @pytest.fixture(scope="module")
 def srv(tmp_path_factory):
     db = tmp_path_factory.mktemp("abuse") / "abuse.db"
-    with ThreadServer(f"sqlite+aiosqlite:///{db}", Settings(grace_seconds=0, bot_workers=0)) as s:
+    settings = Settings(grace_seconds=0, bot_workers=0, chosen_seeds="any", limits=Limits.for_load_tests())  # one address makes every room
+    with ThreadServer(f"sqlite+aiosqlite:///{db}", settings) as s:
         yield s
 
 
@@ -80,8 +82,8 @@ def test_hostile_frames_get_a_clear_refusal_and_the_socket_plays_on(srv):
     code, tokens = toy_room(srv.base)
 
     async def main():
-        async with websockets.connect(f"{srv.ws}/ws/{code}?token={tokens[0]}", max_size=2**24) as a, \
-                websockets.connect(f"{srv.ws}/ws/{code}?token={tokens[1]}", max_size=2**24) as b:
+        async with hello_connect(f"{srv.ws}/ws/{code}?token={tokens[0]}", max_size=2**24) as a, \
+                hello_connect(f"{srv.ws}/ws/{code}?token={tokens[1]}", max_size=2**24) as b:
             await recv_until(a, lambda m: m["type"] == "state")
             got = []
             for what, frame, *_ in FRAMES:
@@ -172,7 +174,7 @@ def test_a_move_whose_answer_cannot_be_encoded_is_still_stored_and_broadcast(tmp
 
     async def main():
         store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'enc.db'}")
-        hub = Hub(store, Settings(grace_seconds=0, bot_workers=0), load_all())
+        hub = Hub(store, Settings(grace_seconds=0, bot_workers=0, chosen_seeds="any"), load_all())
         await hub.restore()
         try:
             made = await hub.create("toy", {}, ["human", "human"], 3, None, None)

@@ -236,6 +236,7 @@ def check_result_summary(page, names: list[str]) -> None:
     assert "− 2 per bribe counter spent" in page.inner_text(".result-scores caption")
     rows = page.eval_on_selector_all(".result-scores tr th[scope=row]", "els => els.map(e => e.textContent)")
     assert sorted(rows) == sorted(names), (rows, names)
+    page.locator(".result-more summary").click()  # the match in numbers: folded until asked for
     stats = page.inner_text(".result-stats")
     for label in ("Contracts fulfilled", "Tiles collected", "Bribe counters spent", "Tiles revealed",
                   "Bribes: satellite surveys", "Rockets lost to bumps"):

@@ -104,6 +104,7 @@ def play_to_the_end(page, live_server, how: str, name: str, scenario: str = "des
 
 def result_and_replay(page, how: str, name: str) -> None:
     page.wait_for_selector(".dialog-result", timeout=30_000)
+    page.locator(".result-more summary").click()  # the match in numbers: folded until asked for
     text = page.inner_text(".dialog-result")
     assert "Campaign points" in text and "Shots fired" in text and "Hits" in text, text
     shoot(page, f"journey-{name}-result")

@@ -178,6 +178,7 @@ def play_to_the_end(pg, how: str, name: str) -> list[list[str]]:
 
 def result_and_replay(pg, how: str, name: str) -> None:
     pg.wait_for_selector(".dialog-result", timeout=20_000)
+    pg.locator(".result-more summary").click()  # the match in numbers: folded until asked for
     text = pg.locator(".dialog-result").inner_text()
     assert "Victory points" in text and "Shots fired" in text and "Objective" in text, text
     shot(pg, f"journey-{name}-result")

@@ -197,6 +197,7 @@ def test_the_result_dialog_shows_the_victory_points_as_the_record_scores_them(li
                                                          "Points"]
     totals = table.locator("tr td:last-child").all_inner_texts()
     assert [float(c) for c in totals] == [float(x) for x in scores]
+    pg.locator(".dialog-result .result-more summary").click()  # the match in numbers: folded until asked for
     stats = pg.locator(".dialog-result .result-stats").inner_text()
     assert "Shots fired" in stats and "Hull points dealt" in stats
     assert "class points" in pg.locator(".dialog-result .result-notes").inner_text()

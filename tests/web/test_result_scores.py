@@ -1,6 +1,6 @@
 """The result dialog shows each game's own scores under the game's own name for them (mining points, Deep Space
-Combat's campaign score), as the finished record holds them, with a line saying how they are counted; a game
-without scores (tactical) shows no table. Bot-only rooms played to the end, watched. (Knight Hawks' victory points
+Combat's campaign points), as the finished record holds them, in the game's match summary whose caption says how
+they are counted; a game without scores (tactical) shows no scores table. Bot-only rooms played to the end, watched. (Knight Hawks' victory points
 come in its match summary: tests/web/test_knighthawks_play.py.)"""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import time
 import pytest
 
 CASES = [
-    ("mining", {"max_turns": 2}, "Points", "tile values"),
-    ("deepspace", {}, "Campaign score", "hit points inflicted"),
+    ("mining", {"max_turns": 2}, "Points", "values of the tiles collected"),
+    ("deepspace", {}, "Points", "hit points each fleet inflicted"),
 ]
 
 
@@ -34,12 +34,14 @@ def test_the_result_dialog_shows_the_games_own_scores(live_server, new_page, scr
     page = new_page()
     live_server.open_watch(page, room.code)
     page.wait_for_selector(".dialog-result")
-    heads = page.locator(".result-scores th").all_inner_texts()
-    assert heads == ["Player", title], heads
-    cells = page.locator(".result-scores tr td:nth-child(2)").all_inner_texts()
-    assert [float(c) for c in cells] == [float(x) for x in scores]
-    assert all("." not in c for c, x in zip(cells, scores) if float(x).is_integer())  # 364, not 364.0
-    assert help_words in page.inner_text(".result-score-help")
+    heads = page.locator(".result-scores tr:first-of-type th").all_inner_texts()
+    assert heads[0] == "Player" and title in heads, heads
+    column = heads.index(title) + 1
+    cells = page.locator(f".result-scores tr td:nth-child({column})").all_inner_texts()
+    shown = sorted(float(c.split(" ")[0]) for c in cells)  # "13 (15 − 2)": the points, then how they add up
+    assert shown == sorted(float(x) for x in scores), (cells, scores)
+    assert all("." not in c for c in cells)  # 364, not 364.0
+    assert help_words in page.inner_text(".result-scores caption")
     page.screenshot(path=str(screenshots / f"result-{game}.png"))
     assert page.errors == [], page.errors
 

@@ -52,11 +52,15 @@ def test_the_result_dialog_fits_a_phone_and_closes_to_the_board(live_server, new
     # the match in numbers (snapshot.summary): one column per seat, by name
     summary = page.evaluate("window.deltavShell.connection().snapshot.summary")
     stats = dialog.locator(".result-stats")
+    assert fits(page, ".dialog-result"), "the whole result is in view, no scrolling"
+    page.screenshot(path=str(screenshots / "shell-result-phone.png"))
+    assert stats.is_hidden()
+    dialog.locator(".result-more summary").tap()  # the match in numbers, folded until asked for
+    assert stats.is_visible()
     assert stats.locator("tr").first.locator("th").all_inner_texts() == ["Ann (you)", "Easy bot"]
     for row in summary["stats"]:
         assert row["label"] in stats.inner_text()
-    assert fits(page, ".dialog-result"), "the whole result is in view, no scrolling"
-    page.screenshot(path=str(screenshots / "shell-result-phone.png"))
+    page.screenshot(path=str(screenshots / "shell-result-numbers-phone.png"))
     dialog.locator(".result-look").tap()
     assert page.locator(".overlay").is_hidden()
     page.screenshot(path=str(screenshots / "shell-result-board-phone.png"))
@@ -127,7 +131,7 @@ def test_resign_on_a_phone_by_taps(live_server, new_page, screenshots):
 @pytest.fixture(scope="module")
 def short_grace(built_client):
     """A server whose absent players have 2 s to come back (the others may then claim the win)."""
-    server = LiveServer(built_client, "--grace", "2")
+    server = LiveServer(built_client, "--grace", "2", "--chosen-seeds", "any")
     try:
         yield server
     finally:

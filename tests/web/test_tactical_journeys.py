@@ -67,6 +67,7 @@ def test_a_whole_game(live_server, new_page, screenshots, scenario, mode):
     # the result: the dialog in view, the verdict in words
     pg.wait_for_selector(".dialog-result", timeout=20000)
     player.dialogs()
+    pg.locator(".result-more summary").click()  # the match in numbers: folded until asked for
     result = pg.inner_text(".dialog-result")
     assert re.search(r"won|draw|Draw|Victory|Defeat", result), result
     # the game-over statistics (the engine's summary)

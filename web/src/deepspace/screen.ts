@@ -67,6 +67,8 @@ export class DeepSpaceScreen implements GameScreen {
   private cursorHex: Hex | null = null;
   private stepKey = "";
   private inFlight = false;
+  /** The last commissioned ship's line, said with the next design prompt (then forgotten). */
+  private commissioned: string | null = null;
   private queue = new StepQueue();
   private fitted = false;
   private handled = new WeakSet<Event>();
@@ -383,8 +385,11 @@ export class DeepSpaceScreen implements GameScreen {
     const s = this.currentShip();
     const who = s ? this.names.Ship(s) : "";
     switch (idx.kind) {
-      case "design":
-        return "Design your fleet: commission ships within your size levels (or adopt a ready-made fleet), then Finish fleet.";
+      case "design": {
+        const done = this.commissioned;
+        this.commissioned = null;
+        return `${done ? `${done} ` : ""}Design your fleet: commission ships within your size levels (or adopt a ready-made fleet), then Finish fleet.`;
+      }
       case "place":
         return `Deploy ${who.charAt(0).toLowerCase()}${who.slice(1)}: click a lit hex of your zone.`;
       case "velocity":
@@ -497,6 +502,8 @@ export class DeepSpaceScreen implements GameScreen {
     this.host.sound("confirm");
     this.render();
     const at = this.snap?.step;
+    // the next design decision often comes before this order's answer: its prompt says the ship is commissioned
+    if (e.action.type === "end_ship") this.commissioned = this.sentText(e);
     this.host.submit(e.action).then(
       () => {
         // the shell says that a buffered choice "is in"; here the line follows the decision at hand (a design
@@ -931,7 +938,7 @@ export class DeepSpaceScreen implements GameScreen {
     // the shell's banner shows the phase (this.phase); the panel starts with what to do
     if (v.you === null) {
       if (fullView(v)) {
-        o.append(el("p", { class: "ds-dim ds-explain", text: "Everyone's view: every fleet's designs, stats and pending orders are shown (nothing is secret once the match is over)." }));
+        o.append(el("p", { class: "ds-dim ds-full-note", text: "Everyone's view: every fleet's designs, stats and pending orders are shown (nothing is secret once the match is over)." }));
         o.append(this.everyonesOrders());
       } else {
         o.append(el("p", { class: "ds-dim", text: "You are watching. Plots are secret until every fleet has plotted; ships' stats are known only to their owners." }));

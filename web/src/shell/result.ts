@@ -104,7 +104,6 @@ export function summaryParts(summary: MatchSummary, seatNames: string[], winners
   const stats = (summary.stats ?? []).filter((s) => s && Array.isArray(s.values));
   if (stats.length) {
     const table = el("table", "result-stats");
-    table.append(el("caption", "", "The match in numbers"));
     const head = el("tr");
     head.append(el("td", "", "")); // the corner: the rows are named below it, the seats beside it
     seatNames.forEach((n, i) => {
@@ -121,7 +120,10 @@ export function summaryParts(summary: MatchSummary, seatNames: string[], winners
       seatNames.forEach((_, i) => tr.append(el("td", "", cell(s.values[i]))));
       table.append(tr);
     }
-    parts.push(table);
+    // folded: the verdict, the scores and the buttons fit a phone without scrolling; a click shows the numbers
+    const more = el("details", "result-more");
+    more.append(el("summary", "", "The match in numbers"), table);
+    parts.push(more);
   }
   if (summary.notes?.length) {
     const ul = el("ul", "result-notes");

@@ -64,6 +64,16 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}{'es' if word.endswith('x') else 's'}"
 
 
+
+def _mount(codes: Sequence[Any], index: int, names: Mapping[Any, str]) -> str:
+    """The name of mount ``index`` among a ship's ``codes``: numbered where the ship carries two of that system
+    ("laser battery 2"), so two mounts never read alike."""
+    code = codes[index]
+    name = names.get(code, str(code))
+    if list(codes).count(code) < 2:
+        return name
+    return f"{name} {list(codes[: index + 1]).count(code)}"
+
 class Facts:
     """What the scenario says publicly: each ship's name, class and side, and its weapons and defenses by index
     (the order the engine builds them in), the planets, the sides' names and the traps placed before play."""
@@ -136,7 +146,7 @@ class Describer:
     def weapon_of(self, sid: Any, index: Any) -> str:
         codes = self.f.weapons.get(sid, [])
         if isinstance(index, int) and 0 <= index < len(codes):
-            return self.weapon(codes[index])
+            return _mount(codes, index, self.weapon_names)
         return f"weapon {index}"
 
     def repair_target(self, sid: Any, target: Any) -> str:
@@ -146,7 +156,7 @@ class Describer:
             i = int(m[2])
             if i < len(codes):
                 names = self.weapon_names if m[1] == "w" else self.defense_names
-                return f"its {names.get(codes[i], codes[i])}"
+                return f"its {_mount(codes, i, names)}"
         return REPAIR_WORDS.get(str(target), str(target))
 
     def column(self, col: Any) -> str:
