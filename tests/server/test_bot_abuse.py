@@ -38,7 +38,8 @@ UNBOUNDED = [("bot:mcts:iterations=2000000000", "iterations"), ("bot:mcts:c=nan"
 def test_unbounded_bot_settings_are_refused_with_the_parameters_name(tmp_path):
     import websockets
 
-    with ThreadServer(f"sqlite+aiosqlite:///{tmp_path / 'b.db'}", Settings(grace_seconds=0, bot_workers=0, chosen_seeds="any")) as srv:
+    settings = Settings(grace_seconds=0, bot_workers=0, chosen_seeds="any")
+    with ThreadServer(f"sqlite+aiosqlite:///{tmp_path / 'b.db'}", settings) as srv:
         for spec, param in UNBOUNDED:
             status, body = http(srv.base, "POST", "/rooms", {"game": "mining", "seats": ["human", spec]})
             assert status == 400 and body["error"] == "bad_seats" and f"parameter '{param}'" in body["message"], body
@@ -79,7 +80,6 @@ def _store_old_room(db: str, code: str, game: str, options: dict, seats: list[st
 def test_a_room_stored_with_an_unbounded_bot_is_restored_without_running_it(tmp_path):
     """Restoring used to start ``iterations=2000000000`` again (the worker pinned for good, after every restart);
     now the refused spec's seat plays random legal moves and the match is played to its end."""
-    import websockets
 
     db = f"sqlite+aiosqlite:///{tmp_path / 'old.db'}"
     _store_old_room(db, "BADBT", "mining", {"scenario": "standard"},
@@ -101,7 +101,6 @@ def test_a_bot_room_keeps_moving_while_other_clients_flood_hints(tmp_path):
     """Four sockets ask for a hint (tactical's hard bot: a plan search each time) again as soon as each is
     answered, so a hint is always waiting; with one bot worker, the bot room must still get its turns (before:
     hints always went first and the bot room did not move at all)."""
-    import websockets
 
     settings = Settings(grace_seconds=0, bot_workers=1, chosen_seeds="any")
     with ThreadServer(f"sqlite+aiosqlite:///{tmp_path / 'f.db'}", settings) as srv:
@@ -164,7 +163,6 @@ async def _until(pred, timeout: float = WAIT) -> bool:
 def test_the_bot_worker_stops_working_for_a_socket_that_has_closed(tmp_path):
     """A seat asks for the candidates of a long search, then closes its socket: the worker is interrupted (before:
     it stayed busy until the search ended, whoever waited)."""
-    import websockets
 
     settings = Settings(grace_seconds=0, bot_workers=1, bot_seconds=600.0, chosen_seeds="any")  # the search would run for minutes
     with ThreadServer(f"sqlite+aiosqlite:///{tmp_path / 'c.db'}", settings) as srv:
@@ -202,7 +200,6 @@ def _cpu_seconds(pid: int) -> float:
 def test_sigterm_stops_a_server_whose_bot_worker_is_busy(tmp_path):
     """The worker is deep in a decision of minutes (100,000 iterations of tactical search, a budget of 10
     minutes); SIGTERM must stop the server and its worker at once (before: alive 50 s later)."""
-    import websockets
 
     db = f"sqlite+aiosqlite:///{tmp_path / 't.db'}"
     srv = ProcessServer(db, "--bot-workers", "1", "--bot-seconds", "600", "--grace", "0", "--chosen-seeds", "any")

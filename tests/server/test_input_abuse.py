@@ -26,7 +26,8 @@ BIG = "9" * 5000
 @pytest.fixture(scope="module")
 def srv(tmp_path_factory):
     db = tmp_path_factory.mktemp("abuse") / "abuse.db"
-    settings = Settings(grace_seconds=0, bot_workers=0, chosen_seeds="any", limits=Limits.for_load_tests())  # one address makes every room
+    # every room of the module is made from one address: no per-address limit
+    settings = Settings(grace_seconds=0, bot_workers=0, chosen_seeds="any", limits=Limits.for_load_tests())
     with ThreadServer(f"sqlite+aiosqlite:///{db}", settings) as s:
         yield s
 
@@ -77,7 +78,6 @@ FRAMES = [
 
 
 def test_hostile_frames_get_a_clear_refusal_and_the_socket_plays_on(srv):
-    import websockets
 
     code, tokens = toy_room(srv.base)
 

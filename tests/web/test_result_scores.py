@@ -1,7 +1,7 @@
 """The result dialog shows each game's own scores under the game's own name for them (mining points, Deep Space
 Combat's campaign points), as the finished record holds them, in the game's match summary whose caption says how
-they are counted; a game without scores (tactical) shows no scores table. Bot-only rooms played to the end, watched. (Knight Hawks' victory points
-come in its match summary: tests/web/test_knighthawks_play.py.)"""
+they are counted; a game without scores (tactical) shows no scores table. Bot-only rooms played to the end,
+watched. (Knight Hawks' victory points come in its match summary: tests/web/test_knighthawks_play.py.)"""
 
 from __future__ import annotations
 
