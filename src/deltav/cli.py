@@ -332,7 +332,60 @@ def simulate(
         "engine_seconds_per_decision": (sum(r["engine_seconds"] for r, _ in ok) / max(1, sum(r["steps"] for r, _ in ok))),
         "wall_seconds": wall,
         "errors": errors,
+        "scorecard": _scorecard(ok, errors, specs),
     }
+
+
+def _scorecard(ok: list, errors: list, specs: list[str]) -> dict | None:
+    """The series' scorecard from each match's ``Game.scorecard`` (None if the game has none): per-game counters
+    summed (each with its share of the matches; ``objective`` counted by kind), per-entrant counters summed (seat
+    values gathered by entrant; wins by kind of ending; bot CPU ms per player-turn where the game counts
+    player-turns), rejected bot actions and engine errors, player 0's share of decided games."""
+    cards = [(r["scorecard"], r, order) for r, order in ok if r.get("scorecard")]
+    if not cards:
+        return None
+    k = len(specs)
+    games = len(cards)
+    kinds: Counter = Counter()
+    totals: dict[str, float] = {}
+    unknown: set[str] = set()
+    entrants = [{"spec": specs[e], "wins_by": Counter()} for e in range(k)]
+    cpu = [0.0] * k
+    p0 = decided = 0
+    for card, r, order in cards:
+        for key, v in card.get("game", {}).items():
+            if key == "objective":
+                kinds[v] += 1
+            elif v is None:
+                unknown.add(key)
+            else:
+                totals[key] = totals.get(key, 0) + v
+        w = r["winners"]
+        if w:
+            decided += 1
+            p0 += 1 if w == [0] else 0
+            if len(w) == 1:
+                entrants[order[w[0]]]["wins_by"][card.get("game", {}).get("objective", "?")] += 1
+        for key, values in card.get("seats", {}).items():
+            for s, v in enumerate(values):
+                entrants[order[s]][key] = entrants[order[s]].get(key, 0) + v
+        for s in range(k):
+            cpu[order[s]] += r.get("think_cpu", [0.0] * k)[s]
+    for e, ent in enumerate(entrants):
+        ent["wins_by"] = dict(ent["wins_by"].most_common())
+        if ent.get("player_turns"):
+            ent["bot_cpu_ms_per_player_turn"] = 1000 * cpu[e] / ent["player_turns"]
+    out: dict = {"games": games, "endings": dict(kinds.most_common())}
+    for key, v in totals.items():
+        out[key] = v
+        out[key + "_share"] = v / games
+    for key in unknown - set(totals):
+        out[key] = None
+    out["invalid_actions"] = sum(1 for e in errors if str(e.get("error", "")).startswith("rejected bot action"))
+    out["engine_errors"] = len(errors) - out["invalid_actions"]
+    out["player0_decided_rate"] = p0 / decided if decided else None
+    out["per_entrant"] = entrants
+    return out
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:

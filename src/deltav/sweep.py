@@ -2,9 +2,10 @@
 
 A job is ``(game_id, options, seed, specs, record_dir, index)`` (``specs``: one registry spec per seat, such as
 ``bot:hard``); :func:`play_one` plays it with ``play_match`` and returns a plain dict (winners, returns, steps,
-timings, the saved record's path). :func:`run` runs a list of jobs on a backend and returns the results in job
-order, so a sweep's outcome depends only on its jobs, never on the backend or the scheduling: the Ray backend
-gives the local backend's results for the same seeds (only the timings differ).
+timings, the saved record's path, the game's ``Game.scorecard`` of the record). :func:`run` runs a list of jobs
+on a backend and returns the results in job order, so a sweep's outcome depends only on its jobs, never on the
+backend or the scheduling: the Ray backend gives the local backend's results for the same seeds (only the
+timings differ).
 
 ``backend="ray"`` connects to ``address`` (``ray start --head`` prints it; ``auto`` finds a local one) or
 starts a local cluster when none is given; Ray is the optional ``ray`` extra. This module owns running jobs
@@ -58,6 +59,10 @@ def play_one(job: Job) -> dict:
         return {"index": index, "seed": seed, "specs": specs, "error": f"rejected bot action: {exc}"}
     except Exception as exc:  # an engine error must be reported, not crash the whole series
         return {"index": index, "seed": seed, "specs": specs, "error": f"{type(exc).__name__}: {exc}"}
+    try:
+        scorecard = game.scorecard(record)
+    except Exception as exc:  # a scorecard failure is reported, not raised
+        return {"index": index, "seed": seed, "specs": specs, "error": f"scorecard: {type(exc).__name__}: {exc}"}
     path = None
     if record_dir:
         path = str(record.save(Path(record_dir) / f"{gid}-{index:05d}-{seed}.json"))
@@ -74,6 +79,8 @@ def play_one(job: Job) -> dict:
         "decisions": stats.decisions,
         "think": stats.think_seconds,
         "max_think": stats.max_think,
+        "think_cpu": stats.think_cpu,
+        "scorecard": scorecard,
         "engine_seconds": stats.engine_seconds,
         "record": path,
     }

@@ -40,6 +40,7 @@ class MatchStats:
     think_seconds: list[float] = field(default_factory=list)  # per seat
     engine_seconds: float = 0.0
     max_think: list[float] = field(default_factory=list)
+    think_cpu: list[float] = field(default_factory=list)  # per seat: CPU seconds of this thread (time.thread_time)
 
 
 def play_match(
@@ -59,7 +60,7 @@ def play_match(
     session = Session(game, opts, seed, list(seats) if seats else [a.name for a in agents])
     labels = session.seats
     rngs = [Rng(derive_seed(seed, "seat", p)) for p in range(n)]
-    stats = MatchStats([0] * n, [0.0] * n, 0.0, [0.0] * n)
+    stats = MatchStats([0] * n, [0.0] * n, 0.0, [0.0] * n, [0.0] * n)
     limit = max_steps if max_steps is not None else game.max_decisions(opts)
     while not session.is_over():
         players = list(session.deciding())
@@ -68,9 +69,10 @@ def play_match(
         chosen = []
         for p in players:
             decision = session.decision(p, rngs[p])
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.thread_time()
             action = agents[p].act(decision)
             dt = time.perf_counter() - t0
+            stats.think_cpu[p] += time.thread_time() - c0
             stats.think_seconds[p] += dt
             stats.max_think[p] = max(stats.max_think[p], dt)
             stats.decisions[p] += 1

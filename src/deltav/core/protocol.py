@@ -443,6 +443,14 @@ class Game:
         return {"scores": None, "stats": stats, "notes": []}
 
     @classmethod
+    def scorecard(cls, record: Any) -> dict | None:
+        """What a bot measurement (``deltav simulate``) counts of one played match ``record`` (a
+        ``MatchRecord``): ``{"game": {name: number or None or a str kind}, "seats": {name: one number per seat}}``,
+        summed per entrant and per series by ``deltav simulate --json``; None (the default) when the game defines
+        none. Games override it (tactical: ``scorecard.py``)."""
+        return None
+
+    @classmethod
     def briefing(cls, options: Mapping[str, Any], seat: int | None, names: Sequence[str] | None = None) -> dict:
         """What a seat (None: a spectator) reads before its first decision of a match, from the resolved
         ``options`` (public facts of the scenario only) and ``names`` (the seats' display names; None: "Player 1",

@@ -76,6 +76,14 @@ class TacticalGame(Game):
         return match_summary(state, events, names)
 
     @classmethod
+    def scorecard(cls, record) -> dict:
+        """A bot measurement's counts of one match (objective, timeouts, fuel stalls, losses by cause, player-turns):
+        ``scorecard.py``."""
+        from .scorecard import match_scorecard
+
+        return match_scorecard(record)
+
+    @classmethod
     def briefing(cls, options: Mapping[str, Any] | None, seat: int | None, names=None) -> dict:
         """The scenario briefing (objective, each side's forces and goal, what wins, special rules):
         ``briefing.py``."""
