@@ -83,8 +83,8 @@ def test_scorecard_of_real_matches_counts_turns_and_losses_by_cause():
         assert seats["player_turns"] == stat["Turns played"]
         assert seats["ships_lost"] == stat["Ships lost"]
         for p in (0, 1):
-            assert seats["ships_lost"][p] == (seats["lost_to_crash"][p] + seats["lost_to_combat"][p]
-                                              + seats["lost_other"][p])
+            assert seats["ships_lost"][p] == (seats["lost_to_crash"][p] + seats["lost_to_guns"][p]
+                                              + seats["lost_to_ordnance"][p] + seats["lost_other"][p])
             assert seats["crashes_disabled"][p] <= seats["lost_to_crash"][p]
         assert card["game"]["objective"] == ending_kind(record.result["reason"])
         if scenario == "biplanetary":
@@ -112,3 +112,12 @@ def test_simulate_sums_the_scorecards_per_entrant():
     assert wins == 2 - out["draws"]
     for e in card["per_entrant"]:
         assert e["player_turns"] > 0 and e["bot_cpu_ms_per_player_turn"] > 0
+
+
+def test_every_cause_of_destruction_has_its_column():
+    from typing import get_args
+
+    from deltav.games.tactical import scorecard
+    from deltav.games.tactical.state_schema import Cause
+
+    assert set(get_args(Cause)) == {"crash"} | scorecard._GUNS | scorecard._ORDNANCE | scorecard._OTHER

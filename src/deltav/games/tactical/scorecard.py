@@ -22,7 +22,8 @@ game ended by the scenario's own objective as the reference counts it: a landing
 colonists landed or lost in Convoy and Evacuation, the tour or its timeout tiebreak in Grand Tour; None in
 scenarios without one), ``timeout``, ``passenger_delivery``, ``grand_tour_complete``. Per seat (``seats``, one
 value per seat): ``player_turns``, ``fuel_stalls``, ``ships_lost``, ``lost_to_crash``, ``crashes_disabled``,
-``lost_to_combat`` (guns, rams, ordnance, planetary defense, accumulated damage), ``lost_other`` (off the map, asteroids).
+``lost_to_guns`` (guns, counterattacks, rams, planetary defense), ``lost_to_ordnance`` (mines, torpedoes,
+nukes), ``lost_other`` (off the map, asteroids).
 
 This module reads a record and replays it on a fresh state; it changes nothing else.
 """
@@ -51,7 +52,10 @@ _KINDS = (
     ("Turn limit reached", "timeout"),
 )
 
-_COMBAT = {"combat", "damage", "ram", "ordnance", "nuke", "planetary_defense"}
+#: causes of destruction (``ShipDestroyed.cause``: the damage roll's source) by kind
+_GUNS = {"gun", "counter", "ram", "planetary_defense"}
+_ORDNANCE = {"mine", "torpedo", "nuke"}
+_OTHER = {"off_map", "asteroid"}
 
 
 def ending_kind(reason: str | None) -> str:
@@ -141,7 +145,8 @@ def match_scorecard(record: MatchRecord) -> dict:
     lost = [0] * n
     crash = [0] * n
     crash_disabled = [0] * n
-    combat = [0] * n
+    guns = [0] * n
+    ordnance = [0] * n
     other = [0] * n
     for step in record.steps:
         action = game.action_from_json(step.action)
@@ -164,10 +169,14 @@ def match_scorecard(record: MatchRecord) -> dict:
                 if cause == "crash":
                     crash[side] += 1
                     crash_disabled[side] += bool(was_disabled)
-                elif cause in _COMBAT:
-                    combat[side] += 1
-                else:
+                elif cause in _GUNS:
+                    guns[side] += 1
+                elif cause in _ORDNANCE:
+                    ordnance[side] += 1
+                elif cause in _OTHER:
                     other[side] += 1
+                else:
+                    raise ValueError(f"a ship destroyed by an unknown cause {cause!r}")
     res = record.result or {}
     kind = ending_kind(res.get("reason"))
     kinds = _objective_kinds(state)
@@ -185,7 +194,8 @@ def match_scorecard(record: MatchRecord) -> dict:
             "ships_lost": lost,
             "lost_to_crash": crash,
             "crashes_disabled": crash_disabled,
-            "lost_to_combat": combat,
+            "lost_to_guns": guns,
+            "lost_to_ordnance": ordnance,
             "lost_other": other,
         },
     }
