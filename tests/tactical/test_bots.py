@@ -20,7 +20,7 @@ from deltav.games.tactical.movement import CRASH, LANDING, compute_course
 from deltav.games.tactical.planner import drift_safe, hazard_count, plan_route, safe
 from deltav.games.tactical.preview import preview_course
 from deltav.games.tactical.scenarios import SCENARIO_IDS
-from deltav.games.tactical.tactics import Tactics, hit_value, launch_value, ordnance_hit_value
+from deltav.games.tactical.tactics import Tactics, hit_value, launch_value, ordnance_hit_value, rammed_cost
 
 from .helpers import GAME, new_state, place
 
@@ -260,6 +260,27 @@ def test_tactics_prefer_a_shot_over_exposure():
     s.ship("p1s0").disabled = 0
     t2 = Tactics(s, 0)
     assert t2.value(me, ((10, 0), (11, -1), (11, -2), (12, -3)), (12, -3), (2, -3), False) < near
+
+
+def test_hard_keeps_out_of_a_drifting_enemys_path_when_its_own_drift_would_crash():
+    """Issue 30: hard's Duel frigates were lost to Mercury after a disabled enemy (no guns, so no drift guard)
+    drifted into their hex: the ram disabled them and they drifted into the planet. The position of such a game
+    (seed 4495320493175459861, turn 3): the enemy drifts to (2, 2), where our drift after burn 3 falls on
+    Mercury."""
+    s = new_state("duel")
+    place(s, "p0s0", (3, 1), vel=(0, 1), fuel=19)
+    place(s, "p1s0", (2, 3), vel=(1, -1), pending=(3,), fuel=17, detected=True, disabled=1)
+    s.active = 0
+    t = Tactics(s, 0)
+    assert [e.id for e in t.rams[(2, 2)]] == ["p1s0"] and not t.shooters
+    a = LevelBot("hard").act(decision(s, 0))
+    pv = preview_course(s, "p0s0", a)
+    pending = tuple(d for _, d, _, _, ig in pv.gravity_queued if not ig)
+    assert pv.destination != (2, 2) or drift_safe(M, pv.destination, pv.velocity, pending, 3)
+    # the ram itself is valued by what it costs us beyond the enemy: nothing against an equal, already disabled
+    # frigate; a corvette drifting into a frigate costs the frigate
+    assert rammed_cost(0, 9.0, 1, 9.0) == 0.0
+    assert rammed_cost(0, 9.0, 0, 3.0) > 0.0
 
 
 def test_hard_launches_a_nuke_that_meets_the_enemy_this_turn():

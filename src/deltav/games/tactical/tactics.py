@@ -10,7 +10,11 @@ For one candidate course of one of our ships (its contact path, destination and 
 - **threat**: for each enemy ship able to fire, the best shot it can take at our ship next turn over *every*
   course it can fly (coast, six burns, and the 36 overloads when it may overload): its path's closest approach
   to our destination, its new velocity against ours, line of sight. The threat of the target we shoot is
-  weighted by the chance it is still operational.
+  weighted by the chance it is still operational;
+- **rams by drifting enemies** (issue 30): an enemy ship that cannot fire and only coasts (disabled, captured,
+  out of fuel) drifts into our destination if it is its coasting destination, and both ships roll the ram
+  table; the threat is what the ram is expected to cost us beyond what it costs the enemy (never below 0, so
+  the gain stays an upper bound of the value). :attr:`Tactics.rams` gives those hexes to the drift guard.
 
 ``value = gain - threat`` (in units of a ship's worth, combat factor + 1). Damage is valued by what it does:
 a result that reaches 6 disabled turns is the whole ship, any other hit is a share of it plus the tempo of
@@ -231,6 +235,8 @@ def shot(world, path, pos: Hex, vel: Hex, att_strength: int, target_pos: Hex, ta
 
 #: the ram table (2: D1, 3: D1, 4: D3, 5: D5 after the die's face 1, 2 give nothing): disabled turns per face
 RAM = (0, 0, 1, 1, 3, 5)
+#: the chance that one roll of the ram table damages the ship (4 faces of 6)
+RAM_DAMAGE_CHANCE = sum(1 for t in RAM if t) / 6.0
 
 
 @lru_cache(maxsize=4096)
@@ -252,6 +258,22 @@ def ram_then_shot(att_strength: int, def_strength: int, pen: int, target_disable
                 v += hit_value(col, pen, target_disabled + t, worth)[0] * (0.0 if target_disabled + t >= 6 else 1.0)
             total += v
     return total / 36.0, 0.0
+
+
+def _ram_damage(disabled: int, worth: float) -> float:
+    """The expected value lost by a ship with ``disabled`` turns worth ``worth`` to one roll of the ram table."""
+    v = 0.0
+    for t in RAM:
+        if t:
+            v += worth if disabled + t >= 6 else worth * (0.35 + 0.1 * t)
+    return v / 6.0
+
+
+@lru_cache(maxsize=1024)
+def rammed_cost(my_disabled: int, my_worth: float, their_disabled: int, their_worth: float) -> float:
+    """What an enemy ship drifting into our hex costs us: both roll the ram table; our expected loss beyond the
+    enemy's, never below 0."""
+    return max(0.0, _ram_damage(my_disabled, my_worth) - _ram_damage(their_disabled, their_worth))
 
 
 #: gun range: a shot whose closest approach is farther than this is worth nothing
@@ -306,6 +328,12 @@ class Tactics:
             if c.outcome == CRASH:
                 continue
             self.drifts.append((e, c.destination, c.velocity))
+        #: coasting destination -> the enemy ships that cannot fire and only coast, which will drift there
+        #: (and ram a ship ending its move there)
+        self.rams: dict[Hex, list] = {}
+        for e, edest, _v in self.drifts:
+            if not can_fire(e) and (e.disabled > 0 or e.control != "own" or (e.fuel is not None and e.fuel <= 0)):
+                self.rams.setdefault(edest, []).append(e)
 
     def follow_up(self, sh, dest: Hex, vel: Hex, pending: tuple[int, ...], fuel) -> float:
         """The best shot our ship could take next turn (coasting or one burn from this course's end) at an
@@ -443,6 +471,10 @@ class Tactics:
                 threat += worst * (1.0 - p_dis.get(e.id, 0.0))
         if not lands:
             threat += self._ordnance_hazard(path, dest, sh.disabled, my_worth)
+            rammers = self.rams.get(dest) if self.rams else None
+            if rammers:
+                for e in rammers:
+                    threat += rammed_cost(sh.disabled, my_worth, e.disabled, e.type.combat + 1.0)
         return gain - threat
 
     def _gun_threat(self, e, es: int, eworth: float, courses, dest: Hex, vel: Hex, my_str: int, my_disabled: int,

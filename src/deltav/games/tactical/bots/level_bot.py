@@ -46,7 +46,7 @@ from deltav.games.tactical.planner import safe as keeps_flying
 from deltav.games.tactical.preview import preview_courses
 from deltav.games.tactical.scenarios import get_scenario
 from deltav.games.tactical.shiptypes import ship_types
-from deltav.games.tactical.tactics import Tactics, can_fire, launch_value, strength
+from deltav.games.tactical.tactics import RAM_DAMAGE_CHANCE, Tactics, can_fire, launch_value, strength
 
 NAV_GOALS = ("target", "home", "refuel", "checkpoint")
 PLAN_BONUS = 1000.0
@@ -234,7 +234,13 @@ class LevelBot(ScriptedBot):
         w = k.tactics
         wf = w * self.follow_up_weight(world, player)
         guard = k.drift_guard
-        guarding = guard and tac.shooters and not sh.disabled
+        # exposed: to enemy guns anywhere (a flat ``guard``), or to a ram, certain to be rolled, in an enemy's hex
+        # or where a drifting enemy will drift (tac.rams): our whole worth at the ram table's chance of damage
+        shooters = bool(tac.shooters)
+        rams = set(tac.rams)
+        rams.update(e.pos for e in tac.enemies)
+        ram_cost = w * (sh.type.combat + 1.0) * RAM_DAMAGE_CHANCE
+        guarding = guard and (shooters or rams) and not sh.disabled
         gmap = world.gmap
         # the scores by course index while bounding (an Order hashes all its fields on every dict lookup)
         sc = [scores[o] for o, _pv in previews]
@@ -280,10 +286,12 @@ class LevelBot(ScriptedBot):
                     sc[i] = s
                     continue
                 s += wf * tac.follow_up(sh, pv.destination, pv.velocity, pending, pv.fuel_after)
-            # under the enemy's guns: a hit disables us, and a disabled ship drifts (into a planet?)
-            if guarding and s > -10_000 and not pv.lands and not drift_safe(
-                    gmap, pv.destination, pv.velocity, pending, 3):
-                s -= guard
+            # under the enemy's guns or in a drifting enemy's path: a hit or a ram disables us, and a disabled ship
+            # drifts (into a planet?)
+            if guarding and s > -10_000 and not pv.lands:
+                rammed = pv.destination in rams
+                if (shooters or rammed) and not drift_safe(gmap, pv.destination, pv.velocity, pending, 3):
+                    s -= max(guard if shooters else 0.0, ram_cost if rammed else 0.0)
             sc[i] = s
             if best is None or s > best:
                 best = s
