@@ -43,13 +43,13 @@ def row(d: dict) -> str:
             f"({_pct(lo)}-{_pct(hi)}) | {ends} | {_pct(obj)} | {_pct(c['passenger_delivery_share'])} | "
             f"{_pct(c['grand_tour_complete_share'])} | {c['timeout']} | {c['invalid_actions']}/{c['engine_errors']} | "
             f"{a['fuel_stalls'] / games:.2f} / {b['fuel_stalls'] / games:.2f} | {_pct(c['player0_decided_rate'])} | "
-            f"{a['lost_to_crash']} ({a['crashes_disabled']}) | "
+            f"{a['lost_to_crash']} ({a['crashes_disabled']}) / {b['lost_to_crash']} ({b['crashes_disabled']}) | "
             f"{a['bot_cpu_ms_per_player_turn']:.2f} / {b['bot_cpu_ms_per_player_turn']:.2f} |")
 
 
 def main(paths: list[str]) -> None:
     print("| scenario | pairing | games | W-L-D | share (95% CI) | endings | objective | colonists landed | tour "
-          "complete | timeouts | invalid / errors | fuel stalls per game | P0 of decided | first's crashes "
+          "complete | timeouts | invalid / errors | fuel stalls per game | P0 of decided | crashes "
           "(disabled) | bot CPU ms per player-turn |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for p in paths:

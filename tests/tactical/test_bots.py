@@ -283,6 +283,28 @@ def test_hard_keeps_out_of_a_drifting_enemys_path_when_its_own_drift_would_crash
     assert rammed_cost(0, 9.0, 0, 3.0) > 0.0
 
 
+def test_exposure_of_a_course_is_its_worst_chance_of_damage_before_the_next_move():
+    from deltav.games.tactical.bots.level_bot import _exposure
+    from deltav.games.tactical.heuristics import defense_survival
+    from deltav.games.tactical.tactics import RAM_DAMAGE_CHANCE
+
+    s = new_state("duel")
+    place(s, "p0s0", (3, 1), vel=(0, 1), fuel=19)
+    place(s, "p1s0", (2, 3), vel=(1, -1), pending=(3,), fuel=17, detected=True, disabled=1)
+    s.active = 0
+    t = Tactics(s, 0)
+    me = s.ship("p0s0")
+    assert _exposure(s, t, me, (2, 2), (-1, 1), True) == RAM_DAMAGE_CHANCE
+    assert _exposure(s, t, me, (2, 2), (-1, 1), False) == 0.0  # a disabled enemy has no guns
+    s.ship("p1s0").disabled = 0
+    assert _exposure(s, Tactics(s, 0), me, (2, 2), (-1, 1), False) > 0.0
+    # planetary defense: Bi-Planetary's Mars bases against the Venus ship in Mars's gravity
+    b = new_state("biplanetary")
+    ship = next(sh for sh in b.ships if sh.owner == 1)
+    zone = next(h for h in b.gmap.gravity if b.gmap.gravity[h][1] == "Mars" and defense_survival(b, 1, h) < 1.0)
+    assert _exposure(b, Tactics(b, 1), ship, zone, (0, 0), False) == pytest.approx(1.0 - defense_survival(b, 1, zone))
+
+
 def test_hard_launches_a_nuke_that_meets_the_enemy_this_turn():
     s = new_state("duel")
     s.active = 0

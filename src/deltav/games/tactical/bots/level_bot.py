@@ -234,13 +234,16 @@ class LevelBot(ScriptedBot):
         w = k.tactics
         wf = w * self.follow_up_weight(world, player)
         guard = k.drift_guard
-        # exposed: to enemy guns anywhere (a flat ``guard``), or to a ram, certain to be rolled, in an enemy's hex
-        # or where a drifting enemy will drift (tac.rams): our whole worth at the ram table's chance of damage
+        # exposed to damage before our next move (then we drift): enemy guns anywhere (at least the flat
+        # ``guard``), a ram, certain to be rolled, in an enemy's hex or where a drifting enemy will drift
+        # (tac.rams), the enemy's planetary defense; a drift into a body then loses the whole ship, valued at its
+        # worth times the chance of damage (``_exposure``)
         shooters = bool(tac.shooters)
         rams = set(tac.rams)
         rams.update(e.pos for e in tac.enemies)
-        ram_cost = w * (sh.type.combat + 1.0) * RAM_DAMAGE_CHANCE
-        guarding = guard and (shooters or rams) and not sh.disabled
+        defended = world.rules.planetary_defense
+        guarding = guard and (shooters or rams or defended) and not sh.disabled
+        at_stake = w * (sh.type.combat + 1.0)
         gmap = world.gmap
         # the scores by course index while bounding (an Order hashes all its fields on every dict lookup)
         sc = [scores[o] for o, _pv in previews]
@@ -288,10 +291,10 @@ class LevelBot(ScriptedBot):
                 s += wf * tac.follow_up(sh, pv.destination, pv.velocity, pending, pv.fuel_after)
             # under the enemy's guns or in a drifting enemy's path: a hit or a ram disables us, and a disabled ship
             # drifts (into a planet?)
-            if guarding and s > -10_000 and not pv.lands:
-                rammed = pv.destination in rams
-                if (shooters or rammed) and not drift_safe(gmap, pv.destination, pv.velocity, pending, 3):
-                    s -= max(guard if shooters else 0.0, ram_cost if rammed else 0.0)
+            if guarding and s > -10_000 and not pv.lands and not drift_safe(
+                    gmap, pv.destination, pv.velocity, pending, 3):
+                p = _exposure(world, tac, sh, pv.destination, pv.velocity, pv.destination in rams)
+                s -= max(guard if shooters else 0.0, at_stake * p)
             sc[i] = s
             if best is None or s > best:
                 best = s
@@ -644,6 +647,21 @@ class LevelBot(ScriptedBot):
             if v > 1.0 and (best is None or v > best[0]):
                 best = (v, a)
         return None if best is None else best[1]
+
+
+def _exposure(world, tac, sh, dest, vel, rammed: bool) -> float:
+    """The chance that our ship ``sh`` ending its move at ``dest`` with ``vel`` is damaged (so disabled and
+    drifting) before it moves again: the largest of a ram's (certain to be rolled), the enemy's planetary
+    defense's and the best enemy gun shot's (``heuristics.gun_threat``)."""
+    p = RAM_DAMAGE_CHANCE if rammed else 0.0
+    pd = 1.0 - defense_survival(world, sh.owner, dest)
+    if pd > p:
+        p = pd
+    if tac.shooters:
+        g = gun_threat(tac, sh, dest, vel)
+        if g > p:
+            p = g
+    return p
 
 
 def cb_strength(combat: int, disabled: int) -> int:
