@@ -544,9 +544,12 @@ class LevelBot(ScriptedBot):
             kind = "visit"
         else:
             body, kind = None, "land"
+        beam, depth = self.beam, self.depth
+        if why == "refuel":  # a smaller search for the way back to a base (issue 30: a third of Fleet Action's CPU)
+            beam, depth = min(beam, self.knobs.refuel_beam), min(depth, self.knobs.refuel_depth)
         return self.routes.next_step(gmap, sh, kind, tuple(sorted(goals)), body, world.destroyed_bases,
                                      world.options["grazing_is_contact"], world.options["takeoff_costs_fuel"],
-                                     self.beam, self.depth, 3 + sh.disabled)
+                                     beam, depth, 3 + sh.disabled)
 
     # --- logistics --------------------------------------------------------------------------------------
     def _logistics(self, d: Decision):

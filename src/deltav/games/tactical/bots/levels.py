@@ -25,7 +25,9 @@ class Knobs:
     carrier's course in the logistics phase (``"spread"``; ``"rescue"``: only out of a disabled carrier; None:
     never); ``land_next``: a course after which the next order can land on the goal earns a bonus weighted by
     the chance of arriving undamaged (planetary defense, enemy guns); ``hold``: an outgunned last ship
-    defending against colonists or a runner waits landed at its bases until a carrier could land next move."""
+    defending against colonists or a runner waits landed at its bases until a carrier could land next move;
+    ``refuel_beam``, ``refuel_depth``: the planner's beam and depth (at most the bot's own) for a route back to a
+    friendly base to refuel."""
 
     noise: float = 0.0
     overload: bool = True
@@ -45,11 +47,14 @@ class Knobs:
     spread: str | None = None
     land_next: bool = False
     hold: bool = False
+    refuel_beam: int = 48
+    refuel_depth: int = 16
 
 
 LEVELS: dict[str, Knobs] = {
     "easy": Knobs(noise=0.25, overload=False, ordnance=False, attacks=1, fleet="biggest", lookahead=False),
     "normal": Knobs(escort=True, spread="spread"),
     "hard": Knobs(planner=True, tactics=60.0, follow_up=0.5, escort=True, drift_guard=200.0, intercept=300.0,
-                  intercept_horizon=6, intercept_beam=60, land_next=True, spread="spread", hold=True, carriers=2),
+                  intercept_horizon=6, intercept_beam=60, land_next=True, spread="spread", hold=True, carriers=2,
+                  refuel_beam=24, refuel_depth=12),
 }
