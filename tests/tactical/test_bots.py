@@ -283,6 +283,23 @@ def test_hard_keeps_out_of_a_drifting_enemys_path_when_its_own_drift_would_crash
     assert rammed_cost(0, 9.0, 0, 3.0) > 0.0
 
 
+def test_hard_guards_its_drift_when_the_enemy_is_out_of_sight():
+    """Issue 30: with every enemy ship hidden by fog of war there were no tactics and no drift guard, and
+    Interplanetary War's frigates flew fast toward an unseen fleet on courses whose drift fell into a body. The
+    enemy frigate here is undetected far away: the course hard flies keeps a safe drift (without the guard it
+    would not)."""
+    s = new_state("duel")
+    place(s, "p0s0", (-4, -4), vel=(-1, 1), fuel=19)
+    place(s, "p1s0", (-12, 10), vel=(0, 0), fuel=19, detected=False)
+    s.active = 0
+    d = decision(s, 0)
+    assert d.view["unseen_enemy_ships"] == 1 and not Tactics(d.sample_world(), 0).enemies
+    a = LevelBot("hard").act(d)
+    pv = preview_course(s, "p0s0", a)
+    assert not pv.crashes
+    assert drift_safe(M, pv.destination, pv.velocity, tuple(d for _, d, _, _, ig in pv.gravity_queued if not ig), 3)
+
+
 def test_exposure_of_a_course_is_its_worst_chance_of_damage_before_the_next_move():
     from deltav.games.tactical.bots.level_bot import _exposure
     from deltav.games.tactical.heuristics import defense_survival

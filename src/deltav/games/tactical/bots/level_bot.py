@@ -212,6 +212,8 @@ class LevelBot(ScriptedBot):
             tac = Tactics(world, d.player)
             if tac.enemies:
                 self._tactics(world, d.player, sh, tac, previews, scores)
+            elif k.drift_guard and not sh.disabled:
+                self._blind_guard(world, sh, previews, scores, bool(d.view.get("unseen_enemy_ships")))
         best = best_score = None
         for o in mine:
             x = scores[o]
@@ -300,6 +302,25 @@ class LevelBot(ScriptedBot):
                 best = s
         for i, (o, _pv) in enumerate(previews):
             scores[o] = sc[i]
+
+    def _blind_guard(self, world, sh, previews, scores, unseen: bool) -> None:
+        """The drift guard with no enemy ship in sight (issue 30): enemy ships hidden by fog of war may still
+        reach us (Interplanetary War's frigates flew at speed 3 toward an unseen fleet, on a course whose drift
+        fell into a body, and were disabled by torpedoes and rams there), and the enemy's planetary defense
+        fires anyway. A course whose drift crashes within three moves costs the flat guard while enemy ships
+        are unseen, or the ship's worth at the planetary defense's chance of damage if more."""
+        k = self.knobs
+        at_stake = k.tactics * (sh.type.combat + 1.0)
+        gmap = world.gmap
+        for o, pv in previews:
+            s = scores[o]
+            if s <= -10_000 or pv.lands:
+                continue
+            pd = 1.0 - defense_survival(world, sh.owner, pv.destination)
+            if not unseen and not pd:
+                continue
+            if not drift_safe(gmap, pv.destination, pv.velocity, preview_pending(pv), 3):
+                scores[o] = s - max(k.drift_guard if unseen else 0.0, at_stake * pd)
 
     def _land_next(self, world, sh, previews, scores, goals) -> None:
         """Look one move past each course: a course that ends where the next order can land on the goal gets
