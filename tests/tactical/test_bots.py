@@ -286,10 +286,10 @@ def test_hard_keeps_out_of_a_drifting_enemys_path_when_its_own_drift_would_crash
 def test_hard_guards_its_drift_when_the_enemy_is_out_of_sight():
     """Issue 30: with every enemy ship hidden by fog of war there were no tactics and no drift guard, and
     Interplanetary War's frigates flew fast toward an unseen fleet on courses whose drift fell into a body. The
-    enemy frigate here is undetected far away: the course hard flies keeps a safe drift (without the guard it
-    would not)."""
+    enemy frigate here is undetected far away, and ours flies at speed 3: the course hard flies keeps a safe
+    drift (without the guard it would not)."""
     s = new_state("duel")
-    place(s, "p0s0", (-4, -4), vel=(-1, 1), fuel=19)
+    place(s, "p0s0", (-4, -4), vel=(0, 3), fuel=19)
     place(s, "p1s0", (-12, 10), vel=(0, 0), fuel=19, detected=False)
     s.active = 0
     d = decision(s, 0)

@@ -56,6 +56,8 @@ RUNNER_FOLLOW_UP = 2.0
 HAZARD = 0.1
 #: score bonus of keeping station with the colonists' carrier (normal and hard; see LevelBot._escort_order)
 ESCORT_BONUS = 2000.0
+#: the speed from which a course's unsafe drift is guarded with every enemy out of sight (``_blind_guard``)
+BLIND_SPEED = 3
 #: score bonus of a course from which the next order lands on the goal (hard; see LevelBot._land_next)
 LAND_NEXT_BONUS = 1500.0
 #: colonists a carrier shares with each undamaged ship on its course (knob ``spread``; LevelBot._logistics)
@@ -317,10 +319,12 @@ class LevelBot(ScriptedBot):
             if s <= -10_000 or pv.lands:
                 continue
             pd = 1.0 - defense_survival(world, sh.owner, pv.destination)
-            if not unseen and not pd:
+            q, r = pv.velocity
+            fast = max(abs(q), abs(r), abs(q + r)) >= BLIND_SPEED
+            if not (unseen and fast) and not pd:
                 continue
             if not drift_safe(gmap, pv.destination, pv.velocity, preview_pending(pv), 3):
-                scores[o] = s - max(k.drift_guard if unseen else 0.0, at_stake * pd)
+                scores[o] = s - max(k.drift_guard if unseen and fast else 0.0, at_stake * pd)
 
     def _land_next(self, world, sh, previews, scores, goals) -> None:
         """Look one move past each course: a course that ends where the next order can land on the goal gets
