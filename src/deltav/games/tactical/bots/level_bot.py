@@ -225,7 +225,10 @@ class LevelBot(ScriptedBot):
 
     def _tactics(self, world, player: int, sh, tac, previews, scores) -> None:
         """Hard's gun tactics on every course: ``tactics * value`` (the shot now minus every enemy's reply),
-        ``tactics * follow_up weight * follow_up`` (the third ply), and the drift guard under the enemy's guns.
+        ``tactics * follow_up weight * follow_up`` (the third ply), and the drift guard: a course whose drift (as a
+        disabled ship) crashes within three moves costs the flat ``drift_guard`` under enemy guns, or the ship's
+        worth at its chance of damage before it moves again if more (:func:`_exposure`: rams, planetary defense,
+        guns; issue 30).
 
         Branch and bound, exact: the courses are completed best first (by an optimistic score: the score so
         far plus the gain of the shot now, :meth:`Tactics.gain`, plus the largest follow-up it could get,
@@ -309,8 +312,10 @@ class LevelBot(ScriptedBot):
         """The drift guard with no enemy ship in sight (issue 30): enemy ships hidden by fog of war may still
         reach us (Interplanetary War's frigates flew at speed 3 toward an unseen fleet, on a course whose drift
         fell into a body, and were disabled by torpedoes and rams there), and the enemy's planetary defense
-        fires anyway. A course whose drift crashes within three moves costs the flat guard while enemy ships
-        are unseen, or the ship's worth at the planetary defense's chance of damage if more."""
+        fires anyway. A course at speed :data:`BLIND_SPEED` or more whose drift crashes within three moves costs
+        the flat guard while enemy ships are unseen, and any course the ship's worth at the planetary defense's
+        chance of damage if more (at every speed the unseen guard lost Duels to normal: hard kept away from
+        Mercury and Sol while the enemy was out of sight, and gave it the first shot)."""
         k = self.knobs
         at_stake = k.tactics * (sh.type.combat + 1.0)
         gmap = world.gmap
