@@ -30,6 +30,9 @@ def _pct(x: float | None) -> str:
 def row(d: dict) -> str:
     c = d["scorecard"]
     a, b = c["per_entrant"]
+    ta, tb = d["per_entrant"]  # the timings (bot CPU per player-turn) are beside the scorecard's counts
+    if "bot_cpu_ms_per_player_turn" not in ta:  # a file of the first version kept it in the scorecard
+        ta, tb = a, b
     games = c["games"]
     w, l_ = a["wins_by"], b["wins_by"]
     wins, losses = sum(w.values()), sum(l_.values())
@@ -44,7 +47,7 @@ def row(d: dict) -> str:
             f"{_pct(c['grand_tour_complete_share'])} | {c['timeout']} | {c['invalid_actions']}/{c['engine_errors']} | "
             f"{a['fuel_stalls'] / games:.2f} / {b['fuel_stalls'] / games:.2f} | {_pct(c['player0_decided_rate'])} | "
             f"{a['lost_to_crash']} ({a['crashes_disabled']}) / {b['lost_to_crash']} ({b['crashes_disabled']}) | "
-            f"{a['bot_cpu_ms_per_player_turn']:.2f} / {b['bot_cpu_ms_per_player_turn']:.2f} |")
+            f"{ta['bot_cpu_ms_per_player_turn']:.2f} / {tb['bot_cpu_ms_per_player_turn']:.2f} |")
 
 
 def main(paths: list[str]) -> None:

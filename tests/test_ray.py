@@ -17,7 +17,8 @@ from tests.server.helpers import ROOT
 
 SIM = ["simulate", "tactical", "--scenario", "duel", "-n", "4", "--seed", "8", "--seat", "0=bot:easy",
        "--seat", "1=bot:random", "--json"]
-TIMINGS = {"decisions_per_second", "max_decision_seconds", "engine_seconds_per_decision", "wall_seconds"}
+TIMINGS = {"decisions_per_second", "max_decision_seconds", "engine_seconds_per_decision", "wall_seconds",
+           "bot_cpu_ms_per_player_turn"}
 
 
 def outcome(summary: dict) -> dict:

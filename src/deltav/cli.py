@@ -291,12 +291,17 @@ def simulate(
     think = [sum(r["think"][s] for r, _ in ok) for s in range(k)]
     # the same per entrant (entrants rotate through the seats, so per-seat figures mix entrants)
     e_decisions, e_think, e_max = [0] * k, [0.0] * k, [0.0] * k
+    e_cpu, e_turns = [0.0] * k, [0] * k  # bot CPU seconds, player-turns (where the game's scorecard counts them)
     for r, order in ok:
+        turns_of = ((r.get("scorecard") or {}).get("seats") or {}).get("player_turns")
         for s in range(k):
             e = order[s]
             e_decisions[e] += r["decisions"][s]
             e_think[e] += r["think"][s]
             e_max[e] = max(e_max[e], r["max_think"][s])
+            e_cpu[e] += r.get("think_cpu", [0.0] * k)[s]
+            if turns_of:
+                e_turns[e] += turns_of[s]
     turns = [r["turns"] for r, _ in ok if r["turns"] is not None]
     return {
         "game": game.id,
@@ -314,6 +319,7 @@ def simulate(
                 **rate(entrant_wins[e]),
                 "decisions_per_second": e_decisions[e] / e_think[e] if e_think[e] > 0 else None,
                 "max_decision_seconds": e_max[e],
+                "bot_cpu_ms_per_player_turn": 1000 * e_cpu[e] / e_turns[e] if e_turns[e] else None,
             }
             for e in range(k)
         ],
@@ -339,8 +345,8 @@ def simulate(
 def _scorecard(ok: list, errors: list, specs: list[str]) -> dict | None:
     """The series' scorecard from each match's ``Game.scorecard`` (None if the game has none): per-game counters
     summed (each with its share of the matches; ``objective`` counted by kind), per-entrant counters summed (seat
-    values gathered by entrant; wins by kind of ending; bot CPU ms per player-turn where the game counts
-    player-turns), rejected bot actions and engine errors, player 0's share of decided games."""
+    values gathered by entrant; wins by kind of ending), rejected bot actions and engine errors, player 0's share
+    of decided games. Counts only: the bots' CPU per player-turn is a timing (``per_entrant`` of the summary)."""
     cards = [(r["scorecard"], r, order) for r, order in ok if r.get("scorecard")]
     if not cards:
         return None
@@ -350,7 +356,6 @@ def _scorecard(ok: list, errors: list, specs: list[str]) -> dict | None:
     totals: dict[str, float] = {}
     unknown: set[str] = set()
     entrants = [{"spec": specs[e], "wins_by": Counter()} for e in range(k)]
-    cpu = [0.0] * k
     p0 = decided = 0
     for card, r, order in cards:
         for key, v in card.get("game", {}).items():
@@ -369,12 +374,8 @@ def _scorecard(ok: list, errors: list, specs: list[str]) -> dict | None:
         for key, values in card.get("seats", {}).items():
             for s, v in enumerate(values):
                 entrants[order[s]][key] = entrants[order[s]].get(key, 0) + v
-        for s in range(k):
-            cpu[order[s]] += r.get("think_cpu", [0.0] * k)[s]
-    for e, ent in enumerate(entrants):
+    for ent in entrants:
         ent["wins_by"] = dict(ent["wins_by"].most_common())
-        if ent.get("player_turns"):
-            ent["bot_cpu_ms_per_player_turn"] = 1000 * cpu[e] / ent["player_turns"]
     out: dict = {"games": games, "endings": dict(kinds.most_common())}
     for key, v in totals.items():
         out[key] = v

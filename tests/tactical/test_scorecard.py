@@ -111,7 +111,9 @@ def test_simulate_sums_the_scorecards_per_entrant():
     wins = sum(sum(e["wins_by"].values()) for e in card["per_entrant"])
     assert wins == 2 - out["draws"]
     for e in card["per_entrant"]:
-        assert e["player_turns"] > 0 and e["bot_cpu_ms_per_player_turn"] > 0
+        assert e["player_turns"] > 0 and "bot_cpu_ms_per_player_turn" not in e  # counts only: timings apart
+    for e in out["per_entrant"]:
+        assert e["bot_cpu_ms_per_player_turn"] > 0
 
 
 def test_every_cause_of_destruction_has_its_column():
