@@ -33,6 +33,7 @@ from deltav.games.mining import (
     survey_phase,
     window_phase,
 )
+from deltav.games.mining.choices import same_choice
 from deltav.games.mining.config import Config
 from deltav.games.mining.phases import (
     BIT,
@@ -266,7 +267,7 @@ class MiningState(State):
             # anything else is checked first: a non-Action, another game's action, or a field of the wrong type
             # (True or 10.0 would compare equal to a listed square 1 or 10) raises MalformedAction
             self.game.actions.check(action)
-            if action not in legal:
+            if action not in legal and not same_choice(self, player, action, legal):
                 raise illegal.why(self, player, action)
         self._legal = None
         return _MODULE_OF[self.phase].apply(self, player, action)
