@@ -32,7 +32,13 @@ class Lay(Action):
 
 @value("activate")
 class Activate(Action):
+    """Activate one of your waiting seekers. ``layer`` (the ship that dropped it) and ``turn`` (the turn it was
+    dropped) say which one in words the owner knows; both None for a seeker placed before the battle, and a record
+    from before they were listed may leave them out."""
+
     seeker: str
+    layer: str | None = None
+    turn: int | None = None
 
 
 @value("orbit")

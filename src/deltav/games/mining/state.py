@@ -272,6 +272,12 @@ class MiningState(State):
         self._legal = None
         return _MODULE_OF[self.phase].apply(self, player, action)
 
+    def same_choice(self, player: int, action: Any) -> bool:
+        """State.same_choice: a steal naming no victim, a discard or steal of a tile whose twin is listed
+        (``choices.same_choice``)."""
+        legal = self.legal_actions(player)
+        return action not in legal and same_choice(self, player, action, legal)
+
     def _forget_square(self, s: int) -> None:
         mask = ~BIT[s]
         self.looked = [m & mask for m in self.looked]
