@@ -412,6 +412,23 @@ def test_seekers_dropped_in_play_are_named_by_their_ship_and_turn():
     assert [x.TYPE for x in ev] == ["seeker_activated"] and s.activated == [second]
 
 
+def test_a_record_whose_activations_name_the_seeker_alone_still_replays():
+    """Records made before an activation named the seeker's ship and turn write {"type": "activate", "seeker":
+    ...}: they replay, event for event, to the same result."""
+    from deltav.core.agent import RandomAgent
+    from deltav.core.match import play_match
+    from deltav.core.records import MatchRecord, replay
+
+    rec, _, _ = play_match(KnightHawks, {"scenario": "skirmish"}, 0, [RandomAgent(), RandomAgent()])
+    doc = rec.to_json()
+    acts = [s["action"] for s in doc["steps"] if s["action"]["type"] == "activate" and "layer" in s["action"]]
+    assert acts
+    for a in acts:
+        del a["layer"], a["turn"]
+    final = replay(MatchRecord.from_json(doc))
+    assert final.result().to_json() == rec.result
+
+
 def test_rulebook_wide_turn_example_speed_7_mr_3():
     # a frigate at speed 7 with MR 3: 3 hexes, turn left, 2 more, turn left, 1 more, turn left, 1 more
     s = make_state([ship("z", 0, "frigate", (-8, 3), speed=7), ship("b", 1, "destroyer", (10, -4), facing=3)],

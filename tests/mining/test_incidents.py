@@ -221,6 +221,23 @@ def test_two_tiles_of_a_kind_in_one_hand_are_one_choice_and_each_steal_names_its
     assert [st.cfg.ids[t] for t, _ in st.hands[1]] == [scan1, sab1]
 
 
+def test_a_record_whose_steals_name_no_victim_still_replays():
+    """Records made before a steal named its victim write {"type": "steal", "item": ...}: they replay, event for
+    event, to the same result."""
+    from deltav.core.agent import RandomAgent
+    from deltav.core.match import play_match
+    from deltav.core.records import MatchRecord, replay
+
+    rec, _, _ = play_match(MiningGame, {"players": 4, "scenario": "variant-b"}, 0, [RandomAgent() for _ in range(4)])
+    doc = rec.to_json()
+    steals = [s["action"] for s in doc["steps"] if s["action"]["type"] == "steal"]
+    assert steals and all("victim" in a for a in steals)
+    for a in steals:
+        del a["victim"]
+    final = replay(MatchRecord.from_json(doc))
+    assert final.result().to_json() == rec.result
+
+
 def test_two_tiles_of_a_kind_in_your_hand_are_one_discard():
     st = new(scenario="variant-b")
     scan1, scan2 = give(st, 0, "mineral_scan"), give(st, 0, "mineral_scan")

@@ -40,6 +40,16 @@ class Activate(Action):
     layer: str | None = None
     turn: int | None = None
 
+    def to_json(self) -> dict:
+        # no "layer" or "turn" key while None: an activation of a record made before they were listed keeps
+        # its JSON form
+        out: dict = {"type": "activate", "seeker": self.seeker}
+        if self.layer is not None:
+            out["layer"] = self.layer
+        if self.turn is not None:
+            out["turn"] = self.turn
+        return out
+
 
 @value("orbit")
 class Orbit(Action):

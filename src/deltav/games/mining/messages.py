@@ -109,6 +109,12 @@ class Steal(Action):
     item: str
     victim: int | None = None
 
+    def to_json(self) -> dict:
+        # no "victim" key while None: a steal of a record made before it was listed keeps its JSON form
+        if self.victim is None:
+            return {"type": "steal", "item": self.item}
+        return {"type": "steal", "item": self.item, "victim": self.victim}
+
 
 @value("declare")
 class Declare(Action):
