@@ -546,13 +546,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not 0 < args.bot_seconds <= 3600:
         raise UsageError("--bot-seconds must be more than 0 and at most 3600")
     workers = args.bot_workers if args.bot_workers >= 0 else max(1, (os.cpu_count() or 2) - 1)
+    from deltav.agents.review import ReviewBudget, ReviewError
     from deltav.server.limits import Limits
+
+    try:
+        ReviewBudget.parse(args.review_budget)
+    except ReviewError as exc:
+        raise UsageError(f"--review-budget: {exc}") from None
 
     settings = Settings(grace_seconds=args.grace, bot_workers=workers, bot_seconds=args.bot_seconds,
                         trusted_proxies=tuple(args.trusted_proxy or ()),
                         allowed_origins=tuple(o.rstrip("/") for o in args.allow_origin or ()),
                         limits=Limits.for_load_tests() if args.no_client_limits else Limits(),
-                        chosen_seeds=args.chosen_seeds)
+                        chosen_seeds=args.chosen_seeds, review_budget=args.review_budget)
     serve(args.host, args.port, args.db or default_url(), settings,
           log_level=args.log_level, deflate=args.deflate, web_dir=args.web_dir, log_format=args.log_format,
           bus=args.bus, advertise=args.advertise, lease_seconds=args.lease_seconds)
@@ -805,6 +811,8 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--chosen-seeds", choices=("solo", "any"), default="solo",
                     help="solo: a room's creator chooses a seed only when every other seat is a bot (default); any: in "
                          "every room, shown to all (tests, tournaments among people who agree)")
+    sv.add_argument("--review-budget", default="", metavar="NAME=VALUE,...",
+                    help="the budget of a game review (docs/review.md; default rollouts=8,estimates=80)")
     sv.add_argument("--allow-origin", action="append", metavar="URL",
                     help="another origin (https://host[:port]) whose pages may create and join rooms here (repeatable)")
     sv.set_defaults(func=cmd_serve)

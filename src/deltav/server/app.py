@@ -38,7 +38,7 @@ from deltav.server.guard import CLOSE_TOO_MANY, Guard
 from deltav.server.hub import Hub
 from deltav.server.limits import client_id, client_key
 from deltav.server.replays import ReplayCache, parse_view
-from deltav.server.reviews import ReviewRefused, Reviews
+from deltav.server.reviews import ReviewRefused, Reviews, server_budget
 from deltav.server.rooms import ClientError, Settings, message_ref, seat_names
 from deltav.server.store import Store, StoreUnavailable, default_url
 from deltav.server.tokens import normalize_code
@@ -368,7 +368,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
 
     def reviews() -> Reviews:
         if "reviews" not in state:
-            state["reviews"] = Reviews(hub().bots, hub().games)
+            state["reviews"] = Reviews(hub().bots, hub().games, server_budget(settings.review_budget))
         return state["reviews"]
 
     async def room_review(request: Request) -> JSONResponse:

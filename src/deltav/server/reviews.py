@@ -63,6 +63,11 @@ MAX_ACTIVE = 4
 KEEP = 64
 
 
+def server_budget(text: str) -> ReviewBudget:
+    """The budget ``deltav serve --review-budget TEXT`` names (empty: :data:`SERVER_BUDGET`); ReviewError if bad."""
+    return ReviewBudget.parse(text) if text.strip() else SERVER_BUDGET
+
+
 class ReviewRefused(Exception):
     """A review that cannot be asked for now: ``code`` (stable), ``message`` (a sentence), ``status`` (HTTP)."""
 
