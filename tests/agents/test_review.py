@@ -133,10 +133,14 @@ def test_bad_seats_and_broken_records_are_refused():
 
 # --- hidden information ---------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("gid,scenario,keep", CASES, ids=[c[0] for c in CASES])
+HIDDEN = [*CASES, ("tactical", "escape", 60), ("deepspace", "design-duel", None)]
+
+
+@pytest.mark.parametrize("gid,scenario,keep", HIDDEN, ids=[f"{c[0]}-{c[1]}" for c in HIDDEN])
 def test_the_reviewer_gets_only_what_the_seat_knew(gid, scenario, keep):
     """Every input of the reviewer (the Decision's view and legal actions, the events the seat saw) holds no token
-    the true state calls secret from that seat at that time."""
+    the true state calls secret from that seat at that time: mining's face-down tiles and secret looks, the fog of
+    war of tactical's Escape, Deep Space Combat's secret designs and plots, Knight Hawks' hidden orders."""
     record = _record(gid, scenario, 7, keep if keep is not None else 60)
     history = secret_history(record, range(len(record.seats)))
     game = GAMES[gid]
@@ -145,8 +149,10 @@ def test_the_reviewer_gets_only_what_the_seat_knew(gid, scenario, keep):
         secret = history[point.step][point.seat]
         shown = json_tokens(point.decision.view) | json_tokens([a.to_json() for a in point.decision.legal_actions])
         assert not shown & secret, (point.index, sorted(shown & secret)[:5])
-        for e in point.seen:  # history: secret just before and after the event's step would be a leak
+        for e in point.seen:  # only events the seat was shown
             assert e.visible_to(point.seat)
+        told = json_tokens([e.to_json() for e in point.seen])
+        assert not told & secret & history[max(0, point.step - 1)][point.seat], (point.index, sorted(told & secret)[:5])
         assert point.decision.view == Session.replay(_prefix(record, point.step)).state.view(point.seat)
         assert point.decision.game is game
         checked += 1
