@@ -23,8 +23,8 @@ def server(tmp_path_factory):
         yield srv
 
 
-def _finished(server, seed: int) -> str:
-    status, made = http(server.base, "POST", "/rooms", {"game": "tactical", "options": {"scenario": "duel"},
+def _finished(server, seed: int, game: str = "tactical", options: dict | None = None) -> str:
+    status, made = http(server.base, "POST", "/rooms", {"game": game, "options": options or {"scenario": "duel"},
                                                         "seats": ["bot:easy", "bot:normal"], "seed": seed})
     assert status == 201, made
     code = made["code"]
@@ -49,8 +49,13 @@ def _follow(server, code: str, seen: list) -> dict:
     raise AssertionError("the review never finished")
 
 
-def test_a_finished_bot_match_is_reviewed_on_the_workers_as_the_cli_reviews_it(server):
-    code = _finished(server, 21)
+@pytest.mark.parametrize("game,options", [
+    ("tactical", {"scenario": "duel"}), ("mining", {"max_turns": 12}), ("deepspace", {"scenario": "design-duel"}),
+    ("knighthawks", {"scenario": "skirmish", "turn_limit": 1}),
+], ids=["tactical", "mining", "deepspace", "knighthawks"])
+def test_a_finished_bot_match_is_reviewed_on_the_workers_as_the_cli_reviews_it(server, game, options):
+    """On a worker process (every decision's reviewer, shadow bot:hard included, goes there and back pickled)."""
+    code = _finished(server, 21, game, options)
     status, none = http(server.base, "GET", f"/rooms/{code}/review?match=1")
     assert status == 200 and none["status"] == "none"
     status, started = http(server.base, "POST", f"/rooms/{code}/review?match=1", {})
@@ -102,3 +107,48 @@ def test_asking_for_reviews_is_rate_limited_per_address(tmp_path):
         status, got = http(srv.base, "POST", f"/rooms/{code}/review", {})
         assert answers == [200, 200, 200] and status == 429 and got["error"] == "rate_limited", got
         assert "review" in got["message"]
+
+
+def test_one_review_per_room_at_a_time_and_a_bounded_number_on_the_server():
+    """The review module with a real BotRunner (threads): a second review of the same room waits for the first; past
+    ``max_active`` a review is refused (review_busy, 503) and nothing is started."""
+    import asyncio
+
+    from deltav.agents import make_agent
+    from deltav.core.match import play_match
+    from deltav.games import load_all
+    from deltav.server.bots import BotRunner
+    from deltav.server.reviews import ReviewBudget, ReviewRefused, Reviews
+
+    games = load_all()
+    game = games["tactical"]
+    opts = game.resolve_options({"scenario": "duel"})
+    records = [play_match(game, opts, s, [make_agent("tactical", "easy"), make_agent("tactical", "normal")])[0].to_json()
+               for s in (1, 2, 4)]
+
+    async def main():
+        runner = BotRunner(0)
+        reviews = Reviews(runner, games, ReviewBudget(rollouts=2), max_active=2)
+        try:
+            a = reviews.start("ROOMA", 1, records[0])
+            b = reviews.start("ROOMA", 2, records[1])
+            assert a["status"] == b["status"] == "queued"
+            with pytest.raises(ReviewRefused) as refused:
+                reviews.start("ROOMB", 1, records[2])
+            assert refused.value.status == 503 and refused.value.code == "review_busy"
+            assert reviews.status("ROOMB", 1)["status"] == "none"
+            both_running = False
+            while {reviews.status("ROOMA", n)["status"] for n in (1, 2)} != {"done"}:
+                states = [reviews.status("ROOMA", n)["status"] for n in (1, 2)]
+                both_running |= states == ["running", "running"]
+                await asyncio.sleep(0.01)
+            assert not both_running  # one review per room at a time
+            assert reviews.start("ROOMB", 1, records[2])["status"] == "queued"  # room again once they are done
+            while reviews.status("ROOMB", 1)["status"] != "done":
+                await asyncio.sleep(0.01)
+            assert reviews._room_locks == {}  # noqa: SLF001 - nothing kept for rooms with no review running
+        finally:
+            reviews.close()
+            runner.close()
+
+    asyncio.run(main())

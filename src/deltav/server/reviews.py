@@ -129,7 +129,7 @@ class Reviews:
         self.runner, self.games, self.budget = runner, games, budget
         self.max_active, self.keep, self.wall_seconds = max_active, keep, wall_seconds
         self._jobs: collections.OrderedDict[tuple[str, int], Job] = collections.OrderedDict()
-        self._room_locks: dict[str, asyncio.Lock] = {}
+        self._room_locks: dict[str, tuple[asyncio.Lock, int]] = {}  # a room's lock and the reviews holding or awaiting it
 
     def status(self, code: str, match: int) -> dict:
         """The review of match ``match`` of room ``code``: ``{"status": "none"}`` when never asked for (or forgotten),
@@ -173,7 +173,8 @@ class Reviews:
             del self._jobs[old]
 
     async def _run(self, job: Job, record: MatchRecord) -> None:
-        lock = self._room_locks.setdefault(job.code, asyncio.Lock())
+        lock, users = self._room_locks.get(job.code, (asyncio.Lock(), 0))
+        self._room_locks[job.code] = (lock, users + 1)
         try:
             async with lock:  # one review per room at a time
                 job.status = "running"
@@ -190,8 +191,11 @@ class Reviews:
             job.status, job.error = "failed", f"the review failed ({type(exc).__name__})"
             log.exception("room %s match %d: review failed", job.code, job.match)
         finally:
-            if not lock.locked():
-                self._room_locks.pop(job.code, None)
+            lock, users = self._room_locks[job.code]
+            if users <= 1:
+                del self._room_locks[job.code]
+            else:
+                self._room_locks[job.code] = (lock, users - 1)
 
     async def _review(self, job: Job, record: MatchRecord) -> dict:
         points = await asyncio.to_thread(lambda: list(decision_points(record)))
