@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from tests.web.conftest import LiveServer
+from tests.web.conftest import LiveServer, axe_violations
 
 #: Cheap reviews for the browser tests (the server's default is rollouts=8,estimates=80).
 BUDGET = "rollouts=4,estimates=30"
@@ -54,6 +54,7 @@ def test_review_a_duel_on_desktop_then_on_a_phone(review_server, new_page, scree
     ask.click()
     page.wait_for_function("document.documentElement.dataset.review === 'running' || "
                            "document.documentElement.dataset.review === 'done'")
+    page.screenshot(path=str(screenshots / "review-desktop-progress.png"))  # the progress bar, if still running
     _wait_review(page)
     marks = page.locator(".review-mark")
     assert marks.count() >= 2
@@ -70,6 +71,7 @@ def test_review_a_duel_on_desktop_then_on_a_phone(review_server, new_page, scree
     assert "Blunder · Normal bot" in words and "would play" in words and "Chance to win" in words, words
     assert "frigate" in words and "{" not in words
     page.screenshot(path=str(screenshots / "review-desktop-blunder.png"))
+    assert axe_violations(page) == []  # the review panel, its moments and progress: labelled, contrasted
     # a mark on the timeline goes there too
     page.locator(".review-mark.grade-mistake").first.click()
     page.wait_for_function("window.deltavReplay.state().step === 11")

@@ -79,6 +79,8 @@ export async function startReplay(root: HTMLElement, code: string, match: number
   const logBox = el("section", "log");
   logBox.append(el("h2", "", "Log"));
   const logList = el("ol", "log-list");
+  logList.tabIndex = 0; // a scrolling region a keyboard can reach (as the match page's log)
+  logList.setAttribute("aria-label", "Log");
   logBox.append(logList);
   side.append(logBox);
   body.append(screenRoot, side);

@@ -195,6 +195,7 @@ export class ReviewPanel {
 
   private show(review: Review): void {
     this.review = review;
+    this.box.parentElement?.classList.add("review-ready"); // the panel now takes its share of the side
     this.askBtn.hidden = true;
     this.progress.hidden = true;
     const n = review.budget.rollouts;
