@@ -129,6 +129,10 @@ def test_bad_seats_and_broken_records_are_refused():
     wrong.steps[2].action = {"type": "nonsense"}
     with pytest.raises(ReviewError, match="step 2"):
         review_record(wrong, budget=CHEAP)
+    out_of_turn = MatchRecord.from_json(record.to_json())
+    out_of_turn.steps[1].player = 1 - out_of_turn.steps[1].player  # a duel: one seat decides at a time
+    with pytest.raises(ReviewError, match="step 1: seat . is not to decide here"):
+        list(decision_points(out_of_turn))
 
 
 # --- hidden information ---------------------------------------------------------------------------------------

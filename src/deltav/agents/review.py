@@ -151,6 +151,8 @@ def decision_points(record: MatchRecord, seats: Sequence[int] | None = None) -> 
             action = game.action_from_json(st.action)
         except IllegalAction as exc:
             raise ReviewError(f"step {i}: seat {st.player}'s action cannot be read: {exc}") from None
+        if st.player not in session.waiting_for():
+            raise ReviewError(f"step {i}: seat {st.player} is not to decide here (seats {list(session.waiting_for())} are)")
         if st.player in wanted:
             decision = session.decision(st.player, Rng(0))
             yield Point(st.player, batch_step, i, decision, action, seen[st.player], deciding)
