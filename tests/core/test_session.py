@@ -289,3 +289,20 @@ def test_each_viewers_log_and_view_follow_every_step(game_id):
         seat = s.waiting_for()[0]
         legal = s.legal_actions(seat)
         s.submit_action(seat, rng.choice(legal), expected_step=s.step)
+
+
+def test_the_outcome_carries_the_action_as_the_record_keeps_it_and_a_snapshot_may_leave_its_log_out():
+    """The server stores ``Outcome.action`` (the session's one encoding of the submitted action) and sends a
+    snapshot without its log to a socket that has it (``with_log=False``): the same envelope but ``log``."""
+    s = toy()
+    first = s.submit(0, '{"type": "bid", "amount": 2}')  # a simultaneous node: buffered
+    assert first.buffered == 0 and first.action == {"type": "bid", "amount": 2}
+    assert s.snapshot(0)["submitted"]["action"] == first.action
+    second = s.submit(1, {"type": "bid", "amount": 1})
+    assert second.applied and second.action == {"type": "bid", "amount": 1}
+    assert [st.action for st in s.record.steps] == [first.action, second.action]
+    for viewer in (0, 1, None):
+        bare = s.snapshot(viewer, with_log=False)
+        assert "log" not in bare and {**bare, "log": s.log(viewer)} == s.snapshot(viewer)
+    single = s.submit_action(s.waiting_for()[0], s.legal_actions(s.waiting_for()[0])[0])
+    assert single.action == s.record.steps[-1].action

@@ -294,6 +294,7 @@ class Hub:
         room.status, room.meta, room.seq, room.bots = "live", dict(row.meta), 0, fresh.bots
         room.rematch_votes = set()
         room.turn_started = fresh.turn_started
+        room.log_epoch += 1  # a new match: every viewer gets its log whole
         conns = {}
         for seat, conn in room.conns.items():
             conn.seat = moved[seat]

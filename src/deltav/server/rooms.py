@@ -4,7 +4,9 @@ Every change to a room happens under the room's lock, in this order: check (the 
 changing anything), write to the database (the truth), then tell the viewers. Each viewer has an outbound
 queue drained by its own task (``conns``), so a slow socket never holds the lock and messages reach every
 viewer in order. After every accepted action each viewer gets its own full snapshot envelope
-(``Session.snapshot``, encoded once per viewer and stored submission).
+(``Session.snapshot``, encoded once per viewer and stored submission) and the log entries the action added, once:
+the snapshot's log is sent whole only to a socket that does not have it yet (connected, synced, a new match or
+session, names changed: ``log_epoch``), so each event is built once (``Session.log``) and sent once.
 
 This module owns the play of one room in one process. Rooms are made, found and restored by ``hub``; with
 several processes, ``leases`` decides whether this process owns a room (``Room.owned``: only the owner decides,
@@ -127,8 +129,11 @@ class Room:
     turn_timer: asyncio.Task | None = None
     # each viewer's encoded snapshot at the current (match, seq): built once, however many sockets and
     # messages (connects, drops, seats taken) show it; a new accepted submission or a reload empties it
-    snap_cache: dict[int | None, str] = field(default_factory=dict)
+    snap_cache: dict[tuple[int | None, bool], str] = field(default_factory=dict)
     snap_at: tuple[int, int] = (0, -1)
+    # bumped whenever the viewers' logs must be sent whole again (the session rebuilt, a new match, names changed);
+    # a socket whose Conn.log_epoch differs gets the snapshot's log, the others only the new entries
+    log_epoch: int = 0
     # several processes: only the owner (the holder of the room's lease) decides, runs bots and clocks and holds
     # the seats' sockets; any other process keeps a replica for its spectators, caught up from the database
     owned: bool = True
@@ -197,6 +202,7 @@ class Room:
         if names != self.session.names:
             self.session.set_names(names)
             self.snap_cache.clear()
+            self.log_epoch += 1  # every text was written again: the viewers get the log whole
 
     def human_seats(self) -> list[int]:
         return [s.seat for s in self.seats if s.spec == "human"]
@@ -296,50 +302,74 @@ class Room:
                                 "played_by": TIMEOUT_BOT})  # never the move itself: it may be a secret choice
                 if self.turn_timer is asyncio.current_task():
                     self.turn_timer = None
-                await self._accepted(seat, outcome, action.to_json())
+                await self._accepted(seat, outcome)
 
-    def state_message(self, seat: int | None, events: list[dict] | None = None, since: int | None = None) -> dict:
-        return {"type": "state", "room": self.room_info(), "snapshot": self.session.snapshot(seat, since),
-                "events": events or []}
+    def state_message(self, seat: int | None, since: int | None = None) -> dict:
+        """A state message whose snapshot's log holds every visible entry from step ``since`` on (``sync``)."""
+        return {"type": "state", "room": self.room_info(), "snapshot": self.session.snapshot(seat, since), "events": []}
 
-    def snapshot_text(self, seat: int | None) -> str:
-        """``seat``'s snapshot envelope as JSON text, encoded once per (match, seq, viewer)."""
+    def snapshot_text(self, seat: int | None, with_log: bool = True) -> str:
+        """``seat``'s snapshot envelope as JSON text (with its log tail, or without: ``with_log``), built and
+        encoded once per (match, seq, viewer): the text with the log is the one without it and the log tail's
+        entries (the session's own) appended as the last key."""
         if self.snap_at != (self.no, self.seq):
             self.snap_cache.clear()
             self.snap_at = (self.no, self.seq)
-        text = self.snap_cache.get(seat)
+        text = self.snap_cache.get((seat, with_log))
         if text is None:
-            text = self.snap_cache[seat] = dumps(self.session.snapshot(seat))
+            bare = self.snap_cache.get((seat, False))
+            if bare is None:
+                bare = self.snap_cache[(seat, False)] = dumps(self.session.snapshot(seat, with_log=False))
+            text = bare
+            if with_log:
+                text = self.snap_cache[(seat, True)] = f'{bare[:-1]},"log":{dumps(self.session.log(seat))}}}'
         return text
 
-    def state_text(self, seat: int | None, events: list[dict] | None = None, room_text: str | None = None) -> str:
-        """:meth:`state_message` as text, built from the cached snapshot text."""
+    def state_text(self, seat: int | None, events_text: str = "[]", room_text: str | None = None,
+                   with_log: bool = True) -> str:
+        """A state message as text, built from the cached snapshot text: ``events_text`` the new log entries
+        (encoded), ``with_log`` whether the snapshot carries its log tail (a socket that does not have it yet)."""
         room_text = room_text or dumps(self.room_info())
-        return (f'{{"type":"state","room":{room_text},"snapshot":{self.snapshot_text(seat)},'
-                f'"events":{dumps(events or [])}}}')
+        return (f'{{"type":"state","room":{room_text},"snapshot":{self.snapshot_text(seat, with_log)},'
+                f'"events":{events_text}}}')
+
+    def send_whole(self, conn: Conn, since: int | None = None) -> None:
+        """Send ``conn`` its state with the snapshot's log (the newest entries, or those from step ``since`` on):
+        on connecting and on ``sync``; from then on it is sent only the new entries."""
+        conn.send(self.state_text(conn.seat) if since is None else self.state_message(conn.seat, since))
+        conn.log_epoch = self.log_epoch
 
     def broadcast_state(self, applied: list | None = None) -> None:
-        """Every viewer's own snapshot (and the newly applied events it may see)."""
-        described: dict[int, dict] = {}  # an event every viewer may see is described once, not once per viewer
+        """Every viewer's own snapshot and the log entries the ``applied`` steps added that it may see, once:
+        the entries are the session's own (``Session.log``, built once), and a snapshot carries its log tail
+        only for a socket that does not have it yet (``log_epoch``)."""
+        since = applied[0].index if applied else None
+        encoded: dict[tuple[int, ...], str] = {}  # the same entries (public events) are encoded once
 
-        def new_events(viewer: int | None) -> list[dict]:
-            out = []
-            for a in applied or []:
-                for e in a.events_for(viewer):
-                    entry = described.get(id(e))
-                    if entry is None:
-                        entry = described[id(e)] = {"step": a.index, "event": e.to_json(),
-                                                    "text": self.session.describe(e)}
-                    out.append(entry)
-            return out
+        def events_text(viewer: int | None) -> str:
+            if since is None:
+                return "[]"
+            entries = self.session.log(viewer, since)
+            key = tuple(map(id, entries))
+            text = encoded.get(key)
+            if text is None:
+                text = encoded[key] = dumps(entries)
+            return text
 
         room_text = dumps(self.room_info())
+        epoch = self.log_epoch
         for seat, conn in list(self.conns.items()):
-            conn.send(self.state_text(seat, new_events(seat), room_text))
+            conn.send(self.state_text(seat, events_text(seat), room_text, with_log=conn.log_epoch != epoch))
+            conn.log_epoch = epoch
         if self.spectators:
-            text = self.state_text(None, new_events(None), room_text)
+            texts: dict[bool, str] = {}  # at most two texts for every spectator: with the log, and without
             for conn in list(self.spectators):
+                whole = conn.log_epoch != epoch
+                text = texts.get(whole)
+                if text is None:
+                    text = texts[whole] = self.state_text(None, events_text(None), room_text, with_log=whole)
                 conn.send(text)
+                conn.log_epoch = epoch
 
     def broadcast(self, msg: dict) -> None:
         text = dumps(msg)
@@ -397,7 +427,7 @@ class Room:
                                   "rate_per_second": self.hub.settings.rate_per_second}})
             self._arm_graces()
             if seat is None:  # a spectator changes nobody else's message (the room info lists seats only)
-                conn.send(self.state_text(None))
+                self.send_whole(conn)
             else:
                 self.broadcast_state()
                 if self.hub.replicas is not None:
@@ -481,8 +511,7 @@ class Room:
                 since = msg.get("since")
                 if since is not None and (isinstance(since, bool) or not isinstance(since, int) or since < 0):
                     raise ClientError("bad_message", "field 'since' must be a step number (0 or more)")
-                conn.send(self.state_message(conn.seat, since=since) if since is not None else
-                          self.state_text(conn.seat))
+                self.send_whole(conn, since)
             elif kind == "submit":
                 await self.submit(conn, msg)
             elif kind == "chat":
@@ -526,14 +555,14 @@ class Room:
             except IllegalAction as exc:
                 conn.send({**refusal(exc), "id": msg.get("id"), "step": self.session.step})
                 return
-            await self._accepted(conn.seat, outcome, msg["action"], ref=msg.get("id"), conn=conn)
+            await self._accepted(conn.seat, outcome, ref=msg.get("id"), conn=conn)
         if self.hub.metrics is not None:
             self.hub.metrics.latency.observe(time.perf_counter() - t0)
 
-    async def _accepted(self, seat: int, outcome: Any, action_json: Any, ref: Any = None, conn: Conn | None = None,
+    async def _accepted(self, seat: int, outcome: Any, ref: Any = None, conn: Conn | None = None,
                         bot: BotSeat | None = None, bot_step: int | None = None) -> None:
         """Persist an accepted submission (under the lock), then tell everyone, then wake the bots."""
-        action = self.game.action_from_json(action_json).to_json()  # stored canonical
+        action = outcome.action  # the session's own encoding of it (canonical: what its record keeps)
         finished = outcome.finished
         now = time.time()
         record = None
@@ -590,6 +619,7 @@ class Room:
             fresh = Room.from_row(self.hub, row)
             self.session, self.seq, self.status, self.bots = fresh.session, fresh.seq, fresh.status, fresh.bots
             self.snap_cache.clear()
+            self.log_epoch += 1
             self.turn_started = fresh.turn_started
             self._arm_turn()
 
@@ -834,7 +864,7 @@ class Room:
                     log.error("room %s: bot %s at seat %d sent an illegal action: %s", self.code, bot.spec, bot.seat, exc)
                     bot.failed_step = step  # not asked again at this step (the bot is broken, not the match)
                     return
-                await self._accepted(bot.seat, outcome, action.to_json(), bot=bot, bot_step=step)
+                await self._accepted(bot.seat, outcome, bot=bot, bot_step=step)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -853,6 +883,7 @@ class Room:
         self.status, self.meta, self.seq, self.bots = fresh.status, fresh.meta, fresh.seq, fresh.bots
         self.clock, self.turn_started, self.public = fresh.clock, fresh.turn_started, fresh.public
         self.snap_cache.clear()
+        self.log_epoch += 1  # another session: the viewers get its log whole
         self.owned = owned
 
     def _spawn(self, coro: Any) -> asyncio.Task | None:
