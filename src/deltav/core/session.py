@@ -33,7 +33,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from deltav.core import jsonin
 from deltav.core.errors import DeltavError, IllegalAction, MalformedAction, RecordError
 from deltav.core.protocol import (
     Decision,
@@ -44,6 +43,7 @@ from deltav.core.protocol import (
     check_summary,
     get_game,
     player_names,
+    read_action,
 )
 from deltav.core.records import (
     ENDING_KINDS,
@@ -434,16 +434,9 @@ class Session:
 
     # --- internals -------------------------------------------------------------------------------------
     def _decode(self, action_json: Any) -> Action:
-        """The action of a submission: JSON text or bytes are read by the one bounded reader
-        (:mod:`deltav.core.jsonin`), an object is checked by the same bounds; then the game's codec."""
-        try:
-            if isinstance(action_json, str | bytes | bytearray):
-                action_json = jsonin.read(action_json, "action")
-            else:
-                jsonin.check(action_json, "action")
-        except jsonin.JSONInputError as exc:
-            raise MalformedAction(exc.field, exc.reason) from None
-        return self.game.action_from_json(action_json)
+        """The action of a submission: :func:`deltav.core.protocol.read_action` (the one decoder of untrusted
+        actions: the bounded reader, then the game's codec)."""
+        return read_action(self.game, action_json)
 
     def _check_step(self, expected_step: Any) -> None:
         if expected_step is None:
