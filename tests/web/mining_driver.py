@@ -109,7 +109,9 @@ def acknowledge(page, touch: bool = False, keys: bool = False) -> list[str] | No
 
 
 def take_step(page, turn_moves: list[int], touch: bool = False) -> None:
-    """One decision of this page's seat, made by clicking like a person (tapping, with ``touch``)."""
+    """One decision of this page's seat, made by clicking like a person (tapping, with ``touch``); a "what
+    happened" card that came up meanwhile is read and continued first, as a person does."""
+    acknowledge(page, touch)
     st = screen_state(page)
     phase = st["phase"]
     if click_first(page, ".mn-choose button[data-action]:not([data-action=survey])", touch):  # a bump / victim choice
