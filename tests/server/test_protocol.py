@@ -432,3 +432,20 @@ def test_seat_tokens_never_start_with_a_dash():
 
     tokens = [new_token() for _ in range(3000)]  # ~1 in 64 raw tokens start with '-': this would see ~47
     assert all(not t.startswith("-") and len(t) == 32 for t in tokens) and len(set(tokens)) == len(tokens)
+
+
+def test_unknown_fields_are_ignored_and_unknown_types_refused(tmp_path):
+    """docs/server.md: a client may send fields this server does not read (ignored); an unknown type is refused."""
+    with client(tmp_path) as c:
+        code, tokens = toy_room(c)
+        with room_socket(c, f"/ws/{code}?token={tokens[0]}") as a:
+            snap = state(a)["snapshot"]
+            a.send_json({"type": "ping", "id": 1, "colour": "red"})
+            assert until(a, lambda m: m["type"] == "pong") == {"type": "pong", "id": 1}
+            a.send_json({"type": "submit", "step": snap["step"], "action": {"type": "bid", "amount": 1}, "id": 2,
+                         "note": {"any": ["thing"]}})
+            assert until(a, lambda m: m["type"] in ("accepted", "error")) == {"type": "accepted", "id": 2, "step": 0,
+                                                                              "buffered": True}
+            a.send_json({"type": "pong", "id": 3})
+            refused = until(a, lambda m: m["type"] == "error")
+            assert refused["code"] == "unknown_type" and refused["id"] == 3
