@@ -323,7 +323,8 @@ async def run(args) -> dict:
             code, body = await asyncio.to_thread(http, home.base, "POST", "/rooms", {
                 "game": args.game, "options": options, "seats": ["human", "human"], "seed": seed})
             assert code == 201, body
-            _, joined = await asyncio.to_thread(http, home.base, "POST", f"/rooms/{body['code']}/join", {})
+            status, joined = await asyncio.to_thread(http, home.base, "POST", f"/rooms/{body['code']}/join", {})
+            assert status == 200, (status, joined)
             rooms.append((body["code"], seed, [body["token"], joined["token"]], home))
         create_s = time.perf_counter() - t_create
         jobs = []

@@ -208,7 +208,8 @@ class Hub:
                 meta["clients"] = {str(creator_seat): [client]}  # the leaderboard's distinct clients
             if status == "live":
                 meta["live_at"] = time.time()
-            row = MatchRow(code, 1, game.id, opts, seed, status, rows, meta=meta, public=public)
+            row = MatchRow(code, 1, game.id, opts, seed, status, rows, meta=meta, public=public,
+                           created_at=time.time())  # the room's age (an open room expires after a day)
             self.creating.add(code)
             try:
                 await self.store.create_room(row)
