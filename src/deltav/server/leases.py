@@ -27,8 +27,7 @@ from typing import TYPE_CHECKING
 from deltav.server.cluster import ClusterConfig
 
 if TYPE_CHECKING:
-    from deltav.server.hub import Hub
-    from deltav.server.rooms import Room
+    from deltav.server.rooms import Host, Room
 
 log = logging.getLogger("deltav.server")
 
@@ -51,7 +50,7 @@ def stop_owning(room: Room, url: str | None) -> None:
 class Leases:
     """The room leases of one process among several (see the module's docstring)."""
 
-    def __init__(self, hub: Hub, config: ClusterConfig):
+    def __init__(self, hub: Host, config: ClusterConfig):
         self.hub = hub
         self.config = config
 

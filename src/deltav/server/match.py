@@ -120,6 +120,7 @@ class Update:
     wake_bots: bool = False
     finished: bool = False
     live: bool = False  # the connected seats or graces changed (several processes: shared with the replicas)
+    stored: Callable[[], None] | None = None  # a change that takes effect only once the rows are stored
 
 
 class Match:
@@ -593,11 +594,17 @@ class Match:
         return set(self.human_seats()) <= self.rematch_votes
 
     def abandon(self, reason: str, now: float) -> Update:
-        """End an abandoned match as it stands (``meta.abandoned``; no winner, never rated)."""
-        self.meta["abandoned"] = {"reason": reason, "at": now}
-        self.status = "finished"
-        self.stop_clocks()
-        return Update(rows=[Finish(self.session.record.to_json(), self.meta)], notify=-1, finished=True)
+        """End an abandoned match as it stands (``meta.abandoned``; no winner, never rated). The match is
+        finished here only once that is stored (``Update.stored``): whoever reads the room meanwhile (``GET
+        /rooms/{code}``, outside the lock) never sees an end the database does not hold."""
+        meta = {**self.meta, "abandoned": {"reason": reason, "at": now}}
+
+        def stored() -> None:
+            self.meta = meta
+            self.status = "finished"
+            self.stop_clocks()
+
+        return Update(rows=[Finish(self.session.record.to_json(), meta)], notify=-1, finished=True, stored=stored)
 
 
 def _restore_bot(game: type[Game], row: MatchRow, s: SeatRow, session: Session) -> BotSeat:

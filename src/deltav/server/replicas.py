@@ -28,8 +28,7 @@ from typing import TYPE_CHECKING
 from deltav.core.errors import DeltavError
 
 if TYPE_CHECKING:
-    from deltav.server.hub import Hub
-    from deltav.server.rooms import Room
+    from deltav.server.rooms import Host, Room
 
 log = logging.getLogger("deltav.server")
 
@@ -37,7 +36,7 @@ log = logging.getLogger("deltav.server")
 class Replicas:
     """The database reads that keep this process's rooms current (see the module's docstring)."""
 
-    def __init__(self, hub: Hub):
+    def __init__(self, hub: Host):
         self.hub = hub
 
     def share_info(self, room: Room) -> None:

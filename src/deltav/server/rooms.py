@@ -24,24 +24,21 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from deltav.core import jsonin
 from deltav.core.errors import DeltavError, IllegalAction
 from deltav.core.protocol import Game
 from deltav.core.rng import Rng, derive_seed
 from deltav.core.session import Session
-from deltav.server.bots import BOT_SECONDS, HELP, BotFailure, BotSeat, fallback_action, make_bot_agent
+from deltav.server.bots import BOT_SECONDS, HELP, BotFailure, BotRunner, BotSeat, fallback_action, make_bot_agent
 from deltav.server.clock import TIMEOUT_BOT
 from deltav.server.cluster import ClusterConfig
 from deltav.server.conns import OUTBOX_LIMIT, Conn, Socket, dumps
 from deltav.server.limits import Bucket as ChatBucket
 from deltav.server.limits import Limits
 from deltav.server.match import MAX_CHAT, Accept, ClientError, Match, Update, bot_name, refusal, seat_names
-from deltav.server.store import MatchRow, SeatRow, StoreUnavailable
-
-if TYPE_CHECKING:
-    from deltav.server.hub import Hub
+from deltav.server.store import MatchRow, SeatRow, Store, StoreUnavailable
 
 __all__ = ["MAX_CHAT", "OUTBOX_LIMIT", "ClientError", "Conn", "Room", "Settings", "Socket", "bot_name", "dumps",
            "refusal", "seat_names"]
@@ -75,10 +72,33 @@ class Settings:
     chosen_seeds: str = "solo"  # "solo": a seed is chosen only for rooms of the creator and bots; "any" (--chosen-seeds)
 
 
+class Host(Protocol):
+    """What a room, the leases and the replicas use of the hub that holds them (``hub.Hub`` is the one; typed
+    here, where they all can import it without a cycle)."""
+
+    store: Store
+    settings: Settings
+    bots: BotRunner
+    metrics: Any  # deltav.server.metrics.Metrics, or None
+    leases: Any  # deltav.server.leases.Leases (several processes), or None
+    replicas: Any  # deltav.server.replicas.Replicas (several processes), or None
+    rooms: dict[str, Room]
+    cluster: ClusterConfig | None
+    bus: Any  # deltav.server.cluster.Bus (several processes), or None
+    creating: set[str]
+    loading: dict[str, asyncio.Lock]
+
+    def game(self, gid: str) -> type[Game]: ...
+
+    def notify(self, room: Room, seq: int, kind: str = "room") -> None: ...
+
+    def later(self, coro: Any) -> None: ...
+
+
 class Room:
     """The host of one room's current match in this process (see the module's docstring)."""
 
-    def __init__(self, hub: Hub, match: Match):
+    def __init__(self, hub: Host, match: Match):
         self.hub = hub
         self.match = match
         self.lock = asyncio.Lock()
@@ -102,7 +122,7 @@ class Room:
             "advise": self.advise, "hint": self.hint, "resign": self.resign, "claim": self.claim}
 
     @classmethod
-    def from_row(cls, hub: Hub, row: MatchRow) -> Room:
+    def from_row(cls, hub: Host, row: MatchRow) -> Room:
         return cls(hub, Match.from_rows(hub.game, row, hub.settings.grace_seconds))
 
     # the match's fields the hub, the app and the tests read (the match is changed through its inputs only)
@@ -282,6 +302,8 @@ class Room:
                 return False
             if isinstance(row, Accept) and self.hub.metrics is not None:
                 self.hub.metrics.store_write.observe(time.perf_counter() - t0)
+        if update.stored is not None:
+            update.stored()
         # stored: now everyone is told and the bots woken, whatever happens to the sender's own answer (it is
         # queued first, so the sender reads "accepted" before the state, but a reply that fails cannot stop
         # the broadcast)
