@@ -215,3 +215,41 @@ def test_play_log_with_two_humans_shows_private_events_only_at_their_owners_turn
         assert audiences and set(audiences) == {who}
         shown.add(who)
     assert shown == {"0", "1"}
+
+
+def test_review_prints_each_seats_decisions_in_words_and_as_json(capsys, tmp_path):
+    path = tmp_path / "duel.json"
+    code, _, err = run(capsys, "play", "tactical", "--scenario", "duel", "--seat", "0=bot:easy", "--seat",
+                       "1=bot:normal", "--seed", "5", "--record", str(path))
+    assert code == 0, err
+    code, out, err = run(capsys, "review", str(path), "--budget", "rollouts=4")
+    assert code == 0, err
+    assert out.startswith("Review of tactical (seed 5): Player 1 (bot:easy) vs Player 2 (bot:normal)")
+    assert "Player 1: " in out and "Player 2: " in out and "would play" in out and "Chance to win" in out
+    assert "frigate" in out and '"type"' not in out  # the game's words, not action JSON
+    code, out, err = run(capsys, "review", str(path), "--seat", "1", "--json", "--budget", "rollouts=4")
+    assert code == 0, err
+    review = json.loads(out)
+    assert review["reviewed"] == [1] and {d["seat"] for d in review["decisions"]} == {1}
+    code, again, _ = run(capsys, "review", str(path), "--seat", "1", "--json", "--budget", "rollouts=4")
+    assert again == out  # the same record and budget give the same review
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--seat", "2"], "no seat 2"),
+    (["--budget", "rollouts=0"], "rollouts=0"),
+    (["--budget", "speed=9"], "NAME=VALUE"),
+])
+def test_review_refuses_bad_arguments_in_one_line(capsys, tmp_path, args, message):
+    path = tmp_path / "duel.json"
+    run(capsys, "play", "tactical", "--scenario", "duel", "--seat", "0=bot:easy", "--seat", "1=bot:easy", "--seed", "2",
+        "--record", str(path))
+    code, out, err = run(capsys, "review", str(path), *args)
+    assert code == 1 and message in err and not out
+
+
+def test_review_of_a_file_that_is_not_a_record_says_so(capsys, tmp_path):
+    path = tmp_path / "x.json"
+    path.write_text("[1, 2")
+    code, out, err = run(capsys, "review", str(path))
+    assert code == 1 and "x.json" in err and not out

@@ -449,6 +449,66 @@ def _legacy_forfeit(record: MatchRecord) -> dict | None:
             "reason": f.get("reason")}
 
 
+def cmd_review(args: argparse.Namespace) -> int:
+    from deltav.agents.review import ReviewBudget, names, review_record
+
+    record = MatchRecord.load(args.file)
+    load_all()
+    budget = ReviewBudget.parse(args.budget or "")
+    seats = None if args.seat is None else [args.seat]
+    if not args.json and sys.stderr.isatty():
+        with Progress(TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=err_console, transient=True) as bar:
+            task = bar.add_task("review", total=None)
+            review = review_record(record, seats, budget, lambda done, total: bar.update(task, completed=done, total=total))
+    else:
+        review = review_record(record, seats, budget)
+    if args.json:
+        print(json.dumps(review, separators=(",", ":")))
+        return 0
+    for line in review_lines(review, names(record)):
+        console.print(safe_text(line), soft_wrap=True)
+    return 0
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
+def _pct(v: float | None) -> str:
+    return "?" if v is None else f"{round(v * 100)}%"
+
+
+def review_lines(review: dict, names: list[str]) -> list[str]:
+    """A review in words (``deltav review``): the summary of each seat, then each decision where it chose
+    otherwise than the reviewer, with both values and the grade."""
+    res = review.get("result") or {}
+    winners = res.get("winners")
+    won = ("won by " + ", ".join(names[p] for p in winners)) if winners else "no winner"
+    vs = " vs ".join(f"{names[p]} ({s})" for p, s in enumerate(review["seats"]))
+    b = review["budget"]
+    out = [f"Review of {review['game']} (seed {review['seed']}): {vs}; {won}.",
+           f"Each choice compared with {review['reviewer']}; a value is the chance to win in {b['rollouts']} playouts "
+           f"of {review['rollout']} from worlds sampled from what the player knew."]
+    for s in review["summary"]:
+        p = s["seat"]
+        out.append(f"{names[p]}: {s['choices']} choices, {s['same_as_reviewer']} as {review['reviewer']} would play; "
+                   f"{_count(s['inaccuracies'], 'inaccuracy', 'inaccuracies')}, {_count(s['mistakes'], 'mistake')}, "
+                   f"{_count(s['blunders'], 'blunder')}.")
+        for d in review["decisions"]:
+            if d["seat"] != p or d["same"] or d["forced"]:
+                continue
+            turn = f" (turn {d['turn']})" if d.get("turn") is not None else ""
+            if d.get("valued"):
+                values = (f" Chance to win: {_pct(d['value_played'])} as played, {_pct(d['value_best'])} with "
+                          f"{review['reviewer']}'s choice (+-{_pct(d['se'])}).")
+            else:
+                values = " Not valued (the review's budget was spent)."
+            out.append(f"  step {d['step']}{turn}, {d['grade']}: played {d['played_text']}; {review['reviewer']} "
+                       f"would play {d['best_text']}.{values}")
+    return out
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     games = load_all()
     out = Path(args.records)
@@ -486,13 +546,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not 0 < args.bot_seconds <= 3600:
         raise UsageError("--bot-seconds must be more than 0 and at most 3600")
     workers = args.bot_workers if args.bot_workers >= 0 else max(1, (os.cpu_count() or 2) - 1)
+    from deltav.agents.review import ReviewBudget, ReviewError
     from deltav.server.limits import Limits
+
+    try:
+        ReviewBudget.parse(args.review_budget)
+    except ReviewError as exc:
+        raise UsageError(f"--review-budget: {exc}") from None
 
     settings = Settings(grace_seconds=args.grace, bot_workers=workers, bot_seconds=args.bot_seconds,
                         trusted_proxies=tuple(args.trusted_proxy or ()),
                         allowed_origins=tuple(o.rstrip("/") for o in args.allow_origin or ()),
                         limits=Limits.for_load_tests() if args.no_client_limits else Limits(),
-                        chosen_seeds=args.chosen_seeds)
+                        chosen_seeds=args.chosen_seeds, review_budget=args.review_budget)
     serve(args.host, args.port, args.db or default_url(), settings,
           log_level=args.log_level, deflate=args.deflate, web_dir=args.web_dir, log_format=args.log_format,
           bus=args.bus, advertise=args.advertise, lease_seconds=args.lease_seconds)
@@ -668,6 +734,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rp.set_defaults(func=cmd_replay)
 
+    rv = sub.add_parser("review", help="review a match record: each seat's decisions against bot:hard's, graded")
+    rv.add_argument("file")
+    rv.add_argument("--seat", type=int, default=None, help="review this seat only (its number, from 0)")
+    rv.add_argument("--json", action="store_true", help="print the review as JSON (docs/review.md)")
+    rv.add_argument("--budget", default="", metavar="NAME=VALUE,...",
+                    help="rollouts (per choice, default 8), estimates (decisions valued, default all), horizon, "
+                         "decision_seconds, seconds (CPU-time safety nets)")
+    rv.set_defaults(func=cmd_review)
+
     de = sub.add_parser("demo", help="a bot-vs-bot match of every game, with its saved record")
     de.add_argument("--bots", default="bot:hard,bot:normal", help="seat specs, cycled over the seats")
     de.add_argument("--seed", type=int, default=1)
@@ -736,6 +811,8 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--chosen-seeds", choices=("solo", "any"), default="solo",
                     help="solo: a room's creator chooses a seed only when every other seat is a bot (default); any: in "
                          "every room, shown to all (tests, tournaments among people who agree)")
+    sv.add_argument("--review-budget", default="", metavar="NAME=VALUE,...",
+                    help="the budget of a game review (docs/review.md; default rollouts=8,estimates=80)")
     sv.add_argument("--allow-origin", action="append", metavar="URL",
                     help="another origin (https://host[:port]) whose pages may create and join rooms here (repeatable)")
     sv.set_defaults(func=cmd_serve)

@@ -385,6 +385,50 @@ def test_seeker_activation_homing_and_detonation():
     assert s.mines == []
 
 
+def test_seekers_dropped_in_play_are_named_by_their_ship_and_turn():
+    """Two seekers a ship dropped on different turns read apart ("the seeker ... dropped on turn 1"); the words
+    come from the activate action's public fields, which only the owner's view feeds; a record that names the
+    seeker alone still applies, a wrong ship or turn is refused."""
+    s = make_state([ship("ml", 0, "minelayer", (-8, 0)), ship("b", 1, "destroyer", (8, 0), facing=3)],
+                   first=0, seed=3)
+    apply(s, m.Course("ml", 0, 0))
+    first = [e for e in apply(s, m.Lay("ml", "S", 0)) if e.TYPE == "laid"][0].id
+    pass_turns(s, lambda st: st.stage == "move" and st.mover == 0 and st.turn == 2)
+    apply(s, m.Course("ml", 0, 0))
+    second = [e for e in apply(s, m.Lay("ml", "S", 0)) if e.TYPE == "laid"][0].id
+    pass_turns(s, lambda st: st.stage == "move" and st.mover == 0 and st.turn == 3)
+    acts = [a for a in s.legal_actions(0) if isinstance(a, m.Activate)]
+    assert acts == [m.Activate(first, "ml", 1), m.Activate(second, "ml", 2)]
+    d = KnightHawks.describer(s.options, ["Alice", "Bob"])  # a made-up scenario: the ship goes by its id here
+    assert [d(a) for a in acts] == ["Activate the seeker ml dropped on turn 1", "Activate the seeker ml dropped on turn 2"]
+    assert s.view(0)["dropped"] == {first: 1, second: 2}
+    assert s.view(1)["dropped"] == {} and s.view(None)["dropped"] == {} and s.full_view()["dropped"] == {first: 1,
+                                                                                                       second: 2}
+    before = s.to_json()
+    with pytest.raises(IllegalAction) as e:
+        apply(s, m.Activate(first, "ml", 2))
+    assert e.value.rule == "knighthawks.move.seeker.which" and s.to_json() == before
+    ev = apply(s, m.Activate(second))  # a record from before the words were listed
+    assert [x.TYPE for x in ev] == ["seeker_activated"] and s.activated == [second]
+
+
+def test_a_record_whose_activations_name_the_seeker_alone_still_replays():
+    """Records made before an activation named the seeker's ship and turn write {"type": "activate", "seeker":
+    ...}: they replay, event for event, to the same result."""
+    from deltav.core.agent import RandomAgent
+    from deltav.core.match import play_match
+    from deltav.core.records import MatchRecord, replay
+
+    rec, _, _ = play_match(KnightHawks, {"scenario": "skirmish"}, 0, [RandomAgent(), RandomAgent()])
+    doc = rec.to_json()
+    acts = [s["action"] for s in doc["steps"] if s["action"]["type"] == "activate" and "layer" in s["action"]]
+    assert acts
+    for a in acts:
+        del a["layer"], a["turn"]
+    final = replay(MatchRecord.from_json(doc))
+    assert final.result().to_json() == rec.result
+
+
 def test_rulebook_wide_turn_example_speed_7_mr_3():
     # a frigate at speed 7 with MR 3: 3 hexes, turn left, 2 more, turn left, 1 more, turn left, 1 more
     s = make_state([ship("z", 0, "frigate", (-8, 3), speed=7), ship("b", 1, "destroyer", (10, -4), facing=3)],

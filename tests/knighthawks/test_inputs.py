@@ -24,6 +24,14 @@ BAD = {int: [1.5, math.nan, "3", True, None, (1,)], str: [3, None, 1.0, ("a",), 
        bool: [0, 1, "true", None, 1.0]}
 
 
+def _kind(t) -> tuple[type, bool]:
+    """A field's type and whether None is declared for it ("str | None")."""
+    if isinstance(t, type):
+        return t, False
+    name, _, rest = t.partition(" | ")
+    return {"int": int, "str": str, "bool": bool}[name], rest == "None"
+
+
 def dump(s) -> str:
     return json.dumps(s.to_json(), sort_keys=True)
 
@@ -34,8 +42,10 @@ def sample(cls, s, rng):
     words = ["M", "S", "PS", "ES", "SS", "MS", "none", "hull", "adf", "mr", "w0", "d1", "short", "fire", "x"]
     kw = {}
     for f in dataclasses.fields(cls):
-        tp = f.type if isinstance(f.type, type) else {"int": int, "str": str, "bool": bool}[f.type]
-        if tp is int:
+        tp, optional = _kind(f.type)
+        if optional and rng.below(2):
+            kw[f.name] = None
+        elif tp is int:
             kw[f.name] = rng.below(40) - 8
         elif tp is bool:
             kw[f.name] = rng.below(2) == 1
@@ -49,12 +59,13 @@ def wrong_typed(cls):
     good = {int: 1, str: "a", bool: False}
     fields = dataclasses.fields(cls)
     for f in fields:
-        tp = f.type if isinstance(f.type, type) else {"int": int, "str": str, "bool": bool}[f.type]
+        tp, optional = _kind(f.type)
         for bad in BAD[tp]:
+            if bad is None and optional:
+                continue  # None is a declared value of an optional field (the activate action's layer and turn)
             obj = object.__new__(cls)
             for g in fields:
-                gt = g.type if isinstance(g.type, type) else {"int": int, "str": str, "bool": bool}[g.type]
-                object.__setattr__(obj, g.name, bad if g is f else good[gt])
+                object.__setattr__(obj, g.name, bad if g is f else good[_kind(g.type)[0]])
             yield obj
 
 

@@ -181,7 +181,7 @@ def _reference_view(state, player):
     out["ships"] = [sh.to_json() if player is not None and sh.owner == player else sh.public_json()
                     for sh in state.ships]
     fast = view(state, player)
-    for k in ("mines", "hidden_mines", "plotting", "declared", "allocations", "laid", "viewer"):
+    for k in ("mines", "hidden_mines", "plotting", "declared", "allocations", "laid", "dropped", "viewer"):
         out[k] = fast[k]  # the hidden-information filters are test_secrets.py's subject
     return out
 

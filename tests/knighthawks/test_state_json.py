@@ -118,8 +118,8 @@ def test_every_top_level_key_is_required():
     s = KnightHawks.new_initial_state({"scenario": "escort"}, seed=1)
     j = s.to_json()
     for key in j:
-        if key in ("game", "mover"):
-            continue
+        if key in ("game", "mover", "dropped"):
+            continue  # dropped: a state saved before it was kept knows no drop turns (seekers go by their ship alone)
         doc = dict(j)
         del doc[key]
         with pytest.raises(StateError) as e:

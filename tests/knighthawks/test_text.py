@@ -84,6 +84,20 @@ def test_the_escort_in_words():
     assert KnightHawks.describe_value({"type": "course", "ship": "x"}).startswith("course")  # malformed: generic
 
 
+def test_each_seeker_is_named_apart_by_who_dropped_it_and_when():
+    """The activate action says which seeker: one placed before the battle by its number, one dropped in play by
+    its ship and turn (no two of a decision read alike: tests/conformance/test_action_words.py)."""
+    d = KnightHawks.describer({"scenario": "fleet_battle"}, NAMES)
+    texts = [d({"type": "activate", "seeker": "trap-4ae817", "layer": "clinton", "turn": 3}),
+             d({"type": "activate", "seeker": "trap-e4f354", "layer": "clinton", "turn": 5}),
+             d({"type": "activate", "seeker": "trap-e4f355", "layer": "osprey", "turn": 5})]
+    assert texts == ["Activate the seeker Admiral Clinton (battleship) dropped on turn 3",
+                     "Activate the seeker Admiral Clinton (battleship) dropped on turn 5",
+                     "Activate the seeker Osprey (light cruiser) dropped on turn 5"]
+    # a record from before the activate action named the ship: the old words
+    assert d({"type": "activate", "seeker": "trap-4ae817"}) == "Activate a seeker dropped during the battle"
+
+
 def test_the_default_names_are_the_seat_names():
     d = KnightHawks.describer({"scenario": "escort"}, None)
     assert d({"type": "turn_started", "turn": 2, "player": 1}) == "Turn 2: Player 2 (Sathar) moves"

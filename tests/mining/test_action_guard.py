@@ -34,8 +34,8 @@ def _variants(a):
         if isinstance(v, str):
             bad += [v.encode(), [v], 0]
         for b in bad:
-            if f.name == "bump" and b is None:
-                continue  # None is a declared value of bump
+            if f.name in ("bump", "victim") and b is None:
+                continue  # None is a declared value of bump (no rocket bumped) and of a steal's victim (unnamed)
             c = object.__new__(type(a))
             for g in dataclasses.fields(a):
                 object.__setattr__(c, g.name, getattr(a, g.name))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from deltav.core.errors import IllegalAction
-from deltav.games.mining import flow
+from deltav.games.mining import MiningGame, flow
 from deltav.games.mining.messages import (
     BuyRocket,
     Declare,
@@ -190,8 +190,9 @@ def test_alien_encounter_moves_the_alien_and_steals():
     play(st, 0, MoveAlien(12))
     assert st.alien == 12
     legal = st.legal_actions(0)
-    assert Steal(meteor) in legal and Steal("b1-alphatite") in legal and Steal("b0-alphatite") not in legal
-    ev = play(st, 0, Steal("b1-gammatite"))
+    assert Steal(meteor, 1) in legal and Steal("b1-alphatite", 1) in legal  # each names its victim
+    assert not [a for a in legal if isinstance(a, Steal) and a.item == "b0-alphatite"]
+    ev = play(st, 0, Steal("b1-gammatite", 1))
     assert ev[0].to_json() == {"type": "stolen", "thief": 0, "victim": 1, "item": "b1-gammatite"}
     assert st.holder[st.cfg.counter_index["b1-gammatite"]] == 0
     assert PHASES[st.phase] == "meteor-window"  # the opponent's Meteor Storm is still there
@@ -199,12 +200,59 @@ def test_alien_encounter_moves_the_alien_and_steals():
     assert squares_of(st.view(None))[10]["status"] == "face_up"
 
 
+def test_two_tiles_of_a_kind_in_one_hand_are_one_choice_and_each_steal_names_its_victim():
+    """No two legal actions read alike: of an opponent's two Mineral Scans one is offered ("Steal Ben's Mineral
+    Scan"), two opponents' tiles of a kind are different choices ("Steal Cleo's Sabotage"); a record naming the other tile, or no
+    victim, still applies, a wrong victim is refused."""
+    st = alien_setup(players=3, scenario="variant-b")  # two tiles of each incident
+    scan1, scan2 = give(st, 1, "mineral_scan"), give(st, 1, "mineral_scan")
+    sab1, sab2 = give(st, 1, "sabotage"), give(st, 2, "sabotage")
+    play(st, 0, Prospect())
+    play(st, 0, RevealIncident(10))
+    play(st, 0, Pass())  # the alien stays off the board
+    tiles = [a for a in st.legal_actions(0) if isinstance(a, Steal) and a.item.startswith("t")]
+    assert tiles == [Steal(scan1, 1), Steal(sab1, 1), Steal(sab2, 2)]
+    d = MiningGame.describer({"players": 3, "scenario": "variant-b"}, ["Ann", "Ben", "Cleo"])
+    assert [d(a) for a in tiles] == ["Steal Ben's Mineral Scan", "Steal Ben's Sabotage", "Steal Cleo's Sabotage"]
+    assert d(Steal("b1-gammatite", 1)) == "Steal Ben's Gammatite counter"
+    assert rule_of(st, 0, Steal(scan2, 2)) == "mining.alien.steal"  # Cleo does not hold it
+    ev = st.apply_action(0, Steal(scan2))  # the unlisted twin, as a record from before names it
+    assert ev[0].to_json() == {"type": "stolen", "thief": 0, "victim": 1, "item": scan2}
+    assert [st.cfg.ids[t] for t, _ in st.hands[1]] == [scan1, sab1]
+
+
+def test_a_record_whose_steals_name_no_victim_still_replays():
+    """Records made before a steal named its victim write {"type": "steal", "item": ...}: they replay, event for
+    event, to the same result."""
+    from deltav.core.agent import RandomAgent
+    from deltav.core.match import play_match
+    from deltav.core.records import MatchRecord, replay
+
+    rec, _, _ = play_match(MiningGame, {"players": 4, "scenario": "variant-b"}, 0, [RandomAgent() for _ in range(4)])
+    doc = rec.to_json()
+    steals = [s["action"] for s in doc["steps"] if s["action"]["type"] == "steal"]
+    assert steals and all("victim" in a for a in steals)
+    for a in steals:
+        del a["victim"]
+    final = replay(MatchRecord.from_json(doc))
+    assert final.result().to_json() == rec.result
+
+
+def test_two_tiles_of_a_kind_in_your_hand_are_one_discard():
+    st = new(scenario="variant-b")
+    scan1, scan2 = give(st, 0, "mineral_scan"), give(st, 0, "mineral_scan")
+    discards = [a for a in st.legal_actions(0) if isinstance(a, Discard)]
+    assert discards == [Discard(scan1)]
+    st.apply_action(0, Discard(scan2))  # the twin is the same choice
+    assert [st.cfg.ids[t] for t, _ in st.hands[0]] == [scan1]
+
+
 def test_a_stolen_bribe_is_usable_by_the_thief_and_costs_the_thief():
     st = alien_setup()
     play(st, 0, Prospect())
     play(st, 0, RevealIncident(10))
     play(st, 0, Pass())  # the alien stays off the board
-    play(st, 0, Steal("b1-betamite"))
+    play(st, 0, Steal("b1-betamite", 1))
     place(st, {11: ("gammatite", 3)})
     play(st, 0, Declare("C05"))
     play(st, 0, Reveal(11))
@@ -218,7 +266,7 @@ def test_a_stolen_bribe_can_be_discarded_by_option():
     play(st, 0, Prospect())
     play(st, 0, RevealIncident(10))
     play(st, 0, Pass())
-    play(st, 0, Steal("b1-betamite"))
+    play(st, 0, Steal("b1-betamite", 1))
     assert st.holder[st.cfg.counter_index["b1-betamite"]] == -1 and len(st.unspent_counters(1)) == 4
 
 
@@ -228,7 +276,7 @@ def test_a_stolen_incident_is_not_usable_on_that_turn():
     play(st, 0, Prospect())
     play(st, 0, RevealIncident(10))
     play(st, 0, Pass())
-    play(st, 0, Steal(acq))
+    play(st, 0, Steal(acq, 1))
     assert Discard(acq) not in st.legal_actions(0)
 
 

@@ -46,6 +46,15 @@ def test_orders_name_the_ship_by_side_and_class_and_use_the_helps_direction_keys
     assert GAME.describe_value(Order("p0s0")) == "Player 1's corvette: coast"
 
 
+def test_each_weak_gravity_hex_a_course_may_ignore_reads_apart():
+    """Two of Io's weak-gravity hexes both read "Io's weak gravity at 1 hex SE of Jupiter" (measured from the
+    nearest body, Jupiter): each is named by its side of the moon (tests/conformance/test_action_words.py)."""
+    opts = {"scenario": "interplanetary_war"}
+    texts = [words(Order("p1s0", 5, weak=(k,)), options=opts) for k in ("-2,-15", "0,-16", "-2,-14", "-1,-14", "0,-15")]
+    assert texts[0] == "Bob's ship 1: burn 6 SE, ignoring Io's weak gravity W of Io"
+    assert len(set(texts)) == 5 and not any(ENGINE_WORDS.search(t) for t in texts)
+
+
 def test_attacks_say_strengths_odds_and_penalties_in_words():
     ev = {"type": "attack_declared", "attackers": ["p0s0", "p0s1", "p0s2"], "target": "p1s0", "strength": 4,
           "defense": 2, "odds": "2:1", "range_mod": 2, "velocity_mod": 1, "heroism": 0}

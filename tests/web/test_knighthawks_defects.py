@@ -6,7 +6,10 @@ the screen alone, its host a real ``Session`` with the scripted bot on the other
   the exit edge drawn;
 - a speed change that ends a masking screen is warned before the plot is committed (the screen just vanished);
 - the combat report reads oldest first, the damage under the attack that caused it;
-- the labels of the pointers toward ships off screen never overlap.
+- the labels of the pointers toward ships off screen never overlap;
+- two seekers a ship dropped on different turns had the same words on the engine's side ("Activate a seeker
+  dropped during the battle"); the buttons read "activate seeker 1", "activate seeker 2": each now says which
+  seeker it is (by its ship and turn, as the engine words it) and the map marks it with the same words.
 
 Screenshots: build/screenshots/knighthawks-defect-*.png.
 """
@@ -161,4 +164,51 @@ def test_the_pointers_toward_ships_off_screen_never_overlap(harness, browser):
             assert apart, (a, b)
     shot(pg, "defect-pointers")
     assert pg.errors == []
+    pg.ctx.close()
+
+
+def _drop_seekers_on_two_turns(d: Driver) -> None:
+    """Seat 0's minelayer holds its course and drops a seeker where it starts on turns 1 and 2 (through the session,
+    as the page would send it); every other decision of seat 0 is the simplest legal one."""
+    from deltav.games.knighthawks import messages as m
+
+    s = d.session
+    for turn in (1, 2):
+        d.run_bots()
+        ml = next(x for x in s.state.ships if x.owner == 0)
+        s.submit(0, m.Course(ml.id, ml.speed, ml.facing).to_json())
+        while s.state.cur is not None:
+            s.submit(0, s.state.legal_actions(0)[0].to_json())
+        s.submit(0, m.Lay(ml.id, "S", 0).to_json())
+        s.submit(0, m.EndMovement().to_json())
+        for _ in range(200):
+            d.run_bots()
+            st = s.state
+            if st.stage == "move" and st.mover == 0 and st.turn == turn + 1:
+                break
+            legal = st.legal_actions(0)
+            simple = [a for a in legal if a.TYPE in ("fire", "end_repair", "intercept", "end_movement")]
+            s.submit(0, (simple or legal)[0].to_json())
+    d.since = s.step
+
+
+def test_each_seeker_button_says_which_seeker_it_wakes(harness, browser):
+    d = Driver({"scenario": "skirmish", "fleet0": "minelayer", "fleet1": "frigate"}, seed=1, seat=0)
+    _drop_seekers_on_two_turns(d)
+    pg = open_page(browser, harness, d)
+    to_stage(pg, "move")
+    row = pg.locator(".kh-controls .kh-row").filter(has_text="Seekers")
+    texts = [t.strip() for t in row.locator("button[data-legal]").all_inner_texts()]
+    assert texts == ["activate seeker 1 (placed before the battle)",
+                     "activate the seeker Minelayer 1 dropped on turn 1",
+                     "activate the seeker Minelayer 1 dropped on turn 2"]
+    labels = pg.evaluate("window.khScreen.overlay().markers.filter((m) => m.kind === 'target').map((m) => m.label)")
+    assert labels == ["seeker 1", "Minelayer 1, turn 1", "Minelayer 1, turn 2"]
+    shot(pg, "defect-seekers-named")
+    wanted = next(a for a in d.session.state.legal_actions(0) if a.TYPE == "activate" and a.turn == 1)
+    s = stage(pg)["step"]
+    row.locator("button[data-legal]", has_text="dropped on turn 1").click()
+    wait_step_change(pg, s)
+    assert d.session.state.activated == [wanted.seeker]
+    assert d.refusals == [] and pg.errors == []
     pg.ctx.close()

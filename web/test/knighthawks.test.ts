@@ -5,7 +5,7 @@ import { test } from "node:test";
 
 import type { LegalEntry, LogEntry } from "../src/shell/screen";
 import {
-  abbr, groupLegal, hullBoxes, type KHView, phaseText, repairName, reportLine, shipsWithChoices, sideOf, stepAt,
+  abbr, groupLegal, hullBoxes, type KHView, phaseText, repairName, reportLine, seekerName, shipsWithChoices, sideOf, stepAt,
   stepTarget, type KHShip,
 } from "../src/knighthawks/model";
 
@@ -50,6 +50,20 @@ test("the legal list is grouped into the controls, every member an index into it
   assert.equal(r.repairs.get("dd")!.get("adf")!.length, 2);
   assert.equal(r.endRepair!.index, 2);
   assert.equal(groupLegal([L({ type: "mystery" })]).other.length, 1);
+});
+
+test("each seeker's button and map marker say which seeker it is, as the engine words it", () => {
+  const v = view();
+  const dropped = (seeker: string, turn: number): LegalEntry => ({
+    action: { type: "activate", seeker, layer: "dd", turn }, text: `Activate the seeker destroyer 1 dropped on turn ${turn}`,
+  });
+  const a = seekerName(v, dropped("trap-4ae817", 1), 0);
+  const b = seekerName(v, dropped("trap-e4f354", 3), 1);
+  assert.deepEqual(a, { long: "activate the seeker destroyer 1 dropped on turn 1", short: "destroyer 1, turn 1" });
+  assert.deepEqual(b, { long: "activate the seeker destroyer 1 dropped on turn 3", short: "destroyer 1, turn 3" });
+  const placed: LegalEntry = { action: { type: "activate", seeker: "trap-2", layer: null, turn: null },
+    text: "Activate seeker 2 (placed before the battle)" };
+  assert.deepEqual(seekerName(v, placed, 0), { long: "activate seeker 2 (placed before the battle)", short: "seeker 2" });
 });
 
 test("a step's map target is the hex the ship would face after entering the next hex", () => {

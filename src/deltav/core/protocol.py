@@ -521,6 +521,12 @@ class State:
     def apply_action(self, player: int, action: Action) -> list[Event]:
         raise NotImplementedError
 
+    def same_choice(self, player: int, action: Action) -> bool:
+        """Whether ``action``, though not in ``legal_actions(player)``, is accepted as another name of a listed
+        choice: the form older records use, or the twin of a choice the list offers once (two alike tiles in one
+        hand). ``apply_action`` accepts exactly the listed actions and these; the default: none."""
+        return False
+
     def is_terminal(self) -> bool:
         raise NotImplementedError
 

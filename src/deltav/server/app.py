@@ -3,10 +3,11 @@
 Routes (docs/server.md has every JSON form): the browser client's pages (``/``, ``/play/{code}``,
 ``/watch/{code}``, ``/replay/{code}``, ``/board``) and its assets, ``GET /healthz``, ``GET /games``,
 ``GET /games/{game}/board``, ``GET /rooms``, ``POST /rooms``, ``GET /rooms/{code}``, ``POST /rooms/{code}/join``,
-``GET /rooms/{code}/record``, ``GET /rooms/{code}/replay``, ``GET /rooms/{code}/briefing``, and the WebSocket
-``/ws/{code}``, whose first message is a hello with the seat's token (none: a spectator). On start the store is
-opened (and migrated) and every unfinished room is reloaded before ``/healthz`` answers 200. Every route sits
-behind ``guard.Guard`` (rate limits, where changes may come from, security headers).
+``GET /rooms/{code}/record``, ``GET /rooms/{code}/replay``, ``GET``/``POST /rooms/{code}/review``,
+``GET /rooms/{code}/briefing``, and the WebSocket ``/ws/{code}``, whose first message is a hello with the
+seat's token (none: a spectator). On start the store is opened (and migrated) and every unfinished room is
+reloaded before ``/healthz`` answers 200. Every route sits behind ``guard.Guard`` (rate limits, where changes may
+come from, security headers).
 
 This module owns HTTP and WebSocket plumbing only; rooms own the rules of play.
 """
@@ -37,6 +38,7 @@ from deltav.server.guard import CLOSE_TOO_MANY, Guard
 from deltav.server.hub import Hub
 from deltav.server.limits import client_id, client_key
 from deltav.server.replays import ReplayCache, parse_view
+from deltav.server.reviews import ReviewRefused, Reviews, server_budget
 from deltav.server.rooms import ClientError, Settings, message_ref, seat_names
 from deltav.server.store import Store, StoreUnavailable, default_url
 from deltav.server.tokens import normalize_code
@@ -180,6 +182,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         try:
             yield
         finally:
+            if "reviews" in state:
+                state["reviews"].close()
             if mcp_mount:
                 await mcp_mount[1].close()
             if h.metrics is not None:
@@ -362,6 +366,33 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
                              "step": replay.positions[i], "snapshot": replay.snapshots[i],
                              "events": list(replay.events[i])})
 
+    def reviews() -> Reviews:
+        if "reviews" not in state:
+            state["reviews"] = Reviews(hub().bots, hub().games, server_budget(settings.review_budget))
+        return state["reviews"]
+
+    async def room_review(request: Request) -> JSONResponse:
+        """POST: start the review of a finished match (server/reviews.py); GET: its progress, then the review."""
+        try:
+            code = await room_code(request)
+            room = await hub().get(code)
+            if room is None:
+                raise ClientError("unknown_room", f"no room {code!r}", 404)
+            no = _query_int(request, "match", room.no, 1, MAX_MATCH)
+            if request.method != "POST":
+                return JSONResponse(reviews().status(code, no))
+            await _body(request)  # bounded like every body; nothing in it is read yet
+            record = await hub().store.record(code, no)
+            if record is None:
+                raise ClientError("not_finished", f"match {no} of room {code} has no record yet (not finished)", 409)
+            try:
+                out = reviews().start(code, no, record)
+            except ReviewRefused as exc:
+                raise ClientError(exc.code, exc.message, exc.status) from None
+        except ClientError as exc:
+            return _error(exc)
+        return JSONResponse(out, status_code=200 if out["status"] == "done" else 202)
+
     async def room_briefing(request: Request) -> JSONResponse:
         """``GET /rooms/{code}/briefing?match=N&seat=S``: ``Game.briefing`` of that match for that seat (absent:
         a spectator), with the match's options and the seats' names."""
@@ -500,6 +531,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         Route("/rooms/{code}/record", room_record),
         Route("/rooms/{code}/replay", room_replay),
         Route("/rooms/{code}/briefing", room_briefing),
+        Route("/rooms/{code}/review", room_review, methods=["GET", "POST"]),
         WebSocketRoute("/ws/{code}", ws_match),
     ]
     from deltav.server import leaderboard

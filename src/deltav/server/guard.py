@@ -51,6 +51,7 @@ SECURITY_HEADERS = [
 #: What each class of route is, for the words of a refusal.
 WHAT = {
     "create": "rooms created", "join": "seats taken", "list": "room lists", "replay": "replays and records",
+    "review": "game reviews asked for or followed",
     "socket": "connections opened", "mcp": "MCP calls", "read": "requests", "miss": "unknown room codes",
 }
 
@@ -69,6 +70,8 @@ def route_class(method: str, path: str, websocket: bool = False) -> str:
             return "join"
         if len(parts) == 3 and parts[2] in ("replay", "record"):
             return "replay"
+        if len(parts) == 3 and parts[2] == "review":
+            return "review"
     return "read"
 
 

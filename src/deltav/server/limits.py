@@ -23,6 +23,7 @@ RATES: dict[str, tuple[float, int]] = {
     "join": (1.0, 10),  # POST /rooms/{code}/join
     "list": (2.0, 10),  # GET /rooms (the lists)
     "replay": (5.0, 20),  # GET /rooms/{code}/replay and /record (a replay is built on a thread)
+    "review": (2.0, 20),  # POST /rooms/{code}/review (starts a review on the bot workers) and GET (its progress)
     "socket": (2.0, 20),  # WebSocket connections opened
     "mcp": (10.0, 30),  # /mcp/ (each call may open a socket and make HTTP requests here)
     "read": (50.0, 200),  # everything else: pages, assets, GET /rooms/{code}, /games, /healthz, /metrics...

@@ -70,6 +70,7 @@ class Settings:
     trusted_proxies: tuple[str, ...] = ()  # proxies whose X-Forwarded-For names the client (deltav serve --trusted-proxy)
     allowed_origins: tuple[str, ...] = ()  # other origins whose pages may change state here (--allow-origin)
     chosen_seeds: str = "solo"  # "solo": a seed is chosen only for rooms of the creator and bots; "any" (--chosen-seeds)
+    review_budget: str = ""  # a game review's budget (deltav serve --review-budget; "": reviews.SERVER_BUDGET)
 
 
 class Host(Protocol):

@@ -270,6 +270,19 @@ export function shipName(view: KHView, id: string): string {
   return s ? s.name : id;
 }
 
+/** Which seeker an `activate` choice wakes, in the engine's words (the describer's text, Game.describer: no two
+ *  legal actions read alike): a seeker dropped in play by its ship and turn ("Osprey, turn 3"), one placed before
+ *  the battle by its number ("seeker 2"). `long` is the button's words, `short` the map marker's. */
+export function seekerName(view: KHView, e: LegalEntry, i: number): { long: string; short: string } {
+  const a = e.action;
+  const placed = /seeker (\d+)/.exec(e.text);
+  const short = typeof a.layer === "string" && a.layer
+    ? `${shipName(view, a.layer)}${typeof a.turn === "number" ? `, turn ${a.turn}` : ""}`
+    : placed ? placed[0] : `seeker ${i + 1}`;
+  const text = e.text.replace(/^Activate /, "");
+  return { long: text === e.text ? `activate ${short}` : `activate ${text}`, short };
+}
+
 export type ReportKind = "hit" | "miss" | "damage" | "info" | "bad" | "turn";
 
 /** The combat report's line for a log entry the viewer got: the engine's own sentence (the match's describer:

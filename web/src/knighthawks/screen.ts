@@ -13,7 +13,8 @@ import { helpSection } from "./help";
 import { COLOUR, HexMap, type Marker, type Overlay } from "./map";
 import {
   type Choice, type Controls, endsMasking, FACINGS, groupLegal, type Hex, hexEq, type KHBoard, type KHShip, type KHView,
-  hexDistance, phaseText, repairName, reportLine, shipName, shipsWithChoices, sideName, sideOf, stepAt, stepTarget,
+  hexDistance, phaseText, repairName, reportLine, seekerName, shipName, shipsWithChoices, sideName, sideOf, stepAt,
+  stepTarget,
   TURN_WORDS,
   WEAPON_NAMES,
 } from "./model";
@@ -477,8 +478,9 @@ export class KnightHawksScreen implements GameScreen {
       const r = el("div", "kh-row");
       r.append(el("span", "kh-label", "Seekers"));
       c.activates.forEach((ch, i) => {
-        const b = this.button(`activate seeker ${i + 1}`, ch, "small");
-        b.title = "the seeker marked on the map with this number";
+        const name = seekerName(v, ch.entry, i);
+        const b = this.button(name.long, ch, "small");
+        b.title = `the seeker marked "${name.short}" on the map`;
         r.append(b);
       });
       box.append(r);
@@ -686,7 +688,7 @@ export class KnightHawksScreen implements GameScreen {
     }
     c.activates.forEach((ch, i) => {
       const t = v.mines.find((m) => m[0] === ch.entry.action.seeker);
-      if (t) o.markers.push({ hex: t[3], label: `seeker ${i + 1}`, kind: "target" });
+      if (t) o.markers.push({ hex: t[3], label: seekerName(v, ch.entry, i).short, kind: "target" });
     });
     if (v.stage === "declare") {
       const list = this.weaponList(c);

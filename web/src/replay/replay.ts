@@ -2,7 +2,8 @@
  * The replay page (`/replay/CODE?match=N`): a finished match played back with the game's own screen in
  * spectator mode: play, pause, step back and forth, jump to the start or the end, a speed, a position slider.
  * The client never replays rules: each position's spectator snapshot comes from the server
- * (`GET /rooms/{code}/replay?match=N&step=K`), fetched once and kept.
+ * (`GET /rooms/{code}/replay?match=N&step=K`), fetched once and kept. The game review (review.ts) sits in the
+ * side panel and marks the timeline under the slider.
  *
  * Owns the replay page only.
  */
@@ -14,6 +15,7 @@ import type { GameScreen, LogEntry, ScreenHost, Snapshot } from "../shell/screen
 import { Sounds } from "../shell/sound";
 import { rememberMatch } from "../shell/storage";
 import { SCREENS } from "../games";
+import { ReviewPanel } from "./review";
 
 interface ReplayAnswer {
   code: string;
@@ -77,6 +79,8 @@ export async function startReplay(root: HTMLElement, code: string, match: number
   const logBox = el("section", "log");
   logBox.append(el("h2", "", "Log"));
   const logList = el("ol", "log-list");
+  logList.tabIndex = 0; // a scrolling region a keyboard can reach (as the match page's log)
+  logList.setAttribute("aria-label", "Log");
   logBox.append(logList);
   side.append(logBox);
   body.append(screenRoot, side);
@@ -128,7 +132,9 @@ export async function startReplay(root: HTMLElement, code: string, match: number
   let view: ReplayView = params.get("view") ?? "full";
   const viewBox = el("span", "replay-view-box");
   viewBox.append(viewLabel, viewSel);
-  bar.append(startBtn, backBtn, playBtn, fwdBtn, endBtn, slider, where, speedSel, viewBox);
+  const track = el("div", "replay-track");
+  track.append(slider);
+  bar.append(startBtn, backBtn, playBtn, fwdBtn, endBtn, track, where, speedSel, viewBox);
   const status = el("div", "status");
   status.setAttribute("role", "status");
   status.setAttribute("aria-live", "polite");
@@ -228,6 +234,11 @@ export async function startReplay(root: HTMLElement, code: string, match: number
   }
   await mountScreen();
 
+  const review = new ReviewPanel({ code, match, positions, seatName, say, go: (i) => { pause(); void go(i); } });
+  side.prepend(review.box);
+  side.classList.add("has-review");
+  track.append(review.marks);
+
   let index = -1;
   let playing = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -284,6 +295,7 @@ export async function startReplay(root: HTMLElement, code: string, match: number
     waiting.hidden = !waiting.textContent;
     waiting.title = waiting.textContent;
     showLog(a.snapshot);
+    review.at(index);
     slider.value = String(index);
     where.textContent = `Step ${a.step} · ${index + 1} / ${positions.length}`;
     slider.setAttribute("aria-valuetext", `step ${a.step}, position ${index + 1} of ${positions.length}`);

@@ -27,6 +27,7 @@ from deltav.games.actionspace import (
 )
 
 from . import messages as m
+from .movement_phase import activation
 from .repair import MAX_BLOCK
 from .ships import STATUS_NAMES
 
@@ -48,12 +49,20 @@ def _build(state) -> ActionSpace:
                "short", "ccs", "nav", "dc", "fire"]
 
     def trap_index(ctx: Context, v):
-        ids = [mm[0] for mm in ctx.state.mines]
-        return ids.index(v) if v in ids else None
+        tid, layer, turn = v
+        mines = ctx.state.mines
+        for i, mm in enumerate(mines):
+            if mm[0] == tid:
+                got = activation(ctx.state, tid)
+                return i if layer in (None, got.layer) and turn in (None, got.turn) else None
+        return None
 
     def trap_value(ctx: Context, i: int):
         mines = ctx.state.mines
-        return mines[i][0] if i < len(mines) else f"trap-none-{i}"
+        if i < len(mines):
+            got = activation(ctx.state, mines[i][0])
+            return got.seeker, got.layer, got.turn
+        return f"trap-none-{i}", None, None
 
     def speed_index(ctx: Context, v):
         d = v - ctx.state.ships[ctx.state.index[ctx.fields["ship"]]].speed
@@ -67,7 +76,8 @@ def _build(state) -> ActionSpace:
         Kind(m.Lay, (("ship", Values(layers)), ("kind", Values(("M", "S"))), ("at", ints(0, at_hi)))),
         # trap ids are random (they must not count earlier drops), so a seeker is numbered by its rank in the
         # position's list of traps; determinized worlds add the sampled traps a player cannot see to that list
-        Kind(m.Activate, (("seeker", Relative(2 * traps, trap_index, trap_value)),)),
+        # (the ship that dropped it and the turn it did are read off the position)
+        Kind(m.Activate, ((("seeker", "layer", "turn"), Relative(2 * traps, trap_index, trap_value)),)),
         Kind(m.Orbit, (("ship", sh), ("clockwise", Values((False, True))))),
         Kind(m.Course, (("ship", sh), ("speed", Relative(2 * adf + 1, speed_index, speed_value)),
                         ("facing", ints(0, 5)))),

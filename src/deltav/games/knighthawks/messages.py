@@ -32,7 +32,23 @@ class Lay(Action):
 
 @value("activate")
 class Activate(Action):
+    """Activate one of your waiting seekers. ``layer`` (the ship that dropped it) and ``turn`` (the turn it was
+    dropped) say which one in words the owner knows; both None for a seeker placed before the battle, and a record
+    from before they were listed may leave them out."""
+
     seeker: str
+    layer: str | None = None
+    turn: int | None = None
+
+    def to_json(self) -> dict:
+        # no "layer" or "turn" key while None: an activation of a record made before they were listed keeps
+        # its JSON form
+        out: dict = {"type": "activate", "seeker": self.seeker}
+        if self.layer is not None:
+            out["layer"] = self.layer
+        if self.turn is not None:
+            out["turn"] = self.turn
+        return out
 
 
 @value("orbit")

@@ -199,8 +199,10 @@ def move_ok(state, player: int, a) -> bool:
     if t is m.EndMovement:
         return all(s.id in state.plots or _default_ok(state, s) for s in _own_movers(state, player))
     if t is m.Activate:
-        return any(mm[0] == a.seeker and mm[1] == player and mm[2] == "S" and mm[4] < 0 for mm in state.mines) \
-            and a.seeker not in state.activated
+        return a.seeker not in state.activated and any(
+            mm[0] == a.seeker and mm[1] == player and mm[2] == "S" and mm[4] < 0 for mm in state.mines) \
+            and (a.layer is None or a.layer == activation(state, a.seeker).layer) \
+            and (a.turn is None or a.turn == activation(state, a.seeker).turn)
     sh = state._get(a.ship)
     if sh is None or sh.owner != player or sh.status != ACTIVE:
         return False
@@ -250,10 +252,26 @@ def legal(state, player: int) -> list:
             all_default = False
     for mid, owner, kind, _h, moves, _f, _layer in state.mines:
         if owner == player and kind == "S" and moves < 0 and mid not in state.activated:
-            out.append(m.Activate(mid))
+            out.append(activation(state, mid))
     if all_default:
         out.append(m.EndMovement())
     return out
+
+
+def activation(state, mid: str) -> m.Activate:
+    """The activation of waiting seeker ``mid`` as listed: with the ship that dropped it and the turn it did
+    (None for one placed before the battle), so no two seekers read alike."""
+    layer = next(mm[6] for mm in state.mines if mm[0] == mid) or None
+    return m.Activate(mid, layer, state.dropped.get(mid) if layer else None)
+
+
+def same_activation(state, player: int, a) -> bool:
+    """Whether ``a`` is a listed activation in older words: the seeker named, its ship or turn left out (None)."""
+    if type(a) is not m.Activate or a.layer is not None and a.turn is not None:
+        return False
+    legal = state.legal_actions(player)
+    return a not in legal and any(type(x) is m.Activate and x.seeker == a.seeker and a.layer in (None, x.layer)
+                                  and a.turn in (None, x.turn) for x in legal)
 
 
 def _ship_move_actions(state, sh: Ship) -> tuple:
@@ -319,6 +337,11 @@ def _move_refusal(state, player: int, a) -> tuple[str, str]:
     if t is m.EndMovement:
         return ("knighthawks.move.unplotted", "a ship cannot hold its course (evasion, or a planet ahead): plot it first")
     if t is m.Activate:
+        if any(mm[0] == a.seeker and mm[1] == player and mm[2] == "S" and mm[4] < 0 for mm in state.mines) \
+                and a.seeker not in state.activated:
+            got = activation(state, a.seeker)
+            return ("knighthawks.move.seeker.which", f"seeker {a.seeker!r} was dropped by {got.layer!r} on turn "
+                    f"{shown(got.turn)}, not by {shown(a.layer)} on turn {shown(a.turn)}")
         return ("knighthawks.move.seeker", f"{a.seeker!r} is not one of your inert seekers")
     if sh is None or sh.owner != player or sh.status != ACTIVE:
         return ("knighthawks.move.ship", f"{getattr(a, 'ship', None)!r} is not one of your ships in play")
@@ -409,6 +432,10 @@ def _do_lay(state, a, ev) -> None:
     h = plotted_path(state, sh)[a.at]
     mid = _new_trap_id(state)
     state.mines.append((mid, sh.owner, a.kind, h, -1, sh.facing, sh.id))
+    # the turn each waiting trap was dropped, for the words that tell seekers apart (traps gone are forgotten)
+    live = {mm[0] for mm in state.mines}
+    state.dropped = {k: t for k, t in state.dropped.items() if k in live}
+    state.dropped[mid] = state.turn
     state.laid.append(sh.id + a.kind)
     ev.append(m.Laid(sh.id, a.kind, mid, h, (sh.owner,)))
 

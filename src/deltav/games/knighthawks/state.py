@@ -77,6 +77,7 @@ class KHState(State):
         s.cur = None
         s.screened = []
         s.laid = []
+        s.dropped = {}
         s.activated = []
         s.orbit_new = {}
         s.declared = []
@@ -137,6 +138,11 @@ class KHState(State):
             return []
         return _PHASES[self.stage].legal(self, player)
 
+    def same_choice(self, player: int, action) -> bool:
+        """State.same_choice: a listed seeker activation that leaves out the seeker's ship or turn (records from
+        before they were listed)."""
+        return movement_phase.same_activation(self, player, action)
+
     def check_turn(self, player: int) -> None:
         """State.check_turn, with the common case (a plain int seat that may act) decided at once."""
         if type(player) is int and self.stage != "over" and player in self.current_players():
@@ -173,6 +179,7 @@ class KHState(State):
         s.cur = None if self.cur is None else [self.cur[0], self.cur[1], self.cur[2], self.cur[3][:]]
         s.screened = self.screened[:]
         s.laid = self.laid[:]
+        s.dropped = self.dropped.copy()
         s.activated = self.activated[:]
         s.orbit_new = dict(self.orbit_new)
         s.declared = [a[:] for a in self.declared]
@@ -206,6 +213,7 @@ class KHState(State):
             "plotting": None if self.cur is None else [self.cur[0], self.cur[1], self.cur[2], list(self.cur[3])],
             "screened": list(self.screened),
             "laid": list(self.laid),
+            "dropped": dict(self.dropped),
             "activated": list(self.activated),
             "orbit_new": dict(sorted(self.orbit_new.items())),
             "declared": [_attack_json(a) for a in self.declared],
@@ -246,6 +254,7 @@ class KHState(State):
         s.cur = None if c is None else [c[0], c[1], c[2], list(c[3])]
         s.screened = list(o["screened"])
         s.laid = list(o["laid"])
+        s.dropped = dict(o.get("dropped", {}))  # a record from before it was kept: no turns known
         s.activated = list(o["activated"])
         s.orbit_new = dict(o["orbit_new"])
         s.declared = [list(a) for a in o["declared"]]

@@ -125,6 +125,7 @@ class StateJson(TypedDict):
         | None
     screened: Annotated[list[Id], MaxLen(MAX_SHIPS)]
     laid: Annotated[list[Id], MaxLen(2 * MAX_SHIPS)]
+    dropped: NotRequired[Annotated[dict[Id, Annotated[int, Range(1, 102)]], MaxLen(MAX_MINES)]]
     activated: Annotated[list[Id], MaxLen(MAX_MINES)]
     orbit_new: Annotated[dict[Id, bool], MaxLen(MAX_SHIPS)]
     declared: Annotated[list[Attack], MaxLen(MAX_SHIPS * MAX_SYSTEMS)]
@@ -248,6 +249,7 @@ def validate(obj: Any) -> dict:
     for k, x in enumerate(o["laid"]):
         if x[:-1] not in ships or x[-1:] not in ("M", "S"):
             _fail(f"$.laid[{k}]", f"{x!r} is not a ship id followed by M or S")
+    # dropped: the turn each trap dropped in play was dropped (kept until the next drop after it is gone)
     # activated: seekers activated this phase (one that has detonated is gone from the mines but stays listed)
     c = o["plotting"]
     if c is not None and c[0] not in ships:

@@ -193,8 +193,11 @@ class Describer:
             return f"{s(g('ship'))}: drop {what} {where}"
         if t == "activate":
             known = self.f.scenario_traps.get(g("seeker"))
-            return (f"activate seeker {known[2]} (placed before the battle)" if known
-                    else "activate a seeker dropped during the battle")
+            if known:
+                return f"activate seeker {known[2]} (placed before the battle)"
+            if g("layer"):  # one seeker per ship per movement phase: its ship and turn tell it apart
+                return f"activate the seeker {s(g('layer'))} dropped" + (f" on turn {g('turn')}" if g("turn") else "")
+            return "activate a seeker dropped during the battle"
         if t == "orbit":
             return f"{s(g('ship'))}: enter orbit, {'clockwise' if g('clockwise') else 'counter-clockwise'}"
         if t == "course":

@@ -20,11 +20,11 @@ step to the next is built once and shared, read-only (``deltav.core.frozen.Froze
   ``(speed, facing, turns)`` tuple.
 
 Fresh in every view: the top-level dict and its lists and dicts (``ships``, ``mines``, ``plots``,
-``screened``, ``laid``, ``activated``, ``orbit_new``, ``scores``), and the rarely shown parts as plain JSON
+``screened``, ``laid``, ``dropped``, ``activated``, ``orbit_new``, ``scores``), and the rarely shown parts as plain JSON
 (``plotting``, the declared and pending attacks, the repair allocations, the result). The per-viewer hiding:
 the other side's hidden mines are left out (counted in ``hidden_mines`` when placed before play), ``plotting``
 and ``declared`` are shown only to the seat deciding, ``laid`` only to the mover, ``allocations`` only to
-their own seat.
+their own seat, ``dropped`` (the turn each trap was dropped) only to its owner, for its own traps.
 """
 
 from __future__ import annotations
@@ -117,8 +117,8 @@ def ship_record(sh: Ship, own: bool) -> Frozen:
 
 #: The keys of a view, in order.
 _KEYS = ("game", "options", "map", "sides", "victory", "turn_limit", "first", "turn", "half", "mover", "stage",
-         "fire_mode", "after", "ships", "mines", "plots", "plotting", "screened", "laid", "activated", "orbit_new",
-         "declared", "attacks", "repair_player", "allocations", "result", "scores", "hidden_mines", "viewer")
+         "fire_mode", "after", "ships", "mines", "plots", "plotting", "screened", "laid", "dropped", "activated",
+         "orbit_new", "declared", "attacks", "repair_player", "allocations", "result", "scores", "hidden_mines", "viewer")
 
 #: What a view shows of a game's fixed set-up: ``(options, victory, map, sides, turn_limit, first, top)``, ``top``
 #: a view with the set-up's parts (read-only records) and None for the rest, which every view copies; by the
@@ -201,6 +201,9 @@ def view(state, player: int | None) -> dict:
         out["plotting"] = [cur[0], cur[1], cur[2], list(cur[3])]
     out["screened"] = state.screened[:]
     out["laid"] = state.laid[:] if seat and player == mover else []
+    dropped = state.dropped
+    out["dropped"] = {mm[0]: dropped[mm[0]] for mm in shown if mm[0] in dropped and mm[1] == player} \
+        if seat and dropped else {}
     out["activated"] = activated[:]
     out["orbit_new"] = dict(sorted(orbit_new.items())) if orbit_new else {}
     out["declared"] = [_attack_json(a) for a in declared] if deciding else []
@@ -233,6 +236,7 @@ def full_view(state) -> dict:
     if cur is not None:
         out["plotting"] = [cur[0], cur[1], cur[2], list(cur[3])]
     out["laid"] = state.laid[:]
+    out["dropped"] = dict(state.dropped)
     out["declared"] = [_attack_json(a) for a in state.declared]
     out["allocations"] = [list(a) for a in state.allocs]
     return out

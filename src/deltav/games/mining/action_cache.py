@@ -21,6 +21,7 @@ from deltav.games.mining.messages import (
     RevealIncident,
     Sabotage,
     SabotageMove,
+    Steal,
 )
 from deltav.games.mining.scenarios import SQUARES, STATION
 
@@ -40,6 +41,7 @@ BUY = BuyRocket()
 _STR_ACTIONS: dict[tuple[type, str], Any] = {}
 _SABOTAGE: dict[tuple[int, int], Sabotage] = {}
 _SAB_MOVES: dict[tuple[int, int], SabotageMove] = {}
+_STEALS: dict[tuple[str, int], Steal] = {}
 
 
 def dests(tiles: int) -> tuple[list[int], list[Move]]:
@@ -110,11 +112,20 @@ def move(frm: int, to: int, bump: int | None) -> Move:
 
 
 def sact(cls: type, text: str) -> Any:
-    """The cached ``cls(text)`` (Discard, Survey, Replace, Steal, BidUp)."""
+    """The cached ``cls(text)`` (Discard, Survey, Replace, BidUp)."""
     key = (cls, text)
     a = _STR_ACTIONS.get(key)
     if a is None:
         a = _STR_ACTIONS[key] = cls(text)
+    return a
+
+
+def steal(item: str, victim: int) -> Steal:
+    """The cached ``Steal(item, victim)``."""
+    key = (item, victim)
+    a = _STEALS.get(key)
+    if a is None:
+        a = _STEALS[key] = Steal(item, victim)
     return a
 
 

@@ -3,13 +3,17 @@ at, which rockets may be sabotaged, which items stolen, which bribe counters may
 phases share them (a Sabotage tile is playable in the action and the attempt phase, reveal squares decide when
 an attempt fails), so they live below the phase modules.
 
+Two held incident tiles of one kind are the same choice (a tile is only its kind once it is in a hand): a
+candidate list offers one of them (the first in the hand), so no two legal actions read alike, and
+``same_choice`` accepts the other's id too (a record made before lists lost their duplicates still replays).
+
 Pure queries over the state: this module changes nothing.
 """
 
 from __future__ import annotations
 
 from deltav.games.mining import contracts as cm
-from deltav.games.mining.action_cache import MOVE_ROW, dests, move, sab, sact, squares
+from deltav.games.mining.action_cache import MOVE_ROW, dests, move, sab, sact, squares, steal
 from deltav.games.mining.messages import Discard, Replace, Steal
 from deltav.games.mining.phases import BIT, OWN_TURN_INCIDENTS, P_REPLACE, P_REVEAL
 from deltav.games.mining.scenarios import ACQUISITION, OMNIDIUM, SABOTAGE, SQUARES, STATION
@@ -19,10 +23,12 @@ def own_discards(st, p: int) -> list:
     """The own-turn incidents (Mineral Scan, Sabotage, Rocket Acquisition) ``p`` may discard now."""
     out = []
     cfg = st.cfg
+    seen = set()
     for t, acq in st.hands[p]:
         k = cfg.kinds[t]
-        if k not in OWN_TURN_INCIDENTS or not st.usable(acq):
+        if k not in OWN_TURN_INCIDENTS or not st.usable(acq) or k in seen:
             continue
+        seen.add(k)
         if k == SABOTAGE and not sabotage_targets(st, p):
             continue
         if k == ACQUISITION and not st.yard[p]:
@@ -132,16 +138,51 @@ def replace_options(st, p: int, square: int) -> list:
 
 
 def steal_options(st, p: int) -> list:
+    """What ``p`` may steal: each opponent's incident tiles (one per kind and usability) and unspent counters,
+    each action naming the victim."""
     cfg = st.cfg
     out = []
     for q in range(st.num_players):
         if q == p:
             continue
-        for t, _ in st.hands[q]:
-            out.append(sact(Steal, cfg.ids[t]))
+        seen = set()
+        for t, acq in st.hands[q]:
+            key = (cfg.kinds[t], st.usable(acq))
+            if key not in seen:
+                seen.add(key)
+                out.append(steal(cfg.ids[t], q))
         for b in st.unspent_counters(q):
-            out.append(sact(Steal, cfg.counter_ids[b]))
+            out.append(steal(cfg.counter_ids[b], q))
     return out
+
+
+def same_choice(st, p: int, a, legal: list) -> bool:
+    """Whether ``a``, not itself in ``legal``, is a listed choice in other words: a discard or steal of a held
+    incident tile of the same kind (and usability) from the same hand as a listed one, or a steal that leaves out
+    its victim (records from before steals named it)."""
+    t = type(a)
+    if t is not Discard and t is not Steal:
+        return False
+    cfg = st.cfg
+    item = a.incident if t is Discard else a.item
+    if t is Steal and item in cfg.counter_index:
+        return a.victim is None and any(type(x) is Steal and x.item == item for x in legal)
+    ti = cfg.id_index.get(item)
+    if ti is None:
+        return False
+    holder = p if t is Discard else next((q for q in range(st.num_players) if any(tt == ti for tt, _ in st.hands[q])),
+                                         None)
+    acq = None if holder is None else next((aq for tt, aq in st.hands[holder] if tt == ti), None)
+    if acq is None or t is Steal and a.victim not in (None, holder):
+        return False
+    key = (cfg.kinds[ti], st.usable(acq))
+    for x in legal:
+        if type(x) is t and (t is Discard or x.victim == holder):
+            other = cfg.id_index[x.incident if t is Discard else x.item]
+            oacq = next((aq for tt, aq in st.hands[holder] if tt == other), None)
+            if oacq is not None and (cfg.kinds[other], st.usable(oacq)) == key:
+                return True
+    return False
 
 
 def bid_counters(st, p: int) -> list[int]:

@@ -12,9 +12,11 @@ import json
 from deltav.games.actionspace import (
     SKETCH_SIZE,
     ActionSpace,
+    Context,
     Encoding,
     Features,
     Kind,
+    Relative,
     SpaceCache,
     Values,
     hashed_features,
@@ -32,6 +34,17 @@ def _build(cfg) -> ActionSpace:
     sq = ints(0, SQUARES - 1)
     tiles = Values(cfg.ids)
     bribes = Values(cfg.counter_ids)
+    items = cfg.ids + cfg.counter_ids
+    where = {x: i for i, x in enumerate(items)}
+
+    def item_index(ctx: Context, v):
+        item, victim = v
+        i = where.get(item)
+        return i if i is not None and victim in (None, _holder(ctx.state, item)) else None
+
+    def item_value(ctx: Context, i: int):
+        return items[i], _holder(ctx.state, items[i])
+
     return ActionSpace([
         Kind(a.Move, (("frm", sq), ("to", sq), ("bump", Values([None, *range(n)])))),
         Kind(a.EndMoves),
@@ -45,13 +58,25 @@ def _build(cfg) -> ActionSpace:
         Kind(a.SabotageMove, (("frm", sq), ("bump", Values([None, *range(n)])))),
         Kind(a.RevealIncident, (("square", sq),)),
         Kind(a.MoveAlien, (("square", sq),)),
-        Kind(a.Steal, (("item", Values(cfg.ids + cfg.counter_ids)),)),
+        # the victim is read off the position (who holds the item): a steal is numbered by its item
+        Kind(a.Steal, ((("item", "victim"), Relative(len(items), item_index, item_value)),)),
         Kind(a.Declare, (("contract", Values([c.id for c in cfg.contracts])),)),
         Kind(a.Reveal, (("square", sq),)),
         Kind(a.Replace, (("bribe", bribes),)),
         Kind(a.BidUp, (("bribe", bribes),)),
         Kind(a.Pass),
     ])
+
+
+def _holder(state, item: str) -> int | None:
+    """Who holds an incident tile or bribe counter now (None: nobody)."""
+    cfg = state.cfg
+    b = cfg.counter_index.get(item)
+    if b is not None:
+        h = state.holder[b]
+        return h if h >= 0 else None
+    t = cfg.id_index[item]
+    return next((q for q in range(state.num_players) if any(tt == t for tt, _ in state.hands[q])), None)
 
 
 _SPACES = SpaceCache(_build)

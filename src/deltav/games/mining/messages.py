@@ -102,9 +102,18 @@ class MoveAlien(Action):
 
 @value("steal")
 class Steal(Action):
-    """After an Alien Encounter: steal this held incident tile ("t07") or unspent bribe counter ("b1-betamite")."""
+    """After an Alien Encounter: steal this held incident tile ("t07") or unspent bribe counter ("b1-betamite")
+    from ``victim``, the opponent holding it (the engine lists it so the words can name whom; a record from before
+    it may leave it out: None)."""
 
     item: str
+    victim: int | None = None
+
+    def to_json(self) -> dict:
+        # no "victim" key while None: a steal of a record made before it was listed keeps its JSON form
+        if self.victim is None:
+            return {"type": "steal", "item": self.item}
+        return {"type": "steal", "item": self.item, "victim": self.victim}
 
 
 @value("declare")

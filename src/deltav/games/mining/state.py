@@ -33,6 +33,7 @@ from deltav.games.mining import (
     survey_phase,
     window_phase,
 )
+from deltav.games.mining.choices import same_choice
 from deltav.games.mining.config import Config
 from deltav.games.mining.phases import (
     BIT,
@@ -266,10 +267,16 @@ class MiningState(State):
             # anything else is checked first: a non-Action, another game's action, or a field of the wrong type
             # (True or 10.0 would compare equal to a listed square 1 or 10) raises MalformedAction
             self.game.actions.check(action)
-            if action not in legal:
+            if action not in legal and not same_choice(self, player, action, legal):
                 raise illegal.why(self, player, action)
         self._legal = None
         return _MODULE_OF[self.phase].apply(self, player, action)
+
+    def same_choice(self, player: int, action: Any) -> bool:
+        """State.same_choice: a steal naming no victim, a discard or steal of a tile whose twin is listed
+        (``choices.same_choice``)."""
+        legal = self.legal_actions(player)
+        return action not in legal and same_choice(self, player, action, legal)
 
     def _forget_square(self, s: int) -> None:
         mask = ~BIT[s]

@@ -241,6 +241,19 @@ def _revealed(w: Words, o: Mapping, who: str) -> str:
     return f"{who} reveals {what} on {square(o['square'])}"
 
 
+def _steal(w: Words, o: Mapping) -> str:
+    """ "Steal Ben's Mineral Scan", "Steal Ann's Gammatite counter (from Ben)": the victim is named (two opponents'
+    tiles of one kind are different choices); a steal recorded without its victim names only the item."""
+    item, victim = str(o["item"]), o.get("victim")
+    if victim is None:
+        return f"Steal {w.item(item)}"
+    if is_counter(item):
+        owner = item[1:].partition("-")[0]
+        return f"Steal {w.counter(item)}" + ("" if owner == str(victim) else f" from {w.name(victim)}")
+    got = w.tiles.get(item)
+    return f"Steal {w.name(victim)}'s {kind_name(got[0]) if got else 'incident'}"
+
+
 _TEXTS: dict[str, Callable[[Words, Mapping, str], str]] = {
     # actions (the acting player reads them: "you")
     "move": _move,
@@ -255,7 +268,7 @@ _TEXTS: dict[str, Callable[[Words, Mapping, str], str]] = {
     "sabotage-move": _sabotage_move,
     "reveal-incident": lambda w, o, who: f"Reveal the incident on {square(o['square'])}",
     "move-alien": lambda w, o, who: f"Move the alien to {square(o['square'])}",
-    "steal": lambda w, o, who: f"Steal {w.item(o['item'])}",
+    "steal": lambda w, o, who: _steal(w, o),
     "declare": lambda w, o, who: f"Try {w.contract(o['contract'])}",
     "reveal": lambda w, o, who: f"Reveal the tile on {square(o['square'])}",
     "replace": lambda w, o, who: f"Bribe: spend {w.counter(o['bribe'])} so the tile counts as its mineral",

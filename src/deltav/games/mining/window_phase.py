@@ -22,7 +22,9 @@ def legal(st, p: int) -> list:
         out = [sact(BidUp, cfg.counter_ids[b]) for b in bid_counters(st, p)]
     else:
         kind = PIRATE if st.phase == P_PIRATE else METEOR
-        out = [sact(Discard, cfg.ids[t]) for t, acq in st.hands[p] if cfg.kinds[t] == kind and st.usable(acq)]
+        # tiles of one kind are one choice: the first held is offered (choices.same_choice accepts the others)
+        first = next((t for t, acq in st.hands[p] if cfg.kinds[t] == kind and st.usable(acq)), None)
+        out = [] if first is None else [sact(Discard, cfg.ids[first])]
     out.append(PASS)
     return out
 

@@ -133,6 +133,17 @@ class _Words:
     def where(self, key) -> str:
         return place_key(key, self.gmap)
 
+    def weak_hex(self, key, body: str) -> str:
+        """A hex of a moon's weak gravity by its side of the moon ("Io's weak gravity NE of Io"): a moon's
+        gravity hexes ring it, one on each side, so two of them never read alike (place() measures from the
+        nearest body, which may be the planet the moon orbits: "1 hex SE of Jupiter" for two of Io's hexes)."""
+        b = self.gmap.bodies.get(body)
+        a, c = (int(x) for x in str(key).split(","))
+        off = (a - b.center[0], c - b.center[1]) if b is not None else (0, 0)
+        if b is None or max(abs(off[0]), abs(off[1]), abs(off[0] + off[1])) != 1:
+            return f"{body}'s weak gravity at {self.where(key)}"
+        return f"{body}'s weak gravity {heading(off)} of {body}"
+
     # --- actions ------------------------------------------------------------------------------------------
     def order_words(self, g) -> str:
         burn, over, land = g("burn"), g("overload"), g("land")
@@ -154,7 +165,7 @@ class _Words:
                 except ValueError:
                     grav = None
                 body = grav[1] if grav else None
-                bodies.append(f"{body}'s weak gravity at {self.where(k)}" if body else f"weak gravity at {self.where(k)}")
+                bodies.append(self.weak_hex(k, body) if body else f"weak gravity at {self.where(k)}")
             words += ", ignoring " + _join(bodies)
         return words
 
