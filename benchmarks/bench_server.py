@@ -90,7 +90,9 @@ class Stats:
         self.accepted = 0
         self.drops = 0
         self.errors: list[str] = []
-        self.received = 0  # bytes of state messages
+        self.received = 0  # bytes of every message received
+        self.states = 0  # state messages received
+        self.state_bytes = 0  # their bytes
 
 
 async def client(url: str, token: str, seat: int, seed: int, stats: Stats, drop_at: int | None,
@@ -126,6 +128,8 @@ async def client(url: str, token: str, seat: int, seed: int, stats: Stats, drop_
                         continue
                     if kind != "state":
                         continue
+                    stats.states += 1
+                    stats.state_bytes += len(raw)
                     snap = msg["snapshot"]
                     if pending is not None:
                         step, t0 = pending
@@ -207,6 +211,7 @@ def client_process(jobs: list[tuple], think: float = 0.0, deadline: float | None
     asyncio.run(main())
     return {"latencies": stats.latencies, "accepted": stats.accepted, "drops": stats.drops, "errors": stats.errors,
             "cpu": time.process_time() - cpu0, "received": stats.received, "gc_pauses": pauses,
+            "states": stats.states, "state_bytes": stats.state_bytes,
             "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
@@ -318,7 +323,8 @@ async def run(args) -> dict:
             code, body = await asyncio.to_thread(http, home.base, "POST", "/rooms", {
                 "game": args.game, "options": options, "seats": ["human", "human"], "seed": seed})
             assert code == 201, body
-            _, joined = await asyncio.to_thread(http, home.base, "POST", f"/rooms/{body['code']}/join", {})
+            status, joined = await asyncio.to_thread(http, home.base, "POST", f"/rooms/{body['code']}/join", {})
+            assert status == 200, (status, joined)
             rooms.append((body["code"], seed, [body["token"], joined["token"]], home))
         create_s = time.perf_counter() - t_create
         jobs = []
@@ -386,7 +392,7 @@ async def run(args) -> dict:
         client_cpu = 0.0
         client_pauses: list[float] = []
         client_rss = 0.0
-        received = 0
+        received = states = state_bytes = 0
         for part in parts:
             stats.latencies += part["latencies"]
             stats.accepted += part["accepted"]
@@ -396,6 +402,8 @@ async def run(args) -> dict:
             client_pauses += part["gc_pauses"]
             client_rss = max(client_rss, part["peak_rss_mib"])
             received += part["received"]
+            states += part["states"]
+            state_bytes += part["state_bytes"]
         sampler.cancel()
         lost = dup = mismatched = 0
         steps = 0
@@ -440,6 +448,7 @@ async def run(args) -> dict:
             "client_gc_total_ms": 1000 * sum(client_pauses), "client_peak_rss_mib": client_rss,
             "client_gc": args.client_gc,
             "received_kib_per_action": received / 1024 / max(1, steps),
+            "state_messages": states, "state_message_bytes_mean": state_bytes / max(1, states),
             "accepted_messages": stats.accepted, "p50_ms": pct(0.50), "p99_ms": pct(0.99), "max_ms": pct(1.0),
             "mean_ms": statistics.fmean(lat) * 1000 if lat else None, "latency_samples": len(lat),
             "drops": stats.drops, "server_rss_base_mib": base_rss / 1024, "server_rss_peak_mib": peak_rss / 1024,
@@ -522,7 +531,8 @@ def main(argv=None) -> int:
               f"(machine load average {out['load_average']:.1f}, {100 * out['steal_share']:.0f}% of its CPU time "
               "stolen by the host)")
         print(f"  clients: {out['client_cpu_ms_per_action']:.2f} ms CPU per action, {out['client_cores_used']:.2f} cores "
-              f"used; {out['received_kib_per_action']:.1f} KiB received per action (every seat's messages); collector "
+              f"used; {out['received_kib_per_action']:.1f} KiB received per action (every seat's messages; a state message "
+              f"{out['state_message_bytes_mean'] / 1024:.2f} KiB on average, {out['state_messages']} of them); collector "
               + ("on" if out["client_gc"] else "off") + f", its pauses {out['client_gc_total_ms']:.0f} ms in all, longest "
               f"{out['client_gc_longest_ms']:.1f} ms; peak memory {out['client_peak_rss_mib']:.0f} MiB a process")
         print(f"  submit-to-broadcast latency: p50 {out['p50_ms']:.1f} ms, p99 {out['p99_ms']:.1f} ms, "

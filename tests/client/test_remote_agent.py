@@ -158,6 +158,27 @@ def test_the_sync_client_refusals_and_a_reconnection(server):
         assert a.aseat.reconnects == 1
 
 
+def test_the_client_keeps_the_log_the_server_sends_once(server):
+    """A state message carries the snapshot's log whole only on connecting (or a sync); after an action only its
+    new entries: the client appends them, so ``.snapshot["log"]`` is always the newest entries, as a sync says."""
+    room = create_room(server.base, "mining", ["human", "human"], {"scenario": "standard"}, seed=5)
+    other = join_room(server.base, room["code"], name="ben")
+    with Seat(server.base, room["code"], room["token"]) as a, Seat(server.base, room["code"], other["token"]) as b:
+        a.sync()
+        b.sync()
+        for _ in range(25):  # without a sync between moves: each state after a move has only the new entries
+            mover = a if a.snapshot["to_act"] else b
+            s = mover.snapshot
+            mover.submit(s["legal"][0]["action"], s["step"])
+            for seat in (a, b):
+                while seat.snapshot["step"] <= s["step"]:
+                    seat.next_state()
+        kept = [dict(e) for e in a.snapshot["log"]]
+        assert kept and kept == a.sync()["snapshot"]["log"]
+        kept = [dict(e) for e in b.snapshot["log"]]
+        assert kept == b.sync()["snapshot"]["log"]
+
+
 def test_bad_rooms_and_tokens_are_server_errors(server):
     with pytest.raises(ServerError) as e:
         join_room(server.base, "ZZZZZ")

@@ -289,3 +289,43 @@ def test_each_viewers_log_and_view_follow_every_step(game_id):
         seat = s.waiting_for()[0]
         legal = s.legal_actions(seat)
         s.submit_action(seat, rng.choice(legal), expected_step=s.step)
+
+
+def test_the_outcome_carries_the_action_as_the_record_keeps_it_and_a_snapshot_may_leave_its_log_out():
+    """The server stores ``Outcome.action`` (the session's one encoding of the submitted action) and sends a
+    snapshot without its log to a socket that has it (``with_log=False``): the same envelope but ``log``."""
+    s = toy()
+    first = s.submit(0, '{"type": "bid", "amount": 2}')  # a simultaneous node: buffered
+    assert first.buffered == 0 and first.action == {"type": "bid", "amount": 2}
+    assert s.snapshot(0)["submitted"]["action"] == first.action
+    second = s.submit(1, {"type": "bid", "amount": 1})
+    assert second.applied and second.action == {"type": "bid", "amount": 1}
+    assert [st.action for st in s.record.steps] == [first.action, second.action]
+    for viewer in (0, 1, None):
+        bare = s.snapshot(viewer, with_log=False)
+        assert "log" not in bare and {**bare, "log": s.log(viewer)} == s.snapshot(viewer)
+    single = s.submit_action(s.waiting_for()[0], s.legal_actions(s.waiting_for()[0])[0])
+    assert single.action == s.record.steps[-1].action
+
+
+def test_one_decoder_for_untrusted_actions_the_servers_and_apply_json():
+    """``Session.submit`` (what the server calls with a client's action) and ``State.apply_json`` decode with the
+    same bounded reader (``protocol.read_action``): the same refusals, naming the same field, for objects and text."""
+    from deltav.core.protocol import read_action
+
+    deep = {"type": "bid", "amount": 1, "x": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}
+    bad = [deep, json.dumps(deep), '{"type": "bid", "amount": 1e999}', '{"type": "bid", "amount": 123456789012345678901234}',
+           b'{"type": "bid", "amount": 1, "\xff": 2}', {"type": "bid", "amount": "1"}, {"type": "nope"}, "[1, 2"]
+    for obj in bad:
+        s = toy()
+        with pytest.raises(MalformedAction) as by_session:
+            s.submit(0, obj)
+        with pytest.raises(MalformedAction) as by_state:
+            s.state.clone().apply_json(0, obj)
+        with pytest.raises(MalformedAction) as by_reader:
+            read_action(s.game, obj)
+        assert by_session.value.field == by_state.value.field == by_reader.value.field, obj
+    s = toy()
+    text = s.state.clone().apply_json(0, '{"type": "bid", "amount": 1}')
+    assert text == s.state.clone().apply_json(0, {"type": "bid", "amount": 1})
+    assert read_action(s.game, '{"type": "bid", "amount": 1}') == read_action(s.game, {"type": "bid", "amount": 1})

@@ -152,6 +152,26 @@ async def play_seat(ws_url: str, token: str | None, seat: int | None, client_see
         return "lost"
 
 
+def received_log(states: list[dict]) -> list[dict]:
+    """The log a client keeps from one socket's state messages, in order (as ``deltav.client.seat`` and the
+    browser's connection keep it): a snapshot that carries its log replaces the entries from its first step on;
+    any other message's new entries (``events``) are appended. Nothing is de-duplicated."""
+    got: list[dict] = []
+    for m in states:
+        log = m["snapshot"].get("log")
+        if log is None:
+            got += m["events"]
+        else:
+            got = [e for e in got if log and e["step"] < log[0]["step"]] + log
+    return got
+
+
+def visible_events(record: dict, viewer: int | None) -> list[tuple[int, dict]]:
+    """(step, event) of every event of a record ``viewer`` (a seat, None: a spectator) may see, in order."""
+    return [(i, e) for i, st in enumerate(record["steps"]) for e in st["events"]
+            if e.get("to") is None or (viewer is not None and viewer in e["to"])]
+
+
 def secret_leaks(record: dict, seen: list[Seen]) -> list[str]:
     """Every message each viewer got, checked against its secret tokens (see tests/secret_check.py)."""
     history = secret_history(record, {v.seat for v in seen})

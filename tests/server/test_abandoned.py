@@ -49,6 +49,21 @@ def room(srv, code: str) -> dict:
     return info
 
 
+def test_a_room_made_just_now_is_not_old(tmp_path):
+    """An open room created in this process is as old as it is: before, its age was counted from 1970 (the
+    in-memory row had no creation time), so the next sweep ended every open room nobody had a socket in, within a
+    minute of its creation (found by the 1,000-room benchmark: joins answered room_full)."""
+    lim = Limits(open_room_seconds=3600.0, sweep_seconds=0.1)
+    with ThreadServer(f"sqlite+aiosqlite:///{tmp_path / 'young.db'}", Settings(grace_seconds=0, bot_workers=0,
+                                                                               limits=lim)) as srv:
+        _, made = http(srv.base, "POST", "/rooms", {"game": "mining", "seats": ["human", "human"]})
+        time.sleep(1.0)  # ten sweeps
+        info = room(srv, made["code"])
+        assert info["status"] == "open" and info["abandoned"] is None
+        status, joined = http(srv.base, "POST", f"/rooms/{made['code']}/join", {})
+        assert status == 200 and joined["room"]["status"] == "live"
+
+
 def test_an_open_room_nobody_joins_and_a_live_room_nobody_plays_expire(server):
     _, waiting = http(server.base, "POST", "/rooms", {"game": "tactical", "seats": ["human", "human"]})
     _, abandoned = http(server.base, "POST", "/rooms", {"game": "mining", "seats": ["human", "bot:easy"]})

@@ -14,9 +14,9 @@ def test_a_snapshot_is_built_once_per_viewer_and_step(tmp_path, monkeypatch):
     built: list[int | None] = []
     real = Session.snapshot
 
-    def counting(self, seat, since=None):
+    def counting(self, seat, since=None, with_log=True):
         built.append(seat)
-        return real(self, seat, since)
+        return real(self, seat, since, with_log)
 
     monkeypatch.setattr(Session, "snapshot", counting)
     with client(tmp_path) as c:

@@ -17,9 +17,11 @@ from tests.server.helpers import (
     ThreadServer,
     http,
     play_seat,
+    received_log,
     record_difference,
     reference_record,
     secret_leaks,
+    visible_events,
 )
 
 # one scenario per game, with a simultaneous node where the game has one (tactical fleet purchases are in
@@ -77,7 +79,16 @@ def test_a_full_match_over_sockets_with_a_spectator_and_no_secret_leaks(live, gi
     # the spectator saw only public events
     for _, msg in seen[2].messages:
         if msg["type"] == "state":
-            assert all(e["event"].get("to") is None for e in msg["snapshot"]["log"] + msg["events"])
+            assert all(e["event"].get("to") is None for e in msg["snapshot"].get("log", []) + msg["events"])
+    # each event reached each viewer once: the log whole on connecting, then every later state message only the
+    # entries its action added, so what the viewer keeps is the record's visible events, none twice, none missing
+    for v in seen:
+        states = [m for _, m in v.messages if m["type"] == "state"]
+        assert [i for i, m in enumerate(states) if "log" in m["snapshot"]] == [0]
+        got = [(e["step"], e["event"]) for e in received_log(states)]
+        visible = visible_events(record, v.seat)
+        assert got == visible[len(visible) - len(got):]
+        assert {s for s, _ in visible if s >= states[0]["snapshot"]["step"]} <= {s for s, _ in got}
 
 
 @pytest.mark.parametrize("gid,options", MATCHES, ids=[f"{g}-{o['scenario']}" for g, o in MATCHES])

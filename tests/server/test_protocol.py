@@ -20,7 +20,7 @@ from deltav.core.records import MatchRecord, replay
 from deltav.server.app import create_app
 from deltav.server.rooms import MAX_CHAT, Settings
 from deltav.server.tokens import CODE_ALPHABET
-from tests.server.helpers import choose, record_difference, room_socket
+from tests.server.helpers import choose, received_log, record_difference, room_socket
 
 FAST = dict(grace_seconds=0, bot_workers=0, chosen_seeds="any")  # seeds between people: replayable matches
 
@@ -194,8 +194,9 @@ def test_buffered_choices_stay_secret_and_the_same_token_replaces_the_older_sock
             a.send_json({"type": "submit", "step": 0, "action": {"type": "bid", "amount": 2}})
             after = until(b, lambda m: m["type"] == "state" and m["snapshot"]["deciding"][0]["submitted"])["snapshot"]
             # seat 1 learns that seat 0 has decided, and nothing else
+            assert "log" not in after  # b has the log: later states carry only the new entries (none here)
             assert {k: v for k, v in after.items() if k != "deciding"} == {k: v for k, v in before.items()
-                                                                           if k != "deciding"}
+                                                                           if k not in ("deciding", "log")}
             with room_socket(c, f"/ws/{code}?token={tokens[0]}") as a2:
                 assert until(a, lambda m: m["type"] == "replaced")
                 with pytest.raises(WebSocketDisconnect) as exc:
@@ -257,8 +258,10 @@ def test_a_human_against_a_bot_over_the_socket(tmp_path):
     with client(tmp_path) as c:
         code, tokens = toy_room(c, ("human", "bot:random"), seed=8)
         with room_socket(c, f"/ws/{code}?token={tokens[0]}") as a:
+            states = []
             for _ in range(500):
                 msg = state(a)
+                states.append(msg)
                 snap = msg["snapshot"]
                 if snap["status"] == "over":
                     break
@@ -268,7 +271,11 @@ def test_a_human_against_a_bot_over_the_socket(tmp_path):
             record = MatchRecord.from_json(c.get(f"/rooms/{code}/record").json())
             # the default log is the newest entries; sync with since=0 gives the whole visible history
             visible = [e for st in record.steps for e in st.events if e.get("to") in (None, [0])]
-            assert [x["event"] for x in snap["log"]] == visible[-20:]
+            # the log came whole once, on connecting; every later state carried only its new entries
+            assert "log" in states[0]["snapshot"] and not any("log" in m["snapshot"] for m in states[1:])
+            assert [x["event"] for x in received_log(states)] == visible
+            a.send_json({"type": "sync"})
+            assert [x["event"] for x in state(a)["snapshot"]["log"]] == visible[-20:]
             a.send_json({"type": "sync", "since": 0})
             assert [x["event"] for x in state(a)["snapshot"]["log"]] == visible
             late = len(record.steps) - 3
@@ -425,3 +432,20 @@ def test_seat_tokens_never_start_with_a_dash():
 
     tokens = [new_token() for _ in range(3000)]  # ~1 in 64 raw tokens start with '-': this would see ~47
     assert all(not t.startswith("-") and len(t) == 32 for t in tokens) and len(set(tokens)) == len(tokens)
+
+
+def test_unknown_fields_are_ignored_and_unknown_types_refused(tmp_path):
+    """docs/server.md: a client may send fields this server does not read (ignored); an unknown type is refused."""
+    with client(tmp_path) as c:
+        code, tokens = toy_room(c)
+        with room_socket(c, f"/ws/{code}?token={tokens[0]}") as a:
+            snap = state(a)["snapshot"]
+            a.send_json({"type": "ping", "id": 1, "colour": "red"})
+            assert until(a, lambda m: m["type"] == "pong") == {"type": "pong", "id": 1}
+            a.send_json({"type": "submit", "step": snap["step"], "action": {"type": "bid", "amount": 1}, "id": 2,
+                         "note": {"any": ["thing"]}})
+            assert until(a, lambda m: m["type"] in ("accepted", "error")) == {"type": "accepted", "id": 2, "step": 0,
+                                                                              "buffered": True}
+            a.send_json({"type": "pong", "id": 3})
+            refused = until(a, lambda m: m["type"] == "error")
+            assert refused["code"] == "unknown_type" and refused["id"] == 3

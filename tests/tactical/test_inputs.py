@@ -34,7 +34,7 @@ def test_a_malformed_weak_entry_is_a_malformed_action_on_the_json_path(weak):
         GAME.action_from_json(obj)
     assert e.value.field == "action.weak[0]"
     with pytest.raises(MalformedAction) as e:
-        s.apply_json(0, obj)  # the server's entry point
+        s.apply_json(0, obj)  # the one decoder of untrusted actions (protocol.read_action), as the server's
     assert e.value.field == "action.weak[0]"
     # in process too
     with pytest.raises(MalformedAction) as e:

@@ -167,3 +167,45 @@ test("the verdict in words: by the rules, a resignation, on time, a player who l
   assert.equal(v.detail, "Bo did not come back within 60 s; Alice claimed the win.");
   assert.equal(names(["A", "B", "C"]), "A, B and C");
 });
+
+test("the log: whole when the snapshot carries it, else each message's new entries appended once", async () => {
+  const sockets: SocketLike[] = [];
+  const make = (): SocketLike => {
+    const s: SocketLike = {
+      readyState: 0, send: () => undefined, onopen: null, onmessage: null, onclose: null, onerror: null,
+      close: (code?: number) => { s.readyState = 3; s.onclose?.({ code: code ?? 1000, reason: "" }); },
+    };
+    sockets.push(s);
+    setTimeout(() => { s.readyState = 1; s.onopen?.({}); }, 0);
+    return s;
+  };
+  const seen: number[][] = [];
+  const c = new Connection("ws://h/ws/KXMPT", { state: (m) => void seen.push(m.snapshot.log.map((e) => e.step)) }, { socket: make });
+  c.start();
+  const entry = (step: number, k = 0) => ({ step, event: { type: "x", k }, text: `step ${step}.${k}` });
+  const room = (match: number) => ({ code: "KXMPT", match, status: "live", seats: [], forfeit: null, rematch_votes: [] });
+  const state = (match: number, step: number, events: unknown[], log?: unknown[]) => {
+    const snapshot: Record<string, unknown> = { step, seat: 0, to_act: false, legal: [] };
+    if (log !== undefined) snapshot.log = log;
+    sockets.at(-1)!.onmessage?.({ data: JSON.stringify({ type: "state", room: room(match), snapshot, events }) });
+  };
+  try {
+    await new Promise((r) => setTimeout(r, 5));
+    state(1, 2, [], [entry(0), entry(1)]); // connecting: the log whole
+    state(1, 3, [entry(2), entry(2, 1)]); // an action: only its entries
+    state(1, 3, []); // a drop elsewhere: nothing new
+    assert.deepEqual(c.log.map((e) => e.step), [0, 1, 2, 2]);
+    assert.deepEqual(seen.at(-1), [0, 1, 2, 2]); // every handler sees a complete snapshot
+    for (let s = 3; s < 30; s++) state(1, s + 1, [entry(s)]);
+    assert.equal(c.log.length, 31);
+    assert.equal(seen.at(-1)!.length, 20); // the snapshot's log is its newest 20, as the server's
+    state(1, 31, [], [entry(28), entry(29), entry(30)]); // a reconnect: the tail replaces what it covers
+    assert.deepEqual(c.log.slice(-4).map((e) => e.step), [27, 28, 29, 30]);
+    assert.equal(c.log.length, 32);
+    assert.equal(new Set(c.log.map((e) => `${e.step}|${e.text}`)).size, c.log.length); // nothing twice
+    state(2, 0, [], []); // a new match: a new log
+    assert.deepEqual(c.log, []);
+  } finally {
+    c.close();
+  }
+});

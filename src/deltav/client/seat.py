@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from deltav.client.rooms import ServerError, ws_base
+from deltav.core.session import LOG_TAIL
 
 #: close codes after which reconnecting cannot help: replaced by a newer socket, a bad token (or a refused hello),
 #: no such room
@@ -76,6 +77,7 @@ class AsyncSeat:
         self.ws: Any = None
         self.welcome: dict | None = None
         self.state: dict | None = None  # the newest state message
+        self.log: list[dict] = []  # the newest log entries (see _keep_log)
         self.messages: list[dict] = []  # other messages (chat, forfeit, rematch...), oldest first
         self.reconnects = 0
         self._ids = itertools.count(1)
@@ -129,6 +131,20 @@ class AsyncSeat:
                 continue
         raise ServerError("unreachable", f"lost the connection to {self.url} and could not reconnect ({why})")
 
+    def _keep_log(self, msg: dict) -> None:
+        """The snapshot's log, kept here: a state message carries it whole on connecting, on ``sync``, for a new
+        match or renamed seats, and otherwise only the entries its action added (``events``, sent once); those
+        are appended to the log kept, whose newest entries become the snapshot's ``log`` again, so ``.snapshot``
+        is always the complete envelope."""
+        snap = msg.get("snapshot")
+        if not isinstance(snap, dict):
+            return
+        if "log" in snap:
+            self.log = list(snap["log"][-LOG_TAIL:])
+        else:
+            self.log = [*self.log, *(msg.get("events") or [])][-LOG_TAIL:]
+            snap["log"] = list(self.log)
+
     async def recv(self) -> dict:
         """The next message (reconnecting when the connection drops). State messages update ``.state``;
         ``welcome`` updates ``.welcome``; a fatal ``error`` on connecting (bad_token, unknown_room) raises."""
@@ -149,6 +165,7 @@ class AsyncSeat:
             msg = json.loads(raw)
             kind = msg.get("type")
             if kind == "state":
+                self._keep_log(msg)
                 self.state = msg
             elif kind == "welcome":
                 self.welcome = msg

@@ -46,7 +46,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from deltav.core.errors import IllegalAction, OptionError
+from deltav.core import jsonin
+from deltav.core.errors import IllegalAction, MalformedAction, OptionError
 from deltav.core.jsonin import shown
 from deltav.core.rng import Rng
 from deltav.core.values import Action, Codec, Event
@@ -572,8 +573,9 @@ class State:
 
     # --- conveniences shared by every game ----------------------------------------------------------
     def apply_json(self, player: int, obj: Any) -> list[Event]:
-        """Decode a JSON action and apply it (the server's and remote agents' entry point)."""
-        return self.apply_action(player, self.game.action_from_json(obj))
+        """Decode an untrusted JSON action (an object, or its text) with :func:`read_action`, the one decoder
+        of untrusted actions (``Session.submit``, the server's entry point, uses it too), and apply it."""
+        return self.apply_action(player, read_action(self.game, obj))
 
     def check_turn(self, player: int) -> None:
         """Raise IllegalAction unless ``player`` is one of the current deciders."""
@@ -664,3 +666,17 @@ def json_tokens(obj: Any) -> set[str]:
 
 def iter_scenario_ids(game: type[Game]) -> Iterable[str]:
     return (s.id for s in game.scenarios())
+
+
+def read_action(game: type[Game], obj: Any) -> Action:
+    """An untrusted action: JSON text or bytes read by the one bounded reader (:mod:`deltav.core.jsonin`), an
+    object checked by the same bounds, then the game's codec. Raises MalformedAction naming the field and why.
+    ``Session.submit`` (what the server calls with a client's action) and ``State.apply_json`` decode with it."""
+    try:
+        if isinstance(obj, str | bytes | bytearray):
+            obj = jsonin.read(obj, "action")
+        else:
+            jsonin.check(obj, "action")
+    except jsonin.JSONInputError as exc:
+        raise MalformedAction(exc.field, exc.reason) from None
+    return game.action_from_json(obj)

@@ -33,7 +33,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from deltav.core import jsonin
 from deltav.core.errors import DeltavError, IllegalAction, MalformedAction, RecordError
 from deltav.core.protocol import (
     Decision,
@@ -44,6 +43,7 @@ from deltav.core.protocol import (
     check_summary,
     get_game,
     player_names,
+    read_action,
 )
 from deltav.core.records import (
     ENDING_KINDS,
@@ -104,6 +104,7 @@ class Outcome:
     applied: list[AppliedStep] = field(default_factory=list)
     buffered: int | None = None
     finished: bool = False
+    action: Any = None  # the submitted action's JSON as the record keeps it (encoded once: the server stores it)
 
     def events_for(self, viewer: int | None) -> list[Event]:
         """The newly applied events ``viewer`` (a seat, or None for a spectator) may see, in order."""
@@ -133,6 +134,7 @@ class Session:
         self.ending: dict | None = None  # set by end(): the match was ended outside the rules
         self._summary: dict | None = None  # Game.match_summary, computed once when the match is over
         self._pending: dict[int, Action] = {}
+        self._pending_json: dict[int, Any] = {}  # the buffered actions' JSON (encoded once, when submitted)
         self._log: list[list] = []  # [step index, event, its log entry (made when first asked for)] per event
         # the rows each viewer may see (None: a spectator), in order: a snapshot's log tail is a slice, not a scan
         self._seen: dict[int | None, list[list]] = {v: [] for v in (None, *range(self.num_players))}
@@ -246,15 +248,17 @@ class Session:
                 r[2] = {"step": r[0], "event": r[1].to_json(), "text": self.describe(r[1])}
         return [r[2] for r in rows]
 
-    def snapshot(self, seat: int | None, since: int | None = None) -> dict:
-        """The view envelope of ``seat`` (None: a spectator). See ``docs/protocol.md`` for every field."""
+    def snapshot(self, seat: int | None, since: int | None = None, with_log: bool = True) -> dict:
+        """The view envelope of ``seat`` (None: a spectator). See ``docs/protocol.md`` for every field.
+        ``with_log=False`` leaves ``log`` out (the server's state message after an action carries the new entries
+        once, in its ``events``, and the client appends them to the log it has)."""
         if seat is not None:
             self._check_seat(seat)
         pending = self._pending.get(seat) if seat is not None else None
         legal = self.legal_actions(seat) if seat is not None else []
         result = self.result()
         view = self.state.view(seat)
-        return {
+        env = {
             "game": self.game.id,
             "options": self.options,
             "seats": list(self.seats),
@@ -266,14 +270,16 @@ class Session:
             "to_act": bool(legal),
             "legal": self._legal_entries(seat, view) if legal else [],
             "submitted": (
-                {"action": pending.to_json(), "text": self.describe(pending)} if pending is not None else None
+                {"action": self._pending_json[seat], "text": self.describe(pending)} if pending is not None else None
             ),
             "view": view,
             "result": result,
             "returns": self.returns(),
             "summary": self.summary() if result is not None else None,
-            "log": self.log(seat, since),
         }
+        if with_log:
+            env["log"] = self.log(seat, since)
+        return env
 
     def snapshot_full(self, since: int | None = None, force: bool = False) -> dict:
         """The envelope of an observer who knows everything, once the match is over (nothing is secret then):
@@ -327,13 +333,20 @@ class Session:
                                f"seat {seat} has already decided at step {self.step}; waiting for "
                                f"{list(self.waiting_for())}")
         if len(self._deciding) == 1:
-            return self._apply_batch([(seat, action)])
+            action_json = action.to_json()
+            outcome = self._apply_batch([(seat, action, action_json)])
+            outcome.action = action_json
+            return outcome
         self._check_legal(seat, action)
+        action_json = action.to_json()
         self._pending[seat] = action
+        self._pending_json[seat] = action_json
         if self.waiting_for():
-            return Outcome(self.step, buffered=seat)
-        batch = [(p, self._pending[p]) for p in self._deciding]
-        return self._apply_batch(batch)
+            return Outcome(self.step, buffered=seat, action=action_json)
+        batch = [(p, self._pending[p], self._pending_json[p]) for p in self._deciding]
+        outcome = self._apply_batch(batch)
+        outcome.action = action_json
+        return outcome
 
     def end(self, kind: str, seats: Sequence[int], reason: str) -> dict:
         """End the match outside the rules: ``seats`` lose (``kind`` "resign": they gave up; "forfeit": they were
@@ -356,6 +369,7 @@ class Session:
         ending = make_ending(kind, seats, self.num_players, self.step, reason)
         self.ending = ending
         self._pending.clear()
+        self._pending_json.clear()
         self._legal_cache.clear()
         self._legal_json.clear()
         self._deciding = ()
@@ -420,16 +434,9 @@ class Session:
 
     # --- internals -------------------------------------------------------------------------------------
     def _decode(self, action_json: Any) -> Action:
-        """The action of a submission: JSON text or bytes are read by the one bounded reader
-        (:mod:`deltav.core.jsonin`), an object is checked by the same bounds; then the game's codec."""
-        try:
-            if isinstance(action_json, str | bytes | bytearray):
-                action_json = jsonin.read(action_json, "action")
-            else:
-                jsonin.check(action_json, "action")
-        except jsonin.JSONInputError as exc:
-            raise MalformedAction(exc.field, exc.reason) from None
-        return self.game.action_from_json(action_json)
+        """The action of a submission: :func:`deltav.core.protocol.read_action` (the one decoder of untrusted
+        actions: the bounded reader, then the game's codec)."""
+        return read_action(self.game, action_json)
 
     def _check_step(self, expected_step: Any) -> None:
         if expected_step is None:
@@ -452,10 +459,11 @@ class Session:
             return
         self.state.clone().apply_action(seat, action)  # raises with the game's own rule id and sentence
 
-    def _apply_one(self, player: int, action: Action) -> AppliedStep:
+    def _apply_one(self, player: int, action: Action, action_json: Any = None) -> AppliedStep:
         events = self.state.apply_action(player, action)
         index = self.step
-        self.record.steps.append(Step(player, action.to_json(), events_json(events)))
+        self.record.steps.append(Step(player, action.to_json() if action_json is None else action_json,
+                                      events_json(events)))
         rows = [[index, e, None] for e in events]
         self._log.extend(rows)
         if all(getattr(e, "to", None) is None for e in events):  # all public (most steps): every viewer sees all
@@ -466,16 +474,16 @@ class Session:
                 seen.extend(r for r in rows if r[1].visible_to(viewer))
         return AppliedStep(index, player, action, tuple(events))
 
-    def _apply_batch(self, batch: list[tuple[int, Action]]) -> Outcome:
+    def _apply_batch(self, batch: list[tuple[int, Action, Any]]) -> Outcome:
         applied: list[AppliedStep] = []
-        for k, (p, action) in enumerate(batch):
+        for k, (p, action, action_json) in enumerate(batch):
             if self.state.is_terminal():
                 break  # an earlier action of the batch ended the match; the rest are void (as always)
             if k == 0:
-                applied.append(self._apply_one(p, action))
+                applied.append(self._apply_one(p, action, action_json))
                 continue
             try:
-                applied.append(self._apply_one(p, action))
+                applied.append(self._apply_one(p, action, action_json))
             except IllegalAction as exc:  # the game broke the simultaneous-node contract
                 raise RuntimeError(
                     f"{self.game.id}: seat {p}'s buffered action became illegal after seat {batch[0][0]}'s was applied "
@@ -486,6 +494,7 @@ class Session:
 
     def _after_apply(self) -> None:
         self._pending.clear()
+        self._pending_json.clear()
         self._legal_cache.clear()
         self._legal_json.clear()
         self._deciding = tuple(self.state.current_players())

@@ -78,6 +78,9 @@ class Conn:
         self.close_seconds = close_seconds
         self.closed = False
         self.close_code, self.close_reason = 1000, ""
+        # the room's log epoch whose log this socket was last sent whole (rooms.py: until then its state messages
+        # carry the snapshot's log; after, only the new entries)
+        self.log_epoch = -1
         self.abort = transport_abort(ws)
         self.writer = asyncio.create_task(self._drain())
         self._watchdog: asyncio.Task | None = None

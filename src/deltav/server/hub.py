@@ -1,4 +1,4 @@
-"""The rooms of this server process: making, joining, finding and restoring them, and rematches.
+"""The rooms of this server process: making, joining, finding and restoring them, and ending abandoned ones.
 
 :class:`Hub` owns the set of live rooms (``code -> Room``), creates rooms (a free room code, the creator's seat
 token) and joins them (a free human seat), loads a room on first use, and on start reloads every unfinished room
@@ -44,7 +44,7 @@ class Hub:
         self.bots = BotRunner(settings.bot_workers, settings.bot_seconds)
         self.rooms: dict[str, Room] = {}
         self.ready = False
-        self._loading: dict[str, asyncio.Lock] = {}
+        self.loading: dict[str, asyncio.Lock] = {}
         self.cluster = settings.cluster
         self.bus: Bus | None = None
         self.lease_loop: LeaseLoop | None = None
@@ -52,7 +52,7 @@ class Hub:
         self.leases = Leases(self, self.cluster) if self.cluster is not None else None
         self.replicas = Replicas(self) if self.cluster is not None else None
         self._background: set[asyncio.Task] = set()
-        self._creating: set[str] = set()  # codes being created here (the lease loop must not load them meanwhile)
+        self.creating: set[str] = set()  # codes being created here (the lease loop must not load them meanwhile)
         self.metrics = None  # set by the app (deltav.server.metrics.Metrics)
         self.list_version = 0  # bumped when a room is made or its seats or status change (the room lists' cache)
         self._sweeper: asyncio.Task | None = None
@@ -84,7 +84,7 @@ class Hub:
                 continue
             self.rooms[row.code] = room
             room.kick_bots()
-            room._arm_turn()  # the deadline follows from the stored times: a late seat's time may be up already
+            room.arm()  # the deadline follows from the stored times: a late seat's time may be up already
             n += 1
         self.ready = True
         self._sweeper = asyncio.create_task(self._sweep())
@@ -132,7 +132,7 @@ class Hub:
         room = self.rooms.get(code)
         if room is not None:
             return room
-        lock = self._loading.setdefault(code, asyncio.Lock())
+        lock = self.loading.setdefault(code, asyncio.Lock())
         async with lock:
             room = self.rooms.get(code)
             if room is None:
@@ -208,13 +208,14 @@ class Hub:
                 meta["clients"] = {str(creator_seat): [client]}  # the leaderboard's distinct clients
             if status == "live":
                 meta["live_at"] = time.time()
-            row = MatchRow(code, 1, game.id, opts, seed, status, rows, meta=meta, public=public)
-            self._creating.add(code)
+            row = MatchRow(code, 1, game.id, opts, seed, status, rows, meta=meta, public=public,
+                           created_at=time.time())  # the room's age (an open room expires after a day)
+            self.creating.add(code)
             try:
                 await self.store.create_room(row)
                 break
             except DuplicateCode:
-                self._creating.discard(code)
+                self.creating.discard(code)
                 continue
         else:  # pragma: no cover - 4 million codes
             raise ClientError("busy", "no free room code; try again", 503)
@@ -224,10 +225,10 @@ class Hub:
             if self.leases is not None:  # a new room is owned by the process that made it
                 await self.leases.claim_new(code)
         finally:
-            self._creating.discard(code)
+            self.creating.discard(code)
         self.list_version += 1
         room.kick_bots()
-        room._arm_turn()
+        room.arm()
         return {"code": code, "match": 1, "seat": creator_seat, "token": token, "room": room.room_info()}
 
     async def join(self, code: str, seat: int | None, name: str | None, client: str | None = None) -> dict:
@@ -255,62 +256,12 @@ class Hub:
             ok = await self.store.claim_seat(code, room.no, seat, h, name, "live" if last else None, meta)
             if not ok:  # pragma: no cover - another process took it (the database decides)
                 raise ClientError("seat_taken", f"seat {seat} was just taken", 409)
-            room.seats[seat].token_hash = h
-            room.seats[seat].name = name
-            room.touched = now
-            room.renamed()
-            room.meta = meta
-            if last:
-                room.status, room.turn_started = "live", now
-                room._arm_graces()
-                room._arm_turn()
-            room.broadcast_state()
-            room.kick_bots()
-            self.notify(room, -1)
+            room.take_seat(seat, h, name, meta, last, now)
             return {"code": code, "match": room.no, "seat": seat, "token": token, "room": room.room_info()}
 
-    async def start_rematch(self, room: Room) -> None:
-        """The same room's next match, seats rotated by one (swapped for two players), a new seed."""
-        n = len(room.seats)
-        rows = []
-        for i in range(n):
-            old = room.seats[(i - 1) % n]
-            rows.append(SeatRow(i, old.spec, old.token_hash, old.name))
-        opts = room.session.options
-        seed = secrets.randbits(62)
-        meta: dict[str, Any] = {"rematch_of": room.no, "live_at": time.time()}
-        if room.clock is not None:
-            meta["clock"] = room.clock.to_json()
-        old_clients = room.meta.get("clients", {})  # each holder keeps its clients in its new seat
-        clients = {str(i): old_clients[str((i - 1) % n)] for i in range(n) if str((i - 1) % n) in old_clients}
-        if clients:
-            meta["clients"] = clients
-        meta["played"] = sorted((seat + 1) % n for seat in room.conns)
-        row = MatchRow(room.code, room.no + 1, room.game.id, opts, seed, "live", rows, meta=meta)
-        await self.store.add_match(row)
-        fresh = Room.from_row(self, row)
-        moved = {seat: (seat + 1) % n for seat in room.conns}
-        room.no, room.seed, room.seats, room.session = fresh.no, fresh.seed, fresh.seats, fresh.session
-        room.status, room.meta, room.seq, room.bots = "live", dict(row.meta), 0, fresh.bots
-        room.rematch_votes = set()
-        room.turn_started = fresh.turn_started
-        conns = {}
-        for seat, conn in room.conns.items():
-            conn.seat = moved[seat]
-            conns[conn.seat] = conn
-        room.conns = conns
-        room.broadcast({"type": "rematch", "match": room.no,
-                        "seats": {str(c.seat): c.seat for c in room.conns.values()}})
-        for conn in room.conns.values():
-            conn.send({"type": "welcome", "room": room.code, "match": room.no, "seat": conn.seat, "role": "player"})
-        room._arm_graces()
-        room._arm_turn()
-        room.broadcast_state()
-        room.kick_bots()
-        self.notify(room, -1)
-
     # --- telling the other processes ----------------------------------------------------------------------
-    def _later(self, coro: Any) -> None:
+    def later(self, coro: Any) -> None:
+        """Run ``coro`` in the background (kept until done; cancelled when the hub closes)."""
         task = asyncio.create_task(coro)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
@@ -323,7 +274,7 @@ class Hub:
         if kind == "room" and (seq < 0 or room.status == "finished"):
             self.list_version += 1
         if self.bus is not None:
-            self._later(self.bus.publish(room.code, room.no, seq, kind))
+            self.later(self.bus.publish(room.code, room.no, seq, kind))
 
     async def close(self) -> None:
         if self._sweeper is not None:

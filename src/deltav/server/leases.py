@@ -22,12 +22,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from deltav.server.cluster import ClusterConfig
 
 if TYPE_CHECKING:
-    from deltav.server.rooms import Room
+    from deltav.server.rooms import Host, Room
 
 log = logging.getLogger("deltav.server")
 
@@ -39,32 +39,18 @@ def ws_url(base: str, code: str) -> str:
 
 def start_owning(room: Room) -> None:
     """This process has just become the room's owner: run its bots and clocks."""
-    room.owned = True
-    room.remote = None
-    room.kick_bots()
-    room._arm_turn()
-    room._arm_graces()
+    room.start_owning()
 
 
 def stop_owning(room: Room, url: str | None) -> None:
     """Another process owns the room now: stop the bots and clocks, send the seats there."""
-    room.owned = False
-    for t in list(room.tasks):
-        if t is not asyncio.current_task():
-            t.cancel()
-    room.grace.clear()
-    room.deadlines.clear()
-    room.turn_timer = None
-    for conn in list(room.conns.values()):
-        conn.send({"type": "redirect", "url": url, "message": "this room is now served by another process"})
-        conn.close(4010, "redirect")
-    room.conns.clear()
+    room.stop_owning(url)
 
 
 class Leases:
     """The room leases of one process among several (see the module's docstring)."""
 
-    def __init__(self, hub: Any, config: ClusterConfig):  # hub: the Hub (not imported: it imports this module)
+    def __init__(self, hub: Host, config: ClusterConfig):
         self.hub = hub
         self.config = config
 
@@ -80,12 +66,11 @@ class Leases:
         """A room just loaded from the database: its owner if it has none alive, else a replica."""
         await self.hub.replicas.loaded(room)
         owner, _url = await self._acquire(room.code)
-        room.owned = owner == self.config.node
-        if room.owned:
-            start_owning(room)
+        if owner == self.config.node:
+            room.start_owning()
         else:
             lease = await self.hub.store.lease(room.code)
-            room.remote = lease[3] if lease else None
+            room.be_replica(lease[3] if lease else None)
 
     async def own_or_redirect(self, room: Room) -> None:
         """Before a seat attaches here: own the room (taking it over if its owner is gone), or send the seat to
@@ -122,7 +107,7 @@ class Leases:
         hub, c = self.hub, self.config
         held = await hub.store.renew_leases(c.node, c.lease_seconds)
         for code, room in list(hub.rooms.items()):
-            if room.owned and code not in held and code not in hub._creating:
+            if room.owned and code not in held and code not in hub.creating:
                 lease = await hub.store.lease(code)
                 if lease is not None and lease[0] == c.node:
                     continue  # made (and leased) since the renewal read its leases
@@ -132,12 +117,12 @@ class Leases:
                 await hub.replicas.refresh(room)
         for code in await hub.store.orphans():
             known = hub.rooms.get(code)
-            if code in hub._creating or (known is not None and known.owned):
+            if code in hub.creating or (known is not None and known.owned):
                 continue  # ours already (its lease is being written)
             owner, _ = await self._acquire(code)
             if owner != c.node:
                 continue
-            async with hub._loading.setdefault(code, asyncio.Lock()):  # the same lock as get(): one Room a code
+            async with hub.loading.setdefault(code, asyncio.Lock()):  # the same lock as get(): one Room a code
                 room = hub.rooms.get(code)
                 if room is None:
                     row = await hub.store.load_match(code)

@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from deltav.core.errors import DeltavError
 
 if TYPE_CHECKING:
-    from deltav.server.rooms import Room
+    from deltav.server.rooms import Host, Room
 
 log = logging.getLogger("deltav.server")
 
@@ -36,7 +36,7 @@ log = logging.getLogger("deltav.server")
 class Replicas:
     """The database reads that keep this process's rooms current (see the module's docstring)."""
 
-    def __init__(self, hub: Any):  # the Hub (not imported: it imports this module)
+    def __init__(self, hub: Host):
         self.hub = hub
 
     def share_info(self, room: Room) -> None:
@@ -51,7 +51,7 @@ class Replicas:
             if hub.bus is not None:
                 await hub.bus.publish(room.code, room.no, -1)
 
-        hub._later(share())
+        hub.later(share())
 
     async def on_notice(self, code: str, no: int, seq: int, kind: str = "room") -> None:
         room = self.hub.rooms.get(code)
@@ -73,21 +73,13 @@ class Replicas:
                 return False
             applied = []
             try:
-                for seat, action, at in await self.hub.store.submissions_since(room.code, room.no, room.seq):
-                    outcome = room.session.submit(seat, action)
-                    room.seq += 1
-                    if outcome.buffered is None:
-                        room.turn_started = at
-                    applied += outcome.applied
-                    if outcome.finished:
-                        room.status = "finished"
-                if room.status == "finished":
-                    room.apply_stored_ending()  # ended outside the rules after the last submission (resign, forfeit)
+                applied = room.match.catch_up(await self.hub.store.submissions_since(room.code, room.no, room.seq))
             except DeltavError:  # never expected (the owner accepted them): start again from the database
                 log.exception("room %s: replica out of step; rebuilding", room.code)
                 row = await self.hub.store.load_match(room.code)
                 if row is not None:
                     room.become(row, owned=False)
+                    room.broadcast_state()
             if applied:
                 room.broadcast_state(applied)
         if room.status == "finished":
@@ -110,21 +102,11 @@ class Replicas:
                     room.become(full, room.owned)
                     if room.owned:
                         start_owning(room)
-            else:
-                for s in row.seats:
-                    room.seats[s.seat].token_hash, room.seats[s.seat].name = s.token_hash, s.name
-                room.renamed()
-                went_live = room.status == "open" and row.status == "live"
-                if row.status != "live" or went_live:
-                    room.status = row.status
-                room.meta = dict(row.meta)
-                if went_live:
-                    room.turn_started = row.meta.get("live_at", room.turn_started)
-                    if room.owned:
-                        start_owning(room)
+            elif room.match.refresh(row) and room.owned:  # went live
+                start_owning(room)
             if not room.owned:
                 lease = await store.lease(room.code)
-                room.remote = lease[3] if lease else None
+                room.set_remote(lease[3] if lease else None)
         if not room.owned and await self.catch_up(room):
             return  # its broadcast showed the refreshed room already: the same state is not sent twice
         room.broadcast_state()
@@ -133,18 +115,18 @@ class Replicas:
         """Send this process's sockets of ``room`` the chat lines stored after the last one shown here."""
         async with room.lock:
             for line_id, msg in await self.hub.store.chat_since(room.code, room.chat_seen):
-                room.chat_seen = line_id
+                room.saw_chat(line_id)
                 room.broadcast(msg)
 
     async def loaded(self, room: Room) -> None:
         """A room just loaded here: the chat lines already stored are history, not news."""
-        room.chat_seen = await self.hub.store.last_chat_id(room.code)
+        room.saw_chat(await self.hub.store.last_chat_id(room.code))
 
     def left(self, room: Room) -> None:
         """A socket left ``room``: a replica with no socket left starts lingering; a finished one goes at once."""
         if room.owned or room.conns or room.spectators:
             return
-        room.idle_since = time.time()
+        room.went_idle(time.time())
         if room.status == "finished":
             self.evict(room)
 
@@ -154,8 +136,7 @@ class Replicas:
         if room.owned or room.conns or room.spectators or room.evicted or self.hub.rooms.get(room.code) is not room:
             return
         del self.hub.rooms[room.code]
-        room.evicted = True
-        room.closed = True
+        room.evict()
         log.info("room %s: replica unloaded (no socket left)", room.code,
                  extra={"event": "replica_evicted", "room": room.code})
 
@@ -176,5 +157,4 @@ class Replicas:
 
 def live_info(room: Room) -> dict:
     """What the replicas' spectators need of the owner's sockets: the connected seats and grace deadlines."""
-    return {"connected": sorted(room.conns), "grace_until": {str(k): v for k, v in room.deadlines.items()},
-            "claimable": sorted(room.expired)}
+    return room.match.live_info()

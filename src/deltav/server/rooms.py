@@ -1,15 +1,19 @@
-"""Rooms: one owner object per room holding its Session, its sockets, its bot seats and its timers.
+"""Rooms: the host of one room's match in this process (its lock, sockets, bots and one timer).
 
-Every change to a room happens under the room's lock, in this order: check (the Session refuses without
-changing anything), write to the database (the truth), then tell the viewers. Each viewer has an outbound
-queue drained by its own task (``conns``), so a slow socket never holds the lock and messages reach every
-viewer in order. After every accepted action each viewer gets its own full snapshot envelope
-(``Session.snapshot``, encoded once per viewer and stored submission).
+The match itself (session, seats, status, clocks as deadlines, endings, chat, rematch) is
+:class:`deltav.server.match.Match`, which has no sockets, tasks or database. A :class:`Room` only: takes the
+room's lock, calls the match with an input (a client message, a socket come or gone, a deadline passed, a bot's
+move), and publishes its :class:`~deltav.server.match.Update` (:meth:`Room.publish`: store the rows, the database
+being the truth, then answer the sender, tell everyone, send each viewer its state, tell the other processes,
+re-arm the timer at the match's next deadline, wake the bots). Each viewer has an outbound queue drained by its own
+task (``conns``), so a slow socket never holds the lock and messages reach every viewer in order. A socket is sent
+the snapshot's log whole only when it does not have it (``Conn.log_epoch``); afterwards only each action's new
+entries, once.
 
-This module owns the play of one room in one process. Rooms are made, found and restored by ``hub``; with
-several processes, ``leases`` decides whether this process owns a room (``Room.owned``: only the owner decides,
-runs bots and clocks and holds the seats' sockets) and ``replicas`` keeps the others' copies current. It knows no
-HTTP: ``app`` turns requests into calls here.
+Rooms are made, found and restored by ``hub``; with several processes, ``leases`` decides whether this process
+owns a room (``Room.owned``: only the owner decides, runs bots and clocks and holds the seats' sockets) and
+``replicas`` keeps the others' copies current; both call this module's public methods. It knows no HTTP: ``app``
+turns requests into calls here.
 """
 
 from __future__ import annotations
@@ -17,34 +21,31 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from deltav.core import jsonin
-from deltav.core.agent import RandomAgent
-from deltav.core.errors import DeltavError, IllegalAction, MalformedAction
+from deltav.core.errors import DeltavError, IllegalAction
 from deltav.core.protocol import Game
 from deltav.core.rng import Rng, derive_seed
-from deltav.core.session import Session, SessionError
-from deltav.server.bots import BOT_SECONDS, HELP, BotFailure, BotSeat, fallback_action, make_bot_agent
-from deltav.server.clock import TIMEOUT_BOT, Clock, turn_started, utc
+from deltav.core.session import Session
+from deltav.server.bots import BOT_SECONDS, HELP, BotFailure, BotRunner, BotSeat, fallback_action, make_bot_agent
+from deltav.server.clock import TIMEOUT_BOT
 from deltav.server.cluster import ClusterConfig
 from deltav.server.conns import OUTBOX_LIMIT, Conn, Socket, dumps
-from deltav.server.legal import RoomSession
 from deltav.server.limits import Bucket as ChatBucket
 from deltav.server.limits import Limits
-from deltav.server.store import MatchRow, SeatRow, StoreUnavailable
-from deltav.server.tokens import token_hash
+from deltav.server.match import MAX_CHAT, Accept, ClientError, Match, Update, bot_name, refusal, seat_names
+from deltav.server.store import MatchRow, SeatRow, Store, StoreUnavailable
 
-__all__ = ["OUTBOX_LIMIT", "ClientError", "Conn", "Room", "Settings", "Socket", "dumps", "refusal"]
+__all__ = ["MAX_CHAT", "OUTBOX_LIMIT", "ClientError", "Conn", "Room", "Settings", "Socket", "bot_name", "dumps",
+           "refusal", "seat_names"]
 
 log = logging.getLogger("deltav.server")
 
 MAX_MESSAGE_BYTES = 16 * 1024  # a client message above this is refused (the connection stays open)
-MAX_CHAT = 300  # characters of one chat line, after trimming
 MAX_NAME = 40
 RATE_PER_SECOND = 100.0  # client messages per second a connection may send on average...
 RATE_BURST = 200  # ...with bursts up to this many
@@ -72,307 +73,329 @@ class Settings:
     review_budget: str = ""  # a game review's budget (deltav serve --review-budget; "": reviews.SERVER_BUDGET)
 
 
-class ClientError(Exception):
-    """A refused client request: ``code`` is a stable identifier, ``message`` a sentence, ``status`` the HTTP
-    status when it comes from a route."""
+class Host(Protocol):
+    """What a room, the leases and the replicas use of the hub that holds them (``hub.Hub`` is the one; typed
+    here, where they all can import it without a cycle)."""
 
-    def __init__(self, code: str, message: str, status: int = 400, **extra: Any):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
-        self.extra = extra
+    store: Store
+    settings: Settings
+    bots: BotRunner
+    metrics: Any  # deltav.server.metrics.Metrics, or None
+    leases: Any  # deltav.server.leases.Leases (several processes), or None
+    replicas: Any  # deltav.server.replicas.Replicas (several processes), or None
+    rooms: dict[str, Room]
+    cluster: ClusterConfig | None
+    bus: Any  # deltav.server.cluster.Bus (several processes), or None
+    creating: set[str]
+    loading: dict[str, asyncio.Lock]
 
-    def to_json(self) -> dict:
-        return {"type": "error", "code": self.code, "message": self.message, **self.extra}
+    def game(self, gid: str) -> type[Game]: ...
 
+    def notify(self, room: Room, seq: int, kind: str = "room") -> None: ...
 
-def refusal(exc: IllegalAction) -> dict:
-    """The error message of an action the session refused."""
-    if isinstance(exc, MalformedAction):
-        return {"type": "error", "code": "malformed_action", "rule": exc.rule, "field": exc.field,
-                "message": exc.message}
-    if isinstance(exc, SessionError):
-        return {"type": "error", "code": exc.rule.removeprefix("session."), "rule": exc.rule, "message": exc.message}
-    if exc.rule in ("protocol.turn", "protocol.game_over"):
-        return {"type": "error", "code": "not_your_turn" if exc.rule == "protocol.turn" else "game_over",
-                "rule": exc.rule, "message": exc.message}
-    return {"type": "error", "code": "illegal_action", "rule": exc.rule, "message": exc.message}
+    def later(self, coro: Any) -> None: ...
 
 
-@dataclass
 class Room:
-    """The owner of one room's current match."""
+    """The host of one room's current match in this process (see the module's docstring)."""
 
-    hub: Any  # the deltav.server.hub.Hub holding this room (not imported: the hub imports this module)
-    code: str
-    no: int
-    game: type[Game]
-    seed: int
-    seats: list[SeatRow]
-    session: Session
-    status: str  # open | live | finished
-    meta: dict[str, Any] = field(default_factory=dict)
-    seq: int = 0  # accepted submissions stored so far
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    conns: dict[int, Conn] = field(default_factory=dict)
-    spectators: set[Conn] = field(default_factory=set)
-    bots: dict[int, BotSeat] = field(default_factory=dict)
-    grace: dict[int, asyncio.Task] = field(default_factory=dict)
-    deadlines: dict[int, float] = field(default_factory=dict)
-    expired: set[int] = field(default_factory=set)  # absent human seats whose grace ran out (a win to claim)
-    rematch_votes: set[int] = field(default_factory=set)
-    tasks: set[asyncio.Task] = field(default_factory=set)
-    clock: Clock | None = None  # the optional turn timer (None: no clock)
-    turn_started: float = 0.0  # when the current decision node began (epoch seconds; see clock.turn_started)
-    turn_timer: asyncio.Task | None = None
-    # each viewer's encoded snapshot at the current (match, seq): built once, however many sockets and
-    # messages (connects, drops, seats taken) show it; a new accepted submission or a reload empties it
-    snap_cache: dict[int | None, str] = field(default_factory=dict)
-    snap_at: tuple[int, int] = (0, -1)
-    # several processes: only the owner (the holder of the room's lease) decides, runs bots and clocks and holds
-    # the seats' sockets; any other process keeps a replica for its spectators, caught up from the database
-    owned: bool = True
-    remote: dict | None = None  # a replica's copy of the owner's live info (connected seats, grace deadlines)
-    closed: bool = False  # the server is stopping: no new bot turn, timer or grace clock starts
-    chat_seen: int = 0  # the id of the newest chat line shown here (several processes: lines after it are new)
-    idle_since: float = field(default_factory=time.time)  # when its last socket left (a replica is then evicted)
-    evicted: bool = False  # a replica dropped from the hub (a socket reaching it must look the room up again)
-    hints: dict[int, tuple[Conn, asyncio.Task]] = field(default_factory=dict)  # seat -> the hint worked out for it
-    public: bool = False  # listed for anyone to join or watch (else joined by its code only: docs/server.md)
-    touched: float = field(default_factory=time.time)  # the last move, seat taken or socket come or gone (expiry)
-    chat_buckets: dict[int, ChatBucket] = field(default_factory=dict)  # each seat's chat rate
+    def __init__(self, hub: Host, match: Match):
+        self.hub = hub
+        self.match = match
+        self.lock = asyncio.Lock()
+        self.conns: dict[int, Conn] = {}
+        self.spectators: set[Conn] = set()
+        self.tasks: set[asyncio.Task] = set()
+        self.timer: asyncio.Task | None = None  # the one timer: the match's next deadline (owner only)
+        self.timer_at: float | None = None
+        # several processes: only the owner (the holder of the room's lease) decides, runs bots and clocks and holds
+        # the seats' sockets; any other process keeps a replica for its spectators, caught up from the database
+        self.owned = True
+        self.remote: dict | None = None  # a replica's copy of the owner's live info (connected seats, graces)
+        self.closed = False  # the server is stopping: no new bot turn, timer or grace clock starts
+        self.chat_seen = 0  # the id of the newest chat line shown here (several processes: lines after it are new)
+        self.idle_since = time.time()  # when its last socket left (a replica is then evicted)
+        self.evicted = False  # a replica dropped from the hub (a socket reaching it must look the room up again)
+        self.hints: dict[int, tuple[Conn, asyncio.Task]] = {}  # seat -> the hint worked out for it
+        self.chat_buckets: dict[int, ChatBucket] = {}  # each seat's chat rate
+        self.handlers: dict[str, Callable[[Conn, Mapping], Awaitable[None]]] = {
+            "ping": self.ping, "sync": self.sync, "submit": self.submit, "chat": self.chat, "rematch": self.rematch,
+            "advise": self.advise, "hint": self.hint, "resign": self.resign, "claim": self.claim}
 
-    # --- building --------------------------------------------------------------------------------------
     @classmethod
-    def from_row(cls, hub: Any, row: MatchRow) -> Room:
-        game = hub.game(row.game)
-        labels = [s.spec for s in row.seats]  # record labels: "human" or the bot spec (names change; specs do not)
-        session = RoomSession.resume(game, row.options, row.seed, labels, row.submissions, names=seat_names(row.seats))
-        room = cls(hub, row.code, row.no, game, row.seed, row.seats, session, row.status, dict(row.meta),
-                   seq=len(row.submissions), public=row.public)
-        room.clock = Clock.from_meta(row.meta)
-        room.touched = max([row.created_at, row.meta.get("live_at", 0.0), *row.submitted_at[-1:]])
-        buffered = sum(1 for p in session.deciding() if session.has_submitted(p))
-        room.turn_started = turn_started(row.submitted_at, buffered, row.meta.get("live_at", row.created_at))
-        for s in row.seats:
-            if s.spec != "human":
-                since = 0
-                try:
-                    bot = BotSeat.new(game.id, row.seed, s.seat, s.spec)
-                except DeltavError as exc:  # a room stored before its spec was refused (say, unbounded): never run it
-                    log.warning("room %s: seat %d's bot %s is refused now (%s); it plays random legal moves",
-                                row.code, s.seat, jsonin.shown(s.spec), exc)
-                    bot = BotSeat(s.seat, s.spec, RandomAgent(), Rng(derive_seed(row.seed, "seat", s.seat)))
-                else:
-                    if s.bot_state is not None:
-                        bot.load(s.bot_state)
-                        since = s.bot_state_step or 0
-                for st in session.record.steps[since:]:  # the events it saw after its last decision
-                    visible = [e for e in (game.events.decode(x, "event") for x in st.events) if e.visible_to(s.seat)]
-                    if visible:
-                        bot.agent.observe(s.seat, visible)
-                room.bots[s.seat] = bot
-        room.apply_stored_ending()
-        return room
+    def from_row(cls, hub: Host, row: MatchRow) -> Room:
+        return cls(hub, Match.from_rows(hub.game, row, hub.settings.grace_seconds))
 
-    def apply_stored_ending(self) -> None:
-        """End the session as the stored match says it ended (``meta.ending``; a forfeit of an older server:
-        ``meta.forfeit``), when it is not over yet: a restart, a replica, a room loaded again."""
-        if self.session.is_over():
-            return
-        ending, legacy = self.meta.get("ending"), self.meta.get("forfeit")
-        try:
-            if isinstance(ending, dict):
-                self.session.apply_ending(ending)
-            elif self.status == "finished" and isinstance(legacy, dict):
-                seats = legacy.get("seats") or [legacy.get("seat")]
-                self.session.end("forfeit", seats, str(legacy.get("reason", "")))
-        except DeltavError:
-            log.exception("room %s match %d: the stored ending does not end the match", self.code, self.no)
-        self.snap_cache.clear()
+    # the match's fields the hub, the app and the tests read (the match is changed through its inputs only)
+    @property
+    def code(self) -> str:
+        return self.match.code
 
-    def renamed(self) -> None:
-        """The seats' names changed (a seat was taken and named): the match's texts are written with them."""
-        names = seat_names(self.seats)
-        if names != self.session.names:
-            self.session.set_names(names)
-            self.snap_cache.clear()
+    @property
+    def no(self) -> int:
+        return self.match.no
 
-    def human_seats(self) -> list[int]:
-        return [s.seat for s in self.seats if s.spec == "human"]
+    @property
+    def status(self) -> str:
+        return self.match.status
 
-    def seat_of(self, token: str) -> int | None:
-        h = token_hash(token)
-        for s in self.seats:
-            if s.token_hash is not None and secrets.compare_digest(s.token_hash, h):
-                return s.seat
-        return None
+    @property
+    def session(self) -> Session:
+        return self.match.session
+
+    @property
+    def game(self) -> type[Game]:
+        return self.match.game
+
+    @property
+    def seats(self) -> list[SeatRow]:
+        return self.match.seats
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        return self.match.meta
+
+    @property
+    def seq(self) -> int:
+        return self.match.seq
+
+    @property
+    def touched(self) -> float:
+        return self.match.touched
+
+    def adopt(self, fresh: Match) -> None:
+        """Hold ``fresh`` (rebuilt from storage by ``Match.from_rows``) as this room's match; the sockets stay. In
+        the same match the live info (connected seats, graces, rematch votes) carries over; every viewer gets the
+        log whole again."""
+        old = self.match
+        if fresh.no == old.no:
+            fresh.connected, fresh.grace_until, fresh.expired = old.connected, old.grace_until, old.expired
+            fresh.rematch_votes = old.rematch_votes
+        else:
+            fresh.connected = set(self.conns)
+        fresh.log_epoch = old.log_epoch + 1
+        self.match = fresh
+
+    def become(self, row: MatchRow, owned: bool) -> None:
+        """Rebuild this room in place from a stored match (the sockets stay), as its owner or as a replica."""
+        self.adopt(Match.from_rows(self.hub.game, row, self.hub.settings.grace_seconds))
+        self.owned = owned
+
+    def start_owning(self) -> None:
+        """This process has just become the room's owner: run its bots and clocks."""
+        self.owned = True
+        self.remote = None
+        self.match.arm_graces(time.time())
+        self.kick_bots()
+        self.arm()
+
+    def stop_owning(self, url: str | None) -> None:
+        """Another process owns the room now: stop the bots and clocks, send the seats there."""
+        self.owned = False
+        for t in list(self.tasks):
+            if t is not asyncio.current_task():
+                t.cancel()
+        self.timer, self.timer_at = None, None
+        self.match.stop_clocks()
+        self.match.connected.clear()
+        for conn in list(self.conns.values()):
+            conn.send({"type": "redirect", "url": url, "message": "this room is now served by another process"})
+            conn.close(4010, "redirect")
+        self.conns.clear()
+
+    def set_remote(self, info: dict | None) -> None:
+        """A replica: the owner's live info (connected seats, grace deadlines) for its spectators."""
+        self.remote = info
+
+    def be_replica(self, info: dict | None) -> None:
+        """Another process owns this room (just loaded here): a replica showing the owner's live info."""
+        self.owned = False
+        self.remote = info
+
+    def saw_chat(self, line_id: int) -> None:
+        """The newest chat line shown here (several processes: the lines after it are news)."""
+        self.chat_seen = max(self.chat_seen, line_id)
+
+    def went_idle(self, now: float) -> None:
+        """Its last socket left (a replica is evicted after lingering from now)."""
+        self.idle_since = now
+
+    def evict(self) -> None:
+        """Dropped from the hub (a replica): a socket reaching it must look the room up again; nothing starts."""
+        self.evicted = True
+        self.closed = True
+
+    def take_seat(self, seat: int, token_hash: str, name: str | None, meta: dict, last: bool, now: float) -> None:
+        """A free seat was taken (stored by the hub): named, and the match goes live if it was the last."""
+        self.match.take_seat(seat, token_hash, name, meta, last, now)
+        self.arm()
+        self.broadcast_state()
+        self.kick_bots()
+        self.hub.notify(self, -1)
 
     # --- messages out ----------------------------------------------------------------------------------
     def room_info(self) -> dict:
-        if not self.owned and self.remote is not None:
-            connected = set(self.remote.get("connected", []))
-            graces = {int(k): v for k, v in self.remote.get("grace_until", {}).items()}
-            claimable = list(self.remote.get("claimable", []))
-        else:
-            connected, graces, claimable = set(self.conns), self.deadlines, sorted(self.expired)
-        return {
-            "code": self.code,
-            "match": self.no,
-            "status": self.status,
-            "seats": [{"seat": s.seat, "kind": "human" if s.spec == "human" else "bot", "spec": s.spec,
-                       "name": s.name, "taken": s.spec != "human" or s.token_hash is not None,
-                       "connected": s.spec != "human" or s.seat in connected,
-                       "grace_until": graces.get(s.seat)} for s in self.seats],
-            "forfeit": self.meta.get("forfeit"),
-            "public": self.public,
-            "abandoned": self.meta.get("abandoned"),
-            "seed": self.seed if self.meta.get("chosen_seed") else None,  # a chosen seed is shown to everyone
-            "ending": self.meta.get("ending"),
-            "claimable": claimable,
-            "rematch_votes": sorted(self.rematch_votes),
-            "clock": self.clock_info(),
-        }
+        return self.match.room_info(self.remote if not self.owned else None)
 
-    # --- the turn timer --------------------------------------------------------------------------------
-    def late_seats(self) -> list[int]:
-        """The human seats the turn timer runs for now (deciding, not yet submitted)."""
-        if self.clock is None or self.status != "live":
-            return []
-        humans = set(self.human_seats())
-        return [p for p in self.session.waiting_for() if p in humans]
+    def state_text(self, seat: int | None, events_text: str = "[]", room_text: str | None = None,
+                   with_log: bool = True) -> str:
+        return self.match.state_text(seat, events_text, room_text or dumps(self.room_info()), with_log)
 
-    def turn_deadline(self) -> float | None:
-        if not self.late_seats():
-            return None
-        assert self.clock is not None
-        return self.turn_started + self.clock.turn_seconds
-
-    def clock_info(self) -> dict | None:
-        if self.clock is None:
-            return None
-        return {**self.clock.to_json(), "deadline": utc(self.turn_deadline()), "seats": self.late_seats()}
-
-    def _arm_turn(self) -> None:
-        """(Re)start the turn timer for the current node (a no-op without a clock or a human to wait for)."""
-        if self.turn_timer is not None and self.turn_timer is not asyncio.current_task():
-            self.turn_timer.cancel()
-        self.turn_timer = None
-        deadline = self.turn_deadline() if self.owned else None
-        if deadline is not None:
-            self.turn_timer = self._spawn(self._turn_timeout(self.no, self.session.step, deadline))
-
-    async def _turn_timeout(self, no: int, step: int, deadline: float) -> None:
-        await asyncio.sleep(max(0.0, deadline - time.time()))
-        assert self.clock is not None
-        if self.clock.on_timeout == "forfeit":
-            async with self.lock:
-                late = self.late_seats()
-                if self.no != no or self.session.step != step or not late:
-                    return
-                self.turn_timer = None
-                names = seat_names(self.seats)
-                await self.end_match("forfeit", late, f"{' and '.join(names[p] for p in late)} did not decide within "
-                                                      f"the turn time ({self.clock.turn_seconds:g} s)")
-            return
-        # "bot": the easy bot plays a late seat's move from that seat's own view (the timer, re-armed by the
-        # accepted move, plays the next late seat of a simultaneous node at once)
-        late = self.late_seats()
-        if self.no == no and self.session.step == step and late:
-            seat = late[0]
-            stand_in = BotSeat(seat, TIMEOUT_BOT, make_bot_agent(self.game.id, TIMEOUT_BOT),
-                               Rng(derive_seed(self.seed, "timeout", seat, step)))
-            decision = self.session.decision(seat, stand_in.rng)
-            try:
-                action = await self.hub.bots.decide(stand_in, decision, lane=self.code)
-            except BotFailure as exc:
-                log.warning("room %s: the timeout bot failed for seat %d (%s)", self.code, seat, exc)
-                action = fallback_action(self.seed, seat, step, decision.legal_actions)
-            async with self.lock:
-                if self.no != no or self.session.step != step or seat not in self.late_seats():
-                    return
-                outcome = self.session.submit_action(seat, action, expected_step=step)
-                self.broadcast({"type": "timeout", "seat": seat, "step": step, "on_timeout": "bot",
-                                "played_by": TIMEOUT_BOT})  # never the move itself: it may be a secret choice
-                if self.turn_timer is asyncio.current_task():
-                    self.turn_timer = None
-                await self._accepted(seat, outcome, action.to_json())
-
-    def state_message(self, seat: int | None, events: list[dict] | None = None, since: int | None = None) -> dict:
-        return {"type": "state", "room": self.room_info(), "snapshot": self.session.snapshot(seat, since),
-                "events": events or []}
-
-    def snapshot_text(self, seat: int | None) -> str:
-        """``seat``'s snapshot envelope as JSON text, encoded once per (match, seq, viewer)."""
-        if self.snap_at != (self.no, self.seq):
-            self.snap_cache.clear()
-            self.snap_at = (self.no, self.seq)
-        text = self.snap_cache.get(seat)
-        if text is None:
-            text = self.snap_cache[seat] = dumps(self.session.snapshot(seat))
-        return text
-
-    def state_text(self, seat: int | None, events: list[dict] | None = None, room_text: str | None = None) -> str:
-        """:meth:`state_message` as text, built from the cached snapshot text."""
-        room_text = room_text or dumps(self.room_info())
-        return (f'{{"type":"state","room":{room_text},"snapshot":{self.snapshot_text(seat)},'
-                f'"events":{dumps(events or [])}}}')
+    def send_whole(self, conn: Conn, since: int | None = None) -> None:
+        """Send ``conn`` its state with the snapshot's log (the newest entries, or those from step ``since`` on):
+        on connecting and on ``sync``; from then on it is sent only the new entries."""
+        conn.send(self.state_text(conn.seat) if since is None else
+                  self.match.state_message(conn.seat, since, self.remote if not self.owned else None))
+        conn.log_epoch = self.match.log_epoch
 
     def broadcast_state(self, applied: list | None = None) -> None:
-        """Every viewer's own snapshot (and the newly applied events it may see)."""
-        described: dict[int, dict] = {}  # an event every viewer may see is described once, not once per viewer
-
-        def new_events(viewer: int | None) -> list[dict]:
-            out = []
-            for a in applied or []:
-                for e in a.events_for(viewer):
-                    entry = described.get(id(e))
-                    if entry is None:
-                        entry = described[id(e)] = {"step": a.index, "event": e.to_json(),
-                                                    "text": self.session.describe(e)}
-                    out.append(entry)
-            return out
-
+        """Every viewer's own snapshot and the log entries the ``applied`` steps added that it may see, once:
+        the entries are the session's own (``Session.log``, built once), and a snapshot carries its log tail
+        only for a socket that does not have it yet (``log_epoch``)."""
+        events_text = self.match.events_texts(applied or [])
         room_text = dumps(self.room_info())
+        epoch = self.match.log_epoch
         for seat, conn in list(self.conns.items()):
-            conn.send(self.state_text(seat, new_events(seat), room_text))
+            conn.send(self.state_text(seat, events_text(seat), room_text, with_log=conn.log_epoch != epoch))
+            conn.log_epoch = epoch
         if self.spectators:
-            text = self.state_text(None, new_events(None), room_text)
+            texts: dict[bool, str] = {}  # at most two texts for every spectator: with the log, and without
             for conn in list(self.spectators):
+                whole = conn.log_epoch != epoch
+                text = texts.get(whole)
+                if text is None:
+                    text = texts[whole] = self.state_text(None, events_text(None), room_text, with_log=whole)
                 conn.send(text)
+                conn.log_epoch = epoch
 
     def broadcast(self, msg: dict) -> None:
         text = dumps(msg)
         for conn in [*self.conns.values(), *self.spectators]:
             conn.send(text)
 
-    # --- connections -----------------------------------------------------------------------------------
-    def saw_client(self, seat: int, client: str | None, connected: bool = False) -> None:
-        """Remember that ``client`` (a ``limits.client_id``) held ``seat`` in this match, and whether a socket of the
-        seat connected (``meta.clients``, ``meta.played``: the leaderboard rates only matches between distinct
-        connected clients). Written with the match's next meta (a seat taken, the end)."""
-        if client is not None:
-            held = self.meta.setdefault("clients", {}).setdefault(str(seat), [])
-            if client not in held and len(held) < 16:
-                held.append(client)
-        if connected:
-            played = self.meta.setdefault("played", [])
-            if seat not in played:
-                played.append(seat)
-                played.sort()
+    # --- the publication step --------------------------------------------------------------------------
+    async def publish(self, update: Update, conn: Conn | None = None, ref: Any = None) -> bool:
+        """Under the lock: store the update's rows (the database is the truth: before anyone is told), then
+        answer the sender, tell everyone, send each viewer its state, tell the other processes, re-arm the timer
+        and wake the bots. A row the database refuses: the match is rebuilt from storage (so nothing changed),
+        the sender is told, and False is returned."""
+        store = self.hub.store
+        for row in update.rows:
+            t0 = time.perf_counter()
+            try:
+                if isinstance(row, Accept):
+                    await _to_the_end(store.accept(self.code, self.no, row.seq, row.seat, row.action, status=row.status,
+                                                   record=row.record, meta=row.meta, bot_state=row.bot_state,
+                                                   bot_step=row.bot_step, at=row.at))
+                else:
+                    await _to_the_end(store.set_status(self.code, self.no, "finished", record=row.record, meta=row.meta))
+            except Exception as exc:
+                writable = store.health.writable
+                what = "submission" if isinstance(row, Accept) else "the end of the match"
+                if writable:  # not explained by a database that refuses writes (that is logged once, there)
+                    log.exception("room %s: storing %s failed; reloading from the database", self.code, what)
+                await self._reload()
+                if conn is not None:
+                    conn.send(store_refusal(exc, ref) if not writable else
+                              {"type": "error", "code": "internal", "id": ref,
+                               "message": ("the action" if isinstance(row, Accept) else "the end of the match")
+                               + " could not be stored; nothing changed, try again"})
+                return False
+            if isinstance(row, Accept) and self.hub.metrics is not None:
+                self.hub.metrics.store_write.observe(time.perf_counter() - t0)
+        if update.stored is not None:
+            update.stored()
+        # stored: now everyone is told and the bots woken, whatever happens to the sender's own answer (it is
+        # queued first, so the sender reads "accepted" before the state, but a reply that fails cannot stop
+        # the broadcast)
+        try:
+            if update.reply is not None and conn is not None:
+                try:
+                    text = dumps(update.reply)
+                except Exception:  # an id no encoder takes (a Python caller's): answered without it
+                    log.warning("room %s: the answer to a message could not be encoded", self.code)
+                    text = dumps({**update.reply, "id": None})
+                conn.send(text)
+        finally:
+            if update.notify is not None:
+                self.hub.notify(self, update.notify)
+            for msg in update.said:
+                self.broadcast(msg)
+            if update.states:
+                self.broadcast_state(update.applied)
+            if update.live and self.hub.replicas is not None:
+                self.hub.replicas.share_info(self)
+            self.arm()
+            if update.wake_bots:
+                self.kick_bots()
+        return True
 
+    async def _reload(self) -> None:
+        """A write failed: the match again as the database has it (the sockets and the live info stay)."""
+        row = await self.hub.store.load_match(self.code, self.no)
+        if row is not None:
+            self.adopt(Match.from_rows(self.hub.game, row, self.hub.settings.grace_seconds))
+        self.arm()
+
+    # --- the timer -------------------------------------------------------------------------------------
+    def arm(self) -> None:
+        """(Re)arm the room's one timer at the match's next deadline (a grace, the turn); none on a replica or a
+        closing room."""
+        deadlines = self.match.deadlines() if self.owned and not self.closed else []
+        at = min(deadlines) if deadlines else None
+        if at is not None and at == self.timer_at and self.timer is not None and not self.timer.done():
+            return
+        if self.timer is not None and self.timer is not asyncio.current_task():
+            self.timer.cancel()
+        self.timer, self.timer_at = None, at
+        if at is not None:
+            self.timer = self._spawn(self._fire(at))
+
+    async def _fire(self, at: float) -> None:
+        await asyncio.sleep(max(0.0, at - time.time()))
+        async with self.lock:
+            if self.timer is asyncio.current_task():
+                self.timer, self.timer_at = None, None
+            if not self.owned:
+                return
+            no, step = self.no, self.session.step
+            update, late = self.match.due(time.time())
+            await self.publish(update)
+        if late is not None:
+            await self._stand_in(late, no, step)
+
+    async def _stand_in(self, seat: int, no: int, step: int) -> None:
+        """The turn timer's ``"bot"``: the easy bot plays the late seat's move from that seat's own view (the
+        timer, re-armed by the accepted move, plays the next late seat of a simultaneous node at once)."""
+        stand_in = BotSeat(seat, TIMEOUT_BOT, make_bot_agent(self.game.id, TIMEOUT_BOT),
+                           Rng(derive_seed(self.match.seed, "timeout", seat, step)))
+        decision = self.session.decision(seat, stand_in.rng)
+        try:
+            action = await self.hub.bots.decide(stand_in, decision, lane=self.code)
+        except BotFailure as exc:
+            log.warning("room %s: the timeout bot failed for seat %d (%s)", self.code, seat, exc)
+            action = fallback_action(self.match.seed, seat, step, decision.legal_actions)
+        async with self.lock:
+            if self.no != no or self.session.step != step or seat not in self.match.late_seats():
+                return
+            update = self.match.play(seat, action, step, time.time())
+            # never the move itself: it may be a secret choice
+            update.said.insert(0, {"type": "timeout", "seat": seat, "step": step, "on_timeout": "bot",
+                                   "played_by": TIMEOUT_BOT})
+            await self.publish(update)
+
+    # --- connections -----------------------------------------------------------------------------------
     async def attach(self, ws: Socket, token: str | None, client: str | None = None) -> Conn:
         if token and self.hub.leases is not None:
             await self.hub.leases.own_or_redirect(self)  # a seat plays on the room's owner process
-            if self.seat_of(token) is None:
+            if self.match.seat_of(token) is None:
                 await self.hub.replicas.refresh(self)  # the seat may have been taken through another process
         async with self.lock:
             if self.evicted:  # a replica dropped while this socket waited: the caller looks the room up again
                 raise ClientError("evicted", "this room was just unloaded here; connect again", 503)
             seat = None
             if token:
-                seat = self.seat_of(token)
+                seat = self.match.seat_of(token)
                 if seat is None:
                     raise ClientError("bad_token", "this token holds no seat in this room", 403)
             limits = self.hub.settings.limits
@@ -381,28 +404,25 @@ class Room:
                                   "already; try again later", 429)
             conn = Conn(ws, seat, self.hub.settings.rate_per_second, self.hub.settings.rate_burst,
                         max_bytes=limits.outbox_bytes, close_seconds=limits.close_seconds)
-            self.touched = time.time()
+            now = time.time()
             if seat is None:
                 self.spectators.add(conn)
+                self.match.touched = now
             else:
                 old = self.conns.get(seat)
                 if old is not None:
                     old.send({"type": "replaced", "message": "this seat connected from somewhere else"})
                     old.close(4001, "replaced")
                 self.conns[seat] = conn
-                self._cancel_grace(seat)
-                self.saw_client(seat, client, connected=True)
+                self.match.saw_client(seat, client, connected=True)
             conn.send({"type": "welcome", "room": self.code, "match": self.no, "seat": seat,
                        "role": "player" if seat is not None else "spectator",
                        "limits": {"max_message_bytes": self.hub.settings.max_message_bytes, "max_chat": MAX_CHAT,
                                   "rate_per_second": self.hub.settings.rate_per_second}})
-            self._arm_graces()
             if seat is None:  # a spectator changes nobody else's message (the room info lists seats only)
-                conn.send(self.state_text(None))
+                self.send_whole(conn)
             else:
-                self.broadcast_state()
-                if self.hub.replicas is not None:
-                    self.hub.replicas.share_info(self)
+                await self.publish(self.match.connect(seat, now, arm=self.owned and not self.closed))
             return conn
 
     async def detach(self, conn: Conn) -> None:
@@ -410,7 +430,8 @@ class Room:
         held = self.hints.get(conn.seat) if conn.seat is not None else None
         if held is not None and held[0] is conn:
             held[1].cancel()  # nobody reads its answer: the bot worker stops working for it
-        self.touched = time.time()
+        now = time.time()
+        self.match.touched = now
         async with self.lock:
             if conn.seat is None:
                 self.spectators.discard(conn)
@@ -420,46 +441,12 @@ class Room:
             if self.conns.get(conn.seat) is not conn:
                 return  # already replaced by a newer socket
             del self.conns[conn.seat]
-            self._arm_graces()
-            self.broadcast_state()
-            if self.hub.replicas is not None:
-                self.hub.replicas.share_info(self)
-
-    def _arm_graces(self) -> None:
-        """Start the forfeit clock of each disconnected human seat while another human seat is connected."""
-        if self.status != "live" or self.hub.settings.grace_seconds <= 0 or not self.owned or self.closed:
-            return
-        humans = self.human_seats()
-        for s in humans:
-            others = any(o in self.conns for o in humans if o != s)
-            if s not in self.conns and others and s not in self.grace and s not in self.expired:
-                self.deadlines[s] = time.time() + self.hub.settings.grace_seconds
-                self.grace[s] = self._spawn(self._grace_then_claimable(s))
-
-    def _cancel_grace(self, seat: int) -> None:
-        task = self.grace.pop(seat, None)
-        self.deadlines.pop(seat, None)
-        self.expired.discard(seat)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
-
-    async def _grace_then_claimable(self, seat: int) -> None:
-        """The seat's grace runs out: it stays in the match, but the connected players may now claim the win
-        (``claim``); everyone is told (``room.claimable``)."""
-        await asyncio.sleep(self.hub.settings.grace_seconds)
-        async with self.lock:
-            self.grace.pop(seat, None)
-            if self.status != "live" or seat in self.conns:
-                self.deadlines.pop(seat, None)
-                return
-            self.expired.add(seat)  # its deadline stays in grace_until: the time it ran out
-            self.broadcast_state()
-            if self.hub.replicas is not None:
-                self.hub.replicas.share_info(self)
+            await self.publish(self.match.disconnect(conn.seat, now, arm=self.owned and not self.closed))
 
     # --- messages in -----------------------------------------------------------------------------------
     async def handle(self, conn: Conn, text: str | None) -> None:
-        """One client message (text of a WebSocket frame; None for a binary frame)."""
+        """One client message (text of a WebSocket frame; None for a binary frame), dispatched by its type to
+        :attr:`handlers`."""
         try:
             if not conn.bucket.allow():
                 raise ClientError("rate_limited", "too many messages; slow down")
@@ -476,226 +463,48 @@ class Room:
             if not good_ref(ref):
                 raise ClientError("bad_message", f"field 'id' must be a string of at most {MAX_ID_CHARS} characters or "
                                                  f"an integer within +-(2^53 - 1), not {jsonin.shown(ref)}", field="id")
-            if kind == "ping":
-                conn.send({"type": "pong", "id": ref})
-            elif kind == "sync":
-                since = msg.get("since")
-                if since is not None and (isinstance(since, bool) or not isinstance(since, int) or since < 0):
-                    raise ClientError("bad_message", "field 'since' must be a step number (0 or more)")
-                conn.send(self.state_message(conn.seat, since=since) if since is not None else
-                          self.state_text(conn.seat))
-            elif kind == "submit":
-                await self.submit(conn, msg)
-            elif kind == "chat":
-                await self.chat(conn, msg)
-            elif kind == "rematch":
-                await self.rematch(conn)
-            elif kind == "advise":
-                await self.advise(conn, msg)
-            elif kind == "hint":
-                await self.hint(conn, msg)
-            elif kind == "resign":
-                await self.resign(conn, msg)
-            elif kind == "claim":
-                await self.claim(conn, msg)
-            else:
+            handler = self.handlers.get(kind)
+            if handler is None:
                 raise ClientError("unknown_type", f"unknown message type {jsonin.shown(kind)} (known: submit, chat, sync, ping, "
                                                   "rematch, advise, hint, resign, claim)")
+            await handler(conn, msg)
         except ClientError as exc:
             conn.send({**exc.to_json(), "id": message_ref(text)})
         except StoreUnavailable as exc:  # a chat line or a rematch the database could not store
             conn.send(store_refusal(exc, message_ref(text)))
 
+    async def ping(self, conn: Conn, msg: Mapping) -> None:
+        conn.send({"type": "pong", "id": msg.get("id")})
+
+    async def sync(self, conn: Conn, msg: Mapping) -> None:
+        since = msg.get("since")
+        if since is not None and (isinstance(since, bool) or not isinstance(since, int) or since < 0):
+            raise ClientError("bad_message", "field 'since' must be a step number (0 or more)")
+        self.send_whole(conn, since)
+
     async def submit(self, conn: Conn, msg: Mapping) -> None:
-        if conn.seat is None:
-            raise ClientError("spectator", "a spectator cannot act; join a free seat to play")
-        if not isinstance(msg.get("action"), dict):
-            raise ClientError("bad_message", "a submit message needs 'action', a JSON object")
-        step = msg.get("step")
-        if step is None or isinstance(step, bool) or not isinstance(step, int):
-            raise ClientError("bad_message", "a submit message needs 'step', the integer step it was made for")
         t0 = time.perf_counter()
-        if self.status == "open" and self.hub.replicas is not None:
+        if conn.seat is not None and self.status == "open" and self.hub.replicas is not None:
             await self.hub.replicas.refresh(self)  # the last seat may have been taken through another process
         async with self.lock:
-            if self.status == "open":
-                raise ClientError("not_started", "the match starts when every seat is taken")
-            if self.status == "finished":
-                raise ClientError("game_over", "the match is over")
-            try:
-                outcome = self.session.submit(conn.seat, msg["action"], expected_step=step)
-            except IllegalAction as exc:
-                conn.send({**refusal(exc), "id": msg.get("id"), "step": self.session.step})
-                return
-            await self._accepted(conn.seat, outcome, msg["action"], ref=msg.get("id"), conn=conn)
-        if self.hub.metrics is not None:
+            update = self.match.submit(conn.seat, dict(msg), time.time())
+            stored = await self.publish(update, conn, msg.get("id"))
+        if stored and update.rows and self.hub.metrics is not None:
             self.hub.metrics.latency.observe(time.perf_counter() - t0)
-
-    async def _accepted(self, seat: int, outcome: Any, action_json: Any, ref: Any = None, conn: Conn | None = None,
-                        bot: BotSeat | None = None, bot_step: int | None = None) -> None:
-        """Persist an accepted submission (under the lock), then tell everyone, then wake the bots."""
-        action = self.game.action_from_json(action_json).to_json()  # stored canonical
-        finished = outcome.finished
-        now = time.time()
-        record = None
-        if finished:
-            self.status = "finished"
-            record = self.session.record.to_json()
-        t0 = time.perf_counter()
-        try:
-            await _to_the_end(self.hub.store.accept(self.code, self.no, self.seq, seat, action,
-                                                    status="finished" if finished else None, record=record,
-                                                    meta=self.meta if finished else None,
-                                                    bot_state=bot.dump() if bot is not None else None,
-                                                    bot_step=bot_step, at=now))
-        except Exception as exc:
-            health = self.hub.store.health
-            if health.writable:  # not explained by a database that refuses writes (that is logged once, there)
-                log.exception("room %s: storing submission %d failed; reloading from the database", self.code, self.seq)
-            await self._reload()
-            if conn is not None:
-                conn.send(store_refusal(exc, ref) if not health.writable else
-                          {"type": "error", "code": "internal", "message": "the action could not be stored; "
-                           "nothing changed, try again", "id": ref})
-            return
-        if self.hub.metrics is not None:
-            self.hub.metrics.store_write.observe(time.perf_counter() - t0)
-        self.seq += 1
-        self.touched = now
-        self.hub.notify(self, self.seq - 1)
-        if outcome.buffered is None:
-            self.turn_started = now  # a new decision node begins (the same time is stored with the row)
-        # stored: now everyone is told and the bots woken, whatever happens to the sender's own answer (it is
-        # queued first, so the sender reads "accepted" before the state, but a reply that fails cannot stop
-        # the broadcast)
-        try:
-            if conn is not None:
-                reply = {"type": "accepted", "id": ref, "step": outcome.step, "buffered": outcome.buffered is not None}
-                try:
-                    text = dumps(reply)
-                except Exception:  # an id no encoder takes (a Python caller's): answered without it
-                    log.warning("room %s: the answer to submission %d could not be encoded", self.code, self.seq - 1)
-                    text = dumps({**reply, "id": None})
-                conn.send(text)
-        finally:
-            if finished:
-                self._stop_clocks()
-            self._observe(outcome.applied)
-            self._arm_turn()
-            self.broadcast_state(outcome.applied)
-            self.kick_bots()
-
-    async def _reload(self) -> None:
-        row = await self.hub.store.load_match(self.code, self.no)
-        if row is not None:
-            fresh = Room.from_row(self.hub, row)
-            self.session, self.seq, self.status, self.bots = fresh.session, fresh.seq, fresh.status, fresh.bots
-            self.snap_cache.clear()
-            self.turn_started = fresh.turn_started
-            self._arm_turn()
-
-    def _observe(self, applied: list) -> None:
-        for a in applied:
-            for q, bot in self.bots.items():
-                visible = a.events_for(q)
-                if visible:
-                    try:
-                        bot.agent.observe(q, visible)
-                    except Exception:  # a broken bot must not keep the move from anyone: it only forgets
-                        log.exception("room %s: bot %s at seat %d failed to observe step %d", self.code,
-                                      jsonin.shown(bot.spec), q, a.index)
-
-    async def end_match(self, kind: str, seats: list[int], reason: str, conn: Conn | None = None,
-                        ref: Any = None) -> None:
-        """End the live match outside the rules (``Session.end``: ``seats`` lose, every other seat wins), under
-        the lock: check (the session refuses, changing nothing), store the finished record with its ending and
-        the room's meta, then tell everyone (``ended``, and ``forfeit`` for a forfeit) and their new state."""
-        meta_before = dict(self.meta)
-        ending = self.session.end(kind, seats, reason)
-        self.status = "finished"
-        self.meta["ending"] = ending
-        if kind == "forfeit":  # the room info's older field, for clients that read it
-            self.meta["forfeit"] = {"seat": ending["seats"][0], "seats": ending["seats"], "reason": reason,
-                                    "winners": ending["winners"], "step": ending["step"]}
-        try:
-            await _to_the_end(self.hub.store.set_status(self.code, self.no, "finished",
-                                                        record=self.session.record.to_json(), meta=self.meta))
-        except Exception as exc:
-            writable = self.hub.store.health.writable
-            if writable:  # not explained by a database that refuses writes (that is logged once, there)
-                log.exception("room %s: storing the end of match %d failed; reloading from the database",
-                              self.code, self.no)
-            self.meta = meta_before
-            await self._reload()
-            if conn is not None:
-                conn.send({"type": "error", "code": "internal", "message": "the end of the match could not be "
-                           "stored; nothing changed, try again", "id": ref} if writable else
-                          store_refusal(exc, ref))
-            return
-        self.snap_cache.clear()  # the same (match, seq), another snapshot: over
-        self.hub.notify(self, -1)
-        self._stop_clocks()
-        self.broadcast({"type": "ended", "ending": ending})
-        if kind == "forfeit":
-            self.broadcast({"type": "forfeit", **self.meta["forfeit"]})
-        self.broadcast_state()
 
     async def resign(self, conn: Conn, msg: Mapping) -> None:
         """A seated player gives up the live match: it loses, every other seat wins."""
-        if conn.seat is None:
-            raise ClientError("spectator", "a spectator has no match to resign")
         async with self.lock:
-            self._check_live()
-            await self.end_match("resign", [conn.seat], f"{seat_names(self.seats)[conn.seat]} resigned",
-                                 conn=conn, ref=msg.get("id"))
+            await self.publish(self.match.resign(conn.seat), conn, msg.get("id"))
 
     async def claim(self, conn: Conn, msg: Mapping) -> None:
-        """A connected seated player claims the win: every absent human opponent's grace has run out. Those
-        seats forfeit; every other seat (the claimant, bots, players still here) wins."""
-        if conn.seat is None:
-            raise ClientError("spectator", "a spectator cannot claim a win")
+        """A connected seated player claims the win over absent opponents whose grace has run out."""
         async with self.lock:
-            self._check_live()
-            if self.hub.settings.grace_seconds <= 0:
-                raise ClientError("no_claims", "this server gives no grace to absent players (--grace 0), so there "
-                                               "is no win to claim")
-            absent = [s for s in self.human_seats() if s != conn.seat and s not in self.conns]
-            if not absent:
-                raise ClientError("nobody_absent", "every opponent is here: there is no win to claim")
-            waiting = [s for s in absent if s not in self.expired]
-            if waiting:
-                raise ClientError("grace_running", "an absent player may still come back: claim when their grace has "
-                                                   "run out", grace_until={str(s): self.deadlines.get(s) for s in waiting})
-            names = seat_names(self.seats)
-            gone = " and ".join(names[s] for s in absent)
-            await self.end_match("forfeit", absent, f"{gone} did not come back within "
-                                                    f"{self.hub.settings.grace_seconds:g} s; {names[conn.seat]} "
-                                                    "claimed the win", conn=conn, ref=msg.get("id"))
-
-    def _check_live(self) -> None:
-        if self.status == "open":
-            raise ClientError("not_started", "the match starts when every seat is taken")
-        if self.status == "finished" or self.session.is_over():
-            raise ClientError("game_over", "the match is over")
-
-    def _stop_clocks(self) -> None:
-        for s in list(self.grace):
-            self._cancel_grace(s)
-        self.deadlines.clear()
-        self.expired.clear()
-        self._arm_turn()  # not live any more: only cancels
+            await self.publish(self.match.claim(conn.seat), conn, msg.get("id"))
 
     async def chat(self, conn: Conn, msg: Mapping) -> None:
-        if conn.seat is None:
-            raise ClientError("spectator", "spectators read the chat but do not write")
-        text = msg.get("text")
-        if not isinstance(text, str):
-            raise ClientError("bad_message", "a chat message needs 'text', a string")
-        text = " ".join(text.split())
-        if not text:
-            raise ClientError("chat_empty", "an empty chat line is not sent")
-        if len(text) > MAX_CHAT:
-            raise ClientError("chat_too_long", f"a chat line holds at most {MAX_CHAT} characters (got {len(text)})")
+        name, text = self.match.chat(conn.seat, msg.get("text"))
+        assert conn.seat is not None
         limits = self.hub.settings.limits
         bucket = self.chat_buckets.get(conn.seat)
         if bucket is None:  # per seat, whatever its sockets (a reconnect does not refill it)
@@ -712,35 +521,42 @@ class Room:
             self.broadcast({"type": "chat", "seat": seat, "name": name, "text": text, "at": at})
             self.hub.notify(self, line_id, kind="chat")  # the other processes' spectators read it from the database
 
-    async def rematch(self, conn: Conn) -> None:
-        if conn.seat is None:
-            raise ClientError("spectator", "only seated players can ask for a rematch")
+    async def rematch(self, conn: Conn, msg: Mapping | None = None) -> None:
         async with self.lock:
-            if self.status != "finished":
-                raise ClientError("not_finished", "a rematch can be asked for once the match is over")
-            self.rematch_votes.add(conn.seat)
-            if not set(self.human_seats()) <= self.rematch_votes:
-                self.broadcast({"type": "rematch_vote", "seats": sorted(self.rematch_votes)})
+            if not self.match.rematch(conn.seat):
+                self.broadcast({"type": "rematch_vote", "seats": sorted(self.match.rematch_votes)})
                 return
-            await self.hub.start_rematch(self)
+            await self.start_rematch()
+
+    async def start_rematch(self) -> None:
+        """Under the lock: the room's next match (``Match.next_match``: seats rotated, a new seed, the clock
+        carried over) stored, then rebuilt from that row as every match is (``Match.from_rows``)."""
+        row = self.match.next_match(now=time.time())
+        await self.hub.store.add_match(row)
+        n = len(self.seats)
+        conns = {}
+        for seat, conn in self.conns.items():
+            conn.seat = (seat + 1) % n
+            conns[conn.seat] = conn
+        self.conns = conns
+        self.adopt(Match.from_rows(self.hub.game, row, self.hub.settings.grace_seconds))
+        self.broadcast({"type": "rematch", "match": self.no, "seats": {str(c.seat): c.seat for c in self.conns.values()}})
+        for conn in self.conns.values():
+            conn.send({"type": "welcome", "room": self.code, "match": self.no, "seat": conn.seat, "role": "player"})
+        self.match.arm_graces(time.time())
+        self.arm()
+        self.broadcast_state()
+        self.kick_bots()
+        self.hub.notify(self, -1)
 
     async def abandon(self, reason: str) -> bool:
         """End an abandoned match (docs/server.md, "Limits"): finished as it stands, with ``meta.abandoned`` (no
-        winner: never rated); the hub then unloads the room. False when it is in use again (a socket came)."""
+        winner: never rated); the hub then unloads the room. False when it is in use again (a socket came) or the
+        end could not be stored."""
         async with self.lock:
             if self.status == "finished" or self.conns or self.spectators:
                 return False
-            self.meta["abandoned"] = {"reason": reason, "at": time.time()}
-            try:
-                await self.hub.store.set_status(self.code, self.no, "finished", record=self.session.record.to_json(),
-                                                meta=self.meta)
-            except Exception:
-                del self.meta["abandoned"]
-                raise
-            self.status = "finished"
-            self.hub.notify(self, -1)
-            self._stop_clocks()
-            return True
+            return await self.publish(self.match.abandon(reason, time.time()))
 
     # --- advice (the tactical astrogation assistant) and hints -------------------------------------------
     async def advise(self, conn: Conn, msg: Mapping) -> None:
@@ -762,7 +578,7 @@ class Room:
         player)."""
         if conn.seat is None:
             raise ClientError("spectator", "a spectator cannot ask for a hint")
-        if not self.bots:
+        if not self.match.bots:
             raise ClientError("no_hints", "hints are only given in games against a bot")
         if self.status != "live":
             raise ClientError("not_live", "the match is not being played")
@@ -774,7 +590,7 @@ class Room:
             raise ClientError("hint_pending", "a hint for this seat is still being worked out: wait for its answer "
                                               f"(at most {MAX_PENDING_HINTS} at a time)")
         try:
-            adviser = BotSeat.new(self.game.id, self.seed + step, seat, "bot:hard")
+            adviser = BotSeat.new(self.game.id, self.match.seed + step, seat, "bot:hard")
         except DeltavError as exc:
             raise ClientError("no_hints", f"this game has no hard bot to ask: {exc}") from None
         decision = self.session.decision(seat, adviser.rng)
@@ -806,7 +622,7 @@ class Room:
         if self.status != "live" or not self.owned or self.closed:
             return
         for seat in self.session.waiting_for():
-            bot = self.bots.get(seat)
+            bot = self.match.bots.get(seat)
             if bot is not None and not bot.thinking and bot.failed_step != self.session.step:
                 bot.thinking = True
                 self._spawn(self._bot_turn(bot, self.session.step, self.no))
@@ -825,17 +641,17 @@ class Room:
             except BotFailure as exc:  # the seat plays on: a random legal move, never a stalled match
                 log.warning("room %s: bot %s at seat %d gave no move at step %d (%s); it plays a random legal move",
                             self.code, jsonin.shown(bot.spec), bot.seat, step, exc)
-                action = fallback_action(self.seed, bot.seat, step, decision.legal_actions)
+                action = fallback_action(self.match.seed, bot.seat, step, decision.legal_actions)
             async with self.lock:
                 if self.no != no or self.status != "live" or self.session.step != step or not self.owned:
                     return
                 try:
-                    outcome = self.session.submit_action(bot.seat, action, expected_step=step)
+                    update = self.match.play(bot.seat, action, step, time.time(), bot=True)
                 except IllegalAction as exc:
                     log.error("room %s: bot %s at seat %d sent an illegal action: %s", self.code, bot.spec, bot.seat, exc)
                     bot.failed_step = step  # not asked again at this step (the bot is broken, not the match)
                     return
-                await self._accepted(bot.seat, outcome, action.to_json(), bot=bot, bot_step=step)
+                await self.publish(update)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -845,16 +661,6 @@ class Room:
             bot.thinking = False
             if self.no == no:
                 self.kick_bots()  # it may have to decide again at once (decomposed decisions)
-
-    # --- rebuilding ------------------------------------------------------------------------------------
-    def become(self, row: MatchRow, owned: bool) -> None:
-        """Rebuild this room in place from a stored match (the sockets stay), as its owner or as a replica."""
-        fresh = Room.from_row(self.hub, row)
-        self.no, self.seed, self.seats, self.session = fresh.no, fresh.seed, fresh.seats, fresh.session
-        self.status, self.meta, self.seq, self.bots = fresh.status, fresh.meta, fresh.seq, fresh.bots
-        self.clock, self.turn_started, self.public = fresh.clock, fresh.turn_started, fresh.public
-        self.snap_cache.clear()
-        self.owned = owned
 
     def _spawn(self, coro: Any) -> asyncio.Task | None:
         if self.closed:  # stopping: a task started now would never run (and never be awaited)
@@ -875,18 +681,6 @@ class Room:
         await asyncio.gather(*tasks, return_exceptions=True)
         for conn in [*self.conns.values(), *self.spectators]:
             conn.close(1012, "server restarting")
-
-
-def bot_name(spec: str) -> str:
-    """A bot spec in words: ``bot:normal`` -> "Normal bot", ``bot:ismcts:iterations=200`` -> "Ismcts bot"."""
-    name = spec.removeprefix("bot:").split(":")[0]
-    return f"{name[:1].upper()}{name[1:]} bot"
-
-
-def seat_names(seats: list[SeatRow]) -> list[str]:
-    """The seats' display names, the ``names`` of the match's describer: a bot seat by its level ("Hard bot"),
-    a human seat by the name its holder gave, else "Player N" (a free seat, or a holder who gave none)."""
-    return [bot_name(s.spec) if s.spec != "human" else (s.name or f"Player {s.seat + 1}") for s in seats]
 
 
 async def _to_the_end(coro: Any) -> Any:

@@ -134,6 +134,10 @@ export const FINAL_CLOSES: Record<number, string> = {
 };
 
 const OPEN = 1;
+/** The newest log entries a snapshot carries (`deltav.core.session.LOG_TAIL`). */
+export const LOG_TAIL = 20;
+/** Log entries the page keeps for its log panel. */
+export const LOG_KEPT = 1000;
 /** The close code that comes after a `redirect` message. */
 export const REDIRECT_CLOSE = 4010;
 
@@ -187,6 +191,11 @@ export class Connection {
   step = -1;
   /** The newest snapshot, once one arrived. */
   snapshot: Snapshot | null = null;
+  /** The match's log as this page received it, oldest first (at most LOG_KEPT entries): the server sends the
+   *  snapshot's log whole on connecting, a sync, a new match or renamed seats, and otherwise only the entries
+   *  each action added, once (`events`); see `keepLog`. */
+  log: LogEntry[] = [];
+  private logMatch = -1;
   room: RoomInfo | null = null;
   seat: number | null = null;
   status: LinkStatus = "closed";
@@ -377,6 +386,26 @@ export class Connection {
     };
   }
 
+  /** The log kept: a snapshot that carries its log (connecting, sync, a new match, renamed seats) replaces the
+   *  entries from its first step on (older ones stay: the page's history across reconnects); one without it gets
+   *  the log kept plus the message's new entries, its newest LOG_TAIL as the snapshot's `log`, so every
+   *  handler sees a complete snapshot. Nothing is de-duplicated: each entry comes once. */
+  private keepLog(s: StateMessage): void {
+    const snap = s.snapshot as Snapshot & { log?: LogEntry[] };
+    if (s.room.match !== this.logMatch) {
+      this.logMatch = s.room.match;
+      this.log = [];
+    }
+    if (snap.log !== undefined) {
+      const from = snap.log.length ? snap.log[0]!.step : Infinity;
+      this.log = [...this.log.filter((e) => e.step < from), ...snap.log];
+    } else {
+      this.log.push(...s.events);
+      snap.log = this.log.slice(-LOG_TAIL);
+    }
+    if (this.log.length > LOG_KEPT) this.log = this.log.slice(-LOG_KEPT);
+  }
+
   private dispatch(msg: { type?: unknown; [k: string]: unknown }): void {
     switch (msg.type) {
       case "welcome": {
@@ -387,6 +416,7 @@ export class Connection {
       }
       case "state": {
         const s = msg as unknown as StateMessage;
+        this.keepLog(s);
         this.snapshot = s.snapshot;
         this.room = s.room;
         this.step = s.snapshot.step;

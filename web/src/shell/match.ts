@@ -63,10 +63,6 @@ function sentenceOf(s: string): string {
   return t ? `${t[0]!.toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? "" : "."}` : "";
 }
 
-function logKey(e: LogEntry): string {
-  return `${e.step}|${e.text}|${JSON.stringify(e.event)}`;
-}
-
 /** Parse `#token=...&seat=N` (an invite or a test hands a seat over in the fragment, never sent to a server). */
 function tokenFromHash(): { token: string; seat: number } | null {
   if (!location.hash.startsWith("#")) return null;
@@ -449,17 +445,11 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     }
   }
 
-  const logSeen = new Set<string>();
   let logDirty = false;
-  /** Add entries to the log (data only; drawn by drawLog at the next frame). */
-  function mergeLog(entries: LogEntry[]): void {
-    for (const e of entries) {
-      const k = logKey(e);
-      if (logSeen.has(k)) continue;
-      logSeen.add(k);
-      st.log.push(e);
-      logDirty = true;
-    }
+  /** The log is the connection's (each entry sent once: Connection.keepLog); drawn by drawLog at the next frame. */
+  function takeLog(log: LogEntry[]): void {
+    st.log = log;
+    logDirty = true;
   }
 
   // the log follows the newest entry until the player scrolls up, and again once they scroll back to the end;
@@ -477,7 +467,6 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
   function drawLog(): void {
     if (!logDirty) return;
     logDirty = false;
-    st.log.sort((a, b) => a.step - b.step);
     logList.replaceChildren(
       // an entry whose text is empty is no line: the game says nothing of it (a private echo shown elsewhere)
       ...st.log.filter((e) => e.text).slice(-300).map((e) => {
@@ -858,8 +847,6 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       st.screen = null;
       screenRoot.replaceChildren();
       screenRoot.className = "screen-root";
-      st.log = [];
-      logSeen.clear();
       logList.replaceChildren();
       boardPromise = null;
       gate.reset();
@@ -873,7 +860,6 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     st.seat = snap.seat;
     renderHeader();
     renderSeats();
-    mergeLog(snap.log);
     drawLog();
     if (!st.screen) {
       if (mounting) {
@@ -1002,7 +988,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
         if (queued) void onState({ ...queued, events: queuedEvents });
         queuedEvents = [...msg.events];
       }
-      mergeLog(msg.events);
+      takeLog(conn.log);
       queued = msg;
       if (frame === null) {
         frame = requestAnimationFrame(() => {
