@@ -456,13 +456,11 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             await ws.send_json({"type": "error", "code": "unknown_room", "message": f"no room {ws.path_params['code']!r}"})
             await ws.close(4004, "unknown room")
             return
-        from deltav.server import candidates
-
-        try:
-            specs = candidates.parse(ws.query_params.get("candidates"), room.game.id)
-        except ClientError as exc:
-            await ws.send_json(exc.to_json())
-            await ws.close(4000, exc.code)
+        if "candidates" in ws.query_params:  # an old client: candidates are asked with ``suggest`` messages now
+            await ws.send_json({"type": "error", "code": "bad_candidates", "message": "this server gives the bots' "
+                                "candidates in answer to a {\"type\": \"suggest\", \"bots\": [...]} message, not for "
+                                "a ?candidates= query (docs/server.md, \"Advice\"): update the client"})
+            await ws.close(4000, "bad_candidates")
             return
         try:
             token = await hello(ws)
@@ -472,18 +470,16 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             return
         except WebSocketDisconnect:
             return
-        sock = candidates.CandidateSocket(ws, room, specs) if specs else ws
         try:
             try:
-                conn = await room.attach(sock, token, client_id(client_key(ws.scope)))
+                conn = await room.attach(ws, token, client_id(client_key(ws.scope)))
             except ClientError as exc:
                 if exc.code != "evicted":
                     raise
                 room = await hub().get(code)  # unloaded while it waited: the room as loaded again
                 if room is None:
                     raise ClientError("unknown_room", f"no room {code!r}", 404) from None
-                sock = candidates.CandidateSocket(ws, room, specs) if specs else ws
-                conn = await room.attach(sock, token, client_id(client_key(ws.scope)))
+                conn = await room.attach(ws, token, client_id(client_key(ws.scope)))
         except ClientError as exc:
             if exc.code == "redirect":  # several processes: this room's seats play on its owner
                 await ws.send_json({"type": "redirect", "url": exc.extra["url"], "message": exc.message})
@@ -501,7 +497,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
                     await room.handle(conn, msg.get("text"))
                 except Exception:  # a bug must not take the connection or the room down
                     log.exception("room %s: message handling failed", room.code)
-                    # with the message's id, so that a request waiting for its answer (hint, advise) ends too
+                    # with the message's id, so that a request waiting for its answer (suggest) ends too
                     conn.send({"type": "error", "code": "internal", "message": "the server failed on this message",
                                "id": message_ref(msg.get("text"))})
                 if conn.closed:
@@ -509,8 +505,6 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         except WebSocketDisconnect:
             pass
         finally:
-            if isinstance(sock, candidates.CandidateSocket):
-                sock.abandon()  # the bot workers stop working for a socket that has closed
             await room.detach(conn)
 
     routes = [

@@ -282,7 +282,7 @@ export class Connection {
     });
   }
 
-  /** A request answered by one message with the same id (`advise` → `advice`, `hint` → `hint`; docs/server.md);
+  /** A request answered by one message with the same id (`suggest` → `suggestion`; docs/server.md "Advice");
    *  rejects with the server's error. */
   request(msg: { type: string; [k: string]: unknown }): Promise<Record<string, unknown>> {
     if (!this.connected) {
@@ -444,8 +444,7 @@ export class Connection {
         }
         break;
       }
-      case "advice":
-      case "hint": {
+      case "suggestion": {
         const p = this.pending.get(String(msg.id));
         if (p) {
           this.pending.delete(String(msg.id));

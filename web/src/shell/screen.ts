@@ -84,8 +84,8 @@ export interface ScreenHost {
   board(): Promise<unknown | null>;
   /** The seats' display names and colours (the shell assigns the colours; a game may override with its own). */
   seatName(seat: number): string;
-  /** A request on the match socket answered by one message with its id (`advise` → `advice`, `hint` → `hint`,
-   *  docs/server.md); rejects with the server's error. Optional: a host without a server has none. */
+  /** A request on the match socket answered by one message with its id (`suggest` → `suggestion`,
+   *  docs/server.md "Advice"); rejects with the server's error. Optional: a host without a server has none. */
   request?(msg: { type: string; [k: string]: unknown }): Promise<Record<string, unknown>>;
 }
 

@@ -6,8 +6,8 @@
  * ordnance, [ ] { } targeting, E, H, the gamepad, touch).
  *
  * Every action it submits is an entry of `snapshot.legal`, found by matching (legal.ts); previews, odds and
- * costs are the engine's notes on those entries; the assistant and the hint are the server's `advise` and `hint`
- * answers. A multi-step choice (orders for several ships, then the end of astrogation; attackers, then fire) is
+ * costs are the engine's notes on those entries; the assistant, the reach shadow and the hint are the server's
+ * answers to `suggest` (its `plan`, and the hard bot's candidate). A multi-step choice (orders for several ships, then the end of astrogation; attackers, then fire) is
  * submitted one entry at a time, each matched again against the snapshot that follows the previous one.
  * Confirmations belong to one action each: a crashing course's second Enter confirms that very plan only, and
  * the rules' surrender of ships has its own dialog. Every text names ships and places in words (words.ts);
@@ -35,7 +35,7 @@ import {
 
 type Act = LegalEntry["action"];
 
-/** What the shell may additionally offer: a request/answer message on the match socket (advise, hint), and the
+/** What the shell may additionally offer: a request/answer message on the match socket (suggest), and the
  *  "what happened" card of the shell (optional: a host without it gets the status line only). */
 export interface RequestHost extends ScreenHost {
   request?(msg: { type: string; [k: string]: unknown }): Promise<Record<string, unknown>>;
@@ -104,7 +104,7 @@ export class TacticalScreen implements GameScreen {
   /** Dice rolled against ships lately: shown at the ship hit and in the panel until the next turn of the side
    *  that rolled them... kept for the last two player-turns. */
   private rolls: (Outcome & { at: Hex | null; turn: string })[] = [];
-  /** The reach shadow of the enemy ships in sight (the server's `advise` {"kind": "reach"}), for this turn's
+  /** The reach shadow of the enemy ships in sight (the server's `suggest` with the plan {"kind": "reach"}), for this turn's
    *  astrogation: hex key -> the fewest burns that get some enemy ship there. */
   private reach: { turn: string; hexes: Map<string, number> } | null = null;
   private reachAsked = "";
@@ -323,9 +323,9 @@ export class TacticalScreen implements GameScreen {
     if (this.reachAsked === turnKey) return;
     if (!this.ships().some((x) => x.owner !== s.seat && !x.destroyed)) return;
     this.reachAsked = turnKey;
-    this.host.request({ type: "advise", request: { kind: "reach" } }).then(
+    this.host.request({ type: "suggest", plan: { kind: "reach" } }).then(
       (msg) => {
-        const advice = msg["advice"] as { ships?: { hexes: { hex: string; burns: number }[] }[] } | undefined;
+        const advice = msg["plan"] as { ships?: { hexes: { hex: string; burns: number }[] }[] } | undefined;
         const hexes = new Map<string, number>();
         for (const sh of advice?.ships ?? []) {
           for (const h of sh.hexes) hexes.set(h.hex, Math.min(hexes.get(h.hex) ?? 9, h.burns));
@@ -1252,8 +1252,8 @@ export class TacticalScreen implements GameScreen {
     if (!goal) return this.host.say("Hover a hex or a body as the destination, then press P (or use the Plan button for your objective).", "info");
     this.host.say(`Planning a course for ${this.name(ship)}…`, "info");
     try {
-      const msg = await this.host.request({ type: "advise", request: { ship, goal } });
-      const advice = msg["advice"] as { found: boolean; turns: number; steps: PlanStep[]; reason: string | null };
+      const msg = await this.host.request({ type: "suggest", plan: { ship, goal } });
+      const advice = msg["plan"] as { found: boolean; turns: number; steps: PlanStep[]; reason: string | null };
       if (!advice.found) {
         this.plan = null;
         this.host.say(`No course found: ${advice.reason}.`, "warn");
@@ -1316,13 +1316,18 @@ export class TacticalScreen implements GameScreen {
     this.host.say("Asking the hard bot…", "info");
     try {
       const asked = this.snap.step;
-      const msg = await this.host.request({ type: "hint" });
+      const msg = await this.host.request({ type: "suggest", bots: ["bot:hard"] });
       if (msg["step"] !== asked || this.snap?.step !== asked) {
         // the game moved on while the bot thought: a hint for an earlier moment would set a stale order
         this.host.say("The game moved on before the hint came: press I again for one.", "warn");
         return;
       }
-      const action = msg["action"] as Act;
+      const top = (msg["candidates"] as { action?: Act; text?: string; error?: string }[] | undefined)?.[0];
+      if (!top?.action) {
+        this.host.say(`No hint: the hard bot gave none (${top?.error ?? "no answer"}).`, "warn");
+        return;
+      }
+      const action = top.action;
       if (action.type === "order") {
         const c = choiceOf(action);
         this.selected = String(action["ship"]);
@@ -1333,7 +1338,7 @@ export class TacticalScreen implements GameScreen {
         if (t && this.targets().includes(t)) this.target = t;
         this.host.say(`Hint: ${action.type === "fire" ? `attack ${this.name(String(action["target"]))}` : `attack with ${this.name(String(action["ship"]))}`}.`, "info");
       } else {
-        this.host.say(`Hint: ${String(msg["text"] ?? this.actionWords(action))}.`, "info");
+        this.host.say(`Hint: ${String(top.text ?? this.actionWords(action))}.`, "info");
       }
     } catch (e) {
       this.host.say(`No hint: ${(e as { message?: string }).message ?? e}`, "warn");
