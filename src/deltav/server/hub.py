@@ -260,11 +260,12 @@ class Hub:
             return {"code": code, "match": room.no, "seat": seat, "token": token, "room": room.room_info()}
 
     # --- telling the other processes ----------------------------------------------------------------------
-    def later(self, coro: Any) -> None:
+    def later(self, coro: Any) -> asyncio.Task:
         """Run ``coro`` in the background (kept until done; cancelled when the hub closes)."""
         task = asyncio.create_task(coro)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+        return task
 
     def notify(self, room: Room, seq: int, kind: str = "room") -> None:
         """Tell the other processes that ``room`` stored submission ``seq`` (-1: seats, status or meta changed;
