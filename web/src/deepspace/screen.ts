@@ -14,7 +14,8 @@ import { typingInField } from "../shell/input";
 import { SEAT_COLOURS } from "../shell/match";
 import type { GameScreen, GuideStep, LegalEntry, LogEntry, ScreenHost, Snapshot } from "../shell/screen";
 import { allocationDialog, destructDialog } from "./dialogs";
-import { button, clear, el, kbd } from "./dom";
+import { clear, el } from "../shell/dom";
+import { button, kbd } from "./dom";
 import { Designer } from "./designer";
 import { helpSection } from "./help";
 import {

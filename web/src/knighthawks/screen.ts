@@ -20,17 +20,12 @@ import {
 } from "./model";
 import { fleetList, shipSheet } from "./sheet";
 import { injectStyle } from "./style";
+import { el } from "../shell/dom";
 
 type Note = Record<string, unknown>;
 const note = (c: Choice): Note => (c.entry.note ?? {}) as Note;
 const num = (x: unknown): number => (typeof x === "number" ? x : 0);
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text = ""): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text) e.textContent = text;
-  return e;
-}
 
 export class KnightHawksScreen implements GameScreen {
   private host!: ScreenHost;

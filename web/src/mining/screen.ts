@@ -21,7 +21,8 @@ import {
   GRID, STATION, type MiningComponents, type MiningView, asView, bannerFor, clickSquare, entryLabel, happenedToMe, kindName, moveLabel,
   moveSources, ofType, promptFor, seenLabel, squareName, squaresOf, statusFor, targetSquare, tileName,
 } from "./model";
-import { type PanelContext, attemptPanel, chip, contractsPanel, el, sheet, standingsPanel } from "./sheets";
+import { type PanelContext, attemptPanel, chip, contractsPanel, sheet, standingsPanel } from "./sheets";
+import { el } from "../shell/dom";
 
 const STYLE_ID = "mining-screen-css";
 

@@ -14,7 +14,7 @@
  * dice rolled against ships are shown at the ship hit and in the panel (report.ts).
  */
 import { type Hex, distance, key, pixel } from "../shell/hex";
-import { trapFocus } from "../shell/dom";
+import { el, trapFocus } from "../shell/dom";
 import type { GameScreen, LegalEntry, LogEntry, ScreenHost, Snapshot } from "../shell/screen";
 import { type Board, parseBoard } from "./boardData";
 import { buildHelp, type Tables } from "./help";
@@ -54,12 +54,6 @@ function canon(a: unknown): string {
   return JSON.stringify(a ?? null);
 }
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 /** Screen pixels per hex radius when the view centres on a ship: the burn arrows and their keys readable. */
 const FOCUS_ZOOM = 36;
