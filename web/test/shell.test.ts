@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { defaultBot, defaultSeats } from "../src/lobby/lobby";
+import { defaultBot, defaultSeats } from "../src/lobby/start";
 import { botName, optionQuery, scenarioTitle, seatNames, type GameInfo } from "../src/shell/api";
 import { splitRuleRef } from "../src/lobby/setup";
 import { names, verdict } from "../src/shell/result";
