@@ -10,7 +10,7 @@
  */
 import type { LegalEntry } from "../shell/screen";
 import { clear, el } from "../shell/dom";
-import { button } from "./dom";
+import { button } from "./widgets";
 import {
   type DraftDesign,
   designBudget,

@@ -8,7 +8,7 @@
  */
 import type { LegalEntry } from "../shell/screen";
 import { el } from "../shell/dom";
-import { button } from "./dom";
+import { button } from "./widgets";
 import type { DsShip, DsView, Namer } from "./model";
 
 export interface DialogHost {

@@ -1,11 +1,11 @@
 /**
- * The mining game screen (`GameScreen`): the field on a canvas (boardCanvas.ts) beside the record sheets: the
+ * The mining game screen (`GameScreen`): the field on a canvas (board.ts) beside the record sheets: the
  * prompt of the current decision with its controls, the running contract attempt, the contract cards, each
  * player's sheet (rockets, bribe counters and their state, incidents in hand with their text, collected tiles)
  * and the standings with the rulebook's tie-breaks.
  *
  * This module owns the field's interaction (pointer, keys, the selection) and the prompt; the sheets are built in
- * sheets.ts, the field drawn in boardCanvas.ts.
+ * sheets.ts, the field drawn in board.ts.
  *
  * Every control stands for one entry of `snapshot.legal` (matched in model.ts, never built); a click that
  * stands for nothing is explained in words through `host.say`. Keyboard: arrows move a cursor over the field,
@@ -13,8 +13,8 @@
  * prospect, B buy, V survey, E end moves / looks.
  */
 import type { GameScreen, LegalEntry, LogEntry, ScreenHost, Snapshot } from "../shell/screen";
-import { MiningBoard, type Marks } from "./boardCanvas";
-import { MINING_CSS } from "./css";
+import { MiningBoard, type Marks } from "./board";
+import { MINING_CSS } from "./styles";
 import { type MiningGuideStep, miningGuide } from "./guide";
 import { miningHelp } from "./help";
 import {

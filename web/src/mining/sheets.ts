@@ -9,7 +9,7 @@ import type { LegalEntry, Snapshot } from "../shell/screen";
 import {
   INCIDENT_TEXT, type MiningView, article, bribeMineral, attemptSlots, isMineral, kindName, ofType, squareName, standings, tileName,
 } from "./model";
-import { kindStyle, playerColour } from "./style";
+import { kindStyle, playerColour } from "./palette";
 import { el } from "../shell/dom";
 
 /** What the panels need from the screen. */

@@ -5,7 +5,7 @@
  * engine's data, tables.py) and the scenario; the words follow the rules text (the reference's help). DOM and
  * small canvases only, no rules.
  */
-import { SIDE } from "./style";
+import { SIDE } from "./palette";
 import { el } from "../shell/dom";
 
 export interface Tables {

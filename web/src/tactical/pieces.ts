@@ -3,14 +3,14 @@
  * size 1): threat zones of enemy bases, fading trails, ordnance, ships with their velocity vectors, the sensor
  * ring, the burn arrows around the drift hex, the course preview drawn as v + burn = v', the assistant's
  * multi-turn ghost path and the combat reticle. Presentation only: everything drawn comes from the view, the
- * board and the engine's notes (see legal.ts); no rule is computed here.
+ * board and the engine's notes (see model.ts); no rule is computed here.
  */
 import { DIRECTIONS, type Hex, pixel, SQRT3 } from "../shell/hex";
 import { octagon } from "./boardLayer";
 import type { Board } from "./boardData";
-import type { BurnArrow, CourseNote, CourseWarning } from "./legal";
-import { hexOf } from "./legal";
-import { SIDE } from "./style";
+import type { BurnArrow, CourseNote, CourseWarning } from "./model";
+import { hexOf } from "./model";
+import { SIDE } from "./palette";
 
 export interface ShipView {
   id: string;

@@ -5,7 +5,7 @@
  * text (click or 1-6 burns, Shift or the Overload button for an overload, Tab ships, Enter confirm, N/T/K
  * ordnance, [ ] { } targeting, E, H, the gamepad, touch).
  *
- * Every action it submits is an entry of `snapshot.legal`, found by matching (legal.ts); previews, odds and
+ * Every action it submits is an entry of `snapshot.legal`, found by matching (model.ts); previews, odds and
  * costs are the engine's notes on those entries; the assistant and the hint are the server's `advise` and `hint`
  * answers. A multi-step choice (orders for several ships, then the end of astrogation; attackers, then fire) is
  * submitted one entry at a time, each matched again against the snapshot that follows the previous one.
@@ -21,14 +21,14 @@ import { buildHelp, type Tables } from "./help";
 import {
   burnArrows, canOverload, choiceOf, COAST, type CourseNote, hasLandVariant, hexOf, keyIntent, matchOrder, type OddsBlock,
   type OrderChoice, ordersOf, overloadArrows, pressBurn, shipsToOrder, arrowAt, type Intent, nextWeak, risksOf, warningsOf,
-} from "./legal";
+} from "./model";
 import {
   type Drawn, drawScene, launchHitWords, shipDrawPos, sideColour, type LaunchNote, type OrdnanceView, type PlanStep, type Scene, type ShipView, type Trail,
 } from "./pieces";
 import { mapTag, type Outcome, outcomes, resultWords, rollWords, SOURCE_WORDS } from "./report";
-import { injectStyle } from "./screenStyle";
-import { SIDE } from "./style";
-import { BoardView } from "./view";
+import { injectStyle } from "./styles";
+import { SIDE } from "./palette";
+import { BoardView } from "./board";
 import {
   burnWords, cap, className, DIR_ARROW, DIR_WORD, dirKey, type PlaceIndex, placeIndex, placeWords, possessive, shipLabels, shipName, velocityWords,
 } from "./words";
