@@ -11,7 +11,7 @@
  */
 import type { Hex } from "../shell/hex";
 import { typingInField } from "../shell/input";
-import { SEAT_COLOURS } from "../shell/match";
+import { SEAT_COLOURS } from "../shell/palette";
 import type { GameScreen, GuideStep, LegalEntry, LogEntry, ScreenHost, Snapshot } from "../shell/screen";
 import { allocationDialog, destructDialog } from "./dialogs";
 import { clear, el } from "../shell/dom";

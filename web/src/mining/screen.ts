@@ -14,7 +14,7 @@
  */
 import type { GameScreen, LegalEntry, LogEntry, ScreenHost, Snapshot } from "../shell/screen";
 import { MiningBoard, type Marks } from "./board";
-import { MINING_CSS } from "./styles";
+import { injectStyle } from "./styles";
 import { type MiningGuideStep, miningGuide } from "./guide";
 import { miningHelp } from "./help";
 import {
@@ -23,8 +23,6 @@ import {
 } from "./model";
 import { type PanelContext, attemptPanel, chip, contractsPanel, sheet, standingsPanel } from "./sheets";
 import { el } from "../shell/dom";
-
-const STYLE_ID = "mining-screen-css";
 
 export class MiningScreen implements GameScreen {
   private host!: ScreenHost;
@@ -56,12 +54,7 @@ export class MiningScreen implements GameScreen {
 
   mount(root: HTMLElement, host: ScreenHost): void {
     this.host = host;
-    if (!document.getElementById(STYLE_ID)) {
-      const st = document.createElement("style");
-      st.id = STYLE_ID;
-      st.textContent = MINING_CSS;
-      document.head.appendChild(st);
-    }
+    injectStyle();
     this.root = el("div", "mn-root");
     this.root.dataset["screen"] = "mining";
     const wrap = el("div", "mn-boardwrap");

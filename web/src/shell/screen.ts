@@ -9,9 +9,15 @@
  *
  * This module holds types only (no behaviour), so every game folder and the shell can import it.
  */
-import type { GuideStep } from "./guide";
-
-export type { GuideStep };
+/** One step of a first-game guide (run by guide.ts). */
+export interface GuideStep {
+  title: string;
+  text: string;
+  /** CSS selector of the element to highlight (missing or absent on the page: no ring). */
+  anchor?: string;
+  /** An interactive step waits for this to hold for a new snapshot (the player did what it asks). */
+  until?: (s: Snapshot) => boolean;
+}
 
 /** One legal action as the server sends it: the action's JSON, its text, and the game's optional annotation. */
 export interface LegalEntry {
