@@ -34,7 +34,7 @@ function snap(v: MiningView, legal: LegalEntry[], seat: number | null = 0, toAct
   return {
     game: "mining", options: {}, seats: ["a", "b"], seat, step: 3, status: "playing",
     deciding: [{ seat: v.deciding[0] ?? 0, submitted: false }], to_act: toAct, legal, submitted: null,
-    view: v as unknown as Record<string, unknown>, result: null, returns: null, log: [],
+    view: v as unknown as Record<string, unknown>, result: null, returns: null, summary: null, log: [], names: ["Ann", "Ben"],
   };
 }
 

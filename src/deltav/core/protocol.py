@@ -44,7 +44,7 @@ import functools
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from deltav.core import jsonin
 from deltav.core.errors import IllegalAction, MalformedAction, OptionError
@@ -255,6 +255,33 @@ class MatchEvents(tuple):
         obj = super().__new__(cls, events)
         obj.decisions = tuple(decisions)
         return obj
+
+
+_Cell = str | int | float | bool | None
+
+
+class ScoresJson(TypedDict):
+    """The game's own scores table of a finished match."""
+
+    title: str
+    columns: list[str]
+    rows: list[list[_Cell]]
+    """One cell per column (text, a number, a boolean or null)."""
+
+
+class StatJson(TypedDict):
+    """One line of the match in numbers: its label and one value per seat."""
+
+    label: str
+    values: list[_Cell]
+
+
+class SummaryJson(TypedDict):
+    """What the result screen shows of a finished match (``Game.match_summary``, checked by :func:`check_summary`)."""
+
+    scores: ScoresJson | None
+    stats: list[StatJson]
+    notes: list[str]
 
 
 def check_summary(summary: Any, num_players: int) -> dict:
