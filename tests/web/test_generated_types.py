@@ -31,13 +31,13 @@ def _gen():
     return mod
 
 
-def view_shape(gid: str):
-    """The game's declared view shape (its ``view.py``'s ``ViewJson``), or None for a game without one."""
-    try:
-        mod = importlib.import_module(f"deltav.games.{gid}.view")
-    except ModuleNotFoundError:
-        return None
-    return getattr(mod, "ViewJson", None)
+def game_shape(gid: str, name: str):
+    """The game's declared shape ``name`` (``ViewJson``, ``BoardJson``) among the modules the generator writes the
+    game's types from, or None for a game without one (the test suite's toy game)."""
+    for module, roots in _gen().TARGETS.get(gid, []):
+        if name in roots:
+            return getattr(importlib.import_module(module), name)
+    return None
 
 
 def as_json(obj):
@@ -75,7 +75,10 @@ def test_every_snapshot_and_view_has_its_declared_shape(case):
     opts = game.resolve_options(options)
     n = game.num_players(opts)
     s = Session(game, opts, 11, ["human"] * n)
-    view = view_shape(gid)
+    view = game_shape(gid, "ViewJson")
+    board = game_shape(gid, "BoardJson")
+    if board is not None:
+        read(board, as_json(game.board(opts)), f"{gid} board")
     step = 0
     while True:
         for seat in [*range(n), None]:

@@ -39,6 +39,7 @@ TARGETS: dict[str, list[tuple[str, list[str]]]] = {
         ("deltav.server.match", ["StateMessageJson", "RoomJson", "ServerErrorJson"]),
         ("deltav.server.rooms", ["WelcomeJson", "ChatJson"]),
     ],
+    "mining": [("deltav.games.mining.view", ["ViewJson", "BoardJson"])],
 }
 
 
