@@ -8,10 +8,11 @@ The shapes are the ``TypedDict``\\ s the Python modules read JSON with (``deltav
 a JSON document declares its shape next to the code that writes it (the snapshot envelope in ``core/session.py``,
 the socket's messages in ``server/match.py`` and ``server/rooms.py``, each game's view in its ``view.py``), and
 ``TARGETS`` below lists which go to which file. A TypedDict becomes an ``interface`` named as it is without its
-``Json`` suffix or leading underscore, its docstring and each field's docstring (a string right after the field)
-its TSDoc; ``NotRequired`` fields are optional, ``Literal`` values unions of literals, ``tuple`` fixed tuples, an
-open shape (``core.shape.open_shape``) gets an index signature, ``Annotated`` bounds are dropped (the Python
-reader checks them). A TypedDict a root refers to is written into the same file.
+``Json`` suffix or leading underscore (a TypeScript global's name gets ``Doc`` after it), its docstring and each
+field's docstring (a string right after the field) its TSDoc; ``NotRequired`` fields are optional, ``Literal``
+values unions of literals, ``tuple`` fixed tuples, an open shape (``core.shape.open_shape``) gets an index
+signature, ``Annotated`` bounds are dropped (the Python reader checks them). A TypedDict a root refers to is
+written into the same file.
 
 Owns the translation and the list of targets only; it defines no shape.
 """
@@ -40,12 +41,19 @@ TARGETS: dict[str, list[tuple[str, list[str]]]] = {
         ("deltav.server.rooms", ["WelcomeJson", "ChatJson"]),
     ],
     "mining": [("deltav.games.mining.view", ["ViewJson", "BoardJson"])],
+    "knighthawks": [("deltav.games.knighthawks.view", ["ViewJson"])],
 }
+
+
+#: Names of TypeScript's globals: a shape that would take one gets "Doc" after it (``MapJson`` -> ``MapDoc``).
+TS_GLOBALS = frozenset({"Array", "Date", "Document", "Element", "Error", "Event", "Function", "Map", "Node", "Object",
+                        "Promise", "Range", "Record", "Set", "Symbol", "Text", "Window"})
 
 
 def ts_name(tp: Any) -> str:
     name = tp.__name__.lstrip("_")
-    return name[:-4] if name.endswith("Json") and len(name) > 4 else name
+    name = name[:-4] if name.endswith("Json") and len(name) > 4 else name
+    return f"{name}Doc" if name in TS_GLOBALS else name
 
 
 def _field_docs(tp: Any) -> dict[str, str]:
