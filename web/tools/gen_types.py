@@ -8,7 +8,7 @@ The shapes are the ``TypedDict``\\ s the Python modules read JSON with (``deltav
 a JSON document declares its shape next to the code that writes it (the snapshot envelope in ``core/session.py``,
 the socket's messages in ``server/match.py`` and ``server/rooms.py``, each game's view in its ``view.py``), and
 ``TARGETS`` below lists which go to which file. A TypedDict becomes an ``interface`` named as it is without its
-``Json`` suffix or leading underscore (a TypeScript global's name gets ``Doc`` after it), its docstring and each
+``Json`` (or ``J``) suffix or leading underscore (a TypeScript global's name gets ``Doc`` after it), its docstring and each
 field's docstring (a string right after the field) its TSDoc; ``NotRequired`` fields are optional, ``Literal``
 values unions of literals, ``tuple`` fixed tuples, an open shape (``core.shape.open_shape``) gets an index
 signature, ``Annotated`` bounds are dropped (the Python reader checks them). A TypedDict a root refers to is
@@ -42,6 +42,7 @@ TARGETS: dict[str, list[tuple[str, list[str]]]] = {
     ],
     "mining": [("deltav.games.mining.view", ["ViewJson", "BoardJson"])],
     "knighthawks": [("deltav.games.knighthawks.view", ["ViewJson"])],
+    "deepspace": [("deltav.games.deepspace.view", ["ViewJson"])],
 }
 
 
@@ -53,6 +54,7 @@ TS_GLOBALS = frozenset({"Array", "Date", "Document", "Element", "Error", "Event"
 def ts_name(tp: Any) -> str:
     name = tp.__name__.lstrip("_")
     name = name[:-4] if name.endswith("Json") and len(name) > 4 else name
+    name = name[:-1] if name.endswith("J") and name[-2:-1].islower() else name  # deepspace's state_schema: WeaponJ
     return f"{name}Doc" if name in TS_GLOBALS else name
 
 

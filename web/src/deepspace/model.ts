@@ -7,86 +7,14 @@
  * by matching. Owns no DOM and no drawing.
  */
 import { distance, type Hex } from "../shell/hex";
+import type { Draft as DsDraft, Mine as DsMine, Ship as DsShip, ShipDesign as ShipDesignJson, View as DsView } from "../generated/deepspace";
 import type { LegalEntry } from "../shell/screen";
 
-export interface DsPlayer {
-  name: string;
-  size_levels: number;
-  zone: [number, number, number];
-  inflicted: number;
-  received: number;
-  score: number;
-  waiting: boolean;
-  /** a finished match's full view only: what `mine` shows this player (designs, draft, plans) */
-  private?: DsMine;
-}
-
-export interface DsShip {
-  id: string;
-  owner: number;
-  size: number;
-  status: "active" | "destroyed" | "withdrawn";
-  pos: [number, number] | null;
-  vel: [number, number] | null;
-  hp_taken: number;
-  incoming: number;
-  seen: { thrust: number; weapons: number; damage: number[] };
-  // the owner's only
-  name?: string;
-  thrust?: number;
-  evasion?: number;
-  endurance?: number;
-  weapons?: [number, number][];
-  partial?: [number, number, number];
-  pending?: number;
-}
-
-export interface DsDraft {
-  size: number;
-  thrust: number;
-  evasion: number;
-  endurance: number;
-  weapons: [number, number][];
-  stage: "size" | "thrust" | "evasion" | "endurance" | "weapon" | "damage";
-  targeting: number;
-}
-
-export interface ShipDesignJson {
-  name: string;
-  size: number;
-  thrust: number;
-  evasion: number;
-  endurance: number;
-  weapons: { targeting: number; damage: number }[];
-}
-
-export interface DsMine {
-  waiting: boolean;
-  designs?: ShipDesignJson[];
-  draft?: DsDraft;
-  order?: string[];
-  cursor?: [number, number] | number;
-  column?: number | null;
-  plot_id?: string;
-  plans?: Record<string, { withdraw?: boolean; vel?: [number, number] | null; shots?: [number, string | null][];
-    pos?: [number, number]; detonate?: boolean }>;
-}
-
-export interface DsView {
-  game: "deepspace";
-  you: number | null;
-  phase: "design" | "deploy" | "plot" | "allocate" | "destruct" | "over";
-  step: string;
-  round: number;
-  round_limit: number;
-  options: Record<string, unknown>;
-  players: DsPlayer[];
-  ships: DsShip[];
-  report: { type: string; [k: string]: unknown }[];
-  shots: [string, number, string, number, boolean, number][];
-  result: { winners: number[]; reason?: string; scores?: number[] } | null;
-  mine?: DsMine;
-}
+/** The view and its parts, generated from the Python side's shape (`deltav.games.deepspace.view.ViewJson`:
+ *  web/src/generated/deepspace.ts). */
+export type {
+  Draft as DsDraft, Mine as DsMine, Player as DsPlayer, Ship as DsShip, ShipDesign as ShipDesignJson, View as DsView,
+} from "../generated/deepspace";
 
 export interface DsBoard {
   format: string;
