@@ -43,6 +43,7 @@ TARGETS: dict[str, list[tuple[str, list[str]]]] = {
     "mining": [("deltav.games.mining.view", ["ViewJson", "BoardJson"])],
     "knighthawks": [("deltav.games.knighthawks.view", ["ViewJson"])],
     "deepspace": [("deltav.games.deepspace.view", ["ViewJson"])],
+    "tactical": [("deltav.games.tactical.view", ["ViewJson"])],
 }
 
 
