@@ -41,8 +41,8 @@ TARGETS: dict[str, list[tuple[str, list[str]]]] = {
         ("deltav.server.rooms", ["WelcomeJson", "ChatJson"]),
     ],
     "mining": [("deltav.games.mining.view", ["ViewJson", "BoardJson"])],
-    "knighthawks": [("deltav.games.knighthawks.view", ["ViewJson"])],
-    "deepspace": [("deltav.games.deepspace.view", ["ViewJson"])],
+    "knighthawks": [("deltav.games.knighthawks.view", ["ViewJson"]), ("deltav.games.knighthawks.board", ["BoardJson"])],
+    "deepspace": [("deltav.games.deepspace.view", ["ViewJson"]), ("deltav.games.deepspace.board", ["BoardJson"])],
     "tactical": [("deltav.games.tactical.view", ["ViewJson"])],
 }
 

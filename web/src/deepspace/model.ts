@@ -7,33 +7,15 @@
  * by matching. Owns no DOM and no drawing.
  */
 import { distance, type Hex } from "../shell/hex";
-import type { Draft as DsDraft, Mine as DsMine, Ship as DsShip, ShipDesign as ShipDesignJson, View as DsView } from "../generated/deepspace";
+import type { Board as DsBoard, Draft as DsDraft, Mine as DsMine, Ship as DsShip, ShipDesign as ShipDesignJson, View as DsView } from "../generated/deepspace";
 import type { LegalEntry } from "../shell/screen";
 
-/** The view and its parts, generated from the Python side's shape (`deltav.games.deepspace.view.ViewJson`:
- *  web/src/generated/deepspace.ts). */
+/** The view and its parts and the board document, generated from the Python side's shapes
+ *  (`deltav.games.deepspace.view.ViewJson`, `deltav.games.deepspace.board.BoardJson`: web/src/generated/deepspace.ts). */
 export type {
-  Draft as DsDraft, Mine as DsMine, Player as DsPlayer, Ship as DsShip, ShipDesign as ShipDesignJson, View as DsView,
+  Board as DsBoard, Draft as DsDraft, Mine as DsMine, Player as DsPlayer, Ship as DsShip, ShipDesign as ShipDesignJson,
+  View as DsView,
 } from "../generated/deepspace";
-
-export interface DsBoard {
-  format: string;
-  scenario: {
-    id: string;
-    title: string;
-    summary: string;
-    round_limit: number;
-    /** `ships`: the public labels of a side's ships in id order ("Frigate 2"), null for a side that designs its fleet */
-    players: { name: string; size_levels: number; zone: [number, number, number]; fleet: string; ships?: string[] | null }[];
-  };
-  fleets: { id: string; title: string; size_levels: number; ships: ShipDesignJson[] }[];
-  points_per_size: number;
-  split_thrust: number;
-  labels: Record<string, [number, number]>;
-  hit_table: { pairs: [number, number][]; ranges: number[]; p: number[][] };
-  arena_radius: number;
-  withdrawal_radius: number;
-}
 
 /** The rulebook's directions A (top) to F, clockwise, as axial vectors (docs/deepspace.md). */
 export const LABELS = ["A", "B", "C", "D", "E", "F"] as const;

@@ -5,7 +5,7 @@
  *
  * It never decides what is legal: every control is one entry of `snapshot.legal`, found by matching.
  */
-import type { View, ViewShip } from "../generated/knighthawks";
+import type { Board, View, ViewShip } from "../generated/knighthawks";
 import type { LegalEntry, LogEntry } from "../shell/screen";
 
 export type Hex = [number, number];
@@ -21,20 +21,8 @@ export type Trap = View["mines"][number];
 /** [source, weapon index, weapon, target, hex, range, head_on, icms (-1 undecided), evade, layer?] */
 export type AttackRow = View["attacks"][number];
 
-export interface KHBoard {
-  format: string;
-  radius: number;
-  planets: { name: string; hex: Hex; ring: Hex[] }[];
-  scenario: { id: string; title: string; summary: string; sides: string[]; first: number };
-  weapons: Record<string, { name: string; range: number; ff: boolean; rd: boolean; mpo: boolean; ltd: boolean;
-    dtm: number; hdr: [number, number, number]; icm: number; fired: boolean }>;
-  defenses: Record<string, { name: string; kind: string; attracts: string[] }>;
-  columns: string[];
-  combat_table: Record<string, number[]>;
-  damage_table: { low: number; high: number; result: string; double: boolean; amount: string; priority: string[] }[];
-  classes: Record<string, { name: string; kind: string; hp: number; adf: number; mr: number; dcr: number;
-    evasive: boolean; points: number; weapons: [string, number][]; defenses: [string, number][] }>;
-}
+/** The board document (`deltav.games.knighthawks.board.BoardJson`). */
+export type KHBoard = Board;
 
 /** The six facings as the map draws them (flat-top hexes, north up): facing 0, the engine's "E", points 30
  *  degrees below east. An arrow and a compass abbreviation for each (the engine's texts say the words). */
