@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from deltav.core.protocol import BriefingJson, GameInfoJson
 from deltav.core.rng import Rng, derive_seed
 from deltav.core.session import Session, SnapshotJson
 from deltav.core.shape import read
@@ -75,6 +76,9 @@ def test_every_snapshot_and_view_has_its_declared_shape(case):
     opts = game.resolve_options(options)
     n = game.num_players(opts)
     s = Session(game, opts, 11, ["human"] * n)
+    read(GameInfoJson, as_json(game.describe()), f"{gid} describe")
+    for seat in [*range(n), None]:
+        read(BriefingJson, as_json(game.briefing(opts, seat, s.display_names())), f"{gid} briefing {seat}")
     view = game_shape(gid, "ViewJson")
     board = game_shape(gid, "BoardJson")
     if board is not None:
@@ -101,11 +105,15 @@ def test_every_snapshot_and_view_has_its_declared_shape(case):
 
 
 def test_a_real_servers_messages_have_their_declared_shapes(tmp_path):
-    """welcome, state (a seat's and a spectator's, before and after a move, with a clock and a chosen seed),
-    chat and error messages from a real server on loopback, each read against its shape."""
+    """The HTTP answers the client reads (the games, a room made and joined, the rooms open to anyone, a briefing)
+    and the socket's welcome, state (a seat's and a spectator's, before and after a move, with a clock and a chosen
+    seed), chat and error messages from a real server on loopback, each read against its shape."""
+    from deltav.server.app import GameEntryJson
+    from deltav.server.hub import SeatGrantJson
     from deltav.server.limits import Limits
     from deltav.server.match import RoomJson, ServerErrorJson, StateMessageJson
     from deltav.server.rooms import ChatJson, Settings, WelcomeJson
+    from deltav.server.store import RoomListEntryJson
     from tests.server.helpers import ThreadServer, hello_connect_sync, http
 
     shapes = {"welcome": WelcomeJson, "state": StateMessageJson, "chat": ChatJson, "error": ServerErrorJson}
@@ -114,7 +122,22 @@ def test_a_real_servers_messages_have_their_declared_shapes(tmp_path):
         status, made = http(srv.base, "POST", "/rooms", {"game": "tactical", "seats": ["human", "bot:random"], "seed": 5,
                                                          "clock": {"turn_seconds": 60, "on_timeout": "bot"}})
         assert status in (200, 201), made
+        read(SeatGrantJson, made, "$.created")
         code = made["code"]
+        status, listed = http(srv.base, "POST", "/rooms", {"game": "mining", "seats": ["human", "human"],
+                                                           "public": True, "name": "Ann"})
+        status, joined = http(srv.base, "POST", f"/rooms/{listed['code']}/join", {"name": "Bo"})
+        assert status == 200, joined
+        read(SeatGrantJson, joined, "$.joined")
+        status, catalogue = http(srv.base, "GET", "/games")
+        assert status == 200 and {g["id"] for g in catalogue} >= {"tactical", "mining", "deepspace", "knighthawks"}
+        read(list[GameEntryJson], catalogue, "$.games")
+        status, rooms = http(srv.base, "GET", "/rooms")
+        assert status == 200 and [r["code"] for r in rooms] == [listed["code"]], rooms
+        read(list[RoomListEntryJson], rooms, "$.rooms")
+        status, brief = http(srv.base, "GET", f"/rooms/{code}/briefing?match=1&seat=0")
+        assert status == 200, brief
+        read(BriefingJson, brief, "$.briefing")
         seen: dict[str, list[dict]] = {k: [] for k in shapes}
 
         def take(ws, until: str) -> dict:

@@ -6,7 +6,8 @@ nothing and fails (exit 1, naming the stale files) when a checked-in file differ
 
 The shapes are the ``TypedDict``\\ s the Python modules read JSON with (``deltav.core.shape``): each module that owns
 a JSON document declares its shape next to the code that writes it (the snapshot envelope in ``core/session.py``,
-the socket's messages in ``server/match.py`` and ``server/rooms.py``, each game's view in its ``view.py``), and
+the socket's messages in ``server/match.py`` and ``server/rooms.py``, the HTTP answers the client reads, each
+game's view in its ``view.py``), and
 ``TARGETS`` below lists which go to which file. A TypedDict becomes an ``interface`` named as it is without its
 ``Json`` (or ``J``) suffix or leading underscore (a TypeScript global's name gets ``Doc`` after it), its docstring and each
 field's docstring (a string right after the field) its TSDoc; ``NotRequired`` fields are optional, ``Literal``
@@ -20,12 +21,12 @@ Owns the translation and the list of targets only; it defines no shape.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import inspect
 import json
 import re
 import sys
-import textwrap
 import types
 import typing
 from pathlib import Path
@@ -39,6 +40,12 @@ TARGETS: dict[str, list[tuple[str, list[str]]]] = {
         ("deltav.core.session", ["SnapshotJson", "LegalEntryJson", "LogEntryJson", "ResultJson"]),
         ("deltav.server.match", ["StateMessageJson", "RoomJson", "ServerErrorJson"]),
         ("deltav.server.rooms", ["WelcomeJson", "ChatJson"]),
+    ],
+    "api": [
+        ("deltav.server.app", ["GameEntryJson"]),
+        ("deltav.core.protocol", ["BriefingJson"]),
+        ("deltav.server.store", ["RoomListEntryJson"]),
+        ("deltav.server.hub", ["SeatGrantJson"]),
     ],
     "mining": [("deltav.games.mining.view", ["ViewJson", "BoardJson"])],
     "knighthawks": [("deltav.games.knighthawks.view", ["ViewJson"]), ("deltav.games.knighthawks.board", ["BoardJson"])],
@@ -59,19 +66,32 @@ def ts_name(tp: Any) -> str:
     return f"{name}Doc" if name in TS_GLOBALS else name
 
 
-def _field_docs(tp: Any) -> dict[str, str]:
-    """The docstrings written right after a field of the class (``name: T`` then ``\"\"\"words\"\"\"``)."""
-    try:
-        src = textwrap.dedent(inspect.getsource(tp))
-    except (OSError, TypeError):
+@functools.cache
+def _class_docs(module: str) -> dict[str, dict[str, str]]:
+    """Per top-level class of ``module``, the docstrings written right after its fields (``name: T`` then
+    ``\"\"\"words\"\"\"``): the module's source parsed once."""
+    path = getattr(sys.modules.get(module), "__file__", None)
+    if path is None:
         return {}
-    cls = ast.parse(src).body[0]
+    out: dict[str, dict[str, str]] = {}
+    for cls in ast.parse(Path(path).read_text()).body:
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        docs = out[cls.name] = {}
+        for a, b in zip(cls.body, cls.body[1:], strict=False):
+            if (isinstance(a, ast.AnnAssign) and isinstance(a.target, ast.Name) and isinstance(b, ast.Expr)
+                    and isinstance(b.value, ast.Constant) and isinstance(b.value.value, str)):
+                docs[a.target.id] = b.value.value
+    return out
+
+
+def _field_docs(tp: Any) -> dict[str, str]:
+    """The field docstrings of ``tp`` and of the TypedDicts it extends (its own first)."""
     docs: dict[str, str] = {}
-    body = getattr(cls, "body", [])
-    for a, b in zip(body, body[1:], strict=False):
-        if (isinstance(a, ast.AnnAssign) and isinstance(a.target, ast.Name) and isinstance(b, ast.Expr)
-                and isinstance(b.value, ast.Constant) and isinstance(b.value.value, str)):
-            docs[a.target.id] = b.value.value
+    for base in getattr(tp, "__orig_bases__", ()):  # a TypedDict's __mro__ is (it, dict, object)
+        if typing.is_typeddict(base):
+            docs.update(_field_docs(base))
+    docs.update(_class_docs(tp.__module__).get(tp.__name__, {}))
     return docs
 
 
@@ -99,14 +119,21 @@ def _doc(text: str | None, indent: str) -> list[str]:
 
 
 class Writer:
-    """Translates types; collects the TypedDicts met on the way, to be written after the roots."""
+    """Translates types; collects the TypedDicts met on the way, to be written after the roots. ``elsewhere``: the
+    TypedDicts an earlier file of ``TARGETS`` writes (imported from it, not written again)."""
 
-    def __init__(self) -> None:
+    def __init__(self, elsewhere: dict[Any, str] | None = None) -> None:
         self.order: list[Any] = []
         self.names: dict[str, Any] = {}
+        self.elsewhere = elsewhere or {}
+        self.imports: dict[str, set[str]] = {}
 
     def need(self, tp: Any) -> str:
         name = ts_name(tp)
+        stem = self.elsewhere.get(tp)
+        if stem is not None:
+            self.imports.setdefault(stem, set()).add(name)
+            return name
         other = self.names.get(name)
         if other is not None and other is not tp:
             raise TypeError(f"two shapes would be named {name}: {other.__module__}.{other.__qualname__} and "
@@ -169,8 +196,9 @@ class Writer:
         return out
 
 
-def render(stem: str) -> str:
-    w = Writer()
+def _write(stem: str, elsewhere: dict[Any, str]) -> tuple[str, list[Any]]:
+    """The text of ``stem``'s file and the TypedDicts it writes."""
+    w = Writer(elsewhere)
     sources = []
     for module, roots in TARGETS[stem]:
         mod = importlib.import_module(module)
@@ -187,15 +215,32 @@ def render(stem: str) -> str:
         "// Run `PYTHONPATH=src python web/tools/gen_types.py` after changing a shape there (docs/web.md).",
         "",
     ]
-    return "\n".join(head + ["\n".join(b) + "\n" for b in blocks]).rstrip("\n") + "\n"
+    for other, names in sorted(w.imports.items()):
+        head.insert(-1, f'import type {{ {", ".join(sorted(names))} }} from "./{other}";')
+    return "\n".join(head + ["\n".join(b) + "\n" for b in blocks]).rstrip("\n") + "\n", w.order
+
+
+def render_all() -> dict[str, str]:
+    """The text of every file of ``TARGETS``: the TypedDicts an earlier file writes are imported from it."""
+    elsewhere: dict[Any, str] = {}
+    out = {}
+    for stem in TARGETS:
+        out[stem], written = _write(stem, elsewhere)
+        for tp in written:
+            elsewhere[tp] = stem
+    return out
+
+
+def render(stem: str) -> str:
+    """The text of ``stem``'s file."""
+    return render_all()[stem]
 
 
 def main(argv: list[str]) -> int:
     check = "--check" in argv
     stale = []
-    for stem in TARGETS:
+    for stem, text in render_all().items():
         path = OUT / f"{stem}.ts"
-        text = render(stem)
         if path.exists() and path.read_text() == text:
             continue
         if check:
