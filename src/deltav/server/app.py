@@ -33,7 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from deltav.core import jsonin
 from deltav.core.errors import DeltavError, RecordError
-from deltav.core.protocol import Game, check_briefing
+from deltav.core.protocol import Game, GameInfoJson, check_briefing
 from deltav.server.guard import CLOSE_TOO_MANY, Guard
 from deltav.server.hub import Hub
 from deltav.server.limits import client_id, client_key
@@ -50,6 +50,13 @@ MAX_MATCH = 2**31 - 1  # the largest match (and replay step) number a query may 
 HELLO_SECONDS = 10.0  # a room's socket must say hello (and give its token) this soon
 ROOM_LISTS = ("open", "live", "finished")
 LIST_SECONDS = 2.0  # GET /rooms answers are reused this long (another process's changes show within it)
+
+
+class GameEntryJson(GameInfoJson):
+    """A game of ``GET /games``: ``Game.describe()`` and the bots the server offers for it."""
+
+    bots: list[str]
+    """The bot specs a seat may take ("bot:normal")."""
 
 #: Shown in place of the client when it was not built (a source checkout before ``make setup``).
 NOT_BUILT = """<!doctype html><meta charset="utf-8"><title>deltav server</title>
@@ -251,6 +258,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         return Response(h.metrics.render(), media_type=h.metrics.content_type)
 
     async def games(request: Request) -> JSONResponse:
+        """``GET /games``: the catalogue, one ``GameEntryJson`` per game."""
         from deltav.agents.registry import available_specs
 
         out = []

@@ -22,14 +22,15 @@ import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict
 
 from deltav.core import jsonin
 from deltav.core.agent import RandomAgent
 from deltav.core.errors import DeltavError, IllegalAction, MalformedAction
 from deltav.core.protocol import Decision, Game
+from deltav.core.records import _EndingDoc
 from deltav.core.rng import Rng, derive_seed
-from deltav.core.session import AppliedStep, Outcome, Session, SessionError
+from deltav.core.session import AppliedStep, LogEntryJson, Outcome, Session, SessionError, SnapshotJson
 from deltav.server.bots import BotSeat, make_bot_agent
 from deltav.server.clock import Clock, turn_started, utc
 from deltav.server.conns import dumps
@@ -42,6 +43,93 @@ log = logging.getLogger("deltav.server")
 MAX_CHAT = 300  # characters of one chat line, after trimming
 MAX_SUGGEST_BOTS = 4  # bots one ``suggest`` may ask (each decides within the server's CPU budget per decision)
 HINT_BOT = "bot:hard"  # the bot a ``suggest`` with neither ``bots`` nor ``plan`` asks: the hint
+
+
+# --- the JSON shapes of the socket's messages built here (docs/server.md; web/tools/gen_types.py) --------------
+
+class RoomSeatJson(TypedDict):
+    """A seat of the room as every viewer sees it (``room.seats[i]``)."""
+
+    seat: int
+    kind: Literal["human", "bot"]
+    spec: str
+    """"human" or the bot's spec ("bot:normal")."""
+    name: str | None
+    taken: bool
+    connected: bool
+    grace_until: float | None
+    """When an absent person's grace runs out (epoch seconds), else null."""
+
+
+class ForfeitJson(TypedDict):
+    """The room info's older field for a forfeit (clients that read ``ending`` need not)."""
+
+    seat: int
+    seats: list[int]
+    reason: str
+    winners: list[int]
+    step: int
+
+
+class AbandonedJson(TypedDict):
+    reason: str
+    at: float
+
+
+class ClockJson(TypedDict):
+    """The turn timer (docs/server.md): ``deadline`` a UTC time, null when no person is deciding; ``seats`` the
+    seats it runs for."""
+
+    turn_seconds: float
+    on_timeout: Literal["forfeit", "bot"]
+    deadline: str | None
+    seats: list[int]
+
+
+class RoomJson(TypedDict):
+    """``room`` of a ``state`` message (:meth:`Match.room_info`)."""
+
+    code: str
+    match: int
+    status: Literal["open", "live", "finished"]
+    seats: list[RoomSeatJson]
+    forfeit: ForfeitJson | None
+    public: bool
+    """Listed for anyone (else private: joined by code or invite link)."""
+    abandoned: AbandonedJson | None
+    seed: int | None
+    """The seed, when the room's creator chose it (else null: secret)."""
+    ending: _EndingDoc | None
+    """How the match ended outside the rules (resign, forfeit), or null."""
+    claimable: list[int]
+    """Absent human seats whose grace ran out: a connected player may claim the win (``claim``)."""
+    rematch_votes: list[int]
+    clock: ClockJson | None
+
+
+class StateMessageJson(TypedDict):
+    """The ``state`` message: the room, this viewer's snapshot, and the new log entries of the last action."""
+
+    type: Literal["state"]
+    room: RoomJson
+    snapshot: SnapshotJson
+    events: list[LogEntryJson]
+
+
+class ServerErrorJson(TypedDict):
+    """A refusal (``{"type": "error"}``): a stable ``code``, a sentence, and what it refused when known."""
+
+    type: Literal["error"]
+    code: str
+    message: str
+    rule: NotRequired[str]
+    """The rule id of a refused action (``tactical.fuel``, ``session.stale_step``)."""
+    field: NotRequired[str]
+    """The path of the bad field of a malformed message."""
+    id: NotRequired[str | int | None]
+    """The ``id`` of the message refused."""
+    step: NotRequired[int]
+    """The step a refusal was for (a stale decision)."""
 
 
 class ClientError(Exception):

@@ -24,7 +24,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, TypedDict
 
 from deltav.core import jsonin
 from deltav.core.errors import IllegalAction
@@ -70,6 +70,35 @@ class Settings:
     allowed_origins: tuple[str, ...] = ()  # other origins whose pages may change state here (--allow-origin)
     chosen_seeds: str = "solo"  # "solo": a seed is chosen only for rooms of the creator and bots; "any" (--chosen-seeds)
     review_budget: str = ""  # a game review's budget (deltav serve --review-budget; "": reviews.SERVER_BUDGET)
+
+
+
+class LimitsJson(TypedDict):
+    max_message_bytes: int
+    max_chat: int
+    """The most characters of one chat line."""
+    rate_per_second: float
+
+
+class WelcomeJson(TypedDict):
+    """The first message on a socket: which room, match and seat it is, and the limits of what it may send."""
+
+    type: Literal["welcome"]
+    room: str
+    match: int
+    seat: int | None
+    role: Literal["player", "spectator"]
+    limits: LimitsJson
+
+
+class ChatJson(TypedDict):
+    """A chat line, to everyone in the room."""
+
+    type: Literal["chat"]
+    seat: int
+    name: str | None
+    text: str
+    at: float
 
 
 class Host(Protocol):
