@@ -15,6 +15,7 @@ scores table and a statistic counted from the events) and ``briefing``.
 from __future__ import annotations
 
 from deltav.core import Codec, Event, IllegalAction, Option, Result, Rng, ScenarioInfo, State, register_game, value
+from deltav.core.phases import Phase, PhaseTable
 from deltav.core.protocol import Game, generic_text, player_names
 from deltav.core.values import Action
 
@@ -64,7 +65,58 @@ class Won(Event):
 CARDS = ("c1", "c2", "c3", "c4", "c5", "c6")
 
 
+def _bid_legal(state, player):
+    return [Bid(a) for a in range(3)]
+
+
+def _bid_apply(state, player, action):
+    if not 0 <= action.amount <= 2:
+        raise IllegalAction("toy.bid.range", "bids are 0..2")
+    state.bids[player] = action.amount
+    events: list[Event] = [BidPlaced(player)]
+    if None not in state.bids:
+        state.turn = 1 if state.bids[1] > state.bids[0] else 0
+        state.phase = "race"
+        events.append(BidsRevealed(tuple(state.bids), state.turn))
+    return events
+
+
+def _race_legal(state, player):
+    return [Step(1), Step(2)]
+
+
+def _race_apply(state, player, action):
+    if action.size not in (1, 2):
+        raise IllegalAction("toy.step.size", "steps are 1 or 2")
+    roll = state.rng.d6()
+    state.pos[player] += action.size + (1 if roll == 6 else 0)
+    state.steps += 1
+    events: list[Event] = [Moved(player, action.size, roll, state.pos[player])]
+    if state.pos[player] >= 10:
+        state.res = Result((player,), "reached 10")
+    elif state.steps >= 40:
+        best = 0 if state.cards[0] > state.cards[1] else 1
+        state.res = Result((best,), "higher card")
+    state.turn = 1 - player
+    if state.res is not None:
+        events.append(Won(state.res.winners[0], state.res.reason))
+    return events
+
+
+#: The toy's phases (``deltav.core.phases``): who decides, the rules of each phase, the kinds of action it takes
+#: and where a decision leads. ``ToyState``'s protocol methods are the table's.
+PHASES = PhaseTable("phase", (
+    Phase("bid", players=lambda s: tuple(p for p in range(2) if s.bids[p] is None), legal=_bid_legal,
+          apply=_bid_apply, kinds=(Bid,), wrong_kind=lambda s, p, a: IllegalAction("toy.phase", "bid first"),
+          then=("bid", "race")),
+    Phase("race", players=lambda s: (s.turn,), legal=_race_legal, apply=_race_apply, kinds=(Step,),
+          wrong_kind=lambda s, p, a: IllegalAction("toy.phase", "the bidding is over"), then=("race",)),
+), terminal=lambda s: s.res is not None)
+
+
 class ToyState(State):
+    phases = PHASES
+
     def __init__(self, options, rng: Rng):
         self.options = options
         self.num_players = 2
@@ -77,51 +129,10 @@ class ToyState(State):
         self.phase = "bid"
         self.res: Result | None = None
 
-    def current_players(self):
-        if self.res is not None:
-            return ()
-        if self.phase == "bid":
-            return tuple(p for p in range(2) if self.bids[p] is None)
-        return (self.turn,)
-
-    def legal_actions(self, player):
-        if player not in self.current_players():
-            return []
-        if self.phase == "bid":
-            return [Bid(a) for a in range(3)]
-        return [Step(1), Step(2)]
-
-    def apply_action(self, player, action):
-        self.check_turn(player)
-        if self.phase == "bid":
-            if not isinstance(action, Bid):
-                raise IllegalAction("toy.phase", "bid first")
-            if not 0 <= action.amount <= 2:
-                raise IllegalAction("toy.bid.range", "bids are 0..2")
-            self.bids[player] = action.amount
-            events: list[Event] = [BidPlaced(player)]
-            if None not in self.bids:
-                self.turn = 1 if self.bids[1] > self.bids[0] else 0
-                self.phase = "race"
-                events.append(BidsRevealed(tuple(self.bids), self.turn))
-            return events
-        if not isinstance(action, Step):
-            raise IllegalAction("toy.phase", "the bidding is over")
-        if action.size not in (1, 2):
-            raise IllegalAction("toy.step.size", "steps are 1 or 2")
-        roll = self.rng.d6()
-        self.pos[player] += action.size + (1 if roll == 6 else 0)
-        self.steps += 1
-        events = [Moved(player, action.size, roll, self.pos[player])]
-        if self.pos[player] >= 10:
-            self.res = Result((player,), "reached 10")
-        elif self.steps >= 40:
-            best = 0 if self.cards[0] > self.cards[1] else 1
-            self.res = Result((best,), "higher card")
-        self.turn = 1 - player
-        if self.res is not None:
-            events.append(Won(self.res.winners[0], self.res.reason))
-        return events
+    current_players = PHASES.current_players
+    legal_actions = PHASES.legal_actions
+    apply_action = PHASES.apply_action
+    check_turn = PHASES.check_turn
 
     def is_terminal(self):
         return self.res is not None
