@@ -76,7 +76,7 @@ class PhaseTable:
     def __init__(self, attr: str, phases: Iterable[Phase], *, over: Any = None,
                  terminal: Callable[[Any], bool] | None = None, cache: str | None = None,
                  validate: Callable[[Any, int, Any], IllegalAction] | None = None,
-                 after: Callable[[Any, int, list], None] | None = None) -> None:
+                 after: Callable[[Any, int, list], None] | None = None, nobody: Sequence[int] = ()) -> None:
         self.attr = attr
         self.phases: dict[Any, Phase] = {}
         for ph in phases:
@@ -96,6 +96,7 @@ class PhaseTable:
         self.cache = cache
         self.validate = validate
         self.after = after
+        self.nobody = nobody
         self._build()
 
     def keys(self) -> list[Any]:
@@ -124,6 +125,7 @@ class PhaseTable:
         validate = self.validate
         after = self.after
         get_cache = attrgetter(cache) if cache else None
+        nobody = self.nobody
 
         if terminal is None:
             def finished(state: Any) -> bool:
@@ -133,7 +135,7 @@ class PhaseTable:
 
         def current_players(state: Any) -> Sequence[int]:
             if finished(state):
-                return []
+                return nobody[:]  # a fresh list where the game answers lists
             return phases[key_of(state)].players(state)
 
         def check_turn(state: Any, player: Any) -> None:
