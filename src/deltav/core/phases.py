@@ -4,7 +4,8 @@
 A game declares, once, a :class:`PhaseTable` over the state attribute that names its phase (``state.phase``,
 ``state.stage``...), with one :class:`Phase` per value:
 
-- ``players(state)``: who decides in this phase (a list or tuple of seats);
+- ``players(state)``: who decides in this phase (a list or tuple of seats), and optionally ``decides(state, p)``
+  (the same question for one seat, where a game answers it faster);
 - ``legal(state, p)`` and ``apply(state, p, a)``: the phase's rules (its phase module's functions);
 - ``kinds``: the action classes this phase accepts, and ``wrong_kind(state, p, a)``: the ``IllegalAction`` an
   action of another class gets (the phase's own rule id and sentence);
@@ -52,6 +53,9 @@ class Phase:
     kinds: tuple[type, ...] = ()
     wrong_kind: Callable[[Any, int, Any], IllegalAction] | None = None
     then: tuple[Any, ...] = ()
+    #: whether seat ``p`` decides now, where that is cheaper than ``p in players(state)`` (any ``p``: an int seat,
+    #: out of range or not, or anything else)
+    decides: Callable[[Any, Any], bool] | None = None
     name: str = ""  # what the docs call it (default: the key)
 
     @property
@@ -142,9 +146,11 @@ class PhaseTable:
             if finished(state):
                 deciders = None
             else:
-                deciders = phases[key_of(state)].players(state)
-                if type(player) is int and player in deciders:
+                ph = phases[key_of(state)]
+                if type(player) is int and (ph.decides(state, player) if ph.decides is not None
+                                            else player in ph.players(state)):
                     return
+                deciders = ph.players(state)
             raise turn_error(state, player, deciders)
 
         if cache is None:
@@ -152,7 +158,7 @@ class PhaseTable:
                 if finished(state):
                     return []
                 ph = phases[key_of(state)]
-                if player not in ph.players(state):
+                if not (ph.decides(state, player) if ph.decides is not None else player in ph.players(state)):
                     return []
                 return ph.legal(state, player)
         else:
@@ -163,7 +169,7 @@ class PhaseTable:
                 if finished(state):
                     return []
                 ph = phases[key_of(state)]
-                if player not in ph.players(state):
+                if not (ph.decides(state, player) if ph.decides is not None else player in ph.players(state)):
                     return []
                 acts = ph.legal(state, player)
                 setattr(state, cache, (player, acts))
@@ -185,9 +191,9 @@ class PhaseTable:
             if finished(state):
                 raise turn_error(state, player, None)
             ph = phases[key_of(state)]
-            deciders = ph.players(state)
-            if type(player) is not int or player not in deciders:
-                raise turn_error(state, player, deciders)
+            if type(player) is not int or not (ph.decides(state, player) if ph.decides is not None
+                                               else player in ph.players(state)):
+                raise turn_error(state, player, ph.players(state))
             if ph.kinds and type(action) not in ph.kinds:
                 raise ph.wrong_kind(state, player, action)
             if validate is not None:

@@ -1,5 +1,6 @@
-"""The record of a Deep Space Combat position: its fields, whose decision it is, the dispatch of legal actions
-and actions to the phase modules, clone and JSON. No rules bodies live here.
+"""The record of a Deep Space Combat position: its fields, the table of its phases (``PHASES``, a
+``deltav.core.phases.PhaseTable``: whose decision it is, one module per phase for legal actions and actions),
+clone and JSON. No rules bodies live here.
 
 Phases and who decides (``current_players()``), each in its module:
 
@@ -23,7 +24,8 @@ the order of submission changes nothing. Views and secret tokens: ``view``.
 
 from __future__ import annotations
 
-from deltav.core.errors import IllegalAction, ScenarioError, StateError
+from deltav.core.errors import ScenarioError, StateError
+from deltav.core.phases import Phase, PhaseTable
 from deltav.core.protocol import Result, State
 from deltav.core.rng import Rng
 from deltav.games.deepspace import (
@@ -36,28 +38,38 @@ from deltav.games.deepspace import (
 from deltav.games.deepspace import view as _view
 from deltav.games.deepspace.design import Fleet
 from deltav.games.deepspace.limits import ALIVE, DESIGN_STAGES, SPLIT_THRUST, STATUS_NAMES  # noqa: F401 (re-exported)
-from deltav.games.deepspace.messages import ACTIONS
 from deltav.games.deepspace.ship import Ship
 
 __all__ = ["ALIVE", "DESIGN_STAGES", "SPLIT_THRUST", "STATUS_NAMES", "DeepSpaceState", "Ship"]
 
-_LEGAL = {
-    "plot": plot_phase.legal,
-    "allocate": allocate_phase.legal,
-    "destruct": destruct_phase.legal,
-    "deploy": deploy_phase.legal,
-    "design": design_phase.legal,
-}
-_APPLY = {
-    "plot": plot_phase.apply,
-    "allocate": allocate_phase.apply,
-    "destruct": destruct_phase.apply,
-    "deploy": deploy_phase.apply,
-    "design": design_phase.apply,
-}
+
+def _waiting(state) -> list[int]:
+    return [p for p in range(state.num_players) if state.waiting[p]]
+
+
+def _decides(state, p) -> bool:
+    return type(p) is int and 0 <= p < state.num_players and state.waiting[p]
+
+
+#: The phases (``deltav.core.phases``): every one a simultaneous node of the sides still ``waiting``; the kind of
+#: action a phase takes depends on the step each side is at, so each phase module checks it (``*.order`` rules);
+#: ``flow`` moves from one phase to the next.
+PHASES = PhaseTable("phase", (
+    Phase("design", _waiting, design_phase.legal, design_phase.apply, then=("design", "deploy"), decides=_decides),
+    Phase("deploy", _waiting, deploy_phase.legal, deploy_phase.apply, then=("deploy", "plot"), decides=_decides),
+    Phase("plot", _waiting, plot_phase.legal, plot_phase.apply, then=("plot", "allocate", "destruct"),
+          decides=_decides),
+    Phase("allocate", _waiting, allocate_phase.legal, allocate_phase.apply, then=("allocate", "destruct", "plot"),
+          decides=_decides),
+    Phase("destruct", _waiting, destruct_phase.legal, destruct_phase.apply, then=("destruct", "allocate", "plot"),
+          decides=_decides),
+), over="over", nobody=[])
+
 
 class DeepSpaceState(State):
     """A position of Deep Space Combat. See the module docstring for the phases."""
+
+    phases = PHASES
 
     __slots__ = (
         "num_players", "rng", "opts", "names", "levels", "zones", "round_limit", "phase", "sub", "round",
@@ -98,10 +110,10 @@ class DeepSpaceState(State):
         return s
 
     # --- protocol basics ---------------------------------------------------------------------------
-    def current_players(self) -> list[int]:
-        if self.phase == "over":
-            return []
-        return [p for p in range(self.num_players) if self.waiting[p]]
+    current_players = PHASES.current_players
+    legal_actions = PHASES.legal_actions
+    apply_action = PHASES.apply_action
+    check_turn = PHASES.check_turn
 
     def turn_count(self) -> int:
         """Rounds (one plot, movement and fire for every fleet; the round being played counts)."""
@@ -109,17 +121,6 @@ class DeepSpaceState(State):
 
     def is_terminal(self) -> bool:
         return self.phase == "over"
-
-    def check_turn(self, player: int) -> None:
-        """As the protocol's, with the same rule ids, without building the list of deciders."""
-        if type(player) is not int or not 0 <= player < self.num_players:
-            raise IllegalAction("protocol.player", f"no such player {player!r} (players are 0..{self.num_players - 1})")
-        if self.phase == "over":
-            raise IllegalAction("protocol.game_over", "the game is over")
-        if not self.waiting[player]:
-            raise IllegalAction(
-                "protocol.turn", f"player {player} may not act now (waiting for {self.current_players()})"
-            )
 
     def result(self) -> Result | None:
         return self._result
@@ -136,19 +137,6 @@ class DeepSpaceState(State):
 
     def plot_id(self, p: int) -> str:
         return f"plot-p{p}-r{self.round}"
-
-    # --- legal actions and actions: dispatch to the phase modules ---------------------------------
-    def legal_actions(self, player: int) -> list:
-        if type(player) is not int or self.phase == "over" or not (0 <= player < self.num_players) or not self.waiting[
-            player
-        ]:
-            return []
-        return _LEGAL[self.phase](self, player)
-
-    def apply_action(self, player: int, action) -> list:
-        ACTIONS.check(action)  # a non-action, another game's action or a wrong-typed field: MalformedAction
-        self.check_turn(player)
-        return _APPLY[self.phase](self, player, action)
 
     def scores(self) -> list[int]:
         return [self.inflicted[p] - self.received[p] for p in range(self.num_players)]
