@@ -51,18 +51,19 @@ def _decides(state, p) -> bool:
     return type(p) is int and 0 <= p < state.num_players and state.waiting[p]
 
 
-#: The phases (``deltav.core.phases``): every one a simultaneous node of the sides still ``waiting``; the kind of
-#: action a phase takes depends on the step each side is at, so each phase module checks it (``*.order`` rules);
-#: ``flow`` moves from one phase to the next.
+def _phase(key: str, module, then: tuple[str, ...]) -> Phase:
+    return Phase(key, _waiting, module.legal, module.apply, module.KINDS, module.order_error, then, _decides)
+
+
+#: The phases (``deltav.core.phases``): every one a simultaneous node of the sides still ``waiting``; each phase
+#: module names the kinds of action it takes (``KINDS``) and the refusal of another kind (``order_error``: the
+#: side's next step, rule ``deepspace.<phase>.order``); ``flow`` moves from one phase to the next.
 PHASES = PhaseTable("phase", (
-    Phase("design", _waiting, design_phase.legal, design_phase.apply, then=("design", "deploy"), decides=_decides),
-    Phase("deploy", _waiting, deploy_phase.legal, deploy_phase.apply, then=("deploy", "plot"), decides=_decides),
-    Phase("plot", _waiting, plot_phase.legal, plot_phase.apply, then=("plot", "allocate", "destruct"),
-          decides=_decides),
-    Phase("allocate", _waiting, allocate_phase.legal, allocate_phase.apply, then=("allocate", "destruct", "plot"),
-          decides=_decides),
-    Phase("destruct", _waiting, destruct_phase.legal, destruct_phase.apply, then=("destruct", "allocate", "plot"),
-          decides=_decides),
+    _phase("design", design_phase, then=("design", "deploy")),
+    _phase("deploy", deploy_phase, then=("deploy", "plot")),
+    _phase("plot", plot_phase, then=("plot", "allocate", "destruct")),
+    _phase("allocate", allocate_phase, then=("allocate", "destruct", "plot")),
+    _phase("destruct", destruct_phase, then=("destruct", "allocate", "plot")),
 ), over="over", nobody=[])
 
 
