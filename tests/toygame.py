@@ -111,7 +111,7 @@ PHASES = PhaseTable("phase", (
           then=("bid", "race")),
     Phase("race", players=lambda s: (s.turn,), legal=_race_legal, apply=_race_apply, kinds=(Step,),
           wrong_kind=lambda s, p, a: IllegalAction("toy.phase", "the bidding is over"), then=("race",)),
-), terminal=lambda s: s.res is not None)
+), terminal="res")
 
 
 class ToyState(State):

@@ -91,7 +91,7 @@ CACHED = PhaseTable("phase", (
     PHASES.phases["bid"],
     Phase("race", PHASES.phases["race"].players, _counting_legal, PHASES.phases["race"].apply, kinds=(Step,),
           wrong_kind=PHASES.phases["race"].wrong_kind, then=("race",)),
-), terminal=PHASES.terminal, cache="_legal", validate=_why)
+), terminal="res", cache="_legal", validate=_why)
 CachedToy.current_players = CACHED.current_players
 CachedToy.legal_actions = CACHED.legal_actions
 CachedToy.apply_action = CACHED.apply_action

@@ -23,7 +23,7 @@ a)`` names the rule) and then ``apply``. Options a game may use:
 - ``cache``: the name of a state slot holding ``(player, legal list)`` once computed (None after each action):
   ``legal_actions`` answers from it and ``apply_action`` accepts an action that *is* one of its entries (the
   engine's own action, from the list it just gave) without any further check;
-- ``after(state, p, events)``: what runs after every action (the steps nobody decides, e.g. knighthawks'
+- ``after(state, events)``: what runs after every action (the steps nobody decides, e.g. knighthawks'
   ``turns.advance``).
 
 ``State`` subclasses take the table's functions as their methods (``apply_action = PHASES.apply_action``...):
@@ -73,14 +73,76 @@ def turn_error(state: Any, player: Any, deciders: Sequence[int] | None) -> Illeg
     return IllegalAction("protocol.turn", f"player {player} may not act now (waiting for {list(deciders)})")
 
 
-class PhaseTable:
-    """The declared phases of one game over the state attribute ``attr``; ``over`` is the phase value of a
-    finished game, or ``terminal(state)`` says when it is finished (a result set). See the module docstring."""
+_SOURCE = """
+def current_players(state):
+    if {finished}:
+        return nobody[:]  # a fresh list where the game answers lists
+    return rows[state.{attr}][0](state)
 
-    def __init__(self, attr: str, phases: Iterable[Phase], *, over: Any = None,
-                 terminal: Callable[[Any], bool] | None = None, cache: str | None = None,
-                 validate: Callable[[Any, int, Any], IllegalAction] | None = None,
-                 after: Callable[[Any, int, list], None] | None = None, nobody: Sequence[int] = ()) -> None:
+
+def check_turn(state, player):
+    if {finished}:
+        raise turn_error(state, player, None)
+    players, decides, legal, apply, kinds, wrong = rows[state.{attr}]
+    if type(player) is int and (decides(state, player) if decides is not None else player in players(state)):
+        return
+    raise turn_error(state, player, players(state))
+
+
+def legal_actions(state, player):{legal_cached}
+    if {finished}:
+        return []
+    players, decides, legal, apply, kinds, wrong = rows[state.{attr}]
+    if not (decides(state, player) if decides is not None else player in players(state)):
+        return []{legal_return}
+
+
+def apply_action(state, player, action):{apply_cached}
+    state.game.actions.check(action)  # a non-action, another game's action or a wrong-typed field: MalformedAction
+    if {finished}:
+        raise turn_error(state, player, None)
+    players, decides, legal, apply, kinds, wrong = rows[state.{attr}]
+    if type(player) is not int or not (decides(state, player) if decides is not None else player in players(state)):
+        raise turn_error(state, player, players(state))
+    if kinds is not None and type(action) not in kinds:
+        raise wrong(state, player, action){validate}{clear}
+    events = apply(state, player, action){after}
+    return events
+"""
+
+_LEGAL_CACHED = """
+    cached = state.{cache}
+    if cached is not None and cached[0] == player:
+        return list(cached[1])"""
+
+_LEGAL_RETURN_CACHED = """
+    acts = legal(state, player)
+    state.{cache} = (player, acts)
+    return list(acts)"""
+
+_APPLY_CACHED = """
+    cached = state.{cache}
+    if cached is not None and cached[0] == player:
+        for a in cached[1]:
+            if a is action:  # the engine's own action from the list it just gave: the hot path
+                state.{cache} = None
+                events = rows[state.{attr}][3](state, player, action){after}
+                return events"""
+
+_VALIDATE = """
+    if action not in legal_actions(state, player) and not state.same_choice(player, action):
+        raise validate(state, player, action)"""
+
+
+class PhaseTable:
+    """The declared phases of one game over the state attribute ``attr``: ``over`` is the phase value of a
+    finished game, or ``terminal`` names the attribute that is not None once the game is finished (its result);
+    ``nobody`` is what ``current_players`` answers then (``()``, or ``[]`` for a game whose deciders are lists).
+    See the module docstring for ``cache``, ``validate`` and ``after``."""
+
+    def __init__(self, attr: str, phases: Iterable[Phase], *, over: Any = None, terminal: str | None = None,
+                 cache: str | None = None, validate: Callable[[Any, int, Any], IllegalAction] | None = None,
+                 after: Callable[[Any, list], None] | None = None, nobody: Sequence[int] = ()) -> None:
         self.attr = attr
         self.phases: dict[Any, Phase] = {}
         for ph in phases:
@@ -96,6 +158,9 @@ class PhaseTable:
                 raise ValueError(f"phase {ph.key!r} leads to undeclared phases {unknown!r}")
         if terminal is None and over is None:
             raise ValueError("a phase table needs over= or terminal=")
+        for name in (attr, terminal, cache):
+            if name is not None and not name.isidentifier():
+                raise ValueError(f"{name!r} is not an attribute name")
         self.terminal = terminal
         self.cache = cache
         self.validate = validate
@@ -114,103 +179,35 @@ class PhaseTable:
 
     def is_over(self, state: Any) -> bool:
         if self.terminal is not None:
-            return self.terminal(state)
+            return getattr(state, self.terminal) is not None
         return getattr(state, self.attr) == self.over
 
-    # --- the state's methods, built once ------------------------------------------------------------------
     def _build(self) -> None:
-        from operator import attrgetter
-
-        phases = self.phases
-        key_of = attrgetter(self.attr)
-        over = self.over
-        terminal = self.terminal
+        """The state's four methods, compiled once from ``_SOURCE`` with the attribute names written in (the
+        dispatch costs what the hand-written methods did)."""
+        finished = f"state.{self.terminal} is not None" if self.terminal else f"state.{self.attr} == over"
+        after = "\n    after(state, events)" if self.after is not None else ""
         cache = self.cache
-        validate = self.validate
-        after = self.after
-        get_cache = attrgetter(cache) if cache else None
-        nobody = self.nobody
+        source = _SOURCE.format(
+            attr=self.attr, finished=finished, after=after,
+            legal_cached=_LEGAL_CACHED.format(cache=cache) if cache else "",
+            legal_return=_LEGAL_RETURN_CACHED.format(cache=cache) if cache else "\n    return legal(state, player)",
+            apply_cached=_APPLY_CACHED.format(cache=cache, attr=self.attr, after=after.replace("\n", "\n            "))
+            if cache else "",
+            validate=_VALIDATE if self.validate is not None else "",
+            clear=f"\n    state.{cache} = None" if cache else "",
+        )
+        rows = {ph.key: (ph.players, ph.decides, ph.legal, ph.apply, frozenset(ph.kinds) if ph.kinds else None,
+                         ph.wrong_kind) for ph in self.phases.values()}
 
-        if terminal is None:
-            def finished(state: Any) -> bool:
-                return key_of(state) == over
-        else:
-            finished = terminal
-
-        def current_players(state: Any) -> Sequence[int]:
-            if finished(state):
-                return nobody[:]  # a fresh list where the game answers lists
-            return phases[key_of(state)].players(state)
-
-        def check_turn(state: Any, player: Any) -> None:
-            if finished(state):
-                deciders = None
-            else:
-                ph = phases[key_of(state)]
-                if type(player) is int and (ph.decides(state, player) if ph.decides is not None
-                                            else player in ph.players(state)):
-                    return
-                deciders = ph.players(state)
-            raise turn_error(state, player, deciders)
-
-        if cache is None:
-            def legal_actions(state: Any, player: int) -> list:
-                if finished(state):
-                    return []
-                ph = phases[key_of(state)]
-                if not (ph.decides(state, player) if ph.decides is not None else player in ph.players(state)):
-                    return []
-                return ph.legal(state, player)
-        else:
-            def legal_actions(state: Any, player: int) -> list:
-                cached = get_cache(state)
-                if cached is not None and cached[0] == player:
-                    return list(cached[1])
-                if finished(state):
-                    return []
-                ph = phases[key_of(state)]
-                if not (ph.decides(state, player) if ph.decides is not None else player in ph.players(state)):
-                    return []
-                acts = ph.legal(state, player)
-                setattr(state, cache, (player, acts))
-                return list(acts)
-
-        def apply_action(state: Any, player: int, action: Any) -> list:
-            if cache is not None:
-                cached = get_cache(state)
-                if cached is not None and cached[0] == player:
-                    for a in cached[1]:
-                        if a is action:  # the engine's own action from the list it just gave: the hot path
-                            setattr(state, cache, None)
-                            ph = phases[key_of(state)]
-                            events = ph.apply(state, player, action)
-                            if after is not None:
-                                after(state, player, events)
-                            return events
-            state.game.actions.check(action)  # a non-action, another game's action or a wrong-typed field
-            if finished(state):
-                raise turn_error(state, player, None)
-            ph = phases[key_of(state)]
-            if type(player) is not int or not (ph.decides(state, player) if ph.decides is not None
-                                               else player in ph.players(state)):
-                raise turn_error(state, player, ph.players(state))
-            if ph.kinds and type(action) not in ph.kinds:
-                raise ph.wrong_kind(state, player, action)
-            if validate is not None:
-                legal = legal_actions(state, player)
-                if action not in legal and not state.same_choice(player, action):
-                    raise validate(state, player, action)
-            if cache is not None:
-                setattr(state, cache, None)
-            events = ph.apply(state, player, action)
-            if after is not None:
-                after(state, player, events)
-            return events
-
-        self.current_players = current_players
-        self.check_turn = check_turn
-        self.legal_actions = legal_actions
-        self.apply_action = apply_action
+        namespace: dict[str, Any] = {"rows": rows, "over": self.over, "nobody": self.nobody, "turn_error": turn_error,
+                                     "validate": self.validate, "after": self.after}
+        exec(compile(source, f"<phase table over {self.attr}>", "exec"), namespace)  # noqa: S102 - our own source
+        self.source = source
+        self.current_players = namespace["current_players"]
+        self.check_turn = namespace["check_turn"]
+        self.legal_actions = namespace["legal_actions"]
+        self.apply_action = namespace["apply_action"]
 
 
 def check_transition(table: PhaseTable, before: Any, state: Any) -> None:

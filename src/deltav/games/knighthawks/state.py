@@ -52,10 +52,6 @@ def _wrong(rule: str, sentence: str):
     return error
 
 
-def _advance(state, player: int, ev: list) -> None:
-    turns.advance(state, ev)
-
-
 _ALL = ("move", "declare", "intercept", "repair")
 
 #: The stages of a side turn and of the repair turn (``deltav.core.phases``): who decides, the phase module's
@@ -71,7 +67,7 @@ PHASES = PhaseTable("stage", (
           _wrong("knighthawks.phase.intercept", "the defender must decide ICMs/evasion (intercept)"), then=_ALL),
     Phase("repair", _repairer, repair_phase.legal, repair_phase.apply, (m.Repair, m.EndRepair),
           _wrong("knighthawks.phase.repair", "{type} is not a repair-turn action"), then=("repair", "move")),
-), over="over", after=_advance, nobody=[])
+), over="over", after=turns.advance, nobody=[])
 
 
 def _hex(h) -> tuple[int, int]:

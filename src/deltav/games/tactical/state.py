@@ -79,7 +79,7 @@ PHASES = PhaseTable("phase", (
           _wrong("combat"), then=(COMBAT, LOGISTICS, ASTROGATION)),
     Phase(LOGISTICS, _active, logistics.legal, logistics.apply, (EndLogistics, Transfer), _wrong("logistics"),
           then=(LOGISTICS, ASTROGATION)),
-), terminal=lambda s: s.res is not None)
+), terminal="res")
 
 
 class TacticalState(State):
