@@ -24,10 +24,9 @@ the order of submission changes nothing. Views and secret tokens: ``view``.
 
 from __future__ import annotations
 
-from deltav.core.errors import ScenarioError, StateError
+from deltav.core.fields import declare
 from deltav.core.phases import Phase, PhaseTable
 from deltav.core.protocol import Result, State
-from deltav.core.rng import Rng
 from deltav.games.deepspace import (
     allocate_phase,
     deploy_phase,
@@ -39,6 +38,7 @@ from deltav.games.deepspace import view as _view
 from deltav.games.deepspace.design import Fleet
 from deltav.games.deepspace.limits import ALIVE, DESIGN_STAGES, SPLIT_THRUST, STATUS_NAMES  # noqa: F401 (re-exported)
 from deltav.games.deepspace.ship import Ship
+from deltav.games.deepspace.state_schema import FIELDS, check_options, check_state, read_state
 
 __all__ = ["ALIVE", "DESIGN_STAGES", "SPLIT_THRUST", "STATUS_NAMES", "DeepSpaceState", "Ship"]
 
@@ -72,43 +72,7 @@ class DeepSpaceState(State):
 
     phases = PHASES
 
-    __slots__ = (
-        "num_players", "rng", "opts", "names", "levels", "zones", "round_limit", "phase", "sub", "round",
-        "ships", "index", "waiting", "order", "cur", "plan", "inflicted", "received", "report", "shots", "_result",
-        "designs", "drafts", "col",
-        "_vships", "_vplayers",  # view.py's read-only records of the ships and players as last shown (view.py only)
-    )
-
-    # --- construction ------------------------------------------------------------------------------
-    def clone(self) -> DeepSpaceState:
-        s = DeepSpaceState.__new__(DeepSpaceState)
-        s.num_players = self.num_players
-        s.rng = self.rng.clone()
-        s.opts = self.opts
-        s.names = self.names
-        s.levels = self.levels
-        s.zones = self.zones
-        s.round_limit = self.round_limit
-        s.phase = self.phase
-        s.sub = self.sub
-        s.round = self.round
-        s.ships = [x.copy() for x in self.ships]
-        s.index = self.index
-        s.waiting = self.waiting[:]
-        s.order = self.order[:]
-        s.cur = self.cur[:]
-        s.col = self.col[:]
-        s.plan = self.plan[:]
-        s.inflicted = self.inflicted[:]
-        s.received = self.received[:]
-        s.report = self.report
-        s.shots = self.shots
-        s._result = self._result
-        s.designs = self.designs[:]
-        s.drafts = self.drafts[:]
-        s._vships = self._vships
-        s._vplayers = self._vplayers
-        return s
+    __slots__ = FIELDS.slots  # clone and to_json: derived from the declaration (declare(), below the class)
 
     # --- protocol basics ---------------------------------------------------------------------------
     current_players = PHASES.current_players
@@ -152,98 +116,17 @@ class DeepSpaceState(State):
     def full_view(self) -> dict:
         return _view.full_view(self)
 
-    # --- JSON --------------------------------------------------------------------------------------
-    def to_json(self) -> dict:
-        return {
-            "game": "deepspace",
-            "num_players": self.num_players,
-            "rng": self.rng.to_json(),
-            "opts": dict(self.opts),
-            "names": list(self.names),
-            "levels": list(self.levels),
-            "zones": [list(z) for z in self.zones],
-            "round_limit": self.round_limit,
-            "phase": self.phase,
-            "sub": self.sub,
-            "round": self.round,
-            "ships": [s.to_json() for s in self.ships],
-            "waiting": list(self.waiting),
-            "order": [list(o) for o in self.order],
-            "cur": [list(c) if isinstance(c, tuple) else c for c in self.cur],
-            "col": list(self.col),
-            "plan": [_plan_json(x) for x in self.plan],
-            "inflicted": list(self.inflicted),
-            "received": list(self.received),
-            "report": [e.copy() for e in self.report],
-            "shots": [list(x) for x in self.shots],
-            "result": self._result.to_json() if self._result else None,
-            "designs": [[d.to_json() for d in ds] for ds in self.designs],
-            "drafts": [[a, b, c, d, [list(w) for w in ws], st, pe] for a, b, c, d, ws, st, pe in self.drafts],
-        }
-
+    # --- JSON (``to_json`` is derived from the declaration) --------------------------------------------
     @classmethod
     def from_json(cls, obj: object) -> DeepSpaceState:
         """A state from its JSON form, validated first (:mod:`state_schema`): StateError(field, reason) for
         anything ``to_json`` of a reachable state could not have produced."""
-        from deltav.games.deepspace.design import design_from_obj
-        from deltav.games.deepspace.state_schema import check_options, check_state, read_state
-
         o = read_state(obj)
         scenario = check_options(cls.game, o["opts"])
-        s = cls.__new__(cls)
-        s.num_players = o["num_players"]
-        s.rng = Rng.from_json(o["rng"])
-        s.opts = dict(o["opts"])
-        s.names = tuple(o["names"])
-        s.levels = tuple(o["levels"])
-        s.zones = tuple(o["zones"])
-        s.round_limit = o["round_limit"]
-        s.phase = o["phase"]
-        s.sub = o["sub"]
-        s.round = o["round"]
-        s.ships = [Ship.from_json(x) for x in o["ships"]]
+        s = FIELDS.build(cls, o)
         s.index = {x.id: i for i, x in enumerate(s.ships)}
-        if len(s.index) != len(s.ships):
-            raise StateError("$.ships", "two ships share an id")
-        s.waiting = list(o["waiting"])
-        s.order = [tuple(x) for x in o["order"]]
-        s.cur = list(o["cur"])
-        s.col = list(o["col"])
-        s.plan = [_plan_from_json(x) for x in o["plan"]]
-        s.inflicted = list(o["inflicted"])
-        s.received = list(o["received"])
-        s.report = tuple(o["report"])
-        s.shots = tuple(o["shots"])
-        r = o["result"]
-        s._result = Result(tuple(r["winners"]), r["reason"], tuple(r["scores"])) if r is not None else None
-        cap = s.opts["stat_cap"]
-        designs = []
-        for p, ds in enumerate(o["designs"]):
-            try:
-                designs.append(tuple(design_from_obj(d, f"designs[{p}][{k}]", cap) for k, d in enumerate(ds)))
-            except ScenarioError as exc:
-                raise StateError("$." + exc.field, exc.reason) from None
-        s.designs = designs
-        s.drafts = [(a, b, c, d, tuple(ws), st, pe) for a, b, c, d, ws, st, pe in o["drafts"]]
-        s._vships = s._vplayers = None
         check_state(s, scenario)
         return s
 
 
-
-def _plan_json(x):
-    """Plans: None; a bool (self-destruct); (q, r, dq, dr) in deployment; (vel or None, ((w, target), ...)) in
-    plots."""
-    if x is None or isinstance(x, bool) or len(x) == 4:
-        return x if not isinstance(x, tuple) else list(x)
-    a, b = x
-    return [list(a) if a is not None else None, [list(y) for y in b]]
-
-
-def _plan_from_json(x):
-    """A plan from its checked form (fixed tuples already read as tuples)."""
-    if x is None or isinstance(x, bool) or len(x) == 4:
-        return x
-    a, b = x
-    return (a, tuple(b))
-
+declare(DeepSpaceState, FIELDS)
