@@ -14,9 +14,14 @@ scores table and a statistic counted from the events) and ``briefing``.
 
 from __future__ import annotations
 
+from typing import Literal, TypedDict
+
 from deltav.core import Codec, Event, IllegalAction, Option, Result, Rng, ScenarioInfo, State, register_game, value
+from deltav.core.errors import StateError
+from deltav.core.fields import CLONE, COPY, LIST, SHARE, TO_JSON, TO_JSON_OR_NONE, Field, Fields, declare
 from deltav.core.phases import Phase, PhaseTable
 from deltav.core.protocol import Game, generic_text, player_names
+from deltav.core.shape import read
 from deltav.core.values import Action
 
 
@@ -162,23 +167,30 @@ class ToyState(State):
         """Everything (a finished match's replay): view(None) with both cards (``cards``) and the bids made."""
         return {**self.view(None), "cards": list(self.cards), "bids": list(self.bids)}
 
-    def clone(self):
-        s = ToyState.__new__(ToyState)
-        s.__dict__.update(self.__dict__)
-        s.cards, s.bids, s.pos, s.rng = list(self.cards), list(self.bids), list(self.pos), self.rng.clone()
-        return s
 
-    def to_json(self):
-        return {
-            "cards": list(self.cards),
-            "bids": list(self.bids),
-            "pos": list(self.pos),
-            "turn": self.turn,
-            "steps": self.steps,
-            "phase": self.phase,
-            "result": self.res.to_json() if self.res else None,
-            "rng": self.rng.to_json(),
-        }
+class ResultJson(TypedDict):
+    winners: list[int]
+    reason: str
+    scores: list[float] | None
+
+
+#: The toy's fields, declared once (``deltav.core.fields``): ``clone``, ``to_json``, loading and the JSON shape
+#: ``STATE_JSON`` follow. ``res`` is saved as "result" (``result()`` is the protocol's method).
+FIELDS = Fields(
+    Field("cards", list[Literal[CARDS] | None], COPY, LIST, LIST),
+    Field("bids", list[int | None], COPY, LIST, LIST),
+    Field("pos", list[int], COPY, LIST, LIST),
+    Field("turn", Literal[0, 1]),
+    Field("steps", int),
+    Field("phase", Literal["bid", "race"]),
+    Field("res", ResultJson | None, SHARE, TO_JSON_OR_NONE, lambda v, doc: Result.from_json(v) if v else None,
+          json="result"),
+    Field("rng", str, CLONE, TO_JSON, lambda v, doc: Rng.from_json(v)),
+    Field("options", load_default={"scenario": "standard"}),  # not saved: the toy has one scenario
+    Field("num_players", load_default=2),
+)
+STATE_JSON = FIELDS.typed_dict("ToyStateJson")
+declare(ToyState, FIELDS)
 
 
 @register_game
@@ -261,11 +273,7 @@ class ToyGame(Game):
 
     @classmethod
     def state_from_json(cls, obj):
-        s = ToyState({"scenario": "standard"}, Rng.from_json(obj["rng"]))
-        s.cards, s.bids, s.pos = list(obj["cards"]), list(obj["bids"]), list(obj["pos"])
-        s.turn, s.steps, s.phase = obj["turn"], obj["steps"], obj["phase"]
-        s.res = Result.from_json(obj["result"]) if obj["result"] else None
-        return s
+        return FIELDS.build(ToyState, read(STATE_JSON, obj, error=StateError))
 
     @classmethod
     def determinize(cls, view, player, rng):

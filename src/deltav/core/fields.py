@@ -27,6 +27,7 @@ shape is checked by :mod:`deltav.core.shape`, consistency by each game's ``state
 
 from __future__ import annotations
 
+import linecache
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
@@ -41,6 +42,12 @@ _DUMP = {None: "self.{n}", LIST: "list(self.{n})", ROWS: "[list(r) for r in self
          TO_JSON: "self.{n}.to_json()", TO_JSON_OR_NONE: "self.{n}.to_json() if self.{n} is not None else None",
          EACH_TO_JSON: "[e.to_json() for e in self.{n}]"}
 _LOAD = {None: "v", LIST: "list(v)", TUPLE: "tuple(v)", ROW_TUPLES: "[tuple(r) for r in v]", DICT: "dict(v)"}
+
+
+def compile_source(source: str, name: str) -> Any:
+    """Compile generated ``source`` under ``name``, kept in ``linecache`` so tracebacks show its lines."""
+    linecache.cache[name] = (len(source), None, source.splitlines(keepends=True), name)
+    return compile(source, name, "exec")
 
 
 @dataclass(frozen=True)
@@ -112,7 +119,7 @@ class Fields:
             lines.append(f"    s.{f.name} = {expr}")
         lines.append("    return s")
         ns = {"new": object.__new__, "cls": cls, **self._namespace()}
-        exec(compile("\n".join(lines), f"<clone of {cls.__name__}>", "exec"), ns)  # noqa: S102 - our own source
+        exec(compile_source("\n".join(lines), f"<clone of {cls.__name__}>"), ns)  # noqa: S102 - our own source
         fn = ns["clone"]
         fn.__qualname__ = f"{cls.__name__}.clone"
         fn.__doc__ = "A copy sharing what the field declaration shares (deltav.core.fields)."
@@ -128,7 +135,7 @@ class Fields:
             lines.append(f"        {f.key!r}: {expr},")
         lines.append("    }")
         ns = self._namespace()
-        exec(compile("\n".join(lines), f"<to_json of {cls.__name__}>", "exec"), ns)  # noqa: S102 - our own source
+        exec(compile_source("\n".join(lines), f"<to_json of {cls.__name__}>"), ns)  # noqa: S102 - our own source
         fn = ns["to_json"]
         fn.__qualname__ = f"{cls.__name__}.to_json"
         fn.__doc__ = "The state's JSON document (deltav.core.fields)."

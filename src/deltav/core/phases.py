@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from deltav.core.errors import IllegalAction
+from deltav.core.fields import compile_source
 
 
 @dataclass(frozen=True)
@@ -202,7 +203,7 @@ class PhaseTable:
 
         namespace: dict[str, Any] = {"rows": rows, "over": self.over, "nobody": self.nobody, "turn_error": turn_error,
                                      "validate": self.validate, "after": self.after}
-        exec(compile(source, f"<phase table over {self.attr}>", "exec"), namespace)  # noqa: S102 - our own source
+        exec(compile_source(source, f"<phase table over {self.attr}>"), namespace)  # noqa: S102 - our own source
         self.source = source
         self.current_players = namespace["current_players"]
         self.check_turn = namespace["check_turn"]
