@@ -67,6 +67,8 @@ def test_a_table_is_checked_when_declared():
         PhaseTable("phase", (Phase("a", nothing, nothing, nothing, then=("b",)),), over="z")
     with pytest.raises(ValueError, match="wrong_kind"):
         PhaseTable("phase", (Phase("a", nothing, nothing, nothing, kinds=(Bid,)),), over="z")
+    with pytest.raises(ValueError, match="names nobody who decides"):
+        PhaseTable("phase", (Phase("a", None, nothing, nothing),), over="z")
     with pytest.raises(ValueError, match="over= or terminal="):
         PhaseTable("phase", (Phase("a", nothing, nothing, nothing),))
 

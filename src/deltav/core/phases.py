@@ -5,7 +5,8 @@ A game declares, once, a :class:`PhaseTable` over the state attribute that names
 ``state.stage``...), with one :class:`Phase` per value:
 
 - ``players(state)``: who decides in this phase (a list or tuple of seats), and optionally ``decides(state, p)``
-  (the same question for one seat, where a game answers it faster);
+  (the same question for one seat, where a game answers it faster); a table built with ``waiting="flags"`` needs
+  neither: every phase is a simultaneous node of the seats whose ``state.flags[p]`` is set;
 - ``legal(state, p)`` and ``apply(state, p, a)``: the phase's rules (its phase module's functions);
 - ``kinds``: the action classes this phase accepts, and ``wrong_kind(state, p, a)``: the ``IllegalAction`` an
   action of another class gets (the phase's own rule id and sentence);
@@ -48,7 +49,7 @@ class Phase:
     where one decision may lead (see the module docstring)."""
 
     key: Any
-    players: Callable[[Any], Sequence[int]]
+    players: Callable[[Any], Sequence[int]] | None
     legal: Callable[[Any, int], list]
     apply: Callable[[Any, int, Any], list]
     kinds: tuple[type, ...] = ()
@@ -78,23 +79,23 @@ _SOURCE = """
 def current_players(state):
     if {finished}:
         return nobody[:]  # a fresh list where the game answers lists
-    return rows[state.{attr}][0](state)
+    return {deciders}
 
 
 def check_turn(state, player):
     if {finished}:
         raise turn_error(state, player, None)
     players, decides, legal, apply, kinds, wrong = rows[state.{attr}]
-    if type(player) is int and (decides(state, player) if decides is not None else player in players(state)):
+    if type(player) is int and {decides}:
         return
-    raise turn_error(state, player, players(state))
+    raise turn_error(state, player, {deciders})
 
 
 def legal_actions(state, player):{legal_cached}
     if {finished}:
         return []
     players, decides, legal, apply, kinds, wrong = rows[state.{attr}]
-    if not (decides(state, player) if decides is not None else player in players(state)):
+    if not ({legal_decides}):
         return []{legal_return}
 
 
@@ -103,8 +104,8 @@ def apply_action(state, player, action):{apply_cached}
     if {finished}:
         raise turn_error(state, player, None)
     players, decides, legal, apply, kinds, wrong = rows[state.{attr}]
-    if type(player) is not int or not (decides(state, player) if decides is not None else player in players(state)):
-        raise turn_error(state, player, players(state))
+    if type(player) is not int or not {decides}:
+        raise turn_error(state, player, {deciders})
     if kinds is not None and type(action) not in kinds:
         raise wrong(state, player, action){validate}{clear}
     events = apply(state, player, action){after}
@@ -138,17 +139,22 @@ _VALIDATE = """
 class PhaseTable:
     """The declared phases of one game over the state attribute ``attr``: ``over`` is the phase value of a
     finished game, or ``terminal`` names the attribute that is not None once the game is finished (its result);
+    ``waiting`` names a list of one flag per seat where every phase is a simultaneous node of the seats whose flag
+    is set (the phases then name no ``players``);
     ``nobody`` is what ``current_players`` answers then (``()``, or ``[]`` for a game whose deciders are lists).
     See the module docstring for ``cache``, ``validate`` and ``after``."""
 
     def __init__(self, attr: str, phases: Iterable[Phase], *, over: Any = None, terminal: str | None = None,
                  cache: str | None = None, validate: Callable[[Any, int, Any], IllegalAction] | None = None,
-                 after: Callable[[Any, list], None] | None = None, nobody: Sequence[int] = ()) -> None:
+                 after: Callable[[Any, list], None] | None = None, nobody: Sequence[int] = (),
+                 waiting: str | None = None) -> None:
         self.attr = attr
         self.phases: dict[Any, Phase] = {}
         for ph in phases:
             if ph.key in self.phases:
                 raise ValueError(f"phase {ph.key!r} declared twice")
+            if ph.players is None and waiting is None:
+                raise ValueError(f"phase {ph.key!r} names nobody who decides (players, or the table's waiting)")
             if ph.kinds and ph.wrong_kind is None:
                 raise ValueError(f"phase {ph.key!r} names its kinds without a wrong_kind error")
             self.phases[ph.key] = ph
@@ -159,7 +165,7 @@ class PhaseTable:
                 raise ValueError(f"phase {ph.key!r} leads to undeclared phases {unknown!r}")
         if terminal is None and over is None:
             raise ValueError("a phase table needs over= or terminal=")
-        for name in (attr, terminal, cache):
+        for name in (attr, terminal, cache, waiting):
             if name is not None and not name.isidentifier():
                 raise ValueError(f"{name!r} is not an attribute name")
         self.terminal = terminal
@@ -167,6 +173,7 @@ class PhaseTable:
         self.validate = validate
         self.after = after
         self.nobody = nobody
+        self.waiting = waiting
         self._build()
 
     def keys(self) -> list[Any]:
@@ -187,10 +194,20 @@ class PhaseTable:
         """The state's four methods, compiled once from ``_SOURCE`` with the attribute names written in (the
         dispatch costs what the hand-written methods did)."""
         finished = f"state.{self.terminal} is not None" if self.terminal else f"state.{self.attr} == over"
+        if self.waiting:
+            flags = f"state.{self.waiting}"
+            decides = f"(0 <= player < state.num_players and {flags}[player])"
+            legal_decides = f"type(player) is int and {decides}"
+            deciders = f"[p for p in range(state.num_players) if {flags}[p]]"
+        else:
+            decides = "(decides(state, player) if decides is not None else player in players(state))"
+            legal_decides = decides
+            deciders = f"rows[state.{self.attr}][0](state)"
         after = "\n    after(state, events)" if self.after is not None else ""
         cache = self.cache
         source = _SOURCE.format(
-            attr=self.attr, finished=finished, after=after,
+            attr=self.attr, finished=finished, after=after, decides=decides, legal_decides=legal_decides,
+            deciders=deciders,
             legal_cached=_LEGAL_CACHED.format(cache=cache) if cache else "",
             legal_return=_LEGAL_RETURN_CACHED.format(cache=cache) if cache else "\n    return legal(state, player)",
             apply_cached=_APPLY_CACHED.format(cache=cache, attr=self.attr, after=after.replace("\n", "\n            "))

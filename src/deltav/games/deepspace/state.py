@@ -43,19 +43,12 @@ from deltav.games.deepspace.state_schema import FIELDS, check_options, check_sta
 __all__ = ["ALIVE", "DESIGN_STAGES", "SPLIT_THRUST", "STATUS_NAMES", "DeepSpaceState", "Ship"]
 
 
-def _waiting(state) -> list[int]:
-    return [p for p in range(state.num_players) if state.waiting[p]]
-
-
-def _decides(state, p) -> bool:
-    return type(p) is int and 0 <= p < state.num_players and state.waiting[p]
-
-
 def _phase(key: str, module, then: tuple[str, ...]) -> Phase:
-    return Phase(key, _waiting, module.legal, module.apply, module.KINDS, module.order_error, then, _decides)
+    return Phase(key, None, module.legal, module.apply, module.KINDS, module.order_error, then)
 
 
-#: The phases (``deltav.core.phases``): every one a simultaneous node of the sides still ``waiting``; each phase
+#: The phases (``deltav.core.phases``): every one a simultaneous node of the sides still ``waiting`` (the table's
+#: ``waiting``); each phase
 #: module names the kinds of action it takes (``KINDS``) and the refusal of another kind (``order_error``: the
 #: side's next step, rule ``deepspace.<phase>.order``); ``flow`` moves from one phase to the next.
 PHASES = PhaseTable("phase", (
@@ -64,7 +57,7 @@ PHASES = PhaseTable("phase", (
     _phase("plot", plot_phase, then=("plot", "allocate", "destruct")),
     _phase("allocate", allocate_phase, then=("allocate", "destruct", "plot")),
     _phase("destruct", destruct_phase, then=("destruct", "allocate", "plot")),
-), over="over", nobody=[])
+), over="over", nobody=[], waiting="waiting")
 
 
 class DeepSpaceState(State):
