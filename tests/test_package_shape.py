@@ -1,5 +1,6 @@
 """Every game package has the shape docs/architecture.md describes ("One shape for a game"): the same module
-names for the same jobs, and a ``bots/`` package whose ``__init__`` only assembles ``BOTS`` and ``PRESETS``."""
+names for the same jobs, a ``bots/`` package whose ``__init__`` only assembles ``BOTS`` and ``PRESETS``, and the
+same mechanisms: every state runs on the core phase table (``deltav.core.phases``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from deltav.games import GAME_PACKAGES
+from deltav.core.phases import PhaseTable
+from deltav.games import GAME_PACKAGES, load_all
 
 GAMES = Path(__file__).resolve().parents[1] / "src" / "deltav" / "games"
 REQUIRED = ("__init__.py", "rulings.py", "messages.py", "scenarios.py", "state.py", "state_schema.py", "view.py",
@@ -42,3 +44,17 @@ def test_bots_init_only_assembles_the_registry(game):
 def test_no_main_blocks_in_game_packages(game):
     for path in (GAMES / game).rglob("*.py"):
         assert "__main__" not in path.read_text(encoding="utf-8"), path
+
+
+@pytest.mark.parametrize("game", [*GAME_PACKAGES, "toy"])
+def test_the_state_runs_on_the_core_phase_table(game):
+    """Who decides, the legal actions, applying one and the turn check are the phase table's functions, not a
+    game's own dispatch; every phase names the kinds of action it takes and where a decision may lead."""
+    cls = type(load_all()[game].new_initial_state(None, 1))
+    table = cls.phases
+    assert isinstance(table, PhaseTable) and table.phases
+    for method in ("current_players", "legal_actions", "apply_action", "check_turn"):
+        assert getattr(cls, method) is getattr(table, method), f"{game}: {method} is not the phase table's"
+    for ph in table.phases.values():
+        assert ph.kinds and ph.wrong_kind, f"{game}: phase {ph.title} declares no kinds of action"
+        assert ph.then, f"{game}: phase {ph.title} declares no transitions"

@@ -14,8 +14,14 @@ scores table and a statistic counted from the events) and ``briefing``.
 
 from __future__ import annotations
 
+from typing import Literal, TypedDict
+
 from deltav.core import Codec, Event, IllegalAction, Option, Result, Rng, ScenarioInfo, State, register_game, value
+from deltav.core.errors import StateError
+from deltav.core.fields import CLONE, COPY, LIST, SHARE, TO_JSON, TO_JSON_OR_NONE, Field, Fields, declare
+from deltav.core.phases import Phase, PhaseTable
 from deltav.core.protocol import Game, generic_text, player_names
+from deltav.core.shape import read
 from deltav.core.values import Action
 
 
@@ -64,7 +70,58 @@ class Won(Event):
 CARDS = ("c1", "c2", "c3", "c4", "c5", "c6")
 
 
+def _bid_legal(state, player):
+    return [Bid(a) for a in range(3)]
+
+
+def _bid_apply(state, player, action):
+    if not 0 <= action.amount <= 2:
+        raise IllegalAction("toy.bid.range", "bids are 0..2")
+    state.bids[player] = action.amount
+    events: list[Event] = [BidPlaced(player)]
+    if None not in state.bids:
+        state.turn = 1 if state.bids[1] > state.bids[0] else 0
+        state.phase = "race"
+        events.append(BidsRevealed(tuple(state.bids), state.turn))
+    return events
+
+
+def _race_legal(state, player):
+    return [Step(1), Step(2)]
+
+
+def _race_apply(state, player, action):
+    if action.size not in (1, 2):
+        raise IllegalAction("toy.step.size", "steps are 1 or 2")
+    roll = state.rng.d6()
+    state.pos[player] += action.size + (1 if roll == 6 else 0)
+    state.steps += 1
+    events: list[Event] = [Moved(player, action.size, roll, state.pos[player])]
+    if state.pos[player] >= 10:
+        state.res = Result((player,), "reached 10")
+    elif state.steps >= 40:
+        best = 0 if state.cards[0] > state.cards[1] else 1
+        state.res = Result((best,), "higher card")
+    state.turn = 1 - player
+    if state.res is not None:
+        events.append(Won(state.res.winners[0], state.res.reason))
+    return events
+
+
+#: The toy's phases (``deltav.core.phases``): who decides, the rules of each phase, the kinds of action it takes
+#: and where a decision leads. ``ToyState``'s protocol methods are the table's.
+PHASES = PhaseTable("phase", (
+    Phase("bid", players=lambda s: tuple(p for p in range(2) if s.bids[p] is None), legal=_bid_legal,
+          apply=_bid_apply, kinds=(Bid,), wrong_kind=lambda s, p, a: IllegalAction("toy.phase", "bid first"),
+          then=("bid", "race")),
+    Phase("race", players=lambda s: (s.turn,), legal=_race_legal, apply=_race_apply, kinds=(Step,),
+          wrong_kind=lambda s, p, a: IllegalAction("toy.phase", "the bidding is over"), then=("race",)),
+), terminal="res")
+
+
 class ToyState(State):
+    phases = PHASES
+
     def __init__(self, options, rng: Rng):
         self.options = options
         self.num_players = 2
@@ -77,51 +134,10 @@ class ToyState(State):
         self.phase = "bid"
         self.res: Result | None = None
 
-    def current_players(self):
-        if self.res is not None:
-            return ()
-        if self.phase == "bid":
-            return tuple(p for p in range(2) if self.bids[p] is None)
-        return (self.turn,)
-
-    def legal_actions(self, player):
-        if player not in self.current_players():
-            return []
-        if self.phase == "bid":
-            return [Bid(a) for a in range(3)]
-        return [Step(1), Step(2)]
-
-    def apply_action(self, player, action):
-        self.check_turn(player)
-        if self.phase == "bid":
-            if not isinstance(action, Bid):
-                raise IllegalAction("toy.phase", "bid first")
-            if not 0 <= action.amount <= 2:
-                raise IllegalAction("toy.bid.range", "bids are 0..2")
-            self.bids[player] = action.amount
-            events: list[Event] = [BidPlaced(player)]
-            if None not in self.bids:
-                self.turn = 1 if self.bids[1] > self.bids[0] else 0
-                self.phase = "race"
-                events.append(BidsRevealed(tuple(self.bids), self.turn))
-            return events
-        if not isinstance(action, Step):
-            raise IllegalAction("toy.phase", "the bidding is over")
-        if action.size not in (1, 2):
-            raise IllegalAction("toy.step.size", "steps are 1 or 2")
-        roll = self.rng.d6()
-        self.pos[player] += action.size + (1 if roll == 6 else 0)
-        self.steps += 1
-        events = [Moved(player, action.size, roll, self.pos[player])]
-        if self.pos[player] >= 10:
-            self.res = Result((player,), "reached 10")
-        elif self.steps >= 40:
-            best = 0 if self.cards[0] > self.cards[1] else 1
-            self.res = Result((best,), "higher card")
-        self.turn = 1 - player
-        if self.res is not None:
-            events.append(Won(self.res.winners[0], self.res.reason))
-        return events
+    current_players = PHASES.current_players
+    legal_actions = PHASES.legal_actions
+    apply_action = PHASES.apply_action
+    check_turn = PHASES.check_turn
 
     def is_terminal(self):
         return self.res is not None
@@ -151,23 +167,30 @@ class ToyState(State):
         """Everything (a finished match's replay): view(None) with both cards (``cards``) and the bids made."""
         return {**self.view(None), "cards": list(self.cards), "bids": list(self.bids)}
 
-    def clone(self):
-        s = ToyState.__new__(ToyState)
-        s.__dict__.update(self.__dict__)
-        s.cards, s.bids, s.pos, s.rng = list(self.cards), list(self.bids), list(self.pos), self.rng.clone()
-        return s
 
-    def to_json(self):
-        return {
-            "cards": list(self.cards),
-            "bids": list(self.bids),
-            "pos": list(self.pos),
-            "turn": self.turn,
-            "steps": self.steps,
-            "phase": self.phase,
-            "result": self.res.to_json() if self.res else None,
-            "rng": self.rng.to_json(),
-        }
+class ResultJson(TypedDict):
+    winners: list[int]
+    reason: str
+    scores: list[float] | None
+
+
+#: The toy's fields, declared once (``deltav.core.fields``): ``clone``, ``to_json``, loading and the JSON shape
+#: ``STATE_JSON`` follow. ``res`` is saved as "result" (``result()`` is the protocol's method).
+FIELDS = Fields(
+    Field("cards", list[Literal[CARDS] | None], COPY, LIST, LIST),
+    Field("bids", list[int | None], COPY, LIST, LIST),
+    Field("pos", list[int], COPY, LIST, LIST),
+    Field("turn", Literal[0, 1]),
+    Field("steps", int),
+    Field("phase", Literal["bid", "race"]),
+    Field("res", ResultJson | None, SHARE, TO_JSON_OR_NONE, lambda v, doc: Result.from_json(v) if v else None,
+          json="result"),
+    Field("rng", str, CLONE, TO_JSON, lambda v, doc: Rng.from_json(v)),
+    Field("options", load_default={"scenario": "standard"}),  # not saved: the toy has one scenario
+    Field("num_players", load_default=2),
+)
+STATE_JSON = FIELDS.typed_dict("ToyStateJson")
+declare(ToyState, FIELDS)
 
 
 @register_game
@@ -250,11 +273,7 @@ class ToyGame(Game):
 
     @classmethod
     def state_from_json(cls, obj):
-        s = ToyState({"scenario": "standard"}, Rng.from_json(obj["rng"]))
-        s.cards, s.bids, s.pos = list(obj["cards"]), list(obj["bids"]), list(obj["pos"])
-        s.turn, s.steps, s.phase = obj["turn"], obj["steps"], obj["phase"]
-        s.res = Result.from_json(obj["result"]) if obj["result"] else None
-        return s
+        return FIELDS.build(ToyState, read(STATE_JSON, obj, error=StateError))
 
     @classmethod
     def determinize(cls, view, player, rng):

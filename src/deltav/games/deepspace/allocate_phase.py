@@ -42,6 +42,16 @@ def legal(state, p: int) -> list:
     return out
 
 
+#: the kinds of action an allocation takes (the phase table refuses the others with :func:`order_error`)
+KINDS = (AutoAllocate, Allocate)
+
+
+def order_error(state, p: int, a=None) -> IllegalAction:
+    """The refusal of an action of another kind than an allocation (``deepspace.damage.order``)."""
+    s = state.ships[state.order[p][state.cur[p]]]
+    return IllegalAction("deepspace.damage.order", f"allocate the hit points of ship {s.id}")
+
+
 def apply(state, p: int, a) -> list:
     si = state.order[p][state.cur[p]]
     s = state.ships[si]
@@ -65,7 +75,7 @@ def apply(state, p: int, a) -> list:
             stat, w = dmg.slot_name(k)
             ev.append(StatLost(s.id, stat, w, hp, lost, (p,)))
         s.pending = 0
-    elif isinstance(a, Allocate):
+    else:  # an Allocate: the phase table lets only this phase's kinds in
         if a.ship != s.id:
             raise IllegalAction("deepspace.damage.order", f"allocate the hit points of ship {s.id} next")
         k = dmg.slot_of(a.stat, a.weapon)
@@ -78,8 +88,6 @@ def apply(state, p: int, a) -> list:
         if s.dead():
             s.pending = 0
         ev.append(StatLost(s.id, a.stat, a.weapon, a.hp, lost, (p,)))
-    else:
-        raise IllegalAction("deepspace.damage.order", f"allocate the hit points of ship {s.id}")
     if s.pending == 0:
         state.cur[p] += 1
         if state.cur[p] >= len(state.order[p]):

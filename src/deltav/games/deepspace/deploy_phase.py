@@ -38,12 +38,28 @@ def legal(state, p: int) -> list:
     return list(velocity_actions(s.id, (0, 0), thrust))
 
 
+#: the kinds of action the deployment takes (the phase table refuses the others with :func:`order_error`)
+KINDS = (Place, VelocityColumn, SetVelocity, Done)
+
+
+def order_error(state, p: int, a=None) -> IllegalAction:
+    """The refusal of an action that is not the side's next deployment step (``deepspace.deploy.order``)."""
+    i, step = state.cur[p]
+    order = state.order[p]
+    if i >= len(order):
+        return IllegalAction("deepspace.deploy.order", "every ship is deployed: send done")
+    s = state.ships[order[i]]
+    if step == 0:
+        return IllegalAction("deepspace.deploy.order", f"place ship {s.id} next")
+    return IllegalAction("deepspace.deploy.order", f"choose the initial velocity of ship {s.id}")
+
+
 def apply(state, p: int, a) -> list:
     i, step = state.cur[p]
     order = state.order[p]
     if i >= len(order):
         if not isinstance(a, Done):
-            raise IllegalAction("deepspace.deploy.order", "every ship is deployed: send done")
+            raise order_error(state, p)
         state.waiting[p] = False
         ev: list = [Deployed(p)]
         if not any(state.waiting):
@@ -53,7 +69,7 @@ def apply(state, p: int, a) -> list:
     s = state.ships[si]
     if step == 0:
         if not isinstance(a, Place) or a.ship != s.id:
-            raise IllegalAction("deepspace.deploy.order", f"place ship {s.id} next")
+            raise order_error(state, p)
         q, r, rad = state.zones[p]
         if distance((a.q, a.r), (q, r)) > rad:
             raise IllegalAction(
@@ -73,7 +89,7 @@ def apply(state, p: int, a) -> list:
         state.col[p] = a.dq
         return []
     if not isinstance(a, SetVelocity) or a.ship != s.id or (split and (col is None or a.dq != col)):
-        raise IllegalAction("deepspace.deploy.order", f"choose the initial velocity of ship {s.id}")
+        raise order_error(state, p)
     v = (a.dq, a.dr)
     if thrust_cost((0, 0), v) > s.lv[0]:
         raise IllegalAction(

@@ -114,6 +114,15 @@ def name_problem(name: str | None) -> str | None:
     return None
 
 
+#: the kinds of action a design takes (the phase table refuses the others with :func:`order_error`)
+KINDS = (NewShip, UseFleet, SetStat, WeaponTargeting, WeaponDamage, EndShip, Done)
+
+
+def order_error(state, p: int, a) -> IllegalAction:
+    """The refusal of an action of another kind than a design step (``deepspace.design.order``)."""
+    return IllegalAction(*_refusal(state, p, a))
+
+
 def apply(state, p: int, a) -> list:
     if not is_legal(state, p, a):
         raise IllegalAction(*_refusal(state, p, a))

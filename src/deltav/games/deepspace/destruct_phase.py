@@ -19,11 +19,21 @@ def legal(state, p: int) -> list:
     return [SelfDestruct(sid, False), SelfDestruct(sid, True)]
 
 
+#: the kinds of action this phase takes (the phase table refuses the others with :func:`order_error`)
+KINDS = (SelfDestruct,)
+
+
+def order_error(state, p: int, a=None) -> IllegalAction:
+    """The refusal of a declaration for another ship, or of another kind (``deepspace.destruct.order``)."""
+    s = state.ships[state.order[p][state.cur[p]]]
+    return IllegalAction("deepspace.destruct.order", f"declare whether ship {s.id} self-destructs")
+
+
 def apply(state, p: int, a) -> list:
     si = state.order[p][state.cur[p]]
     s = state.ships[si]
-    if not isinstance(a, SelfDestruct) or a.ship != s.id:
-        raise IllegalAction("deepspace.destruct.order", f"declare whether ship {s.id} self-destructs")
+    if a.ship != s.id:
+        raise order_error(state, p)
     state.plan[si] = a.detonate
     state.cur[p] += 1
     if state.cur[p] < len(state.order[p]):

@@ -70,12 +70,28 @@ def may_withdraw(state, s) -> bool:
     return not any(t.status == ALIVE and t.owner != s.owner and distance(pos, t.pos) <= radius for t in state.ships)
 
 
+#: the kinds of action a plot takes (the phase table refuses the others with :func:`order_error`)
+KINDS = (VelocityColumn, SetVelocity, Withdraw, Fire, Done)
+
+
+def order_error(state, p: int, a=None) -> IllegalAction:
+    """The refusal of an action that is not the side's next plotting step (``deepspace.plot.order``)."""
+    i, w = state.cur[p]
+    order = state.order[p]
+    if i >= len(order):
+        return IllegalAction("deepspace.plot.order", "every ship is plotted: send done")
+    s = state.ships[order[i]]
+    if w < 0:
+        return IllegalAction("deepspace.plot.order", f"choose a velocity (or withdraw) for ship {s.id}")
+    return IllegalAction("deepspace.plot.order", f"choose a target (or hold) for weapon {w} of ship {s.id}")
+
+
 def apply(state, p: int, a) -> list:
     i, w = state.cur[p]
     order = state.order[p]
     if i >= len(order):
         if not isinstance(a, Done):
-            raise IllegalAction("deepspace.plot.order", "every ship is plotted: send done")
+            raise order_error(state, p)
         state.waiting[p] = False
         ev: list = [Plotted(p)]
         if not any(state.waiting):
@@ -127,9 +143,9 @@ def apply(state, p: int, a) -> list:
             state.plan[si] = (None, ())
             state.cur[p] = (i + 1, -1)
             return []
-        raise IllegalAction("deepspace.plot.order", f"choose a velocity (or withdraw) for ship {s.id}")
+        raise order_error(state, p)  # a Fire or Done before the ship's velocity
     if not isinstance(a, Fire) or a.ship != s.id or a.weapon != w:
-        raise IllegalAction("deepspace.plot.order", f"choose a target (or hold) for weapon {w} of ship {s.id}")
+        raise order_error(state, p)
     if a.target is None:
         ti = -1
     else:

@@ -1,5 +1,6 @@
-"""The record of a Deep Space Combat position: its fields, whose decision it is, the dispatch of legal actions
-and actions to the phase modules, clone and JSON. No rules bodies live here.
+"""The record of a Deep Space Combat position: its fields, the table of its phases (``PHASES``, a
+``deltav.core.phases.PhaseTable``: whose decision it is, one module per phase for legal actions and actions),
+clone and JSON. No rules bodies live here.
 
 Phases and who decides (``current_players()``), each in its module:
 
@@ -23,9 +24,9 @@ the order of submission changes nothing. Views and secret tokens: ``view``.
 
 from __future__ import annotations
 
-from deltav.core.errors import IllegalAction, ScenarioError, StateError
+from deltav.core.fields import declare
+from deltav.core.phases import Phase, PhaseTable
 from deltav.core.protocol import Result, State
-from deltav.core.rng import Rng
 from deltav.games.deepspace import (
     allocate_phase,
     deploy_phase,
@@ -36,72 +37,41 @@ from deltav.games.deepspace import (
 from deltav.games.deepspace import view as _view
 from deltav.games.deepspace.design import Fleet
 from deltav.games.deepspace.limits import ALIVE, DESIGN_STAGES, SPLIT_THRUST, STATUS_NAMES  # noqa: F401 (re-exported)
-from deltav.games.deepspace.messages import ACTIONS
 from deltav.games.deepspace.ship import Ship
+from deltav.games.deepspace.state_schema import FIELDS, check_options, check_state, read_state
 
 __all__ = ["ALIVE", "DESIGN_STAGES", "SPLIT_THRUST", "STATUS_NAMES", "DeepSpaceState", "Ship"]
 
-_LEGAL = {
-    "plot": plot_phase.legal,
-    "allocate": allocate_phase.legal,
-    "destruct": destruct_phase.legal,
-    "deploy": deploy_phase.legal,
-    "design": design_phase.legal,
-}
-_APPLY = {
-    "plot": plot_phase.apply,
-    "allocate": allocate_phase.apply,
-    "destruct": destruct_phase.apply,
-    "deploy": deploy_phase.apply,
-    "design": design_phase.apply,
-}
+
+def _phase(key: str, module, then: tuple[str, ...]) -> Phase:
+    return Phase(key, None, module.legal, module.apply, module.KINDS, module.order_error, then)
+
+
+#: The phases (``deltav.core.phases``): every one a simultaneous node of the sides still ``waiting`` (the table's
+#: ``waiting``); each phase
+#: module names the kinds of action it takes (``KINDS``) and the refusal of another kind (``order_error``: the
+#: side's next step, rule ``deepspace.<phase>.order``); ``flow`` moves from one phase to the next.
+PHASES = PhaseTable("phase", (
+    _phase("design", design_phase, then=("design", "deploy")),
+    _phase("deploy", deploy_phase, then=("deploy", "plot")),
+    _phase("plot", plot_phase, then=("plot", "allocate", "destruct")),
+    _phase("allocate", allocate_phase, then=("allocate", "destruct", "plot")),
+    _phase("destruct", destruct_phase, then=("destruct", "allocate", "plot")),
+), over="over", nobody=[], waiting="waiting")
+
 
 class DeepSpaceState(State):
     """A position of Deep Space Combat. See the module docstring for the phases."""
 
-    __slots__ = (
-        "num_players", "rng", "opts", "names", "levels", "zones", "round_limit", "phase", "sub", "round",
-        "ships", "index", "waiting", "order", "cur", "plan", "inflicted", "received", "report", "shots", "_result",
-        "designs", "drafts", "col",
-        "_vships", "_vplayers",  # view.py's read-only records of the ships and players as last shown (view.py only)
-    )
+    phases = PHASES
 
-    # --- construction ------------------------------------------------------------------------------
-    def clone(self) -> DeepSpaceState:
-        s = DeepSpaceState.__new__(DeepSpaceState)
-        s.num_players = self.num_players
-        s.rng = self.rng.clone()
-        s.opts = self.opts
-        s.names = self.names
-        s.levels = self.levels
-        s.zones = self.zones
-        s.round_limit = self.round_limit
-        s.phase = self.phase
-        s.sub = self.sub
-        s.round = self.round
-        s.ships = [x.copy() for x in self.ships]
-        s.index = self.index
-        s.waiting = self.waiting[:]
-        s.order = self.order[:]
-        s.cur = self.cur[:]
-        s.col = self.col[:]
-        s.plan = self.plan[:]
-        s.inflicted = self.inflicted[:]
-        s.received = self.received[:]
-        s.report = self.report
-        s.shots = self.shots
-        s._result = self._result
-        s.designs = self.designs[:]
-        s.drafts = self.drafts[:]
-        s._vships = self._vships
-        s._vplayers = self._vplayers
-        return s
+    __slots__ = FIELDS.slots  # clone and to_json: derived from the declaration (declare(), below the class)
 
     # --- protocol basics ---------------------------------------------------------------------------
-    def current_players(self) -> list[int]:
-        if self.phase == "over":
-            return []
-        return [p for p in range(self.num_players) if self.waiting[p]]
+    current_players = PHASES.current_players
+    legal_actions = PHASES.legal_actions
+    apply_action = PHASES.apply_action
+    check_turn = PHASES.check_turn
 
     def turn_count(self) -> int:
         """Rounds (one plot, movement and fire for every fleet; the round being played counts)."""
@@ -109,17 +79,6 @@ class DeepSpaceState(State):
 
     def is_terminal(self) -> bool:
         return self.phase == "over"
-
-    def check_turn(self, player: int) -> None:
-        """As the protocol's, with the same rule ids, without building the list of deciders."""
-        if type(player) is not int or not 0 <= player < self.num_players:
-            raise IllegalAction("protocol.player", f"no such player {player!r} (players are 0..{self.num_players - 1})")
-        if self.phase == "over":
-            raise IllegalAction("protocol.game_over", "the game is over")
-        if not self.waiting[player]:
-            raise IllegalAction(
-                "protocol.turn", f"player {player} may not act now (waiting for {self.current_players()})"
-            )
 
     def result(self) -> Result | None:
         return self._result
@@ -137,19 +96,6 @@ class DeepSpaceState(State):
     def plot_id(self, p: int) -> str:
         return f"plot-p{p}-r{self.round}"
 
-    # --- legal actions and actions: dispatch to the phase modules ---------------------------------
-    def legal_actions(self, player: int) -> list:
-        if type(player) is not int or self.phase == "over" or not (0 <= player < self.num_players) or not self.waiting[
-            player
-        ]:
-            return []
-        return _LEGAL[self.phase](self, player)
-
-    def apply_action(self, player: int, action) -> list:
-        ACTIONS.check(action)  # a non-action, another game's action or a wrong-typed field: MalformedAction
-        self.check_turn(player)
-        return _APPLY[self.phase](self, player, action)
-
     def scores(self) -> list[int]:
         return [self.inflicted[p] - self.received[p] for p in range(self.num_players)]
 
@@ -163,98 +109,17 @@ class DeepSpaceState(State):
     def full_view(self) -> dict:
         return _view.full_view(self)
 
-    # --- JSON --------------------------------------------------------------------------------------
-    def to_json(self) -> dict:
-        return {
-            "game": "deepspace",
-            "num_players": self.num_players,
-            "rng": self.rng.to_json(),
-            "opts": dict(self.opts),
-            "names": list(self.names),
-            "levels": list(self.levels),
-            "zones": [list(z) for z in self.zones],
-            "round_limit": self.round_limit,
-            "phase": self.phase,
-            "sub": self.sub,
-            "round": self.round,
-            "ships": [s.to_json() for s in self.ships],
-            "waiting": list(self.waiting),
-            "order": [list(o) for o in self.order],
-            "cur": [list(c) if isinstance(c, tuple) else c for c in self.cur],
-            "col": list(self.col),
-            "plan": [_plan_json(x) for x in self.plan],
-            "inflicted": list(self.inflicted),
-            "received": list(self.received),
-            "report": [e.copy() for e in self.report],
-            "shots": [list(x) for x in self.shots],
-            "result": self._result.to_json() if self._result else None,
-            "designs": [[d.to_json() for d in ds] for ds in self.designs],
-            "drafts": [[a, b, c, d, [list(w) for w in ws], st, pe] for a, b, c, d, ws, st, pe in self.drafts],
-        }
-
+    # --- JSON (``to_json`` is derived from the declaration) --------------------------------------------
     @classmethod
     def from_json(cls, obj: object) -> DeepSpaceState:
         """A state from its JSON form, validated first (:mod:`state_schema`): StateError(field, reason) for
         anything ``to_json`` of a reachable state could not have produced."""
-        from deltav.games.deepspace.design import design_from_obj
-        from deltav.games.deepspace.state_schema import check_options, check_state, read_state
-
         o = read_state(obj)
         scenario = check_options(cls.game, o["opts"])
-        s = cls.__new__(cls)
-        s.num_players = o["num_players"]
-        s.rng = Rng.from_json(o["rng"])
-        s.opts = dict(o["opts"])
-        s.names = tuple(o["names"])
-        s.levels = tuple(o["levels"])
-        s.zones = tuple(o["zones"])
-        s.round_limit = o["round_limit"]
-        s.phase = o["phase"]
-        s.sub = o["sub"]
-        s.round = o["round"]
-        s.ships = [Ship.from_json(x) for x in o["ships"]]
+        s = FIELDS.build(cls, o)
         s.index = {x.id: i for i, x in enumerate(s.ships)}
-        if len(s.index) != len(s.ships):
-            raise StateError("$.ships", "two ships share an id")
-        s.waiting = list(o["waiting"])
-        s.order = [tuple(x) for x in o["order"]]
-        s.cur = list(o["cur"])
-        s.col = list(o["col"])
-        s.plan = [_plan_from_json(x) for x in o["plan"]]
-        s.inflicted = list(o["inflicted"])
-        s.received = list(o["received"])
-        s.report = tuple(o["report"])
-        s.shots = tuple(o["shots"])
-        r = o["result"]
-        s._result = Result(tuple(r["winners"]), r["reason"], tuple(r["scores"])) if r is not None else None
-        cap = s.opts["stat_cap"]
-        designs = []
-        for p, ds in enumerate(o["designs"]):
-            try:
-                designs.append(tuple(design_from_obj(d, f"designs[{p}][{k}]", cap) for k, d in enumerate(ds)))
-            except ScenarioError as exc:
-                raise StateError("$." + exc.field, exc.reason) from None
-        s.designs = designs
-        s.drafts = [(a, b, c, d, tuple(ws), st, pe) for a, b, c, d, ws, st, pe in o["drafts"]]
-        s._vships = s._vplayers = None
         check_state(s, scenario)
         return s
 
 
-
-def _plan_json(x):
-    """Plans: None; a bool (self-destruct); (q, r, dq, dr) in deployment; (vel or None, ((w, target), ...)) in
-    plots."""
-    if x is None or isinstance(x, bool) or len(x) == 4:
-        return x if not isinstance(x, tuple) else list(x)
-    a, b = x
-    return [list(a) if a is not None else None, [list(y) for y in b]]
-
-
-def _plan_from_json(x):
-    """A plan from its checked form (fixed tuples already read as tuples)."""
-    if x is None or isinstance(x, bool) or len(x) == 4:
-        return x
-    a, b = x
-    return (a, tuple(b))
-
+declare(DeepSpaceState, FIELDS)

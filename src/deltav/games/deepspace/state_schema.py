@@ -1,4 +1,6 @@
-"""The JSON shape of a saved Deep Space Combat state, and the checks a shape cannot express.
+"""The fields of a Deep Space Combat state declared once (``FIELDS``: types, JSON names, what ``clone`` copies or
+shares, how each becomes JSON and back: ``deltav.core.fields``), the JSON shape that follows (``StateJ``), and the
+checks a shape cannot express.
 
 ``read_state(obj)`` reads untrusted JSON with :func:`deltav.core.shape.read` (types, bounds, every list's
 length bounded before anything is built) and ``check_state(state)`` then checks the built state's consistency:
@@ -7,7 +9,8 @@ designs they were commissioned from, each phase's cursors and pending plans (eve
 ``apply_action`` would have accepted), the options (``resolve_options``), the rng and the result. Every refusal
 is ``StateError(field path, reason)``.
 
-This module owns validation of state JSON only: it builds nothing (``state.py`` does) and changes nothing.
+This module owns the declaration and validation of state JSON: it builds nothing (``state.py`` does, from the
+declaration) and changes nothing.
 """
 
 from __future__ import annotations
@@ -16,15 +19,34 @@ import json
 import re
 from typing import Annotated, Any, Literal, TypedDict
 
-from deltav.core.errors import DeltavError, StateError
+from deltav.core.errors import DeltavError, ScenarioError, StateError
+from deltav.core.fields import (
+    CLONE,
+    COPY,
+    COPY_EACH,
+    DICT,
+    EACH_TO_JSON,
+    LIST,
+    ROW_TUPLES,
+    ROWS,
+    SHARE,
+    TO_JSON,
+    TO_JSON_OR_NONE,
+    TUPLE,
+    Field,
+    Fields,
+)
 from deltav.core.hexgrid import distance
+from deltav.core.protocol import Result
+from deltav.core.rng import Rng
 from deltav.core.shape import MaxLen, MinLen, Range, read
 from deltav.games.deepspace import flow, plot_phase
-from deltav.games.deepspace.design import MAX_NAME_LEN, MAX_SIZE_LEVELS, POINTS_PER_SIZE
+from deltav.games.deepspace.design import MAX_NAME_LEN, MAX_SIZE_LEVELS, POINTS_PER_SIZE, design_from_obj
 from deltav.games.deepspace.limits import ALIVE, DESIGN_STAGES, SPLIT_THRUST
 from deltav.games.deepspace.messages import EVENTS
 from deltav.games.deepspace.movement import thrust_cost
 from deltav.games.deepspace.scenarios import MAX_PLAYERS, MAX_ZONE_RADIUS
+from deltav.games.deepspace.ship import Ship
 
 MAX_SHIPS = MAX_PLAYERS * MAX_SIZE_LEVELS
 MAX_LEVEL = POINTS_PER_SIZE * MAX_SIZE_LEVELS  # no stat level can exceed a ship's design points
@@ -92,33 +114,95 @@ Draft = tuple[
 ShotLog = tuple[Id, Annotated[int, Range(0, MAX_WEAPONS - 1)], Id, Count, bool, Count]
 
 
-class StateJ(TypedDict):
-    game: Literal["deepspace"]
-    num_players: Annotated[int, Range(2, MAX_PLAYERS)]
-    rng: Annotated[str, MaxLen(16)]
-    opts: Annotated[dict[str, Any], MaxLen(64)]
-    names: Annotated[list[Name], MaxLen(MAX_PLAYERS)]
-    levels: Annotated[list[Annotated[int, Range(1, MAX_SIZE_LEVELS)]], MaxLen(MAX_PLAYERS)]
-    zones: Annotated[list[tuple[Coord, Coord, Annotated[int, Range(0, MAX_ZONE_RADIUS)]]], MaxLen(MAX_PLAYERS)]
-    round_limit: Annotated[int, Range(1, BIG)]
-    phase: Literal["design", "deploy", "plot", "allocate", "destruct", "over"]
-    sub: Literal["", "fire", "blast"]
-    round: Annotated[int, Range(0, BIG)]
-    ships: Annotated[list[ShipJ], MaxLen(MAX_SHIPS)]
-    waiting: Annotated[list[bool], MaxLen(MAX_PLAYERS)]
-    order: Annotated[list[Annotated[list[ShipIndex], MaxLen(MAX_SHIPS)]], MaxLen(MAX_PLAYERS)]
-    cur: Annotated[list[Annotated[int, Range(0, MAX_SHIPS)] | tuple[Annotated[int, Range(0, MAX_SHIPS)],
-                                                                      Annotated[int, Range(-1, MAX_WEAPONS)]]],
-                   MaxLen(MAX_PLAYERS)]
-    col: Annotated[list[Coord | None], MaxLen(MAX_PLAYERS)]
-    plan: Annotated[list[Plan], MaxLen(MAX_SHIPS)]
-    inflicted: Annotated[list[Count], MaxLen(MAX_PLAYERS)]
-    received: Annotated[list[Count], MaxLen(MAX_PLAYERS)]
-    report: Annotated[list[Annotated[dict[str, Any], MaxLen(16)]], MaxLen(MAX_REPORT)]
-    shots: Annotated[list[ShotLog], MaxLen(48)]
-    result: ResultJ | None
-    designs: Annotated[list[Annotated[list[DesignJ], MaxLen(MAX_SIZE_LEVELS)]], MaxLen(MAX_PLAYERS)]
-    drafts: Annotated[list[Draft], MaxLen(MAX_PLAYERS)]
+def _ships_from_json(v: list, doc: dict) -> list:
+    ships = [Ship.from_json(x) for x in v]
+    if len({x.id for x in ships}) != len(ships):
+        _fail("$.ships", "two ships share an id")
+    return ships
+
+
+def _cur_json(cur: list) -> list:
+    return [list(c) if isinstance(c, tuple) else c for c in cur]
+
+
+def _plan_json(x):
+    """Plans: None; a bool (self-destruct); (q, r, dq, dr) in deployment; (vel or None, ((w, target), ...)) in
+    plots."""
+    if x is None or isinstance(x, bool) or len(x) == 4:
+        return x if not isinstance(x, tuple) else list(x)
+    a, b = x
+    return [list(a) if a is not None else None, [list(y) for y in b]]
+
+
+def _plan_from_json(x):
+    """A plan from its checked form (fixed tuples already read as tuples)."""
+    if x is None or isinstance(x, bool) or len(x) == 4:
+        return x
+    a, b = x
+    return (a, tuple(b))
+
+
+def _result_from_json(r: dict | None, doc: dict) -> Result | None:
+    return Result(tuple(r["winners"]), r["reason"], tuple(r["scores"])) if r is not None else None
+
+
+def _designs_from_json(v: list, doc: dict) -> list:
+    cap = doc["opts"]["stat_cap"]
+    designs = []
+    for p, ds in enumerate(v):
+        try:
+            designs.append(tuple(design_from_obj(d, f"designs[{p}][{k}]", cap) for k, d in enumerate(ds)))
+        except ScenarioError as exc:
+            raise StateError("$." + exc.field, exc.reason) from None
+    return designs
+
+
+def _drafts_json(drafts: list) -> list:
+    return [[a, b, c, d, [list(w) for w in ws], st, pe] for a, b, c, d, ws, st, pe in drafts]
+
+
+PerPlayer = Annotated[int, Range(0, MAX_SHIPS)]
+
+#: The fields of a ``DeepSpaceState``, declared once (``deltav.core.fields``): its slots, ``clone``, ``to_json``,
+#: the building of a state from JSON and the JSON shape ``StateJ`` all follow from this list.
+FIELDS = Fields(
+    Field("num_players", Annotated[int, Range(2, MAX_PLAYERS)]),
+    Field("rng", Annotated[str, MaxLen(16)], CLONE, TO_JSON, lambda v, doc: Rng.from_json(v)),
+    Field("opts", Annotated[dict[str, Any], MaxLen(64)], SHARE, DICT, DICT),
+    Field("names", Annotated[list[Name], MaxLen(MAX_PLAYERS)], SHARE, LIST, TUPLE),
+    Field("levels", Annotated[list[Annotated[int, Range(1, MAX_SIZE_LEVELS)]], MaxLen(MAX_PLAYERS)], SHARE, LIST,
+          TUPLE),
+    Field("zones", Annotated[list[tuple[Coord, Coord, Annotated[int, Range(0, MAX_ZONE_RADIUS)]]],
+                             MaxLen(MAX_PLAYERS)], SHARE, ROWS, TUPLE),
+    Field("round_limit", Annotated[int, Range(1, BIG)]),
+    Field("phase", Literal["design", "deploy", "plot", "allocate", "destruct", "over"]),
+    Field("sub", Literal["", "fire", "blast"]),
+    Field("round", Annotated[int, Range(0, BIG)]),
+    Field("ships", Annotated[list[ShipJ], MaxLen(MAX_SHIPS)], COPY_EACH, EACH_TO_JSON, _ships_from_json),
+    Field("index"),  # ship id -> position in ships: rebuilt after loading, shared by clones (ships never move)
+    Field("waiting", Annotated[list[bool], MaxLen(MAX_PLAYERS)], COPY, LIST, LIST),
+    Field("order", Annotated[list[Annotated[list[ShipIndex], MaxLen(MAX_SHIPS)]], MaxLen(MAX_PLAYERS)], COPY, ROWS,
+          ROW_TUPLES),
+    Field("cur", Annotated[list[PerPlayer | tuple[PerPlayer, Annotated[int, Range(-1, MAX_WEAPONS)]]],
+                           MaxLen(MAX_PLAYERS)], COPY, _cur_json, LIST),
+    Field("col", Annotated[list[Coord | None], MaxLen(MAX_PLAYERS)], COPY, LIST, LIST),
+    Field("plan", Annotated[list[Plan], MaxLen(MAX_SHIPS)], COPY, lambda v: [_plan_json(x) for x in v],
+          lambda v, doc: [_plan_from_json(x) for x in v]),
+    Field("inflicted", Annotated[list[Count], MaxLen(MAX_PLAYERS)], COPY, LIST, LIST),
+    Field("received", Annotated[list[Count], MaxLen(MAX_PLAYERS)], COPY, LIST, LIST),
+    Field("report", Annotated[list[Annotated[dict[str, Any], MaxLen(16)]], MaxLen(MAX_REPORT)], SHARE,
+          lambda v: [e.copy() for e in v], TUPLE),
+    Field("shots", Annotated[list[ShotLog], MaxLen(48)], SHARE, ROWS, TUPLE),
+    Field("_result", ResultJ | None, SHARE, TO_JSON_OR_NONE, _result_from_json, json="result"),
+    Field("designs", Annotated[list[Annotated[list[DesignJ], MaxLen(MAX_SIZE_LEVELS)]], MaxLen(MAX_PLAYERS)], COPY,
+          lambda v: [[d.to_json() for d in ds] for ds in v], _designs_from_json),
+    Field("drafts", Annotated[list[Draft], MaxLen(MAX_PLAYERS)], COPY, _drafts_json,
+          lambda v, doc: [(a, b, c, d, tuple(ws), st, pe) for a, b, c, d, ws, st, pe in v]),
+    Field("_vships"),  # view.py's read-only records of the ships and players as last shown (view.py only)
+    Field("_vplayers"),
+    constants={"game": "deepspace"},
+)
+StateJ = FIELDS.typed_dict("StateJ")
 
 
 _RNG = re.compile(r"[0-9a-f]{16}")

@@ -432,30 +432,33 @@ def destroy(state, sh: Ship, cause: str, ev: list) -> None:
             destroy(state, host, f"destroyed with docked {sh.id}", ev)
 
 
-def legal(state, player: int) -> list:
-    """The legal actions of ``player`` (the current one) in the declare or intercept stage."""
-    if state.stage == "declare":
-        return _assign_actions(state, player) + [m.Fire()]
+def legal_declare(state, player: int) -> list:
+    """The legal actions of ``player`` (the current one) in the declare stage."""
+    return _assign_actions(state, player) + [m.Fire()]
+
+
+def legal_intercept(state, player: int) -> list:
+    """The legal actions of the defender in the intercept stage."""
     return _intercept_actions(state)
 
 
-def apply(state, player: int, a) -> list:
-    """Apply one declare- or intercept-stage action of ``player`` and return its events; an illegal one raises
-    ``IllegalAction`` before anything changes."""
+def apply_declare(state, player: int, a) -> list:
+    """Apply one declare-stage action (``assign`` or ``fire``: the phase table lets only these in) of ``player``
+    and return its events; an illegal one raises ``IllegalAction`` before anything changes."""
     ev: list = []
-    t = type(a)
-    if state.stage == "declare":
-        if t is m.Assign:
-            if not _assign_ok(state, player, a):
-                raise IllegalAction(*_assign_refusal(state, player, a))
-            _do_assign(state, a)
-        elif t is m.Fire:
-            fire_declared(state, ev)
-        else:
-            raise IllegalAction("knighthawks.phase.fire", f"{a.TYPE} is not a fire-phase action")
-        return ev
-    if t is not m.Intercept:
-        raise IllegalAction("knighthawks.phase.intercept", "the defender must decide ICMs/evasion (intercept)")
+    if type(a) is m.Assign:
+        if not _assign_ok(state, player, a):
+            raise IllegalAction(*_assign_refusal(state, player, a))
+        _do_assign(state, a)
+    else:
+        fire_declared(state, ev)
+    return ev
+
+
+def apply_intercept(state, player: int, a) -> list:
+    """Apply the defender's ``intercept`` (the phase table lets only it in) and return its events; an illegal one
+    raises ``IllegalAction`` before anything changes."""
+    ev: list = []
     if a not in _intercept_actions(state):
         raise IllegalAction(*_intercept_refusal(state, a))
     _do_intercept(state, a, ev)

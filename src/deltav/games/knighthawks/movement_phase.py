@@ -761,7 +761,7 @@ def apply(state, player: int, a) -> list:
             raise IllegalAction("knighthawks.move.step", "not a legal hex turn now (1 left, -1 right, 0 straight; MR "
                                 "used up, one turn per hex, a forced turn, or a planet in the way)")
         _do_step(state, a, ev)
-    elif t in (m.Screen, m.Lay, m.Activate, m.Orbit, m.Course, m.EndMovement):
+    else:  # Screen, Lay, Activate, Orbit, Course, EndMovement: the phase table lets only this phase's kinds in
         if state.cur is not None:
             raise IllegalAction("knighthawks.move.plotting", f"finish plotting {state.cur[0]}'s move first (step)")
         if not move_ok(state, player, a):
@@ -781,6 +781,4 @@ def apply(state, player: int, a) -> list:
             _do_course(state, a, ev)
         else:
             end_movement(state, ev)
-    else:
-        raise IllegalAction("knighthawks.phase.move", f"{a.TYPE} is not a movement-phase action")
     return ev

@@ -110,8 +110,6 @@ def apply(state, player: int, a) -> list:
         if a not in repair_options(state, player):  # legal(state, player) but its end_repair
             raise IllegalAction(*_repair_refusal(state, player, a))
         state.allocs.append((player, a.ship, a.target, a.points))
-    elif t is m.EndRepair:
+    else:  # EndRepair: the phase table lets only this phase's kinds in
         end_repair(state, ev)
-    else:
-        raise IllegalAction("knighthawks.phase.repair", f"{a.TYPE} is not a repair-turn action")
     return ev

@@ -3,8 +3,9 @@ phase (screens, seekers, orbits, plotted moves executed together, then mines and
 combat phase (fire damage, defensive fire by the non-moving side, offensive fire by the moving side), a
 repair turn after every 3 game turns, victory checks after every resolution.
 
-Owns: the state record, dispatching ``legal_actions`` / ``apply_action`` to the phase modules
-(movement_phase.py, fire_phase.py for the declare and intercept stages, repair_phase.py), copies and JSON.
+Owns: the state record, the table of its stages (``PHASES``, a ``deltav.core.phases.PhaseTable``: who decides,
+the phase modules movement_phase.py, fire_phase.py for the declare and intercept stages, repair_phase.py, and
+turns.advance after every action), copies and JSON.
 Must not hold rules bodies: the sequencing of phases and turns is turns.py's, victory victory.py's, views and
 secret tokens view.py's; rules arithmetic lives in damage.py, combat.py, movement.py and repair.py; data in
 tables.py.
@@ -14,16 +15,59 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from deltav.core.errors import IllegalAction
+from deltav.core.phases import Phase, PhaseTable
 from deltav.core.protocol import Game, Result, State
 from deltav.core.rng import Rng
 from deltav.games.knighthawks import fire_phase, movement_phase, repair_phase, turns
+from deltav.games.knighthawks import messages as m
 from deltav.games.knighthawks import view as kh_view
 from deltav.games.knighthawks.movement import MapInfo
 from deltav.games.knighthawks.rulings import Rulings
 from deltav.games.knighthawks.ships import ACTIVE, Ship, new_ship
 from deltav.games.knighthawks.tables import tables
 
-_PHASES = {"move": movement_phase, "declare": fire_phase, "intercept": fire_phase, "repair": repair_phase}
+
+def _mover(state) -> list[int]:
+    return [state.mover]
+
+
+def _firer(state) -> list[int]:
+    return [1 - state.mover if state.fire_mode == "def" else state.mover]
+
+
+def _defender(state) -> list[int]:
+    a = state.attacks[fire_phase.pending_attack(state)]
+    return [state.ship(a[3]).owner]
+
+
+def _repairer(state) -> list[int]:
+    return [state.repair_player]
+
+
+def _wrong(rule: str, sentence: str):
+    """The error of an action of a kind the stage does not take (``sentence`` with ``{type}``)."""
+    def error(state, player: int, a) -> IllegalAction:
+        return IllegalAction(rule, sentence.format(type=a.TYPE))
+    return error
+
+
+_ALL = ("move", "declare", "intercept", "repair")
+
+#: The stages of a side turn and of the repair turn (``deltav.core.phases``): who decides, the phase module's
+#: rules, the kinds of action each stage takes; after every action ``turns.advance`` runs the steps nobody decides,
+#: so one decision may lead to any stage.
+PHASES = PhaseTable("stage", (
+    Phase("move", _mover, movement_phase.legal, movement_phase.apply,
+          (m.Step, m.Screen, m.Lay, m.Activate, m.Orbit, m.Course, m.EndMovement),
+          _wrong("knighthawks.phase.move", "{type} is not a movement-phase action"), then=_ALL),
+    Phase("declare", _firer, fire_phase.legal_declare, fire_phase.apply_declare, (m.Assign, m.Fire),
+          _wrong("knighthawks.phase.fire", "{type} is not a fire-phase action"), then=_ALL),
+    Phase("intercept", _defender, fire_phase.legal_intercept, fire_phase.apply_intercept, (m.Intercept,),
+          _wrong("knighthawks.phase.intercept", "the defender must decide ICMs/evasion (intercept)"), then=_ALL),
+    Phase("repair", _repairer, repair_phase.legal, repair_phase.apply, (m.Repair, m.EndRepair),
+          _wrong("knighthawks.phase.repair", "{type} is not a repair-turn action"), then=("repair", "move")),
+), over="over", after=turns.advance, nobody=[])
 
 
 def _hex(h) -> tuple[int, int]:
@@ -40,6 +84,7 @@ def _attack_json(a: list) -> list:
 class KHState(State):
     game: ClassVar[type[Game]]
     num_players = 2
+    phases = PHASES
 
     # --- construction ----------------------------------------------------------------------------------
     @classmethod
@@ -110,18 +155,10 @@ class KHState(State):
         return not (sh.docked is not None and sh.kind in ("fighter", "scout"))
 
     # --- protocol --------------------------------------------------------------------------------------
-    def current_players(self) -> list[int]:
-        st = self.stage
-        if st == "over":
-            return []
-        if st == "move":
-            return [self.mover]
-        if st == "declare":
-            return [1 - self.mover if self.fire_mode == "def" else self.mover]
-        if st == "intercept":
-            a = self.attacks[fire_phase.pending_attack(self)]
-            return [self.ship(a[3]).owner]
-        return [self.repair_player]
+    current_players = PHASES.current_players
+    legal_actions = PHASES.legal_actions
+    apply_action = PHASES.apply_action
+    check_turn = PHASES.check_turn
 
     def turn_count(self) -> int:
         """Game turns (both sides' halves make one; the turn being played counts)."""
@@ -133,28 +170,10 @@ class KHState(State):
     def result(self) -> Result | None:
         return self.res
 
-    def legal_actions(self, player: int) -> list:
-        if self.stage == "over" or player not in self.current_players():
-            return []
-        return _PHASES[self.stage].legal(self, player)
-
     def same_choice(self, player: int, action) -> bool:
         """State.same_choice: a listed seeker activation that leaves out the seeker's ship or turn (records from
         before they were listed)."""
         return movement_phase.same_activation(self, player, action)
-
-    def check_turn(self, player: int) -> None:
-        """State.check_turn, with the common case (a plain int seat that may act) decided at once."""
-        if type(player) is int and self.stage != "over" and player in self.current_players():
-            return
-        super().check_turn(player)
-
-    def apply_action(self, player: int, action) -> list:
-        self.game.actions.check(action)  # a value of this game with every field of its declared type
-        self.check_turn(player)
-        ev = _PHASES[self.stage].apply(self, player, action)
-        turns.advance(self, ev)
-        return ev
 
     # --- copies, JSON and views -----------------------------------------------------------------------------
     def clone(self) -> KHState:

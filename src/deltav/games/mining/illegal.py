@@ -1,5 +1,6 @@
 """Why an action is illegal: the specific rule id and sentence for an action that is not among the legal ones
-(``IllegalAction(rule_id, sentence)``). Called only after the legal list rejected the action.
+(``IllegalAction(rule_id, sentence)``). Called by the phase table (``state.PHASE_TABLE``) only after the legal
+list rejected the action, which is of a kind its phase takes (the table checked that).
 
 This module owns the rule ids and their wording; it never changes the state.
 """
@@ -34,26 +35,14 @@ from deltav.games.mining.messages import (
 from deltav.games.mining.phases import (
     OWN_TURN_INCIDENTS,
     P_ACTION,
-    P_ALIEN_MOVE,
-    P_ALIEN_STEAL,
     P_ATTEMPT,
-    P_BID_REPLACE,
-    P_BID_REVEAL,
-    P_BIDUP,
-    P_LOOKREV,
-    P_METEOR,
-    P_MOVING,
-    P_PIRATE,
-    P_REPLACE,
-    P_REVEAL,
-    P_SAB_MOVE,
-    P_SAB_TARGET,
-    P_SCAN,
-    P_SURVEY,
     PHASES,
     WINDOWS,
 )
 from deltav.games.mining.scenarios import ACQUISITION, KINDS, METEOR, OMNIDIUM, PIRATE, SABOTAGE, SQUARES, STATION
+
+#: what an action phase takes (without a pirate attack): the order of its wrong-kind sentence
+ACTION_KINDS = (Discard, Move, Prospect, Survey, BuyRocket)
 
 
 def why(st, p: int, a: Any) -> IllegalAction:
@@ -62,20 +51,12 @@ def why(st, p: int, a: Any) -> IllegalAction:
     name = PHASES[ph]
     cfg = st.cfg
     t = type(a)
-    expected = {
-        P_PIRATE: (Discard, Pass), P_METEOR: (Discard, Pass), P_MOVING: (Move, EndMoves),
-        P_SURVEY: (Look, EndLooks), P_SCAN: (Look, EndLooks), P_LOOKREV: (RevealIncident, Pass),
-        P_SAB_TARGET: (Sabotage,), P_SAB_MOVE: (SabotageMove, Pass), P_ALIEN_MOVE: (MoveAlien, Pass),
-        P_ALIEN_STEAL: (Steal, Pass), P_ATTEMPT: (Discard, Declare, Pass), P_REVEAL: (Reveal,),
-        P_REPLACE: (Replace, Pass), P_BIDUP: (BidUp, Pass), P_BID_REVEAL: (Reveal,),
-        P_BID_REPLACE: (Replace, Pass),
-        P_ACTION: (Discard, Pass) if st.pirated else (Discard, Move, Prospect, Survey, BuyRocket),
-    }[ph]
-    if t not in expected:
-        if ph == P_ACTION and st.pirated:
+    if ph == P_ACTION:  # the table took the phase's kinds; what the pirate window leaves of them is checked here
+        if st.pirated and t is not Discard and t is not Pass:
             return IllegalAction("mining.pirate.no_action", "a Pirate Attack stopped your action this turn")
-        allowed = ", ".join(c.TYPE for c in expected)
-        return IllegalAction(f"mining.{name}.wrong_kind", f"now you may only send: {allowed}")
+        if not st.pirated and t is Pass:
+            return IllegalAction("mining.action.wrong_kind",
+                                 f"now you may only send: {', '.join(c.TYPE for c in ACTION_KINDS)}")
     if t is Discard:
         held = [tt for tt, _ in st.hands[p] if cfg.ids[tt] == a.incident]
         if not held:

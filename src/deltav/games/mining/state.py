@@ -21,6 +21,8 @@ import functools
 from itertools import compress
 from typing import Any
 
+from deltav.core.errors import IllegalAction
+from deltav.core.phases import Phase, PhaseTable
 from deltav.core.protocol import Result, State
 from deltav.core.rng import Rng
 from deltav.games.mining import (
@@ -35,6 +37,23 @@ from deltav.games.mining import (
 )
 from deltav.games.mining.choices import same_choice
 from deltav.games.mining.config import Config
+from deltav.games.mining.messages import (
+    BidUp,
+    Declare,
+    Discard,
+    EndLooks,
+    EndMoves,
+    Look,
+    Move,
+    MoveAlien,
+    Pass,
+    Replace,
+    Reveal,
+    RevealIncident,
+    Sabotage,
+    SabotageMove,
+    Steal,
+)
 from deltav.games.mining.phases import (
     BIT,
     P_ACTION,
@@ -59,21 +78,65 @@ from deltav.games.mining.phases import (
     PHASES,
     RETURN_CODES,
     RETURNS,
-    WINDOWS,
 )
 from deltav.games.mining.scenarios import SQUARES, STATION
 
-#: the module that owns each phase's decision (``legal`` / ``apply``), by phase code
-PHASE_MODULES: dict[int, Any] = {
-    P_PIRATE: window_phase, P_METEOR: window_phase, P_BIDUP: window_phase,
-    P_ACTION: action_phase, P_MOVING: action_phase,
-    P_SURVEY: survey_phase, P_SCAN: survey_phase, P_LOOKREV: survey_phase,
-    P_SAB_TARGET: incident_phase, P_SAB_MOVE: incident_phase, P_ALIEN_MOVE: incident_phase,
-    P_ALIEN_STEAL: incident_phase,
-    P_ATTEMPT: attempt_phase, P_REVEAL: attempt_phase, P_REPLACE: attempt_phase, P_BID_REVEAL: attempt_phase,
-    P_BID_REPLACE: attempt_phase,
-}
-_MODULE_OF = tuple(PHASE_MODULES.get(ph) for ph in range(len(PHASES)))
+
+def _current(st) -> list[int]:
+    return [st.cp]
+
+
+def _window(st) -> list[int]:
+    return [st.queue[0]]
+
+
+def _wrong(ph: int, kinds: tuple):
+    """The error of an action of a kind the phase does not take (``mining.<phase>.wrong_kind``)."""
+    rule = f"mining.{PHASES[ph]}.wrong_kind"
+    sentence = f"now you may only send: {', '.join(c.TYPE for c in kinds)}"
+
+    def error(st, p: int, a: Any) -> IllegalAction:
+        return IllegalAction(rule, sentence)
+    return error
+
+
+def _action_wrong(st, p: int, a: Any) -> IllegalAction:
+    if st.pirated:
+        return IllegalAction("mining.pirate.no_action", "a Pirate Attack stopped your action this turn")
+    return _wrong(P_ACTION, illegal.ACTION_KINDS)(st, p, a)
+
+
+def _phase(ph: int, module: Any, kinds: tuple, then: tuple, players=_current, wrong=None) -> Phase:
+    return Phase(ph, players, module.legal, module.apply, kinds, wrong or _wrong(ph, kinds), then, name=PHASES[ph])
+
+
+#: The phases of a mining turn (``deltav.core.phases``): who decides (the current player, or the next one in a
+#: window's queue), the module owning each decision, the kinds of action it takes and where a decision may lead.
+#: The table keeps each player's legal list (``_legal``) and checks an action against it (``illegal.why`` names
+#: the rule an unlisted action breaks); an action taken from that list is applied at once.
+PHASE_TABLE = PhaseTable("phase", (
+    _phase(P_PIRATE, window_phase, (Discard, Pass), (P_PIRATE, P_ACTION), _window),
+    _phase(P_ACTION, action_phase, (Discard, Pass) + illegal.ACTION_KINDS[1:],
+           (P_ACTION, P_MOVING, P_SURVEY, P_SCAN, P_LOOKREV, P_SAB_TARGET, P_ALIEN_MOVE, P_METEOR, P_ATTEMPT),
+           wrong=_action_wrong),
+    _phase(P_MOVING, action_phase, (Move, EndMoves), (P_MOVING, P_METEOR, P_ATTEMPT, P_LOOKREV)),
+    _phase(P_SURVEY, survey_phase, (Look, EndLooks), (P_SURVEY, P_METEOR, P_ATTEMPT)),
+    _phase(P_SCAN, survey_phase, (Look, EndLooks), (P_SCAN, P_LOOKREV, P_METEOR, P_ATTEMPT, P_ACTION)),
+    _phase(P_LOOKREV, survey_phase, (RevealIncident, Pass), (P_ACTION, P_METEOR, P_ATTEMPT, P_ALIEN_MOVE, P_ALIEN_STEAL)),
+    _phase(P_SAB_TARGET, incident_phase, (Sabotage,), (P_SAB_MOVE, P_ACTION, P_ATTEMPT, P_METEOR)),
+    _phase(P_SAB_MOVE, incident_phase, (SabotageMove, Pass), (P_ACTION, P_ATTEMPT, P_METEOR)),
+    _phase(P_ALIEN_MOVE, incident_phase, (MoveAlien, Pass), (P_ALIEN_STEAL, P_PIRATE, P_ACTION, P_ATTEMPT, P_METEOR)),
+    _phase(P_ALIEN_STEAL, incident_phase, (Steal, Pass), (P_PIRATE, P_ACTION, P_ATTEMPT, P_METEOR)),
+    _phase(P_METEOR, window_phase, (Discard, Pass), (P_METEOR, P_ATTEMPT), _window),
+    _phase(P_ATTEMPT, attempt_phase, (Discard, Declare, Pass),
+           (P_PIRATE, P_ACTION, P_ATTEMPT, P_REVEAL, P_SCAN, P_SAB_TARGET, P_ALIEN_MOVE)),
+    _phase(P_REVEAL, attempt_phase, (Reveal,),
+           (P_PIRATE, P_ACTION, P_REVEAL, P_REPLACE, P_BIDUP, P_ALIEN_MOVE)),
+    _phase(P_REPLACE, attempt_phase, (Replace, Pass), (P_PIRATE, P_ACTION, P_REVEAL, P_BIDUP)),
+    _phase(P_BIDUP, window_phase, (BidUp, Pass), (P_PIRATE, P_ACTION, P_BIDUP, P_BID_REVEAL), _window),
+    _phase(P_BID_REVEAL, attempt_phase, (Reveal,), (P_PIRATE, P_ACTION, P_BIDUP, P_BID_REPLACE, P_ALIEN_MOVE)),
+    _phase(P_BID_REPLACE, attempt_phase, (Replace, Pass), (P_PIRATE, P_ACTION, P_BIDUP)),
+), over=P_OVER, cache="_legal", validate=illegal.why, nobody=[])
 
 
 @functools.cache
@@ -83,6 +146,7 @@ def _clockwise(n: int, p: int) -> tuple[int, ...]:
 
 
 class MiningState(State):
+    phases = PHASE_TABLE
     __slots__ = ("cfg", "num_players", "rng", "sq", "faceup", "rk", "yard", "alien", "aliens", "looked", "pub",
                  "holder", "spent", "hands", "discarded", "coll", "cowner", "turn", "cp", "first", "phase", "queue",
                  "pirated", "stormed", "moved", "picks", "scan_left", "ret", "att", "matched", "extra",
@@ -220,13 +284,10 @@ class MiningState(State):
         return [scoring.score([values[t] for t, _ in c], k) for c, k in zip(self.coll, spent_by)]
 
     # --- protocol -----------------------------------------------------------------------------------
-    def current_players(self) -> list[int]:
-        ph = self.phase
-        if ph == P_OVER:
-            return []
-        if ph in (P_PIRATE, P_METEOR, P_BIDUP):
-            return [self.queue[0]]
-        return [self.cp]
+    current_players = PHASE_TABLE.current_players
+    legal_actions = PHASE_TABLE.legal_actions
+    apply_action = PHASE_TABLE.apply_action
+    check_turn = PHASE_TABLE.check_turn
 
     def turn_count(self) -> int:
         """Turns played as the rules count them: each player's turn is one (the turn limit counts the same)."""
@@ -239,38 +300,6 @@ class MiningState(State):
         if self.phase != P_OVER:
             return None
         return Result(self.winners_, self.reason, tuple(self.scores()))
-
-    def legal_actions(self, player: int) -> list:
-        cached = self._legal
-        if cached is not None and cached[0] == player:
-            return list(cached[1])
-        if self.phase == P_OVER or player not in self.current_players():
-            return []
-        acts = _MODULE_OF[self.phase].legal(self, player)
-        self._legal = (player, acts)
-        return list(acts)
-
-    def check_turn(self, player: int) -> None:
-        ph = self.phase
-        if ph != P_OVER and type(player) is int and player == (self.queue[0] if ph in WINDOWS else self.cp):
-            return
-        State.check_turn(self, player)  # raises the precise error
-
-    def apply_action(self, player: int, action: Any) -> list:
-        self.check_turn(player)
-        cached = self._legal
-        legal = cached[1] if cached is not None and cached[0] == player else self.legal_actions(player)
-        for a in legal:
-            if a is action:  # the engine's own (cached, well-typed) action: the hot path
-                break
-        else:
-            # anything else is checked first: a non-Action, another game's action, or a field of the wrong type
-            # (True or 10.0 would compare equal to a listed square 1 or 10) raises MalformedAction
-            self.game.actions.check(action)
-            if action not in legal and not same_choice(self, player, action, legal):
-                raise illegal.why(self, player, action)
-        self._legal = None
-        return _MODULE_OF[self.phase].apply(self, player, action)
 
     def same_choice(self, player: int, action: Any) -> bool:
         """State.same_choice: a steal naming no victim, a discard or steal of a tile whose twin is listed

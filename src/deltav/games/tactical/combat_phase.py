@@ -430,7 +430,7 @@ def apply(state, player: int, action) -> list:
         return [AttackerAdded(action.ship, state.audience(sh))]
     if isinstance(action, Fire):
         return _fire(state, player, action)
-    raise IllegalAction("tactical.phase", f"it is the combat phase: {action.TYPE} is not allowed now")
+    raise AssertionError(action)  # the phase table lets only this phase's kinds in (state.PHASES)
 
 
 def _fire(state, player: int, action: Fire) -> list:

@@ -103,8 +103,7 @@ def apply(state, player: int, action) -> list:
         if state.res is None:
             events.extend(end_player_turn(state))
         return events
-    if not isinstance(action, Transfer):
-        raise IllegalAction("tactical.phase", f"it is the logistics phase: {action.TYPE} is not allowed now")
+    # a Transfer: the phase table lets only this phase's kinds in (state.PHASES)
     if state.transfers >= MAX_TRANSFERS:
         raise IllegalAction("tactical.logistics.limit", f"at most {MAX_TRANSFERS} transfers per logistics phase")
     src, dst = state.ship(action.source), state.ship(action.target)

@@ -1,5 +1,6 @@
-"""The Delta-V tactical state: the record of a position, whose decision it is, the dispatch of ``legal`` and
-``apply`` to one module per phase, who sees which ship (fog of war), cloning and JSON. Views and secret tokens
+"""The Delta-V tactical state: the record of a position, the table of its phases (``PHASES``, a
+``deltav.core.phases.PhaseTable``: whose decision it is, the kinds of action each phase takes, one module per
+phase for ``legal`` and ``apply``), who sees which ship (fog of war), cloning and JSON. Views and secret tokens
 are built by view.py.
 
 Sequence (design/tactical.md 1.4): [fleet building, simultaneous] then alternating player-turns of the active
@@ -19,23 +20,73 @@ This module applies no rule itself; it rolls dice only at set-up (the fugitive, 
 from __future__ import annotations
 
 from deltav.core.errors import IllegalAction
+from deltav.core.phases import Phase, PhaseTable
 from deltav.core.protocol import Result, State
 from deltav.core.rng import Rng
-from deltav.core.values import Action, Event
+from deltav.core.values import Action
 
 from . import astrogation_phase, combat_phase, fleet, logistics, ordnance
 from . import view as views
 from .flow import ASTROGATION, COMBAT, FLEET, LOGISTICS, ORDNANCE
 from .mapdata import default_map
+from .messages import (
+    AddAttacker,
+    Buy,
+    EmplaceBase,
+    EndAstrogation,
+    EndCombat,
+    EndLogistics,
+    EndOrdnance,
+    Fire,
+    FleetReady,
+    Launch,
+    Order,
+    Surrender,
+    Transfer,
+)
 from .model import Ordnance, Player, Ship, hkey, hparse
 from .scenarios import Rules, Scenario
 from .shiptypes import ship_types
+
+
+def _wrong(words: str):
+    """The error of an action of a kind the phase does not take (rule ``tactical.phase``)."""
+    def error(state, player: int, action: Action) -> IllegalAction:
+        return IllegalAction("tactical.phase", f"it is the {words} phase: {action.TYPE} is not allowed now")
+    return error
+
+
+def _active(state) -> tuple[int, ...]:
+    return (state.active,)
+
+
+def _not_ready(state) -> tuple[int, ...]:
+    return tuple(p for p in range(2) if not state.players[p].ready)
+
+
+#: The phases of a player-turn (``deltav.core.phases``): who decides, the phase module, the kinds of action each
+#: takes and where one decision may lead (movement is automatic: it runs inside ``end_astrogation`` or
+#: ``end_ordnance``); the game is over once a result is recorded.
+PHASES = PhaseTable("phase", (
+    Phase(FLEET, _not_ready, fleet.legal, fleet.apply, (Buy, FleetReady), _wrong("fleet-building"),
+          then=(FLEET, ASTROGATION)),
+    Phase(ASTROGATION, _active, astrogation_phase.legal, astrogation_phase.apply,
+          (Order, EndAstrogation, Surrender), _wrong("astrogation"),
+          then=(ASTROGATION, ORDNANCE, COMBAT, LOGISTICS)),
+    Phase(ORDNANCE, _active, ordnance.legal, ordnance.apply, (EndOrdnance, Launch, EmplaceBase),
+          _wrong("ordnance"), then=(ORDNANCE, COMBAT, LOGISTICS, ASTROGATION)),
+    Phase(COMBAT, _active, combat_phase.legal, combat_phase.apply, (EndCombat, AddAttacker, Fire),
+          _wrong("combat"), then=(COMBAT, LOGISTICS, ASTROGATION)),
+    Phase(LOGISTICS, _active, logistics.legal, logistics.apply, (EndLogistics, Transfer), _wrong("logistics"),
+          then=(LOGISTICS, ASTROGATION)),
+), terminal="res")
 
 
 class TacticalState(State):
     """One position of a Delta-V tactical game (see the module docstring)."""
 
     num_players = 2
+    phases = PHASES
 
     # --- construction ---------------------------------------------------------------------------------
     @classmethod
@@ -92,13 +143,11 @@ class TacticalState(State):
             s.purchases = [[], []]
         return s
 
-    # --- protocol: who acts -----------------------------------------------------------------------------
-    def current_players(self):
-        if self.res is not None:
-            return ()
-        if self.phase == FLEET:
-            return tuple(p for p in range(2) if not self.players[p].ready)
-        return (self.active,)
+    # --- protocol: who acts, legal actions and applying them (the phase table ``PHASES``) ----------------
+    current_players = PHASES.current_players
+    legal_actions = PHASES.legal_actions
+    apply_action = PHASES.apply_action
+    check_turn = PHASES.check_turn
 
     def turn_count(self) -> int:
         """Game turns (both players' turns make one; the turn being played counts)."""
@@ -112,40 +161,6 @@ class TacticalState(State):
 
     def ship(self, sid: str) -> Ship | None:
         return self._index.get(sid)
-
-    # --- legal actions ----------------------------------------------------------------------------------
-    def legal_actions(self, player: int) -> list[Action]:
-        if self.res is not None or player not in self.current_players():
-            return []
-        phase = self.phase
-        if phase == ASTROGATION:
-            return astrogation_phase.legal(self, player)
-        if phase == ORDNANCE:
-            return ordnance.legal(self, player)
-        if phase == COMBAT:
-            return combat_phase.legal(self, player)
-        if phase == LOGISTICS:
-            return logistics.legal(self, player)
-        if phase == FLEET:
-            return fleet.legal(self, player)
-        return []
-
-    # --- apply ------------------------------------------------------------------------------------------
-    def apply_action(self, player: int, action: Action) -> list[Event]:
-        self.game.actions.check(action)  # a non-action, another game's action or a wrong-typed field
-        self.check_turn(player)
-        phase = self.phase
-        if phase == ASTROGATION:
-            return astrogation_phase.apply(self, player, action)
-        if phase == ORDNANCE:
-            return ordnance.apply(self, player, action)
-        if phase == COMBAT:
-            return combat_phase.apply(self, player, action)
-        if phase == LOGISTICS:
-            return logistics.apply(self, player, action)
-        if phase == FLEET:
-            return fleet.apply(self, player, action)
-        raise IllegalAction("protocol.game_over", "the game is over")
 
     # --- fog of war -----------------------------------------------------------------------------------
     def audience(self, sh: Ship) -> tuple[int, ...] | None:

@@ -1,0 +1,177 @@
+"""A state's fields declared once: from one :class:`Fields` declaration follow the state's ``__slots__``, its
+``clone()``, its ``to_json()``, the building of a state from its (checked) JSON document, and the JSON shape that
+document is checked against (a ``TypedDict`` for :mod:`deltav.core.shape`).
+
+Each :class:`Field` says:
+
+- ``name``: the attribute, which is also the JSON key (no renames between memory and JSON); ``json`` only where
+  the attribute cannot carry the JSON name (``result``: the protocol's ``result()`` method owns that name);
+- ``type``: the JSON type (a ``core.shape`` annotation: ``Annotated`` bounds, TypedDicts, tuples); None for a field
+  that is not saved (a cache, or one rebuilt from others after loading: ``load_default``);
+- ``clone``: what ``clone()`` does with it: ``SHARE`` (immutable, or replaced and never changed in place), ``COPY``
+  (a flat list: ``x[:]``), ``CLONE`` (``x.clone()``), ``COPY_EACH`` (a list of records: ``[e.copy() for e in x]``),
+  ``COPY_ROWS`` (a list of lists: ``[r[:] for r in x]``), or a function;
+- ``dump``: how the value becomes JSON: None (as it is: scalars), ``LIST`` (``list(x)``), ``ROWS`` (``[list(r) for r
+  in x]``), ``DICT`` (``dict(x)``), ``TO_JSON`` (``x.to_json()``), ``TO_JSON_OR_NONE``, ``EACH_TO_JSON`` (``[e.to_json()
+  for e in x]``), or a function;
+- ``load``: how the checked JSON value becomes the field's value: None (as it is), ``LIST``, ``TUPLE``, ``ROW_TUPLES``
+  (``[tuple(r) for r in x]``), ``DICT``, or a function of ``(value, doc)`` (``doc``: the whole checked document).
+
+The generated ``clone`` and ``to_json`` are compiled from source once per class, one line per field, so they cost
+what the hand-written ones did (the search's hot path). ``constants`` are JSON keys with one fixed value (``"game":
+"deepspace"``), written first.
+
+This module owns the declaration and what is derived from it; it knows no game and checks nothing itself (the
+shape is checked by :mod:`deltav.core.shape`, consistency by each game's ``state_schema``).
+"""
+
+from __future__ import annotations
+
+import linecache
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
+
+SHARE, COPY, CLONE, COPY_EACH, COPY_ROWS = "share", "copy", "clone", "copy_each", "copy_rows"
+LIST, ROWS, DICT, TUPLE, ROW_TUPLES = "list", "rows", "dict", "tuple", "row_tuples"
+TO_JSON, TO_JSON_OR_NONE, EACH_TO_JSON = "to_json", "to_json_or_none", "each_to_json"
+
+_CLONE = {SHARE: "self.{n}", COPY: "self.{n}[:]", CLONE: "self.{n}.clone()",
+          COPY_EACH: "[e.copy() for e in self.{n}]", COPY_ROWS: "[r[:] for r in self.{n}]"}
+_DUMP = {None: "self.{n}", LIST: "list(self.{n})", ROWS: "[list(r) for r in self.{n}]", DICT: "dict(self.{n})",
+         TO_JSON: "self.{n}.to_json()", TO_JSON_OR_NONE: "self.{n}.to_json() if self.{n} is not None else None",
+         EACH_TO_JSON: "[e.to_json() for e in self.{n}]"}
+_LOAD = {None: "v", LIST: "list(v)", TUPLE: "tuple(v)", ROW_TUPLES: "[tuple(r) for r in v]", DICT: "dict(v)"}
+
+
+def compile_source(source: str, name: str) -> Any:
+    """Compile generated ``source`` under ``name``, kept in ``linecache`` so tracebacks show its lines."""
+    linecache.cache[name] = (len(source), None, source.splitlines(keepends=True), name)
+    return compile(source, name, "exec")
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of a state (see the module docstring)."""
+
+    name: str
+    type: Any = None
+    clone: str | Callable[[Any], Any] = SHARE
+    dump: str | Callable[[Any], Any] | None = None
+    load: str | Callable[[Any, dict], Any] | None = None
+    json: str = ""
+    load_default: Any = None  # the value of an unsaved field in a loaded state (rebuilt later by the game)
+
+    @property
+    def key(self) -> str:
+        """The JSON key."""
+        return self.json or self.name
+
+    @property
+    def saved(self) -> bool:
+        return self.type is not None
+
+
+class Fields:
+    """The declaration of a state's fields, in JSON order (see the module docstring)."""
+
+    def __init__(self, *fields: Field, constants: dict[str, Any] | None = None) -> None:
+        names = [f.name for f in fields]
+        if len(set(names)) != len(names):
+            raise ValueError(f"a field is declared twice in {names}")
+        for f in fields:
+            if not f.name.isidentifier():
+                raise ValueError(f"{f.name!r} is not an attribute name")
+            for kind, table in ((f.clone, _CLONE), (f.dump, _DUMP), (f.load, _LOAD)):
+                if isinstance(kind, str) and kind not in table:
+                    raise ValueError(f"field {f.name}: unknown conversion {kind!r}")
+        self.fields = fields
+        self.constants = dict(constants or {})
+
+    @property
+    def slots(self) -> tuple[str, ...]:
+        """The ``__slots__`` of the state class."""
+        return tuple(f.name for f in self.fields)
+
+    @property
+    def saved(self) -> tuple[Field, ...]:
+        return tuple(f for f in self.fields if f.saved)
+
+    def typed_dict(self, name: str) -> type:
+        """The JSON document's shape: a ``TypedDict`` of every constant (a ``Literal``) and saved field."""
+        annotations: dict[str, Any] = {k: Literal[v] for k, v in self.constants.items()}
+        annotations.update((f.key, f.type) for f in self.saved)
+        return TypedDict(name, annotations)  # type: ignore[operator]
+
+    def _namespace(self) -> dict[str, Any]:
+        ns: dict[str, Any] = {}
+        for f in self.fields:
+            for kind, prefix in ((f.clone, "clone"), (f.dump, "dump"), (f.load, "load")):
+                if callable(kind):
+                    ns[f"_{prefix}_{f.name}"] = kind
+        return ns
+
+    def clone_function(self, cls: type) -> Callable[[Any], Any]:
+        """``cls.clone``: a new instance, each field shared or copied as declared."""
+        lines = ["def clone(self):", "    s = new(cls)"]
+        for f in self.fields:
+            expr = f"_clone_{f.name}(self.{f.name})" if callable(f.clone) else _CLONE[f.clone].format(n=f.name)
+            lines.append(f"    s.{f.name} = {expr}")
+        lines.append("    return s")
+        ns = {"new": object.__new__, "cls": cls, **self._namespace()}
+        exec(compile_source("\n".join(lines), f"<clone of {cls.__name__}>"), ns)  # noqa: S102 - our own source
+        fn = ns["clone"]
+        fn.__qualname__ = f"{cls.__name__}.clone"
+        fn.__doc__ = "A copy sharing what the field declaration shares (deltav.core.fields)."
+        return fn
+
+    def to_json_function(self, cls: type) -> Callable[[Any], dict]:
+        """``cls.to_json``: the constants, then every saved field under its JSON key, converted as declared."""
+        lines = ["def to_json(self):", "    return {"]
+        for k, v in self.constants.items():
+            lines.append(f"        {k!r}: {v!r},")
+        for f in self.saved:
+            expr = f"_dump_{f.name}(self.{f.name})" if callable(f.dump) else _DUMP[f.dump].format(n=f.name)
+            lines.append(f"        {f.key!r}: {expr},")
+        lines.append("    }")
+        ns = self._namespace()
+        exec(compile_source("\n".join(lines), f"<to_json of {cls.__name__}>"), ns)  # noqa: S102 - our own source
+        fn = ns["to_json"]
+        fn.__qualname__ = f"{cls.__name__}.to_json"
+        fn.__doc__ = "The state's JSON document (deltav.core.fields)."
+        return fn
+
+    def build(self, cls: type, doc: dict) -> Any:
+        """A new ``cls`` from a JSON document already checked against :meth:`typed_dict`: every saved field
+        loaded as declared, every other set to its ``load_default`` (the game rebuilds those after)."""
+        s = object.__new__(cls)
+        for f in self.fields:
+            if not f.saved:
+                setattr(s, f.name, f.load_default)
+                continue
+            v = doc[f.key]
+            load = f.load
+            if callable(load):
+                v = load(v, doc)
+            elif load is not None:
+                v = _LOADERS[load](v)
+            setattr(s, f.name, v)
+        return s
+
+    def count(self) -> int:
+        """How many fields are declared (each is listed once: here)."""
+        return len(self.fields)
+
+
+_LOADERS: dict[str, Callable[[Any], Any]] = {
+    LIST: list, TUPLE: tuple, DICT: dict, ROW_TUPLES: lambda v: [tuple(r) for r in v],
+}
+
+
+def declare(cls: type, fields: Fields) -> type:
+    """Give ``cls`` the ``clone`` and ``to_json`` derived from ``fields`` and remember the declaration as
+    ``cls.fields`` (``__slots__`` must be ``fields.slots``, set in the class body)."""
+    cls.fields = fields
+    cls.clone = fields.clone_function(cls)
+    cls.to_json = fields.to_json_function(cls)
+    return cls

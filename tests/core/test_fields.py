@@ -1,0 +1,83 @@
+"""A state's fields declared once (``deltav.core.fields``): the derived ``clone`` copies or shares each field as
+declared, ``to_json`` and the building from JSON round-trip, and the JSON shape is the declaration's (the toy
+game and Deep Space Combat, whose states are declared with it)."""
+
+from __future__ import annotations
+
+import typing
+
+import pytest
+
+from deltav.core.errors import StateError
+from deltav.core.fields import COPY, LIST, Field, Fields
+from deltav.core.shape import read
+from deltav.games import load_all
+from tests.toygame import FIELDS as TOY_FIELDS
+from tests.toygame import STATE_JSON, Bid, ToyGame, ToyState
+
+
+def test_a_declaration_is_checked():
+    with pytest.raises(ValueError, match="twice"):
+        Fields(Field("a", int), Field("a", int))
+    with pytest.raises(ValueError, match="unknown conversion"):
+        Fields(Field("a", list[int], "deep"))
+    with pytest.raises(ValueError, match="attribute name"):
+        Fields(Field("a-b", int))
+
+
+def test_the_toy_clone_copies_and_shares_as_declared():
+    s = ToyGame.new_initial_state(None, 5)
+    s.apply_action(0, Bid(2))
+    c = s.clone()
+    assert type(c) is ToyState and c.to_json() == s.to_json()
+    c.apply_action(1, Bid(0))
+    c.pos[0] = 9
+    assert s.bids == [2, None] and s.pos == [0, 0] and s.phase == "bid"  # the copied lists are the clone's own
+    assert c.options is s.options  # shared, as declared
+    assert c.rng is not s.rng and c.rng.to_json() == s.rng.to_json()
+
+
+def test_the_toy_json_shape_and_loading_follow_the_declaration():
+    s = ToyGame.new_initial_state(None, 5)
+    doc = s.to_json()
+    hints = typing.get_type_hints(STATE_JSON, include_extras=True)
+    assert list(hints) == list(doc) == [f.key for f in TOY_FIELDS.saved]
+    t = ToyGame.state_from_json(doc)
+    assert t.to_json() == doc and t.options == {"scenario": "standard"} and t.num_players == 2
+    with pytest.raises(StateError) as exc:
+        ToyGame.state_from_json({**doc, "turn": 2})
+    assert exc.value.field == "$.turn"
+
+
+def test_deepspace_is_declared_once():
+    game = load_all()["deepspace"]
+    cls = type(game.new_initial_state(None, 1))
+    from deltav.games.deepspace.state_schema import FIELDS, StateJ
+
+    assert cls.fields is FIELDS and cls.__slots__ == FIELDS.slots
+    s = game.new_initial_state({"scenario": "duel"}, 4)
+    while s.phase in ("design", "deploy"):
+        p = s.current_players()[0]
+        s.apply_action(p, s.legal_actions(p)[-1])
+    doc = s.to_json()
+    hints = typing.get_type_hints(StateJ, include_extras=True)
+    assert list(doc) == list(hints) == ["game", *(f.key for f in FIELDS.saved)]
+    assert read(StateJ, doc, error=StateError) is not None
+    back = game.state_from_json(doc)
+    assert back.to_json() == doc and back.index == s.index
+    c = s.clone()
+    assert c.index is s.index and c.ships[0] is not s.ships[0] and c.waiting is not s.waiting
+    twin = {**doc, "ships": [doc["ships"][0], doc["ships"][0], *doc["ships"][2:]]}
+    with pytest.raises(StateError) as exc:
+        game.state_from_json(twin)
+    assert exc.value.field == "$.ships"
+
+
+def test_an_unsaved_field_gets_its_default_when_loaded():
+    class Tiny:
+        __slots__ = ("xs", "cache")
+
+    f = Fields(Field("xs", list[int], COPY, LIST, LIST), Field("cache", load_default=None))
+    t = f.build(Tiny, {"xs": (1, 2)})
+    assert t.xs == [1, 2] and t.cache is None
+    assert f.to_json_function(Tiny)(t) == {"xs": [1, 2]}
