@@ -225,14 +225,11 @@ def test_a_quick_match_between_distinct_clients_is_rated(server):
 def test_a_crowded_queue_pairs_the_oldest_with_its_rating_band_first():
     """The pairing's choice on real queue rows (no server needed: Matchmaker.choose is pure)."""
 
-    class Settings:
-        queue_band_pool = 4
-        queue_offer_seconds = 30.0
+    from types import SimpleNamespace
 
-    class Hub:
-        settings = Settings()
+    from deltav.server.rooms import Settings
 
-    mm = Matchmaker(Hub())  # type: ignore[arg-type]
+    mm = Matchmaker(SimpleNamespace(settings=Settings(queue_band_pool=4)))  # type: ignore[arg-type]  # choose reads only settings
 
     def row(i: int, band: int) -> QueueRow:
         return QueueRow(f"t{i}", f"c{i}", "tactical", {}, "k", 2, None, band, float(i), 100.0)

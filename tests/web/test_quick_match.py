@@ -2,7 +2,8 @@
 contexts) press Quick match on the same title and land in the same room as opponents, for every title; the offer
 of a bot after the wait (the level chosen, straight into the bot match); bots in the empty seats of a 3-player
 match when both people waiting agree; Cancel by keyboard; a phone's screen. This module runs its own server with
-a short wait (``--quick-match-wait 2``). Screenshots: build/screenshots/quick-*.png."""
+a short wait (``--quick-match-wait 2``); the last test meets on two processes (PostgreSQL + Redis).
+Screenshots: build/screenshots/quick-*.png."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import re
 
 import pytest
 
+from tests.server import services
+from tests.server.helpers import ProcessServer, http
 from tests.web.conftest import LiveServer, axe_violations
 
 PLAY = re.compile(r"/play/[A-Z]{5}$")
@@ -144,3 +147,38 @@ def test_cancel_by_keyboard_leaves_the_queue(quick_server, new_page):
     assert "Looking for an opponent" in other.locator(".quick-line").inner_text()
     other.click(".quick-cancel")
     assert not page.errors and not other.errors, (page.errors, other.errors)
+
+
+@services.required_or_skipped()
+def test_two_people_on_two_processes_meet_in_every_title(built_client, new_page, screenshots):
+    """Two real ``deltav serve`` processes on one PostgreSQL and one Redis: ann's lobby is on process A, ben's on
+    B; they meet in one room of each title, the seat on the process that does not own the room sent to its owner."""
+    pg, redis = services.Postgres(), services.Redis()
+    servers: list[ProcessServer] = []
+    try:
+        db = pg.new_database("web_quick")
+        for _ in range(2):
+            servers.append(ProcessServer(db, "--bus", redis.url, "--lease-seconds", "3", "--bot-workers", "0",
+                                         "--no-client-limits", "--web-dir", str(built_client)))
+        a, b = servers
+        for game in ("tactical", "mining", "deepspace", "knighthawks"):
+            ann, ben = new_page(), new_page()
+            press_quick_match(a, ann, game)
+            press_quick_match(b, ben, game, waits=False)
+            ann.wait_for_url(PLAY, timeout=30_000)
+            ben.wait_for_url(PLAY, timeout=30_000)
+            code = ann.url.rsplit("/", 1)[1]
+            assert ben.url.rsplit("/", 1)[1] == code and ann.url.startswith(a.base) and ben.url.startswith(b.base)
+            assert {seat_of(ann), seat_of(ben)} == {0, 1}
+            status, room = http(a.base, "GET", f"/rooms/{code}")
+            assert status == 200 and room["status"] == "live"
+            if game == "tactical":
+                ben.screenshot(path=str(screenshots / "quick-cluster-room.png"))
+            assert not ann.errors and not ben.errors, (game, ann.errors, ben.errors)
+            ann.context.close()
+            ben.context.close()
+    finally:
+        for s in servers:
+            s.stop()
+        redis.stop()
+        pg.stop()
