@@ -258,3 +258,37 @@ def test_the_queue_is_the_databases_table(tmp_path):
     rows = sqlite3.connect(db).execute("SELECT ticket_hash, game, key, seats, state FROM queue").fetchall()
     assert len(rows) == 1 and rows[0][1:] == ("deepspace", 'deepspace:{"scenario":"melee"}', 3, "waiting")
     assert a["ticket"] not in json.dumps(rows)
+
+
+def test_a_closed_tab_is_never_paired_and_its_ticket_says_the_place_was_lost(db):
+    """An entry nobody polls for ``queue_stale_seconds`` (a closed tab) is dropped, not paired with the next
+    arrival; its ticket then answers ``unknown_ticket`` in words."""
+    from deltav.server.rooms import Settings
+    from tests.server.helpers import ThreadServer
+
+    with ThreadServer(db, Settings(bot_workers=0, trusted_proxies=("127.0.0.1",), queue_stale_seconds=1.0)) as s:
+        gone = join(s.base, "10.0.0.1", game="tactical", scenario="escape")
+        time.sleep(1.5)  # longer than the entry may go unpolled
+        ben = join(s.base, "10.0.0.2", game="tactical", scenario="escape")
+        assert ben["status"] == "waiting" and ben["waiting"] == 1
+        status, out = call(s.base, "GET", f"/queue/{gone['ticket']}", None, "10.0.0.1")
+        assert status == 404 and out["error"] == "unknown_ticket" and "join the queue again" in out["message"]
+
+
+def test_a_pairing_whose_process_died_midway_is_given_back(tmp_path):
+    """Two entries a pairing took (state ``pairing``) before its process died without making their room: after
+    ``queue_stale_seconds`` the next poll gives them back to the queue and pairs them."""
+    import sqlite3
+
+    from deltav.server.rooms import Settings
+    from tests.server.helpers import ThreadServer
+
+    path = tmp_path / "q.db"
+    with ThreadServer(f"sqlite+aiosqlite:///{path}", Settings(bot_workers=0, trusted_proxies=("127.0.0.1",),
+                                                              queue_stale_seconds=2.0)) as s:
+        ann = join(s.base, "10.0.0.1", game="mining", scenario="variant-b", players=2)
+        with sqlite3.connect(path) as conn:  # what a process killed inside Matchmaker.pair leaves
+            conn.execute("UPDATE queue SET state = 'pairing', claimed_at = ?", (time.time() - 10,))
+        ben = join(s.base, "10.0.0.2", game="mining", scenario="variant-b", players=2)
+        assert ben["status"] == "matched"
+        assert poll(s.base, ann["ticket"], "10.0.0.1")["code"] == ben["code"]
