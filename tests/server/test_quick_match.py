@@ -99,6 +99,9 @@ def test_two_strangers_are_paired_by_arrival_into_one_room_and_hold_its_seats(se
     # a third arrival waits alone: it was not put in the full room
     c = join(server.base, "10.0.0.3")
     assert c["status"] == "waiting" and c["waiting"] == 1
+    # a client already put in a room may queue again at once (its matched entry does not count against it)
+    again = join(server.base, "10.0.0.1", name="ann")
+    assert again["status"] == "matched" and again["code"] != b["code"]  # with the third arrival
 
 
 def test_seats_are_dealt_at_random_not_by_arrival(server):

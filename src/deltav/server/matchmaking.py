@@ -115,7 +115,8 @@ class Matchmaker:
         had = await self.hub.store.queue_add(entry, lim.queue_per_client)
         if had >= lim.queue_per_client:
             raise ClientError("already_queued", f"this address is already waiting for a quick match (at most "
-                                                f"{lim.queue_per_client} at a time): cancel it first", 409)
+                                                f"{lim.queue_per_client} at a time): cancel it first (a place nobody "
+                                                f"polls is dropped after {self.settings.queue_stale_seconds:g} s)", 409)
         log.info("quick match: %s joined the queue of %s", name or "a player", key, extra={"event": "queue_join"})
         out = await self.poll(ticket, now)
         return {"ticket": ticket, **out}

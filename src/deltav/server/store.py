@@ -781,13 +781,13 @@ class Store:
 
     # --- the quick-match queue ----------------------------------------------------------------------------
     async def queue_add(self, e: QueueRow, per_client: int) -> int:
-        """Add a waiting entry unless its client already has ``per_client`` entries; returns how many it had
-        (the entry was added when that is below ``per_client``)."""
+        """Add a waiting entry unless its client already has ``per_client`` entries not yet matched; returns how
+        many it had (the entry was added when that is below ``per_client``)."""
         from sqlalchemy import func
 
         async with self._writing() as conn:
             had = (await conn.execute(select(func.count()).select_from(queue)
-                                      .where(queue.c.client == e.client))).scalar() or 0
+                                      .where(queue.c.client == e.client, queue.c.state != "matched"))).scalar() or 0
             if had < per_client:
                 await conn.execute(insert(queue).values(
                     ticket_hash=e.ticket_hash, client=e.client, game=e.game, options=json.dumps(e.options),
