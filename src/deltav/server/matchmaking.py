@@ -33,6 +33,7 @@ This module owns the queue and the pairing; rooms and their rules stay the hub's
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import secrets
@@ -55,6 +56,10 @@ BAND_WIDTH = {"glicko2": 200.0, "openskill": 5.0}
 DEFAULT_RATING = {"glicko2": 1500.0, "openskill": 25.0}
 #: Matched entries are kept this long after the last poll (a poll whose answer was lost is answered again).
 MATCHED_KEEP_SECONDS = 600.0
+#: How often a process drops the expired entries (on a poll, at most this often).
+EXPIRE_SECONDS = 1.0
+#: How often a join folds newly finished matches into the ratings its band is read from.
+RATINGS_SECONDS = 10.0
 
 
 def seat_token(ticket: str) -> str:
@@ -78,6 +83,9 @@ class Matchmaker:
         self.hub = hub
         self.board = board
         self.random = secrets.SystemRandom()
+        self._locks: dict[str, asyncio.Lock] = {}  # per queue key (a few dozen: games x scenarios x players)
+        self._expired = 0.0  # when this process last dropped the expired entries
+        self._rated = -RATINGS_SECONDS  # when it last folded the finished matches into the ratings (monotonic)
 
     @property
     def settings(self):
@@ -104,21 +112,20 @@ class Matchmaker:
         key_opts = {k: opts[k] for k in ("scenario", "players") if k in opts}
         key = queue_key(game.id, key_opts)
         lim = self.settings.limits
-        counts = await self.hub.store.queue_counts()
-        if sum(counts.values()) >= lim.queue_entries:
-            raise ClientError("queue_full", "the quick-match queue is full right now: try again in a minute, or "
-                                            "play a bot", 503)
         ticket = new_token()
         system = "glicko2" if seats == 2 else "openskill"
         entry = QueueRow(token_hash(ticket), client, game.id, key_opts, key, seats, name,
                          band(await self._rating(game.id, system, name), system), now, now)
-        had = await self.hub.store.queue_add(entry, lim.queue_per_client)
+        had, total = await self.hub.store.queue_add(entry, lim.queue_per_client, lim.queue_entries)
         if had >= lim.queue_per_client:
             raise ClientError("already_queued", f"this address is already waiting for a quick match (at most "
                                                 f"{lim.queue_per_client} at a time): cancel it first (a place nobody "
                                                 f"polls is dropped after {self.settings.queue_stale_seconds:g} s)", 409)
+        if total >= lim.queue_entries:
+            raise ClientError("queue_full", "the quick-match queue is full right now: try again in a minute, or "
+                                            "play a bot", 503)
         log.info("quick match: %s joined the queue of %s", name or "a player", key, extra={"event": "queue_join"})
-        out = await self.poll(ticket, now)
+        out = await self._pair_and_answer(entry, ticket, now)
         return {"ticket": ticket, **out}
 
     async def _entry(self, ticket: Any) -> QueueRow:
@@ -135,10 +142,17 @@ class Matchmaker:
         now = time.time() if now is None else now
         entry = await self._entry(ticket)
         await self.hub.store.queue_touch(entry.ticket_hash, now)
-        if entry.state != "matched":
-            await self.pair(entry.key, now)
+        entry.seen_at = now
+        return await self._pair_and_answer(entry, ticket, now)
+
+    async def _pair_and_answer(self, entry: QueueRow, ticket: str, now: float) -> dict:
+        if entry.state == "matched":
+            return await self._answer(entry, ticket, now)
+        made, waiting = await self.pair(entry.key, now)
+        if made or all(e.ticket_hash != entry.ticket_hash for e in waiting):  # paired here or elsewhere: read it again
             entry = await self._entry(ticket)
-        return await self._answer(entry, ticket, now)
+            waiting = None
+        return await self._answer(entry, ticket, now, waiting)
 
     async def agree_bots(self, ticket: str, bot: Any, now: float | None = None) -> dict:
         """The player agrees to start with bots in the seats still empty (3 or more seats)."""
@@ -166,13 +180,16 @@ class Matchmaker:
                               **await self._answer(entry, ticket, time.time()))
         raise ClientError("pairing", "you are being put in a room right now: poll again", 409)
 
-    async def _answer(self, entry: QueueRow, ticket: str, now: float) -> dict:
+    async def _answer(self, entry: QueueRow, ticket: str, now: float, waiting: list[QueueRow] | None = None) -> dict:
+        """The poll's answer; ``waiting``: the queue's waiting entries as the pairing pass last read them."""
         if entry.state == "matched" and entry.room is not None:
             room = await self.hub.get(entry.room)
             return {"status": "matched", "game": entry.game, "code": entry.room, "seat": entry.seat,
                     "token": seat_token(ticket), "room": room.room_info() if room else None}
         waited = max(0.0, now - entry.joined_at)
-        others = [e for e in await self.hub.store.queue_waiting(entry.key) if e.ticket_hash != entry.ticket_hash
+        if waiting is None:
+            waiting = await self.hub.store.queue_waiting(entry.key)
+        others = [e for e in waiting if e.ticket_hash != entry.ticket_hash and e.state == "waiting"
                   and e.seen_at >= now - self.settings.queue_stale_seconds]
         offer = waited >= self.settings.queue_offer_seconds
         return {"status": "waiting", "game": entry.game, "options": entry.options, "seats": entry.seats,
@@ -188,7 +205,10 @@ class Matchmaker:
     async def _rating(self, game_id: str, system: str, name: str | None) -> float:
         if self.board is None or not name:
             return DEFAULT_RATING[system]
-        await self.board.refresh(self.hub.store)
+        now = time.monotonic()
+        if now - self._rated >= RATINGS_SECONDS:  # the bands need no rating newer than that
+            self._rated = now
+            await self.board.refresh(self.hub.store)
         lad = self.board.ladders.get((game_id, system))
         e = lad.entries.get(f"human:{name}") if lad is not None else None
         if e is None:
@@ -196,12 +216,23 @@ class Matchmaker:
         return float(e.rating.r if system == "glicko2" else e.rating.mu)
 
     # --- pairing --------------------------------------------------------------------------------------------
-    async def pair(self, key: str, now: float) -> int:
-        """Make the matches the queue ``key`` can make now; returns how many rooms were made."""
+    async def pair(self, key: str, now: float) -> tuple[int, list[QueueRow]]:
+        """Make the matches the queue ``key`` can make now; returns how many rooms were made and the entries
+        still waiting there (as last read)."""
         store = self.hub.store
         stale = self.settings.queue_stale_seconds
-        await store.queue_expire(now - stale, now - MATCHED_KEEP_SECONDS)
+        if now - self._expired >= EXPIRE_SECONDS:  # not at every poll: a write the whole queue shares
+            self._expired = now
+            await store.queue_expire(now - stale, now - MATCHED_KEEP_SECONDS)
+        # one pass per queue at a time in this process: concurrent passes would all race for the same oldest
+        # entries (50 joins at once made 8 requests/s of it); other processes' passes the database arbitrates
+        async with self._locks.setdefault(key, asyncio.Lock()):
+            return await self._pair(key, now, stale)
+
+    async def _pair(self, key: str, now: float, stale: float) -> tuple[int, list[QueueRow]]:
+        store = self.hub.store
         made = 0
+        waiting: list[QueueRow] = []
         for _ in range(50):  # bounded: each round makes a room or stops
             entries = await store.queue_waiting(key)
             stuck = [e.ticket_hash for e in entries if e.state == "pairing" and (e.claimed_at or 0) < now - stale]
@@ -211,7 +242,7 @@ class Matchmaker:
             waiting = [e for e in entries if e.state == "waiting" and e.seen_at >= now - stale]
             group = self.choose(waiting, now)
             if group is None:
-                return made
+                return made, waiting
             people, bot = group
             if not await store.queue_claim([e.ticket_hash for e in people], now):
                 continue  # another process took some of them: look again
@@ -221,7 +252,7 @@ class Matchmaker:
                 await store.queue_release([e.ticket_hash for e in people])
                 raise
             made += 1
-        return made
+        return made, waiting
 
     def choose(self, waiting: list[QueueRow], now: float) -> tuple[list[QueueRow], str | None] | None:
         """The next match of a queue (its people, and the bot of its empty seats, or None), or None."""

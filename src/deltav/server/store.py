@@ -780,20 +780,22 @@ class Store:
         return int(got or 0)
 
     # --- the quick-match queue ----------------------------------------------------------------------------
-    async def queue_add(self, e: QueueRow, per_client: int) -> int:
-        """Add a waiting entry unless its client already has ``per_client`` entries not yet matched; returns how
-        many it had (the entry was added when that is below ``per_client``)."""
+    async def queue_add(self, e: QueueRow, per_client: int, bound: int) -> tuple[int, int]:
+        """Add a waiting entry unless its client already has ``per_client`` entries not yet matched or the queue
+        holds ``bound`` in all; returns those two counts before the attempt (added when both are below)."""
         from sqlalchemy import func
 
         async with self._writing() as conn:
-            had = (await conn.execute(select(func.count()).select_from(queue)
-                                      .where(queue.c.client == e.client, queue.c.state != "matched"))).scalar() or 0
-            if had < per_client:
+            had, total = (await conn.execute(select(
+                func.count().filter((queue.c.client == e.client) & (queue.c.state != "matched")),
+                func.count()).select_from(queue))).one()
+            had, total = int(had or 0), int(total or 0)
+            if had < per_client and total < bound:
                 await conn.execute(insert(queue).values(
                     ticket_hash=e.ticket_hash, client=e.client, game=e.game, options=json.dumps(e.options),
                     key=e.key, seats=e.seats, name=e.name, band=e.band, joined_at=e.joined_at, seen_at=e.seen_at,
                     state=e.state, bots=e.bots))
-        return int(had)
+        return had, total
 
     async def queue_entry(self, ticket_hash: str) -> QueueRow | None:
         async with self.engine.connect() as conn:
@@ -861,15 +863,6 @@ class Store:
                 ((queue.c.state == "waiting") & (queue.c.seen_at < seen_before))
                 | ((queue.c.state == "matched") & (queue.c.seen_at < matched_before))))
         return int(res.rowcount or 0)
-
-    async def queue_counts(self) -> dict[str, int]:
-        """Waiting entries per key (GET /queue)."""
-        from sqlalchemy import func
-
-        async with self.engine.connect() as conn:
-            rows = (await conn.execute(select(queue.c.key, func.count()).where(queue.c.state == "waiting")
-                                       .group_by(queue.c.key))).all()
-        return {r[0]: int(r[1]) for r in rows}
 
     async def ping(self) -> None:
         async with self.engine.connect() as conn:
