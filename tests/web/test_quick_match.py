@@ -182,3 +182,15 @@ def test_two_people_on_two_processes_meet_in_every_title(built_client, new_page,
             s.stop()
         redis.stop()
         pg.stop()
+
+
+def test_a_reload_of_the_lobby_keeps_the_place_in_the_queue(quick_server, new_page):
+    ann, ben = new_page(), new_page()
+    press_quick_match(quick_server, ann, "tactical", scenario="convoy")
+    ann.reload()
+    ann.wait_for_selector(".dialog-quick .quick-waiting", timeout=20_000)  # waiting again, in the same place
+    press_quick_match(quick_server, ben, "tactical", scenario="convoy", waits=False)
+    ann.wait_for_url(PLAY, timeout=20_000)
+    ben.wait_for_url(PLAY, timeout=20_000)
+    assert ann.url.rsplit("/", 1)[1] == ben.url.rsplit("/", 1)[1]
+    assert not ann.errors and not ben.errors, (ann.errors, ben.errors)
