@@ -69,7 +69,7 @@ def main() -> None:
             joins.append(dt)
         while out["status"] != "matched":
             time.sleep(args.poll)
-            status, out, dt = request(server.base, "GET", f"/queue/{ticket}")
+            status, out, dt = request(server.base, "POST", "/queue/poll", {"ticket": ticket})
             assert status == 200, out
             with lock:
                 polls.append(dt)

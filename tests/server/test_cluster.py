@@ -399,7 +399,7 @@ def test_quick_match_pairs_players_of_different_processes(backing):
         assert status == 201 and ann["status"] == "waiting"
         status, ben = http(b.base, "POST", "/queue", {"game": "tactical", "scenario": "duel", "name": "ben"})
         assert status == 201 and ben["status"] == "matched"
-        status, got = http(a.base, "GET", f"/queue/{ann['ticket']}")
+        status, got = http(a.base, "POST", "/queue/poll", {"ticket": ann["ticket"]})
         assert got["status"] == "matched" and got["code"] == ben["code"] and {got["seat"], ben["seat"]} == {0, 1}
 
         async def both_seated() -> list[str]:
@@ -424,7 +424,7 @@ def test_quick_match_pairs_players_of_different_processes(backing):
                 assert time.time() - t0 < 60, out
                 time.sleep(0.1)
                 n += 1
-                status, out = http(servers[(i + n) % 2].base, "GET", f"/queue/{tickets[i]}")
+                status, out = http(servers[(i + n) % 2].base, "POST", "/queue/poll", {"ticket": tickets[i]})
                 assert status == 200, out
             return out
 
@@ -438,11 +438,11 @@ def test_quick_match_pairs_players_of_different_processes(backing):
         status, cat = http(a.base, "POST", "/queue", {"game": "knighthawks", "name": "cat"})
         assert cat["status"] == "waiting"
         a.kill()
-        status, out = http(b.base, "GET", f"/queue/{cat['ticket']}")
+        status, out = http(b.base, "POST", "/queue/poll", {"ticket": cat["ticket"]})
         assert status == 200 and out["status"] == "waiting"
         status, dan = http(b.base, "POST", "/queue", {"game": "knighthawks", "name": "dan"})
         assert dan["status"] == "matched"
-        assert http(b.base, "GET", f"/queue/{cat['ticket']}")[1]["code"] == dan["code"]
+        assert http(b.base, "POST", "/queue/poll", {"ticket": cat["ticket"]})[1]["code"] == dan["code"]
     finally:
         for s in servers:
             s.stop()

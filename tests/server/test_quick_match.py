@@ -57,7 +57,7 @@ def join(base: str, addr: str, game: str = "tactical", **body) -> dict:
 
 
 def poll(base: str, ticket: str, addr: str) -> dict:
-    status, out = call(base, "GET", f"/queue/{ticket}", None, addr)
+    status, out = call(base, "POST", "/queue/poll", {"ticket": ticket}, addr)
     assert status == 200, out
     return out
 
@@ -124,9 +124,9 @@ def test_one_entry_per_client_cancel_and_clear_refusals(server):
     # another scenario is another queue: nobody is paired across scenarios
     b = join(base, "10.0.0.2", scenario="blockade")
     assert b["status"] == "waiting"
-    status, out = call(base, "DELETE", f"/queue/{a['ticket']}", None, "10.0.0.1")
+    status, out = call(base, "POST", "/queue/cancel", {"ticket": a["ticket"]}, "10.0.0.1")
     assert status == 200 and out == {"status": "cancelled"}
-    status, out = call(base, "GET", f"/queue/{a['ticket']}", None, "10.0.0.1")
+    status, out = call(base, "POST", "/queue/poll", {"ticket": a["ticket"]}, "10.0.0.1")
     assert status == 404 and out["error"] == "unknown_ticket"
     a = join(base, "10.0.0.1", scenario="duel")  # the client may join again once it cancelled
     assert a["status"] == "waiting"
@@ -140,9 +140,12 @@ def test_one_entry_per_client_cancel_and_clear_refusals(server):
         status, out = call(base, "POST", "/queue", body, "10.0.0.9")
         assert (status, out["error"]) == (code, error), (body, out)
         assert out["message"]
-    status, out = call(base, "GET", "/queue/nonsense-ticket", None, "10.0.0.9")
+    status, out = call(base, "POST", "/queue/poll", {"ticket": "nonsense-ticket"}, "10.0.0.9")
     assert status == 404 and out["error"] == "unknown_ticket"
-    status, out = call(base, "POST", f"/queue/{a['ticket']}/bots", {"bot": "bot:normal"}, "10.0.0.1")
+    for body in ({}, {"ticket": 5}, {"ticket": None}):
+        status, out = call(base, "POST", "/queue/cancel", body, "10.0.0.9")
+        assert status == 400 and out["error"] == "bad_request", out
+    status, out = call(base, "POST", "/queue/bots", {"ticket": a["ticket"], "bot": "bot:normal"}, "10.0.0.1")
     assert status == 400 and out["error"] == "bad_request"  # two seats: play a bot now instead
     # nothing of that changed the queue: the refused client joins fine, and ann and ben still wait
     assert join(base, "10.0.0.9", scenario="duel")["status"] == "matched"
@@ -157,11 +160,11 @@ def test_the_bot_offer_comes_after_the_wait_and_bots_fill_a_three_seat_match_whe
         assert b["status"] == "waiting" and b["waiting"] == 2
         got = poll_until(s.base, a["ticket"], "10.0.0.1", lambda o: o["bot_offer"] is not None)
         assert got["status"] == "waiting" and got["bot_offer"]["fill"] is True and "bot:normal" in got["bot_offer"]["bots"]
-        status, out = call(s.base, "POST", f"/queue/{a['ticket']}/bots", {"bot": "bot:nonsense"}, "10.0.0.1")
+        status, out = call(s.base, "POST", "/queue/bots", {"ticket": a["ticket"], "bot": "bot:nonsense"}, "10.0.0.1")
         assert status == 400 and out["field"] == "bot"
-        status, out = call(s.base, "POST", f"/queue/{a['ticket']}/bots", {"bot": "bot:easy"}, "10.0.0.1")
+        status, out = call(s.base, "POST", "/queue/bots", {"ticket": a["ticket"], "bot": "bot:easy"}, "10.0.0.1")
         assert status == 200 and out["status"] == "waiting" and out["bots_agreed"] == "bot:easy"  # ben has not agreed
-        status, out = call(s.base, "POST", f"/queue/{b['ticket']}/bots", {"bot": "bot:hard"}, "10.0.0.2")
+        status, out = call(s.base, "POST", "/queue/bots", {"ticket": b["ticket"], "bot": "bot:hard"}, "10.0.0.2")
         assert status == 200 and out["status"] == "matched"
         a2 = poll(s.base, a["ticket"], "10.0.0.1")
         assert a2["code"] == out["code"] and a2["seat"] != out["seat"]
@@ -274,7 +277,7 @@ def test_a_closed_tab_is_never_paired_and_its_ticket_says_the_place_was_lost(db)
         time.sleep(1.5)  # longer than the entry may go unpolled
         ben = join(s.base, "10.0.0.2", game="tactical", scenario="escape")
         assert ben["status"] == "waiting" and ben["waiting"] == 1
-        status, out = call(s.base, "GET", f"/queue/{gone['ticket']}", None, "10.0.0.1")
+        status, out = call(s.base, "POST", "/queue/poll", {"ticket": gone["ticket"]}, "10.0.0.1")
         assert status == 404 and out["error"] == "unknown_ticket" and "join the queue again" in out["message"]
 
 
@@ -295,3 +298,21 @@ def test_a_pairing_whose_process_died_midway_is_given_back(tmp_path):
         ben = join(s.base, "10.0.0.2", game="mining", scenario="variant-b", players=2)
         assert ben["status"] == "matched"
         assert poll(s.base, ann["ticket"], "10.0.0.1")["code"] == ben["code"]
+
+
+def test_no_ticket_in_any_log_line(db):
+    """The ticket is the seat's token once matched: it travels in bodies only, so no access log line holds it."""
+    s = start(db, "--log-level", "info")
+    try:
+        a = join(s.base, "10.0.0.1", name="ann")
+        poll(s.base, a["ticket"], "10.0.0.1")
+        b = join(s.base, "10.0.0.2", name="ben")
+        a = poll(s.base, a["ticket"], "10.0.0.1")
+        assert asyncio.run(welcome(s.ws, a["code"], a["token"]))["seat"] == a["seat"]
+        c = join(s.base, "10.0.0.3")
+        assert call(s.base, "POST", "/queue/cancel", {"ticket": c["ticket"]}, "10.0.0.3")[0] == 200
+        log = s.output()
+        assert "POST /queue/poll" in log  # the requests were logged (info)...
+        assert all(t not in log for t in (a["token"], b["token"], c["ticket"]))  # ...and no line holds a ticket
+    finally:
+        s.stop()

@@ -4,8 +4,8 @@ Routes (docs/server.md has every JSON form): the browser client's pages (``/``, 
 ``/watch/{code}``, ``/replay/{code}``, ``/board``) and its assets, ``GET /healthz``, ``GET /games``,
 ``GET /games/{game}/board``, ``GET /rooms``, ``POST /rooms``, ``GET /rooms/{code}``, ``POST /rooms/{code}/join``,
 ``GET /rooms/{code}/record``, ``GET /rooms/{code}/replay``, ``GET``/``POST /rooms/{code}/review``,
-``GET /rooms/{code}/briefing``, the quick-match queue (``POST /queue``, ``GET``/``DELETE /queue/{ticket}``,
-``POST /queue/{ticket}/bots``: matchmaking.py), and the WebSocket ``/ws/{code}``, whose first message is a hello with the
+``GET /rooms/{code}/briefing``, the quick-match queue (``POST /queue``, ``/queue/poll``, ``/queue/cancel``,
+``/queue/bots``: matchmaking.py), and the WebSocket ``/ws/{code}``, whose first message is a hello with the
 seat's token (none: a spectator). On start the store is opened (and migrated) and every unfinished room is
 reloaded before ``/healthz`` answers 200. Every route sits behind ``guard.Guard`` (rate limits, where changes may
 come from, security headers).
@@ -441,21 +441,18 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             return _error(exc)
         return JSONResponse(out, status_code=201)
 
-    async def queue_entry(request: Request) -> JSONResponse:
-        """``GET /queue/{ticket}`` (poll), ``DELETE /queue/{ticket}`` (cancel)."""
-        ticket = request.path_params["ticket"]
-        try:
-            if request.method == "DELETE":
-                return JSONResponse(await matchmaker().cancel(ticket))
-            return JSONResponse(await matchmaker().poll(ticket))
-        except ClientError as exc:
-            return _error(exc)
-
-    async def queue_bots(request: Request) -> JSONResponse:
-        """``POST /queue/{ticket}/bots`` ``{"bot": "bot:normal"}``: agree to bots in the empty seats (3+ seats)."""
+    async def queue_ticket(request: Request) -> JSONResponse:
+        """``POST /queue/poll``, ``/queue/cancel``, ``/queue/bots`` with ``{"ticket", ...}``: the ticket (which is
+        the seat's token once matched) travels in the body, never in an address (addresses end up in logs)."""
         try:
             body = await _body(request)
-            return JSONResponse(await matchmaker().agree_bots(request.path_params["ticket"], body.get("bot")))
+            ticket = _field(body, "ticket", str, required=True)
+            action = request.url.path.rstrip("/").rsplit("/", 1)[1]
+            if action == "cancel":
+                return JSONResponse(await matchmaker().cancel(ticket))
+            if action == "bots":
+                return JSONResponse(await matchmaker().agree_bots(ticket, body.get("bot")))
+            return JSONResponse(await matchmaker().poll(ticket))
         except ClientError as exc:
             return _error(exc)
 
@@ -572,8 +569,9 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         Route("/rooms/{code}/briefing", room_briefing),
         Route("/rooms/{code}/review", room_review, methods=["GET", "POST"]),
         Route("/queue", queue_join, methods=["POST"]),
-        Route("/queue/{ticket}", queue_entry, methods=["GET", "DELETE"]),
-        Route("/queue/{ticket}/bots", queue_bots, methods=["POST"]),
+        Route("/queue/poll", queue_ticket, methods=["POST"]),
+        Route("/queue/cancel", queue_ticket, methods=["POST"]),
+        Route("/queue/bots", queue_ticket, methods=["POST"]),
         WebSocketRoute("/ws/{code}", ws_match),
     ]
     from deltav.server import leaderboard

@@ -2,11 +2,12 @@
 
 ``POST /queue`` puts a player in the queue of a game and its options (the default scenario, or one the player
 picks; for a game with a ``players`` option, that seat count) and answers a *ticket*, a secret only the player
-holds (the database keeps its sha256, like seat tokens). ``GET /queue/{ticket}`` is the player's poll: each poll
+holds (the database keeps its sha256, like seat tokens; it travels in request bodies, never in an address).
+``POST /queue/poll`` is the player's poll: each poll
 says the player is still there and runs a pairing pass over its queue; the answer is ``waiting`` (the seconds
 waited, how many wait for the same match, and after ``Settings.queue_offer_seconds`` the offer to play a bot
-now) or ``matched`` with the room code, the seat and the seat's token. ``DELETE /queue/{ticket}`` cancels;
-``POST /queue/{ticket}/bots`` agrees to start a match of 3 or more seats with bots in the seats still empty.
+now) or ``matched`` with the room code, the seat and the seat's token. ``POST /queue/cancel`` cancels;
+``POST /queue/bots`` agrees to start a match of 3 or more seats with bots in the seats still empty.
 
 Pairing (:meth:`Matchmaker.pair`): the entries of one queue (game + options) that polled within
 ``queue_stale_seconds``, oldest first. The oldest waiting player is always in the next match; the others are

@@ -249,17 +249,17 @@ export function joinQueue(req: { game: string; scenario?: string; players?: numb
   return call("POST", "/queue", req);
 }
 
-/** `GET /queue/{ticket}`: still here; where the entry stands. */
+/** `POST /queue/poll`: still here; where the entry stands (the ticket in the body: never in an address). */
 export function pollQueue(ticket: string): Promise<QueueState> {
-  return call("GET", `/queue/${encodeURIComponent(ticket)}`);
+  return call("POST", "/queue/poll", { ticket });
 }
 
-/** `DELETE /queue/{ticket}`: leave the queue. */
+/** `POST /queue/cancel`: leave the queue. */
 export function leaveQueue(ticket: string): Promise<{ status: "cancelled" }> {
-  return call("DELETE", `/queue/${encodeURIComponent(ticket)}`, {});
+  return call("POST", "/queue/cancel", { ticket });
 }
 
-/** `POST /queue/{ticket}/bots`: agree to start a 3+ seat match with this bot in the empty seats. */
+/** `POST /queue/bots`: agree to start a 3+ seat match with this bot in the empty seats. */
 export function agreeQueueBots(ticket: string, bot: string): Promise<QueueState> {
-  return call("POST", `/queue/${encodeURIComponent(ticket)}/bots`, { bot });
+  return call("POST", "/queue/bots", { ticket, bot });
 }
