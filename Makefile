@@ -9,7 +9,7 @@ WEB_STAMP := src/deltav/web_static/build-info.json
 WEB_SOURCES := $(shell find web/src web/static web/tools -type f 2>/dev/null) web/build.mjs \
 	src/deltav/games/tactical/board.py src/deltav/games/tactical/data/map.json
 
-.PHONY: system-deps node-deps run test setup lint bench clean web web-test
+.PHONY: system-deps node-deps run test setup lint bench clean web web-test types
 
 $(NODE_STAMP): web/package.json web/package-lock.json
 	cd web && npm ci --no-audit --no-fund
@@ -47,9 +47,15 @@ test: system-deps setup
 	$(VENV)/bin/ruff check src tests benchmarks web/fixtures web/tools
 	$(VENV)/bin/pytest -n 2 $(ARGS)
 
-# The client's own checks only (hex maths against the engine's fixtures, strict typecheck).
+# The client's own checks only (hex maths against the engine's fixtures, strict typecheck, the layout check,
+# the generated types up to date).
 web-test: $(NODE_STAMP)
-	cd web && npm test && npm run typecheck
+	cd web && npm test && npm run typecheck && node tools/check_layout.mjs
+	PYTHONPATH=src $(VENV)/bin/python web/tools/gen_types.py --check
+
+# Write the client's types from the Python side's JSON shapes (web/src/generated/*.ts; docs/web.md).
+types: $(STAMP)
+	PYTHONPATH=src $(VENV)/bin/python web/tools/gen_types.py
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks web/fixtures web/tools

@@ -10,10 +10,10 @@ playing each other, a person against a bot, a spectator), then throws at it, in 
   path parameters (junk, huge, percent-encoded, unicode), query parameters (odd, huge and repeated values), and
   bodies: valid bodies with a field dropped, retyped or replaced by odd values, and hostile texts (deep nesting,
   5,000-digit integers, NaN, lone surrogates, bytes that are not UTF-8, not JSON, too large), and other methods;
-- **WebSocket**: every message type (``submit``, ``chat``, ``sync``, ``ping``, ``rematch``, ``advise``, ``hint``,
+- **WebSocket**: every message type (``submit``, ``chat``, ``sync``, ``ping``, ``rematch``, ``suggest``,
   ``resign``, ``claim`` and unknown ones) from seats and spectators: valid messages mutated (a field dropped,
   retyped, replaced by odd, huge or deep values, the action mutated), hostile texts as above, binary frames,
-  messages over the size limits, odd connection parameters (tokens, ``candidates``). The seats also play legal
+  messages over the size limits, odd connection parameters (tokens, the old ``candidates`` query). The seats also play legal
   moves between probes, so the probes meet every phase of the matches; a finished match is rematched.
 
 What counts as a crash: ``http_5xx`` (any 5xx answer, except 503 from ``/healthz``, ``/readyz`` and
@@ -57,7 +57,7 @@ CRASHES = ("http_5xx", "http_no_answer", "ws_dropped", "ws_silent", "traceback")
 CLOSE_CODES = {1000, 1001, 1009, 1012, 4000, 4001, 4003, 4004, 4008, 4010, 4029}
 GAMES = {"tactical": {"scenario": "duel"}, "mining": {"scenario": "standard"},
          "deepspace": {"scenario": "design-duel"}, "knighthawks": {"scenario": "skirmish"}}
-MESSAGE_TYPES = ("submit", "chat", "sync", "ping", "rematch", "advise", "hint", "resign", "claim", "hello")
+MESSAGE_TYPES = ("submit", "chat", "sync", "ping", "rematch", "suggest", "resign", "claim", "hello")
 READINESS = ("/healthz", "/readyz", "/metrics")
 BIG_DIGITS = "9" * 5000
 PONG_WAIT = 60.0  # seconds a ping may wait for its pong on a loaded machine
@@ -437,8 +437,11 @@ class ServerFuzzer:
             "sync": {"type": "sync", "since": 0, "id": ref},
             "ping": {"type": "ping", "id": ref},
             "rematch": {"type": "rematch", "id": ref},
-            "advise": {"type": "advise", "id": ref, "request": {"ship": "p0s0", "goal": {"kind": "body", "body": "Venus"}}},
-            "hint": {"type": "hint", "id": ref},
+            "suggest": self.rng.choice([
+                {"type": "suggest", "id": ref, "plan": {"ship": "p0s0", "goal": {"kind": "body", "body": "Venus"}}},
+                {"type": "suggest", "id": ref}, {"type": "suggest", "id": ref, "bots": ["bot:easy", "bot:random"]},
+                {"type": "suggest", "id": ref, "bots": ["bot:mcts:iterations=2000000000"], "plan": {"kind": "reach"}},
+                {"type": "suggest", "id": ref, "bots": "bot:easy" * 40, "plan": [1] * 20}]),
             "resign": {"type": "resign", "id": ref},
             "claim": {"type": "claim", "id": ref},
             "hello": {"type": "hello", "token": s.token},  # a second hello, on a socket already seated

@@ -1,6 +1,7 @@
-"""Candidates: a seat that asks for them gets, in each snapshot where it must decide, what the named built-in
-bots would play from its own view (deterministic, legal, computed on the bot workers); other messages and
-other viewers get none; a bad list is refused on connecting."""
+"""Candidates in the Python client: a seat made with ``candidates`` asks the server (a ``suggest`` message) what the
+named built-in bots would play from its own view whenever it must decide, and gets them in that snapshot's state
+message (deterministic, legal, computed on the bot workers); other viewers get none; a bad list is refused; in a
+match between people each candidate is the server's refusal."""
 
 from __future__ import annotations
 
@@ -24,24 +25,19 @@ def live(tmp_path_factory):
 def expected(code: str, match: int, snap: dict, spec: str) -> dict:
     game = get_game(snap["game"])
     legal = [game.action_from_json(e["action"]) for e in snap["legal"]]
-    rng = Rng(derive_seed(0, "candidates", code, match, snap["step"], spec))
+    rng = Rng(derive_seed(0, "suggest", code, match, snap["step"], spec))
     decision = Decision(game, snap["seat"], snap["view"], legal, rng, game.resolve_options(snap["options"]))
     return make_bot_agent(game.id, spec).act(decision).to_json()
 
 
 def test_candidates_come_with_the_snapshots_where_the_seat_decides(live):
-    room = create_room(live.base, "mining", ["human", "human"], {"scenario": "standard"}, seed=11)
-    other = join_room(live.base, room["code"])
+    room = create_room(live.base, "mining", ["human", "bot:random"], {"scenario": "standard"}, seed=11)
     specs = ["bot:easy", "random"]
-    with Seat(live.base, room["code"], room["token"], candidates=specs) as a, \
-            Seat(live.base, room["code"], other["token"]) as b, Seat(live.base, room["code"]) as watcher:
+    with Seat(live.base, room["code"], room["token"], candidates=specs) as a, Seat(live.base, room["code"]) as watcher:
         checked = 0
-        for _ in range(12):
-            a.sync()
-            b.sync()
-            watcher.sync()
-            assert "candidates" not in b.state and "candidates" not in watcher.state
-            if a.snapshot["to_act"]:
+        for _ in range(40):
+            a.next_state()
+            if a.snapshot["to_act"] and a.state["room"]["status"] == "live":
                 got = a.state["candidates"]
                 assert [c["spec"] for c in got] == ["bot:easy", "bot:random"]
                 legal = [e["action"] for e in a.snapshot["legal"]]
@@ -52,13 +48,32 @@ def test_candidates_come_with_the_snapshots_where_the_seat_decides(live):
                 a.submit(got[0]["action"])
             else:
                 assert "candidates" not in a.state
-                b.submit(b.snapshot["legal"][0]["action"])
+            if checked >= 4 or a.snapshot["status"] == "over":
+                break
+        watcher.sync()
+        assert "candidates" not in watcher.state
         assert checked >= 3
 
 
-@pytest.mark.parametrize("raw", [["bot:nope"], ["random"] * 5, ["mcts:iterations=zero"]])
-def test_a_bad_candidate_list_is_refused_on_connecting(live, raw):
+def test_between_people_each_candidate_is_the_refusal(live):
+    room = create_room(live.base, "mining", ["human", "human"], {"scenario": "standard"}, seed=11)
+    other = join_room(live.base, room["code"])
+    with Seat(live.base, room["code"], room["token"], candidates=["bot:easy"]) as a, \
+            Seat(live.base, room["code"], other["token"]) as b:
+        for _ in range(10):
+            state = a.sync()
+            if a.snapshot["to_act"]:
+                break
+            b.sync()
+            b.submit(b.snapshot["legal"][0]["action"])
+        assert state["candidates"] == [{"spec": "bot:easy", "error": "no_bot_help"}]
+
+
+@pytest.mark.parametrize("raw,code", [(["bot:nope"], "bad_candidates"), (["random"] * 5, "over_budget"),
+                                      (["mcts:iterations=zero"], "bad_candidates")])
+def test_a_bad_candidate_list_is_refused_at_the_first_decision(live, raw, code):
     room = create_room(live.base, "tactical", ["human", "bot:easy"], {"scenario": "duel"})
     with pytest.raises(Refused) as e, Seat(live.base, room["code"], room["token"], candidates=raw) as s:
-        s.next_state()
-    assert e.value.code == "bad_candidates"
+        while True:
+            s.next_state()
+    assert e.value.code == code

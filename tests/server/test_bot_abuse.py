@@ -1,8 +1,8 @@
 """Denial of service through the bots (issue 32, items 1, 2 and the SIGTERM part of 6), each attack reproduced
 against a real server on loopback with real sockets: unbounded bot settings refused with the parameter's name
-(rooms, candidates), a room stored with an unbounded bot restored without running it, a bot room that keeps
-moving while other clients flood hints, the bot worker freed when a candidates socket closes, and a server whose
-worker is deep in a long decision stopping at once on SIGTERM."""
+(rooms, suggestions), a room stored with an unbounded bot restored without running it, a bot room that keeps
+moving while other clients flood hints, the bot worker freed when the socket that asked for a suggestion closes or
+is replaced, and a server whose worker is deep in a long decision stopping at once on SIGTERM."""
 
 from __future__ import annotations
 
@@ -36,7 +36,6 @@ UNBOUNDED = [("bot:mcts:iterations=2000000000", "iterations"), ("bot:mcts:c=nan"
 
 
 def test_unbounded_bot_settings_are_refused_with_the_parameters_name(tmp_path):
-    import websockets
 
     settings = Settings(grace_seconds=0, bot_workers=0, chosen_seeds="any")
     with ThreadServer(f"sqlite+aiosqlite:///{tmp_path / 'b.db'}", settings) as srv:
@@ -46,19 +45,17 @@ def test_unbounded_bot_settings_are_refused_with_the_parameters_name(tmp_path):
         status, made = http(srv.base, "POST", "/rooms", {"game": "mining", "seats": ["human", "bot:random"]})
         assert status == 201
 
-        async def candidates(spec: str):
-            url = f"{srv.ws}/ws/{made['code']}?token={made['token']}&candidates={spec}"
-            async with hello_connect(url) as ws:
-                msg = json.loads(await ws.recv())
-                try:
-                    await ws.recv()
-                except websockets.ConnectionClosed as closed:
-                    return msg, closed.rcvd.code
-            return msg, None
+        async def suggest(spec: str):
+            async with hello_connect(f"{srv.ws}/ws/{made['code']}?token={made['token']}") as ws:
+                await recv_until(ws, lambda m: m["type"] == "state")
+                await ws.send(json.dumps({"type": "suggest", "id": 1, "bots": [spec]}))
+                msg = await recv_until(ws, lambda m: m.get("id") == 1)
+                await ws.send(json.dumps({"type": "ping", "id": 2}))
+                return msg, (await recv_until(ws, lambda m: m.get("id") == 2))["type"]
 
         for spec, param in UNBOUNDED:
-            msg, close = asyncio.run(candidates(spec))
-            assert msg["code"] == "bad_candidates" and f"parameter '{param}'" in msg["message"] and close == 4000, msg
+            msg, then = asyncio.run(suggest(spec))
+            assert msg["code"] == "bad_candidates" and f"parameter '{param}'" in msg["message"] and then == "pong", msg
 
 
 def _store_old_room(db: str, code: str, game: str, options: dict, seats: list[str]) -> None:
@@ -119,9 +116,9 @@ def test_a_bot_room_keeps_moving_while_other_clients_flood_hints(tmp_path):
             async with hello_connect(f"{srv.ws}/ws/{made['code']}?token={made['token']}", max_size=2**24) as ws:
                 await recv_until(ws, lambda m: m["type"] == "state" and m["snapshot"]["to_act"])
                 for k in range(hints_each):
-                    await ws.send(json.dumps({"type": "hint", "id": k}))
+                    await ws.send(json.dumps({"type": "suggest", "id": k}))
                     msg = await recv_until(ws, lambda m, k=k: m.get("id") == k)
-                    assert msg["type"] == "hint", msg
+                    assert msg["type"] == "suggestion" and msg["candidates"][0]["spec"] == "bot:hard", msg
                     answered.append(msg)
 
         async def main():
@@ -132,8 +129,8 @@ def test_a_bot_room_keeps_moving_while_other_clients_flood_hints(tmp_path):
             # the per-seat limit: a second hint while the first is worked out is refused
             async with hello_connect(f"{srv.ws}/ws/{rooms[0]['code']}?token={rooms[0]['token']}") as ws:
                 await recv_until(ws, lambda m: m["type"] == "state" and m["snapshot"]["to_act"])
-                await ws.send(json.dumps({"type": "hint", "id": "a"}))
-                await ws.send(json.dumps({"type": "hint", "id": "b"}))
+                await ws.send(json.dumps({"type": "suggest", "id": "a"}))
+                await ws.send(json.dumps({"type": "suggest", "id": "b"}))
                 got = {}
                 while len(got) < 2:
                     msg = await recv_until(ws, lambda m: m.get("id") in ("a", "b"))
@@ -141,7 +138,7 @@ def test_a_bot_room_keeps_moving_while_other_clients_flood_hints(tmp_path):
             return got["b"], before, after[1], len(answered)
 
         second, before, after, answered = asyncio.run(main())
-    assert second["type"] == "error" and second["code"] == "hint_pending", second
+    assert second["type"] == "error" and second["code"] == "suggest_pending", second
     assert answered == 4 * hints_each
     moved = after["step"] - before
     assert moved >= 10 or after["status"] == "finished", f"the bot room moved {moved} times during {answered} hints"
@@ -160,9 +157,11 @@ async def _until(pred, timeout: float = WAIT) -> bool:
     return True
 
 
-def test_the_bot_worker_stops_working_for_a_socket_that_has_closed(tmp_path):
-    """A seat asks for the candidates of a long search, then closes its socket: the worker is interrupted (before:
-    it stayed busy until the search ended, whoever waited)."""
+def test_the_bot_worker_stops_working_for_a_socket_that_has_closed_or_was_replaced(tmp_path):
+    """A seat asks for the suggestion of a long search, then closes its socket: the worker is interrupted (before:
+    it stayed busy until the search ended, whoever waited). The same when the seat opens a newer socket and the
+    older one, replaced, is never closed by its client: a client opening socket after socket cannot pile up
+    searches (one suggestion per seat at a time)."""
 
     settings = Settings(grace_seconds=0, bot_workers=1, bot_seconds=600.0, chosen_seeds="any")  # the search would run for minutes
     with ThreadServer(f"sqlite+aiosqlite:///{tmp_path / 'c.db'}", settings) as srv:
@@ -170,16 +169,29 @@ def test_the_bot_worker_stops_working_for_a_socket_that_has_closed(tmp_path):
                                                          "seats": ["human", "bot:random"], "seed": 3})
         assert status == 201
         hub = _hub(srv)
-        url = f"{srv.ws}/ws/{made['code']}?token={made['token']}&candidates=bot:mcts:iterations=100000"
+        url = f"{srv.ws}/ws/{made['code']}?token={made['token']}"
+        long = json.dumps({"type": "suggest", "id": "long", "bots": ["bot:mcts:iterations=100000"]})
 
         async def main():
-            async with hello_connect(url, max_size=2**24):
+            async with hello_connect(url, max_size=2**24) as ws:
+                await recv_until(ws, lambda m: m["type"] == "state")
+                await ws.send(long)
                 busy = await _until(lambda: hub.bots.busy() == 1)
             freed = await _until(lambda: hub.bots.busy() == 0, 60.0)
-            return busy, freed
+            async with hello_connect(url, max_size=2**24) as older:
+                await recv_until(older, lambda m: m["type"] == "state")
+                await older.send(long)
+                busy_again = await _until(lambda: hub.bots.busy() == 1)
+                async with hello_connect(url, max_size=2**24) as newer:  # the older socket is replaced (4001)
+                    await recv_until(newer, lambda m: m["type"] == "state")
+                    freed_again = await _until(lambda: hub.bots.busy() == 0, 60.0)
+                    await newer.send(json.dumps({"type": "suggest", "id": "new", "bots": ["bot:random"]}))
+                    answer = await recv_until(newer, lambda m: m.get("id") == "new")
+            return busy, freed, busy_again, freed_again, answer
 
-        busy, freed = asyncio.run(main())
-    assert busy and freed
+        busy, freed, busy_again, freed_again, answer = asyncio.run(main())
+    assert busy and freed and busy_again and freed_again
+    assert answer["type"] == "suggestion" and answer["candidates"][0]["spec"] == "bot:random", answer
 
 
 def _workers(pid: int) -> list[int]:
@@ -228,34 +240,3 @@ def test_sigterm_stops_a_server_whose_bot_worker_is_busy(tmp_path):
         srv.stop()
     assert srv.proc.returncode is not None and took < 30, took
     assert not Path(f"/proc/{worker}").exists() or "Z" in Path(f"/proc/{worker}/stat").read_text().split()[2]
-
-
-def test_a_newer_candidates_socket_of_a_seat_abandons_the_older_ones_work(tmp_path):
-    """One seat, one socket's candidates worked out at a time: a client that opens socket after socket (and never
-    lets the old ones finish closing) cannot pile up searches."""
-    from deltav.server.candidates import CandidateSocket
-    from deltav.server.hub import Hub
-    from tests.server.test_framing import Recorder
-
-    async def main():
-        store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'cand.db'}")
-        hub = Hub(store, Settings(grace_seconds=0, bot_workers=0, bot_seconds=1.0, chosen_seeds="any"), load_all())
-        await hub.restore()
-        try:
-            made = await hub.create("toy", {}, ["human", "bot:random"], 3, None, None)
-            room = hub.rooms[made["code"]]
-            state = room.state_text(0)
-            older = CandidateSocket(Recorder(), room, ["bot:mcts:iterations=100000"])
-            first = asyncio.create_task(older.send_text(state))
-            await asyncio.sleep(0.2)
-            newer = CandidateSocket(Recorder(), room, ["bot:random"])
-            await newer.send_text(state)
-            await asyncio.wait_for(first, 60)
-            return older, newer
-        finally:
-            await hub.close()
-            await store.close()
-
-    older, newer = asyncio.run(main())
-    assert older.abandoned and older.ws.sent == []  # its search was stopped, its message never sent
-    assert len(newer.ws.sent) == 1 and '"candidates"' in newer.ws.sent[0]

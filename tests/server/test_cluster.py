@@ -446,3 +446,123 @@ def test_quick_match_pairs_players_of_different_processes(backing):
     finally:
         for s in servers:
             s.stop()
+
+
+def test_share_info_is_one_write_in_flight_per_room_the_latest_wins_and_a_failed_write_is_retried(backing):
+    """The owner's live info (connected seats, graces) on a real PostgreSQL and Redis: a burst of 40 connects and
+    drops is written once or twice, not 40 times, and the lease row ends with the latest info; changes made while a
+    write is held up (its row locked by another transaction) become one more write, with the info as it is then; a
+    write the database refuses (a trigger raising) is logged and retried until it is stored, and no task ends
+    with an unhandled exception (before: one task and one write per change, and a failed write was an unhandled
+    task exception, never retried)."""
+    import logging
+
+    from sqlalchemy import event, text
+
+    from deltav.games import load_all
+    from deltav.server.cluster import ClusterConfig
+    from deltav.server.hub import Hub
+    from deltav.server.replicas import live_info
+    from deltav.server.rooms import Settings
+    from deltav.server.store import Store
+
+    pg, redis = backing
+    db = pg.new_database("share")
+
+    class Warnings(logging.Handler):
+        def __init__(self):
+            super().__init__(logging.WARNING)
+            self.lines: list[str] = []
+
+        def emit(self, record):
+            self.lines.append(record.getMessage())
+
+    async def until(pred, timeout: float = 60.0) -> bool:
+        t0 = time.monotonic()
+        while not pred():
+            if time.monotonic() - t0 > timeout:
+                return False
+            await asyncio.sleep(0.05)
+        return True
+
+    async def main():
+        unhandled: list[dict] = []
+        asyncio.get_running_loop().set_exception_handler(lambda _loop, ctx: unhandled.append(ctx))
+        store = await Store.open(db)
+        hub = Hub(store, Settings(grace_seconds=60, bot_workers=0, chosen_seeds="any",
+                                  cluster=ClusterConfig(redis.url, "http://127.0.0.1:1", lease_seconds=30)),
+                  load_all())
+        await hub.restore()
+        warnings = Warnings()
+        logging.getLogger("deltav.server").addHandler(warnings)
+        writes: list[str] = []
+
+        def count(_conn, _cursor, statement, *_args):
+            if statement.lstrip().upper().startswith("UPDATE LEASES SET INFO"):
+                writes.append(statement)
+
+        event.listen(store.engine.sync_engine, "before_cursor_execute", count)
+        try:
+            made = await hub.create("toy", {}, ["human", "human"], 1, None, None)
+            await hub.join(made["code"], None, None)
+            code = made["code"]
+            room = hub.rooms[code]
+            replicas = hub.replicas
+
+            async def stored_info() -> dict:
+                async with store.engine.connect() as conn:
+                    raw = (await conn.execute(text("SELECT info FROM leases WHERE code = :c"), {"c": code})).scalar()
+                return json.loads(raw) if raw else {}
+
+            async def flip(n: int) -> None:  # n changes of the live info through the match core's inputs
+                for k in range(n):
+                    seat = k % 2
+                    now = time.time()
+                    change = room.match.disconnect if seat in room.match.connected else room.match.connect
+                    await room.publish(change(seat, now))
+
+            await until(lambda: not replicas.sharing)
+            writes.clear()
+            await flip(40)
+            assert await until(lambda: not replicas.sharing)
+            burst = len(writes)
+            assert 1 <= burst <= 2, burst
+            assert await stored_info() == json.loads(json.dumps(live_info(room)))
+
+            # a write held up (its row locked by another transaction): changes meanwhile are one more write
+            writes.clear()
+            async with store.engine.connect() as locker:
+                tx = await locker.begin()
+                await locker.execute(text("SELECT * FROM leases WHERE code = :c FOR UPDATE"), {"c": code})
+                await flip(1)
+                assert await until(lambda: len(writes) == 1)  # sent, waiting for the lock
+                await flip(7)
+                assert code in replicas.stale and len(writes) == 1
+                await tx.rollback()
+            assert await until(lambda: not replicas.sharing)
+            assert len(writes) == 2, writes
+            assert await stored_info() == json.loads(json.dumps(live_info(room)))
+
+            # a write the database refuses: logged, retried, stored once the database takes it
+            async with store.engine.begin() as conn:
+                await conn.execute(text("CREATE FUNCTION refuse() RETURNS trigger AS $$ BEGIN "
+                                        "RAISE EXCEPTION 'refused for the test'; END $$ LANGUAGE plpgsql"))
+                await conn.execute(text("CREATE TRIGGER refuse BEFORE UPDATE OF info ON leases "
+                                        "FOR EACH ROW EXECUTE FUNCTION refuse()"))
+            writes.clear()
+            await flip(3)
+            assert await until(lambda: len(writes) >= 2 and any("sharing the live info failed" in w
+                                                                 for w in warnings.lines))
+            assert code in replicas.sharing  # still trying
+            async with store.engine.begin() as conn:
+                await conn.execute(text("DROP TRIGGER refuse ON leases"))
+            assert await until(lambda: not replicas.sharing)
+            assert await stored_info() == json.loads(json.dumps(live_info(room)))
+        finally:
+            event.remove(store.engine.sync_engine, "before_cursor_execute", count)
+            logging.getLogger("deltav.server").removeHandler(warnings)
+            await hub.close()
+            await store.close()
+        assert unhandled == [], unhandled
+
+    asyncio.run(main())

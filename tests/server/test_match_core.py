@@ -213,3 +213,40 @@ def test_chat_lines_are_checked_and_trimmed():
     assert code(lambda: m.chat(0, " \n ")) == "chat_empty"
     assert code(lambda: m.chat(0, "x" * 301)) == "chat_too_long"
     assert m.chat(1, "  good   luck ") == ("ben", "good luck")
+
+
+def test_suggest_refusals_in_their_order_and_the_work_is_the_seats_own_decision():
+    """``suggest``: checked (nothing changes), then the work built from the asking seat's own view and legal
+    actions, each bot with an RNG derived from the room, match, step and spec (never the match seed)."""
+    people = match()
+    before = frozen(people)
+    assert code(lambda: people.suggest(None, {})) == "spectator"
+    assert code(lambda: people.suggest(0, {"bots": "bot:easy"})) == "bad_message"
+    assert code(lambda: people.suggest(0, {"bots": ["bot:random"] * 5})) == "over_budget"
+    assert code(lambda: people.suggest(0, {"bots": ["bot:nope"]})) == "bad_candidates"
+    assert code(lambda: people.suggest(0, {"bots": ["bot:random"]})) == "no_bot_help"
+    assert code(lambda: people.suggest(0, {})) == "no_bot_help"  # neither bots nor plan: the hard bot's hint
+    plan = people.suggest(1, {"plan": {"ship": "x"}, "id": 4}).work  # a plan is the seat's own: between people too
+    assert plan.bots == [] and plan.plan == {"ship": "x"} and plan.view == people.session.state.view(1)
+    assert plan.ref == 4 and plan.seat == 1 and plan.step == people.session.step
+    assert frozen(people) == before
+
+    m = match(seats=("human", "bot:random"))
+    assert code(lambda: match(status="open", seats=("human", "bot:random")).suggest(0, {"bots": ["random"]})) == "not_live"
+    m.submit(0, {"action": BID, "step": 0}, T0)
+    assert 0 not in m.session.waiting_for()
+    assert code(lambda: m.suggest(0, {"bots": ["random"]})) == "not_your_turn"
+    m = match(seats=("human", "bot:random"))
+    work = m.suggest(0, {"bots": ["random", "bot:random"], "id": "q"}).work
+    assert [b.spec for b, _ in work.bots] == ["bot:random", "bot:random"] and work.plan is None
+    own = m.session.decision(0, None)
+    for bot, decision in work.bots:
+        assert decision.player == 0 and decision.view == own.view and decision.legal_actions == own.legal_actions
+        assert decision.rng is bot.rng
+    again = m.suggest(0, {"bots": ["random"]}).work
+    assert again.bots[0][1].rng.random() == work.bots[0][1].rng.random()  # the same request, the same RNG
+    answer = m.suggested(work, [{"spec": "bot:random", "action": BID, "text": "t"}]).reply
+    assert answer == {"type": "suggestion", "id": "q", "step": 0, "candidates": [{"spec": "bot:random", "action": BID,
+                                                                                 "text": "t"}]}
+    assert m.suggested(plan, None, {"found": True}).reply == {"type": "suggestion", "id": 4, "step": 0,
+                                                               "plan": {"found": True}}

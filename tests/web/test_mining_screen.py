@@ -352,7 +352,7 @@ COUNT_PIXELS = """([sq, inset, rgb, tol]) => {
         if (Math.abs(d[i] - rgb[0]) <= tol && Math.abs(d[i + 1] - rgb[1]) <= tol && Math.abs(d[i + 2] - rgb[2]) <= tol) n++;
     return n;
 }"""
-ALIEN_GREEN = (0x3B, 0xD1, 0x6F)  # the alien token's colour (style.ts BOARD.alien)
+ALIEN_GREEN = (0x3B, 0xD1, 0x6F)  # the alien token's colour (palette.ts BOARD.alien)
 HIGHLIGHT = (0xFF, 0xE0, 0x66)  # the highlight and label colour of legal targets (BOARD.highlight)
 
 

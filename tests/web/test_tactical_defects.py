@@ -531,8 +531,8 @@ def test_the_enemy_reach_is_drawn_with_the_course_preview(live_server, new_page,
     pg.wait_for_function("(() => { const r = window.deltavTactical.screen.sceneForTests().reach; return r && r.size > 0; })()",
                          timeout=30000)
     drawn_hexes = sorted(pg.evaluate("[...window.deltavTactical.screen.sceneForTests().reach.keys()]"))
-    answer = pg.evaluate("window.deltavShell.connection().request({type: 'advise', request: {kind: 'reach'}})")
-    want = sorted({h["hex"] for sh in answer["advice"]["ships"] for h in sh["hexes"]})
+    answer = pg.evaluate("window.deltavShell.connection().request({type: 'suggest', plan: {kind: 'reach'}})")
+    want = sorted({h["hex"] for sh in answer["plan"]["ships"] for h in sh["hexes"]})
     assert drawn_hexes == want and want, (drawn_hexes, want)
     enemy = next(s for s in snap(pg)["view"]["ships"] if s["owner"] == 1)
     drift = f"{enemy['position'][0] + enemy['velocity'][0]},{enemy['position'][1] + enemy['velocity'][1]}"

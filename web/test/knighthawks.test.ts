@@ -14,10 +14,11 @@ const ship = (over: Partial<KHShip> = {}): KHShip => ({
   facing: 0, speed: 2, hp: 50, damage: 0, adf_max: 3, adf: 3, mr_max: 3, mr: 3, dcr_max: 75,
   weapons: [["LC", -1, -1, 0], ["T", 2, 2, 0]], defenses: [["RH", 1, 1, 0], ["ICM", 5, 5, 0]], screen: null, masking: 0,
   damaged_systems: { short: false, ccs: false, nav: false, dc: false, fire: false }, status: "active", docked: null,
-  orbit: null, evading: false, unrepairable: [], path: [[0, 0]], navdir: 0, ...over,
+  orbit: null, evading: false, unrepairable: [], path: [[0, 0]], navdir: 0, dock_turns: 0, ...over,
 });
 
 const view = (over: Partial<KHView> = {}): KHView => ({
+  game: "knighthawks", options: {}, after: "", laid: [], dropped: {}, activated: [], orbit_new: {}, result: null,
   map: { radius: 10, planets: [] }, sides: ["UPF", "Sathar"], victory: { kind: "battle" }, turn_limit: 12, first: 0,
   turn: 2, half: 0, mover: 0, stage: "move", fire_mode: "", ships: [ship(), ship({ id: "hc", name: "heavy cruiser", class: "heavy_cruiser", owner: 1 })],
   mines: [], hidden_mines: 0, plots: {}, plotting: null, screened: [], declared: [], attacks: [], repair_player: 0,

@@ -18,7 +18,7 @@ function view(over: Partial<MiningView> = {}): MiningView {
     id: `b${p}-${m}`, owner: p, mineral: m, holder: p, spent: false,
   })));
   return {
-    viewer: 0, players: 2, options: { asteroid_to_asteroid: false, incident_cooldown: true },
+    game: "mining", viewer: 0, players: 2, first_player: 0, return_to: "none", options: { asteroid_to_asteroid: false, incident_cooldown: true },
     fingerprint: "0123456789abcdef",
     turn: 1, current_player: 0, phase: "action", deciding: [0], status, tiles, rockets, looked: [[], []], public: [], alien: null, aliens_revealed: 0,
     shipyards: [4, 4], bribes, hands: [[], []], discarded: [], collected: [[], []],
@@ -34,7 +34,7 @@ function snap(v: MiningView, legal: LegalEntry[], seat: number | null = 0, toAct
   return {
     game: "mining", options: {}, seats: ["a", "b"], seat, step: 3, status: "playing",
     deciding: [{ seat: v.deciding[0] ?? 0, submitted: false }], to_act: toAct, legal, submitted: null,
-    view: v as unknown as Record<string, unknown>, result: null, returns: null, log: [],
+    view: v as unknown as Record<string, unknown>, result: null, returns: null, summary: null, log: [], names: ["Ann", "Ben"],
   };
 }
 

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { defaultBot, defaultSeats } from "../src/lobby/lobby";
+import { defaultBot, defaultSeats } from "../src/lobby/start";
 import { botName, optionQuery, scenarioTitle, seatNames, type GameInfo } from "../src/shell/api";
 import { splitRuleRef } from "../src/lobby/setup";
 import { names, verdict } from "../src/shell/result";
@@ -14,8 +14,9 @@ const game = (over: Partial<GameInfo> = {}): GameInfo => ({
   players: [2, 4],
   hidden_information: false,
   simultaneous_moves: false,
+  rules_version: "1",
   scenarios: [{ id: "a", title: "Alpha", players: [3], summary: "" }, { id: "b", title: "Beta", players: [2], summary: "" }],
-  options: [{ name: "scenario", type: "str", default: "b", doc: "", choices: ["a", "b"], minimum: null, maximum: null, ruling: false }],
+  options: [{ name: "scenario", type: "str", default: "b", doc: "", choices: ["a", "b"], minimum: null, maximum: null, ruling: false, multiple: false, label: "scenario" }],
   bots: ["bot:random", "bot:easy", "bot:normal"],
   ...over,
 });
@@ -81,7 +82,7 @@ test("bot names and scenario titles read as words", () => {
 
 test("Play now seats: the players option, else the default scenario's count; the normal bot when there is one", () => {
   assert.equal(defaultSeats(game()), 2);
-  const withPlayers = game({ options: [...game().options, { name: "players", type: "int", default: 3, doc: "", choices: null, minimum: 2, maximum: 4, ruling: false }] });
+  const withPlayers = game({ options: [...game().options, { name: "players", type: "int", default: 3, doc: "", choices: null, minimum: 2, maximum: 4, ruling: false, multiple: false, label: "players" }] });
   assert.equal(defaultSeats(withPlayers), 3);
   assert.equal(defaultBot(game()), "bot:normal");
   assert.equal(defaultBot(game({ bots: ["bot:random", "bot:hard"] })), "bot:hard");

@@ -5,7 +5,7 @@ import { test } from "node:test";
 
 import { DIRECTIONS, pixel } from "../src/shell/hex";
 import type { LegalEntry } from "../src/shell/screen";
-import { arrowAt, burnArrows, COAST, hasLandVariant, keyIntent, matchOrder, nextWeak, pressBurn, shipsToOrder, weakVariants } from "../src/tactical/legal";
+import { arrowAt, burnArrows, COAST, hasLandVariant, keyIntent, matchOrder, nextWeak, pressBurn, shipsToOrder, weakVariants } from "../src/tactical/model";
 
 // a ship at (0,0) moving (1,0): drift hex (1,0); burns 0..4 legal (4 crashes), 5 not offered; one overload pair;
 // burn 2 has a landing variant and an ignorable weak hex variant.

@@ -8,7 +8,8 @@ the seat's newest snapshot is always at hand and the server never has to drop a 
 
 Tools: ``list_games``, ``list_rooms``, ``create_room``, ``join_room``, ``observe``, ``act``, ``wait_for_turn``.
 The observation is the snapshot envelope trimmed for reading: ``seat``, ``step``, ``status``, ``to_act``,
-``legal`` as ``[{"index", "text", "action"}]``, ``candidates`` (what built-in bots would play), ``view``, the
+``legal`` as ``[{"index", "text", "action"}]``, ``candidates`` (what built-in bots would play: the seat asks the
+server's ``suggest`` at each decision; in a room without a bot seat each is ``{"spec", "error": "no_bot_help"}``), ``view``, the
 newest ``log`` lines, ``result``. Resources: ``deltav://rules/{game}`` (the game's ``docs/<game>.md``: the
 rules as this project implements them; the rules texts themselves are not shipped) and
 ``deltav://rooms/{code}/log`` (every event this seat may see, one line each).

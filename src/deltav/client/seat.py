@@ -14,6 +14,7 @@ This module owns the socket side of a client only: what to play is the decider's
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import inspect
 import itertools
@@ -58,18 +59,17 @@ def _import_websockets() -> Any:
 
 class AsyncSeat:
     """A WebSocket to room ``code`` on ``server`` (http(s):// or ws(s)://) holding ``token``'s seat, or a
-    spectator's without a token. ``candidates`` (bot specs) asks the server to add what those bots would play
-    to each snapshot in which this seat must decide (docs/server.md). Use as ``async with``."""
+    spectator's without a token. ``candidates`` (bot specs): whenever a state message says this seat must decide
+    in a live room, the seat asks the server what those bots would play (a ``suggest`` message, docs/server.md
+    "Advice") and adds the answer to that state message as ``candidates`` before returning it. Use as ``async
+    with``."""
 
     def __init__(self, server: str, code: str, token: str | None = None, *, candidates: Sequence[str] = (),
                  reconnect_tries: int = 8, backoff: float = 0.25, timeout: float = 600.0):
-        query = {}  # the token never goes in the address (addresses end up in logs): it is the first message's
+        # the token never goes in the address (addresses end up in logs): it is the first message's
         self.token = token or None
-        if candidates:
-            query["candidates"] = ",".join(candidates)
+        self.candidates = [c.strip() for c in candidates if c.strip()]
         self.url = f"{ws_base(server)}/ws/{urllib.parse.quote(code.strip().upper(), safe='')}"
-        if query:
-            self.url += "?" + urllib.parse.urlencode(query)
         self.code = code.strip().upper()
         self.reconnect_tries = reconnect_tries
         self.backoff = backoff
@@ -79,6 +79,7 @@ class AsyncSeat:
         self.state: dict | None = None  # the newest state message
         self.log: list[dict] = []  # the newest log entries (see _keep_log)
         self.messages: list[dict] = []  # other messages (chat, forfeit, rematch...), oldest first
+        self._held: collections.deque[dict] = collections.deque()  # read while waiting for an answer, not yet returned
         self.reconnects = 0
         self._ids = itertools.count(1)
         self._closed = False
@@ -146,8 +147,63 @@ class AsyncSeat:
             snap["log"] = list(self.log)
 
     async def recv(self) -> dict:
-        """The next message (reconnecting when the connection drops). State messages update ``.state``;
-        ``welcome`` updates ``.welcome``; a fatal ``error`` on connecting (bad_token, unknown_room) raises."""
+        """The next message (reconnecting when the connection drops). State messages update ``.state`` (with
+        their ``candidates`` when this seat asks for some); ``welcome`` updates ``.welcome``; a fatal ``error`` on
+        connecting (bad_token, unknown_room) raises."""
+        msg = self._held.popleft() if self._held else await self._read()
+        kind = msg.get("type")
+        if kind == "state":
+            self._keep_log(msg)
+            if self.candidates and self._deciding(msg):
+                await self._ask_candidates(msg)
+            self.state = msg
+        elif kind == "welcome":
+            self.welcome = msg
+        elif kind == "error" and msg.get("code") in FATAL_ERRORS:
+            raise Refused(msg)
+        elif kind not in ("accepted", "error", "pong", "suggestion"):
+            self.messages.append(msg)
+        return msg
+
+    def _deciding(self, msg: dict) -> bool:
+        snap, room = msg.get("snapshot") or {}, msg.get("room") or {}
+        return bool(snap.get("to_act")) and snap.get("seat") is not None and room.get("status") == "live"
+
+    async def _ask_candidates(self, msg: dict) -> None:
+        """Ask the server what :attr:`candidates` would play for ``msg``'s decision and add the answer to it
+        (``[{"spec", "action", "text"} | {"spec", "error"}]``); the messages read meanwhile are returned next,
+        in order. A bad list (``bad_candidates``, ``over_budget``) raises :class:`Refused`; another refusal (say
+        ``no_bot_help``) becomes each spec's ``error``; ``suggest_rate`` waits and asks
+        again; a dropped connection gives up (the state sent on reconnecting asks again)."""
+        held: list[dict] = []
+        try:
+            while True:
+                ref = f"q{next(self._ids)}"
+                before = self.reconnects
+                await self.send({"type": "suggest", "bots": self.candidates, "id": ref})
+                while True:
+                    got = await self._read()
+                    if self.reconnects != before:
+                        held.append(got)
+                        return
+                    if got.get("id") == ref and got.get("type") in ("suggestion", "error"):
+                        break
+                    held.append(got)
+                if got["type"] == "suggestion":
+                    msg["candidates"] = got.get("candidates", [])
+                    return
+                if got.get("code") in (*FATAL_ERRORS, "over_budget", "bad_message"):  # the seat's candidates are wrong
+                    raise Refused(got)
+                if got.get("code") == "suggest_rate":
+                    await asyncio.sleep(float(got.get("retry_after") or 1.0))
+                    continue
+                msg["candidates"] = [{"spec": spec, "error": got.get("code")} for spec in self.candidates]
+                return
+        finally:
+            self._held.extend(held)
+
+    async def _read(self) -> dict:
+        """The next message off the socket, reconnecting when the connection drops."""
         websockets = _import_websockets()
         while True:
             if self.ws is None:
@@ -162,18 +218,7 @@ class AsyncSeat:
             except OSError as exc:
                 await self._reconnect(exc)
                 continue
-            msg = json.loads(raw)
-            kind = msg.get("type")
-            if kind == "state":
-                self._keep_log(msg)
-                self.state = msg
-            elif kind == "welcome":
-                self.welcome = msg
-            elif kind == "error" and msg.get("code") in FATAL_ERRORS:
-                raise Refused(msg)
-            elif kind not in ("accepted", "error", "pong"):
-                self.messages.append(msg)
-            return msg
+            return json.loads(raw)
 
     async def send(self, msg: dict) -> None:
         """Send one message; a dropped connection is reconnected and the message sent again (safe: a

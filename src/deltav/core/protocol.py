@@ -44,7 +44,7 @@ import functools
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, TypedDict
 
 from deltav.core import jsonin
 from deltav.core.errors import IllegalAction, MalformedAction, OptionError
@@ -90,6 +90,65 @@ def coerce_scalar(kind: type, raw: Any) -> Any:
         raise ValueError(f"{shown(raw)} is not a string")
     return v
 
+
+
+# --- the JSON shapes of the games' catalogue (``Game.describe``) and briefings; web/tools/gen_types.py -----------
+
+class OptionInfoJson(TypedDict):
+    """One option of a game (``Option.to_json``)."""
+
+    name: str
+    type: Literal["str", "int", "bool", "float"]
+    default: Any
+    doc: str
+    choices: list[Any] | None
+    minimum: float | None
+    maximum: float | None
+    ruling: bool
+    """A ruling: it settles a silence or a contradiction of the rules text."""
+    multiple: bool
+    """A str option naming several of ``choices``, comma-separated, each with an optional count ("2*fighter")."""
+    label: str
+    """What to call it on a page (by default the name, underscores as spaces)."""
+
+
+class ScenarioInfoJson(TypedDict):
+    id: str
+    title: str
+    players: list[int]
+    """The player counts the scenario supports."""
+    summary: str
+
+
+class GameInfoJson(TypedDict):
+    """A game as the catalogue describes it (``Game.describe``)."""
+
+    id: str
+    title: str
+    players: tuple[int, int]
+    """The fewest and the most players."""
+    hidden_information: bool
+    simultaneous_moves: bool
+    rules_version: str
+    scenarios: list[ScenarioInfoJson]
+    options: list[OptionInfoJson]
+
+
+class BriefingSideJson(TypedDict):
+    seat: int
+    name: str
+    forces: list[str]
+    goal: str
+
+
+class BriefingJson(TypedDict):
+    """What a seat reads before its first decision of a match (``Game.briefing``, :func:`check_briefing`)."""
+
+    title: str
+    objective: str
+    sides: list[BriefingSideJson]
+    wins: str
+    notes: list[str]
 
 
 @dataclass(frozen=True)
@@ -255,6 +314,33 @@ class MatchEvents(tuple):
         obj = super().__new__(cls, events)
         obj.decisions = tuple(decisions)
         return obj
+
+
+_Cell = str | int | float | bool | None
+
+
+class ScoresJson(TypedDict):
+    """The game's own scores table of a finished match."""
+
+    title: str
+    columns: list[str]
+    rows: list[list[_Cell]]
+    """One cell per column (text, a number, a boolean or null)."""
+
+
+class StatJson(TypedDict):
+    """One line of the match in numbers: its label and one value per seat."""
+
+    label: str
+    values: list[_Cell]
+
+
+class SummaryJson(TypedDict):
+    """What the result screen shows of a finished match (``Game.match_summary``, checked by :func:`check_summary`)."""
+
+    scores: ScoresJson | None
+    stats: list[StatJson]
+    notes: list[str]
 
 
 def check_summary(summary: Any, num_players: int) -> dict:

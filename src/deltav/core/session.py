@@ -31,7 +31,7 @@ import bisect
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict
 
 from deltav.core.errors import DeltavError, IllegalAction, MalformedAction, RecordError
 from deltav.core.protocol import (
@@ -40,6 +40,7 @@ from deltav.core.protocol import (
     Game,
     MatchEvents,
     State,
+    SummaryJson,
     check_summary,
     get_game,
     player_names,
@@ -58,10 +59,92 @@ from deltav.core.records import (
     result_of,
 )
 from deltav.core.rng import Rng
+from deltav.core.shape import open_shape
 from deltav.core.values import Action, Event
 
 #: How many visible log entries a snapshot carries by default (the newest ones); ask with ``since`` for more.
 LOG_TAIL = 20
+
+
+# --- the envelope's JSON shape (docs/protocol.md; web/tools/gen_types.py writes the client's types from it) -----
+
+@open_shape
+class ActionJson(TypedDict):
+    """An action or an event as JSON: its ``type`` and the game's own fields (the game's ``messages.py``)."""
+
+    type: str
+
+
+class LegalEntryJson(TypedDict):
+    """One legal action of the viewer: the action, its text and the game's annotation of it."""
+
+    action: ActionJson
+    text: str
+    """The match's describer's words for the action."""
+    note: NotRequired[dict[str, Any]]
+    """The game's annotation (``Game.annotate_legal``), e.g. the tactical course preview."""
+
+
+class LogEntryJson(TypedDict):
+    """One applied event this viewer may see (an empty ``text`` is no line of the log)."""
+
+    step: int
+    event: ActionJson
+    text: str
+
+
+class DecidingJson(TypedDict):
+    """A seat that must decide at this node, and whether it already has (never what)."""
+
+    seat: int
+    submitted: bool
+
+
+class SubmittedJson(TypedDict):
+    """This seat's own buffered choice at a simultaneous node."""
+
+    action: ActionJson
+    text: str
+
+
+class ResultJson(TypedDict):
+    """How the match ended: the engine's ``Result.to_json()``, or an ending's (resign, forfeit) with the losing
+    ``seats`` and the ending's sentence in ``detail``."""
+
+    winners: list[int]
+    reason: str
+    scores: list[float] | None
+    seats: NotRequired[list[int]]
+    detail: NotRequired[str]
+
+
+class SnapshotJson(TypedDict):
+    """The view envelope of one viewer (:meth:`Session.snapshot`): always complete, only the log is bounded."""
+
+    game: str
+    options: dict[str, Any]
+    """The resolved options."""
+    seats: list[str]
+    """The seat labels ("human", a bot spec)."""
+    names: list[str]
+    """The seats' display names, the names every text of the match uses ("Player 1", "Hard bot", a person's)."""
+    seat: int | None
+    """This viewer's seat, or null for a spectator."""
+    step: int
+    """Actions applied so far: sent back as ``expected_step``."""
+    status: Literal["playing", "over"]
+    deciding: list[DecidingJson]
+    to_act: bool
+    legal: list[LegalEntryJson]
+    submitted: SubmittedJson | None
+    view: dict[str, Any]
+    """The game's own ``view(seat)`` (its shape: the game's ``ViewJson``, docs/<game>.md)."""
+    result: ResultJson | None
+    returns: list[float] | None
+    summary: SummaryJson | None
+    """When ``status`` is "over": the match summary (nothing is secret then)."""
+    log: NotRequired[list[LogEntryJson]]
+    """The newest entries, or every one from step ``since`` on; left out by ``with_log=False``."""
 
 
 

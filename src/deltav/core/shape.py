@@ -2,7 +2,8 @@
 
 One reader for every shape a JSON document may have to take: a saved state, a data file, a scenario. Give it
 a type (``int``, ``float``, ``str``, ``bool``, ``None``, ``Literal[...]``, unions, ``list[T]``, ``tuple[T, ...]``,
-fixed tuples, ``dict[str, T]``, a ``TypedDict``, a dataclass) and a JSON value; it returns the value converted
+fixed tuples, ``dict[str, T]``, a ``TypedDict`` (closed: no other field; or open, marked with :func:`open_shape`:
+its fields checked, any other field kept as it is), a dataclass) and a JSON value; it returns the value converted
 (lists of a ``tuple`` type become tuples, objects of a dataclass type become instances) or raises
 :class:`ShapeError` with the path of the first bad field and the reason. Bounds ride on ``Annotated``::
 
@@ -157,17 +158,27 @@ def _read_any(v: Any, p: str) -> Any:
     return v
 
 
-def _object_reader(fields: list[tuple[str, Reader, bool]], make: Callable[[dict], Any]) -> Reader:
-    """A reader of a JSON object with these (name, reader, required) fields and no others, built by ``make``."""
+def open_shape(tp: Any) -> Any:
+    """Mark a ``TypedDict`` as open: an object with its fields and any others (an action or an event: its ``type``
+    and the game's own fields). :func:`read` checks the declared fields and keeps the others unread."""
+    tp.__open_shape__ = True
+    return tp
+
+
+def _object_reader(fields: list[tuple[str, Reader, bool]], make: Callable[[dict], Any], open_: bool = False) -> Reader:
+    """A reader of a JSON object with these (name, reader, required) fields and no others (``open_``: others are
+    kept as they are), built by ``make``."""
     known = {name for name, _, _ in fields}
 
     def read_object(v: Any, p: str) -> Any:
         if not isinstance(v, dict):
             _fail(p, f"expected an object, got {shown(v)}")
+        out = {}
         for k in v:
             if k not in known:
-                _fail(f"{p}.{k}", f"unknown field (fields: {', '.join(sorted(known))})")
-        out = {}
+                if not open_:
+                    _fail(f"{p}.{k}", f"unknown field (fields: {', '.join(sorted(known))})")
+                out[k] = v[k]
         for name, r, required in fields:
             if name not in v:
                 if required:
@@ -310,7 +321,8 @@ class Readers:
                 o = get_origin(t)
                 return True if o is Required else False if o is NotRequired else total
 
-            return _object_reader([(name, self(t), is_required(t)) for name, t in hints.items()], dict)
+            return _object_reader([(name, self(t), is_required(t)) for name, t in hints.items()], dict,
+                                  getattr(tp, "__open_shape__", False))
         if dataclasses.is_dataclass(tp) and isinstance(tp, type):
             hints = typing.get_type_hints(tp, include_extras=True)
             specs = []

@@ -34,7 +34,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from deltav.core import jsonin
 from deltav.core.errors import DeltavError, RecordError
-from deltav.core.protocol import Game, check_briefing
+from deltav.core.protocol import Game, GameInfoJson, check_briefing
 from deltav.server.guard import CLOSE_TOO_MANY, Guard
 from deltav.server.hub import Hub
 from deltav.server.limits import client_id, client_key
@@ -51,6 +51,13 @@ MAX_MATCH = 2**31 - 1  # the largest match (and replay step) number a query may 
 HELLO_SECONDS = 10.0  # a room's socket must say hello (and give its token) this soon
 ROOM_LISTS = ("open", "live", "finished")
 LIST_SECONDS = 2.0  # GET /rooms answers are reused this long (another process's changes show within it)
+
+
+class GameEntryJson(GameInfoJson):
+    """A game of ``GET /games``: ``Game.describe()`` and the bots the server offers for it."""
+
+    bots: list[str]
+    """The bot specs a seat may take ("bot:normal")."""
 
 #: Shown in place of the client when it was not built (a source checkout before ``make setup``).
 NOT_BUILT = """<!doctype html><meta charset="utf-8"><title>deltav server</title>
@@ -252,6 +259,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         return Response(h.metrics.render(), media_type=h.metrics.content_type)
 
     async def games(request: Request) -> JSONResponse:
+        """``GET /games``: the catalogue, one ``GameEntryJson`` per game."""
         from deltav.agents.registry import available_specs
 
         out = []
@@ -492,13 +500,11 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             await ws.send_json({"type": "error", "code": "unknown_room", "message": f"no room {ws.path_params['code']!r}"})
             await ws.close(4004, "unknown room")
             return
-        from deltav.server import candidates
-
-        try:
-            specs = candidates.parse(ws.query_params.get("candidates"), room.game.id)
-        except ClientError as exc:
-            await ws.send_json(exc.to_json())
-            await ws.close(4000, exc.code)
+        if "candidates" in ws.query_params:  # an old client: candidates are asked with ``suggest`` messages now
+            await ws.send_json({"type": "error", "code": "bad_candidates", "message": "this server gives the bots' "
+                                "candidates in answer to a {\"type\": \"suggest\", \"bots\": [...]} message, not for "
+                                "a ?candidates= query (docs/server.md, \"Advice\"): update the client"})
+            await ws.close(4000, "bad_candidates")
             return
         try:
             token = await hello(ws)
@@ -508,18 +514,16 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             return
         except WebSocketDisconnect:
             return
-        sock = candidates.CandidateSocket(ws, room, specs) if specs else ws
         try:
             try:
-                conn = await room.attach(sock, token, client_id(client_key(ws.scope)))
+                conn = await room.attach(ws, token, client_id(client_key(ws.scope)))
             except ClientError as exc:
                 if exc.code != "evicted":
                     raise
                 room = await hub().get(code)  # unloaded while it waited: the room as loaded again
                 if room is None:
                     raise ClientError("unknown_room", f"no room {code!r}", 404) from None
-                sock = candidates.CandidateSocket(ws, room, specs) if specs else ws
-                conn = await room.attach(sock, token, client_id(client_key(ws.scope)))
+                conn = await room.attach(ws, token, client_id(client_key(ws.scope)))
         except ClientError as exc:
             if exc.code == "redirect":  # several processes: this room's seats play on its owner
                 await ws.send_json({"type": "redirect", "url": exc.extra["url"], "message": exc.message})
@@ -537,7 +541,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
                     await room.handle(conn, msg.get("text"))
                 except Exception:  # a bug must not take the connection or the room down
                     log.exception("room %s: message handling failed", room.code)
-                    # with the message's id, so that a request waiting for its answer (hint, advise) ends too
+                    # with the message's id, so that a request waiting for its answer (suggest) ends too
                     conn.send({"type": "error", "code": "internal", "message": "the server failed on this message",
                                "id": message_ref(msg.get("text"))})
                 if conn.closed:
@@ -545,8 +549,6 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         except WebSocketDisconnect:
             pass
         finally:
-            if isinstance(sock, candidates.CandidateSocket):
-                sock.abandon()  # the bot workers stop working for a socket that has closed
             await room.detach(conn)
 
     routes = [

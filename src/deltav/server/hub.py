@@ -16,7 +16,7 @@ import logging
 import secrets
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 from deltav.core.errors import DeltavError
 from deltav.core.protocol import Game
@@ -26,6 +26,7 @@ from deltav.server.clock import Clock, ClockError
 from deltav.server.cluster import Bus, LeaseLoop
 from deltav.server.leases import Leases
 from deltav.server.limits import duration_words
+from deltav.server.match import RoomJson
 from deltav.server.replicas import Replicas
 from deltav.server.rooms import ClientError, Room, Settings
 from deltav.server.store import DuplicateCode, MatchRow, SeatRow, Store
@@ -33,6 +34,17 @@ from deltav.server.tokens import new_room_code, new_token, token_hash
 
 log = logging.getLogger("deltav.server")
 
+
+
+class SeatGrantJson(TypedDict):
+    """The answer of ``POST /rooms`` and ``POST /rooms/{code}/join``: the room, the seat taken (null: none, watch) and
+    its token (shown once: the client keeps it)."""
+
+    code: str
+    match: int
+    seat: int | None
+    token: str | None
+    room: RoomJson
 
 class Hub:
     """The live rooms of this server process and the ways to make, join and find them."""
@@ -265,11 +277,12 @@ class Hub:
             return {"code": code, "match": room.no, "seat": seat, "token": token, "room": room.room_info()}
 
     # --- telling the other processes ----------------------------------------------------------------------
-    def later(self, coro: Any) -> None:
+    def later(self, coro: Any) -> asyncio.Task:
         """Run ``coro`` in the background (kept until done; cancelled when the hub closes)."""
         task = asyncio.create_task(coro)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+        return task
 
     def notify(self, room: Room, seq: int, kind: str = "room") -> None:
         """Tell the other processes that ``room`` stored submission ``seq`` (-1: seats, status or meta changed;

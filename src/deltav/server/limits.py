@@ -6,7 +6,7 @@ uvicorn sees it: the peer of the TCP connection, or, for the proxies named by ``
 ``X-Forwarded-For`` address they pass on. Without accounts that is all a server can tell clients apart by.
 
 This module owns the numbers, the address key and the token buckets; ``app`` applies them to routes and sockets,
-``rooms`` to chat and spectators, ``hub`` to room expiry.
+``rooms`` to chat, suggestions and spectators, ``hub`` to room expiry.
 """
 
 from __future__ import annotations
@@ -45,6 +45,8 @@ class Limits:
     sweep_seconds: float = 60.0  # how often the hub looks for rooms to expire
     chat_per_second: float = 0.5  # chat lines per seat (30 a minute)...
     chat_burst: int = 5  # ...with bursts of this many
+    suggest_per_second: float = 4.0  # suggest requests per seat (bots' candidates, hints, plans; 240 a minute)...
+    suggest_burst: int = 40  # ...with bursts of this many
     chat_kept: int = 200  # chat lines kept per match (older ones are deleted)
     max_buckets: int = 100_000  # addresses remembered by the rate limiter (the idlest are forgotten first)
     queue_per_client: int = 1  # quick-match queue entries one address may hold at a time

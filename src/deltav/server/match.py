@@ -2,7 +2,8 @@
 
 A :class:`Match` has no sockets, no asyncio and no database. Each input (:meth:`Match.submit`, :meth:`connect`,
 :meth:`disconnect`, :meth:`due` (a deadline passed), :meth:`chat`, :meth:`rematch`, :meth:`resign`,
-:meth:`claim`, a bot's or the turn timer's move through :meth:`play`) is checked (a refusal raises
+:meth:`claim`, a bot's or the turn timer's move through :meth:`play`, a request for advice through
+:meth:`suggest`) is checked (a refusal raises
 :class:`ClientError` and changes nothing) and answered with an :class:`Update`: the rows to store, the answer to
 the sender, what everyone is told, whether every viewer gets its new state (and the steps it shows), and whether
 the bots must be woken. The deadlines to arm are :meth:`Match.deadlines` after every update. Each viewer's state
@@ -20,16 +21,17 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, NotRequired, TypedDict
 
 from deltav.core import jsonin
 from deltav.core.agent import RandomAgent
 from deltav.core.errors import DeltavError, IllegalAction, MalformedAction
-from deltav.core.protocol import Game
+from deltav.core.protocol import Decision, Game
+from deltav.core.records import _EndingDoc
 from deltav.core.rng import Rng, derive_seed
-from deltav.core.session import AppliedStep, Outcome, Session, SessionError
-from deltav.server.bots import BotSeat
+from deltav.core.session import AppliedStep, LogEntryJson, Outcome, Session, SessionError, SnapshotJson
+from deltav.server.bots import BotSeat, make_bot_agent
 from deltav.server.clock import Clock, turn_started, utc
 from deltav.server.conns import dumps
 from deltav.server.legal import RoomSession
@@ -39,6 +41,95 @@ from deltav.server.tokens import token_hash
 log = logging.getLogger("deltav.server")
 
 MAX_CHAT = 300  # characters of one chat line, after trimming
+MAX_SUGGEST_BOTS = 4  # bots one ``suggest`` may ask (each decides within the server's CPU budget per decision)
+HINT_BOT = "bot:hard"  # the bot a ``suggest`` with neither ``bots`` nor ``plan`` asks: the hint
+
+
+# --- the JSON shapes of the socket's messages built here (docs/server.md; web/tools/gen_types.py) --------------
+
+class RoomSeatJson(TypedDict):
+    """A seat of the room as every viewer sees it (``room.seats[i]``)."""
+
+    seat: int
+    kind: Literal["human", "bot"]
+    spec: str
+    """"human" or the bot's spec ("bot:normal")."""
+    name: str | None
+    taken: bool
+    connected: bool
+    grace_until: float | None
+    """When an absent person's grace runs out (epoch seconds), else null."""
+
+
+class ForfeitJson(TypedDict):
+    """The room info's older field for a forfeit (clients that read ``ending`` need not)."""
+
+    seat: int
+    seats: list[int]
+    reason: str
+    winners: list[int]
+    step: int
+
+
+class AbandonedJson(TypedDict):
+    reason: str
+    at: float
+
+
+class ClockJson(TypedDict):
+    """The turn timer (docs/server.md): ``deadline`` a UTC time, null when no person is deciding; ``seats`` the
+    seats it runs for."""
+
+    turn_seconds: float
+    on_timeout: Literal["forfeit", "bot"]
+    deadline: str | None
+    seats: list[int]
+
+
+class RoomJson(TypedDict):
+    """``room`` of a ``state`` message (:meth:`Match.room_info`)."""
+
+    code: str
+    match: int
+    status: Literal["open", "live", "finished"]
+    seats: list[RoomSeatJson]
+    forfeit: ForfeitJson | None
+    public: bool
+    """Listed for anyone (else private: joined by code or invite link)."""
+    abandoned: AbandonedJson | None
+    seed: int | None
+    """The seed, when the room's creator chose it (else null: secret)."""
+    ending: _EndingDoc | None
+    """How the match ended outside the rules (resign, forfeit), or null."""
+    claimable: list[int]
+    """Absent human seats whose grace ran out: a connected player may claim the win (``claim``)."""
+    rematch_votes: list[int]
+    clock: ClockJson | None
+
+
+class StateMessageJson(TypedDict):
+    """The ``state`` message: the room, this viewer's snapshot, and the new log entries of the last action."""
+
+    type: Literal["state"]
+    room: RoomJson
+    snapshot: SnapshotJson
+    events: list[LogEntryJson]
+
+
+class ServerErrorJson(TypedDict):
+    """A refusal (``{"type": "error"}``): a stable ``code``, a sentence, and what it refused when known."""
+
+    type: Literal["error"]
+    code: str
+    message: str
+    rule: NotRequired[str]
+    """The rule id of a refused action (``tactical.fuel``, ``session.stale_step``)."""
+    field: NotRequired[str]
+    """The path of the bad field of a malformed message."""
+    id: NotRequired[str | int | None]
+    """The ``id`` of the message refused."""
+    step: NotRequired[int]
+    """The step a refusal was for (a stale decision)."""
 
 
 class ClientError(Exception):
@@ -121,6 +212,22 @@ class Update:
     finished: bool = False
     live: bool = False  # the connected seats or graces changed (several processes: shared with the replicas)
     stored: Callable[[], None] | None = None  # a change that takes effect only once the rows are stored
+    work: Suggestion | None = None  # advice to work out off the event loop (``Match.suggest``), then answered
+
+
+@dataclass
+class Suggestion:
+    """The bounded work of one ``suggest`` request, built from the asking seat's own decision (its view and legal
+    actions) only: ``bots`` each decide from ``decision`` (a fresh agent, an RNG derived from the room, match, step
+    and spec, never from the match seed); ``plan`` is the game's advice request (``Game.advise``) on ``view``."""
+
+    seat: int
+    no: int
+    step: int
+    ref: Any
+    bots: list[tuple[BotSeat, Decision]]
+    plan: Any = None
+    view: Any = None
 
 
 class Match:
@@ -582,6 +689,60 @@ class Match:
         if len(text) > MAX_CHAT:
             raise ClientError("chat_too_long", f"a chat line holds at most {MAX_CHAT} characters (got {len(text)})")
         return self.seats[seat].name, text
+
+    def suggest(self, seat: int | None, msg: dict) -> Update:
+        """A seat's ``suggest`` message: advice from its own decision, never the true state (docs/server.md,
+        "Advice"). ``bots`` (bot specs, at most :data:`MAX_SUGGEST_BOTS`) asks what each would play now; ``plan``
+        (plain JSON, shaped by the game) asks the game's advice (tactical: the astrogation assistant's course, or
+        ``{"kind": "reach"}`` the reach shadow); neither asks the hint (:data:`HINT_BOT`). The Update's ``work`` is
+        the request to work out; :meth:`suggested` then builds its answer. Refusals, in order: ``spectator``,
+        ``bad_message`` (``bots`` not a list of strings), ``over_budget`` (too many bots), ``bad_candidates`` (a
+        spec no bot of this game has, or unbounded parameters), ``no_bot_help`` (bots asked in a match between
+        people: a second player), ``not_live``, ``not_your_turn`` (bots decide for a decision of the seat's)."""
+        if seat is None:
+            raise ClientError("spectator", "a spectator has no decision to advise on")
+        raw, plan = msg.get("bots"), msg.get("plan")
+        if raw is None:
+            raw = [HINT_BOT] if plan is None else []
+        if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
+            raise ClientError("bad_message", "field 'bots' must be a list of bot specs like \"bot:easy\"", field="bots")
+        if len(raw) > MAX_SUGGEST_BOTS:
+            raise ClientError("over_budget", f"at most {MAX_SUGGEST_BOTS} bots may be asked at once, got {len(raw)}",
+                              field="bots")
+        specs = [s.strip() if s.strip().startswith("bot:") else f"bot:{s.strip()}" for s in raw]
+        agents = []
+        for spec in specs:
+            try:
+                agents.append((spec, make_bot_agent(self.game.id, spec)))
+            except DeltavError as exc:
+                raise ClientError("bad_candidates", f"bot {jsonin.shown(spec)}: {exc}", field="bots") from None
+        step = self.session.step
+        bots: list[tuple[BotSeat, Decision]] = []
+        if agents:
+            if not self.bots:
+                raise ClientError("no_bot_help", "the bots' suggestions are only given in games against a bot (in a "
+                                                 "match between people they would be a second player)")
+            if self.status != "live" or self.session.is_over():
+                raise ClientError("not_live", "the match is not being played")
+            if seat not in self.session.waiting_for():
+                raise ClientError("not_your_turn", "the bots suggest for a decision of yours: wait for your turn")
+            own = self.session.decision(seat, Rng(0))  # the seat's own view and legal actions
+            for spec, agent in agents:
+                rng = Rng(derive_seed(0, "suggest", self.code, self.no, step, spec))
+                bots.append((BotSeat(seat, spec, agent, rng), replace(own, rng=rng)))
+        view = self.session.state.view(seat) if plan is not None else None
+        return Update(work=Suggestion(seat, self.no, step, msg.get("id"), bots, plan, view))
+
+    def suggested(self, work: Suggestion, candidates: list[dict] | None, plan: Any = None) -> Update:
+        """The answer to ``work``: ``{"type": "suggestion", "id", "step", "candidates"?, "plan"?}``; each
+        candidate ``{"spec", "action", "text"}`` (the words of that legal action) in the order asked, or
+        ``{"spec", "error"}`` for a bot that gave none."""
+        out: dict[str, Any] = {"type": "suggestion", "id": work.ref, "step": work.step}
+        if candidates is not None:
+            out["candidates"] = candidates
+        if work.plan is not None:
+            out["plan"] = plan
+        return Update(reply=out)
 
     def rematch(self, seat: int | None) -> bool:
         """A seat asks for the next match; True once every human seat has asked (the host then stores

@@ -8,7 +8,9 @@ several processes only) turns them into database reads:
   (``seq`` -1) makes any holder re-read the room's row (:meth:`refresh`: a seat taken through another process,
   a forfeit, a rematch, the owner's live info);
 - :meth:`share_info`: the owner's live info (connected seats, grace deadlines) written to its lease row for the
-  replicas' spectators, then a notice;
+  replicas' spectators, then a notice; coalesced per room (one write in flight per room; a change meanwhile is
+  written once that write is done, with the info as it is then: the latest wins), and a failed write is logged
+  and retried (after a backoff, once the database takes writes again), never left as a task's exception;
 - :meth:`relay_chat`: a chat notice (the id of a stored line) makes every process holding the room read the lines
   after the last it showed and send them to its sockets, so chat reaches the spectators of every process;
 - eviction: a replica whose last socket left is dropped from the hub after ``Settings.replica_linger_seconds``
@@ -21,6 +23,7 @@ This module owns replicas' freshness only; who owns a room is ``leases``, the ru
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import TYPE_CHECKING
@@ -32,26 +35,61 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("deltav.server")
 
+SHARE_RETRY_SECONDS = (0.5, 10.0)  # a failed share_info write is retried after 0.5 s, doubling up to 10 s
+
 
 class Replicas:
     """The database reads that keep this process's rooms current (see the module's docstring)."""
 
     def __init__(self, hub: Host):
         self.hub = hub
+        self.sharing: dict[str, asyncio.Task] = {}  # room code -> its one share_info write in flight
+        self.stale: set[str] = set()  # rooms whose live info changed since their write in flight read it
+        self.shared = 0  # live info writes stored (for tests and metrics)
 
     def share_info(self, room: Room) -> None:
-        """The owner's live info (who is connected, grace deadlines) for the replicas' spectators."""
+        """The owner's live info (who is connected, grace deadlines) for the replicas' spectators: written to the
+        room's lease row, then a notice. One write in flight per room: a call while one is in flight only marks
+        the info stale, and the writer writes once more, the info as it is then (a burst of connects and drops is
+        one or two writes, not one each)."""
         if not room.owned:
             return
-        hub = self.hub
+        code = room.code
+        self.stale.add(code)
+        if code not in self.sharing:
+            self.sharing[code] = self.hub.later(self._share(room))
+
+    async def _share(self, room: Room) -> None:
+        hub, code = self.hub, room.code
         assert hub.cluster is not None
-
-        async def share():
-            await hub.store.set_lease_info(room.code, hub.cluster.node, live_info(room))
-            if hub.bus is not None:
-                await hub.bus.publish(room.code, room.no, -1)
-
-        hub.later(share())
+        failures = 0
+        try:
+            while code in self.stale:
+                if not room.owned or room.evicted or hub.rooms.get(code) is not room:
+                    self.stale.discard(code)  # no longer this process's to tell
+                    return
+                self.stale.discard(code)
+                try:
+                    await hub.store.set_lease_info(code, hub.cluster.node, live_info(room))
+                    self.shared += 1
+                    if hub.bus is not None:
+                        await hub.bus.publish(code, room.no, -1)
+                    failures = 0
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:  # logged and retried: never an unhandled task exception
+                    failures += 1
+                    first, most = SHARE_RETRY_SECONDS
+                    wait = min(most, first * 2 ** (failures - 1))
+                    log.warning("room %s: sharing the live info failed (%s: %s); retrying in %g s", code,
+                                type(exc).__name__, str(exc).splitlines()[0][:200] if str(exc) else "", wait,
+                                extra={"event": "share_info_failed", "room": code})
+                    self.stale.add(code)
+                    await asyncio.sleep(wait)
+                    await hub.store.health.wait_writable()
+        finally:
+            if self.sharing.get(code) is asyncio.current_task():
+                del self.sharing[code]
 
     async def on_notice(self, code: str, no: int, seq: int, kind: str = "room") -> None:
         room = self.hub.rooms.get(code)

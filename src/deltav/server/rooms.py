@@ -24,10 +24,10 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, TypedDict
 
 from deltav.core import jsonin
-from deltav.core.errors import DeltavError, IllegalAction
+from deltav.core.errors import IllegalAction
 from deltav.core.protocol import Game
 from deltav.core.rng import Rng, derive_seed
 from deltav.core.session import Session
@@ -37,7 +37,7 @@ from deltav.server.cluster import ClusterConfig
 from deltav.server.conns import OUTBOX_LIMIT, Conn, Socket, dumps
 from deltav.server.limits import Bucket as ChatBucket
 from deltav.server.limits import Limits
-from deltav.server.match import MAX_CHAT, Accept, ClientError, Match, Update, bot_name, refusal, seat_names
+from deltav.server.match import MAX_CHAT, Accept, ClientError, Match, Suggestion, Update, bot_name, refusal, seat_names
 from deltav.server.store import MatchRow, SeatRow, Store, StoreUnavailable
 
 __all__ = ["MAX_CHAT", "OUTBOX_LIMIT", "ClientError", "Conn", "Room", "Settings", "Socket", "bot_name", "dumps",
@@ -53,7 +53,6 @@ MAX_DEPTH = 32  # nesting of arrays and objects in a client message
 MAX_DIGITS = 20  # digits of an integer in a client message
 MAX_ID = 2**53 - 1  # an integer id a client may give (the largest a browser's numbers hold exactly)
 MAX_ID_CHARS = 100  # a string id a client may give
-MAX_PENDING_HINTS = 1  # hints being worked out for one seat at a time
 
 
 @dataclass
@@ -80,6 +79,35 @@ class Settings:
     queue_poll_seconds: float = 1.5
 
 
+
+class LimitsJson(TypedDict):
+    max_message_bytes: int
+    max_chat: int
+    """The most characters of one chat line."""
+    rate_per_second: float
+
+
+class WelcomeJson(TypedDict):
+    """The first message on a socket: which room, match and seat it is, and the limits of what it may send."""
+
+    type: Literal["welcome"]
+    room: str
+    match: int
+    seat: int | None
+    role: Literal["player", "spectator"]
+    limits: LimitsJson
+
+
+class ChatJson(TypedDict):
+    """A chat line, to everyone in the room."""
+
+    type: Literal["chat"]
+    seat: int
+    name: str | None
+    text: str
+    at: float
+
+
 class Host(Protocol):
     """What a room, the leases and the replicas use of the hub that holds them (``hub.Hub`` is the one; typed
     here, where they all can import it without a cycle)."""
@@ -100,7 +128,7 @@ class Host(Protocol):
 
     def notify(self, room: Room, seq: int, kind: str = "room") -> None: ...
 
-    def later(self, coro: Any) -> None: ...
+    def later(self, coro: Any) -> asyncio.Task: ...
 
 
 class Room:
@@ -123,11 +151,12 @@ class Room:
         self.chat_seen = 0  # the id of the newest chat line shown here (several processes: lines after it are new)
         self.idle_since = time.time()  # when its last socket left (a replica is then evicted)
         self.evicted = False  # a replica dropped from the hub (a socket reaching it must look the room up again)
-        self.hints: dict[int, tuple[Conn, asyncio.Task]] = {}  # seat -> the hint worked out for it
+        self.suggesting: dict[int, tuple[Conn, asyncio.Task]] = {}  # seat -> the suggestion worked out for it
+        self.suggest_buckets: dict[int, ChatBucket] = {}  # each seat's rate of suggestions
         self.chat_buckets: dict[int, ChatBucket] = {}  # each seat's chat rate
         self.handlers: dict[str, Callable[[Conn, Mapping], Awaitable[None]]] = {
             "ping": self.ping, "sync": self.sync, "submit": self.submit, "chat": self.chat, "rematch": self.rematch,
-            "advise": self.advise, "hint": self.hint, "resign": self.resign, "claim": self.claim}
+            "suggest": self.suggest, "resign": self.resign, "claim": self.claim}
 
     @classmethod
     def from_row(cls, hub: Host, row: MatchRow) -> Room:
@@ -434,7 +463,7 @@ class Room:
 
     async def detach(self, conn: Conn) -> None:
         conn.close()
-        held = self.hints.get(conn.seat) if conn.seat is not None else None
+        held = self.suggesting.get(conn.seat) if conn.seat is not None else None
         if held is not None and held[0] is conn:
             held[1].cancel()  # nobody reads its answer: the bot worker stops working for it
         now = time.time()
@@ -473,7 +502,7 @@ class Room:
             handler = self.handlers.get(kind)
             if handler is None:
                 raise ClientError("unknown_type", f"unknown message type {jsonin.shown(kind)} (known: submit, chat, sync, ping, "
-                                                  "rematch, advise, hint, resign, claim)")
+                                                  "rematch, suggest, resign, claim)")
             await handler(conn, msg)
         except ClientError as exc:
             conn.send({**exc.to_json(), "id": message_ref(text)})
@@ -565,64 +594,67 @@ class Room:
                 return False
             return await self.publish(self.match.abandon(reason, time.time()))
 
-    # --- advice (the tactical astrogation assistant) and hints -------------------------------------------
-    async def advise(self, conn: Conn, msg: Mapping) -> None:
-        """``Game.advise`` on this seat's own view, off the event loop; answered with ``advice`` or an error."""
-        if conn.seat is None:
-            raise ClientError("spectator", "a spectator has no ships to advise on")
-        seat = conn.seat
-        view = self.session.state.view(seat)  # read on the loop: the session only changes there
-        try:
-            advice = await asyncio.to_thread(self.game.advise, view, seat, msg.get("request"))
-        except IllegalAction as exc:
-            conn.send({**refusal(exc), "id": msg.get("id")})
-            return
-        conn.send({"type": "advice", "id": msg.get("id"), "advice": advice})
-
-    async def hint(self, conn: Conn, msg: Mapping) -> None:
-        """What ``bot:hard`` would play now for this seat, from its own decision (view and legal actions), run on
-        the bot pool; only in rooms with a bot seat (a hint in a match between people would be a second
-        player)."""
-        if conn.seat is None:
-            raise ClientError("spectator", "a spectator cannot ask for a hint")
-        if not self.match.bots:
-            raise ClientError("no_hints", "hints are only given in games against a bot")
-        if self.status != "live":
-            raise ClientError("not_live", "the match is not being played")
-        seat, step = conn.seat, self.session.step
-        if seat not in self.session.waiting_for():
-            raise ClientError("not_your_turn", "a hint is for a decision of yours: wait for your turn")
-        pending = self.hints.get(seat)
-        if pending is not None and not pending[1].done():
-            raise ClientError("hint_pending", "a hint for this seat is still being worked out: wait for its answer "
-                                              f"(at most {MAX_PENDING_HINTS} at a time)")
-        try:
-            adviser = BotSeat.new(self.game.id, self.match.seed + step, seat, "bot:hard")
-        except DeltavError as exc:
-            raise ClientError("no_hints", f"this game has no hard bot to ask: {exc}") from None
-        decision = self.session.decision(seat, adviser.rng)
-        # worked out in a task of its own: the socket goes on reading, and closing it stops the work (detach)
-        task = self._spawn(self._hint(conn, adviser, decision, step, msg.get("id")))
+    # --- advice: one channel, ``suggest`` --------------------------------------------------------------
+    async def suggest(self, conn: Conn, msg: Mapping) -> None:
+        """``Match.suggest``: checked and built from the seat's own decision on the loop, then worked out in a task
+        of its own (the socket goes on reading; closing it stops the work: ``detach``): the bots on the bot workers
+        (:data:`HELP`), the game's plan on a thread. One request per seat at a time (``suggest_pending``) and a rate
+        per seat (``suggest_rate``, ``Limits.suggest_per_second``)."""
+        if conn.seat is not None:
+            pending = self.suggesting.get(conn.seat)
+            if pending is not None and not pending[1].done():
+                raise ClientError("suggest_pending", "a suggestion for this seat is still being worked out: wait for "
+                                                     "its answer (one at a time)")
+        work = self.match.suggest(conn.seat, dict(msg)).work
+        assert work is not None
+        limits = self.hub.settings.limits
+        bucket = self.suggest_buckets.get(work.seat)
+        if bucket is None:  # per seat, whatever its sockets (a reconnect does not refill it)
+            bucket = self.suggest_buckets[work.seat] = ChatBucket(limits.suggest_per_second, limits.suggest_burst)
+        wait = bucket.take()
+        if wait:
+            raise ClientError("suggest_rate", f"at most {limits.suggest_per_second * 60:g} suggestions a minute "
+                                              f"(bursts of {limits.suggest_burst}); wait {max(1, round(wait))} s",
+                              retry_after=round(wait, 1))
+        task = self._spawn(self._suggest(conn, work))
         if task is not None:
-            self.hints[seat] = (conn, task)
+            self.suggesting[work.seat] = (conn, task)
 
-    async def _hint(self, conn: Conn, adviser: BotSeat, decision: Any, step: int, ref: Any) -> None:
+    async def _suggest(self, conn: Conn, work: Suggestion) -> None:
         try:
-            action = await self.hub.bots.decide(adviser, decision, kind=HELP, lane=self.code)
-            conn.send({"type": "hint", "id": ref, "step": step, "action": action.to_json(),
-                       "text": self.session.describe(action)})
-        except BotFailure as exc:
-            conn.send({"type": "error", "code": "hint_failed", "message": f"the hard bot gave no hint ({exc.reason})",
-                       "id": ref})
+            candidates = None
+            if work.bots:
+                candidates = [await self._candidate(bot, decision) for bot, decision in work.bots]
+            plan = None
+            if work.plan is not None:
+                try:
+                    plan = await asyncio.to_thread(self.game.advise, work.view, work.seat, work.plan)
+                except IllegalAction as exc:
+                    conn.send({**refusal(exc), "id": work.ref})
+                    return
+            reply = self.match.suggested(work, candidates, plan).reply
+            assert reply is not None
+            conn.send(reply)
         except asyncio.CancelledError:
             raise
         except Exception:  # a bug on the way: the request still gets its answer
-            log.exception("room %s: a hint failed", self.code)
-            conn.send({"type": "error", "code": "internal", "message": "the server failed on this message", "id": ref})
+            log.exception("room %s: a suggestion failed", self.code)
+            conn.send({"type": "error", "code": "internal", "message": "the server failed on this message",
+                       "id": work.ref})
         finally:
-            held = self.hints.get(adviser.seat)
+            held = self.suggesting.get(work.seat)
             if held is not None and held[1] is asyncio.current_task():
-                del self.hints[adviser.seat]
+                del self.suggesting[work.seat]
+
+    async def _candidate(self, bot: BotSeat, decision: Any) -> dict:
+        """One bot's suggestion: ``{"spec", "action", "text"}``, or ``{"spec", "error"}`` when it gave none."""
+        try:
+            action = await self.hub.bots.decide(bot, decision, kind=HELP, lane=self.code)
+        except BotFailure as exc:  # a failing bot costs the others nothing
+            return {"spec": bot.spec, "error": exc.reason}
+        if action not in decision.legal_actions:
+            return {"spec": bot.spec, "error": "illegal"}
+        return {"spec": bot.spec, "action": action.to_json(), "text": self.session.describe(action)}
 
     # --- bots ------------------------------------------------------------------------------------------
     def kick_bots(self) -> None:

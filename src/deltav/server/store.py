@@ -32,7 +32,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from sqlalchemy import (
     BigInteger,
@@ -276,6 +276,27 @@ class WriteHealth:
             with contextlib.suppress(BaseException):
                 await self._prober
 
+
+
+class RoomListSeatJson(TypedDict):
+    seat: int
+    kind: Literal["human", "bot"]
+    spec: str
+    taken: bool
+    name: str | None
+
+
+class RoomListEntryJson(TypedDict):
+    """One room of ``GET /rooms`` (:meth:`Store.list_rooms`)."""
+
+    code: str
+    match: int
+    game: str
+    options: dict[str, Any]
+    status: Literal["open", "live", "finished"]
+    created_at: float
+    """When the match was created (epoch seconds)."""
+    seats: list[RoomListSeatJson]
 
 @dataclass
 class SeatRow:

@@ -9,7 +9,8 @@
  * the reason. Owns the designer's DOM only.
  */
 import type { LegalEntry } from "../shell/screen";
-import { button, clear, el } from "./dom";
+import { clear, el } from "../shell/dom";
+import { button } from "./widgets";
 import {
   type DraftDesign,
   designBudget,

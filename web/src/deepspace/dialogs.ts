@@ -7,7 +7,8 @@
  * Owns these two dialogs' DOM only; every button submits one legal entry.
  */
 import type { LegalEntry } from "../shell/screen";
-import { button, el } from "./dom";
+import { el } from "../shell/dom";
+import { button } from "./widgets";
 import type { DsShip, DsView, Namer } from "./model";
 
 export interface DialogHost {

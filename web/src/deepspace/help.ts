@@ -5,7 +5,7 @@
  *
  * Owns the help content only (text nodes; nothing from the network is parsed as HTML).
  */
-import { el } from "./dom";
+import { el } from "../shell/dom";
 import type { DsBoard } from "./model";
 
 export function helpSection(board: DsBoard | null, seat: (p: number) => string = (p) => `Player ${p + 1}`): HTMLElement {

@@ -7,105 +7,15 @@
  * by matching. Owns no DOM and no drawing.
  */
 import { distance, type Hex } from "../shell/hex";
+import type { Board as DsBoard, Draft as DsDraft, Mine as DsMine, Ship as DsShip, ShipDesign as ShipDesignJson, View as DsView } from "../generated/deepspace";
 import type { LegalEntry } from "../shell/screen";
 
-export interface DsPlayer {
-  name: string;
-  size_levels: number;
-  zone: [number, number, number];
-  inflicted: number;
-  received: number;
-  score: number;
-  waiting: boolean;
-  /** a finished match's full view only: what `mine` shows this player (designs, draft, plans) */
-  private?: DsMine;
-}
-
-export interface DsShip {
-  id: string;
-  owner: number;
-  size: number;
-  status: "active" | "destroyed" | "withdrawn";
-  pos: [number, number] | null;
-  vel: [number, number] | null;
-  hp_taken: number;
-  incoming: number;
-  seen: { thrust: number; weapons: number; damage: number[] };
-  // the owner's only
-  name?: string;
-  thrust?: number;
-  evasion?: number;
-  endurance?: number;
-  weapons?: [number, number][];
-  partial?: [number, number, number];
-  pending?: number;
-}
-
-export interface DsDraft {
-  size: number;
-  thrust: number;
-  evasion: number;
-  endurance: number;
-  weapons: [number, number][];
-  stage: "size" | "thrust" | "evasion" | "endurance" | "weapon" | "damage";
-  targeting: number;
-}
-
-export interface ShipDesignJson {
-  name: string;
-  size: number;
-  thrust: number;
-  evasion: number;
-  endurance: number;
-  weapons: { targeting: number; damage: number }[];
-}
-
-export interface DsMine {
-  waiting: boolean;
-  designs?: ShipDesignJson[];
-  draft?: DsDraft;
-  order?: string[];
-  cursor?: [number, number] | number;
-  column?: number | null;
-  plot_id?: string;
-  plans?: Record<string, { withdraw?: boolean; vel?: [number, number] | null; shots?: [number, string | null][];
-    pos?: [number, number]; detonate?: boolean }>;
-}
-
-export interface DsView {
-  game: "deepspace";
-  you: number | null;
-  phase: "design" | "deploy" | "plot" | "allocate" | "destruct" | "over";
-  step: string;
-  round: number;
-  round_limit: number;
-  options: Record<string, unknown>;
-  players: DsPlayer[];
-  ships: DsShip[];
-  report: { type: string; [k: string]: unknown }[];
-  shots: [string, number, string, number, boolean, number][];
-  result: { winners: number[]; reason?: string; scores?: number[] } | null;
-  mine?: DsMine;
-}
-
-export interface DsBoard {
-  format: string;
-  scenario: {
-    id: string;
-    title: string;
-    summary: string;
-    round_limit: number;
-    /** `ships`: the public labels of a side's ships in id order ("Frigate 2"), null for a side that designs its fleet */
-    players: { name: string; size_levels: number; zone: [number, number, number]; fleet: string; ships?: string[] | null }[];
-  };
-  fleets: { id: string; title: string; size_levels: number; ships: ShipDesignJson[] }[];
-  points_per_size: number;
-  split_thrust: number;
-  labels: Record<string, [number, number]>;
-  hit_table: { pairs: [number, number][]; ranges: number[]; p: number[][] };
-  arena_radius: number;
-  withdrawal_radius: number;
-}
+/** The view and its parts and the board document, generated from the Python side's shapes
+ *  (`deltav.games.deepspace.view.ViewJson`, `deltav.games.deepspace.board.BoardJson`: web/src/generated/deepspace.ts). */
+export type {
+  Board as DsBoard, Draft as DsDraft, Mine as DsMine, Player as DsPlayer, Ship as DsShip, ShipDesign as ShipDesignJson,
+  View as DsView,
+} from "../generated/deepspace";
 
 /** The rulebook's directions A (top) to F, clockwise, as axial vectors (docs/deepspace.md). */
 export const LABELS = ["A", "B", "C", "D", "E", "F"] as const;

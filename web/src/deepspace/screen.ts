@@ -1,5 +1,5 @@
 /**
- * The Deep Space Combat game screen (`GameScreen`): the hex plane (plane.ts) with the orders panel for the
+ * The Deep Space Combat game screen (`GameScreen`): the hex plane (board.ts) with the orders panel for the
  * step at hand, the fleets list (who is still plotting, never what; campaign scores with three or more fleets),
  * the ship card, the designer (designer.ts), the damage and self-destruct dialogs (dialogs.ts), the reveal
  * animation and the narration of what happened.
@@ -11,10 +11,11 @@
  */
 import type { Hex } from "../shell/hex";
 import { typingInField } from "../shell/input";
-import { SEAT_COLOURS } from "../shell/match";
+import { SEAT_COLOURS } from "../shell/palette";
 import type { GameScreen, GuideStep, LegalEntry, LogEntry, ScreenHost, Snapshot } from "../shell/screen";
 import { allocationDialog, destructDialog } from "./dialogs";
-import { button, clear, el, kbd } from "./dom";
+import { clear, el } from "../shell/dom";
+import { button, kbd } from "./widgets";
 import { Designer } from "./designer";
 import { helpSection } from "./help";
 import {
@@ -33,8 +34,8 @@ import {
   velocityLabel,
   vkey,
 } from "./model";
-import { originOf, type Plan, Plane, type Scene, type ShotLine } from "./plane";
-import { injectStyle } from "./style";
+import { originOf, type Plan, Plane, type Scene, type ShotLine } from "./board";
+import { injectStyle } from "./styles";
 
 const PHASE_TEXT: Record<string, string> = {
   design: "Design your fleet",

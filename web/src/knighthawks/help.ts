@@ -5,25 +5,20 @@
  * Owns the help DOM only.
  */
 import { DEFENSE_NAMES, type KHBoard } from "./model";
+import { el } from "../shell/dom";
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, text = "", cls = ""): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (text) e.textContent = text;
-  if (cls) e.className = cls;
-  return e;
-}
 
 function table(head: string[], rows: (string | number)[][], caption: string): HTMLTableElement {
-  const t = el("table", "", "kh-table");
-  t.append(el("caption", caption));
+  const t = el("table", "kh-table");
+  t.append(el("caption", "", caption));
   const thead = el("thead");
   const tr = el("tr");
-  for (const h of head) tr.append(el("th", h));
+  for (const h of head) tr.append(el("th", "", h));
   thead.append(tr);
   const tb = el("tbody");
   for (const r of rows) {
     const row = el("tr");
-    r.forEach((c, i) => row.append(el(i === 0 ? "th" : "td", String(c))));
+    r.forEach((c, i) => row.append(el(i === 0 ? "th" : "td", "", String(c))));
     tb.append(row);
   }
   t.append(thead, tb);
@@ -72,16 +67,16 @@ const CONTROLS: [string, string][] = [
 ];
 
 export function helpSection(board: KHBoard | null): HTMLElement {
-  const root = el("div", "", "kh-help");
-  root.append(el("h4", "The Advanced Game in brief"));
-  for (const p of SUMMARY) root.append(el("p", p));
-  root.append(el("h3", "Controls"));
-  const dl = el("dl", "", "kh-keys");
-  for (const [k, v] of CONTROLS) dl.append(el("dt", k), el("dd", v));
+  const root = el("div", "kh-help");
+  root.append(el("h4", "", "The Advanced Game in brief"));
+  for (const p of SUMMARY) root.append(el("p", "", p));
+  root.append(el("h3", "", "Controls"));
+  const dl = el("dl", "kh-keys");
+  for (const [k, v] of CONTROLS) dl.append(el("dt", "", k), el("dd", "", v));
   root.append(dl);
   if (!board) return root;
   const w = board.weapons;
-  root.append(el("h3", "Weapons"));
+  root.append(el("h3", "", "Weapons"));
   root.append(table(
     ["code", "weapon", "range", "traits", "DTM", "damage", "ICM"],
     Object.entries(w).map(([c, x]) => [
@@ -91,13 +86,13 @@ export function helpSection(board: KHBoard | null): HTMLElement {
     ]),
     "FF forward firing (+10% head-on), RD range diffusion (-5% a hex), MPO one shot per phase, LTD limited ammunition",
   ));
-  root.append(el("h3", "Advanced Combat Table (% to hit)"));
+  root.append(el("h3", "", "Advanced Combat Table (% to hit)"));
   root.append(table(
     ["weapon", ...board.columns.map((c) => (c === "none" ? "none" : c))],
     Object.entries(board.combat_table).map(([c, row]) => [c, ...row]),
     board.columns.map((c) => `${c}: ${DEFENSE_NAMES[c] ?? c}`).join(" · "),
   ));
-  root.append(el("h3", "Damage Table (d100 + DTM)"));
+  root.append(el("h3", "", "Damage Table (d100 + DTM)"));
   root.append(table(
     ["roll", "result"],
     board.damage_table.map((r) => [
@@ -106,7 +101,7 @@ export function helpSection(board: KHBoard | null): HTMLElement {
     ]),
     "hull: roll the weapon's damage dice; weapon / defense: the first listed type the ship carries",
   ));
-  root.append(el("h3", "Ships"));
+  root.append(el("h3", "", "Ships"));
   root.append(table(
     ["class", "HP", "ADF", "MR", "DCR", "weapons", "defenses"],
     Object.values(board.classes).map((k) => [

@@ -5,90 +5,24 @@
  *
  * It never decides what is legal: every control is one entry of `snapshot.legal`, found by matching.
  */
+import type { Board, View, ViewShip } from "../generated/knighthawks";
 import type { LegalEntry, LogEntry } from "../shell/screen";
 
 export type Hex = [number, number];
+/** The view, generated from the Python side's shape (`deltav.games.knighthawks.view.ViewJson`:
+ *  web/src/generated/knighthawks.ts). */
+export type KHView = View;
+/** A ship's record (the owner's carries `shadow`, the record the other side has seen). */
+export type KHShip = ViewShip;
 /** [code, count (-1: not LTD), max, status 0 ok / 1 destroyed / 2 unrepairable] */
-export type System = [string, number, number, number];
-
-export interface KHShip {
-  id: string;
-  name: string;
-  class: string;
-  kind: string;
-  owner: number;
-  evasive: boolean;
-  points: number;
-  hex: Hex;
-  facing: number;
-  speed: number;
-  hp: number;
-  damage: number;
-  adf_max: number;
-  adf: number;
-  mr_max: number;
-  mr: number;
-  dcr_max: number;
-  weapons: System[];
-  defenses: System[];
-  screen: string | null;
-  masking: number;
-  damaged_systems: { short: boolean; ccs: boolean; nav: boolean; dc: boolean; fire: boolean };
-  status: "active" | "destroyed" | "disengaged";
-  docked: string | null;
-  orbit: [number, boolean] | null;
-  evading: boolean;
-  unrepairable: string[];
-  path: Hex[];
-  navdir: number;
-  shadow?: KHShip | null;
-}
-
+export type System = ViewShip["weapons"][number];
 /** [id, owner, kind, hex, moves (-1 waiting), facing, layer] */
-export type Trap = [string, number, string, Hex, number, number, string];
+export type Trap = View["mines"][number];
 /** [source, weapon index, weapon, target, hex, range, head_on, icms (-1 undecided), evade, layer?] */
-export type AttackRow = [string, number, string, string, Hex, number, boolean, number, boolean, string?];
+export type AttackRow = View["attacks"][number];
 
-export interface KHView {
-  map: { radius: number; planets: [string, Hex][] };
-  sides: [string, string];
-  victory: { kind: string; ship?: string; edge?: string };
-  turn_limit: number;
-  first: number;
-  turn: number;
-  half: number;
-  mover: number;
-  stage: "move" | "declare" | "intercept" | "repair" | "over";
-  fire_mode: string;
-  ships: KHShip[];
-  mines: Trap[];
-  hidden_mines: number;
-  plots: Record<string, [number, number, number[]]>;
-  plotting: [string, number, number, number[]] | null;
-  screened: string[];
-  /** the seat's own declarations so far (the same rows as `attacks`) */
-  declared: AttackRow[];
-  attacks: AttackRow[];
-  repair_player: number;
-  allocations: [number, string, string, number][];
-  scores: [number, number];
-  viewer: number | null;
-}
-
-export interface KHBoard {
-  format: string;
-  radius: number;
-  planets: { name: string; hex: Hex; ring: Hex[] }[];
-  scenario: { id: string; title: string; summary: string; sides: string[]; first: number };
-  weapons: Record<string, { name: string; range: number; ff: boolean; rd: boolean; mpo: boolean; ltd: boolean;
-    dtm: number; hdr: [number, number, number]; icm: number; fired: boolean }>;
-  defenses: Record<string, { name: string; kind: string; attracts: string[] }>;
-  columns: string[];
-  combat_table: Record<string, number[]>;
-  damage_table: { low: number; high: number; result: string; double: boolean; amount: string; priority: string[] }[];
-  classes: Record<string, { name: string; kind: string; hp: number; adf: number; mr: number; dcr: number;
-    evasive: boolean; points: number; weapons: [string, number][]; defenses: [string, number][] }>;
-}
+/** The board document (`deltav.games.knighthawks.board.BoardJson`). */
+export type KHBoard = Board;
 
 /** The six facings as the map draws them (flat-top hexes, north up): facing 0, the engine's "E", points 30
  *  degrees below east. An arrow and a compass abbreviation for each (the engine's texts say the words). */

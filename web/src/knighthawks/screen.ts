@@ -5,12 +5,12 @@
  *
  * Every control submits one entry of `snapshot.legal`, found by grouping (model.ts); odds and previews come
  * from the engine's notes (src/deltav/games/knighthawks/annotate.py). Owns the screen's DOM and the wiring of
- * map clicks and keys; drawing is map.ts, the sheet sheet.ts, the help help.ts.
+ * map clicks and keys; drawing is board.ts, the sheet sheets.ts, the help help.ts.
  */
 import type { GameScreen, LegalEntry, LogEntry, ScreenHost, Snapshot } from "../shell/screen";
 import { typingInField } from "../shell/input";
 import { helpSection } from "./help";
-import { COLOUR, HexMap, type Marker, type Overlay } from "./map";
+import { COLOUR, HexMap, type Marker, type Overlay } from "./board";
 import {
   type Choice, type Controls, endsMasking, FACINGS, groupLegal, type Hex, hexEq, type KHBoard, type KHShip, type KHView,
   hexDistance, phaseText, repairName, reportLine, seekerName, shipName, shipsWithChoices, sideName, sideOf, stepAt,
@@ -18,19 +18,14 @@ import {
   TURN_WORDS,
   WEAPON_NAMES,
 } from "./model";
-import { fleetList, shipSheet } from "./sheet";
-import { injectStyle } from "./style";
+import { fleetList, shipSheet } from "./sheets";
+import { injectStyle } from "./styles";
+import { el } from "../shell/dom";
 
 type Note = Record<string, unknown>;
 const note = (c: Choice): Note => (c.entry.note ?? {}) as Note;
 const num = (x: unknown): number => (typeof x === "number" ? x : 0);
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text = ""): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text) e.textContent = text;
-  return e;
-}
 
 export class KnightHawksScreen implements GameScreen {
   private host!: ScreenHost;

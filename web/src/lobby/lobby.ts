@@ -2,15 +2,16 @@
  * The lobby (`/`): the four games as cards from `GET /games` with a one-click "Play now" against a bot and a
  * "Quick match" against a stranger (quickmatch.ts), a field
  * to join a room by its code, the matches this browser played (localStorage), and the server's open rooms, live
- * matches and finished matches. The game set-up form (scenario, options, seats) is setup.ts's.
+ * matches and finished matches. The game set-up form (scenario, options, seats) is setup.ts's; starting a room is start.ts's.
  *
  * Owns the lobby page; the rooms and their rules are the server's.
  */
-import { ApiError, botName, createRoom, games, rooms, scenarioTitle, type GameInfo, type RoomListEntry } from "../shell/api";
+import { botName, games, rooms, scenarioTitle, type GameInfo, type RoomListEntry } from "../shell/api";
 import { button, el } from "../shell/dom";
-import { playerName, recentMatches, saveSeatKey, setPlayerName } from "../shell/storage";
+import { playerName, recentMatches, setPlayerName } from "../shell/storage";
 import { openQuickMatch, resumeQuickMatch } from "./quickmatch";
 import { openSetup } from "./setup";
+import { defaultBot, defaultSeats, startRoom } from "./start";
 
 /** One line per game for its card (the catalogue has titles and scenarios, not a pitch). */
 const BLURBS: Record<string, string> = {
@@ -20,22 +21,8 @@ const BLURBS: Record<string, string> = {
   knighthawks: "Starship combat in the Frontier: plot moves within your ADF and MR, then trade fire.",
 };
 
-export const DEFAULT_BOT = "bot:normal";
 /** The cards' order: the flagship first; a game not listed comes last. */
 const ORDER = ["tactical", "mining", "deepspace", "knighthawks"];
-
-/** The seat count of a game with its default options. */
-export function defaultSeats(g: GameInfo): number {
-  const opt = g.options.find((o) => o.name === "players");
-  if (opt && typeof opt.default === "number") return opt.default;
-  const scen = g.options.find((o) => o.name === "scenario");
-  const s = g.scenarios.find((x) => x.id === scen?.default) ?? g.scenarios[0];
-  return s?.players[0] ?? g.players[0];
-}
-
-export function defaultBot(g: GameInfo): string {
-  return g.bots.includes(DEFAULT_BOT) ? DEFAULT_BOT : g.bots.find((b) => b !== "bot:random") ?? g.bots[0] ?? "bot:random";
-}
 
 function gameTitle(g: GameInfo): string {
   return g.title.replace(/\s*\(.*\)\s*$/, "");
@@ -44,20 +31,6 @@ function gameTitle(g: GameInfo): string {
 function subtitle(g: GameInfo): string {
   const m = /\((.*)\)\s*$/.exec(g.title);
   return m?.[1] ?? "";
-}
-
-/** Create a room and go to its match page, the seat's token kept under the room code. */
-export async function startRoom(req: Parameters<typeof createRoom>[0], say: (t: string, kind?: "error") => void): Promise<void> {
-  try {
-    const name = playerName();
-    const grant = await createRoom(name && req.name === undefined ? { ...req, name } : req);
-    if (grant.token !== null && grant.seat !== null) {
-      saveSeatKey(grant.code, { token: grant.token, seat: grant.seat, game: req.game });
-      location.assign(`/play/${grant.code}`);
-    } else location.assign(`/watch/${grant.code}`);
-  } catch (e) {
-    say(e instanceof ApiError ? `The server refused: ${e.message}` : String(e), "error");
-  }
 }
 
 export async function startLobby(root: HTMLElement): Promise<void> {

@@ -10,7 +10,7 @@
  */
 import { botHelp, botName, LEVEL_BOTS, type GameInfo, type OptionInfo } from "../shell/api";
 import { button, el, trapFocus } from "../shell/dom";
-import { defaultBot, defaultSeats, startRoom } from "./lobby";
+import { defaultBot, defaultSeats, startRoom } from "./start";
 
 let open: HTMLElement | null = null;
 

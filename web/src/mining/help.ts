@@ -4,21 +4,17 @@
  * tie-breaks, the rulings in force, and the controls. Built from trusted strings and view data (as text nodes).
  */
 import { INCIDENT_TEXT, type MiningComponents, type MiningView, isMineral, kindName } from "./model";
+import { el } from "../shell/dom";
 
-const el = <K extends keyof HTMLElementTagNameMap>(tag: K, text?: string): HTMLElementTagNameMap[K] => {
-  const e = document.createElement(tag);
-  if (text !== undefined) e.textContent = text;
-  return e;
-};
 
 function table(head: string[], rows: string[][]): HTMLTableElement {
   const t = el("table");
   const hr = el("tr");
-  for (const h of head) hr.append(el("th", h));
+  for (const h of head) hr.append(el("th", "", h));
   t.append(hr);
   for (const r of rows) {
     const tr = el("tr");
-    for (const c of r) tr.append(el("td", c));
+    for (const c of r) tr.append(el("td", "", c));
     t.append(tr);
   }
   return t;
@@ -63,16 +59,16 @@ const CONTROLS: [string, string][] = [
 export function miningHelp(v: MiningView | null, comps: MiningComponents | null): HTMLElement {
   const root = el("section");
   root.className = "mn-help";
-  root.append(el("h2", "Asteroid mining: how to play"));
+  root.append(el("h2", "", "Asteroid mining: how to play"));
   const ul = el("ul");
-  for (const s of SUMMARY) ul.append(el("li", s));
+  for (const s of SUMMARY) ul.append(el("li", "", s));
   root.append(ul);
-  root.append(el("h3", "The page"));
+  root.append(el("h3", "", "The page"));
   root.append(table(["part", "shows"], PAGE.map(([a, b]) => [a, b])));
-  root.append(el("h3", "Controls"));
+  root.append(el("h3", "", "Controls"));
   root.append(table(["input", "does"], CONTROLS.map(([a, b]) => [a, b])));
-  root.append(el("h3", "The field"));
-  root.append(el("p", "Grey tiles are face down. A coloured chip marked \"you saw\" (dashed frame) is a tile only you looked at; \"public\" tiles (solid frame) were revealed and flipped back, so everybody knows them. In the replay of a finished match every tile shows its face (a dashed frame on those still face down). Small coloured dots show who looked at a tile (public; what they saw is not). Rockets stand in their owner's colour with a count. The green alien (a little figure at the tile's left edge) freezes rockets on its square (frosted frame); a face-up Alien Encounter tile is dark violet with a ringed planet and stays on the field. During a contract the chance that a tile counts is printed in the middle of each tile you may reveal (\"fits\" or \"no\" on a tile you know)."));
+  root.append(el("h3", "", "The field"));
+  root.append(el("p", "", "Grey tiles are face down. A coloured chip marked \"you saw\" (dashed frame) is a tile only you looked at; \"public\" tiles (solid frame) were revealed and flipped back, so everybody knows them. In the replay of a finished match every tile shows its face (a dashed frame on those still face down). Small coloured dots show who looked at a tile (public; what they saw is not). Rockets stand in their owner's colour with a count. The green alien (a little figure at the tile's left edge) freezes rockets on its square (frosted frame); a face-up Alien Encounter tile is dark violet with a ringed planet and stays on the field. During a contract the chance that a tile counts is printed in the middle of each tile you may reveal (\"fits\" or \"no\" on a tile you know)."));
   if (comps) {
     const mix = new Map<string, number[]>();
     for (const r of comps.tile_mix) {
@@ -80,17 +76,17 @@ export function miningHelp(v: MiningView | null, comps: MiningComponents | null)
       for (let i = 0; i < r.count; i++) a.push(r.value);
       mix.set(r.kind, a);
     }
-    root.append(el("h3", `Tiles (${comps.title})`));
+    root.append(el("h3", "", `Tiles (${comps.title})`));
     root.append(table(["kind", "count", "values"], [...mix].map(([k, vals]) => [
       kindName(k), String(vals.length), isMineral(k) ? vals.join(", ") : "—",
     ])));
   }
   if (v) {
-    root.append(el("h3", "Contracts"));
+    root.append(el("h3", "", "Contracts"));
     root.append(table(["contract", "minerals"], v.contracts.map((c) => [c.id, c.minerals.map(kindName).join(", ")])));
-    root.append(el("h3", "Incidents"));
+    root.append(el("h3", "", "Incidents"));
     root.append(table(["incident", "effect"], Object.entries(INCIDENT_TEXT).map(([k, t]) => [kindName(k), t])));
-    root.append(el("h3", "Rules options in this game"));
+    root.append(el("h3", "", "Rules options in this game"));
     const opts = Object.entries(v.options).filter(([k]) => k !== "scenario" && k !== "players");
     root.append(table(["option", "value"], opts.map(([k, val]) => [k, String(val)])));
   }

@@ -5,12 +5,17 @@
  * decides a rule (what may be submitted is always one of `snapshot.legal`).
  */
 import type { LegalEntry, LogEntry, Snapshot } from "../shell/screen";
+import type { Attempt, TileFace, View as MiningView } from "../generated/mining";
 
 export const GRID = 7;
 export const STATION = 24;
 export const MINERALS = ["alphatite", "betamite", "gammatite", "deltamite", "omnidium"] as const;
 
-export interface TileFace { id: string; kind: string; value: number }
+/** The view and the board (the static component data), generated from the Python side's shapes
+ *  (`deltav.games.mining.view`: web/src/generated/mining.ts). */
+export type { Attempt, Bribe, Contract, HandTile, TileFace } from "../generated/mining";
+export type { Board as MiningComponents, View as MiningView } from "../generated/mining";
+
 export interface Square {
   square: number;
   status: "station" | "empty" | "face_down" | "face_up" | "revealed";
@@ -29,64 +34,6 @@ export function squaresOf(v: MiningView): Square[] {
     looked_by: lookers[s] ?? [], public: pub.has(s),
   }));
 }
-export interface Bribe { id: string; owner: number; mineral: string; holder: number; spent: boolean }
-export interface HandTile { id: string; kind: string; acquired_turn: number }
-export interface Contract { id: string; minerals: string[]; owner: number | null }
-export interface Attempt {
-  contract: string;
-  matched: { square: number; tile: string; counted_as: string }[];
-  extra: number[];
-  mismatch: number | null;
-  bid: { bribe: string; bidder: number } | null;
-  bid_done: boolean;
-}
-/** The static component data of a game (`GET /games/mining/board?...`, `MiningGame.board`): fetched once. */
-export interface MiningComponents {
-  id: string; title: string; summary: string;
-  tile_mix: { kind: string; value: number; count: number }[];
-  contracts: { id: string; minerals: string[] }[];
-  rockets_per_player: number;
-  fingerprint: string;
-}
-export interface MiningView {
-  viewer: number | null;
-  players: number;
-  options: Record<string, unknown>;
-  /** The digest of the component set; the set itself is the board (`MiningBoard`, fetched once). */
-  fingerprint: string;
-  turn: number;
-  current_player: number;
-  phase: string;
-  deciding: number[];
-  /** The field by columns, one entry per square 0..48 (read them as records with `squaresOf`). */
-  status: Square["status"][];
-  tiles: (TileFace | null)[];
-  /** Per player, the rocket count on each square. */
-  rockets: number[][];
-  /** Per player, the squares that player looked at (public: where, never what). */
-  looked: number[][];
-  /** The squares whose tile was revealed and flipped back (known to all). */
-  public: number[];
-  alien: number | null;
-  aliens_revealed: number;
-  shipyards: number[];
-  bribes: Bribe[];
-  hands: HandTile[][];
-  discarded: TileFace[];
-  collected: (TileFace & { counted_as: string })[][];
-  contracts: Contract[];
-  pirated: boolean;
-  stormed: boolean;
-  queue: number[];
-  moved: number[] | null;
-  picks: number[];
-  scan_left: number;
-  attempt: Attempt | null;
-  sabotage_square: number | null;
-  scores: number[];
-  result: { winners: number[]; reason: string; scores: number[] } | null;
-}
-
 export const asView = (s: Snapshot): MiningView => s.view as unknown as MiningView;
 
 export const rowCol = (sq: number): [number, number] => [Math.floor(sq / GRID), sq % GRID];

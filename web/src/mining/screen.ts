@@ -1,11 +1,11 @@
 /**
- * The mining game screen (`GameScreen`): the field on a canvas (boardCanvas.ts) beside the record sheets: the
+ * The mining game screen (`GameScreen`): the field on a canvas (board.ts) beside the record sheets: the
  * prompt of the current decision with its controls, the running contract attempt, the contract cards, each
  * player's sheet (rockets, bribe counters and their state, incidents in hand with their text, collected tiles)
  * and the standings with the rulebook's tie-breaks.
  *
  * This module owns the field's interaction (pointer, keys, the selection) and the prompt; the sheets are built in
- * sheets.ts, the field drawn in boardCanvas.ts.
+ * sheets.ts, the field drawn in board.ts.
  *
  * Every control stands for one entry of `snapshot.legal` (matched in model.ts, never built); a click that
  * stands for nothing is explained in words through `host.say`. Keyboard: arrows move a cursor over the field,
@@ -13,17 +13,16 @@
  * prospect, B buy, V survey, E end moves / looks.
  */
 import type { GameScreen, LegalEntry, LogEntry, ScreenHost, Snapshot } from "../shell/screen";
-import { MiningBoard, type Marks } from "./boardCanvas";
-import { MINING_CSS } from "./css";
+import { MiningBoard, type Marks } from "./board";
+import { injectStyle } from "./styles";
 import { type MiningGuideStep, miningGuide } from "./guide";
 import { miningHelp } from "./help";
 import {
   GRID, STATION, type MiningComponents, type MiningView, asView, bannerFor, clickSquare, entryLabel, happenedToMe, kindName, moveLabel,
   moveSources, ofType, promptFor, seenLabel, squareName, squaresOf, statusFor, targetSquare, tileName,
 } from "./model";
-import { type PanelContext, attemptPanel, chip, contractsPanel, el, sheet, standingsPanel } from "./sheets";
-
-const STYLE_ID = "mining-screen-css";
+import { type PanelContext, attemptPanel, chip, contractsPanel, sheet, standingsPanel } from "./sheets";
+import { el } from "../shell/dom";
 
 export class MiningScreen implements GameScreen {
   private host!: ScreenHost;
@@ -55,12 +54,7 @@ export class MiningScreen implements GameScreen {
 
   mount(root: HTMLElement, host: ScreenHost): void {
     this.host = host;
-    if (!document.getElementById(STYLE_ID)) {
-      const st = document.createElement("style");
-      st.id = STYLE_ID;
-      st.textContent = MINING_CSS;
-      document.head.appendChild(st);
-    }
+    injectStyle();
     this.root = el("div", "mn-root");
     this.root.dataset["screen"] = "mining";
     const wrap = el("div", "mn-boardwrap");

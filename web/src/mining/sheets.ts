@@ -9,7 +9,8 @@ import type { LegalEntry, Snapshot } from "../shell/screen";
 import {
   INCIDENT_TEXT, type MiningView, article, bribeMineral, attemptSlots, isMineral, kindName, ofType, squareName, standings, tileName,
 } from "./model";
-import { kindStyle, playerColour } from "./style";
+import { kindStyle, playerColour } from "./palette";
+import { el } from "../shell/dom";
 
 /** What the panels need from the screen. */
 export interface PanelContext {
@@ -21,12 +22,6 @@ export interface PanelContext {
   takeHotkey(): number | null;
 }
 
-export const el = <K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] => {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-};
 
 /** A small chip naming a mineral or incident (letter + value), coloured like the tile. */
 export function chip(kind: string, value?: number, extra = ""): HTMLSpanElement {

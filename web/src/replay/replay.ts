@@ -10,7 +10,7 @@
 import { games, room as fetchRoom, scenarioTitle, seatNames, board as fetchBoard, type GameInfo } from "../shell/api";
 import { button, el, inTextField } from "../shell/dom";
 import { GenericScreen } from "../shell/generic";
-import { SEAT_COLOURS } from "../shell/match";
+import { SEAT_COLOURS } from "../shell/palette";
 import type { GameScreen, LogEntry, ScreenHost, Snapshot } from "../shell/screen";
 import { Sounds } from "../shell/sound";
 import { rememberMatch } from "../shell/storage";

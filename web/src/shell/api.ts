@@ -4,58 +4,10 @@
  *
  * Owns HTTP calls only.
  */
+import type { Briefing, GameEntry as GameInfo, RoomListEntry, SeatGrant } from "../generated/api";
 
-export interface OptionInfo {
-  name: string;
-  type: "str" | "int" | "bool" | "float" | string;
-  default: unknown;
-  doc: string;
-  choices: unknown[] | null;
-  minimum: number | null;
-  maximum: number | null;
-  ruling: boolean;
-  /** A str option naming several of `choices`, comma-separated, each with an optional count ("2*fighter"). */
-  multiple?: boolean;
-  /** What to call it on a page (the server's default: the name, underscores as spaces). */
-  label?: string;
-}
-
-export interface ScenarioInfo {
-  id: string;
-  title: string;
-  players: number[];
-  summary: string;
-}
-
-export interface GameInfo {
-  id: string;
-  title: string;
-  players: [number, number];
-  hidden_information: boolean;
-  simultaneous_moves: boolean;
-  scenarios: ScenarioInfo[];
-  options: OptionInfo[];
-  bots: string[];
-  [k: string]: unknown;
-}
-
-export interface RoomListEntry {
-  code: string;
-  match: number;
-  game: string;
-  options: Record<string, unknown>;
-  status: "open" | "live" | "finished";
-  created_at: number | string;
-  seats: { seat: number; kind: string; spec: string; taken: boolean; name: string | null }[];
-}
-
-export interface SeatGrant {
-  code: string;
-  match: number;
-  seat: number | null;
-  token: string | null;
-  room: Record<string, unknown>;
-}
+/** The answers' shapes, generated from the Python side (web/src/generated/api.ts, docs/server.md). */
+export type { Briefing, GameEntry as GameInfo, OptionInfo, RoomListEntry, ScenarioInfo, SeatGrant } from "../generated/api";
 
 export class ApiError extends Error {
   constructor(
@@ -203,14 +155,6 @@ export function seatNames(seats: readonly { kind?: string; spec?: string; name?:
 
 /** A scenario briefing (`GET /rooms/{code}/briefing?match=N&seat=S`, `Game.briefing`): what the match is about,
  *  each side's forces and goal, what wins. */
-export interface Briefing {
-  title: string;
-  objective: string;
-  sides: { seat: number; name: string; forces: string | string[]; goal: string }[];
-  wins: string;
-  notes: string[];
-}
-
 export function briefing(code: string, match: number, seat: number | null): Promise<Briefing> {
   const q = new URLSearchParams({ match: String(match) });
   if (seat !== null) q.set("seat", String(seat));

@@ -10,81 +10,23 @@
  *
  * Owns the socket and its protocol only: it draws nothing and knows no game.
  */
+import type { Chat as ChatMessage, Room as RoomInfo, ServerError as WireError, StateMessage as WireStateMessage, Welcome as WelcomeMessage } from "../generated/protocol";
 import type { LegalEntry, LogEntry, Snapshot } from "./screen";
 
-/** A seat of the room as the server describes it (`room.seats[i]`). */
-export interface RoomSeat {
-  seat: number;
-  kind: "human" | "bot" | string;
-  spec: string;
-  name: string | null;
-  taken: boolean;
-  connected?: boolean;
-  grace_until?: number | null;
-}
+/** The server's messages, generated from the Python side (web/src/generated/protocol.ts, docs/server.md). */
+export type { Chat as ChatMessage, Clock as TurnClock, Room as RoomInfo, RoomSeat, Welcome as WelcomeMessage } from "../generated/protocol";
 
-/** `room` of a `state` message. */
-export interface RoomInfo {
-  code: string;
-  match: number;
-  status: "open" | "live" | "finished";
-  seats: RoomSeat[];
-  forfeit: { seat: number; reason: string; winners: number[]; step: number } | null;
-  /** How the match ended outside the rules (resign, forfeit), or null. */
-  ending?: { kind: string; seats: number[]; winners: number[]; step?: number; reason?: string } | null;
-  /** Absent human seats whose grace ran out: a connected player may claim the win (`claim`). A server that
-   *  sends it takes `resign` and `claim`. */
-  claimable?: number[];
-  rematch_votes: number[];
-  /** Listed for anyone (else private: joined by code or invite link); absent from older servers. */
-  public?: boolean;
-  /** The turn timer (docs/server.md): null or absent when the room has none; `deadline` a UTC time, null when
-   *  no human is deciding; `seats` the seats it runs for. */
-  clock?: TurnClock | null;
-}
-
-export interface TurnClock {
-  turn_seconds: number;
-  on_timeout: "forfeit" | "bot" | string;
-  deadline: string | null;
-  seats: number[];
-}
-
-export interface WelcomeMessage {
-  type: "welcome";
-  room: string;
-  match: number;
-  seat: number | null;
-  role: "player" | "spectator";
-  limits: { max_message_bytes: number; max_chat: number; rate_per_second: number };
-}
-
-export interface StateMessage {
-  type: "state";
-  room: RoomInfo;
+/** A `state` message as the handlers get it: its snapshot carries the log (`keepLog` fills it in when the server
+ *  left it out). */
+export interface StateMessage extends Omit<WireStateMessage, "snapshot"> {
   snapshot: Snapshot;
-  events: LogEntry[];
 }
 
-export interface ChatMessage {
-  type: "chat";
-  seat: number;
-  name: string | null;
-  text: string;
-  at: number;
-}
-
-/** A refusal from the server (`{"type": "error", ...}`); also what `submit` rejects with. */
-export interface ServerError {
+/** A refusal from the server (`{"type": "error", ...}`); also what `submit` rejects with, and what the page itself
+ *  refuses before anything is sent (`local`: a stale decision; no `type` then). */
+export interface ServerError extends Omit<WireError, "type"> {
   type?: "error";
-  code: string;
-  message: string;
-  /** Refused by the page itself before anything was sent (a stale decision). */
   local?: boolean;
-  rule?: string;
-  field?: string;
-  id?: string | number;
-  step?: number;
 }
 
 export type LinkStatus = "connecting" | "open" | "reconnecting" | "closed";
@@ -282,7 +224,7 @@ export class Connection {
     });
   }
 
-  /** A request answered by one message with the same id (`advise` → `advice`, `hint` → `hint`; docs/server.md);
+  /** A request answered by one message with the same id (`suggest` → `suggestion`; docs/server.md "Advice");
    *  rejects with the server's error. */
   request(msg: { type: string; [k: string]: unknown }): Promise<Record<string, unknown>> {
     if (!this.connected) {
@@ -390,8 +332,8 @@ export class Connection {
    *  entries from its first step on (older ones stay: the page's history across reconnects); one without it gets
    *  the log kept plus the message's new entries, its newest LOG_TAIL as the snapshot's `log`, so every
    *  handler sees a complete snapshot. Nothing is de-duplicated: each entry comes once. */
-  private keepLog(s: StateMessage): void {
-    const snap = s.snapshot as Snapshot & { log?: LogEntry[] };
+  private keepLog(s: WireStateMessage): StateMessage {
+    const snap = s.snapshot;
     if (s.room.match !== this.logMatch) {
       this.logMatch = s.room.match;
       this.log = [];
@@ -404,6 +346,7 @@ export class Connection {
       snap.log = this.log.slice(-LOG_TAIL);
     }
     if (this.log.length > LOG_KEPT) this.log = this.log.slice(-LOG_KEPT);
+    return s as StateMessage;
   }
 
   private dispatch(msg: { type?: unknown; [k: string]: unknown }): void {
@@ -415,8 +358,7 @@ export class Connection {
         break;
       }
       case "state": {
-        const s = msg as unknown as StateMessage;
-        this.keepLog(s);
+        const s = this.keepLog(msg as unknown as WireStateMessage);
         this.snapshot = s.snapshot;
         this.room = s.room;
         this.step = s.snapshot.step;
@@ -444,8 +386,7 @@ export class Connection {
         }
         break;
       }
-      case "advice":
-      case "hint": {
+      case "suggestion": {
         const p = this.pending.get(String(msg.id));
         if (p) {
           this.pending.delete(String(msg.id));

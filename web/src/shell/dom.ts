@@ -1,15 +1,44 @@
 /**
- * Small DOM helpers shared by the shell, the lobby and the replay page (no framework).
+ * The client's DOM toolkit, shared by the shell, the lobby, the replay page and every game's screen (no framework).
  *
- * Owns element construction only.
+ * Owns element construction (`el`, the one element builder: every module builds elements with it), the shell's plain
+ * button, and the keyboard helpers every page needs (`inTextField`, `trapFocus`). Text only, never HTML: server and
+ * engine strings stay inert.
  */
 
-/** A new element with an optional class and text (text, never HTML: server strings stay inert). */
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
+/** Attributes of a new element: `class` and `text` are the class name and the text; `undefined` / `false` are left out, `true` is a bare attribute. */
+export type Props = Record<string, string | number | boolean | undefined>;
+
+/** What `el` appends: an element or a string (a text node); `null`, `undefined`, `false` and `""` add nothing. */
+export type Child = Node | string | null | undefined | false;
+
+/**
+ * A new element: `el(tag, cls?, ...children)`. The second argument is the class name (a string) or, when the element
+ * needs more, its attributes (`{ class, text, role, "aria-label", ... }`); the rest are its children in order, a string
+ * being text. `el("p", "note", "Hello")` is `<p class="note">Hello</p>`.
+ */
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string | Props, ...children: Child[]): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
+  if (typeof cls === "string") {
+    if (cls) e.className = cls;
+  } else if (cls) {
+    for (const [k, v] of Object.entries(cls)) {
+      if (v === undefined || v === false) continue;
+      if (k === "class") e.className = String(v);
+      else if (k === "text") e.textContent = String(v);
+      else e.setAttribute(k, v === true ? "" : String(v));
+    }
+  }
+  for (const c of children) {
+    if (c === null || c === undefined || c === false || c === "") continue;
+    e.append(c);
+  }
   return e;
+}
+
+/** Remove every child of an element. */
+export function clear(e: Element): void {
+  e.replaceChildren();
 }
 
 export function button(text: string, onClick: () => void, cls = "btn", title?: string): HTMLButtonElement {

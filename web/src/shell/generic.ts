@@ -6,15 +6,10 @@
  * Owns this fallback screen's DOM only; the shell around it (header, log, chat, status) is match.ts's.
  */
 import type { GameScreen, GuideStep, LegalEntry, LogEntry, ScreenHost, Snapshot } from "./screen";
+import { el } from "./dom";
 
 const FILTER_AT = 12; // a filter field appears above this many legal actions
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 /** A readable label for a JSON key: "hull_points" -> "hull points". */
 function label(key: string): string {

@@ -10,17 +10,7 @@
  * Owns the guide's DOM and its progress; which titles were already offered is storage.ts's.
  */
 import { el } from "./dom";
-import type { Snapshot } from "./screen";
-
-/** One step of a first-game guide. */
-export interface GuideStep {
-  title: string;
-  text: string;
-  /** CSS selector of the element to highlight (missing or absent on the page: no ring). */
-  anchor?: string;
-  /** An interactive step waits for this to hold for a new snapshot (the player did what it asks). */
-  until?: (s: Snapshot) => boolean;
-}
+import type { GuideStep, Snapshot } from "./screen";
 
 export class Guide {
   private index = 0;

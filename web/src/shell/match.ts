@@ -22,9 +22,7 @@ import type { GameScreen, LogEntry, ScreenHost, Snapshot } from "./screen";
 import { Sounds, type SoundName } from "./sound";
 import { briefed, forgetSeatKey, guideOffered, introsOn, playerName, rememberMatch, saveSeatKey, seatKey, setBriefed, setGuideOffered } from "./storage";
 import { SCREENS } from "../games";
-
-/** Seat colours: the two sides of a duel are cyan and orange (as the boards draw them), then more. */
-export const SEAT_COLOURS = ["#3fd0ff", "#ff9a3c", "#7bdc6a", "#c58bff", "#ff6f91", "#f4e04d", "#5fe3c0", "#b0b8c8"];
+import { SEAT_COLOURS } from "./palette";
 
 export interface MatchRoute {
   mode: "play" | "watch";

@@ -7,59 +7,33 @@
  * actions the server sent into direct manipulation. It never re-implements a rule: what it may submit is always
  * one of `snapshot.legal[i].action`, found by matching, never built from scratch.
  *
- * This module holds types only (no behaviour), so every game folder and the shell can import it.
+ * This module holds types only (no behaviour), so every game folder and the shell can import it; the JSON the server
+ * sends is typed by web/src/generated/protocol.ts, written from the Python side (web/tools/gen_types.py).
  */
-import type { GuideStep } from "./guide";
+import type { LegalEntry, LogEntry, Snapshot as WireSnapshot, Summary } from "../generated/protocol";
 
-export type { GuideStep };
-
-/** One legal action as the server sends it: the action's JSON, its text, and the game's optional annotation. */
-export interface LegalEntry {
-  action: { type: string; [field: string]: unknown };
+/** One step of a first-game guide (run by guide.ts). */
+export interface GuideStep {
+  title: string;
   text: string;
-  /** Per-action annotation from the engine (`Game.annotate_legal`), e.g. the tactical course preview. */
-  note?: Record<string, unknown>;
+  /** CSS selector of the element to highlight (missing or absent on the page: no ring). */
+  anchor?: string;
+  /** An interactive step waits for this to hold for a new snapshot (the player did what it asks). */
+  until?: (s: Snapshot) => boolean;
 }
 
-/** One log entry (an event this viewer may see). */
-export interface LogEntry {
-  step: number;
-  event: { type: string; [field: string]: unknown };
-  text: string;
-  [extra: string]: unknown;
-}
+/** The envelope's parts, generated from the Python side (web/src/generated/protocol.ts, docs/protocol.md). */
+export type { LegalEntry, LogEntry };
 
-/** The snapshot envelope of `deltav.core.session.Session.snapshot` (see docs/protocol.md). */
-export interface Snapshot {
-  game: string;
-  options: Record<string, unknown>;
-  seats: string[];
-  /** The seats' display names, the names every text of the match uses ("Player 1", "Hard bot", a person's). */
-  names?: string[];
-  /** This viewer's seat, or null for a spectator. */
-  seat: number | null;
-  step: number;
-  status: "playing" | "over";
-  deciding: { seat: number; submitted: boolean }[];
-  to_act: boolean;
-  legal: LegalEntry[];
-  submitted: { action: LegalEntry["action"]; text: string } | null;
-  /** The game's own `view(seat)`: a plain JSON value whose shape each game documents in docs/<game>.md. */
-  view: Record<string, unknown>;
-  result: { winners: number[]; reason?: string; [k: string]: unknown } | null;
-  /** When `status` is "over": the match summary (`Game.match_summary`: nothing is secret then). */
-  summary?: MatchSummary | null;
-  returns: number[] | null;
+/** The snapshot as a screen gets it: the server's envelope with its log always there (the connection keeps the
+ *  match's log and gives every snapshot its newest entries, docs/web.md). */
+export interface Snapshot extends WireSnapshot {
   log: LogEntry[];
 }
 
 /** The summary of a finished match (docs/protocol.md): the game's own scores table, statistics with one value
  *  per seat, and notes, all in words. */
-export interface MatchSummary {
-  scores: { title: string; columns: string[]; rows: unknown[] } | null;
-  stats: { label: string; values: unknown[] }[];
-  notes: string[];
-}
+export type MatchSummary = Summary;
 
 /** What the shell offers a screen. */
 export interface ScreenHost {
@@ -84,8 +58,8 @@ export interface ScreenHost {
   board(): Promise<unknown | null>;
   /** The seats' display names and colours (the shell assigns the colours; a game may override with its own). */
   seatName(seat: number): string;
-  /** A request on the match socket answered by one message with its id (`advise` → `advice`, `hint` → `hint`,
-   *  docs/server.md); rejects with the server's error. Optional: a host without a server has none. */
+  /** A request on the match socket answered by one message with its id (`suggest` → `suggestion`,
+   *  docs/server.md "Advice"); rejects with the server's error. Optional: a host without a server has none. */
   request?(msg: { type: string; [k: string]: unknown }): Promise<Record<string, unknown>>;
 }
 

@@ -10,7 +10,7 @@ import type { Camera, Rect } from "../shell/camera";
 import { corners, DIRECTIONS, type Hex, key, pixel, SQRT3 } from "../shell/hex";
 import { hashInts, mulberry32 } from "../shell/rng";
 import { type Base, type Board, type Body, BoardIndex } from "./boardData";
-import { bodyLook, COLORS, SIDE } from "./style";
+import { bodyLook, COLORS, SIDE } from "./palette";
 
 /** Unit vector (world) from a hex centre toward its neighbour in direction d. */
 export const DIR_UNIT: readonly [number, number][] = DIRECTIONS.map((d) => {

@@ -7,8 +7,8 @@
  */
 import { octagon } from "./boardLayer";
 import { BoardError, parseBoard } from "./boardData";
-import { COLORS, SIDE } from "./style";
-import { BoardView } from "./view";
+import { COLORS, SIDE } from "./palette";
+import { BoardView } from "./board";
 
 declare global {
   interface Window {

@@ -5,7 +5,8 @@
  * engine's data, tables.py) and the scenario; the words follow the rules text (the reference's help). DOM and
  * small canvases only, no rules.
  */
-import { SIDE } from "./style";
+import { SIDE } from "./palette";
+import { el } from "../shell/dom";
 
 export interface Tables {
   gun_combat: { columns: string[]; rows: { roll: string; results: string[] }[] };
@@ -18,25 +19,19 @@ export interface Tables {
   detection: { ship_range: number; base_range: number };
 }
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, cls?: string): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (text !== undefined) e.textContent = text;
-  if (cls) e.className = cls;
-  return e;
-}
 
 function table(head: string[], rows: (string | number)[][], caption: string, cls = ""): HTMLTableElement {
-  const t = el("table", undefined, `tac-help-table ${cls}`.trim());
-  t.append(el("caption", caption));
+  const t = el("table", `tac-help-table ${cls}`.trim());
+  t.append(el("caption", "", caption));
   const tr = el("tr");
-  for (const h of head) tr.append(el("th", h));
+  for (const h of head) tr.append(el("th", "", h));
   const thead = el("thead");
   thead.append(tr);
   t.append(thead);
   const body = el("tbody");
   for (const r of rows) {
     const row = el("tr");
-    r.forEach((c, i) => row.append(el(i === 0 ? "th" : "td", String(c))));
+    r.forEach((c, i) => row.append(el(i === 0 ? "th" : "td", "", String(c))));
     body.append(row);
   }
   t.append(body);
@@ -44,16 +39,16 @@ function table(head: string[], rows: (string | number)[][], caption: string, cls
 }
 
 function section(title: string, ...items: (HTMLElement | string)[]): HTMLElement {
-  const s = el("section", undefined, "tac-help-section");
-  s.append(el("h3", title));
-  for (const it of items) s.append(typeof it === "string" ? el("p", it) : it);
+  const s = el("section", "tac-help-section");
+  s.append(el("h3", "", title));
+  for (const it of items) s.append(typeof it === "string" ? el("p", "", it) : it);
   return s;
 }
 
 function list(items: [string, string][]): HTMLElement {
-  const dl = el("dl", undefined, "tac-help-keys");
+  const dl = el("dl", "tac-help-keys");
   for (const [k, v] of items) {
-    dl.append(el("dt", k), el("dd", v));
+    dl.append(el("dt", "", k), el("dd", "", v));
   }
   return dl;
 }
@@ -79,7 +74,7 @@ const CLASS: Record<string, string> = { orbitalBase: "orbital base" };
 
 /** One symbol of the map legend, drawn on a small canvas with the board's own colours. */
 function swatch(draw: (c: CanvasRenderingContext2D) => void, label: string): HTMLCanvasElement {
-  const c = el("canvas", undefined, "tac-swatch");
+  const c = el("canvas", "tac-swatch");
   c.width = 72;
   c.height = 48;
   c.setAttribute("role", "img");
@@ -165,11 +160,11 @@ function mapSymbols(): HTMLElement {
     [swatch((c) => { c.fillStyle = "rgba(120,16,30,.92)"; c.strokeStyle = "#ff5d6e"; c.beginPath(); c.roundRect(2, 5, 32, 14, 4); c.fill(); c.stroke(); c.fillStyle = "#fff"; c.font = "700 7px system-ui"; c.textAlign = "center"; c.fillText("⚄ 5 · D2", 18, 14.5); }, "dice"), "Dice", "each die rolled against a ship lately, at the ship hit: the roll, its modifiers and the result (miss, D1-D5 disabled turns, ELIMINATED)."],
     [swatch((c) => { c.strokeStyle = "rgba(120,255,190,.85)"; c.setLineDash([4, 3]); c.lineWidth = 1.6; c.beginPath(); c.moveTo(4, 18); c.lineTo(30, 6); c.stroke(); c.setLineDash([]); c.fillStyle = "#000"; c.beginPath(); c.arc(30, 6, 4, 0, Math.PI * 2); c.fill(); c.fillStyle = "#78ffbe"; c.font = "700 6px system-ui"; c.textAlign = "center"; c.fillText("2", 30, 8); }, "assistant path"), "Assistant path", "the planner's course, turn by turn (P plans, B applies its first burn)."],
   ];
-  const box = el("div", undefined, "tac-legend");
+  const box = el("div", "tac-legend");
   for (const [sw, name, text] of rows) {
-    const row = el("div", undefined, "tac-legend-row");
+    const row = el("div", "tac-legend-row");
     const words = el("p");
-    words.append(el("strong", name), ` — ${text}`);
+    words.append(el("strong", "", name), ` — ${text}`);
     row.append(sw, words);
     box.append(row);
   }
@@ -178,7 +173,7 @@ function mapSymbols(): HTMLElement {
 
 export function buildHelp(tables: Tables | null, scenario: { name: string; summary: string; players: { home: string; target: string; escape_wins: boolean }[]; checkpoints: string[] } | null,
   seatName: (seat: number) => string = (i) => `Player ${i + 1}`): HTMLElement {
-  const root = el("div", undefined, "tac-help");
+  const root = el("div", "tac-help");
   if (scenario) {
     root.append(section(`Mission: ${scenario.name}`, scenario.summary || "",
       ...scenario.players.map((p, i) => `${seatName(i)}: from ${p.home}${p.target ? `, land on ${p.target}` : ""}${p.escape_wins ? ", escape off the north edge" : ""}.`),

@@ -7,7 +7,7 @@
 import type { Camera, Rect } from "../shell/camera";
 import { pixel } from "../shell/hex";
 import { baseColour, bodyRadius, type BoardRenderer } from "./boardLayer";
-import { bodyLook, COLORS } from "./style";
+import { bodyLook, COLORS } from "./palette";
 
 export class Minimap {
   private readonly ctx: CanvasRenderingContext2D;

@@ -3,46 +3,20 @@
  * size 1): threat zones of enemy bases, fading trails, ordnance, ships with their velocity vectors, the sensor
  * ring, the burn arrows around the drift hex, the course preview drawn as v + burn = v', the assistant's
  * multi-turn ghost path and the combat reticle. Presentation only: everything drawn comes from the view, the
- * board and the engine's notes (see legal.ts); no rule is computed here.
+ * board and the engine's notes (see model.ts); no rule is computed here.
  */
 import { DIRECTIONS, type Hex, pixel, SQRT3 } from "../shell/hex";
 import { octagon } from "./boardLayer";
+import type { Ordnance, ViewShip } from "../generated/tactical";
 import type { Board } from "./boardData";
-import type { BurnArrow, CourseNote, CourseWarning } from "./legal";
-import { hexOf } from "./legal";
-import { SIDE } from "./style";
+import type { BurnArrow, CourseNote, CourseWarning } from "./model";
+import { hexOf } from "./model";
+import { SIDE } from "./palette";
 
-export interface ShipView {
-  id: string;
-  owner: number;
-  type: string;
-  position: [number, number];
-  velocity: [number, number];
-  fuel: number | null;
-  landed: boolean;
-  destroyed: boolean;
-  disabled: number;
-  detected: boolean;
-  control: string;
-  path: [number, number][];
-  pending_gravity: number[];
-  nukes: number;
-  cargo_used: number;
-  passengers: number;
-  overload_used: boolean;
-  heroic: boolean;
-  resupplied: boolean;
-  identity?: string;
-}
-
-export interface OrdnanceView {
-  id: string;
-  owner: number;
-  kind: "mine" | "torpedo" | "nuke";
-  position: [number, number];
-  velocity: [number, number];
-  detected: boolean;
-}
+/** A ship's and an ordnance item's records in the view, generated from the Python side's shape
+ *  (`deltav.games.tactical.view.ViewJson`: web/src/generated/tactical.ts). */
+export type ShipView = ViewShip;
+export type OrdnanceView = Ordnance;
 
 export interface PlanStep {
   turn: number;

@@ -5,37 +5,39 @@
  * text (click or 1-6 burns, Shift or the Overload button for an overload, Tab ships, Enter confirm, N/T/K
  * ordnance, [ ] { } targeting, E, H, the gamepad, touch).
  *
- * Every action it submits is an entry of `snapshot.legal`, found by matching (legal.ts); previews, odds and
- * costs are the engine's notes on those entries; the assistant and the hint are the server's `advise` and `hint`
- * answers. A multi-step choice (orders for several ships, then the end of astrogation; attackers, then fire) is
+ * Every action it submits is an entry of `snapshot.legal`, found by matching (model.ts); previews, odds and
+ * costs are the engine's notes on those entries; the assistant, the reach shadow and the hint are the server's
+ * answers to `suggest` (its `plan`, and the hard bot's candidate). A multi-step choice (orders for several ships,
+ * then the end of astrogation; attackers, then fire) is
  * submitted one entry at a time, each matched again against the snapshot that follows the previous one.
  * Confirmations belong to one action each: a crashing course's second Enter confirms that very plan only, and
  * the rules' surrender of ships has its own dialog. Every text names ships and places in words (words.ts);
  * dice rolled against ships are shown at the ship hit and in the panel (report.ts).
  */
 import { type Hex, distance, key, pixel } from "../shell/hex";
-import { trapFocus } from "../shell/dom";
+import { el, trapFocus } from "../shell/dom";
+import type { View as TacticalView } from "../generated/tactical";
 import type { GameScreen, LegalEntry, LogEntry, ScreenHost, Snapshot } from "../shell/screen";
 import { type Board, parseBoard } from "./boardData";
 import { buildHelp, type Tables } from "./help";
 import {
   burnArrows, canOverload, choiceOf, COAST, type CourseNote, hasLandVariant, hexOf, keyIntent, matchOrder, type OddsBlock,
   type OrderChoice, ordersOf, overloadArrows, pressBurn, shipsToOrder, arrowAt, type Intent, nextWeak, risksOf, warningsOf,
-} from "./legal";
+} from "./model";
 import {
   type Drawn, drawScene, launchHitWords, shipDrawPos, sideColour, type LaunchNote, type OrdnanceView, type PlanStep, type Scene, type ShipView, type Trail,
 } from "./pieces";
 import { mapTag, type Outcome, outcomes, resultWords, rollWords, SOURCE_WORDS } from "./report";
-import { injectStyle } from "./screenStyle";
-import { SIDE } from "./style";
-import { BoardView } from "./view";
+import { injectStyle } from "./styles";
+import { SIDE } from "./palette";
+import { BoardView } from "./board";
 import {
   burnWords, cap, className, DIR_ARROW, DIR_WORD, dirKey, type PlaceIndex, placeIndex, placeWords, possessive, shipLabels, shipName, velocityWords,
 } from "./words";
 
 type Act = LegalEntry["action"];
 
-/** What the shell may additionally offer: a request/answer message on the match socket (advise, hint), and the
+/** What the shell may additionally offer: a request/answer message on the match socket (suggest), and the
  *  "what happened" card of the shell (optional: a host without it gets the status line only). */
 export interface RequestHost extends ScreenHost {
   request?(msg: { type: string; [k: string]: unknown }): Promise<Record<string, unknown>>;
@@ -54,12 +56,6 @@ function canon(a: unknown): string {
   return JSON.stringify(a ?? null);
 }
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 /** Screen pixels per hex radius when the view centres on a ship: the burn arrows and their keys readable. */
 const FOCUS_ZOOM = 36;
@@ -100,11 +96,11 @@ export class TacticalScreen implements GameScreen {
   private labels = new Map<string, string>();
   /** Every ship and item ever seen (for names after they are gone). */
   private known = new Map<string, ShipView>();
-  private knownOrdnance = new Map<string, OrdnanceView & { launched_by?: string }>();
+  private knownOrdnance = new Map<string, OrdnanceView>();
   /** Dice rolled against ships lately: shown at the ship hit and in the panel until the next turn of the side
    *  that rolled them... kept for the last two player-turns. */
   private rolls: (Outcome & { at: Hex | null; turn: string })[] = [];
-  /** The reach shadow of the enemy ships in sight (the server's `advise` {"kind": "reach"}), for this turn's
+  /** The reach shadow of the enemy ships in sight (the server's `suggest` with the plan {"kind": "reach"}), for this turn's
    *  astrogation: hex key -> the fewest burns that get some enemy ship there. */
   private reach: { turn: string; hexes: Map<string, number> } | null = null;
   private reachAsked = "";
@@ -251,7 +247,7 @@ export class TacticalScreen implements GameScreen {
     const prev = this.snap;
     this.snap = s;
     for (const sh of this.ships()) this.known.set(sh.id, sh);
-    for (const o of (this.v()["ordnance"] as (OrdnanceView & { launched_by?: string })[] | undefined) ?? []) this.knownOrdnance.set(o.id, o);
+    for (const o of this.v().ordnance ?? []) this.knownOrdnance.set(o.id, o);
     // the engine's labels of the scenario ships (the log uses the same); ships built in play by the same rule
     this.labels = new Map([...shipLabels([...this.known.values()]), ...Object.entries(this.board?.scenario.ship_labels ?? {})]);
     this.learnTrails(newEvents, prev !== null);
@@ -323,9 +319,9 @@ export class TacticalScreen implements GameScreen {
     if (this.reachAsked === turnKey) return;
     if (!this.ships().some((x) => x.owner !== s.seat && !x.destroyed)) return;
     this.reachAsked = turnKey;
-    this.host.request({ type: "advise", request: { kind: "reach" } }).then(
+    this.host.request({ type: "suggest", plan: { kind: "reach" } }).then(
       (msg) => {
-        const advice = msg["advice"] as { ships?: { hexes: { hex: string; burns: number }[] }[] } | undefined;
+        const advice = msg["plan"] as { ships?: { hexes: { hex: string; burns: number }[] }[] } | undefined;
         const hexes = new Map<string, number>();
         for (const sh of advice?.ships ?? []) {
           for (const h of sh.hexes) hexes.set(h.hex, Math.min(hexes.get(h.hex) ?? 9, h.burns));
@@ -337,8 +333,9 @@ export class TacticalScreen implements GameScreen {
     );
   }
 
-  private v(): Record<string, unknown> {
-    return (this.snap?.view ?? {}) as Record<string, unknown>;
+  /** The view (generated type: web/src/generated/tactical.ts); before the first snapshot, an empty one. */
+  private v(): Partial<TacticalView> {
+    return (this.snap?.view ?? {}) as Partial<TacticalView>;
   }
 
   private ownShips(): ShipView[] {
@@ -347,11 +344,11 @@ export class TacticalScreen implements GameScreen {
   }
 
   private ships(): ShipView[] {
-    return (this.v()["ships"] as ShipView[] | undefined) ?? [];
+    return this.v().ships ?? [];
   }
 
-  private ordnanceList(): (OrdnanceView & { launched_by?: string })[] {
-    return (this.v()["ordnance"] as (OrdnanceView & { launched_by?: string })[] | undefined) ?? [];
+  private ordnanceList(): OrdnanceView[] {
+    return this.v().ordnance ?? [];
   }
 
   private legal(): LegalEntry[] {
@@ -359,7 +356,7 @@ export class TacticalScreen implements GameScreen {
   }
 
   private phaseName(): string {
-    return String(this.v()["phase"] ?? "");
+    return this.v().phase ?? "";
   }
 
   private actableShips(): string[] {
@@ -483,7 +480,7 @@ export class TacticalScreen implements GameScreen {
 
   private previousTurn(turn: string): string {
     const [t, p] = turn.split(":").map(Number) as [number, number];
-    const first = Number(this.v()["first_player"] ?? 0);
+    const first = this.v().first_player ?? 0;
     // the player-turn before (t, p): the other player, same turn unless p is the first player
     return p === first ? `${t - 1}:${1 - p}` : `${t}:${1 - p}`;
   }
@@ -630,7 +627,7 @@ export class TacticalScreen implements GameScreen {
     const seat = this.snap?.seat;
     if (seat === null || seat === undefined || !this.board) return null;
     const v = this.v();
-    const me = ((v["players"] as Record<string, unknown>[]) ?? [])[seat];
+    const me = (v.players ?? [])[seat];
     if (!me) return null;
     const rules = (v["rules"] ?? {}) as Record<string, unknown>;
     const checkpoints = (rules["checkpoints"] as string[]) ?? [];
@@ -936,7 +933,7 @@ export class TacticalScreen implements GameScreen {
     const end = this.legal().find((e) => e.action.type === "end_ordnance");
     const un = ((end?.note?.["unavailable"] as { ship: string; kind: string; rule: string; reason: string }[] | undefined) ?? [])
       .filter((u) => u.kind === kind);
-    const launched = ((this.v()["launched"] as string[] | undefined) ?? []).map(String);
+    const launched = this.v().launched ?? [];
     const once = un.filter((u) => u.rule.endsWith("one_per_ship")).map((u) => u.ship);
     const done = once.length ? once : launched.filter((id) => this.ownShips().some((s) => s.id === id));
     const sel = this.selected;
@@ -979,7 +976,7 @@ export class TacticalScreen implements GameScreen {
     if (!t || this.phaseName() !== "combat") return null;
     const legal = this.legal();
     const fire = legal.find((e) => e.action.type === "fire" && e.action["target"] === t && e.action["strength"] === null);
-    const group = ((this.v()["combat"] as Record<string, unknown> | null)?.["group"] as string[]) ?? [];
+    const group = this.v().combat?.group ?? [];
     if (fire?.note && this.attackerMode === "all" && !this.allIn(t)) return { ...(fire.note as unknown as OddsBlock), ships: group };
     if (this.attackerMode !== "all") {
       const add = legal.find((e) => e.action.type === "add_attacker" && e.action["ship"] === this.attackerMode);
@@ -1033,7 +1030,7 @@ export class TacticalScreen implements GameScreen {
         return;
       }
       const t = this.target;
-      const group = ((this.v()["combat"] as Record<string, unknown> | null)?.["group"] as string[]) ?? [];
+      const group = this.v().combat?.group ?? [];
       const p = this.attackPreview();
       const ships = (p?.ships ?? []).filter((s) => !group.includes(s));
       const acts: Act[] = [];
@@ -1200,7 +1197,7 @@ export class TacticalScreen implements GameScreen {
     const h = el("h2", undefined, "Surrender your ships?");
     h.id = "tac-surrender-title";
     const mine = this.ownShips().filter((s) => s.control === "own");
-    const ends = ((this.v()["options"] ?? {}) as Record<string, unknown>)["surrender_ends_game"] !== false;
+    const ends = this.v().options?.["surrender_ends_game"] !== false;
     const p = el("p", undefined, `The rules' surrender: ${this.names(mine.map((s) => s.id)) || "your ships"} ${mine.length > 1 ? "strike their colours" : "strikes its colours"}` +
       (ends ? ", and the game ends: the other side wins. " : ". Surrendered ships cannot attack, and the enemy may take their fuel and cargo; the game goes on. ") +
       "This cannot be taken back. (Resign leaves the match instead.)");
@@ -1252,8 +1249,8 @@ export class TacticalScreen implements GameScreen {
     if (!goal) return this.host.say("Hover a hex or a body as the destination, then press P (or use the Plan button for your objective).", "info");
     this.host.say(`Planning a course for ${this.name(ship)}…`, "info");
     try {
-      const msg = await this.host.request({ type: "advise", request: { ship, goal } });
-      const advice = msg["advice"] as { found: boolean; turns: number; steps: PlanStep[]; reason: string | null };
+      const msg = await this.host.request({ type: "suggest", plan: { ship, goal } });
+      const advice = msg["plan"] as { found: boolean; turns: number; steps: PlanStep[]; reason: string | null };
       if (!advice.found) {
         this.plan = null;
         this.host.say(`No course found: ${advice.reason}.`, "warn");
@@ -1316,13 +1313,18 @@ export class TacticalScreen implements GameScreen {
     this.host.say("Asking the hard bot…", "info");
     try {
       const asked = this.snap.step;
-      const msg = await this.host.request({ type: "hint" });
+      const msg = await this.host.request({ type: "suggest", bots: ["bot:hard"] });
       if (msg["step"] !== asked || this.snap?.step !== asked) {
         // the game moved on while the bot thought: a hint for an earlier moment would set a stale order
         this.host.say("The game moved on before the hint came: press I again for one.", "warn");
         return;
       }
-      const action = msg["action"] as Act;
+      const top = (msg["candidates"] as { action?: Act; text?: string; error?: string }[] | undefined)?.[0];
+      if (!top?.action) {
+        this.host.say(`No hint: the hard bot gave none (${top?.error ?? "no answer"}).`, "warn");
+        return;
+      }
+      const action = top.action;
       if (action.type === "order") {
         const c = choiceOf(action);
         this.selected = String(action["ship"]);
@@ -1333,7 +1335,7 @@ export class TacticalScreen implements GameScreen {
         if (t && this.targets().includes(t)) this.target = t;
         this.host.say(`Hint: ${action.type === "fire" ? `attack ${this.name(String(action["target"]))}` : `attack with ${this.name(String(action["ship"]))}`}.`, "info");
       } else {
-        this.host.say(`Hint: ${String(msg["text"] ?? this.actionWords(action))}.`, "info");
+        this.host.say(`Hint: ${String(top.text ?? this.actionWords(action))}.`, "info");
       }
     } catch (e) {
       this.host.say(`No hint: ${(e as { message?: string }).message ?? e}`, "warn");
@@ -1378,7 +1380,7 @@ export class TacticalScreen implements GameScreen {
     const E = this.els;
     // status: the objective, checkpoints
     E.status.replaceChildren();
-    const me = s.seat !== null ? ((v["players"] as Record<string, unknown>[]) ?? [])[s.seat] : null;
+    const me = s.seat !== null ? (v.players ?? [])[s.seat] : null;
     const obj = this.objective();
     if (me) {
       const rules = (v["rules"] ?? {}) as Record<string, unknown>;
@@ -1432,7 +1434,7 @@ export class TacticalScreen implements GameScreen {
         list.append(li);
       }
       if (!ownShips.length) {
-        const home = String((((v["players"] as Record<string, unknown>[]) ?? [])[s.seat]?.["home"]) ?? "");
+        const home = String(((v.players ?? [])[s.seat]?.["home"]) ?? "");
         list.append(el("li", "tac-muted", this.phaseName() === "fleet_building"
           ? `Ships you buy start at your home base${home ? ` on ${home}` : ""} when every fleet is ready.` : "No ships left."));
       }
@@ -1530,7 +1532,7 @@ export class TacticalScreen implements GameScreen {
       const kinds = this.launchKinds();
       E.detail.append(el("p", undefined, l ? `A ${l.kind} from ${this.name(l.ship)}${l.boost ? `, boosted ${l.boost} ${l.boost > 1 ? "hexes" : "hex"} ${DIR_WORD[l.dir ?? 0]}` : ""}: Enter to launch, Esc to cancel.`
         : kinds.length ? `${kinds.map((k) => `${k === "mine" ? "N" : k === "torpedo" ? "T" : "K"} ${k}`).join(", ")}, or Skip (Enter).`
-          : (this.v()["launched"] as unknown[] | undefined)?.length ? "Each ship launches one item per turn and every ship that could has launched: End the phase (Enter)." : "Nothing can be launched now: Skip (Enter)."));
+          : this.v().launched?.length ? "Each ship launches one item per turn and every ship that could has launched: End the phase (Enter)." : "Nothing can be launched now: Skip (Enter)."));
       const n = this.launchEntry()?.note as unknown as LaunchNote | undefined;
       if (n) {
         const facts = el("ul", "tac-facts");
@@ -1674,12 +1676,12 @@ export class TacticalScreen implements GameScreen {
       const end = legal.find((x) => x.action.type === "end_logistics");
       if (end) act.append(this.button("Done ⏎", () => this.send([end.action]), "primary"));
     } else if (ph === "fleet_building") {
-      const me = ((this.v()["players"] as Record<string, unknown>[]) ?? [])[s.seat];
+      const me = (this.v().players ?? [])[s.seat];
       const credits = Number(me?.["credits"] ?? 0) - Number(me?.["spent"] ?? 0);
       E.controls.append(el("p", "tac-budget", `Budget: ${credits} MC left`));
       const bought = new Map<string, number>();
       // the view's purchases: [id, type, carrier] per item bought, one list per seat (the others' are hidden)
-      const mine = ((this.v()["purchases"] as (unknown[][] | null)[] | undefined) ?? [])[s.seat] ?? [];
+      const mine = (this.v().purchases ?? [])[s.seat] ?? [];
       for (const item of mine) bought.set(String(item[1]), (bought.get(String(item[1])) ?? 0) + 1);
       const word = (t: string): string => (t === "orbitalBaseCargo" ? "orbital base (as cargo)" : className(t));
       E.controls.append(el("p", "tac-fleet", bought.size ? `Your fleet: ${[...bought].map(([t, n]) => `${n} ${word(t)}`).join(", ")}` : "Your fleet: no ship yet"));
@@ -1707,7 +1709,7 @@ export class TacticalScreen implements GameScreen {
     const own = this.ships().find((s) => s.id === this.selected && !s.destroyed) ?? this.ownShips()[0];
     if (!own && this.view && this.board) {
       // no ship yet (fleet building): where they will start, the home planet
-      const home = String((((this.v()["players"] as Record<string, unknown>[]) ?? [])[this.snap?.seat ?? 0]?.["home"]) ?? "");
+      const home = (this.v().players ?? [])[this.snap?.seat ?? 0]?.home ?? "";
       const body = this.board.bodies.find((b) => b.name === home);
       if (body) this.view.centreOn(body.center, Math.max(this.view.camera.zoom, FOCUS_ZOOM * 0.6));
       return;

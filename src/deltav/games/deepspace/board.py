@@ -11,19 +11,69 @@ is the scenario's public setup and the tables a screen shows (format ``deltav-de
 - ``hit_table``: exact P(hit) for targeting/evasion pairs at several ranges (design note 2.4), from
   ``heuristics.p_hit``; ``arena_radius`` and ``withdrawal_radius`` (the options).
 
-This module owns that document only: pure, read from the data files and the options; no game state.
+This module owns that document only (its shape declared once as ``BoardJson``, from which the browser client's
+types are written: web/tools/gen_types.py): pure, read from the data files and the options; no game state.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 from deltav.games.deepspace.design import POINTS_PER_SIZE, builtin_fleet_ids, load_fleet
 from deltav.games.deepspace.heuristics import p_hit
 from deltav.games.deepspace.movement import LABEL_VECTORS, LABELS
 from deltav.games.deepspace.scenarios import scenario_for
 from deltav.games.deepspace.text import ship_labels
+from deltav.games.deepspace.view import ShipDesignJson
+
+
+class BoardSideJson(TypedDict):
+    name: str
+    size_levels: int
+    zone: tuple[int, int, int]
+    fleet: str
+    """The built-in fleet's id, or "design" for a side that designs its fleet during play."""
+    ships: list[str] | None
+    """The public labels of its ships in id order ("Frigate 2"), null for a side that designs its fleet."""
+
+
+class BoardScenarioJson(TypedDict):
+    id: str
+    title: str
+    summary: str
+    round_limit: int
+    players: list[BoardSideJson]
+
+
+class FleetJson(TypedDict):
+    id: str
+    title: str
+    size_levels: int
+    ships: list[ShipDesignJson]
+
+
+class HitTableJson(TypedDict):
+    pairs: list[tuple[int, int]]
+    """(targeting, evasion) pairs."""
+    ranges: list[int]
+    p: list[list[float]]
+    """P(hit) per pair and range."""
+
+
+class BoardJson(TypedDict):
+    """The board document (:func:`board`)."""
+
+    format: str
+    scenario: BoardScenarioJson
+    fleets: list[FleetJson]
+    points_per_size: int
+    split_thrust: int
+    labels: dict[str, tuple[int, int]]
+    hit_table: HitTableJson
+    arena_radius: int
+    withdrawal_radius: int
+
 
 HIT_PAIRS = ((5, 4), (5, 5), (10, 5), (3, 6), (30, 10), (25, 14))
 HIT_RANGES = (0, 5, 10, 20, 40)

@@ -49,6 +49,9 @@ was read, with only the hidden parts drawn, in the order and with the draws a fr
 (``tests/deepspace/test_worlds.py`` holds the fresh read as the reference). The view is never changed, and must
 not be changed after it was determinized.
 
+The view's JSON shape is declared once, as ``ViewJson`` (below), from which the client's types are written
+(web/tools/gen_types.py; tests/web/test_generated_types.py reads every view of every scenario against it).
+
 This module owns views and sampling only; the rules stay in the phase modules and the pure modules.
 """
 
@@ -56,6 +59,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from operator import attrgetter
+from typing import Any, Literal, NotRequired, TypedDict
 
 from deltav.core.errors import IllegalAction, OptionError, ScenarioError
 from deltav.core.frozen import Frozen, freeze, read_once
@@ -68,6 +72,117 @@ from deltav.games.deepspace.heuristics import TWO_D6, p_hit
 from deltav.games.deepspace.limits import ALIVE, DESIGN_STAGES, STATUS_NAMES
 from deltav.games.deepspace.scenarios import scenario_for
 from deltav.games.deepspace.ship import Ship
+from deltav.games.deepspace.state_schema import DesignJ
+
+# --- the view's JSON shape (web/src/generated/deepspace.ts is written from it) ----------------------------------
+
+class ShipDesignJson(DesignJ):
+    """A ship design (``ShipDesign.to_json()``)."""
+
+
+class SeenJson(TypedDict):
+    """What a ship has shown: the largest thrust, the weapons fired, each one's largest damage."""
+
+    thrust: int
+    weapons: int
+    damage: list[int]
+
+
+class ShipJson(TypedDict):
+    """A ship's public record; the owner's adds its design and stats."""
+
+    id: str
+    owner: int
+    size: int
+    status: Literal["active", "destroyed", "withdrawn"]
+    pos: tuple[int, int] | None
+    vel: tuple[int, int] | None
+    hp_taken: int
+    incoming: int
+    seen: SeenJson
+    design: NotRequired[str]
+    name: NotRequired[str]
+    thrust: NotRequired[int]
+    evasion: NotRequired[int]
+    endurance: NotRequired[int]
+    weapons: NotRequired[list[tuple[int, int]]]
+    """(targeting, damage) per weapon."""
+    partial: NotRequired[tuple[int, int, int]]
+    pending: NotRequired[int]
+
+
+class DraftJson(TypedDict):
+    """The ship being designed, stat by stat."""
+
+    size: int
+    thrust: int
+    evasion: int
+    endurance: int
+    weapons: list[tuple[int, int]]
+    stage: Literal["size", "thrust", "evasion", "endurance", "weapon", "damage"]
+    targeting: int
+
+
+class PlanJson(TypedDict, total=False):
+    """A ship's pending order: a deployment (``pos``, ``vel``), a plot (``withdraw``, ``vel``, ``shots``: weapon
+    and target ship id, null to hold fire) or a self-destruct declaration (``detonate``)."""
+
+    pos: tuple[int, int]
+    vel: tuple[int, int] | None
+    withdraw: bool
+    shots: list[tuple[int, str | None]]
+    detonate: bool
+
+
+class MineJson(TypedDict):
+    """The viewer's own secrets (``mine``; a finished match's full view shows each player's as ``private``)."""
+
+    waiting: bool
+    designs: NotRequired[list[ShipDesignJson]]
+    draft: NotRequired[DraftJson]
+    order: NotRequired[list[str]]
+    cursor: NotRequired[int | tuple[int, int]]
+    column: NotRequired[int | None]
+    plot_id: NotRequired[str]
+    plans: NotRequired[dict[str, PlanJson]]
+
+
+class PlayerJson(TypedDict):
+    name: str
+    size_levels: int
+    zone: tuple[int, int, int]
+    inflicted: int
+    received: int
+    score: int
+    waiting: bool
+    private: NotRequired[MineJson]
+    """A finished match's full view only: what ``mine`` shows this player."""
+
+
+class ResultJson(TypedDict):
+    winners: list[int]
+    reason: str
+    scores: list[float] | None
+
+
+class ViewJson(TypedDict):
+    """What one player (or a spectator) may know (:func:`view`; docs/deepspace.md "The view")."""
+
+    game: Literal["deepspace"]
+    you: int | None
+    phase: Literal["design", "deploy", "plot", "allocate", "destruct", "over"]
+    step: Literal["", "fire", "blast"]
+    round: int
+    round_limit: int
+    options: dict[str, Any]
+    players: list[PlayerJson]
+    ships: list[ShipJson]
+    report: list[dict[str, Any]]
+    """The latest events, as the log's events."""
+    shots: list[tuple[str, int, str, int, bool, int]]
+    """The public shot log: (shooter, weapon, target, roll, hit, hit points)."""
+    result: ResultJson | None
+    mine: NotRequired[MineJson]
 
 
 def secret_tokens(state, player: int | None) -> set[str]:

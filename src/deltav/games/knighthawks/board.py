@@ -2,19 +2,101 @@
 planets with their gravity rings) of the scenario, and the data tables a screen shows in its help and roster
 sheet (weapons, defenses, the Advanced Combat Table, the Damage Table, the ship classes).
 
-Owns: exporting what ``scenario.py`` and ``tables.py`` already hold as plain JSON. Must not compute rules,
+Owns: exporting what ``scenario.py`` and ``tables.py`` already hold as plain JSON, whose shape is declared once as
+``BoardJson`` (the browser client's types are written from it: web/tools/gen_types.py). Must not compute rules,
 read game states or do I/O beyond the data files the tables module loads.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 from deltav.core import hexgrid
 from deltav.games.knighthawks.tables import COLUMNS, tables
 
 FORMAT = "deltav-knighthawks-board/1"
+
+
+class GridJson(TypedDict):
+    orientation: str
+    directions: list[tuple[int, int]]
+    facings: list[str]
+
+
+class BoardScenarioJson(TypedDict):
+    id: str
+    title: str
+    summary: str
+    sides: list[str]
+    first: int
+
+
+class PlanetJson(TypedDict):
+    name: str
+    hex: tuple[int, int]
+    ring: list[tuple[int, int]]
+    """The six hexes of its gravity ring."""
+
+
+class WeaponInfoJson(TypedDict):
+    name: str
+    range: int
+    ff: bool
+    rd: bool
+    mpo: bool
+    ltd: bool
+    dtm: int
+    hdr: tuple[int, int, int]
+    """Damage: dice, sides, bonus."""
+    icm: int
+    fired: bool
+
+
+class DefenseInfoJson(TypedDict):
+    name: str
+    kind: str
+    attracts: list[str]
+
+
+class DamageRowJson(TypedDict):
+    low: int
+    high: int
+    result: str
+    double: bool
+    amount: str
+    priority: list[str]
+
+
+class ShipClassJson(TypedDict):
+    name: str
+    kind: str
+    hp: int
+    adf: int
+    mr: int
+    dcr: int
+    evasive: bool
+    points: int
+    weapons: list[tuple[str, int]]
+    defenses: list[tuple[str, int]]
+
+
+class BoardJson(TypedDict):
+    """The board document (:func:`board`)."""
+
+    format: str
+    grid: GridJson
+    scenario: BoardScenarioJson
+    radius: int
+    planets: list[PlanetJson]
+    weapons: dict[str, WeaponInfoJson]
+    defenses: dict[str, DefenseInfoJson]
+    columns: list[str]
+    combat_table: dict[str, list[int]]
+    """Per defense, the percentage to hit in each column."""
+    half_damage: list[tuple[str, str]]
+    damage_table: list[DamageRowJson]
+    classes: dict[str, ShipClassJson]
 
 
 def board(scenario: Any, options: Mapping[str, Any]) -> dict:

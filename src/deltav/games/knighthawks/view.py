@@ -25,17 +25,77 @@ Fresh in every view: the top-level dict and its lists and dicts (``ships``, ``mi
 the other side's hidden mines are left out (counted in ``hidden_mines`` when placed before play), ``plotting``
 and ``declared`` are shown only to the seat deciding, ``laid`` only to the mover, ``allocations`` only to
 their own seat, ``dropped`` (the turn each trap was dropped) only to its owner, for its own traps.
+
+The view's JSON shape is declared once, as ``ViewJson`` (the state's records of ``state_schema`` where they are the
+same JSON), from which the client's types are written (web/tools/gen_types.py, tests/web/test_generated_types.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
+from typing import Any, Literal, NotRequired, TypedDict
 
 from deltav.core.frozen import Frozen, freeze
 from deltav.core.rng import Rng
 from deltav.games.knighthawks.repair import sample_secret_repairs
 from deltav.games.knighthawks.ships import STATUS_NAMES, Ship
+from deltav.games.knighthawks.state_schema import Hex, MapJson, ResultJson, ShipJson, VictoryJson
+
+# --- the view's JSON shape (web/src/generated/knighthawks.ts is written from it) --------------------------------
+
+class ViewShipJson(ShipJson):
+    """A ship's record in a view: the owner's carries ``shadow``, the record the other side has seen of it."""
+
+    shadow: NotRequired[ShipJson | None]
+
+
+#: A mine or seeker: [id, owner, kind "M"/"S", hex, moves (-1 waiting), facing, layer ("" placed before play)].
+TrapJson = tuple[str, int, Literal["M", "S"], Hex, int, int, str]
+#: An attack: [source, weapon index, weapon, target, hex, range, head_on, icms (-1 undecided), evade(, layer)].
+AttackJson = (tuple[str, int, str, str, Hex, int, bool, int, bool]
+              | tuple[str, int, str, str, Hex, int, bool, int, bool, str])
+
+
+class ViewJson(TypedDict):
+    """What one seat (or a spectator) may see (:func:`view`; docs/knighthawks.md "The view")."""
+
+    game: Literal["knighthawks"]
+    options: dict[str, Any]
+    map: MapJson
+    sides: tuple[str, str]
+    victory: VictoryJson
+    turn_limit: int
+    first: int
+    turn: int
+    half: Literal[0, 1]
+    mover: int
+    stage: Literal["move", "declare", "intercept", "repair", "over"]
+    fire_mode: Literal["", "def", "off"]
+    after: Literal["", "combat", "offense", "endturn"]
+    ships: list[ViewShipJson]
+    mines: list[TrapJson]
+    """The mines and seekers this viewer may see."""
+    plots: dict[str, tuple[int, int, list[Literal[-1, 0, 1]]]]
+    """The plotted moves by ship: (speed, facing, turns)."""
+    plotting: tuple[str, int, int, list[Literal[-1, 0, 1]]] | None
+    """The plot being made (only to the seat deciding)."""
+    screened: list[str]
+    laid: list[str]
+    dropped: dict[str, int]
+    activated: list[str]
+    orbit_new: dict[str, bool]
+    declared: list[AttackJson]
+    """The seat's own declarations so far (the same rows as ``attacks``)."""
+    attacks: list[AttackJson]
+    repair_player: int
+    allocations: list[tuple[int, str, str, int]]
+    result: ResultJson | None
+    scores: tuple[int, int]
+    hidden_mines: int
+    """The other side's mines placed before play that this viewer may not see."""
+    viewer: int | None
+
 
 
 def _key(sh: Ship) -> tuple:

@@ -20,7 +20,8 @@ own tuples (``queue``, ``picks``, ``extra``) are handed out as they are; its lis
 not know. Opponents' knowledge is kept as the public set of squares they looked at, so in the sampled world
 they "know" the sampled tiles on those squares. The sampled state gets a fresh RNG.
 
-This module owns the JSON view layout and sampling; the rules live in ``state``.
+This module owns the JSON view layout (declared once as ``ViewJson`` and ``BoardJson``, from which the client's
+types are generated: web/tools/gen_types.py) and sampling; the rules live in ``state``.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from itertools import chain, compress
 from operator import is_
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from deltav.core.errors import StateError
 from deltav.core.frozen import Frozen, freeze
@@ -40,6 +41,141 @@ from deltav.games.mining.phases import BIT, P_OVER, PHASES, RETURNS
 from deltav.games.mining.scenarios import KINDS, MINERALS, SQUARES, STATION
 from deltav.games.mining.scoring import score
 from deltav.games.mining.state import MiningState, build
+from deltav.games.mining.state_schema import PHASE_NAMES, RETURN_NAMES
+
+# --- the JSON shapes (web/src/generated/mining.ts is written from them; tests/web/test_generated_types.py) ------
+
+class TileRunJson(TypedDict):
+    kind: str
+    value: int
+    count: int
+
+
+class BoardContractJson(TypedDict):
+    id: str
+    minerals: list[str]
+
+
+class BoardJson(TypedDict):
+    """The static component data of a game (``Game.board(options)``, :func:`board_json`): fetched once."""
+
+    game: Literal["mining"]
+    id: str
+    title: str
+    summary: str
+    tile_mix: list[TileRunJson]
+    """The tile mix in file order, as runs of equal tiles."""
+    contracts: list[BoardContractJson]
+    rockets_per_player: int
+    fingerprint: str
+
+
+class TileFaceJson(TypedDict):
+    id: str
+    kind: str
+    value: int
+
+
+class CountedTileJson(TypedDict):
+    """A collected tile, with the mineral it was counted as."""
+
+    id: str
+    kind: str
+    value: int
+    counted_as: str
+
+
+class BribeJson(TypedDict):
+    id: str
+    owner: int
+    mineral: str
+    holder: int
+    spent: bool
+
+
+class HandTileJson(TypedDict):
+    id: str
+    kind: str
+    acquired_turn: int
+
+
+class ContractJson(TypedDict):
+    id: str
+    minerals: list[str]
+    owner: int | None
+
+
+class MatchedJson(TypedDict):
+    square: int
+    tile: str
+    counted_as: str
+
+
+class BidJson(TypedDict):
+    bribe: str
+    bidder: int
+
+
+class AttemptJson(TypedDict):
+    """The contract attempt in progress."""
+
+    contract: str
+    matched: list[MatchedJson]
+    extra: list[int]
+    mismatch: int | None
+    bid: BidJson | None
+    bid_done: bool
+
+
+class ResultJson(TypedDict):
+    winners: list[int]
+    reason: str
+    scores: list[float] | None
+
+
+class ViewJson(TypedDict):
+    """What one viewer may know (:func:`make_view`; docs/mining.md "The view"). The field is by columns, one entry
+    per square 0..48; static component data is the board (``BoardJson``), named by ``fingerprint``."""
+
+    game: Literal["mining"]
+    viewer: int | None
+    players: int
+    options: dict[str, bool | int | str]
+    fingerprint: str
+    """The digest of the component set; the set itself is the board, fetched once."""
+    turn: int
+    current_player: int
+    first_player: int
+    phase: PHASE_NAMES
+    deciding: list[int]
+    status: list[Literal["station", "empty", "face_down", "face_up", "revealed"]]
+    tiles: list[TileFaceJson | None]
+    """The faces this viewer may see, one per square (null: none)."""
+    rockets: list[list[int]]
+    """Per player, the rocket count on each square."""
+    looked: list[list[int]]
+    """Per player, the squares that player looked at (public: where, never what)."""
+    public: list[int]
+    """The squares whose tile was revealed and flipped back (known to all)."""
+    alien: int | None
+    aliens_revealed: int
+    shipyards: list[int]
+    bribes: list[BribeJson]
+    hands: list[list[HandTileJson]]
+    discarded: list[TileFaceJson]
+    collected: list[list[CountedTileJson]]
+    contracts: list[ContractJson]
+    pirated: bool
+    stormed: bool
+    queue: list[int]
+    moved: list[int] | None
+    picks: list[int]
+    scan_left: int
+    return_to: RETURN_NAMES
+    attempt: AttemptJson | None
+    sabotage_square: int | None
+    scores: list[int]
+    result: ResultJson | None
 
 
 def board_json(cfg: Config) -> dict:

@@ -1,6 +1,6 @@
-"""The astrogation assistant of Delta-V tactical: for one of a seat's ships and a destination, the engine
-planner's fewest-turn course within the ship's fuel (``planner.plan_route``), as a multi-turn ghost path with
-the order of each turn.
+"""The astrogation assistant of Delta-V tactical: for one of a seat's ships and a destination, the AI planner's
+fewest-turn course within the ship's fuel, asked through the AI's interface for player services
+(``bots.assist.plan_course``, never the planner itself), as a multi-turn ghost path with the order of each turn.
 
 Computed from the seat's own view only (the ship's position, velocity, fuel and queued gravity, which its owner
 knows exactly; the map; the destroyed bases and the options, which are public), never from the true state.
@@ -32,10 +32,10 @@ from typing import Any
 
 from deltav.core.errors import IllegalAction, MalformedAction
 
+from .bots.assist import plan_course
 from .mapdata import default_map
 from .model import hkey
 from .movement import compute_course
-from .planner import plan_route
 
 GOAL_KINDS = ("body", "base", "orbit", "hex")
 DEPTH = 16  # turns the planner looks ahead
@@ -133,12 +133,12 @@ def advise(view: Mapping[str, Any], seat: int, request: Any) -> dict:
         out["reason"] = "the ship cannot burn now (disabled or captured): it can only coast"
         return out
     defended = defended_hexes(gmap, view, seat, destroyed)
-    plan = plan_route(gmap, pos, vel, pending, fuel, landed, kind, goals, body, destroyed, grazing, takeoff,
-                      BEAM, DEPTH, avoid=defended) if defended else None
+    plan = plan_course(gmap, pos, vel, pending, fuel, landed, kind, goals, body, destroyed, grazing=grazing,
+                       takeoff_costs_fuel=takeoff, beam=BEAM, depth=DEPTH, avoid=defended) if defended else None
     out["avoids_defense"] = plan is not None or not defended
     if plan is None:
-        plan = plan_route(gmap, pos, vel, pending, fuel, landed, kind, goals, body, destroyed, grazing, takeoff,
-                          BEAM, DEPTH)
+        plan = plan_course(gmap, pos, vel, pending, fuel, landed, kind, goals, body, destroyed, grazing=grazing,
+                           takeoff_costs_fuel=takeoff, beam=BEAM, depth=DEPTH)
         if plan is not None and defended:
             out["reason"] = "no course keeps out of the enemy's planetary defense: the marked turns end in its fire"
     if plan is None:

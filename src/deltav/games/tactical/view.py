@@ -26,12 +26,17 @@ unseen ship may be are the map's open hexes (computed once per map) minus those 
 viewer's ships and bases (a set built from rings, not a distance test per hex).
 
 Determinization must never read anything but the view; views read the state and never change it.
+
+The view's JSON shape is declared once, as ``ViewJson`` (the state's records of ``state_schema`` where the JSON is
+the same), from which the client's types are written (web/tools/gen_types.py; tests/web/test_generated_types.py
+reads every view of every scenario against it).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 from operator import attrgetter
+from typing import Any, Literal, NotRequired, TypedDict
 
 from deltav.core import hexgrid
 from deltav.core.frozen import Frozen, freeze, read_once
@@ -41,8 +46,56 @@ from .flow import FLEET
 from .mapdata import default_map
 from .model import Ship, hparse
 from .shiptypes import ship_types
+from .state_schema import CombatJ, OrderJ, OrdnanceJ, PlayerJ, Purchase, ResultJ, RulesJ, ShipJ
 
 PLACEHOLDER_TYPE = "corvette"
+
+
+# --- the view's JSON shape (web/src/generated/tactical.ts is written from it) -----------------------------------
+
+class ViewShipJson(ShipJ):
+    """A ship's record in a view (``Ship.to_json(identity)``): a hidden identity the viewer may not know reads
+    "unknown"."""
+
+    identity: NotRequired[Literal["fugitives", "decoy", "unknown"]]
+
+
+class ViewPlayerJson(PlayerJ):
+    """A player's record in a view: ``spent`` is null for the opponent's during fleet building (secret)."""
+
+    spent: int | None
+
+
+class ViewJson(TypedDict):
+    """What one player (or a spectator) may know (:func:`state_view`; docs/tactical.md "The view")."""
+
+    scenario: str
+    name: str
+    options: dict[str, Any]
+    rules: RulesJ
+    turn: int
+    first_player: Literal[0, 1]
+    active_player: Literal[0, 1]
+    phase: Literal["fleet_building", "astrogation", "ordnance", "combat", "logistics", "game_over"]
+    players: list[ViewPlayerJson]
+    ships: list[ViewShipJson]
+    unseen_enemy_ships: int
+    """Enemy ships afloat that this viewer has not detected (fog of war)."""
+    ordnance: list[OrdnanceJ]
+    next_ordnance: int
+    destroyed_bases: list[str]
+    destroyed_asteroids: list[str]
+    moral_victory_flag: bool
+    result: ResultJ | None
+    orders: dict[str, OrderJ]
+    """The queued orders by ship id (the active player's own only)."""
+    launched: list[str]
+    hazards: list[tuple[str, str]]
+    """(ship id, hex key) of each hazard the viewer may see."""
+    combat: CombatJ | None
+    transfers: int
+    purchases: NotRequired[list[list[Purchase] | None]]
+    """During fleet building: each player's purchases, null for the other player's (secret)."""
 
 
 #: How far the viewer's ships and bases detect (design/tactical.md 1.11): no unseen ship can stand within them.

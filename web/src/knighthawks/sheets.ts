@@ -8,13 +8,8 @@
  * Owns DOM building of the sheet only; what is shown comes from the view.
  */
 import { abbr, DEFENSE_NAMES, hullBoxes, type KHShip, type KHView, repairName, severe, sideName, sideOf, WEAPON_NAMES } from "./model";
+import { el } from "../shell/dom";
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text = ""): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text) e.textContent = text;
-  return e;
-}
 
 function systemRow(code: string, count: number, max: number, status: number, names: Record<string, string>): HTMLElement {
   const row = el("li", `kh-sys${status ? " kh-lost" : ""}`);

@@ -2,7 +2,7 @@
  * The mining screen's palette and the short codes printed on tiles and counters. Players' rocket colours are
  * kept apart from the minerals' (minerals are printed with a letter too, so colour is never the only cue).
  */
-/** The shell's first four seat colours (`SEAT_COLOURS` in shell/match.ts), so the seat chips above the screen and
+/** The shell's first four seat colours (`SEAT_COLOURS` in shell/palette.ts), so the seat chips above the screen and
  *  the rockets on the field agree. */
 export const PLAYER_COLOURS = ["#3fd0ff", "#ff9a3c", "#7bdc6a", "#c58bff"] as const;
 export const PLAYER_NAMES = ["cyan", "orange", "green", "violet"] as const;

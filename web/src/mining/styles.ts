@@ -1,5 +1,12 @@
-/** The mining screen's styles, injected once by the screen (class names start with `mn-`). */
-export const MINING_CSS = `
+/**
+ * The mining screen's stylesheet, injected once into the document by the screen (class names start with `mn-`, so it
+ * never touches the shell's or another game's rules).
+ *
+ * Owns CSS only.
+ */
+const STYLE_ID = "mining-screen-css";
+
+const CSS = `
 .mn-root, .mn-root * { box-sizing: border-box; }
 .mn-root { position: absolute; inset: 0; display: grid; grid-template-columns: minmax(0, 1fr) minmax(320px, 420px);
   gap: 10px; padding: 10px; overflow: hidden; color: #dfe6f3; font-family: system-ui, "Segoe UI", Roboto, sans-serif; }
@@ -84,3 +91,12 @@ button.mn-card:focus-visible { outline: 2px solid #fff; outline-offset: 2px; }
   .mn-btn { transition: background 120ms; }
 }
 `;
+
+/** Add the stylesheet to the document once. */
+export function injectStyle(doc: Document = document): void {
+  if (doc.getElementById(STYLE_ID)) return;
+  const st = doc.createElement("style");
+  st.id = STYLE_ID;
+  st.textContent = CSS;
+  doc.head.appendChild(st);
+}

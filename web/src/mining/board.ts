@@ -8,7 +8,7 @@
  */
 import { hashInts, mulberry32 } from "../shell/rng";
 import { GRID, STATION, type MiningView, type Square, isMineral, squaresOf } from "./model";
-import { BOARD, kindStyle, playerColour } from "./style";
+import { BOARD, kindStyle, playerColour } from "./palette";
 
 export interface Marks {
   /** Squares a click can act on now, with an optional short label (whether a tile you know fits). */

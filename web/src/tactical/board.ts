@@ -10,7 +10,7 @@ import { attachPanZoom } from "../shell/input";
 import type { Board } from "./boardData";
 import { BoardLayer, BoardRenderer, baseColour } from "./boardLayer";
 import { Minimap } from "./minimap";
-import { COLORS, SIDE } from "./style";
+import { COLORS, SIDE } from "./palette";
 import { DIR_ARROW, DIR_WORD } from "./words";
 
 export interface ViewState {
