@@ -597,6 +597,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError("--bus must be a redis:// URL")
     if args.bus and (args.db or default_url()).startswith("sqlite"):
         raise UsageError("--bus needs a database every process shares: --db postgresql+asyncpg://...")
+    if not 0 <= args.quick_match_wait <= 3600:
+        raise UsageError("--quick-match-wait must be 0 to 3600 seconds")
     if not 0 < args.bot_seconds <= 3600:
         raise UsageError("--bot-seconds must be more than 0 and at most 3600")
     workers = args.bot_workers if args.bot_workers >= 0 else max(1, (os.cpu_count() or 2) - 1)
@@ -612,7 +614,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                         trusted_proxies=tuple(args.trusted_proxy or ()),
                         allowed_origins=tuple(o.rstrip("/") for o in args.allow_origin or ()),
                         limits=Limits.for_load_tests() if args.no_client_limits else Limits(),
-                        chosen_seeds=args.chosen_seeds, review_budget=args.review_budget)
+                        chosen_seeds=args.chosen_seeds, review_budget=args.review_budget,
+                        queue_offer_seconds=args.quick_match_wait)
     serve(args.host, args.port, args.db or default_url(), settings,
           log_level=args.log_level, deflate=args.deflate, web_dir=args.web_dir, log_format=args.log_format,
           bus=args.bus, advertise=args.advertise, lease_seconds=args.lease_seconds)
@@ -869,6 +872,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the budget of a game review (docs/review.md; default rollouts=8,estimates=80)")
     sv.add_argument("--allow-origin", action="append", metavar="URL",
                     help="another origin (https://host[:port]) whose pages may create and join rooms here (repeatable)")
+    sv.add_argument("--quick-match-wait", type=float, default=30.0, metavar="SECONDS",
+                    help="a player waiting for a quick match is offered a bot after this long (default 30)")
     sv.set_defaults(func=cmd_serve)
     return p
 

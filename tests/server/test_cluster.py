@@ -385,6 +385,69 @@ def test_chat_reaches_every_process_and_idle_or_archived_replicas_are_unloaded(b
         owner.stop()
 
 
+def test_quick_match_pairs_players_of_different_processes(backing):
+    """The queue is the database's: players joining through different processes meet, racing pairings never put
+    one player in two rooms, and a player's poll answers on any process, also after its process was killed."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    pg, redis = backing
+    db = pg.new_database("quick")
+    servers = [start(db, redis.url) for _ in range(2)]
+    try:
+        a, b = servers
+        status, ann = http(a.base, "POST", "/queue", {"game": "tactical", "scenario": "duel", "name": "ann"})
+        assert status == 201 and ann["status"] == "waiting"
+        status, ben = http(b.base, "POST", "/queue", {"game": "tactical", "scenario": "duel", "name": "ben"})
+        assert status == 201 and ben["status"] == "matched"
+        status, got = http(a.base, "POST", "/queue/poll", {"ticket": ann["ticket"]})
+        assert got["status"] == "matched" and got["code"] == ben["code"] and {got["seat"], ben["seat"]} == {0, 1}
+
+        async def both_seated() -> list[str]:
+            seen = [Seen(got["seat"]), Seen(ben["seat"])]
+            deadline = time.time() + 120
+            return await asyncio.gather(  # each seat connects to the other process: sent to the room's owner
+                play_anywhere(lambda: [b.ws], got["code"], got["token"], got["seat"], seen[0], deadline),
+                play_anywhere(lambda: [a.ws], ben["code"], ben["token"], ben["seat"], seen[1], deadline))
+
+        assert asyncio.run(both_seated()) == ["over", "over"]
+        # twelve players joining through both processes at once, each polling on both: six rooms of two
+        tickets: dict[int, str] = {}
+
+        def run(i: int) -> dict:
+            base = servers[i % 2].base
+            status, out = http(base, "POST", "/queue", {"game": "mining", "name": f"p{i}"})
+            assert status == 201, out
+            tickets[i] = out["ticket"]
+            t0 = time.time()
+            n = 0
+            while out["status"] != "matched":
+                assert time.time() - t0 < 60, out
+                time.sleep(0.1)
+                n += 1
+                status, out = http(servers[(i + n) % 2].base, "POST", "/queue/poll", {"ticket": tickets[i]})
+                assert status == 200, out
+            return out
+
+        with ThreadPoolExecutor(12) as pool:
+            outs = list(pool.map(run, range(12)))
+        rooms: dict[str, list[int]] = {}
+        for out in outs:
+            rooms.setdefault(out["code"], []).append(out["seat"])
+        assert len(rooms) == 6 and all(sorted(s) == [0, 1] for s in rooms.values()), rooms
+        # a player waits on a; a is killed; the poll on b keeps the place, and the next arrival meets it
+        status, cat = http(a.base, "POST", "/queue", {"game": "knighthawks", "name": "cat"})
+        assert cat["status"] == "waiting"
+        a.kill()
+        status, out = http(b.base, "POST", "/queue/poll", {"ticket": cat["ticket"]})
+        assert status == 200 and out["status"] == "waiting"
+        status, dan = http(b.base, "POST", "/queue", {"game": "knighthawks", "name": "dan"})
+        assert dan["status"] == "matched"
+        assert http(b.base, "POST", "/queue/poll", {"ticket": cat["ticket"]})[1]["code"] == dan["code"]
+    finally:
+        for s in servers:
+            s.stop()
+
+
 def test_share_info_is_one_write_in_flight_per_room_the_latest_wins_and_a_failed_write_is_retried(backing):
     """The owner's live info (connected seats, graces) on a real PostgreSQL and Redis: a burst of 40 connects and
     drops is written once or twice, not 40 times, and the lease row ends with the latest info; changes made while a

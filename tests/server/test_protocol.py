@@ -394,7 +394,7 @@ def test_the_alembic_migration_builds_exactly_the_store_tables(tmp_path):
         return diff, version
 
     diff, version = asyncio.run(main())
-    assert diff == [] and version == "0003"
+    assert diff == [] and version == "0004"
 
 
 def test_a_room_cannot_name_a_scenario_file_on_the_server(tmp_path):

@@ -49,6 +49,7 @@ def test_the_routes_fall_into_their_classes():
     assert route_class("GET", "/rooms/ABCDE/replay") == route_class("GET", "/rooms/ABCDE/record") == "replay"
     assert route_class("GET", "/ws/ABCDE", websocket=True) == "socket"
     assert route_class("POST", "/mcp/") == "mcp"
+    assert {route_class("POST", p) for p in ("/queue", "/queue/poll", "/queue/cancel", "/queue/bots")} == {"queue"}
     assert {route_class("GET", p) for p in ("/", "/healthz", "/rooms/ABCDE", "/games", "/app.js")} == {"read"}
 
 

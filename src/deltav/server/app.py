@@ -4,7 +4,8 @@ Routes (docs/server.md has every JSON form): the browser client's pages (``/``, 
 ``/watch/{code}``, ``/replay/{code}``, ``/board``) and its assets, ``GET /healthz``, ``GET /games``,
 ``GET /games/{game}/board``, ``GET /rooms``, ``POST /rooms``, ``GET /rooms/{code}``, ``POST /rooms/{code}/join``,
 ``GET /rooms/{code}/record``, ``GET /rooms/{code}/replay``, ``GET``/``POST /rooms/{code}/review``,
-``GET /rooms/{code}/briefing``, and the WebSocket ``/ws/{code}``, whose first message is a hello with the
+``GET /rooms/{code}/briefing``, the quick-match queue (``POST /queue``, ``/queue/poll``, ``/queue/cancel``,
+``/queue/bots``: matchmaking.py), and the WebSocket ``/ws/{code}``, whose first message is a hello with the
 seat's token (none: a spectator). On start the store is opened (and migrated) and every unfinished room is
 reloaded before ``/healthz`` answers 200. Every route sits behind ``guard.Guard`` (rate limits, where changes may
 come from, security headers).
@@ -428,6 +429,41 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             briefing = Game.briefing.__func__(game, options, seat, names)
         return JSONResponse(briefing)
 
+    from deltav.server.leaderboard import Leaderboard
+    from deltav.server.matchmaking import Matchmaker
+
+    board = Leaderboard()  # one per process: the leaderboard's routes and the quick match's rating bands
+
+    def matchmaker() -> Matchmaker:
+        if "matchmaker" not in state:
+            state["matchmaker"] = Matchmaker(hub(), board)
+        return state["matchmaker"]
+
+    async def queue_join(request: Request) -> JSONResponse:
+        """``POST /queue``: join the quick-match queue (server/matchmaking.py)."""
+        try:
+            body = await _body(request)
+            out = await matchmaker().join(client_id(client_key(request.scope)), _field(body, "game", str, required=True),
+                                          _field(body, "scenario", str), _field(body, "players", int), _name(body))
+        except ClientError as exc:
+            return _error(exc)
+        return JSONResponse(out, status_code=201)
+
+    async def queue_ticket(request: Request) -> JSONResponse:
+        """``POST /queue/poll``, ``/queue/cancel``, ``/queue/bots`` with ``{"ticket", ...}``: the ticket (which is
+        the seat's token once matched) travels in the body, never in an address (addresses end up in logs)."""
+        try:
+            body = await _body(request)
+            ticket = _field(body, "ticket", str, required=True)
+            action = request.url.path.rstrip("/").rsplit("/", 1)[1]
+            if action == "cancel":
+                return JSONResponse(await matchmaker().cancel(ticket))
+            if action == "bots":
+                return JSONResponse(await matchmaker().agree_bots(ticket, body.get("bot")))
+            return JSONResponse(await matchmaker().poll(ticket))
+        except ClientError as exc:
+            return _error(exc)
+
     sockets_by_address: dict[str, int] = {}
 
     async def ws_match(ws: WebSocket) -> None:
@@ -534,11 +570,15 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         Route("/rooms/{code}/replay", room_replay),
         Route("/rooms/{code}/briefing", room_briefing),
         Route("/rooms/{code}/review", room_review, methods=["GET", "POST"]),
+        Route("/queue", queue_join, methods=["POST"]),
+        Route("/queue/poll", queue_ticket, methods=["POST"]),
+        Route("/queue/cancel", queue_ticket, methods=["POST"]),
+        Route("/queue/bots", queue_ticket, methods=["POST"]),
         WebSocketRoute("/ws/{code}", ws_match),
     ]
     from deltav.server import leaderboard
 
-    routes += leaderboard.routes()  # GET /leaderboard?game= (JSON) and /leaderboard.html
+    routes += leaderboard.routes(board)  # GET /leaderboard?game= (JSON) and /leaderboard.html
     if mcp_mount:
         routes.append(mcp_mount[0])
     if client is not None:  # the bundle, its chunks, the style sheet, the icon (docs/web.md); last: a catch-all

@@ -72,6 +72,8 @@ def route_class(method: str, path: str, websocket: bool = False) -> str:
             return "replay"
         if len(parts) == 3 and parts[2] == "review":
             return "review"
+    if parts[0] == "queue":
+        return "queue"
     return "read"
 
 

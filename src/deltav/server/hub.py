@@ -172,7 +172,9 @@ class Hub:
 
     async def create(self, game_id: str, options: Mapping[str, Any], seat_specs: list[str], seed: int | None,
                      creator_seat: int | None, name: str | None, clock: Any = None, public: bool = False,
-                     client: str | None = None) -> dict:
+                     client: str | None = None, held_by: str | None = None) -> dict:
+        """A new room (docs/server.md, POST /rooms). ``held_by``: the creator's seat is held by the token whose hash
+        this is (a quick match's ticket; the answer's token is then None), else a new token is drawn."""
         game = self.game(game_id)
         try:
             turn_clock = Clock.parse(clock)
@@ -201,8 +203,9 @@ class Hub:
             raise ClientError("bad_seed", "a chosen seed is only for a room whose every seat is yours or a bot: "
                                           "between people the server draws the seed (whoever knows it could work "
                                           "out every hidden card of the match)", field="seed")
-        token = new_token() if creator_seat is not None else None
-        rows = [SeatRow(i, s, token_hash(token) if i == creator_seat and token else None,
+        token = new_token() if creator_seat is not None and held_by is None else None
+        held = held_by or (token_hash(token) if token else None)
+        rows = [SeatRow(i, s, held if i == creator_seat else None,
                         name if i == creator_seat else None) for i, s in enumerate(seat_specs)]
         status = "live" if len(humans) <= (1 if creator_seat is not None else 0) else "open"
         chosen = seed is not None
@@ -243,7 +246,9 @@ class Hub:
         room.arm()
         return {"code": code, "match": 1, "seat": creator_seat, "token": token, "room": room.room_info()}
 
-    async def join(self, code: str, seat: int | None, name: str | None, client: str | None = None) -> dict:
+    async def join(self, code: str, seat: int | None, name: str | None, client: str | None = None,
+                   held_by: str | None = None) -> dict:
+        """Take a free human seat (docs/server.md, POST /rooms/{code}/join); ``held_by`` as in :meth:`create`."""
         room = await self.get(code)
         if room is None:
             raise ClientError("unknown_room", f"no room {code!r}", 404)
@@ -256,8 +261,8 @@ class Hub:
                 seat = free[0]
             elif seat not in free:
                 raise ClientError("seat_taken", f"seat {seat!r} is not a free human seat (free: {free})", 409)
-            token = new_token()
-            h = token_hash(token)
+            token = new_token() if held_by is None else None
+            h = held_by or token_hash(token or "")
             last = len(free) == 1
             now = time.time()
             meta = {**room.meta, "live_at": now} if last else dict(room.meta)

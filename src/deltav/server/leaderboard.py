@@ -156,8 +156,8 @@ def page(boards: list[dict]) -> str:
     return "".join(parts)
 
 
-def routes() -> list[Route]:
-    board = Leaderboard()
+def routes(board: Leaderboard | None = None) -> list[Route]:
+    board = board or Leaderboard()
 
     def games_of(request: Request) -> list[str] | JSONResponse:
         hub = request.app.state.hub

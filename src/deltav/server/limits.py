@@ -27,6 +27,7 @@ RATES: dict[str, tuple[float, int]] = {
     "socket": (2.0, 20),  # WebSocket connections opened
     "mcp": (10.0, 30),  # /mcp/ (each call may open a socket and make HTTP requests here)
     "read": (50.0, 200),  # everything else: pages, assets, GET /rooms/{code}, /games, /healthz, /metrics...
+    "queue": (5.0, 30),  # /queue (quick match: joining, polling, cancelling)
     "miss": (10 / 60, 20),  # room codes that name no room (a 404, a socket closed 4004): guessing codes is slow
 }
 
@@ -48,13 +49,15 @@ class Limits:
     suggest_burst: int = 40  # ...with bursts of this many
     chat_kept: int = 200  # chat lines kept per match (older ones are deleted)
     max_buckets: int = 100_000  # addresses remembered by the rate limiter (the idlest are forgotten first)
+    queue_per_client: int = 1  # quick-match queue entries one address may hold at a time
+    queue_entries: int = 10_000  # quick-match queue entries in all (the queue is refused beyond: queue_full)
 
 
     @classmethod
     def for_load_tests(cls) -> Limits:
         """No limit per address (``deltav serve --no-client-limits``): every client of a load test shares one
         address. Never on a server strangers reach."""
-        return cls(rates={k: (1e9, 10**9) for k in RATES}, sockets_per_address=10**9)
+        return cls(rates={k: (1e9, 10**9) for k in RATES}, sockets_per_address=10**9, queue_per_client=10**9)
 
 
 def duration_words(seconds: float) -> str:

@@ -70,6 +70,13 @@ class Settings:
     allowed_origins: tuple[str, ...] = ()  # other origins whose pages may change state here (--allow-origin)
     chosen_seeds: str = "solo"  # "solo": a seed is chosen only for rooms of the creator and bots; "any" (--chosen-seeds)
     review_budget: str = ""  # a game review's budget (deltav serve --review-budget; "": reviews.SERVER_BUDGET)
+    # quick match (matchmaking.py): the wait before the offer of a bot (deltav serve --quick-match-wait), how long
+    # an entry nobody polls stays (and a stuck pairing waits), how many waiting make the rating band count, the
+    # poll interval the client is told
+    queue_offer_seconds: float = 30.0
+    queue_stale_seconds: float = 30.0
+    queue_band_pool: int = 6
+    queue_poll_seconds: float = 1.5
 
 
 

@@ -136,6 +136,56 @@ leases = Table(  # several processes on one database: the one process that owns 
     Column("info", Text, nullable=True),  # JSON: the owner's live room info (connected seats, deadlines)
 )
 
+queue = Table(  # the quick-match queue (server/matchmaking.py): one row per waiting player, across restarts
+    "queue",
+    metadata,
+    Column("ticket_hash", String(64), primary_key=True),  # sha256 of the entry's ticket (the client holds it)
+    Column("client", String(40), nullable=False),  # the client (limits.client_id of its address)
+    Column("game", String(40), nullable=False),
+    Column("options", Text, nullable=False),  # JSON: the resolved options the match is made with
+    Column("key", String(300), nullable=False),  # game and options: entries of one key play each other
+    Column("seats", Integer, nullable=False),  # the match's seat count
+    Column("name", String(60), nullable=True),
+    Column("band", Integer, nullable=False),  # the rating band (matchmaking.band)
+    Column("joined_at", Float, nullable=False),
+    Column("seen_at", Float, nullable=False),  # the client's last poll (an entry not seen for a while is dropped)
+    Column("state", String(16), nullable=False),  # waiting | pairing (being put in a room) | matched
+    Column("bots", String(200), nullable=True),  # agreed to fill the empty seats with this bot after the wait
+    Column("claimed_at", Float, nullable=True),  # when a pairing took it (a stuck pairing is undone)
+    Column("room", String(8), nullable=True),  # matched: the room and the seat
+    Column("seat", Integer, nullable=True),
+    Index("ix_queue_key_state", "key", "state", "joined_at"),
+    Index("ix_queue_client", "client"),
+)
+
+
+@dataclass
+class QueueRow:
+    ticket_hash: str
+    client: str
+    game: str
+    options: dict
+    key: str
+    seats: int
+    name: str | None
+    band: int
+    joined_at: float
+    seen_at: float
+    state: str = "waiting"
+    bots: str | None = None
+    claimed_at: float | None = None
+    room: str | None = None
+    seat: int | None = None
+
+
+def _queue_row(r: Any) -> QueueRow:
+    return QueueRow(r.ticket_hash, r.client, r.game, json.loads(r.options), r.key, r.seats, r.name, r.band,
+                    r.joined_at, r.seen_at, r.state, r.bots, r.claimed_at, r.room, r.seat)
+
+
+class _Taken(Exception):
+    """A quick-match pairing found some of its entries taken (the transaction is rolled back)."""
+
 
 class DuplicateCode(Exception):
     """The room code is taken (the caller draws another)."""
@@ -749,6 +799,91 @@ class Store:
         async with self.engine.connect() as conn:
             got = (await conn.execute(select(func.max(chat.c.id)).where(chat.c.code == code))).scalar()
         return int(got or 0)
+
+    # --- the quick-match queue ----------------------------------------------------------------------------
+    async def queue_add(self, e: QueueRow, per_client: int, bound: int) -> tuple[int, int]:
+        """Add a waiting entry unless its client already has ``per_client`` entries not yet matched or the queue
+        holds ``bound`` in all; returns those two counts before the attempt (added when both are below)."""
+        from sqlalchemy import func
+
+        async with self._writing() as conn:
+            had, total = (await conn.execute(select(
+                func.count().filter((queue.c.client == e.client) & (queue.c.state != "matched")),
+                func.count()).select_from(queue))).one()
+            had, total = int(had or 0), int(total or 0)
+            if had < per_client and total < bound:
+                await conn.execute(insert(queue).values(
+                    ticket_hash=e.ticket_hash, client=e.client, game=e.game, options=json.dumps(e.options),
+                    key=e.key, seats=e.seats, name=e.name, band=e.band, joined_at=e.joined_at, seen_at=e.seen_at,
+                    state=e.state, bots=e.bots))
+        return had, total
+
+    async def queue_entry(self, ticket_hash: str) -> QueueRow | None:
+        async with self.engine.connect() as conn:
+            r = (await conn.execute(select(queue).where(queue.c.ticket_hash == ticket_hash))).first()
+        return _queue_row(r) if r is not None else None
+
+    async def queue_touch(self, ticket_hash: str, now: float, bots: str | None = None) -> None:
+        """The client polled (and, with ``bots``, agreed to bots in the empty seats)."""
+        values: dict[str, Any] = {"seen_at": now}
+        if bots is not None:
+            values["bots"] = bots
+        async with self._writing() as conn:
+            await conn.execute(update(queue).where(queue.c.ticket_hash == ticket_hash).values(**values))
+
+    async def queue_waiting(self, key: str) -> list[QueueRow]:
+        """The entries of ``key`` not yet matched, oldest first (pairing ones too: a stuck pairing is undone)."""
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(queue).where(queue.c.key == key, queue.c.state != "matched")
+                                       .order_by(queue.c.joined_at, queue.c.ticket_hash))).all()
+        return [_queue_row(r) for r in rows]
+
+    async def queue_claim(self, ticket_hashes: list[str], now: float) -> bool:
+        """Take these waiting entries for one pairing, all or none (the database decides between processes)."""
+        try:
+            async with self._writing() as conn:
+                res = await conn.execute(update(queue).where(queue.c.ticket_hash.in_(ticket_hashes),
+                                                             queue.c.state == "waiting")
+                                         .values(state="pairing", claimed_at=now))
+                if res.rowcount != len(ticket_hashes):
+                    raise _Taken  # rolls the transaction back: none is taken
+        except _Taken:
+            return False
+        return True
+
+    async def queue_matched(self, seats: dict[str, tuple[str, int]]) -> None:
+        """Write each paired entry's room and seat (``ticket_hash -> (code, seat)``)."""
+        async with self._writing() as conn:
+            for th, (code, seat) in seats.items():
+                await conn.execute(update(queue).where(queue.c.ticket_hash == th)
+                                   .values(state="matched", room=code, seat=seat))
+
+    async def queue_release(self, ticket_hashes: list[str], stuck_before: float | None = None) -> None:
+        """Put pairing entries back to waiting (a pairing that failed, or one stuck since before
+        ``stuck_before``: its process died)."""
+        async with self._writing() as conn:
+            q = update(queue).where(queue.c.ticket_hash.in_(ticket_hashes), queue.c.state == "pairing")
+            if stuck_before is not None:
+                q = q.where(queue.c.claimed_at < stuck_before)
+            await conn.execute(q.values(state="waiting", claimed_at=None))
+
+    async def queue_remove(self, ticket_hashes: list[str], unless_matched: bool = False) -> int:
+        """Delete entries (``unless_matched``: only those not matched); returns how many."""
+        async with self._writing() as conn:
+            q = queue.delete().where(queue.c.ticket_hash.in_(ticket_hashes))
+            if unless_matched:
+                q = q.where(queue.c.state == "waiting")
+            res = await conn.execute(q)
+        return int(res.rowcount or 0)
+
+    async def queue_expire(self, seen_before: float, matched_before: float) -> int:
+        """Drop waiting entries nobody polled since ``seen_before`` and matched ones older than
+        ``matched_before`` (their holders were told their room)."""
+        async with self._writing() as conn:
+            res = await conn.execute(queue.delete().where(
+                ((queue.c.state == "waiting") & (queue.c.seen_at < seen_before))
+                | ((queue.c.state == "matched") & (queue.c.seen_at < matched_before))))
+        return int(res.rowcount or 0)
 
     async def ping(self) -> None:
         async with self.engine.connect() as conn:

@@ -1,5 +1,6 @@
 /**
- * The lobby (`/`): the four games as cards from `GET /games` with a one-click "Play now" against a bot, a field
+ * The lobby (`/`): the four games as cards from `GET /games` with a one-click "Play now" against a bot and a
+ * "Quick match" against a stranger (quickmatch.ts), a field
  * to join a room by its code, the matches this browser played (localStorage), and the server's open rooms, live
  * matches and finished matches. The game set-up form (scenario, options, seats) is setup.ts's; starting a room is start.ts's.
  *
@@ -8,6 +9,7 @@
 import { botName, games, rooms, scenarioTitle, type GameInfo, type RoomListEntry } from "../shell/api";
 import { button, el } from "../shell/dom";
 import { playerName, recentMatches, setPlayerName } from "../shell/storage";
+import { openQuickMatch, resumeQuickMatch } from "./quickmatch";
 import { openSetup } from "./setup";
 import { defaultBot, defaultSeats, startRoom } from "./start";
 
@@ -139,6 +141,7 @@ export async function startLobby(root: HTMLElement): Promise<void> {
   const rank = (id: string): number => (ORDER.indexOf(id) + ORDER.length + 1) % (ORDER.length + 1);
   cards.replaceChildren(...[...catalogue].sort((a, b) => rank(a.id) - rank(b.id)).map((g) => card(g)));
   document.documentElement.dataset.ready = "true";
+  resumeQuickMatch(catalogue, say);
   const refresh = (): void => void fillRooms(lists, catalogue);
   refresh();
   // the lists follow the server while the lobby is open (a quiet refresh every 15 s, and on coming back)
@@ -178,7 +181,10 @@ export async function startLobby(root: HTMLElement): Promise<void> {
     play.setAttribute("aria-describedby", `game-${g.id}-default`);
     first.id = `game-${g.id}-default`;
     const setup = button("Set up a game…", () => openSetup(g, say), "btn setup");
-    row.append(play, setup);
+    // a stranger who pressed it too, no code to share (quickmatch.ts)
+    const quick = button("Quick match", () => openQuickMatch(g, say), "btn quick-match");
+    quick.setAttribute("aria-label", `Quick match: ${gameTitle(g)} against another person`);
+    row.append(play, quick, setup);
     c.append(first, row);
     return c;
   }

@@ -160,3 +160,50 @@ export function briefing(code: string, match: number, seat: number | null): Prom
   if (seat !== null) q.set("seat", String(seat));
   return call<Briefing>("GET", `/rooms/${encodeURIComponent(code)}/briefing?${q}`);
 }
+
+/** A quick-match queue entry's state (docs/server.md, "Quick match: the queue"): waiting, or put in a room. */
+export interface QueueWaiting {
+  status: "waiting";
+  ticket?: string;
+  game: string;
+  options: Record<string, unknown>;
+  seats: number;
+  waited: number;
+  waiting: number;
+  offer_seconds: number;
+  bot_offer: { bots: string[]; fill: boolean } | null;
+  bots_agreed: string | null;
+  poll_seconds: number;
+}
+
+export interface QueueMatched {
+  status: "matched";
+  ticket?: string;
+  game: string;
+  code: string;
+  seat: number;
+  token: string;
+  room: Record<string, unknown> | null;
+}
+
+export type QueueState = QueueWaiting | QueueMatched;
+
+/** `POST /queue`: join the quick-match queue of a game (its default scenario unless one is named). */
+export function joinQueue(req: { game: string; scenario?: string; players?: number; name?: string }): Promise<QueueState & { ticket: string }> {
+  return call("POST", "/queue", req);
+}
+
+/** `POST /queue/poll`: still here; where the entry stands (the ticket in the body: never in an address). */
+export function pollQueue(ticket: string): Promise<QueueState> {
+  return call("POST", "/queue/poll", { ticket });
+}
+
+/** `POST /queue/cancel`: leave the queue. */
+export function leaveQueue(ticket: string): Promise<{ status: "cancelled" }> {
+  return call("POST", "/queue/cancel", { ticket });
+}
+
+/** `POST /queue/bots`: agree to start a 3+ seat match with this bot in the empty seats. */
+export function agreeQueueBots(ticket: string, bot: string): Promise<QueueState> {
+  return call("POST", "/queue/bots", { ticket, bot });
+}
