@@ -5,6 +5,7 @@ changes; a move whose answer cannot be encoded is still stored and broadcast."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 import urllib.request
@@ -199,3 +200,36 @@ def test_a_move_whose_answer_cannot_be_encoded_is_still_stored_and_broadcast(tmp
     assert len(stored) == 1
     assert {"type": "accepted", "id": None, "step": 0, "buffered": True} in mine
     assert any(m["type"] == "state" and m["snapshot"]["deciding"][0]["submitted"] for m in theirs), theirs
+
+
+def test_a_client_that_hangs_up_as_it_is_refused_leaves_no_traceback(tmp_path):
+    """A socket closed right after its hello (a wrong token here; on several processes, a seat sent to the room's
+    owner) used to end as "Exception in ASGI application" with a traceback in the log, because the refusal was
+    written to a socket already gone. Now the server lets it go quietly and plays on."""
+    import socket
+
+    from websockets.sync.client import connect
+
+    from tests.server.helpers import ProcessServer
+
+    server = ProcessServer(f"sqlite+aiosqlite:///{tmp_path / 'hangup.db'}", "--no-client-limits", "--grace", "0")
+    try:
+        status, room = http(server.base, "POST", "/rooms", {"game": "tactical", "seats": ["human", "bot:easy"],
+                                                            "options": {"scenario": "duel"}})
+        assert status == 201, room
+        code = room["code"]
+        for _ in range(20):
+            ws = connect(f"{server.ws}/ws/{code}")
+            ws.send(json.dumps({"type": "hello", "token": "x" * 40}))
+            with contextlib.suppress(OSError):  # hang up at once (the server may have closed it already)
+                ws.socket.shutdown(socket.SHUT_RDWR)
+                ws.socket.close()
+        with connect(f"{server.ws}/ws/{code}") as ws:  # the room still answers a seat
+            ws.send(json.dumps({"type": "hello", "token": room["token"]}))
+            first = json.loads(ws.recv(timeout=30))
+            assert first["type"] in ("welcome", "state", "room"), first
+        time.sleep(0.5)
+        log = server.output()
+        assert "Traceback" not in log and "Exception in ASGI" not in log, log[-3000:]
+    finally:
+        server.stop()

@@ -472,13 +472,16 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         cap = settings.limits.sockets_per_address
         if sockets_by_address.get(key, 0) >= cap:
             await ws.accept()
-            await ws.send_json({"type": "error", "code": "too_many_sockets", "message": f"at most {cap} connections "
-                                "from one address at a time: close some (other tabs, other rooms) and try again"})
-            await ws.close(CLOSE_TOO_MANY, "too many sockets")
+            with contextlib.suppress(WebSocketDisconnect):  # it may hang up first
+                await ws.send_json({"type": "error", "code": "too_many_sockets", "message": f"at most {cap} connections "
+                                    "from one address at a time: close some (other tabs, other rooms) and try again"})
+                await ws.close(CLOSE_TOO_MANY, "too many sockets")
             return
         sockets_by_address[key] = sockets_by_address.get(key, 0) + 1
         try:
             await room_socket(ws)
+        except WebSocketDisconnect:  # the client hung up while it was answered (a refusal, a redirect): no one to tell
+            pass
         finally:
             left = sockets_by_address[key] - 1
             if left:
