@@ -113,3 +113,26 @@ def test_optional_keys_derived_keys_and_given_fields():
         read(shape, {"game": "tiny"}, error=StateError)
     assert exc.value.field == "$.n"
 
+
+def test_knighthawks_is_declared_once():
+    game = load_all()["knighthawks"]
+    cls = type(game.new_initial_state(None, 1))
+    from deltav.games.knighthawks.state_schema import FIELDS, StateJson
+
+    assert cls.fields is FIELDS and cls.__slots__ == FIELDS.slots and "mover" not in FIELDS.slots
+    s = game.new_initial_state({"scenario": "escort"}, 4)
+    for k in range(60):
+        p = s.current_players()[0]
+        acts = s.legal_actions(p)
+        s.apply_action(p, acts[k * 7 % len(acts)])
+    assert not s.is_terminal()
+    doc = s.to_json()
+    hints = typing.get_type_hints(StateJson, include_extras=True)
+    assert list(doc) == list(hints) == ["game", *(f.key for f in FIELDS.saved)]
+    assert doc["mover"] == s.mover and "result" in doc and not hasattr(s, "res")
+    back = game.state_from_json(doc)
+    assert back.to_json() == doc
+    old = {k: v for k, v in doc.items() if k not in ("game", "mover", "dropped")}  # a record of before they were
+    assert game.state_from_json(old).to_json() == {**doc, "dropped": {}}
+    c = s.clone()
+    assert c.index is s.index and c.ships[0] is not s.ships[0] and c.dropped is not s.dropped
