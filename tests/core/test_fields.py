@@ -9,7 +9,7 @@ import typing
 import pytest
 
 from deltav.core.errors import StateError
-from deltav.core.fields import COPY, LIST, Field, Fields
+from deltav.core.fields import COPY, COPY_DICT, DICT, LIST, Field, Fields
 from deltav.core.shape import read
 from deltav.games import load_all
 from tests.toygame import FIELDS as TOY_FIELDS
@@ -81,3 +81,58 @@ def test_an_unsaved_field_gets_its_default_when_loaded():
     t = f.build(Tiny, {"xs": (1, 2)})
     assert t.xs == [1, 2] and t.cache is None
     assert f.to_json_function(Tiny)(t) == {"xs": [1, 2]}
+
+
+def test_optional_keys_derived_keys_and_given_fields():
+    class Tiny:
+        __slots__ = ("n", "seen")
+
+        @property
+        def double(self) -> int:
+            return 2 * self.n
+
+    f = Fields(Field("n", int), Field("double", int, derived=True), Field("seen", dict[str, int], COPY_DICT, DICT,
+                                                                          DICT, missing=dict),
+               constants={"game": "tiny"}, optional_constants=True)
+    assert f.slots == ("n", "seen")  # a derived key is the class's, not a slot
+    shape = f.typed_dict("TinyJ")
+    assert shape.__required_keys__ == {"n"} and shape.__optional_keys__ == {"game", "double", "seen"}
+    old = f.build(Tiny, {"n": 3})  # a document from before "game", "double" and "seen" were written
+    assert old.seen == {} and f.to_json_function(Tiny)(old) == {"game": "tiny", "n": 3, "double": 6, "seen": {}}
+    t = f.build(Tiny, {"n": 3, "seen": {"a": 1}})
+    c = f.clone_function(Tiny)(t)
+    c.seen["b"] = 2
+    assert t.seen == {"a": 1}  # copied, not shared
+    assert f.build(Tiny, {"n": 3}, seen={"z": 9}).seen == {"z": 9}
+    with pytest.raises(ValueError, match="no field"):
+        f.build(Tiny, {"n": 3}, double=4)
+    with pytest.raises(ValueError, match="derived"):
+        Fields(Field("d", int, COPY, derived=True))
+    assert read(shape, {"n": 1}, error=StateError) == {"n": 1}
+    with pytest.raises(StateError) as exc:
+        read(shape, {"game": "tiny"}, error=StateError)
+    assert exc.value.field == "$.n"
+
+
+def test_knighthawks_is_declared_once():
+    game = load_all()["knighthawks"]
+    cls = type(game.new_initial_state(None, 1))
+    from deltav.games.knighthawks.state_schema import FIELDS, StateJson
+
+    assert cls.fields is FIELDS and cls.__slots__ == FIELDS.slots and "mover" not in FIELDS.slots
+    s = game.new_initial_state({"scenario": "escort"}, 4)
+    for k in range(60):
+        p = s.current_players()[0]
+        acts = s.legal_actions(p)
+        s.apply_action(p, acts[k * 7 % len(acts)])
+    assert not s.is_terminal()
+    doc = s.to_json()
+    hints = typing.get_type_hints(StateJson, include_extras=True)
+    assert list(doc) == list(hints) == ["game", *(f.key for f in FIELDS.saved)]
+    assert doc["mover"] == s.mover and "result" in doc and not hasattr(s, "res")
+    back = game.state_from_json(doc)
+    assert back.to_json() == doc
+    old = {k: v for k, v in doc.items() if k not in ("game", "mover", "dropped")}  # a record of before they were
+    assert game.state_from_json(old).to_json() == {**doc, "dropped": {}}
+    c = s.clone()
+    assert c.index is s.index and c.ships[0] is not s.ships[0] and c.dropped is not s.dropped

@@ -53,7 +53,7 @@ def test_runner_does_not_steer_off_the_wrong_edge():
     w = s.clone()
     w.apply_action(0, a)
     for t in turns:
-        if w.cur is None:
+        if w.plotting is None:
             break
         w.apply_action(0, m.Step(t))
     if w.current_players() == [0] and m.EndMovement() in w.legal_actions(0):
@@ -99,7 +99,7 @@ def test_escort_with_interceptors_covers_the_freighter():
     w = s.clone()
     w.apply_action(0, a)
     for t in turns:
-        if w.cur is None:
+        if w.plotting is None:
             break
         w.apply_action(0, m.Step(t))
     if w.current_players() == [0] and m.EndMovement() in w.legal_actions(0):
@@ -117,7 +117,7 @@ def test_raiders_hunt_the_freighter():
     w = s.clone()
     w.apply_action(1, a)
     for t in turns:
-        if w.cur is None:
+        if w.plotting is None:
             break
         w.apply_action(1, m.Step(t))
     from deltav.core import hexgrid

@@ -19,7 +19,7 @@ from deltav.games.knighthawks.exchange import MoveScores
 
 
 def _at_plot(state) -> bool:
-    return state.stage == "move" and state.cur is None
+    return state.stage == "move" and state.plotting is None
 
 
 def _positions(scenario: str, seed: int, limit: int = 60, want=_at_plot):

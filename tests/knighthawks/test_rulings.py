@@ -38,7 +38,7 @@ def test_g9_navigation_roll_each_move_or_once():
     assert once.legal_actions(0)  # it must turn right in each hex: only speed is chosen
     course = [a for a in once.legal_actions(0) if isinstance(a, m.Course)][0]
     apply(once, course)
-    if once.cur is not None:
+    if once.plotting is not None:
         assert once.legal_actions(0) == [m.Step(-1)]
 
 
@@ -105,7 +105,7 @@ def test_g8_gravity_turns_in_the_breakup_check():
         s.ship("a").dmg = 30
         apply(s, m.Course("a", 5, 0))
         ev = []
-        while s.cur is not None:
+        while s.plotting is not None:
             ev = apply(s, m.Step(0))
         return [e for e in ev if e.TYPE == "breakup_check"][0].chance
 

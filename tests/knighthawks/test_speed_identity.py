@@ -81,7 +81,7 @@ def test_shared_completable_cache_matches_a_fresh_search():
 
 def _step_options_by_search(state):
     """The turns step_options must offer, by the whole search (no shortcut, no cache)."""
-    sid, speed, facing, turns = state.cur
+    sid, speed, facing, turns = state.plotting
     sh = state.ship(sid)
     st = mvp._replay_plot_uncached(state, sh, speed, facing, turns)
     navdir = sh.navdir if sh.nav else 0
@@ -99,7 +99,7 @@ def test_step_options_far_from_planets_match_the_whole_search():
         rng = Rng(seed)
         steps = 0
         while not state.is_terminal() and steps < 1500:
-            if state.stage == "move" and state.cur is not None:
+            if state.stage == "move" and state.plotting is not None:
                 assert mvp.step_options(state) == _step_options_by_search(state)
                 seen += 1
             p = state.current_players()[0]

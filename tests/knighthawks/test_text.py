@@ -163,4 +163,4 @@ def test_the_match_summary_counts_what_happened():
     assert sum(stats["Enemy ships destroyed"]) == len(dead)
     assert "Own ships escaped" in stats  # an exit scenario
     assert s["notes"][0] == "Objective: UPF must get Gullwind off the map by the east edge within 12 turns."
-    assert any(state.res.reason in n for n in s["notes"])
+    assert any(state.result().reason in n for n in s["notes"])

@@ -177,7 +177,7 @@ def _drop_seekers_on_two_turns(d: Driver) -> None:
         d.run_bots()
         ml = next(x for x in s.state.ships if x.owner == 0)
         s.submit(0, m.Course(ml.id, ml.speed, ml.facing).to_json())
-        while s.state.cur is not None:
+        while s.state.plotting is not None:
             s.submit(0, s.state.legal_actions(0)[0].to_json())
         s.submit(0, m.Lay(ml.id, "S", 0).to_json())
         s.submit(0, m.EndMovement().to_json())

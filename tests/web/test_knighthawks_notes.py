@@ -99,7 +99,7 @@ def test_the_break_up_chance_shown_is_the_checks():
     s.apply_action(p, faster)
     turned = False
     last = None
-    while s.cur is not None:
+    while s.plotting is not None:
         acts = s.legal_actions(p)
         notes = KH.annotate_legal(s, p, acts)
         a = next((x for x in acts if x.turn == 1), None) if not turned else None

@@ -9,17 +9,24 @@ Each :class:`Field` says:
 - ``type``: the JSON type (a ``core.shape`` annotation: ``Annotated`` bounds, TypedDicts, tuples); None for a field
   that is not saved (a cache, or one rebuilt from others after loading: ``load_default``);
 - ``clone``: what ``clone()`` does with it: ``SHARE`` (immutable, or replaced and never changed in place), ``COPY``
-  (a flat list: ``x[:]``), ``CLONE`` (``x.clone()``), ``COPY_EACH`` (a list of records: ``[e.copy() for e in x]``),
-  ``COPY_ROWS`` (a list of lists: ``[r[:] for r in x]``), or a function;
+  (a flat list: ``x[:]``), ``COPY_DICT`` (``x.copy()``), ``CLONE`` (``x.clone()``), ``CLONE_EACH`` (``[e.clone() for e
+  in x]``), ``COPY_EACH`` (a list of records: ``[e.copy() for e in x]``), ``COPY_ROWS`` (a list of lists: ``[r[:] for r
+  in x]``), or a function;
 - ``dump``: how the value becomes JSON: None (as it is: scalars), ``LIST`` (``list(x)``), ``ROWS`` (``[list(r) for r
   in x]``), ``DICT`` (``dict(x)``), ``TO_JSON`` (``x.to_json()``), ``TO_JSON_OR_NONE``, ``EACH_TO_JSON`` (``[e.to_json()
   for e in x]``), or a function;
 - ``load``: how the checked JSON value becomes the field's value: None (as it is), ``LIST``, ``TUPLE``, ``ROW_TUPLES``
-  (``[tuple(r) for r in x]``), ``DICT``, or a function of ``(value, doc)`` (``doc``: the whole checked document).
+  (``[tuple(r) for r in x]``), ``DICT``, or a function of ``(value, doc)`` (``doc``: the whole checked document);
+- ``missing``: for a key older documents may lack (``NotRequired`` in the shape), a function giving the value of a
+  loaded state without it (``dict``: "none known");
+- ``derived``: a key written to JSON from a read-only attribute of the class (a property computed from other
+  fields: Knight Hawks' ``mover``), neither a slot nor cloned nor loaded; ``NotRequired`` in the shape (the game's
+  ``state_schema`` checks it agrees with the fields it comes from).
 
 The generated ``clone`` and ``to_json`` are compiled from source once per class, one line per field, so they cost
 what the hand-written ones did (the search's hot path). ``constants`` are JSON keys with one fixed value (``"game":
-"deepspace"``), written first.
+"deepspace"``), written first; ``optional_constants`` makes them ``NotRequired`` in the shape (documents from before
+they were written).
 
 This module owns the declaration and what is derived from it; it knows no game and checks nothing itself (the
 shape is checked by :mod:`deltav.core.shape`, consistency by each game's ``state_schema``).
@@ -30,13 +37,15 @@ from __future__ import annotations
 import linecache
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 SHARE, COPY, CLONE, COPY_EACH, COPY_ROWS = "share", "copy", "clone", "copy_each", "copy_rows"
+COPY_DICT, CLONE_EACH = "copy_dict", "clone_each"
 LIST, ROWS, DICT, TUPLE, ROW_TUPLES = "list", "rows", "dict", "tuple", "row_tuples"
 TO_JSON, TO_JSON_OR_NONE, EACH_TO_JSON = "to_json", "to_json_or_none", "each_to_json"
 
-_CLONE = {SHARE: "self.{n}", COPY: "self.{n}[:]", CLONE: "self.{n}.clone()",
+_CLONE = {SHARE: "self.{n}", COPY: "self.{n}[:]", CLONE: "self.{n}.clone()", COPY_DICT: "self.{n}.copy()",
+          CLONE_EACH: "[e.clone() for e in self.{n}]",
           COPY_EACH: "[e.copy() for e in self.{n}]", COPY_ROWS: "[r[:] for r in self.{n}]"}
 _DUMP = {None: "self.{n}", LIST: "list(self.{n})", ROWS: "[list(r) for r in self.{n}]", DICT: "dict(self.{n})",
          TO_JSON: "self.{n}.to_json()", TO_JSON_OR_NONE: "self.{n}.to_json() if self.{n} is not None else None",
@@ -61,6 +70,8 @@ class Field:
     load: str | Callable[[Any, dict], Any] | None = None
     json: str = ""
     load_default: Any = None  # the value of an unsaved field in a loaded state (rebuilt later by the game)
+    missing: Callable[[], Any] | None = None  # the key may be absent (NotRequired): the value then
+    derived: bool = False  # JSON only, from the class's read-only attribute of that name (not a slot)
 
     @property
     def key(self) -> str:
@@ -75,7 +86,8 @@ class Field:
 class Fields:
     """The declaration of a state's fields, in JSON order (see the module docstring)."""
 
-    def __init__(self, *fields: Field, constants: dict[str, Any] | None = None) -> None:
+    def __init__(self, *fields: Field, constants: dict[str, Any] | None = None,
+                 optional_constants: bool = False) -> None:
         names = [f.name for f in fields]
         if len(set(names)) != len(names):
             raise ValueError(f"a field is declared twice in {names}")
@@ -85,22 +97,29 @@ class Fields:
             for kind, table in ((f.clone, _CLONE), (f.dump, _DUMP), (f.load, _LOAD)):
                 if isinstance(kind, str) and kind not in table:
                     raise ValueError(f"field {f.name}: unknown conversion {kind!r}")
+            if f.derived and (not f.saved or f.clone != SHARE or f.load is not None or f.missing is not None):
+                raise ValueError(f"field {f.name}: a derived field has a type and is neither cloned nor loaded")
         self.fields = fields
+        self.stored = tuple(f for f in fields if not f.derived)
         self.constants = dict(constants or {})
+        self.optional_constants = optional_constants
 
     @property
     def slots(self) -> tuple[str, ...]:
-        """The ``__slots__`` of the state class."""
-        return tuple(f.name for f in self.fields)
+        """The ``__slots__`` of the state class (every field but the derived ones)."""
+        return tuple(f.name for f in self.stored)
 
     @property
     def saved(self) -> tuple[Field, ...]:
         return tuple(f for f in self.fields if f.saved)
 
     def typed_dict(self, name: str) -> type:
-        """The JSON document's shape: a ``TypedDict`` of every constant (a ``Literal``) and saved field."""
-        annotations: dict[str, Any] = {k: Literal[v] for k, v in self.constants.items()}
-        annotations.update((f.key, f.type) for f in self.saved)
+        """The JSON document's shape: a ``TypedDict`` of every constant (a ``Literal``) and saved field (``NotRequired``
+        where the key may be absent: ``missing``, ``derived``, ``optional_constants``)."""
+        annotations: dict[str, Any] = {k: NotRequired[Literal[v]] if self.optional_constants else Literal[v]
+                                       for k, v in self.constants.items()}
+        annotations.update((f.key, NotRequired[f.type] if f.derived or f.missing is not None else f.type)
+                           for f in self.saved)
         return TypedDict(name, annotations)  # type: ignore[operator]
 
     def _namespace(self) -> dict[str, Any]:
@@ -114,7 +133,7 @@ class Fields:
     def clone_function(self, cls: type) -> Callable[[Any], Any]:
         """``cls.clone``: a new instance, each field shared or copied as declared."""
         lines = ["def clone(self):", "    s = new(cls)"]
-        for f in self.fields:
+        for f in self.stored:
             expr = f"_clone_{f.name}(self.{f.name})" if callable(f.clone) else _CLONE[f.clone].format(n=f.name)
             lines.append(f"    s.{f.name} = {expr}")
         lines.append("    return s")
@@ -141,13 +160,24 @@ class Fields:
         fn.__doc__ = "The state's JSON document (deltav.core.fields)."
         return fn
 
-    def build(self, cls: type, doc: dict) -> Any:
+    def build(self, cls: type, doc: dict, **given: Any) -> Any:
         """A new ``cls`` from a JSON document already checked against :meth:`typed_dict`: every saved field
-        loaded as declared, every other set to its ``load_default`` (the game rebuilds those after)."""
+        loaded as declared (``missing()`` where its key is absent), every other set to its ``load_default`` (the
+        game rebuilds those after). ``given``: fields a caller has already read from this document (taken as
+        they are)."""
+        unknown = set(given) - set(self.slots)
+        if unknown:
+            raise ValueError(f"no field {sorted(unknown)} to give")
         s = object.__new__(cls)
-        for f in self.fields:
+        for f in self.stored:
+            if f.name in given:
+                setattr(s, f.name, given[f.name])
+                continue
             if not f.saved:
                 setattr(s, f.name, f.load_default)
+                continue
+            if f.missing is not None and f.key not in doc:
+                setattr(s, f.name, f.missing())
                 continue
             v = doc[f.key]
             load = f.load

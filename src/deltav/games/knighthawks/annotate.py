@@ -59,7 +59,7 @@ def _course_note(sh: Ship, speed: int, facing: int) -> dict:
 
 
 def _step_note(state, sh: Ship, turn: int) -> dict:
-    sid, speed, facing, turns = state.cur
+    sid, speed, facing, turns = state.plotting
     before = movement_phase.replay_plot(state, sh, speed, facing, list(turns))
     st = movement_phase.replay_plot(state, sh, speed, facing, list(turns) + [turn])
     pts = dmg.maneuver_points(sh.speed, speed, st.turns, rotation_cost(sh.facing, facing))
@@ -130,8 +130,8 @@ def annotate(state, player: int, actions: Sequence, view: Mapping | None = None)
             sh = ships[a.ship]
             note = {"breakup": dmg.breakup_chance(sh.hp, sh.dmg, dmg.maneuver_points(sh.speed, 0)),
                     "per_point": _excess(sh)}
-        elif t is m.Step and state.cur is not None:
-            note = _step_note(state, ships[state.cur[0]], a.turn)
+        elif t is m.Step and state.plotting is not None:
+            note = _step_note(state, ships[state.plotting[0]], a.turn)
         elif t is m.Assign:
             note = _shot_note(state, ships[a.ship], a.weapon, ships[a.target], defensive)
         elif t is m.Intercept:

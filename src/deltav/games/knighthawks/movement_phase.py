@@ -53,7 +53,7 @@ def begin_side_turn(state, ev: list) -> None:
     state.stage = "move"
     state._cache = {}
     state.plots = {}
-    state.cur = None
+    state.plotting = None
     state.screened = []
     state.laid = []
     state.activated = []
@@ -158,7 +158,7 @@ def _default_ok_uncached(state, sh: Ship) -> bool:
 
 
 def step_options(state) -> tuple[int, ...]:
-    sid, speed, facing, turns = state.cur
+    sid, speed, facing, turns = state.plotting
     key = ("steps", sid, speed, facing, tuple(turns))
     got = state._cache.get(key)
     if got is not None:
@@ -219,7 +219,7 @@ def move_ok(state, player: int, a) -> bool:
 
 def has_choice(state, player: int) -> bool:
     """Whether the moving player has anything to decide but ending movement."""
-    if state.cur is not None:
+    if state.plotting is not None:
         return True
     for sh in _own_movers(state, player):
         sid = sh.id
@@ -235,7 +235,7 @@ def has_choice(state, player: int) -> bool:
 
 
 def legal(state, player: int) -> list:
-    if state.cur is not None:
+    if state.plotting is not None:
         return [_STEPS.get(t) or m.Step(t) for t in step_options(state)]
     out: list = []
     all_default = True
@@ -464,7 +464,7 @@ def _do_course(state, a, ev) -> None:
         state.plots[sh.id] = (0, a.facing, ())
         ev.append(m.Plotted(sh.id, 0, a.facing, ()))
     else:
-        state.cur = [sh.id, a.speed, a.facing, []]
+        state.plotting = [sh.id, a.speed, a.facing, []]
 
 
 def replay_plot(state, sh: Ship, speed: int, facing: int, turns, planet_crash: bool = False):
@@ -496,16 +496,16 @@ def _replay_plot_uncached(state, sh: Ship, speed: int, facing: int, turns, plane
 
 
 def _do_step(state, a, ev) -> None:
-    sid, speed, facing, turns = state.cur
+    sid, speed, facing, turns = state.plotting
     sh = state.ship(sid)
     turns = turns + [a.turn]
     st = replay_plot(state, sh, speed, facing, turns)
     if st.end or st.done >= speed:
         state.plots[sid] = (speed, facing, tuple(turns))
-        state.cur = None
+        state.plotting = None
         ev.append(m.Plotted(sid, speed, facing, tuple(turns)))
     else:
-        state.cur = [sid, speed, facing, turns]
+        state.plotting = [sid, speed, facing, turns]
 
 
 def end_movement(state, ev: list) -> None:
@@ -755,15 +755,15 @@ def apply(state, player: int, a) -> list:
     ev: list = []
     t = type(a)
     if t is m.Step:
-        if state.cur is None:
+        if state.plotting is None:
             raise IllegalAction("knighthawks.move.step.unplotted", "no move is being plotted: give a course first")
         if a.turn not in step_options(state):
             raise IllegalAction("knighthawks.move.step", "not a legal hex turn now (1 left, -1 right, 0 straight; MR "
                                 "used up, one turn per hex, a forced turn, or a planet in the way)")
         _do_step(state, a, ev)
     else:  # Screen, Lay, Activate, Orbit, Course, EndMovement: the phase table lets only this phase's kinds in
-        if state.cur is not None:
-            raise IllegalAction("knighthawks.move.plotting", f"finish plotting {state.cur[0]}'s move first (step)")
+        if state.plotting is not None:
+            raise IllegalAction("knighthawks.move.plotting", f"finish plotting {state.plotting[0]}'s move first (step)")
         if not move_ok(state, player, a):
             raise IllegalAction(*_move_refusal(state, player, a))
         if t is m.Screen:

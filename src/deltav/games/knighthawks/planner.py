@@ -266,7 +266,7 @@ def play_until_next_move(state, player: int, bots: tuple, max_steps: int = 600) 
     start_turn, start_half = state.turn, state.half
     steps = 0
     while not state.is_terminal() and steps < max_steps:
-        if (state.stage == "move" and state.mover == player and state.cur is None and not state.plots
+        if (state.stage == "move" and state.mover == player and state.plotting is None and not state.plots
                 and not state.screened and (state.turn, state.half) != (start_turn, start_half)):
             return
         q = state.current_players()[0]

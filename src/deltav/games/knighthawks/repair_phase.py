@@ -25,7 +25,7 @@ def repair_actions(state, player: int) -> list:
 
 def repair_options(state, player: int) -> tuple:
     """``repair_actions`` as the cached tuple itself (read-only: no copy)."""
-    key = ("repair", player, tuple(state.allocs))
+    key = ("repair", player, tuple(state.allocations))
     got = state._cache.get(key)
     if got is None:
         got = state._cache[key] = _repair_actions(state, player)
@@ -50,7 +50,7 @@ def _repair_actions(state, player: int) -> tuple:
     for sh in state.ships:
         if sh.owner != player or sh.status != ACTIVE:
             continue
-        mine = [a for a in state.allocs if a[1] == sh.id]
+        mine = [a for a in state.allocations if a[1] == sh.id]
         left = sh.dcr(state.rules.dcr_rounding == "up") - sum(a[3] for a in mine)
         if left <= 0:
             continue
@@ -67,7 +67,7 @@ def _repair_refusal(state, player: int, a) -> tuple[str, str]:
     sh = state._get(a.ship)
     if sh is None or sh.owner != player or sh.status != ACTIVE:
         return ("knighthawks.repair.ship", f"{a.ship!r} is not one of your ships in play")
-    mine = [x for x in state.allocs if x[1] == sh.id]
+    mine = [x for x in state.allocations if x[1] == sh.id]
     left = sh.dcr(state.rules.dcr_rounding == "up") - sum(x[3] for x in mine)
     if left <= 0:
         return ("knighthawks.repair.dcr", f"{sh.id}'s whole DCR is already allocated this repair turn")
@@ -86,13 +86,13 @@ def end_repair(state, ev: list) -> None:
         ev.append(m.RepairsAllocated(0))
         return
     ev.append(m.RepairsAllocated(1))
-    for _p, sid, target, points in state.allocs:
+    for _p, sid, target, points in state.allocations:
         sh = state.ship(sid)
         roll = state.rng.d100()
         ensure_shadow(sh)  # repair rolls are made in secret
         outcome, restored = rep.resolve(sh, target, points, roll, state.rng)
         ev.append(m.RepairRoll(sid, target, points, roll, outcome, restored, (sh.owner,)))
-    state.allocs = []
+    state.allocations = []
     movement_phase.begin_side_turn(state, ev)
 
 
@@ -109,7 +109,7 @@ def apply(state, player: int, a) -> list:
     if t is m.Repair:
         if a not in repair_options(state, player):  # legal(state, player) but its end_repair
             raise IllegalAction(*_repair_refusal(state, player, a))
-        state.allocs.append((player, a.ship, a.target, a.points))
+        state.allocations.append((player, a.ship, a.target, a.points))
     else:  # EndRepair: the phase table lets only this phase's kinds in
         end_repair(state, ev)
     return ev

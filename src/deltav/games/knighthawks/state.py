@@ -5,7 +5,8 @@ repair turn after every 3 game turns, victory checks after every resolution.
 
 Owns: the state record, the table of its stages (``PHASES``, a ``deltav.core.phases.PhaseTable``: who decides,
 the phase modules movement_phase.py, fire_phase.py for the declare and intercept stages, repair_phase.py, and
-turns.advance after every action), copies and JSON.
+turns.advance after every action), and the building of a state from a scenario or a record (its fields, clone
+and to_json: ``state_schema.FIELDS``).
 Must not hold rules bodies: the sequencing of phases and turns is turns.py's, victory victory.py's, views and
 secret tokens view.py's; rules arithmetic lives in damage.py, combat.py, movement.py and repair.py; data in
 tables.py.
@@ -16,6 +17,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from deltav.core.errors import IllegalAction
+from deltav.core.fields import declare
 from deltav.core.phases import Phase, PhaseTable
 from deltav.core.protocol import Game, Result, State
 from deltav.core.rng import Rng
@@ -25,6 +27,7 @@ from deltav.games.knighthawks import view as kh_view
 from deltav.games.knighthawks.movement import MapInfo
 from deltav.games.knighthawks.rulings import Rulings
 from deltav.games.knighthawks.ships import ACTIVE, Ship, new_ship
+from deltav.games.knighthawks.state_schema import FIELDS
 from deltav.games.knighthawks.tables import tables
 
 
@@ -70,21 +73,12 @@ PHASES = PhaseTable("stage", (
 ), over="over", after=turns.advance, nobody=[])
 
 
-def _hex(h) -> tuple[int, int]:
-    return (h[0], h[1])
-
-
-def _attack_json(a: list) -> list:
-    """A declared or pending attack as JSON: a new list, with a new list for its hex (index 4)."""
-    out = a[:]
-    out[4] = list(a[4])
-    return out
-
-
 class KHState(State):
     game: ClassVar[type[Game]]
     num_players = 2
     phases = PHASES
+
+    __slots__ = FIELDS.slots  # clone and to_json: derived from the declaration (declare(), below the class)
 
     # --- construction ----------------------------------------------------------------------------------
     @classmethod
@@ -119,7 +113,7 @@ class KHState(State):
         s.fire_mode = ""
         s.after = ""
         s.plots = {}
-        s.cur = None
+        s.plotting = None
         s.screened = []
         s.laid = []
         s.dropped = {}
@@ -128,8 +122,8 @@ class KHState(State):
         s.declared = []
         s.attacks = []
         s.repair_player = 0
-        s.allocs = []
-        s.res = None
+        s.allocations = []
+        s._result = None
         s.scores = [0, 0]
         s._cache = {}
         ev: list = []
@@ -168,123 +162,32 @@ class KHState(State):
         return self.stage == "over"
 
     def result(self) -> Result | None:
-        return self.res
+        return self._result
 
     def same_choice(self, player: int, action) -> bool:
         """State.same_choice: a listed seeker activation that leaves out the seeker's ship or turn (records from
         before they were listed)."""
         return movement_phase.same_activation(self, player, action)
 
-    # --- copies, JSON and views -----------------------------------------------------------------------------
-    def clone(self) -> KHState:
-        s = KHState.__new__(KHState)
-        s.options = self.options
-        s.rules = self.rules
-        s.rng = self.rng.clone()
-        s.map = self.map
-        s.sides = self.sides
-        s.victory = self.victory
-        s.turn_limit = self.turn_limit
-        s.first = self.first
-        s.ships = [x.clone() for x in self.ships]
-        s.index = self.index
-        s.mines = self.mines[:]
-        s.turn = self.turn
-        s.half = self.half
-        s.stage = self.stage
-        s.fire_mode = self.fire_mode
-        s.after = self.after
-        s.plots = dict(self.plots)
-        s.cur = None if self.cur is None else [self.cur[0], self.cur[1], self.cur[2], self.cur[3][:]]
-        s.screened = self.screened[:]
-        s.laid = self.laid[:]
-        s.dropped = self.dropped.copy()
-        s.activated = self.activated[:]
-        s.orbit_new = dict(self.orbit_new)
-        s.declared = [a[:] for a in self.declared]
-        s.attacks = [a[:] for a in self.attacks]
-        s.repair_player = self.repair_player
-        s.allocs = self.allocs[:]
-        s.res = self.res
-        s.scores = self.scores[:]
-        s._cache = self._cache  # per-phase lookups; every phase change makes a new dict, never clears one
-        return s
-
-    def to_json(self) -> dict:
-        return {
-            "game": "knighthawks",
-            "options": dict(self.options),
-            "map": {"radius": self.map.radius,
-                    "planets": [[n, list(h)] for n, h in zip(self.map.planet_names, self.map.planet_hexes)]},
-            "sides": list(self.sides),
-            "victory": dict(self.victory),
-            "turn_limit": self.turn_limit,
-            "first": self.first,
-            "turn": self.turn,
-            "half": self.half,
-            "mover": self.mover,
-            "stage": self.stage,
-            "fire_mode": self.fire_mode,
-            "after": self.after,
-            "ships": [s.to_json() for s in self.ships],
-            "mines": [[a, b, c, list(d), e, f, g] for a, b, c, d, e, f, g in self.mines],
-            "plots": {k: [v[0], v[1], list(v[2])] for k, v in sorted(self.plots.items())},
-            "plotting": None if self.cur is None else [self.cur[0], self.cur[1], self.cur[2], list(self.cur[3])],
-            "screened": list(self.screened),
-            "laid": list(self.laid),
-            "dropped": dict(self.dropped),
-            "activated": list(self.activated),
-            "orbit_new": dict(sorted(self.orbit_new.items())),
-            "declared": [_attack_json(a) for a in self.declared],
-            "attacks": [_attack_json(a) for a in self.attacks],
-            "repair_player": self.repair_player,
-            "allocations": [list(a) for a in self.allocs],
-            "result": self.res.to_json() if self.res else None,
-            "scores": list(self.scores),
-            "rng": self.rng.to_json(),
-        }
-
+    # --- JSON (``clone`` and ``to_json`` are derived from the declaration, ``state_schema.FIELDS``) -------------
     @classmethod
     def from_json(cls, o: dict, *, ships: list | None = None, rules: Rulings | None = None,
                   mapinfo: MapInfo | None = None) -> KHState:
         """The state of a record. A caller that has already read parts of it may pass them (worlds.py): ``ships``
         (the ``Ship`` of each record, taken as they are), ``rules`` (``Rulings.from_options`` of its options),
         ``mapinfo`` (its ``MapInfo``)."""
-        s = cls.__new__(cls)
-        s.options = dict(o["options"])
+        given: dict[str, Any] = {}
+        if ships is not None:
+            given["ships"] = ships
+        if mapinfo is not None:
+            given["map"] = mapinfo
+        s = FIELDS.build(cls, o, **given)
         s.rules = Rulings.from_options(s.options) if rules is None else rules
-        s.rng = Rng.from_json(o["rng"])
-        s.map = (MapInfo.build(o["map"]["radius"], [(n, _hex(h)) for n, h in o["map"]["planets"]])
-                 if mapinfo is None else mapinfo)
-        s.sides = tuple(o["sides"])
-        s.victory = dict(o["victory"])
-        s.turn_limit = o["turn_limit"]
-        s.first = o["first"]
-        s.ships = [Ship.from_json(x) for x in o["ships"]] if ships is None else ships
         s.index = {sh.id: i for i, sh in enumerate(s.ships)}
-        s.mines = [(a, b, c, _hex(d), e, f, g) for a, b, c, d, e, f, g in o["mines"]]
-        s.turn = o["turn"]
-        s.half = o["half"]
-        s.stage = o["stage"]
-        s.fire_mode = o["fire_mode"]
-        s.after = o["after"]
-        s.plots = {k: (v[0], v[1], tuple(v[2])) for k, v in o["plots"].items()}
-        c = o["plotting"]
-        s.cur = None if c is None else [c[0], c[1], c[2], list(c[3])]
-        s.screened = list(o["screened"])
-        s.laid = list(o["laid"])
-        s.dropped = dict(o.get("dropped", {}))  # a record from before it was kept: no turns known
-        s.activated = list(o["activated"])
-        s.orbit_new = dict(o["orbit_new"])
-        s.declared = [list(a) for a in o["declared"]]
-        s.attacks = [list(a) for a in o["attacks"]]
-        s.repair_player = o["repair_player"]
-        s.allocs = [tuple(a) for a in o["allocations"]]
-        s.res = Result.from_json(o["result"]) if o["result"] else None
-        s.scores = list(o["scores"])
         s._cache = {}
         return s
 
+    # --- views ---------------------------------------------------------------------------------------------
     def view(self, player: int | None) -> dict:
         return kh_view.view(self, player)
 
@@ -293,3 +196,6 @@ class KHState(State):
 
     def full_view(self) -> dict:
         return kh_view.full_view(self)
+
+
+declare(KHState, FIELDS)

@@ -1,10 +1,11 @@
-"""The JSON shape of a saved Knight Hawks state, and the checks a shape cannot express, applied before a state
-is built from untrusted JSON (``KnightHawks.state_from_json``).
+"""The fields of a Knight Hawks state declared once (``FIELDS``: types, JSON names, what ``clone`` copies or
+shares; ``deltav.core.fields``), the JSON shape of a saved state that follows from them, and the checks a shape
+cannot express, applied before a state is built from untrusted JSON (``KnightHawks.state_from_json``).
 
-Owns: the TypedDicts of the state and ship records with their bounds (every list bounded before anything is
-allocated), and ``validate(obj)``: ids that refer to ships, mines and planets that exist, indices in range,
-values consistent with the stage, the options and the rng state. Every refusal is a
-``StateError(field path, reason)``. Must not build the state (state.py does) or apply any rule.
+Owns: the declaration of the state's fields, the TypedDicts of the state and ship records with their bounds
+(every list bounded before anything is allocated), and ``validate(obj)``: ids that refer to ships, mines and
+planets that exist, indices in range, values consistent with the stage, the options and the rng state. Every
+refusal is a ``StateError(field path, reason)``. Must not build the state (state.py does) or apply any rule.
 """
 
 from __future__ import annotations
@@ -13,10 +14,30 @@ from collections.abc import Mapping
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from deltav.core.errors import DeltavError, StateError
+from deltav.core.fields import (
+    CLONE,
+    CLONE_EACH,
+    COPY,
+    COPY_DICT,
+    COPY_ROWS,
+    DICT,
+    EACH_TO_JSON,
+    LIST,
+    ROW_TUPLES,
+    ROWS,
+    SHARE,
+    TO_JSON,
+    TO_JSON_OR_NONE,
+    TUPLE,
+    Field,
+    Fields,
+)
 from deltav.core.jsonin import shown
-from deltav.core.protocol import get_game
+from deltav.core.protocol import Result, get_game
 from deltav.core.rng import Rng
 from deltav.core.shape import MaxLen, Range, read
+from deltav.games.knighthawks.movement import MapInfo
+from deltav.games.knighthawks.ships import Ship
 from deltav.games.knighthawks.tables import tables
 
 Coord = Annotated[int, Range(-1000, 1000)]
@@ -103,39 +124,87 @@ Attack = Annotated[list[Any], MaxLen(10)]  # [source, weapon index, weapon, targ
 #                                            evade(, layer)]: checked item by item in validate
 
 
-class StateJson(TypedDict):
-    game: NotRequired[Literal["knighthawks"]]
-    options: dict[str, Any]
-    map: MapJson
-    sides: tuple[Text, Text]
-    victory: VictoryJson
-    turn_limit: Annotated[int, Range(1, 100)]
-    first: Player
-    turn: Annotated[int, Range(1, 102)]
-    half: Literal[0, 1]
-    mover: NotRequired[Player]
-    stage: Literal["move", "declare", "intercept", "repair", "over"]
-    fire_mode: Literal["", "def", "off"]
-    after: Literal["", "combat", "offense", "endturn"]
-    ships: Annotated[list[ShipJson], MaxLen(MAX_SHIPS)]
-    mines: Annotated[list[Mine], MaxLen(MAX_MINES)]
-    plots: Annotated[dict[Id, tuple[Annotated[int, Range(0, 1000)], Facing,
-                                    Annotated[list[Literal[-1, 0, 1]], MaxLen(1000)]]], MaxLen(MAX_SHIPS)]
-    plotting: tuple[Id, Annotated[int, Range(1, 1000)], Facing, Annotated[list[Literal[-1, 0, 1]], MaxLen(1000)]] \
-        | None
-    screened: Annotated[list[Id], MaxLen(MAX_SHIPS)]
-    laid: Annotated[list[Id], MaxLen(2 * MAX_SHIPS)]
-    dropped: NotRequired[Annotated[dict[Id, Annotated[int, Range(1, 102)]], MaxLen(MAX_MINES)]]
-    activated: Annotated[list[Id], MaxLen(MAX_MINES)]
-    orbit_new: Annotated[dict[Id, bool], MaxLen(MAX_SHIPS)]
-    declared: Annotated[list[Attack], MaxLen(MAX_SHIPS * MAX_SYSTEMS)]
-    attacks: Annotated[list[Attack], MaxLen(MAX_SHIPS * MAX_SYSTEMS)]
-    repair_player: Player
-    allocations: Annotated[list[tuple[Player, Id, Annotated[str, MaxLen(8)], Annotated[int, Range(1, 10_000)]]],
-                           MaxLen(10 * MAX_SHIPS)]
-    result: ResultJson | None
-    scores: tuple[Small, Small]
-    rng: str
+def _map_json(m: MapInfo) -> dict:
+    return {"radius": m.radius, "planets": [[n, list(h)] for n, h in zip(m.planet_names, m.planet_hexes)]}
+
+
+def _map_from_json(v: dict, doc: dict) -> MapInfo:
+    return MapInfo.build(v["radius"], [(n, (h[0], h[1])) for n, h in v["planets"]])
+
+
+def _plotting_copy(c: list | None) -> list | None:
+    return None if c is None else [c[0], c[1], c[2], c[3][:]]
+
+
+def _plotting_json(c: list | None) -> list | None:
+    return None if c is None else [c[0], c[1], c[2], list(c[3])]
+
+
+def _attacks_json(attacks: list) -> list:
+    """Declared or pending attacks as JSON: new lists, with a new list for each hex (index 4)."""
+    out = []
+    for a in attacks:
+        a = a[:]
+        a[4] = list(a[4])
+        out.append(a)
+    return out
+
+
+def _lists(v: list, doc: dict) -> list:
+    return [list(a) for a in v]
+
+
+PlotTurns = Annotated[list[Literal[-1, 0, 1]], MaxLen(1000)]
+Allocation = tuple[Player, Id, Annotated[str, MaxLen(8)], Annotated[int, Range(1, 10_000)]]
+
+#: The fields of a ``KHState``, declared once (``deltav.core.fields``): its slots, ``clone``, ``to_json``, the
+#: building from JSON and the JSON shape (``StateJson``) follow. In JSON order; ``mover`` is written from the
+#: state's property (first and half give it), ``dropped`` may be absent from records of before it was kept.
+FIELDS = Fields(
+    Field("options", dict[str, Any], SHARE, DICT, DICT),
+    Field("rules"),  # Rulings.from_options(options): rebuilt after loading
+    Field("map", MapJson, SHARE, _map_json, _map_from_json),
+    Field("sides", tuple[Text, Text], SHARE, LIST, TUPLE),
+    Field("victory", VictoryJson, SHARE, DICT, DICT),
+    Field("turn_limit", Annotated[int, Range(1, 100)]),
+    Field("first", Player),
+    Field("turn", Annotated[int, Range(1, 102)]),
+    Field("half", Literal[0, 1]),
+    Field("mover", Player, derived=True),
+    Field("stage", Literal["move", "declare", "intercept", "repair", "over"]),
+    Field("fire_mode", Literal["", "def", "off"]),
+    Field("after", Literal["", "combat", "offense", "endturn"]),
+    Field("ships", Annotated[list[ShipJson], MaxLen(MAX_SHIPS)], CLONE_EACH, EACH_TO_JSON,
+          lambda v, doc: [Ship.from_json(x) for x in v]),
+    Field("index"),  # ship id -> position in ships: rebuilt after loading, shared by clones (ships never move)
+    Field("mines", Annotated[list[Mine], MaxLen(MAX_MINES)], COPY,
+          lambda v: [[a, b, c, list(d), e, f, g] for a, b, c, d, e, f, g in v],
+          lambda v, doc: [(a, b, c, (d[0], d[1]), e, f, g) for a, b, c, d, e, f, g in v]),
+    Field("plots", Annotated[dict[Id, tuple[Annotated[int, Range(0, 1000)], Facing, PlotTurns]], MaxLen(MAX_SHIPS)],
+          COPY_DICT, lambda v: {k: [x[0], x[1], list(x[2])] for k, x in sorted(v.items())},
+          lambda v, doc: {k: (x[0], x[1], tuple(x[2])) for k, x in v.items()}),
+    Field("plotting", tuple[Id, Annotated[int, Range(1, 1000)], Facing, PlotTurns] | None, _plotting_copy,
+          _plotting_json, lambda v, doc: _plotting_json(v)),
+    Field("screened", Annotated[list[Id], MaxLen(MAX_SHIPS)], COPY, LIST, LIST),
+    Field("laid", Annotated[list[Id], MaxLen(2 * MAX_SHIPS)], COPY, LIST, LIST),
+    Field("dropped", Annotated[dict[Id, Annotated[int, Range(1, 102)]], MaxLen(MAX_MINES)], COPY_DICT, DICT, DICT,
+          missing=dict),  # a record from before it was kept: no turns known
+    Field("activated", Annotated[list[Id], MaxLen(MAX_MINES)], COPY, LIST, LIST),
+    Field("orbit_new", Annotated[dict[Id, bool], MaxLen(MAX_SHIPS)], COPY_DICT, lambda v: dict(sorted(v.items())),
+          DICT),
+    Field("declared", Annotated[list[Attack], MaxLen(MAX_SHIPS * MAX_SYSTEMS)], COPY_ROWS, _attacks_json, _lists),
+    Field("attacks", Annotated[list[Attack], MaxLen(MAX_SHIPS * MAX_SYSTEMS)], COPY_ROWS, _attacks_json, _lists),
+    Field("repair_player", Player),
+    Field("allocations", Annotated[list[Allocation], MaxLen(10 * MAX_SHIPS)], COPY, ROWS, ROW_TUPLES),
+    Field("_result", ResultJson | None, SHARE, TO_JSON_OR_NONE, lambda r, doc: Result.from_json(r) if r else None,
+          json="result"),
+    Field("scores", tuple[Small, Small], COPY, LIST, LIST),
+    Field("rng", str, CLONE, TO_JSON, lambda v, doc: Rng.from_json(v)),
+    Field("_cache"),  # per-phase lookups: a new dict after loading; every phase change makes a new one
+    constants={"game": "knighthawks"}, optional_constants=True,
+)
+
+StateJson = FIELDS.typed_dict("StateJson")
 
 
 def _err(path: str, reason: str) -> StateError:

@@ -90,7 +90,7 @@ def match_summary(state, events: Iterable[Any], names: Sequence[str] | None) -> 
         who = names[p] if p < len(names) else f"Player {p + 1}"
         rows.append([who, state.sides[p], destroyed[p], driven[p], destroyed[p] + driven[p]])
     notes = [_objective(state)]
-    res = state.res
+    res = state.result()
     if res is not None and res.reason:
         r = res.reason
         notes.append(f"The battle ended on game turn {min(state.turn, state.turn_limit)}: {r}.")

@@ -78,7 +78,7 @@ def end_side_turn(state, ev: list) -> None:
     if done % 3 == 0:
         state.stage = "repair"
         state.repair_player = 0
-        state.allocs = []
+        state.allocations = []
         state._cache = {}  # a new dict for the repair turn's lookups (clones may share the old one)
         ev.append(m.RepairTurn(done))
         return

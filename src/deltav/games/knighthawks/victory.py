@@ -31,9 +31,9 @@ def escaped(state, s: Ship) -> bool:
 
 def finish(state, winners: tuple[int, ...], reason: str, ev: list) -> None:
     state.scores = tally(state)
-    state.res = Result(winners, reason, (float(state.scores[0]), float(state.scores[1])))
+    state._result = Result(winners, reason, (float(state.scores[0]), float(state.scores[1])))
     state.stage = "over"
-    state.cur = None
+    state.plotting = None
     ev.append(m.GameOver(winners, reason, (state.scores[0], state.scores[1])))
 
 

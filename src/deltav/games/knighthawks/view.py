@@ -221,11 +221,11 @@ def view(state, player: int | None) -> dict:
             hidden += 1  # placed before play: the scenario says how many there are, not where
         # a trap dropped in play is unknown to the other side (not even counted) until it detonates or,
         # a seeker, is activated
-    cur = state.cur
+    cur = state.plotting
     declared = state.declared
     # a seat's decision in progress (a plot, declared attacks) is its own business
     deciding = seat and (cur is not None or bool(declared)) and player in state.current_players()
-    res = state.res
+    res = state.result()
     ships = []
     add = ships.append
     for sh in state.ships:
@@ -269,7 +269,7 @@ def view(state, player: int | None) -> dict:
     out["declared"] = [_attack_json(a) for a in declared] if deciding else []
     out["attacks"] = [_attack_json(a) for a in attacks] if attacks else []
     out["repair_player"] = state.repair_player
-    out["allocations"] = [list(a) for a in state.allocs if a[0] == player] if seat else []
+    out["allocations"] = [list(a) for a in state.allocations if a[0] == player] if seat else []
     if res is not None:
         out["result"] = res.to_json()
     out["scores"] = state.scores[:]
@@ -292,13 +292,13 @@ def full_view(state) -> dict:
     out["ships"] = [ship_record(sh, True) for sh in state.ships]
     out["mines"] = list(state.mines)
     out["hidden_mines"] = 0
-    cur = state.cur
+    cur = state.plotting
     if cur is not None:
         out["plotting"] = [cur[0], cur[1], cur[2], list(cur[3])]
     out["laid"] = state.laid[:]
     out["dropped"] = dict(state.dropped)
     out["declared"] = [_attack_json(a) for a in state.declared]
-    out["allocations"] = [list(a) for a in state.allocs]
+    out["allocations"] = [list(a) for a in state.allocations]
     return out
 
 

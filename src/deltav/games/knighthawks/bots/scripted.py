@@ -252,7 +252,7 @@ class ScriptedCaptain(Agent):
             sh = world.ship(sid)
             targets = sorted({a.target for a in by_ship[sid]})
             order = hx.repair_priorities(sh, targets)
-            allocated = [x for x in world.allocs if x[1] == sid]
+            allocated = [x for x in world.allocations if x[1] == sid]
             left = sh.dcr(world.rules.dcr_rounding == "up") - sum(x[3] for x in allocated)
             if left < 10 or not order:
                 continue
