@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from playwright.sync_api import expect
+
 
 def set_up_a_duel(live_server, page, public: bool) -> str:
     """The lobby's set-up dialog: tactical duel, you against a person; returns the new room's code."""
@@ -34,17 +36,17 @@ def test_a_game_set_up_is_private_unless_opened_to_anyone(live_server, new_page,
     assert "only the people you give its code or invite link" in page.locator("#setup-public-doc").inner_text()
 
     private = set_up_a_duel(live_server, page, public=False)
-    page.wait_for_selector(".waiting:not([hidden])")
+    # the waiting box shows before its words are filled in: wait for the words (under load they came later)
+    expect(page.locator(".waiting")).to_contain_text("the room is private", timeout=20_000)
     waiting = page.locator(".waiting").inner_text()
-    assert "the room is private" in waiting and private in waiting, waiting
+    assert private in waiting, waiting
     page.screenshot(path=str(screenshots / "private-waiting.png"))
     assert live_server.room(private)["public"] is False
     for status in ("open", "live", "finished"):
         assert private not in {r["code"] for r in live_server.http("GET", f"/rooms?status={status}")[1]}
 
     listed = set_up_a_duel(live_server, page, public=True)
-    page.wait_for_selector(".waiting:not([hidden])")
-    assert "listed in the lobby" in page.locator(".waiting").inner_text()
+    expect(page.locator(".waiting")).to_contain_text("listed in the lobby", timeout=20_000)
     # another person finds it in the lobby and takes the free seat
     other = new_page()
     other.goto(live_server.base + "/")
