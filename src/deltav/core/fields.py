@@ -12,11 +12,12 @@ Each :class:`Field` says:
   (a flat list: ``x[:]``), ``COPY_DICT`` (``x.copy()``), ``COPY_OR_NONE`` (``x[:]`` or None), ``CLONE``
   (``x.clone()``), ``CLONE_EACH`` (``[e.clone() for e in x]``), ``COPY_EACH`` (a list of records: ``[e.copy() for e
   in x]``), ``COPY_ROWS`` (a list of lists: ``[r[:] for r in x]``), or a function;
-- ``dump``: how the value becomes JSON: None (as it is: scalars), ``LIST`` (``list(x)``), ``ROWS`` (``[list(r) for r
-  in x]``), ``DICT`` (``dict(x)``), ``TO_JSON`` (``x.to_json()``), ``TO_JSON_OR_NONE``, ``EACH_TO_JSON`` (``[e.to_json()
-  for e in x]``), or a function;
-- ``load``: how the checked JSON value becomes the field's value: None (as it is), ``LIST``, ``TUPLE``, ``ROW_TUPLES``
-  (``[tuple(r) for r in x]``), ``DICT``, or a function of ``(value, doc)`` (``doc``: the whole checked document);
+- ``dump``: how the value becomes JSON: None (as it is: scalars), ``LIST`` (``list(x)``), ``LIST_OR_NONE`` (or
+  None), ``ROWS`` (``[list(r) for r in x]``), ``DICT`` (``dict(x)``), ``TO_JSON`` (``x.to_json()``),
+  ``TO_JSON_OR_NONE``, ``EACH_TO_JSON`` (``[e.to_json() for e in x]``), or a function;
+- ``load``: how the checked JSON value becomes the field's value: None (as it is), ``LIST``, ``LIST_OR_NONE``,
+  ``TUPLE``, ``ROW_TUPLES`` (``[tuple(r) for r in x]``), ``DICT``, or a function of ``(value, doc)`` (``doc``: the
+  whole checked document);
 - ``missing``: for a key older documents may lack (``NotRequired`` in the shape), a function giving the value of a
   loaded state without it (``dict``: "none known");
 - ``derived``: a key written to JSON from a read-only attribute of the class (a property computed from other
@@ -43,15 +44,18 @@ from typing import Any, Literal, NotRequired, TypedDict
 SHARE, COPY, CLONE, COPY_EACH, COPY_ROWS = "share", "copy", "clone", "copy_each", "copy_rows"
 COPY_DICT, CLONE_EACH, COPY_OR_NONE = "copy_dict", "clone_each", "copy_or_none"
 LIST, ROWS, DICT, TUPLE, ROW_TUPLES = "list", "rows", "dict", "tuple", "row_tuples"
+LIST_OR_NONE = "list_or_none"
 TO_JSON, TO_JSON_OR_NONE, EACH_TO_JSON = "to_json", "to_json_or_none", "each_to_json"
 
 _CLONE = {SHARE: "self.{n}", COPY: "self.{n}[:]", CLONE: "self.{n}.clone()", COPY_DICT: "self.{n}.copy()",
           CLONE_EACH: "[e.clone() for e in self.{n}]", COPY_OR_NONE: "self.{n}[:] if self.{n} is not None else None",
           COPY_EACH: "[e.copy() for e in self.{n}]", COPY_ROWS: "[r[:] for r in self.{n}]"}
-_DUMP = {None: "self.{n}", LIST: "list(self.{n})", ROWS: "[list(r) for r in self.{n}]", DICT: "dict(self.{n})",
+_DUMP = {None: "self.{n}", LIST: "list(self.{n})", LIST_OR_NONE: "list(self.{n}) if self.{n} is not None else None",
+         ROWS: "[list(r) for r in self.{n}]", DICT: "dict(self.{n})",
          TO_JSON: "self.{n}.to_json()", TO_JSON_OR_NONE: "self.{n}.to_json() if self.{n} is not None else None",
          EACH_TO_JSON: "[e.to_json() for e in self.{n}]"}
-_LOAD = {None: "v", LIST: "list(v)", TUPLE: "tuple(v)", ROW_TUPLES: "[tuple(r) for r in v]", DICT: "dict(v)"}
+_LOAD = {None: "v", LIST: "list(v)", LIST_OR_NONE: "list(v) if v is not None else None", TUPLE: "tuple(v)",
+         ROW_TUPLES: "[tuple(r) for r in v]", DICT: "dict(v)"}
 
 
 def compile_source(source: str, name: str) -> Any:
@@ -197,7 +201,8 @@ class Fields:
 
 
 _LOADERS: dict[str, Callable[[Any], Any]] = {
-    LIST: list, TUPLE: tuple, DICT: dict, ROW_TUPLES: lambda v: [tuple(r) for r in v],
+    LIST: list, LIST_OR_NONE: lambda v: list(v) if v is not None else None, TUPLE: tuple, DICT: dict,
+    ROW_TUPLES: lambda v: [tuple(r) for r in v],
 }
 
 

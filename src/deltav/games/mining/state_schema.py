@@ -1,4 +1,6 @@
-"""The JSON shape of a saved mining state, and the checks that make an untrusted state safe to load.
+"""The fields of a mining state declared once (``FIELDS``: types, JSON names, what ``clone`` copies or shares;
+``deltav.core.fields``), the JSON shape of a saved state that follows from them (``StateJson``), and the checks
+that make an untrusted state safe to load.
 
 ``read_state(obj)`` reads the ``MiningState.to_json()`` layout with :func:`deltav.core.shape.read` (types, bounds
 and lengths, so nothing is allocated from an absurd number such as ``"players": 10000000``), resolves the
@@ -7,8 +9,8 @@ cannot: lengths that follow the player count and the component set, indices and 
 exist, every tile exactly once on the board or in a hand, a discard pile or a collection, every rocket either in
 play or in its shipyard, and the fields each phase relies on. Every refusal is ``StateError(field path, reason)``.
 
-This module owns the validation of state JSON only; it builds no state (``state.build`` does) and knows no rules
-beyond the invariants the state machine keeps.
+This module owns the declaration of the state's fields and the validation of state JSON; it builds no state
+(``state.build`` does) and knows no rules beyond the invariants the state machine keeps.
 """
 
 from __future__ import annotations
@@ -16,7 +18,21 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, TypedDict
 
 from deltav.core.errors import DeltavError, StateError
-from deltav.core.fields import CLONE, COPY, COPY_OR_NONE, COPY_ROWS, DICT, LIST, ROWS, SHARE, TO_JSON, TUPLE, Field, Fields
+from deltav.core.fields import (
+    CLONE,
+    COPY,
+    COPY_OR_NONE,
+    COPY_ROWS,
+    DICT,
+    LIST,
+    LIST_OR_NONE,
+    ROWS,
+    SHARE,
+    TO_JSON,
+    TUPLE,
+    Field,
+    Fields,
+)
 from deltav.core.rng import Rng
 from deltav.core.shape import MaxLen, Range, read
 from deltav.games.mining import scenarios as comp_mod
@@ -114,7 +130,7 @@ FIELDS = Fields(
     Field("pirated", bool),
     Field("stormed", bool),
     Field("moved", Annotated[list[Annotated[int, Range(0, 5 * MAX_PLAYERS)]], MaxLen(SQUARES)] | None, COPY_OR_NONE,
-          lambda v: list(v) if v is not None else None, lambda v, doc: list(v) if v is not None else None),
+          LIST_OR_NONE, LIST_OR_NONE),
     Field("picks", Annotated[list[Square], MaxLen(SQUARES)], SHARE, LIST, TUPLE),
     Field("scan_left", Annotated[int, Range(0, 5)]),
     Field("ret", RETURN_NAMES, SHARE, RETURNS.__getitem__, lambda v, doc: RETURN_CODES[v]),
