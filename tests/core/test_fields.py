@@ -9,7 +9,7 @@ import typing
 import pytest
 
 from deltav.core.errors import StateError
-from deltav.core.fields import COPY, COPY_DICT, DICT, LIST, Field, Fields
+from deltav.core.fields import COPY, COPY_DICT, COPY_OR_NONE, DICT, LIST, LIST_OR_NONE, Field, Fields
 from deltav.core.shape import read
 from deltav.games import load_all
 from tests.toygame import FIELDS as TOY_FIELDS
@@ -136,3 +136,55 @@ def test_knighthawks_is_declared_once():
     assert game.state_from_json(old).to_json() == {**doc, "dropped": {}}
     c = s.clone()
     assert c.index is s.index and c.ships[0] is not s.ships[0] and c.dropped is not s.dropped
+
+
+def test_a_required_derived_key_and_a_list_or_none():
+    class Tiny:
+        __slots__ = ("n", "moved")
+
+        @property
+        def double(self) -> int:
+            return 2 * self.n
+
+    f = Fields(Field("n", int), Field("double", int, derived=True, required=True),
+               Field("moved", list[int] | None, COPY_OR_NONE, LIST_OR_NONE, LIST_OR_NONE))
+    shape = f.typed_dict("TinyJ")
+    assert shape.__required_keys__ == {"n", "double", "moved"}
+    with pytest.raises(StateError) as exc:
+        read(shape, {"n": 1, "moved": None}, error=StateError)
+    assert exc.value.field == "$.double"
+    t = f.build(Tiny, {"n": 1, "double": 2, "moved": None})
+    c = f.clone_function(Tiny)(t)
+    assert c.moved is None and f.to_json_function(Tiny)(t) == {"n": 1, "double": 2, "moved": None}
+    t.moved = [1]
+    c = f.clone_function(Tiny)(t)
+    c.moved.append(2)
+    assert t.moved == [1] and f.to_json_function(Tiny)(c) == {"n": 1, "double": 2, "moved": [1, 2]}
+
+
+def test_mining_is_declared_once():
+    game = load_all()["mining"]
+    s = game.new_initial_state({"players": 3}, 5)
+    from deltav.games.mining.state_schema import FIELDS, StateJson
+
+    cls = type(s)
+    assert cls.fields is FIELDS and cls.__slots__ == FIELDS.slots and "options" not in FIELDS.slots
+    for k in range(80):
+        if s.is_terminal():
+            break
+        p = s.current_players()[0]
+        acts = s.legal_actions(p)
+        s.apply_action(p, acts[k * 7 % len(acts)])
+    doc = s.to_json()
+    hints = typing.get_type_hints(StateJson, include_extras=True)
+    assert list(doc) == list(hints) == ["game", *(f.key for f in FIELDS.saved)]
+    assert {"options", "components", "players"} <= StateJson.__required_keys__
+    assert doc["players"] == s.num_players == 3 and doc["current"] == s.current and doc["winners"] == list(s.winners)
+    back = game.state_from_json(doc)
+    assert back.to_json() == doc and back.occ == s.occ and back.tiles == s.tiles
+    c = s.clone()
+    assert c.cfg is s.cfg and c.rockets is not s.rockets and c.hands[0] is not s.hands[0]
+    without = {k: v for k, v in doc.items() if k != "components"}
+    with pytest.raises(StateError) as exc:
+        game.state_from_json(without)
+    assert exc.value.field == "$.components"

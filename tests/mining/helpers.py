@@ -13,7 +13,7 @@ GAME = MiningGame
 def new(players: int = 2, seed: int = 0, **options) -> MiningState:
     """A fresh game whose first player is player 0 (turn 1, action phase)."""
     st = GAME.new_initial_state({"players": players, **options}, seed)
-    st.cp = 0
+    st.current = 0
     st.first = 0
     st._legal = None
     flow.start_turn(st, [])
@@ -34,11 +34,11 @@ def place(st: MiningState, layout: dict[int, tuple]) -> dict[int, int]:
     used: set[int] = set()
     out = {}
     for s, spec in layout.items():
-        off_board = set(range(len(st.cfg.kinds))) - set(st.sq)
+        off_board = set(range(len(st.cfg.kinds))) - set(st.squares)
         t = tile_of(st, *spec, exclude=used | off_board)
         used.add(t)
-        other = st.sq.index(t)
-        st.sq[other], st.sq[s] = st.sq[s], t
+        other = st.squares.index(t)
+        st.squares[other], st.squares[s] = st.squares[s], t
         out[s] = t
     st._legal = None
     return out
@@ -49,7 +49,7 @@ def put_rocket(st: MiningState, p: int, square: int, from_station: bool = False)
     if from_station:
         st._rk_add(p, STATION, -1)
     else:
-        st.yard[p] -= 1
+        st.shipyards[p] -= 1
     st._rk_add(p, square, 1)
     st._legal = None
 
@@ -57,7 +57,7 @@ def put_rocket(st: MiningState, p: int, square: int, from_station: bool = False)
 def give(st: MiningState, p: int, kind: str, acquired_turn: int = 0) -> str:
     """Take an incident tile of ``kind`` off the board into p's hand; returns its id."""
     t = tile_of(st, kind, exclude={x for h in st.hands for x, _ in h})
-    s = st.sq.index(t)
+    s = st.squares.index(t)
     st._remove_tile(s)
     st._forget_square(s)
     st.hands[p].append((t, acquired_turn))
@@ -79,7 +79,7 @@ def types(events) -> list[str]:
 def free_square(st: MiningState, exclude=()) -> int:
     """A face-down square without rockets, the alien or a listed exclusion."""
     for s in range(SQUARES):
-        if s != STATION and st.sq[s] >= 0 and not st.faceup & BIT[s] and s not in exclude \
+        if s != STATION and st.squares[s] >= 0 and not st.faceup & BIT[s] and s not in exclude \
                 and not st.any_rocket_at(s) and s != st.alien:
             return s
     raise LookupError

@@ -68,7 +68,7 @@ def test_a_mandatory_attempt_without_a_covering_memory_gambles_on_the_closest_co
     place(st, {10: ("betamite", 3)})
     st.looked[0] |= 1 << 10
     for i in range(4):  # C01..C04 are taken: the known Betamite completes no open contract
-        st.cowner[i] = 1
+        st.contract_owners[i] = 1
     play(st, 0, Prospect())
     assert Pass() not in st.legal_actions(0)
     # C05 (Alphatite, Betamite) misses one tile, every other open contract two or more
@@ -123,7 +123,7 @@ def test_evaluation_prefers_a_covered_contract():
     st = new()
     base = evaluate_points(st, 0)
     st2 = _knows_c01()
-    st2.cp = 0
+    st2.current = 0
     assert evaluate_points(st2, 0) > base
 
 
@@ -197,9 +197,9 @@ def test_a_forced_attempt_without_a_plan_ends_on_a_tile_everybody_knows():
     does not fit (the next best thing to a pass) rather than showing the others an unknown tile."""
     st = new()
     place(st, {10: ("alphatite", 1)})
-    st.pub |= 1 << 10  # flipped back after an earlier attempt: everybody knows it
+    st.public |= 1 << 10  # flipped back after an earlier attempt: everybody knows it
     for i in range(4):  # C01..C04 taken, so the public Alphatite completes nothing
-        st.cowner[i] = 1
+        st.contract_owners[i] = 1
     play(st, 0, Prospect())
     bot = ScriptedAgent(strict=True)
     a = bot.act(decision(st, 0))

@@ -69,9 +69,9 @@ def _hidden_swap_pair():
     play(a, 0, Prospect())
     play(a, 0, Pass())  # no incident to reveal
     b = a.clone()
-    unknown = [s for s in range(49) if b.face_down(s) and not (b.looked[0] | b.pub) >> s & 1]
+    unknown = [s for s in range(49) if b.face_down(s) and not (b.looked[0] | b.public) >> s & 1]
     s1, s2 = unknown[0], unknown[-1]
-    b.sq[s1], b.sq[s2] = b.sq[s2], b.sq[s1]
+    b.squares[s1], b.squares[s2] = b.squares[s2], b.squares[s1]
     b._legal = None
     assert a.to_json() != b.to_json() and a.view(0) == b.view(0)
     return a, b
@@ -115,7 +115,7 @@ def test_the_policy_plays_each_player_on_its_own_knowledge():
     st._legal = None
     rng = Rng(0)
     assert policy(st, 0, st.legal_actions(0), rng) == Pass()
-    st.cp = 1
+    st.current = 1
     st._legal = None
     assert policy(st, 1, st.legal_actions(1), rng) == Declare("C01")
 
@@ -125,7 +125,7 @@ def test_a_mandatory_attempt_makes_the_policy_gamble_on_the_closest_contract():
     place(st, {10: ("gammatite", 2)})
     st.looked[0] |= 1 << 10
     for i in range(4):  # C01..C04 are taken: nothing known completes an open contract
-        st.cowner[i] = 1
+        st.contract_owners[i] = 1
     st.phase = P_ATTEMPT
     st._legal = None
     assert Pass() not in st.legal_actions(0) and _plan(st, 0) is None
@@ -166,9 +166,9 @@ def test_the_policy_ends_the_game_with_the_fifth_alien_only_when_leading():
         st = new()
         place(st, {10: ("alien_encounter",), 30: ("betamite", 3)})
         if lead:
-            t = st.sq[30]
+            t = st.squares[30]
             st._remove_tile(30)
-            st.coll[0].append((t, 1))
+            st.collected[0].append((t, 1))
         put_rocket(st, 0, 10)
         st.aliens = 4
         play(st, 0, Prospect())

@@ -46,9 +46,9 @@ def test_a_one_mineral_contract_is_fulfilled_and_rockets_return_to_the_station()
     assert types(ev) == ["tile-revealed"] and PHASES[st.phase] == "bid-up-window"
     ev = settle(st)
     assert types(ev)[1:3] == ["rockets-to-station", "contract-fulfilled"]
-    assert st.coll[0] == [(tiles[10], 0)] and st.cowner[0] == 0 and st.sq[10] == -1
+    assert st.collected[0] == [(tiles[10], 0)] and st.contract_owners[0] == 0 and st.squares[10] == -1
     assert st.rockets_at(0, STATION) == 2 and st.rockets_at(0, 10) == 0
-    assert st.scores() == [5, 0] and st.cp == 1
+    assert st.scores() == [5, 0] and st.current == 1
 
 
 def test_a_mismatch_fails_and_flips_the_tiles_back_as_public_knowledge():
@@ -62,9 +62,9 @@ def test_a_mismatch_fails_and_flips_the_tiles_back_as_public_knowledge():
     ev = play(st, 0, Pass())
     failed = [e for e in ev if e.TYPE == "attempt-failed"][0]
     assert failed.flipped_back == (10, 11) and failed.reason == "mismatch"
-    assert st.sq[10] >= 0 and squares_of(st.view(1))[11]["tile"]["kind"] == "gammatite"
+    assert st.squares[10] >= 0 and squares_of(st.view(1))[11]["tile"]["kind"] == "gammatite"
     assert squares_of(st.view(None))[10]["status"] == "face_down"
-    assert st.cowner[4] == -1 and st.cp == 1
+    assert st.contract_owners[4] == -1 and st.current == 1
 
 
 def test_omnidium_is_wild():
@@ -74,7 +74,7 @@ def test_omnidium_is_wild():
     play(st, 0, Reveal(10))
     play(st, 0, Reveal(11))
     settle(st)
-    assert st.cowner[4] == 0 and st.scores()[0] == 5
+    assert st.contract_owners[4] == 0 and st.scores()[0] == 5
 
 
 def test_rulebook_example_mineral_replacement():
@@ -92,8 +92,8 @@ def test_rulebook_example_mineral_replacement():
     assert PHASES[st.phase] == "reveal"
     play(st, 0, Reveal(11))
     settle(st)
-    assert st.cowner[6] == 0
-    assert st.view(None)["collected"][0][0] == {"id": st.cfg.ids[st.coll[0][0][0]], "kind": "betamite", "value": 4,
+    assert st.contract_owners[6] == 0
+    assert st.view(None)["collected"][0][0] == {"id": st.cfg.ids[st.collected[0][0][0]], "kind": "betamite", "value": 4,
                                                 "counted_as": "alphatite"}
     assert st.scores()[0] == 4 + 2 - 2  # tile values, minus 2 for the spent bribe
 
@@ -118,7 +118,7 @@ def test_an_incident_revealed_in_an_attempt_ends_it_and_goes_to_hand():
     ev = play(st, 0, Reveal(11))
     assert "incident-taken" in types(ev) and "attempt-failed" in types(ev)
     assert [t for t, _ in st.hands[0]] == [st.cfg.id_index[st.cfg.ids[st.hands[0][0][0]]]]
-    assert st.cp == 1
+    assert st.current == 1
 
 
 def test_incident_ends_attempt_option_off_lets_the_attempt_continue():
@@ -130,7 +130,7 @@ def test_incident_ends_attempt_option_off_lets_the_attempt_continue():
     assert PHASES[st.phase] == "reveal"
     play(st, 0, Reveal(12))
     settle(st)
-    assert st.cowner[4] == 0
+    assert st.contract_owners[4] == 0
 
 
 def test_revealing_under_an_opponent_or_the_alien_is_illegal():
@@ -160,7 +160,7 @@ def test_overmatch_is_a_mismatch_by_default_and_can_be_ignored():
     assert PHASES[st2.phase] == "reveal"
     ev = play(st2, 0, Reveal(12)) + settle(st2)
     done = [e for e in ev if e.TYPE == "contract-fulfilled"][0]
-    assert done.points == 4 and st2.sq[11] >= 0 and st2.pub >> 11 & 1
+    assert done.points == 4 and st2.squares[11] >= 0 and st2.public >> 11 & 1
 
 
 def test_the_contract_attempt_is_mandatory_by_default():
@@ -227,7 +227,7 @@ def test_a_failed_bid_up_fails_the_contract_and_leaves_the_bidder_counter_unspen
     failed = [e for e in ev if e.TYPE == "attempt-failed"][0]
     assert failed.flipped_back == (10, 11, 12, 14)
     assert not st.spent >> counter(st, "b1-gammatite") & 1
-    assert st.cowner[8] == -1 and st.coll[0] == [] and st.sq[10] >= 0
+    assert st.contract_owners[8] == -1 and st.collected[0] == [] and st.squares[10] >= 0
 
 
 def test_the_fulfiller_may_answer_a_bid_up_with_an_own_bribe_of_that_mineral():
@@ -236,7 +236,7 @@ def test_the_fulfiller_may_answer_a_bid_up_with_an_own_bribe_of_that_mineral():
     play(st, 1, BidUp("b1-gammatite"))
     play(st, 0, Reveal(14))
     play(st, 0, Replace("b0-gammatite"))
-    assert st.cowner[8] == 0 and len(st.coll[0]) == 4
+    assert st.contract_owners[8] == 0 and len(st.collected[0]) == 4
     assert st.spent >> counter(st, "b0-gammatite") & 1 and st.spent >> counter(st, "b1-gammatite") & 1
 
 
@@ -245,7 +245,7 @@ def test_omnidium_tile_answers_any_bid_and_an_omnidium_bid_needs_omnidium():
     fulfil_c09(st)
     play(st, 1, BidUp("b1-gammatite"))
     play(st, 0, Reveal(15))
-    assert st.cowner[8] == 0
+    assert st.contract_owners[8] == 0
     st = new(omnidium_bid_up="reveal_omnidium")
     fulfil_c09(st)
     play(st, 1, BidUp("b1-omnidium"))
@@ -287,7 +287,7 @@ def test_first_player_clockwise_wins_the_bid_up_window():
     play(st, 1, Pass())
     assert st.current_players() == [2]
     play(st, 2, Pass())
-    assert st.cowner[8] == 0 and len(st.coll[0]) == 3
+    assert st.contract_owners[8] == 0 and len(st.collected[0]) == 3
 
 
 def test_players_without_a_matching_counter_are_not_asked():
@@ -308,4 +308,4 @@ def test_players_without_a_matching_counter_are_not_asked():
 def test_bid_up_can_be_switched_off():
     st = new(bid_up=False)
     fulfil_c09(st)
-    assert st.cowner[8] == 0
+    assert st.contract_owners[8] == 0

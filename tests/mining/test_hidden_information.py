@@ -77,7 +77,7 @@ def test_a_sampled_world_keeps_the_view_and_uses_only_the_view():
         other = st.clone()
         unknown = [s for s in range(49) if squares_of(view)[s]["status"] == "face_down" and squares_of(view)[s]["tile"] is None]
         a, b = unknown[0], unknown[-1]
-        other.sq[a], other.sq[b] = other.sq[b], other.sq[a]
+        other.squares[a], other.squares[b] = other.squares[b], other.squares[a]
         assert other.view(p) == view
         world2 = MiningGame.determinize(other.view(p), p, Rng(7))
         assert world2.to_json()["squares"] == world.to_json()["squares"]
@@ -96,7 +96,7 @@ def test_opponent_knowledge_in_a_sampled_world_refers_to_the_sampled_tiles():
     world = MiningGame.determinize(st.view(1), 1, Rng(1))
     v0 = world.view(0)
     assert all(squares_of(v0)[s]["tile"] is not None for s in (0, 1, 2))
-    assert [squares_of(v0)[s]["tile"]["id"] for s in (0, 1, 2)] == [world.cfg.ids[world.sq[s]] for s in (0, 1, 2)]
+    assert [squares_of(v0)[s]["tile"]["id"] for s in (0, 1, 2)] == [world.cfg.ids[world.squares[s]] for s in (0, 1, 2)]
 
 
 def test_sampling_is_uniform_over_the_unknown_tiles():
@@ -112,11 +112,11 @@ def test_sampling_is_uniform_over_the_unknown_tiles():
     rng = Rng(11)
     for _ in range(n):
         w = MiningGame.determinize(view, 0, rng)
-        t = w.sq[square]
+        t = w.squares[square]
         kinds[KINDS[w.cfg.kinds[t]]] += 1
         ids[t] += 1
-        assert w.sq[10] == st.sq[10]
-    assert len(ids) == 47 and st.sq[10] not in ids
+        assert w.squares[10] == st.squares[10]
+    assert len(ids) == 47 and st.squares[10] not in ids
     expected_id = n / 47
     chi2 = sum((ids[t] - expected_id) ** 2 / expected_id for t in ids)
     assert chi2 < 90  # 46 degrees of freedom: the 99.99% point is about 86
@@ -137,5 +137,5 @@ def test_private_events_are_addressed_to_the_looker_only():
     assert seen and all(e.visible_to(0) and not e.visible_to(1) and not e.visible_to(None) for e in seen)
     public = [e for e in ev if e.TYPE != "tile-seen"]
     for e in public:
-        assert st.cfg.ids[st.sq[10]] not in json.dumps(e.to_json())
+        assert st.cfg.ids[st.squares[10]] not in json.dumps(e.to_json())
     assert squares_of(st.view(None))[STATION]["status"] == "station"

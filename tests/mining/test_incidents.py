@@ -80,7 +80,7 @@ def test_sabotage_removes_an_opponent_rocket_and_may_move_in():
     legal = st.legal_actions(0)
     assert set(legal) == {Sabotage(1, 10), Sabotage(1, STATION)}
     ev = play(st, 0, Sabotage(1, 10))
-    assert types(ev) == ["rocket-removed"] and st.yard[1] == 4 + 0 and st.rockets_at(1, 10) == 0
+    assert types(ev) == ["rocket-removed"] and st.shipyards[1] == 4 + 0 and st.rockets_at(1, 10) == 0
     assert st.legal_actions(0) == [SabotageMove(STATION), Pass()]
     play(st, 0, SabotageMove(STATION))
     assert st.rockets_at(0, 10) == 1 and PHASES[st.phase] == "action"
@@ -101,7 +101,7 @@ def test_rocket_acquisition():
     acq = give(st, 0, "rocket_acquisition")
     ev = play(st, 0, Discard(acq))
     assert types(ev) == ["incident-discarded", "rocket-placed"]
-    assert st.rockets_at(0, STATION) == 2 and st.yard[0] == 3 and PHASES[st.phase] == "action"
+    assert st.rockets_at(0, STATION) == 2 and st.shipyards[0] == 3 and PHASES[st.phase] == "action"
     assert st.view(None)["discarded"][0]["kind"] == "rocket_acquisition"
 
 
@@ -162,7 +162,7 @@ def test_meteor_storm_window_stops_the_attempt():
     assert st.legal_actions(0) == [Pass()]
     assert rule_of(st, 0, Declare("C01")) == "mining.meteor.no_attempt"
     play(st, 0, Pass())
-    assert st.cp == 1
+    assert st.current == 1
 
 
 def test_windows_ask_everyone_when_skip_empty_windows_is_off():
@@ -185,7 +185,7 @@ def test_alien_encounter_moves_the_alien_and_steals():
     play(st, 0, Prospect())
     ev = play(st, 0, RevealIncident(10))
     assert types(ev) == ["tile-revealed", "rockets-to-station", "alien-encounter"]
-    assert st.faceup & BIT[10] and st.sq[10] >= 0 and st.rockets_at(1, STATION) == 2
+    assert st.faceup & BIT[10] and st.squares[10] >= 0 and st.rockets_at(1, STATION) == 2
     assert PHASES[st.phase] == "alien-move" and MoveAlien(STATION) not in st.legal_actions(0)
     play(st, 0, MoveAlien(12))
     assert st.alien == 12
@@ -194,7 +194,7 @@ def test_alien_encounter_moves_the_alien_and_steals():
     assert not [a for a in legal if isinstance(a, Steal) and a.item == "b0-alphatite"]
     ev = play(st, 0, Steal("b1-gammatite", 1))
     assert ev[0].to_json() == {"type": "stolen", "thief": 0, "victim": 1, "item": "b1-gammatite"}
-    assert st.holder[st.cfg.counter_index["b1-gammatite"]] == 0
+    assert st.holders[st.cfg.counter_index["b1-gammatite"]] == 0
     assert PHASES[st.phase] == "meteor-window"  # the opponent's Meteor Storm is still there
     # the face-up alien tile cannot be looked at or revealed
     assert squares_of(st.view(None))[10]["status"] == "face_up"
@@ -267,7 +267,7 @@ def test_a_stolen_bribe_can_be_discarded_by_option():
     play(st, 0, RevealIncident(10))
     play(st, 0, Pass())
     play(st, 0, Steal("b1-betamite", 1))
-    assert st.holder[st.cfg.counter_index["b1-betamite"]] == -1 and len(st.unspent_counters(1)) == 4
+    assert st.holders[st.cfg.counter_index["b1-betamite"]] == -1 and len(st.unspent_counters(1)) == 4
 
 
 def test_a_stolen_incident_is_not_usable_on_that_turn():
@@ -299,13 +299,13 @@ def test_an_alien_revealed_in_an_attempt_fails_it():
     play(st, 0, Reveal(11))
     play(st, 0, MoveAlien(10))
     ev = play(st, 0, Pass())  # steal nothing
-    assert "attempt-failed" in types(ev) and st.cp == 1 and st.alien == 10
+    assert "attempt-failed" in types(ev) and st.current == 1 and st.alien == 10
 
 
 def test_end_when_the_last_contract_is_fulfilled():
     st = new(bid_up=False)
     for i in range(11):
-        st.cowner[i] = 1
+        st.contract_owners[i] = 1
     place(st, {10: ("alphatite", 5), 11: ("betamite", 5), 12: ("betamite", 4), 13: ("gammatite", 5),
                14: ("deltamite", 5)})
     play(st, 0, Prospect())
@@ -319,7 +319,7 @@ def test_end_when_the_last_contract_is_fulfilled():
 
 def _shrink_board(st, keep):
     for s in range(49):
-        if s != STATION and s not in keep and st.sq[s] >= 0:
+        if s != STATION and s not in keep and st.squares[s] >= 0:
             st._remove_tile(s)
     st._legal = None
 
@@ -351,28 +351,28 @@ def test_tie_breaks_through_a_finished_game():
     _shrink_board(st, {10})
     put_rocket(st, 1, 10)
     t = [x for x in range(48) if st.cfg.kinds[x] == 0]
-    st.coll[0] = [(t[0], 0), (t[2], 0)]  # 1 + 2 points
-    st.coll[1] = [(t[4], 0)]  # 3 points
+    st.collected[0] = [(t[0], 0), (t[2], 0)]  # 1 + 2 points
+    st.collected[1] = [(t[4], 0)]  # 3 points
     play(st, 0, Prospect())
     play(st, 0, Pass())
     assert st.result().winners == ()  # same points, same (zero) contracts, same unspent bribes: a draw
     st = new()
     _shrink_board(st, {10})
     put_rocket(st, 1, 10)
-    st.coll[0] = [(t[0], 0), (t[2], 0)]
-    st.coll[1] = [(t[4], 0)]
-    st.cowner[0] = 1
+    st.collected[0] = [(t[0], 0), (t[2], 0)]
+    st.collected[1] = [(t[4], 0)]
+    st.contract_owners[0] = 1
     play(st, 0, Prospect())
     play(st, 0, Pass())
     assert st.result().winners == (1,)  # more contracts
     st = new()
     _shrink_board(st, {10})
     put_rocket(st, 1, 10)
-    st.coll[0] = [(t[4], 0), (t[3], 0)]  # 3 + 2 - 2 (one spent bribe) = 3
-    st.coll[1] = [(t[4 + 1], 0)]  # 3
+    st.collected[0] = [(t[4], 0), (t[3], 0)]  # 3 + 2 - 2 (one spent bribe) = 3
+    st.collected[1] = [(t[4 + 1], 0)]  # 3
     st.spent |= 1  # player 0 spent one counter: 4 unspent
-    st.holder[5] = -1  # player 1 lost two counters to thefts (stolen_bribe="discarded"): 3 unspent
-    st.holder[6] = -1
+    st.holders[5] = -1  # player 1 lost two counters to thefts (stolen_bribe="discarded"): 3 unspent
+    st.holders[6] = -1
     play(st, 0, Prospect())
     play(st, 0, Pass())
     assert st.scores() == [3, 3] and st.result().winners == (0,)  # same points and contracts; 4 unspent beat 3
@@ -444,11 +444,11 @@ def test_the_sabotage_follow_up_is_a_move_like_any_other_and_bumps():
     legal = st.legal_actions(0)
     assert legal == [SabotageMove(STATION, 1), Pass()]
     assert rule_of(st, 0, SabotageMove(STATION)) == "mining.move.bump"  # the bumped opponent must be named
-    yards = list(st.yard)
+    yards = list(st.shipyards)
     ev = play(st, 0, SabotageMove(STATION, 1))
     assert "rockets-bumped" in types(ev)
     assert st.rockets_at(0, 10) == 0 and st.rockets_at(1, 10) == 0 and st.rockets_at(0, STATION) == 0
-    assert st.yard == [yards[0] + 1, yards[1] + 1]
+    assert st.shipyards == [yards[0] + 1, yards[1] + 1]
     for s in range(49):  # no square holds rockets of two players
         assert sum(1 for q in range(2) if st.rockets_at(q, s)) <= 1 or s == STATION
 
@@ -482,14 +482,14 @@ def test_refusals_name_the_specific_rule():
     pirate = give(st, 0, "pirate_attack")
     acq = give(st, 0, "rocket_acquisition")
     assert rule_of(st, 0, Discard(pirate)) == "mining.incident.opponents_turn"
-    st.yard[0] = 0
+    st.shipyards[0] = 0
     st._rk_add(0, STATION, 4)
     st._legal = None
     assert rule_of(st, 0, Discard(acq)) == "mining.acquisition.shipyard_empty"
     st2 = new()
     sab = give(st2, 0, "sabotage")
     st2._rk_add(1, STATION, -1)  # player 1 has no rocket in play: nothing to sabotage
-    st2.yard[1] += 1
+    st2.shipyards[1] += 1
     st2._legal = None
     assert rule_of(st2, 0, Discard(sab)) == "mining.sabotage.no_target"
     st3 = new(sabotage_any_rocket=False)

@@ -37,13 +37,13 @@ PROBES = [Look(s) for s in range(0, 49, 5)] + [Reveal(s) for s in range(0, 49, 6
 
 def invariants(s):
     cfg = s.cfg
-    on_board = [t for t in s.sq if t >= 0]
+    on_board = [t for t in s.squares if t >= 0]
     in_hands = [t for h in s.hands for t, _ in h]
-    collected = [t for c in s.coll for t, _ in c]
+    collected = [t for c in s.collected for t, _ in c]
     assert sorted(on_board + in_hands + collected + s.discarded) == list(range(len(cfg.kinds)))
     for p in range(s.num_players):
-        assert sum(s.rk[p * SQUARES:(p + 1) * SQUARES]) + s.yard[p] == cfg.rockets
-        assert all(c >= 0 for c in s.rk[p * SQUARES:(p + 1) * SQUARES])
+        assert sum(s.rockets[p * SQUARES:(p + 1) * SQUARES]) + s.shipyards[p] == cfg.rockets
+        assert all(c >= 0 for c in s.rockets[p * SQUARES:(p + 1) * SQUARES])
     assert s.aliens == bin(s.faceup).count("1")
 
 

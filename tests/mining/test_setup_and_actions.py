@@ -34,16 +34,16 @@ def rule_of(st, p, action) -> str:
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_setup(n):
     st = GAME.new_initial_state({"players": n}, 3)
-    assert st.sq[STATION] == -1
-    assert sorted(t for t in st.sq if t >= 0) == list(range(48))
+    assert st.squares[STATION] == -1
+    assert sorted(t for t in st.squares if t >= 0) == list(range(48))
     for p in range(n):
-        assert st.rockets_at(p, STATION) == 1 and st.yard[p] == 4
+        assert st.rockets_at(p, STATION) == 1 and st.shipyards[p] == 4
         assert st.unspent_counters(p) == [5 * p + m for m in range(5)]
     assert PHASES[st.phase] == "action" and st.turn == 1
 
 
 def test_first_player_is_random_and_seeded():
-    firsts = {GAME.new_initial_state({"players": 4}, seed).cp for seed in range(40)}
+    firsts = {GAME.new_initial_state({"players": 4}, seed).current for seed in range(40)}
     assert firsts == {0, 1, 2, 3}
     assert GAME.new_initial_state({"players": 4}, 9).to_json() == GAME.new_initial_state({"players": 4}, 9).to_json()
 
@@ -94,7 +94,7 @@ def test_bumping_removes_both_rockets_and_own_rockets_do_not_bump():
     ev = play(st, 0, Move(STATION, 10, 2))
     assert "rockets-bumped" in types(ev)
     assert st.rockets_at(0, 10) == 0 and st.rockets_at(2, 10) == 0 and st.rockets_at(1, 10) == 1
-    assert st.yard[0] == 4 and st.yard[2] == 4  # both back in their shipyards
+    assert st.shipyards[0] == 4 and st.shipyards[2] == 4  # both back in their shipyards
     st2 = new()
     put_rocket(st2, 0, 10)
     put_rocket(st2, 0, STATION)
@@ -138,7 +138,7 @@ def test_prospect_is_secret_and_may_reveal_one_incident():
     assert RevealIncident(11) in legal and RevealIncident(12) in legal and RevealIncident(10) not in legal
     ev = play(st, 0, RevealIncident(11))
     assert "incident-taken" in types(ev) and "rockets-to-station" in types(ev)
-    assert st.rockets_at(0, STATION) == 2 and st.sq[11] == -1
+    assert st.rockets_at(0, STATION) == 2 and st.squares[11] == -1
     assert PHASES[st.phase] == "attempt"  # only one incident per prospect: the choice is over
     assert [st.cfg.kinds[t] for t, _ in st.hands[0]] == [7]
 
@@ -183,7 +183,7 @@ def test_survey_of_a_short_line():
         if s > 1:
             put_rocket(st, 1, s)
     for s in (7, 14, 21, 28, 35, 42):
-        put_rocket(st, 1, s, from_station=False) if st.yard[1] else None
+        put_rocket(st, 1, s, from_station=False) if st.shipyards[1] else None
     st.alien = 7
     st._legal = None
     play(st, 0, Survey("b0-betamite"))
@@ -195,8 +195,8 @@ def test_survey_of_a_short_line():
 def test_buy_a_rocket_until_the_shipyard_is_empty():
     st = new()
     play(st, 0, BuyRocket())
-    assert st.rockets_at(0, STATION) == 2 and st.yard[0] == 3
-    st.yard[0] = 0
+    assert st.rockets_at(0, STATION) == 2 and st.shipyards[0] == 3
+    st.shipyards[0] = 0
     st.phase = 1
     st._legal = None
     assert BuyRocket() not in st.legal_actions(0)

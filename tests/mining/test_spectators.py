@@ -46,8 +46,8 @@ def test_a_step_that_shows_a_seat_no_event_leaves_its_view_unchanged(scenario, p
 def _public_tile_squares(st) -> set[int]:
     out = set()
     for s in range(49):
-        t = st.sq[s]
-        if t >= 0 and (st.faceup | st.att_mask | st.pub) >> s & 1:
+        t = st.squares[s]
+        if t >= 0 and (st.faceup | st.att_mask | st.public) >> s & 1:
             out.add(s)
     return out
 
@@ -59,8 +59,8 @@ def test_the_spectator_sees_only_public_facts(scenario, players, seed):
         shown = {e["square"] for e in squares_of(v) if e["tile"] is not None}
         assert shown == _public_tile_squares(st)
         secret = st.secret_tokens(None)
-        assert secret == {st.cfg.ids[st.sq[s]] for s in range(49) if st.sq[s] >= 0} - {
-            st.cfg.ids[st.sq[s]] for s in _public_tile_squares(st)}
+        assert secret == {st.cfg.ids[st.squares[s]] for s in range(49) if st.squares[s] >= 0} - {
+            st.cfg.ids[st.squares[s]] for s in _public_tile_squares(st)}
         assert not secret & json_tokens(v)
         for p in range(players):
             assert st.secret_tokens(p) <= secret  # a spectator knows no more than any player

@@ -47,14 +47,14 @@ def test_the_scores_table_is_the_rulebooks_scoring_in_ranking_order(players, see
 def test_a_tie_names_the_tie_break_that_settled_it():
     st = new(players=3)
     a, b = tile_of(st, "alphatite", 5), tile_of(st, "betamite", 5)
-    st.coll = [[(a, 0)], [(b, 1)], []]
-    st.cowner[0], st.cowner[1], st.cowner[2] = 0, 1, 1  # Ben has two contracts, Ann one
+    st.collected = [[(a, 0)], [(b, 1)], []]
+    st.contract_owners[0], st.contract_owners[1], st.contract_owners[2] = 0, 1, 1  # Ben has two contracts, Ann one
     s = MiningGame.match_summary(st, [], NAMES[:3])
     assert [r[0] for r in s["scores"]["rows"]] == ["Ben", "Ann", "Cleo"]
     assert "Ben and Ann tied on 5 points; the first tie-break, fulfilled contracts, went to Ben (2 to 1)." in s["notes"]
-    st.cowner[2] = -1
+    st.contract_owners[2] = -1
     st.spent |= 1 << 5  # Ben spent his Alphatite counter... and gets 2 points fewer: make it even again
-    st.coll[1] = [(b, 1), (tile_of(st, "alphatite", 2), 0)]
+    st.collected[1] = [(b, 1), (tile_of(st, "alphatite", 2), 0)]
     s = MiningGame.match_summary(st, [], NAMES[:3])
     assert s["scores"]["rows"][0][0] == "Ann"
     assert ("Ann and Ben tied on 5 points and 1 contract; the second tie-break, unspent bribe counters, went to Ann "

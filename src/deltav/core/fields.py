@@ -9,19 +9,21 @@ Each :class:`Field` says:
 - ``type``: the JSON type (a ``core.shape`` annotation: ``Annotated`` bounds, TypedDicts, tuples); None for a field
   that is not saved (a cache, or one rebuilt from others after loading: ``load_default``);
 - ``clone``: what ``clone()`` does with it: ``SHARE`` (immutable, or replaced and never changed in place), ``COPY``
-  (a flat list: ``x[:]``), ``COPY_DICT`` (``x.copy()``), ``CLONE`` (``x.clone()``), ``CLONE_EACH`` (``[e.clone() for e
-  in x]``), ``COPY_EACH`` (a list of records: ``[e.copy() for e in x]``), ``COPY_ROWS`` (a list of lists: ``[r[:] for r
-  in x]``), or a function;
-- ``dump``: how the value becomes JSON: None (as it is: scalars), ``LIST`` (``list(x)``), ``ROWS`` (``[list(r) for r
-  in x]``), ``DICT`` (``dict(x)``), ``TO_JSON`` (``x.to_json()``), ``TO_JSON_OR_NONE``, ``EACH_TO_JSON`` (``[e.to_json()
-  for e in x]``), or a function;
-- ``load``: how the checked JSON value becomes the field's value: None (as it is), ``LIST``, ``TUPLE``, ``ROW_TUPLES``
-  (``[tuple(r) for r in x]``), ``DICT``, or a function of ``(value, doc)`` (``doc``: the whole checked document);
+  (a flat list: ``x[:]``), ``COPY_DICT`` (``x.copy()``), ``COPY_OR_NONE`` (``x[:]`` or None), ``CLONE``
+  (``x.clone()``), ``CLONE_EACH`` (``[e.clone() for e in x]``), ``COPY_EACH`` (a list of records: ``[e.copy() for e
+  in x]``), ``COPY_ROWS`` (a list of lists: ``[r[:] for r in x]``), or a function;
+- ``dump``: how the value becomes JSON: None (as it is: scalars), ``LIST`` (``list(x)``), ``LIST_OR_NONE`` (or
+  None), ``ROWS`` (``[list(r) for r in x]``), ``DICT`` (``dict(x)``), ``TO_JSON`` (``x.to_json()``),
+  ``TO_JSON_OR_NONE``, ``EACH_TO_JSON`` (``[e.to_json() for e in x]``), or a function;
+- ``load``: how the checked JSON value becomes the field's value: None (as it is), ``LIST``, ``LIST_OR_NONE``,
+  ``TUPLE``, ``ROW_TUPLES`` (``[tuple(r) for r in x]``), ``DICT``, or a function of ``(value, doc)`` (``doc``: the
+  whole checked document);
 - ``missing``: for a key older documents may lack (``NotRequired`` in the shape), a function giving the value of a
   loaded state without it (``dict``: "none known");
 - ``derived``: a key written to JSON from a read-only attribute of the class (a property computed from other
   fields: Knight Hawks' ``mover``), neither a slot nor cloned nor loaded; ``NotRequired`` in the shape (the game's
-  ``state_schema`` checks it agrees with the fields it comes from).
+  ``state_schema`` checks it agrees with the fields it comes from), unless ``required``: a key every document has,
+  which the game reads itself before building (mining's ``options`` and ``components``, written from its ``cfg``).
 
 The generated ``clone`` and ``to_json`` are compiled from source once per class, one line per field, so they cost
 what the hand-written ones did (the search's hot path). ``constants`` are JSON keys with one fixed value (``"game":
@@ -40,17 +42,20 @@ from dataclasses import dataclass
 from typing import Any, Literal, NotRequired, TypedDict
 
 SHARE, COPY, CLONE, COPY_EACH, COPY_ROWS = "share", "copy", "clone", "copy_each", "copy_rows"
-COPY_DICT, CLONE_EACH = "copy_dict", "clone_each"
+COPY_DICT, CLONE_EACH, COPY_OR_NONE = "copy_dict", "clone_each", "copy_or_none"
 LIST, ROWS, DICT, TUPLE, ROW_TUPLES = "list", "rows", "dict", "tuple", "row_tuples"
+LIST_OR_NONE = "list_or_none"
 TO_JSON, TO_JSON_OR_NONE, EACH_TO_JSON = "to_json", "to_json_or_none", "each_to_json"
 
 _CLONE = {SHARE: "self.{n}", COPY: "self.{n}[:]", CLONE: "self.{n}.clone()", COPY_DICT: "self.{n}.copy()",
-          CLONE_EACH: "[e.clone() for e in self.{n}]",
+          CLONE_EACH: "[e.clone() for e in self.{n}]", COPY_OR_NONE: "self.{n}[:] if self.{n} is not None else None",
           COPY_EACH: "[e.copy() for e in self.{n}]", COPY_ROWS: "[r[:] for r in self.{n}]"}
-_DUMP = {None: "self.{n}", LIST: "list(self.{n})", ROWS: "[list(r) for r in self.{n}]", DICT: "dict(self.{n})",
+_DUMP = {None: "self.{n}", LIST: "list(self.{n})", LIST_OR_NONE: "list(self.{n}) if self.{n} is not None else None",
+         ROWS: "[list(r) for r in self.{n}]", DICT: "dict(self.{n})",
          TO_JSON: "self.{n}.to_json()", TO_JSON_OR_NONE: "self.{n}.to_json() if self.{n} is not None else None",
          EACH_TO_JSON: "[e.to_json() for e in self.{n}]"}
-_LOAD = {None: "v", LIST: "list(v)", TUPLE: "tuple(v)", ROW_TUPLES: "[tuple(r) for r in v]", DICT: "dict(v)"}
+_LOAD = {None: "v", LIST: "list(v)", LIST_OR_NONE: "list(v) if v is not None else None", TUPLE: "tuple(v)",
+         ROW_TUPLES: "[tuple(r) for r in v]", DICT: "dict(v)"}
 
 
 def compile_source(source: str, name: str) -> Any:
@@ -72,6 +77,7 @@ class Field:
     load_default: Any = None  # the value of an unsaved field in a loaded state (rebuilt later by the game)
     missing: Callable[[], Any] | None = None  # the key may be absent (NotRequired): the value then
     derived: bool = False  # JSON only, from the class's read-only attribute of that name (not a slot)
+    required: bool = False  # a derived key every document has (required in the shape)
 
     @property
     def key(self) -> str:
@@ -118,7 +124,8 @@ class Fields:
         where the key may be absent: ``missing``, ``derived``, ``optional_constants``)."""
         annotations: dict[str, Any] = {k: NotRequired[Literal[v]] if self.optional_constants else Literal[v]
                                        for k, v in self.constants.items()}
-        annotations.update((f.key, NotRequired[f.type] if f.derived or f.missing is not None else f.type)
+        annotations.update((f.key, NotRequired[f.type] if (f.derived and not f.required) or f.missing is not None
+                            else f.type)
                            for f in self.saved)
         return TypedDict(name, annotations)  # type: ignore[operator]
 
@@ -194,7 +201,8 @@ class Fields:
 
 
 _LOADERS: dict[str, Callable[[Any], Any]] = {
-    LIST: list, TUPLE: tuple, DICT: dict, ROW_TUPLES: lambda v: [tuple(r) for r in v],
+    LIST: list, LIST_OR_NONE: lambda v: list(v) if v is not None else None, TUPLE: tuple, DICT: dict,
+    ROW_TUPLES: lambda v: [tuple(r) for r in v],
 }
 
 

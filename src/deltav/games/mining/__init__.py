@@ -144,9 +144,9 @@ def _view(self: MiningState, player: int | None) -> dict:
 
 
 def _secret_tokens(self: MiningState, player: int | None) -> set[str]:
-    known = self.pub | (self.looked[player] if player is not None else 0) | self.faceup | self.att_mask
+    known = self.public | (self.looked[player] if player is not None else 0) | self.faceup | self.att_mask
     ids = self.cfg.ids
-    return {ids[t] for s, t in enumerate(self.sq) if t >= 0 and not known & BIT[s]}
+    return {ids[t] for s, t in enumerate(self.squares) if t >= 0 and not known & BIT[s]}
 
 
 MiningState.game = MiningGame

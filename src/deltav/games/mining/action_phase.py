@@ -44,7 +44,7 @@ def legal(st, p: int) -> list:
     cfg = st.cfg
     if survey.available(st.eligible_mask(p), cfg.short_lines):
         out.extend(sact(Survey, cfg.counter_ids[b]) for b in st.unspent_counters(p))
-    if st.yard[p]:
+    if st.shipyards[p]:
         out.append(BUY)
     return out
 
@@ -59,7 +59,7 @@ def apply(st, p: int, a) -> list:
         st.moved = None
         flow.after_action(st, ev)
     elif t is Prospect:
-        rk = st.rk
+        rk = st.rockets
         base = p * SQUARES
         squares = tuple(s for s in range(SQUARES) if s != STATION and rk[base + s] and st.face_down(s))
         ev.append(Looked(p, squares, "prospect"))
@@ -78,7 +78,7 @@ def apply(st, p: int, a) -> list:
         st.picks = ()
         st.phase = P_SURVEY
     elif t is BuyRocket:
-        st.yard[p] -= 1
+        st.shipyards[p] -= 1
         st._rk_add(p, STATION, 1)
         ev.append(RocketBought(p))
         flow.after_action(st, ev)

@@ -47,7 +47,7 @@ def legal(st, p: int) -> list:
         out = own_discards(st, p)
         can = can_declare(st)
         if can:
-            out.extend(cfg.declares[i] for i, o in enumerate(st.cowner) if o < 0)
+            out.extend(cfg.declares[i] for i, o in enumerate(st.contract_owners) if o < 0)
         if not can or not cfg.mandatory:
             out.append(PASS)
         return out
@@ -70,7 +70,7 @@ def apply(st, p: int, a) -> list:
     elif t is Replace:
         _replace(st, p, a, ev)
     elif t is Declare:
-        st.att = st.cfg.contract_index[a.contract]
+        st.attempt = st.cfg.contract_index[a.contract]
         st.matched = ()
         st.extra = ()
         st.att_mask = 0
@@ -96,7 +96,7 @@ def apply(st, p: int, a) -> list:
 
 def _reveal(st, p: int, s: int, ev: list) -> None:
     cfg = st.cfg
-    t = st.sq[s]
+    t = st.squares[s]
     k = cfg.kinds[t]
     if k > OMNIDIUM:
         st.ret = R_FAIL if cfg.incident_ends else P_REVEAL
@@ -104,7 +104,7 @@ def _reveal(st, p: int, s: int, ev: list) -> None:
         return
     ev.append(TileRevealed(p, s, cfg.ids[t], KINDS[k], cfg.values[t]))
     st.att_mask |= BIT[s]
-    c = cfg.contracts[st.att]
+    c = cfg.contracts[st.attempt]
     got = [m for _, _, m in st.matched]
     if cm.fits(c.need, c.size, got, k):
         st.matched = st.matched + ((s, t, k),)
@@ -129,7 +129,7 @@ def _replace(st, p: int, a: Replace, ev: list) -> None:
     b = cfg.counter_index[a.bribe]
     m = b % 5
     s = st.mismatch
-    t = st.sq[s]
+    t = st.squares[s]
     st.spent |= 1 << b
     ev.append(BribeSpent(p, a.bribe, "replacement"))
     ev.append(MineralReplaced(p, s, a.bribe, MINERALS[m]))
@@ -138,7 +138,7 @@ def _replace(st, p: int, a: Replace, ev: list) -> None:
     if st.phase == P_BID_REPLACE:
         flow.collect(st, ev)
         return
-    c = cfg.contracts[st.att]
+    c = cfg.contracts[st.attempt]
     if cm.complete(c.size, [x for _, _, x in st.matched]):
         flow.fulfilled(st, ev)
     else:
@@ -149,7 +149,7 @@ def _replace(st, p: int, a: Replace, ev: list) -> None:
 
 def _bid_reveal(st, p: int, s: int, ev: list) -> None:
     cfg = st.cfg
-    t = st.sq[s]
+    t = st.squares[s]
     k = cfg.kinds[t]
     if k > OMNIDIUM:
         st.ret = R_BID_FAIL

@@ -31,7 +31,7 @@ def own_discards(st, p: int) -> list:
         seen.add(k)
         if k == SABOTAGE and not sabotage_targets(st, p):
             continue
-        if k == ACQUISITION and not st.yard[p]:
+        if k == ACQUISITION and not st.shipyards[p]:
             continue
         out.append(sact(Discard, cfg.ids[t]))
     return out
@@ -40,7 +40,7 @@ def own_discards(st, p: int) -> list:
 def move_actions(st, p: int) -> list:
     """The rocket moves ``p`` may make now (each rocket once per action; bumps name the opponent)."""
     out: list = []
-    rk = st.rk
+    rk = st.rockets
     base = p * SQUARES
     moved = st.moved
     alien = st.alien
@@ -82,7 +82,7 @@ def move_actions(st, p: int) -> list:
 
 def sabotage_targets(st, p: int) -> list:
     out = []
-    rk = st.rk
+    rk = st.rockets
     any_rocket = st.cfg.sab_any
     for q in range(st.num_players):
         if q == p:
@@ -96,7 +96,7 @@ def sabotage_targets(st, p: int) -> list:
 
 def sab_move_sources(st, p: int) -> list[int]:
     base = p * SQUARES
-    return [s for s in range(SQUARES) if st.rk[base + s] and s != st.sab_sq and s != st.alien]
+    return [s for s in range(SQUARES) if st.rockets[base + s] and s != st.sabotage_square and s != st.alien]
 
 
 def reveal_squares(st, p: int) -> list[int]:
@@ -115,7 +115,7 @@ def reveal_incident_squares(st, p: int) -> list[int]:
     kinds = st.cfg.kinds
     out = []
     for s in st.picks:
-        if st.face_down(s) and kinds[st.sq[s]] > OMNIDIUM and st.rk[p * SQUARES + s]:
+        if st.face_down(s) and kinds[st.squares[s]] > OMNIDIUM and st.rockets[p * SQUARES + s]:
             out.append(s)
     return sorted(out)
 
@@ -124,7 +124,7 @@ def replace_options(st, p: int, square: int) -> list:
     cfg = st.cfg
     out = []
     if st.phase in (P_REVEAL, P_REPLACE) and st.bid < 0:
-        c = cfg.contracts[st.att]
+        c = cfg.contracts[st.attempt]
         got = [m for _, _, m in st.matched]
         for b in st.unspent_counters(p):
             if cm.fits(c.need, c.size, got, b % 5):
@@ -186,7 +186,7 @@ def same_choice(st, p: int, a, legal: list) -> bool:
 
 
 def bid_counters(st, p: int) -> list[int]:
-    c = st.cfg.contracts[st.att]
+    c = st.cfg.contracts[st.attempt]
     minerals = set(c.minerals)
     if st.cfg.omni_bid:
         minerals.add(OMNIDIUM)
@@ -196,6 +196,6 @@ def bid_counters(st, p: int) -> list[int]:
 def can_declare(st) -> bool:
     if st.stormed:
         return False
-    if all(o >= 0 for o in st.cowner):
+    if all(o >= 0 for o in st.contract_owners):
         return False
-    return st.eligible_mask(st.cp) != 0
+    return st.eligible_mask(st.current) != 0

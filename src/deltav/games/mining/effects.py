@@ -13,7 +13,7 @@ from deltav.games.mining.scenarios import KINDS, SQUARES, STATION
 
 def see(st, p: int, s: int, ev: list) -> None:
     """``p`` looks secretly at the tile on ``s``."""
-    t = st.sq[s]
+    t = st.squares[s]
     cfg = st.cfg
     st.looked[p] |= BIT[s]
     ev.append(TileSeen(p, s, cfg.ids[t], KINDS[cfg.kinds[t]], cfg.values[t], (p,)))
@@ -26,7 +26,7 @@ def bump(st, p: int, to: int, victim: int | None, ev: list) -> bool:
     victims = st.opponents_at(p, to) if to != STATION else []
     if not victims:
         return False
-    rk = st.rk
+    rk = st.rockets
     bump_all = st.cfg.bump_all
     if not bump_all:
         victims = [victim]
@@ -34,16 +34,16 @@ def bump(st, p: int, to: int, victim: int | None, ev: list) -> bool:
     for q in victims:
         k = rk[q * SQUARES + to] if bump_all else 1
         st._rk_add(q, to, -k)
-        st.yard[q] += k
+        st.shipyards[q] += k
         removed.append(q)
-    st.yard[p] += 1
+    st.shipyards[p] += 1
     ev.append(RocketsBumped(p, to, tuple(removed)))
     return True
 
 
 def to_station(st, s: int, ev: list) -> None:
     """Every rocket on ``s`` goes back to the station (one event, only when there are any)."""
-    counts = tuple(st.rk[q * SQUARES + s] for q in range(st.num_players))
+    counts = tuple(st.rockets[q * SQUARES + s] for q in range(st.num_players))
     if any(counts):
         for q in range(st.num_players):
             if counts[q]:

@@ -73,7 +73,7 @@ def _holder(state, item: str) -> int | None:
     cfg = state.cfg
     b = cfg.counter_index.get(item)
     if b is not None:
-        h = state.holder[b]
+        h = state.holders[b]
         return h if h >= 0 else None
     t = cfg.id_index[item]
     return next((q for q in range(state.num_players) if any(tt == t for tt, _ in state.hands[q])), None)

@@ -46,7 +46,7 @@ def window(st, kind: int) -> tuple[int, ...]:
     if cfg.skip_empty and kind != -1 and not any(st.hands):
         return ()
     out = []
-    for q in st.clockwise_from(st.cp):
+    for q in st.clockwise_from(st.current):
         if not cfg.skip_empty:
             out.append(q)
             continue
@@ -81,7 +81,7 @@ def resume(st, ev: list) -> None:
         fail_attempt(st, "incident in the bid-up", ev)
     elif r == P_REVEAL:
         st.phase = P_REVEAL
-        if not st.eligible_mask(st.cp):
+        if not st.eligible_mask(st.current):
             fail_attempt(st, "no tile left to reveal", ev)
     else:  # pragma: no cover
         raise AssertionError(f"bad return point {r}")
@@ -91,7 +91,7 @@ def finish_scan(st, p: int, ev: list) -> None:
     """The looks of a Mineral Scan are done: offer the incidents seen under p's rockets, or return."""
     st.scan_left = 0
     base = p * SQUARES
-    under = tuple(s for s in st.picks if st.rk[base + s])
+    under = tuple(s for s in st.picks if st.rockets[base + s])
     if under:
         st.picks = under
         st.phase = P_LOOKREV
@@ -103,7 +103,7 @@ def finish_scan(st, p: int, ev: list) -> None:
 def resolve_incident(st, p: int, s: int, ev: list) -> None:
     """An incident tile on ``s`` is revealed by ``p``: rockets go to the station, then the incident."""
     cfg = st.cfg
-    t = st.sq[s]
+    t = st.squares[s]
     k = cfg.kinds[t]
     ev.append(TileRevealed(p, s, cfg.ids[t], KINDS[k], 0))
     to_station(st, s, ev)
@@ -144,26 +144,26 @@ def fulfilled(st, ev: list) -> None:
 def collect(st, ev: list) -> None:
     """The contract is fulfilled (after any bid-up): the fulfiller takes the tiles and the contract."""
     cfg = st.cfg
-    p = st.cp
+    p = st.current
     if st.bid >= 0:
         st.spent |= 1 << st.bid
-        ev.append(BribeSpent(st.holder[st.bid], cfg.counter_ids[st.bid], "bid-up"))
-    c = cfg.contracts[st.att]
-    st.cowner[st.att] = p
+        ev.append(BribeSpent(st.holders[st.bid], cfg.counter_ids[st.bid], "bid-up"))
+    c = cfg.contracts[st.attempt]
+    st.contract_owners[st.attempt] = p
     points = 0
     for s, t, m in st.matched:
         to_station(st, s, ev)
-        st.coll[p].append((t, m))
+        st.collected[p].append((t, m))
         points += cfg.values[t]
         st._remove_tile(s)
         st._forget_square(s)
     flipped = st.extra
     if cfg.revealed_known:
         for s in flipped:
-            st.pub |= BIT[s]
+            st.public |= BIT[s]
     ev.append(ContractFulfilled(p, c.id, tuple(cfg.ids[t] for _, t, _ in st.matched), points))
     clear_attempt(st)
-    if all(o >= 0 for o in st.cowner):
+    if all(o >= 0 for o in st.contract_owners):
         game_over(st, "the last contract was fulfilled", ev)
         return
     end_turn(st, ev)
@@ -177,14 +177,14 @@ def fail_attempt(st, reason: str, ev: list) -> None:
     squares = sorted(squares)
     if cfg.revealed_known:
         for s in squares:
-            st.pub |= BIT[s]
-    ev.append(AttemptFailed(st.cp, cfg.contracts[st.att].id, reason, tuple(squares)))
+            st.public |= BIT[s]
+    ev.append(AttemptFailed(st.current, cfg.contracts[st.attempt].id, reason, tuple(squares)))
     clear_attempt(st)
     end_turn(st, ev)
 
 
 def clear_attempt(st) -> None:
-    st.att = -1
+    st.attempt = -1
     st.matched = ()
     st.extra = ()
     st.mismatch = -1
@@ -203,7 +203,7 @@ def end_turn(st, ev: list) -> None:
     if st.turn >= st.cfg.max_turns:
         game_over(st, f"the turn limit ({st.cfg.max_turns} turns) was reached", ev)
         return
-    st.cp = (st.cp + 1) % st.num_players
+    st.current = (st.current + 1) % st.num_players
     st.turn += 1
     start_turn(st, ev)
 
@@ -211,7 +211,7 @@ def end_turn(st, ev: list) -> None:
 def start_turn(st, ev: list) -> None:
     st.pirated = False
     st.stormed = False
-    ev.append(TurnStarted(st.cp, st.turn))
+    ev.append(TurnStarted(st.current, st.turn))
     q = window(st, PIRATE)
     if q:
         st.queue = q
@@ -221,16 +221,16 @@ def start_turn(st, ev: list) -> None:
 
 
 def game_over(st, reason: str, ev: list) -> None:
-    if st.att >= 0:  # the game ended inside an attempt: its tiles flip back, nothing is scored
+    if st.attempt >= 0:  # the game ended inside an attempt: its tiles flip back, nothing is scored
         if st.cfg.revealed_known:
-            st.pub |= st.att_mask
+            st.public |= st.att_mask
         clear_attempt(st)
     st.phase = P_OVER
     st.reason = reason
     st.queue = ()
     st.picks = ()
     sc = st.scores()
-    contracts = [sum(1 for o in st.cowner if o == p) for p in range(st.num_players)]
+    contracts = [sum(1 for o in st.contract_owners if o == p) for p in range(st.num_players)]
     unspent = [len(st.unspent_counters(p)) for p in range(st.num_players)]
-    st.winners_ = scoring.winners(sc, contracts, unspent, st.cfg.full_tie)
-    ev.append(GameEnded(reason, tuple(sc), st.winners_))
+    st.winners = scoring.winners(sc, contracts, unspent, st.cfg.full_tie)
+    ev.append(GameEnded(reason, tuple(sc), st.winners))

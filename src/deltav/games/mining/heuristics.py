@@ -148,8 +148,8 @@ def player_value(state, player: int, scores=None) -> float:
     counters. Uses only that player's knowledge in the given (possibly sampled) state."""
     cfg = state.cfg
     value = float((scores or state.scores())[player])
-    known = state.looked[player] | state.pub
-    kinds, values, sq = cfg.kinds, cfg.values, state.sq
+    known = state.looked[player] | state.public
+    kinds, values, sq = cfg.kinds, cfg.values, state.squares
     usable = known & state.tiles & ~(state.others_mask(player) | state.faceup | state.att_mask)
     if state.alien >= 0:
         usable &= ~(1 << state.alien)
@@ -163,7 +163,7 @@ def player_value(state, player: int, scores=None) -> float:
             avail.append((values[t], kinds[t]))
     avail.sort(reverse=True)
     potential = 0
-    cowner = state.cowner
+    cowner = state.contract_owners
     for i, c in enumerate(cfg.contracts):
         if cowner[i] >= 0:
             continue
@@ -184,7 +184,7 @@ def player_value(state, player: int, scores=None) -> float:
             potential = pts
     value += 0.5 * potential
     value += 0.05 * (state.looked[player] & state.tiles).bit_count()
-    value += 0.3 * sum(state.rk[player * SQUARES:(player + 1) * SQUARES])
+    value += 0.3 * sum(state.rockets[player * SQUARES:(player + 1) * SQUARES])
     value += 0.5 * len(state.hands[player])
     value += 0.3 * _unspent_count(state, player)
     return value
@@ -192,7 +192,7 @@ def player_value(state, player: int, scores=None) -> float:
 
 def _unspent_count(state, player: int) -> int:
     """``len(state.unspent_counters(player))`` without building the list: held minus the spent ones."""
-    holder = state.holder
+    holder = state.holders
     n = holder.count(player)
     m = state.spent
     while m:
@@ -227,19 +227,19 @@ def every_points(state) -> list[float]:
 def _known_plan(state, player: int):
     """(contract index, squares) that ``player``'s knowledge in this state completes, best value first."""
     cfg = state.cfg
-    known = state.looked[player] | state.pub
+    known = state.looked[player] | state.public
     allowed = state.eligible_mask(player) & known
-    avail = sorted(((cfg.values[state.sq[s]], s) for s in range(SQUARES)
-                    if allowed >> s & 1 and cfg.kinds[state.sq[s]] <= OMNIDIUM), reverse=True)
+    avail = sorted(((cfg.values[state.squares[s]], s) for s in range(SQUARES)
+                    if allowed >> s & 1 and cfg.kinds[state.squares[s]] <= OMNIDIUM), reverse=True)
     best = None
     for i, c in enumerate(cfg.contracts):
-        if state.cowner[i] >= 0:
+        if state.contract_owners[i] >= 0:
             continue
         got: list[int] = []
         squares = []
         pts = 0
         for v, s in avail:
-            k = cfg.kinds[state.sq[s]]
+            k = cfg.kinds[state.squares[s]]
             if cm.fits(c.need, c.size, got, k):
                 got.append(k)
                 squares.append(s)
@@ -267,20 +267,20 @@ def rollout_policy(state, player: int, legal: list, rng) -> object:
         pool = declares or legal
         return pool[rng.below(len(pool))]
     if phase in (P_REVEAL, P_BID_REVEAL):
-        known = state.looked[player] | state.pub
+        known = state.looked[player] | state.public
         cfg = state.cfg
         if phase == P_REVEAL:
-            c = cfg.contracts[state.att]
+            c = cfg.contracts[state.attempt]
             got = [m for _, _, m in state.matched]
             for a in legal:
                 if type(a) is Reveal and known >> a.square & 1:
-                    k = cfg.kinds[state.sq[a.square]]
+                    k = cfg.kinds[state.squares[a.square]]
                     if cm.fits(c.need, c.size, got, k):
                         return a
         else:
             want = state.bid % 5
             for a in legal:
-                if type(a) is Reveal and known >> a.square & 1 and cm.bid_matches(want, cfg.kinds[state.sq[a.square]]):
+                if type(a) is Reveal and known >> a.square & 1 and cm.bid_matches(want, cfg.kinds[state.squares[a.square]]):
                     return a
         return legal[rng.below(len(legal))]
     if phase in (P_PIRATE, P_METEOR, P_BIDUP):  # reaction and bid-up windows: mostly pass (Pass is last)
@@ -289,7 +289,7 @@ def rollout_policy(state, player: int, legal: list, rng) -> object:
         return legal[rng.below(len(legal))]
     if phase == P_ACTION and not state.pirated:
         unknown_under = (state.occ[player] & state.tiles & ~(state.faceup | state.att_mask | state.looked[player]
-                                                              | state.pub | (1 << STATION)))
+                                                              | state.public | (1 << STATION)))
         if unknown_under:
             return PROSPECT
     return legal[rng.below(len(legal))]

@@ -73,12 +73,12 @@ def why(st, p: int, a: Any) -> IllegalAction:
                                  "opponent's turn")
         if k == SABOTAGE and not sabotage_targets(st, p):
             return IllegalAction("mining.sabotage.no_target", "no opponent rocket may be sabotaged")
-        if k == ACQUISITION and not st.yard[p]:
+        if k == ACQUISITION and not st.shipyards[p]:
             return IllegalAction("mining.acquisition.shipyard_empty", "your shipyard has no rocket left")
         return IllegalAction("mining.incident.timing", f"a {KINDS[k]} tile may not be used now")
     if t in (Survey, Replace, BidUp):
         b = cfg.counter_index.get(a.bribe)
-        if b is None or st.holder[b] != p:
+        if b is None or st.holders[b] != p:
             return IllegalAction("mining.bribe.not_held", f"you do not hold the bribe counter {a.bribe!r}")
         if st.spent >> b & 1:
             return IllegalAction("mining.bribe.spent", f"the bribe counter {a.bribe!r} is already spent")
@@ -94,13 +94,13 @@ def why(st, p: int, a: Any) -> IllegalAction:
         frm, to = a.frm, a.to
         if not (0 <= frm < SQUARES and 0 <= to < SQUARES):
             return IllegalAction("mining.move.square", "no such square (squares are 0..48)")
-        if not st.rk[p * SQUARES + frm]:
+        if not st.rockets[p * SQUARES + frm]:
             return IllegalAction("mining.move.no_rocket", f"you have no rocket on square {frm}")
         if frm == st.alien:
             return IllegalAction("mining.move.frozen", "rockets on the alien's tile may not move")
-        if st.moved is not None and st.moved[frm] >= st.rk[p * SQUARES + frm]:
+        if st.moved is not None and st.moved[frm] >= st.rockets[p * SQUARES + frm]:
             return IllegalAction("mining.move.already_moved", "each rocket moves once per action")
-        if to != STATION and st.sq[to] < 0:
+        if to != STATION and st.squares[to] < 0:
             return IllegalAction("mining.move.no_tile", f"square {to} holds no asteroid tile")
         if frm != STATION and to != STATION and not cfg.a2a:
             return IllegalAction("mining.move.via_station", "rockets move between the station and asteroids only")
@@ -129,7 +129,7 @@ def why(st, p: int, a: Any) -> IllegalAction:
         i = cfg.contract_index.get(a.contract)
         if i is None:
             return IllegalAction("mining.declare.unknown", f"no contract {a.contract!r}")
-        if st.cowner[i] >= 0:
+        if st.contract_owners[i] >= 0:
             return IllegalAction("mining.declare.fulfilled", f"contract {a.contract} is already fulfilled")
         if st.stormed:
             return IllegalAction("mining.meteor.no_attempt", "a Meteor Storm stopped your contract attempt")
@@ -152,7 +152,7 @@ def why(st, p: int, a: Any) -> IllegalAction:
             return IllegalAction("mining.sabotage.own", "Sabotage removes an opponent's rocket, not your own")
         if not 0 <= q < st.num_players:
             return IllegalAction("mining.sabotage.victim", f"no such player {shown(q)}")
-        if not 0 <= s < SQUARES or not st.rk[q * SQUARES + s]:
+        if not 0 <= s < SQUARES or not st.rockets[q * SQUARES + s]:
             return IllegalAction("mining.sabotage.no_rocket", f"player {q} has no rocket on square {shown(s)}")
         return IllegalAction("mining.sabotage.protected", "rockets on the station or frozen by the alien may "
                              "not be sabotaged (option sabotage_any_rocket)")
@@ -162,9 +162,9 @@ def why(st, p: int, a: Any) -> IllegalAction:
             return IllegalAction("mining.move.square", "no such square (squares are 0..48)")
         if frm == st.alien:
             return IllegalAction("mining.move.frozen", "rockets on the alien's tile may not move")
-        if not st.rk[p * SQUARES + frm]:
+        if not st.rockets[p * SQUARES + frm]:
             return IllegalAction("mining.sabotage.move", f"you have no rocket on square {frm}")
-        if frm == st.sab_sq:
+        if frm == st.sabotage_square:
             return IllegalAction("mining.move.same_square", "a move must change square")
         return IllegalAction("mining.move.bump", "name the opponent bumped (only when the tile holds one)")
     if t is MoveAlien:
@@ -176,7 +176,7 @@ def why(st, p: int, a: Any) -> IllegalAction:
         return IllegalAction("mining.alien.square", "the alien moves onto an asteroid tile")
     if t is Steal:
         b = cfg.counter_index.get(a.item)
-        if b is not None and st.holder[b] == p or any(cfg.ids[tt] == a.item for tt, _ in st.hands[p]):
+        if b is not None and st.holders[b] == p or any(cfg.ids[tt] == a.item for tt, _ in st.hands[p]):
             return IllegalAction("mining.alien.steal_own", "steal from an opponent, not from yourself")
         if b is not None and st.spent >> b & 1:
             return IllegalAction("mining.alien.steal_spent", "only an unspent bribe counter may be stolen")

@@ -34,7 +34,7 @@ def discard_own(st, p: int, incident: str, ev: list) -> None:
     k = discard_tile(st, p, incident)
     ev.append(IncidentDiscarded(p, incident, KINDS[k], None))
     if k == ACQUISITION:
-        st.yard[p] -= 1
+        st.shipyards[p] -= 1
         st._rk_add(p, STATION, 1)
         ev.append(RocketPlaced(p, None, STATION))
         return
@@ -43,7 +43,7 @@ def discard_own(st, p: int, incident: str, ev: list) -> None:
         st.phase = P_SAB_TARGET
         return
     # Mineral Scan: look under your rockets, then up to N more tiles
-    rk = st.rk
+    rk = st.rockets
     base = p * SQUARES
     squares = tuple(s for s in range(SQUARES) if s != STATION and rk[base + s] and st.face_down(s))
     ev.append(Looked(p, squares, "scan"))
@@ -62,14 +62,14 @@ def legal(st, p: int) -> list:
     if ph == P_SAB_TARGET:
         return sabotage_targets(st, p)
     if ph == P_SAB_MOVE:
-        to = st.sab_sq
+        to = st.sabotage_square
         victims = st.opponents_at(p, to) if to != STATION and not st.cfg.bump_all else []
         if victims:
             out = [sab_move(s, q) for s in sab_move_sources(st, p) for q in victims]
         else:
             out = [SAB_MOVE[s] for s in sab_move_sources(st, p)]
     elif ph == P_ALIEN_MOVE:
-        out = [MOVE_ALIEN[s] for s in range(SQUARES) if st.sq[s] >= 0 and s != st.alien]
+        out = [MOVE_ALIEN[s] for s in range(SQUARES) if st.squares[s] >= 0 and s != st.alien]
     else:
         out = steal_options(st, p)
     out.append(PASS)
@@ -82,7 +82,7 @@ def apply(st, p: int, a) -> list:
     if t is Pass:
         ev.append(Passed(p, PHASES[st.phase]))
         if st.phase == P_SAB_MOVE:
-            st.sab_sq = -1
+            st.sabotage_square = -1
             flow.resume(st, ev)
         elif st.phase == P_ALIEN_MOVE:
             flow.to_steal(st, p, ev)
@@ -91,21 +91,21 @@ def apply(st, p: int, a) -> list:
     elif t is Sabotage:
         q, s = a.victim, a.square
         st._rk_add(q, s, -1)
-        st.yard[q] += 1
+        st.shipyards[q] += 1
         ev.append(RocketRemoved(p, q, s))
-        st.sab_sq = s
+        st.sabotage_square = s
         if sab_move_sources(st, p):
             st.phase = P_SAB_MOVE
         else:
-            st.sab_sq = -1
+            st.sabotage_square = -1
             flow.resume(st, ev)
     elif t is SabotageMove:
-        s = st.sab_sq
+        s = st.sabotage_square
         st._rk_add(p, a.frm, -1)
         ev.append(RocketPlaced(p, a.frm, s))
         if not bump(st, p, s, a.bump, ev):
             st._rk_add(p, s, 1)
-        st.sab_sq = -1
+        st.sabotage_square = -1
         flow.resume(st, ev)
     elif t is MoveAlien:
         st.alien = a.square
@@ -125,8 +125,8 @@ def steal(st, p: int, item: str, ev: list) -> None:
     cfg = st.cfg
     if item in cfg.counter_index:
         b = cfg.counter_index[item]
-        victim = st.holder[b]
-        st.holder[b] = p if cfg.stolen_usable else -1
+        victim = st.holders[b]
+        st.holders[b] = p if cfg.stolen_usable else -1
     else:
         t = cfg.id_index[item]
         victim = next(q for q in range(st.num_players) if any(tt == t for tt, _ in st.hands[q]))

@@ -70,7 +70,7 @@ KEEP_VALUE = 3  # a known useful tile worth at least this keeps a rocket parked 
 
 # --- the state-level policy ------------------------------------------------------------------------------
 def _knows(state, p: int) -> int:
-    return state.looked[p] | state.pub
+    return state.looked[p] | state.public
 
 
 def _face_down(state) -> int:
@@ -87,8 +87,8 @@ def _plan(state, p: int):
     None: per contract, the most valuable known revealable tiles of each required mineral, Omnidium (wild)
     filling what is missing."""
     cfg = state.cfg
-    kinds, values, sq = cfg.kinds, cfg.values, state.sq
-    m = state.eligible_mask(p) & (state.looked[p] | state.pub)
+    kinds, values, sq = cfg.kinds, cfg.values, state.squares
+    m = state.eligible_mask(p) & (state.looked[p] | state.public)
     if not m:
         return None
     by: list[list] = [[], [], [], [], []]
@@ -105,7 +105,7 @@ def _plan(state, p: int):
             lst.sort(reverse=True)
     omni = by[OMNIDIUM]
     best = None
-    cowner = state.cowner
+    cowner = state.contract_owners
     for i, c in enumerate(cfg.contracts):
         if cowner[i] >= 0:
             continue
@@ -143,12 +143,12 @@ def _public_mismatch(state, p: int, contract) -> int:
     everyone = -1
     for q in range(state.num_players):
         everyone &= state.looked[q]
-    m = state.eligible_mask(p) & (state.pub | everyone)
+    m = state.eligible_mask(p) & (state.public | everyone)
     while m:
         low = m & -m
         s = low.bit_length() - 1
         m ^= low
-        k = cfg.kinds[state.sq[s]]
+        k = cfg.kinds[state.squares[s]]
         if k < OMNIDIUM and not contract.need[k]:
             return s
     return -1
@@ -161,12 +161,12 @@ def _public_kinds(state, p: int) -> list[int]:
     everyone = -1
     for q in range(state.num_players):
         everyone &= state.looked[q]
-    m = state.eligible_mask(p) & (state.pub | everyone)
+    m = state.eligible_mask(p) & (state.public | everyone)
     out = []
     while m:
         low = m & -m
         m ^= low
-        k = cfg.kinds[state.sq[low.bit_length() - 1]]
+        k = cfg.kinds[state.squares[low.bit_length() - 1]]
         if k < OMNIDIUM:
             out.append(k)
     return out
@@ -177,8 +177,8 @@ def _closest_declare(state, p: int, legal: list, declared: set | None = None):
     tiles missing, then the smallest contract), or None: what to gamble on when an attempt is mandatory and no
     contract is covered."""
     cfg = state.cfg
-    kinds, sq = cfg.kinds, state.sq
-    m = state.eligible_mask(p) & (state.looked[p] | state.pub)
+    kinds, sq = cfg.kinds, state.squares
+    m = state.eligible_mask(p) & (state.looked[p] | state.public)
     have = [0] * 5
     while m:
         low = m & -m
@@ -190,7 +190,7 @@ def _closest_declare(state, p: int, legal: list, declared: set | None = None):
     best = None
     for i, c in enumerate(cfg.contracts):
         a = cfg.declares[i]
-        if state.cowner[i] >= 0 or (a not in legal if declared is None else c.id not in declared):
+        if state.contract_owners[i] >= 0 or (a not in legal if declared is None else c.id not in declared):
             continue
         need = c.need
         short = 0
@@ -256,7 +256,7 @@ def _move_choice(state, p: int, legal: list, rng: Rng):
         occ ^= low
         if not known >> s & 1 or (moved is not None and moved[s]):
             continue
-        t = state.sq[s]
+        t = state.squares[s]
         if t < 0:
             continue
         k = cfg.kinds[t]
@@ -270,7 +270,8 @@ def _move_choice(state, p: int, legal: list, rng: Rng):
                 moves = _station_moves(legal)
             if s in moves[0]:
                 return MOVE_ROW[s][STATION]
-    if state.rk[p * SQUARES + STATION] and not (moved is not None and moved[STATION] >= state.rk[p * SQUARES + STATION]):
+    home = state.rockets[p * SQUARES + STATION]
+    if home and not (moved is not None and moved[STATION] >= home):
         top = _fresh_targets(state, p, 4)
         if top:
             for _ in range(2):
@@ -285,7 +286,7 @@ def _move_choice(state, p: int, legal: list, rng: Rng):
 def _demand(state) -> list[int]:
     out = [0] * 5
     for i, c in enumerate(state.cfg.contracts):
-        if state.cowner[i] < 0:
+        if state.contract_owners[i] < 0:
             for m in c.minerals:
                 out[m] += 1
     return out
@@ -295,8 +296,8 @@ def _stake(state) -> int:
     """Points at stake in the current attempt: the tiles matched so far plus the mismatched tile."""
     vals = state.cfg.values
     pts = sum(vals[t] for _, t, _ in state.matched)
-    if state.mismatch >= 0 and state.sq[state.mismatch] >= 0:
-        pts += vals[state.sq[state.mismatch]]
+    if state.mismatch >= 0 and state.squares[state.mismatch] >= 0:
+        pts += vals[state.squares[state.mismatch]]
     return pts
 
 
@@ -322,7 +323,7 @@ def policy(state, player: int, legal: list, rng: Rng) -> Action:
         if a is not None:
             return a
         base = player * SQUARES
-        in_play = sum(state.rk[base:base + SQUARES])
+        in_play = sum(state.rockets[base:base + SQUARES])
         buy = None  # the first Buy a Rocket in legal
         surveys = []
         for a in legal:
@@ -352,7 +353,7 @@ def policy(state, player: int, legal: list, rng: Rng) -> Action:
         best = None
         for a in legal:
             if type(a) is RevealIncident:
-                k = cfg.kinds[state.sq[a.square]]
+                k = cfg.kinds[state.squares[a.square]]
                 if k == ALIEN:
                     if state.aliens >= ALIENS_TO_END - 1 and _score_lead(state, player) > 0:
                         return a
@@ -385,12 +386,12 @@ def policy(state, player: int, legal: list, rng: Rng) -> Action:
         return a if a is not None else legal[rng.below(len(legal))]
     if ph == P_REVEAL:
         known = _knows(state, player)
-        c = cfg.contracts[state.att]
+        c = cfg.contracts[state.attempt]
         got = [m for _, _, m in state.matched]
         best = None
         for a in legal:
             if known >> a.square & 1:
-                t = state.sq[a.square]
+                t = state.squares[a.square]
                 if cm.fits(c.need, c.size, got, cfg.kinds[t]):
                     key = (cfg.kinds[t] != OMNIDIUM, cfg.values[t])
                     if best is None or key > best[0]:
@@ -412,7 +413,7 @@ def policy(state, player: int, legal: list, rng: Rng) -> Action:
         known = _knows(state, player)
         want = state.bid % 5
         for a in legal:
-            if known >> a.square & 1 and cm.bid_matches(want, cfg.kinds[state.sq[a.square]]):
+            if known >> a.square & 1 and cm.bid_matches(want, cfg.kinds[state.squares[a.square]]):
                 return a
         unknown = [a for a in legal if not known >> a.square & 1]
         pool = unknown or legal
@@ -433,7 +434,7 @@ def policy(state, player: int, legal: list, rng: Rng) -> Action:
             s = a.square
             if state.occ[player] >> s & 1:
                 continue
-            theirs = sum(state.rk[q * SQUARES + s] for q in range(state.num_players) if q != player)
+            theirs = sum(state.rockets[q * SQUARES + s] for q in range(state.num_players) if q != player)
             if theirs and (best is None or theirs > best[0]):
                 best = (theirs, a)
         return best[1] if best else PASS

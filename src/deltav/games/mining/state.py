@@ -1,5 +1,5 @@
 """The mining state: the record of a game in progress, the dispatch of ``legal_actions`` / ``apply_action`` to the
-phase modules, ``clone()`` and the JSON form.
+phase modules; its fields (``clone()`` and the JSON form follow) are declared in ``state_schema.FIELDS``.
 
 The state is a handful of flat lists and integers (bitmasks over the 49 squares) so ``clone()`` is cheap.
 Knowledge: ``looked[p]`` is the bitmask of squares p looked at secretly (which squares is public, what p saw
@@ -22,6 +22,7 @@ from itertools import compress
 from typing import Any
 
 from deltav.core.errors import IllegalAction
+from deltav.core.fields import declare
 from deltav.core.phases import Phase, PhaseTable
 from deltav.core.protocol import Result, State
 from deltav.core.rng import Rng
@@ -74,16 +75,14 @@ from deltav.games.mining.phases import (
     P_SAB_TARGET,
     P_SCAN,
     P_SURVEY,
-    PHASE_CODES,
     PHASES,
-    RETURN_CODES,
-    RETURNS,
 )
 from deltav.games.mining.scenarios import SQUARES, STATION
+from deltav.games.mining.state_schema import FIELDS
 
 
 def _current(st) -> list[int]:
-    return [st.cp]
+    return [st.current]
 
 
 def _window(st) -> list[int]:
@@ -147,78 +146,38 @@ def _clockwise(n: int, p: int) -> tuple[int, ...]:
 
 class MiningState(State):
     phases = PHASE_TABLE
-    __slots__ = ("cfg", "num_players", "rng", "sq", "faceup", "rk", "yard", "alien", "aliens", "looked", "pub",
-                 "holder", "spent", "hands", "discarded", "coll", "cowner", "turn", "cp", "first", "phase", "queue",
-                 "pirated", "stormed", "moved", "picks", "scan_left", "ret", "att", "matched", "extra",
-                 "mismatch", "att_mask", "bid", "bid_done", "sab_sq", "reason", "winners_", "_legal", "occ",
-                 "tiles")
+    __slots__ = FIELDS.slots  # declared once: state_schema.FIELDS (clone and to_json follow, below the class)
 
-    # ------------------------------------------------------------------------------------------------
-    def clone(self) -> MiningState:
-        s = MiningState.__new__(MiningState)
-        s.cfg = self.cfg
-        s.num_players = self.num_players
-        s.rng = self.rng.clone()
-        s.sq = self.sq[:]
-        s.faceup = self.faceup
-        s.rk = self.rk[:]
-        s.occ = self.occ[:]
-        s.tiles = self.tiles
-        s.yard = self.yard[:]
-        s.alien = self.alien
-        s.aliens = self.aliens
-        s.looked = self.looked[:]
-        s.pub = self.pub
-        s.holder = self.holder[:]
-        s.spent = self.spent
-        s.hands = [h[:] for h in self.hands]
-        s.discarded = self.discarded[:]
-        s.coll = [c[:] for c in self.coll]
-        s.cowner = self.cowner[:]
-        s.turn = self.turn
-        s.cp = self.cp
-        s.first = self.first
-        s.phase = self.phase
-        s.queue = self.queue
-        s.pirated = self.pirated
-        s.stormed = self.stormed
-        s.moved = self.moved[:] if self.moved is not None else None
-        s.picks = self.picks
-        s.scan_left = self.scan_left
-        s.ret = self.ret
-        s.att = self.att
-        s.matched = self.matched
-        s.extra = self.extra
-        s.mismatch = self.mismatch
-        s.att_mask = self.att_mask
-        s.bid = self.bid
-        s.bid_done = self.bid_done
-        s.sab_sq = self.sab_sq
-        s.reason = self.reason
-        s.winners_ = self.winners_
-        s._legal = self._legal
-        return s
+    @property
+    def options(self) -> dict:
+        """The resolved options (written to JSON from ``cfg``)."""
+        return self.cfg.options
+
+    @property
+    def components(self):
+        """The component set (written to JSON from ``cfg``)."""
+        return self.cfg.comps
 
     # --- small queries ------------------------------------------------------------------------------
     def kind_at(self, s: int) -> int:
-        return self.cfg.kinds[self.sq[s]]
+        return self.cfg.kinds[self.squares[s]]
 
     def face_down(self, s: int) -> bool:
-        return self.sq[s] >= 0 and not (self.faceup | self.att_mask) >> s & 1
+        return self.squares[s] >= 0 and not (self.faceup | self.att_mask) >> s & 1
 
     def rockets_at(self, p: int, s: int) -> int:
-        return self.rk[p * SQUARES + s]
+        return self.rockets[p * SQUARES + s]
 
     def _rk_add(self, q: int, s: int, d: int) -> None:
         i = q * SQUARES + s
-        v = self.rk[i] = self.rk[i] + d
+        v = self.rockets[i] = self.rockets[i] + d
         if v:
             self.occ[q] |= BIT[s]
         else:
             self.occ[q] &= ~BIT[s]
 
     def _remove_tile(self, s: int) -> None:
-        self.sq[s] = -1
+        self.squares[s] = -1
         self.tiles &= ~BIT[s]
 
     def opponents_at(self, p: int, s: int) -> list[int]:
@@ -239,8 +198,8 @@ class MiningState(State):
     def unspent_counters(self, p: int) -> list[int]:
         spent = self.spent
         if not spent:  # nothing spent yet: every held counter
-            return [c for c, h in enumerate(self.holder) if h == p]
-        return [c for c, h in enumerate(self.holder) if h == p and not spent >> c & 1]
+            return [c for c, h in enumerate(self.holders) if h == p]
+        return [c for c, h in enumerate(self.holders) if h == p and not spent >> c & 1]
 
     def tile_mask(self) -> int:
         """Squares holding a tile (face-down, face-up alien, or revealed in the current attempt)."""
@@ -267,21 +226,21 @@ class MiningState(State):
     def rockets_in_play(self, p: int) -> int:
         base = p * SQUARES
         if self.cfg.scan_station:
-            return sum(self.rk[base:base + SQUARES])
-        return sum(self.rk[base + s] for s in range(SQUARES) if s != STATION)
+            return sum(self.rockets[base:base + SQUARES])
+        return sum(self.rockets[base + s] for s in range(SQUARES) if s != STATION)
 
     def scores(self) -> list[int]:
         values = self.cfg.values
         spent_by = [0] * self.num_players
         m = self.spent
-        holder = self.holder
+        holder = self.holders
         while m:  # only the spent counters: usually a few
             low = m & -m
             h = holder[low.bit_length() - 1]
             if h >= 0:
                 spent_by[h] += 1
             m ^= low
-        return [scoring.score([values[t] for t, _ in c], k) for c, k in zip(self.coll, spent_by)]
+        return [scoring.score([values[t] for t, _ in c], k) for c, k in zip(self.collected, spent_by)]
 
     # --- protocol -----------------------------------------------------------------------------------
     current_players = PHASE_TABLE.current_players
@@ -299,7 +258,7 @@ class MiningState(State):
     def result(self) -> Result | None:
         if self.phase != P_OVER:
             return None
-        return Result(self.winners_, self.reason, tuple(self.scores()))
+        return Result(self.winners, self.reason, tuple(self.scores()))
 
     def same_choice(self, player: int, action: Any) -> bool:
         """State.same_choice: a steal naming no victim, a discard or steal of a tile whose twin is listed
@@ -310,7 +269,7 @@ class MiningState(State):
     def _forget_square(self, s: int) -> None:
         mask = ~BIT[s]
         self.looked = [m & mask for m in self.looked]
-        self.pub &= mask
+        self.public &= mask
 
     def free_tiles(self) -> int:
         """Tiles without rockets or the alien (face-down only, unless ``alien_tiles_count_for_end``)."""
@@ -321,97 +280,16 @@ class MiningState(State):
             m &= ~BIT[self.alien]
         return m.bit_count()
 
-    # --- serialisation ------------------------------------------------------------------------------
-    def to_json(self) -> dict:
-        cfg = self.cfg
-        return {
-            "game": "mining",
-            "options": dict(cfg.options),
-            "players": self.num_players,
-            "components": cfg.comps.to_json(),
-            "rng": self.rng.to_json(),
-            "squares": list(self.sq),
-            "faceup": self.faceup,
-            "rockets": list(self.rk),
-            "shipyards": list(self.yard),
-            "alien": self.alien,
-            "aliens": self.aliens,
-            "looked": list(self.looked),
-            "public": self.pub,
-            "holders": list(self.holder),
-            "spent": self.spent,
-            "hands": [[list(x) for x in h] for h in self.hands],
-            "discarded": list(self.discarded),
-            "collected": [[list(x) for x in c] for c in self.coll],
-            "contract_owners": list(self.cowner),
-            "turn": self.turn,
-            "current": self.cp,
-            "first": self.first,
-            "phase": PHASES[self.phase],
-            "queue": list(self.queue),
-            "pirated": self.pirated,
-            "stormed": self.stormed,
-            "moved": list(self.moved) if self.moved is not None else None,
-            "picks": list(self.picks),
-            "scan_left": self.scan_left,
-            "ret": RETURNS[self.ret],
-            "attempt": self.att,
-            "matched": [list(x) for x in self.matched],
-            "extra": list(self.extra),
-            "mismatch": self.mismatch,
-            "att_mask": self.att_mask,
-            "bid": self.bid,
-            "bid_done": self.bid_done,
-            "sabotage_square": self.sab_sq,
-            "reason": self.reason,
-            "winners": list(self.winners_),
-        }
+
+declare(MiningState, FIELDS)
 
 
 def build(cfg: Config, d: dict, rng: Rng) -> MiningState:
-    """A state from plain fields (the ``to_json`` layout without components/options/rng)."""
-    s = MiningState.__new__(MiningState)
-    s.cfg = cfg
-    s.num_players = cfg.n
-    s.rng = rng
-    s.sq = list(d["squares"])
-    s.faceup = d["faceup"]
-    s.rk = list(d["rockets"])
-    s.yard = list(d["shipyards"])
-    s.alien = d["alien"]
-    s.aliens = d["aliens"]
-    s.looked = list(d["looked"])
-    s.pub = d["public"]
-    s.holder = list(d["holders"])
-    s.spent = d["spent"]
-    s.hands = [[(int(a), int(b)) for a, b in h] for h in d["hands"]]
-    s.discarded = list(d["discarded"])
-    s.coll = [[(int(a), int(b)) for a, b in c] for c in d["collected"]]
-    s.cowner = list(d["contract_owners"])
-    s.turn = d["turn"]
-    s.cp = d["current"]
-    s.first = d["first"]
-    s.phase = PHASE_CODES[d["phase"]]
-    s.queue = tuple(d["queue"])
-    s.pirated = d["pirated"]
-    s.stormed = d["stormed"]
-    s.moved = list(d["moved"]) if d["moved"] is not None else None
-    s.picks = tuple(d["picks"])
-    s.scan_left = d["scan_left"]
-    s.ret = RETURN_CODES[d["ret"]]
-    s.att = d["attempt"]
-    s.matched = tuple((a, b, c) for a, b, c in d["matched"])
-    s.extra = tuple(d["extra"])
-    s.mismatch = d["mismatch"]
-    s.att_mask = d["att_mask"]
-    s.bid = d["bid"]
-    s.bid_done = d["bid_done"]
-    s.sab_sq = d["sabotage_square"]
-    s.reason = d["reason"]
-    s.winners_ = tuple(d["winners"])
-    s._legal = None
-    s.occ = [_mask(s.rk[q * SQUARES:(q + 1) * SQUARES]) for q in range(cfg.n)]
-    s.tiles = _mask(map(_NOT_EMPTY, s.sq))
+    """A state from plain fields (the ``to_json`` layout, checked; its options, components, players and rng are
+    given as ``cfg`` and ``rng``)."""
+    s = FIELDS.build(MiningState, d, cfg=cfg, num_players=cfg.n, rng=rng)
+    s.occ = [_mask(s.rockets[q * SQUARES:(q + 1) * SQUARES]) for q in range(cfg.n)]
+    s.tiles = _mask(map(_NOT_EMPTY, s.squares))
     return s
 
 

@@ -1,4 +1,6 @@
-"""The JSON shape of a saved mining state, and the checks that make an untrusted state safe to load.
+"""The fields of a mining state declared once (``FIELDS``: types, JSON names, what ``clone`` copies or shares;
+``deltav.core.fields``), the JSON shape of a saved state that follows from them (``StateJson``), and the checks
+that make an untrusted state safe to load.
 
 ``read_state(obj)`` reads the ``MiningState.to_json()`` layout with :func:`deltav.core.shape.read` (types, bounds
 and lengths, so nothing is allocated from an absurd number such as ``"players": 10000000``), resolves the
@@ -7,8 +9,8 @@ cannot: lengths that follow the player count and the component set, indices and 
 exist, every tile exactly once on the board or in a hand, a discard pile or a collection, every rocket either in
 play or in its shipyard, and the fields each phase relies on. Every refusal is ``StateError(field path, reason)``.
 
-This module owns the validation of state JSON only; it builds no state (``state.build`` does) and knows no rules
-beyond the invariants the state machine keeps.
+This module owns the declaration of the state's fields and the validation of state JSON; it builds no state
+(``state.build`` does) and knows no rules beyond the invariants the state machine keeps.
 """
 
 from __future__ import annotations
@@ -16,9 +18,25 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, TypedDict
 
 from deltav.core.errors import DeltavError, StateError
+from deltav.core.fields import (
+    CLONE,
+    COPY,
+    COPY_OR_NONE,
+    COPY_ROWS,
+    DICT,
+    LIST,
+    LIST_OR_NONE,
+    ROWS,
+    SHARE,
+    TO_JSON,
+    TUPLE,
+    Field,
+    Fields,
+)
 from deltav.core.rng import Rng
 from deltav.core.shape import MaxLen, Range, read
 from deltav.games.mining import scenarios as comp_mod
+from deltav.games.mining.phases import PHASE_CODES, PHASES, RETURN_CODES, RETURNS
 from deltav.games.mining.scenarios import ALIEN, ALIENS_TO_END, BOARD_TILES, OMNIDIUM, SQUARES, STATION
 
 MAX_PLAYERS = 4
@@ -33,6 +51,7 @@ Player = Annotated[int, Range(0, MAX_PLAYERS - 1)]
 Turn = Annotated[int, Range(0, MAX_TURNS + 1)]
 Text = Annotated[str, MaxLen(200)]
 
+#: the names of phase codes (``phases.PHASES``) and of return codes (``phases.RETURNS``) in JSON
 PHASE_NAMES = Literal["pirate-window", "action", "moving", "survey", "scan", "reveal-choice", "sabotage-target",
                       "sabotage-move", "alien-move", "alien-steal", "meteor-window", "attempt", "reveal", "replace",
                       "bid-up-window", "bid-up-reveal", "bid-up-replace", "over"]
@@ -60,48 +79,77 @@ class ComponentsJson(TypedDict, total=False):
     fingerprint: Annotated[str, MaxLen(64)]
 
 
-class StateJson(TypedDict):
-    game: Literal["mining"]
-    options: Annotated[dict[str, bool | int | str], MaxLen(64)]
-    players: Annotated[int, Range(2, MAX_PLAYERS)]
-    components: ComponentsJson
-    rng: Annotated[str, MaxLen(32)]
-    squares: Annotated[list[Annotated[int, Range(-1, BOARD_TILES - 1)]], MaxLen(SQUARES)]
-    faceup: MASK
-    rockets: Annotated[list[Annotated[int, Range(0, 5)]], MaxLen(SQUARES * MAX_PLAYERS)]
-    shipyards: Annotated[list[Annotated[int, Range(0, 5)]], MaxLen(MAX_PLAYERS)]
-    alien: OptSquare
-    aliens: Annotated[int, Range(0, ALIENS_TO_END)]
-    looked: Annotated[list[MASK], MaxLen(MAX_PLAYERS)]
-    public: MASK
-    holders: Annotated[list[Annotated[int, Range(-1, MAX_PLAYERS - 1)]], MaxLen(MAX_COUNTERS)]
-    spent: Annotated[int, Range(0, (1 << MAX_COUNTERS) - 1)]
-    hands: Annotated[list[Annotated[list[tuple[Tile, Turn]], MaxLen(BOARD_TILES)]], MaxLen(MAX_PLAYERS)]
-    discarded: Annotated[list[Tile], MaxLen(BOARD_TILES)]
-    collected: Annotated[list[Annotated[list[tuple[Tile, Annotated[int, Range(0, OMNIDIUM)]]], MaxLen(BOARD_TILES)]],
-                         MaxLen(MAX_PLAYERS)]
-    contract_owners: Annotated[list[Annotated[int, Range(-1, MAX_PLAYERS - 1)]], MaxLen(MAX_CONTRACTS)]
-    turn: Annotated[int, Range(1, MAX_TURNS)]
-    current: Player
-    first: Player
-    phase: PHASE_NAMES
-    queue: Annotated[list[Player], MaxLen(MAX_PLAYERS - 1)]
-    pirated: bool
-    stormed: bool
-    moved: Annotated[list[Annotated[int, Range(0, 5 * MAX_PLAYERS)]], MaxLen(SQUARES)] | None
-    picks: Annotated[list[Square], MaxLen(SQUARES)]
-    scan_left: Annotated[int, Range(0, 5)]
-    ret: RETURN_NAMES
-    attempt: Annotated[int, Range(-1, MAX_CONTRACTS - 1)]
-    matched: Annotated[list[tuple[Square, Tile, Annotated[int, Range(0, OMNIDIUM)]]], MaxLen(BOARD_TILES)]
-    extra: Annotated[list[Square], MaxLen(SQUARES)]
-    mismatch: OptSquare
-    att_mask: MASK
-    bid: Annotated[int, Range(-1, MAX_COUNTERS - 1)]
-    bid_done: bool
-    sabotage_square: OptSquare
-    reason: Text
-    winners: Annotated[list[Player], MaxLen(MAX_PLAYERS)]
+def _pairs_json(rows: list) -> list:
+    return [[list(x) for x in r] for r in rows]
+
+
+def _pairs(v: list, doc: dict) -> list:
+    return [[(int(a), int(b)) for a, b in r] for r in v]
+
+
+def _triples(v: list, doc: dict) -> tuple:
+    return tuple((a, b, c) for a, b, c in v)
+
+
+Hands = Annotated[list[Annotated[list[tuple[Tile, Turn]], MaxLen(BOARD_TILES)]], MaxLen(MAX_PLAYERS)]
+Collected = Annotated[list[Annotated[list[tuple[Tile, Annotated[int, Range(0, OMNIDIUM)]]], MaxLen(BOARD_TILES)]],
+                      MaxLen(MAX_PLAYERS)]
+Holder = Annotated[int, Range(-1, MAX_PLAYERS - 1)]
+
+#: The fields of a ``MiningState``, declared once (``deltav.core.fields``): its slots, ``clone``, ``to_json``, the
+#: building from JSON and the JSON shape (``StateJson``) follow. In JSON order. ``options`` and ``components`` are
+#: written from the state's ``cfg`` (read back by ``read_state``, which rebuilds the ``cfg``); ``occ`` and ``tiles``
+#: are rebuilt from ``rockets`` and ``squares`` after loading (``state.build``).
+FIELDS = Fields(
+    Field("cfg"),  # the resolved options and components (config.Config): given to build
+    Field("options", Annotated[dict[str, bool | int | str], MaxLen(64)], dump=DICT, derived=True, required=True),
+    Field("num_players", Annotated[int, Range(2, MAX_PLAYERS)], json="players"),  # the protocol's name
+    Field("components", ComponentsJson, dump=TO_JSON, derived=True, required=True),
+    Field("rng", Annotated[str, MaxLen(32)], CLONE, TO_JSON, lambda v, doc: Rng.from_json(v)),
+    Field("squares", Annotated[list[Annotated[int, Range(-1, BOARD_TILES - 1)]], MaxLen(SQUARES)], COPY, LIST, LIST),
+    Field("faceup", MASK),
+    Field("rockets", Annotated[list[Annotated[int, Range(0, 5)]], MaxLen(SQUARES * MAX_PLAYERS)], COPY, LIST, LIST),
+    Field("occ", clone=COPY),  # per player, the squares holding their rockets (from rockets)
+    Field("tiles"),  # the squares holding a tile (from squares)
+    Field("shipyards", Annotated[list[Annotated[int, Range(0, 5)]], MaxLen(MAX_PLAYERS)], COPY, LIST, LIST),
+    Field("alien", OptSquare),
+    Field("aliens", Annotated[int, Range(0, ALIENS_TO_END)]),
+    Field("looked", Annotated[list[MASK], MaxLen(MAX_PLAYERS)], COPY, LIST, LIST),
+    Field("public", MASK),
+    Field("holders", Annotated[list[Holder], MaxLen(MAX_COUNTERS)], COPY, LIST, LIST),
+    Field("spent", Annotated[int, Range(0, (1 << MAX_COUNTERS) - 1)]),
+    Field("hands", Hands, COPY_ROWS, _pairs_json, _pairs),
+    Field("discarded", Annotated[list[Tile], MaxLen(BOARD_TILES)], COPY, LIST, LIST),
+    Field("collected", Collected, COPY_ROWS, _pairs_json, _pairs),
+    Field("contract_owners", Annotated[list[Holder], MaxLen(MAX_CONTRACTS)], COPY, LIST, LIST),
+    Field("turn", Annotated[int, Range(1, MAX_TURNS)]),
+    Field("current", Player),
+    Field("first", Player),
+    Field("phase", PHASE_NAMES, SHARE, PHASES.__getitem__, lambda v, doc: PHASE_CODES[v]),
+    Field("queue", Annotated[list[Player], MaxLen(MAX_PLAYERS - 1)], SHARE, LIST, TUPLE),
+    Field("pirated", bool),
+    Field("stormed", bool),
+    Field("moved", Annotated[list[Annotated[int, Range(0, 5 * MAX_PLAYERS)]], MaxLen(SQUARES)] | None, COPY_OR_NONE,
+          LIST_OR_NONE, LIST_OR_NONE),
+    Field("picks", Annotated[list[Square], MaxLen(SQUARES)], SHARE, LIST, TUPLE),
+    Field("scan_left", Annotated[int, Range(0, 5)]),
+    Field("ret", RETURN_NAMES, SHARE, RETURNS.__getitem__, lambda v, doc: RETURN_CODES[v]),
+    Field("attempt", Annotated[int, Range(-1, MAX_CONTRACTS - 1)]),
+    Field("matched", Annotated[list[tuple[Square, Tile, Annotated[int, Range(0, OMNIDIUM)]]], MaxLen(BOARD_TILES)],
+          SHARE, ROWS, _triples),
+    Field("extra", Annotated[list[Square], MaxLen(SQUARES)], SHARE, LIST, TUPLE),
+    Field("mismatch", OptSquare),
+    Field("att_mask", MASK),
+    Field("bid", Annotated[int, Range(-1, MAX_COUNTERS - 1)]),
+    Field("bid_done", bool),
+    Field("sabotage_square", OptSquare),
+    Field("reason", Text),
+    Field("winners", Annotated[list[Player], MaxLen(MAX_PLAYERS)], SHARE, LIST, TUPLE),
+    Field("_legal"),  # each player's legal list in this phase (core.phases): a cache, None after loading
+    constants={"game": "mining"},
+)
+
+StateJson = FIELDS.typed_dict("StateJson")
 
 
 WINDOW_PHASES = ("pirate-window", "meteor-window", "bid-up-window")

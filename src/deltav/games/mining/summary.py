@@ -34,12 +34,12 @@ def match_summary(state, events: Sequence[Any], names: Sequence[str] | None) -> 
     who = player_names(list(names) if names is not None else None, n)
     values = state.cfg.values
     points = state.scores()
-    tiles = [len(c) for c in state.coll]
-    tile_points = [sum(values[t] for t, _ in c) for c in state.coll]
-    held = [[b for b, h in enumerate(state.holder) if h == p] for p in range(n)]
+    tiles = [len(c) for c in state.collected]
+    tile_points = [sum(values[t] for t, _ in c) for c in state.collected]
+    held = [[b for b, h in enumerate(state.holders) if h == p] for p in range(n)]
     spent = [sum(1 for b in held[p] if state.spent >> b & 1) for p in range(n)]
     unspent = [len(held[p]) - spent[p] for p in range(n)]
-    contracts = [sum(1 for o in state.cowner if o == p) for p in range(n)]
+    contracts = [sum(1 for o in state.contract_owners if o == p) for p in range(n)]
     key = [(points[p], contracts[p], unspent[p]) for p in range(n)]
     order = sorted(range(n), key=lambda p: (key[p], -p), reverse=True)
     rows = [[who[p], _points(points[p], tile_points[p], spent[p]), contracts[p], unspent[p]] for p in order]

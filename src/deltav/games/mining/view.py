@@ -323,9 +323,9 @@ class _Records:
         return out
 
     def attempt_of(self, st: MiningState) -> Frozen:
-        """The contract attempt in progress (``st.att >= 0``) as a record, kept by the fields it shows."""
+        """The contract attempt in progress (``st.attempt >= 0``) as a record, kept by the fields it shows."""
         bid = st.bid
-        key = (st.att, st.matched, st.extra, st.mismatch, bid, st.holder[bid] if bid >= 0 else -1, st.bid_done)
+        key = (st.attempt, st.matched, st.extra, st.mismatch, bid, st.holders[bid] if bid >= 0 else -1, st.bid_done)
         out = self.attempts.get(key)
         if out is None:
             cfg, rows = self.cfg, self.matched
@@ -337,11 +337,11 @@ class _Records:
                     row = rows[x] = Frozen(square=s, tile=cfg.ids[t], counted_as=MINERALS[m])
                 matched.append(row)
             out = Frozen(
-                contract=cfg.contracts[st.att].id,
+                contract=cfg.contracts[st.attempt].id,
                 matched=tuple(matched),
                 extra=st.extra,
                 mismatch=st.mismatch if st.mismatch >= 0 else None,
-                bid=Frozen(bribe=cfg.counter_ids[bid], bidder=st.holder[bid]) if bid >= 0 else None,
+                bid=Frozen(bribe=cfg.counter_ids[bid], bidder=st.holders[bid]) if bid >= 0 else None,
                 bid_done=st.bid_done,
             )
             _put(self.attempts, key, out)
@@ -382,18 +382,18 @@ def make_view(st: MiningState, p: int | None) -> dict:
     see :func:`board_json`."""
     cfg = st.cfg
     rec = _records(cfg)
-    sq = st.sq
-    faceup, att_mask, pub = st.faceup, st.att_mask, st.pub
+    sq = st.squares
+    faceup, att_mask, pub = st.faceup, st.att_mask, st.public
     known = pub | (st.looked[p] if p is not None else 0)
     shown = (known | faceup | att_mask) & st.tiles
     faces = rec.faces
     tiles: list = list(_NONES)
     for s in _mask_squares(shown):
         tiles[s] = faces[sq[s]]
-    rk = st.rk
-    attempt = rec.attempt_of(st) if st.att >= 0 else None
-    colls = [rec.coll_of(c) if c else _NO_COLL for c in st.coll]
-    bribes, spent_by = rec.bribes_of(st.holder, st.spent)
+    rk = st.rockets
+    attempt = rec.attempt_of(st) if st.attempt >= 0 else None
+    colls = [rec.coll_of(c) if c else _NO_COLL for c in st.collected]
+    bribes, spent_by = rec.bribes_of(st.holders, st.spent)
     res = st.result() if st.phase == P_OVER else None
     return {
         "game": "mining",
@@ -402,7 +402,7 @@ def make_view(st: MiningState, p: int | None) -> dict:
         "options": rec.options,
         "fingerprint": cfg.fingerprint,
         "turn": st.turn,
-        "current_player": st.cp,
+        "current_player": st.current,
         "first_player": st.first,
         "phase": PHASES[st.phase],
         "deciding": st.current_players(),  # a fresh list on every call
@@ -413,12 +413,12 @@ def make_view(st: MiningState, p: int | None) -> dict:
         "public": _mask_squares(pub),
         "alien": st.alien if st.alien >= 0 else None,
         "aliens_revealed": st.aliens,
-        "shipyards": tuple(st.yard),
+        "shipyards": tuple(st.shipyards),
         "bribes": bribes,
         "hands": [rec.hand_of(h) if h else () for h in st.hands],
         "discarded": tuple(map(faces.__getitem__, st.discarded)),
         "collected": [c for c, _ in colls],
-        "contracts": rec.contracts_of(st.cowner),
+        "contracts": rec.contracts_of(st.contract_owners),
         "pirated": st.pirated,
         "stormed": st.stormed,
         "queue": st.queue,
@@ -427,7 +427,7 @@ def make_view(st: MiningState, p: int | None) -> dict:
         "scan_left": st.scan_left,
         "return_to": RETURNS[st.ret],
         "attempt": attempt,
-        "sabotage_square": st.sab_sq if st.sab_sq >= 0 else None,
+        "sabotage_square": st.sabotage_square if st.sabotage_square >= 0 else None,
         "scores": list(map(score, [v for _, v in colls], spent_by)),  # as MiningState.scores
         "result": res.to_json() if res else None,
     }
@@ -437,7 +437,7 @@ def full_view(st: MiningState) -> dict:
     """What an observer who knows everything sees (a finished match's replay): the spectator's view with the
     face of every tile on the field, face-down ones included (the looks stay as they were: who saw what)."""
     out = make_view(st, None)
-    faces, sq = _records(st.cfg).faces, st.sq
+    faces, sq = _records(st.cfg).faces, st.squares
     tiles = out["tiles"]
     for s in _mask_squares(st.tiles):
         tiles[s] = faces[sq[s]]
@@ -574,7 +574,7 @@ def determinize(view: Mapping, player: int, rng: Rng) -> MiningState:
             del _READS[next(iter(_READS))]
         _READS[id(view)] = r
     world = r.base.clone()
-    sq = world.sq
+    sq = world.squares
     if type(rng) is Rng:
         pos = r.unknown_squares
         s = rng.state

@@ -44,7 +44,7 @@ def apply(st, p: int, a) -> list:
                 st.phase = P_ATTEMPT
     elif t is Discard:  # a Pirate Attack (no action this turn) or a Meteor Storm (no attempt this turn)
         k = discard_tile(st, p, a.incident)
-        ev.append(IncidentDiscarded(p, a.incident, KINDS[k], st.cp))
+        ev.append(IncidentDiscarded(p, a.incident, KINDS[k], st.current))
         st.queue = ()
         if k == PIRATE:
             st.pirated = True
@@ -59,7 +59,7 @@ def apply(st, p: int, a) -> list:
         st.queue = ()
         ev.append(BidUpMade(p, a.bribe, MINERALS[b % 5]))
         st.phase = P_BID_REVEAL
-        if not st.eligible_mask(st.cp):
+        if not st.eligible_mask(st.current):
             flow.fail_attempt(st, "no tile left for the bid-up", ev)
     else:  # pragma: no cover - only legal actions reach apply
         raise AssertionError(a)
