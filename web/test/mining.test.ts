@@ -121,6 +121,8 @@ test("labels and prompts name the counters, incidents and players", () => {
   assert.equal(entryLabel(entry({ type: "pass" }), v, name), "No bid-up");
   const p = promptFor(snap(v, [entry({ type: "pass" })]), name);
   assert.match(p.head, /Bid up Ben's contract/);
+  v.contracts = [{ id: "C09", minerals: ["alphatite", "deltamite"], owner: null }];
+  assert.match(promptFor(snap(v, [entry({ type: "pass" })]), name).detail, /Ben has matched contract C09 \(Alphatite, Deltamite\)\./);
 });
 
 test("squaresOf reads the view's columns as one record per square", () => {

@@ -50,6 +50,12 @@ const KIND_NAMES: Record<string, string> = {
   rocket_acquisition: "Rocket Acquisition", pirate_attack: "Pirate Attack", meteor_storm: "Meteor Storm",
 };
 export const kindName = (k: string): string => KIND_NAMES[k] ?? k;
+/** A contract as the engine's texts name it: its card's label and what it needs ("contract C01 (Alphatite,
+ *  Deltamite)"), so a prompt says what was matched, not only a label. */
+export function contractWords(v: { contracts: { id: string; minerals: string[] }[] }, id: string): string {
+  const c = v.contracts.find((x) => x.id === id);
+  return c ? `contract ${id} (${c.minerals.map(kindName).join(", ")})` : `contract ${id}`;
+}
 export const isMineral = (k: string): boolean => (MINERALS as readonly string[]).includes(k);
 /** "an Alphatite", "a Betamite". */
 export const article = (word: string): string => (/^[AEIOU]/i.test(word) ? `an ${word}` : `a ${word}`);
@@ -334,14 +340,14 @@ export function promptFor(snap: Snapshot, name: (s: number) => string): { head: 
     case "reveal": {
       const c = att ? v.contracts.find((x) => x.id === att.contract) : undefined;
       const left = c && att ? c.minerals.length - att.matched.length : 0;
-      return { head: `Reveal a tile for ${att?.contract ?? "the contract"}`, detail: `${left} mineral${left === 1 ? "" : "s"} still to match. Click a face-down tile to flip it for everyone.` };
+      return { head: `Reveal a tile for ${att ? contractWords(v, att.contract) : "the contract"}`, detail: `${left} mineral${left === 1 ? "" : "s"} still to match. Click a face-down tile to flip it for everyone.` };
     }
     case "replace": {
       const t = att?.mismatch != null ? v.tiles[att.mismatch] : null;
       return { head: "Mismatch! Bribe a replacement?", detail: `Spend a bribe counter (2 points off your score at the end) so the revealed ${t ? tileName(t) : "tile"} counts as the counter's mineral (its value stays), or give up the attempt.` };
     }
     case "bid-up-window":
-      return { head: `Bid up ${cur}'s contract?`, detail: `${cur} has matched ${att?.contract ?? "a contract"}. Spend a counter of one of its minerals: ${cur} must then reveal that mineral too or fail. If they fail, your counter stays unspent; if they succeed, it is spent (−2 points for you).` };
+      return { head: `Bid up ${cur}'s contract?`, detail: `${cur} has matched ${att ? contractWords(v, att.contract) : "a contract"}. Spend a counter of one of its minerals: ${cur} must then reveal that mineral too or fail. If they fail, your counter stays unspent; if they succeed, it is spent (−2 points for you).` };
     case "bid-up-reveal": {
       const m = att?.bid ? bribeMineral(v, att.bid.bribe) : "";
       return { head: `Bid-up: reveal ${article(kindName(m))}`, detail: `${name(att?.bid?.bidder ?? 0)} bid up. Reveal ${article(kindName(m))} (or Omnidium) tile to keep the contract.` };
