@@ -14,20 +14,13 @@ from deltav.server.app import create_app
 from deltav.server.limits import Limits
 from deltav.server.rooms import Settings
 from tests.server.helpers import room_socket
+from tests.server.test_protocol import until
 
 FAST = dict(grace_seconds=0, bot_workers=0, chosen_seeds="any")
 
 
 def client(tmp_path) -> TestClient:
     return TestClient(create_app(f"sqlite+aiosqlite:///{tmp_path / 's.db'}", Settings(**FAST)))
-
-
-def until(ws, pred, limit=200) -> dict:
-    for _ in range(limit):
-        msg = ws.receive_json()
-        if pred(msg):
-            return msg
-    raise AssertionError("no such message")
 
 
 def latest(ws) -> dict:

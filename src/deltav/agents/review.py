@@ -39,6 +39,7 @@ from typing import Any
 
 from deltav.agents import budget as decision_budget
 from deltav.agents.registry import make_agent
+from deltav.agents.rollout import BotPolicy
 from deltav.agents.spec import AgentSpecError
 from deltav.core.agent import Agent
 from deltav.core.errors import DeltavError, IllegalAction, RecordError
@@ -182,17 +183,6 @@ def _evaluation(game_id: str) -> Callable[[State, int], float] | None:
     return heuristic(game_id, "evaluate")
 
 
-def _bot_action(bot: Agent, state: State, p: int, rng: Rng, options: Any) -> Action:
-    legal = state.legal_actions(p)
-    try:
-        action = bot.act(Decision(state.game, p, state.view(p), legal, rng, options))
-    except Exception:  # noqa: BLE001 - a bot bug on a sampled world: a random legal action (as BotPolicy)
-        action = None
-    if action is None or action not in legal:
-        return legal[rng.below(len(legal))]
-    return action
-
-
 def _apply(state: State, p: int, action: Action, bots: list[Agent]) -> None:
     events = state.apply_action(p, action)
     for q, bot in enumerate(bots):
@@ -209,9 +199,15 @@ def _playout(world: State, point: Point, action: Action, seed: int, horizon: int
     options = point.decision.options
     n = world.num_players
     bots = [make_agent(game.id, rollout_spec) for _ in range(n)]
+    policy = BotPolicy(lambda: make_agent(game.id, rollout_spec), options)  # a bot bug on a sampled world: random
+    policy.bots = dict(enumerate(bots))
     rngs = [Rng(derive_seed(seed, "seat", q)) for q in range(n)]
+
+    def bot_action(q: int) -> Action:
+        return policy(world, q, world.legal_actions(q), rngs[q])
+
     deciding = [q for q in world.current_players()]
-    chosen = [(q, action if q == point.seat else _bot_action(bots[q], world, q, rngs[q], options)) for q in deciding]
+    chosen = [(q, action if q == point.seat else bot_action(q)) for q in deciding]
     if point.seat not in deciding:  # a sampled world that disagrees with the view (a determinizer bug)
         chosen = [(point.seat, action)]
     for q, a in chosen:
@@ -227,7 +223,7 @@ def _playout(world: State, point: Point, action: Action, seed: int, horizon: int
             v = max(-1.0, min(1.0, float(evaluate(world, point.seat))))
             return (v + 1) / 2
         players = world.current_players()
-        picks = [(q, _bot_action(bots[q], world, q, rngs[q], options)) for q in players]
+        picks = [(q, bot_action(q)) for q in players]
         for q, a in picks:
             if world.is_terminal():
                 break

@@ -40,7 +40,7 @@ from deltav.server.hub import Hub
 from deltav.server.limits import client_id, client_key
 from deltav.server.replays import ReplayCache, parse_view
 from deltav.server.reviews import ReviewRefused, Reviews, server_budget
-from deltav.server.rooms import ClientError, Settings, message_ref, seat_names
+from deltav.server.rooms import ClientError, Room, Settings, message_ref, seat_names
 from deltav.server.store import Store, StoreUnavailable, default_url
 from deltav.server.tokens import normalize_code
 
@@ -310,12 +310,24 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             raise ClientError("unknown_room", f"{request.path_params['code']!r} is not a room code", 404)
         return code
 
+    async def room_of(request: Request) -> tuple[str, Room]:
+        """The code and the room a route names (ClientError ``unknown_room`` when there is none)."""
+        code = await room_code(request)
+        room = await hub().get(code)
+        if room is None:
+            raise ClientError("unknown_room", f"no room {code!r}", 404)
+        return code, room
+
+    async def finished_record(code: str, no: int) -> dict:
+        """The stored record of match ``no`` of a room (ClientError ``not_finished`` while it has none)."""
+        record = await hub().store.record(code, no)
+        if record is None:
+            raise ClientError("not_finished", f"match {no} of room {code} has no record yet (not finished)", 409)
+        return record
+
     async def show_room(request: Request) -> JSONResponse:
         try:
-            code = await room_code(request)
-            room = await hub().get(code)
-            if room is None:
-                raise ClientError("unknown_room", f"no room {code!r}", 404)
+            code, room = await room_of(request)
             return JSONResponse({**room.room_info(), "game": room.game.id, "options": room.session.options,
                                  "step": room.session.step})
         except ClientError as exc:
@@ -333,14 +345,9 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
 
     async def room_record(request: Request) -> JSONResponse:
         try:
-            code = await room_code(request)
-            room = await hub().get(code)
-            if room is None:
-                raise ClientError("unknown_room", f"no room {code!r}", 404)
+            code, room = await room_of(request)
             no = _query_int(request, "match", room.no, 1, MAX_MATCH)
-            record = await hub().store.record(code, no)
-            if record is None:
-                raise ClientError("not_finished", f"match {no} of room {code} has no record yet (not finished)", 409)
+            record = await finished_record(code, no)
         except ClientError as exc:
             return _error(exc)
         return JSONResponse(record, headers={"content-disposition": f'attachment; filename="{code}-{no}.json"'})
@@ -349,15 +356,10 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
 
     async def room_replay(request: Request) -> JSONResponse:
         try:
-            code = await room_code(request)
-            room = await hub().get(code)
-            if room is None:
-                raise ClientError("unknown_room", f"no room {code!r}", 404)
+            code, room = await room_of(request)
             no = _query_int(request, "match", room.no, 1, MAX_MATCH)
             step = _query_int(request, "step", 0, 0, MAX_MATCH)
-            record = await hub().store.record(code, no)
-            if record is None:
-                raise ClientError("not_finished", f"match {no} of room {code} has no record yet (not finished)", 409)
+            record = await finished_record(code, no)
             seats = record.get("seats") if isinstance(record, dict) else None
             try:  # full (the default: the match is over), spectator, or a seat number
                 view = parse_view(request.query_params.get("view"), len(seats) if isinstance(seats, list) else 0)
@@ -383,17 +385,12 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
     async def room_review(request: Request) -> JSONResponse:
         """POST: start the review of a finished match (server/reviews.py); GET: its progress, then the review."""
         try:
-            code = await room_code(request)
-            room = await hub().get(code)
-            if room is None:
-                raise ClientError("unknown_room", f"no room {code!r}", 404)
+            code, room = await room_of(request)
             no = _query_int(request, "match", room.no, 1, MAX_MATCH)
             if request.method != "POST":
                 return JSONResponse(reviews().status(code, no))
             await _body(request)  # bounded like every body; nothing in it is read yet
-            record = await hub().store.record(code, no)
-            if record is None:
-                raise ClientError("not_finished", f"match {no} of room {code} has no record yet (not finished)", 409)
+            record = await finished_record(code, no)
             try:
                 out = reviews().start(code, no, record)
             except ReviewRefused as exc:
@@ -406,10 +403,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         """``GET /rooms/{code}/briefing?match=N&seat=S``: ``Game.briefing`` of that match for that seat (absent:
         a spectator), with the match's options and the seats' names."""
         try:
-            code = await room_code(request)
-            room = await hub().get(code)
-            if room is None:
-                raise ClientError("unknown_room", f"no room {code!r}", 404)
+            code, room = await room_of(request)
             no = _query_int(request, "match", room.no, 1, room.no)
             if no == room.no:
                 options, names = room.session.options, room.session.display_names()

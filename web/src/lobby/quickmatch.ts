@@ -9,11 +9,12 @@
  * Owns this dialog and its polling; the queue, the pairing and the rooms are the server's (server/matchmaking.py).
  */
 import {
-  agreeQueueBots, ApiError, botName, createRoom, joinQueue, leaveQueue, LEVEL_BOTS, pollQueue, scenarioTitle,
+  agreeQueueBots, ApiError, botName, joinQueue, leaveQueue, LEVEL_BOTS, pollQueue, scenarioTitle,
   type GameInfo, type QueueState, type QueueWaiting,
 } from "../shell/api";
 import { button, el, trapFocus } from "../shell/dom";
 import { playerName, saveSeatKey } from "../shell/storage";
+import { scenarioPicker, startRoom } from "./start";
 
 type Say = (t: string, kind?: "info" | "error") => void;
 
@@ -102,15 +103,7 @@ export function openQuickMatch(g: GameInfo, say: Say, resume?: string): void {
   // --- the choice: scenario (and players) ---------------------------------------------------------------------
   const choose = (): void => {
     const form = el("form", "quick-form");
-    const scenOpt = g.options.find((o) => o.name === "scenario");
-    const scenSel = el("select");
-    scenSel.id = "quick-scenario";
-    for (const s of g.scenarios) {
-      const o = el("option", "", `${s.title}${s.id === scenOpt?.default ? " (default)" : ""}`);
-      o.value = s.id;
-      o.selected = s.id === scenOpt?.default;
-      scenSel.append(o);
-    }
+    const scenSel = scenarioPicker(g, "quick-scenario");
     const scenLabel = el("label", "", "Scenario");
     scenLabel.htmlFor = scenSel.id;
     const summary = el("p", "scen-summary dim");
@@ -225,18 +218,14 @@ export function openQuickMatch(g: GameInfo, say: Say, resume?: string): void {
       now.disabled = true;
       const n = w.seats;
       const req = { game: g.id, options: { ...w.options }, seats: ["human", ...Array<string>(n - 1).fill(sel.value)] };
-      const name = playerName();
       const leaving = ticket;
       ticket = null;
       keep(null);
       void (leaving ? leaveQueue(leaving).catch(() => undefined) : Promise.resolve()).then(() =>
-        createRoom(name ? { ...req, name } : req)).then((grant) => {
-        if (grant.token !== null && grant.seat !== null) saveSeatKey(grant.code, { token: grant.token, seat: grant.seat, game: g.id });
-        location.assign(`/play/${grant.code}`);
-      }, (ex: unknown) => {
-        now.disabled = false;
-        if (view) view.note.textContent = ex instanceof ApiError ? `The server refused: ${ex.message}` : String(ex);
-      });
+        startRoom(req, (t) => {
+          now.disabled = false;
+          if (view) view.note.textContent = t;
+        }));
     }, "btn primary quick-bot-now");
     const words = w.seats > 2
       ? `Nobody has filled the seats yet. Play ${w.seats - 1} bots now, or start with the people waiting and bots in the empty seats (when every one of them agrees). You stay in the queue until you choose.`

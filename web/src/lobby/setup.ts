@@ -10,7 +10,7 @@
  */
 import { botHelp, botName, LEVEL_BOTS, type GameInfo, type OptionInfo } from "../shell/api";
 import { button, el, trapFocus } from "../shell/dom";
-import { defaultBot, defaultSeats, startRoom } from "./start";
+import { defaultBot, defaultSeats, scenarioPicker, startRoom } from "./start";
 
 let open: HTMLElement | null = null;
 
@@ -168,15 +168,7 @@ export function openSetup(g: GameInfo, say: (t: string, kind?: "info" | "error")
   x.setAttribute("aria-label", "Close");
 
   // scenario
-  const scenOpt = g.options.find((o) => o.name === "scenario");
-  const scenSel = el("select");
-  scenSel.id = "setup-scenario";
-  for (const s of g.scenarios) {
-    const o = el("option", "", `${s.title}${s.id === scenOpt?.default ? " (default)" : ""}`);
-    o.value = s.id;
-    o.selected = s.id === scenOpt?.default;
-    scenSel.append(o);
-  }
+  const scenSel = scenarioPicker(g, "setup-scenario");
   const scenLabel = el("label", "", "Scenario");
   scenLabel.htmlFor = scenSel.id;
   const scenSummary = el("p", "scen-summary");

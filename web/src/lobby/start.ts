@@ -1,11 +1,12 @@
 /**
- * Starting a room from the lobby, shared by its one-click "Play now" (lobby.ts) and the set-up dialog (setup.ts):
- * a game's default seat count and default bot, and `startRoom` (create the room, keep the seat's token, go to the
- * match page). A module of its own so that the lobby and the set-up dialog never import each other.
+ * Starting a room from the lobby, shared by its one-click "Play now" (lobby.ts), the set-up dialog (setup.ts) and
+ * Quick match (quickmatch.ts): a game's default seat count and default bot, its scenario picker (the default
+ * marked), and `startRoom` (create the room, keep the seat's token, go to the match page). A module of its own so that the lobby and the set-up dialog never import each other.
  *
  * Owns these defaults and the creation call only; the room's rules are the server's.
  */
 import { ApiError, createRoom, type GameInfo } from "../shell/api";
+import { el } from "../shell/dom";
 import { playerName, saveSeatKey } from "../shell/storage";
 
 /** The bot of "Play now" and of a new seat, when the game offers it. */
@@ -36,4 +37,19 @@ export async function startRoom(req: Parameters<typeof createRoom>[0], say: (t: 
   } catch (e) {
     say(e instanceof ApiError ? `The server refused: ${e.message}` : String(e), "error");
   }
+}
+
+/** The scenario picker of a game (a `<select>` with id `id`): every scenario by its title, the default one marked
+ *  and chosen. */
+export function scenarioPicker(g: GameInfo, id: string): HTMLSelectElement {
+  const scenOpt = g.options.find((o) => o.name === "scenario");
+  const select = el("select");
+  select.id = id;
+  for (const s of g.scenarios) {
+    const o = el("option", "", `${s.title}${s.id === scenOpt?.default ? " (default)" : ""}`);
+    o.value = s.id;
+    o.selected = s.id === scenOpt?.default;
+    select.append(o);
+  }
+  return select;
 }
