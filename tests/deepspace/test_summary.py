@@ -41,7 +41,7 @@ def test_the_campaign_points_are_the_rules_score_and_the_stats_count_the_events(
         hits[int(e.ship[1])] += e.hit
     assert stats["Shots fired"] == fired and stats["Hits"] == hits
     lost = [sum(1 for e in events if type(e).TYPE == "destroyed" and e.ship.startswith(f"s{p}-")) for p in range(3)]
-    assert [a + b for a, b in zip(stats["Ships destroyed"], stats["Ships self-destructed"], strict=True)] == lost
+    assert [a + b for a, b in zip(stats["Ships lost"], stats["Ships self-destructed"], strict=True)] == lost
     # without friendly fire or explosions, the hit points dealt are the campaign score's inflicted
     if not any(type(e).TYPE == "blast" for e in events):
         assert stats["Hit points dealt (shots and explosions)"] == final.inflicted

@@ -102,7 +102,7 @@ def _stats(state, events: list[Mapping], n: int) -> list[dict]:
         {"label": "Hits", "values": hits},
         {"label": "Hit points dealt (shots and explosions)", "values": dealt},
         {"label": "Hit points taken", "values": taken},
-        {"label": "Ships destroyed", "values": destroyed},
+        {"label": "Ships lost", "values": destroyed},  # its own, destroyed by the enemy (not by self-destruct)
         {"label": "Ships self-destructed", "values": scuttled},
         {"label": "Ships withdrawn", "values": withdrawn},
         {"label": "Thrust spent", "values": thrust},
