@@ -6,7 +6,8 @@ It starts ``deltav serve`` (port 0, a scratch SQLite file, one bot worker), make
 playing each other, a person against a bot, a spectator), then throws at it, in a seeded order:
 
 - **HTTP**: every route (the pages, assets, ``/healthz``, ``/readyz``, ``/metrics``, ``/games``, the boards,
-  room lists, ``POST /rooms``, a room, ``join``, ``record``, ``replay``, the leaderboard, ``/mcp/``) with mutated
+  room lists, ``POST /rooms``, a room, ``join``, ``record``, ``replay``, ``review``, the quick-match queue, the
+  leaderboard, ``/mcp/``) with mutated
   path parameters (junk, huge, percent-encoded, unicode), query parameters (odd, huge and repeated values), and
   bodies: valid bodies with a field dropped, retyped or replaced by odd values, and hostile texts (deep nesting,
   5,000-digit integers, NaN, lone surrogates, bytes that are not UTF-8, not JSON, too large), and other methods;
@@ -325,6 +326,8 @@ class ServerFuzzer:
             ("GET", "/rooms/{code}"), ("POST", "/rooms/{code}/join"), ("GET", "/rooms/{code}/record"),
             ("GET", "/rooms/{code}/replay"), ("GET", "/rooms/{code}/briefing"), ("GET", "/leaderboard"),
             ("GET", "/leaderboard.html"), ("POST", "/mcp/"), ("GET", "/mcp/"),
+            ("GET", "/rooms/{code}/review"), ("POST", "/rooms/{code}/review"),
+            ("POST", "/queue"), ("POST", "/queue/poll"), ("POST", "/queue/cancel"), ("POST", "/queue/bots"),
         ]
         method, template = rng.choice(routes)
         label = f"http {method} {template}"
@@ -356,7 +359,7 @@ class ServerFuzzer:
     def _query(self, template: str, gid: str) -> str:
         rng = self.rng
         params: list[tuple[str, str]] = []
-        if template.endswith("/record") or template.endswith("/replay") or template.endswith("/briefing"):
+        if template.endswith(("/record", "/replay", "/briefing", "/review")):
             for key in ("match", "step", "view", "seat"):
                 if rng.below(2):
                     params.append((key, odd_query_value(rng) if rng.below(2) else str(rng.randint(-2, 5))))
@@ -384,6 +387,11 @@ class ServerFuzzer:
             valid = {"game": gid, "options": dict(GAMES[gid]), "seats": ["human", rng.choice(["human", "bot:random"])],
                      "seat": 0, "name": "eve", "seed": rng.below(1000),
                      "clock": {"turn_seconds": 60, "on_timeout": "forfeit"}}
+        elif template == "/queue":
+            valid = {"game": gid, "scenario": rng.choice(["duel", "standard", "skirmish", "x"]), "players": rng.below(6),
+                     "name": "eve"}
+        elif template.startswith("/queue/"):
+            valid = {"ticket": rng.choice([*self.tokens, "t" * 43]) if self.tokens else "t" * 43}
         else:
             valid = {"seat": rng.below(3), "name": "mallory"}
         r = rng.below(10)
