@@ -318,3 +318,23 @@ def test_a_new_player_gets_the_briefing_and_the_guide(live_server, new_page, scr
     page.keyboard.press("Escape")
     page.wait_for_selector(".guide-card", state="detached")
     assert page.errors == []
+
+
+def test_the_help_opened_before_the_board_arrived_gets_the_tile_mix(live_server, new_page):
+    """The tile mix in the help comes from the board (GET /games/mining/board). A help opened before that answer
+    arrived used to stay without it (seen in CI under load); now it is filled in when the board comes."""
+    room = live_server.create("mining", ["human", "bot:easy"], seed=4)
+    page = new_page()
+    held = []
+    page.route("**/games/mining/board*", lambda route: held.append(route))
+    live_server.open_seat(page, room)
+    page.wait_for_selector(".mn-root[data-phase]", timeout=15_000)
+    assert held, "the page asks for the board"
+    page.keyboard.press("?")
+    page.wait_for_selector(".mn-help")
+    assert page.locator(".mn-help h3", has_text="Tiles (").count() == 0  # the board is still on its way
+    for route in held:
+        route.continue_()
+    tiles = page.locator(".mn-help h3", has_text="Tiles (Variant A (standard tile mix))")
+    tiles.wait_for(timeout=15_000)
+    assert page.errors == []

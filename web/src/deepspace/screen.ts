@@ -142,6 +142,7 @@ export class DeepSpaceScreen implements GameScreen {
     } catch {
       this.board = null;
     }
+    host.helpChanged?.(); // a help opened before the board came has no tables yet
     if (this.snap) this.render();
   }
 

@@ -100,6 +100,7 @@ export class KnightHawksScreen implements GameScreen {
     } catch {
       this.board = null;
     }
+    host.helpChanged?.(); // a help opened before the board came has no tables yet
     if (this.snap) this.render();
   }
 

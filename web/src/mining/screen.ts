@@ -83,7 +83,10 @@ export class MiningScreen implements GameScreen {
     this.resizeObs = new ResizeObserver(() => this.redraw());
     this.resizeObs.observe(this.canvas);
     (window as unknown as { deltavMining?: unknown }).deltavMining = this;
-    void host.board().then((b) => { this.comps = (b as MiningComponents | null) ?? null; }, () => { this.comps = null; });
+    void host.board().then((b) => {
+      this.comps = (b as MiningComponents | null) ?? null;
+      host.helpChanged?.(); // a help opened before the board came has no tile mix yet
+    }, () => { this.comps = null; });
   }
 
   unmount(): void {

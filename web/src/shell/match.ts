@@ -215,6 +215,10 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
       return boardPromise;
     },
     seatName: (seat) => seatName(seat),
+    helpChanged: () => {
+      const sec = overlayKind === "help" ? overlay.querySelector(".help-game") : null;
+      if (sec) sec.replaceChildren(...gameHelp());
+    },
     acknowledge: (title, lines) => gate.acknowledge(title, lines),
     request: (msg) => {
       const conn = st.conn;
@@ -542,11 +546,16 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     if (e.target === overlay) closeOverlay();
   });
 
+  /** The help overlay's game section: the game's title and its screen's help. */
+  function gameHelp(): HTMLElement[] {
+    return st.screen?.help ? [el("h3", "", gameTitle(st.game, st.snapshot?.game ?? "")), st.screen.help()] : [];
+  }
+
   function openHelp(): void {
     const parts: HTMLElement[] = [];
     if (st.screen?.help) {
       const sec = el("section", "help-game");
-      sec.append(el("h3", "", gameTitle(st.game, st.snapshot?.game ?? "")), st.screen.help());
+      sec.append(...gameHelp());
       parts.push(sec);
     }
     const keys = el("section", "help-shell");

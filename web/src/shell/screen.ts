@@ -56,6 +56,9 @@ export interface ScreenHost {
   sound(name: "select" | "confirm" | "error" | "fire" | "hit" | "turn" | "win" | "lose"): void;
   /** The static board of the game for these options (`GET /games/{game}/board?scenario=...`), or null. */
   board(): Promise<unknown | null>;
+  /** What `GameScreen.help()` returns has changed (e.g. the board arrived after the help was opened): an open
+   *  help overlay shows the new one. Optional: a host without a help overlay has none. */
+  helpChanged?(): void;
   /** The seats' display names and colours (the shell assigns the colours; a game may override with its own). */
   seatName(seat: number): string;
   /** A request on the match socket answered by one message with its id (`suggest` → `suggestion`,

@@ -158,6 +158,7 @@ export class TacticalScreen implements GameScreen {
       detail.textContent = `The board could not be read: ${(e as Error).message}`;
       return;
     }
+    host.helpChanged?.(); // a help opened before the board came has no tables yet
     if (this.snap) this.ensureView();
     this.startGamepad();
   }
