@@ -70,7 +70,9 @@ def test_a_write_ahead_log_read_only_for_a_while_backs_off_reports_not_ready_and
     try:
         bots = []
         for _ in range(2):
-            status, made = http(srv.base, "POST", "/rooms", {"game": "mining", "seats": ["bot:random", "bot:random"]})
+            # bot:hard, not bot:random: a random mining game ends in a few seconds (some 150 steps at 30 a second),
+            # and a room that finished before the fault never "moves on" after it
+            status, made = http(srv.base, "POST", "/rooms", {"game": "mining", "seats": ["bot:hard", "bot:hard"]})
             assert status == 201, made
             bots.append(made["code"])
         status, mine = http(srv.base, "POST", "/rooms", {"game": "tactical", "scenario": "duel",
@@ -95,6 +97,8 @@ def test_a_write_ahead_log_read_only_for_a_while_backs_off_reports_not_ready_and
             status, refused = http(srv.base, "POST", "/rooms", {"game": "tactical", "seats": ["human", "bot:easy"]})
             assert status == 503 and refused["error"] == "store_unavailable", refused
             stuck = steps()
+            live = [http(srv.base, "GET", f"/rooms/{c}")[1]["status"] for c in bots]
+            assert live == ["live", "live"], (live, stuck)
             time.sleep(FAULT_SECONDS)
             assert steps() == stuck  # nothing was applied that could not be stored
         finally:
@@ -103,7 +107,11 @@ def test_a_write_ahead_log_read_only_for_a_while_backs_off_reports_not_ready_and
         failed = metric(srv.base, "deltav_store_failed_writes_total") - failed_before
         assert 1 <= failed <= 20, failed
         wait_for(lambda: http(srv.base, "GET", "/readyz")[0] == 200, "/readyz to say ready again")
-        wait_for(lambda: all(a > b for a, b in zip(steps(), stuck, strict=True)), "the bot rooms to move on")
+        try:
+            wait_for(lambda: all(a > b for a, b in zip(steps(), stuck, strict=True)), "the bot rooms to move on")
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}: steps {stuck} then {steps()}; the server said:\n"
+                                 f"{srv.output()[log_before:][-6000:]}") from None
         answer = asyncio.run(submit_first_legal(f"{srv.ws}/ws/{mine['code']}", mine["token"]))
         assert answer["type"] == "accepted", answer
         status, made = http(srv.base, "POST", "/rooms", {"game": "tactical", "seats": ["human", "bot:easy"]})
