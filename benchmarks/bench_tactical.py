@@ -56,7 +56,7 @@ def mid_game_states(scenario: str, count: int, seed: int = 0) -> list:
 
 
 def _finish_turn(s, p) -> None:
-    while not s.is_terminal() and s.active == p and s.phase in ENDERS:
+    while not s.is_terminal() and s.active_player == p and s.phase in ENDERS:
         s.apply_action(p, ENDERS[s.phase])
 
 
@@ -69,7 +69,7 @@ def bench_turn(states, seconds: float, enumerate_legal: bool) -> float:
         for base in states:
             s = base.clone()
             s._opts = {}
-            p = s.active
+            p = s.active_player
             ships = [sh for sh in s.ships if sh.owner == p and orderable(sh)]
             if not enumerate_legal:
                 picks = [r.choice(order_options(s, sh)) for sh in ships]
@@ -99,7 +99,7 @@ def bench_preview(states, seconds: float) -> float:
     t_end = time.process_time() + seconds
     while time.process_time() < t_end:
         for s in states:
-            ships = [sh for sh in s.ships if sh.owner == s.active and orderable(sh)]
+            ships = [sh for sh in s.ships if sh.owner == s.active_player and orderable(sh)]
             if not ships:
                 continue
             sh = r.choice(ships)
@@ -138,7 +138,7 @@ def bench_reach(states, seconds: float) -> float:
     while time.process_time() < t_end:
         for s in states:
             t0 = time.process_time()
-            reach_shadow(s.view(s.active), s.active)
+            reach_shadow(s.view(s.active_player), s.active_player)
             total += time.process_time() - t0
             n += 1
     return 1000.0 * total / max(1, n)

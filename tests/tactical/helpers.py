@@ -37,7 +37,7 @@ def end_turn(state, player):
     events = []
     enders = {"astrogation": EndAstrogation(), "ordnance": EndOrdnance(), "combat": EndCombat(),
               "logistics": EndLogistics()}
-    while not state.is_terminal() and state.active == player and state.phase in enders:
+    while not state.is_terminal() and state.active_player == player and state.phase in enders:
         events.extend(state.apply_action(player, enders[state.phase]))
     return events
 

@@ -248,7 +248,7 @@ def test_tactics_prefer_a_shot_over_exposure():
     s = new_state("duel")
     place(s, "p0s0", (10, 0), vel=(0, 0), fuel=20)
     place(s, "p1s0", (12, -4), vel=(0, -1), fuel=20, detected=True, disabled=2)
-    s.active = 0
+    s.active_player = 0
     t = Tactics(s, 0)
     me = s.ship("p0s0")
     # a disabled enemy cannot answer: ending in its wake gives a shot at 4:1 at range 1, ending 4 hexes away a poor one
@@ -270,7 +270,7 @@ def test_hard_keeps_out_of_a_drifting_enemys_path_when_its_own_drift_would_crash
     s = new_state("duel")
     place(s, "p0s0", (3, 1), vel=(0, 1), fuel=19)
     place(s, "p1s0", (2, 3), vel=(1, -1), pending=(3,), fuel=17, detected=True, disabled=1)
-    s.active = 0
+    s.active_player = 0
     t = Tactics(s, 0)
     assert [e.id for e in t.rams[(2, 2)]] == ["p1s0"] and not t.shooters
     a = LevelBot("hard").act(decision(s, 0))
@@ -291,7 +291,7 @@ def test_hard_guards_its_drift_when_the_enemy_is_out_of_sight():
     s = new_state("duel")
     place(s, "p0s0", (-4, -4), vel=(0, 3), fuel=19)
     place(s, "p1s0", (-12, 10), vel=(0, 0), fuel=19, detected=False)
-    s.active = 0
+    s.active_player = 0
     d = decision(s, 0)
     assert d.view["unseen_enemy_ships"] == 1 and not Tactics(d.sample_world(), 0).enemies
     a = LevelBot("hard").act(d)
@@ -308,7 +308,7 @@ def test_exposure_of_a_course_is_its_worst_chance_of_damage_before_the_next_move
     s = new_state("duel")
     place(s, "p0s0", (3, 1), vel=(0, 1), fuel=19)
     place(s, "p1s0", (2, 3), vel=(1, -1), pending=(3,), fuel=17, detected=True, disabled=1)
-    s.active = 0
+    s.active_player = 0
     t = Tactics(s, 0)
     me = s.ship("p0s0")
     assert _exposure(s, t, me, (2, 2), (-1, 1), True) == RAM_DAMAGE_CHANCE
@@ -324,8 +324,8 @@ def test_exposure_of_a_course_is_its_worst_chance_of_damage_before_the_next_move
 
 def test_hard_launches_a_nuke_that_meets_the_enemy_this_turn():
     s = new_state("duel")
-    s.active = 0
-    s.first = 0
+    s.active_player = 0
+    s.first_player = 0
     place(s, "p0s0", (10, 0), vel=(2, 0), fuel=20)
     place(s, "p1s0", (12, 0), vel=(0, 0), fuel=20, detected=True)
     s.ship("p0s0").detected = True

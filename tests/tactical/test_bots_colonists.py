@@ -39,7 +39,7 @@ def _to_logistics(state, orders):
     state.apply_action(0, EndAstrogation())
     while state.phase in ("ordnance", "combat"):
         state.apply_action(0, EndOrdnance() if state.phase == "ordnance" else EndCombat())
-    assert state.phase == "logistics" and state.active == 0
+    assert state.phase == "logistics" and state.active_player == 0
 
 
 # --- the landing look-ahead and planetary defense --------------------------------------------------------------
@@ -151,7 +151,7 @@ def _evacuation_after_p0(weak: tuple):
     from .helpers import end_turn
 
     end_turn(st, 0)
-    assert st.active == 1 and st.phase == "astrogation"
+    assert st.active_player == 1 and st.phase == "astrogation"
     return st
 
 

@@ -86,7 +86,7 @@ def test_intercept_without_rams_never_ends_in_the_runners_hex():
 
 def test_hard_blockader_heads_for_the_runners_published_start_under_fog_of_war():
     s = new_state("blockade", seed=1)
-    assert s.active == 1 and "p0s0" not in {x["id"] for x in s.view(1)["ships"]}
+    assert s.active_player == 1 and "p0s0" not in {x["id"] for x in s.view(1)["ships"]}
     hard = LevelBot("hard").act(decision(s, 1, seed=3))
     normal = LevelBot("normal").act(decision(s, 1, seed=3))
     track = runner_track(M, (-7, 3), (0, -2), (), 10, 0, MARS, None, 6, frozenset())
@@ -116,7 +116,7 @@ def test_escape_enforcer_does_not_ram_the_pilgrims():
         place(s, sid, (2, -14), (0, -1), fuel=8, detected=True)
     place(s, "p1s0", (1, -12), (1, -1), fuel=20, detected=True)
     place(s, "p1s1", (-10, 8), (0, 0), fuel=20, detected=True)
-    s.active = 1
+    s.active_player = 1
     s._opts = {}
     rams = [b for b in range(6) if preview_course(s, "p1s0", Order("p1s0", b, None)).destination == (2, -14)]
     assert rams  # a ram is on offer

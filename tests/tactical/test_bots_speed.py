@@ -172,7 +172,7 @@ def test_ordnance_threat_and_hazard_from_the_flights_computed_once():
     s = new_state("duel")
     place(s, "p0s0", (10, 0), vel=(1, -1), fuel=20)
     place(s, "p1s0", (13, -3), vel=(-1, 0), fuel=20, detected=True)
-    s.active = 0
+    s.active_player = 0
     tac = Tactics(s, 0)
     me = s.ship("p0s0")
     e = s.ship("p1s0")
@@ -218,7 +218,7 @@ def test_gun_table_kept_across_decisions_matches_a_cold_one():
     s = new_state("duel")
     place(s, "p0s0", (10, 0), vel=(1, -1), fuel=20)
     place(s, "p1s0", (13, -3), vel=(-1, 0), fuel=20, detected=True)
-    s.active = 0
+    s.active_player = 0
     for pos in ((13, -3), (13, -3), (12, -1)):
         place(s, "p1s0", pos, vel=(-1, 0), fuel=20, detected=True)
         (e, _es, _w, reach, bounded), = Tactics(s, 0)._guns
@@ -252,7 +252,7 @@ def test_gun_threat_is_the_best_shot_over_every_enemy_course():
     s = new_state("duel")
     place(s, "p0s0", (10, 0), vel=(1, -1), fuel=20)
     place(s, "p1s0", (13, -3), vel=(-1, 0), fuel=20, detected=True)
-    s.active = 0
+    s.active_player = 0
     tac = Tactics(s, 0)
     (e, es, eworth, _reach, courses), = tac._guns
     seen = set()
@@ -367,7 +367,7 @@ def test_previews_of_every_order_together_equal_one_by_one(where):
     pos, vel, pend, fuel, disabled, *landed = where
     s = new_state("duel")
     place(s, "p0s0", pos, vel=vel, pending=pend, fuel=fuel, landed=bool(landed), disabled=disabled)
-    s.active = 0
+    s.active_player = 0
     orders = [a for a in s.legal_actions(0) if isinstance(a, Order) and a.ship == "p0s0"]
     assert orders
     together = preview_courses(s, "p0s0", orders)

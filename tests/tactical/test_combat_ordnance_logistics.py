@@ -33,15 +33,15 @@ from .helpers import GAME, FixedDice, end_turn, new_state, place
 def go(s, p):
     """End astrogation, and the ordnance phase if one opens: movement happens."""
     events = s.apply_action(p, EndAstrogation())
-    if s.phase == "ordnance" and s.active == p:
+    if s.phase == "ordnance" and s.active_player == p:
         events += s.apply_action(p, EndOrdnance())
     return events
 
 
 def duel_at(p0=(10, 0), p1=(11, 0), v0=(0, 0), v1=(0, 0)):
     s = new_state("duel")
-    s.active = 0
-    s.first = 0
+    s.active_player = 0
+    s.first_player = 0
     place(s, "p0s0", p0, v0, detected=True)
     place(s, "p1s0", p1, v1, detected=True)
     return s
@@ -64,7 +64,7 @@ def test_gun_attack_with_counterattack_before_damage():
     assert s.ship("p1s0").disabled == 3 and s.ship("p0s0").disabled == 3
     s.apply_action(0, EndCombat())
     # repair at the end of the owner's player-turn: P0 repaired one turn, P1 not yet
-    assert s.ship("p0s0").disabled == 2 and s.ship("p1s0").disabled == 3 and s.active == 1
+    assert s.ship("p0s0").disabled == 2 and s.ship("p1s0").disabled == 3 and s.active_player == 1
 
 
 def test_reduced_underdog_attack_earns_heroism():
@@ -121,7 +121,7 @@ def test_undetected_and_landed_ships_are_not_targets():
     s = duel_at(p1=(16, 0))
     s.ship("p1s0").detected = False
     go(s, 0)
-    assert s.phase == "astrogation" and s.active == 1  # no attack possible: combat skipped
+    assert s.phase == "astrogation" and s.active_player == 1  # no attack possible: combat skipped
 
 
 def test_line_of_sight_is_blocked_by_a_planet_not_by_a_graze():
@@ -185,7 +185,7 @@ def test_mine_launch_and_detonation():
     mine = s.ordnance[0]
     assert mine.kind == "mine" and mine.pos == (10, 0) and mine.vel == (0, 0) and mine.turns == 4
     end_turn(s, 0)
-    assert s.active == 1 and s.phase == "astrogation"
+    assert s.active_player == 1 and s.phase == "astrogation"
     # P1 flies into the mine hex: mine table, 5 -> D2
     s.ship("p1s0").vel = (-1, 0)
     s._opts = {}
@@ -284,7 +284,7 @@ def test_fleet_building_is_secret_and_spawns_at_bases():
     s.apply_action(1, Buy("corsair"))
     s.apply_action(0, FleetReady())
     events = s.apply_action(1, FleetReady())
-    assert s.phase == "astrogation" and s.active == s.first
+    assert s.phase == "astrogation" and s.active_player == s.first_player
     spawned = [e for e in events if e.TYPE == "fleet_spawned"]
     assert spawned[0].ships == (("p0s0", "frigate", "-8,-6"), ("p0s1", "corsair", "-10,-4"))
     assert s.ship("p0s1").landed and s.ship("p0s1").fuel == 20 and s.ship("p0s1").detected
@@ -300,7 +300,7 @@ def test_orbital_base_cargo_and_emplacement():
     s.apply_action(1, FleetReady())
     t = s.ship("p0s0")
     assert t.carrying_base and t.cargo_used == 50
-    s.active = 0
+    s.active_player = 0
     place(s, "p0s0", (-8, -6), (1, 0), pending=(4,), resupplied=False)  # orbiting Mars
     s.apply_action(0, EndAstrogation())
     assert s.phase == "ordnance" and EmplaceBase("p0s0") in s.legal_actions(0)
@@ -343,7 +343,7 @@ def fleet_duel(p0_ships, p1_ships):
     for p, lst in ((0, p0_ships), (1, p1_ships)):
         for k, (_t, h, v) in enumerate(lst):
             place(s, f"p{p}s{k}", h, v, detected=True, resupplied=False)
-    s.active = 0
+    s.active_player = 0
     s.phase = "astrogation"
     s._opts = {}
     return s
@@ -463,7 +463,7 @@ def test_surrender_marks_every_ship_and_with_the_option_ends_the_game():
     """Issue 26.2: the rules (the help text) are silent and the reference plays on after a surrender (ruling 9's
     default, below); with ``surrender_ends_game`` the other side wins at once."""
     s = new_state("duel", surrender_ends_game=True)
-    p = s.active
+    p = s.active_player
     events = s.apply_action(p, Surrender())
     assert [e.TYPE for e in events] == ["surrendered", "game_over"]
     assert s.ship(f"p{p}s0").control == "surrendered"
@@ -473,7 +473,7 @@ def test_surrender_marks_every_ship_and_with_the_option_ends_the_game():
 
 def test_by_default_as_in_the_reference_surrendered_ships_stay_in_play_and_the_game_goes_on():
     s = new_state("duel")
-    p = s.active
+    p = s.active_player
     events = s.apply_action(p, Surrender())
     assert [e.TYPE for e in events] == ["surrendered"] and not s.is_terminal()
     assert s.ship(f"p{p}s0").control == "surrendered"
@@ -482,7 +482,7 @@ def test_by_default_as_in_the_reference_surrendered_ships_stay_in_play_and_the_g
 
 def test_inspection_reveals_a_hidden_identity():
     s = new_state("escape", seed=3)
-    s.active = 1
+    s.active_player = 1
     fug = next(sh for sh in s.ships if sh.fugitive)
     place(s, fug.id, (0, -8), (0, -1))
     place(s, "p1s0", (0, -7), (0, -1))  # moves to (0,-8) on the fugitive's course
@@ -510,7 +510,7 @@ def test_planetary_defense_zones_agree_with_the_combat_rule():
 def _with_ordnance(s, *items):
     for o in items:
         s.ordnance.append(o)
-        s.next_ord = max(s.next_ord, int(o.id[3:]) + 1)
+        s.next_ordnance = max(s.next_ordnance, int(o.id[3:]) + 1)
     return s
 
 
@@ -563,7 +563,7 @@ def test_a_mine_destroys_ordnance_it_meets():
 
 def test_a_nuke_destroys_a_landed_ship_in_its_hex():
     s = new_state("duel")
-    s.active = 0
+    s.active_player = 0
     place(s, "p0s0", (10, 0), (0, 0), detected=True)
     place(s, "p1s0", (2, 3), landed=True)  # landed on the Mercury base (2,3)
     _with_ordnance(s, Ordnance("ord1", 0, "nuke", (4, 3), (-2, 0), 4, "p0s0"))
@@ -589,7 +589,7 @@ def test_a_non_warship_launches_one_nuke_between_resupplies():
     from deltav.games.tactical import ordnance
     from deltav.games.tactical import ordnance_tables as ot
 
-    assert s.phase == "astrogation" and s.active == 0
+    assert s.phase == "astrogation" and s.active_player == 0
     err = ot.launch_error("nuke", **ordnance._facts(s, s.ship("p0s0")))
     assert err is not None and err[0] == "tactical.ordnance.nuke_limit"
     assert not ordnance.phase_available(s)  # nothing else to launch: no ordnance phase this turn

@@ -20,7 +20,7 @@ def _note(s, p, order):
 
 def duel(p0=((0, 0), (1, 0)), p1=((2, 0), (0, 0)), seen=True):
     s = new_state("duel")
-    s.active = s.first = 0
+    s.active_player = s.first_player = 0
     place(s, "p0s0", *p0, detected=seen)
     place(s, "p1s0", *p1, detected=seen)
     return s
@@ -29,7 +29,7 @@ def duel(p0=((0, 0), (1, 0)), p1=((2, 0), (0, 0)), seen=True):
 def item(s, oid, owner, kind, pos, vel=(0, 0), seen=True, launcher=None):
     o = Ordnance(oid, owner, kind, pos, vel, 3, launcher or f"p{owner}s0", seen)
     s.ordnance.append(o)
-    s.next_ord = max(s.next_ord, int(oid[3:]) + 1)
+    s.next_ordnance = max(s.next_ordnance, int(oid[3:]) + 1)
     s._opts = {}
     return o
 
@@ -38,7 +38,7 @@ def move(s, p, order):
     """Give ``order``, end astrogation (and the ordnance phase): the events of p's movement."""
     events = s.apply_action(p, order)
     events += s.apply_action(p, EndAstrogation())
-    if s.phase == "ordnance" and s.active == p:
+    if s.phase == "ordnance" and s.active_player == p:
         events += s.apply_action(p, EndOrdnance())
     return events
 
@@ -133,7 +133,7 @@ def test_ending_in_an_enemy_bases_fire_zone_warns_of_planetary_defense():
     """Blockade: the runner flies over a Martian base hex (Mars' gravity ring is all bases) without landing;
     that base and its two ring neighbours fire at 2:1 in the enemy's turn."""
     s = new_state("blockade")
-    s.active = s.first = 0
+    s.active_player = s.first_player = 0
     place(s, "p0s0", (-9, -3), (0, -1), detected=True)  # coasts to (-9,-4), a base hex of Mars
     place(s, "p1s0", (5, 5), (0, 0), detected=True)
     note = _note(s, 0, Order("p0s0"))
@@ -151,7 +151,7 @@ def test_ending_in_an_enemy_bases_fire_zone_warns_of_planetary_defense():
 
 def test_a_landing_is_not_rammed_nor_hit_by_mines():
     s = new_state("biplanetary")
-    s.active = 0
+    s.active_player = 0
     place(s, "p1s0", (-8, -6), (0, 0), detected=True, landed=True)  # on the Mars base, landed: no ram
     legal = s.legal_actions(0)
     notes = GAME.annotate_legal(s, 0, legal)
@@ -165,7 +165,7 @@ def test_a_hidden_enemy_ship_or_mine_gives_no_warning():
     the same courses warn."""
     for fog in (True, False):
         s = new_state("duel", fog_of_war=fog)
-        s.active = s.first = 0
+        s.active_player = s.first_player = 0
         place(s, "p0s0", (0, 0), (1, 0), detected=False)
         place(s, "p1s0", (2, 0), (0, 0), detected=False)
         item(s, "ord1", 1, "mine", (1, 0), seen=False)

@@ -15,7 +15,7 @@ def duel_landing(landing_tie="aim"):
     """Duel: player 1's frigate (its base is Mercury's W base (0,3); player 0's is the E base (2,3)) stopped at
     (0,5), two hexes from both bases: one burn NW or NE puts it in Mercury's gravity, in orbit, so it may land."""
     s = new_state("duel", landing_tie=landing_tie)
-    s.active = s.first = 1
+    s.active_player = s.first_player = 1
     place(s, "p0s0", (8, -8), (0, 0), detected=True)
     place(s, "p1s0", (0, 5), (0, 0), detected=True, fuel=5)
     return s
@@ -54,7 +54,7 @@ def test_when_the_burn_points_at_neither_the_ships_own_base_wins():
     NW-most base (-9,7) as to (-9,9); it lands on the one its side controls."""
     for own, want in (((-9, 9),), (-9, 9)), (((-9, 7),), (-9, 7)):
         s = new_state("biplanetary")
-        s.active = 0
+        s.active_player = 0
         place(s, "p0s0", (-9, 8), (0, -1), fuel=5)
         s.players[0].bases = own
         assert preview_course(s, "p0s0", Order("p0s0", 5, land=True)).destination == want

@@ -14,7 +14,7 @@ from .helpers import GAME, new_state, place
 
 def _ordnance_phase():
     s = new_state("duel")
-    s.active = s.first = 0
+    s.active_player = s.first_player = 0
     place(s, "p0s0", (0, 0), (1, 0), detected=True)
     place(s, "p1s0", (-5, 5), (0, 0), detected=True)
     s.apply_action(0, Order("p0s0", 0))

@@ -129,7 +129,7 @@ landed = true
 """
     p = _write(tmp_path, "mini.toml", text)
     s = GAME.new_initial_state({"scenario": str(p)}, 1)
-    assert s.scenario_id == "mini"
+    assert s.scenario == "mini"
     assert s.ship("a").type.name == "packet" and s.players[1].bases == ((-5, 7),)
     assert s.legal_actions(0)
 

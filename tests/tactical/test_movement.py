@@ -232,7 +232,7 @@ def test_resupply_at_friendly_base_and_not_at_enemy_base():
     assert sh.landed and sh.fuel == 20 and not sh.overload_used
     s = new_state("biplanetary")
     place(s, "p1s0", (-8, -6), (1, 0), pending=(4,), fuel=3)
-    s.active = 1
+    s.active_player = 1
     s.apply_action(1, Order("p1s0", 0, None, True))
     end_turn(s, 1)
     sh = s.ship("p1s0")
@@ -258,11 +258,11 @@ def test_bi_planetary_win_by_landing_on_target():
 
 def test_turns_alternate_and_count():
     s = new_state("biplanetary")
-    assert (s.active, s.turn) == (0, 1)
+    assert (s.active_player, s.turn) == (0, 1)
     end_turn(s, 0)
-    assert (s.active, s.turn) == (1, 1)
+    assert (s.active_player, s.turn) == (1, 1)
     end_turn(s, 1)
-    assert (s.active, s.turn) == (0, 2)
+    assert (s.active_player, s.turn) == (0, 2)
 
 
 def test_turn_limit_ends_in_a_draw():
@@ -275,7 +275,7 @@ def test_turn_limit_ends_in_a_draw():
 
 def test_grand_tour_checkpoints_and_victory():
     s = new_state("grand_tour", seed=0)
-    p = s.active
+    p = s.active_player
     sid = f"p{p}s0"
     pl = s.players[p]
     pl.visited = ("Sol", "Mercury", "Venus", "Terra", "Mars", "Jupiter", "Io")
@@ -288,7 +288,7 @@ def test_grand_tour_checkpoints_and_victory():
 
 def test_grand_tour_return_leg_lands_automatically():
     s = new_state("grand_tour", seed=0)
-    p = s.active
+    p = s.active_player
     home = s.players[p].home
     s.players[p].visited = tuple(s.rules.checkpoints)
     sid = f"p{p}s0"
@@ -310,7 +310,7 @@ def test_overload_may_point_anywhere():
 
 def test_full_maintenance_at_a_friendly_base():
     s = new_state("duel")
-    s.active = 0
+    s.active_player = 0
     sh = place(s, "p0s0", (2, 2), (1, 0), pending=(4,), fuel=4, overload_used=True, disabled=2, cargo_used=20,
                nukes=1, control="own")
     # (2,2) orbits Mercury; P0 controls the base (2,3): a one-burn landing there resupplies
@@ -327,7 +327,7 @@ def test_orbital_base_resupply_keeps_the_overload_used():
     from deltav.games.tactical.shiptypes import ship_types
 
     s = new_state("duel")
-    s.active = 0
+    s.active_player = 0
     base = Ship("b", 0, ship_types()["orbitalBase"], (-8, -5), (1, 0))
     base.emplaced = True
     s.ships.append(base)

@@ -86,7 +86,7 @@ def test_legal_orders_are_exactly_the_accepted_ones(i, burn, overload, land, pic
     s = STATES[i].clone()
     if s.phase != "astrogation":
         return
-    p = s.active
+    p = s.active_player
     mine = [sh for sh in s.ships if sh.owner == p and orderable(sh) and sh.id not in s.orders]
     if not mine:
         return
@@ -249,7 +249,7 @@ def test_every_enumerated_order_is_accepted(scenario):
     for s in _random_states(6, (scenario,)):
         if s.phase != "astrogation":
             continue
-        p = s.active
+        p = s.active_player
         for a in s.legal_actions(p):
             s.clone().apply_action(p, a)
             checked += 1
@@ -274,7 +274,7 @@ def test_overload_is_only_ever_offered_to_warships_with_two_fuel(i):
     s = STATES[i]
     if s.phase != "astrogation":
         return
-    for a in s.legal_actions(s.active):
+    for a in s.legal_actions(s.active_player):
         if isinstance(a, Order) and a.overload is not None:
             sh = s.ship(a.ship)
             assert sh.type.warship and not sh.overload_used and (sh.fuel is None or sh.fuel >= 2)

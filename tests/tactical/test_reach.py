@@ -19,7 +19,7 @@ def shadow(s, seat):
 
 def duel(vel=(0, 0), **enemy):
     s = new_state("duel")
-    s.active = s.first = 0
+    s.active_player = s.first_player = 0
     place(s, "p0s0", (8, 2), (0, 0), detected=True)
     place(s, "p1s0", (12, 0), vel, detected=True, **enemy)
     return s

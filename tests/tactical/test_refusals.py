@@ -32,7 +32,7 @@ def fleet(p0, p1):
     for p, lst in ((0, p0), (1, p1)):
         for k, (_t, h, v) in enumerate(lst):
             place(s, f"p{p}s{k}", h, v, detected=True, resupplied=False)
-    s.active = 0
+    s.active_player = 0
     s.phase = "astrogation"
     s._opts = {}
     return s

@@ -31,7 +31,7 @@ def _own_ship(state, player):
 
 def test_a_ship_at_rest_left_coasting_with_fuel_stalls():
     state = new_state("biplanetary")
-    p = state.active
+    p = state.active_player
     sh = _own_ship(state, p)
     place(state, sh.id, (0, 0), (0, 0), fuel=5)
     assert fuel_stalls(state, p) == [sh.id]
@@ -48,7 +48,7 @@ def test_a_ship_at_rest_left_coasting_with_fuel_stalls():
 
 def test_an_armed_ship_without_a_goal_holding_in_close_combat_does_not_stall():
     state = new_state("duel")
-    p = state.active
+    p = state.active_player
     mine, theirs = _own_ship(state, p), _own_ship(state, 1 - p)
     place(state, mine.id, (0, 0), (0, 0), fuel=5)
     place(state, theirs.id, (10, -5), (0, 0))

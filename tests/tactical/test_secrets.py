@@ -110,12 +110,12 @@ def test_an_undetected_ships_launch_does_not_name_it_when_every_item_is_detected
     corvette moves out of range, so the packet is undetected; its nuke is public at once (the ruling's choice),
     but the public event named the packet ("p0s0 launches nuke ord1 at -7,3")."""
     s = GAME.new_initial_state({"scenario": "blockade", "ordnance_detection": False}, 2932920701899939)
-    assert s.active == 1
+    assert s.active_player == 1
     check_step(s, 1, Order("p1s0", 2))  # NW, four hexes from the packet
     enders = {"astrogation": EndAstrogation(), "ordnance": EndOrdnance(), "combat": EndCombat()}
-    while s.active == 1:
+    while s.active_player == 1:
         check_step(s, 1, enders[s.phase])
-    assert s.active == 0 and not s.ship("p0s0").detected
+    assert s.active_player == 0 and not s.ship("p0s0").detected
     check_step(s, 0, EndAstrogation())
     (e,) = check_step(s, 0, Launch("p0s0", "nuke"))
     assert e.TYPE == "ordnance_launched" and e.to is None and e.ship is None
@@ -128,7 +128,7 @@ def test_an_undetected_ships_launch_does_not_name_it_when_every_item_is_detected
 
 def duel_hidden():
     s = new_state("duel")
-    s.active = s.first = 0
+    s.active_player = s.first_player = 0
     place(s, "p0s0", (10, 0), (0, 0), detected=False)
     place(s, "p1s0", (-10, 0), (0, 0), detected=False)
     return s
@@ -147,7 +147,7 @@ def test_an_undetected_ships_launch_stays_hidden_until_the_item_is_detected():
 
 def go(s, p):
     events = check_step(s, p, EndAstrogation())
-    if s.phase == "ordnance" and s.active == p:
+    if s.phase == "ordnance" and s.active_player == p:
         events += check_step(s, p, EndOrdnance())
     return events
 
@@ -155,11 +155,11 @@ def go(s, p):
 def test_ordnance_is_detected_within_three_hexes_of_an_enemy_ship():
     s = duel_hidden()
     s.ordnance.append(Ordnance("ord1", 0, "mine", (-6, 0), (0, 0), 4, "p0s0", False))
-    s.next_ord = 2
+    s.next_ordnance = 2
     events = go(s, 0)
     assert not any(e.TYPE == "ordnance_detected" for e in events) and s.view(1)["ordnance"] == []
     s.ordnance[0].pos = (-7, 0)  # three hexes from the enemy corvette
-    s.active = 0
+    s.active_player = 0
     s.phase = "astrogation"
     s._opts = {}
     events = go(s, 0)
@@ -180,7 +180,7 @@ def test_an_undetected_nuke_cannot_be_shot_at():
 
 def test_with_the_ruling_off_every_item_is_detected_at_launch():
     s = new_state("duel", ordnance_detection=False)
-    s.active = s.first = 0
+    s.active_player = s.first_player = 0
     place(s, "p0s0", (10, 0), (0, 0), detected=False)
     s.apply_action(0, Order("p0s0", 0))
     s.apply_action(0, EndAstrogation())
@@ -198,7 +198,7 @@ def fleet(p0, p1):
     for p, lst in ((0, p0), (1, p1)):
         for k, (_t, h, v) in enumerate(lst):
             place(s, f"p{p}s{k}", h, v, detected=False, resupplied=False)
-    s.active = 0
+    s.active_player = 0
     s.phase = "astrogation"
     s._opts = {}
     return s

@@ -51,7 +51,7 @@ def test_the_summary_counts_fuel_hits_losses_and_launches_per_seat():
     """A Duel worked by hand: Alice burns (1 fuel) and rams Bob's frigate (both roll the ram table: Alice D1,
     Bob eliminated by a D5 on top of 3 disabled turns)."""
     s = new_state("duel")
-    s.active = s.first = 0
+    s.active_player = s.first_player = 0
     events = []
     place(s, "p0s0", (0, 0), (1, 0), detected=True)
     place(s, "p1s0", (2, 0), (0, 0), detected=True, disabled=3)

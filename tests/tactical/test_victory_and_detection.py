@@ -12,7 +12,7 @@ from .helpers import GAME, end_turn, new_state, place
 
 def test_mutual_destruction_goes_to_the_player_who_did_not_move():
     s = new_state("duel")
-    s.active = 0
+    s.active_player = 0
     for sid in ("p0s0", "p1s0"):
         s.ship(sid).destroyed = True
     r = victory.check(s)
@@ -63,7 +63,7 @@ def test_captured_fugitive_brought_to_an_enforcer_base():
 
 def test_grand_tour_needs_every_checkpoint_then_home():
     s = new_state("grand_tour", seed=0)
-    p = s.active
+    p = s.active_player
     sid = f"p{p}s0"
     home_base = s.gmap.bases_of[s.players[p].home][0]
     place(s, sid, home_base, landed=True)
@@ -76,7 +76,7 @@ def test_grand_tour_needs_every_checkpoint_then_home():
 def test_home_is_not_a_checkpoint_before_the_first_visit():
     s = new_state("grand_tour", seed=0, grand_tour_luna=True)
     p = next(q for q in (0, 1) if s.players[q].home == "Luna")
-    s.active = p
+    s.active_player = p
     sid = f"p{p}s0"
     place(s, sid, (10, -7), landed=True)
     s.apply_action(p, Order(sid, 1))  # take off NE from Luna's base (10,-7), a Luna gravity hex, to (11,-8)
@@ -101,14 +101,14 @@ def test_detection_rules():
     assert s.ship("p0s0").detected
     # detected stays detected while flying away
     place(s, "p0s0", (10, -15), (0, 0))
-    s.active = 0
+    s.active_player = 0
     s.phase = "astrogation"
     s._opts = {}
     end_turn(s, 0)
     assert s.ship("p0s0").detected
     # landing at an own base hides it again
     place(s, "p0s0", (-8, -6), landed=True)
-    s.active = 0
+    s.active_player = 0
     s._opts = {}
     end_turn(s, 0)
     assert not s.ship("p0s0").detected
@@ -146,7 +146,7 @@ def test_evaluation_is_bounded_antisymmetric_and_terminal_exact():
         assert -1.0 <= a <= 1.0 and abs(a + b) < 1e-9
     s = new_state("duel")
     s.ship("p1s0").destroyed = True
-    s.active = 0
+    s.active_player = 0
     check_victory(s)
     assert evaluate(s, 0) == 1.0 and evaluate(s, 1) == -1.0
 

@@ -95,7 +95,7 @@ def end_astrogation(state) -> list:
     if ordnance.phase_available(state):
         state.phase = ORDNANCE
         state.launched = ()
-        return [PhaseChanged(state.active, ORDNANCE)]
+        return [PhaseChanged(state.active_player, ORDNANCE)]
     return movement_phase.run(state)
 
 

@@ -109,7 +109,7 @@ def _policy(sh) -> str:
 
 
 def may_attack(state, sh) -> bool:
-    return (sh.owner == state.active and not sh.destroyed and cb.can_attack(
+    return (sh.owner == state.active_player and not sh.destroyed and cb.can_attack(
         defensive_only=sh.type.defensive, disabled_turns=sh.disabled, policy=_policy(sh), active=not sh.landed,
         resupplied=sh.resupplied, own_control=sh.control == "own") and sh.type.combat > 0)
 
@@ -151,7 +151,7 @@ def ship_targets(state, group_ids) -> list:
     out = []
     members = [state.ship(x) for x in group_ids]
     for t in state.ships:
-        if t.owner == state.active or t.destroyed or t.landed or not t.detected:
+        if t.owner == state.active_player or t.destroyed or t.landed or not t.detected:
             continue
         if cs is not None and t.id in cs.attacked:
             continue
@@ -165,7 +165,7 @@ def nuke_targets(state, group_ids) -> list:
     members = [state.ship(x) for x in group_ids]
     out = []
     for o in state.ordnance:
-        if o.owner == state.active or o.kind != "nuke" or o.destroyed or not o.detected:
+        if o.owner == state.active_player or o.kind != "nuke" or o.destroyed or not o.detected:
             continue
         if cs is not None and o.id in cs.attacked:
             continue
@@ -280,7 +280,7 @@ def enter_after_movement(state) -> list:
     """After movement: roll the active player's asteroid hazards, then open the combat phase if an attack is
     possible; else planetary defense and on to logistics or the end of the player-turn."""
     events: list = []
-    p = state.active
+    p = state.active_player
     mine = [h for h in state.hazards if state.ship(h[0]).owner == p]
     if mine:
         state.hazards = [h for h in state.hazards if state.ship(h[0]).owner != p]
@@ -314,7 +314,7 @@ def leave_combat(state) -> list:
     if logistics.phase_available(state):
         state.phase = "logistics"
         state.transfers = 0
-        events.append(PhaseChanged(state.active, "logistics"))
+        events.append(PhaseChanged(state.active_player, "logistics"))
         return events
     events.extend(end_player_turn(state))
     return events
@@ -332,7 +332,7 @@ def planetary_defense(state) -> list:
     sees. (Our engine always resolves it at the end of the combat step; the reference skips it when the combat
     phase is not entered, see docs.)"""
     events: list = []
-    p = state.active
+    p = state.active_player
     gmap = state.gmap
     enemies = [sh for sh in state.ships if sh.owner != p and not sh.destroyed and not sh.landed]
     nukes = any(o.owner != p and o.kind == "nuke" and not o.destroyed and o.detected for o in state.ordnance)

@@ -134,8 +134,8 @@ def _spawn(state) -> list:
         events.append(FleetSpawned(p, tuple(spawned)))
         state.purchases[p] = []
     state.phase = "astrogation"
-    state.active = state.first
+    state.active_player = state.first_player
     state._opts = {}
-    events.append(PhaseChanged(state.active, "astrogation"))
-    events.append(TurnStarted(state.active, state.turn))
+    events.append(PhaseChanged(state.active_player, "astrogation"))
+    events.append(TurnStarted(state.active_player, state.turn))
     return events

@@ -47,7 +47,7 @@ def check_victory(state) -> list:
 def end_player_turn(state) -> list:
     """Repair one disabled turn of the active player's ships, drop his hazards, hand over to the other player
     (a new game turn when player 0 is next), or end the game at the turn limit."""
-    p = state.active
+    p = state.active_player
     for sh in state.ships:
         if sh.owner == p:
             sh.resupplied = False
@@ -55,8 +55,8 @@ def end_player_turn(state) -> list:
                 sh.disabled -= 1
     index = state._index
     state.hazards = [h for h in state.hazards if index[h[0]].owner != p]
-    state.active = 1 - p
-    if state.active == 0:
+    state.active_player = 1 - p
+    if state.active_player == 0:
         state.turn += 1
     state.orders = {}
     state.launched = ()
@@ -70,5 +70,5 @@ def end_player_turn(state) -> list:
         events.append(GameOver(state.res.winners, state.res.reason))
         return events
     state.phase = ASTROGATION
-    events.append(TurnStarted(state.active, state.turn))
+    events.append(TurnStarted(state.active_player, state.turn))
     return events

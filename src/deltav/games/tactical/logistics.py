@@ -82,7 +82,7 @@ def pairs(state, p: int):
 def phase_available(state) -> bool:
     if not state.rules.logistics:
         return False
-    p = state.active
+    p = state.active_player
     return any(limit(state, s, d, k) > 0 for s, d in pairs(state, p) for k in KINDS)
 
 

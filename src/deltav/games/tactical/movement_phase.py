@@ -21,7 +21,7 @@ from .movement import CRASH, LANDING, speed
 
 def run(state) -> list:
     """Move the active player's ships, then ordnance, then the post-movement steps (1.4 step 3)."""
-    p = state.active
+    p = state.active_player
     gmap = state.gmap
     moves = []
     events: list = []

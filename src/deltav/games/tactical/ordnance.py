@@ -116,7 +116,7 @@ def _options(state, sh) -> list:
 
 
 def phase_available(state) -> bool:
-    p = state.active
+    p = state.active_player
     for sh in state.ships:
         if sh.owner != p:
             continue
@@ -151,8 +151,8 @@ def apply(state, player: int, action) -> list:
         ot.check_launch(action.kind, **_facts(state, sh))
         ot.check_boost(action.kind, action.boost_dir, action.boost)
         sd = ship_data()
-        oid = f"ord{state.next_ord}"
-        state.next_ord += 1
+        oid = f"ord{state.next_ordnance}"
+        state.next_ordnance += 1
         vel = ot.launch_velocity(sh.vel, action.boost_dir, action.boost)
         # ruling 7: an item launched by a ship the enemy has not detected starts undetected too
         o = Ordnance(oid, player, action.kind, sh.pos, vel, sd.ordnance_lifetime, sh.id,

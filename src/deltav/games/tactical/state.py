@@ -57,7 +57,7 @@ def _wrong(words: str):
 
 
 def _active(state) -> tuple[int, ...]:
-    return (state.active,)
+    return (state.active_player,)
 
 
 def _not_ready(state) -> tuple[int, ...]:
@@ -99,8 +99,8 @@ class TacticalState(State):
             cps.insert(cps.index("Mars") if "Mars" in cps else len(cps), "Luna")
             rules = Rules(**{**rules.__dict__, "checkpoints": tuple(cps)})
         s.rules = rules
-        s.scenario_id = scenario.id
-        s.scenario_name = scenario.name
+        s.scenario = scenario.id
+        s.name = scenario.name
         s.gmap = default_map()
         s.rng = Rng(seed)
         types = ship_types()
@@ -118,7 +118,7 @@ class TacticalState(State):
         if hidden:
             s.rng.choice(hidden).fugitive = True
         s.ordnance = []
-        s.next_ord = 1
+        s.next_ordnance = 1
         s.destroyed_bases = frozenset()
         s.destroyed_asteroids = frozenset()
         s.orders = {}
@@ -131,8 +131,8 @@ class TacticalState(State):
         s.res = None
         s.turn = 1
         sp = scenario.starting_player
-        s.first = s.rng.below(2) if sp == "random" else sp
-        s.active = s.first
+        s.first_player = s.rng.below(2) if sp == "random" else sp
+        s.active_player = s.first_player
         s._opts = {}
         s._index = {sh.id: sh for sh in s.ships}
         if any(pl.credits for pl in s.players):
@@ -201,15 +201,15 @@ class TacticalState(State):
         s = TacticalState.__new__(TacticalState)
         s.options = self.options
         s.rules = self.rules
-        s.scenario_id = self.scenario_id
-        s.scenario_name = self.scenario_name
+        s.scenario = self.scenario
+        s.name = self.name
         s.gmap = self.gmap
         s.rng = self.rng.clone()
         s.players = [p.copy() for p in self.players]
         s.ships = ships = [sh.copy() for sh in self.ships]
         s._index = {sh.id: sh for sh in ships}
         s.ordnance = [o.copy() for o in self.ordnance]
-        s.next_ord = self.next_ord
+        s.next_ordnance = self.next_ordnance
         s.destroyed_bases = self.destroyed_bases
         s.destroyed_asteroids = self.destroyed_asteroids
         s.orders = self.orders  # replaced, never mutated
@@ -221,8 +221,8 @@ class TacticalState(State):
         s.escaped = self.escaped
         s.res = self.res
         s.turn = self.turn
-        s.first = self.first
-        s.active = self.active
+        s.first_player = self.first_player
+        s.active_player = self.active_player
         s.phase = self.phase
         s.purchases = [list(self.purchases[0]), list(self.purchases[1])]
         s._opts = self._opts  # per player-turn cache: entries stay valid; replaced (never cleared) on change
@@ -232,14 +232,14 @@ class TacticalState(State):
         return {
             "format": "deltav-tactical-state/1",
             "options": dict(self.options),
-            "scenario": self.scenario_id,
-            "name": self.scenario_name,
+            "scenario": self.scenario,
+            "name": self.name,
             "rules": self.rules.to_json(),
             "rng": self.rng.to_json(),
             "players": [p.to_json() for p in self.players],
             "ships": [sh.to_json() for sh in self.ships],
             "ordnance": [o.to_json() for o in self.ordnance],
-            "next_ordnance": self.next_ord,
+            "next_ordnance": self.next_ordnance,
             "destroyed_bases": sorted(hkey(h) for h in self.destroyed_bases),
             "destroyed_asteroids": sorted(hkey(h) for h in self.destroyed_asteroids),
             "orders": {k: v.to_json() for k, v in sorted(self.orders.items())},
@@ -251,8 +251,8 @@ class TacticalState(State):
             "escaped": list(self.escaped) if self.escaped else None,
             "result": self.res.to_json() if self.res else None,
             "turn": self.turn,
-            "first_player": self.first,
-            "active_player": self.active,
+            "first_player": self.first_player,
+            "active_player": self.active_player,
             "phase": self.phase,
             "purchases": [[list(x) for x in self.purchases[q]] for q in range(2)],
         }
@@ -262,15 +262,15 @@ class TacticalState(State):
         s = cls.__new__(cls)
         s.options = dict(obj["options"])
         s.rules = Rules.from_json(obj["rules"])
-        s.scenario_id = obj["scenario"]
-        s.scenario_name = obj["name"]
+        s.scenario = obj["scenario"]
+        s.name = obj["name"]
         s.gmap = default_map()
         s.rng = Rng.from_json(obj["rng"])
         s.players = [Player.from_json(p) for p in obj["players"]]
         s.ships = [Ship.from_json(x) for x in obj["ships"]]
         s._index = {sh.id: sh for sh in s.ships}
         s.ordnance = [Ordnance.from_json(x) for x in obj["ordnance"]]
-        s.next_ord = obj["next_ordnance"]
+        s.next_ordnance = obj["next_ordnance"]
         s.destroyed_bases = frozenset(hparse(h) for h in obj["destroyed_bases"])
         s.destroyed_asteroids = frozenset(hparse(h) for h in obj["destroyed_asteroids"])
         from .messages import Order as _Order
@@ -285,8 +285,8 @@ class TacticalState(State):
         s.escaped = tuple(obj["escaped"]) if obj["escaped"] else None
         s.res = Result.from_json(obj["result"]) if obj["result"] else None
         s.turn = obj["turn"]
-        s.first = obj["first_player"]
-        s.active = obj["active_player"]
+        s.first_player = obj["first_player"]
+        s.active_player = obj["active_player"]
         s.phase = obj["phase"]
         s.purchases = [[tuple(x) for x in obj["purchases"][q]] for q in range(2)]
         s._opts = {}

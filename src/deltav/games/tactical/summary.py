@@ -47,7 +47,7 @@ def match_summary(state, events: Iterable, names: Sequence[str] | None = None) -
     lost = [0, 0]
     captured = [0, 0]
     launched = [0, 0]
-    active = state.first
+    active = state.first_player
     pending = None  # a disabling result just counted: undone if the ship's destruction follows (6+ turns)
     for raw in events:
         e = _json(raw)

@@ -82,7 +82,7 @@ def check(state) -> Result | None:
         if not sh.destroyed:
             alive[sh.owner] = True
     if not alive[0] and not alive[1]:
-        return Result((1 - state.active,), "Mutual destruction: last attacker loses!")
+        return Result((1 - state.active_player,), "Mutual destruction: last attacker loses!")
     for p in (0, 1):
         if not alive[p]:
             return Result((1 - p,), "Fleet eliminated!")

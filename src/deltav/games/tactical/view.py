@@ -229,7 +229,7 @@ def next_ordnance_view(st, player: int | None, seen: list) -> int:
     """The next ordnance number as far as ``player`` can tell: one past the highest id it sees (the true counter
     would count the enemy's undetected launches)."""
     if not st.options["fog_of_war"]:
-        return st.next_ord
+        return st.next_ordnance
     ids = [int(o.id[3:]) for o in seen if o.id[3:].isdigit()]
     return max(ids, default=0) + 1
 
@@ -241,7 +241,7 @@ def combat_view(st, player: int | None) -> dict | None:
     if c is None:
         return None
     d = c.to_json()
-    if player is not None and player == st.active:
+    if player is not None and player == st.active_player:
         return d
     fired = c.used + (c.group if c.allocated else ())
     d["used"] = [x for x in fired if st.visible(st._index[x], player)]
@@ -359,16 +359,16 @@ def state_view(st, player: int | None) -> dict:
         elif not sh.destroyed:
             unseen += 1
     seen_ordnance = [o for o in st.ordnance if not fog or o.owner == player or o.detected] if st.ordnance else ()
-    mine = player is not None and player == st.active
+    mine = player is not None and player == st.active_player
     index = st._index
     out = {
-        "scenario": st.scenario_id,
-        "name": st.scenario_name,
+        "scenario": st.scenario,
+        "name": st.name,
         "options": _options_view(options),
         "rules": _rules_view(st.rules),
         "turn": st.turn,
-        "first_player": st.first,
-        "active_player": st.active,
+        "first_player": st.first_player,
+        "active_player": st.active_player,
         "phase": st.phase,
         "players": [player_view(st, 0, player), player_view(st, 1, player)],
         "ships": ships,
@@ -403,7 +403,7 @@ def full_view(st) -> dict:
     out["ships"] = [ship_view(sh, True) for sh in st.ships]
     out["unseen_enemy_ships"] = 0
     out["ordnance"] = [ordnance_view(st, o, None, False) for o in st.ordnance]
-    out["next_ordnance"] = st.next_ord
+    out["next_ordnance"] = st.next_ordnance
     out["hazards"] = [[s, f"{h[0]},{h[1]}"] for s, h in st.hazards]
     out["orders"] = _orders_view(st.orders)
     out["launched"] = st.launched
