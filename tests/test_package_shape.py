@@ -1,14 +1,17 @@
 """Every game package has the shape docs/architecture.md describes ("One shape for a game"): the same module
 names for the same jobs, a ``bots/`` package whose ``__init__`` only assembles ``BOTS`` and ``PRESETS``, and the
-same mechanisms: every state runs on the core phase table (``deltav.core.phases``)."""
+same mechanisms: every state runs on the core phase table (``deltav.core.phases``) and is declared once with
+``deltav.core.fields``."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
+from types import MemberDescriptorType
 
 import pytest
 
+from deltav.core.fields import Fields
 from deltav.core.phases import PhaseTable
 from deltav.games import GAME_PACKAGES, load_all
 
@@ -58,3 +61,17 @@ def test_the_state_runs_on_the_core_phase_table(game):
     for ph in table.phases.values():
         assert ph.kinds and ph.wrong_kind, f"{game}: phase {ph.title} declares no kinds of action"
         assert ph.then, f"{game}: phase {ph.title} declares no transitions"
+
+
+@pytest.mark.parametrize("game", [*GAME_PACKAGES, "toy"])
+def test_the_state_is_declared_once_with_core_fields(game):
+    """The state's slots, ``clone`` and ``to_json`` are those its one ``Fields`` declaration gives (compiled by
+    ``deltav.core.fields``, not written by hand), and its JSON document has exactly the declared keys."""
+    state = load_all()[game].new_initial_state(None, 1)
+    cls = type(state)
+    fields = cls.fields
+    assert isinstance(fields, Fields) and cls.__slots__ == fields.slots
+    assert cls.clone.__code__.co_filename == f"<clone of {cls.__name__}>"
+    assert cls.to_json.__code__.co_filename == f"<to_json of {cls.__name__}>"
+    assert list(state.to_json()) == [*fields.constants, *(f.key for f in fields.saved)]
+    assert all(isinstance(vars(cls)[n], MemberDescriptorType) for n in fields.slots), f"{game}: a slot is shadowed"

@@ -119,8 +119,33 @@ PHASES = PhaseTable("phase", (
 ), terminal="res")
 
 
+class ResultJson(TypedDict):
+    winners: list[int]
+    reason: str
+    scores: list[float] | None
+
+
+#: The toy's fields, declared once (``deltav.core.fields``): ``clone``, ``to_json``, loading and the JSON shape
+#: ``STATE_JSON`` follow. ``res`` is saved as "result" (``result()`` is the protocol's method).
+FIELDS = Fields(
+    Field("cards", list[Literal[CARDS] | None], COPY, LIST, LIST),
+    Field("bids", list[int | None], COPY, LIST, LIST),
+    Field("pos", list[int], COPY, LIST, LIST),
+    Field("turn", Literal[0, 1]),
+    Field("steps", int),
+    Field("phase", Literal["bid", "race"]),
+    Field("res", ResultJson | None, SHARE, TO_JSON_OR_NONE, lambda v, doc: Result.from_json(v) if v else None,
+          json="result"),
+    Field("rng", str, CLONE, TO_JSON, lambda v, doc: Rng.from_json(v)),
+    Field("options", load_default={"scenario": "standard"}),  # not saved: the toy has one scenario
+    Field("num_players", load_default=2),
+)
+STATE_JSON = FIELDS.typed_dict("ToyStateJson")
+
+
 class ToyState(State):
     phases = PHASES
+    __slots__ = FIELDS.slots  # clone and to_json: derived from the declaration (declare(), below the class)
 
     def __init__(self, options, rng: Rng):
         self.options = options
@@ -168,28 +193,6 @@ class ToyState(State):
         return {**self.view(None), "cards": list(self.cards), "bids": list(self.bids)}
 
 
-class ResultJson(TypedDict):
-    winners: list[int]
-    reason: str
-    scores: list[float] | None
-
-
-#: The toy's fields, declared once (``deltav.core.fields``): ``clone``, ``to_json``, loading and the JSON shape
-#: ``STATE_JSON`` follow. ``res`` is saved as "result" (``result()`` is the protocol's method).
-FIELDS = Fields(
-    Field("cards", list[Literal[CARDS] | None], COPY, LIST, LIST),
-    Field("bids", list[int | None], COPY, LIST, LIST),
-    Field("pos", list[int], COPY, LIST, LIST),
-    Field("turn", Literal[0, 1]),
-    Field("steps", int),
-    Field("phase", Literal["bid", "race"]),
-    Field("res", ResultJson | None, SHARE, TO_JSON_OR_NONE, lambda v, doc: Result.from_json(v) if v else None,
-          json="result"),
-    Field("rng", str, CLONE, TO_JSON, lambda v, doc: Rng.from_json(v)),
-    Field("options", load_default={"scenario": "standard"}),  # not saved: the toy has one scenario
-    Field("num_players", load_default=2),
-)
-STATE_JSON = FIELDS.typed_dict("ToyStateJson")
 declare(ToyState, FIELDS)
 
 

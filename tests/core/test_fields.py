@@ -1,15 +1,27 @@
 """A state's fields declared once (``deltav.core.fields``): the derived ``clone`` copies or shares each field as
 declared, ``to_json`` and the building from JSON round-trip, and the JSON shape is the declaration's (the toy
-game and Deep Space Combat, whose states are declared with it)."""
+game and every game's state, each declared with it)."""
 
 from __future__ import annotations
 
+import json
 import typing
 
 import pytest
 
 from deltav.core.errors import StateError
-from deltav.core.fields import COPY, COPY_DICT, COPY_OR_NONE, DICT, LIST, LIST_OR_NONE, Field, Fields
+from deltav.core.fields import (
+    COPY,
+    COPY_DICT,
+    COPY_OR_NONE,
+    COPY_RECORD_OR_NONE,
+    DICT,
+    LIST,
+    LIST_OR_NONE,
+    TO_JSON_OR_NONE,
+    Field,
+    Fields,
+)
 from deltav.core.shape import read
 from deltav.games import load_all
 from tests.toygame import FIELDS as TOY_FIELDS
@@ -188,3 +200,66 @@ def test_mining_is_declared_once():
     with pytest.raises(StateError) as exc:
         game.state_from_json(without)
     assert exc.value.field == "$.components"
+
+
+def test_a_rebuilt_field_and_a_record_or_none():
+    class Rec:
+        __slots__ = ("n",)
+
+        def __init__(self, n: int) -> None:
+            self.n = n
+
+        def copy(self) -> Rec:
+            return Rec(self.n)
+
+        def to_json(self) -> dict:
+            return {"n": self.n}
+
+    class Tiny:
+        __slots__ = ("xs", "total", "rec")
+
+    f = Fields(Field("xs", list[int], COPY, LIST, LIST), Field("total", rebuild=lambda s: sum(s.xs)),
+               Field("rec", dict | None, COPY_RECORD_OR_NONE, TO_JSON_OR_NONE,
+                     lambda v, doc: Rec(v["n"]) if v is not None else None))
+    assert f.slots == ("xs", "total", "rec") and [x.key for x in f.saved] == ["xs", "rec"]
+    t = f.build(Tiny, {"xs": [1, 2], "rec": None})
+    assert t.total == 3 and t.rec is None  # rebuilt once loaded
+    assert f.build(Tiny, {"xs": [1, 2], "rec": None}, total=7).total == 7  # unless given
+    t.rec = Rec(4)
+    t.xs.append(5)
+    c = f.clone_function(Tiny)(t)
+    assert c.total == 8 and c.xs is not t.xs  # rebuilt from the clone's own fields
+    assert c.rec is not t.rec and c.rec.n == 4 and f.to_json_function(Tiny)(c) == {"xs": [1, 2, 5], "rec": {"n": 4}}
+    with pytest.raises(ValueError, match="rebuilt"):
+        Fields(Field("total", int, rebuild=lambda s: 0))
+    with pytest.raises(ValueError, match="rebuilt"):
+        Fields(Field("total", clone=COPY, rebuild=lambda s: 0))
+
+
+def test_tactical_is_declared_once():
+    game = load_all()["tactical"]
+    from deltav.games.tactical.messages import Buy, FleetReady
+    from deltav.games.tactical.state_schema import FIELDS, StateJ
+
+    s = game.new_initial_state({"scenario": "fleet_action"}, 3)
+    cls = type(s)
+    assert cls.fields is FIELDS and cls.__slots__ == FIELDS.slots
+    assert {"scenario", "name", "next_ordnance", "first_player", "active_player", "res"} <= set(FIELDS.slots)
+    s.apply_action(0, Buy("frigate"))
+    c = s.clone()
+    c.apply_action(0, Buy("corsair"))
+    c.apply_action(1, Buy("corsair"))
+    assert len(s.purchases[0]) == 1 and s.purchases[1] == []  # each player's purchases: the clone's own
+    doc = s.to_json()
+    hints = typing.get_type_hints(StateJ, include_extras=True)
+    assert list(doc) == list(hints) == ["format", *(f.key for f in FIELDS.saved)]
+    assert "result" in doc and "res" not in doc and read(StateJ, doc, error=StateError) is not None
+    back = game.state_from_json(doc)
+    assert back.to_json() == doc and json.dumps(back.to_json()) == json.dumps(doc)
+    assert back._index == {sh.id: sh for sh in back.ships} and back.gmap is s.gmap and back._opts == {}
+    c.apply_action(0, FleetReady())
+    c.apply_action(1, FleetReady())
+    c2 = c.clone()
+    assert c2.ships[0] is not c.ships[0] and c2.ship(c.ships[0].id) is c2.ships[0]  # the index of its own ships
+    assert c2.players[0] is not c.players[0] and c2.rng is not c.rng and c2.gmap is c.gmap and c2.orders is c.orders
+    assert c2.to_json() == c.to_json() and c2.legal_actions(c2.active_player) == c.legal_actions(c.active_player)

@@ -11,7 +11,8 @@ Each :class:`Field` says:
 - ``clone``: what ``clone()`` does with it: ``SHARE`` (immutable, or replaced and never changed in place), ``COPY``
   (a flat list: ``x[:]``), ``COPY_DICT`` (``x.copy()``), ``COPY_OR_NONE`` (``x[:]`` or None), ``CLONE``
   (``x.clone()``), ``CLONE_EACH`` (``[e.clone() for e in x]``), ``COPY_EACH`` (a list of records: ``[e.copy() for e
-  in x]``), ``COPY_ROWS`` (a list of lists: ``[r[:] for r in x]``), or a function;
+  in x]``), ``COPY_RECORD_OR_NONE`` (one record or None: ``x.copy()`` or None), ``COPY_ROWS`` (a list of lists:
+  ``[r[:] for r in x]``), or a function;
 - ``dump``: how the value becomes JSON: None (as it is: scalars), ``LIST`` (``list(x)``), ``LIST_OR_NONE`` (or
   None), ``ROWS`` (``[list(r) for r in x]``), ``DICT`` (``dict(x)``), ``TO_JSON`` (``x.to_json()``),
   ``TO_JSON_OR_NONE``, ``EACH_TO_JSON`` (``[e.to_json() for e in x]``), or a function;
@@ -20,6 +21,9 @@ Each :class:`Field` says:
   whole checked document);
 - ``missing``: for a key older documents may lack (``NotRequired`` in the shape), a function giving the value of a
   loaded state without it (``dict``: "none known");
+- ``rebuild``: for a field that is not saved, a function of the state giving its value from the state's other
+  fields, both in a clone (from the clone's own, after every other field is set) and after loading (tactical's
+  ``_index`` of the cloned ships by id);
 - ``derived``: a key written to JSON from a read-only attribute of the class (a property computed from other
   fields: Knight Hawks' ``mover``), neither a slot nor cloned nor loaded; ``NotRequired`` in the shape (the game's
   ``state_schema`` checks it agrees with the fields it comes from), unless ``required``: a key every document has,
@@ -43,13 +47,15 @@ from typing import Any, Literal, NotRequired, TypedDict
 
 SHARE, COPY, CLONE, COPY_EACH, COPY_ROWS = "share", "copy", "clone", "copy_each", "copy_rows"
 COPY_DICT, CLONE_EACH, COPY_OR_NONE = "copy_dict", "clone_each", "copy_or_none"
+COPY_RECORD_OR_NONE = "copy_record_or_none"
 LIST, ROWS, DICT, TUPLE, ROW_TUPLES = "list", "rows", "dict", "tuple", "row_tuples"
 LIST_OR_NONE = "list_or_none"
 TO_JSON, TO_JSON_OR_NONE, EACH_TO_JSON = "to_json", "to_json_or_none", "each_to_json"
 
 _CLONE = {SHARE: "self.{n}", COPY: "self.{n}[:]", CLONE: "self.{n}.clone()", COPY_DICT: "self.{n}.copy()",
           CLONE_EACH: "[e.clone() for e in self.{n}]", COPY_OR_NONE: "self.{n}[:] if self.{n} is not None else None",
-          COPY_EACH: "[e.copy() for e in self.{n}]", COPY_ROWS: "[r[:] for r in self.{n}]"}
+          COPY_EACH: "[e.copy() for e in self.{n}]", COPY_ROWS: "[r[:] for r in self.{n}]",
+          COPY_RECORD_OR_NONE: "self.{n}.copy() if self.{n} is not None else None"}
 _DUMP = {None: "self.{n}", LIST: "list(self.{n})", LIST_OR_NONE: "list(self.{n}) if self.{n} is not None else None",
          ROWS: "[list(r) for r in self.{n}]", DICT: "dict(self.{n})",
          TO_JSON: "self.{n}.to_json()", TO_JSON_OR_NONE: "self.{n}.to_json() if self.{n} is not None else None",
@@ -78,6 +84,7 @@ class Field:
     missing: Callable[[], Any] | None = None  # the key may be absent (NotRequired): the value then
     derived: bool = False  # JSON only, from the class's read-only attribute of that name (not a slot)
     required: bool = False  # a derived key every document has (required in the shape)
+    rebuild: Callable[[Any], Any] | None = None  # an unsaved field computed from the state (in a clone, once loaded)
 
     @property
     def key(self) -> str:
@@ -105,6 +112,8 @@ class Fields:
                     raise ValueError(f"field {f.name}: unknown conversion {kind!r}")
             if f.derived and (not f.saved or f.clone != SHARE or f.load is not None or f.missing is not None):
                 raise ValueError(f"field {f.name}: a derived field has a type and is neither cloned nor loaded")
+            if f.rebuild is not None and (f.saved or f.clone != SHARE or f.load_default is not None):
+                raise ValueError(f"field {f.name}: a rebuilt field is not saved, and only rebuilt")
         self.fields = fields
         self.stored = tuple(f for f in fields if not f.derived)
         self.constants = dict(constants or {})
@@ -132,17 +141,20 @@ class Fields:
     def _namespace(self) -> dict[str, Any]:
         ns: dict[str, Any] = {}
         for f in self.fields:
-            for kind, prefix in ((f.clone, "clone"), (f.dump, "dump"), (f.load, "load")):
+            for kind, prefix in ((f.clone, "clone"), (f.dump, "dump"), (f.load, "load"), (f.rebuild, "rebuild")):
                 if callable(kind):
                     ns[f"_{prefix}_{f.name}"] = kind
         return ns
 
     def clone_function(self, cls: type) -> Callable[[Any], Any]:
-        """``cls.clone``: a new instance, each field shared or copied as declared."""
+        """``cls.clone``: a new instance, each field shared or copied as declared, then the rebuilt ones."""
         lines = ["def clone(self):", "    s = new(cls)"]
         for f in self.stored:
+            if f.rebuild is not None:
+                continue
             expr = f"_clone_{f.name}(self.{f.name})" if callable(f.clone) else _CLONE[f.clone].format(n=f.name)
             lines.append(f"    s.{f.name} = {expr}")
+        lines.extend(f"    s.{f.name} = _rebuild_{f.name}(s)" for f in self.stored if f.rebuild is not None)
         lines.append("    return s")
         ns = {"new": object.__new__, "cls": cls, **self._namespace()}
         exec(compile_source("\n".join(lines), f"<clone of {cls.__name__}>"), ns)  # noqa: S102 - our own source
@@ -170,8 +182,8 @@ class Fields:
     def build(self, cls: type, doc: dict, **given: Any) -> Any:
         """A new ``cls`` from a JSON document already checked against :meth:`typed_dict`: every saved field
         loaded as declared (``missing()`` where its key is absent), every other set to its ``load_default`` (the
-        game rebuilds those after). ``given``: fields a caller has already read from this document (taken as
-        they are)."""
+        game rebuilds those after) or, once all are set, to its ``rebuild(state)``. ``given``: fields a caller has
+        already read from this document (taken as they are)."""
         unknown = set(given) - set(self.slots)
         if unknown:
             raise ValueError(f"no field {sorted(unknown)} to give")
@@ -193,6 +205,9 @@ class Fields:
             elif load is not None:
                 v = _LOADERS[load](v)
             setattr(s, f.name, v)
+        for f in self.stored:
+            if f.rebuild is not None and f.name not in given:
+                setattr(s, f.name, f.rebuild(s))
         return s
 
     def count(self) -> int:

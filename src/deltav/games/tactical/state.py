@@ -1,7 +1,8 @@
 """The Delta-V tactical state: the record of a position, the table of its phases (``PHASES``, a
 ``deltav.core.phases.PhaseTable``: whose decision it is, the kinds of action each phase takes, one module per
-phase for ``legal`` and ``apply``), who sees which ship (fog of war), cloning and JSON. Views and secret tokens
-are built by view.py.
+phase for ``legal`` and ``apply``), who sees which ship (fog of war). Its fields are declared once in
+``state_schema.FIELDS`` (``deltav.core.fields``): ``__slots__``, ``clone``, ``to_json`` and ``from_json`` follow.
+Views and secret tokens are built by view.py.
 
 Sequence (design/tactical.md 1.4): [fleet building, simultaneous] then alternating player-turns of the active
 player: astrogation (one ``order`` per ship, then ``end_astrogation``) -> ordnance (only if a launch or an
@@ -20,6 +21,7 @@ This module applies no rule itself; it rolls dice only at set-up (the fugitive, 
 from __future__ import annotations
 
 from deltav.core.errors import IllegalAction
+from deltav.core.fields import declare
 from deltav.core.phases import Phase, PhaseTable
 from deltav.core.protocol import Result, State
 from deltav.core.rng import Rng
@@ -44,9 +46,10 @@ from .messages import (
     Surrender,
     Transfer,
 )
-from .model import Ordnance, Player, Ship, hkey, hparse
+from .model import Ordnance, Player, Ship
 from .scenarios import Rules, Scenario
 from .shiptypes import ship_types
+from .state_schema import FIELDS
 
 
 def _wrong(words: str):
@@ -87,6 +90,8 @@ class TacticalState(State):
 
     num_players = 2
     phases = PHASES
+
+    __slots__ = FIELDS.slots  # clone and to_json: derived from the declaration (declare(), below the class)
 
     # --- construction ---------------------------------------------------------------------------------
     @classmethod
@@ -196,99 +201,15 @@ class TacticalState(State):
     def full_view(self) -> dict:
         return views.full_view(self)
 
-    # --- copies and JSON --------------------------------------------------------------------------------
-    def clone(self) -> TacticalState:
-        s = TacticalState.__new__(TacticalState)
-        s.options = self.options
-        s.rules = self.rules
-        s.scenario = self.scenario
-        s.name = self.name
-        s.gmap = self.gmap
-        s.rng = self.rng.clone()
-        s.players = [p.copy() for p in self.players]
-        s.ships = ships = [sh.copy() for sh in self.ships]
-        s._index = {sh.id: sh for sh in ships}
-        s.ordnance = [o.copy() for o in self.ordnance]
-        s.next_ordnance = self.next_ordnance
-        s.destroyed_bases = self.destroyed_bases
-        s.destroyed_asteroids = self.destroyed_asteroids
-        s.orders = self.orders  # replaced, never mutated
-        s.launched = self.launched
-        s.hazards = list(self.hazards)
-        s.combat = self.combat.copy() if self.combat is not None else None
-        s.transfers = self.transfers
-        s.moral = self.moral
-        s.escaped = self.escaped
-        s.res = self.res
-        s.turn = self.turn
-        s.first_player = self.first_player
-        s.active_player = self.active_player
-        s.phase = self.phase
-        s.purchases = [list(self.purchases[0]), list(self.purchases[1])]
-        s._opts = self._opts  # per player-turn cache: entries stay valid; replaced (never cleared) on change
-        return s
-
-    def to_json(self) -> dict:
-        return {
-            "format": "deltav-tactical-state/1",
-            "options": dict(self.options),
-            "scenario": self.scenario,
-            "name": self.name,
-            "rules": self.rules.to_json(),
-            "rng": self.rng.to_json(),
-            "players": [p.to_json() for p in self.players],
-            "ships": [sh.to_json() for sh in self.ships],
-            "ordnance": [o.to_json() for o in self.ordnance],
-            "next_ordnance": self.next_ordnance,
-            "destroyed_bases": sorted(hkey(h) for h in self.destroyed_bases),
-            "destroyed_asteroids": sorted(hkey(h) for h in self.destroyed_asteroids),
-            "orders": {k: v.to_json() for k, v in sorted(self.orders.items())},
-            "launched": list(self.launched),
-            "hazards": [[s, hkey(h)] for s, h in self.hazards],
-            "combat": self.combat.to_json() if self.combat is not None else None,
-            "transfers": self.transfers,
-            "moral": self.moral,
-            "escaped": list(self.escaped) if self.escaped else None,
-            "result": self.res.to_json() if self.res else None,
-            "turn": self.turn,
-            "first_player": self.first_player,
-            "active_player": self.active_player,
-            "phase": self.phase,
-            "purchases": [[list(x) for x in self.purchases[q]] for q in range(2)],
-        }
-
+    # --- JSON (``clone`` and ``to_json`` are derived from the declaration, ``state_schema.FIELDS``) -------------
     @classmethod
     def from_json(cls, obj: dict) -> TacticalState:
-        s = cls.__new__(cls)
-        s.options = dict(obj["options"])
-        s.rules = Rules.from_json(obj["rules"])
-        s.scenario = obj["scenario"]
-        s.name = obj["name"]
+        """The state of a checked document (``state_schema.check_state``), or of a document the view builds
+        (``view.determinize``)."""
+        s = FIELDS.build(cls, obj)
         s.gmap = default_map()
-        s.rng = Rng.from_json(obj["rng"])
-        s.players = [Player.from_json(p) for p in obj["players"]]
-        s.ships = [Ship.from_json(x) for x in obj["ships"]]
-        s._index = {sh.id: sh for sh in s.ships}
-        s.ordnance = [Ordnance.from_json(x) for x in obj["ordnance"]]
-        s.next_ordnance = obj["next_ordnance"]
-        s.destroyed_bases = frozenset(hparse(h) for h in obj["destroyed_bases"])
-        s.destroyed_asteroids = frozenset(hparse(h) for h in obj["destroyed_asteroids"])
-        from .messages import Order as _Order
-
-        s.orders = {k: _Order(v["ship"], v["burn"], v["overload"], v["land"], tuple(v["weak"]))
-                    for k, v in obj["orders"].items()}
-        s.launched = tuple(obj["launched"])
-        s.hazards = [(a, hparse(b)) for a, b in obj["hazards"]]
-        s.combat = combat_phase.CombatState.from_json(obj["combat"]) if obj["combat"] is not None else None
-        s.transfers = obj["transfers"]
-        s.moral = obj["moral"]
-        s.escaped = tuple(obj["escaped"]) if obj["escaped"] else None
-        s.res = Result.from_json(obj["result"]) if obj["result"] else None
-        s.turn = obj["turn"]
-        s.first_player = obj["first_player"]
-        s.active_player = obj["active_player"]
-        s.phase = obj["phase"]
-        s.purchases = [[tuple(x) for x in obj["purchases"][q]] for q in range(2)]
         s._opts = {}
         return s
 
+
+declare(TacticalState, FIELDS)

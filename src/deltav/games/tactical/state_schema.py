@@ -1,14 +1,17 @@
-"""The JSON shape of a saved Delta-V tactical state and its validation (``TacticalGame.state_from_json``).
+"""The fields of a Delta-V tactical state declared once (``FIELDS``: types, JSON names, what ``clone`` copies or
+shares, how each becomes JSON and back: ``deltav.core.fields``), the JSON shape that follows (``StateJ``), and the
+validation of a saved state (``TacticalGame.state_from_json``).
 
-``check_state(obj)`` reads an untrusted document with ``deltav.core.shape.read`` against the TypedDicts below
-(every key required, every size and number bounded before anything is built), then checks what a shape cannot:
-ids that refer to ships and items that exist, unique ids, hex keys, ship types, fuel within capacity, bodies and
-bases of the map, the options (each parsed by its ``Option``), the rng state, the phase against the players.
-Any fault raises ``StateError(field path, reason)``; a valid document is returned unchanged for
+``check_state(obj)`` reads an untrusted document with ``deltav.core.shape.read`` against ``StateJ`` and the
+TypedDicts below (every key required, every size and number bounded before anything is built), then checks what a
+shape cannot: ids that refer to ships and items that exist, unique ids, hex keys, ship types, fuel within capacity,
+bodies and bases of the map, the options (each parsed by its ``Option``), the rng state, the phase against the
+players. Any fault raises ``StateError(field path, reason)``; a valid document is returned unchanged for
 ``TacticalState.from_json`` to build from.
 
-This module owns the schema and the checks only; it builds no state and reads no file (a scenario path among the
-options is not opened: the state carries its own rules).
+This module owns the declaration, the schema and the checks; it builds no state (``TacticalState.from_json`` does,
+from the declaration) and reads no file (a scenario path among the options is not opened: the state carries its
+own rules).
 """
 
 from __future__ import annotations
@@ -16,13 +19,32 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from deltav.core.errors import DeltavError, StateError
+from deltav.core.fields import (
+    CLONE,
+    COPY,
+    COPY_EACH,
+    COPY_RECORD_OR_NONE,
+    DICT,
+    EACH_TO_JSON,
+    LIST,
+    LIST_OR_NONE,
+    SHARE,
+    TO_JSON,
+    TO_JSON_OR_NONE,
+    TUPLE,
+    Field,
+    Fields,
+)
 from deltav.core.jsonin import shown
+from deltav.core.protocol import Result
 from deltav.core.rng import Rng
 from deltav.core.shape import MaxLen, MinLen, Range, read
 
+from .combat_phase import CombatState
 from .mapdata import default_map
-from .model import parse_hex_key
-from .scenarios import ORDNANCE_KINDS, PURCHASABLE
+from .messages import Order
+from .model import Ordnance, Player, Ship, hkey, hparse, parse_hex_key
+from .scenarios import ORDNANCE_KINDS, PURCHASABLE, Rules
 from .shiptypes import ship_types
 
 MAX_SHIPS = 256
@@ -134,32 +156,75 @@ class ResultJ(TypedDict):
 Purchase = tuple[Id, Name, Id | None]
 
 
-class StateJ(TypedDict):
-    format: Literal["deltav-tactical-state/1"]
-    options: Annotated[dict[str, Any], MaxLen(32)]
-    scenario: Annotated[str, MaxLen(4096)]
-    name: Annotated[str, MaxLen(200)]
-    rules: RulesJ
-    rng: Annotated[str, MaxLen(64)]
-    players: Annotated[list[PlayerJ], MinLen(2), MaxLen(2)]
-    ships: Annotated[list[ShipJ], MaxLen(MAX_SHIPS)]
-    ordnance: Annotated[list[OrdnanceJ], MaxLen(MAX_ORDNANCE)]
-    next_ordnance: Annotated[int, Range(1, 10_000_000)]
-    destroyed_bases: Annotated[list[HexKey], MaxLen(512)]
-    destroyed_asteroids: Annotated[list[HexKey], MaxLen(512)]
-    orders: Annotated[dict[str, OrderJ], MaxLen(MAX_SHIPS)]
-    launched: Annotated[list[Id], MaxLen(MAX_SHIPS)]
-    hazards: Annotated[list[tuple[Id, HexKey]], MaxLen(4096)]
-    combat: CombatJ | None
-    transfers: Annotated[int, Range(0, 1000)]
-    moral: bool
-    escaped: tuple[Id, bool] | None
-    result: ResultJ | None
-    turn: Annotated[int, Range(1, 1_000_000)]
-    first_player: Seat
-    active_player: Seat
-    phase: Literal["fleet_building", "astrogation", "ordnance", "combat", "logistics", "game_over"]
-    purchases: Annotated[list[Annotated[list[Purchase], MaxLen(1024)]], MinLen(2), MaxLen(2)]
+def _hexes_json(hexes: frozenset) -> list:
+    return sorted(hkey(h) for h in hexes)
+
+
+def _hexes(v: list, doc: dict) -> frozenset:
+    return frozenset(hparse(h) for h in v)
+
+
+def _orders_json(orders: dict) -> dict:
+    return {k: o.to_json() for k, o in sorted(orders.items())}
+
+
+def _orders(v: dict, doc: dict) -> dict:
+    return {k: Order(o["ship"], o["burn"], o["overload"], o["land"], tuple(o["weak"])) for k, o in v.items()}
+
+
+def _purchases_json(purchases: list) -> list:
+    return [[list(x) for x in purchases[q]] for q in range(2)]
+
+
+def _purchases(v: list, doc: dict) -> list:
+    return [[tuple(x) for x in v[q]] for q in range(2)]
+
+
+#: The fields of a ``TacticalState``, declared once (``deltav.core.fields``): its slots, ``clone``, ``to_json``, the
+#: building from JSON and the JSON shape (``StateJ``) follow. In JSON order; each attribute is its JSON key but
+#: ``res`` ("result": the protocol's ``result()`` owns the name). ``gmap`` (the map) and ``_opts`` (a per
+#: player-turn cache) are not saved: ``TacticalState.from_json`` sets them; ``_index`` (ship id -> ship) is rebuilt
+#: from ``ships`` in a clone and after loading.
+FIELDS = Fields(
+    Field("options", Annotated[dict[str, Any], MaxLen(32)], SHARE, DICT, DICT),
+    Field("scenario", Annotated[str, MaxLen(4096)]),
+    Field("name", Annotated[str, MaxLen(200)]),
+    Field("rules", RulesJ, SHARE, TO_JSON, lambda v, doc: Rules.from_json(v)),
+    Field("gmap"),  # default_map(): set after loading, shared by clones
+    Field("rng", Annotated[str, MaxLen(64)], CLONE, TO_JSON, lambda v, doc: Rng.from_json(v)),
+    Field("players", Annotated[list[PlayerJ], MinLen(2), MaxLen(2)], COPY_EACH, EACH_TO_JSON,
+          lambda v, doc: [Player.from_json(p) for p in v]),
+    Field("ships", Annotated[list[ShipJ], MaxLen(MAX_SHIPS)], COPY_EACH, EACH_TO_JSON,
+          lambda v, doc: [Ship.from_json(x) for x in v]),
+    Field("_index", rebuild=lambda s: {sh.id: sh for sh in s.ships}),  # ship id -> ship (of this state's ships)
+    Field("ordnance", Annotated[list[OrdnanceJ], MaxLen(MAX_ORDNANCE)], COPY_EACH, EACH_TO_JSON,
+          lambda v, doc: [Ordnance.from_json(x) for x in v]),
+    Field("next_ordnance", Annotated[int, Range(1, 10_000_000)]),
+    Field("destroyed_bases", Annotated[list[HexKey], MaxLen(512)], SHARE, _hexes_json, _hexes),
+    Field("destroyed_asteroids", Annotated[list[HexKey], MaxLen(512)], SHARE, _hexes_json, _hexes),
+    Field("orders", Annotated[dict[str, OrderJ], MaxLen(MAX_SHIPS)], SHARE, _orders_json, _orders),  # replaced only
+    Field("launched", Annotated[list[Id], MaxLen(MAX_SHIPS)], SHARE, LIST, TUPLE),
+    Field("hazards", Annotated[list[tuple[Id, HexKey]], MaxLen(4096)], COPY,
+          lambda v: [[s, hkey(h)] for s, h in v], lambda v, doc: [(a, hparse(b)) for a, b in v]),
+    Field("combat", CombatJ | None, COPY_RECORD_OR_NONE, TO_JSON_OR_NONE,
+          lambda v, doc: CombatState.from_json(v) if v is not None else None),
+    Field("transfers", Annotated[int, Range(0, 1000)]),
+    Field("moral", bool),
+    Field("escaped", tuple[Id, bool] | None, SHARE, LIST_OR_NONE, lambda v, doc: tuple(v) if v else None),
+    Field("res", ResultJ | None, SHARE, TO_JSON_OR_NONE, lambda v, doc: Result.from_json(v) if v else None,
+          json="result"),
+    Field("turn", Annotated[int, Range(1, 1_000_000)]),
+    Field("first_player", Seat),
+    Field("active_player", Seat),
+    Field("phase", Literal["fleet_building", "astrogation", "ordnance", "combat", "logistics", "game_over"]),
+    Field("purchases", Annotated[list[Annotated[list[Purchase], MaxLen(1024)]], MinLen(2), MaxLen(2)], COPY,
+          _purchases_json, _purchases),  # each player's list replaced, never changed in place (fleet.py)
+    Field("_opts"),  # per player-turn cache: shared by clones (entries stay valid; replaced, never cleared, on
+    # change), a new dict after loading
+    constants={"format": "deltav-tactical-state/1"},
+)
+
+StateJ = FIELDS.typed_dict("StateJ")
 
 
 def _fail(path: str, reason: str):
