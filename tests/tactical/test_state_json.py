@@ -163,3 +163,31 @@ def test_references_must_exist():
 def test_not_a_state_at_all(obj):
     with pytest.raises(StateError):
         GAME.state_from_json(obj)
+
+
+def test_a_game_won_in_combat_saves_and_loads():
+    """A game that ends in the combat phase keeps that phase's bookkeeping (the attackers that fired) beside its
+    result: its saved state loads (it was refused as 'combat bookkeeping outside the combat phase')."""
+    from deltav.games.tactical.messages import AddAttacker, EndAstrogation, EndOrdnance, Fire
+
+    from .helpers import FixedDice, new_state, place
+
+    s = new_state("duel")
+    s.active_player = s.first_player = 0
+    place(s, "p0s0", (10, 0), (0, 0), detected=True)
+    place(s, "p1s0", (11, 0), (0, 0), detected=True)
+    s.ship("p1s0").disabled = 3
+    s.rng = FixedDice([6])
+    s.apply_action(0, EndAstrogation())
+    if s.phase == "ordnance":
+        s.apply_action(0, EndOrdnance())
+    s.apply_action(0, AddAttacker("p0s0"))
+    s.apply_action(0, Fire("p1s0"))
+    assert s.is_terminal() and s.phase == "game_over" and s.combat is not None
+    s.rng = Rng(5)
+    doc = json.loads(json.dumps(s.to_json()))
+    back = GAME.state_from_json(doc)
+    assert back.to_json() == doc and back.result() == s.result()
+    with pytest.raises(StateError) as exc:
+        GAME.state_from_json({**doc, "phase": "logistics", "result": None})
+    assert exc.value.field == "$.combat"

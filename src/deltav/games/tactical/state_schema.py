@@ -357,7 +357,7 @@ def check_state(obj: Any, game: Any) -> dict:
                     _fail(f"$.combat.{key}[{i}]", f"no ship {sid!r}")
         if c["group_hex"] is not None:
             _hex_key(c["group_hex"], "$.combat.group_hex")
-        if doc["phase"] != "combat":
+        if doc["phase"] not in ("combat", "game_over"):  # a game won in combat keeps its bookkeeping
             _fail("$.combat", f"combat bookkeeping outside the combat phase ({doc['phase']})")
     if doc["escaped"] is not None and doc["escaped"][0] not in ids:
         _fail("$.escaped[0]", f"no ship {doc['escaped'][0]!r}")
