@@ -17,6 +17,7 @@
 import { type Hex, distance, key, pixel } from "../shell/hex";
 import { el, trapFocus } from "../shell/dom";
 import type { View as TacticalView } from "../generated/tactical";
+import type { Suggestion } from "../generated/protocol";
 import type { GameScreen, LegalEntry, LogEntry, ScreenHost, Snapshot } from "../shell/screen";
 import { type Board, parseBoard } from "./boardData";
 import { buildHelp, type Tables } from "./help";
@@ -40,7 +41,7 @@ type Act = LegalEntry["action"];
 /** What the shell may additionally offer: a request/answer message on the match socket (suggest), and the
  *  "what happened" card of the shell (optional: a host without it gets the status line only). */
 export interface RequestHost extends ScreenHost {
-  request?(msg: { type: string; [k: string]: unknown }): Promise<Record<string, unknown>>;
+  request?(msg: { type: string; [k: string]: unknown }): Promise<Suggestion>;
   acknowledge?(title: string, lines: string[]): Promise<void>;
 }
 
@@ -322,7 +323,7 @@ export class TacticalScreen implements GameScreen {
     this.reachAsked = turnKey;
     this.host.request({ type: "suggest", plan: { kind: "reach" } }).then(
       (msg) => {
-        const advice = msg["plan"] as { ships?: { hexes: { hex: string; burns: number }[] }[] } | undefined;
+        const advice = msg.plan as { ships?: { hexes: { hex: string; burns: number }[] }[] } | undefined;
         const hexes = new Map<string, number>();
         for (const sh of advice?.ships ?? []) {
           for (const h of sh.hexes) hexes.set(h.hex, Math.min(hexes.get(h.hex) ?? 9, h.burns));
@@ -1251,7 +1252,7 @@ export class TacticalScreen implements GameScreen {
     this.host.say(`Planning a course for ${this.name(ship)}…`, "info");
     try {
       const msg = await this.host.request({ type: "suggest", plan: { ship, goal } });
-      const advice = msg["plan"] as { found: boolean; turns: number; steps: PlanStep[]; reason: string | null };
+      const advice = msg.plan as { found: boolean; turns: number; steps: PlanStep[]; reason: string | null };
       if (!advice.found) {
         this.plan = null;
         this.host.say(`No course found: ${advice.reason}.`, "warn");
@@ -1315,12 +1316,12 @@ export class TacticalScreen implements GameScreen {
     try {
       const asked = this.snap.step;
       const msg = await this.host.request({ type: "suggest", bots: ["bot:hard"] });
-      if (msg["step"] !== asked || this.snap?.step !== asked) {
+      if (msg.step !== asked || this.snap?.step !== asked) {
         // the game moved on while the bot thought: a hint for an earlier moment would set a stale order
         this.host.say("The game moved on before the hint came: press I again for one.", "warn");
         return;
       }
-      const top = (msg["candidates"] as { action?: Act; text?: string; error?: string }[] | undefined)?.[0];
+      const top = msg.candidates?.[0];
       if (!top?.action) {
         this.host.say(`No hint: the hard bot gave none (${top?.error ?? "no answer"}).`, "warn");
         return;
