@@ -11,6 +11,7 @@ import importlib
 import importlib.util
 import json
 import shutil
+import typing
 from pathlib import Path
 
 import pytest
@@ -81,6 +82,8 @@ def test_every_snapshot_and_view_has_its_declared_shape(case):
         read(BriefingJson, as_json(game.briefing(opts, seat, s.display_names())), f"{gid} briefing {seat}")
     view = game_shape(gid, "ViewJson")
     board = game_shape(gid, "BoardJson")
+    notes_shape = game_shape(gid, "NotesJson")
+    notes = None if notes_shape is None else typing.get_type_hints(notes_shape, include_extras=True)
     if board is not None:
         read(board, as_json(game.board(opts)), f"{gid} board")
     step = 0
@@ -90,6 +93,11 @@ def test_every_snapshot_and_view_has_its_declared_shape(case):
             read(SnapshotJson, snap, f"{gid} step {step} seat {seat}")
             if view is not None:
                 read(view, snap["view"], f"{gid} step {step} seat {seat} view")
+            for e in snap["legal"] if notes is not None else ():  # a game whose notes are declared (NotesJson)
+                if "note" in e:
+                    kind = e["action"]["type"]
+                    assert kind in notes, f"{gid}: a {kind!r} note has no declared shape"
+                    read(notes[kind], e["note"], f"{gid} step {step} seat {seat} {kind} note")
         if s.is_over() or step >= MAX_STEPS:
             break
         for p in s.deciding():

@@ -48,10 +48,10 @@ TARGETS: dict[str, list[tuple[str, list[str]]]] = {
         ("deltav.server.store", ["RoomListEntryJson"]),
         ("deltav.server.hub", ["SeatGrantJson"]),
     ],
-    "mining": [("deltav.games.mining.view", ["ViewJson", "BoardJson"])],
+    "mining": [("deltav.games.mining.view", ["ViewJson", "BoardJson"]), ("deltav.games.mining.annotate", ["NotesJson"])],
     "knighthawks": [("deltav.games.knighthawks.view", ["ViewJson"]), ("deltav.games.knighthawks.board", ["BoardJson"])],
     "deepspace": [("deltav.games.deepspace.view", ["ViewJson"]), ("deltav.games.deepspace.board", ["BoardJson"])],
-    "tactical": [("deltav.games.tactical.view", ["ViewJson"])],
+    "tactical": [("deltav.games.tactical.view", ["ViewJson"]), ("deltav.games.tactical.annotate", ["NotesJson"])],
 }
 
 

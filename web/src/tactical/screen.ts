@@ -22,7 +22,7 @@ import type { GameScreen, LegalEntry, LogEntry, ScreenHost, Snapshot } from "../
 import { type Board, parseBoard } from "./boardData";
 import { buildHelp, type Tables } from "./help";
 import {
-  burnArrows, canOverload, choiceOf, COAST, type CourseNote, hasLandVariant, hexOf, keyIntent, matchOrder, type OddsBlock,
+  burnArrows, canOverload, choiceOf, COAST, type CourseNote, hasLandVariant, hexOf, keyIntent, matchOrder, noteOf, type OddsBlock,
   type OrderChoice, ordersOf, overloadArrows, pressBurn, shipsToOrder, arrowAt, type Intent, nextWeak, risksOf, warningsOf,
 } from "./model";
 import {
@@ -567,9 +567,9 @@ export class TacticalScreen implements GameScreen {
       chosenDir = c.burn;
       overloadDir = c.overload;
       const entry = matchOrder(legal, sel, c);
-      preview = (entry?.note as unknown as CourseNote | undefined) ?? null;
+      preview = noteOf(entry, "order") ?? null;
     }
-    const launch = ph === "ordnance" ? ((this.launchEntry()?.note as unknown as LaunchNote | undefined) ?? null) : null;
+    const launch = ph === "ordnance" ? (noteOf(this.launchEntry(), "launch") ?? null) : null;
     const rules = (v["rules"] ?? {}) as Record<string, unknown>;
     const attack = this.attackPreview();
     const now = performance.now();
@@ -846,7 +846,7 @@ export class TacticalScreen implements GameScreen {
     }
     this.setChoice(ship, next);
     this.host.sound("select");
-    const n = matchOrder(legal, ship, next)?.note as unknown as CourseNote | undefined;
+    const n = noteOf(matchOrder(legal, ship, next), "order");
     if (n) this.host.say(this.courseWords(ship, next, n), bad(n) || risksOf(n).length ? "warn" : "info");
     this.render();
   }
@@ -860,7 +860,7 @@ export class TacticalScreen implements GameScreen {
       const e = matchOrder(legal, ship, c);
       if (!e) continue;
       if (this.choices.has(ship)) acts.push(e.action);
-      const n = e.note as unknown as CourseNote | undefined;
+      const n = noteOf(e, "order");
       if (!n) continue;
       if (n.outcome === "crash") risks.push(`${cap(this.name(ship))} crashes into ${n.body ?? "a body"}`);
       else if (n.off_map && !n.escapes) risks.push(`${cap(this.name(ship))} leaves the map and is lost`);
@@ -933,7 +933,7 @@ export class TacticalScreen implements GameScreen {
    *  `unavailable`), one item per ship per turn first. */
   private noLaunchWhy(kind: string): string {
     const end = this.legal().find((e) => e.action.type === "end_ordnance");
-    const un = ((end?.note?.["unavailable"] as { ship: string; kind: string; rule: string; reason: string }[] | undefined) ?? [])
+    const un = (noteOf(end, "end_ordnance")?.unavailable ?? [])
       .filter((u) => u.kind === kind);
     const launched = this.v().launched ?? [];
     const once = un.filter((u) => u.rule.endsWith("one_per_ship")).map((u) => u.ship);
@@ -968,7 +968,7 @@ export class TacticalScreen implements GameScreen {
     const out = new Set<string>();
     for (const e of this.legal()) {
       if (e.action.type === "fire") out.add(String(e.action["target"]));
-      if (e.action.type === "add_attacker") for (const t of ((e.note?.["targets"] as string[]) ?? [])) out.add(t);
+      if (e.action.type === "add_attacker") for (const t of (noteOf(e, "add_attacker")?.targets ?? [])) out.add(t);
     }
     return [...out];
   }
@@ -979,20 +979,20 @@ export class TacticalScreen implements GameScreen {
     const legal = this.legal();
     const fire = legal.find((e) => e.action.type === "fire" && e.action["target"] === t && e.action["strength"] === null);
     const group = this.v().combat?.group ?? [];
-    if (fire?.note && this.attackerMode === "all" && !this.allIn(t)) return { ...(fire.note as unknown as OddsBlock), ships: group };
+    if (fire?.note && this.attackerMode === "all" && !this.allIn(t)) return { ...noteOf(fire, "fire")!, ships: group };
     if (this.attackerMode !== "all") {
       const add = legal.find((e) => e.action.type === "add_attacker" && e.action["ship"] === this.attackerMode);
-      const odds = (add?.note?.["attacks"] as Record<string, OddsBlock> | undefined)?.[t];
+      const odds = noteOf(add, "add_attacker")?.attacks[t];
       if (odds) return { ...odds, ships: [...group, this.attackerMode] };
     }
     const all = this.allIn(t);
     if (all) return all;
-    return fire?.note ? { ...(fire.note as unknown as OddsBlock), ships: group } : null;
+    return fire?.note ? { ...noteOf(fire, "fire")!, ships: group } : null;
   }
 
   private allIn(t: string): (OddsBlock & { ships: string[] }) | null {
     const end = this.legal().find((e) => e.action.type === "end_combat");
-    return ((end?.note?.["attacks"] as Record<string, OddsBlock & { ships: string[] }> | undefined)?.[t]) ?? null;
+    return noteOf(end, "end_combat")?.attacks[t] ?? null;
   }
 
   private pickTarget(id: string, viaKey: boolean): void {
@@ -1014,7 +1014,7 @@ export class TacticalScreen implements GameScreen {
       if (!this.target) return this.host.say("Pick a target first with [ or ].", "warn");
       const able = this.attackerShips().filter((s) => {
         const e = this.legal().find((x) => x.action.type === "add_attacker" && x.action["ship"] === s);
-        return ((e?.note?.["targets"] as string[]) ?? []).includes(this.target!);
+        return (noteOf(e, "add_attacker")?.targets ?? []).includes(this.target!);
       });
       const modes = ["all", ...able];
       const i = modes.indexOf(this.attackerMode);
@@ -1488,7 +1488,7 @@ export class TacticalScreen implements GameScreen {
     if (ph === "astrogation" && sel && ordersOf(legal, sel).length) {
       const c = this.choices.get(sel) ?? COAST;
       const entry = matchOrder(legal, sel, c);
-      const n = entry?.note as unknown as CourseNote | undefined;
+      const n = noteOf(entry, "order");
       if (n) {
         const eq = el("p", "tac-equation");
         eq.textContent = `${cap(velocityWords(n.velocity_before))} + ${c.burn === null ? "no burn" : c.overload === null ? `burn ${dirKey(c.burn)}` : `burn ${dirKey(c.burn)} + ${dirKey(c.overload)}`} → ${velocityWords(n.velocity)}`;
@@ -1535,7 +1535,7 @@ export class TacticalScreen implements GameScreen {
       E.detail.append(el("p", undefined, l ? `A ${l.kind} from ${this.name(l.ship)}${l.boost ? `, boosted ${l.boost} ${l.boost > 1 ? "hexes" : "hex"} ${DIR_WORD[l.dir ?? 0]}` : ""}: Enter to launch, Esc to cancel.`
         : kinds.length ? `${kinds.map((k) => `${k === "mine" ? "N" : k === "torpedo" ? "T" : "K"} ${k}`).join(", ")}, or Skip (Enter).`
           : this.v().launched?.length ? "Each ship launches one item per turn and every ship that could has launched: End the phase (Enter)." : "Nothing can be launched now: Skip (Enter)."));
-      const n = this.launchEntry()?.note as unknown as LaunchNote | undefined;
+      const n = noteOf(this.launchEntry(), "launch");
       if (n) {
         const facts = el("ul", "tac-facts");
         facts.append(el("li", undefined, `${cap(velocityWords(n.velocity))}: this turn it ends ${this.place(n.destination)}, then drifts ${this.place(n.next_destination)}; it lasts ${n.turns} moves`));
