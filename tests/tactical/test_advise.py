@@ -12,8 +12,8 @@ from deltav.core.protocol import Game, get_game
 from deltav.core.session import Session
 from deltav.games import load_all
 from deltav.games.tactical.advise import defended_hexes
+from deltav.games.tactical.bots.routes import plan_route
 from deltav.games.tactical.mapdata import default_map
-from deltav.games.tactical.planner import plan_route
 from deltav.games.tactical.preview import preview_course
 
 load_all()

@@ -12,11 +12,11 @@ import deltav.games.tactical as tactical
 PKG = Path(tactical.__file__).parent
 SERVICES = ("advise.py", "reach.py", "annotate.py", "preview.py", "course_risks.py", "courses.py", "labels.py",
             "places.py", "summary.py", "briefing.py")
-AI = {"planner", "heuristics", "intercept", "tactics"}  # the bots' modules beside the rules (bots/ is AI too)
+AI_MODULES = {"routes", "heuristics", "intercept", "tactics"}  # the AI's modules, all in bots/
 
 
 def imported(path: Path) -> set[str]:
-    """The modules of the tactical package ``path`` imports, relative to it (``planner``, ``bots.assist``)."""
+    """The modules of the tactical package ``path`` imports, relative to it (``movement``, ``bots.assist``)."""
     out = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom):
@@ -34,9 +34,20 @@ def imported(path: Path) -> set[str]:
 def test_player_services_reach_the_ai_only_through_its_interface():
     for name in SERVICES:
         mods = imported(PKG / name)
-        bad = {m for m in mods if m.split(".")[0] in AI or (m.startswith("bots") and m != "bots.assist")}
+        bad = {m for m in mods if m.startswith("bots") and m != "bots.assist"}
         assert not bad, f"{name} imports the AI directly: {sorted(bad)}"
     assert "bots.assist" in imported(PKG / "advise.py")
+
+
+def test_the_ai_lives_in_bots_and_the_rules_import_none_of_it():
+    """Every AI module is in ``bots/``; no rules module (anything beside ``bots/``) imports one."""
+    assert {p.stem for p in (PKG / "bots").glob("*.py")} >= AI_MODULES
+    assert not {p.stem for p in PKG.glob("*.py")} & AI_MODULES
+    for path in PKG.glob("*.py"):
+        mods = imported(path)
+        bad = {m for m in mods if m.startswith("bots") and not (path.name in SERVICES and m == "bots.assist")
+               and path.name != "__init__.py"}
+        assert not bad, f"the rules module {path.name} imports the AI: {sorted(bad)}"
 
 
 def test_the_assistant_plans_through_the_interface():

@@ -1,4 +1,4 @@
-"""The difficulty ladder of the tactical bots (bots.LevelBot), the astrogation planner (planner.py) and the
+"""The difficulty ladder of the tactical bots (bots.LevelBot), the astrogation planner (bots/routes.py) and the
 two-ply gun and ordnance tactics (tactics.py): legality over whole games, determinism, view-only decisions,
 and behaviour on constructed positions."""
 
@@ -13,14 +13,14 @@ from deltav.core.rng import Rng
 from deltav.games.tactical.bots import BOTS, PRESETS
 from deltav.games.tactical.bots.level_bot import LevelBot
 from deltav.games.tactical.bots.levels import LEVELS
+from deltav.games.tactical.bots.routes import drift_safe, hazard_count, plan_route, safe
+from deltav.games.tactical.bots.tactics import Tactics, hit_value, launch_value, ordnance_hit_value, rammed_cost
 from deltav.games.tactical.courses import course_for
 from deltav.games.tactical.mapdata import default_map
 from deltav.games.tactical.messages import Launch, Order
 from deltav.games.tactical.movement import CRASH, LANDING, compute_course
-from deltav.games.tactical.planner import drift_safe, hazard_count, plan_route, safe
 from deltav.games.tactical.preview import preview_course
 from deltav.games.tactical.scenarios import SCENARIO_IDS
-from deltav.games.tactical.tactics import Tactics, hit_value, launch_value, ordnance_hit_value, rammed_cost
 
 from .helpers import GAME, new_state, place
 
@@ -157,18 +157,18 @@ def test_route_memory_backs_off_after_failed_searches(monkeypatch):
     another goal searches at once, and a route found clears the memory."""
     from types import SimpleNamespace
 
-    from deltav.games.tactical import planner
+    from deltav.games.tactical.bots import routes as route_search
 
     searched = []
-    real = planner.plan_route
+    real = route_search.plan_route
 
     def spy(*args):
         searched.append(args[4])  # the fuel searched with
         return real(*args)
 
-    monkeypatch.setattr(planner, "plan_route", spy)
+    monkeypatch.setattr(route_search, "plan_route", spy)
     mars = tuple(sorted(M.bases_of["Mars"]))
-    routes = planner.RouteCache()
+    routes = route_search.RouteCache()
     ship = SimpleNamespace(id="s", pos=(-5, 7), vel=(0, 0), pending=(), fuel=2, landed=True)
 
     def step(goals=mars):
@@ -301,9 +301,9 @@ def test_hard_guards_its_drift_when_the_enemy_is_out_of_sight():
 
 
 def test_exposure_of_a_course_is_its_worst_chance_of_damage_before_the_next_move():
+    from deltav.games.tactical.bots.heuristics import defense_survival
     from deltav.games.tactical.bots.level_bot import _exposure
-    from deltav.games.tactical.heuristics import defense_survival
-    from deltav.games.tactical.tactics import RAM_DAMAGE_CHANCE
+    from deltav.games.tactical.bots.tactics import RAM_DAMAGE_CHANCE
 
     s = new_state("duel")
     place(s, "p0s0", (3, 1), vel=(0, 1), fuel=19)
@@ -351,7 +351,7 @@ def test_hard_launches_a_nuke_that_meets_the_enemy_this_turn():
 def test_the_planner_weighs_asteroid_hazards_by_the_asteroid_table():
     # design note 1.8: D1 on a 5 or a 6, repaired at the end of the ship's own turn (the hazards roll in it):
     # one hazard never strands a ship, two strand it when both hit (1 in 9), three when two of them hit
-    from deltav.games.tactical.planner import hazard_weight
+    from deltav.games.tactical.bots.routes import hazard_weight
 
     assert hazard_weight(0) == 0.0 and hazard_weight(1) == 0.0
     assert abs(hazard_weight(2) - 6.0 / 9.0) < 1e-12
@@ -359,8 +359,8 @@ def test_the_planner_weighs_asteroid_hazards_by_the_asteroid_table():
 
 
 def test_a_clear_drift_meets_no_asteroid_hazard():
+    from deltav.games.tactical.bots.routes import drift_safe
     from deltav.games.tactical.mapdata import default_map
-    from deltav.games.tactical.planner import drift_safe
 
     gmap = default_map()
     # (2,-10) drifting at (0,-2) crosses the asteroids (2,-11) and (2,-12): safe from crashes, not clear

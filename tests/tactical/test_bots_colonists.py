@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from deltav.core.protocol import Decision
 from deltav.core.rng import Rng
-from deltav.games.tactical.bots.level_bot import SPREAD, LevelBot
-from deltav.games.tactical.heuristics import (
+from deltav.games.tactical.bots.heuristics import (
     PD_COST,
     defense_shots,
     defense_survival,
@@ -16,6 +15,7 @@ from deltav.games.tactical.heuristics import (
     landing_next,
     score_course,
 )
+from deltav.games.tactical.bots.level_bot import SPREAD, LevelBot
 from deltav.games.tactical.mapdata import default_map
 from deltav.games.tactical.messages import EndLogistics, Order, Transfer
 from deltav.games.tactical.preview import preview_course

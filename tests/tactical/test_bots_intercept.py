@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from deltav.core.protocol import Decision
 from deltav.core.rng import Rng
+from deltav.games.tactical.bots.intercept import intercept_values, runner_track, shot_chance
 from deltav.games.tactical.bots.level_bot import LevelBot
-from deltav.games.tactical.intercept import intercept_values, runner_track, shot_chance
 from deltav.games.tactical.mapdata import default_map
 from deltav.games.tactical.messages import Order
 from deltav.games.tactical.movement import CRASH, LANDING, compute_course

@@ -11,15 +11,11 @@ import pytest
 from deltav.core.agent import Agent
 from deltav.core.match import play_match
 from deltav.core.protocol import Decision
-from deltav.games.tactical import planner
+from deltav.games.tactical.bots import routes
+from deltav.games.tactical.bots.heuristics import preview_pending
 from deltav.games.tactical.bots.level_bot import LevelBot
-from deltav.games.tactical.heuristics import preview_pending
-from deltav.games.tactical.mapdata import default_map
-from deltav.games.tactical.messages import Order
-from deltav.games.tactical.movement import CRASH, compute_course, speed
-from deltav.games.tactical.planner import drift_safe, plan_route
-from deltav.games.tactical.preview import preview_course, preview_courses
-from deltav.games.tactical.tactics import (
+from deltav.games.tactical.bots.routes import drift_safe, plan_route
+from deltav.games.tactical.bots.tactics import (
     ALL_PAIRS,
     Tactics,
     can_fire,
@@ -30,6 +26,10 @@ from deltav.games.tactical.tactics import (
     shot,
     strength,
 )
+from deltav.games.tactical.mapdata import default_map
+from deltav.games.tactical.messages import Order
+from deltav.games.tactical.movement import CRASH, compute_course, speed
+from deltav.games.tactical.preview import preview_course, preview_courses
 
 from .helpers import GAME, new_state, place
 
@@ -278,9 +278,9 @@ def test_plan_route_with_a_warm_expansion_memo_equals_a_cold_one():
               ((-5, 7), (0, 0), (), 20, True, mars), ((-5, 7), (0, 0), (), 2, True, mars)]
     cold = []
     for *st, goals in starts:
-        planner._MOVES.clear()
+        routes._MOVES.clear()
         cold.append(plan_route.__wrapped__(M, *st, "land", goals, None, frozenset()))
-    planner._MOVES.clear()
+    routes._MOVES.clear()
     warm = [plan_route.__wrapped__(M, *st, "land", goals, None, frozenset()) for *st, goals in starts]
     assert warm == cold
     assert len(cold[0]) == 7 and cold[2] is not None and cold[4] is None
@@ -311,13 +311,13 @@ def test_safe_keyed_by_fuel_up_to_depth_answers_as_a_cold_search():
         for depth in (1, 2, 3):
             for fuel in (0, 1, 2, 3, 5, 20, None):
                 want = _safe_cold(pos, vel, pend, fuel, depth)
-                assert planner.safe(M, pos, vel, pend, fuel, depth) == want, (pos, vel, fuel, depth)
+                assert routes.safe(M, pos, vel, pend, fuel, depth) == want, (pos, vel, fuel, depth)
                 answers.add(want)
     assert answers == {True, False}
 
 
 def _expand_by_flying_every_flag(p, v, pend, fuel, ld):
-    """planner._expand as first written: every burn flown with and without the land flag."""
+    """routes._expand as first written: every burn flown with and without the land flag."""
     out = []
     for b in (None, 0, 1, 2, 3, 4, 5) if (fuel is None or fuel > 0) else (None,):
         for land in (False, True) if (b is not None and not ld) else (False,):
@@ -331,7 +331,7 @@ def _expand_by_flying_every_flag(p, v, pend, fuel, ld):
             for weak, cc in variants:
                 if cc.outcome == CRASH or M.off_map(cc.destination):
                     continue
-                step_hz = planner.hazard_weight(planner.hazard_count(M, p, cc.destination))
+                step_hz = routes.hazard_weight(routes.hazard_count(M, p, cc.destination))
                 if step_hz and cc.outcome != "landing" and not drift_safe(M, cc.destination, cc.velocity,
                                                                           cc.pending, 3, clear=True):
                     continue
@@ -348,7 +348,7 @@ def test_planner_expansion_flies_the_land_flag_only_where_the_shortcut_applies()
     shortcuts = 0
     for p, v, pend, fuel, ld in states:
         want = _expand_by_flying_every_flag(p, v, pend, fuel, ld)
-        rows = planner._expand(M, p, v, pend, fuel, ld, frozenset(), False, True, 3)
+        rows = routes._expand(M, p, v, pend, fuel, ld, frozenset(), False, True, 3)
         # the search's rows: the same courses in the same order, with the next state's key, drift hex and speed
         assert tuple((b, land, weak, "landing" if arrives else "normal", dest, nv, npend, spent, contact, hz)
                      for (b, land, weak), _b, arrives, dest, nv, npend, spent, contact, hz, _k, _d, _s in rows) == want

@@ -604,7 +604,7 @@ def test_no_surrender_in_escape():
 
 
 def test_attack_plan_prefers_defenceless_targets_and_weighs_the_counterattack():
-    from deltav.games.tactical.heuristics import attack_plan, attack_value
+    from deltav.games.tactical.bots.heuristics import attack_plan, attack_value
 
     s = duel_at()
     s.rng = FixedDice([])

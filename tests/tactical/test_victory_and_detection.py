@@ -138,7 +138,7 @@ def test_random_games_keep_their_invariants():
 
 
 def test_evaluation_is_bounded_antisymmetric_and_terminal_exact():
-    from deltav.games.tactical.heuristics import evaluate
+    from deltav.games.tactical.bots.heuristics import evaluate
 
     for sc in ("biplanetary", "duel", "escape", "convoy", "grand_tour"):
         s = new_state(sc)
@@ -152,7 +152,7 @@ def test_evaluation_is_bounded_antisymmetric_and_terminal_exact():
 
 
 def test_rollout_policy_plays_legal_non_suicidal_games():
-    from deltav.games.tactical.heuristics import rollout_policy
+    from deltav.games.tactical.bots.heuristics import rollout_policy
 
     for seed in range(4):
         s = GAME.new_initial_state({"scenario": ("duel", "convoy", "fleet_action", "grand_tour")[seed]}, seed)

@@ -7,8 +7,8 @@ A preset entry holds:
   exactly; ``max_seconds`` is only a safety net), or a bot's keyword arguments;
 - ``epsilon`` (optional): the share of uniformly random moves mixed into the agent's choices;
 - ``rollout``, ``evaluation``, ``prior`` (optional, search agents): the names of the playout policy, leaf
-  evaluation and PUCT prior in the game's ``deltav.games.<id>.heuristics`` module (``MODULE.NAME`` for a
-  function of another module of the game, e.g. ``planner.policy``), or ``bot:NAME`` for a bot of the game
+  evaluation and PUCT prior in the game's AI module ``deltav.games.<id>.bots.heuristics`` (``MODULE.NAME`` for a
+  function of another AI module of the game, e.g. ``planner.policy``), or ``bot:NAME`` for a bot of the game
   driving the playouts / giving the prior;
 - ``fallback`` (optional): the entry used while the game has no bot of that name;
 - ``phases`` and ``otherwise`` (optional): the agent decides only where the view's ``phase`` (or the view key
@@ -119,19 +119,21 @@ def game_module(game_id: str, name: str) -> Any | None:
     try:
         return importlib.import_module(full)
     except ModuleNotFoundError as exc:
-        if exc.name in (full, f"deltav.games.{game_id}"):
+        if exc.name in (full, f"deltav.games.{game_id}", full.rsplit(".", 1)[0]):
             return None
         raise
 
 
 def heuristic(game_id: str, name: str | None) -> Any | None:
-    """The callable ``name`` of the game's ``heuristics`` module (``MODULE.NAME``: of the game's module
-    ``MODULE``), or None when it does not exist (yet)."""
+    """The callable ``name`` of the game's AI module ``heuristics`` (``MODULE.NAME``: of its AI module
+    ``MODULE``), or None when it does not exist (yet). A game's AI modules live in its ``bots`` package
+    (``deltav.games.<id>.bots.heuristics``); a module beside the rules is found too while a game still keeps one
+    there."""
     if not name:
         return None
     module = "heuristics"
     if "." in name:
         module, name = name.rsplit(".", 1)
-    mod = game_module(game_id, module)
+    mod = game_module(game_id, f"bots.{module}") or game_module(game_id, module)
     fn = getattr(mod, name, None) if mod is not None else None
     return fn if callable(fn) else None

@@ -2,7 +2,7 @@
 
 The astrogation assistant (``advise.py``: ``TacticalGame.advise``, the ``plan`` of the server's one advice
 message ``suggest``) asks the AI for a course through this module and nothing else; code that serves players must
-not import the bots' planner (``planner.py``) or another AI module directly, so the AI's files can move and change
+not import the bots' planner (``bots/routes.py``) or another AI module directly, so the AI's files can move and change
 behind this interface (``tests/tactical/test_ai_apart.py`` checks the imports).
 
 - :func:`plan_course`: the planner's fewest-turn course for one ship state to a goal within its fuel and
@@ -13,7 +13,7 @@ It only forwards plain data: it holds no state and never reads a game state.
 
 from __future__ import annotations
 
-from deltav.games.tactical.planner import plan_route
+from deltav.games.tactical.bots.routes import plan_route
 
 
 def plan_course(gmap, position: tuple[int, int], velocity: tuple[int, int], pending: tuple, fuel: int | None,

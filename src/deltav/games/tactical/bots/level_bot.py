@@ -1,7 +1,7 @@
 """``LevelBot`` ("level", with ``level`` = easy / normal / hard) is the difficulty ladder built on it (see its
 docstring, :data:`LEVELS`, :data:`PRESETS` and docs/bots-tactical.md): easy is short-sighted and sometimes
 random, normal is the scripted plan (with escorts keeping station with colonists and colonists shared over several
-hulls), hard adds the astrogation planner (planner.py), the one-move landing look-ahead, two-ply gun and ordnance
+hulls), hard adds the astrogation planner (bots/routes.py), the one-move landing look-ahead, two-ply gun and ordnance
 tactics (tactics.py), the multi-turn intercept of runners (intercept.py) and the hold doctrine of an outgunned
 last ship.
 
@@ -13,11 +13,7 @@ from __future__ import annotations
 
 from deltav.core.agent import Param
 from deltav.core.protocol import Decision
-from deltav.games.tactical.bots.levels import LEVELS
-from deltav.games.tactical.bots.scripted import ScriptedBot
-from deltav.games.tactical.combat import effective_strength
-from deltav.games.tactical.courses import course_for
-from deltav.games.tactical.heuristics import (
+from deltav.games.tactical.bots.heuristics import (
     defense_survival,
     goal_hexes,
     gun_threat,
@@ -26,7 +22,14 @@ from deltav.games.tactical.heuristics import (
     score_course,
     survivable,
 )
-from deltav.games.tactical.intercept import intercept_values, quarry_column, runner_track
+from deltav.games.tactical.bots.intercept import intercept_values, quarry_column, runner_track
+from deltav.games.tactical.bots.levels import LEVELS
+from deltav.games.tactical.bots.routes import RouteCache, drift_safe, hazard_count, hazard_weight
+from deltav.games.tactical.bots.routes import safe as keeps_flying
+from deltav.games.tactical.bots.scripted import ScriptedBot
+from deltav.games.tactical.bots.tactics import RAM_DAMAGE_CHANCE, Tactics, can_fire, launch_value, strength
+from deltav.games.tactical.combat import effective_strength
+from deltav.games.tactical.courses import course_for
 from deltav.games.tactical.messages import (
     Buy,
     EndAstrogation,
@@ -41,12 +44,9 @@ from deltav.games.tactical.messages import (
 )
 from deltav.games.tactical.movement import drift_destination
 from deltav.games.tactical.ordnance_tables import launch_velocity
-from deltav.games.tactical.planner import RouteCache, drift_safe, hazard_count, hazard_weight
-from deltav.games.tactical.planner import safe as keeps_flying
 from deltav.games.tactical.preview import preview_courses
 from deltav.games.tactical.scenarios import get_scenario
 from deltav.games.tactical.shiptypes import ship_types
-from deltav.games.tactical.tactics import RAM_DAMAGE_CHANCE, Tactics, can_fire, launch_value, strength
 
 NAV_GOALS = ("target", "home", "refuel", "checkpoint")
 PLAN_BONUS = 1000.0
@@ -76,13 +76,13 @@ class LevelBot(ScriptedBot):
       biggest hulls it can afford;
     - **normal** is the scripted bot: one-ply course scoring with a survival check, every worthwhile attack
       from the exact odds, torpedoes, and a fleet bought for combat factor per credit;
-    - **hard** adds the astrogation planner (``planner.py``: beam search over positions, velocities, pending
+    - **hard** adds the astrogation planner (``bots/routes.py``: beam search over positions, velocities, pending
       gravity and fuel for the fewest turns to a landing or a Grand Tour checkpoint, followed while the ship is
-      where the plan said) and the two-ply gun tactics (``tactics.py``: the best shot this course gives minus
+      where the plan said) and the two-ply gun tactics (``bots/tactics.py``: the best shot this course gives minus
       the best shot every enemy can answer with over all its courses, from the exact odds, plus half the
       best follow-up shot next turn); it launches only ordnance whose flight meets an enemy this very turn
       (a nuke ending in an enemy's hex destroys it). Chasing a runner (the Blockade runner, Escape's pilgrims,
-      colonists), it plans a multi-turn intercept (``intercept.py``: the runner's predicted track against a
+      colonists), it plans a multi-turn intercept (``bots/intercept.py``: the runner's predicted track against a
       beam over our next six moves, for the best chance of a damaging shot), remembering where a runner hidden
       by fog of war was last seen (or, on the first turn, the scenario's published start); in Escape it never
       rams (an enforcer damaged for two turns gives the Pilgrims their moral victory); under enemy guns it

@@ -18,7 +18,7 @@ from __future__ import annotations
 from deltav.core.agent import Agent, Param
 from deltav.core.hexgrid import distance
 from deltav.core.protocol import Decision
-from deltav.games.tactical.heuristics import (
+from deltav.games.tactical.bots.heuristics import (
     attack_plan,
     goal_hexes,
     score_course,

@@ -24,9 +24,8 @@ from functools import lru_cache
 from operator import itemgetter
 
 from deltav.core.hexgrid import DIRECTIONS
-
-from .combat import asteroid_hazards
-from .movement import CRASH, LANDING, compute_course, detect_orbit, landing_shortcut, speed
+from deltav.games.tactical.combat import asteroid_hazards
+from deltav.games.tactical.movement import CRASH, LANDING, compute_course, detect_orbit, landing_shortcut, speed
 
 Hex = tuple[int, int]
 
@@ -358,7 +357,7 @@ def hazard_weight(k: int) -> float:
     same turn), so that it drifts on its next move (an elimination counts too). With D2 on a 6 one hazard
     weighs 1; with the design note's table (D1 on a 5 or a 6) one hazard weighs 0: its D1 is repaired before
     the ship moves again, and only two hits in one move strand it."""
-    from .combat import ELIMINATION_THRESHOLD, OTHER_DAMAGE, REPAIR_PER_TURN
+    from deltav.games.tactical.combat import ELIMINATION_THRESHOLD, OTHER_DAMAGE, REPAIR_PER_TURN
 
     if k <= 0:
         return 0.0

@@ -10,10 +10,10 @@ from __future__ import annotations
 from functools import lru_cache
 
 from deltav.core.hexgrid import distance
+from deltav.games.tactical.courses import course_for
+from deltav.games.tactical.movement import CRASH, LANDING, compute_course, speed
 
-from .courses import course_for
-from .movement import CRASH, LANDING, compute_course, speed
-from .planner import nearest_distance, safe
+from .routes import nearest_distance, safe
 
 Hex = tuple[int, int]
 CRASH_PENALTY = -1_000_000.0
@@ -61,7 +61,7 @@ def goal_hexes(world, sh) -> tuple[tuple[Hex, ...], str]:
 
 def survivable(world, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | None) -> bool:
     """Can a ship here avoid crashing or leaving the map on its next move (coasting or one burn)? The
-    planner's one-move :func:`~deltav.games.tactical.planner.safe` (memoised: plain values and the fixed map)."""
+    planner's one-move :func:`~deltav.games.tactical.bots.routes.safe` (memoised: plain values and the fixed map)."""
     return safe(world.gmap, pos, vel, tuple(pending), fuel, 1, frozenset(world.destroyed_bases),
                 world.options["grazing_is_contact"])
 
@@ -240,8 +240,8 @@ def attack_value(world, attackers, target, split: bool = False):
     """Expected damage dealt minus expected counterattack damage taken when ``attackers`` (ships) fire at
     ``target`` at full strength (combat.py numbers; the dice are averaged); ``split``: return the pair
     ``(dealt, taken)`` instead."""
-    from . import combat as cb
-    from .combat_phase import combatant
+    from deltav.games.tactical import combat as cb
+    from deltav.games.tactical.combat_phase import combatant
 
     atk = [combatant(a) for a in attackers]
     full = sum(a.strength for a in atk)
@@ -272,7 +272,7 @@ def attack_plan(world, player: int):
     """The best attack open to ``player`` now in the combat phase, as ``(target id, attacker ids)``: every free
     ship that may attack and sees the target (plus the group already formed) fires at it; None if no attack
     deals damage at least 0.9 times what its counterattack is expected to cost (:func:`attack_value`)."""
-    from .combat_phase import _free_attackers, ship_targets
+    from deltav.games.tactical.combat_phase import _free_attackers, ship_targets
 
     cs = world.combat
     group = tuple(cs.group) if cs is not None else ()
@@ -334,7 +334,7 @@ def defense_shots(world, owner: int, h: Hex) -> int:
 
 def _defense_miss() -> float:
     """The chance that one planetary-defense shot (2:1, no modifiers) does no damage."""
-    from . import combat as cb
+    from deltav.games.tactical import combat as cb
 
     counts = cb.result_counts(cb.odds_column(2, 1), 0)
     return counts[0] / sum(counts)
@@ -349,7 +349,7 @@ def defense_survival(world, owner: int, h: Hex) -> float:
 def gun_threat(tac, sh, dest: Hex, vel: Hex) -> float:
     """The chance that the best gun shot any visible enemy can take at ship ``sh`` ending its move at ``dest``
     with ``vel`` does damage, over every course each enemy can fly next (``tac`` is a
-    :class:`~deltav.games.tactical.tactics.Tactics` of ``sh``'s owner; exact odds, range, velocity, line of
+    :class:`~deltav.games.tactical.bots.tactics.Tactics` of ``sh``'s owner; exact odds, range, velocity, line of
     sight). Shots of several enemies are combined as independent."""
     from .tactics import shot, strength
 

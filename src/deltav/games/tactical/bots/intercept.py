@@ -5,8 +5,8 @@ its target body, or the northern map edge) and the other must catch it on the wa
 where the quarry *is*; this module plans where it *will be*:
 
 - :func:`runner_track` predicts the quarry's next moves: a sensible runner (one-ply, as the bots' own course
-  scoring does) heads for its goal hexes by the planner's cost-to-go estimate (``planner.estimate``), never
-  crashing (three moves of survival, ``planner.safe``), lands as soon as it can, and only coasts while disabled.
+  scoring does) heads for its goal hexes by the planner's cost-to-go estimate (``routes.estimate``), never
+  crashing (three moves of survival, ``routes.safe``), lands as soon as it can, and only coasts while disabled.
 - :func:`intercept_values` searches our ship's next ``horizon`` moves (a beam over coasting, the six burns, and
   the overloads on the first move) for the sequence with the best chance of at least one damaging gun shot at
   the quarry along its predicted track. Our ship fires after each of its moves at the quarry's position then
@@ -24,9 +24,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from . import combat as cb
-from .movement import CRASH, LANDING, compute_course
-from .planner import estimate, hazard_count, hazard_weight, safe
+from deltav.games.tactical import combat as cb
+from deltav.games.tactical.movement import CRASH, LANDING, compute_course
+
+from .routes import estimate, hazard_count, hazard_weight, safe
 
 Hex = tuple[int, int]
 BURNS = (None, 0, 1, 2, 3, 4, 5)
@@ -130,7 +131,7 @@ def intercept_values(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: i
     moves: the chance of at least one damaging shot (shot k discounted by ``DISCOUNT ** k``) at the quarry,
     whose position and velocity when our k-th move's combat comes are ``targets[k]`` (``targets[0]`` = now).
     Plans that crash, leave the map or cannot keep flying three more moves are dropped; each asteroid hazard
-    (planner.hazard_count) on the way costs ``hazard_cost`` (an enforcer of Escape hit for D2 gives the Pilgrims
+    (routes.hazard_count) on the way costs ``hazard_cost`` (an enforcer of Escape hit for D2 gives the Pilgrims
     their moral victory). Without ``ram_ok`` a move ending in the quarry's hex (a ram: both ships roll the ram
     table) is dropped."""
     return dict(_intercept(gmap, pos, vel, pending, fuel, can_overload, column, targets, horizon, beam,

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from . import combat as cb
-from .movement import CRASH, compute_course
+from deltav.games.tactical import combat as cb
+from deltav.games.tactical.movement import CRASH, compute_course
 
 Hex = tuple[int, int]
 ALL_PAIRS = ((None, None),) + tuple((b, None) for b in range(6)) + tuple((b, o) for b in range(6) for o in range(6))
@@ -565,7 +565,7 @@ class Tactics:
         got = self._ordnance.get(e.id)
         if got is not None:
             return got
-        from . import ordnance_tables as ot
+        from deltav.games.tactical import ordnance_tables as ot
 
         world = self.world
         nuke = torps = None
@@ -652,7 +652,7 @@ def flight(gmap, start: Hex, vel: Hex, grazing: bool = False) -> tuple[Hex, ...]
     got = memo.get(key)
     if got is not None:
         return got
-    from .movement import _contact
+    from deltav.games.tactical.movement import _contact
 
     dest = (start[0] + vel[0], start[1] + vel[1])
     _definite, contact = _contact(start, dest, grazing)
@@ -709,7 +709,7 @@ def launch_value(world, player: int, launcher, kind: str, vel: Hex, own_paths: d
 def ordnance_threat(world, e, my_path, my_pos: Hex, my_disabled: int, my_worth: float) -> float:
     """The worst an enemy ship's launch next turn does to our ship (after our move along ``my_path`` to
     ``my_pos``): a nuke whose flight ends at our hex destroys it; a torpedo meeting our path damages it."""
-    from . import ordnance_tables as ot
+    from deltav.games.tactical import ordnance_tables as ot
 
     if e.destroyed or e.landed or e.control != "own" or not cb.operational(e.disabled, e.type.fires_disabled):
         return 0.0
