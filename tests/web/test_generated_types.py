@@ -1,7 +1,8 @@
 """The client's generated types (`web/src/generated/*.ts`, written by `web/tools/gen_types.py` from the Python side's
 declared JSON shapes) are up to date, and the shapes they are written from are true: every snapshot a session sends
 (every seat, a spectator, the full view of a finished match) of every scenario of every game, each game's view in
-it, and the messages of a real server's socket are read by `deltav.core.shape` against their declared TypedDict
+it and each note of its legal entries (the game's ``NotesJson``: the note of each action type), and the messages
+of a real server's socket are read by `deltav.core.shape` against their declared TypedDict
 without a missing or unknown field. So a change on one side that breaks the other fails here: a shape changed
 without regenerating (stale file), or a JSON document that grew a field its shape does not declare."""
 
@@ -93,10 +94,10 @@ def test_every_snapshot_and_view_has_its_declared_shape(case):
             read(SnapshotJson, snap, f"{gid} step {step} seat {seat}")
             if view is not None:
                 read(view, snap["view"], f"{gid} step {step} seat {seat} view")
-            for e in snap["legal"] if notes is not None else ():  # a game whose notes are declared (NotesJson)
+            for e in snap["legal"]:
                 if "note" in e:
                     kind = e["action"]["type"]
-                    assert kind in notes, f"{gid}: a {kind!r} note has no declared shape"
+                    assert notes is not None and kind in notes, f"{gid}: a {kind!r} note has no declared shape"
                     read(notes[kind], e["note"], f"{gid} step {step} seat {seat} {kind} note")
         if s.is_over() or step >= MAX_STEPS:
             break

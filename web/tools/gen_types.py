@@ -49,8 +49,10 @@ TARGETS: dict[str, list[tuple[str, list[str]]]] = {
         ("deltav.server.hub", ["SeatGrantJson"]),
     ],
     "mining": [("deltav.games.mining.view", ["ViewJson", "BoardJson"]), ("deltav.games.mining.annotate", ["NotesJson"])],
-    "knighthawks": [("deltav.games.knighthawks.view", ["ViewJson"]), ("deltav.games.knighthawks.board", ["BoardJson"])],
-    "deepspace": [("deltav.games.deepspace.view", ["ViewJson"]), ("deltav.games.deepspace.board", ["BoardJson"])],
+    "knighthawks": [("deltav.games.knighthawks.view", ["ViewJson"]), ("deltav.games.knighthawks.board", ["BoardJson"]),
+                    ("deltav.games.knighthawks.annotate", ["NotesJson"])],
+    "deepspace": [("deltav.games.deepspace.view", ["ViewJson"]), ("deltav.games.deepspace.board", ["BoardJson"]),
+                  ("deltav.games.deepspace.annotate", ["NotesJson"])],
     "tactical": [("deltav.games.tactical.view", ["ViewJson"]), ("deltav.games.tactical.annotate", ["NotesJson"])],
 }
 
