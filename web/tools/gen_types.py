@@ -53,7 +53,8 @@ TARGETS: dict[str, list[tuple[str, list[str]]]] = {
                     ("deltav.games.knighthawks.annotate", ["NotesJson"])],
     "deepspace": [("deltav.games.deepspace.view", ["ViewJson"]), ("deltav.games.deepspace.board", ["BoardJson"]),
                   ("deltav.games.deepspace.annotate", ["NotesJson"])],
-    "tactical": [("deltav.games.tactical.view", ["ViewJson"]), ("deltav.games.tactical.annotate", ["NotesJson"])],
+    "tactical": [("deltav.games.tactical.view", ["ViewJson"]), ("deltav.games.tactical.board", ["BoardJson"]),
+                 ("deltav.games.tactical.annotate", ["NotesJson"])],
 }
 
 

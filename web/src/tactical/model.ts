@@ -8,15 +8,14 @@
  */
 import { DIRECTIONS, type Hex, parseKey } from "../shell/hex";
 import type { CourseWarning, Notes, OrderNote as CourseNote } from "../generated/tactical";
+import { notesReader } from "../shell/notes";
 import type { LegalEntry } from "../shell/screen";
 
 /** The engine's notes on legal entries (annotate.py), generated from the Python side (web/src/generated/tactical.ts):
  *  an order's course preview, one of its warnings (docs/tactical.md, "Course warnings"), an attack's odds. */
 export type { CourseWarning, Notes, Odds as OddsBlock, OrderNote as CourseNote } from "../generated/tactical";
 /** The engine's note on a legal entry whose action is a `type` (annotate.py; the generated `Notes`), if any. */
-export function noteOf<K extends keyof Notes>(e: LegalEntry | null | undefined, type: K): Notes[K] | undefined {
-  return e && e.action.type === type ? (e.note as unknown as Notes[K] | undefined) : undefined;
-}
+export const noteOf = notesReader<Notes>();
 
 /** The warnings of a note that are risks to the ship (a capture is good news, not a risk). */
 export function risksOf(n: CourseNote | null | undefined): CourseWarning[] {

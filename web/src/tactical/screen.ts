@@ -19,7 +19,7 @@ import { el, trapFocus } from "../shell/dom";
 import type { View as TacticalView } from "../generated/tactical";
 import type { Suggestion } from "../generated/protocol";
 import type { GameScreen, LegalEntry, LogEntry, ScreenHost, Snapshot } from "../shell/screen";
-import { type Board, parseBoard } from "./boardData";
+import { type Board, type BoardDoc, parseBoard } from "./boardData";
 import { buildHelp, type Tables } from "./help";
 import {
   burnArrows, canOverload, choiceOf, COAST, type CourseNote, hasLandVariant, hexOf, keyIntent, matchOrder, noteOf, type OddsBlock,
@@ -154,7 +154,7 @@ export class TacticalScreen implements GameScreen {
     try {
       this.board = parseBoard(doc as never);
       this.places = placeIndex(this.board);
-      this.tables = ((doc as Record<string, unknown>)["tables"] as Tables | undefined) ?? null;
+      this.tables = (doc as Partial<BoardDoc> | null)?.tables ?? null;
     } catch (e) {
       detail.textContent = `The board could not be read: ${(e as Error).message}`;
       return;
@@ -1693,7 +1693,7 @@ export class TacticalScreen implements GameScreen {
       E.controls.append(el("p", "tac-fleet", bought.size ? `Your fleet: ${[...bought].map(([t, n]) => `${n} ${word(t)}`).join(", ")}` : "Your fleet: no ship yet"));
       const list = el("div", "tac-list");
       for (const e of legal.filter((x) => x.action.type === "buy")) {
-        const n = e.note as { cost: number; credits_left: number } | undefined;
+        const n = noteOf(e, "buy");
         const carrier = e.action["carrier"] ? ` into ${this.labels.get(String(e.action["carrier"])) ?? "a transport"}` : "";
         list.append(this.button(`${cap(word(String(e.action["item"])))}${carrier} · ${n?.cost ?? "?"} MC`, () => this.send([e.action]), "", n ? `${n.credits_left} MC left after` : ""));
       }
