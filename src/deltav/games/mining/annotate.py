@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from deltav.games.mining import contracts as cm
-from deltav.games.mining.heuristics import MINERAL_INDEX, blocked_for, kind_odds, known_tiles, plan_contract
+from deltav.games.mining.knowledge import MINERAL_INDEX, blocked_for, kind_odds, known_tiles, plan_contract
 from deltav.games.mining.messages import Declare, Look, Move, Reveal, SabotageMove
 from deltav.games.mining.scenarios import OMNIDIUM
 from deltav.games.mining.view import make_view
