@@ -406,7 +406,7 @@ def test_determinize_keeps_the_view_and_respects_observations():
 
 
 def test_shot_likelihood_weighs_enemy_designs_by_what_they_did():
-    from deltav.games.deepspace.heuristics import p_hit
+    from deltav.games.deepspace.odds import p_hit
     from deltav.games.deepspace.view import damage_pmf, shot_likelihood
 
     pmf = damage_pmf(4, 5)

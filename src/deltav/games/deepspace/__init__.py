@@ -10,7 +10,7 @@ Modules: ``movement`` (velocity vectors, thrust cost), ``combat`` (rolls), ``dam
 statistics), ``briefing`` (the scenario briefing), ``state`` (the record and the dispatch), ``ship`` (a ship's
 record), one module per phase (``design_phase``, ``deploy_phase``, ``plot_phase``, ``allocate_phase``,
 ``destruct_phase``), ``flow`` (phase transitions), ``choices`` (cached action lists), ``view`` (views, secret
-tokens, the determinizer), ``heuristics`` (exact odds for bots), ``bots``.
+tokens, the determinizer), ``odds`` (the exact dice odds), ``bots`` (the AI: bots, heuristics, look-ahead, opponent model).
 """
 
 from __future__ import annotations
