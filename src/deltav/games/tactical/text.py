@@ -8,11 +8,13 @@ words (places.py: ``"the NE base of Mars"``, ``"2 hexes W of Mercury"``, ``"spee
 the help's key 1-6). Never an id, a ``"q,r"`` key or an audience prefix.
 
 A text tells no more than its value: the describer reads the value, the options and the map. An action's text
-is a pure function of the action, the options and the names (a server shares it between matches): a fleet-built
-ship is there ``"Alice's ship 3"`` (its number in the fleet). An event's text also uses what public events said
-(the fleets of ``fleet_spawned``; the kind and launcher of an item from a public ``ordnance_launched`` or
-``ordnance_detected``), so a text written for one viewer never carries another viewer's secret; a fleet ship
-the describer has not seen spawn (a log tail read first) is ``"Alice's ship 3"`` there too.
+is a function of the action, the options, the names and the fleets spawned, which the session teaches it as
+they are applied (``learn``, public events only; ``signature()`` is what a server keys its shared action texts
+by): a fleet-built ship is ``"Alice's corvette B"`` in every text after its fleet arrived (``"Alice's ship 3"``,
+its number in the fleet, only where the describer was not taught, e.g. a lone value described out of a match).
+An event's text also uses what public events said (the kind and launcher of an item from a public
+``ordnance_launched`` or ``ordnance_detected``), so a text written for one viewer never carries another viewer's
+secret.
 Values of older records are worded too; a value this module cannot read falls back on the generic text.
 
 Owns: wording only. Must not look at a game state.
@@ -374,16 +376,36 @@ class _Words:
 class TacticalText:
     """The describer of one match (see the module docstring): call it with an action or event, or its JSON.
 
-    An action's text is a pure function of the action, the options and the names (a server keeps one text per
-    action value for every match with the same options and names): its ships are labelled from the scenario
-    alone, a fleet-built ship by its number ("Alice's ship 3"). An event's text also uses what public events
-    taught the describer (the fleets spawned, the items launched or detected)."""
+    An action's text is a function of the action, the options, the names and the fleets :meth:`learn` was
+    taught (a server keeps one text per action value for every match with the same options, names and
+    :meth:`signature`): its ships are labelled from the scenario and the fleets spawned. An event's text also uses
+    what public events taught the describer (the items launched or detected)."""
 
     def __init__(self, options: Mapping[str, Any] | None, names: Sequence[str] | None):
         opts = dict(options or {})
         names = list(names) if names is not None else default_names(2)
         self.pure = _Words(opts, names, _scenario_labels(opts))
         self.learned = _Words(opts, names, _scenario_labels(opts))
+        self._fleets: tuple = ()
+
+    def learn(self, event: Any) -> None:
+        """A public event of the match, as it is applied (``Session`` calls this in order): a fleet spawned labels
+        its ships in every later text, the actions' too ("Alice's corvette B", not "Alice's ship 3")."""
+        obj = event.to_json() if hasattr(event, "to_json") else event
+        if not isinstance(obj, Mapping) or obj.get("type") != "fleet_spawned":
+            return
+        try:
+            side = obj["player"]
+            ships = tuple((str(s[0]), str(s[1])) for s in obj.get("ships") or ())
+        except (KeyError, IndexError, TypeError):
+            return
+        self.pure.labels.add_fleet(side, ships)
+        self.learned.labels.add_fleet(side, ships)
+        self._fleets += ((side, ships),)
+
+    def signature(self) -> tuple:
+        """What the action texts learned besides the options and names: the fleets spawned (public)."""
+        return self._fleets
 
     def __call__(self, v: Any) -> str:
         from deltav.core.protocol import generic_text, get_game, obj_tag_is_event
