@@ -12,7 +12,7 @@ from deltav.games.mining.bots.heuristics import evaluate, evaluate_points, rollo
 from deltav.games.mining.bots.scripted import ScriptedAgent
 from deltav.games.mining.knowledge import known_tiles, unseen_mix
 from deltav.games.mining.messages import BidUp, Declare, Discard, Pass, Prospect, Reveal
-from deltav.games.mining.view import squares_of
+from deltav.games.mining.visibility import squares_of
 from tests.mining.helpers import give, new, place, play, put_rocket
 
 

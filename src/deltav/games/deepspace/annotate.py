@@ -40,7 +40,7 @@ from deltav.games.deepspace.bots.assist import estimated_enemy_stats
 from deltav.games.deepspace.design import POINTS_PER_SIZE, load_fleet
 from deltav.games.deepspace.movement import breakdown, label, speed, thrust_cost
 from deltav.games.deepspace.odds import TWO_D6, p_hit
-from deltav.games.deepspace.view import fleet_prior
+from deltav.games.deepspace.visibility import fleet_prior
 
 
 @lru_cache(maxsize=4096)

@@ -25,7 +25,7 @@ from deltav.games.deepspace.movement import LABEL_VECTORS, LABELS
 from deltav.games.deepspace.odds import p_hit
 from deltav.games.deepspace.scenarios import scenario_for
 from deltav.games.deepspace.text import ship_labels
-from deltav.games.deepspace.view import ShipDesignJson
+from deltav.games.deepspace.visibility import ShipDesignJson
 
 
 class BoardSideJson(TypedDict):

@@ -24,7 +24,7 @@ from deltav.games.mining import contracts as cm
 from deltav.games.mining.knowledge import MINERAL_INDEX, blocked_for, kind_odds, known_tiles, plan_contract
 from deltav.games.mining.messages import Declare, Look, Move, Reveal, SabotageMove
 from deltav.games.mining.scenarios import OMNIDIUM
-from deltav.games.mining.view import make_view
+from deltav.games.mining.visibility import make_view
 
 
 def _need(minerals: Sequence[str]) -> tuple[tuple[int, ...], int]:

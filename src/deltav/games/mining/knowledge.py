@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 
 from deltav.games.mining import contracts as cm
 from deltav.games.mining.scenarios import MINERALS, OMNIDIUM
-from deltav.games.mining.view import board_of_view, squares_of
+from deltav.games.mining.visibility import board_of_view, squares_of
 
 MINERAL_INDEX = {m: i for i, m in enumerate(MINERALS)}
 

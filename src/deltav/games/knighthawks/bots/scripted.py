@@ -13,7 +13,7 @@ from deltav.core.agent import Agent, Param
 from deltav.core.protocol import Decision
 from deltav.games.knighthawks import KnightHawks, fire_phase, movement_phase
 from deltav.games.knighthawks import messages as m
-from deltav.games.knighthawks import view as kh_view
+from deltav.games.knighthawks import visibility as kh_view
 from deltav.games.knighthawks.bots import heuristics as hx
 from deltav.games.knighthawks.damage import breakup_chance
 from deltav.games.knighthawks.movement import rotation_cost

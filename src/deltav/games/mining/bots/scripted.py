@@ -45,7 +45,7 @@ from deltav.games.mining.messages import (
     Survey,
 )
 from deltav.games.mining.scenarios import STATION
-from deltav.games.mining.view import squares_of
+from deltav.games.mining.visibility import squares_of
 
 STALL_TURNS = 6  # own turns without an attempt before the bot gambles on unknown tiles
 INCIDENT_PRIORITY = {"rocket_acquisition": 5, "mineral_scan": 4, "meteor_storm": 3, "pirate_attack": 3,
