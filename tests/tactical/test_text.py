@@ -119,7 +119,7 @@ def test_two_ships_of_a_class_get_letters_and_fleets_get_their_labels_when_they_
     d.learn({"type": "fleet_spawned", "player": 0, "ships": [
         ["p0s0", "corvette", "-8,-6"], ["p0s1", "frigate", "-10,-4"], ["p0s2", "corvette", "-8,-5"]]})
     assert d(Order("p0s1")) == "Alice's frigate: coast"  # learn() (the session's, in order) does
-    assert d.signature() == ((0, (("p0s0", "corvette"), ("p0s1", "frigate"), ("p0s2", "corvette"))),)
+    assert d.signature() == (((0, (("p0s0", "corvette"), ("p0s1", "frigate"), ("p0s2", "corvette"))),), ())
     escape = GAME.describer(GAME.resolve_options({"scenario": "escape"}), NAMES)
     assert [escape(Order(f"p0s{k}")) for k in range(3)] == [
         "Alice's transport A: coast", "Alice's transport B: coast", "Alice's transport C: coast"]
@@ -207,3 +207,22 @@ def test_a_fleet_built_ship_is_named_by_its_class_in_the_legal_entries_and_after
     s.set_names(["Ann", "Ben"])
     again = [e["text"] for e in s.snapshot(seat)["legal"]]
     assert not any(re.search(r"'s ship \d", t) for t in again), again[:5]
+
+
+def test_two_nukes_in_sight_are_told_apart_by_their_launchers():
+    """Issue 26's left-alone item: two enemy nukes both read "fire at the enemy nuke"; a nuke launched in sight
+    (a public ``ordnance_launched`` the session taught the describer) is named by its launcher, one launched out
+    of sight stays "the enemy nuke"."""
+    from deltav.games.tactical.messages import Fire
+
+    d = GAME.describer(GAME.resolve_options({"scenario": "fleet_action"}), NAMES)
+    d.learn({"type": "fleet_spawned", "player": 1, "ships": [["p1s0", "corsair", "2,2"], ["p1s1", "frigate", "2,3"]]})
+    for oid, ship in (("ord1", "p1s0"), ("ord2", "p1s1")):
+        d.learn({"type": "ordnance_launched", "ordnance": oid, "ship": ship, "kind": "nuke", "hex": "2,2",
+                 "velocity": [1, 0], "to": None})
+    d.learn({"type": "ordnance_launched", "ordnance": "ord3", "ship": None, "kind": "nuke", "hex": "5,5",
+             "velocity": [0, 0], "to": None})
+    assert d(Fire("ord1")) == "fire at the nuke from Bob's corsair"
+    assert d(Fire("ord2", 2)) == "fire at the nuke from Bob's frigate with strength 2"
+    assert d(Fire("ord3")) == "fire at the enemy nuke"
+    assert d.signature()[1] == (("ord1", "p1s0"), ("ord2", "p1s1"))

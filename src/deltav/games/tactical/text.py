@@ -22,6 +22,7 @@ Owns: wording only. Must not look at a game state.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -194,8 +195,10 @@ class _Words:
         if t == "fire":
             strength = f" with strength {g('strength')}" if g("strength") is not None else ""
             target = str(g("target"))
-            if _ITEM_ID.fullmatch(target) and not self.labels.known(target):
-                return f"fire at the enemy nuke{strength}"  # the only item a gun may target
+            if _ITEM_ID.fullmatch(target) and not self.labels.known(target):  # a nuke: the only item a gun may target
+                if target in self.items:  # its launcher, when a public event said (two nukes read apart)
+                    return f"fire at {self.item(target, 'nuke')}{strength}"
+                return f"fire at the enemy nuke{strength}"
             return f"attack {self.ship(target)}{strength}"
         if t == "end_combat":
             return "end combat"
@@ -387,12 +390,24 @@ class TacticalText:
         self.pure = _Words(opts, names, _scenario_labels(opts))
         self.learned = _Words(opts, names, _scenario_labels(opts))
         self._fleets: tuple = ()
+        self._items: tuple = ()
 
     def learn(self, event: Any) -> None:
         """A public event of the match, as it is applied (``Session`` calls this in order): a fleet spawned labels
-        its ships in every later text, the actions' too ("Alice's corvette B", not "Alice's ship 3")."""
+        its ships in every later text, the actions' too ("Alice's corvette B", not "Alice's ship 3"); an item
+        launched in sight is named by its launcher when a gun targets it ("fire at the nuke from Bob's corsair",
+        so two nukes read apart)."""
         obj = event.to_json() if hasattr(event, "to_json") else event
-        if not isinstance(obj, Mapping) or obj.get("type") != "fleet_spawned":
+        if not isinstance(obj, Mapping):
+            return
+        if obj.get("type") == "ordnance_launched" and not obj.get("to") and obj.get("ship"):
+            before = dict(self.pure.items)
+            with contextlib.suppress(TypeError, KeyError, ValueError, AttributeError):
+                self.pure.launched(obj.get)  # the item's kind and launcher, for "fire at the nuke from ..."
+            if self.pure.items != before:
+                self._items += ((str(obj.get("ordnance")), str(obj.get("ship"))),)
+            return
+        if obj.get("type") != "fleet_spawned":
             return
         try:
             side = obj["player"]
@@ -404,8 +419,9 @@ class TacticalText:
         self._fleets += ((side, ships),)
 
     def signature(self) -> tuple:
-        """What the action texts learned besides the options and names: the fleets spawned (public)."""
-        return self._fleets
+        """What the action texts learned besides the options and names: the fleets spawned and the items launched
+        in sight (public)."""
+        return (self._fleets, self._items)
 
     def __call__(self, v: Any) -> str:
         from deltav.core.protocol import generic_text, get_game, obj_tag_is_event
