@@ -7,7 +7,7 @@ nothing and fails (exit 1, naming the stale files) when a checked-in file differ
 The shapes are the ``TypedDict``\\ s the Python modules read JSON with (``deltav.core.shape``): each module that owns
 a JSON document declares its shape next to the code that writes it (the snapshot envelope in ``core/session.py``,
 the socket's messages in ``server/match.py`` and ``server/rooms.py``, the HTTP answers the client reads, each
-game's view in its ``view.py``), and
+game's view in its ``visibility.py``), and
 ``TARGETS`` below lists which go to which file. A TypedDict becomes an ``interface`` named as it is without its
 ``Json`` (or ``J``) suffix or leading underscore (a TypeScript global's name gets ``Doc`` after it), its docstring and each
 field's docstring (a string right after the field) its TSDoc; ``NotRequired`` fields are optional, ``Literal``
@@ -48,12 +48,12 @@ TARGETS: dict[str, list[tuple[str, list[str]]]] = {
         ("deltav.server.store", ["RoomListEntryJson"]),
         ("deltav.server.hub", ["SeatGrantJson"]),
     ],
-    "mining": [("deltav.games.mining.view", ["ViewJson", "BoardJson"]), ("deltav.games.mining.annotate", ["NotesJson"])],
-    "knighthawks": [("deltav.games.knighthawks.view", ["ViewJson"]), ("deltav.games.knighthawks.board", ["BoardJson"]),
+    "mining": [("deltav.games.mining.visibility", ["ViewJson", "BoardJson"]), ("deltav.games.mining.annotate", ["NotesJson"])],
+    "knighthawks": [("deltav.games.knighthawks.visibility", ["ViewJson"]), ("deltav.games.knighthawks.board", ["BoardJson"]),
                     ("deltav.games.knighthawks.annotate", ["NotesJson"])],
-    "deepspace": [("deltav.games.deepspace.view", ["ViewJson"]), ("deltav.games.deepspace.board", ["BoardJson"]),
+    "deepspace": [("deltav.games.deepspace.visibility", ["ViewJson"]), ("deltav.games.deepspace.board", ["BoardJson"]),
                   ("deltav.games.deepspace.annotate", ["NotesJson"])],
-    "tactical": [("deltav.games.tactical.view", ["ViewJson"]), ("deltav.games.tactical.board", ["BoardJson"]),
+    "tactical": [("deltav.games.tactical.visibility", ["ViewJson"]), ("deltav.games.tactical.board", ["BoardJson"]),
                  ("deltav.games.tactical.annotate", ["NotesJson"])],
 }
 

@@ -31,10 +31,10 @@ from deltav.core.protocol import Decision, Game
 from deltav.core.records import _EndingDoc
 from deltav.core.rng import Rng, derive_seed
 from deltav.core.session import ActionJson, AppliedStep, LogEntryJson, Outcome, Session, SessionError, SnapshotJson
-from deltav.server.bots import BotSeat, make_bot_agent
+from deltav.server.bot_workers import BotSeat, make_bot_agent
 from deltav.server.clock import Clock, turn_started, utc
 from deltav.server.conns import dumps
-from deltav.server.legal import RoomSession
+from deltav.server.legal_entries import RoomSession
 from deltav.server.store import MatchRow, SeatRow
 from deltav.server.tokens import token_hash
 

@@ -31,7 +31,7 @@ from deltav.core.errors import IllegalAction
 from deltav.core.protocol import Game
 from deltav.core.rng import Rng, derive_seed
 from deltav.core.session import Session
-from deltav.server.bots import BOT_SECONDS, HELP, BotFailure, BotRunner, BotSeat, fallback_action, make_bot_agent
+from deltav.server.bot_workers import BOT_SECONDS, HELP, BotFailure, BotRunner, BotSeat, fallback_action, make_bot_agent
 from deltav.server.clock import TIMEOUT_BOT
 from deltav.server.cluster import ClusterConfig
 from deltav.server.conns import OUTBOX_LIMIT, Conn, Socket, dumps
@@ -80,12 +80,13 @@ class Settings:
     rate_burst: int = RATE_BURST
     cluster: ClusterConfig | None = None  # several processes on one database (None: this process alone)
     replica_linger_seconds: float = 30.0  # several processes: a replica with no socket is dropped after this
-    bot_seconds: float = BOT_SECONDS  # CPU time a bot decision may take (searches stop there; see bots.py)
+    bot_seconds: float = BOT_SECONDS  # CPU time a bot decision may take (searches stop there; see bot_workers.py)
     limits: Limits = field(default_factory=Limits)  # per-client limits: sockets, rates, room expiry, chat
     trusted_proxies: tuple[str, ...] = ()  # proxies whose X-Forwarded-For names the client (deltav serve --trusted-proxy)
     allowed_origins: tuple[str, ...] = ()  # other origins whose pages may change state here (--allow-origin)
     chosen_seeds: str = "solo"  # "solo": a seed is chosen only for rooms of the creator and bots; "any" (--chosen-seeds)
     review_budget: str = ""  # a game review's budget (deltav serve --review-budget; "": reviews.SERVER_BUDGET)
+    db_pool: int | None = None  # PostgreSQL connections per process (deltav serve --db-pool; None: 5 + 10 overflow)
     # quick match (matchmaking.py): the wait before the offer of a bot (deltav serve --quick-match-wait), how long
     # an entry nobody polls stays (and a stuck pairing waits), how many waiting make the rating band count, the
     # poll interval the client is told

@@ -12,7 +12,7 @@ import { notesReader } from "../shell/notes";
 import type { LegalEntry } from "../shell/screen";
 
 /** The view and its parts and the board document, generated from the Python side's shapes
- *  (`deltav.games.deepspace.view.ViewJson`, `deltav.games.deepspace.board.BoardJson`: web/src/generated/deepspace.ts). */
+ *  (`deltav.games.deepspace.visibility.ViewJson`, `deltav.games.deepspace.board.BoardJson`: web/src/generated/deepspace.ts). */
 export type {
   Board as DsBoard, Draft as DsDraft, Mine as DsMine, Player as DsPlayer, Ship as DsShip, ShipDesign as ShipDesignJson,
   View as DsView,

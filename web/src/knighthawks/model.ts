@@ -10,7 +10,7 @@ import { notesReader } from "../shell/notes";
 import type { LegalEntry, LogEntry } from "../shell/screen";
 
 export type Hex = [number, number];
-/** The view, generated from the Python side's shape (`deltav.games.knighthawks.view.ViewJson`:
+/** The view, generated from the Python side's shape (`deltav.games.knighthawks.visibility.ViewJson`:
  *  web/src/generated/knighthawks.ts). */
 export type KHView = View;
 /** A ship's record (the owner's carries `shadow`, the record the other side has seen). */

@@ -13,7 +13,7 @@ export const STATION = 24;
 export const MINERALS = ["alphatite", "betamite", "gammatite", "deltamite", "omnidium"] as const;
 
 /** The view and the board (the static component data), generated from the Python side's shapes
- *  (`deltav.games.mining.view`: web/src/generated/mining.ts). */
+ *  (`deltav.games.mining.visibility`: web/src/generated/mining.ts). */
 export type { Attempt, Bribe, Contract, HandTile, TileFace } from "../generated/mining";
 export type { Board as MiningComponents, View as MiningView } from "../generated/mining";
 /** The engine's notes on legal entries, by action type (annotate.py: web/src/generated/mining.ts). */

@@ -14,7 +14,7 @@ import { hexOf } from "./model";
 import { SIDE } from "./palette";
 
 /** A ship's and an ordnance item's records in the view, generated from the Python side's shape
- *  (`deltav.games.tactical.view.ViewJson`: web/src/generated/tactical.ts). */
+ *  (`deltav.games.tactical.visibility.ViewJson`: web/src/generated/tactical.ts). */
 export type ShipView = ViewShip;
 export type OrdnanceView = Ordnance;
 

@@ -15,7 +15,7 @@ state's hidden fields), so a note can hold nothing that player may not know:
   damage) and ``basis``: ``design`` (the target's side fights with the scenario's public fleet and it took no
   hit points: its stats are exact), ``damaged`` (that design, but it has taken ``hp_taken`` hit points whose
   allocation only its owner knows: the odds are against its undamaged stats) or ``estimate`` (a fleet designed
-  in secret: ``heuristics.estimated_enemy_stats`` from its size and what it was seen doing), or ``own`` (a
+  in secret: the AI's ``bots.assist.estimated_enemy_stats`` from its size and what it was seen doing), or ``own`` (a
   friendly target under ``friendly_fire``: exact). ``fire`` holding fire: None.
 - ``allocate``: ``levels`` the stat loses and ``lost`` hit points wasted; ``auto_allocate``: ``plan``, the default
   allocation as ``[stat, weapon, hp, levels]`` per stat it
@@ -37,10 +37,11 @@ from typing import Literal, NotRequired, TypedDict
 
 from deltav.core.hexgrid import distance
 from deltav.games.deepspace import damage as dmg
+from deltav.games.deepspace.bots.assist import estimated_enemy_stats
 from deltav.games.deepspace.design import POINTS_PER_SIZE, load_fleet
-from deltav.games.deepspace.heuristics import TWO_D6, estimated_enemy_stats, p_hit
 from deltav.games.deepspace.movement import breakdown, label, speed, thrust_cost
-from deltav.games.deepspace.view import ShipDesignJson, fleet_prior
+from deltav.games.deepspace.odds import TWO_D6, p_hit
+from deltav.games.deepspace.visibility import ShipDesignJson, fleet_prior
 
 # --- the notes' JSON shapes (web/tools/gen_types.py writes the client's types from them) -------------------------
 

@@ -22,10 +22,10 @@ from collections.abc import Mapping, Sequence
 from typing import NotRequired, TypedDict
 
 from deltav.games.mining import contracts as cm
-from deltav.games.mining.heuristics import MINERAL_INDEX, blocked_for, kind_odds, known_tiles, plan_contract
+from deltav.games.mining.knowledge import MINERAL_INDEX, blocked_for, kind_odds, known_tiles, plan_contract
 from deltav.games.mining.messages import Declare, Look, Move, Reveal, SabotageMove
 from deltav.games.mining.scenarios import OMNIDIUM
-from deltav.games.mining.view import make_view
+from deltav.games.mining.visibility import make_view
 
 # --- the notes' JSON shapes (web/tools/gen_types.py writes the client's types from them) -------------------------
 
