@@ -2,7 +2,7 @@
 ``deltav.core.phases.PhaseTable``: whose decision it is, the kinds of action each phase takes, one module per
 phase for ``legal`` and ``apply``), who sees which ship (fog of war). Its fields are declared once in
 ``state_schema.FIELDS`` (``deltav.core.fields``): ``__slots__``, ``clone``, ``to_json`` and ``from_json`` follow.
-Views and secret tokens are built by view.py.
+Views and secret tokens are built by visibility.py.
 
 Sequence (design/tactical.md 1.4): [fleet building, simultaneous] then alternating player-turns of the active
 player: astrogation (one ``order`` per ship, then ``end_astrogation``) -> ordnance (only if a launch or an
@@ -28,7 +28,7 @@ from deltav.core.rng import Rng
 from deltav.core.values import Action
 
 from . import astrogation_phase, combat_phase, fleet, logistics, ordnance
-from . import view as views
+from . import visibility as views
 from .flow import ASTROGATION, COMBAT, FLEET, LOGISTICS, ORDNANCE
 from .mapdata import default_map
 from .messages import (
@@ -205,7 +205,7 @@ class TacticalState(State):
     @classmethod
     def from_json(cls, obj: dict) -> TacticalState:
         """The state of a checked document (``state_schema.check_state``), or of a document the view builds
-        (``view.determinize``)."""
+        (``visibility.determinize``)."""
         s = FIELDS.build(cls, obj)
         s.gmap = default_map()
         s._opts = {}
