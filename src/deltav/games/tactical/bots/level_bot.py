@@ -27,7 +27,14 @@ from deltav.games.tactical.bots.levels import LEVELS
 from deltav.games.tactical.bots.routes import RouteCache, drift_safe, hazard_count, hazard_weight
 from deltav.games.tactical.bots.routes import safe as keeps_flying
 from deltav.games.tactical.bots.scripted import ScriptedBot
-from deltav.games.tactical.bots.tactics import RAM_DAMAGE_CHANCE, Tactics, can_fire, launch_value, strength
+from deltav.games.tactical.bots.tactics import (
+    RAM_DAMAGE_CHANCE,
+    Tactics,
+    can_fire,
+    launch_value,
+    ram_loss_beyond,
+    strength,
+)
 from deltav.games.tactical.combat import effective_strength
 from deltav.games.tactical.courses import course_for
 from deltav.games.tactical.messages import (
@@ -251,6 +258,7 @@ class LevelBot(ScriptedBot):
         defended = world.rules.planetary_defense
         guarding = guard and (shooters or rams or defended) and not sh.disabled
         at_stake = w * (sh.type.combat + 1.0)
+        ram_extra = w * ram_loss_beyond(sh.disabled, sh.type.combat + 1.0)
         gmap = world.gmap
         # the scores by course index while bounding (an Order hashes all its fields on every dict lookup)
         sc = [scores[o] for o, _pv in previews]
@@ -300,8 +308,12 @@ class LevelBot(ScriptedBot):
             # drifts (into a planet?)
             if guarding and s > -10_000 and not pv.lands and not drift_safe(
                     gmap, pv.destination, pv.velocity, pending, 3):
-                p = _exposure(world, tac, sh, pv.destination, pv.velocity, pv.destination in rams)
+                rammed = pv.destination in rams
+                p = _exposure(world, tac, sh, pv.destination, pv.velocity, rammed)
                 s -= max(guard if shooters else 0.0, at_stake * p)
+                if rammed:
+                    # the ram's value counted our damage as a part of our worth: here it loses the ship
+                    s -= ram_extra
             sc[i] = s
             if best is None or s > best:
                 best = s
