@@ -601,6 +601,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError("--quick-match-wait must be 0 to 3600 seconds")
     if not 0 < args.bot_seconds <= 3600:
         raise UsageError("--bot-seconds must be more than 0 and at most 3600")
+    if args.db_pool is not None and not 1 <= args.db_pool <= 1000:
+        raise UsageError("--db-pool must be 1 to 1000 connections")
     workers = args.bot_workers if args.bot_workers >= 0 else max(1, (os.cpu_count() or 2) - 1)
     from deltav.agents.review import ReviewBudget, ReviewError
     from deltav.server.limits import Limits
@@ -615,7 +617,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                         allowed_origins=tuple(o.rstrip("/") for o in args.allow_origin or ()),
                         limits=Limits.for_load_tests() if args.no_client_limits else Limits(),
                         chosen_seeds=args.chosen_seeds, review_budget=args.review_budget,
-                        queue_offer_seconds=args.quick_match_wait)
+                        queue_offer_seconds=args.quick_match_wait, db_pool=args.db_pool)
     serve(args.host, args.port, args.db or default_url(), settings,
           log_level=args.log_level, deflate=args.deflate, web_dir=args.web_dir, log_format=args.log_format,
           bus=args.bus, advertise=args.advertise, lease_seconds=args.lease_seconds)
@@ -857,6 +859,9 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--deflate", action="store_true", help="compress WebSocket messages (CPU for bandwidth)")
     sv.add_argument("--web-dir", help="serve the browser client built into this folder (default: the package's build)")
     sv.add_argument("--log-format", default="text", choices=("text", "json"), help="json: one JSON object a line")
+    sv.add_argument("--db-pool", type=int, metavar="N",
+                    help="PostgreSQL: the most database connections this process holds (default 15: 5 kept, 10 more "
+                         "under load); size it so processes x N stays under the server's max_connections")
     sv.add_argument("--bus", help="redis://HOST:PORT: one of several processes on one PostgreSQL (docs/server.md)")
     sv.add_argument("--advertise", help="with --bus: the base URL clients reach this process at (default http://HOST:PORT)")
     sv.add_argument("--lease-seconds", type=float, default=10.0,

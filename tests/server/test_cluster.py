@@ -12,6 +12,8 @@ import json
 import os
 import random
 import signal
+import subprocess
+import sys
 import time
 import urllib.request
 
@@ -566,3 +568,53 @@ def test_share_info_is_one_write_in_flight_per_room_the_latest_wins_and_a_failed
         assert unhandled == [], unhandled
 
     asyncio.run(main())
+
+
+def test_db_pool_bounds_the_connections_a_process_holds_on_postgresql(backing):
+    """``deltav serve --db-pool N``: a process never holds more than N connections to PostgreSQL, however many
+    reads and writes come at once (they queue for the pool); counted on the real server (pg_stat_activity)."""
+    import asyncio
+
+    import asyncpg
+
+    from deltav.server.store import Store
+
+    pg, _redis = backing
+    db = pg.new_database("pooled")
+
+    async def main() -> int:
+        store = await Store.open(db, pool=3)
+        watch = await asyncpg.connect(db.replace("postgresql+asyncpg", "postgresql"))
+        most = 0
+
+        async def count() -> None:
+            nonlocal most
+            while True:
+                n = await watch.fetchval("SELECT count(*) FROM pg_stat_activity WHERE datname = 'pooled' "
+                                         "AND pid <> pg_backend_pid()")
+                most = max(most, n)
+                await asyncio.sleep(0.005)
+
+        counter = asyncio.create_task(count())
+        try:
+            async def read() -> None:
+                async with store.engine.connect() as conn:
+                    await conn.exec_driver_sql("SELECT pg_sleep(0.05)")
+
+            await asyncio.gather(*(read() for _ in range(24)))
+            assert store.engine.pool.size() == 3
+        finally:
+            counter.cancel()
+            await watch.close()
+            await store.close()
+        return most
+
+    most = asyncio.run(main())
+    assert 1 <= most <= 3, most
+
+
+def test_db_pool_out_of_bounds_is_refused_with_the_reason():
+    out = subprocess.run([sys.executable, "-m", "deltav.cli", "serve", "--db-pool", "0", "--port", "0"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode != 0 and "--db-pool must be 1 to 1000 connections" in out.stderr, out.stderr[-500:]
+    assert "Traceback" not in out.stderr

@@ -110,3 +110,31 @@ def test_each_action_is_described_once_and_each_seats_notes_built_once_per_step(
     assert set(described.values()) == {1}, described.most_common(3)  # each distinct action described once
     assert len(described) < offered  # ...although consecutive steps offered many of them again
     assert again_at
+
+
+def test_matches_with_different_fleets_share_no_action_text():
+    """Fleet Action's ships are bought in play: once the fleets spawn, an action's text names the ship by the
+    class its match bought ("Alice's corvette B"), so the process-wide table of texts is keyed by what the
+    describer learned too (two matches with different fleets must not read each other's words). Both rooms'
+    entries stay equal to a plain session's at every step."""
+    game = get_game("tactical")
+    options = game.resolve_options({"scenario": "fleet_action"})
+    pairs = [(Session(game, options, seed, ["a", "b"]), legal.RoomSession(game, options, seed, ["a", "b"]))
+             for seed in (5, 6)]
+    spawned = 0
+    for _ in range(400):
+        for k, (plain, fast) in enumerate(pairs):
+            if plain.is_over():
+                continue
+            for p in plain.deciding():
+                want = plain.snapshot(p)
+                assert fast.snapshot(p)["legal"] == want["legal"]
+                action = choose(CLIENT_SEED + k, p, want["step"], want["legal"])
+                plain.submit(p, action)
+                fast.submit(p, action)
+        spawned = min(sum(e["event"]["type"] == "fleet_spawned" for e in plain.log(None, 0)) for plain, _ in pairs)
+        if spawned == 2 and all(plain.step > 40 for plain, _ in pairs):
+            break
+    assert spawned == 2
+    assert pairs[0][1].describe.signature() != pairs[1][1].describe.signature()  # they bought different fleets
+    assert not any("'s ship " in e["text"] for plain, _ in pairs for p in range(2) for e in plain.snapshot(p)["legal"])

@@ -100,9 +100,9 @@ def test_ordnance_is_named_by_kind_and_launcher_once_a_public_launch_said_so():
 
 
 def test_two_ships_of_a_class_get_letters_and_fleets_get_their_labels_when_they_spawn():
-    """Event texts label a fleet once its public ``fleet_spawned`` was worded; action texts are pure functions of
-    the action (a server shares them between matches with the same options and names), so a fleet-built ship
-    is its number there."""
+    """Event texts label a fleet once its public ``fleet_spawned`` was worded; action texts once the describer
+    was taught it (``learn``, which the session calls with every public event in order); a describer nobody
+    taught names a fleet-built ship by its number."""
     d = GAME.describer(GAME.resolve_options({"scenario": "fleet_action"}), NAMES)
 
     def landed(sid):
@@ -115,7 +115,11 @@ def test_two_ships_of_a_class_get_letters_and_fleets_get_their_labels_when_they_
         "the E base of Mars")
     assert [landed(f"p0s{k}").split(" lands")[0] for k in range(3)] == [
         "Alice's corvette A", "Alice's frigate", "Alice's corvette B"]
-    assert d(Order("p0s1")) == "Alice's ship 2: coast"
+    assert d(Order("p0s1")) == "Alice's ship 2: coast"  # describing an event teaches the action texts nothing
+    d.learn({"type": "fleet_spawned", "player": 0, "ships": [
+        ["p0s0", "corvette", "-8,-6"], ["p0s1", "frigate", "-10,-4"], ["p0s2", "corvette", "-8,-5"]]})
+    assert d(Order("p0s1")) == "Alice's frigate: coast"  # learn() (the session's, in order) does
+    assert d.signature() == (((0, (("p0s0", "corvette"), ("p0s1", "frigate"), ("p0s2", "corvette"))),), ())
     escape = GAME.describer(GAME.resolve_options({"scenario": "escape"}), NAMES)
     assert [escape(Order(f"p0s{k}")) for k in range(3)] == [
         "Alice's transport A: coast", "Alice's transport B: coast", "Alice's transport C: coast"]
@@ -176,3 +180,49 @@ def test_events_of_a_record_made_before_the_new_wording_are_all_worded():
     d = GAME.describer(s.options, NAMES)
     texts = [d(e) for step in rec.steps for e in step.events]
     assert texts and not [t for t in texts if ENGINE_WORDS.search(t) or "=" in t]
+
+
+def _fleet_session(seed: int):
+    """A Fleet Action session played by random legal actions until both fleets have spawned."""
+    s = Session(GAME, {"scenario": "fleet_action"}, seed, ["a", "b"], names=NAMES)
+    r = Rng(seed)
+    while sum(e["event"]["type"] == "fleet_spawned" for e in s.log(None, 0)) < 2:
+        p = list(s.waiting_for())[0]
+        legal = [a for a in s.legal_actions(p) if a.TYPE != "surrender"]
+        s.submit_action(p, legal[r.below(len(legal))])
+    return s
+
+
+def test_a_fleet_built_ship_is_named_by_its_class_in_the_legal_entries_and_after_new_names():
+    """Issue 27's left-alone item: in Fleet Action and Interplanetary War the legal entries said "Alice's ship 3"
+    for a ship bought in the fleet phase; the session now teaches the describer the public fleets as they
+    spawn, so every later text names the ship by its class, and a describer rebuilt with new names learns them
+    again."""
+    s = _fleet_session(3)
+    seat = s.waiting_for()[0]
+    texts = [e["text"] for e in s.snapshot(seat)["legal"]]
+    assert texts and not any(re.search(r"'s ship \d", t) for t in texts), texts[:5]
+    assert any("corvette" in t or "frigate" in t or "corsair" in t or "transport" in t or "packet" in t
+               or "dreadnaught" in t or "torch" in t or "liner" in t for t in texts), texts[:5]
+    s.set_names(["Ann", "Ben"])
+    again = [e["text"] for e in s.snapshot(seat)["legal"]]
+    assert not any(re.search(r"'s ship \d", t) for t in again), again[:5]
+
+
+def test_two_nukes_in_sight_are_told_apart_by_their_launchers():
+    """Issue 26's left-alone item: two enemy nukes both read "fire at the enemy nuke"; a nuke launched in sight
+    (a public ``ordnance_launched`` the session taught the describer) is named by its launcher, one launched out
+    of sight stays "the enemy nuke"."""
+    from deltav.games.tactical.messages import Fire
+
+    d = GAME.describer(GAME.resolve_options({"scenario": "fleet_action"}), NAMES)
+    d.learn({"type": "fleet_spawned", "player": 1, "ships": [["p1s0", "corsair", "2,2"], ["p1s1", "frigate", "2,3"]]})
+    for oid, ship in (("ord1", "p1s0"), ("ord2", "p1s1")):
+        d.learn({"type": "ordnance_launched", "ordnance": oid, "ship": ship, "kind": "nuke", "hex": "2,2",
+                 "velocity": [1, 0], "to": None})
+    d.learn({"type": "ordnance_launched", "ordnance": "ord3", "ship": None, "kind": "nuke", "hex": "5,5",
+             "velocity": [0, 0], "to": None})
+    assert d(Fire("ord1")) == "fire at the nuke from Bob's corsair"
+    assert d(Fire("ord2", 2)) == "fire at the nuke from Bob's frigate with strength 2"
+    assert d(Fire("ord3")) == "fire at the enemy nuke"
+    assert d.signature()[1] == (("ord1", "p1s0"), ("ord2", "p1s1"))

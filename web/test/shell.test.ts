@@ -154,6 +154,11 @@ test("the verdict in words: by the rules, a resignation, on time, a player who l
   assert.equal(verdict({ ...rules, seat: 0, reason: null }).headline, "You won!");
   assert.equal(verdict({ ...rules, seat: 0, winners: [0, 2] }).headline, "You share the win with Bo: the enemy frigate was destroyed.");
   assert.equal(verdict({ ...rules, seat: 0, winners: [], reason: "the turn limit" }).headline, "A draw: the turn limit.");
+  // a reason with its own heading keeps one colon in the sentence (Knight Hawks' turn limit)
+  assert.equal(verdict({ ...rules, seat: 0, winners: [], reason: "turn limit: equal points" }).headline,
+    "A draw: equal points (turn limit).");
+  assert.equal(verdict({ ...rules, seat: 1, reason: "turn limit: the station held" }).headline,
+    "Alice won: the station held (turn limit).");
   const resign = { kind: "resign", seats: [0], winners: [1], reason: "Alice resigned" };
   assert.equal(verdict({ seat: 0, winners: [], ending: resign, reason: null, name }).headline, "You resigned.");
   assert.equal(verdict({ seat: 1, winners: [], ending: resign, reason: null, name }).headline, "You won: Alice resigned.");

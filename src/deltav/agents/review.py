@@ -380,13 +380,21 @@ def _seats(seats: Sequence[int] | None, n: int) -> list[int]:
 
 
 def describer(record: MatchRecord) -> Callable[[Any], str]:
-    """The game's describer for ``record`` (its options and the seats' names)."""
+    """The game's describer for ``record`` (its options and the seats' names), taught the record's public events
+    (a describer that learns, e.g. tactical's fleets, names a fleet-built ship by its class)."""
     game = _game(record)
     try:
         options = game.resolve_options(game.stored_options(record.options))
     except DeltavError as exc:
         raise ReviewError(f"bad options: {exc}") from None
-    return game.describer(options, names(record))
+    describe = game.describer(options, names(record))
+    learn = getattr(describe, "learn", None)
+    if learn is not None:
+        for step in record.steps:
+            for event in step.events:
+                if isinstance(event, dict) and event.get("to") is None:
+                    learn(event)
+    return describe
 
 
 def names(record: MatchRecord) -> list[str]:

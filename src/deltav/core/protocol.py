@@ -497,7 +497,13 @@ class Game:
         ...; :func:`player_names`). It takes an action or event, or its JSON object, and never reads the live
         state: a text must not tell a viewer more than the event's audience may know. Games override it (in
         their ``text.py``) to write their wording; the default is :func:`generic_text` (or, for a game that still
-        overrides ``describe_value(v)`` alone, that method)."""
+        overrides ``describe_value(v)`` alone, that method).
+
+        A describer may also learn from the match's public events: if it has ``learn(event)``, the session calls
+        it with every event every viewer sees, as it is applied, in order (tactical: the fleets spawned, so a
+        fleet-built ship is "Alice's corvette B" in every later text); its ``signature()`` is then the hashable
+        summary of what it learned that action texts depend on (the server shares action texts between matches
+        with the same options, names and signature)."""
         own = cls.describe_value
         if getattr(own, "__func__", None) is Game.describe_value.__func__:
             return functools.partial(generic_text, cls)

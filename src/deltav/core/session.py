@@ -211,6 +211,7 @@ class Session:
         # the seats' display names (None: the defaults) and the match's one describer (Game.describer)
         self.names: list[str] | None = player_names(names, self.num_players) if names is not None else None
         self.describe: Describer = game.describer(self.options, self.names)
+        self._learn = getattr(self.describe, "learn", None)  # what the describer learns from public events
         self.record: MatchRecord = record_for(game, self.options, seed, labels)
         if self.names is not None:
             self.record.meta["names"] = list(self.names)
@@ -232,6 +233,10 @@ class Session:
         checked = player_names(names, self.num_players) if names is not None else None
         self.names = checked
         self.describe = self.game.describer(self.options, checked)
+        self._learn = getattr(self.describe, "learn", None)
+        if self._learn is not None:  # the new describer learns the public events so far, in order
+            for row in self._seen[None]:
+                self._learn(row[1])
         if checked is not None:
             self.record.meta["names"] = list(checked)
         else:
@@ -552,9 +557,16 @@ class Session:
         if all(getattr(e, "to", None) is None for e in events):  # all public (most steps): every viewer sees all
             for seen in self._seen.values():
                 seen.extend(rows)
+            if self._learn is not None:
+                for e in events:
+                    self._learn(e)
         else:
             for viewer, seen in self._seen.items():
                 seen.extend(r for r in rows if r[1].visible_to(viewer))
+            if self._learn is not None:
+                for e in events:
+                    if e.visible_to(None):
+                        self._learn(e)
         return AppliedStep(index, player, action, tuple(events))
 
     def _apply_batch(self, batch: list[tuple[int, Action, Any]]) -> Outcome:

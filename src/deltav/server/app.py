@@ -177,7 +177,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         from deltav.games import load_all
         from deltav.server.metrics import Metrics
 
-        store = await Store.open(db_url or default_url())
+        store = await Store.open(db_url or default_url(), pool=settings.db_pool)
         state["hub"] = Hub(store, settings, load_all())
         h = state["hub"]
         h.metrics = Metrics(lambda role: sum(1 for r in h.rooms.values() if r.owned == (role == "owner")),

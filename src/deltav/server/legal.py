@@ -7,8 +7,9 @@ reconnects and duplicates read the same list). What it still redoes at every ste
 sentence (the match's describer, ``Game.describer(options, names)``), although consecutive steps offer mostly the
 same actions (the same moves, the same bids) and both are pure functions of the action value (a frozen, hashable
 dataclass) once the options and the seats' names are fixed. :class:`RoomSession` keeps a table of entries keyed by
-the action per (game, options, names), so each distinct action is described once per process for every match
-that shares them; the notes (``Game.annotate_legal``) depend on the position and are still computed once per seat
+the action per (game, options, names, and what the describer learned from public events that action texts
+depend on: its ``signature()``), so each distinct action is described once per process for every match that
+shares them; the notes (``Game.annotate_legal``) depend on the position and are still computed once per seat
 and step.
 
 The entries of the table are shared between snapshots (an entry with a note is a new dict over the shared action
@@ -82,9 +83,11 @@ class RoomSession(Session):
         generation in every live room (the notes are containers) for nobody to read again."""
         actions = self.legal_actions(seat)
         describe = self.describe
+        signature = getattr(describe, "signature", None)
+        learned = signature() if signature is not None else None  # what action texts learned (public events)
         kept = getattr(self, "_text_key", None)
-        if kept is None or kept[0] is not describe:  # a new describer (set_names): its own table
-            kept = self._text_key = (describe, text_key(self.game, self.options, self.names))
+        if kept is None or kept[0] is not describe or kept[2] != learned:  # a new describer or lesson: its table
+            kept = self._text_key = (describe, (*text_key(self.game, self.options, self.names), learned), learned)
         table = table_of(kept[1])
         got = [entry_of(table, describe, a) for a in actions]
         notes: Any = self.game.annotate_legal(self.state, seat, actions, view=view)

@@ -70,6 +70,7 @@ class Settings:
     allowed_origins: tuple[str, ...] = ()  # other origins whose pages may change state here (--allow-origin)
     chosen_seeds: str = "solo"  # "solo": a seed is chosen only for rooms of the creator and bots; "any" (--chosen-seeds)
     review_budget: str = ""  # a game review's budget (deltav serve --review-budget; "": reviews.SERVER_BUDGET)
+    db_pool: int | None = None  # PostgreSQL connections per process (deltav serve --db-pool; None: 5 + 10 overflow)
     # quick match (matchmaking.py): the wait before the offer of a bot (deltav serve --quick-match-wait), how long
     # an entry nobody polls stays (and a stuck pairing waits), how many waiting make the rating band count, the
     # poll interval the client is told

@@ -494,8 +494,12 @@ class Store:
             self._batch_writer.engine.dispose()
 
     @classmethod
-    async def open(cls, url: str) -> Store:
-        engine = create_async_engine(url, connect_args={"timeout": 30} if url.startswith("sqlite") else {})
+    async def open(cls, url: str, pool: int | None = None) -> Store:
+        """The store on ``url``, migrated. ``pool``: a PostgreSQL process's most connections (``deltav serve
+        --db-pool``; None: SQLAlchemy's 5 kept and 10 more under load); SQLite ignores it (one writer)."""
+        sqlite = url.startswith("sqlite")
+        sized = {"pool_size": pool, "max_overflow": 0} if pool is not None and not sqlite else {}
+        engine = create_async_engine(url, connect_args={"timeout": 30} if sqlite else {}, **sized)
         if engine.dialect.name == "sqlite":
             event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         store = cls(engine, url)

@@ -118,7 +118,10 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
   claimBtn.hidden = true;
   const resultBtn = button("Result", () => showResult(false), "btn small result-again", "The result of the match again");
   resultBtn.hidden = true;
-  tools.append(claimBtn, resignBtn, resultBtn, logBtn, muteBtn, helpBtn);
+  // the hard bot's move for this decision, in a match against a bot (the server refuses advice between people)
+  const hintBtn = button("Hint", () => void askHint(), "btn small hint", "What the hard bot would do now (games against a bot)");
+  hintBtn.hidden = true;
+  tools.append(hintBtn, claimBtn, resignBtn, resultBtn, logBtn, muteBtn, helpBtn);
   // the turn timer (room.clock): a countdown for the seats it runs for, urgent in the last 10 s
   const clockBox = el("div", "turn-clock");
   clockBox.hidden = true;
@@ -320,6 +323,7 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     // (a server that sends `claimable` takes `resign` and `claim`)
     resignBtn.hidden = !(live && st.seat !== null && room.claimable !== undefined);
     resultBtn.hidden = !(room.status === "finished" || snap?.status === "over");
+    hintBtn.hidden = !(live && st.seat !== null && snap?.to_act && room.seats.some((x) => x.kind === "bot"));
     seatsBar.replaceChildren(
       ...room.seats.map((s) => {
         const li = el("li", "seat");
@@ -726,6 +730,28 @@ export async function startMatch(root: HTMLElement, route: MatchRoute): Promise<
     parts.push(actions);
     if (first) sounds.play(st.seat === null ? "turn" : iWon ? "win" : "lose");
     openOverlay("result", "Game over", parts);
+  }
+
+  // ---- the hint ----
+  /** The screen's own hint when it has one (tactical sets the hard bot's order for you), else the hard bot's move
+   *  in words, for the decision on screen when asked (a hint that comes after the game moved on is not shown). */
+  async function askHint(): Promise<void> {
+    if (st.screen?.hint) return st.screen.hint();
+    const asked = st.snapshot?.step;
+    if (!st.snapshot?.to_act || asked === undefined) return say("A hint is for your own turn.", "warn");
+    say("Asking the hard bot…");
+    try {
+      const msg = await host.request!({ type: "suggest", bots: ["bot:hard"] });
+      if (msg["step"] !== asked || st.snapshot?.step !== asked) {
+        say("The game moved on before the hint came: ask again for one.", "warn");
+        return;
+      }
+      const top = (msg["candidates"] as { text?: string; error?: string }[] | undefined)?.[0];
+      if (!top?.text) return say(`No hint: the hard bot gave none (${top?.error ?? "no answer"}).`, "warn");
+      say(`Hint: the hard bot would play: ${top.text.replace(/[.!]$/, "")}.`);
+    } catch (e) {
+      say(`No hint: ${(e as { message?: string }).message ?? String(e)}`, "warn");
+    }
   }
 
   // ---- resign and claim ----

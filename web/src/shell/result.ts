@@ -58,7 +58,7 @@ export function verdict(o: {
     if (iWon) return { headline: onTime ? "You won on time." : `You won: ${losers} left the game.`, detail };
     return { headline: onTime ? `${won} won on time.` : `${won} won: ${losers} left the game.`, detail };
   }
-  const why = (o.reason ?? "").trim().replace(/[.!]$/, "");
+  const why = oneClause((o.reason ?? "").trim().replace(/[.!]$/, ""));
   const tail = why ? `: ${why}.` : ".";
   if (winners.length === 0) return { headline: why ? `A draw${tail}` : "A draw: nobody won.", detail: "" };
   if (iWon && winners.length > 1) {
@@ -66,6 +66,13 @@ export function verdict(o: {
   }
   if (iWon) return { headline: why ? `You won${tail}` : "You won!", detail: "" };
   return { headline: `${won} won${tail}`, detail: "" };
+}
+
+/** A reason that already has a short heading ("turn limit: equal points") as one clause ("equal points (turn
+ *  limit)"), so the verdict's own colon is the only one ("A draw: equal points (turn limit)."). */
+function oneClause(why: string): string {
+  const m = /^([^:]{1,24}): (.+)$/.exec(why);
+  return m && m[1]!.split(" ").length <= 3 ? `${m[2]} (${m[1]})` : why;
 }
 
 function cell(v: unknown): string {

@@ -84,6 +84,9 @@ export interface GameScreen {
   /** What the result's `scores` are in this game (the result dialog's column and a line saying how they are
    *  counted); without it the column is "Score". */
   scoreLabel?(): { title: string; help?: string };
+  /** The screen's own answer to the shell's Hint button (tactical: asks the hard bot and sets its order for
+   *  you); without it the shell asks the hard bot (`suggest`) and says its move in words. */
+  hint?(): void;
   /** A seat's colour as this screen draws its pieces for a viewer (a seat, or null: a spectator); the seat chips
    *  and chat use it, e.g. tactical's "yours cyan, the enemy orange" whichever seat you hold; without it the
    *  shell's seat colours apply. */

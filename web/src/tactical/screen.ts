@@ -1308,6 +1308,11 @@ export class TacticalScreen implements GameScreen {
     this.render();
   }
 
+  /** The shell's Hint button (and the I key): the hard bot's move, set for you. */
+  hint(): void {
+    void this.askHint();
+  }
+
   private async askHint(): Promise<void> {
     if (!this.host.request) return this.host.say("Hints need a connection to the server.", "warn");
     if (!this.snap?.to_act) return this.host.say("A hint is for your own turn.", "warn");
@@ -1608,7 +1613,6 @@ export class TacticalScreen implements GameScreen {
       const row2 = el("div", "tac-row");
       row2.append(this.button("Plan to objective", () => this.planObjective(), "", "The assistant plans a course to your objective (P plans to the hovered hex)"),
         this.button("Apply plan (B)", () => this.act({ kind: "apply-plan" }), "", "Set the plan's first burn"));
-      if (this.host.request && s.seats.some((x) => String(x).startsWith("bot:"))) row2.append(this.button("Hint (I)", () => this.act({ kind: "hint" }), "", "What the hard bot would do (games against a bot)"));
       E.controls.append(row2);
       const undo = this.button("Undo", () => this.act({ kind: "undo" }), "", "Take back the last burn change (Z)");
       undo.disabled = !this.undoStack.length;

@@ -8,11 +8,13 @@ words (places.py: ``"the NE base of Mars"``, ``"2 hexes W of Mercury"``, ``"spee
 the help's key 1-6). Never an id, a ``"q,r"`` key or an audience prefix.
 
 A text tells no more than its value: the describer reads the value, the options and the map. An action's text
-is a pure function of the action, the options and the names (a server shares it between matches): a fleet-built
-ship is there ``"Alice's ship 3"`` (its number in the fleet). An event's text also uses what public events said
-(the fleets of ``fleet_spawned``; the kind and launcher of an item from a public ``ordnance_launched`` or
-``ordnance_detected``), so a text written for one viewer never carries another viewer's secret; a fleet ship
-the describer has not seen spawn (a log tail read first) is ``"Alice's ship 3"`` there too.
+is a function of the action, the options, the names and the fleets spawned, which the session teaches it as
+they are applied (``learn``, public events only; ``signature()`` is what a server keys its shared action texts
+by): a fleet-built ship is ``"Alice's corvette B"`` in every text after its fleet arrived (``"Alice's ship 3"``,
+its number in the fleet, only where the describer was not taught, e.g. a lone value described out of a match).
+An event's text also uses what public events said (the kind and launcher of an item from a public
+``ordnance_launched`` or ``ordnance_detected``), so a text written for one viewer never carries another viewer's
+secret.
 Values of older records are worded too; a value this module cannot read falls back on the generic text.
 
 Owns: wording only. Must not look at a game state.
@@ -20,6 +22,7 @@ Owns: wording only. Must not look at a game state.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -192,8 +195,10 @@ class _Words:
         if t == "fire":
             strength = f" with strength {g('strength')}" if g("strength") is not None else ""
             target = str(g("target"))
-            if _ITEM_ID.fullmatch(target) and not self.labels.known(target):
-                return f"fire at the enemy nuke{strength}"  # the only item a gun may target
+            if _ITEM_ID.fullmatch(target) and not self.labels.known(target):  # a nuke: the only item a gun may target
+                if target in self.items:  # its launcher, when a public event said (two nukes read apart)
+                    return f"fire at {self.item(target, 'nuke')}{strength}"
+                return f"fire at the enemy nuke{strength}"
             return f"attack {self.ship(target)}{strength}"
         if t == "end_combat":
             return "end combat"
@@ -374,16 +379,49 @@ class _Words:
 class TacticalText:
     """The describer of one match (see the module docstring): call it with an action or event, or its JSON.
 
-    An action's text is a pure function of the action, the options and the names (a server keeps one text per
-    action value for every match with the same options and names): its ships are labelled from the scenario
-    alone, a fleet-built ship by its number ("Alice's ship 3"). An event's text also uses what public events
-    taught the describer (the fleets spawned, the items launched or detected)."""
+    An action's text is a function of the action, the options, the names and the fleets :meth:`learn` was
+    taught (a server keeps one text per action value for every match with the same options, names and
+    :meth:`signature`): its ships are labelled from the scenario and the fleets spawned. An event's text also uses
+    what public events taught the describer (the items launched or detected)."""
 
     def __init__(self, options: Mapping[str, Any] | None, names: Sequence[str] | None):
         opts = dict(options or {})
         names = list(names) if names is not None else default_names(2)
         self.pure = _Words(opts, names, _scenario_labels(opts))
         self.learned = _Words(opts, names, _scenario_labels(opts))
+        self._fleets: tuple = ()
+        self._items: tuple = ()
+
+    def learn(self, event: Any) -> None:
+        """A public event of the match, as it is applied (``Session`` calls this in order): a fleet spawned labels
+        its ships in every later text, the actions' too ("Alice's corvette B", not "Alice's ship 3"); an item
+        launched in sight is named by its launcher when a gun targets it ("fire at the nuke from Bob's corsair",
+        so two nukes read apart)."""
+        obj = event.to_json() if hasattr(event, "to_json") else event
+        if not isinstance(obj, Mapping):
+            return
+        if obj.get("type") == "ordnance_launched" and not obj.get("to") and obj.get("ship"):
+            before = dict(self.pure.items)
+            with contextlib.suppress(TypeError, KeyError, ValueError, AttributeError):
+                self.pure.launched(obj.get)  # the item's kind and launcher, for "fire at the nuke from ..."
+            if self.pure.items != before:
+                self._items += ((str(obj.get("ordnance")), str(obj.get("ship"))),)
+            return
+        if obj.get("type") != "fleet_spawned":
+            return
+        try:
+            side = obj["player"]
+            ships = tuple((str(s[0]), str(s[1])) for s in obj.get("ships") or ())
+        except (KeyError, IndexError, TypeError):
+            return
+        self.pure.labels.add_fleet(side, ships)
+        self.learned.labels.add_fleet(side, ships)
+        self._fleets += ((side, ships),)
+
+    def signature(self) -> tuple:
+        """What the action texts learned besides the options and names: the fleets spawned and the items launched
+        in sight (public)."""
+        return (self._fleets, self._items)
 
     def __call__(self, v: Any) -> str:
         from deltav.core.protocol import generic_text, get_game, obj_tag_is_event
