@@ -9,8 +9,8 @@ import pytest
 
 from deltav.core.protocol import Decision
 from deltav.core.rng import Rng
-from deltav.games.tactical.bots.heuristics import preview_pending
-from deltav.games.tactical.bots.level_bot import LevelBot
+from deltav.games.tactical.bots.heuristics import gun_threat, preview_pending
+from deltav.games.tactical.bots.level_bot import LevelBot, _exposure
 from deltav.games.tactical.bots.routes import drift_safe
 from deltav.games.tactical.bots.tactics import RAM_DAMAGE_CHANCE, Tactics, ram_loss_beyond
 from deltav.games.tactical.messages import Buy, FleetReady, Order
@@ -121,3 +121,42 @@ def test_a_ram_with_a_crashing_drift_costs_the_whole_ship():
     assert ram_loss_beyond(0, 5.0) == pytest.approx(5.0 * RAM_DAMAGE_CHANCE - 5.0 * (0.45 + 0.45 + 0.65 + 0.85) / 6.0)
     assert ram_loss_beyond(0, 5.0) > 0.0
 
+
+def test_a_landed_enemy_can_take_off_and_fire():
+    """Fleet Action (seed of a hard-vs-normal game, turn 11, Venus to move): two Mars frigates sit landed on the
+    Venus base (-9, 7), two hexes from the Venus frigate landed at (-9, 9). A landed ship is no target, and hard
+    left landed enemies out of its drift guard: its frigate took off toward them (burn 2, a drift into Venus),
+    both took off and fired, and the disabled frigate fell into Venus. Their guns (over their take-off courses)
+    now count in the guard's exposure, so the frigate keeps a course whose drift is safe (or stays landed)."""
+    s = fleets("fleet_action", ["frigate"] * 4, ["frigate", "frigate", "corsair"])
+    for sid in ("p0s0", "p0s1"):
+        place(s, sid, (-9, 7), fuel=9, landed=True, detected=True, overload_used=True)
+    place(s, "p0s2", (-13, 14), vel=(-1, 3), fuel=17, destroyed=True, overload_used=True)
+    place(s, "p0s3", (-1, -9), fuel=9, disabled=2, detected=True, overload_used=True)
+    place(s, "p1s0", (-1, -9), fuel=11, detected=True, overload_used=True)
+    place(s, "p1s1", (-9, 9), fuel=20, landed=True, detected=False)
+    place(s, "p1s2", (3, -17), vel=(1, -1), fuel=9, detected=True, overload_used=True)
+    s.turn = 11
+    s.apply_action(1, Order("p1s0", burn=0))
+    d = decision(s, 1)
+    t = Tactics(d.sample_world(), 1)
+    assert [e.id for e in t.enemies] == ["p0s3"] and not t.shooters
+    assert sorted(e.id for e, _ in t.landed_shooters) == ["p0s0", "p0s1"]
+    world = d.sample_world()
+    me = world.ship("p1s1")
+    off = preview_course(world, "p1s1", Order("p1s1", burn=2))
+    assert off.destination == (-9, 8)
+    assert not drift_safe(s.gmap, off.destination, off.velocity, preview_pending(off), 3)
+    assert _exposure(world, t, me, off.destination, off.velocity, False) > 0.5
+    assert gun_threat(t, me, off.destination, off.velocity) == 0.0  # flying enemies only: none
+    a = LevelBot("hard", strict=True).act(d)
+    assert a.ship == "p1s1"
+    pv = preview_course(s, "p1s1", a)
+    assert pv.destination == (-9, 9) or drift_safe(s.gmap, pv.destination, pv.velocity, preview_pending(pv), 3)
+    # with no enemy flying in sight (the Mars frigate at (-1, -9) gone), the guard without tactics sees them too
+    s.ship("p0s3").destroyed = True
+    d = decision(s, 1)
+    assert not Tactics(d.sample_world(), 1).enemies
+    a = LevelBot("hard", strict=True).act(d)
+    pv = preview_course(s, "p1s1", a)
+    assert pv.destination == (-9, 9) or drift_safe(s.gmap, pv.destination, pv.velocity, preview_pending(pv), 3)

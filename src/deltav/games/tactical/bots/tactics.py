@@ -318,6 +318,13 @@ class Tactics:
         #: per shooter: (ship, strength, worth, reach of all its paths from its hex,
         #: ((path, destination, velocity, reach of the path from the destination), ...))
         self._guns = []
+        #: the visible landed enemy ships that can take off and fire next turn, with their courses: no targets
+        #: and not in :meth:`value` (hard waited on its bases for ever, turn-limit draws), but the drift guard's
+        #: exposure counts their guns (``heuristics.gun_threat``; issue 30: Fleet Action's Venus frigates took
+        #: off beside two Mars frigates landed on a Venus base, were disabled and fell into Venus)
+        self.landed_shooters = [(e, list(_enemy_courses(world, e))) for e in world.ships
+                                if e.owner != player and not e.destroyed and e.landed and world.visible(e, player)
+                                and can_fire(e)]
         for e in self.enemies:
             if can_fire(e):
                 courses = _enemy_courses(world, e)
