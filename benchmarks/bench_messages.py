@@ -65,7 +65,7 @@ def measure(gid: str, scenario: str, seeds: list[int], max_steps: int = 400) -> 
 
 def play(gid: str, scenario: str, seed: int, max_steps: int, sizes: dict, cpu: dict) -> int:
     from deltav.core.protocol import get_game
-    from deltav.server.legal import RoomSession
+    from deltav.server.legal_entries import RoomSession
 
     game = get_game(gid)
     session = RoomSession(game, {"scenario": scenario}, seed, ["human"] * game.new_initial_state(

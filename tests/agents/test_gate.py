@@ -50,8 +50,8 @@ def test_the_gate_searches_only_in_its_phases_and_falls_back_on_an_illegal_choic
 
 
 def test_module_qualified_heuristic_names():
-    from deltav.games.mining import heuristics, planner
+    from deltav.games.mining.bots import hard_policy, heuristics
 
     assert heuristic("mining", "evaluate") is heuristics.evaluate
-    assert heuristic("mining", "planner.policy") is planner.policy
-    assert heuristic("mining", "planner.nothing") is None and heuristic("mining", "nomodule.f") is None
+    assert heuristic("mining", "hard_policy.policy") is hard_policy.policy
+    assert heuristic("mining", "hard_policy.nothing") is None and heuristic("mining", "nomodule.f") is None

@@ -153,19 +153,19 @@ class FirstLegal(Agent):
 
 @pytest.fixture
 def fake_game(monkeypatch):
-    """A game package ``deltav.games.fakegame`` with bots and heuristics modules (NimGame's rules)."""
+    """A game package ``deltav.games.fakegame`` with its AI package ``bots`` and ``bots.heuristics`` (NimGame's rules)."""
 
     class FakeGame(NimGame):
         id = "fakegame"
 
     bots = types.ModuleType("deltav.games.fakegame.bots")
     bots.BOTS = {"scripted": FirstLegal, "last": FirstLegal}
-    heur = types.ModuleType("deltav.games.fakegame.heuristics")
+    heur = types.ModuleType("deltav.games.fakegame.bots.heuristics")
     heur.evaluate = lambda state, player: 0.0
     heur.rollout_policy = lambda state, player, legal, rng: legal[0]
     monkeypatch.setitem(sys.modules, "deltav.games.fakegame", types.ModuleType("deltav.games.fakegame"))
     monkeypatch.setitem(sys.modules, "deltav.games.fakegame.bots", bots)
-    monkeypatch.setitem(sys.modules, "deltav.games.fakegame.heuristics", heur)
+    monkeypatch.setitem(sys.modules, "deltav.games.fakegame.bots.heuristics", heur)
     return FakeGame, heur
 
 

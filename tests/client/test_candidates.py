@@ -10,7 +10,7 @@ import pytest
 from deltav.client import Refused, Seat, create_room, join_room
 from deltav.core.protocol import Decision, get_game
 from deltav.core.rng import Rng, derive_seed
-from deltav.server.bots import make_bot_agent
+from deltav.server.bot_workers import make_bot_agent
 from deltav.server.rooms import Settings
 from tests.server.helpers import ThreadServer
 

@@ -91,6 +91,66 @@ def test_a_seat_that_may_not_act_is_refused():
     assert frozen(s) == before
 
 
+def test_the_turn_is_checked_once_by_the_state_with_its_own_error():
+    """The session adds no turn check of its own (core/session.py's docstring): a seat out of turn gets the phase
+    table's ``protocol.turn`` and its sentence, before its action is judged by the rules (the mover's own legal
+    action, sent by the other seat), and once the game is over every seat gets ``protocol.game_over``."""
+    s = toy()
+    s.submit(0, {"type": "bid", "amount": 2})
+    s.submit(1, {"type": "bid", "amount": 0})
+    mover = s.deciding()[0]
+    other = 1 - mover
+    before = frozen(s)
+    with pytest.raises(IllegalAction) as exc:
+        s.submit(other, s.legal_actions(mover)[0].to_json())
+    assert (exc.value.rule, exc.value.message) == ("protocol.turn", f"player {other} may not act now (waiting for [{mover}])")
+    with pytest.raises(IllegalAction) as exc2:
+        s.state.clone().apply_action(other, s.legal_actions(mover)[0])
+    assert (exc2.value.rule, exc2.value.message) == (exc.value.rule, exc.value.message)  # the state's own error
+    assert frozen(s) == before
+    rng = Rng(4)
+    while not s.is_over():
+        for p in s.deciding():
+            s.submit_action(p, rng.choice(s.legal_actions(p)))
+    before = frozen(s)
+    for seat in (0, 1):
+        with pytest.raises(IllegalAction) as exc3:
+            s.submit(seat, {"type": "step", "size": 1})
+        assert (exc3.value.rule, exc3.value.message) == ("protocol.game_over", "the game is over")
+    assert frozen(s) == before
+
+
+def test_a_seat_outside_a_simultaneous_node_is_refused_and_nothing_is_buffered():
+    """Deep Space Combat's melee (three seats): a node where two seats decide at once; the third seat's
+    submission (one of a decider's legal actions) is refused with ``protocol.turn`` before and after a decider's
+    choice is buffered, and changes nothing (the buffered choice stays, unseen)."""
+    game = get_game("deepspace")
+    opts = game.resolve_options({"scenario": "melee"})
+    s = Session(game, opts, 3, ["human"] * 3)
+    rng = Rng(1)
+    while not 2 <= len(s.deciding()) < 3:
+        assert not s.is_over()
+        for p in s.deciding():
+            s.submit_action(p, rng.choice(s.legal_actions(p)))
+    first, second = s.deciding()[:2]
+    out_of_turn = ({0, 1, 2} - set(s.deciding())).pop()
+
+    def state_of():
+        return (json.dumps(s.state.to_json(), sort_keys=True), json.dumps(s.record.to_json(), sort_keys=True),
+                s.step, s.waiting_for(), [json.dumps(s.snapshot(p), sort_keys=True) for p in (0, 1, 2, None)])
+
+    for buffered in (False, True):
+        if buffered:
+            assert s.submit_action(first, s.legal_actions(first)[0]).buffered == first
+        before = state_of()
+        with pytest.raises(IllegalAction) as exc:
+            s.submit(out_of_turn, s.legal_actions(second)[0].to_json())
+        assert exc.value.rule == "protocol.turn"
+        assert exc.value.message == f"player {out_of_turn} may not act now (waiting for {list(s.deciding())})"
+        assert state_of() == before
+    assert s.submit_action(second, s.legal_actions(second)[0]).applied
+
+
 def test_malformed_and_illegal_actions_are_refused_with_the_field_or_rule():
     s = toy()
     before = frozen(s)

@@ -11,9 +11,9 @@ import pytest
 from deltav.core.rng import Rng
 from deltav.core.session import Session
 from deltav.games.deepspace import DeepSpaceGame
-from deltav.games.deepspace.heuristics import expected_damage, p_hit
 from deltav.games.deepspace.messages import AutoAllocate, Done, Place, SetVelocity
 from deltav.games.deepspace.movement import thrust_cost
+from deltav.games.deepspace.odds import expected_damage, p_hit
 
 from .helpers import write_scenario
 

@@ -9,11 +9,11 @@ from deltav.core.errors import ScenarioError
 from deltav.core.match import play_match
 from deltav.core.protocol import Decision
 from deltav.core.rng import Rng
-from deltav.games.deepspace import DeepSpaceGame, flow, planner
+from deltav.games.deepspace import DeepSpaceGame, flow
 from deltav.games.deepspace import damage as dmg
-from deltav.games.deepspace.bots import BOTS, PRESETS, CadetBot, PlannerBot, ScriptedBot
-from deltav.games.deepspace.heuristics import TWO_D6, p_hit
+from deltav.games.deepspace.bots import BOTS, PRESETS, CadetBot, PlannerBot, ScriptedBot, lookahead
 from deltav.games.deepspace.messages import Allocate, AutoAllocate, Done, Fire, SelfDestruct, SetVelocity
+from deltav.games.deepspace.odds import TWO_D6, p_hit
 from deltav.games.deepspace.scenarios import builtin_ids
 from tests.deepspace.helpers import deploy_all, new_state
 
@@ -105,13 +105,13 @@ def _brute_kill(shots, ev, en, need):
     (((5, 9, 0), (6, 4, 3)), 4, 3, 30),
 ])
 def test_kill_probability_is_exact_for_one_and_two_shots(shots, ev, en, need):
-    assert planner.kill_prob(tuple(sorted(shots)), ev, en, need) == pytest.approx(_brute_kill(shots, ev, en, need))
+    assert lookahead.kill_prob(tuple(sorted(shots)), ev, en, need) == pytest.approx(_brute_kill(shots, ev, en, need))
 
 
 def test_kill_probability_of_many_shots_is_close():
     shots = ((30, 40, 18), (30, 40, 18), (30, 44, 18))
     # three frigate shots against a dreadnought (480 points): exact 0.734 (Monte Carlo, 20,000 volleys)
-    assert planner.kill_prob(shots, 8, 12, 480) == pytest.approx(0.734, abs=0.02)
+    assert lookahead.kill_prob(shots, 8, 12, 480) == pytest.approx(0.734, abs=0.02)
 
 
 # --- allocation ---------------------------------------------------------------------------------------------
@@ -122,7 +122,7 @@ def _allocate_all(size, lv, hp, valuer):
     partial = [0, 0, 0]
     left = hp
     while left > 0:
-        step = planner.allocation_step(size, lv, partial, left, "lost", valuer)
+        step = lookahead.allocation_step(size, lv, partial, left, "lost", valuer)
         if step is None:
             break
         assert dmg.is_legal(size, lv, partial, left, step[0], step[1])
@@ -132,7 +132,7 @@ def _allocate_all(size, lv, hp, valuer):
 
 
 def test_light_damage_spares_the_weapon():
-    valuer = planner.Valuer([((14, 10), 1)], [((25, 31), 1)], 12)
+    valuer = lookahead.Valuer([((14, 10), 1)], [((25, 31), 1)], 12)
     lv = _allocate_all(2, [4, 14, 10, 25, 31], 30, valuer)
     assert lv[3:] == [25, 31]
     default = [4, 14, 10, 25, 31]
@@ -142,7 +142,7 @@ def test_light_damage_spares_the_weapon():
 
 
 def test_a_ship_keeps_one_whole_weapon_rather_than_two_halves():
-    valuer = planner.Valuer([((10, 10), 1)], [((30, 40), 1)], 10)
+    valuer = lookahead.Valuer([((10, 10), 1)], [((30, 40), 1)], 10)
     lv = _allocate_all(1, [0, 0, 0, 30, 30, 30, 30], 60, valuer)
     assert sorted([(lv[3], lv[4]), (lv[5], lv[6])]) == [(0, 0), (30, 30)]
 
@@ -172,7 +172,7 @@ def test_the_planner_allocates_with_legal_steps_in_a_game(tmp_path):
 
 
 def _view(mine, enemies, options=None, players=2):
-    """A minimal plotting view for planner.Side: ``mine`` = (id, size, pos, vel, lv); ``enemies`` = (id, size,
+    """A minimal plotting view for lookahead.Side: ``mine`` = (id, size, pos, vel, lv); ``enemies`` = (id, size,
     pos, vel)."""
     ships = []
     for sid, size, pos, vel, lv in mine:
@@ -190,7 +190,7 @@ def test_fires_at_the_target_with_the_best_odds():
                                                                     ("easy", 2, (5, 0), (0, 0))])
     same = [4, 5, 5, 30, 30]
     parts = {"hard": [[4, 30, 5, 30, 30]], "easy": [same]}  # identical but for evasion 30 against 5
-    plan = planner.plan_round(view, 0, parts)
+    plan = lookahead.plan_round(view, 0, parts)
     assert plan["m"][1] == {0: "easy"}
 
 
@@ -200,7 +200,7 @@ def test_focus_fire_finishes_the_ship_it_can_kill():
     view = _view([("m", 4, (0, 0), (0, 0), [4, 10, 10, 20, 40, 20, 40])],
                  [("wreck", 2, (4, 0), (0, 0)), ("fresh", 2, (4, 0), (0, 0))])
     parts = {"wreck": [[0, 0, 0, 10, 10]], "fresh": [[4, 8, 8, 30, 30]]}
-    plan = planner.plan_round(view, 0, parts)
+    plan = lookahead.plan_round(view, 0, parts)
     assert sorted(plan["m"][1].values()) == ["fresh", "wreck"]
 
 
@@ -209,14 +209,14 @@ def test_rams_a_station_it_can_reach_when_the_explosion_pays():
     # far more: ending in the station's hex and detonating is worth more than the drone
     view = _view([("drone", 1, (0, 0), (0, 0), [4, 0, 0, 1, 55])], [("station", 6, (3, 0), (0, 0))])
     parts = {"station": [[0, 5, 10, 35, 35, 35, 35, 35, 35]]}
-    plan = planner.plan_round(view, 0, parts)
+    plan = lookahead.plan_round(view, 0, parts)
     assert plan["drone"][0] == (3, 0)
 
 
 def test_does_not_end_in_the_hex_of_a_ship_whose_explosion_would_wreck_it():
     view = _view([("frigate", 4, (0, 0), (0, 0), [4, 10, 10, 30, 40, 30, 44])], [("bomb", 1, (2, 0), (0, 0))])
     parts = {"bomb": [[0, 0, 0, 30, 30]]}
-    plan = planner.plan_round(view, 0, parts)
+    plan = lookahead.plan_round(view, 0, parts)
     assert plan["frigate"][0] != (2, 0)
 
 
@@ -247,12 +247,12 @@ def test_under_a_stat_cap_the_planner_designs_like_the_scripted_bot():
 
 
 def test_archetype_files_are_validated(tmp_path):
-    ids = [a.id for a in planner.archetypes()]
+    ids = [a.id for a in lookahead.archetypes()]
     assert "armoured-swarm" in ids
     bad = tmp_path / "bad.toml"
     bad.write_text('[[archetypes]]\nid = "x"\ntitle = "X"\n[archetypes.ship]\nname = "S"\nsize = 1\nthrust = 70\n')
     with pytest.raises(ScenarioError) as exc:
-        planner.archetypes(str(bad))
+        lookahead.archetypes(str(bad))
     assert "archetypes[0].ship" in str(exc.value)
 
 

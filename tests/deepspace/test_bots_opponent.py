@@ -3,9 +3,9 @@ bot it models, from the view only."""
 
 from deltav.core.protocol import Decision
 from deltav.core.rng import Rng
-from deltav.games.deepspace import DeepSpaceGame, opponent, planner
+from deltav.games.deepspace import DeepSpaceGame
 from deltav.games.deepspace import damage as dmg
-from deltav.games.deepspace.bots import ScriptedBot
+from deltav.games.deepspace.bots import ScriptedBot, lookahead, opponent
 from deltav.games.deepspace.choices import velocity_actions
 
 RAIDER = [4, 14, 10, 25, 31]
@@ -43,8 +43,8 @@ def test_damaged_variants_place_exactly_the_hit_points_taken():
         assert variants[0] == default
         for lv in variants:
             assert all(0 <= x <= y for x, y in zip(lv, RAIDER))
-            kept = planner.points(2, lv)
-            left = max(0, planner.points(2, RAIDER) - hp)
+            kept = lookahead.points(2, lv)
+            left = max(0, lookahead.points(2, RAIDER) - hp)
             assert left <= kept <= left + 1  # a hit point short of a size-2 ship stat level is lost (ruling)
     keep_weapons = opponent.damaged_variants(2, RAIDER, 50, 4)[1]
     assert keep_weapons[3:] == [25, 31]
@@ -83,9 +83,9 @@ def test_rams_a_stack_where_the_model_predicts_it_not_where_it_drifts():
     parts = {"a": [list(RAIDER)], "b": [list(RAIDER)]}
     # keeping their velocity the stack stays at (6, 0), out of reach (thrust 4); the model says (3, 0)
     pred = {"a": [((3, 0), (-3, 0))], "b": [((3, 0), (-3, 0))]}
-    plan = planner.plan_round(view, 0, parts, pred)
+    plan = lookahead.plan_round(view, 0, parts, pred)
     assert plan["me"][0] == (3, 0)
-    side = planner.Side(view, 0, parts, pred)
+    side = lookahead.Side(view, 0, parts, pred)
     assert side.ram(side.mine[0], (3, 0)) > 0  # one raider's blast kills both (and they would not detonate)
     assert side.ram(side.mine[0], (6, 0)) == 0.0
 

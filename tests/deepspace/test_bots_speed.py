@@ -10,10 +10,12 @@ import pytest
 from deltav.agents.registry import make_agent
 from deltav.core.hexgrid import distance
 from deltav.core.match import play_match
-from deltav.games.deepspace import DeepSpaceGame, opponent, planner
+from deltav.games.deepspace import DeepSpaceGame
+from deltav.games.deepspace.bots import lookahead, opponent
+from deltav.games.deepspace.bots.heuristics import estimated_enemy_stats
+from deltav.games.deepspace.bots.lookahead import PARTIAL, SCORE_WEIGHT, damage_moments, kill_prob
 from deltav.games.deepspace.choices import velocity_actions
-from deltav.games.deepspace.heuristics import estimated_enemy_stats, expected_shot, p_hit
-from deltav.games.deepspace.planner import PARTIAL, SCORE_WEIGHT, damage_moments, kill_prob
+from deltav.games.deepspace.odds import expected_shot, p_hit
 
 
 def _velocity_choice_reference(ships, q, sv, lv):
@@ -88,7 +90,7 @@ def _assign_reference(side, npos):
     ids = [e.id for e in side.enemies]
     if not shots:
         return {}, side._assignment_value(shots, [])
-    if len(ids) ** len(shots) <= planner.ENUMERATE:
+    if len(ids) ** len(shots) <= lookahead.ENUMERATE:
         best, best_v = None, None
         for combo in itertools.product(ids, repeat=len(shots)):
             v = side._assignment_value(shots, combo)
@@ -128,7 +130,7 @@ def test_movement_model_and_loss_equal_the_one_pass_rules(scenario, seed, monkey
             for lv, (_pos, v) in zip(parts[sv["id"]], pred[sv["id"]]):
                 assert v == _velocity_choice_reference(view["ships"], sv["owner"], sv, lv)
                 compared += 1
-        side = planner.Side(view, me, parts, pred)
+        side = lookahead.Side(view, me, parts, pred)
         if not side.mine or not side.enemies:
             continue
         for u in side.mine[:1]:

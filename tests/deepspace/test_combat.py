@@ -13,7 +13,7 @@ from deltav.games.deepspace.combat import (
     roll_attack,
     roll_damage,
 )
-from deltav.games.deepspace.heuristics import expected_damage, expected_shot, hit_table, p_hit, p_hit_fraction
+from deltav.games.deepspace.odds import expected_damage, expected_shot, hit_table, p_hit, p_hit_fraction
 
 
 def test_worked_example_targeting_5_damage_4_at_range_12():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from deltav.core.errors import ScenarioError
-from deltav.games.deepspace import planner
+from deltav.games.deepspace.bots import lookahead
 from deltav.games.deepspace.design import load_fleet
 from deltav.games.deepspace.scenarios import load_scenario
 
@@ -20,7 +20,7 @@ ARCH_OK = '[[archetypes]]\nid = "a"\ntitle = "A"\n[archetypes.ship]\n' + SHIP
 def _raises(load, tmp_path, text: str) -> ScenarioError:
     p = tmp_path / "data.toml"
     p.write_text(text)
-    planner.archetypes.cache_clear()
+    lookahead.archetypes.cache_clear()
     with pytest.raises(ScenarioError) as err:
         load(str(p))
     assert err.value.source == str(p), err.value
@@ -29,12 +29,12 @@ def _raises(load, tmp_path, text: str) -> ScenarioError:
 
 def test_good_files_of_every_kind_load(tmp_path):
     for name, text, load in (("f.toml", FLEET_OK, load_fleet), ("s.toml", SCENARIO_OK, load_scenario),
-                             ("a.toml", ARCH_OK, planner.archetypes)):
+                             ("a.toml", ARCH_OK, lookahead.archetypes)):
         p = tmp_path / name
         p.write_text(text)
         assert load(str(p))
     assert load_fleet(str(tmp_path / "f.toml")).ships[0].name == "S"
-    assert [a.id for a in planner.archetypes(str(tmp_path / "a.toml"))] == ["a"]
+    assert [a.id for a in lookahead.archetypes(str(tmp_path / "a.toml"))] == ["a"]
 
 
 @pytest.mark.parametrize(
@@ -91,5 +91,5 @@ def test_broken_scenario_files(tmp_path, text, field, reason):
     ],
 )
 def test_broken_archetype_files(tmp_path, text, field, reason):
-    e = _raises(planner.archetypes, tmp_path, text)
+    e = _raises(lookahead.archetypes, tmp_path, text)
     assert (e.field, reason in e.reason) == (field, True), e

@@ -12,7 +12,7 @@ from deltav.games.deepspace import DeepSpaceGame
 from deltav.games.deepspace.annotate import annotate
 from deltav.games.deepspace.bots import ScriptedBot
 from deltav.games.deepspace.messages import Done, EndShip, Fire, NewShip, SetStat, UseFleet
-from deltav.games.deepspace.view import fleet_prior
+from deltav.games.deepspace.visibility import fleet_prior
 
 
 def test_the_default_keeps_the_scenarios_fleets_and_levels():

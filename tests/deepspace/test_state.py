@@ -406,8 +406,8 @@ def test_determinize_keeps_the_view_and_respects_observations():
 
 
 def test_shot_likelihood_weighs_enemy_designs_by_what_they_did():
-    from deltav.games.deepspace.heuristics import p_hit
-    from deltav.games.deepspace.view import damage_pmf, shot_likelihood
+    from deltav.games.deepspace.odds import p_hit
+    from deltav.games.deepspace.visibility import damage_pmf, shot_likelihood
 
     pmf = damage_pmf(4, 5)
     assert abs(sum(pmf.values()) - 1.0) < 1e-12
@@ -521,7 +521,7 @@ def test_high_thrust_ships_choose_velocity_in_two_small_steps(tmp_path):
 def test_determinize_uses_the_public_fleet_of_the_scenario():
     """Skirmish names both fleets, so enemy designs are public: a sampled world keeps them exactly, and for a
     damaged ship samples only how its hit points were allocated."""
-    from deltav.games.deepspace.view import damaged_variants, fleet_prior
+    from deltav.games.deepspace.visibility import damaged_variants, fleet_prior
 
     rng = Rng(5)
     undamaged = damaged = 0

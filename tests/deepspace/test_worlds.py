@@ -12,7 +12,7 @@ from deltav.core.hexgrid import distance
 from deltav.core.protocol import Result
 from deltav.core.rng import Rng
 from deltav.games.deepspace import DeepSpaceGame
-from deltav.games.deepspace import view as V
+from deltav.games.deepspace import visibility as V
 from deltav.games.deepspace.design import ShipDesign
 from deltav.games.deepspace.limits import ALIVE, DESIGN_STAGES, STATUS_NAMES
 from deltav.games.deepspace.scenarios import builtin_ids

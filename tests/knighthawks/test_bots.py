@@ -7,8 +7,8 @@ import pytest
 from deltav.core.agent import RandomAgent
 from deltav.core.match import play_match
 from deltav.games.knighthawks import KnightHawks
-from deltav.games.knighthawks import heuristics as hx
 from deltav.games.knighthawks.bots import BOTS
+from deltav.games.knighthawks.bots import heuristics as hx
 from deltav.games.knighthawks.bots.scripted import ScriptedCaptain
 from deltav.games.knighthawks.ships import ship_of_class
 

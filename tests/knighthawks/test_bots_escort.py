@@ -7,8 +7,8 @@ from deltav.core.match import play_match
 from deltav.core.protocol import Decision
 from deltav.core.rng import Rng
 from deltav.games.knighthawks import KnightHawks, movement_phase
-from deltav.games.knighthawks import escort as es
 from deltav.games.knighthawks import messages as m
+from deltav.games.knighthawks.bots import escort as es
 from deltav.games.knighthawks.bots.admiral import Admiral, _fleet_strength
 from deltav.games.knighthawks.bots.plans import _EscortCaptain, _FocusCaptain
 from deltav.games.knighthawks.bots.scripted import ScriptedCaptain

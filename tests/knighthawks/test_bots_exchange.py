@@ -1,5 +1,5 @@
 """The hard bot's speed-ups change no decision: ``exchange.MoveScores`` gives exactly the floats of
-``planner.offense``/``exposure``/``threat``/``potential`` for every candidate plan of every ship along whole
+``fire_exchange.offense``/``exposure``/``threat``/``potential`` for every candidate plan of every ship along whole
 games, the cached turn-pattern plans equal fresh ones, and a step decision takes the rng draws of the world it
 no longer builds. (Whole-game decision identity is checked by
 benchmarks/check_bots.py.)"""
@@ -12,10 +12,10 @@ from deltav.agents.registry import make_agent
 from deltav.core.match import play_match
 from deltav.core.records import start_state
 from deltav.games.knighthawks import KnightHawks
-from deltav.games.knighthawks import heuristics as hx
-from deltav.games.knighthawks import planner as pl
 from deltav.games.knighthawks.bots import admiral as ad
-from deltav.games.knighthawks.exchange import MoveScores
+from deltav.games.knighthawks.bots import fire_exchange as fx
+from deltav.games.knighthawks.bots import heuristics as hx
+from deltav.games.knighthawks.bots.move_scores import MoveScores
 
 
 def _at_plot(state) -> bool:
@@ -46,7 +46,7 @@ def _plans(state, sh):
 
 @pytest.mark.parametrize("scenario,seed", [("skirmish", 3), ("station_assault", 4), ("escort", 5),
                                            ("fleet_battle", 6)])
-def test_move_scores_equal_the_planner_functions(scenario, seed):
+def test_move_scores_equal_the_fire_exchange_functions(scenario, seed):
     compared = 0
     for state in _positions(scenario, seed, limit=6):
         p = state.mover
@@ -58,11 +58,11 @@ def test_move_scores_equal_the_planner_functions(scenario, seed):
             plain = MoveScores(state, sh, p)
             for _speed, _facing, _nav, _ev, cands in _plans(state, sh):
                 for _turns, st in cands:
-                    assert ms.offense(st.pos, st.facing) == pl.offense(state, sh, st.pos, st.facing, p)
-                    assert ms.exposure(st.path) == pl.exposure(state, sh, st.path, p, share)
-                    assert plain.exposure(st.path) == pl.exposure(state, sh, st.path, p)
-                    assert ms.threat(st.pos) == pl.threat(state, sh, st.pos, p)
-                    assert ms.potential(st.pos) == pl.potential(state, sh, st.pos, p)
+                    assert ms.offense(st.pos, st.facing) == fx.offense(state, sh, st.pos, st.facing, p)
+                    assert ms.exposure(st.path) == fx.exposure(state, sh, st.path, p, share)
+                    assert plain.exposure(st.path) == fx.exposure(state, sh, st.path, p)
+                    assert ms.threat(st.pos) == fx.threat(state, sh, st.pos, p)
+                    assert ms.potential(st.pos) == fx.potential(state, sh, st.pos, p)
                     compared += 1
     assert compared > 100
 

@@ -7,9 +7,9 @@ from deltav.core.match import play_match
 from deltav.games.knighthawks import KnightHawks
 from deltav.games.knighthawks import messages as m
 from deltav.games.knighthawks.bots.admiral import Admiral
+from deltav.games.knighthawks.bots.planet_safety import doomed
 from deltav.games.knighthawks.bots.plans import _SafeCaptain
 from deltav.games.knighthawks.bots.scripted import ScriptedCaptain
-from deltav.games.knighthawks.fleet import doomed
 from deltav.games.knighthawks.movement import advance, start_plot
 from tests.knighthawks.helpers import make_state, ship
 from tests.knighthawks.test_bots_levels import decision

@@ -1,5 +1,5 @@
 """The difficulty ladder (easy: Cadet, normal: ScriptedCaptain, hard: Admiral): legal whole games in every
-scenario, determinism, decisions from the view alone, and the planner's behaviour on hand-made positions."""
+scenario, determinism, decisions from the view alone, and the fire-exchange scoring's behaviour on hand-made positions."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from deltav.core.protocol import Decision
 from deltav.core.rng import Rng
 from deltav.games.knighthawks import KnightHawks
 from deltav.games.knighthawks import messages as m
-from deltav.games.knighthawks import planner as pl
 from deltav.games.knighthawks.bots import BOTS, PRESETS
+from deltav.games.knighthawks.bots import fire_exchange as fx
 from deltav.games.knighthawks.bots.admiral import Admiral, _momentum_penalty
 from deltav.games.knighthawks.bots.cadet import Cadet
 from deltav.games.knighthawks.bots.scripted import ScriptedCaptain
@@ -118,7 +118,7 @@ def test_hard_keeps_torpedoes_for_decent_odds():
     t = idx(s, "a", "T")
     legal = [a for a in s.legal_actions(0) if not isinstance(a, m.Assign) or a.weapon == t]
     # 4 d10 at -20 against a heavy cruiser with 8 ICMs in its hex: 50 - 3 x 10 = 20% at best: keep it
-    assert pl.hit_chance(s, "T", s.ship("b"), 4, False, False)[0] < 0.35
+    assert fx.hit_chance(s, "T", s.ship("b"), 4, False, False)[0] < 0.35
     assert Admiral()._fire(s.clone(), 0, legal) == m.Fire()
     # the beginner fires it anyway
     assert Cadet()._fire(s.clone(), 0, legal) == m.Assign("a", t, "b")
@@ -139,8 +139,8 @@ def test_offense_counts_the_forward_field_and_head_on_row():
     s = make_state([ship("a", 0, "destroyer", (0, 0), facing=0),
                     ship("b", 1, "destroyer", (5, 0), facing=3)], first=0)
     me = s.ship("a")
-    facing_it = pl.offense(s, me, (0, 0), 0, 0)
-    turned_away = pl.offense(s, me, (0, 0), 3, 0)
+    facing_it = fx.offense(s, me, (0, 0), 0, 0)
+    turned_away = fx.offense(s, me, (0, 0), 3, 0)
     assert facing_it > turned_away > 0  # the laser cannon (FF) bears only when facing the target
 
 
@@ -148,8 +148,8 @@ def test_exposure_of_a_path_through_the_enemy_guns():
     s = make_state([ship("a", 0, "frigate", (-10, 0), facing=0, speed=4),
                     ship("b", 1, "heavy_cruiser", (0, 0), facing=3)], first=0, radius=16)
     me = s.ship("a")
-    close = pl.exposure(s, me, ((-4, 0), (-3, 0), (-2, 0)), 0)
-    far = pl.exposure(s, me, ((-14, 0), (-13, 0)), 0)  # beyond every weapon's range
+    close = fx.exposure(s, me, ((-4, 0), (-3, 0), (-2, 0)), 0)
+    far = fx.exposure(s, me, ((-14, 0), (-13, 0)), 0)  # beyond every weapon's range
     assert close > far == 0.0
 
 

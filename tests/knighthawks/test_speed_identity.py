@@ -174,7 +174,7 @@ def test_fire_options_see_past_a_planet_only_when_the_line_is_clear():
 
 def _reference_view(state, player):
     """A view as it was built before the cached ship records: from ``to_json`` and each ship's own JSON."""
-    from deltav.games.knighthawks.view import view
+    from deltav.games.knighthawks.visibility import view
 
     out = state.to_json()
     del out["rng"]

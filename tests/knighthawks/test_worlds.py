@@ -12,7 +12,7 @@ from deltav.core.rng import Rng
 from deltav.games import load_all
 from deltav.games.knighthawks import worlds
 from deltav.games.knighthawks.state import KHState
-from deltav.games.knighthawks.view import sample_world
+from deltav.games.knighthawks.visibility import sample_world
 
 GAME = load_all()["knighthawks"]
 

@@ -12,7 +12,7 @@ from deltav.core.protocol import json_tokens
 from deltav.core.session import Session
 from deltav.games import load_all
 from deltav.games.mining.annotate import annotate
-from deltav.games.mining.view import squares_of
+from deltav.games.mining.visibility import squares_of
 
 load_all()
 GAME = get_game("mining")

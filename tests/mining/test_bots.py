@@ -8,10 +8,11 @@ from deltav.core.protocol import Decision
 from deltav.core.rng import Rng
 from deltav.games.mining import MiningGame
 from deltav.games.mining.bots import BOTS
+from deltav.games.mining.bots.heuristics import evaluate, evaluate_points, rollout_policy
 from deltav.games.mining.bots.scripted import ScriptedAgent
-from deltav.games.mining.heuristics import evaluate, evaluate_points, known_tiles, rollout_policy, unseen_mix
+from deltav.games.mining.knowledge import known_tiles, unseen_mix
 from deltav.games.mining.messages import BidUp, Declare, Discard, Pass, Prospect, Reveal
-from deltav.games.mining.view import squares_of
+from deltav.games.mining.visibility import squares_of
 from tests.mining.helpers import give, new, place, play, put_rocket
 
 

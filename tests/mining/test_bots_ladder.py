@@ -13,10 +13,10 @@ from deltav.core.protocol import Decision
 from deltav.core.rng import Rng
 from deltav.games.mining import MiningGame
 from deltav.games.mining.bots import BOTS, PRESETS
+from deltav.games.mining.bots.hard_policy import SEARCHED, _plan, policy, prior
 from deltav.games.mining.bots.scripted import ScriptedAgent
 from deltav.games.mining.messages import BidUp, Declare, Move, Pass, Prospect, Reveal, RevealIncident
 from deltav.games.mining.phases import P_ATTEMPT, P_LOOKREV
-from deltav.games.mining.planner import SEARCHED, _plan, policy, prior
 from deltav.games.mining.scenarios import STATION
 from tests.mining.helpers import new, place, play, put_rocket
 
@@ -218,9 +218,9 @@ def test_the_plan_policy_and_prior_are_named_for_generic_search_specs():
     st = new()
     put_rocket(st, 0, 10)
     legal = st.legal_actions(0)
-    assert heuristic("mining", "planner.policy") is policy and heuristic("mining", "planner.prior") is prior
+    assert heuristic("mining", "hard_policy.policy") is policy and heuristic("mining", "hard_policy.prior") is prior
     assert policy(st, 0, legal, Rng(0)) == Prospect()
-    bot = make_agent("mining", "ismcts:iterations=8,pool=2,rollout=planner.policy,prior=planner.prior")
+    bot = make_agent("mining", "ismcts:iterations=8,pool=2,rollout=hard_policy.policy,prior=hard_policy.prior")
     assert bot.policy is policy and bot.prior is prior
 
 

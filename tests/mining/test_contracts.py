@@ -9,7 +9,7 @@ from deltav.core.errors import IllegalAction
 from deltav.games.mining.messages import BidUp, Declare, Pass, Prospect, Replace, Reveal
 from deltav.games.mining.phases import PHASES
 from deltav.games.mining.scenarios import STATION
-from deltav.games.mining.view import squares_of
+from deltav.games.mining.visibility import squares_of
 from tests.mining.helpers import new, place, play, put_rocket, types
 
 

@@ -9,10 +9,10 @@ from collections import Counter
 from deltav.core.protocol import json_tokens
 from deltav.core.rng import Rng
 from deltav.games.mining import MiningGame
-from deltav.games.mining.heuristics import kind_odds
+from deltav.games.mining.knowledge import kind_odds
 from deltav.games.mining.messages import Declare, Look, Pass, Prospect, Reveal, Survey
 from deltav.games.mining.scenarios import KINDS, STATION
-from deltav.games.mining.view import squares_of
+from deltav.games.mining.visibility import squares_of
 from tests.mining.helpers import new, place, play, put_rocket
 
 

@@ -27,7 +27,7 @@ from deltav.games.mining.messages import (
 )
 from deltav.games.mining.phases import BIT, PHASES
 from deltav.games.mining.scenarios import STATION
-from deltav.games.mining.view import squares_of
+from deltav.games.mining.visibility import squares_of
 from tests.mining.helpers import give, new, place, play, put_rocket, types
 
 

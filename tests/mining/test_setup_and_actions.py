@@ -19,7 +19,7 @@ from deltav.games.mining.messages import (
 )
 from deltav.games.mining.phases import PHASES
 from deltav.games.mining.scenarios import STATION
-from deltav.games.mining.view import squares_of
+from deltav.games.mining.visibility import squares_of
 from tests.mining.helpers import GAME, new, place, play, put_rocket, types
 
 

@@ -10,7 +10,7 @@ import pytest
 from deltav.core.protocol import json_tokens
 from deltav.core.rng import Rng
 from deltav.games.mining import MiningGame
-from deltav.games.mining.view import squares_of
+from deltav.games.mining.visibility import squares_of
 
 
 def walk(scenario: str, players: int, seed: int, steps: int = 400):

@@ -11,7 +11,7 @@ import pytest
 from deltav.core.errors import DeltavError, StateError
 from deltav.core.rng import Rng
 from deltav.games.mining import MiningGame
-from deltav.games.mining.view import config_for
+from deltav.games.mining.visibility import config_for
 
 SCENARIOS = ("standard", "variant-b")
 

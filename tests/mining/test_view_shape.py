@@ -11,7 +11,7 @@ import pytest
 from deltav.core.frozen import Frozen
 from deltav.core.rng import Rng
 from deltav.games.mining import MiningGame
-from deltav.games.mining import view as view_mod
+from deltav.games.mining import visibility as view_mod
 
 
 def _played(seed: int, steps: int, options: dict | None = None):

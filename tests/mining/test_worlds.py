@@ -1,4 +1,4 @@
-"""Determinization by reuse (mining view.py ``determinize``): the worlds drawn from one view after the first are
+"""Determinization by reuse (mining visibility.py ``determinize``): the worlds drawn from one view after the first are
 the very states a fresh read of the view gives, after the very same draws, for every set-up and player count."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 
 from deltav.core.rng import Rng
 from deltav.games import load_all
-from deltav.games.mining import view as mining_view
+from deltav.games.mining import visibility as mining_view
 
 GAME = load_all()["mining"]
 

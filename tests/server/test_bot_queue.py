@@ -13,7 +13,7 @@ import pytest
 
 from deltav.core.agent import Agent
 from deltav.core.rng import Rng
-from deltav.server.bots import HELP, MOVE, BotFailure, BotRunner, BotSeat
+from deltav.server.bot_workers import HELP, MOVE, BotFailure, BotRunner, BotSeat
 
 
 class OneThread(BotRunner):

@@ -16,7 +16,7 @@ from deltav.core.protocol import get_game
 from deltav.core.rng import Rng
 from deltav.core.session import Session
 from deltav.games import load_all
-from deltav.server.bots import HELP, BotFailure, BotRunner, BotSeat
+from deltav.server.bot_workers import HELP, BotFailure, BotRunner, BotSeat
 
 WAIT = 180  # seconds a worker may take to start and answer on a loaded machine (never reached when it works)
 

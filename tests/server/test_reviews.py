@@ -117,7 +117,7 @@ def test_one_review_per_room_at_a_time_and_a_bounded_number_on_the_server():
     from deltav.agents import make_agent
     from deltav.core.match import play_match
     from deltav.games import load_all
-    from deltav.server.bots import BotRunner
+    from deltav.server.bot_workers import BotRunner
     from deltav.server.reviews import ReviewBudget, ReviewRefused, Reviews
 
     games = load_all()

@@ -135,7 +135,7 @@ def test_suggestions_are_rate_limited_per_seat(tmp_path):
 def test_a_suggestion_that_fails_inside_the_server_still_gets_its_answer(tmp_path, monkeypatch):
     """A bug on the way to the hint (here: the bot pool raising) is answered with an ``internal`` error carrying
     the request's id, so the client's pending request ends instead of waiting forever; the room plays on."""
-    from deltav.server.bots import BotRunner
+    from deltav.server.bot_workers import BotRunner
 
     async def broken(self, bot, decision, kind=None, lane=None):
         raise RuntimeError("the bot pool broke")

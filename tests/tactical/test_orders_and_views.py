@@ -206,7 +206,7 @@ def test_determinized_worlds_keep_the_view(scenario):
 @pytest.mark.parametrize("scenario", ["interplanetary_war", "escape", "fleet_action"])
 def test_determinizing_never_mutates_the_view_and_places_unseen_ships_out_of_detection(scenario):
     from deltav.games.tactical.mapdata import default_map
-    from deltav.games.tactical.view import BASE_RANGE, SHIP_RANGE, _open_hexes
+    from deltav.games.tactical.visibility import BASE_RANGE, SHIP_RANGE, _open_hexes
 
     open_hexes = set(_open_hexes(default_map()))
     unseen_checked = 0

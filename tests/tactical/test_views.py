@@ -1,6 +1,6 @@
 """Views (view.py) are JSON values nobody can use to change the state: what two views share (ship, player,
 ordnance, rules and options records) is read-only and refuses every change, and what is not read-only is fresh,
-so changing a view changes neither the state nor any later view; the view is built by view.py, not state.py."""
+so changing a view changes neither the state nor any later view; the view is built by visibility.py, not state.py."""
 
 from __future__ import annotations
 
@@ -59,15 +59,15 @@ def test_changing_a_view_changes_neither_the_state_nor_later_views(scenario):
         assert json.dumps(s.to_json(), sort_keys=True) == state_before
 
 
-def test_view_is_built_in_view_py():
+def test_view_is_built_in_visibility_py():
     import inspect
 
-    from deltav.games.tactical import state, view
+    from deltav.games.tactical import state, visibility
 
     src = inspect.getsource(state.TacticalState.view)
     assert "views.state_view" in src and len(src.strip().splitlines()) == 2
     s = new_state("escape", 1)
-    assert view.state_view(s, 0) == s.view(0)
+    assert visibility.state_view(s, 0) == s.view(0)
 
 
 def _reference_determinize(v, player, rng):
@@ -75,7 +75,7 @@ def _reference_determinize(v, player, rng):
     from deltav.games.tactical import TacticalState
     from deltav.games.tactical.mapdata import default_map
     from deltav.games.tactical.model import hparse
-    from deltav.games.tactical.view import PLACEHOLDER_TYPE, _unseen_candidates
+    from deltav.games.tactical.visibility import PLACEHOLDER_TYPE, _unseen_candidates
 
     ships = list(v["ships"])
     hidden = [i for i, s in enumerate(ships) if s.get("hidden_identity") and s.get("identity") == "unknown"]
@@ -143,7 +143,7 @@ def test_a_view_changed_after_determinizing_is_read_again():
 @pytest.mark.parametrize("scenario", ["interplanetary_war", "escape", "convoy"])
 def test_cached_ship_records_give_the_ships_own_json_in_states_and_clones(scenario):
     """The view's ship records (templates kept on the ships, carried over by clones) are each ship's own JSON."""
-    from deltav.games.tactical.view import ship_view
+    from deltav.games.tactical.visibility import ship_view
 
     rng = Rng(11)
     s = new_state(scenario, 5)

@@ -11,7 +11,7 @@ import time
 from deltav.core import get_game
 from deltav.core.records import MatchRecord, replay
 from deltav.games import load_all
-from deltav.games.mining.view import squares_of
+from deltav.games.mining.visibility import squares_of
 from tests.web.conftest import axe_violations, wait_step_change
 from tests.web.mining_driver import (
     acknowledge,

@@ -12,7 +12,7 @@ import threading
 
 import pytest
 
-from deltav.games.mining.view import squares_of
+from deltav.games.mining.visibility import squares_of
 from tests.web.conftest import WEB, run_node
 from tests.web.mining_fixtures import fixtures
 

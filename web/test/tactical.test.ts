@@ -5,7 +5,7 @@ import { test } from "node:test";
 
 import { DIRECTIONS, pixel } from "../src/shell/hex";
 import type { LegalEntry } from "../src/shell/screen";
-import { arrowAt, burnArrows, COAST, hasLandVariant, keyIntent, matchOrder, nextWeak, pressBurn, shipsToOrder, weakVariants } from "../src/tactical/model";
+import { arrowAt, burnArrows, COAST, hasLandVariant, keyIntent, matchOrder, nextWeak, noteOf, pressBurn, shipsToOrder, weakVariants } from "../src/tactical/model";
 
 // a ship at (0,0) moving (1,0): drift hex (1,0); burns 0..4 legal (4 crashes), 5 not offered; one overload pair;
 // burn 2 has a landing variant and an ignorable weak hex variant.
@@ -111,4 +111,13 @@ test("V steps through the weak-gravity hexes one at a time, as the legal list of
   assert.equal(nextWeak(legal, "a", { ...COAST, burn: 0 }), null); // no weak hex on this course
   assert.deepEqual(nextWeak(legal, "a", { ...COAST, burn: 2 }), ["3,-1"]);
   assert.deepEqual(nextWeak(legal, "a", { ...COAST, burn: 2, weak: ["3,-1"] }), []);
+});
+
+test("noteOf reads a legal entry's note as the generated shape of its action type, and nothing else", () => {
+  const buy = { action: { type: "buy", item: "corvette" }, text: "Buy a corvette", note: { cost: 40, credits_left: 60 } };
+  const order = { action: { type: "order", ship: "p0s0", burn: null }, text: "Coast" };
+  assert.deepEqual(noteOf(buy, "buy"), { cost: 40, credits_left: 60 });
+  assert.equal(noteOf(buy, "order"), undefined); // another action type: not that note
+  assert.equal(noteOf(order, "order"), undefined); // an entry without a note
+  assert.equal(noteOf(undefined, "buy"), undefined);
 });

@@ -7,13 +7,14 @@ nothing and fails (exit 1, naming the stale files) when a checked-in file differ
 The shapes are the ``TypedDict``\\ s the Python modules read JSON with (``deltav.core.shape``): each module that owns
 a JSON document declares its shape next to the code that writes it (the snapshot envelope in ``core/session.py``,
 the socket's messages in ``server/match.py`` and ``server/rooms.py``, the HTTP answers the client reads, each
-game's view in its ``view.py``), and
+game's view in its ``visibility.py``), and
 ``TARGETS`` below lists which go to which file. A TypedDict becomes an ``interface`` named as it is without its
 ``Json`` (or ``J``) suffix or leading underscore (a TypeScript global's name gets ``Doc`` after it), its docstring and each
 field's docstring (a string right after the field) its TSDoc; ``NotRequired`` fields are optional, ``Literal``
 values unions of literals, ``tuple`` fixed tuples, an open shape (``core.shape.open_shape``) gets an index
 signature, ``Annotated`` bounds are dropped (the Python reader checks them). A TypedDict a root refers to is
-written into the same file.
+written into the same file. A root that is a union of shapes (``ServerMessageJson = WelcomeJson | ...``) becomes a
+``type`` alias, its ``#:`` comment its TSDoc.
 
 Owns the translation and the list of targets only; it defines no shape.
 """
@@ -39,7 +40,7 @@ TARGETS: dict[str, list[tuple[str, list[str]]]] = {
     "protocol": [
         ("deltav.core.session", ["SnapshotJson", "LegalEntryJson", "LogEntryJson", "ResultJson"]),
         ("deltav.server.match", ["StateMessageJson", "RoomJson", "ServerErrorJson"]),
-        ("deltav.server.rooms", ["WelcomeJson", "ChatJson"]),
+        ("deltav.server.rooms", ["ServerMessageJson"]),
     ],
     "api": [
         ("deltav.server.app", ["GameEntryJson"]),
@@ -47,10 +48,13 @@ TARGETS: dict[str, list[tuple[str, list[str]]]] = {
         ("deltav.server.store", ["RoomListEntryJson"]),
         ("deltav.server.hub", ["SeatGrantJson"]),
     ],
-    "mining": [("deltav.games.mining.view", ["ViewJson", "BoardJson"])],
-    "knighthawks": [("deltav.games.knighthawks.view", ["ViewJson"]), ("deltav.games.knighthawks.board", ["BoardJson"])],
-    "deepspace": [("deltav.games.deepspace.view", ["ViewJson"]), ("deltav.games.deepspace.board", ["BoardJson"])],
-    "tactical": [("deltav.games.tactical.view", ["ViewJson"])],
+    "mining": [("deltav.games.mining.visibility", ["ViewJson", "BoardJson"]), ("deltav.games.mining.annotate", ["NotesJson"])],
+    "knighthawks": [("deltav.games.knighthawks.visibility", ["ViewJson"]), ("deltav.games.knighthawks.board", ["BoardJson"]),
+                    ("deltav.games.knighthawks.annotate", ["NotesJson"])],
+    "deepspace": [("deltav.games.deepspace.visibility", ["ViewJson"]), ("deltav.games.deepspace.board", ["BoardJson"]),
+                  ("deltav.games.deepspace.annotate", ["NotesJson"])],
+    "tactical": [("deltav.games.tactical.visibility", ["ViewJson"]), ("deltav.games.tactical.board", ["BoardJson"]),
+                 ("deltav.games.tactical.annotate", ["NotesJson"])],
 }
 
 
@@ -60,7 +64,7 @@ TS_GLOBALS = frozenset({"Array", "Date", "Document", "Element", "Error", "Event"
 
 
 def ts_name(tp: Any) -> str:
-    name = tp.__name__.lstrip("_")
+    name = (tp if isinstance(tp, str) else tp.__name__).lstrip("_")
     name = name[:-4] if name.endswith("Json") and len(name) > 4 else name
     name = name[:-1] if name.endswith("J") and name[-2:-1].islower() else name  # deepspace's state_schema: WeaponJ
     return f"{name}Doc" if name in TS_GLOBALS else name
@@ -83,6 +87,19 @@ def _class_docs(module: str) -> dict[str, dict[str, str]]:
                     and isinstance(b.value, ast.Constant) and isinstance(b.value.value, str)):
                 docs[a.target.id] = b.value.value
     return out
+
+
+def _alias_doc(module: str, name: str) -> str | None:
+    """The ``#:`` comment lines right above ``name = ...`` at the top of ``module``."""
+    lines = Path(sys.modules[module].__file__ or "").read_text().splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith(f"{name} = ") or line.startswith(f"{name}: "):
+            doc = []
+            while i > 0 and lines[i - 1].startswith("#:"):
+                i -= 1
+                doc.insert(0, lines[i][2:].strip())
+            return " ".join(doc) or None
+    return None
 
 
 def _field_docs(tp: Any) -> dict[str, str]:
@@ -200,12 +217,16 @@ def _write(stem: str, elsewhere: dict[Any, str]) -> tuple[str, list[Any]]:
     """The text of ``stem``'s file and the TypedDicts it writes."""
     w = Writer(elsewhere)
     sources = []
+    blocks: list[list[str]] = []
     for module, roots in TARGETS[stem]:
         mod = importlib.import_module(module)
         sources.append(module)
         for root in roots:
-            w.need(getattr(mod, root))
-    blocks: list[list[str]] = []
+            tp = getattr(mod, root)
+            if typing.is_typeddict(tp):
+                w.need(tp)
+            else:  # a union of shapes (the socket's messages): a type alias, its ``#:`` comment its TSDoc
+                blocks.append([*_doc(_alias_doc(module, root), ""), f"export type {ts_name(root)} = {w.ts(tp)};"])
     i = 0
     while i < len(w.order):  # the list grows while interfaces are written
         blocks.append(w.interface(w.order[i]))

@@ -7,7 +7,7 @@
 - Presets ``easy`` / ``normal`` / ``hard`` per game are data in :mod:`deltav.agents.presets`.
 
 See ``docs/agents.md``. This package knows the protocol only; game-specific bots and heuristics live with
-their game (``deltav.games.<id>.bots`` and ``.heuristics``).
+their game (its AI package ``deltav.games.<id>.bots``, with ``bots/heuristics.py``).
 """
 
 from deltav.agents.mcts import DUCTAgent, ISMCTSAgent, MCTSAgent, SearchAgent, SearchResult, SearchUnavailable

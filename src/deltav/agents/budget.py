@@ -1,6 +1,6 @@
 """The per-decision budget: at most so many search iterations and so many seconds of CPU time per decision.
 
-Whoever runs a decision for someone else (the server's bot workers, ``deltav.server.bots``) runs it inside
+Whoever runs a decision for someone else (the server's bot workers, ``deltav.server.bot_workers``) runs it inside
 :func:`limited`; every search agent (:mod:`deltav.agents.mcts`) reads :func:`current` and stops its search at
 the budget (the iterations it was asked for, capped; the CPU time of the deciding thread, measured with
 ``time.thread_time``), then answers with what it found: a legal action, as always. Outside :func:`limited`

@@ -8,7 +8,7 @@ A preset entry holds:
 - ``epsilon`` (optional): the share of uniformly random moves mixed into the agent's choices;
 - ``rollout``, ``evaluation``, ``prior`` (optional, search agents): the names of the playout policy, leaf
   evaluation and PUCT prior in the game's AI module ``deltav.games.<id>.bots.heuristics`` (``MODULE.NAME`` for a
-  function of another AI module of the game, e.g. ``planner.policy``), or ``bot:NAME`` for a bot of the game
+  function of another AI module of the game, e.g. ``hard_policy.policy``), or ``bot:NAME`` for a bot of the game
   driving the playouts / giving the prior;
 - ``fallback`` (optional): the entry used while the game has no bot of that name;
 - ``phases`` and ``otherwise`` (optional): the agent decides only where the view's ``phase`` (or the view key
@@ -127,13 +127,12 @@ def game_module(game_id: str, name: str) -> Any | None:
 def heuristic(game_id: str, name: str | None) -> Any | None:
     """The callable ``name`` of the game's AI module ``heuristics`` (``MODULE.NAME``: of its AI module
     ``MODULE``), or None when it does not exist (yet). A game's AI modules live in its ``bots`` package
-    (``deltav.games.<id>.bots.heuristics``); a module beside the rules is found too while a game still keeps one
-    there."""
+    (``deltav.games.<id>.bots.heuristics``), and only there: a module beside the rules is never looked up."""
     if not name:
         return None
     module = "heuristics"
     if "." in name:
         module, name = name.rsplit(".", 1)
-    mod = game_module(game_id, f"bots.{module}") or game_module(game_id, module)
+    mod = game_module(game_id, f"bots.{module}")
     fn = getattr(mod, name, None) if mod is not None else None
     return fn if callable(fn) else None

@@ -108,7 +108,8 @@ def _hook(spec: str, gid: str, key: str, name: str | None, resolve: Any) -> Any:
     found = resolve(gid, name)
     if found is None:
         raise AgentSpecError(spec, f"parameter {key!r}: game {gid!r} has no {name!r} (a function of its "
-                                   "heuristics module, or bot:NAME for one of its bots)")
+                                   "AI module bots/heuristics.py, MODULE.NAME of another of its bots/ modules, "
+                                   "or bot:NAME for one of its bots)")
     return found
 
 

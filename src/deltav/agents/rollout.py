@@ -5,7 +5,7 @@ A playout plays a sampled state forward with a rollout policy (uniformly random 
 (``evaluate(state, player) -> value in [-1, 1]``, one call per player) at the cap; without an evaluation
 function the cap scores ``state.returns()`` (0 for everyone in an unfinished game under standard returns).
 
-Policies and evaluations are plain callables, so a game's ``heuristics.py`` can supply them:
+Policies and evaluations are plain callables, so a game's AI module ``bots/heuristics.py`` can supply them:
 
 - ``RolloutPolicy``: ``policy(state, player, legal_actions, rng) -> action`` (one of ``legal_actions``).
   Where enumerating the legal actions is the expensive part of a playout, a policy may set the attribute

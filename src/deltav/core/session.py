@@ -12,6 +12,14 @@ the server, remote agents, adapters) goes through it:
   current position and buffered, unseen by anyone else; once every deciding seat has submitted, the buffered
   actions are applied in ``current_players()`` order (the order the match runner always used), so records do
   not depend on who submitted first.
+- The turn check is the state's (``core.phases``: the phase table checks the action's value, the turn, the
+  phase's kind, then the rules, once, in that order); the session adds none of its own. With one decider the
+  action goes straight to ``state.apply_action``, which refuses an out-of-turn seat before anything changes; at a
+  simultaneous node (or once the game is over) a choice is buffered, not applied, so it is checked against the
+  legal list and, when not in it, applied to a clone of the state for the table's own error (an out-of-turn seat:
+  ``protocol.turn``). What the session checks itself is only what the state cannot know: the expected step
+  (``session.stale_step``), the seat number (``session.seat``), an ending outside the rules
+  (``protocol.game_over``) and a seat that already chose at this node (``session.already_decided``).
 - :meth:`Session.snapshot` is the one view envelope every client gets (see ``docs/protocol.md``); full
   snapshots, never deltas.
 - :meth:`Session.end` ends the match outside the rules (a seat resigned or forfeited: every other seat wins); the
@@ -415,17 +423,16 @@ class Session:
         self._check_seat(seat)
         if self.ending is not None:
             raise IllegalAction("protocol.game_over", f"the match is over ({self.ending['kind']})")
-        self.state.check_turn(seat)
-        if seat in self._pending:
+        if seat in self._pending:  # a deciding seat (only deciders are buffered): the turn is not in question
             raise SessionError("session.already_decided",
                                f"seat {seat} has already decided at step {self.step}; waiting for "
                                f"{list(self.waiting_for())}")
-        if len(self._deciding) == 1:
+        if len(self._deciding) == 1:  # the state's apply_action checks value, turn, kind and rules (core.phases)
             action_json = action.to_json()
             outcome = self._apply_batch([(seat, action, action_json)])
             outcome.action = action_json
             return outcome
-        self._check_legal(seat, action)
+        self._check_legal(seat, action)  # the same checks on a clone, for a choice that is buffered, not applied
         action_json = action.to_json()
         self._pending[seat] = action
         self._pending_json[seat] = action_json

@@ -21,7 +21,7 @@ from typing import Any, TypedDict
 from deltav.core.errors import DeltavError
 from deltav.core.protocol import Game
 from deltav.core.session import Session
-from deltav.server.bots import BotRunner, make_bot_agent
+from deltav.server.bot_workers import BotRunner, make_bot_agent
 from deltav.server.clock import Clock, ClockError
 from deltav.server.cluster import Bus, LeaseLoop
 from deltav.server.leases import Leases

@@ -30,11 +30,11 @@ from deltav.core.errors import DeltavError, IllegalAction, MalformedAction
 from deltav.core.protocol import Decision, Game
 from deltav.core.records import _EndingDoc
 from deltav.core.rng import Rng, derive_seed
-from deltav.core.session import AppliedStep, LogEntryJson, Outcome, Session, SessionError, SnapshotJson
-from deltav.server.bots import BotSeat, make_bot_agent
+from deltav.core.session import ActionJson, AppliedStep, LogEntryJson, Outcome, Session, SessionError, SnapshotJson
+from deltav.server.bot_workers import BotSeat, make_bot_agent
 from deltav.server.clock import Clock, turn_started, utc
 from deltav.server.conns import dumps
-from deltav.server.legal import RoomSession
+from deltav.server.legal_entries import RoomSession
 from deltav.server.store import MatchRow, SeatRow
 from deltav.server.tokens import token_hash
 
@@ -130,6 +130,50 @@ class ServerErrorJson(TypedDict):
     """The ``id`` of the message refused."""
     step: NotRequired[int]
     """The step a refusal was for (a stale decision)."""
+
+
+class AcceptedJson(TypedDict):
+    """The answer to a ``submit`` the session took: the step now, and whether the choice was buffered (a
+    simultaneous node still waiting for other seats)."""
+
+    type: Literal["accepted"]
+    id: str | int | None
+    """The ``id`` of the submission."""
+    step: int
+    buffered: bool
+
+
+class EndedJson(TypedDict):
+    """The match ended outside the rules (a resignation, a forfeit, a claimed win), to everyone."""
+
+    type: Literal["ended"]
+    ending: _EndingDoc
+
+
+class ForfeitMessageJson(ForfeitJson):
+    """A forfeit, to everyone (after ``ended``; the older message, for clients that read it)."""
+
+    type: Literal["forfeit"]
+
+
+class CandidateJson(TypedDict):
+    """One bot's suggestion: its action and the words of it, or ``error`` when it gave none."""
+
+    spec: str
+    action: NotRequired[ActionJson]
+    text: NotRequired[str]
+    error: NotRequired[str]
+
+
+class SuggestionJson(TypedDict):
+    """The answer to ``suggest`` (docs/server.md "Advice"): the bots' candidates asked for, and the game's plan."""
+
+    type: Literal["suggestion"]
+    id: str | int | None
+    step: int
+    candidates: NotRequired[list[CandidateJson]]
+    plan: NotRequired[Any]
+    """The game's advice (``Game.advise``: its own JSON), when a plan was asked for."""
 
 
 class ClientError(Exception):
@@ -737,7 +781,7 @@ class Match:
         """The answer to ``work``: ``{"type": "suggestion", "id", "step", "candidates"?, "plan"?}``; each
         candidate ``{"spec", "action", "text"}`` (the words of that legal action) in the order asked, or
         ``{"spec", "error"}`` for a bot that gave none."""
-        out: dict[str, Any] = {"type": "suggestion", "id": work.ref, "step": work.step}
+        out: SuggestionJson = {"type": "suggestion", "id": work.ref, "step": work.step}
         if candidates is not None:
             out["candidates"] = candidates
         if work.plan is not None:

@@ -5,8 +5,8 @@ path reads its progress and, once done, the review document (:meth:`Reviews.stat
 document, ``docs/server.md`` for the route).
 
 - **On the bot workers, fairly shared.** A review is :func:`deltav.agents.review.decision_points` (replayed off the
-  event loop on a thread) and then one piece of work per decision, handed to the :class:`~deltav.server.bots.
-  BotRunner` through its public :meth:`~deltav.server.bots.BotRunner.decide` as :data:`~deltav.server.bots.HELP`
+  event loop on a thread) and then one piece of work per decision, handed to the :class:`~deltav.server.bot_workers.
+  BotRunner` through its public :meth:`~deltav.server.bot_workers.BotRunner.decide` as :data:`~deltav.server.bot_workers.HELP`
   work in the lane ``("review", code)``: the runner alternates it with the bot seats' moves and takes the lanes
   in turn, so a review never starves a match, nor one room's review another's. Each piece runs under the
   workers' per-decision CPU budget; the reviewer's playouts stop at 80% of it (:class:`~deltav.agents.review.
@@ -49,7 +49,7 @@ from deltav.core.errors import DeltavError
 from deltav.core.protocol import Decision
 from deltav.core.records import MatchRecord
 from deltav.core.rng import Rng
-from deltav.server.bots import HELP, BotFailure, BotRunner
+from deltav.server.bot_workers import HELP, BotFailure, BotRunner
 
 log = logging.getLogger("deltav.server")
 

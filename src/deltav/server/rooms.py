@@ -31,13 +31,29 @@ from deltav.core.errors import IllegalAction
 from deltav.core.protocol import Game
 from deltav.core.rng import Rng, derive_seed
 from deltav.core.session import Session
-from deltav.server.bots import BOT_SECONDS, HELP, BotFailure, BotRunner, BotSeat, fallback_action, make_bot_agent
+from deltav.server.bot_workers import BOT_SECONDS, HELP, BotFailure, BotRunner, BotSeat, fallback_action, make_bot_agent
 from deltav.server.clock import TIMEOUT_BOT
 from deltav.server.cluster import ClusterConfig
 from deltav.server.conns import OUTBOX_LIMIT, Conn, Socket, dumps
 from deltav.server.limits import Bucket as ChatBucket
 from deltav.server.limits import Limits
-from deltav.server.match import MAX_CHAT, Accept, ClientError, Match, Suggestion, Update, bot_name, refusal, seat_names
+from deltav.server.match import (
+    MAX_CHAT,
+    Accept,
+    AcceptedJson,
+    ClientError,
+    EndedJson,
+    ForfeitMessageJson,
+    Match,
+    ServerErrorJson,
+    StateMessageJson,
+    Suggestion,
+    SuggestionJson,
+    Update,
+    bot_name,
+    refusal,
+    seat_names,
+)
 from deltav.server.store import MatchRow, SeatRow, Store, StoreUnavailable
 
 __all__ = ["MAX_CHAT", "OUTBOX_LIMIT", "ClientError", "Conn", "Room", "Settings", "Socket", "bot_name", "dumps",
@@ -64,7 +80,7 @@ class Settings:
     rate_burst: int = RATE_BURST
     cluster: ClusterConfig | None = None  # several processes on one database (None: this process alone)
     replica_linger_seconds: float = 30.0  # several processes: a replica with no socket is dropped after this
-    bot_seconds: float = BOT_SECONDS  # CPU time a bot decision may take (searches stop there; see bots.py)
+    bot_seconds: float = BOT_SECONDS  # CPU time a bot decision may take (searches stop there; see bot_workers.py)
     limits: Limits = field(default_factory=Limits)  # per-client limits: sockets, rates, room expiry, chat
     trusted_proxies: tuple[str, ...] = ()  # proxies whose X-Forwarded-For names the client (deltav serve --trusted-proxy)
     allowed_origins: tuple[str, ...] = ()  # other origins whose pages may change state here (--allow-origin)
@@ -107,6 +123,63 @@ class ChatJson(TypedDict):
     name: str | None
     text: str
     at: float
+
+
+class RematchVoteJson(TypedDict):
+    """The seats that asked for a rematch so far (the match restarts once every person's seat asked)."""
+
+    type: Literal["rematch_vote"]
+    seats: list[int]
+
+
+class RematchJson(TypedDict):
+    """The room's next match began: every connected seat moved on by one (a ``welcome`` with its new seat
+    follows on each socket)."""
+
+    type: Literal["rematch"]
+    match: int
+    seats: dict[str, int]
+    """The connected seats' new numbers (keyed by the same number, as text)."""
+
+
+class TimeoutJson(TypedDict):
+    """A person's turn timer ran out and the timeout bot played for the seat (never what it played)."""
+
+    type: Literal["timeout"]
+    seat: int
+    step: int
+    on_timeout: Literal["bot"]
+    played_by: str
+    """The bot's spec."""
+
+
+class ReplacedJson(TypedDict):
+    """This seat connected from somewhere else: this socket closes next (4001)."""
+
+    type: Literal["replaced"]
+    message: str
+
+
+class RedirectJson(TypedDict):
+    """The room is served by another process: this socket closes next (4010) and the client says hello at
+    ``url`` with the same token."""
+
+    type: Literal["redirect"]
+    url: str
+    message: str
+
+
+class PongJson(TypedDict):
+    """The answer to ``ping``."""
+
+    type: Literal["pong"]
+    id: str | int | None
+
+
+#: Every message the server sends on a room's socket (docs/server.md), by its ``type``.
+ServerMessageJson = (WelcomeJson | StateMessageJson | AcceptedJson | ServerErrorJson | ChatJson | EndedJson
+                     | ForfeitMessageJson | RematchVoteJson | RematchJson | SuggestionJson | TimeoutJson | ReplacedJson
+                     | RedirectJson | PongJson)
 
 
 class Host(Protocol):
@@ -452,15 +525,19 @@ class Room:
                     old.close(4001, "replaced")
                 self.conns[seat] = conn
                 self.match.saw_client(seat, client, connected=True)
-            conn.send({"type": "welcome", "room": self.code, "match": self.no, "seat": seat,
-                       "role": "player" if seat is not None else "spectator",
-                       "limits": {"max_message_bytes": self.hub.settings.max_message_bytes, "max_chat": MAX_CHAT,
-                                  "rate_per_second": self.hub.settings.rate_per_second}})
+            conn.send(self.welcome(seat))
             if seat is None:  # a spectator changes nobody else's message (the room info lists seats only)
                 self.send_whole(conn)
             else:
                 await self.publish(self.match.connect(seat, now, arm=self.owned and not self.closed))
             return conn
+
+    def welcome(self, seat: int | None) -> WelcomeJson:
+        """The ``welcome`` of a socket of ``seat`` (None: a spectator): on connecting and at each rematch."""
+        return {"type": "welcome", "room": self.code, "match": self.no, "seat": seat,
+                "role": "player" if seat is not None else "spectator",
+                "limits": {"max_message_bytes": self.hub.settings.max_message_bytes, "max_chat": MAX_CHAT,
+                           "rate_per_second": self.hub.settings.rate_per_second}}
 
     async def detach(self, conn: Conn) -> None:
         conn.close()
@@ -579,7 +656,7 @@ class Room:
         self.adopt(Match.from_rows(self.hub.game, row, self.hub.settings.grace_seconds))
         self.broadcast({"type": "rematch", "match": self.no, "seats": {str(c.seat): c.seat for c in self.conns.values()}})
         for conn in self.conns.values():
-            conn.send({"type": "welcome", "room": self.code, "match": self.no, "seat": conn.seat, "role": "player"})
+            conn.send(self.welcome(conn.seat))
         self.match.arm_graces(time.time())
         self.arm()
         self.broadcast_state()

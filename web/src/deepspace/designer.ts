@@ -22,6 +22,7 @@ import {
   fromDesignJson,
   parseSavedDesigns,
   type QueuedStep,
+  noteOf,
   type ShipDesignJson,
 } from "./model";
 
@@ -114,7 +115,7 @@ export class Designer {
     if (fleets.length) {
       left.append(el("h3", { text: "Ready-made fleets" }));
       for (const e of fleets) {
-        const n = e.note as { title?: string; size_levels?: number; ships?: ShipDesignJson[] } | undefined;
+        const n = noteOf(e, "use_fleet");
         const card = el("div", { class: "ds-fleetcard" });
         card.append(el("div", {}, el("strong", { text: n?.title ?? String(e.action.fleet) }),
           el("span", { class: "ds-dim", text: ` · ${n?.size_levels ?? "?"} levels` })));

@@ -9,7 +9,7 @@
 import type { LegalEntry } from "../shell/screen";
 import { el } from "../shell/dom";
 import { button } from "./widgets";
-import type { DsShip, DsView, Namer } from "./model";
+import { type DsShip, type DsView, type Namer, noteOf } from "./model";
 
 export interface DialogHost {
   submit(e: LegalEntry): void;
@@ -52,12 +52,12 @@ export function allocationDialog(view: DsView, ship: DsShip, legal: LegalEntry[]
     root.append(el("div", { class: "ds-row" },
       button("Default allocation", () => host.submit(auto), { cls: "ds-primary", kbd: "A", disabled: host.busy(), testid: "ds-auto" }),
       host.left > 1 ? button(`Default for all ${host.left} damaged ships`, () => host.forAll("auto"), { disabled: host.busy(), testid: "ds-auto-all" }) : null,
-      el("span", { class: "ds-dim", text: planText(auto.note?.plan) })));
+      el("span", { class: "ds-dim", text: planText(noteOf(auto, "auto_allocate")?.plan) })));
   }
-  const plan = auto?.note?.plan;
+  const plan = noteOf(auto, "auto_allocate")?.plan;
   if (Array.isArray(plan)) {
     const removed = new Map<string, number>();
-    for (const p of plan as [string, number | null, number, number][]) removed.set(`${p[0]}|${String(p[1])}`, p[3]);
+    for (const p of plan) removed.set(`${p[0]}|${String(p[1])}`, p[3]);
     const everything = [["thrust", null, ship.thrust ?? 0], ["evasion", null, ship.evasion ?? 0], ["endurance", null, ship.endurance ?? 0],
       ...(ship.weapons ?? []).flatMap(([tg, dm], i) => [["targeting", i, tg], ["damage", i, dm]])] as [string, number | null, number][];
     if (everything.every(([st, w, lv]) => lv <= 0 || removed.get(`${st}|${String(w)}`) === lv)) {
@@ -88,8 +88,8 @@ export function allocationDialog(view: DsView, ship: DsShip, legal: LegalEntry[]
     } else {
       const sel = el("select", { "aria-label": `Hit points on ${statText(stat, w)}`, "data-testid": `ds-alloc-${stat}-${String(w)}` });
       for (const [i, e] of opts.entries()) {
-        const lv = Number(e.note?.levels ?? 0);
-        const lost = Number(e.note?.lost ?? 0);
+        const lv = noteOf(e, "allocate")?.levels ?? 0;
+        const lost = noteOf(e, "allocate")?.lost ?? 0;
         sel.append(el("option", { value: i, text: `${String(e.action.hp)} hp: −${lv} level${lv === 1 ? "" : "s"}${lost ? `, ${lost} lost` : ""}` }));
       }
       sel.value = String(opts.length - 1); // the most this stat can take: usually what a player wants
@@ -110,7 +110,7 @@ export function destructDialog(view: DsView, ship: DsShip, legal: LegalEntry[], 
   const no = legal.find((e) => e.action.type === "self_destruct" && e.action.detonate === false);
   const yes = legal.find((e) => e.action.type === "self_destruct" && e.action.detonate === true);
   root.append(el("h2", { text: `Destruction phase: ${host.names.Ship(ship)}` }));
-  const n = yes?.note as { damage_level?: number; in_hex?: string[] } | undefined;
+  const n = noteOf(yes, "self_destruct");
   const inHex = (n?.in_hex ?? []).map((id) => view.ships.find((s) => s.id === id)).filter((s): s is DsShip => !!s);
   root.append(el("p", {},
     `Self-destruct: the ship explodes with a Damage level equal to its remaining stat levels (${n?.damage_level ?? "?"}); `

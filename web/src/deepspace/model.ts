@@ -7,15 +7,21 @@
  * by matching. Owns no DOM and no drawing.
  */
 import { distance, type Hex } from "../shell/hex";
-import type { Board as DsBoard, Draft as DsDraft, Mine as DsMine, Ship as DsShip, ShipDesign as ShipDesignJson, View as DsView } from "../generated/deepspace";
+import type { Board as DsBoard, Draft as DsDraft, Mine as DsMine, Notes, Ship as DsShip, ShipDesign as ShipDesignJson, View as DsView } from "../generated/deepspace";
+import { notesReader } from "../shell/notes";
 import type { LegalEntry } from "../shell/screen";
 
 /** The view and its parts and the board document, generated from the Python side's shapes
- *  (`deltav.games.deepspace.view.ViewJson`, `deltav.games.deepspace.board.BoardJson`: web/src/generated/deepspace.ts). */
+ *  (`deltav.games.deepspace.visibility.ViewJson`, `deltav.games.deepspace.board.BoardJson`: web/src/generated/deepspace.ts). */
 export type {
   Board as DsBoard, Draft as DsDraft, Mine as DsMine, Player as DsPlayer, Ship as DsShip, ShipDesign as ShipDesignJson,
   View as DsView,
 } from "../generated/deepspace";
+
+/** The engine's notes on legal entries, by action type (annotate.py: web/src/generated/deepspace.ts). */
+export type { Notes };
+/** The engine's note on a legal entry whose action is a `type`, if any. */
+export const noteOf = notesReader<Notes>();
 
 /** The rulebook's directions A (top) to F, clockwise, as axial vectors (docs/deepspace.md). */
 export const LABELS = ["A", "B", "C", "D", "E", "F"] as const;

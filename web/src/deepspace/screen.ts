@@ -33,6 +33,8 @@ import {
   StepQueue,
   velocityLabel,
   vkey,
+  noteOf,
+  type Notes,
 } from "./model";
 import { originOf, type Plan, Plane, type Scene, type ShotLine } from "./board";
 import { injectStyle } from "./styles";
@@ -1020,7 +1022,7 @@ export class DeepSpaceScreen implements GameScreen {
     o.append(this.shipLine(s, v.phase === "deploy" ? "Starting velocity" : "Course"));
     const plan = this.plan;
     const e = plan ? idx.byKey.get(vkey(plan)) : undefined;
-    const n = e?.note ?? {};
+    const n: Partial<Notes["velocity"]> = noteOf(e, "velocity") ?? {};
     const dl = el("dl", { class: "ds-cost", "data-testid": "ds-course" });
     const row = (a: string, b: string): void => void dl.append(el("dt", { text: a }), el("dd", { text: b }));
     if (v.phase === "plot" && s?.vel) row("now", `${velocityLabel(s.vel as Hex)} (speed ${Math.max(Math.abs(s.vel[0]), Math.abs(s.vel[1]), Math.abs(s.vel[0] + s.vel[1]))})`);
@@ -1056,7 +1058,7 @@ export class DeepSpaceScreen implements GameScreen {
       const e = idx.targets.get(tid)!;
       const t = v.ships.find((x) => x.id === tid);
       if (!t) continue;
-      const n = e.note ?? {};
+      const n: Partial<Notes["fire"]> = noteOf(e, "fire") ?? {};
       const b = el("button", { class: `ds-target${tid === this.focus ? " ds-focus" : ""}`, type: "button", "data-testid": `ds-target-${tid}` });
       const sw = el("span", { class: "ds-sw" });
       sw.style.background = this.colours[t.owner] ?? "#888";

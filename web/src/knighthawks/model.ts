@@ -5,17 +5,22 @@
  *
  * It never decides what is legal: every control is one entry of `snapshot.legal`, found by matching.
  */
-import type { Board, View, ViewShip } from "../generated/knighthawks";
+import type { Board, Notes, View, ViewShip } from "../generated/knighthawks";
+import { notesReader } from "../shell/notes";
 import type { LegalEntry, LogEntry } from "../shell/screen";
 
 export type Hex = [number, number];
-/** The view, generated from the Python side's shape (`deltav.games.knighthawks.view.ViewJson`:
+/** The view, generated from the Python side's shape (`deltav.games.knighthawks.visibility.ViewJson`:
  *  web/src/generated/knighthawks.ts). */
 export type KHView = View;
 /** A ship's record (the owner's carries `shadow`, the record the other side has seen). */
 export type KHShip = ViewShip;
 /** [code, count (-1: not LTD), max, status 0 ok / 1 destroyed / 2 unrepairable] */
 export type System = ViewShip["weapons"][number];
+/** The engine's notes on legal entries, by action type (annotate.py: web/src/generated/knighthawks.ts). */
+export type { Notes };
+/** The engine's note on a legal entry whose action is a `type`, if any. */
+export const noteOf = notesReader<Notes>();
 /** [id, owner, kind, hex, moves (-1 waiting), facing, layer] */
 export type Trap = View["mines"][number];
 /** [source, weapon index, weapon, target, hex, range, head_on, icms (-1 undecided), evade, layer?] */
@@ -176,7 +181,7 @@ export function shipsWithChoices(c: Controls): string[] {
 /** Where a step choice lets you click: the hex the ship would face after entering the hex ahead and turning
  *  (the neighbour of the entered hex in the new facing). Null without the engine's note. */
 export function stepTarget(ch: Choice): { entered: Hex; facing: number; aim: Hex } | null {
-  const n = ch.entry.note as { hex?: Hex; facing?: number } | undefined;
+  const n = noteOf(ch.entry, "step");
   if (!n || !Array.isArray(n.hex) || typeof n.facing !== "number") return null;
   return { entered: n.hex, facing: n.facing, aim: neighbour(n.hex, n.facing) };
 }

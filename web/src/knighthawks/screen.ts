@@ -13,7 +13,7 @@ import { helpSection } from "./help";
 import { COLOUR, HexMap, type Marker, type Overlay } from "./board";
 import {
   type Choice, type Controls, endsMasking, FACINGS, groupLegal, type Hex, hexEq, type KHBoard, type KHShip, type KHView,
-  hexDistance, phaseText, repairName, reportLine, seekerName, shipName, shipsWithChoices, sideName, sideOf, stepAt,
+  hexDistance, noteOf, type Notes, phaseText, repairName, reportLine, seekerName, shipName, shipsWithChoices, sideName, sideOf, stepAt,
   stepTarget,
   TURN_WORDS,
   WEAPON_NAMES,
@@ -22,8 +22,8 @@ import { fleetList, shipSheet } from "./sheets";
 import { injectStyle } from "./styles";
 import { el } from "../shell/dom";
 
-type Note = Record<string, unknown>;
-const note = (c: Choice): Note => (c.entry.note ?? {}) as Note;
+/** The engine's note on a choice of a `type` (annotate.py; the generated `Notes`), each field maybe absent. */
+const note = <K extends keyof Notes & string>(c: Choice, type: K): Partial<Notes[K]> => noteOf(c.entry, type) ?? {};
 const num = (x: unknown): number => (typeof x === "number" ? x : 0);
 
 
@@ -362,7 +362,7 @@ export class KnightHawksScreen implements GameScreen {
     if (c.steps.length) {
       const [sid, speed, , turns] = v.plotting ?? [this.selected ?? "", 0, 0, []];
       const sh = this.ship(sid);
-      const first = note(c.steps[0]!);
+      const first = note(c.steps[0]!, "step");
       const done = num(first.done) - 1;
       box.append(el("h3", "", `Plotting ${shipName(v, sid)}: hex ${done + 1} of ${speed}`));
       box.append(el("p", "kh-hint", `MR used ${num(first.turns) - (c.steps[0]!.entry.action.turn ? 1 : 0)} of ${sh?.mr ?? "?"}. ` +
@@ -377,7 +377,7 @@ export class KnightHawksScreen implements GameScreen {
       for (const t of order) {
         const ch = c.steps.find((x) => x.entry.action.turn === t);
         if (!ch) continue;
-        const n = note(ch);
+        const n = note(ch, "step");
         const end = String(n.end ?? "");
         const label = end === "exit" ? "leave the battle" : end === "crash" ? "CRASH" : TURN_WORDS[t] ?? String(t);
         const facing = typeof n.facing === "number" ? ` → ${FACINGS[n.facing]}` : "";
@@ -417,9 +417,9 @@ export class KnightHawksScreen implements GameScreen {
           const opts = courses.filter((x) => x.entry.action.speed === sp);
           const pick = this.facingPick.get(sel) ?? sh?.facing ?? 0;
           const ch = opts.find((x) => x.entry.action.facing === pick) ?? opts[0]!;
-          const risk = num(note(ch).breakup);
+          const risk = num(note(ch, "course").breakup);
           const b = this.button(`${sp}`, ch, sp === sh?.speed ? "primary" : "", sp <= 9 ? String(sp) : "");
-          b.title = `${ch.entry.text}${risk ? `; break-up chance ${risk}% before turns (+${num(note(ch).per_point)}% a turn)` : ""}`;
+          b.title = `${ch.entry.text}${risk ? `; break-up chance ${risk}% before turns (+${num(note(ch, "course").per_point)}% a turn)` : ""}`;
           if (risk) b.append(el("small", "kh-risk", `${risk}%`));
           r.append(b);
         }
@@ -441,7 +441,7 @@ export class KnightHawksScreen implements GameScreen {
           r2.append(el("kbd", "", "R"));
           box.append(r2);
         }
-        const per = num(note(courses[0]!).per_point);
+        const per = num(note(courses[0]!, "course").per_point);
         if (per > 0) {
           box.append(el("p", "kh-warn", `Severely damaged: every ADF or MR point used this move adds ${per}% to the break-up chance (rolled before it moves).`));
         }
@@ -452,7 +452,7 @@ export class KnightHawksScreen implements GameScreen {
         const r = el("div", "kh-row");
         r.append(el("span", "kh-label", "Orbit"));
         for (const ch of orbits) {
-          const risk = num(note(ch).breakup);
+          const risk = num(note(ch, "orbit").breakup);
           r.append(this.button(`${ch.entry.action.clockwise ? "clockwise" : "counter-clockwise"}${risk ? ` · break-up ${risk}%` : ""}`, ch, "small"));
         }
         box.append(r);
@@ -542,7 +542,7 @@ export class KnightHawksScreen implements GameScreen {
       row.append(head);
       const ts = el("div", "kh-row");
       chs.forEach((ch, j) => {
-        const n = note(ch);
+        const n = note(ch, "assign");
         const dtm = num(n.dtm);
         const odds = `${num(n.odds)}%`;
         const detail = `modified ${num(n.chance)}%, range ${num(n.range)}${n.head_on ? ", head-on" : ""}, vs ${String(n.column ?? "?")}, DTM ${dtm >= 0 ? "+" : ""}${dtm}${n.half ? ", half damage" : ""}${num(n.icm) ? `, ${n.icm}% per ICM` : ""}`;
@@ -582,7 +582,7 @@ export class KnightHawksScreen implements GameScreen {
     const row = el("div", "kh-row");
     for (const ch of c.intercepts.filter((x) => Boolean(x.entry.action.evade) === (canEvade && this.evade))) {
       const n = Number(ch.entry.action.icms);
-      const odds = num(note(ch).odds);
+      const odds = num(note(ch, "intercept").odds);
       row.append(this.button(`${n} ICM${n === 1 ? "" : "s"}: ${odds}% to hit`, ch, n === 0 ? "" : "small", n <= 9 ? String(n) : ""));
     }
     box.append(row);
@@ -611,7 +611,7 @@ export class KnightHawksScreen implements GameScreen {
     list.forEach(([sid, t, chs], i) => {
       if (sid !== last) {
         last = sid;
-        const left = num(note(chs[0]!).left);
+        const left = num(note(chs[0]!, "repair").left);
         wrap.append(el("p", "kh-dcr-left", `${shipName(v, sid)}: ${left} DCR to share out this repair turn`));
       }
       const row = el("div", `kh-weapon kh-repair${i === this.repairSel ? " sel" : ""}`);
@@ -622,7 +622,7 @@ export class KnightHawksScreen implements GameScreen {
       const sel = el("select");
       sel.setAttribute("aria-label", `DCR block for ${repairName(t, this.ship(sid))} of ${shipName(v, sid)}`);
       chs.forEach((ch, j) => {
-        const o = el("option", "", `${ch.entry.action.points} DCR: ${num(note(ch).success)}% success`);
+        const o = el("option", "", `${ch.entry.action.points} DCR: ${num(note(ch, "repair").success)}% success`);
         o.value = String(j);
         if (j === bi) o.selected = true;
         sel.append(o);
@@ -652,13 +652,13 @@ export class KnightHawksScreen implements GameScreen {
     const c = this.ctl!;
     const o: Overlay = { selected: this.selected, markers: [], lines: [], plotPath: [] };
     if (c.steps.length) {
-      const n0 = note(c.steps[0]!);
-      if (Array.isArray(n0.path)) o.plotPath = n0.path as Hex[];
+      const n0 = note(c.steps[0]!, "step");
+      if (Array.isArray(n0.path)) o.plotPath = n0.path;
       const t0 = stepTarget(c.steps[0]!);
       if (t0) o.markers.push({ hex: t0.entered, label: "", kind: "step" });
       for (const ch of c.steps) {
         const t = stepTarget(ch);
-        const n = note(ch);
+        const n = note(ch, "step");
         if (!t) continue;
         const end = String(n.end ?? "");
         const turn = Number(ch.entry.action.turn);
@@ -673,12 +673,12 @@ export class KnightHawksScreen implements GameScreen {
       }
     }
     if (c.endMovement) {
-      const paths = note(c.endMovement).paths as Record<string, Hex[]> | undefined;
+      const paths = note(c.endMovement, "end_movement").paths;
       if (paths) o.plans = Object.values(paths);
     }
     if (this.selected) {
       for (const ch of c.lays.get(this.selected) ?? []) {
-        const h = note(ch).hex as Hex | undefined;
+        const h = note(ch, "lay").hex;
         if (h) o.markers.push({ hex: h, label: ch.entry.action.kind === "M" ? "M" : "S", kind: "target" });
       }
     }
@@ -692,11 +692,11 @@ export class KnightHawksScreen implements GameScreen {
       if (cur) {
         cur[2].forEach((ch, j) => {
           const tg = this.ship(String(ch.entry.action.target));
-          if (tg) o.markers.push({ hex: tg.hex, label: `${num(note(ch).odds)}%`, kind: j === this.targetSel ? "declared" : "target" });
+          if (tg) o.markers.push({ hex: tg.hex, label: `${num(note(ch, "assign").odds)}%`, kind: j === this.targetSel ? "declared" : "target" });
         });
         const firer = this.ship(cur[0]);
         const tg = this.ship(String(cur[2][this.targetSel]?.entry.action.target));
-        const h = cur[2][this.targetSel] ? (note(cur[2][this.targetSel]!).hex as Hex | undefined) : undefined;
+        const h = cur[2][this.targetSel] ? note(cur[2][this.targetSel]!, "assign").hex : undefined;
         if (firer && tg) o.lines.push({ a: firer.hex, b: h ?? tg.hex, colour: "#ffe066", dash: true });
       }
       for (const [sid, , , tid] of v.declared) {

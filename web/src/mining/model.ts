@@ -5,16 +5,21 @@
  * decides a rule (what may be submitted is always one of `snapshot.legal`).
  */
 import type { LegalEntry, LogEntry, Snapshot } from "../shell/screen";
-import type { Attempt, TileFace, View as MiningView } from "../generated/mining";
+import type { Attempt, Notes, TileFace, View as MiningView } from "../generated/mining";
+import { notesReader } from "../shell/notes";
 
 export const GRID = 7;
 export const STATION = 24;
 export const MINERALS = ["alphatite", "betamite", "gammatite", "deltamite", "omnidium"] as const;
 
 /** The view and the board (the static component data), generated from the Python side's shapes
- *  (`deltav.games.mining.view`: web/src/generated/mining.ts). */
+ *  (`deltav.games.mining.visibility`: web/src/generated/mining.ts). */
 export type { Attempt, Bribe, Contract, HandTile, TileFace } from "../generated/mining";
 export type { Board as MiningComponents, View as MiningView } from "../generated/mining";
+/** The engine's notes on legal entries, by action type (annotate.py: web/src/generated/mining.ts). */
+export type { Notes };
+/** The engine's note on a legal entry whose action is a `type`, if any. */
+export const noteOf = notesReader<Notes>();
 
 export interface Square {
   square: number;
@@ -217,7 +222,7 @@ function whyNoMove(v: MiningView, me: number, frm: number, to: number): string {
 /** The words of a bump choice: "bump Ben's rocket" (`bump` names the opponent). */
 export function moveLabel(e: LegalEntry, name: (s: number) => string): string {
   const a = e.action;
-  const freeze = e.note && e.note["freezes"] === true ? " (the alien is there: it will be stuck)" : "";
+  const freeze = (noteOf(e, "move") ?? noteOf(e, "sabotage-move"))?.freezes === true ? " (the alien is there: it will be stuck)" : "";
   const bump = num(a.bump);
   const to = a.type === "sabotage-move" ? "the sabotaged square" : squareName(num(a.to) ?? -1);
   const from = squareName(num(a.frm) ?? -1);

@@ -19,7 +19,7 @@ import { type MiningGuideStep, miningGuide } from "./guide";
 import { miningHelp } from "./help";
 import {
   GRID, STATION, type MiningComponents, type MiningView, asView, bannerFor, clickSquare, entryLabel, happenedToMe, kindName, moveLabel,
-  moveSources, ofType, promptFor, seenLabel, squareName, squaresOf, statusFor, targetSquare, tileName,
+  moveSources, noteOf, ofType, promptFor, seenLabel, squareName, squaresOf, statusFor, targetSquare, tileName,
 } from "./model";
 import { type PanelContext, attemptPanel, chip, contractsPanel, sheet, standingsPanel } from "./sheets";
 import { el } from "../shell/dom";
@@ -218,7 +218,7 @@ export class MiningScreen implements GameScreen {
             const sq = targetSquare(e);
             if (sq === null) continue;
             targets.set(sq, noteLabel(e));
-            const chance = e.note?.["chance"];
+            const chance = noteOf(e, "reveal")?.chance;
             if (typeof chance === "number") chances.set(sq, chance);
           }
         }
@@ -486,10 +486,10 @@ export class MiningScreen implements GameScreen {
     if (rockets.length) parts.push(`rockets: ${rockets.join(", ")}`);
     if (v.alien === sq) parts.push(rockets.length ? "the alien is here: these rockets are frozen" : "the alien is here");
     const entry = s.to_act ? s.legal.find((x) => targetSquare(x) === sq && x.note) : undefined;
-    if (entry?.note) {
-      const n = entry.note;
-      if (typeof n["chance"] === "number") parts.push(`chance it counts: ${Math.round(n["chance"] * 100)}%`);
-      if (typeof n["fits"] === "boolean") parts.push(n["fits"] ? "it counts for the contract" : "it would NOT count");
+    const n = noteOf(entry, "reveal");
+    if (n) {
+      if (typeof n.chance === "number") parts.push(`chance it counts: ${Math.round(n.chance * 100)}%`);
+      if (typeof n.fits === "boolean") parts.push(n.fits ? "it counts for the contract" : "it would NOT count");
     }
     this.readout.textContent = parts.join(" · ");
   }
@@ -586,7 +586,7 @@ export class MiningScreen implements GameScreen {
       b.addEventListener("click", () => { this.surveyOpen = !this.surveyOpen; this.renderSide(); this.focusFirst(".mn-choose button"); });
       row.append(b);
     }
-    const chance = s.legal.map((e) => e.note?.["chance"]).find((x) => typeof x === "number");
+    const chance = s.legal.map((e) => noteOf(e, "reveal")?.chance).find((x) => typeof x === "number");
     if (typeof chance === "number") {
       p.append(el("p", undefined, `Each tile shows its chance to count: ${Math.round(chance * 100)}% for any tile you have not seen; tiles you know say fits or no.`));
     }
@@ -672,8 +672,8 @@ export function touchedSquares(events: LogEntry[]): Set<number> {
 /** The short label drawn on a target square from its note: whether a tile you know counts. (The chance of an
  *  unknown tile is the same for every square, so the prompt says it once.) */
 function noteLabel(e: LegalEntry): string | null {
-  const n = e.note;
+  const n = noteOf(e, "reveal");
   if (!n) return null;
-  if (typeof n["fits"] === "boolean") return n["fits"] ? "fits" : "no";
+  if (typeof n.fits === "boolean") return n.fits ? "fits" : "no";
   return null;
 }

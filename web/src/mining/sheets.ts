@@ -7,7 +7,7 @@
  */
 import type { LegalEntry, Snapshot } from "../shell/screen";
 import {
-  INCIDENT_TEXT, type MiningView, article, bribeMineral, attemptSlots, isMineral, kindName, ofType, squareName, standings, tileName,
+  INCIDENT_TEXT, type MiningView, article, bribeMineral, attemptSlots, isMineral, kindName, noteOf, ofType, squareName, standings, tileName,
 } from "./model";
 import { kindStyle, playerColour } from "./palette";
 import { el } from "../shell/dom";
@@ -90,7 +90,7 @@ export function contractsPanel(ctx: PanelContext, s: Snapshot, v: MiningView): H
     for (const m of c.minerals) need.append(chip(m));
     card.append(need);
     if (c.owner !== null) card.append(el("div", "mn-owner", `won by ${ctx.name(c.owner)}`));
-    const plan = entry?.note?.["plan"];
+    const plan = noteOf(entry, "declare")?.plan;
     if (Array.isArray(plan)) {
       const mark = el("span", "mn-plan", "✓ known");
       mark.title = `You know tiles that complete it: ${plan.map((x) => squareName(Number(x))).join(", ")}`;

@@ -10,11 +10,33 @@
  *
  * Owns the socket and its protocol only: it draws nothing and knows no game.
  */
-import type { Chat as ChatMessage, Room as RoomInfo, ServerError as WireError, StateMessage as WireStateMessage, Welcome as WelcomeMessage } from "../generated/protocol";
+import type {
+  Chat as ChatMessage,
+  EndingDoc,
+  ForfeitMessage,
+  Rematch as RematchMessage,
+  Room as RoomInfo,
+  ServerError as WireError,
+  ServerMessage,
+  StateMessage as WireStateMessage,
+  Suggestion,
+  Welcome as WelcomeMessage,
+} from "../generated/protocol";
 import type { LegalEntry, LogEntry, Snapshot } from "./screen";
 
 /** The server's messages, generated from the Python side (web/src/generated/protocol.ts, docs/server.md). */
-export type { Chat as ChatMessage, Clock as TurnClock, Room as RoomInfo, RoomSeat, Welcome as WelcomeMessage } from "../generated/protocol";
+export type {
+  Chat as ChatMessage,
+  Clock as TurnClock,
+  EndingDoc as Ending,
+  ForfeitMessage,
+  Rematch as RematchMessage,
+  Room as RoomInfo,
+  RoomSeat,
+  ServerMessage,
+  Suggestion,
+  Welcome as WelcomeMessage,
+} from "../generated/protocol";
 
 /** A `state` message as the handlers get it: its snapshot carries the log (`keepLog` fills it in when the server
  *  left it out). */
@@ -35,11 +57,11 @@ export interface ConnectionHandlers {
   welcome?(msg: WelcomeMessage): void;
   state?(msg: StateMessage): void;
   chat?(msg: ChatMessage): void;
-  forfeit?(msg: { seat: number; reason: string; winners: number[]; step: number }): void;
+  forfeit?(msg: ForfeitMessage): void;
   rematchVote?(seats: number[]): void;
-  rematch?(msg: { match: number; [k: string]: unknown }): void;
+  rematch?(msg: RematchMessage): void;
   /** The match ended outside the rules (a resignation, a forfeit, a claimed win). */
-  ended?(ending: { kind: string; seats: number[]; winners: number[]; reason?: string }): void;
+  ended?(ending: EndingDoc): void;
   /** A server error not answering one of our submissions (a chat refused, rate limited...). */
   error?(err: ServerError): void;
   /** The link's state, with a sentence for the page (why it closed, when it retries). */
@@ -226,7 +248,7 @@ export class Connection {
 
   /** A request answered by one message with the same id (`suggest` → `suggestion`; docs/server.md "Advice");
    *  rejects with the server's error. */
-  request(msg: { type: string; [k: string]: unknown }): Promise<Record<string, unknown>> {
+  request(msg: { type: string; [k: string]: unknown }): Promise<Suggestion> {
     if (!this.connected) {
       return Promise.reject({ code: "disconnected", message: "not connected to the server: wait for the reconnect" });
     }
@@ -293,9 +315,9 @@ export class Connection {
       if (this.ws !== ws) return;
       this.heard();
       if (typeof ev.data !== "string") return;
-      let msg: { type?: unknown; [k: string]: unknown };
+      let msg: ServerMessage;
       try {
-        msg = JSON.parse(ev.data);
+        msg = JSON.parse(ev.data) as ServerMessage;
       } catch {
         return;
       }
@@ -349,16 +371,14 @@ export class Connection {
     return s as StateMessage;
   }
 
-  private dispatch(msg: { type?: unknown; [k: string]: unknown }): void {
+  private dispatch(msg: ServerMessage): void {
     switch (msg.type) {
-      case "welcome": {
-        const w = msg as unknown as WelcomeMessage;
-        this.seat = w.seat;
-        this.on.welcome?.(w);
+      case "welcome":
+        this.seat = msg.seat;
+        this.on.welcome?.(msg);
         break;
-      }
       case "state": {
-        const s = this.keepLog(msg as unknown as WireStateMessage);
+        const s = this.keepLog(msg);
         this.snapshot = s.snapshot;
         this.room = s.room;
         this.step = s.snapshot.step;
@@ -371,12 +391,12 @@ export class Connection {
         const p = this.pending.get(id);
         if (p) {
           this.pending.delete(id);
-          p.resolve({ step: Number(msg.step), buffered: Boolean(msg.buffered) });
+          p.resolve({ step: msg.step, buffered: msg.buffered });
         }
         break;
       }
       case "error": {
-        const err = msg as unknown as ServerError;
+        const err: ServerError = msg;
         const p = err.id !== undefined ? this.pending.get(String(err.id)) : undefined;
         if (p && err.id !== undefined) {
           this.pending.delete(String(err.id));
@@ -390,24 +410,24 @@ export class Connection {
         const p = this.pending.get(String(msg.id));
         if (p) {
           this.pending.delete(String(msg.id));
-          (p.resolve as unknown as (m: Record<string, unknown>) => void)(msg);
+          (p.resolve as unknown as (m: Suggestion) => void)(msg);
         }
         break;
       }
       case "chat":
-        this.on.chat?.(msg as unknown as ChatMessage);
+        this.on.chat?.(msg);
         break;
       case "forfeit":
-        this.on.forfeit?.(msg as unknown as { seat: number; reason: string; winners: number[]; step: number });
+        this.on.forfeit?.(msg);
         break;
       case "rematch_vote":
-        this.on.rematchVote?.(Array.isArray(msg.seats) ? (msg.seats as number[]) : []);
+        this.on.rematchVote?.(Array.isArray(msg.seats) ? msg.seats : []);
         break;
       case "rematch":
-        this.on.rematch?.(msg as unknown as { match: number });
+        this.on.rematch?.(msg);
         break;
       case "ended":
-        if (msg.ending && typeof msg.ending === "object") this.on.ended?.(msg.ending as { kind: string; seats: number[]; winners: number[] });
+        if (msg.ending && typeof msg.ending === "object") this.on.ended?.(msg.ending);
         break;
       case "redirect":
         // the server closes this socket with 4010 next; onclose follows the URL

@@ -10,7 +10,7 @@
  * This module holds types only (no behaviour), so every game folder and the shell can import it; the JSON the server
  * sends is typed by web/src/generated/protocol.ts, written from the Python side (web/tools/gen_types.py).
  */
-import type { LegalEntry, LogEntry, Snapshot as WireSnapshot, Summary } from "../generated/protocol";
+import type { LegalEntry, LogEntry, Suggestion, Snapshot as WireSnapshot, Summary } from "../generated/protocol";
 
 /** One step of a first-game guide (run by guide.ts). */
 export interface GuideStep {
@@ -63,7 +63,7 @@ export interface ScreenHost {
   seatName(seat: number): string;
   /** A request on the match socket answered by one message with its id (`suggest` → `suggestion`,
    *  docs/server.md "Advice"); rejects with the server's error. Optional: a host without a server has none. */
-  request?(msg: { type: string; [k: string]: unknown }): Promise<Record<string, unknown>>;
+  request?(msg: { type: string; [k: string]: unknown }): Promise<Suggestion>;
 }
 
 /** One game's screen. Created once per match page; `update` is called with every new snapshot (full, never a

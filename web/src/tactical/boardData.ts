@@ -5,61 +5,20 @@
  *
  * Owns the document's types and indexes only: no drawing, no rules.
  */
+import type { Base, Board as BoardDoc, Body, Bounds, Gravity, Scenario } from "../generated/tactical";
 import { type Hex, key } from "../shell/hex";
 
-export type Strength = "full" | "weak";
-export type BodyKind = "star" | "planet" | "moon" | "minor";
+/** The document's parts, generated from the Python side's shape (`deltav.games.tactical.board.BoardJson`:
+ *  web/src/generated/tactical.ts). */
+export type { Base, Body, Board as BoardDoc, Bounds, Gravity } from "../generated/tactical";
 
-export interface Body {
-  name: string;
-  kind: BodyKind;
-  center: Hex;
-  surface_radius: number;
-  surface: Hex[];
-  gravity: Strength | "none";
-  destructive: boolean;
-}
+export type Strength = Gravity["strength"];
+export type BodyKind = Body["kind"];
 
-export interface Gravity {
-  hex: Hex;
-  dir: number;
-  body: string;
-  strength: Strength;
-}
-
-export interface Base {
-  hex: Hex;
-  owner: string;
-  kind: "planetary" | "asteroid";
-  station: boolean;
-  controlled_by: number[];
-  fire_zone: Hex[];
-}
-
-export interface Bounds {
-  minQ: number;
-  maxQ: number;
-  minR: number;
-  maxR: number;
-}
-
-export interface Board {
-  format: "deltav-tactical-board/1";
-  bounds: Bounds;
-  off_map_margin: number;
-  size: { columns: number; rows: number; hexes: number };
-  bodies: Body[];
-  gravity: Gravity[];
-  bases: Base[];
-  asteroids: Hex[];
-  scenario: {
-    id: string;
-    name: string;
-    summary: string;
-    players: { home: string; target: string; escape_wins: boolean }[];
-    checkpoints: string[];
-    escape_edge: string;
-    planetary_defense: boolean;
+/** The board as the client keeps it (`parseBoard`): the document without its grid conventions and help tables (the
+ *  help reads those from the document), the scenario's ship labels as words by ship id. */
+export interface Board extends Omit<BoardDoc, "grid" | "tables" | "scenario"> {
+  scenario: Omit<Scenario, "ship_labels"> & {
     /** The scenario ships' labels ("corvette B") by ship id, from the engine (labels.py); absent in old documents. */
     ship_labels: Record<string, string>;
   };
@@ -97,12 +56,12 @@ function oneOf<T extends string>(v: Json, path: string, allowed: readonly T[]): 
   if (!allowed.includes(v as T)) throw new BoardError(path, `expected one of ${allowed.join(", ")}, got ${JSON.stringify(v)}`);
   return v as T;
 }
-function hexOf(v: Json, path: string): Hex {
+function hexOf(v: Json, path: string): [number, number] {
   const a = arr(v, path);
   if (a.length !== 2) throw new BoardError(path, "expected [q, r]");
   return [int(a[0], `${path}[0]`), int(a[1], `${path}[1]`)];
 }
-const hexes = (v: Json, path: string): Hex[] => arr(v, path).map((h, i) => hexOf(h, `${path}[${i}]`));
+const hexes = (v: Json, path: string): [number, number][] => arr(v, path).map((h, i) => hexOf(h, `${path}[${i}]`));
 
 /** Check a board document; throws BoardError(field, reason) on the first bad field. */
 export function parseBoard(doc: Json): Board {

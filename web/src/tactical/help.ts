@@ -7,17 +7,10 @@
  */
 import { SIDE } from "./palette";
 import { el } from "../shell/dom";
+import type { Tables } from "../generated/tactical";
 
-export interface Tables {
-  gun_combat: { columns: string[]; rows: { roll: string; results: string[] }[] };
-  modifiers: { velocity_free: number; heroism_bonus: number; elimination_threshold: number; repair_per_turn: number;
-    anti_nuke_odds: string; planetary_defense_odds: string; base_fire_range: number };
-  other_damage: Record<string, string[]>;
-  ships: { type: string; combat: number; defensive: boolean; fuel: number | null; cargo: number | null; cost: number;
-    warship: boolean; torpedoes: boolean; fires_disabled: string; carries_base?: boolean; sealed_fuel?: boolean; immobile?: boolean }[];
-  ordnance: { mass: Record<string, number>; lifetime: number; torpedo_boost_max: number; non_warship_nuke_limit: number };
-  detection: { ship_range: number; base_range: number };
-}
+/** The reference tables of the board document (`deltav.games.tactical.tables.TablesJson`, generated). */
+export type { Tables } from "../generated/tactical";
 
 
 function table(head: string[], rows: (string | number)[][], caption: string, cls = ""): HTMLTableElement {

@@ -7,45 +7,15 @@
  * It never builds an action: every action it returns is one of the entries it was given.
  */
 import { DIRECTIONS, type Hex, parseKey } from "../shell/hex";
+import type { CourseWarning, Notes, OrderNote as CourseNote } from "../generated/tactical";
+import { notesReader } from "../shell/notes";
 import type { LegalEntry } from "../shell/screen";
 
-/** The course preview note of an order (annotate.py: preview_course plus the start). */
-export interface CourseNote {
-  ship: string;
-  path: string[];
-  contact: string[];
-  destination: string;
-  velocity: [number, number];
-  fuel_spent: number;
-  fuel_after: number | null;
-  fuel_before: number | null;
-  gravity_queued: { hex: string; dir: number; body: string; weak: boolean; ignored: boolean }[];
-  ignorable_weak: string[];
-  outcome: "normal" | "landing" | "crash";
-  body: string | null;
-  crash_hex: string | null;
-  off_map: boolean;
-  escapes: boolean;
-  orbit_after: string | null;
-  start: string;
-  velocity_before: [number, number];
-  /** What else can happen on this course (course_risks.py): rams, captures, ordnance met, enemy planetary
-   *  defense, from the seat's own view; absent in older notes. */
-  warnings?: CourseWarning[];
-}
-
-/** One warning of a course note (docs/tactical.md, "Course warnings"). */
-export interface CourseWarning {
-  kind: "capture" | "ram" | "mine" | "torpedo" | "nuke" | "planetary_defense" | string;
-  when: string;
-  hex: string | null;
-  ship: string | null;
-  ordnance: string | null;
-  own: boolean;
-  hit_chance: number;
-  destroy_chance: number;
-  text: string;
-}
+/** The engine's notes on legal entries (annotate.py), generated from the Python side (web/src/generated/tactical.ts):
+ *  an order's course preview, one of its warnings (docs/tactical.md, "Course warnings"), an attack's odds. */
+export type { CourseWarning, Notes, Odds as OddsBlock, OrderNote as CourseNote } from "../generated/tactical";
+/** The engine's note on a legal entry whose action is a `type` (annotate.py; the generated `Notes`), if any. */
+export const noteOf = notesReader<Notes>();
 
 /** The warnings of a note that are risks to the ship (a capture is good news, not a risk). */
 export function risksOf(n: CourseNote | null | undefined): CourseWarning[] {
@@ -57,23 +27,6 @@ export function risksOf(n: CourseNote | null | undefined): CourseWarning[] {
 export function warningsOf(n: CourseNote | null | undefined): CourseWarning[] {
   const w = n?.warnings;
   return Array.isArray(w) ? w.filter((x) => x && typeof x.text === "string") : [];
-}
-
-export interface OddsBlock {
-  kind: "gun" | "anti_nuke";
-  target: string;
-  attack: number;
-  defence: number;
-  odds: string;
-  range_mod: number;
-  velocity_mod: number;
-  heroism: number;
-  chances: Record<string, number>;
-  hit_chance?: number;
-  destroy_chance?: number;
-  group_strength?: number;
-  counter: null | { ships: string[]; target: string; attack: number; defence: number; odds: string;
-    range_mod: number; velocity_mod: number; heroism: number; chances: Record<string, number> };
 }
 
 export interface OrderChoice {
@@ -179,13 +132,13 @@ export interface BurnArrow {
 export function burnArrows(legal: LegalEntry[], ship: string): { drift: Hex | null; arrows: BurnArrow[] } {
   const mine = ordersOf(legal, ship);
   const coast = mine.find((e) => field(e.action, "burn") === null && !field(e.action, "land"));
-  const note = coast?.note as unknown as CourseNote | undefined;
+  const note = noteOf(coast, "order");
   const drift = note ? parseKey(note.destination) : null;
   const arrows: BurnArrow[] = [];
   for (let d = 0; d < 6; d++) {
     const e = mine.find((x) => field(x.action, "burn") === d && field(x.action, "overload") === null);
     const at: Hex = drift ? [drift[0] + DIRECTIONS[d]![0], drift[1] + DIRECTIONS[d]![1]] : [0, 0];
-    const n = e?.note as unknown as CourseNote | undefined;
+    const n = noteOf(e, "order");
     arrows.push({ dir: d, at, legal: Boolean(e), crash: Boolean(n && (n.outcome === "crash" || (n.off_map && !n.escapes))), risk: risksOf(n).length > 0 });
   }
   return { drift, arrows };
@@ -203,7 +156,7 @@ export function overloadArrows(legal: LegalEntry[], ship: string, burn: number):
   const arrows: BurnArrow[] = [];
   for (let d = 0; d < 6; d++) {
     const e = mine.find((x) => field(x.action, "burn") === burn && field(x.action, "overload") === d);
-    const n = e?.note as unknown as CourseNote | undefined;
+    const n = noteOf(e, "order");
     arrows.push({ dir: d, at: [from[0] + DIRECTIONS[d]![0], from[1] + DIRECTIONS[d]![1]], legal: Boolean(e),
       crash: Boolean(n && (n.outcome === "crash" || (n.off_map && !n.escapes))), risk: risksOf(n).length > 0 });
   }

@@ -7,14 +7,14 @@
  */
 import { DIRECTIONS, type Hex, pixel, SQRT3 } from "../shell/hex";
 import { octagon } from "./boardLayer";
-import type { Ordnance, ViewShip } from "../generated/tactical";
+import type { LaunchNote, Ordnance, ViewShip } from "../generated/tactical";
 import type { Board } from "./boardData";
 import type { BurnArrow, CourseNote, CourseWarning } from "./model";
 import { hexOf } from "./model";
 import { SIDE } from "./palette";
 
 /** A ship's and an ordnance item's records in the view, generated from the Python side's shape
- *  (`deltav.games.tactical.view.ViewJson`: web/src/generated/tactical.ts). */
+ *  (`deltav.games.tactical.visibility.ViewJson`: web/src/generated/tactical.ts). */
 export type ShipView = ViewShip;
 export type OrdnanceView = Ordnance;
 
@@ -30,20 +30,8 @@ export interface PlanStep {
   body: string | null;
 }
 
-/** The engine's note on a `launch` entry (annotate.py): the item's first move and what it meets. */
-export interface LaunchNote {
-  kind: "mine" | "torpedo" | "nuke";
-  start: string;
-  velocity: [number, number];
-  path: string[];
-  contact: string[];
-  destination: string;
-  first_hit: { what: "body" | "asteroid" | "base" | "ships" | "ordnance"; hex: string; body?: string; ships?: string[]; own?: string[]; ordnance?: string[] } | null;
-  off_map: boolean;
-  next_path: string[];
-  next_destination: string;
-  turns: number;
-}
+/** The engine's note on a `launch` entry (annotate.py): the item's first move and what it meets (generated). */
+export type { LaunchNote } from "../generated/tactical";
 
 /** What the launch preview's label says of its first hit (shared by the board and the panel); `name` words a
  *  ship id ("the enemy frigate"), `item` an ordnance id. */

@@ -17,11 +17,12 @@
 import { type Hex, distance, key, pixel } from "../shell/hex";
 import { el, trapFocus } from "../shell/dom";
 import type { View as TacticalView } from "../generated/tactical";
+import type { Suggestion } from "../generated/protocol";
 import type { GameScreen, LegalEntry, LogEntry, ScreenHost, Snapshot } from "../shell/screen";
-import { type Board, parseBoard } from "./boardData";
+import { type Board, type BoardDoc, parseBoard } from "./boardData";
 import { buildHelp, type Tables } from "./help";
 import {
-  burnArrows, canOverload, choiceOf, COAST, type CourseNote, hasLandVariant, hexOf, keyIntent, matchOrder, type OddsBlock,
+  burnArrows, canOverload, choiceOf, COAST, type CourseNote, hasLandVariant, hexOf, keyIntent, matchOrder, noteOf, type OddsBlock,
   type OrderChoice, ordersOf, overloadArrows, pressBurn, shipsToOrder, arrowAt, type Intent, nextWeak, risksOf, warningsOf,
 } from "./model";
 import {
@@ -40,7 +41,7 @@ type Act = LegalEntry["action"];
 /** What the shell may additionally offer: a request/answer message on the match socket (suggest), and the
  *  "what happened" card of the shell (optional: a host without it gets the status line only). */
 export interface RequestHost extends ScreenHost {
-  request?(msg: { type: string; [k: string]: unknown }): Promise<Record<string, unknown>>;
+  request?(msg: { type: string; [k: string]: unknown }): Promise<Suggestion>;
   acknowledge?(title: string, lines: string[]): Promise<void>;
 }
 
@@ -153,7 +154,7 @@ export class TacticalScreen implements GameScreen {
     try {
       this.board = parseBoard(doc as never);
       this.places = placeIndex(this.board);
-      this.tables = ((doc as Record<string, unknown>)["tables"] as Tables | undefined) ?? null;
+      this.tables = (doc as Partial<BoardDoc> | null)?.tables ?? null;
     } catch (e) {
       detail.textContent = `The board could not be read: ${(e as Error).message}`;
       return;
@@ -322,7 +323,7 @@ export class TacticalScreen implements GameScreen {
     this.reachAsked = turnKey;
     this.host.request({ type: "suggest", plan: { kind: "reach" } }).then(
       (msg) => {
-        const advice = msg["plan"] as { ships?: { hexes: { hex: string; burns: number }[] }[] } | undefined;
+        const advice = msg.plan as { ships?: { hexes: { hex: string; burns: number }[] }[] } | undefined;
         const hexes = new Map<string, number>();
         for (const sh of advice?.ships ?? []) {
           for (const h of sh.hexes) hexes.set(h.hex, Math.min(hexes.get(h.hex) ?? 9, h.burns));
@@ -566,9 +567,9 @@ export class TacticalScreen implements GameScreen {
       chosenDir = c.burn;
       overloadDir = c.overload;
       const entry = matchOrder(legal, sel, c);
-      preview = (entry?.note as unknown as CourseNote | undefined) ?? null;
+      preview = noteOf(entry, "order") ?? null;
     }
-    const launch = ph === "ordnance" ? ((this.launchEntry()?.note as unknown as LaunchNote | undefined) ?? null) : null;
+    const launch = ph === "ordnance" ? (noteOf(this.launchEntry(), "launch") ?? null) : null;
     const rules = (v["rules"] ?? {}) as Record<string, unknown>;
     const attack = this.attackPreview();
     const now = performance.now();
@@ -845,7 +846,7 @@ export class TacticalScreen implements GameScreen {
     }
     this.setChoice(ship, next);
     this.host.sound("select");
-    const n = matchOrder(legal, ship, next)?.note as unknown as CourseNote | undefined;
+    const n = noteOf(matchOrder(legal, ship, next), "order");
     if (n) this.host.say(this.courseWords(ship, next, n), bad(n) || risksOf(n).length ? "warn" : "info");
     this.render();
   }
@@ -859,7 +860,7 @@ export class TacticalScreen implements GameScreen {
       const e = matchOrder(legal, ship, c);
       if (!e) continue;
       if (this.choices.has(ship)) acts.push(e.action);
-      const n = e.note as unknown as CourseNote | undefined;
+      const n = noteOf(e, "order");
       if (!n) continue;
       if (n.outcome === "crash") risks.push(`${cap(this.name(ship))} crashes into ${n.body ?? "a body"}`);
       else if (n.off_map && !n.escapes) risks.push(`${cap(this.name(ship))} leaves the map and is lost`);
@@ -932,7 +933,7 @@ export class TacticalScreen implements GameScreen {
    *  `unavailable`), one item per ship per turn first. */
   private noLaunchWhy(kind: string): string {
     const end = this.legal().find((e) => e.action.type === "end_ordnance");
-    const un = ((end?.note?.["unavailable"] as { ship: string; kind: string; rule: string; reason: string }[] | undefined) ?? [])
+    const un = (noteOf(end, "end_ordnance")?.unavailable ?? [])
       .filter((u) => u.kind === kind);
     const launched = this.v().launched ?? [];
     const once = un.filter((u) => u.rule.endsWith("one_per_ship")).map((u) => u.ship);
@@ -967,7 +968,7 @@ export class TacticalScreen implements GameScreen {
     const out = new Set<string>();
     for (const e of this.legal()) {
       if (e.action.type === "fire") out.add(String(e.action["target"]));
-      if (e.action.type === "add_attacker") for (const t of ((e.note?.["targets"] as string[]) ?? [])) out.add(t);
+      if (e.action.type === "add_attacker") for (const t of (noteOf(e, "add_attacker")?.targets ?? [])) out.add(t);
     }
     return [...out];
   }
@@ -978,20 +979,20 @@ export class TacticalScreen implements GameScreen {
     const legal = this.legal();
     const fire = legal.find((e) => e.action.type === "fire" && e.action["target"] === t && e.action["strength"] === null);
     const group = this.v().combat?.group ?? [];
-    if (fire?.note && this.attackerMode === "all" && !this.allIn(t)) return { ...(fire.note as unknown as OddsBlock), ships: group };
+    if (fire?.note && this.attackerMode === "all" && !this.allIn(t)) return { ...noteOf(fire, "fire")!, ships: group };
     if (this.attackerMode !== "all") {
       const add = legal.find((e) => e.action.type === "add_attacker" && e.action["ship"] === this.attackerMode);
-      const odds = (add?.note?.["attacks"] as Record<string, OddsBlock> | undefined)?.[t];
+      const odds = noteOf(add, "add_attacker")?.attacks[t];
       if (odds) return { ...odds, ships: [...group, this.attackerMode] };
     }
     const all = this.allIn(t);
     if (all) return all;
-    return fire?.note ? { ...(fire.note as unknown as OddsBlock), ships: group } : null;
+    return fire?.note ? { ...noteOf(fire, "fire")!, ships: group } : null;
   }
 
   private allIn(t: string): (OddsBlock & { ships: string[] }) | null {
     const end = this.legal().find((e) => e.action.type === "end_combat");
-    return ((end?.note?.["attacks"] as Record<string, OddsBlock & { ships: string[] }> | undefined)?.[t]) ?? null;
+    return noteOf(end, "end_combat")?.attacks[t] ?? null;
   }
 
   private pickTarget(id: string, viaKey: boolean): void {
@@ -1013,7 +1014,7 @@ export class TacticalScreen implements GameScreen {
       if (!this.target) return this.host.say("Pick a target first with [ or ].", "warn");
       const able = this.attackerShips().filter((s) => {
         const e = this.legal().find((x) => x.action.type === "add_attacker" && x.action["ship"] === s);
-        return ((e?.note?.["targets"] as string[]) ?? []).includes(this.target!);
+        return (noteOf(e, "add_attacker")?.targets ?? []).includes(this.target!);
       });
       const modes = ["all", ...able];
       const i = modes.indexOf(this.attackerMode);
@@ -1251,7 +1252,7 @@ export class TacticalScreen implements GameScreen {
     this.host.say(`Planning a course for ${this.name(ship)}…`, "info");
     try {
       const msg = await this.host.request({ type: "suggest", plan: { ship, goal } });
-      const advice = msg["plan"] as { found: boolean; turns: number; steps: PlanStep[]; reason: string | null };
+      const advice = msg.plan as { found: boolean; turns: number; steps: PlanStep[]; reason: string | null };
       if (!advice.found) {
         this.plan = null;
         this.host.say(`No course found: ${advice.reason}.`, "warn");
@@ -1320,12 +1321,12 @@ export class TacticalScreen implements GameScreen {
     try {
       const asked = this.snap.step;
       const msg = await this.host.request({ type: "suggest", bots: ["bot:hard"] });
-      if (msg["step"] !== asked || this.snap?.step !== asked) {
+      if (msg.step !== asked || this.snap?.step !== asked) {
         // the game moved on while the bot thought: a hint for an earlier moment would set a stale order
         this.host.say("The game moved on before the hint came: press I again for one.", "warn");
         return;
       }
-      const top = (msg["candidates"] as { action?: Act; text?: string; error?: string }[] | undefined)?.[0];
+      const top = msg.candidates?.[0];
       if (!top?.action) {
         this.host.say(`No hint: the hard bot gave none (${top?.error ?? "no answer"}).`, "warn");
         return;
@@ -1492,7 +1493,7 @@ export class TacticalScreen implements GameScreen {
     if (ph === "astrogation" && sel && ordersOf(legal, sel).length) {
       const c = this.choices.get(sel) ?? COAST;
       const entry = matchOrder(legal, sel, c);
-      const n = entry?.note as unknown as CourseNote | undefined;
+      const n = noteOf(entry, "order");
       if (n) {
         const eq = el("p", "tac-equation");
         eq.textContent = `${cap(velocityWords(n.velocity_before))} + ${c.burn === null ? "no burn" : c.overload === null ? `burn ${dirKey(c.burn)}` : `burn ${dirKey(c.burn)} + ${dirKey(c.overload)}`} → ${velocityWords(n.velocity)}`;
@@ -1539,7 +1540,7 @@ export class TacticalScreen implements GameScreen {
       E.detail.append(el("p", undefined, l ? `A ${l.kind} from ${this.name(l.ship)}${l.boost ? `, boosted ${l.boost} ${l.boost > 1 ? "hexes" : "hex"} ${DIR_WORD[l.dir ?? 0]}` : ""}: Enter to launch, Esc to cancel.`
         : kinds.length ? `${kinds.map((k) => `${k === "mine" ? "N" : k === "torpedo" ? "T" : "K"} ${k}`).join(", ")}, or Skip (Enter).`
           : this.v().launched?.length ? "Each ship launches one item per turn and every ship that could has launched: End the phase (Enter)." : "Nothing can be launched now: Skip (Enter)."));
-      const n = this.launchEntry()?.note as unknown as LaunchNote | undefined;
+      const n = noteOf(this.launchEntry(), "launch");
       if (n) {
         const facts = el("ul", "tac-facts");
         facts.append(el("li", undefined, `${cap(velocityWords(n.velocity))}: this turn it ends ${this.place(n.destination)}, then drifts ${this.place(n.next_destination)}; it lasts ${n.turns} moves`));
@@ -1692,7 +1693,7 @@ export class TacticalScreen implements GameScreen {
       E.controls.append(el("p", "tac-fleet", bought.size ? `Your fleet: ${[...bought].map(([t, n]) => `${n} ${word(t)}`).join(", ")}` : "Your fleet: no ship yet"));
       const list = el("div", "tac-list");
       for (const e of legal.filter((x) => x.action.type === "buy")) {
-        const n = e.note as { cost: number; credits_left: number } | undefined;
+        const n = noteOf(e, "buy");
         const carrier = e.action["carrier"] ? ` into ${this.labels.get(String(e.action["carrier"])) ?? "a transport"}` : "";
         list.append(this.button(`${cap(word(String(e.action["item"])))}${carrier} · ${n?.cost ?? "?"} MC`, () => this.send([e.action]), "", n ? `${n.credits_left} MC left after` : ""));
       }

@@ -9,8 +9,8 @@ Modules: ``movement`` (velocity vectors, thrust cost), ``combat`` (rolls), ``dam
 ``messages`` (actions and events), ``text`` (the words of a match), ``summary`` (a finished match's points and
 statistics), ``briefing`` (the scenario briefing), ``state`` (the record and the dispatch), ``ship`` (a ship's
 record), one module per phase (``design_phase``, ``deploy_phase``, ``plot_phase``, ``allocate_phase``,
-``destruct_phase``), ``flow`` (phase transitions), ``choices`` (cached action lists), ``view`` (views, secret
-tokens, the determinizer), ``heuristics`` (exact odds for bots), ``bots``.
+``destruct_phase``), ``flow`` (phase transitions), ``choices`` (cached action lists), ``visibility`` (views, secret
+tokens, the determinizer), ``odds`` (the exact dice odds), ``bots`` (the AI: bots, heuristics, look-ahead, opponent model).
 """
 
 from __future__ import annotations
@@ -189,7 +189,7 @@ class DeepSpaceGame(Game):
 
     @classmethod
     def determinize(cls, view: Mapping, player: int, rng: Rng) -> DeepSpaceState:
-        from deltav.games.deepspace.view import determinize
+        from deltav.games.deepspace.visibility import determinize
 
         return determinize(view, player, rng, DeepSpaceState)
 

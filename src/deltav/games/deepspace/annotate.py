@@ -15,7 +15,7 @@ state's hidden fields), so a note can hold nothing that player may not know:
   damage) and ``basis``: ``design`` (the target's side fights with the scenario's public fleet and it took no
   hit points: its stats are exact), ``damaged`` (that design, but it has taken ``hp_taken`` hit points whose
   allocation only its owner knows: the odds are against its undamaged stats) or ``estimate`` (a fleet designed
-  in secret: ``heuristics.estimated_enemy_stats`` from its size and what it was seen doing), or ``own`` (a
+  in secret: the AI's ``bots.assist.estimated_enemy_stats`` from its size and what it was seen doing), or ``own`` (a
   friendly target under ``friendly_fire``: exact). ``fire`` holding fire: None.
 - ``allocate``: ``levels`` the stat loses and ``lost`` hit points wasted; ``auto_allocate``: ``plan``, the default
   allocation as ``[stat, weapon, hp, levels]`` per stat it
@@ -33,13 +33,105 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Literal, NotRequired, TypedDict
 
 from deltav.core.hexgrid import distance
 from deltav.games.deepspace import damage as dmg
+from deltav.games.deepspace.bots.assist import estimated_enemy_stats
 from deltav.games.deepspace.design import POINTS_PER_SIZE, load_fleet
-from deltav.games.deepspace.heuristics import TWO_D6, estimated_enemy_stats, p_hit
 from deltav.games.deepspace.movement import breakdown, label, speed, thrust_cost
-from deltav.games.deepspace.view import fleet_prior
+from deltav.games.deepspace.odds import TWO_D6, p_hit
+from deltav.games.deepspace.visibility import ShipDesignJson, fleet_prior
+
+# --- the notes' JSON shapes (web/tools/gen_types.py writes the client's types from them) -------------------------
+
+class VelocityNoteJson(TypedDict):
+    """A ``velocity``: its speed and rulebook label; in plotting also the thrust it costs, its breakdown and the
+    hex the ship ends its movement in."""
+
+    speed: int
+    label: str
+    cost: NotRequired[int]
+    speed_up: NotRequired[int]
+    slow_down: NotRequired[int]
+    turn: NotRequired[int]
+    dest: NotRequired[tuple[int, int]]
+
+
+class VelocityColumnNoteJson(TypedDict):
+    rows: int
+    min_cost: int
+    """The cheapest velocity of the column."""
+
+
+class WithdrawNoteJson(TypedDict):
+    radius: int
+    """The option: every enemy is farther than this."""
+
+
+class FireNoteJson(TypedDict):
+    """A shot at a ship: the predicted range and its bounds, the chance to hit at each, the hit points a hit
+    does, and what the target's stats are judged from (``basis``)."""
+
+    range: int
+    range_min: int
+    range_max: int
+    p_hit: float
+    p_hit_best: float
+    p_hit_worst: float
+    expected_hp: float
+    p_damage: float
+    basis: Literal["design", "damaged", "estimate", "own"]
+    evasion: int
+    endurance: int
+    hp_taken: NotRequired[int]
+
+
+class AllocateNoteJson(TypedDict):
+    levels: int
+    """Levels the stat loses."""
+    lost: int
+    """Hit points wasted."""
+
+
+class AutoAllocateNoteJson(TypedDict):
+    plan: list[tuple[str, int | None, int, int]]
+    """The default allocation: ``[stat, weapon, hp, levels]`` per stat it touches, in the order first touched."""
+
+
+class SelfDestructNoteJson(TypedDict):
+    damage_level: int
+    in_hex: list[str]
+    """The other ships sharing its hex."""
+
+
+class DesignNoteJson(TypedDict):
+    left: int
+    """Design points left after it."""
+
+
+class FleetNoteJson(TypedDict):
+    """A built-in fleet (public data)."""
+
+    title: str
+    size_levels: int
+    ships: list[ShipDesignJson]
+
+
+class NotesJson(TypedDict):
+    """The note of each kind of legal action that has one, by the action's ``type`` (``annotate``)."""
+
+    velocity: VelocityNoteJson
+    velocity_column: VelocityColumnNoteJson
+    withdraw: WithdrawNoteJson
+    fire: FireNoteJson
+    allocate: AllocateNoteJson
+    auto_allocate: AutoAllocateNoteJson
+    self_destruct: SelfDestructNoteJson
+    set_stat: DesignNoteJson
+    weapon_targeting: DesignNoteJson
+    weapon_damage: DesignNoteJson
+    use_fleet: FleetNoteJson
 
 
 @lru_cache(maxsize=4096)

@@ -9,7 +9,7 @@ is the scenario's public setup and the tables a screen shows (format ``deltav-de
 - ``points_per_size`` (a ship's design budget per size level), ``split_thrust`` (velocities in two steps above
   it), ``labels`` (the rulebook's directions A-F as axial vectors);
 - ``hit_table``: exact P(hit) for targeting/evasion pairs at several ranges (design note 2.4), from
-  ``heuristics.p_hit``; ``arena_radius`` and ``withdrawal_radius`` (the options).
+  ``odds.p_hit``; ``arena_radius`` and ``withdrawal_radius`` (the options).
 
 This module owns that document only (its shape declared once as ``BoardJson``, from which the browser client's
 types are written: web/tools/gen_types.py): pure, read from the data files and the options; no game state.
@@ -21,11 +21,11 @@ from collections.abc import Mapping
 from typing import Any, TypedDict
 
 from deltav.games.deepspace.design import POINTS_PER_SIZE, builtin_fleet_ids, load_fleet
-from deltav.games.deepspace.heuristics import p_hit
 from deltav.games.deepspace.movement import LABEL_VECTORS, LABELS
+from deltav.games.deepspace.odds import p_hit
 from deltav.games.deepspace.scenarios import scenario_for
 from deltav.games.deepspace.text import ship_labels
-from deltav.games.deepspace.view import ShipDesignJson
+from deltav.games.deepspace.visibility import ShipDesignJson
 
 
 class BoardSideJson(TypedDict):

@@ -15,7 +15,7 @@ class Ship:
     __slots__ = (
         "id", "owner", "name", "design", "size", "lv", "partial", "pos", "vel", "status", "hp_taken", "pending",
         "incoming", "seen_thrust", "seen_weapons", "seen_damage",
-        "view_rec",  # view.py's read-only record of the ship for its owner, with what it was made of (view.py only)
+        "view_rec",  # visibility.py's read-only record of the ship for its owner, with what it was made of (its only user)
     )
 
     def copy(self) -> Ship:

@@ -19,7 +19,7 @@ Phases and who decides (``current_players()``), each in its module:
 - ``over``. Transitions between phases (and the end of rounds and of the battle): ``flow``.
 
 Every simultaneous node stores each side's steps privately; a side's steps never depend on another side's, so
-the order of submission changes nothing. Views and secret tokens: ``view``.
+the order of submission changes nothing. Views and secret tokens: ``visibility``.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from deltav.games.deepspace import (
     destruct_phase,
     plot_phase,
 )
-from deltav.games.deepspace import view as _view
+from deltav.games.deepspace import visibility as _view
 from deltav.games.deepspace.design import Fleet
 from deltav.games.deepspace.limits import ALIVE, DESIGN_STAGES, SPLIT_THRUST, STATUS_NAMES  # noqa: F401 (re-exported)
 from deltav.games.deepspace.ship import Ship
@@ -99,7 +99,7 @@ class DeepSpaceState(State):
     def scores(self) -> list[int]:
         return [self.inflicted[p] - self.received[p] for p in range(self.num_players)]
 
-    # --- views (``view``) ----------------------------------------------------------------------------
+    # --- views (``visibility``) -------------------------------------------------------------------------
     def view(self, player: int | None) -> dict:
         return _view.view(self, player)
 

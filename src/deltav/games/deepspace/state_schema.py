@@ -198,7 +198,7 @@ FIELDS = Fields(
           lambda v: [[d.to_json() for d in ds] for ds in v], _designs_from_json),
     Field("drafts", Annotated[list[Draft], MaxLen(MAX_PLAYERS)], COPY, _drafts_json,
           lambda v, doc: [(a, b, c, d, tuple(ws), st, pe) for a, b, c, d, ws, st, pe in v]),
-    Field("_vships"),  # view.py's read-only records of the ships and players as last shown (view.py only)
+    Field("_vships"),  # visibility.py's read-only records of the ships and players as last shown (visibility.py only)
     Field("_vplayers"),
     constants={"game": "deepspace"},
 )

@@ -26,6 +26,7 @@ rules modules. Must not change the state, roll dice or do I/O.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Literal, TypedDict
 
 from deltav.games.knighthawks import damage as dmg
 from deltav.games.knighthawks import fire_phase, movement_phase
@@ -41,6 +42,88 @@ from deltav.games.knighthawks.movement import rotation_cost
 from deltav.games.knighthawks.repair import outcome
 from deltav.games.knighthawks.ships import Ship
 from deltav.games.knighthawks.tables import tables
+
+# --- the notes' JSON shapes (web/tools/gen_types.py writes the client's types from them) -------------------------
+
+HexJson = tuple[int, int]
+
+
+class CourseNoteJson(TypedDict):
+    """A ``course`` or an ``orbit``: the break-up chance (percent) and what each MR turn on the way adds."""
+
+    breakup: int
+    per_point: int
+
+
+#: A ``step`` of a plot (``from`` is a Python keyword: the functional form).
+StepNoteJson = TypedDict("StepNoteJson", {
+    "hex": HexJson, "facing": int, "end": Literal["crash", "exit", ""], "turns": int, "breakup": int, "forced": bool,
+    "done": int, "speed": int, "from": HexJson, "path": list[HexJson]})
+StepNoteJson.__doc__ = """A ``step`` of a plot: the hex entered, the facing after it, how the move ends (``end``), the MR
+points used so far (``turns``), the move's break-up chance so far, whether a navigation hit or evasion forced it,
+the hex it leaves (``from``), the hexes entered so far (``path``, the start first), hexes entered after it
+(``done``) and the plotted ``speed``."""
+
+
+class ShotNoteJson(TypedDict):
+    """An ``assign``: the shot as the engine will resolve it against what the seat knows of the target."""
+
+    hex: HexJson
+    range: int
+    head_on: bool
+    column: str
+    """The Combat Table column."""
+    chance: int
+    """The modified chance before ICMs."""
+    odds: int
+    """The percent of d100 rolls that hit (the automatic 5% and 96% results included)."""
+    icm: int
+    """The change per ICM the defender may fire."""
+    half: bool
+    dtm: int
+    hdr: list[int]
+    weapon: str
+
+
+class InterceptNoteJson(TypedDict):
+    """An ``intercept``: the pending attack's chance after those ICMs and evasion."""
+
+    chance: int
+    odds: int
+    weapon: str
+    column: str
+
+
+class RepairNoteJson(TypedDict):
+    """A ``repair``: the d100 roll's odds (percent) and the ship's DCR not yet allocated this repair turn."""
+
+    success: int
+    fail: int
+    lost: int
+    left: int
+
+
+class LayNoteJson(TypedDict):
+    hex: HexJson
+    """The hex of the plotted path the trap is dropped in."""
+
+
+class EndMovementNoteJson(TypedDict):
+    paths: dict[str, list[HexJson]]
+    """The hexes each of the seat's plotted ships will pass through (its start first), by ship id."""
+
+
+class NotesJson(TypedDict):
+    """The note of each kind of legal action that has one, by the action's ``type`` (``annotate``)."""
+
+    course: CourseNoteJson
+    orbit: CourseNoteJson
+    step: StepNoteJson
+    assign: ShotNoteJson
+    intercept: InterceptNoteJson
+    repair: RepairNoteJson
+    lay: LayNoteJson
+    end_movement: EndMovementNoteJson
 
 
 def _excess(sh: Ship) -> int:

@@ -18,8 +18,8 @@ mount is one entry with count -1 (G5: each mount is its own system); an LTD weap
 entry whose count is its ammunition; a defense is one entry (RH and powered screens count 1, MS its
 charges, ICM its missiles). status: 0 working, 1 destroyed, 2 destroyed and unrepairable in space.
 
-View cache: ``view_own`` / ``view_pub`` hold view.py's last read-only record of the ship (the owner's and the
-other side's, shared by every view), each with the values it was made of; view.py alone reads and sets them, and
+View cache: ``view_own`` / ``view_pub`` hold visibility.py's last read-only record of the ship (the owner's and the
+other side's, shared by every view), each with the values it was made of; visibility.py alone reads and sets them, and
 a record is checked against the ship's current values before use (the rules code never has to clear them).
 """
 

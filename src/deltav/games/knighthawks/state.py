@@ -8,7 +8,7 @@ the phase modules movement_phase.py, fire_phase.py for the declare and intercept
 turns.advance after every action), and the building of a state from a scenario or a record (its fields, clone
 and to_json: ``state_schema.FIELDS``).
 Must not hold rules bodies: the sequencing of phases and turns is turns.py's, victory victory.py's, views and
-secret tokens view.py's; rules arithmetic lives in damage.py, combat.py, movement.py and repair.py; data in
+secret tokens visibility.py's; rules arithmetic lives in damage.py, combat.py, movement.py and repair.py; data in
 tables.py.
 """
 
@@ -23,7 +23,7 @@ from deltav.core.protocol import Game, Result, State
 from deltav.core.rng import Rng
 from deltav.games.knighthawks import fire_phase, movement_phase, repair_phase, turns
 from deltav.games.knighthawks import messages as m
-from deltav.games.knighthawks import view as kh_view
+from deltav.games.knighthawks import visibility as kh_view
 from deltav.games.knighthawks.movement import MapInfo
 from deltav.games.knighthawks.rulings import Rulings
 from deltav.games.knighthawks.ships import ACTIVE, Ship, new_ship

@@ -27,7 +27,7 @@ from deltav.games.knighthawks.repair import sample_secret_repairs
 from deltav.games.knighthawks.rulings import Rulings
 from deltav.games.knighthawks.ships import Ship
 from deltav.games.knighthawks.state import KHState
-from deltav.games.knighthawks.view import _open_cells
+from deltav.games.knighthawks.visibility import _open_cells
 
 
 class _World:

@@ -24,7 +24,7 @@ from deltav.games.mining.phases import BIT
 from deltav.games.mining.rulings import RULING_OPTIONS
 from deltav.games.mining.state import MiningState, build, new_state
 from deltav.games.mining.state_schema import read_state
-from deltav.games.mining.view import board_json, config_for, determinize, full_view, make_view
+from deltav.games.mining.visibility import board_json, config_for, determinize, full_view, make_view
 
 
 @register_game

@@ -19,12 +19,50 @@ This module owns the annotations only; it must not change states or decide what 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import NotRequired, TypedDict
 
 from deltav.games.mining import contracts as cm
-from deltav.games.mining.heuristics import MINERAL_INDEX, blocked_for, kind_odds, known_tiles, plan_contract
+from deltav.games.mining.knowledge import MINERAL_INDEX, blocked_for, kind_odds, known_tiles, plan_contract
 from deltav.games.mining.messages import Declare, Look, Move, Reveal, SabotageMove
 from deltav.games.mining.scenarios import OMNIDIUM
-from deltav.games.mining.view import make_view
+from deltav.games.mining.visibility import make_view
+
+# --- the notes' JSON shapes (web/tools/gen_types.py writes the client's types from them) -------------------------
+
+class KnownTileJson(TypedDict):
+    kind: str
+    value: int
+
+
+class RevealNoteJson(TypedDict):
+    """A reveal: the tile there if the player knows it (and whether it would count), else the chance it would."""
+
+    square: int
+    known: KnownTileJson | None
+    fits: NotRequired[bool]
+    chance: NotRequired[float]
+
+
+class LookNoteJson(TypedDict):
+    square: int
+    known: KnownTileJson | None
+
+
+class DeclareNoteJson(TypedDict):
+    need: list[str]
+    """The contract's minerals."""
+    plan: list[int] | None
+    """The squares of known tiles that would complete it, most valuable first; null when they do not."""
+
+
+class MoveNoteJson(TypedDict):
+    freezes: bool
+    """The destination holds the alien: the rocket cannot leave it."""
+
+
+NotesJson = TypedDict("NotesJson", {"reveal": RevealNoteJson, "look": LookNoteJson, "declare": DeclareNoteJson,
+                                    "move": MoveNoteJson, "sabotage-move": MoveNoteJson})
+NotesJson.__doc__ = """The note of each kind of legal action that has one, by the action's ``type`` (``annotate``)."""
 
 
 def _need(minerals: Sequence[str]) -> tuple[tuple[int, ...], int]:

@@ -26,7 +26,7 @@ from deltav.games.actionspace import (
 
 from . import messages as a
 from .scenarios import INCIDENTS, KINDS, MINERALS, SQUARES
-from .view import board_of_view, squares_of
+from .visibility import board_of_view, squares_of
 
 
 def _build(cfg) -> ActionSpace:

@@ -10,8 +10,8 @@ The rules live in the phase modules (one per kind of decision, each with ``legal
 ``apply(state, p, a)``): ``window_phase`` (pirate, meteor and bid-up windows), ``action_phase`` (the action and
 its rocket moves), ``survey_phase`` (survey and scan looks, the reveal choice), ``incident_phase`` (own-turn
 incidents, sabotage, the alien), ``attempt_phase`` (declaring, revealing, replacing). Below them: ``flow`` (how
-the turn moves on), ``choices`` (candidate lists), ``effects`` (shared board changes), ``illegal`` (rule ids for
-illegal actions), ``phases`` (phase codes), ``action_cache``, ``config``; views and sampling are ``view``'s.
+the turn moves on), ``choices`` (candidate lists), ``effects`` (shared board changes), ``refusals`` (rule ids for
+refused actions), ``phases`` (phase codes), ``action_cache``, ``config``; views and sampling are ``visibility``'s.
 This module holds no rules bodies: only the record's small queries and primitives.
 """
 
@@ -30,8 +30,8 @@ from deltav.games.mining import (
     action_phase,
     attempt_phase,
     flow,
-    illegal,
     incident_phase,
+    refusals,
     scoring,
     survey_phase,
     window_phase,
@@ -102,7 +102,7 @@ def _wrong(ph: int, kinds: tuple):
 def _action_wrong(st, p: int, a: Any) -> IllegalAction:
     if st.pirated:
         return IllegalAction("mining.pirate.no_action", "a Pirate Attack stopped your action this turn")
-    return _wrong(P_ACTION, illegal.ACTION_KINDS)(st, p, a)
+    return _wrong(P_ACTION, refusals.ACTION_KINDS)(st, p, a)
 
 
 def _phase(ph: int, module: Any, kinds: tuple, then: tuple, players=_current, wrong=None) -> Phase:
@@ -111,11 +111,11 @@ def _phase(ph: int, module: Any, kinds: tuple, then: tuple, players=_current, wr
 
 #: The phases of a mining turn (``deltav.core.phases``): who decides (the current player, or the next one in a
 #: window's queue), the module owning each decision, the kinds of action it takes and where a decision may lead.
-#: The table keeps each player's legal list (``_legal``) and checks an action against it (``illegal.why`` names
+#: The table keeps each player's legal list (``_legal``) and checks an action against it (``refusals.why`` names
 #: the rule an unlisted action breaks); an action taken from that list is applied at once.
 PHASE_TABLE = PhaseTable("phase", (
     _phase(P_PIRATE, window_phase, (Discard, Pass), (P_PIRATE, P_ACTION), _window),
-    _phase(P_ACTION, action_phase, (Discard, Pass) + illegal.ACTION_KINDS[1:],
+    _phase(P_ACTION, action_phase, (Discard, Pass) + refusals.ACTION_KINDS[1:],
            (P_ACTION, P_MOVING, P_SURVEY, P_SCAN, P_LOOKREV, P_SAB_TARGET, P_ALIEN_MOVE, P_METEOR, P_ATTEMPT),
            wrong=_action_wrong),
     _phase(P_MOVING, action_phase, (Move, EndMoves), (P_MOVING, P_METEOR, P_ATTEMPT, P_LOOKREV)),
@@ -135,7 +135,7 @@ PHASE_TABLE = PhaseTable("phase", (
     _phase(P_BIDUP, window_phase, (BidUp, Pass), (P_PIRATE, P_ACTION, P_BIDUP, P_BID_REVEAL), _window),
     _phase(P_BID_REVEAL, attempt_phase, (Reveal,), (P_PIRATE, P_ACTION, P_BIDUP, P_BID_REPLACE, P_ALIEN_MOVE)),
     _phase(P_BID_REPLACE, attempt_phase, (Replace, Pass), (P_PIRATE, P_ACTION, P_BIDUP)),
-), over=P_OVER, cache="_legal", validate=illegal.why, nobody=[])
+), over=P_OVER, cache="_legal", validate=refusals.why, nobody=[])
 
 
 @functools.cache

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from deltav.games.mining.scenarios import GRID, KINDS, MINERALS, STATION
-from deltav.games.mining.view import squares_of
+from deltav.games.mining.visibility import squares_of
 
 KIND_NAMES = {
     "alphatite": "Alphatite", "betamite": "Betamite", "gammatite": "Gammatite", "deltamite": "Deltamite",

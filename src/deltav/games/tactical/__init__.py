@@ -164,7 +164,7 @@ class TacticalGame(Game):
 
     @classmethod
     def determinize(cls, view: Mapping, player: int, rng: Rng) -> TacticalState:
-        from .view import determinize
+        from .visibility import determinize
 
         return determinize(view, player, rng, TacticalState)
 

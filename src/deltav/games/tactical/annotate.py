@@ -33,6 +33,7 @@ hold is checked against ``state.secret_tokens(player)`` by tests/tactical/test_a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal, NotRequired, TypedDict
 
 from . import combat as cb
 from . import ordnance_tables as ot
@@ -47,6 +48,185 @@ from .preview import preview_course
 from .shiptypes import ship_data
 
 RESULT_LABELS = ("-", "D1", "D2", "D3", "D4", "D5", "E")
+
+
+# --- the notes' JSON shapes (web/tools/gen_types.py writes the client's types from them) -------------------------
+
+class GravityQueuedJson(TypedDict):
+    """A gravity hex the course enters: its pull applies on the next move (unless ``ignored``, a weak one)."""
+
+    hex: str
+    dir: int
+    body: str
+    weak: bool
+    ignored: bool
+
+
+class FiguresJson(TypedDict):
+    """A roll's figures for one ship: die faces out of 6 of each result ("-", "D1".."D5", "E")."""
+
+    chances: dict[str, int]
+    hit_chance: int
+    """Faces that damage it."""
+    destroy_chance: int
+    """Faces that eliminate it, with the damage it already has."""
+
+
+class CourseWarningJson(FiguresJson):
+    """What else can happen on a course (course_risks.py; docs/tactical.md "Course warnings")."""
+
+    kind: Literal["capture", "ram", "mine", "torpedo", "nuke", "planetary_defense"]
+    when: Literal["movement", "enemy_movement", "enemy_combat"]
+    hex: str
+    ship: str | None
+    """The enemy ship of a ram or a capture."""
+    ordnance: str | None
+    base: str | None
+    """The firing base's hex."""
+    own: bool
+    """The item is the player's own."""
+    odds: str | None
+    """"2:1" for planetary defense."""
+    enemy: FiguresJson | None
+    """A ram: the enemy ship's figures."""
+    text: str
+
+
+class OrderNoteJson(TypedDict):
+    """An ``order``'s note: the course preview (``preview.CoursePreview.to_json``), where the ship starts and its
+    velocity and fuel before, and the course's warnings."""
+
+    ship: str
+    path: list[str]
+    contact: list[str]
+    destination: str
+    velocity: tuple[int, int]
+    fuel_spent: int
+    fuel_after: int | None
+    gravity_queued: list[GravityQueuedJson]
+    ignorable_weak: list[str]
+    outcome: Literal["normal", "landing", "crash"]
+    body: str | None
+    crash_hex: str | None
+    off_map: bool
+    escapes: bool
+    orbit_after: str | None
+    start: str
+    velocity_before: tuple[int, int]
+    fuel_before: int | None
+    warnings: list[CourseWarningJson]
+
+
+class CounterJson(TypedDict):
+    """The counterattack a target's side can make after an attack."""
+
+    ships: list[str]
+    target: str
+    attack: int
+    defence: int
+    odds: str
+    range_mod: int
+    velocity_mod: int
+    heroism: int
+    chances: dict[str, int]
+
+
+class OddsJson(TypedDict):
+    """The odds preview of an attack (a ``fire`` note): ``gun`` at a ship, or ``anti_nuke`` at an enemy nuke."""
+
+    kind: Literal["gun", "anti_nuke"]
+    target: str
+    attack: int
+    defence: int
+    odds: str
+    range_mod: int
+    velocity_mod: int
+    heroism: int
+    chances: dict[str, int]
+    """Die faces out of 6 of each result ("-", "D1".."D5", "E")."""
+    counter: CounterJson | None
+    group_strength: NotRequired[int]
+    """A gun attack: the group's full strength (``attack`` is the strength declared)."""
+    hit_chance: NotRequired[int]
+    """A gun attack: faces that damage the target."""
+    target_disabled: NotRequired[int]
+    destroy_chance: NotRequired[int]
+    """An anti-nuke attack: faces that destroy the nuke."""
+
+
+class AllInJson(OddsJson):
+    """The attack of every free ship that sees the target, together."""
+
+    ships: list[str]
+
+
+class AddAttackerNoteJson(TypedDict):
+    strength: int
+    targets: list[str]
+    """The targets the group would see with this ship (ships, then nukes)."""
+    attacks: dict[str, OddsJson]
+    """The group's odds at each ship target, by its id."""
+
+
+class EndCombatNoteJson(TypedDict):
+    attacks: dict[str, AllInJson]
+
+
+class UnavailableJson(TypedDict):
+    """A kind of ordnance a ship cannot launch now, with the rule it breaks, in words."""
+
+    ship: str
+    kind: str
+    rule: str
+    reason: str
+
+
+class EndOrdnanceNoteJson(TypedDict):
+    unavailable: list[UnavailableJson]
+
+
+class BuyNoteJson(TypedDict):
+    cost: int
+    credits_left: int
+
+
+class FirstHitJson(TypedDict):
+    """The first thing a launched item meets on its first move."""
+
+    what: Literal["body", "asteroid", "base", "ships", "ordnance"]
+    hex: str
+    body: NotRequired[str]
+    ships: NotRequired[list[str]]
+    own: NotRequired[list[str]]
+    ordnance: NotRequired[list[str]]
+
+
+class LaunchNoteJson(TypedDict):
+    """A ``launch``'s note: the item's first move and what it meets, its drift on the next move, its lifetime."""
+
+    kind: Literal["mine", "torpedo", "nuke"]
+    start: str
+    velocity: tuple[int, int]
+    path: list[str]
+    contact: list[str]
+    destination: str
+    first_hit: FirstHitJson | None
+    off_map: bool
+    next_path: list[str]
+    next_destination: str
+    turns: int
+
+
+class NotesJson(TypedDict):
+    """The note of each kind of legal action that has one, by the action's ``type`` (``annotate_legal``)."""
+
+    order: OrderNoteJson
+    fire: OddsJson
+    add_attacker: AddAttackerNoteJson
+    end_combat: EndCombatNoteJson
+    launch: LaunchNoteJson
+    end_ordnance: EndOrdnanceNoteJson
+    buy: BuyNoteJson
 
 
 def annotate_legal(state, player: int, actions: Sequence) -> list[dict | None] | None:

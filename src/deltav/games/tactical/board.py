@@ -7,14 +7,15 @@ Everything is read from the game's own data (``mapdata.default_map`` and the sce
 module adds derived presentation facts only (a body's kind, a base's kind) and never a rule. It holds no state and
 does no I/O beyond what those modules read.
 
-A ``board`` hook on ``TacticalGame`` (so a server can ask any game for its board) is still to come: the game class
-is owned by the engine; it will call ``board(cls.resolve_options(options))``.
+``TacticalGame.board`` serves it (``GET /games/tactical/board``). Its shape is declared here (``BoardJson``, the
+help's tables ``tables.TablesJson``): the browser's types are written from it (web/tools/gen_types.py) and
+tests/web/test_generated_types.py reads every scenario's board against it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from deltav.core import hexgrid
 from deltav.core.protocol import get_game
@@ -22,11 +23,112 @@ from deltav.core.protocol import get_game
 from .labels import ShipLabels
 from .mapdata import GameMap, default_map
 from .scenarios import Scenario, get_scenario
-from .tables import tables
+from .tables import TablesJson, tables
 
 FORMAT = "deltav-tactical-board/1"
 BODY_KINDS = ("star", "planet", "moon", "minor")
 BASE_KINDS = ("planetary", "asteroid")
+
+
+# --- the document's JSON shape (web/tools/gen_types.py writes the client's types from it) ------------------------
+
+HexJson = tuple[int, int]
+
+
+class GridJson(TypedDict):
+    orientation: Literal["flat-top"]
+    coordinates: Literal["axial"]
+    directions: list[HexJson]
+    """The six neighbour offsets, direction 0 first."""
+    direction_names: list[str]
+
+
+class BoundsJson(TypedDict):
+    minQ: int
+    maxQ: int
+    minR: int
+    maxR: int
+
+
+class SizeJson(TypedDict):
+    columns: int
+    rows: int
+    hexes: int
+
+
+class BodyJson(TypedDict):
+    name: str
+    kind: Literal["star", "planet", "moon", "minor"]
+    center: HexJson
+    surface_radius: int
+    surface: list[HexJson]
+    gravity: Literal["full", "weak", "none"]
+    destructive: bool
+
+
+class GravityJson(TypedDict):
+    """A gravity hex: the direction it pulls, its body, full or weak."""
+
+    hex: HexJson
+    dir: int
+    body: str
+    strength: Literal["full", "weak"]
+
+
+class BaseJson(TypedDict):
+    hex: HexJson
+    owner: str
+    """The body (or asteroid) the base belongs to."""
+    kind: Literal["planetary", "asteroid"]
+    station: bool
+    controlled_by: list[int]
+    """The seats that start with it."""
+    fire_zone: list[HexJson]
+    """The hexes its planetary defense fires into."""
+
+
+class ScenarioPlayerJson(TypedDict):
+    home: str
+    target: str
+    escape_wins: bool
+
+
+class ShipLabelJson(TypedDict):
+    label: str
+    """The ship's name in words ("corvette B")."""
+    side: int
+    type: str
+
+
+class ScenarioJson(TypedDict):
+    """The scenario's map-related facts."""
+
+    id: str
+    name: str
+    summary: str
+    players: list[ScenarioPlayerJson]
+    checkpoints: list[str]
+    escape_edge: str
+    planetary_defense: bool
+    ship_labels: dict[str, ShipLabelJson]
+    """The scenario ships' labels by ship id (labels.py)."""
+
+
+class BoardJson(TypedDict):
+    """The static board of one scenario (``board``): the document the browser's tactical screen draws."""
+
+    format: Literal["deltav-tactical-board/1"]
+    grid: GridJson
+    bounds: BoundsJson
+    off_map_margin: int
+    size: SizeJson
+    bodies: list[BodyJson]
+    gravity: list[GravityJson]
+    bases: list[BaseJson]
+    asteroids: list[HexJson]
+    scenario: ScenarioJson
+    tables: TablesJson
+    """The help screen's reference tables (tables.py)."""
 
 
 def _hex(h: tuple[int, int]) -> list[int]:
@@ -53,7 +155,7 @@ def _scenario(options: Mapping[str, Any] | None) -> Scenario:
     return get_scenario(get_game("tactical").resolve_options(options)["scenario"])
 
 
-def board(options: Mapping[str, Any] | None = None) -> dict:
+def board(options: Mapping[str, Any] | None = None) -> BoardJson:
     """The board of the game with these options (the game's options, validated by the game; only ``scenario``
     changes the board; default Bi-Planetary) as plain JSON.
 

@@ -52,7 +52,7 @@ class Ship:
         "id", "owner", "type", "pos", "vel", "fuel", "pending", "landed", "destroyed", "cause", "disabled",
         "overload_used", "cargo_used", "passengers", "nukes", "detected", "heroic", "control", "resupplied",
         "path", "hidden", "fugitive", "revealed", "carrying_base", "emplaced",
-        "view_rec",  # view.py's last record template of the ship, with the values it was made of (view.py only)
+        "view_rec",  # visibility.py's last record template of the ship, with the values it was made of (its only user)
     )
 
     def __init__(self, sid: str, owner: int, stype: ShipType, pos: Hex, vel: Hex = (0, 0), fuel: int | None = None):
@@ -239,7 +239,7 @@ class Ordnance:
 
 class Player:
     __slots__ = ("home", "target", "escape_wins", "bases", "credits", "visited", "ready", "spent",
-                 "view_rec")  # view.py's last record of the player, with the values it was made of (view.py only)
+                 "view_rec")  # visibility.py's last record of the player, with the values it was made of (its only user)
 
     def __init__(self, home: str, target: str, escape_wins: bool, bases: tuple[Hex, ...], credits: int):
         self.home = home

@@ -35,7 +35,7 @@ def reach_shadow(view: Mapping[str, Any], seat: int) -> dict:
     from .courses import orderable
     from .preview import preview_courses
     from .state import TacticalState
-    from .view import determinize
+    from .visibility import determinize
 
     if isinstance(seat, bool) or not isinstance(seat, int) or seat not in (0, 1):
         raise MalformedAction("seat", f"a seat 0 or 1 is required, got {seat!r}")

@@ -1,7 +1,7 @@
 """The Delta-V tactical state: the record of a position, the table of its phases (``PHASES``, a
 ``deltav.core.phases.PhaseTable``: whose decision it is, the kinds of action each phase takes, one module per
 phase for ``legal`` and ``apply``), who sees which ship (fog of war), cloning and JSON. Views and secret tokens
-are built by view.py.
+are built by visibility.py.
 
 Sequence (design/tactical.md 1.4): [fleet building, simultaneous] then alternating player-turns of the active
 player: astrogation (one ``order`` per ship, then ``end_astrogation``) -> ordnance (only if a launch or an
@@ -26,7 +26,7 @@ from deltav.core.rng import Rng
 from deltav.core.values import Action
 
 from . import astrogation_phase, combat_phase, fleet, logistics, ordnance
-from . import view as views
+from . import visibility as views
 from .flow import ASTROGATION, COMBAT, FLEET, LOGISTICS, ORDNANCE
 from .mapdata import default_map
 from .messages import (

@@ -6,13 +6,82 @@ constants. Read from the game's own data (``data/combat.toml`` through ``combat`
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from . import combat as cb
 from .shiptypes import ship_data, ship_types
 
 RESULTS = ("-", "D1", "D2", "D3", "D4", "D5", "E")
 
 
-def tables() -> dict:
+# --- the JSON shape (web/tools/gen_types.py writes the client's types from it) -----------------------------------
+
+class GunRowJson(TypedDict):
+    roll: str
+    """The die roll ("<=0", "1".."5", ">=6"): the row's label."""
+    results: list[str]
+    """One result per odds column ("-", "D1".."D5", "E")."""
+
+
+class GunCombatJson(TypedDict):
+    columns: list[str]
+    """The odds columns ("1:4".."4:1")."""
+    rows: list[GunRowJson]
+
+
+class ModifiersJson(TypedDict):
+    velocity_free: int
+    heroism_bonus: int
+    elimination_threshold: int
+    repair_per_turn: int
+    anti_nuke_odds: str
+    planetary_defense_odds: str
+    base_fire_range: int
+
+
+class ShipTypeJson(TypedDict):
+    """A ship class's row of the ship table."""
+
+    type: str
+    combat: int
+    defensive: bool
+    fuel: int | None
+    cargo: int | None
+    cost: int
+    warship: bool
+    torpedoes: bool
+    carries_base: bool
+    sealed_fuel: bool
+    immobile: bool
+    fires_disabled: str
+
+
+class OrdnanceTableJson(TypedDict):
+    mass: dict[str, int]
+    lifetime: int
+    torpedo_boost_max: int
+    non_warship_nuke_limit: int
+    orbital_base_cargo: int
+
+
+class DetectionJson(TypedDict):
+    ship_range: int
+    base_range: int
+
+
+class TablesJson(TypedDict):
+    """The help screen's reference tables (the board document's ``tables``)."""
+
+    gun_combat: GunCombatJson
+    modifiers: ModifiersJson
+    other_damage: dict[str, list[str]]
+    """The Other Damage Table: per source, one result per die roll."""
+    ships: list[ShipTypeJson]
+    ordnance: OrdnanceTableJson
+    detection: DetectionJson
+
+
+def tables() -> TablesJson:
     """``{"gun_combat": {columns, rows: [{roll, results}]}, "modifiers", "other_damage", "ships", "ordnance"}``."""
     gun_rows = []
     for roll, row in enumerate(cb.GUN_COMBAT):

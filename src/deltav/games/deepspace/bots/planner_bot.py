@@ -1,5 +1,6 @@
 """The Deep Space Combat ``hard`` level: :class:`PlannerBot`, the whole-side planner of :mod:`deltav.games.deepspace.
-planner` over the belief of :mod:`deltav.games.deepspace.opponent` (measurements in ``docs/bots-deepspace.md``).
+bots.lookahead` over the belief of :mod:`deltav.games.deepspace.bots.opponent`
+(measurements in ``docs/bots-deepspace.md``).
 
 This module owns the planner bot's decisions; the plan itself, the exact odds and the enemy model live in
 those two pure modules.
@@ -11,9 +12,9 @@ from deltav.core.agent import Param
 from deltav.core.hexgrid import distance
 from deltav.core.protocol import Decision
 from deltav.games.deepspace import damage as dmg
-from deltav.games.deepspace import opponent, planner
+from deltav.games.deepspace.bots import lookahead, opponent
+from deltav.games.deepspace.bots.heuristics import ship_points
 from deltav.games.deepspace.bots.scripted import ScriptedBot, _flag
-from deltav.games.deepspace.heuristics import ship_points
 from deltav.games.deepspace.messages import (
     Allocate,
     AutoAllocate,
@@ -32,7 +33,7 @@ from deltav.games.deepspace.messages import (
 
 
 class PlannerBot(ScriptedBot):
-    """The ``hard`` level: plans each round for the whole side with :mod:`planner` (belief over enemy designs:
+    """The ``hard`` level: plans each round for the whole side with :mod:`lookahead` (belief over enemy designs:
     the scenario's public fleet when it names one, else ``particles`` sampled worlds; enemy movement predicted by
     :mod:`opponent`'s model of a sound player; exact odds; search over candidate velocities with focus-fire
     target assignment and rams on the predicted hexes), allocates damage to keep the ship's most valuable stats
@@ -97,7 +98,7 @@ class PlannerBot(ScriptedBot):
 
     # --- design: an archetype of the library, step by step ----------------------------------------------------
     def _archetype_step(self, view, legal):
-        arch = next((a for a in planner.archetypes() if a.id == self.design), None)
+        arch = next((a for a in lookahead.archetypes() if a.id == self.design), None)
         cap = view["options"].get("stat_cap", 0)
         if arch is None or (cap and max(arch.ship.thrust, arch.ship.evasion, arch.ship.endurance,
                                         *(x for w in arch.ship.weapons for x in w)) > cap):
@@ -105,7 +106,7 @@ class PlannerBot(ScriptedBot):
         draft = view["mine"]["draft"]
         stage = draft["stage"]
         levels = view["players"][view["you"]]["size_levels"]
-        want = planner.archetype_fleet(arch, levels)
+        want = lookahead.archetype_fleet(arch, levels)
         ship = arch.ship
         if stage == "size":
             if len(view["mine"]["designs"]) < len(want):
@@ -130,7 +131,7 @@ class PlannerBot(ScriptedBot):
         if key != self._plan_key:
             parts = opponent.particles(decision, self.k, self.prior)
             pred = opponent.predict_moves(view, me, parts) if self.model else None
-            self._plan = planner.plan_round(view, me, parts, pred)
+            self._plan = lookahead.plan_round(view, me, parts, pred)
             self._plan_key = key
         sid = first.ship
         if sid not in self._plan:
@@ -156,7 +157,7 @@ class PlannerBot(ScriptedBot):
             self._parts = opponent.particles(decision, self.k, self.prior)
             self._parts_key = key
         parts = self._parts
-        mine, enemies = planner.units(view, decision.player, parts)
+        mine, enemies = lookahead.units(view, decision.player, parts)
         return view, parts, mine, enemies
 
     def _value_allocate(self, decision):
@@ -166,14 +167,14 @@ class PlannerBot(ScriptedBot):
         sv = next(s for s in view["ships"] if s["id"] == sid)
         if not enemies or sv["pending"] >= ship_points(sv) + sv["size"]:
             return next((a for a in legal if isinstance(a, AutoAllocate)), None)  # lost anyway: one step
-        refs = planner.weighted(d for e in enemies for d in e.defence)
-        incoming = planner.weighted(w for e in enemies for ws in e.weapons for w in ws)
+        refs = lookahead.weighted(d for e in enemies for d in e.defence)
+        incoming = lookahead.weighted(w for e in enemies for ws in e.weapons for w in ws)
         scale = max(1, len(mine)) * self.k
         r = min(distance(tuple(sv["pos"]), e.pos) for e in enemies)
         mode = view["options"]["leftover_damage"]
-        valuer = planner.Valuer(refs, incoming, r, scale)
-        lv = planner.view_levels(sv)
-        step = planner.allocation_step(sv["size"], lv, sv["partial"], sv["pending"], mode, valuer)
+        valuer = lookahead.Valuer(refs, incoming, r, scale)
+        lv = lookahead.view_levels(sv)
+        step = lookahead.allocation_step(sv["size"], lv, sv["partial"], sv["pending"], mode, valuer)
         if step is None:
             return None
         stat, weapon = dmg.slot_name(step[0])
@@ -185,8 +186,8 @@ class PlannerBot(ScriptedBot):
         u = next(x for x in mine if x.id == sid)
         base = {x.id: x.pos for x in mine}
         epos = {e.id: e.pos for e in enemies}
-        own_threat = {x.id: planner.threat(x, enemies, x.pos, epos) for x in mine}
-        e_threat = {e.id: planner.threat(e, mine, e.pos, base) for e in enemies}
-        value = planner.destruct_value(u, mine, enemies, own_threat, e_threat,
+        own_threat = {x.id: lookahead.threat(x, enemies, x.pos, epos) for x in mine}
+        e_threat = {e.id: lookahead.threat(e, mine, e.pos, base) for e in enemies}
+        value = lookahead.destruct_value(u, mine, enemies, own_threat, e_threat,
                                        view["options"].get("explosion_hits_friends", True))
         return SelfDestruct(sid, value > 0)

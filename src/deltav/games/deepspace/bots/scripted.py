@@ -29,15 +29,9 @@ from __future__ import annotations
 from deltav.core.agent import Agent
 from deltav.core.hexgrid import distance
 from deltav.core.protocol import Decision
+from deltav.games.deepspace.bots.heuristics import estimated_enemy_stats, ship_points
 from deltav.games.deepspace.choices import velocity_actions
 from deltav.games.deepspace.design import load_fleet
-from deltav.games.deepspace.heuristics import (
-    estimated_enemy_stats,
-    expected_damage,
-    expected_shot,
-    p_hit,
-    ship_points,
-)
 from deltav.games.deepspace.messages import (
     Allocate,
     AutoAllocate,
@@ -54,6 +48,7 @@ from deltav.games.deepspace.messages import (
     WeaponTargeting,
     Withdraw,
 )
+from deltav.games.deepspace.odds import expected_damage, expected_shot, p_hit
 
 #: share of the expected overkill a shot is credited with under the campaign score (measured: 0 to 0.5 play
 #: alike against random seats in ``melee`` and ``squadrons``)

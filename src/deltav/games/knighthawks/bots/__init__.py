@@ -13,10 +13,10 @@ view by ``sample_world``) and sends only actions from its legal list.
   activates seekers near enemies and spends DCR by repair priority.
 - The cadet plays a beginner's plan: it charges, fires at whatever is nearest, wastes torpedoes, ignores
   screens, fires one ICM at anything and repairs the first thing listed.
-- The admiral scores every move by the exact expected exchange of fire it leads to (``planner.py``) and
+- The admiral scores every move by the exact expected exchange of fire it leads to (``fire_exchange.py``) and
   assigns fire and ICMs by expected damage; raiders hunt the escorted ship, the escorted ship never lets its
   momentum carry it off the wrong edge (``escort.py``); in fleet battles its ships never end where their
-  momentum must crash them into a planet or carry them off the map (``fleet.py``), weighing break-up risk
+  momentum must crash them into a planet or carry them off the map (``planet_safety.py``), weighing break-up risk
   more than the captain (see its docstring).
 - The tactician (``bots/tactician.py``, not a preset) picks each movement phase's fleet plan by rollouts.
 

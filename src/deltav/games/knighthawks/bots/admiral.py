@@ -1,6 +1,6 @@
 """The Knight Hawks *hard* level: :class:`Admiral`, expected-exchange scoring of every candidate move and shot
-(``planner.py``), the raiders' hunt, the escorted ship's momentum check (``escort.py``) and the fleet's doom
-check (``fleet.py``); measurements in ``docs/bots-knighthawks.md``.
+(``fire_exchange.py``), the raiders' hunt, the escorted ship's momentum check (``escort.py``) and the fleet's doom
+check (``planet_safety.py``); measurements in ``docs/bots-knighthawks.md``.
 
 Owns: the admiral bot and its move helpers. Must not reach into the true game state.
 """
@@ -10,21 +10,21 @@ from __future__ import annotations
 from deltav.core import hexgrid
 from deltav.core.agent import Param
 from deltav.core.protocol import Decision
-from deltav.games.knighthawks import escort as es
-from deltav.games.knighthawks import heuristics as hx
 from deltav.games.knighthawks import messages as m
-from deltav.games.knighthawks import planner as pl
+from deltav.games.knighthawks.bots import escort as es
+from deltav.games.knighthawks.bots import fire_exchange as fx
+from deltav.games.knighthawks.bots import heuristics as hx
+from deltav.games.knighthawks.bots.move_scores import MoveScores
 from deltav.games.knighthawks.bots.plans import _EscortCaptain, _SafeCaptain, _SafeFocusCaptain
 from deltav.games.knighthawks.bots.scripted import WEIGHT, ScriptedCaptain, _Still, shot_geometry
 from deltav.games.knighthawks.damage import breakup_chance
-from deltav.games.knighthawks.exchange import MoveScores
 from deltav.games.knighthawks.movement import advance, rotation_cost, start_plot
 
 
 class Admiral(ScriptedCaptain):
     """The hard level. Moves: in battles and assaults (``move="auto"``) every candidate move of a ship (the
     captain's turn patterns plus a single turn at every hex, at every speed) is scored by the expected
-    exchange of fire it leads to (``planner``): its offense from the end hex and facing with the real defense
+    exchange of fire it leads to (``fire_exchange``): its offense from the end hex and facing with the real defense
     columns, ICMs and head-on row, minus the enemy's defensive fire along its path, minus the enemy's reach
     next turn, plus its own reach, with the map-edge momentum check and break-up risk. Fire: every shot
     valued by its exact expected damage with the damage already declared on each target counted (focus fire,
@@ -194,7 +194,7 @@ class Admiral(ScriptedCaptain):
                     score -= hunt * hexgrid.distance(st.pos, charge.pos)
                 if sh.severe():
                     used = abs(a.speed - sh.speed) + sum(1 for t in turns if t) + rotation_cost(sh.facing, a.facing)
-                    score -= breakup_chance(sh.hp, sh.dmg, used) / 100 * 60 * pl.worth(sh) / 2
+                    score -= breakup_chance(sh.hp, sh.dmg, used) / 100 * 60 * fx.worth(sh) / 2
                 if sh.docked is not None and a.speed == 0:
                     score += 0.2
                 if sh.ms_turns >= 99 and (a.speed != sh.speed or a.facing != sh.facing or any(turns)
@@ -255,7 +255,7 @@ class Admiral(ScriptedCaptain):
         extra: dict[str, float] = {}
         for d in world.declared:
             tg = world.ship(d[3])
-            prob, half = pl.hit_chance(world, d[2], tg, d[5], d[6], world.ship(d[0]).ccs)
+            prob, half = fx.hit_chance(world, d[2], tg, d[5], d[6], world.ship(d[0]).ccs)
             extra[d[3]] = extra.get(d[3], 0.0) + prob * hx.hit_value(d[2]) * (0.6 if half else 1.0)
         best = None
         lines: dict = {}
@@ -268,11 +268,11 @@ class Admiral(ScriptedCaptain):
             g = shot_geometry(world, firer, code, target, defensive, lines)
             if g is None:
                 continue
-            prob, half = pl.hit_chance(world, code, target, g[1], g[2], firer.ccs, firer.ms_turns > 0)
+            prob, half = fx.hit_chance(world, code, target, g[1], g[2], firer.ccs, firer.ms_turns > 0)
             left = target.hp - target.dmg
             have = extra.get(target.id, 0.0)
-            value = (prob * hx.hit_value(code) * (0.6 if half else 1.0) * pl.worth(target, have)
-                     * pl.objective_factor(world, target))
+            value = (prob * hx.hit_value(code) * (0.6 if half else 1.0) * fx.worth(target, have)
+                     * fx.objective_factor(world, target))
             if have > left * 1.5:
                 value *= 0.3  # already likely dead: spread the fire
             if n >= 0:  # limited rounds: keep them for decent odds

@@ -8,8 +8,8 @@ from __future__ import annotations
 from deltav.core import hexgrid
 from deltav.core.agent import Param
 from deltav.core.protocol import Decision
-from deltav.games.knighthawks import heuristics as hx
 from deltav.games.knighthawks import messages as m
+from deltav.games.knighthawks.bots import heuristics as hx
 from deltav.games.knighthawks.bots.scripted import ScriptedCaptain, _Still
 
 

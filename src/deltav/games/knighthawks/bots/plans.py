@@ -8,11 +8,11 @@ Owns: these plan variants. Must not reach into the true game state.
 from __future__ import annotations
 
 from deltav.core import hexgrid
-from deltav.games.knighthawks import escort as es
-from deltav.games.knighthawks import fleet as fl
-from deltav.games.knighthawks import heuristics as hx
 from deltav.games.knighthawks import messages as m
 from deltav.games.knighthawks import movement_phase
+from deltav.games.knighthawks.bots import escort as es
+from deltav.games.knighthawks.bots import heuristics as hx
+from deltav.games.knighthawks.bots import planet_safety as fl
 from deltav.games.knighthawks.bots.scripted import ScriptedCaptain
 from deltav.games.knighthawks.damage import breakup_chance
 from deltav.games.knighthawks.movement import rotation_cost

@@ -12,9 +12,9 @@ from deltav.core import hexgrid
 from deltav.core.agent import Agent, Param
 from deltav.core.protocol import Decision
 from deltav.games.knighthawks import KnightHawks, fire_phase, movement_phase
-from deltav.games.knighthawks import heuristics as hx
 from deltav.games.knighthawks import messages as m
-from deltav.games.knighthawks import view as kh_view
+from deltav.games.knighthawks import visibility as kh_view
+from deltav.games.knighthawks.bots import heuristics as hx
 from deltav.games.knighthawks.damage import breakup_chance
 from deltav.games.knighthawks.movement import rotation_cost
 from deltav.games.knighthawks.repair import block_sizes

@@ -21,7 +21,7 @@ from deltav.core.agent import Agent, Param
 from deltav.core.errors import IllegalAction
 from deltav.core.protocol import Decision
 from deltav.core.rng import Rng
-from deltav.games.knighthawks import planner as pl
+from deltav.games.knighthawks.bots import fire_exchange as fx
 from deltav.games.knighthawks.bots.admiral import Admiral
 from deltav.games.knighthawks.bots.scripted import ScriptedCaptain
 
@@ -39,10 +39,10 @@ def _plan_bots() -> dict:
 
 
 def evaluate(state, player: int) -> float:
-    """The value of a rolled-out state for ``player``: ``planner.outcome_value`` (material in points, a decided
+    """The value of a rolled-out state for ``player``: ``fire_exchange.outcome_value`` (material in points, a decided
     game as the whole of both fleets), plus, in escort scenarios, the escorted ship's progress toward its
     edge (a point per hex for its side)."""
-    v = pl.outcome_value(state, player)
+    v = fx.outcome_value(state, player)
     vic = state.victory
     if vic.get("kind") == "exit" and not state.is_terminal():
         sh = state.ship(vic["ship"])
@@ -159,7 +159,7 @@ class Tactician(Agent):
                    and steps < 400):
                 q = w.current_players()[0]
                 legal = w.legal_actions(q)
-                a = pl.policy_action(bot if q == p else other, w, q, legal)
+                a = fx.policy_action(bot if q == p else other, w, q, legal)
                 w.apply_action(q, a)
                 steps += 1
         except IllegalAction:
@@ -176,7 +176,7 @@ class Tactician(Agent):
             if fire is not ScriptedCaptain:
                 bots[p] = self._table["admiral"]()
                 bots[p].move = "scripted"
-            pl.play_until_next_move(w, p, tuple(bots))
+            fx.play_until_next_move(w, p, tuple(bots))
 
 
 def _signature(w) -> tuple:

@@ -1,8 +1,8 @@
 """Delta V mining bots: the scripted bot (:mod:`.scripted`) and the difficulty ladder as data.
 
 *easy* and *normal* are the scripted bot forgetting part of what it saw; *hard* is the generic SO-ISMCTS of
-``deltav.agents`` with this game's plan policy and prior (``planner.policy``, ``planner.prior``) and evaluation
-(``heuristics.evaluate``), searching only the strategic decisions (``planner.SEARCHED``; the scripted bot with
+``deltav.agents`` with this game's plan policy and prior (``hard_policy.policy``, ``hard_policy.prior``) and evaluation
+(``heuristics.evaluate``), searching only the strategic decisions (``hard_policy.SEARCHED``; the scripted bot with
 perfect memory decides the rest). Measurements: ``docs/bots-mining.md``.
 
 This module only assembles :data:`BOTS` and :data:`PRESETS`.
@@ -10,8 +10,8 @@ This module only assembles :data:`BOTS` and :data:`PRESETS`.
 
 from __future__ import annotations
 
+from deltav.games.mining.bots.hard_policy import SEARCHED
 from deltav.games.mining.bots.scripted import ForgetfulAgent, ScriptedAgent
-from deltav.games.mining.planner import SEARCHED
 
 BOTS = {"scripted": ScriptedAgent, "scripted-forgetful": ForgetfulAgent}
 
@@ -33,8 +33,8 @@ PRESETS = {
     "hard": {
         "agent": "ismcts",
         "params": {"iterations": 80, "max_depth": 8, "pool": 16, "c": 1.0, "c_prior": 0.5, "max_seconds": 1.8},
-        "rollout": "planner.policy",
-        "prior": "planner.prior",
+        "rollout": "hard_policy.policy",
+        "prior": "hard_policy.prior",
         "evaluation": "evaluate",
         "phases": SEARCHED,
         "otherwise": {"agent": "scripted"},

@@ -13,7 +13,7 @@ the same chance of holding a needed mineral; the bot therefore maximises the *nu
 prefers squares no opponent looked at (an opponent who looked and left probably found nothing useful).
 
 This module owns the scripted bot (and its fixed-memory variant ``scripted-forgetful``); shared reasoning lives
-in ``heuristics``.
+in ``bots/heuristics.py`` and, for what a view tells, the rules-side ``knowledge.py``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from deltav.core.agent import Agent, Param
 from deltav.core.protocol import Decision
 from deltav.core.values import Action, Event
 from deltav.games.mining import contracts as cm
-from deltav.games.mining import heuristics as h
+from deltav.games.mining import knowledge as kn
+from deltav.games.mining.bots import heuristics as h
 from deltav.games.mining.messages import (
     BidUp,
     BuyRocket,
@@ -44,7 +45,7 @@ from deltav.games.mining.messages import (
     Survey,
 )
 from deltav.games.mining.scenarios import STATION
-from deltav.games.mining.view import squares_of
+from deltav.games.mining.visibility import squares_of
 
 STALL_TURNS = 6  # own turns without an attempt before the bot gambles on unknown tiles
 INCIDENT_PRIORITY = {"rocket_acquisition": 5, "mineral_scan": 4, "meteor_storm": 3, "pirate_attack": 3,
@@ -86,13 +87,13 @@ class ScriptedAgent(Agent):
             self.turn_seen = view["turn"]
             self.forgotten -= self.relearn
             self.relearn.clear()
-            for s in sorted(h.known_tiles(view, self.forgotten)):
+            for s in sorted(kn.known_tiles(view, self.forgotten)):
                 if d.rng.random() < self.forget:
                     self.forgotten.add(s)
         else:
             self.forgotten -= self.relearn
             self.relearn.clear()
-        known = h.known_tiles(view, self.forgotten)
+        known = kn.known_tiles(view, self.forgotten)
         if self.capacity is not None:
             for s in self.order[:]:
                 if s not in known:
@@ -137,7 +138,7 @@ class ScriptedAgent(Agent):
     # --- helpers --------------------------------------------------------------------------------------
     def _plan(self, view, me, known, matched=None, contract=None, safe=True):
         """The best (value, contract id, squares) completable from known tiles, or None."""
-        allowed = set(h.face_down_squares(view)) - h.blocked_for(view, me)
+        allowed = set(kn.face_down_squares(view)) - kn.blocked_for(view, me)
         best = None
         threats = {b["mineral"] for b in view["bribes"] if b["holder"] not in (me, -1) and not b["spent"]}
         if view["options"].get("omnidium_bid_up") == "not_allowed" or not view["options"].get("bid_up", True):
@@ -148,7 +149,7 @@ class ScriptedAgent(Agent):
         for cid, need, size in h.contract_needs(view):
             if contract is not None and cid != contract:
                 continue
-            plan = h.plan_contract(need, size, matched or [], known, allowed)
+            plan = kn.plan_contract(need, size, matched or [], known, allowed)
             if plan is None:
                 continue
             if safe and not self._bid_safe(view, cid, plan, known, allowed, threats, mine):
@@ -171,7 +172,7 @@ class ScriptedAgent(Agent):
 
     def _unknown_targets(self, view, me, known) -> list[int]:
         """Face-down squares the bot does not know and may move onto without bumping, best first."""
-        blocked = h.blocked_for(view, me)
+        blocked = kn.blocked_for(view, me)
         out = []
         for e in squares_of(view):
             s = e["square"]
@@ -405,7 +406,7 @@ class ScriptedAgent(Agent):
         at by every opponent and by us) and that does not fit contract ``cid``: revealing it ends a forced
         attempt and tells nobody anything."""
         c = next(c for c in view["contracts"] if c["id"] == cid)
-        blocked = h.blocked_for(view, me)
+        blocked = kn.blocked_for(view, me)
         others = set(range(view["players"])) - {me}
         for e in squares_of(view):
             if e["status"] != "face_down" or e["tile"] is None or e["square"] in blocked:
@@ -413,20 +414,20 @@ class ScriptedAgent(Agent):
             if not e["public"] and not others <= set(e["looked_by"]):
                 continue
             kind = e["tile"]["kind"]
-            if kind in h.MINERAL_INDEX and kind != "omnidium" and kind not in c["minerals"]:
+            if kind in kn.MINERAL_INDEX and kind != "omnidium" and kind not in c["minerals"]:
                 return e["square"]
         return None
 
     def _closeness(self, view, me, known, cid) -> tuple:
         """(known tiles usable for this contract minus its size, -size): higher is closer to complete."""
         c = next(c for c in view["contracts"] if c["id"] == cid)
-        idx = [h.MINERAL_INDEX[m] for m in c["minerals"]]
+        idx = [kn.MINERAL_INDEX[m] for m in c["minerals"]]
         need = tuple(idx.count(m) for m in range(4))
-        allowed = set(h.face_down_squares(view)) - h.blocked_for(view, me)
+        allowed = set(kn.face_down_squares(view)) - kn.blocked_for(view, me)
         got: list[int] = []
         for s in sorted(allowed):
-            if s in known and known[s][0] in h.MINERAL_INDEX:
-                m = h.MINERAL_INDEX[known[s][0]]
+            if s in known and known[s][0] in kn.MINERAL_INDEX:
+                m = kn.MINERAL_INDEX[known[s][0]]
                 if cm.fits(need, len(idx), got, m):
                     got.append(m)
         return (len(got) - len(idx), -len(idx))
@@ -434,16 +435,16 @@ class ScriptedAgent(Agent):
     def _attempt_state(self, view):
         att = view["attempt"]
         contract = next(c for c in view["contracts"] if c["id"] == att["contract"])
-        idx = [h.MINERAL_INDEX[m] for m in contract["minerals"]]
+        idx = [kn.MINERAL_INDEX[m] for m in contract["minerals"]]
         need = tuple(idx.count(m) for m in range(4))
-        matched = [h.MINERAL_INDEX[m["counted_as"]] for m in att["matched"]]
+        matched = [kn.MINERAL_INDEX[m["counted_as"]] for m in att["matched"]]
         return contract, need, len(idx), matched
 
     def _ending_square(self, view, me, known):
         """A known, revealable fifth Alien Encounter while we lead: revealing it ends the game in our favour."""
         if view["aliens_revealed"] != 4 or self._my_score_lead(view, me) <= 0:
             return None
-        blocked = h.blocked_for(view, me)
+        blocked = kn.blocked_for(view, me)
         for s, (kind, _) in sorted(known.items()):
             if kind == "alien_encounter" and s not in blocked:
                 return s
@@ -456,7 +457,7 @@ class ScriptedAgent(Agent):
             return Reveal(end)
         contract, need, size, matched = self._attempt_state(view)
         allowed = {a.square for a in reveals}
-        plan = h.plan_contract(need, size, matched, known, allowed)
+        plan = kn.plan_contract(need, size, matched, known, allowed)
         if plan:
             return Reveal(plan[0])
         if not matched and view["options"].get("mandatory_contract_attempt", True):
@@ -466,8 +467,8 @@ class ScriptedAgent(Agent):
                 return Reveal(s)
         # no complete plan: reveal a known fitting tile, else gamble on an unknown square
         for a in sorted(reveals, key=lambda a: -known.get(a.square, ("", 0))[1]):
-            if a.square in known and known[a.square][0] in h.MINERAL_INDEX and \
-                    cm.fits(need, size, matched, h.MINERAL_INDEX[known[a.square][0]]):
+            if a.square in known and known[a.square][0] in kn.MINERAL_INDEX and \
+                    cm.fits(need, size, matched, kn.MINERAL_INDEX[known[a.square][0]]):
                 return a
         # a blind reveal: every unknown square is as likely to fit, so prefer one the opponents already looked
         # at (a mismatch there, flipped back, tells them least)
@@ -482,12 +483,12 @@ class ScriptedAgent(Agent):
         if not replaces:
             return Pass()
         contract, need, size, matched = self._attempt_state(view)
-        allowed = set(h.face_down_squares(view)) - h.blocked_for(view, me)
+        allowed = set(kn.face_down_squares(view)) - kn.blocked_for(view, me)
         tile_value = view["tiles"][view["attempt"]["mismatch"]]["value"]
         for a in sorted(replaces, key=lambda a: a.bribe.endswith("omnidium")):
-            m = h.MINERAL_INDEX[a.bribe.split("-", 1)[1]]
+            m = kn.MINERAL_INDEX[a.bribe.split("-", 1)[1]]
             after = matched + [m]
-            if cm.complete(size, after) or h.plan_contract(need, size, after, known, allowed) is not None:
+            if cm.complete(size, after) or kn.plan_contract(need, size, after, known, allowed) is not None:
                 gain = tile_value + sum(view["tiles"][x["square"]]["value"] for x in view["attempt"]["matched"])
                 if gain > 2:
                     return a
@@ -500,8 +501,8 @@ class ScriptedAgent(Agent):
         att = view["attempt"]
         cp = view["current_player"]
         value = sum(view["tiles"][m["square"]]["value"] for m in att["matched"])
-        unseen = h.unseen_mix(view, known)
-        unknown_count = len([s for s in h.face_down_squares(view) if s not in known])
+        unseen = kn.unseen_mix(view, known)
+        unknown_count = len([s for s in kn.face_down_squares(view) if s not in known])
         best = None
         for a in bids:
             mineral = a.bribe.split("-", 1)[1]

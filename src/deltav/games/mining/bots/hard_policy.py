@@ -1,7 +1,7 @@
 """The knowledge of the mining *hard* level: a fast state-level policy (the scripted plan on each player's own
 knowledge) that guides the generic SO-ISMCTS tree and plays its playouts, its PUCT prior, and the phases worth
 searching. The hard level itself is data: the preset in ``bots.PRESETS`` runs ``deltav.agents``' ISMCTS with
-``rollout = planner.policy``, ``prior = planner.prior``, ``evaluation = evaluate``, gated to :data:`SEARCHED`
+``rollout = hard_policy.policy``, ``prior = hard_policy.prior``, ``evaluation = evaluate``, gated to :data:`SEARCHED`
 (the scripted bot with perfect memory decides elsewhere).
 
 How it searches (design note 3.1):

@@ -1,4 +1,4 @@
-"""Why an action is illegal: the specific rule id and sentence for an action that is not among the legal ones
+"""Why an action is refused (the refusals): the specific rule id and sentence for an action that is not among the legal ones
 (``IllegalAction(rule_id, sentence)``). Called by the phase table (``state.PHASE_TABLE``) only after the legal
 list rejected the action, which is of a kind its phase takes (the table checked that).
 

@@ -68,8 +68,8 @@ from deltav.core.protocol import Result
 from deltav.core.rng import Rng
 from deltav.games.deepspace import damage as dmg
 from deltav.games.deepspace.design import POINTS_PER_SIZE, ShipDesign
-from deltav.games.deepspace.heuristics import TWO_D6, p_hit
 from deltav.games.deepspace.limits import ALIVE, DESIGN_STAGES, STATUS_NAMES
+from deltav.games.deepspace.odds import TWO_D6, p_hit
 from deltav.games.deepspace.scenarios import scenario_for
 from deltav.games.deepspace.ship import Ship
 from deltav.games.deepspace.state_schema import DesignJ

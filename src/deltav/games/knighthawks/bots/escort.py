@@ -8,7 +8,7 @@ destroyed, breaking apart or leaving anywhere else. Its candidate moves are scor
   which it can *only* leave the map elsewhere (a slow-turning ship carried by its momentum) loses;
 - **progress** toward the edge (hexes gained on the axis of the edge);
 - **danger**: the raiders' defensive fire along the path now and their offensive reach next turn
-  (``planner.exposure`` and ``planner.threat``), as a share of the ship's remaining hull;
+  (``fire_exchange.exposure`` and ``fire_exchange.threat``), as a share of the ship's remaining hull;
 - **break-up**: a severely damaged ship that maneuvers risks breaking apart, i.e. losing the game at once.
 
 Owns: pure scoring of the escorted ship's candidate moves. Must not change the state or send actions.
@@ -17,7 +17,7 @@ Owns: pure scoring of the escorted ship's candidate moves. Must not change the s
 from __future__ import annotations
 
 from deltav.core import hexgrid
-from deltav.games.knighthawks import planner as pl
+from deltav.games.knighthawks.bots import fire_exchange as fx
 from deltav.games.knighthawks.damage import breakup_chance
 from deltav.games.knighthawks.movement import advance, rotation_cost, speed_options, start_plot
 
@@ -97,7 +97,7 @@ def runner_score(world, sh, course, turns: tuple, st, p: int, w_danger: float = 
     score += w_progress * progress(v, st.pos) + 2.0 * speed
     path = st.path if speed else (sh.pos,)
     left = max(1.0, sh.hp - sh.dmg)
-    danger = pl.exposure(world, sh, path, p) + pl.threat(world, sh, st.pos, p)
+    danger = fx.exposure(world, sh, path, p) + fx.threat(world, sh, st.pos, p)
     # expected weighted damage as a share of what the ship has left: its destruction is the lost game
     score -= w_danger * danger * 40.0 / left
     return score

@@ -1,21 +1,21 @@
-"""The admiral's move scores for one ship in one sampled world, memoized: ``planner.offense``, ``exposure``,
+"""The admiral's move scores for one ship in one sampled world, memoized: ``fire_exchange.offense``, ``exposure``,
 ``threat`` and ``potential`` give exactly the same floats here, computed once per end hex (and facing, or
-path) instead of once per candidate plan, and every shot's expected value (``planner.shot_ev``) once per
+path) instead of once per candidate plan, and every shot's expected value (``fire_exchange.shot_ev``) once per
 (weapon, target, range, head-on row, CCS, masking).
 
 The world does not change while one ship's candidates are scored, so every cached value is the one the plain
-function would return: same operations in the same order, same sums. ``planner.py`` stays the reference (the
+function would return: same operations in the same order, same sums. ``fire_exchange.py`` stays the reference (the
 tests compare the two).
 
-Owns: :class:`MoveScores`, a per-decision cache over the pure functions of ``planner``. Must not change the
+Owns: :class:`MoveScores`, a per-decision cache over the pure functions of ``fire_exchange``. Must not change the
 state or choose actions.
 """
 
 from __future__ import annotations
 
 from deltav.core import hexgrid
+from deltav.games.knighthawks.bots.fire_exchange import FF_REACH, _targets, shot_ev
 from deltav.games.knighthawks.combat import in_forward_field, weapon_range
-from deltav.games.knighthawks.planner import FF_REACH, _targets, shot_ev
 from deltav.games.knighthawks.ships import ACTIVE, OK, Ship
 from deltav.games.knighthawks.tables import tables
 
@@ -34,7 +34,7 @@ def _firing(ship, wt, rules):
 
 class MoveScores:
     """The four exchange terms of ``me``'s candidate moves in ``state`` for ``player`` (``share``: enemy ship
-    id -> divisor of its defensive fire, as ``planner.exposure`` takes it)."""
+    id -> divisor of its defensive fire, as ``fire_exchange.exposure`` takes it)."""
 
     def __init__(self, state, me: Ship, player: int, share: dict | None = None) -> None:
         self.state = state
@@ -83,7 +83,7 @@ class MoveScores:
         self._own_ff = any(w[2] for w in own)
 
     def ev(self, code: str, target: Ship, dist: int, head: bool, ccs: bool, masked: bool = False) -> float:
-        """``planner.shot_ev(state, code, target, dist, head, ccs, masked)``, cached."""
+        """``fire_exchange.shot_ev(state, code, target, dist, head, ccs, masked)``, cached."""
         key = (code, target.id, dist, bool(head), ccs, masked)
         v = self._ev.get(key)
         if v is None:
@@ -91,7 +91,7 @@ class MoveScores:
         return v
 
     def offense(self, pos, facing: int) -> float:
-        """``planner.offense(state, me, pos, facing, player)``: a function of each target's range, forward
+        """``fire_exchange.offense(state, me, pos, facing, player)``: a function of each target's range, forward
         field and line of fire from ``pos``, cached by those."""
         enemies = self._enemies
         if not enemies:
@@ -139,7 +139,7 @@ class MoveScores:
         return total
 
     def exposure(self, path) -> float:
-        """``planner.exposure(state, me, path, player, share)``: each enemy weapon's best hex of the path is
+        """``fire_exchange.exposure(state, me, path, player, share)``: each enemy weapon's best hex of the path is
         found hex by hex along a tree of the paths' prefixes (candidate paths share their first hexes)."""
         path = tuple(path)
         got = self._exposure.get(path)
@@ -166,7 +166,7 @@ class MoveScores:
 
     def _bests(self, path: tuple) -> tuple:
         """Per defensive enemy weapon (in ``_shooters`` order), ``(key, range, head-on)`` of the first hex of
-        ``path`` with the highest key, or None where no hex can be fired at (``planner.exposure``'s rule)."""
+        ``path`` with the highest key, or None where no hex can be fired at (``fire_exchange.exposure``'s rule)."""
         nodes = self._nodes
         got = nodes.get(path)
         if got is not None:
@@ -215,7 +215,7 @@ class MoveScores:
         return tuple(out)
 
     def threat(self, pos) -> float:
-        """``planner.threat(state, me, pos, player)``: a function of each enemy's range to ``pos`` and whether
+        """``fire_exchange.threat(state, me, pos, player)``: a function of each enemy's range to ``pos`` and whether
         ``pos`` is in its forward field, cached by those."""
         got = self._threat_at.get(pos)
         if got is not None:
@@ -252,7 +252,7 @@ class MoveScores:
         return total
 
     def potential(self, pos) -> float:
-        """``planner.potential(state, me, pos, player)``: a function of the targets' ranges from ``pos``,
+        """``fire_exchange.potential(state, me, pos, player)``: a function of the targets' ranges from ``pos``,
         cached by those."""
         enemies = self._enemies
         if not enemies:

@@ -45,10 +45,10 @@ from deltav.core.errors import ScenarioError
 from deltav.core.hexgrid import distance
 from deltav.core.shape import MinLen
 from deltav.games.deepspace import damage as dmg
+from deltav.games.deepspace.bots.opponent import MAX_TRUST, enemy_detonates
 from deltav.games.deepspace.design import ShipDesign, ShipFile, design_of, read_data_file, readable_file
-from deltav.games.deepspace.heuristics import TWO_D6, expected_damage, p_hit
 from deltav.games.deepspace.movement import thrust_cost
-from deltav.games.deepspace.opponent import MAX_TRUST, enemy_detonates
+from deltav.games.deepspace.odds import TWO_D6, expected_damage, p_hit
 
 #: weight of partial damage (the share of a ship's points it would lose) next to a kill
 PARTIAL = 0.3

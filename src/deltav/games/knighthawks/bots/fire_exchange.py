@@ -22,6 +22,7 @@ choose actions (the bots in bots/ do).
 from __future__ import annotations
 
 from deltav.core import hexgrid
+from deltav.games.knighthawks.bots.heuristics import hit_value
 from deltav.games.knighthawks.combat import (
     chance_to_hit,
     defense_column,
@@ -30,7 +31,6 @@ from deltav.games.knighthawks.combat import (
     operating_defenses,
     weapon_range,
 )
-from deltav.games.knighthawks.heuristics import hit_value
 from deltav.games.knighthawks.ships import ACTIVE, OK, Ship
 from deltav.games.knighthawks.tables import tables
 
@@ -279,7 +279,7 @@ def play_until_next_move(state, player: int, bots: tuple, max_steps: int = 600) 
 def outcome_value(state, player: int) -> float:
     """The value of a rolled-out state for ``player``: material in points (own worth minus the enemy's), a
     decided game counted as the whole of both fleets."""
-    from deltav.games.knighthawks.heuristics import material
+    from deltav.games.knighthawks.bots.heuristics import material
 
     if state.is_terminal():
         res = state.result()

@@ -1,5 +1,5 @@
 """The legal entries of a snapshot: their notes built once per (seat, step) however many sockets, reconnects and
-spectators show them; each distinct action's JSON and text built once per process (``deltav.server.legal``);
+spectators show them; each distinct action's JSON and text built once per process (``deltav.server.legal_entries``);
 and the entries equal to the plain ``Session``'s in every game."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 
 from deltav.core.protocol import Action, get_game
 from deltav.core.session import Session
-from deltav.server import legal
+from deltav.server import legal_entries
 from tests.server.helpers import choose, room_socket
 from tests.server.test_live import CLIENT_SEED, MATCHES
 from tests.server.test_protocol import client, until
@@ -30,7 +30,7 @@ def latest(ws) -> dict:
 @pytest.mark.parametrize("gid,options", MATCHES, ids=[f"{g}-{o['scenario']}" for g, o in MATCHES])
 def test_the_room_session_builds_the_same_snapshots_as_the_plain_session(gid, options):
     game = get_game(gid)
-    plain, fast = Session(game, options, 11, ["a", "b"]), legal.RoomSession(game, options, 11, ["a", "b"])
+    plain, fast = Session(game, options, 11, ["a", "b"]), legal_entries.RoomSession(game, options, 11, ["a", "b"])
     while not plain.is_over():
         for p in plain.deciding():
             want = plain.snapshot(p)
@@ -62,7 +62,7 @@ def test_each_action_is_described_once_and_each_seats_notes_built_once_per_step(
         annotated[(player, rooms[0].session.step if rooms else None)] += 1
         return real_annotate(cls, st, player, actions)
 
-    monkeypatch.setattr(legal, "_tables", OrderedDict())
+    monkeypatch.setattr(legal_entries, "_tables", OrderedDict())
     monkeypatch.setattr(game, "describer", classmethod(describer))
     monkeypatch.setattr(game, "annotate_legal", classmethod(annotate))
     with client(tmp_path) as c:
@@ -119,7 +119,7 @@ def test_matches_with_different_fleets_share_no_action_text():
     entries stay equal to a plain session's at every step."""
     game = get_game("tactical")
     options = game.resolve_options({"scenario": "fleet_action"})
-    pairs = [(Session(game, options, seed, ["a", "b"]), legal.RoomSession(game, options, seed, ["a", "b"]))
+    pairs = [(Session(game, options, seed, ["a", "b"]), legal_entries.RoomSession(game, options, seed, ["a", "b"]))
              for seed in (5, 6)]
     spawned = 0
     for _ in range(400):

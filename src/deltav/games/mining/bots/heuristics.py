@@ -1,5 +1,6 @@
-"""Heuristics for mining bots: what a player knows (from its view), the odds of the squares it does not know,
-contract plans from known tiles, and an evaluation a search bot can use on (sampled) states.
+"""Heuristics for mining bots: the open contracts' needs, the chance of a match, and an evaluation a search bot
+can use on (sampled) states. What a player knows from its view and the exact odds of the rest are rules-side
+facts in ``knowledge.py`` (the player services read them too).
 
 Everything that reads a view uses only that view, so a bot built on it never peeks. ``evaluate`` reads a state
 (a search bot calls it on determinized worlds) and uses only the evaluated player's knowledge of that world.
@@ -15,90 +16,10 @@ from collections.abc import Iterable, Mapping
 
 from deltav.games.mining import contracts as cm
 from deltav.games.mining.action_cache import PROSPECT
+from deltav.games.mining.knowledge import MINERAL_INDEX
 from deltav.games.mining.messages import Declare, Pass, Reveal
 from deltav.games.mining.phases import P_ACTION, P_ATTEMPT, P_BID_REVEAL, P_BIDUP, P_METEOR, P_PIRATE, P_REVEAL
-from deltav.games.mining.scenarios import MINERALS, OMNIDIUM, SQUARES, STATION
-from deltav.games.mining.view import board_of_view, squares_of
-
-MINERAL_INDEX = {m: i for i, m in enumerate(MINERALS)}
-
-
-def known_tiles(view: Mapping, forgotten: Iterable[int] = ()) -> dict[int, tuple[str, int]]:
-    """Face-down squares whose tile the viewer knows: square -> (kind, value), less ``forgotten`` squares."""
-    skip = set(forgotten)
-    out = {}
-    for e in squares_of(view):
-        if e["status"] == "face_down" and e["tile"] is not None and e["square"] not in skip:
-            out[e["square"]] = (e["tile"]["kind"], e["tile"]["value"])
-    return out
-
-
-def face_down_squares(view: Mapping) -> list[int]:
-    return [e["square"] for e in squares_of(view) if e["status"] == "face_down"]
-
-
-def unseen_mix(view: Mapping, known: Mapping[int, tuple[str, int]]) -> Counter:
-    """How many tiles of each kind lie on the face-down squares outside ``known`` (from the public mix)."""
-    total: Counter = Counter()
-    for run in board_of_view(view)["tile_mix"]:
-        total[run["kind"]] += run["count"]
-    for e in squares_of(view):
-        if e["status"] != "face_down" and e["tile"] is not None:
-            total[e["tile"]["kind"]] -= 1
-    for h in view["hands"]:
-        for x in h:
-            total[x["kind"]] -= 1
-    for c in view["collected"]:
-        for x in c:
-            total[x["kind"]] -= 1
-    for x in view.get("discarded", []):
-        total[x["kind"]] -= 1
-    for kind, _ in known.values():
-        total[kind] -= 1
-    return +total
-
-
-def kind_odds(view: Mapping, known: Mapping[int, tuple[str, int]] | None = None) -> dict[str, float]:
-    """The chance that any one face-down square the viewer does not know holds each kind: the exact
-    marginal of the uniform posterior of design note 3.1 (the same for every unknown square)."""
-    known = known_tiles(view) if known is None else known
-    mix = unseen_mix(view, known)
-    total = sum(mix.values())
-    return {k: n / total for k, n in sorted(mix.items())} if total else {}
-
-
-def blocked_for(view: Mapping, player: int) -> set[int]:
-    """Squares ``player`` may not reveal or survey: the alien's and those with an opponent's rocket."""
-    out = set()
-    for e in squares_of(view):
-        if any(c for q, c in enumerate(e["rockets"]) if q != player):
-            out.add(e["square"])
-    if view["alien"] is not None:
-        out.add(view["alien"])
-    return out
-
-
-def plan_contract(need: tuple[int, ...], size: int, matched: list[int],
-                  known: Mapping[int, tuple[str, int]], allowed: Iterable[int]) -> list[int] | None:
-    """Known squares (among ``allowed``) that complete a contract given minerals ``matched`` so far, choosing
-    the most valuable tiles, standard minerals before Omnidium; None when known tiles cannot complete it."""
-    cands = sorted(((known[s][1], s) for s in allowed if s in known and known[s][0] in MINERAL_INDEX),
-                   reverse=True)
-    got = list(matched)
-    picked: list[int] = []
-    for wild_pass in (False, True):
-        for _value, s in cands:
-            if s in picked:
-                continue
-            m = MINERAL_INDEX[known[s][0]]
-            if (m == OMNIDIUM) != wild_pass:
-                continue
-            if cm.fits(need, size, got, m):
-                got.append(m)
-                picked.append(s)
-            if cm.complete(size, got):
-                return picked
-    return picked if cm.complete(size, got) else None
+from deltav.games.mining.scenarios import OMNIDIUM, SQUARES, STATION
 
 
 def contract_needs(view: Mapping) -> list[tuple[str, tuple[int, ...], int]]:

@@ -21,9 +21,10 @@ This module owns bot-side prediction only: it reads views and particles and neve
 
 from __future__ import annotations
 
+from deltav.games.deepspace.bots.heuristics import estimated_enemy_stats
 from deltav.games.deepspace.choices import velocity_actions
-from deltav.games.deepspace.heuristics import estimated_enemy_stats, expected_damage, expected_shot
-from deltav.games.deepspace.view import damaged_variants, fleet_prior
+from deltav.games.deepspace.odds import expected_damage, expected_shot
+from deltav.games.deepspace.visibility import damaged_variants, fleet_prior
 
 #: the highest probability the planner gives to a predicted enemy position (the enemy may not be scripted)
 MAX_TRUST = 0.9
