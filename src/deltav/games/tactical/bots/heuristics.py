@@ -346,17 +346,18 @@ def defense_survival(world, owner: int, h: Hex) -> float:
     return _defense_miss() ** n if n else 1.0
 
 
-def gun_threat(tac, sh, dest: Hex, vel: Hex) -> float:
+def gun_threat(tac, sh, dest: Hex, vel: Hex, landed: bool = False) -> float:
     """The chance that the best gun shot any visible enemy can take at ship ``sh`` ending its move at ``dest``
     with ``vel`` does damage, over every course each enemy can fly next (``tac`` is a
     :class:`~deltav.games.tactical.bots.tactics.Tactics` of ``sh``'s owner; exact odds, range, velocity, line of
-    sight). Shots of several enemies are combined as independent."""
+    sight). Shots of several enemies are combined as independent. ``landed``: the landed enemies that can take
+    off and fire count too (``Tactics.landed_shooters``)."""
     from .tactics import shot, strength
 
     my_str = strength(sh)
     worth = sh.type.combat + 1.0
     miss = 1.0
-    for e, courses in tac.shooters:
+    for e, courses in (tac.shooters + tac.landed_shooters if landed else tac.shooters):
         es = strength(e)
         best = 0.0
         for epath, edest, evel in courses:

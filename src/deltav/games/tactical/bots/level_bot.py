@@ -27,7 +27,14 @@ from deltav.games.tactical.bots.levels import LEVELS
 from deltav.games.tactical.bots.routes import RouteCache, drift_safe, hazard_count, hazard_weight
 from deltav.games.tactical.bots.routes import safe as keeps_flying
 from deltav.games.tactical.bots.scripted import ScriptedBot
-from deltav.games.tactical.bots.tactics import RAM_DAMAGE_CHANCE, Tactics, can_fire, launch_value, strength
+from deltav.games.tactical.bots.tactics import (
+    RAM_DAMAGE_CHANCE,
+    Tactics,
+    can_fire,
+    launch_value,
+    ram_loss_beyond,
+    strength,
+)
 from deltav.games.tactical.combat import effective_strength
 from deltav.games.tactical.courses import course_for
 from deltav.games.tactical.messages import (
@@ -215,7 +222,7 @@ class LevelBot(ScriptedBot):
             if tac.enemies:
                 self._tactics(world, d.player, sh, tac, previews, scores)
             elif k.drift_guard and not sh.disabled:
-                self._blind_guard(world, sh, previews, scores, bool(d.view.get("unseen_enemy_ships")))
+                self._blind_guard(world, sh, previews, scores, bool(d.view.get("unseen_enemy_ships")), tac)
         best = best_score = None
         for o in mine:
             x = scores[o]
@@ -251,6 +258,7 @@ class LevelBot(ScriptedBot):
         defended = world.rules.planetary_defense
         guarding = guard and (shooters or rams or defended) and not sh.disabled
         at_stake = w * (sh.type.combat + 1.0)
+        ram_extra = w * ram_loss_beyond(sh.disabled, sh.type.combat + 1.0)
         gmap = world.gmap
         # the scores by course index while bounding (an Order hashes all its fields on every dict lookup)
         sc = [scores[o] for o, _pv in previews]
@@ -300,22 +308,28 @@ class LevelBot(ScriptedBot):
             # drifts (into a planet?)
             if guarding and s > -10_000 and not pv.lands and not drift_safe(
                     gmap, pv.destination, pv.velocity, pending, 3):
-                p = _exposure(world, tac, sh, pv.destination, pv.velocity, pv.destination in rams)
+                rammed = pv.destination in rams
+                p = _exposure(world, tac, sh, pv.destination, pv.velocity, rammed)
                 s -= max(guard if shooters else 0.0, at_stake * p)
+                if rammed:
+                    # the ram's value counted our damage as a part of our worth: here it loses the ship
+                    s -= ram_extra
             sc[i] = s
             if best is None or s > best:
                 best = s
         for i, (o, _pv) in enumerate(previews):
             scores[o] = sc[i]
 
-    def _blind_guard(self, world, sh, previews, scores, unseen: bool) -> None:
+    def _blind_guard(self, world, sh, previews, scores, unseen: bool, tac=None) -> None:
         """The drift guard with no enemy ship in sight (issue 30): enemy ships hidden by fog of war may still
         reach us (Interplanetary War's frigates flew at speed 3 toward an unseen fleet, on a course whose drift
         fell into a body, and were disabled by torpedoes and rams there), and the enemy's planetary defense
         fires anyway. A course at speed :data:`BLIND_SPEED` or more whose drift crashes within three moves costs
         the flat guard while enemy ships are unseen, and any course the ship's worth at the planetary defense's
         chance of damage if more (at every speed the unseen guard lost Duels to normal: hard kept away from
-        Mercury and Sol while the enemy was out of sight, and gave it the first shot)."""
+        Mercury and Sol while the enemy was out of sight, and gave it the first shot). Enemy ships landed in
+        sight (``tac.landed_shooters``) can take off and fire: their best shot's chance of damage counts as the
+        planetary defense's does."""
         k = self.knobs
         at_stake = k.tactics * (sh.type.combat + 1.0)
         gmap = world.gmap
@@ -324,6 +338,8 @@ class LevelBot(ScriptedBot):
             if s <= -10_000 or pv.lands:
                 continue
             pd = 1.0 - defense_survival(world, sh.owner, pv.destination)
+            if tac is not None and tac.landed_shooters:
+                pd = max(pd, gun_threat(tac, sh, pv.destination, pv.velocity, True))
             q, r = pv.velocity
             fast = max(abs(q), abs(r), abs(q + r)) >= BLIND_SPEED
             if not (unseen and fast) and not pd:
@@ -690,8 +706,8 @@ def _exposure(world, tac, sh, dest, vel, rammed: bool) -> float:
     pd = 1.0 - defense_survival(world, sh.owner, dest)
     if pd > p:
         p = pd
-    if tac.shooters:
-        g = gun_threat(tac, sh, dest, vel)
+    if tac.shooters or tac.landed_shooters:
+        g = gun_threat(tac, sh, dest, vel, True)
         if g > p:
             p = g
     return p

@@ -270,6 +270,14 @@ def _ram_damage(disabled: int, worth: float) -> float:
 
 
 @lru_cache(maxsize=1024)
+def ram_loss_beyond(disabled: int, worth: float) -> float:
+    """What a ram costs a ship whose drift then crashes beyond what :func:`ram_then_shot` and
+    :func:`rammed_cost` count: any damage disables it, and a disabled ship drifting into a body is lost whole,
+    not the part ``worth * (0.35 + 0.1 n)`` of a D_n (issue 30)."""
+    return max(0.0, worth * RAM_DAMAGE_CHANCE - _ram_damage(disabled, worth))
+
+
+@lru_cache(maxsize=1024)
 def rammed_cost(my_disabled: int, my_worth: float, their_disabled: int, their_worth: float) -> float:
     """What an enemy ship drifting into our hex costs us: both roll the ram table; our expected loss beyond the
     enemy's, never below 0."""
@@ -310,6 +318,13 @@ class Tactics:
         #: per shooter: (ship, strength, worth, reach of all its paths from its hex,
         #: ((path, destination, velocity, reach of the path from the destination), ...))
         self._guns = []
+        #: the visible landed enemy ships that can take off and fire next turn, with their courses: no targets
+        #: and not in :meth:`value` (hard waited on its bases for ever, turn-limit draws), but the drift guard's
+        #: exposure counts their guns (``heuristics.gun_threat``; issue 30: Fleet Action's Venus frigates took
+        #: off beside two Mars frigates landed on a Venus base, were disabled and fell into Venus)
+        self.landed_shooters = [(e, list(_enemy_courses(world, e))) for e in world.ships
+                                if e.owner != player and not e.destroyed and e.landed and world.visible(e, player)
+                                and can_fire(e)]
         for e in self.enemies:
             if can_fire(e):
                 courses = _enemy_courses(world, e)
@@ -462,13 +477,24 @@ class Tactics:
         threat = 0.0
         if not lands and world.rules.combat:
             mine = frozenset(path[1:]) if len(path) >= 2 else None
+            # a ship is lost only once: the replies of several enemies combine as independent chances of the
+            # loss of our worth (their sum overvalued any course that silences one of them, as a ram under
+            # three frigates' torpedoes; issue 30); one reply is its own value, as before
+            terms = 0
+            keep = 1.0
             for e, es, eworth, reach, courses in self._guns:
                 worst = 0.0
                 if _dist(e.pos, dest) <= GUN_RANGE + reach:
                     worst = self._gun_threat(e, es, eworth, courses, dest, vel, my_str, sh.disabled, my_worth)
                 if worst < my_worth:
                     worst = max(worst, self._ordnance_threat(e, mine, dest, sh.disabled, my_worth))
-                threat += worst * (1.0 - p_dis.get(e.id, 0.0))
+                t = worst * (1.0 - p_dis.get(e.id, 0.0))
+                if t > 0.0:
+                    terms += 1
+                    threat = t
+                    keep *= 1.0 - min(t, my_worth) / my_worth
+            if terms > 1:
+                threat = my_worth * (1.0 - keep)
         if not lands:
             threat += self._ordnance_hazard(path, dest, sh.disabled, my_worth)
             rammers = self.rams.get(dest) if self.rams else None

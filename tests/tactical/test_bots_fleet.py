@@ -1,0 +1,162 @@
+"""Hard's tactics in fleet battles (issue 30): the replies of several enemy ships combine as chances of one loss
+(a ship is lost only once), and a ram whose drift then crashes costs the whole ship. The positions are those of
+real games (Fleet Action and Interplanetary War, hard against normal) where hard's corsair rammed a frigate on
+turn 3 and, disabled, drifted into Mars or Sol."""
+
+from __future__ import annotations
+
+import pytest
+
+from deltav.core.protocol import Decision
+from deltav.core.rng import Rng
+from deltav.games.tactical.bots.heuristics import gun_threat, preview_pending
+from deltav.games.tactical.bots.level_bot import LevelBot, _exposure
+from deltav.games.tactical.bots.routes import drift_safe
+from deltav.games.tactical.bots.tactics import RAM_DAMAGE_CHANCE, Tactics, ram_loss_beyond
+from deltav.games.tactical.messages import Buy, FleetReady, Order
+from deltav.games.tactical.preview import preview_course
+
+from .helpers import GAME, new_state, place
+
+
+def decision(state, player: int, seed: int = 0) -> Decision:
+    return Decision(GAME, player, state.view(player), state.legal_actions(player), Rng(seed))
+
+
+def fleets(scenario: str, p0: list[str], p1: list[str]):
+    s = new_state(scenario)
+    for player, buys in ((0, p0), (1, p1)):
+        for item in buys:
+            s.apply_action(player, Buy(item))
+    s.apply_action(0, FleetReady())
+    s.apply_action(1, FleetReady())
+    assert s.phase == "astrogation" and s.active == 1
+    return s
+
+
+def fleet_action_turn_3():
+    """Fleet Action (seed 15662527606289598322, turn 3, Venus to move): three Mars frigates in sight beside
+    Mars, the Venus corsair at (-7, 0) flying at them at speed 3."""
+    s = fleets("fleet_action", ["frigate"] * 4, ["frigate", "frigate", "corsair"])
+    place(s, "p0s0", (-8, -2), vel=(0, 2), fuel=17, detected=True)
+    place(s, "p0s1", (-8, -1), vel=(1, 2), fuel=17, detected=True)
+    place(s, "p0s2", (-8, -1), vel=(0, 2), fuel=18, detected=True)
+    place(s, "p0s3", (-8, -3), vel=(0, 2), fuel=17, detected=False)
+    place(s, "p1s0", (-3, -1), vel=(2, -4), pending=(0, 5), fuel=17, detected=True)
+    place(s, "p1s1", (-7, 4), vel=(-2, -1), pending=(4, 0), fuel=17, detected=True)
+    place(s, "p1s2", (-7, 0), vel=(0, -3), fuel=17, detected=True)
+    for sh in s.ships:
+        sh.overload_used = True  # every ship overloaded on turn 1
+    s.turn = 3
+    s.apply_action(1, Order("p1s0", burn=3))
+    s.apply_action(1, Order("p1s1"))
+    return s
+
+
+def test_the_replies_of_several_enemies_never_cost_more_than_the_ship():
+    """Each of the three frigates can answer with a torpedo worth 2.1 of the corsair's 5: summed, every course
+    cost 6.4, more than the corsair is worth, and silencing one frigate by a ram looked worth 3.8. Combined as
+    independent chances of one loss, the threat stays below the ship's worth."""
+    s = fleet_action_turn_3()
+    world = decision(s, 1).sample_world()
+    me = world.ship("p1s2")
+    worth = me.type.combat + 1.0
+    t = Tactics(world, 1)
+    assert len(t.shooters) == 3
+    coast = preview_course(world, "p1s2", Order("p1s2"))
+    v = t.value(me, coast.contact, coast.destination, coast.velocity, False)
+    assert -worth < v < 0.0
+    # each alone: the sum of the three would exceed the worth
+    singles = []
+    for e, *_ in t._guns:
+        one = Tactics(world, 1)
+        one._guns = [g for g in one._guns if g[0].id == e.id]
+        singles.append(-one.value(me, coast.contact, coast.destination, coast.velocity, False))
+    assert sum(singles) > worth
+    keep = 1.0
+    for x in singles:
+        keep *= 1.0 - x / worth
+    assert v == pytest.approx(-worth * (1.0 - keep))
+
+
+def test_hard_does_not_ram_under_the_guns_when_its_drift_would_crash():
+    """The Venus corsair used to ram the frigate at (-8, -2) (burn 4): the ram disabled it and it drifted into
+    Mars (9 of hard's 14 crashes of disabled ships in 60 Fleet Actions against normal). Now it keeps a course
+    whose drift is safe."""
+    s = fleet_action_turn_3()
+    a = LevelBot("hard", strict=True).act(decision(s, 1))
+    assert a.ship == "p1s2"
+    pv = preview_course(s, "p1s2", a)
+    assert pv.destination != (-8, -2)
+    assert drift_safe(s.gmap, pv.destination, pv.velocity, preview_pending(pv), 3)
+
+
+def test_a_ram_with_a_crashing_drift_costs_the_whole_ship():
+    """Interplanetary War (seed 12178371576011926774, turn 3, Mars to move): one Terra frigate in sight at
+    (-2, -5); the Mars corsair at (-4, -5) used to ram it (burn 4), and drifted into Sol. With one enemy the
+    threat is unchanged; what changed is the ram's own cost when the drift after it crashes: any damage then
+    loses the ship, not the part of its worth a D_n costs."""
+    s = fleets("interplanetary_war", ["frigate"] * 5 + ["corsair"], ["frigate"] * 5 + ["corsair"])
+    terra = {"p0s0": ((1, -5), (-4, 2), ()), "p0s1": ((0, -5), (-2, -1), ()), "p0s2": ((5, -8), (-2, -2), (4,)),
+             "p0s3": ((0, -6), (-3, 1), ()), "p0s4": ((-2, -5), (-3, 0), ()), "p0s5": ((2, -5), (-1, -2), (0,))}
+    for sid, (pos, vel, pending) in terra.items():
+        place(s, sid, pos, vel=vel, pending=pending, fuel=17, detected=sid == "p0s4", overload_used=True)
+    mars = {"p1s0": ((-4, -5), (2, 1)), "p1s1": ((-5, -5), (3, -1)), "p1s2": ((-4, -5), (2, 0)),
+            "p1s3": ((-5, -5), (2, 1)), "p1s4": ((-6, -6), (2, 0)), "p1s5": ((-4, -5), (3, -1))}
+    for sid, (pos, vel) in mars.items():
+        place(s, sid, pos, vel=vel, fuel=18 if sid == "p1s2" else 17, detected=True, overload_used=True)
+    s.turn = 3
+    for sid, burn in (("p1s0", None), ("p1s1", 3), ("p1s2", 2), ("p1s3", None), ("p1s4", 3)):
+        s.apply_action(1, Order(sid, burn=burn))
+    d = decision(s, 1)
+    assert [e.id for e in Tactics(d.sample_world(), 1).enemies] == ["p0s4"]
+    ram = preview_course(s, "p1s5", Order("p1s5", burn=4))
+    assert ram.destination == (-2, -5)
+    assert not drift_safe(s.gmap, ram.destination, ram.velocity, preview_pending(ram), 3)
+    a = LevelBot("hard", strict=True).act(d)
+    assert a.ship == "p1s5" and a.burn != 4
+    pv = preview_course(s, "p1s5", a)
+    assert drift_safe(s.gmap, pv.destination, pv.velocity, preview_pending(pv), 3)
+    # what the ram costs beyond its partial damage: the corsair (worth 5) rolls D1, D1, D3, D5 on four faces of 6
+    assert ram_loss_beyond(0, 5.0) == pytest.approx(5.0 * RAM_DAMAGE_CHANCE - 5.0 * (0.45 + 0.45 + 0.65 + 0.85) / 6.0)
+    assert ram_loss_beyond(0, 5.0) > 0.0
+
+
+def test_a_landed_enemy_can_take_off_and_fire():
+    """Fleet Action (seed of a hard-vs-normal game, turn 11, Venus to move): two Mars frigates sit landed on the
+    Venus base (-9, 7), two hexes from the Venus frigate landed at (-9, 9). A landed ship is no target, and hard
+    left landed enemies out of its drift guard: its frigate took off toward them (burn 2, a drift into Venus),
+    both took off and fired, and the disabled frigate fell into Venus. Their guns (over their take-off courses)
+    now count in the guard's exposure, so the frigate keeps a course whose drift is safe (or stays landed)."""
+    s = fleets("fleet_action", ["frigate"] * 4, ["frigate", "frigate", "corsair"])
+    for sid in ("p0s0", "p0s1"):
+        place(s, sid, (-9, 7), fuel=9, landed=True, detected=True, overload_used=True)
+    place(s, "p0s2", (-13, 14), vel=(-1, 3), fuel=17, destroyed=True, overload_used=True)
+    place(s, "p0s3", (-1, -9), fuel=9, disabled=2, detected=True, overload_used=True)
+    place(s, "p1s0", (-1, -9), fuel=11, detected=True, overload_used=True)
+    place(s, "p1s1", (-9, 9), fuel=20, landed=True, detected=False)
+    place(s, "p1s2", (3, -17), vel=(1, -1), fuel=9, detected=True, overload_used=True)
+    s.turn = 11
+    s.apply_action(1, Order("p1s0", burn=0))
+    d = decision(s, 1)
+    t = Tactics(d.sample_world(), 1)
+    assert [e.id for e in t.enemies] == ["p0s3"] and not t.shooters
+    assert sorted(e.id for e, _ in t.landed_shooters) == ["p0s0", "p0s1"]
+    world = d.sample_world()
+    me = world.ship("p1s1")
+    off = preview_course(world, "p1s1", Order("p1s1", burn=2))
+    assert off.destination == (-9, 8)
+    assert not drift_safe(s.gmap, off.destination, off.velocity, preview_pending(off), 3)
+    assert _exposure(world, t, me, off.destination, off.velocity, False) > 0.5
+    assert gun_threat(t, me, off.destination, off.velocity) == 0.0  # flying enemies only: none
+    a = LevelBot("hard", strict=True).act(d)
+    assert a.ship == "p1s1"
+    pv = preview_course(s, "p1s1", a)
+    assert pv.destination == (-9, 9) or drift_safe(s.gmap, pv.destination, pv.velocity, preview_pending(pv), 3)
+    # with no enemy flying in sight (the Mars frigate at (-1, -9) gone), the guard without tactics sees them too
+    s.ship("p0s3").destroyed = True
+    d = decision(s, 1)
+    assert not Tactics(d.sample_world(), 1).enemies
+    a = LevelBot("hard", strict=True).act(d)
+    pv = preview_course(s, "p1s1", a)
+    assert pv.destination == (-9, 9) or drift_safe(s.gmap, pv.destination, pv.velocity, preview_pending(pv), 3)
