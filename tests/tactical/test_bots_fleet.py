@@ -30,7 +30,7 @@ def fleets(scenario: str, p0: list[str], p1: list[str]):
             s.apply_action(player, Buy(item))
     s.apply_action(0, FleetReady())
     s.apply_action(1, FleetReady())
-    assert s.phase == "astrogation" and s.active == 1
+    assert s.phase == "astrogation" and s.active_player == 1
     return s
 
 
