@@ -74,9 +74,12 @@ def test_two_browsers_play_a_room_made_in_the_lobby(live_server, new_page, scree
     for _ in range(40):
         ann.wait_for_function("window.deltavShell.state().toAct || !document.querySelector('.generic-action')")
         s0, s1 = shell(ann), shell(ben)
-        if s0["step"] != s1["step"]:
-            ben.wait_for_function(f"window.deltavShell.state().step === {s0['step']}")
-            s1 = shell(ben)
+        if s0["step"] != s1["step"]:  # one page is behind (either one): both catch up with the newer step
+            newest = max(s0["step"], s1["step"])
+            for pg in pages:
+                pg.wait_for_function(f"window.deltavShell.state().step === {newest}")
+            ann.wait_for_function("window.deltavShell.state().toAct || !document.querySelector('.generic-action')")
+            s0, s1 = shell(ann), shell(ben)
         actor = 0 if s0["toAct"] else 1
         me, other = pages[actor], pages[1 - actor]
         my_turn(me)
