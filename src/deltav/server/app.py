@@ -328,6 +328,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
     async def show_room(request: Request) -> JSONResponse:
         try:
             code, room = await room_of(request)
+            await room.settled()
             return JSONResponse({**room.room_info(), "game": room.game.id, "options": room.session.options,
                                  "step": room.session.step})
         except ClientError as exc:

@@ -222,6 +222,7 @@ class Room:
         self.owned = True
         self.remote: dict | None = None  # a replica's copy of the owner's live info (connected seats, graces)
         self.closed = False  # the server is stopping: no new bot turn, timer or grace clock starts
+        self.writing = False  # an update's rows are being stored: the match holds steps the database may refuse
         self.chat_seen = 0  # the id of the newest chat line shown here (several processes: lines after it are new)
         self.idle_since = time.time()  # when its last socket left (a replica is then evicted)
         self.evicted = False  # a replica dropped from the hub (a socket reaching it must look the room up again)
@@ -389,6 +390,21 @@ class Room:
         answer the sender, tell everyone, send each viewer its state, tell the other processes, re-arm the timer
         and wake the bots. A row the database refuses: the match is rebuilt from storage (so nothing changed),
         the sender is told, and False is returned."""
+        self.writing = bool(update.rows)
+        try:
+            return await self._store_and_tell(update, conn, ref)
+        finally:
+            self.writing = False
+
+    async def settled(self) -> None:
+        """Return once no update is being stored: what is read of the match after it (``GET /rooms/{code}``) is
+        what the database holds, never a step a failed write will take back. Waits only while a write is in
+        flight."""
+        if self.writing:
+            async with self.lock:
+                pass
+
+    async def _store_and_tell(self, update: Update, conn: Conn | None, ref: Any) -> bool:
         store = self.hub.store
         for row in update.rows:
             t0 = time.perf_counter()
