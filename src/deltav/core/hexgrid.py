@@ -205,7 +205,9 @@ def _nearest_hexes(x: int, y: int, n: int) -> tuple[Hex, ...]:
 
 
 @lru_cache(maxsize=4096)
-def _analyze_offset(dq: int, dr: int) -> LineAnalysis:
+def analyze_offset(dq: int, dr: int) -> LineAnalysis:
+    """:func:`analyze_line` from the origin (cached, and called as the cache itself: every course of every bot
+    search asks it): add the start hex to each entry yourself in hot loops."""
     n = max(abs(dq), abs(dr), abs(dq + dr))
     if n == 0:
         return LineAnalysis(((ORIGIN,),), (ORIGIN,), ())
@@ -217,7 +219,7 @@ def _analyze_offset(dq: int, dr: int) -> LineAnalysis:
 
 def analyze_line(a: Hex, b: Hex) -> LineAnalysis:
     """Exact definite hexes and hexside-grazing pairs of the line from ``a`` to ``b`` (absolute coordinates)."""
-    base = _analyze_offset(b[0] - a[0], b[1] - a[1])
+    base = analyze_offset(b[0] - a[0], b[1] - a[1])
     q, r = a
     if q == 0 and r == 0:
         return base
@@ -226,11 +228,6 @@ def analyze_line(a: Hex, b: Hex) -> LineAnalysis:
         tuple((q + hq, r + hr) for hq, hr in base.definite),
         tuple(((q + p[0], r + p[1]), (q + s[0], r + s[1])) for p, s in base.ambiguous),
     )
-
-
-def analyze_offset(dq: int, dr: int) -> LineAnalysis:
-    """:func:`analyze_line` from the origin (cached): add the start hex to each entry yourself in hot loops."""
-    return _analyze_offset(dq, dr)
 
 
 def key(h: Hex) -> str:

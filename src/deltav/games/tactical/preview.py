@@ -36,13 +36,12 @@ class CoursePreview:
     escapes: bool
     orbit_after: str | None  # the body the ship would then be orbiting
 
-    @property
-    def crashes(self) -> bool:
-        return self.outcome == CRASH or (self.off_map and not self.escapes)
-
-    @property
-    def lands(self) -> bool:
-        return self.outcome == LANDING
+    # ``crashes`` (a crash, or off the map without escaping) and ``lands`` (the outcome is a landing): plain
+    # attributes set with the fields, not fields (bots read them for every course of every decision)
+    def __post_init__(self) -> None:
+        d = self.__dict__
+        d["crashes"] = self.outcome == CRASH or (self.off_map and not self.escapes)
+        d["lands"] = self.outcome == LANDING
 
     def to_json(self) -> dict:
         return {
@@ -64,6 +63,21 @@ class CoursePreview:
             "escapes": self.escapes,
             "orbit_after": self.orbit_after,
         }
+
+
+_FIELDS = tuple(CoursePreview.__dataclass_fields__)
+
+
+def _preview(*values) -> CoursePreview:
+    """``CoursePreview(*values)`` without the frozen dataclass's ``__init__`` (one ``object.__setattr__`` per
+    field): the same fields and attributes, for the bots' previews of every order."""
+    pv = object.__new__(CoursePreview)
+    d = dict(zip(_FIELDS, values))
+    outcome = d["outcome"]
+    d["crashes"] = outcome == CRASH or (d["off_map"] and not d["escapes"])
+    d["lands"] = outcome == LANDING
+    object.__setattr__(pv, "__dict__", d)
+    return pv
 
 
 def preview_course(state, ship_id: str, order: Order | None = None) -> CoursePreview:
@@ -137,7 +151,7 @@ def preview_courses(state, ship_id: str, orders) -> list[CoursePreview]:
         escapes = flying and may_escape and c.destination[1] < north
         off = c.outcome != CRASH and gmap.off_map(c.destination)
         orbit = detect_orbit(gmap, c.destination, c.velocity, c.pending, dbases) if flying else None
-        pv = CoursePreview(
+        pv = _preview(
             ship_id, tuple(c.path), tuple(c.contact), c.destination, c.velocity, c.fuel_spent, fuel_after,
             tuple(c.entered), tuple(c.ignorable), c.outcome, c.body, c.crash_hex, off, escapes, orbit,
         )

@@ -12,6 +12,7 @@ state. This module owns :class:`LevelBot`; its per-level knobs are data in :mod:
 from __future__ import annotations
 
 from deltav.core.agent import Param
+from deltav.core.frozen import Frozen
 from deltav.core.protocol import Decision
 from deltav.games.tactical.bots.heuristics import (
     defense_survival,
@@ -129,6 +130,8 @@ class LevelBot(ScriptedBot):
         self._combat_turn = None
         #: last seen state of each enemy ship (hard's chase of a runner hidden by fog of war)
         self.seen: dict[str, tuple] = {}
+        #: ship id -> (stamp, the read-only view record ``seen`` was last updated from at that stamp)
+        self._seen_recs: dict[str, tuple] = {}
 
     # --- astrogation ------------------------------------------------------------------------------------
     def _astrogation(self, d: Decision):
@@ -454,9 +457,19 @@ class LevelBot(ScriptedBot):
         if view.get("phase") != "astrogation":
             return
         stamp = (view.get("turn"), view.get("active_player"))
+        recs = self._seen_recs
         for s in view.get("ships", ()):
             if s["owner"] == player:
                 continue
+            # a read-only record (shared by the views of a player-turn) already read at this stamp changes nothing
+            sid = s["id"]
+            hit = recs.get(sid)
+            if hit is not None and hit[1] is s and hit[0] == stamp:
+                continue
+            if type(s) is Frozen:
+                recs[sid] = (stamp, s)
+            else:
+                recs.pop(sid, None)
             if s.get("destroyed"):
                 self.seen.pop(s["id"], None)
                 continue

@@ -152,8 +152,9 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
     elif kind == "reach":  # touch one of the goal hexes (the astrogation assistant's "fly to this hex")
         visit_hexes = frozenset(goals)
     start = (pos, vel, pending, fuel, landed)
-    # a frontier entry's steps are a chain (earlier chain, step), unrolled into the plan's tuple when it is found
-    frontier = [(0.0, start, (), 0)]
+    # a frontier entry is (state, steps, hazard weight so far); its steps are a chain (earlier chain, step),
+    # unrolled into the plan's tuple when it is found
+    frontier = [(start, (), 0)]
     moves = _moves_table(gmap, destroyed_bases, grazing, takeoff_costs_fuel, drift_moves)
     near: dict[Hex, int] = {}  # hex -> distance to the nearest goal, for this search
     landing = kind == "land"
@@ -161,16 +162,15 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
         found = None
         nxt: dict[tuple, tuple] = {}
         for entry in frontier:
-            st = entry[1]
-            steps = entry[2]
-            hz = entry[3]
+            st, steps, hz = entry
             p, v, pend, f, ld = st
             mkey = (p, v, pend, f if f is None or f < 1 else 1, ld)
             children = moves.get(mkey)
             if children is None:
                 children = moves[mkey] = _expand(gmap, p, v, pend, mkey[3], ld, destroyed_bases, grazing,
                                                  takeoff_costs_fuel, drift_moves)
-            for order, b, lands, dest, nv, npend, spent, contact, step_hz, key, drift, sp in children:
+            for child in children:
+                order, b, lands, dest, nv, npend, spent, contact, step_hz, key, drift, sp = child
                 if ld and b is None:
                     if not landing:
                         continue  # staying landed visits nothing new
@@ -195,8 +195,8 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
                         continue
                 nhz = hz + step_hz
                 old = nxt.get(key)
-                if old is not None and old[3] <= nhz and (
-                        old[1][3] is None or (nf is not None and old[1][3] >= nf)):
+                if old is not None and old[1] <= nhz and (
+                        old[2] is None or (nf is not None and old[2] >= nf)):
                     continue
                 # estimate(dest, nv, npend, goals), with the distances to the goals memoised per hex (the same
                 # sums in the same order: the same floats)
@@ -215,14 +215,15 @@ def plan_route(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | N
                 sc = (3.0 * d_next + 1.5 * d_now + 4.0 * over) + 3.0 * HAZARD_TURNS * nhz
                 if nf is not None and nf <= 0 and sc > 0:
                     sc += 20.0  # out of fuel short of the goal: almost certainly a dead end
-                # the beam's order: score, then most fuel, then hex and velocity (ties: first reached)
-                nxt[key] = (sc, (dest, nv, npend, nf, lands), (steps, (order, st)), nhz,
-                            (sc, -(nf if nf is not None else 99), dest, nv))
+                # the beam's order: score, then most fuel, then hex and velocity (ties: first reached); the next
+                # state and its steps are built only for the entries the beam keeps (most are cut or replaced)
+                nxt[key] = ((sc, -(nf if nf is not None else 99), dest, nv), nhz, nf, entry, child)
         if found is not None:
             return _unroll(found[1])
         if not nxt:
             return None
-        frontier = sorted(nxt.values(), key=_BEAM_ORDER)[:beam]
+        frontier = [((c[3], c[4], c[5], nf, c[2]), (e[1], (c[0], e[0])), nhz)
+                    for _k, nhz, nf, e, c in sorted(nxt.values(), key=_BEAM_ORDER)[:beam]]
     return None
 
 
@@ -236,7 +237,7 @@ def _unroll(chain: tuple) -> tuple[Step, ...]:
     return tuple(out)
 
 
-_BEAM_ORDER = itemgetter(4)
+_BEAM_ORDER = itemgetter(0)
 
 
 #: the expansions of ship states, per (map, destroyed bases, grazing, takeoff costs fuel, drift moves): every
