@@ -277,17 +277,19 @@ def attack_plan(world, player: int):
     cs = world.combat
     group = tuple(cs.group) if cs is not None else ()
     free = _free_attackers(world)
+    # the targets of each free ship alone, once (asked again for every target below)
+    alone = {sh.id: ship_targets(world, (sh.id,)) for sh in free if sh.id not in group}
     if group:
         targets = ship_targets(world, group)
     else:
         seen: dict[str, object] = {}
         for sh in free:
-            for t in ship_targets(world, (sh.id,)):
+            for t in alone[sh.id]:
                 seen.setdefault(t.id, t)
         targets = list(seen.values())
     best = None
     for t in targets:
-        ids = group + tuple(sh.id for sh in free if sh.id not in group and t in ship_targets(world, (sh.id,)))
+        ids = group + tuple(sh.id for sh in free if sh.id not in group and t in alone[sh.id])
         ships = [world.ship(x) for x in ids]
         gain, loss = attack_value(world, ships, t, split=True)
         v = gain - loss

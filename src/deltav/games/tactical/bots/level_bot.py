@@ -33,6 +33,7 @@ from deltav.games.tactical.bots.tactics import (
     Tactics,
     can_fire,
     launch_value,
+    meets_enemy,
     ram_loss_beyond,
     strength,
 )
@@ -689,7 +690,15 @@ class LevelBot(ScriptedBot):
         (tactics.launch_value, in units of a ship's worth; a nuke ending in an enemy's hex destroys it), if
         worth more than 1."""
         world = d.sample_world()
-        launches = [a for a in d.legal_actions if isinstance(a, Launch)]
+        launches = []
+        for a in d.legal_actions:
+            if isinstance(a, Launch):
+                sh = world.ship(a.ship)
+                vel = launch_velocity(sh.vel, a.boost_dir, a.boost)
+                # a flight that meets no enemy is worth 0 at best (-1 if it meets one of ours, a nuke's blast
+                # minus our ships): never above 1, so our ships' courses are only worked out for the others
+                if meets_enemy(world, d.player, sh, a.kind, vel):
+                    launches.append((a, sh, vel))
         if not launches:
             return None
         own_paths = {}
@@ -702,9 +711,7 @@ class LevelBot(ScriptedBot):
                     continue
                 own_paths[s.id] = (tuple(c.contact), c.destination)
         best = None
-        for a in launches:
-            sh = world.ship(a.ship)
-            vel = launch_velocity(sh.vel, a.boost_dir, a.boost)
+        for a, sh, vel in launches:
             v = launch_value(world, d.player, sh, a.kind, vel, own_paths)
             if v > 1.0 and (best is None or v > best[0]):
                 best = (v, a)

@@ -701,6 +701,19 @@ def in_hex(path, pos: Hex, h: Hex) -> bool:
     return pos == h
 
 
+def meets_enemy(world, player: int, launcher, kind: str, vel: Hex) -> bool:
+    """Does the flight of ``kind`` launched from ``launcher`` with ``vel`` this ordnance phase pass a hex where
+    :func:`launch_value` finds an enemy ship? If not, that value is at most 0 (nothing gained; our own ships
+    met cost)."""
+    hexes = flight(world.gmap, launcher.pos, vel, world.options["grazing_is_contact"])
+    for e in world.ships:
+        if e.owner != player and not e.destroyed and world.visible(e, player) and (kind == "nuke" or not e.landed):
+            for h in hexes:
+                if in_hex(e.path, e.pos, h):
+                    return True
+    return False
+
+
 def launch_value(world, player: int, launcher, kind: str, vel: Hex, own_paths: dict) -> float:
     """Expected value of launching ``kind`` from ``launcher`` (pre-move hex) with ``vel`` this ordnance phase:
     the item flies in this movement phase, after our ships moved (``own_paths``: ship id -> (new path,
