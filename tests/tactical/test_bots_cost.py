@@ -1,0 +1,186 @@
+"""The hard tactical bot's cost cuts of issue 30 change no decision: launches whose flight meets no enemy are
+skipped before our ships' courses are worked out (``tactics.meets_enemy``), ``attack_plan`` asks each ship's
+targets once, the enemy records already read at a stamp are skipped (``LevelBot._remember``), and previews are
+built without the frozen dataclass's ``__init__``; each checked against the plain computation it replaces, in
+real matches."""
+
+from __future__ import annotations
+
+from deltav.core.agent import Agent
+from deltav.core.frozen import Frozen
+from deltav.core.match import play_match
+from deltav.core.protocol import Decision
+from deltav.games.tactical.bots import heuristics
+from deltav.games.tactical.bots.level_bot import LevelBot
+from deltav.games.tactical.bots.tactics import launch_value, meets_enemy
+from deltav.games.tactical.combat_phase import _free_attackers, ship_targets
+from deltav.games.tactical.courses import course_for
+from deltav.games.tactical.messages import Launch, Order
+from deltav.games.tactical.movement import CRASH, LANDING
+from deltav.games.tactical.ordnance_tables import launch_velocity
+from deltav.games.tactical.preview import CoursePreview, _preview
+
+from .helpers import GAME
+
+
+def _all_launches(world, d: Decision):
+    """The launch of the best value over every legal launch (the evaluation before the enemy filter)."""
+    launches = [a for a in d.legal_actions if isinstance(a, Launch)]
+    if not launches:
+        return None
+    own_paths = {}
+    for s in world.ships:
+        if s.owner == d.player and not s.destroyed:
+            c = course_for(world, s, world.orders.get(s.id) or Order(s.id))
+            own_paths[s.id] = (tuple(c.contact), c.destination)
+    best = None
+    for a in launches:
+        sh = world.ship(a.ship)
+        v = launch_value(world, d.player, sh, a.kind, launch_velocity(sh.vel, a.boost_dir, a.boost), own_paths)
+        if v > 1.0 and (best is None or v > best[0]):
+            best = (v, a)
+    return None if best is None else best[1]
+
+
+def _plain_attack_plan(world, player):
+    """heuristics.attack_plan as it was: every free ship's targets asked again for every target."""
+    cs = world.combat
+    group = tuple(cs.group) if cs is not None else ()
+    free = _free_attackers(world)
+    if group:
+        targets = ship_targets(world, group)
+    else:
+        seen: dict = {}
+        for sh in free:
+            for t in ship_targets(world, (sh.id,)):
+                seen.setdefault(t.id, t)
+        targets = list(seen.values())
+    best = None
+    for t in targets:
+        ids = group + tuple(sh.id for sh in free if sh.id not in group and t in ship_targets(world, (sh.id,)))
+        gain, loss = heuristics.attack_value(world, [world.ship(x) for x in ids], t, split=True)
+        v = gain - loss
+        if gain > 0 and gain >= 0.9 * loss and (best is None or v > best[0] or (v == best[0] and t.id < best[1])):
+            best = (v, t.id, ids)
+    return None if best is None else (best[1], best[2])
+
+
+class Checker(Agent):
+    """Plays the hard bot; at every ordnance and combat decision asks the plain computations the same question
+    on the same world (a clone of the rng) and counts where they disagree."""
+
+    def __init__(self):
+        self.bot = LevelBot("hard", strict=True)
+        self.name = "checker"
+        self.launch_phases = self.skipped = self.launches = self.attacks = self.differ = 0
+
+    def act(self, d: Decision):
+        phase = d.view.get("phase")
+        if phase in ("ordnance", "combat"):
+            world = d.sample_world(d.rng.clone())
+            if phase == "ordnance" and any(isinstance(a, Launch) for a in d.legal_actions):
+                self.launch_phases += 1
+                for a in d.legal_actions:
+                    if isinstance(a, Launch):
+                        sh = world.ship(a.ship)
+                        vel = launch_velocity(sh.vel, a.boost_dir, a.boost)
+                        if not meets_enemy(world, d.player, sh, a.kind, vel):
+                            self.skipped += 1
+                mine = LevelBot("hard", strict=True)._exact_launch(
+                    Decision(d.game, d.player, d.view, d.legal_actions, d.rng.clone(), d.options))
+                plain = _all_launches(world, d)
+                self.launches += plain is not None
+                self.differ += mine != plain
+            elif phase == "combat" and world.combat is not None and not world.combat.allocated:
+                plan = heuristics.attack_plan(world, d.player)
+                self.attacks += plan is not None
+                self.differ += plan != _plain_attack_plan(world, d.player)
+        return self.bot.act(d)
+
+
+def test_skipped_launches_and_attack_plans_decide_as_the_plain_evaluation():
+    seats = []
+    for scenario, seed, limit in (("duel", 3, 12), ("fleet_action", 1, 8), ("interplanetary_war", 2, 8)):
+        pair = [Checker(), Checker()]
+        play_match(GAME, {"scenario": scenario, "turn_limit": limit}, seed, pair)
+        seats += pair
+    assert sum(s.launch_phases for s in seats) >= 20
+    assert sum(s.skipped for s in seats) >= 100  # the filter had work to do
+    assert sum(s.launches for s in seats) >= 5  # and launches worth taking were found through it
+    assert sum(s.attacks for s in seats) >= 5
+    assert sum(s.differ for s in seats) == 0
+
+
+def test_a_launch_whose_flight_meets_no_enemy_is_worth_at_most_0():
+    checked = 0
+
+    class Values(Agent):
+        name = "values"
+
+        def __init__(self):
+            self.bot = LevelBot("hard", strict=True)
+
+        def act(self, d: Decision):
+            nonlocal checked
+            if d.view.get("phase") == "ordnance":
+                world = d.sample_world(d.rng.clone())
+                own = {}
+                for s in world.ships:
+                    if s.owner == d.player and not s.destroyed:
+                        c = course_for(world, s, world.orders.get(s.id) or Order(s.id))
+                        own[s.id] = (tuple(c.contact), c.destination)
+                for a in d.legal_actions:
+                    if isinstance(a, Launch):
+                        sh = world.ship(a.ship)
+                        vel = launch_velocity(sh.vel, a.boost_dir, a.boost)
+                        if not meets_enemy(world, d.player, sh, a.kind, vel):
+                            assert launch_value(world, d.player, sh, a.kind, vel, own) <= 0.0
+                            checked += 1
+            return self.bot.act(d)
+
+    play_match(GAME, {"scenario": "fleet_action", "turn_limit": 6}, 4, [Values(), Values()])
+    assert checked >= 50
+
+
+def _view(stamp_turn, position):
+    rec = Frozen(id="e1", owner=1, position=position, velocity=(1, 0), pending_gravity=(), fuel=5, type="frigate",
+                 disabled=0, landed=False, passengers=0, hidden_identity=False, destroyed=False)
+    return {"phase": "astrogation", "turn": stamp_turn, "active_player": 0, "ships": [rec]}
+
+
+def test_remember_reads_a_changed_enemy_record_within_the_same_player_turn():
+    bot = LevelBot("hard")
+    first = _view(3, (1, 2))
+    bot._remember(first, 0)
+    assert bot.seen["e1"][1] == (1, 2)
+    bot._remember(first, 0)  # the same record again: kept as read
+    assert bot.seen["e1"][1] == (1, 2)
+    bot._remember(_view(3, (4, 5)), 0)  # a new record at the same stamp (the ship moved): read again
+    assert bot.seen["e1"][1] == (4, 5)
+    again = _view(4, (4, 5))
+    bot._remember(again, 0)
+    assert bot.seen["e1"][0] == (4, 0)
+    gone = _view(4, (4, 5))
+    gone["ships"] = [Frozen({**gone["ships"][0], "destroyed": True})]
+    bot._remember(gone, 0)
+    assert "e1" not in bot.seen
+    bot._remember(again, 0)  # the earlier record after the destroyed one: read again, as without the skip
+    assert bot.seen["e1"][1] == (4, 5)
+    plain = {**again, "ships": [dict(again["ships"][0], position=(7, 7))]}  # a plain dict: always read
+    bot._remember(plain, 0)
+    bot._remember({**plain, "ships": [dict(plain["ships"][0], position=(8, 8))]}, 0)
+    assert bot.seen["e1"][1] == (8, 8)
+
+
+def test_previews_built_directly_equal_the_dataclass():
+    base = ("s1", ((0, 0), (1, 0)), ((0, 0), (1, 0)), (1, 0), (1, 0), 1, 5, (), (), "normal", None, None, False,
+            False, None)
+    for outcome in ("normal", CRASH, LANDING):
+        for off, escapes in ((False, False), (True, False), (True, True)):
+            values = list(base)
+            values[9], values[12], values[13] = outcome, off, escapes
+            a, b = CoursePreview(*values), _preview(*values)
+            assert a == b and hash(a) == hash(b) and repr(a) == repr(b)
+            assert (a.lands, a.crashes) == (b.lands, b.crashes)
+            assert a.lands == (outcome == LANDING)
+            assert a.crashes == (outcome == CRASH or (off and not escapes))
