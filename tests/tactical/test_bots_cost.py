@@ -184,3 +184,19 @@ def test_previews_built_directly_equal_the_dataclass():
             assert (a.lands, a.crashes) == (b.lands, b.crashes)
             assert a.lands == (outcome == LANDING)
             assert a.crashes == (outcome == CRASH or (off and not escapes))
+
+
+def test_torpedo_hexes_warm_equal_a_cold_union_of_every_boost():
+    from deltav.games.tactical import ordnance_tables as ot
+    from deltav.games.tactical.bots import tactics
+    from deltav.games.tactical.mapdata import default_map
+
+    gmap = default_map()
+    cases = [((q, r), (vq, vr)) for q in (-9, -2, 0, 5) for r in (-6, 0, 3) for vq in (-2, 0, 1) for vr in (-1, 0, 2)]
+    warm = [tactics.torpedo_hexes(gmap, p, v) for p, v in cases]
+    tactics._MEMOS.clear()
+    for (p, v), got in zip(cases, warm):
+        cold = set()
+        for d, k in ot.torpedo_boost_options():
+            cold.update(tactics.flight(gmap, p, ot.launch_velocity(v, d, k)))
+        assert got == frozenset(cold) == tactics.torpedo_hexes(gmap, p, v)

@@ -341,6 +341,8 @@ class LevelBot(ScriptedBot):
             s = scores[o]
             if s <= -10_000 or pv.lands:
                 continue
+            if drift_safe(gmap, pv.destination, pv.velocity, preview_pending(pv), 3):
+                continue  # a safe drift costs nothing: its exposure is not worked out
             pd = 1.0 - defense_survival(world, sh.owner, pv.destination)
             if tac is not None and tac.landed_shooters:
                 pd = max(pd, gun_threat(tac, sh, pv.destination, pv.velocity, True))
@@ -348,8 +350,7 @@ class LevelBot(ScriptedBot):
             fast = max(abs(q), abs(r), abs(q + r)) >= BLIND_SPEED
             if not (unseen and fast) and not pd:
                 continue
-            if not drift_safe(gmap, pv.destination, pv.velocity, preview_pending(pv), 3):
-                scores[o] = s - max(k.drift_guard if unseen and fast else 0.0, at_stake * pd)
+            scores[o] = s - max(k.drift_guard if unseen and fast else 0.0, at_stake * pd)
 
     def _land_next(self, world, sh, previews, scores, goals) -> None:
         """Look one move past each course: a course that ends where the next order can land on the goal gets

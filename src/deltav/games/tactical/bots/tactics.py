@@ -606,10 +606,7 @@ class Tactics:
                     e.type.warship or e.nukes < 1):
                 nuke = tuple(h for h in flight(gmap, e.pos, e.vel, grazing) if h != e.pos)
             if "torpedo" in allowed and e.type.torpedoes and (free is None or free >= ot.ordnance_mass("torpedo")):
-                hexes = set()
-                for d, k in ot.torpedo_boost_options():
-                    hexes.update(flight(gmap, e.pos, ot.launch_velocity(e.vel, d, k), grazing))
-                torps = frozenset(hexes)
+                torps = torpedo_hexes(gmap, e.pos, e.vel, grazing)
         got = self._ordnance[e.id] = (nuke, torps)
         return got
 
@@ -690,6 +687,23 @@ def flight(gmap, start: Hex, vel: Hex, grazing: bool = False) -> tuple[Hex, ...]
         if h in gmap.asteroids or h in gmap.base:
             break
     got = memo[key] = tuple(out)
+    return got
+
+
+def torpedo_hexes(gmap, start: Hex, vel: Hex, grazing: bool = False) -> frozenset:
+    """Every hex of every torpedo flight launched now from ``start`` by a ship with ``vel`` (each legal boost),
+    as a frozenset. Memoised per map, like :func:`flight` (the decisions of one turn ask it for every enemy)."""
+    memo = _memo((3, gmap, None, grazing))
+    key = (start, vel)
+    got = memo.get(key)
+    if got is not None:
+        return got
+    from deltav.games.tactical import ordnance_tables as ot
+
+    hexes = set()
+    for d, k in ot.torpedo_boost_options():
+        hexes.update(flight(gmap, start, ot.launch_velocity(vel, d, k), grazing))
+    got = memo[key] = frozenset(hexes)
     return got
 
 
