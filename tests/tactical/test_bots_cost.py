@@ -200,3 +200,45 @@ def test_torpedo_hexes_warm_equal_a_cold_union_of_every_boost():
         for d, k in ot.torpedo_boost_options():
             cold.update(tactics.flight(gmap, p, ot.launch_velocity(v, d, k)))
         assert got == frozenset(cold) == tactics.torpedo_hexes(gmap, p, v)
+
+
+def test_shot_chance_with_inlined_distances_and_memoised_sight_equals_the_plain_one():
+    from deltav.games.tactical import combat as cb
+    from deltav.games.tactical.bots import intercept
+    from deltav.games.tactical.mapdata import default_map
+    from deltav.games.tactical.movement import compute_course
+
+    def dist(a, b):
+        q, r = a[0] - b[0], a[1] - b[1]
+        return max(abs(q), abs(r), abs(q + r))
+
+    def plain(gmap, path, pos, vel, column, target, target_vel):
+        best = None
+        origin = pos
+        for h in path or (pos,):
+            d = dist(h, target)
+            if best is None or d < best:
+                best, origin = d, h
+        pen = best + max(0, dist(vel, target_vel) - cb.VELOCITY_FREE)
+        if pen >= 8:
+            return 0.0
+        p = intercept._hit_table(column)[pen]
+        if p <= 0.0 or (best > 0 and not cb.line_of_sight(origin, target, gmap.surface.__contains__)):
+            return 0.0
+        return p
+
+    gmap = default_map()
+    checked = hits = 0
+    for start in ((-6, 4), (0, -3), (3, 2), (-2, -1)):
+        for vel in ((0, 0), (2, -1), (-1, 2), (3, 0)):
+            for burn in (None, 0, 2, 4):
+                c = compute_course(gmap, start, vel, 5, (), False, False, burn)
+                for target in ((0, 0), (-4, 3), (2, 2), (5, -4), tuple(c.destination)):
+                    for tvel in ((0, 0), (1, 1), (-2, 0)):
+                        for column in (1, 3, 5):
+                            args = (gmap, tuple(c.contact), c.destination, c.velocity, column, target, tvel)
+                            got = intercept.shot_chance(*args)
+                            assert got == plain(*args)
+                            checked += 1
+                            hits += got > 0
+    assert checked > 2000 and hits > 100

@@ -36,13 +36,6 @@ OVERLOADS = tuple((b, o) for b in range(6) for o in range(6))
 DISCOUNT = 0.85
 
 
-def _dist(a: Hex, b: Hex) -> int:
-    q = a[0] - b[0]
-    r = a[1] - b[1]
-    s = q + r
-    return max(q if q >= 0 else -q, r if r >= 0 else -r, s if s >= 0 else -s)
-
-
 @lru_cache(maxsize=20_000)
 def runner_track(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | None, disabled: int,
                  goals: tuple[Hex, ...], escape_row: int | None, turns: int, destroyed_bases: frozenset,
@@ -105,22 +98,67 @@ def _hit_table(column: int) -> tuple[float, ...]:
 
 def shot_chance(gmap, path, pos: Hex, vel: Hex, column: int, target: Hex, target_vel: Hex) -> float:
     """Chance that a gun shot from a ship that moved along ``path`` to ``pos`` with ``vel`` damages a ship at
-    ``target`` moving with ``target_vel`` (range = closest approach, velocity modifier, line of sight)."""
-    best = None
+    ``target`` moving with ``target_vel`` (range = closest approach, velocity modifier, line of sight). The hex
+    distances inlined (the intercept beam asks it for every move of every plan)."""
+    best = 1 << 30
     origin = pos
+    tq, tr = target
     for h in path or (pos,):
-        d = _dist(h, target)
-        if best is None or d < best:
+        q = h[0] - tq
+        r = h[1] - tr
+        d = q + r
+        if d < 0:
+            d = -d
+        if q < 0:
+            q = -q
+        if r < 0:
+            r = -r
+        if q > d:
+            d = q
+        if r > d:
+            d = r
+        if d < best:
             best, origin = d, h
-    pen = best + max(0, _dist(vel, target_vel) - cb.VELOCITY_FREE)
+    q = vel[0] - target_vel[0]
+    r = vel[1] - target_vel[1]
+    d = q + r
+    if d < 0:
+        d = -d
+    if q < 0:
+        q = -q
+    if r < 0:
+        r = -r
+    if q > d:
+        d = q
+    if r > d:
+        d = r
+    d -= cb.VELOCITY_FREE
+    pen = best + (d if d > 0 else 0)
     if pen >= 8:
         return 0.0
     p = _hit_table(column)[pen]
     if p <= 0.0:
         return 0.0
-    if best > 0 and not cb.line_of_sight(origin, target, gmap.surface.__contains__):
+    if best > 0 and not _los(gmap, origin, target):
         return 0.0
     return p
+
+
+#: line of sight per map (origin, target) -> bool: the bodies never move (plain keys, the map kept out of them)
+_LOS: dict = {}
+
+
+def _los(gmap, origin: Hex, target: Hex) -> bool:
+    memo = _LOS.get(gmap)
+    if memo is None or len(memo) > 100_000:
+        if len(_LOS) >= 8:
+            _LOS.clear()
+        memo = _LOS[gmap] = {}
+    key = (origin, target)
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = cb.line_of_sight(origin, target, gmap.surface.__contains__)
+    return got
 
 
 def intercept_values(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | None, can_overload: bool,
@@ -146,10 +184,14 @@ def _intercept(gmap, pos, vel, pending, fuel, can_overload, column, targets, hor
     # frontier entries: (rank, pos, vel, pending, fuel, miss, value, first, hazard cost so far)
     frontier = [(0.0, pos, vel, pending, fuel, 1.0, 0.0, None, 0.0)]
     steps = min(horizon, len(targets))
+    table = _hit_table(column)
     for k in range(steps):
         tpos, tvel = targets[k]
         nxt_target = targets[k + 1] if k + 1 < len(targets) else None
+        if nxt_target is not None:
+            (nq, nr), (nvq, nvr) = nxt_target
         disc = DISCOUNT ** k
+        disc_next = DISCOUNT ** (k + 1)
         nxt: dict = {}
         for _rank, p, v, pend, f, miss, _val, first, hzc in frontier:
             over = k == 0 and can_overload and (f is None or f >= 2)
@@ -170,7 +212,7 @@ def _intercept(gmap, pos, vel, pending, fuel, can_overload, column, targets, hor
                 if hazard_cost:
                     hz = hazard_weight(hazard_count(gmap, p, cdest))
                     if hz:
-                        nhzc += hazard_cost * hz * (DISCOUNT ** k)
+                        nhzc += hazard_cost * hz * disc
                 nval = 1.0 - nmiss - nhzc
                 fm = first if first is not None else (b, o)
                 if nval > best_first.get(fm, -1.0):
@@ -178,12 +220,40 @@ def _intercept(gmap, pos, vel, pending, fuel, can_overload, column, targets, hor
                 # potential: how well placed for the next shot (drift hex against the quarry's next hex)
                 rank = nval
                 if nxt_target is not None:
-                    d = cdest
-                    drift = (d[0] + cvel[0], d[1] + cvel[1])
-                    gap = max(0, _dist(drift, nxt_target[0]) - 1) + max(
-                        0, _dist(cvel, nxt_target[1]) - cb.VELOCITY_FREE - 1)
-                    pen = min(7, gap)
-                    rank += nmiss * DISCOUNT ** (k + 1) * _hit_table(column)[pen] - 0.01 * gap
+                    # gap = max(0, dist(drift, quarry's next hex) - 1) + max(0, dist(velocities) - free - 1),
+                    # the distances inlined
+                    q = cdest[0] + cvel[0] - nq
+                    r = cdest[1] + cvel[1] - nr
+                    d = q + r
+                    if d < 0:
+                        d = -d
+                    if q < 0:
+                        q = -q
+                    if r < 0:
+                        r = -r
+                    if q > d:
+                        d = q
+                    if r > d:
+                        d = r
+                    gap = d - 1 if d > 1 else 0
+                    q = cvel[0] - nvq
+                    r = cvel[1] - nvr
+                    d = q + r
+                    if d < 0:
+                        d = -d
+                    if q < 0:
+                        q = -q
+                    if r < 0:
+                        r = -r
+                    if q > d:
+                        d = q
+                    if r > d:
+                        d = r
+                    d -= cb.VELOCITY_FREE + 1
+                    if d > 0:
+                        gap += d
+                    pen = gap if gap < 7 else 7
+                    rank += nmiss * disc_next * table[pen] - 0.01 * gap
                 key = (cdest, cvel, cpend)
                 old = nxt.get(key)
                 if old is not None and old[0] >= rank:
