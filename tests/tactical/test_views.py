@@ -130,6 +130,25 @@ def test_determinizing_a_view_again_gives_the_world_a_fresh_read_would(scenario)
             assert json.dumps(view, sort_keys=True) == before
 
 
+def test_players_read_once_from_the_view_records_are_each_worlds_own():
+    """Determinizing reads each read-only player record once and shares what it read between the views of a
+    player-turn (``visibility._player``): a world that changes its players changes no later world."""
+    from .helpers import GAME
+
+    for s in _random_states("grand_tour", 3):
+        for p in (0, 1):
+            view = s.view(p)
+            first = GAME.determinize(view, p, Rng(2))
+            for pl in first.players:
+                pl.credits += 100
+                pl.visited = (*pl.visited, "Nowhere")
+                pl.bases = ()
+            view2 = s.view(p)  # a new view sharing the same records
+            assert view2["players"][0] is view["players"][0]
+            again = GAME.determinize(view2, p, Rng(2))
+            assert again.to_json() == _reference_determinize(view2, p, Rng(2)).to_json()
+
+
 def test_a_view_changed_after_determinizing_is_read_again():
     from .helpers import GAME
 

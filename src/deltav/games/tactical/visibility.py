@@ -44,7 +44,7 @@ from deltav.core.rng import Rng
 
 from .flow import FLEET
 from .mapdata import default_map
-from .model import Ship, hparse
+from .model import Player, Ship, hparse
 from .shiptypes import ship_types
 from .state_schema import CombatJ, OrderJ, OrdnanceJ, PlayerJ, Purchase, ResultJ, RulesJ, ShipJ
 
@@ -461,6 +461,8 @@ def _guard(v) -> tuple:
 #: every view until one of its values changes, so the views of one player-turn read each ship once. The worlds'
 #: base states share these ships and never change them (determinize clones them).
 _ship = read_once(Ship.from_json, 512)
+#: players read from read-only view records, likewise (shared by the base states, copied by their clones)
+_player = read_once(Player.from_json, 64)
 
 
 def _world(view, player: int, state_cls) -> _World:
@@ -476,7 +478,7 @@ def _world(view, player: int, state_cls) -> _World:
         "name": v["name"],
         "rules": v["rules"],
         "rng": Rng(0).to_json(),
-        "players": v["players"],
+        "players": (),  # read below, each record once (_player)
         "ships": (),  # read below, each record once (_ship)
         "ordnance": v["ordnance"],
         "next_ordnance": v["next_ordnance"],
@@ -500,6 +502,7 @@ def _world(view, player: int, state_cls) -> _World:
     w.view = view
     w.guard = _guard(view)
     w.base = base = state_cls.from_json(obj)  # reads the view into new objects
+    base.players = [_player(rec) for rec in v["players"]]
     base.ships = [_ship(rec) for rec in ships]  # an "unknown" identity reads as a decoy
     base._index = {sh.id: sh for sh in base.ships}
     w.hidden = tuple(i for i, s in enumerate(ships) if s.get("hidden_identity") and s.get("identity") == "unknown")
