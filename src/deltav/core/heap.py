@@ -10,9 +10,9 @@ own (never inside a test run: objects frozen are never collected, even when they
 Then the young generation is collected every :data:`YOUNG_THRESHOLD` allocations of tracked objects instead of
 CPython's 700: a bot's search allocates tuples by the thousand (memo keys and values, beam entries, courses),
 nearly all freed by reference counting or untracked by the first collection that meets them, and at 700 the
-collector ran about 110 times per Fleet Action game and the full collections it leads to several times, a ninth
-of the process's CPU (issue 30, docs/bots-tactical.md "Cost"). Garbage cycles wait a little longer (at most that
-many allocations) before they are freed.
+collector ran about 110 times per Fleet Action game (and a full collection about once a game), a ninth of the
+process's CPU (issue 30, docs/bots-tactical.md "Cost, second pass"). Garbage cycles wait a little longer (at most
+that many allocations) before they are freed.
 
 This module owns these two settings; it knows no game.
 """
