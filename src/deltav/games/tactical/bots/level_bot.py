@@ -122,6 +122,7 @@ class LevelBot(ScriptedBot):
             raise ValueError(f"level must be one of {sorted(LEVELS)}, got {level!r}")
         self.level = level
         self.knobs = LEVELS[level]
+        self.nearest_group = self.knobs.nearest_group
         self.beam = beam
         self.depth = depth
         self.routes = RouteCache()
