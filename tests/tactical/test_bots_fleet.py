@@ -91,6 +91,28 @@ def test_hard_does_not_ram_under_the_guns_when_its_drift_would_crash():
     assert drift_safe(s.gmap, pv.destination, pv.velocity, preview_pending(pv), 3)
 
 
+def test_hard_keeps_a_drift_that_an_asteroid_hit_cannot_prolong_into_a_crash():
+    """The same position (Fleet Action, turn 3): the corsair flew clear by burn 5 to (-7, -2) at (0, -2), a drift
+    safe for three moves; four frigates fired at it (4:1, D3), and on the drift's third move an asteroid hit
+    (D1) kept it disabled for a fourth, which fell into a body (hard's last crashes of disabled ships against
+    normal, 2 of 60 games). The guard's drift now goes one move further when it meets an asteroid within its
+    three (``drift_safe(extend=True)``); looking four moves ahead everywhere was tried and lost games (35-23-2
+    where three give 45-14-1): hard shied away from every approach near Mars."""
+    s = fleet_action_turn_3()
+    clear = preview_course(s, "p1s2", Order("p1s2", burn=5))
+    assert (clear.destination, clear.velocity) == ((-7, -2), (0, -2))
+    pending = preview_pending(clear)
+    assert drift_safe(s.gmap, clear.destination, clear.velocity, pending, 3)
+    assert not drift_safe(s.gmap, clear.destination, clear.velocity, pending, 4)
+    assert not drift_safe(s.gmap, clear.destination, clear.velocity, pending, 3, extend=True)
+    # a drift that meets no asteroid is checked for three moves only
+    assert drift_safe(s.gmap, (-9, 4), (-2, 0), (), 3, extend=True) == drift_safe(s.gmap, (-9, 4), (-2, 0), (), 3)
+    a = LevelBot("hard", strict=True).act(decision(s, 1))
+    assert a.ship == "p1s2"
+    pv = preview_course(s, "p1s2", a)
+    assert drift_safe(s.gmap, pv.destination, pv.velocity, preview_pending(pv), 3, extend=True)
+
+
 def test_a_ram_with_a_crashing_drift_costs_the_whole_ship():
     """Interplanetary War (seed 12178371576011926774, turn 3, Mars to move): one Terra frigate in sight at
     (-2, -5); the Mars corsair at (-4, -5) used to ram it (burn 4), and drifted into Sol. With one enemy the
