@@ -6,7 +6,6 @@ chances to win. Desktop and phone (375x812); the other three games end to end to
 from __future__ import annotations
 
 import re
-
 import time
 
 import pytest
