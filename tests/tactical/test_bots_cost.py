@@ -42,7 +42,7 @@ def _all_launches(world, d: Decision):
     return None if best is None else best[1]
 
 
-def _plain_attack_plan(world, player):
+def _plain_attack_plan(world, player, nearest):
     """heuristics.attack_plan as it was: every free ship's targets asked again for every target."""
     cs = world.combat
     group = tuple(cs.group) if cs is not None else ()
@@ -58,10 +58,11 @@ def _plain_attack_plan(world, player):
     best = None
     for t in targets:
         ids = group + tuple(sh.id for sh in free if sh.id not in group and t in ship_targets(world, (sh.id,)))
-        gain, loss = heuristics.attack_value(world, [world.ship(x) for x in ids], t, split=True)
-        v = gain - loss
-        if gain > 0 and gain >= 0.9 * loss and (best is None or v > best[0] or (v == best[0] and t.id < best[1])):
-            best = (v, t.id, ids)
+        for sub in (heuristics.attack_groups(world, group, ids, t) if nearest else (ids,)):
+            gain, loss = heuristics.attack_value(world, [world.ship(x) for x in sub], t, split=True)
+            v = gain - loss
+            if gain > 0 and gain >= 0.9 * loss and (best is None or v > best[0] or (v == best[0] and t.id < best[1])):
+                best = (v, t.id, sub)
     return None if best is None else (best[1], best[2])
 
 
@@ -92,9 +93,10 @@ class Checker(Agent):
                 self.launches += plain is not None
                 self.differ += mine != plain
             elif phase == "combat" and world.combat is not None and not world.combat.allocated:
-                plan = heuristics.attack_plan(world, d.player)
-                self.attacks += plan is not None
-                self.differ += plan != _plain_attack_plan(world, d.player)
+                for nearest in (False, True):
+                    plan = heuristics.attack_plan(world, d.player, nearest)
+                    self.attacks += plan is not None
+                    self.differ += plan != _plain_attack_plan(world, d.player, nearest)
         return self.bot.act(d)
 
 
