@@ -3,8 +3,9 @@ on the reference's engine"): a persistent process that reads one JSON request a 
 answer a line on stdout. ``driver.ts`` (run with the reference's ``tsx``) is the referee and starts it.
 
 Requests:
-- ``{"op": "new_game", "seat": p, "seed": n, "spec": "hard"}``: a fresh agent for seat ``p`` (``make_agent``), its
-  own RNG seeded from ``n``; answers ``{"ok": true}``.
+- ``{"op": "new_game", "seat": p, "seed": n, "spec": "hard", "rulings": {...}}``: a fresh agent for seat ``p``
+  (``make_agent``), its own RNG seeded from ``n``, our rules options overridden by ``rulings`` on top of
+  ``translate.REFERENCE_RULINGS``; answers ``{"ok": true}``.
 - ``{"op": "decide", "seat": p, "state": {...}}``: the reference's state as seat ``p`` may see it (its
   ``filterStateForPlayer``). The state is translated (``translate.state_from_reference``), then our bot decides
   that phase in our engine: one decision at a time on the seat's view (``state.view(p)``, the bot never sees the
@@ -12,6 +13,9 @@ Requests:
   changes or the seat no longer decides. Answers ``{"action": <the reference's order>, "cpu_ms": <the bot's CPU
   in act()>, "decisions": n}``, or ``{"error": "..."}`` when the state does not translate or the bot fails (the
   driver then skips the phase and counts it).
+- ``{"op": "check", "pre": {...}, "orders": [...], "launches": [...], "emplacements": [...], "post": {...}}``
+  (``driver.ts --check``): replays one player-turn's accepted orders in our engine and answers
+  ``{"divergences": [...]}``, where our movement differs from the reference's (``translate.movement_divergences``).
 - ``{"op": "quit"}``.
 
 It owns nothing of either engine: the translation is translate.py's, the decisions the bot's.
@@ -41,15 +45,16 @@ MAX_DECISIONS = 200  # per phase: a bot that never ends its phase is a fault, no
 class Seat:
     """One seat's bot for one game."""
 
-    def __init__(self, seat: int, seed: int, spec: str):
+    def __init__(self, seat: int, seed: int, spec: str, rulings: dict | None = None):
         self.seat = seat
+        self.rulings = rulings or {}
         self.spec = spec
         self.agent = make_agent("tactical", spec)
         self.rng = Rng(derive_seed(seed, "seat", seat))
 
     def decide(self, ref: dict) -> dict:
         game = translate.game()
-        state = translate.state_from_reference(ref, self.seat)
+        state = translate.state_from_reference(ref, self.seat, self.rulings)
         opts = state.options
         phase = state.phase
         steps = []
@@ -81,10 +86,14 @@ def serve(lines, out) -> None:
                 break
             if op == "new_game":
                 seat = int(req["seat"])
-                seats[seat] = Seat(seat, int(req["seed"]), req.get("spec", "hard"))
+                seats[seat] = Seat(seat, int(req["seed"]), req.get("spec", "hard"), req.get("rulings"))
                 answer = {"ok": True}
             elif op == "decide":
                 answer = seats[int(req["seat"])].decide(req["state"])
+            elif op == "check":
+                answer = {"divergences": translate.movement_divergences(
+                    req["pre"], req["orders"], req.get("launches") or [], req.get("emplacements") or [], req["post"],
+                    req.get("rulings"))}
             else:
                 answer = {"error": f"unknown op {op!r}"}
         except Exception as exc:  # reported to the driver, which counts it and skips the phase

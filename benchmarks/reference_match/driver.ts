@@ -31,6 +31,8 @@ interface Args {
   spec: string;
   refDifficulty: string;
   quiet: boolean;
+  check: boolean;
+  rulings: Record<string, unknown>;
 }
 
 const SCENARIO_KEYS: Record<string, string> = {
@@ -65,6 +67,8 @@ const parseArgs = (argv: string[]): Args => {
     spec: 'hard',
     refDifficulty: 'hard',
     quiet: false,
+    check: false,
+    rulings: {},
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -83,6 +87,11 @@ const parseArgs = (argv: string[]): Args => {
     else if (a === '--spec') args.spec = next();
     else if (a === '--ref-difficulty') args.refDifficulty = next();
     else if (a === '--quiet') args.quiet = true;
+    else if (a === '--check') args.check = true;
+    else if (a === '--ruling') {
+      const [name, value] = next().split('=', 2);
+      args.rulings[name] = value === 'true' ? true : value === 'false' ? false : value;
+    }
     else throw new Error(`unknown argument ${a}`);
   }
   if (!args.reference) throw new Error('--reference DIR (a checkout of the reference Delta-V) is required');
@@ -155,13 +164,33 @@ const main = async () => {
     let state: Json = created.value;
     if (DRAW_START.has(key)) state.activePlayer = rng() < 0.5 ? 0 : 1;
     const firstPlayer = state.activePlayer;
-    const answer = await bridge.ask({ op: 'new_game', seat: ourSeat, seed: gameSeed >>> 0, spec: args.spec });
+    const answer = await bridge.ask({
+      op: 'new_game', seat: ourSeat, seed: gameSeed >>> 0, spec: args.spec, rulings: args.rulings,
+    });
     if (answer.error) throw new Error(`bridge: ${answer.error}`);
 
     const rec: Json = {
       index: i, seed: gameSeed >>> 0, ourSeat, firstPlayer, winner: null, reason: null, turns: 0, timeout: false,
       invalid: { ours: {}, ref: {} }, errors: [], lost: { ours: {}, ref: {} },
       cpu: { ours: { ms: 0, playerTurns: 0, decisions: 0 }, ref: { ms: 0, playerTurns: 0 } },
+      checked: 0, divergences: [],
+    };
+    // --check: each player-turn's movement replayed in our engine (bridge op "check") and compared.
+    let move: Json = null;
+    const checkMove = async (launches: Json[], emplacements: Json[]) => {
+      if (!args.check || move === null) return;
+      const move0 = move;
+      const res = await bridge.ask({ op: 'check', pre: move.pre, orders: move.orders, launches, emplacements, post: state,
+        rulings: args.rulings });
+      move = null;
+      rec.checked++;
+      if (res.error) rec.divergences.push(`check failed: ${res.error}`);
+      else {
+        rec.divergences.push(...res.divergences);
+        if (res.divergences.length > 0 && (rec.divergedStates ??= []).length < 3) {
+          rec.divergedStates.push({ pre: move0.pre, orders: move0.orders, launches, emplacements, post: state });
+        }
+      }
     };
     const invalid = (who: string, phase: string, message: string) => {
       rec.invalid[who][phase] = (rec.invalid[who][phase] ?? 0) + 1;
@@ -238,8 +267,11 @@ const main = async () => {
         } else {
           orders = (await askOurs('astrogation'))?.orders ?? [];
         }
-        apply(who, phase, engine.processAstrogation(state, p, orders, map, rng),
-          () => engine.processAstrogation(state, p, [], map, rng));
+        const pre = state;
+        const result = engine.processAstrogation(state, p, orders, map, rng);
+        apply(who, phase, result, () => engine.processAstrogation(state, p, [], map, rng));
+        move = { pre, orders: 'error' in result ? [] : orders };
+        if (state.phase !== 'ordnance') await checkMove([], []);
       } else if (phase === 'ordnance') {
         acted(who);
         let launches: Json[] = [];
@@ -255,14 +287,19 @@ const main = async () => {
         }
         if (emplacements.length > 0) {
           const result = engine.processEmplacement(state, p, emplacements, map);
-          if ('error' in result) invalid(who, phase, result.error.message);
-          else state = result.state;
+          if ('error' in result) {
+            invalid(who, phase, result.error.message);
+            emplacements = [];
+          } else state = result.state;
         }
         if (state.phase === 'ordnance' && state.activePlayer === p) {
-          apply(who, phase, launches.length > 0
+          const result = launches.length > 0
             ? engine.processOrdnance(state, p, launches, map, rng)
-            : engine.skipOrdnance(state, p, map, rng), () => engine.skipOrdnance(state, p, map, rng));
+            : engine.skipOrdnance(state, p, map, rng);
+          apply(who, phase, result, () => engine.skipOrdnance(state, p, map, rng));
+          if ('error' in result) launches = [];
         }
+        await checkMove(launches, emplacements);
       } else if (phase === 'logistics') {
         acted(who);
         let transfers: Json[];

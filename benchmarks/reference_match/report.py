@@ -1,7 +1,8 @@
 """Sum up a head-to-head run against the reference Delta-V (the per-game records ``driver.ts --out`` writes):
 W-L-D for our bot with the 95% Wilson interval of its win share, endings by reason and winner, ships lost by
-cause on each side, invalid actions on each side (by phase), mean game-turns, each side's CPU ms per player-turn,
-and our wins by seat. ``--json FILE`` writes the figures.
+cause on each side, invalid actions on each side (by phase) with the first refusals, mean game-turns, each
+side's CPU ms per player-turn, our wins by seat, and with ``driver.ts --check`` the movements our engine replays
+differently. ``--json FILE`` writes the figures.
 
     python benchmarks/reference_match/report.py games.json [--json figures.json]
 """
@@ -62,6 +63,12 @@ def figures(doc: dict) -> dict:
         "our_wins_by_seat": {f"P{s}": f"{w}/{t}" for s, (w, t) in by_seat.items()},
         "seed": doc["args"]["seed"],
     }
+    checked = sum(g.get("checked", 0) for g in games)
+    if checked:
+        out["movement_checks"] = checked
+        out["divergences"] = sum(len(g.get("divergences", ())) for g in games)
+        out["divergence_examples"] = sorted({d for g in games for d in g.get("divergences", ())})[:5]
+    out["bridge_errors"] = [e for g in games for e in g["errors"]][:5]
     if doc["key"] == "grandTour":
         out["visited_mean"] = {side: sum(g["visited"][side] for g in games) / n for side in ("ours", "ref")}
     return out
@@ -82,6 +89,11 @@ def text(f: dict) -> str:
         "  CPU ms per player-turn: ours " + _ms(f["cpu_ms_per_pt"]["ours"]) + ", reference "
         + _ms(f["cpu_ms_per_pt"]["ref"]),
     ]
+    if "movement_checks" in f:
+        lines.append(f"  movement replayed in our engine (--check): {f['movement_checks']} player-turns, "
+                     f"{f['divergences']} ships differing")
+        lines.extend(f"    {d}" for d in f["divergence_examples"])
+    lines.extend(f"  refused: {e}" for e in f["bridge_errors"])
     if "visited_mean" in f:
         lines.append(f"  checkpoints visited (mean): ours {f['visited_mean']['ours']:.2f}, "
                      f"reference {f['visited_mean']['ref']:.2f}")

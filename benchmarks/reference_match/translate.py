@@ -44,8 +44,11 @@ OURS = {v: k for k, v in SCENARIOS.items()}
 
 #: Our rules options set to the reference engine's behaviour where our rulings differ (docs/tactical.md, Options).
 REFERENCE_RULINGS = {
+    "turn_limit": 1000,              # the reference has none (its simulator stops a game after 1000 phases)
     "escape_is_winnable": False,     # ruling 1: the reference eliminates off-map first
-    "grazing_is_contact": True,      # ruling 2: the reference crashes on some grazes
+    "grazing_is_contact": True,      # ruling 2: the reference's +epsilon nudge settles a graze on one side, so it
+    # crashes on some grazes; true counts both hexes of the pair: in --check runs the reference never crashed a
+    # ship where ours did not (false: it did, and lost Grand Tour games at turn 5; docs/bots-tactical.md)
     "grand_tour_luna": True,         # ruling 3: the reference's nine checkpoints
     "fog_of_war": False,             # ruling 4: the reference shows every ship to both players
     "takeoff_costs_fuel": True,      # ruling 5: the reference charges the take-off burn too
@@ -73,19 +76,20 @@ def game():
     return load_all()["tactical"]
 
 
-def options_for(scenario: str) -> dict:
-    """Our resolved options for ``scenario`` (our id) with the reference's rulings."""
-    return dict(game().resolve_options({"scenario": scenario, **REFERENCE_RULINGS}))
+def options_for(scenario: str, rulings: dict | None = None) -> dict:
+    """Our resolved options for ``scenario`` (our id) with the reference's rulings (``rulings`` overrides some:
+    the driver's ``--ruling NAME=VALUE``)."""
+    return dict(game().resolve_options({"scenario": scenario, **REFERENCE_RULINGS, **(rulings or {})}))
 
 
-@lru_cache(maxsize=16)
-def _start_json(scenario: str) -> dict:
-    return game().new_initial_state(options_for(scenario), 0).to_json()
+@lru_cache(maxsize=32)
+def _start_json(scenario: str, rulings: tuple) -> dict:
+    return game().new_initial_state(options_for(scenario, dict(rulings)), 0).to_json()
 
 
-def start_json(scenario: str) -> dict:
+def start_json(scenario: str, rulings: dict | None = None) -> dict:
     """Our own engine's start of ``scenario`` with the reference's rulings, as state JSON (a fresh copy)."""
-    return copy.deepcopy(_start_json(scenario))
+    return copy.deepcopy(_start_json(scenario, tuple(sorted((rulings or {}).items()))))
 
 
 def _hex(h: dict) -> list[int]:
@@ -153,10 +157,10 @@ def _ordnance(o: dict) -> dict:
     }
 
 
-def state_json_from_reference(ref: dict, seat: int) -> dict:
+def state_json_from_reference(ref: dict, seat: int, rulings: dict | None = None) -> dict:
     """Our state JSON (``deltav-tactical-state/1``) of the reference's state ``ref`` as ``seat`` sees it."""
     scenario = OURS[ref["scenario"]]
-    doc = start_json(scenario)
+    doc = start_json(scenario, rulings)
     start_ships = {s["id"]: s for s in doc["ships"]}
     hidden_ids = {i for i, s in start_ships.items() if s.get("hidden_identity")}
     ships = [_ship(s, hidden_ids) for s in ref["ships"]]
@@ -222,9 +226,9 @@ def state_json_from_reference(ref: dict, seat: int) -> dict:
     return doc
 
 
-def state_from_reference(ref: dict, seat: int):
+def state_from_reference(ref: dict, seat: int, rulings: dict | None = None):
     """Our ``TacticalState`` of the reference's state as ``seat`` sees it (validated by ``state_from_json``)."""
-    return game().state_from_json(state_json_from_reference(ref, seat))
+    return game().state_from_json(state_json_from_reference(ref, seat, rulings))
 
 
 def to_reference(phase: str, steps: list) -> dict:
@@ -270,3 +274,67 @@ def to_reference(phase: str, steps: list) -> dict:
                                  else {"kind": "ship", "shipType": a.item})
         return {"type": "fleet", "purchases": purchases}
     raise ValueError(f"no reference order for phase {phase}")
+
+
+def movement_divergences(pre: dict, orders: list, launches: list, emplacements: list, post: dict,
+                         rulings: dict | None = None) -> list[str]:
+    """Replays in our engine one player-turn's orders the reference's engine accepted (its state ``pre`` at
+    astrogation, the orders, the ordnance phase's launches and emplacements) and compares our ships after
+    movement with the reference's ``post`` (the state after its movement): position, velocity, fuel, landed,
+    crashed. Returns one line per difference (empty when the engines agree). A burn ordered for a disabled ship
+    becomes a coast (the reference ignores it; our engine refuses it: docs/tactical.md, Differences)."""
+    from deltav.games.tactical.messages import EmplaceBase, EndAstrogation, EndOrdnance, Launch, Order
+
+    seat = int(pre["activePlayer"])
+    state = state_from_reference(pre, seat, rulings)
+    out: list[str] = []
+
+    def act(action) -> bool:
+        try:
+            state.apply_action(seat, action)
+            return True
+        except Exception as exc:  # an order the reference accepted and ours refuses is a divergence
+            out.append(f"refused {action.TYPE} {getattr(action, 'ship', '')}: {exc}")
+            return False
+
+    disabled = {s.id for s in state.ships if s.disabled}
+    for o in orders:
+        weak = tuple(sorted(k for k, v in (o.get("weakGravityChoices") or {}).items() if v))
+        if o["shipId"] in disabled:
+            act(Order(o["shipId"]))
+        else:
+            act(Order(o["shipId"], o.get("burn"), o.get("overload"), bool(o.get("land")), weak))
+    act(EndAstrogation())
+    if state.phase == "ordnance" and state.active_player == seat:
+        for e in emplacements:
+            act(EmplaceBase(e["shipId"]))
+        for x in launches:
+            act(Launch(x["shipId"], x["ordnanceType"], x.get("torpedoAccel"), x.get("torpedoAccelSteps") or 0))
+        act(EndOrdnance())
+    elif launches or emplacements:
+        out.append(f"our engine has no ordnance phase where the reference launched {len(launches)}")
+    ours = {s.id: s for s in state.ships}
+    for s in post["ships"]:
+        if int(s["owner"]) != seat or s["id"] not in ours:
+            continue
+        mine = ours[s["id"]]
+        destroyed = s["lifecycle"] == "destroyed"
+        if destroyed and s.get("deathCause") != "crash" or mine.destroyed and mine.cause != "crash":
+            continue  # destroyed by ordnance or in combat: dice, not movement
+        theirs = (tuple(_hex(s["position"])), tuple(_vel(s["velocity"])), s.get("fuel"), s["lifecycle"] == "landed",
+                  destroyed)
+        if destroyed:
+            theirs = (None, None, None, False, True)
+        got = (mine.pos, mine.vel, mine.fuel, mine.landed, mine.destroyed)
+        if mine.destroyed:
+            got = (None, None, None, False, True)
+        if got != theirs:
+            out.append(f"turn {pre['turnNumber']} {s['id']} from {tuple(_hex(pre_ship(pre, s['id'])['position']))} "
+                       f"v{tuple(_vel(pre_ship(pre, s['id'])['velocity']))} order "
+                       f"{next((o for o in orders if o['shipId'] == s['id']), None)}: "
+                       f"ours (pos, vel, fuel, landed, crashed) {got}, the reference's {theirs}")
+    return out
+
+
+def pre_ship(ref: dict, sid: str) -> dict:
+    return next(s for s in ref["ships"] if s["id"] == sid)
