@@ -11,7 +11,9 @@
 // Run from the reference checkout (its tsx and node_modules):
 //   cd REF && npx tsx /path/to/deltav/benchmarks/reference_match/driver.ts --reference REF \
 //     --scenario duel --games 200 --seed 1 --python /path/to/python --out games.json
-// It writes one record per game to --out; benchmarks/reference_match/report.py sums them up.
+// It writes one record per game to --out; benchmarks/reference_match/report.py sums them up. --from I starts at
+// game I (the same seeds and seats: a game of a run replays alone); --check replays each player-turn's movement
+// in our engine (bridge op "check"); --ruling NAME=VALUE overrides one of our rules options.
 
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -33,6 +35,7 @@ interface Args {
   quiet: boolean;
   check: boolean;
   rulings: Record<string, unknown>;
+  from: number;
 }
 
 const SCENARIO_KEYS: Record<string, string> = {
@@ -69,6 +72,7 @@ const parseArgs = (argv: string[]): Args => {
     quiet: false,
     check: false,
     rulings: {},
+    from: 0,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -88,6 +92,7 @@ const parseArgs = (argv: string[]): Args => {
     else if (a === '--ref-difficulty') args.refDifficulty = next();
     else if (a === '--quiet') args.quiet = true;
     else if (a === '--check') args.check = true;
+    else if (a === '--from') args.from = Number(next());
     else if (a === '--ruling') {
       const [name, value] = next().split('=', 2);
       args.rulings[name] = value === 'true' ? true : value === 'false' ? false : value;
@@ -148,7 +153,7 @@ const main = async () => {
   const bridge = new Bridge(args.python, args.bridge);
   const records: Json[] = [];
 
-  for (let i = 0; i < args.games; i++) {
+  for (let i = args.from; i < args.games; i++) {
     const gameSeed = deriveGameSeed(args.seed, i);
     const ourSeat = i % 2;
     const side = (p: number) => (p === ourSeat ? 'ours' : 'ref');
@@ -212,9 +217,11 @@ const main = async () => {
       return res.action;
     };
     // Apply a result; an engine refusal counts against `who` and falls back to `fallback` (the engine's skip).
-    const apply = (who: string, phase: string, result: Json, fallback: () => Json) => {
+    // The first refused orders of a game are kept with the state they were given in (refused).
+    const apply = (who: string, phase: string, result: Json, fallback: () => Json, order?: Json) => {
       if ('error' in result) {
         invalid(who, phase, result.error.message);
+        if (order !== undefined && (rec.refused ??= []).length < 2) rec.refused.push({ who, phase, order, state });
         const again = fallback();
         if ('error' in again) throw new Error(`fallback refused: ${again.error.message}`);
         state = again.state;
@@ -329,7 +336,7 @@ const main = async () => {
           }
           apply(who, phase, attacks.length > 0
             ? engine.processCombat(state, p, attacks, map, rng)
-            : engine.skipCombat(state, p, map, rng), () => engine.skipCombat(state, p, map, rng));
+            : engine.skipCombat(state, p, map, rng), () => engine.skipCombat(state, p, map, rng), attacks);
         }
       } else {
         throw new Error(`unexpected phase ${phase}`);

@@ -15,7 +15,8 @@ Mapping (reference -> ours): hexes ``{q, r}`` -> ``[q, r]`` (both axial, the sam
 ``asteroidHazard`` = asteroid, ``ramming`` = ram); ``damage.disabledTurns`` -> ``disabled``; unlimited fuel
 (``Infinity``, JSON null) -> null; ``pendingGravityEffects`` -> the directions not ignored; the active player's
 ``pendingAstrogationOrders`` -> ``orders``; ``pendingAsteroidHazards`` -> ``hazards``; ``firedThisPhase`` and
-``combatTargetedThisPhase`` -> the combat's ``used`` / ``attacked``; ``turnNumber`` -> ``turn`` with
+``combatTargetedThisPhase`` -> the combat's ``used`` / ``attacked``; ``lastMovementPath`` -> ``path`` (both engines
+take a gun's range and line of sight from the closest approach of the attacker's last move); ``turnNumber`` -> ``turn`` with
 ``first_player`` 0 (the reference counts a game turn from player 0's player-turn whoever started). Ship and
 ordnance ids are the same strings in both engines (``p0s0``, ``ord3``).
 """
@@ -64,9 +65,10 @@ CAUSES = {"crash": "crash", "gun": "gun", "baseDefense": "planetary_defense", "a
           "asteroidHazard": "asteroid", "ramming": "ram", "ram": "ram", "mine": "mine", "torpedo": "torpedo",
           "nuke": "nuke", "antiNuke": "gun"}
 
-#: The ship fields of the reference's state the bridge reads (nothing else: ``killedBy``, ``lastBurnDirection``,
-#: ``originalOwner`` and ``lastMovementPath`` are not used).
-SEEN_SHIP_FIELDS = ("id", "type", "owner", "position", "velocity", "fuel", "cargoUsed", "nukesLaunchedSinceResupply",
+#: The ship fields of the reference's state the bridge reads (nothing else: ``killedBy``, ``lastBurnDirection``
+#: and ``originalOwner`` are not used).
+SEEN_SHIP_FIELDS = ("id", "type", "owner", "position", "velocity", "lastMovementPath", "fuel", "cargoUsed",
+                    "nukesLaunchedSinceResupply",
                     "resuppliedThisTurn", "lifecycle", "control", "detected", "heroismAvailable", "overloadUsed",
                     "baseStatus", "identity", "passengersAboard", "pendingGravityEffects", "deathCause",
                     "firedThisPhase", "damage")
@@ -127,7 +129,7 @@ def _ship(s: dict, hidden_ids: set[str]) -> dict:
         "heroic": bool(s.get("heroismAvailable")),
         "control": s.get("control") or "own",
         "resupplied": bool(s.get("resuppliedThisTurn")),
-        "path": [],
+        "path": [_hex(h) for h in s.get("lastMovementPath") or ()],
         "carrying_base": s.get("baseStatus") == "carryingBase",
         "emplaced": s.get("baseStatus") == "emplaced",
     }

@@ -97,7 +97,7 @@ def test_mid_game_actions_are_orders_the_reference_accepts(name):
         assert _reference_key(order, phase) in legal_set, (name, order)
 
 
-def test_disabled_and_landed_ships_translate():
+def test_disabled_landed_ships_ordnance_and_paths_translate():
     disabled = load("mid_disabled")
     state = translate.state_from_reference(disabled["state"], disabled["seat"])
     ref_ship = next(s for s in disabled["state"]["ships"] if s["damage"]["disabledTurns"] > 0)
@@ -109,6 +109,10 @@ def test_disabled_and_landed_ships_translate():
     assert ids and all(s.landed for s in state.ships if s.id in ids)
     flying = load("mid_ordnance")
     state = translate.state_from_reference(flying["state"], flying["seat"])
+    # the last move's path: guns take their range and line of sight from its closest approach in both engines
+    assert {s.id: [list(h) for h in s.path] for s in state.ships} == \
+        {s["id"]: [[h["q"], h["r"]] for h in s["lastMovementPath"]] for s in flying["state"]["ships"]}
+    assert any(len(s.path) > 1 for s in state.ships)
     items = [o for o in flying["state"]["ordnance"] if o["lifecycle"] != "destroyed"]
     assert [(o.id, o.kind, list(o.pos), list(o.vel), o.turns) for o in state.ordnance] == \
         [(o["id"], o["type"], [o["position"]["q"], o["position"]["r"]], [o["velocity"]["dq"], o["velocity"]["dr"]],
@@ -144,9 +148,8 @@ def test_fields_the_bridge_does_not_read_change_nothing():
     for s in ref["ships"]:
         s["killedBy"] = "p9s9"
         s["lastBurnDirection"] = 3
-        s["lastMovementPath"] = [{"q": 0, "r": 0}]
         s["originalOwner"] = 1 - s["owner"]
     ref["gameId"] = "another"
     assert translate.state_from_reference(ref, seat).view(seat) == base
     for key in set(doc["state"]["ships"][0]) - set(translate.SEEN_SHIP_FIELDS):
-        assert key in ("originalOwner", "lastMovementPath", "killedBy", "lastBurnDirection"), key
+        assert key in ("originalOwner", "killedBy", "lastBurnDirection"), key
