@@ -250,3 +250,16 @@ def test_suggest_refusals_in_their_order_and_the_work_is_the_seats_own_decision(
                                                                                  "text": "t"}]}
     assert m.suggested(plan, None, {"found": True}).reply == {"type": "suggestion", "id": 4, "step": 0,
                                                                "plan": {"found": True}}
+
+
+def test_two_seats_never_share_a_name():
+    """A person and two easy bots at one table: each text says which bot (before, both were "Easy bot", and the
+    result marked both rows of the scores table as the winner's)."""
+    seats = [SeatRow(0, "human", None, None), SeatRow(1, "bot:easy", None, None), SeatRow(2, "bot:easy", None, None)]
+    assert seat_names(seats) == ["Player 1", "Easy bot 1", "Easy bot 2"]
+    twins = [SeatRow(0, "human", None, "Ann"), SeatRow(1, "human", None, "Ann"), SeatRow(2, "bot:hard", None, None)]
+    assert seat_names(twins) == ["Ann 1", "Ann 2", "Hard bot"]
+    m = Match.from_rows(get_game, row(seats=("human", "bot:random")), 60.0)
+    assert m.session.names == ["ann", "Random bot"]
+    rows = row(seats=("bot:random", "bot:random"))
+    assert Match.from_rows(get_game, rows, 60.0).session.names == ["Random bot 1", "Random bot 2"]

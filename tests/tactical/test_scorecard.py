@@ -18,7 +18,7 @@ def test_ending_kinds_follow_the_victory_texts():
     assert ending_kind("Landed on Mars!") == "landing"
     assert ending_kind("Grand Tour complete! Visited all 8 checkpoints and landed on Luna.") == "grand_tour"
     assert ending_kind("Turn limit: more checkpoints visited (5 to 3).") == "checkpoints_timeout"
-    assert ending_kind("Turn limit reached: draw.") == "timeout"
+    assert ending_kind("Turn limit reached.") == "timeout"
     assert ending_kind("Passenger objective failed: no surviving ship carries colonists.") == "passengers_failed"
     assert ending_kind("The fugitives died, but the Pilgrims won a moral victory.") == "moral_victory"
     assert ending_kind("Fleet eliminated!") == "fleet_eliminated"

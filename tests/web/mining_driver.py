@@ -228,7 +228,7 @@ def tile_words(tile: dict) -> str:
         else kind
 
 
-def check_result_summary(page, names: list[str]) -> None:
+def check_result_summary(page, names: list[str], winners: list[int] | None = None) -> None:
     """The result dialog shows the engine's match summary: the rulebook's scoring with its tie-breaks (a row per
     seat, by name), the statistics of each seat, and how the game ended."""
     page.wait_for_selector(".result-scores", timeout=15_000)
@@ -238,6 +238,10 @@ def check_result_summary(page, names: list[str]) -> None:
     assert "− 2 per bribe counter spent" in page.inner_text(".result-scores caption")
     rows = page.eval_on_selector_all(".result-scores tr th[scope=row]", "els => els.map(e => e.textContent)")
     assert sorted(rows) == sorted(names), (rows, names)
+    assert len(set(names)) == len(names), names  # two easy bots are "Easy bot 1" and "Easy bot 2", never twins
+    if winners is not None:  # the winners' rows are marked, and no other (a bot sharing the winner's name was)
+        marked = page.eval_on_selector_all(".result-scores tr.winner th[scope=row]", "els => els.map(e => e.textContent)")
+        assert sorted(marked) == sorted(names[w] for w in winners), (marked, winners, names)
     page.locator(".result-more summary").click()  # the match in numbers: folded until asked for
     stats = page.inner_text(".result-stats")
     for label in ("Contracts fulfilled", "Tiles collected", "Bribe counters spent", "Tiles revealed",

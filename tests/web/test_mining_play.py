@@ -87,7 +87,7 @@ def test_a_game_against_a_bot_from_the_lobby(live_server, new_page, screenshots)
     assert status == 200 and rec["result"] is not None
     replay(MatchRecord.from_json(rec))
     # the result dialog shows the rulebook's scoring and the match's numbers (issue 27: the match summary)
-    check_result_summary(page, rec["meta"]["names"])
+    check_result_summary(page, rec["meta"]["names"], rec["result"]["winners"])
     page.screenshot(path=str(screenshots / "mining-play-result.png"))
     assert_words_not_ids(page)
     # its Replay shows every tile (the full view of a finished match), and each seat's view on request
@@ -177,7 +177,7 @@ def test_a_phone(live_server, new_page, screenshots):
     play_until_over([page], limit_s=300, touch=True, shots={"ack": screenshots / "mining-play-phone-ack.png"})
     code = room.code
     status, rec = live_server.http("GET", f"/rooms/{code}/record")
-    check_result_summary(page, rec["meta"]["names"])
+    check_result_summary(page, rec["meta"]["names"], rec["result"]["winners"])
     page.screenshot(path=str(screenshots / "mining-play-phone-result.png"), full_page=True)
     close_result_dialog(page, touch=True)
     page.screenshot(path=str(screenshots / "mining-play-phone-over.png"), full_page=True)
@@ -226,7 +226,7 @@ def test_the_keyboard_alone_plays_a_game_and_the_help_overlay(live_server, new_p
         wait_step_change(page, st["step"], timeout=10_000)
     assert screen_state(page)["status"] == "over", f"not over after {decisions} decisions"
     status, rec = live_server.http("GET", f"/rooms/{room.code}/record")
-    check_result_summary(page, rec["meta"]["names"])
+    check_result_summary(page, rec["meta"]["names"], rec["result"]["winners"])
     page.screenshot(path=str(screenshots / "mining-keys-result.png"))
     open_replay_from_result(page, "keys")
     check_full_view_replay(page, live_server, room.code, screenshots, "mining-replay-keys", how="keys")

@@ -1,10 +1,11 @@
 """The game review on the replay page, in real Chromium against a real ``deltav serve`` (docs/review.md, docs/web.md):
 a finished bot match's replay offers "Review this game", shows the progress, then marks the decisions on the
-timeline coloured by grade and, at a marked step, says in words what was played, what bot:hard would play and both
+timeline coloured by grade and, at a marked step, says in words what was played, what the hard bot would play and both
 chances to win. Desktop and phone (375x812); the other three games end to end too."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -70,6 +71,8 @@ def test_review_a_duel_on_desktop_then_on_a_phone(review_server, new_page, scree
     words = page.locator(".review-here").inner_text()
     assert "Blunder · Normal bot" in words and "would play" in words and "Chance to win" in words, words
     assert "frigate" in words and "{" not in words
+    panel = page.locator(".review").inner_text()  # in words: "the hard bot", never the spec "bot:hard"
+    assert "the hard bot would play" in words and not re.search(r"\bbot:[a-z]", panel), panel
     page.screenshot(path=str(screenshots / "review-desktop-blunder.png"))
     assert axe_violations(page) == []  # the review panel, its moments and progress: labelled, contrasted
     # a mark on the timeline goes there too
@@ -94,6 +97,8 @@ def test_review_a_duel_on_desktop_then_on_a_phone(review_server, new_page, scree
     assert "Blunder · Normal bot" in here.inner_text()
     box = here.bounding_box()
     assert box is not None and box["width"] <= 375 and box["height"] > 0
+    panel = phone.locator(".review").bounding_box()  # the words start inside the short panel, title first
+    assert panel is not None and panel["y"] <= box["y"] < panel["y"] + panel["height"], (panel, box)
     phone.screenshot(path=str(screenshots / "review-phone-blunder.png"))
     assert phone.errors == []
 
@@ -109,7 +114,8 @@ def test_every_game_is_reviewed_on_its_replay_page(review_server, new_page, scre
     page.get_by_role("button", name="Review this game").click()
     _wait_review(page)
     summary = page.locator(".review-summary").inner_text()
-    assert "Easy bot" in summary and "Normal bot" in summary and "choices as bot:hard" in summary
+    assert "Easy bot" in summary and "Normal bot" in summary and "choices as the hard bot" in summary
+    assert not re.search(r"\bbot:[a-z]", page.locator(".review").inner_text())  # no spec, only words
     status, got = review_server.http("GET", f"/rooms/{code}/review?match=1")
     assert status == 200 and got["status"] == "done"
     review = got["review"]

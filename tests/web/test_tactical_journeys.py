@@ -70,6 +70,9 @@ def test_a_whole_game(live_server, new_page, screenshots, scenario, mode):
     pg.locator(".result-more summary").click()  # the match in numbers: folded until asked for
     result = pg.inner_text(".dialog-result")
     assert re.search(r"won|draw|Draw|Victory|Defeat", result), result
+    # said once: not "A draw: draw (Turn limit reached)." nor "A draw: Turn limit reached: draw."
+    assert not re.search(r"(?i)\b([a-z]{3,})\b\W+\1\b", result), result
+    assert ": draw." not in result, result
     # the game-over statistics (the engine's summary)
     for stat in ("Turns played", "Fuel spent", "Hits scored", "Ships lost", "Ordnance launched"):
         assert stat in result, (stat, result)

@@ -136,6 +136,10 @@ test("seat names: a person's name, a bot by its level, else Player N counted fro
   assert.deepEqual(seatNames([{ kind: "human", spec: "human", name: null }, { kind: "human", spec: "human", name: null }]), ["Player 1", "Player 2"]);
   assert.deepEqual(seatNames([{ kind: "bot", spec: "bot:easy" }, { kind: "human", name: "Bo" }]), ["Easy bot", "Bo"]);
   assert.deepEqual(seatNames([], ["human", "bot:normal"]), ["Player 1", "Normal bot"]);
+  // two seats never share a name: a mining table of a person and two easy bots
+  assert.deepEqual(seatNames([{ kind: "human", spec: "human", name: null }, { kind: "bot", spec: "bot:easy" }, { kind: "bot", spec: "bot:easy" }]),
+    ["Player 1", "Easy bot 1", "Easy bot 2"]);
+  assert.deepEqual(seatNames([{ kind: "human", name: "Ann" }, { kind: "human", name: "Ann" }]), ["Ann 1", "Ann 2"]);
 });
 
 test("a ruling's reference becomes a tag and its doc reads plainly", () => {

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, NotRequired, TypedDict
@@ -212,8 +213,24 @@ def bot_name(spec: str) -> str:
 
 def seat_names(seats: list[SeatRow]) -> list[str]:
     """The seats' display names, the ``names`` of the match's describer: a bot seat by its level ("Hard bot"),
-    a human seat by the name its holder gave, else "Player N" (a free seat, or a holder who gave none)."""
-    return [bot_name(s.spec) if s.spec != "human" else (s.name or f"Player {s.seat + 1}") for s in seats]
+    a human seat by the name its holder gave, else "Player N" (a free seat, or a holder who gave none); a name
+    two seats share is numbered in seat order ("Easy bot 1", "Easy bot 2"), so every text says which one."""
+    return distinct_names([bot_name(s.spec) if s.spec != "human" else (s.name or f"Player {s.seat + 1}")
+                           for s in seats])
+
+
+def distinct_names(names: list[str]) -> list[str]:
+    """``names`` with each name that occurs more than once numbered in order: ["Easy bot", "Ann", "Easy bot"] ->
+    ["Easy bot 1", "Ann", "Easy bot 2"] (the client's ``seatNames`` does the same)."""
+    counts = Counter(names)
+    seen: Counter[str] = Counter()
+    out = []
+    for name in names:
+        if counts[name] > 1:
+            seen[name] += 1
+            name = f"{name} {seen[name]}"
+        out.append(name)
+    return out
 
 
 @dataclass

@@ -2,11 +2,12 @@
  * The game review on the replay page: "Review this game" asks the server for the review of the finished match
  * (`POST /rooms/{code}/review?match=N`), follows its progress (`GET` the same path), then marks the decisions on
  * the replay's timeline, coloured by grade, lists the key moments (a button each, to jump there), and at the
- * position shown says in words what each player deciding there played, what bot:hard would play and both
+ * position shown says in words what each player deciding there played, what the hard bot would play and both
  * estimated chances to win. The review itself is the server's (docs/review.md); this module only shows it.
  *
  * Owns the review panel and the timeline marks of the replay page only.
  */
+import { botName } from "../shell/api";
 import { button, el } from "../shell/dom";
 
 export interface ReviewDecision {
@@ -89,8 +90,15 @@ export function positionOf(positions: number[], step: number): number {
   return lo;
 }
 
-/** One decision in words: a title (the grade, who, when) and what was played, what bot:hard would play, the chances. */
-export function decisionWords(d: ReviewDecision, name: string, reviewer: string): { title: string; text: string } {
+/** A bot spec as a player reads it in the review: "bot:hard" -> "the hard bot". */
+export function botWords(spec: string): string {
+  return `the ${botName(spec).toLowerCase()}`;
+}
+
+/** One decision in words: a title (the grade, who, when) and what was played, what the reviewer (a bot spec,
+ *  "bot:hard") would play, the chances. */
+export function decisionWords(d: ReviewDecision, name: string, reviewerSpec: string): { title: string; text: string } {
+  const reviewer = botWords(reviewerSpec);
   const when = `${d.turn !== null ? `turn ${d.turn}, ` : ""}step ${d.step}`;
   if (d.failed) return { title: `${name} · ${when}`, text: `Played ${d.played_text}; this decision could not be reviewed.` };
   if (d.forced) return { title: `${name} · ${when}`, text: `One choice: ${d.played_text}.` };
@@ -98,7 +106,7 @@ export function decisionWords(d: ReviewDecision, name: string, reviewer: string)
   const title = `${GRADE_WORDS[d.grade] ?? d.grade} · ${name} · ${when}`;
   const head = `Played ${d.played_text}; ${reviewer} would play ${d.best_text}.`;
   if (!d.valued) return { title, text: `${head} Not valued (the review's budget was spent).` };
-  const se = d.se !== null ? ` (± ${Math.round(d.se * 100)} points, ${d.rollouts} playouts each)` : "";
+  const se = d.se !== null ? ` (± ${Math.round(d.se * 100)} points, from ${d.rollouts} games each)` : "";
   return { title, text: `${head} Chance to win: ${pct(d.value_played)} as played, ${pct(d.value_best)} with ${reviewer}'s choice${se}.` };
 }
 
@@ -122,11 +130,11 @@ export class ReviewPanel {
     this.box.setAttribute("aria-label", "Game review");
     this.box.append(el("h2", "", "Game review"));
     this.askBtn = button("Review this game", () => void this.ask(), "btn small primary review-ask",
-      "Compare every decision with what bot:hard would play, and estimate the chances to win");
+      "Compare every decision with what the hard bot would play, and estimate the chances to win");
     this.progress = el("progress", "review-progress");
     this.progress.hidden = true;
     this.progress.setAttribute("aria-label", "Review progress");
-    this.note = el("p", "review-note dim", "Each player's decisions, replayed from what they knew, compared with bot:hard's.");
+    this.note = el("p", "review-note dim", "Each player's decisions, replayed from what they knew, compared with the hard bot's.");
     this.note.setAttribute("aria-live", "polite");
     this.summary = el("ul", "review-summary");
     this.here = el("div", "review-here");
@@ -199,10 +207,10 @@ export class ReviewPanel {
     this.askBtn.hidden = true;
     this.progress.hidden = true;
     const n = review.budget.rollouts;
-    this.note.textContent = `Compared with ${review.reviewer}; a chance to win is the share of ${n} playouts of ${review.rollout} won from that choice, in worlds sampled from what the player knew.`;
+    this.note.textContent = `Compared with ${botWords(review.reviewer)}; a chance to win is the share of ${n} games played on by ${botWords(review.rollout)} won from that choice, in worlds sampled from what the player knew.`;
     this.summary.replaceChildren(...review.summary.map((s) => {
       const li = el("li");
-      const words = [`${s.same_as_reviewer} of ${s.choices} choices as ${review.reviewer}`];
+      const words = [`${s.same_as_reviewer} of ${s.choices} choices as ${botWords(review.reviewer)}`];
       for (const [k, one, many] of [["inaccuracies", "inaccuracy", "inaccuracies"], ["mistakes", "mistake", "mistakes"], ["blunders", "blunder", "blunders"]] as const) {
         words.push(`${s[k]} ${s[k] === 1 ? one : many}`);
       }
@@ -243,6 +251,7 @@ export class ReviewPanel {
     if (!here.length) {
       this.here.replaceChildren(el("p", "dim", `Step ${step}: nobody decided here (the next position shows what follows).`));
       this.here.dataset.grade = "";
+      this.reveal();
       return;
     }
     const worst = here.reduce((a, d) => (rank(d.grade) > rank(a.grade) ? d : a), here[0]!);
@@ -253,6 +262,15 @@ export class ReviewPanel {
       p.append(el("strong", "", words.title), el("br"), document.createTextNode(words.text));
       return p;
     }));
+    this.reveal();
+  }
+
+  /** Scroll the panel (not the page) so the words of the position shown start in view: on a phone the panel is
+   *  short, and a moment's button at its foot would otherwise leave the words' first lines above its top. */
+  private reveal(): void {
+    const box = this.box.getBoundingClientRect();
+    const here = this.here.getBoundingClientRect();
+    if (here.top < box.top || here.bottom > box.bottom) this.box.scrollTop += here.top - box.top - 4;
   }
 
   stop(): void {

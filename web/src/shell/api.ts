@@ -150,7 +150,21 @@ export function seatNames(seats: readonly { kind?: string; spec?: string; name?:
     const spec = s?.spec ?? labels[i] ?? "";
     base.push(s?.name ? s.name : (s ? s.kind !== "human" : spec.startsWith("bot:")) && spec ? botName(spec) : `Player ${i + 1}`);
   }
-  return base;
+  return distinctNames(base);
+}
+
+/** Each name that two seats share numbered in seat order ("Easy bot 1", "Easy bot 2"), so every text says
+ *  which one (the server's `distinct_names`). */
+export function distinctNames(names: readonly string[]): string[] {
+  const count = new Map<string, number>();
+  for (const n of names) count.set(n, (count.get(n) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  return names.map((n) => {
+    if ((count.get(n) ?? 0) < 2) return n;
+    const k = (seen.get(n) ?? 0) + 1;
+    seen.set(n, k);
+    return `${n} ${k}`;
+  });
 }
 
 /** A scenario briefing (`GET /rooms/{code}/briefing?match=N&seat=S`, `Game.briefing`): what the match is about,

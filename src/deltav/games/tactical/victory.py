@@ -97,7 +97,7 @@ def turn_limit_result(state) -> Result:
             w = 0 if a > b else 1
             return Result((w,), f"Turn limit: more checkpoints visited ({max(a, b)} to {min(a, b)}).",
                           (float(a), float(b)))
-    return Result((), "Turn limit reached: draw.")
+    return Result((), "Turn limit reached.")
 
 
 def surrender_result(player: int) -> Result:
