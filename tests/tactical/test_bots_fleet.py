@@ -9,11 +9,11 @@ import pytest
 
 from deltav.core.protocol import Decision
 from deltav.core.rng import Rng
-from deltav.games.tactical.bots.heuristics import gun_threat, preview_pending
+from deltav.games.tactical.bots.heuristics import attack_groups, attack_plan, gun_threat, preview_pending
 from deltav.games.tactical.bots.level_bot import LevelBot, _exposure
 from deltav.games.tactical.bots.routes import drift_safe
 from deltav.games.tactical.bots.tactics import RAM_DAMAGE_CHANCE, Tactics, ram_loss_beyond
-from deltav.games.tactical.messages import Buy, FleetReady, Order
+from deltav.games.tactical.messages import AddAttacker, Buy, EndAstrogation, EndCombat, EndOrdnance, Fire, FleetReady, Order
 from deltav.games.tactical.preview import preview_course
 
 from .helpers import GAME, new_state, place
@@ -91,6 +91,28 @@ def test_hard_does_not_ram_under_the_guns_when_its_drift_would_crash():
     assert drift_safe(s.gmap, pv.destination, pv.velocity, preview_pending(pv), 3)
 
 
+def test_hard_keeps_a_drift_that_an_asteroid_hit_cannot_prolong_into_a_crash():
+    """The same position (Fleet Action, turn 3): the corsair flew clear by burn 5 to (-7, -2) at (0, -2), a drift
+    safe for three moves; four frigates fired at it (4:1, D3), and on the drift's third move an asteroid hit
+    (D1) kept it disabled for a fourth, which fell into a body (hard's last crashes of disabled ships against
+    normal, 2 of 60 games). The guard's drift now goes one move further when it meets an asteroid within its
+    three (``drift_safe(extend=True)``); looking four moves ahead everywhere was tried and lost games (35-23-2
+    where three give 45-14-1): hard shied away from every approach near Mars."""
+    s = fleet_action_turn_3()
+    clear = preview_course(s, "p1s2", Order("p1s2", burn=5))
+    assert (clear.destination, clear.velocity) == ((-7, -2), (0, -2))
+    pending = preview_pending(clear)
+    assert drift_safe(s.gmap, clear.destination, clear.velocity, pending, 3)
+    assert not drift_safe(s.gmap, clear.destination, clear.velocity, pending, 4)
+    assert not drift_safe(s.gmap, clear.destination, clear.velocity, pending, 3, extend=True)
+    # a drift that meets no asteroid is checked for three moves only
+    assert drift_safe(s.gmap, (-9, 4), (-2, 0), (), 3, extend=True) == drift_safe(s.gmap, (-9, 4), (-2, 0), (), 3)
+    a = LevelBot("hard", strict=True).act(decision(s, 1))
+    assert a.ship == "p1s2"
+    pv = preview_course(s, "p1s2", a)
+    assert drift_safe(s.gmap, pv.destination, pv.velocity, preview_pending(pv), 3, extend=True)
+
+
 def test_a_ram_with_a_crashing_drift_costs_the_whole_ship():
     """Interplanetary War (seed 12178371576011926774, turn 3, Mars to move): one Terra frigate in sight at
     (-2, -5); the Mars corsair at (-4, -5) used to ram it (burn 4), and drifted into Sol. With one enemy the
@@ -160,3 +182,48 @@ def test_a_landed_enemy_can_take_off_and_fire():
     a = LevelBot("hard", strict=True).act(d)
     pv = preview_course(s, "p1s1", a)
     assert pv.destination == (-9, 9) or drift_safe(s.gmap, pv.destination, pv.velocity, preview_pending(pv), 3)
+
+
+def interplanetary_war_turn_38_combat():
+    """Interplanetary War (hard against hard, seed 8375383550312256029, turn 38, Terra's combat phase): the Terra
+    frigate p0s1 and the Mars frigate p1s4 at rest side by side at the map's eastern edge, both out of fuel for
+    anything but two burns and out of cargo; Terra's frigate p0s0 and corsair p0s5 32 hexes north, in line of
+    sight of both Mars frigates there."""
+    s = fleets("interplanetary_war", ["frigate"] * 5 + ["corsair"], ["frigate"] * 5 + ["corsair"])
+    ships = {
+        "p0s0": ((15, -22), (1, -2), 15, 0), "p0s1": ((16, 7), (0, 0), 2, 40), "p0s5": ((15, -24), (0, 0), 8, 0),
+        "p1s0": ((18, 9), (0, 0), 2, 40), "p1s1": ((-9, -12), (1, 0), 10, 40), "p1s4": ((15, 8), (0, 0), 1, 40),
+    }
+    for sh in s.ships:
+        if sh.id in ships:
+            pos, vel, fuel, cargo = ships[sh.id]
+            place(s, sh.id, pos, vel=vel, fuel=fuel, cargo_used=cargo, detected=True, overload_used=True)
+        else:
+            place(s, sh.id, (0, -6), fuel=0, destroyed=True, overload_used=True)
+    s.turn = 38
+    s.active_player = 0
+    for sid, burn in (("p0s0", 3), ("p0s1", None), ("p0s5", 3)):
+        s.apply_action(0, Order(sid, burn=burn))
+    s.apply_action(0, EndAstrogation())
+    if s.phase == "ordnance":
+        s.apply_action(0, EndOrdnance())
+    assert s.phase == "combat" and s.active_player == 0
+    return s
+
+
+def test_hard_attacks_with_the_ships_in_range_not_every_ship_that_sees_the_target():
+    """Every ship that sees the target fires in one group at its worst ship's range: Terra's three ships at
+    the Mars frigate beside p0s1 fired at range 32 (no damage possible), so no attack was worth it, and the two
+    frigates sat side by side for 40 turns to a draw at the turn limit (142 of the 178 fuel stalls of 40
+    hard-vs-hard games). Hard now compares the groups within each range and velocity bound: p0s1 alone, 1:1 at
+    range 1, is an even trade and taken. Normal keeps its rule (every ship that sees the target)."""
+    s = interplanetary_war_turn_38_combat()
+    world = decision(s, 0).sample_world()
+    assert attack_plan(world, 0) is None
+    target = world.ship("p1s4")
+    assert attack_groups(world, (), ("p0s0", "p0s1", "p0s5"), target)[0] == ("p0s1",)
+    assert attack_plan(world, 0, nearest=True) == ("p1s4", ("p0s1",))
+    assert LevelBot("normal", strict=True).act(decision(s, 0)) == EndCombat()
+    assert LevelBot("hard", strict=True).act(decision(s, 0)) == AddAttacker("p0s1")
+    s.apply_action(0, AddAttacker("p0s1"))
+    assert LevelBot("hard", strict=True).act(decision(s, 0)) == Fire("p1s4", None)

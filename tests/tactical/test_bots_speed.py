@@ -53,7 +53,7 @@ class Unbounded(LevelBot):
         if guard and tac.shooters and not sh.disabled:
             for o, pv in previews:
                 if scores[o] > -10_000 and not pv.lands and not drift_safe(
-                        world.gmap, pv.destination, pv.velocity, preview_pending(pv), 3):
+                        world.gmap, pv.destination, pv.velocity, preview_pending(pv), 3, extend=True):
                     scores[o] -= guard
 
 

@@ -293,6 +293,15 @@ def wait_step_change(page, step: int, timeout: float = 20_000) -> int:
 AXE = WEB / "node_modules" / "axe-core" / "axe.min.js"
 
 
+def banner_whole(page) -> str:
+    """The match's banner (the prompt of the decision) is shown whole, never cut by an ellipsis (on a phone it
+    takes two lines); returns its text."""
+    got = page.evaluate("""(() => { const b = document.querySelector('.phase-banner');
+        return b ? [b.textContent, b.scrollWidth <= b.clientWidth + 1 && b.scrollHeight <= b.clientHeight + 1] : null; })()""")
+    assert got is None or got[1], f"the banner is cut: {got[0]!r}"
+    return got[0] if got else ""
+
+
 def axe_violations(page, exclude: list[str] | None = None) -> list[str]:
     """Run axe-core (from web/node_modules, injected: no CDN) on the page; the violations as readable lines."""
     if not AXE.is_file():

@@ -14,6 +14,8 @@ import re
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from tests.web.conftest import banner_whole
+
 ROOT = "[data-testid=ds-root]"
 ORDERS = "[data-testid=ds-orders]"
 CARD = ".ack-layer .ack-card"
@@ -223,3 +225,4 @@ def no_engine_words(page) -> None:
 
 def shoot(page, screenshots, name: str) -> None:
     page.screenshot(path=str(screenshots / f"deepspace-{name}.png"))
+    banner_whole(page)

@@ -17,6 +17,8 @@ import math
 import re
 import time
 
+from tests.web.conftest import banner_whole
+
 SQRT3 = math.sqrt(3)
 GLYPH = ["↘", "↗", "↑", "↖", "↙", "↓"]
 
@@ -71,6 +73,7 @@ class Player:
         self.seen.add(what)
         self.pg.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
         self.pg.screenshot(path=str(self.shots / f"tactical-journey-{self.name}-{what}.png"))
+        banner_whole(self.pg)
 
     def settle(self) -> None:
         self.pg.wait_for_function("window.deltavTactical.view.camera.settled", timeout=5000)

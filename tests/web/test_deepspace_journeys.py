@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import time
 
-from tests.web.conftest import SCREENSHOTS
+from tests.web.conftest import SCREENSHOTS, banner_whole
 from tests.web.deepspace_driver import (
     CARD,
     ORDERS,
@@ -28,6 +28,7 @@ from tests.web.deepspace_driver import (
 
 def shoot(page, name: str) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"deepspace-{name}.png"))
+    banner_whole(page)
 
 
 def _zone(live_server, scenario: str, seat: int) -> list[int]:

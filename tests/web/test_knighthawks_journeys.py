@@ -12,7 +12,7 @@ import contextlib
 import re
 import time
 
-from tests.web.conftest import wait_step_change
+from tests.web.conftest import banner_whole, wait_step_change
 from tests.web.test_knighthawks_play import khstate
 from tests.web.test_knighthawks_screen import shot
 
@@ -166,6 +166,7 @@ def play_to_the_end(pg, how: str, name: str) -> list[list[str]]:
             shots.add(key)
             shot(pg, f"journey-{name}-{key}")
             no_engine_words(pg)
+            banner_whole(pg)
         if how == "keys":
             pg.locator(".kh-map").focus() if not pg.evaluate("document.activeElement?.closest('.kh-root')") else None
             act_by_keys(pg, st)

@@ -366,7 +366,7 @@ export class KnightHawksScreen implements GameScreen {
       const done = num(first.done) - 1;
       box.append(el("h3", "", `Plotting ${shipName(v, sid)}: hex ${done + 1} of ${speed}`));
       box.append(el("p", "kh-hint", `MR used ${num(first.turns) - (c.steps[0]!.entry.action.turn ? 1 : 0)} of ${sh?.mr ?? "?"}. ` +
-        "Click an arrowed hex on the map, or press 1 / 2 / 3."));
+        "Click or tap an arrowed hex on the map, or press 1 / 2 / 3 (or the buttons below)."));
       if (sh?.damaged_systems.nav && sh.navdir) {
         box.append(el("p", "kh-warn", `Navigation hit: this move must turn ${sh.navdir > 0 ? "left" : "right"} in every hex until its MR is used up.`));
       }

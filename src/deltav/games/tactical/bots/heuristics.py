@@ -268,10 +268,15 @@ def attack_value(world, attackers, target, split: bool = False):
     return (gain, loss) if split else gain - loss
 
 
-def attack_plan(world, player: int):
+def attack_plan(world, player: int, nearest: bool = False):
     """The best attack open to ``player`` now in the combat phase, as ``(target id, attacker ids)``: every free
     ship that may attack and sees the target (plus the group already formed) fires at it; None if no attack
-    deals damage at least 0.9 times what its counterattack is expected to cost (:func:`attack_value`)."""
+    deals damage at least 0.9 times what its counterattack is expected to cost (:func:`attack_value`).
+
+    ``nearest`` (hard, issue 30): the group is the best of those within a range and velocity penalty, over every
+    such bound its ships give (:func:`attack_groups`), not every ship that sees the target: the group fires with
+    its worst ship's range penalty, and one ship 30 hexes away (line of sight crosses the map) turned a 1:1
+    shot at range 1 into no attack at all (Interplanetary War: two frigates side by side at rest for 40 turns)."""
     from deltav.games.tactical.combat_phase import _free_attackers, ship_targets
 
     cs = world.combat
@@ -288,13 +293,40 @@ def attack_plan(world, player: int):
     best = None
     for t in targets:
         ids = group + tuple(sh.id for sh in free if sh.id not in group and t in ship_targets(world, (sh.id,)))
-        ships = [world.ship(x) for x in ids]
-        gain, loss = attack_value(world, ships, t, split=True)
-        v = gain - loss
-        # near-even trades are taken: the attacker keeps the initiative (a disabled target drifts next turn)
-        if gain > 0 and gain >= 0.9 * loss and (best is None or v > best[0] or (v == best[0] and t.id < best[1])):
-            best = (v, t.id, ids)
+        for sub in (attack_groups(world, group, ids, t) if nearest else (ids,)):
+            ships = [world.ship(x) for x in sub]
+            gain, loss = attack_value(world, ships, t, split=True)
+            v = gain - loss
+            # near-even trades are taken: the attacker keeps the initiative (a disabled target drifts next turn)
+            if gain > 0 and gain >= 0.9 * loss and (best is None or v > best[0] or (v == best[0] and t.id < best[1])):
+                best = (v, t.id, sub)
     return None if best is None else (best[1], best[2])
+
+
+def attack_groups(world, group: tuple, ids: tuple, target) -> list[tuple]:
+    """The attacking groups worth comparing against ``target`` among ``ids`` (the ships that see it; ``group``,
+    the group already formed, always in): for each bound on the range and velocity penalties that one of the
+    ships has, every ship within both bounds. The group fires with its largest range and velocity penalties, and
+    more strength under the same penalties never hurts (better odds, and a weaker counterattack against the
+    larger group), so the best group is one of these. Each group keeps the order of ``ids``; no duplicates."""
+    from deltav.games.tactical import combat as cb
+
+    tpos, tvel = target.pos, target.vel
+    pen = {}
+    for x in ids:
+        sh = world.ship(x)
+        pen[x] = (cb.range_modifier(sh.path, sh.pos, tpos), cb.velocity_modifier(sh.vel, tvel))
+    r0 = max((pen[x][0] for x in group), default=0)
+    v0 = max((pen[x][1] for x in group), default=0)
+    out = []
+    seen = set()
+    for rb in sorted({max(r0, pen[x][0]) for x in ids}):
+        for vb in sorted({max(v0, pen[x][1]) for x in ids}):
+            sub = tuple(x for x in ids if x in group or (pen[x][0] <= rb and pen[x][1] <= vb))
+            if sub and sub not in seen:
+                seen.add(sub)
+                out.append(sub)
+    return out
 
 
 @lru_cache(maxsize=200_000)

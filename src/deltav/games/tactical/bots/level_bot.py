@@ -122,6 +122,7 @@ class LevelBot(ScriptedBot):
             raise ValueError(f"level must be one of {sorted(LEVELS)}, got {level!r}")
         self.level = level
         self.knobs = LEVELS[level]
+        self.nearest_group = self.knobs.nearest_group
         self.beam = beam
         self.depth = depth
         self.routes = RouteCache()
@@ -307,7 +308,7 @@ class LevelBot(ScriptedBot):
             # under the enemy's guns or in a drifting enemy's path: a hit or a ram disables us, and a disabled ship
             # drifts (into a planet?)
             if guarding and s > -10_000 and not pv.lands and not drift_safe(
-                    gmap, pv.destination, pv.velocity, pending, 3):
+                    gmap, pv.destination, pv.velocity, pending, 3, extend=True):
                 rammed = pv.destination in rams
                 p = _exposure(world, tac, sh, pv.destination, pv.velocity, rammed)
                 s -= max(guard if shooters else 0.0, at_stake * p)

@@ -373,18 +373,22 @@ def hazard_weight(k: int) -> float:
     return 6.0 * sum(pr for t, pr in dist.items() if t > REPAIR_PER_TURN)
 
 
-def drift_safe(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], moves: int, clear: bool = False) -> bool:
+def drift_safe(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], moves: int, clear: bool = False,
+               extend: bool = False) -> bool:
     """Does coasting (as a disabled ship must) keep a ship off bodies and on the map for ``moves`` moves? With
-    ``clear``, the drift must also meet no asteroid hazard (a disabled ship in the belt keeps taking hits).
-    Memoised per map (a pure function of these plain values: the drift flies with no fuel, no destroyed base
+    ``clear``, the drift must also meet no asteroid hazard (a disabled ship in the belt keeps taking hits). With
+    ``extend`` (hard's drift guard, issue 30), a drift that meets an asteroid hazard within its ``moves`` must
+    also survive one move more: a hit there adds to the damage and the drift goes on (Fleet Action's Venus
+    corsair, disabled for three moves by four frigates, was hit again by an asteroid on its third and crashed on
+    its fourth). Memoised per map (a pure function of these plain values: the drift flies with no fuel, no destroyed base
     and grazes that touch nothing)."""
-    key = (pos, vel, pending if type(pending) is tuple else tuple(pending), moves, clear)
+    key = (pos, vel, pending if type(pending) is tuple else tuple(pending), moves, clear, extend)
     memo = _DRIFT.get(gmap)
     if memo is not None:
         got = memo.get(key)
         if got is not None:
             return got
-    got = _drift_safe(gmap, pos, vel, pending, moves, clear)
+    got = _drift_safe(gmap, pos, vel, pending, moves, clear, extend)
     _table(_DRIFT, gmap, DRIFT_LIMIT)[key] = got
     return got
 
@@ -394,16 +398,22 @@ _DRIFT: dict = {}
 DRIFT_LIMIT = 100_000
 
 
-def _drift_safe(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], moves: int, clear: bool) -> bool:
-    for _ in range(moves):
+def _drift_safe(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], moves: int, clear: bool,
+                extend: bool = False) -> bool:
+    m = 0
+    while m < moves:
         c = compute_course(gmap, pos, vel, 0, pending, False, False, None)
         if c.outcome == CRASH or gmap.off_map(c.destination):
             return False
         if c.outcome == LANDING:
             return True
-        if clear and hazard_count(gmap, pos, c.destination):
-            return False
+        if (clear or extend) and hazard_count(gmap, pos, c.destination):
+            if clear:
+                return False
+            moves += 1  # a hit there prolongs the drift by a move (once)
+            extend = False
         pos, vel, pending = c.destination, c.velocity, c.pending
+        m += 1
     return True
 
 

@@ -49,6 +49,9 @@ class ScriptedBot(Agent):
                                            "(tests)")}
     #: re-raise heuristic failures instead of falling back to a safe legal action (tests set it)
     strict = False
+    #: attack with the best group within a range and velocity bound, not every ship that sees the target
+    #: (``heuristics.attack_plan``'s ``nearest``; hard's knob ``nearest_group``)
+    nearest_group = False
 
     def __init__(self, strict: bool = False):
         self.strict = strict
@@ -107,7 +110,7 @@ class ScriptedBot(Agent):
         if cs.allocated:  # a split-fire remainder: spend it on the best remaining ship in the hex, if any
             fires = [a for a in legal if isinstance(a, Fire) and a.strength is None]
             return fires[0] if fires else end
-        plan = attack_plan(world, d.player)
+        plan = attack_plan(world, d.player, self.nearest_group)
         if plan is None:
             return end
         target, group = plan
