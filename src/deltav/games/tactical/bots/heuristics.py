@@ -25,12 +25,16 @@ PD_COST = 337.5
 
 def goal_hexes(world, sh) -> tuple[tuple[Hex, ...], str]:
     """The hexes ship ``sh`` is heading for and why: its target body's bases; the Grand Tour's next checkpoint
-    (then home); the northern edge for an escaping ship; else the nearest visible enemy ship."""
+    (then home); the northern edge for an escaping ship (where an escape can win); else the nearest visible enemy
+    ship."""
     gmap = world.gmap
     pl = world.players[sh.owner]
+    # leaving the map wins only where the rules let an escape win (ruling 1, ``escape_is_winnable``); without it a
+    # ship off the map is lost, and the side plays for its other victory (Escape's pilgrims: the moral one)
+    escaping = pl.escape_wins and world.rules.escape_edge == "north" and world.options["escape_is_winnable"]
     own_bases = tuple(h for h in pl.bases if h not in world.destroyed_bases and h in gmap.base)
     if (sh.fuel is not None and sh.fuel <= REFUEL_AT and own_bases and not (sh.landed and sh.pos in own_bases)
-            and not (pl.escape_wins and world.rules.escape_edge == "north")):
+            and not escaping):
         return own_bases, "refuel"
     if world.rules.checkpoints:
         # the home body is never the first checkpoint (movement_phase.record_checkpoints skips it then)
@@ -47,7 +51,7 @@ def goal_hexes(world, sh) -> tuple[tuple[Hex, ...], str]:
         return ring or tuple(sorted(best[2])), "checkpoint"
     if pl.target:
         return tuple(h for h in gmap.bases_of.get(pl.target, ()) if h not in world.destroyed_bases), "target"
-    if pl.escape_wins and world.rules.escape_edge == "north":
+    if escaping:
         lo_r = gmap.bounds[2]
         return tuple((q, lo_r - 1) for q in range(gmap.bounds[0], gmap.bounds[1] + 1)), "escape"
     enemies = [e for e in world.ships if e.owner != sh.owner and not e.destroyed and world.visible(e, sh.owner)]
