@@ -45,6 +45,10 @@ PY=${DELTAV_PYTHON:-}
 if [ -z "$PY" ]; then
   if [ -x "$ROOT/.venv/bin/python" ]; then PY="$ROOT/.venv/bin/python"; else PY=python3; fi
 fi
+case $PY in  # the driver runs in the reference's checkout: a relative path must not change meaning there
+  */*) PY=$(cd "$(dirname "$PY")" && pwd)/$(basename "$PY");;
+esac
+case $KEEP in ""|/*) ;; *) KEEP=$(pwd)/$KEEP;; esac
 OUT=${KEEP:-$(mktemp /tmp/deltav-h2h-XXXXXX.json)}
 (cd "$DELTAV_REFERENCE" && ./node_modules/.bin/tsx "$HERE/driver.ts" --reference "$DELTAV_REFERENCE" \
   --scenario "$SCENARIO" --games "$N" --seed "$SEED" --python "$PY" --out "$OUT" --quiet $EXTRA)
