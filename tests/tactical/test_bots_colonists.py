@@ -188,3 +188,18 @@ def test_hard_corsair_decides_from_its_view_only():
         assert fr.fuel == fuel
         orders.append(LevelBot("hard", strict=True).act(decision(st, 1, seed=4)))
     assert orders[0] == orders[1]
+
+
+def test_the_edge_is_a_goal_only_where_an_escape_can_win():
+    """Escape's pilgrims run beyond the northern edge only under ruling 1 (``escape_is_winnable``); without it a
+    ship off the map is lost, so they hold the row inside the edge and play for the moral victory. Before, hard's
+    pilgrims flew off the edge and were eliminated in 61 of 80 games on the reference's engine, which has no
+    winnable escape; holding the row inside it, they won 55 of 80 there."""
+    lo_r = new_state("escape").gmap.bounds[2]
+    for winnable, expect, row in ((True, "escape", lo_r - 1), (False, "edge", lo_r + 1)):
+        st = new_state("escape", escape_is_winnable=winnable)
+        runner = next(p for p, pl in enumerate(st.players) if pl.escape_wins)
+        sh = next(s for s in st.ships if s.owner == runner and not s.destroyed)
+        goals, why = goal_hexes(st, sh)
+        assert why == expect, (winnable, why)
+        assert goals and {r for _q, r in goals} == {row}, goals  # beyond the edge, or the row inside it

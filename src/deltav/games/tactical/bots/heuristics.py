@@ -25,12 +25,17 @@ PD_COST = 337.5
 
 def goal_hexes(world, sh) -> tuple[tuple[Hex, ...], str]:
     """The hexes ship ``sh`` is heading for and why: its target body's bases; the Grand Tour's next checkpoint
-    (then home); the northern edge for an escaping ship; else the nearest visible enemy ship."""
+    (then home); beyond the northern edge for an escaping ship (where an escape can win; else the row inside it);
+    else the nearest visible enemy ship."""
     gmap = world.gmap
     pl = world.players[sh.owner]
+    # leaving the map wins only where the rules let an escape win (ruling 1, ``escape_is_winnable``); without it a
+    # ship off the map is lost, and the runners hold the row inside the edge ("edge", arriving slowly): the
+    # pursuers must come to them, and the runners play for their other victory (Escape's pilgrims: the moral one)
+    escaping = pl.escape_wins and world.rules.escape_edge == "north" and world.options["escape_is_winnable"]
     own_bases = tuple(h for h in pl.bases if h not in world.destroyed_bases and h in gmap.base)
     if (sh.fuel is not None and sh.fuel <= REFUEL_AT and own_bases and not (sh.landed and sh.pos in own_bases)
-            and not (pl.escape_wins and world.rules.escape_edge == "north")):
+            and not escaping):
         return own_bases, "refuel"
     if world.rules.checkpoints:
         # the home body is never the first checkpoint (movement_phase.record_checkpoints skips it then)
@@ -47,9 +52,12 @@ def goal_hexes(world, sh) -> tuple[tuple[Hex, ...], str]:
         return ring or tuple(sorted(best[2])), "checkpoint"
     if pl.target:
         return tuple(h for h in gmap.bases_of.get(pl.target, ()) if h not in world.destroyed_bases), "target"
-    if pl.escape_wins and world.rules.escape_edge == "north":
+    if escaping:
         lo_r = gmap.bounds[2]
         return tuple((q, lo_r - 1) for q in range(gmap.bounds[0], gmap.bounds[1] + 1)), "escape"
+    if pl.escape_wins and world.rules.escape_edge == "north":  # an escape that cannot win: hold inside the edge
+        lo_r = gmap.bounds[2]
+        return tuple((q, lo_r + 1) for q in range(gmap.bounds[0], gmap.bounds[1] + 1)), "edge"
     enemies = [e for e in world.ships if e.owner != sh.owner and not e.destroyed and world.visible(e, sh.owner)]
     if enemies:
         return tuple(e.pos for e in enemies), "enemy"
@@ -97,7 +105,7 @@ def score_course(world, sh, preview, goals, why: str, lookahead: bool = True) ->
     d_next = nearest_distance(drift, goals, 0)
     sp = speed(v)
     score -= 3.0 * d_next + 1.5 * d_now
-    if why in ("target", "home", "checkpoint", "refuel"):
+    if why in ("target", "home", "checkpoint", "refuel", "edge"):
         # arrive slowly: speed above what the remaining distance allows is overshoot
         cap = max(1, (d_now + 1) // 2)
         if sp > cap:
