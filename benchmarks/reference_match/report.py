@@ -11,19 +11,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
+import sys
 from collections import Counter
+from pathlib import Path
 
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a share k/n."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
+from deltav.stats import wilson_interval  # noqa: E402  (the project's one Wilson interval)
 
 
 def figures(doc: dict) -> dict:
@@ -32,7 +25,7 @@ def figures(doc: dict) -> dict:
     wins = sum(g["winner"] == "ours" for g in games)
     losses = sum(g["winner"] == "ref" for g in games)
     draws = n - wins - losses
-    lo, hi = wilson(wins, n)
+    lo, hi = wilson_interval(wins, n)
     endings = Counter(f"{g['winner'] or 'draw'}: {g['reason']}" for g in games)
     lost = {side: Counter() for side in ("ours", "ref")}
     invalid = {side: Counter() for side in ("ours", "ref")}
