@@ -31,12 +31,14 @@ def figures(doc: dict) -> dict:
     invalid = {side: Counter() for side in ("ours", "ref")}
     cpu = {side: {"ms": 0.0, "player_turns": 0} for side in ("ours", "ref")}
     by_seat = {0: [0, 0], 1: [0, 0]}
+    decisions = 0  # our bot's decisions (one per ship's order, then "done", ...): a player-turn is several
     for g in games:
         for side in ("ours", "ref"):
             lost[side].update(g["lost"][side])
             invalid[side].update(g["invalid"][side])
             cpu[side]["ms"] += g["cpu"][side]["ms"]
             cpu[side]["player_turns"] += g["cpu"][side]["playerTurns"]
+        decisions += g["cpu"]["ours"].get("decisions", 0)
         by_seat[g["ourSeat"]][0] += g["winner"] == "ours"
         by_seat[g["ourSeat"]][1] += 1
     out = {
@@ -53,6 +55,8 @@ def figures(doc: dict) -> dict:
         "lost": {side: dict(c.most_common()) for side, c in lost.items()},
         "invalid": {side: dict(c) for side, c in invalid.items()},
         "cpu_ms_per_pt": {side: (c["ms"] / c["player_turns"] if c["player_turns"] else None) for side, c in cpu.items()},
+        "our_decisions_per_pt": decisions / cpu["ours"]["player_turns"] if cpu["ours"]["player_turns"] else None,
+        "our_ms_per_decision": cpu["ours"]["ms"] / decisions if decisions else None,
         "our_wins_by_seat": {f"P{s}": f"{w}/{t}" for s, (w, t) in by_seat.items()},
         "seed": doc["args"]["seed"],
     }
@@ -80,7 +84,8 @@ def text(f: dict) -> str:
         "  invalid actions: ours " + (", ".join(f"{k} {v}" for k, v in f["invalid"]["ours"].items()) or "0")
         + "; reference " + (", ".join(f"{k} {v}" for k, v in f["invalid"]["ref"].items()) or "0"),
         "  CPU ms per player-turn: ours " + _ms(f["cpu_ms_per_pt"]["ours"]) + ", reference "
-        + _ms(f["cpu_ms_per_pt"]["ref"]),
+        + _ms(f["cpu_ms_per_pt"]["ref"]) + (f" (ours: {f['our_decisions_per_pt']:.1f} decisions a player-turn, "
+                                           f"{_ms(f['our_ms_per_decision'])} ms each)" if f["our_ms_per_decision"] else ""),
     ]
     if "movement_checks" in f:
         lines.append(f"  movement replayed in our engine (--check): {f['movement_checks']} player-turns, "
