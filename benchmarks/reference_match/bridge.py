@@ -18,12 +18,19 @@ Requests:
   ``{"divergences": [...]}``, where our movement differs from the reference's (``translate.movement_divergences``).
 - ``{"op": "quit"}``.
 
+Tapes: with ``DELTAV_BRIDGE_TAPE=FILE`` in the environment every request line is also appended to FILE. The bot's
+answers never change a later request, so ``python bridge.py < FILE`` replays the same decisions offline (no Node,
+no reference checkout): the way to profile our side on the positions the reference's AI leads to
+(``python -m cProfile -o OUT bridge.py < FILE > /dev/null``) and to check that a speed change keeps every answer
+(``benchmarks/reference_match/tape.py``).
+
 It owns nothing of either engine: the translation is translate.py's, the decisions the bot's.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 import traceback
@@ -36,6 +43,7 @@ sys.path.insert(0, str(HERE))
 import translate  # noqa: E402
 
 from deltav.agents import make_agent  # noqa: E402
+from deltav.core.heap import freeze_startup  # noqa: E402
 from deltav.core.protocol import Decision  # noqa: E402
 from deltav.core.rng import Rng, derive_seed  # noqa: E402
 
@@ -76,9 +84,13 @@ class Seat:
 
 def serve(lines, out) -> None:
     seats: dict[int, Seat] = {}
+    tape_path = os.environ.get("DELTAV_BRIDGE_TAPE")
+    tape = open(tape_path, "a", encoding="utf-8") if tape_path else None  # noqa: SIM115 (open for the whole run)
     for line in lines:
         if not line.strip():
             continue
+        if tape is not None:
+            tape.write(line if line.endswith("\n") else line + "\n")
         try:
             req = json.loads(line)
             op = req.get("op")
@@ -100,7 +112,11 @@ def serve(lines, out) -> None:
             answer = {"error": f"{type(exc).__name__}: {exc}", "trace": traceback.format_exc(limit=6)}
         out.write(json.dumps(answer) + "\n")
         out.flush()
+    if tape is not None:
+        tape.close()
 
 
 if __name__ == "__main__":
+    translate.game()  # every game module loaded before the heap is frozen, as a bot worker does
+    freeze_startup()
     serve(sys.stdin, sys.stdout)
