@@ -301,6 +301,14 @@ def _reach(anchor: Hex, hexes) -> int:
     return best
 
 
+def ship_key(sh) -> tuple:
+    """Everything of our ship that :meth:`Tactics.gain`, :meth:`Tactics.value`, :meth:`Tactics.follow_up_bound`
+    and the drift guard's exposure (``level_bot._exposure``) read of it: whether it can fire, its strength,
+    combat factor (its worth), disabled turns, heroism and owner. Two ships with the same key get the same
+    values from them for the same course."""
+    return (can_fire(sh), strength(sh), sh.type.combat, sh.disabled, bool(sh.heroic), sh.owner)
+
+
 class Tactics:
     """The threat model of one decision: the visible enemy ships and every course each can fly next.
 
@@ -334,6 +342,10 @@ class Tactics:
         self._ordnance: dict[str, tuple] = {}
         self._in_flight = None
         self._follow: dict = {}
+        #: per :func:`ship_key` of our ship: the memo tables of ``LevelBot._tactics`` (the shot now, the value,
+        #: the follow-up bound and the exposure of each course end): what they give depends on the enemy side
+        #: (this object) and on our ship only through that key, so the ships of one phase share them
+        self._memos: dict[tuple, tuple] = {}
         #: where each visible enemy will be if it coasts its next move (target of the follow-up shot)
         self.drifts = []
         for e in self.enemies:
@@ -364,17 +376,21 @@ class Tactics:
         if all(_dist(dest, epos) > GUN_RANGE + span for _e, epos, _v in self.drifts):
             return 0.0
         can_burn = (fuel is None or fuel > 0) and not sh.disabled
-        key = (sh.id, dest, vel, pending, can_burn)
+        my_str = strength(sh)
+        heroic = 1 if sh.heroic else 0
+        # what the shot depends on of our ship (not its id: the ships of one phase share the memo)
+        key = (my_str, heroic, dest, vel, pending, can_burn)
         got = self._follow.get(key)
         if got is not None:
             return got
         world = self.world
         courses = _next_courses(world.gmap, dest, vel, pending, can_burn, frozenset(world.destroyed_bases),
                                 world.options["grazing_is_contact"])
-        my_str = strength(sh)
-        heroic = 1 if sh.heroic else 0
         best = 0.0
+        limit = GUN_RANGE + span
         for e, epos, evel in self.drifts:
+            if _dist(dest, epos) > limit:
+                continue  # out of range of every path of next turn (as the test above, per enemy: exact)
             tq, tr = epos
             vq, vr = evel
             min_pen = NO_SHOT
@@ -424,6 +440,15 @@ class Tactics:
         self._follow[key] = best
         return best
 
+    def memos(self, sh) -> tuple:
+        """The memo tables (gains, values, follow-up bounds, exposures) of our ship ``sh``'s courses, shared by
+        every ship of ours with the same :func:`ship_key` deciding with this object."""
+        key = ship_key(sh)
+        got = self._memos.get(key)
+        if got is None:
+            got = self._memos[key] = ({}, {}, {}, {})
+        return got
+
     def follow_up_bound(self, sh, dest: Hex, vel: Hex, pending: tuple[int, ...]) -> float:
         """An upper bound of :meth:`follow_up` from cheap distances: every hex of next turn's paths lies within
         its length (speed, one burn, pending gravity) of ``dest``, so each enemy's shot has at least the penalty
@@ -453,8 +478,12 @@ class Tactics:
             my_worth = sh.type.combat + 1.0
             my_str = strength(sh)
             best = (0.0, None, 0.0)
+            # every hex of the path lies within ``reach`` of ``dest``: an enemy farther than GUN_RANGE + reach
+            # from it is out of range of the whole path (its shot is worth 0 and never the best: exact)
+            reach = _reach(dest, path) if path else 0
+            limit = GUN_RANGE + reach
             for e in self.enemies:
-                if not e.detected:
+                if not e.detected or _dist(dest, e.pos) > limit:
                     continue
                 v, hit = shot(world, path, dest, vel, my_str, e.pos, e.vel, strength(e), e.disabled,
                               e.type.combat + 1.0, sh.heroic, my_worth)
