@@ -379,3 +379,6 @@ def test_reread_worlds_only_where_the_views_differ_in_orders_or_combat():
     moved["ships"][0]["position"] = [9, 9]
     assert visibility._reread(prev, moved, p) is None  # a ship differs: read whole
     assert visibility._reread(prev, {**first, "turn": first["turn"] + 1}, p) is None
+    assert visibility._reread(prev, first, p) is None  # the very view read last: the cache by identity's
+    first["turn"] += 1  # the view read last, changed in place after it was read: never a source again
+    assert visibility._reread(prev, {**first}, p) is None

@@ -486,6 +486,8 @@ def _reread(prev: _World | None, view, player: int) -> _World | None:
     if prev is None or prev.player != player:
         return None
     old = prev.view
+    if old is view or prev.guard != _guard(old):
+        return None  # a view changed after it was read (as for the cache by identity: read again)
     if len(old) != len(view):
         return None
     changed = []
