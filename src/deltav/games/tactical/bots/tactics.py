@@ -452,18 +452,24 @@ class Tactics:
     def follow_up_bound(self, sh, dest: Hex, vel: Hex, pending: tuple[int, ...]) -> float:
         """An upper bound of :meth:`follow_up` from cheap distances: every hex of next turn's paths lies within
         its length (speed, one burn, pending gravity) of ``dest``, so each enemy's shot has at least the penalty
-        of that range (no velocity modifier), and a shot's value only falls as its penalty grows."""
+        of that range; next turn's velocity differs from ``vel`` by one burn and the pending gravity, so its
+        velocity modifier is at least that of ``vel`` less as many hexes (issue 30, third pass: the bound that
+        left fewer courses to finish); and a shot's value only falls as its penalty grows."""
         if not self.drifts or not can_fire(sh):
             return 0.0
-        span = max(abs(vel[0]), abs(vel[1]), abs(vel[0] + vel[1])) + 1 + len(pending)
+        turn = 1 + len(pending)
+        span = max(abs(vel[0]), abs(vel[1]), abs(vel[0] + vel[1])) + turn
+        slack = turn + cb.VELOCITY_FREE
         my_str = strength(sh)
         heroic = 1 if sh.heroic else 0
         best = 0.0
-        for e, epos, _v in self.drifts:
+        for e, epos, evel in self.drifts:
             d = _dist(dest, epos) - span
             if d > GUN_RANGE:
                 continue
-            v = hit_value(cb.odds_column(my_str, strength(e)), max(0, d) - heroic, e.disabled, e.type.combat + 1.0)[0]
+            dv = _dist(vel, evel) - slack
+            pen = (d if d > 0 else 0) + (dv if dv > 0 else 0) - heroic
+            v = hit_value(cb.odds_column(my_str, strength(e)), pen, e.disabled, e.type.combat + 1.0)[0]
             if v > best:
                 best = v
         return best
