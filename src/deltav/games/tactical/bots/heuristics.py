@@ -290,7 +290,7 @@ def attack_value(world, attackers, target, split: bool = False, memo: dict | Non
     return (gain, loss) if split else gain - loss
 
 
-def attack_plan(world, player: int, nearest: bool = False, memo: dict | None = None):
+def attack_plan(world, player: int, nearest: bool = False, memo: dict | None = None, _search: bool = False):
     """The best attack open to ``player`` now in the combat phase, as ``(target id, attacker ids)``: every free
     ship that may attack and sees the target (plus the group already formed) fires at it; None if no attack
     deals damage at least 0.9 times what its counterattack is expected to cost (:func:`attack_value`).
@@ -301,17 +301,32 @@ def attack_plan(world, player: int, nearest: bool = False, memo: dict | None = N
     shot at range 1 into no attack at all (Interplanetary War: two frigates side by side at rest for 40 turns).
 
     ``memo``: as :func:`attack_value`'s (kept while no ship changes); each free ship's targets are kept in it
-    too, by the ship and the targets already attacked (``ship_targets`` reads those and the ships)."""
+    too, by the ship and the targets already attacked (``ship_targets`` reads those and the ships), and the
+    plan of an attack's first decision (no group yet), which the decisions that form its group (each adding the
+    next attacker of the plan) get again without a search: planned again, they would find the same. With the
+    group ``g`` (a prefix of the plan's attackers) in, the candidates are those of the first decision that
+    contain ``g`` (:func:`attack_groups`' bounds start at ``g``'s penalties), each with the same value (the
+    value does not depend on the attackers' order), listed in the same order, and the plan is among them."""
     from deltav.games.tactical.combat_phase import _free_attackers, ship_targets
 
     cs = world.combat
     group = tuple(cs.group) if cs is not None else ()
+    attacked = tuple(cs.attacked) if cs is not None else ()
+    if memo is not None and not _search:
+        if group:
+            kept = memo.get("plan")
+            if kept is not None and kept[0] == attacked and kept[1] is not None \
+                    and kept[1][1][:len(group)] == group and kept[2] == nearest:
+                return kept[1]
+        else:
+            plan = attack_plan(world, player, nearest, memo, True)
+            memo["plan"] = (attacked, plan, nearest)
+            return plan
     free = _free_attackers(world)
     # the targets of each free ship alone, once (asked again for every target below)
     if memo is None:
         alone = {sh.id: ship_targets(world, (sh.id,)) for sh in free if sh.id not in group}
     else:
-        attacked = tuple(cs.attacked) if cs is not None else ()
         alone = {}
         for sh in free:
             if sh.id not in group:
