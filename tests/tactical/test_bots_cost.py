@@ -14,7 +14,7 @@ from deltav.core.rng import Rng
 from deltav.games.tactical import visibility
 from deltav.games.tactical.bots import heuristics
 from deltav.games.tactical.bots.level_bot import LevelBot, tactics_key
-from deltav.games.tactical.bots.tactics import Tactics, launch_value, meets_enemy
+from deltav.games.tactical.bots.tactics import Tactics, enemy_hexes, launch_value, meets_enemy
 from deltav.games.tactical.combat_phase import _free_attackers, ship_targets
 from deltav.games.tactical.courses import course_for
 from deltav.games.tactical.messages import Launch, Order
@@ -87,7 +87,11 @@ class Checker(Agent):
                     if isinstance(a, Launch):
                         sh = world.ship(a.ship)
                         vel = launch_velocity(sh.vel, a.boost_dir, a.boost)
-                        if not meets_enemy(world, d.player, sh, a.kind, vel):
+                        met = meets_enemy(world, d.player, sh, a.kind, vel)
+                        # the set of the enemies' hexes asked once per decision answers as every ship asked
+                        assert met == meets_enemy(world, d.player, sh, a.kind, vel,
+                                                  enemy_hexes(world, d.player, a.kind))
+                        if not met:
                             self.skipped += 1
                 mine = LevelBot("hard", strict=True)._exact_launch(
                     Decision(d.game, d.player, d.view, d.legal_actions, d.rng.clone(), d.options))

@@ -32,6 +32,7 @@ from deltav.games.tactical.bots.tactics import (
     RAM_DAMAGE_CHANCE,
     Tactics,
     can_fire,
+    enemy_hexes,
     launch_value,
     meets_enemy,
     ram_loss_beyond,
@@ -710,13 +711,17 @@ class LevelBot(ScriptedBot):
         worth more than 1."""
         world = d.sample_world()
         launches = []
+        targets: dict = {}  # kind -> tactics.enemy_hexes, asked once
         for a in d.legal_actions:
             if isinstance(a, Launch):
                 sh = world.ship(a.ship)
                 vel = launch_velocity(sh.vel, a.boost_dir, a.boost)
+                hexes = targets.get(a.kind)
+                if hexes is None:
+                    hexes = targets[a.kind] = enemy_hexes(world, d.player, a.kind)
                 # a flight that meets no enemy is worth 0 at best (-1 if it meets one of ours, a nuke's blast
                 # minus our ships): never above 1, so our ships' courses are only worked out for the others
-                if meets_enemy(world, d.player, sh, a.kind, vel):
+                if meets_enemy(world, d.player, sh, a.kind, vel, hexes):
                     launches.append((a, sh, vel))
         if not launches:
             return None

@@ -750,11 +750,27 @@ def in_hex(path, pos: Hex, h: Hex) -> bool:
     return pos == h
 
 
-def meets_enemy(world, player: int, launcher, kind: str, vel: Hex) -> bool:
+def enemy_hexes(world, player: int, kind: str) -> frozenset:
+    """Every hex where :func:`launch_value` finds an enemy ship for ordnance of ``kind`` (:func:`in_hex` of each
+    visible enemy ship: the hexes its last move entered, or its own hex if it did not move; landed ships only
+    for a nuke): :func:`meets_enemy` of every launch of a decision asks this one set."""
+    out = set()
+    for e in world.ships:
+        if e.owner != player and not e.destroyed and world.visible(e, player) and (kind == "nuke" or not e.landed):
+            if len(e.path) >= 2:
+                out.update(e.path[1:])
+            else:
+                out.add(e.pos)
+    return frozenset(out)
+
+
+def meets_enemy(world, player: int, launcher, kind: str, vel: Hex, hexes_of_enemies: frozenset | None = None) -> bool:
     """Does the flight of ``kind`` launched from ``launcher`` with ``vel`` this ordnance phase pass a hex where
     :func:`launch_value` finds an enemy ship? If not, that value is at most 0 (nothing gained; our own ships
-    met cost)."""
+    met cost). ``hexes_of_enemies``: :func:`enemy_hexes` of the same world, player and kind, if known."""
     hexes = flight(world.gmap, launcher.pos, vel, world.options["grazing_is_contact"])
+    if hexes_of_enemies is not None:
+        return not hexes_of_enemies.isdisjoint(hexes)
     for e in world.ships:
         if e.owner != player and not e.destroyed and world.visible(e, player) and (kind == "nuke" or not e.landed):
             for h in hexes:
