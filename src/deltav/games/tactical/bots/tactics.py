@@ -19,8 +19,10 @@ For one candidate course of one of our ships (its contact path, destination and 
 ``value = gain - threat`` (in units of a ship's worth, combat factor + 1). Damage is valued by what it does:
 a result that reaches 6 disabled turns is the whole ship, any other hit is a share of it plus the tempo of
 disabling. Courses of enemy ships depend only on the enemy's state (the map is fixed), so they are memoised by
-it (:func:`enemy_courses`), and everything else that depends only on the enemy is computed once per decision
-(:class:`Tactics`). This module reads states and never changes them.
+it (:func:`enemy_courses`), and everything else that depends only on the enemy is computed once per phase
+(:class:`Tactics`: ``LevelBot`` keeps one while the enemy side of its view is the same, ``level_bot.tactics_key``,
+so the ships of one astrogation phase share it and its memos, keyed by what they read of our ship,
+:func:`ship_key`). This module reads states and never changes them.
 """
 
 from __future__ import annotations
