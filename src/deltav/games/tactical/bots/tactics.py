@@ -312,7 +312,8 @@ def ship_key(sh) -> tuple:
 
 
 class Tactics:
-    """The threat model of one decision: the visible enemy ships and every course each can fly next.
+    """The threat model of one phase (``LevelBot._tactics_of`` keeps it while the enemy side of the view is the
+    same): the visible enemy ships and every course each can fly next.
 
     Everything that depends only on the enemy is computed once here, not once per candidate course: each
     shooter's courses with how far their paths reach (so that a candidate out of gun range of all of them, or
