@@ -227,3 +227,35 @@ def test_hard_attacks_with_the_ships_in_range_not_every_ship_that_sees_the_targe
     assert LevelBot("hard", strict=True).act(decision(s, 0)) == AddAttacker("p0s1")
     s.apply_action(0, AddAttacker("p0s1"))
     assert LevelBot("hard", strict=True).act(decision(s, 0)) == Fire("p1s4", None)
+
+
+@pytest.mark.parametrize("scenario", ["duel", "biplanetary", "escape", "convoy", "evacuation", "blockade",
+                                      "grand_tour", "fleet_action", "interplanetary_war"])
+def test_the_fleet_battle_budget_applies_only_where_the_sides_buy_their_fleets(scenario, monkeypatch):
+    """Hard's route back to a base to refuel is searched with the knob ``fleet_refuel_beam`` (12) in Fleet Action
+    and Interplanetary War (issue 30: there those routes were a fifth of its CPU), and with ``refuel_beam`` (32)
+    in the scenarios with fixed ships, which decide as before."""
+    from deltav.games.tactical.bots import level_bot
+    from deltav.games.tactical.bots import routes as route_search
+
+    fleet = scenario in ("fleet_action", "interplanetary_war")
+    s = fleets(scenario, ["frigate"] * 2, ["frigate"] * 2) if fleet else new_state(scenario)
+    assert level_bot.fleet_battle(s) is fleet
+    beams = []
+    real = route_search.plan_route
+
+    def spy(*args):
+        beams.append((args[12], args[13]))  # beam, depth
+        return real(*args)
+
+    monkeypatch.setattr(route_search, "plan_route", spy)
+    bot = LevelBot("hard")
+    sh = next(sh for sh in s.ships if not sh.landed) if any(not sh.landed for sh in s.ships) else s.ships[0]
+    home = s.players[sh.owner].home
+    goals = tuple(sorted(s.gmap.bases_of.get(home) or s.gmap.bases_of["Mars"]))
+    bot._plan(s, sh, goals, "refuel")
+    LevelBot("hard")._plan(s, sh, goals, "target")  # other goals keep the bot's own budget, fleet battle or not
+    knobs = bot.knobs
+    assert knobs.fleet_refuel_beam == 12 < knobs.refuel_beam == 32
+    assert beams == [(12 if fleet else 32, knobs.refuel_depth), (bot.beam, bot.depth)]
+    assert not LevelBot("normal").knobs.planner  # the other levels search no routes

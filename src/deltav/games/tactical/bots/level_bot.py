@@ -627,6 +627,8 @@ class LevelBot(ScriptedBot):
         beam, depth = self.beam, self.depth
         if why == "refuel":  # a smaller search for the way back to a base (issue 30: a third of Fleet Action's CPU)
             beam, depth = min(beam, self.knobs.refuel_beam), min(depth, self.knobs.refuel_depth)
+            if fleet_battle(world):
+                beam = min(beam, self.knobs.fleet_refuel_beam)
         return self.routes.next_step(gmap, sh, kind, tuple(sorted(goals)), body, world.destroyed_bases,
                                      world.options["grazing_is_contact"], world.options["takeoff_costs_fuel"],
                                      beam, depth, 3 + sh.disabled)
@@ -740,6 +742,13 @@ class LevelBot(ScriptedBot):
             if v > 1.0 and (best is None or v > best[0]):
                 best = (v, a)
         return None if best is None else best[1]
+
+
+def fleet_battle(world) -> bool:
+    """Is ``world`` a fleet battle: a scenario whose sides buy their fleets with fleet-building credits (Fleet
+    Action, Interplanetary War; every ship a warship of the buyer's choice), where the knobs ``fleet_*`` of
+    :mod:`.levels` apply? Duel, Escape, Convoy and the other scenarios with fixed ships are not."""
+    return any(pl.credits for pl in world.players)
 
 
 def tactics_key(view, player: int) -> tuple:
