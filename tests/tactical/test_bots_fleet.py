@@ -234,8 +234,7 @@ def test_hard_attacks_with_the_ships_in_range_not_every_ship_that_sees_the_targe
 def test_the_fleet_battle_budget_applies_only_where_the_sides_buy_their_fleets(scenario, monkeypatch):
     """Hard's route back to a base to refuel is searched with the knob ``fleet_refuel_beam`` (12) in Fleet Action
     and Interplanetary War (issue 30: there those routes were a fifth of its CPU), and with ``refuel_beam`` (32)
-    in the scenarios with fixed ships, which decide as before; likewise the third ply's weight is
-    ``fleet_follow_up`` (0: none) in a fleet battle and ``follow_up`` (0.5) elsewhere."""
+    in the scenarios with fixed ships, which decide as before."""
     from deltav.games.tactical.bots import level_bot
     from deltav.games.tactical.bots import routes as route_search
 
@@ -260,31 +259,3 @@ def test_the_fleet_battle_budget_applies_only_where_the_sides_buy_their_fleets(s
     assert knobs.fleet_refuel_beam == 12 < knobs.refuel_beam == 32
     assert beams == [(12 if fleet else 32, knobs.refuel_depth), (bot.beam, bot.depth)]
     assert not LevelBot("normal").knobs.planner  # the other levels search no routes
-    assert knobs.fleet_follow_up == 0.0 < knobs.follow_up == 0.5
-    assert bot.follow_up_knob(s) == (0.0 if fleet else 0.5)
-
-
-def test_a_fleet_battle_decides_without_the_third_ply(monkeypatch):
-    """In a fleet battle hard never computes the follow-up shot (the third ply, a third of its gun tactics'
-    CPU there), and decides as a hard bot whose ``follow_up`` is 0 everywhere; the bot's other knobs as before."""
-    import dataclasses
-
-    s = fleet_action_turn_3()
-    calls = []
-    real = Tactics.follow_up
-
-    def spy(self, *args):
-        calls.append(args)
-        return real(self, *args)
-
-    monkeypatch.setattr(Tactics, "follow_up", spy)
-    orders = []
-    for bot in (LevelBot("hard"), LevelBot("hard")):
-        if orders:
-            bot.knobs = dataclasses.replace(bot.knobs, follow_up=0.0, fleet_follow_up=None)
-        orders.append(bot.act(decision(s, 1)))
-    assert calls == [] and orders[0] == orders[1] and isinstance(orders[0], Order)
-    with_third_ply = LevelBot("hard")
-    with_third_ply.knobs = dataclasses.replace(with_third_ply.knobs, fleet_follow_up=None)
-    with_third_ply.act(decision(s, 1))
-    assert calls  # the same position with the knob off: the third ply is computed

@@ -266,7 +266,6 @@ class LevelBot(ScriptedBot):
         course chosen is the same."""
         k = self.knobs
         w = k.tactics
-        follow = self.follow_up_knob(world)
         wf = w * self.follow_up_weight(world, player)
         guard = k.drift_guard
         # exposed to damage before our next move (then we drift): enemy guns anywhere (at least the flat
@@ -298,7 +297,7 @@ class LevelBot(ScriptedBot):
             gained = gains.get(key)
             if gained is None:
                 gained = gains[key] = tac.gain(sh, pv.contact, pv.destination, pv.velocity, pv.lands)
-            if pv.lands or not follow:
+            if pv.lands or not k.follow_up:
                 f_ub = 0.0
             else:
                 bkey = (pv.destination, pv.velocity, pending)
@@ -320,7 +319,7 @@ class LevelBot(ScriptedBot):
                 if v is None:
                     v = values[keys[i]] = tac.value(sh, pv.contact, pv.destination, pv.velocity, pv.lands, gained)
                 s += w * v
-            if s > -10_000 and not pv.lands and follow:
+            if s > -10_000 and not pv.lands and k.follow_up:
                 if best is not None and s + wf * f_ub < best:
                     sc[i] = s
                     continue
@@ -440,17 +439,10 @@ class LevelBot(ScriptedBot):
         """Is ``sh`` the last ship of its side (its loss ends the game by fleet elimination)?"""
         return not any(o.owner == sh.owner and o.id != sh.id and not o.destroyed for o in world.ships)
 
-    def follow_up_knob(self, world) -> float:
-        """The knob ``follow_up`` (the third ply's weight), or ``fleet_follow_up`` in a fleet battle if set."""
-        k = self.knobs
-        if k.fleet_follow_up is not None and fleet_battle(world):
-            return k.fleet_follow_up
-        return k.follow_up
-
     def follow_up_weight(self, world, player: int) -> float:
         """The weight of the third ply: doubled against a side that runs for a goal (a pursuer's only chance
         is to be on the quarry's course next turn)."""
-        w = self.follow_up_knob(world)
+        w = self.knobs.follow_up
         pl = world.players[1 - player]
         return RUNNER_FOLLOW_UP * w if (pl.target or pl.escape_wins) else w
 
