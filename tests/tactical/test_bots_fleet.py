@@ -232,7 +232,7 @@ def test_hard_attacks_with_the_ships_in_range_not_every_ship_that_sees_the_targe
 @pytest.mark.parametrize("scenario", ["duel", "biplanetary", "escape", "convoy", "evacuation", "blockade",
                                       "grand_tour", "fleet_action", "interplanetary_war"])
 def test_the_fleet_battle_budget_applies_only_where_the_sides_buy_their_fleets(scenario, monkeypatch):
-    """Hard's route back to a base to refuel is searched with the knob ``fleet_refuel_beam`` (12) in Fleet Action
+    """Hard's route back to a base to refuel is searched with the knob ``fleet_refuel_beam`` (20) in Fleet Action
     and Interplanetary War (issue 30: there those routes were a fifth of its CPU), and with ``refuel_beam`` (32)
     in the scenarios with fixed ships, which decide as before."""
     from deltav.games.tactical.bots import level_bot
@@ -256,6 +256,6 @@ def test_the_fleet_battle_budget_applies_only_where_the_sides_buy_their_fleets(s
     bot._plan(s, sh, goals, "refuel")
     LevelBot("hard")._plan(s, sh, goals, "target")  # other goals keep the bot's own budget, fleet battle or not
     knobs = bot.knobs
-    assert knobs.fleet_refuel_beam == 12 < knobs.refuel_beam == 32
-    assert beams == [(12 if fleet else 32, knobs.refuel_depth), (bot.beam, bot.depth)]
+    assert knobs.fleet_refuel_beam == 20 < knobs.refuel_beam == 32
+    assert beams == [(20 if fleet else 32, knobs.refuel_depth), (bot.beam, bot.depth)]
     assert not LevelBot("normal").knobs.planner  # the other levels search no routes

@@ -62,5 +62,5 @@ LEVELS: dict[str, Knobs] = {
     "normal": Knobs(escort=True, spread="spread"),
     "hard": Knobs(planner=True, tactics=60.0, follow_up=0.5, escort=True, drift_guard=200.0, intercept=300.0,
                   intercept_horizon=6, intercept_beam=60, land_next=True, spread="spread", hold=True, carriers=2,
-                  refuel_beam=32, refuel_depth=12, fleet_refuel_beam=12, nearest_group=True),
+                  refuel_beam=32, refuel_depth=12, fleet_refuel_beam=20, nearest_group=True),
 }
