@@ -244,3 +244,35 @@ def test_shot_chance_with_inlined_distances_and_memoised_sight_equals_the_plain_
                             checked += 1
                             hits += got > 0
     assert checked > 2000 and hits > 100
+
+
+def test_the_lazy_intercept_beam_equals_the_plain_one_in_real_chases():
+    """intercept._intercept checks a child's safety only where it can change the answer: on every intercept the
+    hard bot asked in real chases (Escape, Blockade, Convoy), and with narrower and wider beams (where the cut and
+    its ties bite), its answer is the plain beam's."""
+    from deltav.games.tactical.bots import intercept
+
+    asked = []
+    lazy = intercept._intercept
+
+    def record(*args):
+        asked.append(args)
+        return lazy(*args)
+
+    intercept._intercept = record
+    try:
+        for scenario, seed, limit in (("escape", 1, 8), ("blockade", 2, 4), ("convoy", 3, 4)):
+            play_match(GAME, {"scenario": scenario, "turn_limit": limit}, seed,
+                       [LevelBot("hard", strict=True), LevelBot("hard", strict=True)])
+    finally:
+        intercept._intercept = lazy
+    asked = list(dict.fromkeys(asked))
+    assert len(asked) >= 8
+    compared = 0
+    for args in asked:
+        for beam in (args[9], 1, 4, 12, 200):
+            a = args[:9] + (beam,) + args[10:]
+            got = lazy.__wrapped__(*a)
+            assert got == intercept._intercept_plain(*a)
+            compared += bool(got)
+    assert compared >= 20

@@ -22,6 +22,7 @@ or changes a game state; the bot (bots/level_bot.py) builds the quarry's record 
 
 from __future__ import annotations
 
+import heapq
 from functools import lru_cache
 
 from deltav.games.tactical import combat as cb
@@ -179,6 +180,173 @@ def intercept_values(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: i
 @lru_cache(maxsize=4096)
 def _intercept(gmap, pos, vel, pending, fuel, can_overload, column, targets, horizon, beam, destroyed_bases,
                grazing, hazard_cost, ram_ok):
+    """The beam of :func:`intercept_values`, its safety checks made lazily (the same answer as
+    :func:`_intercept_plain`, which checks every child as it meets it; most of the beam's cost was those checks,
+    three moves of survival per child, and most children are cut by the beam or improve no first move).
+
+    Each depth first values every child without its safety. Then, exactly as the plain beam would end:
+
+    - a first move's best value takes the child of the highest value among its safe ones: children are checked in
+      order of value, down to the first safe one or to the value already held;
+    - each state (position, velocity, pending gravity) keeps its safe child of the highest rank (the earliest
+      met on a tie), placed in the beam's order (rank, hex, velocity, first move, then the order the plain dict
+      met it: its earliest safe child). States are taken from a heap on their best unchecked rank, each checked
+      only when it could be among the ``beam`` kept;
+    - the last depth keeps no frontier (nothing reads it)."""
+    best_first: dict = {}
+    moves = _moves_table(gmap, destroyed_bases, grazing)
+    # frontier entries: (rank, pos, vel, pending, fuel, miss, value, first, hazard cost so far)
+    frontier = [(0.0, pos, vel, pending, fuel, 1.0, 0.0, None, 0.0)]
+    steps = min(horizon, len(targets))
+    table = _hit_table(column)
+    for k in range(steps):
+        tpos, tvel = targets[k]
+        nxt_target = targets[k + 1] if k + 1 < len(targets) else None
+        if nxt_target is not None:
+            (nq, nr), (nvq, nvr) = nxt_target
+        disc = DISCOUNT ** k
+        disc_next = DISCOUNT ** (k + 1)
+        cands: list = []  # every child: (rank, cdest, cvel, cpend, nf, nmiss, nval, fm, nhzc)
+        by_key: dict = {}  # (cdest, cvel, cpend) -> its children's indexes in cands, in the order met
+        by_first: dict = {}  # first move -> its children's indexes
+        for _rank, p, v, pend, f, miss, _val, first, hzc in frontier:
+            over = k == 0 and can_overload and (f is None or f >= 2)
+            fk = f if f is None or f < 2 else 2
+            mkey = (p, v, pend, fk, over)
+            children = moves.get(mkey)
+            if children is None:
+                children = moves[mkey] = _moves(gmap, p, v, pend, fk, over, destroyed_bases, grazing)
+            for b, o, cdest, cvel, cpend, spent, contact in children:
+                if not ram_ok and cdest == tpos:
+                    continue
+                nf = None if f is None else f - spent
+                ph = shot_chance(gmap, contact, cdest, cvel, column, tpos, tvel) * disc
+                nmiss = miss * (1.0 - ph)
+                nhzc = hzc
+                if hazard_cost:
+                    hz = hazard_weight(hazard_count(gmap, p, cdest))
+                    if hz:
+                        nhzc += hazard_cost * hz * disc
+                nval = 1.0 - nmiss - nhzc
+                fm = first if first is not None else (b, o)
+                # potential: how well placed for the next shot (drift hex against the quarry's next hex)
+                rank = nval
+                if nxt_target is not None:
+                    # gap = max(0, dist(drift, quarry's next hex) - 1) + max(0, dist(velocities) - free - 1),
+                    # the distances inlined
+                    q = cdest[0] + cvel[0] - nq
+                    r = cdest[1] + cvel[1] - nr
+                    d = q + r
+                    if d < 0:
+                        d = -d
+                    if q < 0:
+                        q = -q
+                    if r < 0:
+                        r = -r
+                    if q > d:
+                        d = q
+                    if r > d:
+                        d = r
+                    gap = d - 1 if d > 1 else 0
+                    q = cvel[0] - nvq
+                    r = cvel[1] - nvr
+                    d = q + r
+                    if d < 0:
+                        d = -d
+                    if q < 0:
+                        q = -q
+                    if r < 0:
+                        r = -r
+                    if q > d:
+                        d = q
+                    if r > d:
+                        d = r
+                    d -= cb.VELOCITY_FREE + 1
+                    if d > 0:
+                        gap += d
+                    pen = gap if gap < 7 else 7
+                    rank += nmiss * disc_next * table[pen] - 0.01 * gap
+                i = len(cands)
+                cands.append((rank, cdest, cvel, cpend, nf, nmiss, nval, fm, nhzc))
+                key = (cdest, cvel, cpend)
+                got = by_key.get(key)
+                if got is None:
+                    by_key[key] = [i]
+                else:
+                    got.append(i)
+                got = by_first.get(fm)
+                if got is None:
+                    by_first[fm] = [i]
+                else:
+                    got.append(i)
+        if not cands:
+            break
+        status: dict = {}  # index -> is the child safe (checked once)
+
+        def ok(i, status=status, cands=cands):
+            got = status.get(i)
+            if got is None:
+                c = cands[i]
+                got = status[i] = safe(gmap, c[1], c[2], c[3], c[4], 3, destroyed_bases, grazing)
+            return got
+
+        for fm, idx in by_first.items():
+            held = best_first.get(fm, -1.0)
+            for i in sorted(idx, key=lambda i: -cands[i][6]):
+                nval = cands[i][6]
+                if nval <= held:
+                    break
+                if ok(i):
+                    best_first[fm] = nval
+                    break
+        if k + 1 >= steps:
+            break
+        frontier = _beam_cut(cands, by_key, ok, beam)
+        if not frontier:
+            break
+    return tuple(sorted(best_first.items(), key=lambda kv: str(kv[0])))
+
+
+def _beam_cut(cands: list, by_key: dict, ok, beam: int) -> list:
+    """The ``beam`` entries the plain beam keeps, in its order (see :func:`_intercept`): per state its safe child of
+    the highest rank (the earliest on a tie), sorted on (-rank, hex, velocity, str(first move)), ties in the order
+    the states' first safe children were met."""
+    heap = []
+    for idx in by_key.values():
+        order = sorted(idx, key=lambda i: -cands[i][0])  # stable: the earliest first on a tie
+        c = cands[order[0]]
+        heap.append((-c[0], c[1], c[2], False, len(heap), order, idx))
+    heapq.heapify(heap)
+    out: list = []
+    while heap and len(out) < beam:
+        prefix = heap[0][:3]
+        group = []
+        while heap and heap[0][:3] == prefix:
+            item = heapq.heappop(heap)
+            if item[3]:
+                group.append(item)
+                continue
+            order = item[5]
+            best = next((i for i in order if ok(i)), None)
+            if best is None:
+                continue  # no safe child: the state is not in the beam
+            c = cands[best]
+            item = (-c[0], c[1], c[2], True, item[4], best, item[6])
+            if item[:3] == prefix:
+                group.append(item)
+            else:
+                heapq.heappush(heap, item)
+        if len(group) > 1:
+            # the same rank, hex and velocity (pending gravity differs): by first move, then the order met
+            group.sort(key=lambda it: (str(cands[it[5]][7]), next(i for i in it[6] if ok(i))))
+        out.extend(cands[it[5]] for it in group)
+    return out[:beam]
+
+
+def _intercept_plain(gmap, pos, vel, pending, fuel, can_overload, column, targets, horizon, beam, destroyed_bases,
+               grazing, hazard_cost, ram_ok):
+    """The beam as first written: every child checked for safety (``safe``) as it is met. :func:`_intercept`
+    gives the same answer, checking only the children whose safety can change it; kept to test that."""
     best_first: dict = {}
     moves = _moves_table(gmap, destroyed_bases, grazing)
     # frontier entries: (rank, pos, vel, pending, fuel, miss, value, first, hazard cost so far)
