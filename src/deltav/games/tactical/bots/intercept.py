@@ -216,17 +216,15 @@ def _intercept(gmap, pos, vel, pending, fuel, can_overload, column, targets, hor
             children = moves.get(mkey)
             if children is None:
                 children = moves[mkey] = _moves(gmap, p, v, pend, fk, over, destroyed_bases, grazing)
-            for b, o, cdest, cvel, cpend, spent, contact in children:
+            for b, o, cdest, cvel, cpend, spent, contact, hz in children:
                 if not ram_ok and cdest == tpos:
                     continue
                 nf = None if f is None else f - spent
                 ph = shot_chance(gmap, contact, cdest, cvel, column, tpos, tvel) * disc
                 nmiss = miss * (1.0 - ph)
                 nhzc = hzc
-                if hazard_cost:
-                    hz = hazard_weight(hazard_count(gmap, p, cdest))
-                    if hz:
-                        nhzc += hazard_cost * hz * disc
+                if hazard_cost and hz:
+                    nhzc += hazard_cost * hz * disc
                 nval = 1.0 - nmiss - nhzc
                 fm = first if first is not None else (b, o)
                 # potential: how well placed for the next shot (drift hex against the quarry's next hex)
@@ -292,6 +290,13 @@ def _intercept(gmap, pos, vel, pending, fuel, can_overload, column, targets, hor
 
         for fm, idx in by_first.items():
             held = best_first.get(fm, -1.0)
+            top = max(idx, key=lambda i: cands[i][6])
+            nval = cands[top][6]
+            if nval <= held:
+                continue
+            if ok(top):  # the usual case: the child of the best value is safe
+                best_first[fm] = nval
+                continue
             for i in sorted(idx, key=lambda i: -cands[i][6]):
                 nval = cands[i][6]
                 if nval <= held:
@@ -313,7 +318,7 @@ def _beam_cut(cands: list, by_key: dict, ok, beam: int) -> list:
     the states' first safe children were met."""
     heap = []
     for idx in by_key.values():
-        order = sorted(idx, key=lambda i: -cands[i][0])  # stable: the earliest first on a tie
+        order = sorted(idx, key=lambda i: -cands[i][0]) if len(idx) > 1 else idx  # stable: the earliest on a tie
         c = cands[order[0]]
         heap.append((-c[0], c[1], c[2], False, len(heap), order, idx))
     heapq.heapify(heap)
@@ -368,7 +373,7 @@ def _intercept_plain(gmap, pos, vel, pending, fuel, can_overload, column, target
             children = moves.get(mkey)
             if children is None:
                 children = moves[mkey] = _moves(gmap, p, v, pend, fk, over, destroyed_bases, grazing)
-            for b, o, cdest, cvel, cpend, spent, contact in children:
+            for b, o, cdest, cvel, cpend, spent, contact, _hz in children:
                 if not ram_ok and cdest == tpos:
                     continue
                 nf = None if f is None else f - spent
@@ -453,7 +458,8 @@ def _moves(gmap, p: Hex, v: Hex, pend: tuple[int, ...], fuel: int | None, overlo
            grazing: bool) -> tuple:
     """The intercept plan's moves from a ship state in search order: coasting, the six burns (fuel permitting)
     and, with ``overload``, the 36 overloads; only those ending normally on the map, each as ``(burn, overload,
-    destination, velocity, pending, fuel spent, contact)``. Pure (``fuel`` only matters as None, 0, 1 or more)."""
+    destination, velocity, pending, fuel spent, contact, asteroid hazard weight)``. Pure (``fuel`` only matters
+    as None, 0, 1 or more)."""
     out = []
     pairs = [(b, None) for b in (BURNS if (fuel is None or fuel > 0) else (None,))]
     if overload:
@@ -462,7 +468,8 @@ def _moves(gmap, p: Hex, v: Hex, pend: tuple[int, ...], fuel: int | None, overlo
         c = compute_course(gmap, p, v, fuel, pend, False, o is not None, b, o, (), False, destroyed_bases, grazing)
         if c.outcome != "normal" or gmap.off_map(c.destination):
             continue
-        out.append((b, o, c.destination, c.velocity, tuple(c.pending), c.fuel_spent, tuple(c.contact)))
+        out.append((b, o, c.destination, c.velocity, tuple(c.pending), c.fuel_spent, tuple(c.contact),
+                    hazard_weight(hazard_count(gmap, p, c.destination))))
     return tuple(out)
 
 
