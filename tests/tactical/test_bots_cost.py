@@ -276,3 +276,34 @@ def test_the_lazy_intercept_beam_equals_the_plain_one_in_real_chases():
             assert got == intercept._intercept_plain(*a)
             compared += bool(got)
     assert compared >= 20
+
+
+def test_nearest_distance_memo_of_large_goal_sets_is_never_stale():
+    """routes.nearest_distance memoises large immutable goal sets per object: its answers are the plain minimum,
+    a goal set built anew in the same memory (the same id, other hexes) is not answered from the old one's memo,
+    and a mutable goal set is never memoised."""
+    from deltav.core.hexgrid import distance
+    from deltav.games.tactical.bots import routes
+    from deltav.games.tactical.mapdata import default_map
+
+    def plain(h, goals):
+        return min(distance(h, g) for g in goals)
+
+    hexes = [(q, r) for q in range(-12, 13, 3) for r in range(-14, 15, 4)]
+    reused = 0
+    ids = set()
+    for i in range(300):  # more goal sets than the memo keeps: emptied, their memory is reused by later ones
+        row = i % 41 - 20
+        goals = tuple((q, row) for q in range(-15 + i % 7, 16))
+        reused += id(goals) in ids
+        ids.add(id(goals))
+        for h in hexes:
+            assert routes.nearest_distance(h, goals) == plain(h, goals)
+        del goals
+    assert reused  # the case the memo must not be fooled by happened
+    goals = [(q, 0) for q in range(-15, 16)]
+    assert routes.nearest_distance((0, 5), goals) == 5
+    goals[:] = [(q, 4) for q in range(-15, 16)]
+    assert routes.nearest_distance((0, 5), goals) == 1
+    gmap = default_map()
+    assert routes.edge_row(gmap, 3) is routes.edge_row(gmap, 3)

@@ -38,7 +38,35 @@ _FAR = 1 << 30
 
 def nearest_distance(h: Hex, goals, none: int = _FAR) -> int:
     """The hex distance from ``h`` to the nearest of ``goals`` (``none`` if there are none), the distance inlined:
-    the planner and the course scoring call it for every state and course of every decision."""
+    the planner and the course scoring call it for every state and course of every decision. For a large
+    immutable goal set (a map edge's row of 40-odd hexes: Escape's runners) the answers are memoised per goal
+    object (:data:`_NEAR`)."""
+    if len(goals) > NEAR_FROM and type(goals) in (tuple, frozenset):
+        got = _NEAR.get(id(goals))
+        if got is None or got[0] is not goals or len(got[1]) >= NEAR_LIMIT:
+            if len(_NEAR) >= NEAR_GOALS:
+                _NEAR.clear()
+            got = _NEAR[id(goals)] = (goals, {})
+        memo = got[1]
+        d = memo.get(h)
+        if d is None:
+            d = memo[h] = _nearest(h, goals)
+        return d
+    d = _nearest(h, goals)
+    return none if d == _FAR else d
+
+
+#: :func:`nearest_distance`'s memo: id of a goal set -> (the goal set, {hex: distance}). The goal set is held by
+#: its entry, so its id cannot be reused by another object while the entry lives; only tuples and frozensets
+#: (immutable) are memoised
+_NEAR: dict[int, tuple] = {}
+#: goal sets larger than this are memoised; at most this many goal sets, and hexes per goal set
+NEAR_FROM = 8
+NEAR_GOALS = 64
+NEAR_LIMIT = 20_000
+
+
+def _nearest(h: Hex, goals) -> int:
     best = _FAR
     q0, r0 = h
     for q, r in goals:
@@ -57,7 +85,23 @@ def nearest_distance(h: Hex, goals, none: int = _FAR) -> int:
             d = dr
         if d < best:
             best = d
-    return none if best == _FAR else best
+    return best
+
+
+def edge_row(gmap, r: int) -> tuple[Hex, ...]:
+    """Every hex of row ``r`` across the map's width, west to east: the goal rows of an escape (beyond the northern
+    edge) and of runners holding inside it. One tuple per map and row (so :func:`nearest_distance` memoises it
+    across decisions)."""
+    key = (gmap, r)
+    got = _ROWS.get(key)
+    if got is None:
+        if len(_ROWS) >= 64:
+            _ROWS.clear()
+        got = _ROWS[key] = tuple((q, r) for q in range(gmap.bounds[0], gmap.bounds[1] + 1))
+    return got
+
+
+_ROWS: dict = {}
 
 
 def estimate(dest: Hex, vel: Hex, pending: tuple[int, ...], goals: tuple[Hex, ...]) -> float:
