@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import heapq
 from functools import lru_cache
+from operator import itemgetter
 
 from deltav.games.tactical import combat as cb
 from deltav.games.tactical.movement import CRASH, LANDING, compute_course
@@ -186,19 +187,28 @@ def _intercept(gmap, pos, vel, pending, fuel, can_overload, column, targets, hor
 
     Each depth first values every child without its safety. Then, exactly as the plain beam would end:
 
-    - a first move's best value takes the child of the highest value among its safe ones: children are checked in
-      order of value, down to the first safe one or to the value already held;
+    - a first move's best value is the highest value among its safe children of every depth: after the last
+      depth its children are checked in order of value, down to the first safe one;
     - each state (position, velocity, pending gravity) keeps its safe child of the highest rank (the earliest
       met on a tie), placed in the beam's order (rank, hex, velocity, first move, then the order the plain dict
       met it: its earliest safe child). States are taken from a heap on their best unchecked rank, each checked
       only when it could be among the ``beam`` kept;
     - the last depth keeps no frontier (nothing reads it)."""
-    best_first: dict = {}
     moves = _moves_table(gmap, destroyed_bases, grazing)
     # frontier entries: (rank, pos, vel, pending, fuel, miss, value, first, hazard cost so far)
     frontier = [(0.0, pos, vel, pending, fuel, 1.0, 0.0, None, 0.0)]
     steps = min(horizon, len(targets))
     table = _hit_table(column)
+    by_first: dict = {}  # first move -> its children of every depth
+    checked: dict = {}  # (destination, velocity, pending, fuel) -> safe?
+
+    def ok(c):
+        key = (c[1], c[2], c[3], c[4])
+        got = checked.get(key)
+        if got is None:
+            got = checked[key] = safe(gmap, c[1], c[2], c[3], c[4], 3, destroyed_bases, grazing)
+        return got
+
     for k in range(steps):
         tpos, tvel = targets[k]
         nxt_target = targets[k + 1] if k + 1 < len(targets) else None
@@ -208,7 +218,6 @@ def _intercept(gmap, pos, vel, pending, fuel, can_overload, column, targets, hor
         disc_next = DISCOUNT ** (k + 1)
         cands: list = []  # every child: (rank, cdest, cvel, cpend, nf, nmiss, nval, fm, nhzc)
         by_key: dict = {}  # (cdest, cvel, cpend) -> its children's indexes in cands, in the order met
-        by_first: dict = {}  # first move -> its children's indexes
         for _rank, p, v, pend, f, miss, _val, first, hzc in frontier:
             over = k == 0 and can_overload and (f is None or f >= 2)
             fk = f if f is None or f < 2 else 2
@@ -264,52 +273,42 @@ def _intercept(gmap, pos, vel, pending, fuel, can_overload, column, targets, hor
                         gap += d
                     pen = gap if gap < 7 else 7
                     rank += nmiss * disc_next * table[pen] - 0.01 * gap
-                i = len(cands)
-                cands.append((rank, cdest, cvel, cpend, nf, nmiss, nval, fm, nhzc))
+                c = (rank, cdest, cvel, cpend, nf, nmiss, nval, fm, nhzc)
                 key = (cdest, cvel, cpend)
                 got = by_key.get(key)
                 if got is None:
-                    by_key[key] = [i]
+                    by_key[key] = [len(cands)]
                 else:
-                    got.append(i)
+                    got.append(len(cands))
+                cands.append(c)
                 got = by_first.get(fm)
                 if got is None:
-                    by_first[fm] = [i]
+                    by_first[fm] = [c]
                 else:
-                    got.append(i)
-        if not cands:
-            break
-        status: dict = {}  # index -> is the child safe (checked once)
-
-        def ok(i, status=status, cands=cands):
-            got = status.get(i)
-            if got is None:
-                c = cands[i]
-                got = status[i] = safe(gmap, c[1], c[2], c[3], c[4], 3, destroyed_bases, grazing)
-            return got
-
-        for fm, idx in by_first.items():
-            held = best_first.get(fm, -1.0)
-            top = max(idx, key=lambda i: cands[i][6])
-            nval = cands[top][6]
-            if nval <= held:
-                continue
-            if ok(top):  # the usual case: the child of the best value is safe
-                best_first[fm] = nval
-                continue
-            for i in sorted(idx, key=lambda i: -cands[i][6]):
-                nval = cands[i][6]
-                if nval <= held:
-                    break
-                if ok(i):
-                    best_first[fm] = nval
-                    break
-        if k + 1 >= steps:
+                    got.append(c)
+        if not cands or k + 1 >= steps:
             break
         frontier = _beam_cut(cands, by_key, ok, beam)
         if not frontier:
             break
+    best_first: dict = {}
+    for fm, cs in by_first.items():
+        top = max(cs, key=_VALUE)
+        if top[6] <= -1.0:
+            continue
+        if ok(top):  # the usual case: the child of the best value is safe
+            best_first[fm] = top[6]
+            continue
+        for c in sorted(cs, key=_VALUE, reverse=True):
+            if c[6] <= -1.0:
+                break
+            if ok(c):
+                best_first[fm] = c[6]
+                break
     return tuple(sorted(best_first.items(), key=lambda kv: str(kv[0])))
+
+
+_VALUE = itemgetter(6)
 
 
 def _beam_cut(cands: list, by_key: dict, ok, beam: int) -> list:
@@ -332,7 +331,7 @@ def _beam_cut(cands: list, by_key: dict, ok, beam: int) -> list:
                 group.append(item)
                 continue
             order = item[5]
-            best = next((i for i in order if ok(i)), None)
+            best = next((i for i in order if ok(cands[i])), None)
             if best is None:
                 continue  # no safe child: the state is not in the beam
             c = cands[best]
@@ -343,7 +342,7 @@ def _beam_cut(cands: list, by_key: dict, ok, beam: int) -> list:
                 heapq.heappush(heap, item)
         if len(group) > 1:
             # the same rank, hex and velocity (pending gravity differs): by first move, then the order met
-            group.sort(key=lambda it: (str(cands[it[5]][7]), next(i for i in it[6] if ok(i))))
+            group.sort(key=lambda it: (str(cands[it[5]][7]), next(i for i in it[6] if ok(cands[i]))))
         out.extend(cands[it[5]] for it in group)
     return out[:beam]
 
