@@ -307,3 +307,33 @@ def test_nearest_distance_memo_of_large_goal_sets_is_never_stale():
     assert routes.nearest_distance((0, 5), goals) == 1
     gmap = default_map()
     assert routes.edge_row(gmap, 3) is routes.edge_row(gmap, 3)
+
+
+def test_previews_of_legal_orders_unchecked_equal_the_checked_ones():
+    """The hard bot previews its legal orders without validating them again (preview_courses(..., legal=True)):
+    in real matches every such order passes the check on the bot's sampled world, and the previews are the
+    checked ones."""
+    from deltav.games.tactical.preview import preview_courses
+
+    compared = 0
+
+    class Previews(Agent):
+        name = "previews"
+
+        def __init__(self):
+            self.bot = LevelBot("hard", strict=True)
+
+        def act(self, d: Decision):
+            nonlocal compared
+            orders = [a for a in d.legal_actions if isinstance(a, Order)]
+            if orders:
+                world = d.sample_world(d.rng.clone())
+                for sid in sorted({o.ship for o in orders}):
+                    mine = [o for o in orders if o.ship == sid]
+                    assert preview_courses(world, sid, mine, legal=True) == preview_courses(world, sid, mine)
+                    compared += len(mine)
+            return self.bot.act(d)
+
+    for scenario, limit in (("duel", 6), ("grand_tour", 6), ("escape", 4)):
+        play_match(GAME, {"scenario": scenario, "turn_limit": limit}, 2, [Previews(), Previews()])
+    assert compared >= 500

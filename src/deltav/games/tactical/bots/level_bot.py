@@ -154,7 +154,7 @@ class LevelBot(ScriptedBot):
                 goals, why = home, "refuel"  # land (or stay landed) at our base: out of reach, resupplied
         if why == "enemy" and k.planner:
             goals = self._intercept_goals(world, sh) or goals
-        previews = list(zip(mine, preview_courses(world, sid, mine)))
+        previews = list(zip(mine, preview_courses(world, sid, mine, legal=True)))
         if k.noise and world.turn > 1 and d.rng.random() < k.noise:
             safe = [o for o, pv in previews if not pv.crashes and (pv.lands or survivable(
                 world, pv.destination, pv.velocity, preview_pending(pv), pv.fuel_after))]
