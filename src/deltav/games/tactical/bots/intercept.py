@@ -101,7 +101,25 @@ def _hit_table(column: int) -> tuple[float, ...]:
 def shot_chance(gmap, path, pos: Hex, vel: Hex, column: int, target: Hex, target_vel: Hex) -> float:
     """Chance that a gun shot from a ship that moved along ``path`` to ``pos`` with ``vel`` damages a ship at
     ``target`` moving with ``target_vel`` (range = closest approach, velocity modifier, line of sight). The hex
-    distances inlined (the intercept beam asks it for every move of every plan)."""
+    distances inlined (the intercept beam asks it for every move of every plan); the velocity modifier first (a
+    relative speed alone out of the table's reach needs no range), the range's scan stops at range 0."""
+    q = vel[0] - target_vel[0]
+    r = vel[1] - target_vel[1]
+    d = q + r
+    if d < 0:
+        d = -d
+    if q < 0:
+        q = -q
+    if r < 0:
+        r = -r
+    if q > d:
+        d = q
+    if r > d:
+        d = r
+    d -= cb.VELOCITY_FREE
+    vp = d if d > 0 else 0
+    if vp >= 8:
+        return 0.0
     best = 1 << 30
     origin = pos
     tq, tr = target
@@ -121,29 +139,23 @@ def shot_chance(gmap, path, pos: Hex, vel: Hex, column: int, target: Hex, target
             d = r
         if d < best:
             best, origin = d, h
-    q = vel[0] - target_vel[0]
-    r = vel[1] - target_vel[1]
-    d = q + r
-    if d < 0:
-        d = -d
-    if q < 0:
-        q = -q
-    if r < 0:
-        r = -r
-    if q > d:
-        d = q
-    if r > d:
-        d = r
-    d -= cb.VELOCITY_FREE
-    pen = best + (d if d > 0 else 0)
+            if d == 0:
+                break
+    pen = best + vp
     if pen >= 8:
         return 0.0
-    p = _hit_table(column)[pen]
+    table = _HIT.get(column)
+    if table is None:
+        table = _HIT[column] = _hit_table(column)
+    p = table[pen]
     if p <= 0.0:
         return 0.0
     if best > 0 and not _los(gmap, origin, target):
         return 0.0
     return p
+
+
+_HIT: dict = {}  # column -> _hit_table(column), read without a call
 
 
 #: line of sight per map (origin, target) -> bool: the bodies never move (plain keys, the map kept out of them)
