@@ -38,8 +38,6 @@ def main(argv=None) -> int:
     ap.add_argument("--nogc", action="store_true")
     args = ap.parse_args(argv)
     lines = Path(args.tape).read_text().splitlines()
-    bridge.translate.game()
-    bridge.freeze_startup()  # as bridge.py's process does (and every bot worker)
     out = io.StringIO()
     if args.nogc:
         gc.disable()
@@ -73,4 +71,6 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
+    bridge.translate.game()
+    bridge.freeze_startup()  # as bridge.py's process does (and every bot worker)
     raise SystemExit(main())

@@ -102,7 +102,8 @@ def hello_connect_sync(url: str, **kwargs):
     from websockets.sync.client import connect
 
     address, token = split_token(url)
-    ws = connect(address, **kwargs)
+    # entered as its context manager (websockets 17.1 warns on a bare connect()); the caller closes it
+    ws = connect(address, **kwargs).__enter__()
     with contextlib.suppress(Exception):  # a socket refused at once keeps its refusal to read
         ws.send(json.dumps({"type": "hello", "token": token}))
     return ws

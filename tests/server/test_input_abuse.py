@@ -219,7 +219,7 @@ def test_a_client_that_hangs_up_as_it_is_refused_leaves_no_traceback(tmp_path):
         assert status == 201, room
         code = room["code"]
         for _ in range(20):
-            ws = connect(f"{server.ws}/ws/{code}")
+            ws = connect(f"{server.ws}/ws/{code}").__enter__()  # hung up by hand below, not by __exit__
             ws.send(json.dumps({"type": "hello", "token": "x" * 40}))
             with contextlib.suppress(OSError):  # hang up at once (the server may have closed it already)
                 ws.socket.shutdown(socket.SHUT_RDWR)

@@ -310,7 +310,8 @@ def test_a_claimed_win_after_the_grace_period_and_a_rematch_with_seats_swapped(t
             assert until(a, lambda m: m["type"] == "rematch_vote")["seats"] == [0]
             with room_socket(c, f"/ws/{code}?token={tokens[1]}") as b:
                 b.send_json({"type": "rematch"})
-                assert until(b, lambda m: m["type"] == "rematch")["match"] == 2
+                rematch = until(b, lambda m: m["type"] == "rematch")
+                assert rematch["match"] == 2 and rematch["seats"] == {"0": 1, "1": 0}  # old seat -> new seat
                 assert until(b, lambda m: m["type"] == "welcome")["seat"] == 0
                 assert until(a, lambda m: m["type"] == "welcome")["seat"] == 1
                 snap = state(b)

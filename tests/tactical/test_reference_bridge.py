@@ -14,6 +14,7 @@ benchmarks/reference_match/capture.ts; the reference itself is not needed here):
 from __future__ import annotations
 
 import copy
+import io
 import json
 from pathlib import Path
 
@@ -153,3 +154,37 @@ def test_fields_the_bridge_does_not_read_change_nothing():
     assert translate.state_from_reference(ref, seat).view(seat) == base
     for key in set(doc["state"]["ships"][0]) - set(translate.SEEN_SHIP_FIELDS):
         assert key in ("originalOwner", "killedBy", "lastBurnDirection"), key
+
+
+def test_a_tape_replays_the_bridges_answers(tmp_path, monkeypatch, capsys):
+    """``DELTAV_BRIDGE_TAPE`` records every request the bridge is sent; ``tape.py`` replays them offline and gives
+    the same answers (the check a speed change of the bot must pass), and reports a changed answer."""
+    from benchmarks.reference_match import bridge, tape
+
+    requests = []
+    for name in MIDS:
+        doc = load(name)
+        requests.append({"op": "new_game", "seat": doc["seat"], "seed": 3, "spec": "hard"})
+        requests.append({"op": "decide", "seat": doc["seat"], "state": doc["state"]})
+    tape_file = tmp_path / "run.tape"
+    monkeypatch.setenv("DELTAV_BRIDGE_TAPE", str(tape_file))
+    out = io.StringIO()
+    bridge.serve([json.dumps(r) + "\n" for r in requests], out)
+    monkeypatch.delenv("DELTAV_BRIDGE_TAPE")
+    live = [json.loads(a) for a in out.getvalue().splitlines()]
+    assert len(live) == len(requests) and all("error" not in a for a in live)
+    assert [json.loads(x) for x in tape_file.read_text().splitlines()] == requests
+
+    kept = tmp_path / "answers.jsonl"
+    assert tape.main([str(tape_file), "--answers", str(kept)]) == 0
+    replayed = [json.loads(x) for x in kept.read_text().splitlines()]
+    assert replayed == [{k: v for k, v in a.items() if k != "cpu_ms"} for a in live]
+    assert tape.main([str(tape_file), "--same", str(kept)]) == 0
+    assert f"all {len(live)} answers the same" in capsys.readouterr().out
+
+    changed = copy.deepcopy(replayed)
+    decided = next(i for i, a in enumerate(changed) if "action" in a)
+    changed[decided]["action"] = {"orders": []}
+    kept.write_text("".join(json.dumps(a, sort_keys=True) + "\n" for a in changed))
+    assert tape.main([str(tape_file), "--same", str(kept)]) == 1
+    assert f"answer {decided} differs" in capsys.readouterr().out

@@ -139,7 +139,8 @@ class RematchJson(TypedDict):
     type: Literal["rematch"]
     match: int
     seats: dict[str, int]
-    """The connected seats' new numbers (keyed by the same number, as text)."""
+    """Every seat's number in the new match, keyed by its number in the last one (as text): seats rotate by one
+    (``{"0": 1, "1": 0}`` for two players)."""
 
 
 class TimeoutJson(TypedDict):
@@ -670,7 +671,7 @@ class Room:
             conns[conn.seat] = conn
         self.conns = conns
         self.adopt(Match.from_rows(self.hub.game, row, self.hub.settings.grace_seconds))
-        self.broadcast({"type": "rematch", "match": self.no, "seats": {str(c.seat): c.seat for c in self.conns.values()}})
+        self.broadcast({"type": "rematch", "match": self.no, "seats": {str(seat): (seat + 1) % n for seat in range(n)}})
         for conn in self.conns.values():
             conn.send(self.welcome(conn.seat))
         self.match.arm_graces(time.time())

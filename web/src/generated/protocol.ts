@@ -163,7 +163,10 @@ export interface RematchVote {
 export interface Rematch {
   type: "rematch";
   match: number;
-  /** The connected seats' new numbers (keyed by the same number, as text). */
+  /**
+   * Every seat's number in the new match, keyed by its number in the last one (as text): seats rotate by one
+   * (`{"0": 1, "1": 0}` for two players).
+   */
   seats: Record<string, number>;
 }
 
