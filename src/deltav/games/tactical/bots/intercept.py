@@ -193,9 +193,10 @@ def intercept_values(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: i
 @lru_cache(maxsize=4096)
 def _intercept(gmap, pos, vel, pending, fuel, can_overload, column, targets, horizon, beam, destroyed_bases,
                grazing, hazard_cost, ram_ok):
-    """The beam of :func:`intercept_values`, its safety checks made lazily (the same answer as
-    :func:`_intercept_plain`, which checks every child as it meets it; most of the beam's cost was those checks,
-    three moves of survival per child, and most children are cut by the beam or improve no first move).
+    """The beam of :func:`intercept_values`, its safety checks made lazily: the same answer as the plain beam, which
+    checks every child as it meets it (kept in tests/tactical/test_bots_cost.py, which compares them); most of the
+    beam's cost was those checks, three moves of survival per child, and most children are cut by the beam or
+    improve no first move.
 
     Each depth first values every child without its safety. Then, exactly as the plain beam would end:
 
@@ -357,96 +358,6 @@ def _beam_cut(cands: list, by_key: dict, ok, beam: int) -> list:
             group.sort(key=lambda it: (str(cands[it[5]][7]), next(i for i in it[6] if ok(cands[i]))))
         out.extend(cands[it[5]] for it in group)
     return out[:beam]
-
-
-def _intercept_plain(gmap, pos, vel, pending, fuel, can_overload, column, targets, horizon, beam, destroyed_bases,
-               grazing, hazard_cost, ram_ok):
-    """The beam as first written: every child checked for safety (``safe``) as it is met. :func:`_intercept`
-    gives the same answer, checking only the children whose safety can change it; kept to test that."""
-    best_first: dict = {}
-    moves = _moves_table(gmap, destroyed_bases, grazing)
-    # frontier entries: (rank, pos, vel, pending, fuel, miss, value, first, hazard cost so far)
-    frontier = [(0.0, pos, vel, pending, fuel, 1.0, 0.0, None, 0.0)]
-    steps = min(horizon, len(targets))
-    table = _hit_table(column)
-    for k in range(steps):
-        tpos, tvel = targets[k]
-        nxt_target = targets[k + 1] if k + 1 < len(targets) else None
-        if nxt_target is not None:
-            (nq, nr), (nvq, nvr) = nxt_target
-        disc = DISCOUNT ** k
-        disc_next = DISCOUNT ** (k + 1)
-        nxt: dict = {}
-        for _rank, p, v, pend, f, miss, _val, first, hzc in frontier:
-            over = k == 0 and can_overload and (f is None or f >= 2)
-            fk = f if f is None or f < 2 else 2
-            mkey = (p, v, pend, fk, over)
-            children = moves.get(mkey)
-            if children is None:
-                children = moves[mkey] = _moves(gmap, p, v, pend, fk, over, destroyed_bases, grazing)
-            for b, o, cdest, cvel, cpend, spent, contact, _hz in children:
-                if not ram_ok and cdest == tpos:
-                    continue
-                nf = None if f is None else f - spent
-                if not safe(gmap, cdest, cvel, cpend, nf, 3, destroyed_bases, grazing):
-                    continue
-                ph = shot_chance(gmap, contact, cdest, cvel, column, tpos, tvel) * disc
-                nmiss = miss * (1.0 - ph)
-                nhzc = hzc
-                if hazard_cost:
-                    hz = hazard_weight(hazard_count(gmap, p, cdest))
-                    if hz:
-                        nhzc += hazard_cost * hz * disc
-                nval = 1.0 - nmiss - nhzc
-                fm = first if first is not None else (b, o)
-                if nval > best_first.get(fm, -1.0):
-                    best_first[fm] = nval
-                # potential: how well placed for the next shot (drift hex against the quarry's next hex)
-                rank = nval
-                if nxt_target is not None:
-                    # gap = max(0, dist(drift, quarry's next hex) - 1) + max(0, dist(velocities) - free - 1),
-                    # the distances inlined
-                    q = cdest[0] + cvel[0] - nq
-                    r = cdest[1] + cvel[1] - nr
-                    d = q + r
-                    if d < 0:
-                        d = -d
-                    if q < 0:
-                        q = -q
-                    if r < 0:
-                        r = -r
-                    if q > d:
-                        d = q
-                    if r > d:
-                        d = r
-                    gap = d - 1 if d > 1 else 0
-                    q = cvel[0] - nvq
-                    r = cvel[1] - nvr
-                    d = q + r
-                    if d < 0:
-                        d = -d
-                    if q < 0:
-                        q = -q
-                    if r < 0:
-                        r = -r
-                    if q > d:
-                        d = q
-                    if r > d:
-                        d = r
-                    d -= cb.VELOCITY_FREE + 1
-                    if d > 0:
-                        gap += d
-                    pen = gap if gap < 7 else 7
-                    rank += nmiss * disc_next * table[pen] - 0.01 * gap
-                key = (cdest, cvel, cpend)
-                old = nxt.get(key)
-                if old is not None and old[0] >= rank:
-                    continue
-                nxt[key] = (rank, cdest, cvel, cpend, nf, nmiss, nval, fm, nhzc)
-        if not nxt:
-            break
-        frontier = sorted(nxt.values(), key=lambda x: (-x[0], x[1], x[2], str(x[7])))[:beam]
-    return tuple(sorted(best_first.items(), key=lambda kv: str(kv[0])))
 
 
 #: the moves of ship states, per (map, destroyed bases, grazing): see :func:`_moves` (pure, never stale)
