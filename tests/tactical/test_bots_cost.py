@@ -425,3 +425,27 @@ def test_previews_of_legal_orders_unchecked_equal_the_checked_ones():
     for scenario, limit in (("duel", 6), ("grand_tour", 6), ("escape", 4)):
         play_match(GAME, {"scenario": scenario, "turn_limit": limit}, 2, [Previews(), Previews()])
     assert compared >= 500
+
+
+def test_hazard_count_skips_lines_far_from_asteroids_with_the_same_count():
+    """routes.hazard_count answers 0 without tracing a line whose start is farther from every asteroid than the
+    move is long: the same count as the traced line, on the map's belt and around it."""
+    from deltav.games.tactical.combat import asteroid_hazards
+    from deltav.games.tactical.mapdata import default_map
+    from deltav.games.tactical.movement import speed
+
+    gmap = default_map()
+    assert gmap.asteroids
+    routes._HAZARDS.clear()
+    belt = sorted(gmap.asteroids)
+    starts = belt[::7] + [(q + 3, r - 2) for q, r in belt[::11]] + [(0, 0), (-5, 9), (12, -20)]
+    counted = hits = 0
+    for s in starts:
+        for dq in range(-5, 6):
+            for dr in range(-5, 6):
+                d = (s[0] + dq, s[1] + dr)
+                plain = 0 if speed((dq, dr)) <= 1 else len(asteroid_hazards(s, d, gmap.asteroids.__contains__))
+                assert routes.hazard_count(gmap, s, d) == plain
+                counted += 1
+                hits += plain > 0
+    assert counted > 2000 and hits > 100, (counted, hits)

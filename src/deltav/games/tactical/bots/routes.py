@@ -376,19 +376,41 @@ def _expand(gmap, p: Hex, v: Hex, pend: tuple[int, ...], fuel: int | None, ld: b
 
 def hazard_count(gmap, start: Hex, dest: Hex) -> int:
     """Asteroid hazards of a move from ``start`` to ``dest`` ending at speed above 1 (combat.asteroid_hazards;
-    destroyed asteroids are rare and ignored here). Memoised per map."""
+    destroyed asteroids are rare and ignored here). Memoised per map. Every hex a line meets (a grazed pair's
+    too) is within the move's length of its start, so a start farther than that from every asteroid
+    (:func:`_asteroid_distance`) has none without tracing the line."""
     key = (start, dest)
     memo = _HAZARDS.get(gmap)
     if memo is not None:
         got = memo.get(key)
         if got is not None:
             return got
-    if speed((dest[0] - start[0], dest[1] - start[1])) <= 1:
+    n = speed((dest[0] - start[0], dest[1] - start[1]))
+    if n <= 1 or _asteroid_distance(gmap, start) > n:
         got = 0
     else:
         got = len(asteroid_hazards(start, dest, gmap.asteroids.__contains__))
     _table(_HAZARDS, gmap, HAZARDS_LIMIT)[key] = got
     return got
+
+
+def _asteroid_distance(gmap, h: Hex) -> int:
+    """The distance from ``h`` to the map's nearest asteroid hex (a large number without any), memoised per map
+    (the asteroids of a map never change)."""
+    got = _ASTEROIDS.get(gmap)
+    if got is None:
+        if len(_ASTEROIDS) >= 16:
+            _ASTEROIDS.clear()
+        got = _ASTEROIDS[gmap] = (tuple(sorted(gmap.asteroids)), {})
+    hexes, memo = got
+    d = memo.get(h)
+    if d is None:
+        d = memo[h] = _nearest(h, hexes)
+    return d
+
+
+#: per map: (its asteroid hexes, {hex: distance to the nearest})
+_ASTEROIDS: dict = {}
 
 
 #: planner cost of one asteroid hazard of weight 1, in turns
