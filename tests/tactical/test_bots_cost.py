@@ -17,7 +17,7 @@ from deltav.games.tactical.combat import VELOCITY_FREE
 from deltav.games.tactical.combat_phase import _free_attackers, ship_targets
 from deltav.games.tactical.courses import course_for
 from deltav.games.tactical.messages import Launch, Order
-from deltav.games.tactical.movement import CRASH, LANDING
+from deltav.games.tactical.movement import CRASH, LANDING, compute_course
 from deltav.games.tactical.ordnance_tables import launch_velocity
 from deltav.games.tactical.preview import CoursePreview, _preview
 
@@ -449,3 +449,44 @@ def test_hazard_count_skips_lines_far_from_asteroids_with_the_same_count():
                 counted += 1
                 hits += plain > 0
     assert counted > 2000 and hits > 100, (counted, hits)
+
+
+def _plain_safe(gmap, pos, vel, pending, fuel, depth):
+    """routes.safe without a memo: some sequence of ``depth`` coasts or single burns neither crashes nor leaves
+    the map (a landing ends the danger)."""
+    if depth <= 0:
+        return True
+    for b in (None, 0, 1, 2, 3, 4, 5) if (fuel is None or fuel > 0) else (None,):
+        c = compute_course(gmap, pos, vel, fuel, pending, False, False, b)
+        if c.outcome == CRASH or gmap.off_map(c.destination):
+            continue
+        if c.outcome == LANDING:
+            return True
+        if _plain_safe(gmap, c.destination, c.velocity, c.pending, None if fuel is None else fuel - c.fuel_spent,
+                       depth - 1):
+            return True
+    return False
+
+
+def test_safe_settled_by_a_smaller_depth_equals_the_plain_search():
+    """routes.safe answers "unsafe" from a smaller depth's known "unsafe" (the first moves of a safe sequence are
+    one): asked shallow first and then deeper, near bodies and the map's edges, every answer is the plain
+    search's (an "unsafe" settled wrongly as "safe" fails it)."""
+    from deltav.games.tactical.mapdata import default_map
+
+    gmap = default_map()
+    routes._SAFE.clear()
+    lo_q, hi_q, lo_r, hi_r = gmap.bounds
+    spots = [(0, 0), (1, 4), (3, -1), (-4, 6), (lo_q + 1, 0), (hi_q - 1, -3), (2, lo_r + 1), (-3, hi_r - 1)]
+    checked = unsafe = 0
+    for q, r in spots:
+        for dq in (-1, 0, 1):
+            for vel in ((0, 0), (2, -1), (-2, 1), (0, 3), (3, 0), (-1, -2)):
+                for fuel in (0, 1, 5, None):
+                    pos = (q + dq, r - dq)
+                    for depth in (1, 3, 2):
+                        got = routes.safe(gmap, pos, vel, (), fuel, depth)
+                        assert got == _plain_safe(gmap, pos, vel, (), fuel, depth), (pos, vel, fuel, depth)
+                        checked += 1
+                        unsafe += not got
+    assert checked > 1000 and unsafe > 50

@@ -123,7 +123,8 @@ def safe(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | None, d
          destroyed_bases: frozenset = frozenset(), grazing: bool = False) -> bool:
     """Can a flying ship in this state keep from crashing or leaving the map for ``depth`` more moves
     (coasting or single burns; a landing ends the danger)? Memoised; fuel beyond ``depth`` cannot run out
-    within ``depth`` moves, so it is keyed as ``min(fuel, depth)`` (same answer, more hits)."""
+    within ``depth`` moves, so it is keyed as ``min(fuel, depth)`` (same answer, more hits); a state already
+    known unsafe for fewer moves is unsafe for more."""
     if fuel is not None and fuel > depth:
         fuel = depth
     key = (pos, vel, pending, fuel, depth)
@@ -132,6 +133,12 @@ def safe(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | None, d
         got = memo.get(key)
         if got is not None:
             return got
+        # a ship that cannot keep flying for fewer moves cannot for more (the first moves of a safe sequence are
+        # one): an answer already known for a smaller depth settles it
+        for d in range(1, depth):
+            if memo.get((pos, vel, pending, fuel if fuel is None or fuel <= d else d, d)) is False:
+                memo[key] = False
+                return False
     got = _safe(gmap, pos, vel, pending, fuel, depth, destroyed_bases, grazing)
     _table(_SAFE, (gmap, destroyed_bases, grazing), SAFE_LIMIT)[key] = got
     return got
