@@ -63,7 +63,7 @@ _NEAR: dict[int, tuple] = {}
 #: goal sets larger than this are memoised; at most this many goal sets, and hexes per goal set
 NEAR_FROM = 8
 NEAR_GOALS = 64
-NEAR_LIMIT = 20_000
+NEAR_LIMIT = 5_000
 
 
 def _nearest(h: Hex, goals) -> int:
