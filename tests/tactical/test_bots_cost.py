@@ -10,9 +10,11 @@ from deltav.core.agent import Agent
 from deltav.core.frozen import Frozen
 from deltav.core.match import play_match
 from deltav.core.protocol import Decision
+from deltav.core.rng import Rng
+from deltav.games.tactical import visibility
 from deltav.games.tactical.bots import heuristics, intercept, routes
-from deltav.games.tactical.bots.level_bot import LevelBot
-from deltav.games.tactical.bots.tactics import launch_value, meets_enemy
+from deltav.games.tactical.bots.level_bot import LevelBot, tactics_key
+from deltav.games.tactical.bots.tactics import Tactics, enemy_hexes, launch_value, meets_enemy
 from deltav.games.tactical.combat import VELOCITY_FREE
 from deltav.games.tactical.combat_phase import _free_attackers, ship_targets
 from deltav.games.tactical.courses import course_for
@@ -86,7 +88,11 @@ class Checker(Agent):
                     if isinstance(a, Launch):
                         sh = world.ship(a.ship)
                         vel = launch_velocity(sh.vel, a.boost_dir, a.boost)
-                        if not meets_enemy(world, d.player, sh, a.kind, vel):
+                        met = meets_enemy(world, d.player, sh, a.kind, vel)
+                        # the set of the enemies' hexes asked once per decision answers as every ship asked
+                        assert met == meets_enemy(world, d.player, sh, a.kind, vel,
+                                                  enemy_hexes(world, d.player, a.kind))
+                        if not met:
                             self.skipped += 1
                 mine = LevelBot("hard", strict=True)._exact_launch(
                     Decision(d.game, d.player, d.view, d.legal_actions, d.rng.clone(), d.options))
@@ -245,6 +251,142 @@ def test_shot_chance_with_inlined_distances_and_memoised_sight_equals_the_plain_
                             checked += 1
                             hits += got > 0
     assert checked > 2000 and hits > 100
+
+
+# --- third pass (2026-12-08): what one phase's decisions share ---------------------------------------------------
+
+
+class Fresh(LevelBot):
+    """The hard bot with nothing kept between decisions: a new ``Tactics`` every decision, no ``attack_plan``
+    memo, every view read whole (the plain computation the phase caches replace)."""
+
+    def _tactics_of(self, d, world):
+        return Tactics(world, d.player)
+
+    def _combat_memo(self, d):
+        return None
+
+    def act(self, d):
+        visibility._LAST[0] = None
+        return super().act(d)
+
+
+class StaleTactics(LevelBot):
+    """A deliberately stale cache: the first ``Tactics`` of the game kept for good, whoever moved since."""
+
+    def _tactics_of(self, d, world):
+        if self._tac is None:
+            self._tac = (None, Tactics(world, d.player))
+        return self._tac[1]
+
+
+class StaleCombat(LevelBot):
+    """A deliberately stale cache: one ``attack_plan`` memo for the whole game, whatever moved or was hit."""
+
+    def _combat_memo(self, d):
+        if self._attack_memo is None:
+            self._attack_memo = (None, {})
+        return self._attack_memo[1]
+
+
+class Pair(Agent):
+    """Plays ``bot``; at every decision also asks ``plain`` (its own copy of the rng, a copy of the view read
+    whole) and counts the decisions where they disagree, and the decisions whose world ``bot`` made from the last
+    one read (``visibility._reread``), each checked to be the state that reading the whole view gives."""
+
+    name = "pair"
+
+    def __init__(self, bot, plain):
+        self.bot, self.plain = bot, plain
+        self.decisions = self.differ = self.reread = 0
+
+    def act(self, d: Decision):
+        self.decisions += 1
+        prev = visibility._LAST[0]
+        rng = d.rng.clone()
+        a = self.bot.act(d)
+        mine = visibility._WORLDS.get(id(d.view))
+        view = dict(d.view)  # another object: read whole by the plain bot
+        visibility._WORLDS.clear()
+        b = self.plain.act(Decision(d.game, d.player, view, d.legal_actions, rng, d.options))
+        self.differ += a != b
+        if mine is not None and prev is not None and mine.base.ships is prev.base.ships:
+            self.reread += 1
+            whole = visibility._WORLDS[id(view)]
+            assert mine.base.to_json() == whole.base.to_json()
+        return a
+
+
+def _pairs(bot_cls, plain_cls, games=(("fleet_action", 1, 20), ("fleet_action", 2, 20), ("fleet_action", 3, 20),
+                                       ("interplanetary_war", 1, 20), ("interplanetary_war", 2, 20)), strict=True):
+    seats = []
+    for scenario, seed, limit in games:
+        pair = [Pair(bot_cls("hard", strict=strict), plain_cls("hard", strict=True)) for _ in range(2)]
+        play_match(GAME, {"scenario": scenario, "turn_limit": limit}, seed, pair)
+        seats += pair
+    return seats
+
+
+def test_the_phase_caches_decide_as_the_fresh_computation():
+    """The Tactics kept over a phase (``LevelBot._tactics_of``), the attack memo kept until a shot
+    (``ScriptedBot._combat_memo``), and the worlds made from the last view read (``visibility._reread``): every
+    decision of real fleet battles the same as with nothing kept, each reread world the state of a whole read."""
+    seats = _pairs(LevelBot, Fresh)
+    assert sum(s.decisions for s in seats) >= 900
+    assert sum(s.reread for s in seats) >= 350
+    assert sum(s.differ for s in seats) == 0
+
+
+def test_a_stale_cache_decides_differently():
+    """The check above finds a cache that outlives what it read: a Tactics or an attack memo kept for the whole
+    game."""
+    assert sum(s.differ for s in _pairs(StaleTactics, Fresh, strict=False)) > 0
+    assert sum(s.differ for s in _pairs(StaleCombat, Fresh, strict=False)) > 0  # (or names a ship now gone)
+
+
+def test_tactics_key_and_the_attack_memo_follow_what_the_view_says():
+    st = GAME.new_initial_state({"scenario": "duel", "fog_of_war": False}, 1)
+    view = st.view(st.active_player)
+    p = st.active_player
+    key = tactics_key(view, p)
+    assert tactics_key(st.view(p), p) == key  # a new view of the same position
+    enemy = next(sh for sh in st.ships if sh.owner != p)
+    enemy.pos = (enemy.pos[0] + 1, enemy.pos[1])
+    assert tactics_key(st.view(p), p) != key  # an enemy moved
+    mine = next(sh for sh in st.ships if sh.owner == p)
+    enemy.pos = (enemy.pos[0] - 1, enemy.pos[1])
+    assert tactics_key(st.view(p), p) == key
+    mine.pos = (mine.pos[0] + 1, mine.pos[1])
+    assert tactics_key(st.view(p), p) == key  # our own ships enter Tactics only as arguments
+    bot = LevelBot("hard")
+    d = Decision(GAME, p, st.view(p), [], Rng(1), {})
+    memo = bot._combat_memo(d)
+    assert bot._combat_memo(Decision(GAME, p, st.view(p), [], Rng(1), {})) is memo
+    mine.disabled = 1  # damage: every value may change
+    assert bot._combat_memo(Decision(GAME, p, st.view(p), [], Rng(1), {})) is not memo
+
+
+def test_reread_worlds_only_where_the_views_differ_in_orders_or_combat():
+    st = GAME.new_initial_state({"scenario": "duel", "fog_of_war": False}, 1)
+    p = st.active_player
+    first = st.view(p)
+    visibility._LAST[0] = None
+    GAME.determinize(first, p, Rng(1))
+    prev = visibility._LAST[0]
+    assert visibility._reread(prev, {**first}, p) is not None  # the same view again
+    assert visibility._reread(prev, {**first}, 1 - p) is None  # another player's
+    sid = next(sh.id for sh in st.ships if sh.owner == p)
+    changed = {**first, "orders": {sid: {"ship": sid, "burn": 2, "overload": None, "land": False, "weak": []}}}
+    w = visibility._reread(prev, changed, p)
+    assert w is not None and w.base.orders[sid] == Order(sid, 2)
+    assert w.base.ships is prev.base.ships
+    moved = {**first, "ships": [dict(r) for r in first["ships"]]}
+    moved["ships"][0]["position"] = [9, 9]
+    assert visibility._reread(prev, moved, p) is None  # a ship differs: read whole
+    assert visibility._reread(prev, {**first, "turn": first["turn"] + 1}, p) is None
+    assert visibility._reread(prev, first, p) is None  # the very view read last: the cache by identity's
+    first["turn"] += 1  # the view read last, changed in place after it was read: never a source again
+    assert visibility._reread(prev, {**first}, p) is None
 
 
 def _intercept_plain(gmap, pos, vel, pending, fuel, can_overload, column, targets, horizon, beam, destroyed_bases,

@@ -42,11 +42,13 @@ from deltav.core import hexgrid
 from deltav.core.frozen import Frozen, freeze, read_once
 from deltav.core.rng import Rng
 
+from .combat_phase import CombatState
 from .flow import FLEET
 from .mapdata import default_map
 from .model import Player, Ship, hparse
 from .shiptypes import ship_types
 from .state_schema import CombatJ, OrderJ, OrdnanceJ, PlayerJ, Purchase, ResultJ, RulesJ, ShipJ
+from .state_schema import _orders as _orders_loader
 
 PLACEHOLDER_TYPE = "corvette"
 
@@ -441,7 +443,18 @@ class _World:
     """What determinizing one view always gives: the state the view describes (hidden identities as decoys, no
     unseen ships, a placeholder RNG), which ships' identity is drawn and where unseen ships may be."""
 
-    __slots__ = ("view", "guard", "base", "hidden", "known", "unseen", "cands")
+    __slots__ = ("view", "guard", "base", "hidden", "known", "unseen", "cands", "player")
+
+
+#: The view keys read again on their own when a new view differs from the last one read only there
+#: (:func:`_reread`): the orders queued so far (the next ship's astrogation decision) and the combat group
+#: forming (the next attacker added), with the state field each fills and its loader.
+_REREAD = {
+    "orders": ("orders", lambda v: _orders_loader(v, None)),
+    "combat": ("combat", lambda v: CombatState.from_json(v) if v is not None else None),
+}
+#: the last _World read ([_World] or [None]): the next decision's view is most often the same but for _REREAD
+_LAST: list = [None]
 
 
 #: Recently determinized views (by identity; the view is held, so its id is not reused while it is cached). A
@@ -465,9 +478,59 @@ _ship = read_once(Ship.from_json, 512)
 _player = read_once(Player.from_json, 64)
 
 
+def _reread(prev: _World | None, view, player: int) -> _World | None:
+    """A _World for ``view`` made from ``prev`` (the last one read) if the two views differ only in the keys of
+    :data:`_REREAD`: the base state shares every field of ``prev``'s (base states are never changed:
+    determinize clones them) but those, read again from the new view; exactly what reading the whole view gives.
+    None if anything else differs."""
+    if prev is None or prev.player != player:
+        return None
+    old = prev.view
+    if old is view or prev.guard != _guard(old):
+        return None  # a view changed after it was read (as for the cache by identity: read again)
+    if len(old) != len(view):
+        return None
+    changed = []
+    for k, x in view.items():
+        if k not in old:
+            return None
+        y = old[k]
+        if x is y:
+            continue
+        if k in _REREAD:
+            if x != y:
+                changed.append(k)
+        elif x != y:
+            return None
+    base = prev.base
+    cls = type(base)
+    nb = cls.__new__(cls)
+    for slot in _SLOTS(cls):
+        setattr(nb, slot, getattr(base, slot))
+    for k in changed:
+        field, load = _REREAD[k]
+        setattr(nb, field, load(view[k]))
+    nb._opts = {}
+    w = _World()
+    w.view = view
+    w.guard = _guard(view)
+    w.base = nb
+    w.hidden, w.known, w.unseen, w.cands, w.player = prev.hidden, prev.known, prev.unseen, prev.cands, player
+    return w
+
+
+@lru_cache(maxsize=8)
+def _SLOTS(cls) -> tuple:  # noqa: N802 (a constant per class)
+    return tuple(cls.fields.slots)
+
+
 def _world(view, player: int, state_cls) -> _World:
     w = _WORLDS.get(id(view))
     if w is not None and w.view is view and w.guard == _guard(view):
+        return w
+    w = _reread(_LAST[0], view, player)
+    if w is not None:
+        _keep(w)
         return w
     v = view
     ships = v["ships"]
@@ -513,10 +576,16 @@ def _world(view, player: int, state_cls) -> _World:
         mine = tuple(tuple(s["position"]) for s in ships if s["owner"] == player and not s["destroyed"])
         bases = tuple(hparse(h) for h in v["players"][player]["bases"])
         w.cands = _unseen_candidates(default_map(), mine, bases)
+    w.player = player
+    _keep(w)
+    return w
+
+
+def _keep(w: _World) -> None:
     if len(_WORLDS) >= _WORLDS_MAX:
         del _WORLDS[next(iter(_WORLDS))]
-    _WORLDS[id(view)] = w
-    return w
+    _WORLDS[id(w.view)] = w
+    _LAST[0] = w
 
 
 def determinize(view, player: int, rng: Rng, state_cls):

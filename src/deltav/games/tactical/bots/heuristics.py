@@ -242,13 +242,29 @@ def _damage_value(counts, combat: int) -> float:
     return worth * total / 6.0
 
 
-def attack_value(world, attackers, target, split: bool = False):
+def attack_value(world, attackers, target, split: bool = False, memo: dict | None = None):
     """Expected damage dealt minus expected counterattack damage taken when ``attackers`` (ships) fire at
     ``target`` at full strength (combat.py numbers; the dice are averaged); ``split``: return the pair
-    ``(dealt, taken)`` instead."""
+    ``(dealt, taken)`` instead.
+
+    ``memo``: a dict kept by the caller while no ship of ``world`` changes (``ScriptedBot._combat_memo``: one
+    combat phase until the next shot), keyed by the attackers (as a set), the target and the counterattackers found
+    (their ids: what the value reads of the world; an unseen placeholder can only enter as a counterattacker)."""
     from deltav.games.tactical import combat as cb
     from deltav.games.tactical.combat_phase import combatant
 
+    # a defensive-only target does not counter, its armed hex mates on its course do
+    mates = [sh for sh in world.ships
+             if sh.owner == target.owner and not sh.destroyed and not sh.landed and sh.control == "own"
+             and not sh.type.defensive and sh.type.combat > 0 and sh.pos == target.pos and sh.vel == target.vel]
+    if memo is not None:
+        # the value does not depend on the attackers' order (sums, maxima, and the primary attacker by its
+        # combat factor, disabled turns and id): a group formed one attacker at a time meets its own entry
+        key = (tuple(sorted(a.id for a in attackers)), target.id, tuple(sh.id for sh in mates))
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = attack_value(world, attackers, target, True)
+        return got if split else got[0] - got[1]
     atk = [combatant(a) for a in attackers]
     full = sum(a.strength for a in atk)
     tc = combatant(target)
@@ -256,13 +272,11 @@ def attack_value(world, attackers, target, split: bool = False):
     pen = cb.group_range_modifier(atk, tc.position) + cb.group_velocity_modifier(atk, tc.velocity)
     pen -= 1 if any(a.heroic for a in atk) else 0
     gain = _damage_value(cb.result_counts(col, pen), target.type.combat)
-    counters = []  # a defensive-only target does not counter, its armed hex mates on its course do
-    for sh in world.ships:
-        if sh.owner == target.owner and not sh.destroyed and not sh.landed and sh.control == "own" \
-                and not sh.type.defensive and sh.type.combat > 0 and sh.pos == target.pos and sh.vel == target.vel:
-            c = combatant(sh)
-            if c.strength > 0:
-                counters.append(c)
+    counters = []
+    for sh in mates:
+        c = combatant(sh)
+        if c.strength > 0:
+            counters.append(c)
     if not counters:
         return (gain, 0.0) if split else gain
     primary = cb.primary_attacker(atk)
@@ -274,7 +288,7 @@ def attack_value(world, attackers, target, split: bool = False):
     return (gain, loss) if split else gain - loss
 
 
-def attack_plan(world, player: int, nearest: bool = False):
+def attack_plan(world, player: int, nearest: bool = False, memo: dict | None = None, _search: bool = False):
     """The best attack open to ``player`` now in the combat phase, as ``(target id, attacker ids)``: every free
     ship that may attack and sees the target (plus the group already formed) fires at it; None if no attack
     deals damage at least 0.9 times what its counterattack is expected to cost (:func:`attack_value`).
@@ -282,14 +296,43 @@ def attack_plan(world, player: int, nearest: bool = False):
     ``nearest`` (hard, issue 30): the group is the best of those within a range and velocity penalty, over every
     such bound its ships give (:func:`attack_groups`), not every ship that sees the target: the group fires with
     its worst ship's range penalty, and one ship 30 hexes away (line of sight crosses the map) turned a 1:1
-    shot at range 1 into no attack at all (Interplanetary War: two frigates side by side at rest for 40 turns)."""
+    shot at range 1 into no attack at all (Interplanetary War: two frigates side by side at rest for 40 turns).
+
+    ``memo``: as :func:`attack_value`'s (kept while no ship changes); each free ship's targets are kept in it
+    too, by the ship and the targets already attacked (``ship_targets`` reads those and the ships), and the
+    plan of an attack's first decision (no group yet), which the decisions that form its group (each adding the
+    next attacker of the plan) get again without a search: planned again, they would find the same. With the
+    group ``g`` (a prefix of the plan's attackers) in, the candidates are those of the first decision that
+    contain ``g`` (:func:`attack_groups`' bounds start at ``g``'s penalties), each with the same value (the
+    value does not depend on the attackers' order), listed in the same order, and the plan is among them."""
     from deltav.games.tactical.combat_phase import _free_attackers, ship_targets
 
     cs = world.combat
     group = tuple(cs.group) if cs is not None else ()
+    attacked = tuple(cs.attacked) if cs is not None else ()
+    if memo is not None and not _search:
+        if group:
+            kept = memo.get("plan")
+            if kept is not None and kept[0] == attacked and kept[1] is not None \
+                    and kept[1][1][:len(group)] == group and kept[2] == nearest:
+                return kept[1]
+        else:
+            plan = attack_plan(world, player, nearest, memo, True)
+            memo["plan"] = (attacked, plan, nearest)
+            return plan
     free = _free_attackers(world)
     # the targets of each free ship alone, once (asked again for every target below)
-    alone = {sh.id: ship_targets(world, (sh.id,)) for sh in free if sh.id not in group}
+    if memo is None:
+        alone = {sh.id: ship_targets(world, (sh.id,)) for sh in free if sh.id not in group}
+    else:
+        alone = {}
+        for sh in free:
+            if sh.id not in group:
+                key = ("targets", sh.id, attacked)
+                ids = memo.get(key)
+                if ids is None:
+                    ids = memo[key] = tuple(t.id for t in ship_targets(world, (sh.id,)))
+                alone[sh.id] = [world.ship(x) for x in ids]
     if group:
         targets = ship_targets(world, group)
     else:
@@ -303,7 +346,7 @@ def attack_plan(world, player: int, nearest: bool = False):
         ids = group + tuple(sh.id for sh in free if sh.id not in group and t in alone[sh.id])
         for sub in (attack_groups(world, group, ids, t) if nearest else (ids,)):
             ships = [world.ship(x) for x in sub]
-            gain, loss = attack_value(world, ships, t, split=True)
+            gain, loss = attack_value(world, ships, t, split=True, memo=memo)
             v = gain - loss
             # near-even trades are taken: the attacker keeps the initiative (a disabled target drifts next turn)
             if gain > 0 and gain >= 0.9 * loss and (best is None or v > best[0] or (v == best[0] and t.id < best[1])):

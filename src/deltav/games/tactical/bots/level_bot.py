@@ -32,6 +32,7 @@ from deltav.games.tactical.bots.tactics import (
     RAM_DAMAGE_CHANCE,
     Tactics,
     can_fire,
+    enemy_hexes,
     launch_value,
     meets_enemy,
     ram_loss_beyond,
@@ -134,6 +135,8 @@ class LevelBot(ScriptedBot):
         self.seen: dict[str, tuple] = {}
         #: ship id -> (stamp, the read-only view record ``seen`` was last updated from at that stamp)
         self._seen_recs: dict[str, tuple] = {}
+        #: (tactics_key, Tactics) of the last decision that asked for one (``_tactics_of``)
+        self._tac = None
 
     # --- astrogation ------------------------------------------------------------------------------------
     def _astrogation(self, d: Decision):
@@ -188,7 +191,7 @@ class LevelBot(ScriptedBot):
                 sc[i] = s
         scores = {o: sc[i] for i, (o, _pv) in enumerate(previews)}
         if k.land_next and why in ("target", "home") and not sh.disabled:
-            self._land_next(world, sh, previews, scores, goals)
+            self._land_next(d, world, sh, previews, scores, goals)
         if k.escort and why == "target" and not sh.passengers and world.rules.target_requires_passengers:
             # only colonists count: an escort landing on the target (an enemy base: no resupply) wins nothing
             target = world.players[sh.owner].target
@@ -223,7 +226,7 @@ class LevelBot(ScriptedBot):
                     if scores[o] > -10_000 and not o.land:
                         scores[o] += w * vals.get((o.burn, o.overload), 0.0)
         if k.tactics and world.rules.combat:
-            tac = Tactics(world, d.player)
+            tac = self._tactics_of(d, world)
             if tac.enemies:
                 self._tactics(world, d.player, sh, tac, previews, scores)
             elif k.drift_guard and not sh.disabled:
@@ -234,6 +237,18 @@ class LevelBot(ScriptedBot):
             if best is None or x > best_score:
                 best, best_score = o, x
         return best
+
+    def _tactics_of(self, d: Decision, world) -> Tactics:
+        """The :class:`Tactics` of ``d.player`` on ``world``, kept for the next decisions while what it reads is the
+        same (:func:`tactics_key`: the enemy side of the view), so the ships of one phase share its courses,
+        flights and memos; a new one otherwise."""
+        key = tactics_key(d.view, d.player)
+        hit = self._tac
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        tac = Tactics(world, d.player)
+        self._tac = (key, tac)
+        return tac
 
     def _tactics(self, world, player: int, sh, tac, previews, scores) -> None:
         """Hard's gun tactics on every course: ``tactics * value`` (the shot now minus every enemy's reply),
@@ -270,9 +285,9 @@ class LevelBot(ScriptedBot):
         # courses that end alike (overloads (b, o) and (o, b); weak gravity ignored or not) share their values:
         # the shot now and the reply depend on the contact path, destination, velocity and landing, the
         # follow-up bound on the destination, velocity and pending gravity (``sh`` is the same throughout)
-        gains: dict = {}
-        values: dict = {}
-        bounds: dict = {}
+        # (kept on ``tac`` for every ship of ours with the same ``tactics.ship_key``: one phase's stacked ships
+        # share them)
+        gains, values, bounds, exposures = tac.memos(sh)
         keys = []
         todo = []
         for i, (_o, pv) in enumerate(previews):
@@ -314,7 +329,10 @@ class LevelBot(ScriptedBot):
             if guarding and s > -10_000 and not pv.lands and not drift_safe(
                     gmap, pv.destination, pv.velocity, pending, 3, extend=True):
                 rammed = pv.destination in rams
-                p = _exposure(world, tac, sh, pv.destination, pv.velocity, rammed)
+                ekey = (pv.destination, pv.velocity, rammed)
+                p = exposures.get(ekey)
+                if p is None:
+                    p = exposures[ekey] = _exposure(world, tac, sh, pv.destination, pv.velocity, rammed)
                 s -= max(guard if shooters else 0.0, at_stake * p)
                 if rammed:
                     # the ram's value counted our damage as a part of our worth: here it loses the ship
@@ -353,7 +371,7 @@ class LevelBot(ScriptedBot):
                 continue
             scores[o] = s - max(k.drift_guard if unseen and fast else 0.0, at_stake * pd)
 
-    def _land_next(self, world, sh, previews, scores, goals) -> None:
+    def _land_next(self, d: Decision, world, sh, previews, scores, goals) -> None:
         """Look one move past each course: a course that ends where the next order can land on the goal gets
         :data:`LAND_NEXT_BONUS` times the chance that the ship is still undamaged when it gives that order (a
         disabled ship must coast and cannot land): the enemy's planetary defense there (its real odds, one
@@ -365,7 +383,7 @@ class LevelBot(ScriptedBot):
         gset = frozenset(goals)
         dbases = frozenset(world.destroyed_bases)
         grazing = world.options["grazing_is_contact"]
-        tac = Tactics(world, sh.owner) if (sh.passengers and world.rules.combat) else None
+        tac = self._tactics_of(d, world) if (sh.passengers and world.rules.combat) else None
         for o, pv in previews:
             if scores[o] <= -10_000 or pv.lands:
                 continue
@@ -692,13 +710,17 @@ class LevelBot(ScriptedBot):
         worth more than 1."""
         world = d.sample_world()
         launches = []
+        targets: dict = {}  # kind -> tactics.enemy_hexes, asked once
         for a in d.legal_actions:
             if isinstance(a, Launch):
                 sh = world.ship(a.ship)
                 vel = launch_velocity(sh.vel, a.boost_dir, a.boost)
+                hexes = targets.get(a.kind)
+                if hexes is None:
+                    hexes = targets[a.kind] = enemy_hexes(world, d.player, a.kind)
                 # a flight that meets no enemy is worth 0 at best (-1 if it meets one of ours, a nuke's blast
                 # minus our ships): never above 1, so our ships' courses are only worked out for the others
-                if meets_enemy(world, d.player, sh, a.kind, vel):
+                if meets_enemy(world, d.player, sh, a.kind, vel, hexes):
                     launches.append((a, sh, vel))
         if not launches:
             return None
@@ -717,6 +739,18 @@ class LevelBot(ScriptedBot):
             if v > 1.0 and (best is None or v > best[0]):
                 best = (v, a)
         return None if best is None else best[1]
+
+
+def tactics_key(view, player: int) -> tuple:
+    """Everything of ``player``'s view that a :class:`Tactics` of it (with the memos it keeps: the enemy ships'
+    courses, flights and replies; the planetary defense of ``_exposure``) can read, apart from our own ships,
+    which enter it only as arguments: the moment (turn, phase, active player), the map and rules, the enemy
+    ships' records, the ordnance, the players (their bases) and the destroyed bases. Two views with equal keys
+    give the same answers (a world determinized from a view adds only unseen placeholders, never visible, and
+    the fugitive's identity, never read by Tactics)."""
+    return (view["turn"], view["phase"], view["active_player"], view["scenario"], view["options"], view["rules"],
+            tuple(s for s in view["ships"] if s["owner"] != player), view["ordnance"], view["players"],
+            view["destroyed_bases"], view["destroyed_asteroids"], view["unseen_enemy_ships"])
 
 
 def _exposure(world, tac, sh, dest, vel, rammed: bool) -> float:

@@ -55,6 +55,21 @@ class ScriptedBot(Agent):
 
     def __init__(self, strict: bool = False):
         self.strict = strict
+        #: (the view's moment and ship records, memo of ``attack_plan``) (``_combat_memo``)
+        self._attack_memo = None
+
+    def _combat_memo(self, d: Decision) -> dict:
+        """``attack_plan``'s memo, kept over the decisions of a combat phase while every ship of the view is the
+        same (adding an attacker to the group changes no ship; a shot's damage does): the world of each of
+        those decisions is read from the same ship records, so the values kept are the values computed."""
+        v = d.view
+        key = (v["turn"], v["phase"], v["active_player"], d.player, v["scenario"], v["ships"])
+        hit = self._attack_memo
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        memo: dict = {}
+        self._attack_memo = (key, memo)
+        return memo
 
     def act(self, decision: Decision):
         legal = decision.legal_actions
@@ -110,7 +125,7 @@ class ScriptedBot(Agent):
         if cs.allocated:  # a split-fire remainder: spend it on the best remaining ship in the hex, if any
             fires = [a for a in legal if isinstance(a, Fire) and a.strength is None]
             return fires[0] if fires else end
-        plan = attack_plan(world, d.player, self.nearest_group)
+        plan = attack_plan(world, d.player, self.nearest_group, self._combat_memo(d))
         if plan is None:
             return end
         target, group = plan

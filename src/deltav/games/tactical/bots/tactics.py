@@ -19,8 +19,10 @@ For one candidate course of one of our ships (its contact path, destination and 
 ``value = gain - threat`` (in units of a ship's worth, combat factor + 1). Damage is valued by what it does:
 a result that reaches 6 disabled turns is the whole ship, any other hit is a share of it plus the tempo of
 disabling. Courses of enemy ships depend only on the enemy's state (the map is fixed), so they are memoised by
-it (:func:`enemy_courses`), and everything else that depends only on the enemy is computed once per decision
-(:class:`Tactics`). This module reads states and never changes them.
+it (:func:`enemy_courses`), and everything else that depends only on the enemy is computed once per phase
+(:class:`Tactics`: ``LevelBot`` keeps one while the enemy side of its view is the same, ``level_bot.tactics_key``,
+so the ships of one astrogation phase share it and its memos, keyed by what they read of our ship,
+:func:`ship_key`). This module reads states and never changes them.
 """
 
 from __future__ import annotations
@@ -301,8 +303,17 @@ def _reach(anchor: Hex, hexes) -> int:
     return best
 
 
+def ship_key(sh) -> tuple:
+    """Everything of our ship that :meth:`Tactics.gain`, :meth:`Tactics.value`, :meth:`Tactics.follow_up_bound`
+    and the drift guard's exposure (``level_bot._exposure``) read of it: whether it can fire, its strength,
+    combat factor (its worth), disabled turns, heroism and owner. Two ships with the same key get the same
+    values from them for the same course."""
+    return (can_fire(sh), strength(sh), sh.type.combat, sh.disabled, bool(sh.heroic), sh.owner)
+
+
 class Tactics:
-    """The threat model of one decision: the visible enemy ships and every course each can fly next.
+    """The threat model of one phase (``LevelBot._tactics_of`` keeps it while the enemy side of the view is the
+    same): the visible enemy ships and every course each can fly next.
 
     Everything that depends only on the enemy is computed once here, not once per candidate course: each
     shooter's courses with how far their paths reach (so that a candidate out of gun range of all of them, or
@@ -334,6 +345,10 @@ class Tactics:
         self._ordnance: dict[str, tuple] = {}
         self._in_flight = None
         self._follow: dict = {}
+        #: per :func:`ship_key` of our ship: the memo tables of ``LevelBot._tactics`` (the shot now, the value,
+        #: the follow-up bound and the exposure of each course end): what they give depends on the enemy side
+        #: (this object) and on our ship only through that key, so the ships of one phase share them
+        self._memos: dict[tuple, tuple] = {}
         #: where each visible enemy will be if it coasts its next move (target of the follow-up shot)
         self.drifts = []
         for e in self.enemies:
@@ -364,17 +379,21 @@ class Tactics:
         if all(_dist(dest, epos) > GUN_RANGE + span for _e, epos, _v in self.drifts):
             return 0.0
         can_burn = (fuel is None or fuel > 0) and not sh.disabled
-        key = (sh.id, dest, vel, pending, can_burn)
+        my_str = strength(sh)
+        heroic = 1 if sh.heroic else 0
+        # what the shot depends on of our ship (not its id: the ships of one phase share the memo)
+        key = (my_str, heroic, dest, vel, pending, can_burn)
         got = self._follow.get(key)
         if got is not None:
             return got
         world = self.world
         courses = _next_courses(world.gmap, dest, vel, pending, can_burn, frozenset(world.destroyed_bases),
                                 world.options["grazing_is_contact"])
-        my_str = strength(sh)
-        heroic = 1 if sh.heroic else 0
         best = 0.0
+        limit = GUN_RANGE + span
         for e, epos, evel in self.drifts:
+            if _dist(dest, epos) > limit:
+                continue  # out of range of every path of next turn (as the test above, per enemy: exact)
             tq, tr = epos
             vq, vr = evel
             min_pen = NO_SHOT
@@ -424,21 +443,36 @@ class Tactics:
         self._follow[key] = best
         return best
 
+    def memos(self, sh) -> tuple:
+        """The memo tables (gains, values, follow-up bounds, exposures) of our ship ``sh``'s courses, shared by
+        every ship of ours with the same :func:`ship_key` deciding with this object."""
+        key = ship_key(sh)
+        got = self._memos.get(key)
+        if got is None:
+            got = self._memos[key] = ({}, {}, {}, {})
+        return got
+
     def follow_up_bound(self, sh, dest: Hex, vel: Hex, pending: tuple[int, ...]) -> float:
         """An upper bound of :meth:`follow_up` from cheap distances: every hex of next turn's paths lies within
         its length (speed, one burn, pending gravity) of ``dest``, so each enemy's shot has at least the penalty
-        of that range (no velocity modifier), and a shot's value only falls as its penalty grows."""
+        of that range; next turn's velocity differs from ``vel`` by one burn and the pending gravity, so its
+        velocity modifier is at least that of ``vel`` less as many hexes (issue 30, third pass: the bound that
+        left fewer courses to finish); and a shot's value only falls as its penalty grows."""
         if not self.drifts or not can_fire(sh):
             return 0.0
-        span = max(abs(vel[0]), abs(vel[1]), abs(vel[0] + vel[1])) + 1 + len(pending)
+        turn = 1 + len(pending)
+        span = max(abs(vel[0]), abs(vel[1]), abs(vel[0] + vel[1])) + turn
+        slack = turn + cb.VELOCITY_FREE
         my_str = strength(sh)
         heroic = 1 if sh.heroic else 0
         best = 0.0
-        for e, epos, _v in self.drifts:
+        for e, epos, evel in self.drifts:
             d = _dist(dest, epos) - span
             if d > GUN_RANGE:
                 continue
-            v = hit_value(cb.odds_column(my_str, strength(e)), max(0, d) - heroic, e.disabled, e.type.combat + 1.0)[0]
+            dv = _dist(vel, evel) - slack
+            pen = (d if d > 0 else 0) + (dv if dv > 0 else 0) - heroic
+            v = hit_value(cb.odds_column(my_str, strength(e)), pen, e.disabled, e.type.combat + 1.0)[0]
             if v > best:
                 best = v
         return best
@@ -453,8 +487,12 @@ class Tactics:
             my_worth = sh.type.combat + 1.0
             my_str = strength(sh)
             best = (0.0, None, 0.0)
+            # every hex of the path lies within ``reach`` of ``dest``: an enemy farther than GUN_RANGE + reach
+            # from it is out of range of the whole path (its shot is worth 0 and never the best: exact)
+            reach = _reach(dest, path) if path else 0
+            limit = GUN_RANGE + reach
             for e in self.enemies:
-                if not e.detected:
+                if not e.detected or _dist(dest, e.pos) > limit:
                     continue
                 v, hit = shot(world, path, dest, vel, my_str, e.pos, e.vel, strength(e), e.disabled,
                               e.type.combat + 1.0, sh.heroic, my_worth)
@@ -715,11 +753,27 @@ def in_hex(path, pos: Hex, h: Hex) -> bool:
     return pos == h
 
 
-def meets_enemy(world, player: int, launcher, kind: str, vel: Hex) -> bool:
+def enemy_hexes(world, player: int, kind: str) -> frozenset:
+    """Every hex where :func:`launch_value` finds an enemy ship for ordnance of ``kind`` (:func:`in_hex` of each
+    visible enemy ship: the hexes its last move entered, or its own hex if it did not move; landed ships only
+    for a nuke): :func:`meets_enemy` of every launch of a decision asks this one set."""
+    out = set()
+    for e in world.ships:
+        if e.owner != player and not e.destroyed and world.visible(e, player) and (kind == "nuke" or not e.landed):
+            if len(e.path) >= 2:
+                out.update(e.path[1:])
+            else:
+                out.add(e.pos)
+    return frozenset(out)
+
+
+def meets_enemy(world, player: int, launcher, kind: str, vel: Hex, hexes_of_enemies: frozenset | None = None) -> bool:
     """Does the flight of ``kind`` launched from ``launcher`` with ``vel`` this ordnance phase pass a hex where
     :func:`launch_value` finds an enemy ship? If not, that value is at most 0 (nothing gained; our own ships
-    met cost)."""
+    met cost). ``hexes_of_enemies``: :func:`enemy_hexes` of the same world, player and kind, if known."""
     hexes = flight(world.gmap, launcher.pos, vel, world.options["grazing_is_contact"])
+    if hexes_of_enemies is not None:
+        return not hexes_of_enemies.isdisjoint(hexes)
     for e in world.ships:
         if e.owner != player and not e.destroyed and world.visible(e, player) and (kind == "nuke" or not e.landed):
             for h in hexes:
