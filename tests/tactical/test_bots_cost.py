@@ -12,13 +12,14 @@ from deltav.core.match import play_match
 from deltav.core.protocol import Decision
 from deltav.core.rng import Rng
 from deltav.games.tactical import visibility
-from deltav.games.tactical.bots import heuristics
+from deltav.games.tactical.bots import heuristics, intercept, routes
 from deltav.games.tactical.bots.level_bot import LevelBot, tactics_key
 from deltav.games.tactical.bots.tactics import Tactics, enemy_hexes, launch_value, meets_enemy
+from deltav.games.tactical.combat import VELOCITY_FREE
 from deltav.games.tactical.combat_phase import _free_attackers, ship_targets
 from deltav.games.tactical.courses import course_for
 from deltav.games.tactical.messages import Launch, Order
-from deltav.games.tactical.movement import CRASH, LANDING
+from deltav.games.tactical.movement import CRASH, LANDING, compute_course
 from deltav.games.tactical.ordnance_tables import launch_velocity
 from deltav.games.tactical.preview import CoursePreview, _preview
 
@@ -386,3 +387,248 @@ def test_reread_worlds_only_where_the_views_differ_in_orders_or_combat():
     assert visibility._reread(prev, first, p) is None  # the very view read last: the cache by identity's
     first["turn"] += 1  # the view read last, changed in place after it was read: never a source again
     assert visibility._reread(prev, {**first}, p) is None
+
+
+def _intercept_plain(gmap, pos, vel, pending, fuel, can_overload, column, targets, horizon, beam, destroyed_bases,
+               grazing, hazard_cost, ram_ok):
+    """intercept._intercept's beam as first written: every child checked for safety (``safe``) as it is met."""
+    best_first: dict = {}
+    moves = intercept._moves_table(gmap, destroyed_bases, grazing)
+    # frontier entries: (rank, pos, vel, pending, fuel, miss, value, first, hazard cost so far)
+    frontier = [(0.0, pos, vel, pending, fuel, 1.0, 0.0, None, 0.0)]
+    steps = min(horizon, len(targets))
+    table = intercept._hit_table(column)
+    for k in range(steps):
+        tpos, tvel = targets[k]
+        nxt_target = targets[k + 1] if k + 1 < len(targets) else None
+        if nxt_target is not None:
+            (nq, nr), (nvq, nvr) = nxt_target
+        disc = intercept.DISCOUNT ** k
+        disc_next = intercept.DISCOUNT ** (k + 1)
+        nxt: dict = {}
+        for _rank, p, v, pend, f, miss, _val, first, hzc in frontier:
+            over = k == 0 and can_overload and (f is None or f >= 2)
+            fk = f if f is None or f < 2 else 2
+            mkey = (p, v, pend, fk, over)
+            children = moves.get(mkey)
+            if children is None:
+                children = moves[mkey] = intercept._moves(gmap, p, v, pend, fk, over, destroyed_bases, grazing)
+            for b, o, cdest, cvel, cpend, spent, contact, _hz in children:
+                if not ram_ok and cdest == tpos:
+                    continue
+                nf = None if f is None else f - spent
+                if not routes.safe(gmap, cdest, cvel, cpend, nf, 3, destroyed_bases, grazing):
+                    continue
+                ph = intercept.shot_chance(gmap, contact, cdest, cvel, column, tpos, tvel) * disc
+                nmiss = miss * (1.0 - ph)
+                nhzc = hzc
+                if hazard_cost:
+                    hz = routes.hazard_weight(routes.hazard_count(gmap, p, cdest))
+                    if hz:
+                        nhzc += hazard_cost * hz * disc
+                nval = 1.0 - nmiss - nhzc
+                fm = first if first is not None else (b, o)
+                if nval > best_first.get(fm, -1.0):
+                    best_first[fm] = nval
+                # potential: how well placed for the next shot (drift hex against the quarry's next hex)
+                rank = nval
+                if nxt_target is not None:
+                    # gap = max(0, dist(drift, quarry's next hex) - 1) + max(0, dist(velocities) - free - 1),
+                    # the distances inlined
+                    q = cdest[0] + cvel[0] - nq
+                    r = cdest[1] + cvel[1] - nr
+                    d = q + r
+                    if d < 0:
+                        d = -d
+                    if q < 0:
+                        q = -q
+                    if r < 0:
+                        r = -r
+                    if q > d:
+                        d = q
+                    if r > d:
+                        d = r
+                    gap = d - 1 if d > 1 else 0
+                    q = cvel[0] - nvq
+                    r = cvel[1] - nvr
+                    d = q + r
+                    if d < 0:
+                        d = -d
+                    if q < 0:
+                        q = -q
+                    if r < 0:
+                        r = -r
+                    if q > d:
+                        d = q
+                    if r > d:
+                        d = r
+                    d -= VELOCITY_FREE + 1
+                    if d > 0:
+                        gap += d
+                    pen = gap if gap < 7 else 7
+                    rank += nmiss * disc_next * table[pen] - 0.01 * gap
+                key = (cdest, cvel, cpend)
+                old = nxt.get(key)
+                if old is not None and old[0] >= rank:
+                    continue
+                nxt[key] = (rank, cdest, cvel, cpend, nf, nmiss, nval, fm, nhzc)
+        if not nxt:
+            break
+        frontier = sorted(nxt.values(), key=lambda x: (-x[0], x[1], x[2], str(x[7])))[:beam]
+    return tuple(sorted(best_first.items(), key=lambda kv: str(kv[0])))
+
+
+def test_the_lazy_intercept_beam_equals_the_plain_one_in_real_chases():
+    """intercept._intercept checks a child's safety only where it can change the answer: on every intercept the
+    hard bot asked in real chases (Escape, Blockade, Convoy), and with narrower and wider beams (where the cut and
+    its ties bite), its answer is the plain beam's."""
+    asked = []
+    lazy = intercept._intercept
+
+    def record(*args):
+        asked.append(args)
+        return lazy(*args)
+
+    intercept._intercept = record
+    try:
+        for scenario, seed, limit in (("escape", 1, 8), ("blockade", 2, 4), ("convoy", 3, 4)):
+            play_match(GAME, {"scenario": scenario, "turn_limit": limit}, seed,
+                       [LevelBot("hard", strict=True), LevelBot("hard", strict=True)])
+    finally:
+        intercept._intercept = lazy
+    asked = list(dict.fromkeys(asked))
+    assert len(asked) >= 8
+    compared = 0
+    for args in asked:
+        for beam in (args[9], 1, 4, 12, 200):
+            a = args[:9] + (beam,) + args[10:]
+            got = lazy.__wrapped__(*a)
+            assert got == _intercept_plain(*a)
+            compared += bool(got)
+    assert compared >= 20
+
+
+def test_nearest_distance_memo_of_large_goal_sets_is_never_stale():
+    """routes.nearest_distance memoises large immutable goal sets per object: its answers are the plain minimum,
+    a goal set built anew in the same memory (the same id, other hexes) is not answered from the old one's memo,
+    and a mutable goal set is never memoised."""
+    from deltav.core.hexgrid import distance
+    from deltav.games.tactical.bots import routes
+    from deltav.games.tactical.mapdata import default_map
+
+    def plain(h, goals):
+        return min(distance(h, g) for g in goals)
+
+    hexes = [(q, r) for q in range(-12, 13, 3) for r in range(-14, 15, 4)]
+    reused = 0
+    ids = set()
+    for i in range(300):  # more goal sets than the memo keeps: emptied, their memory is reused by later ones
+        row = i % 41 - 20
+        goals = tuple((q, row) for q in range(-15 + i % 7, 16))
+        reused += id(goals) in ids
+        ids.add(id(goals))
+        for h in hexes:
+            assert routes.nearest_distance(h, goals) == plain(h, goals)
+        del goals
+    assert reused  # the case the memo must not be fooled by happened
+    goals = [(q, 0) for q in range(-15, 16)]
+    assert routes.nearest_distance((0, 5), goals) == 5
+    goals[:] = [(q, 4) for q in range(-15, 16)]
+    assert routes.nearest_distance((0, 5), goals) == 1
+    gmap = default_map()
+    assert routes.edge_row(gmap, 3) is routes.edge_row(gmap, 3)
+
+
+def test_previews_of_legal_orders_unchecked_equal_the_checked_ones():
+    """The hard bot previews its legal orders without validating them again (preview_courses(..., legal=True)):
+    in real matches every such order passes the check on the bot's sampled world, and the previews are the
+    checked ones."""
+    from deltav.games.tactical.preview import preview_courses
+
+    compared = 0
+
+    class Previews(Agent):
+        name = "previews"
+
+        def __init__(self):
+            self.bot = LevelBot("hard", strict=True)
+
+        def act(self, d: Decision):
+            nonlocal compared
+            orders = [a for a in d.legal_actions if isinstance(a, Order)]
+            if orders:
+                world = d.sample_world(d.rng.clone())
+                for sid in sorted({o.ship for o in orders}):
+                    mine = [o for o in orders if o.ship == sid]
+                    assert preview_courses(world, sid, mine, legal=True) == preview_courses(world, sid, mine)
+                    compared += len(mine)
+            return self.bot.act(d)
+
+    for scenario, limit in (("duel", 6), ("grand_tour", 6), ("escape", 4)):
+        play_match(GAME, {"scenario": scenario, "turn_limit": limit}, 2, [Previews(), Previews()])
+    assert compared >= 500
+
+
+def test_hazard_count_skips_lines_far_from_asteroids_with_the_same_count():
+    """routes.hazard_count answers 0 without tracing a line whose start is farther from every asteroid than the
+    move is long: the same count as the traced line, on the map's belt and around it."""
+    from deltav.games.tactical.combat import asteroid_hazards
+    from deltav.games.tactical.mapdata import default_map
+    from deltav.games.tactical.movement import speed
+
+    gmap = default_map()
+    assert gmap.asteroids
+    routes._HAZARDS.clear()
+    belt = sorted(gmap.asteroids)
+    starts = belt[::7] + [(q + 3, r - 2) for q, r in belt[::11]] + [(0, 0), (-5, 9), (12, -20)]
+    counted = hits = 0
+    for s in starts:
+        for dq in range(-5, 6):
+            for dr in range(-5, 6):
+                d = (s[0] + dq, s[1] + dr)
+                plain = 0 if speed((dq, dr)) <= 1 else len(asteroid_hazards(s, d, gmap.asteroids.__contains__))
+                assert routes.hazard_count(gmap, s, d) == plain
+                counted += 1
+                hits += plain > 0
+    assert counted > 2000 and hits > 100, (counted, hits)
+
+
+def _plain_safe(gmap, pos, vel, pending, fuel, depth):
+    """routes.safe without a memo: some sequence of ``depth`` coasts or single burns neither crashes nor leaves
+    the map (a landing ends the danger)."""
+    if depth <= 0:
+        return True
+    for b in (None, 0, 1, 2, 3, 4, 5) if (fuel is None or fuel > 0) else (None,):
+        c = compute_course(gmap, pos, vel, fuel, pending, False, False, b)
+        if c.outcome == CRASH or gmap.off_map(c.destination):
+            continue
+        if c.outcome == LANDING:
+            return True
+        if _plain_safe(gmap, c.destination, c.velocity, c.pending, None if fuel is None else fuel - c.fuel_spent,
+                       depth - 1):
+            return True
+    return False
+
+
+def test_safe_settled_by_a_smaller_depth_equals_the_plain_search():
+    """routes.safe answers "unsafe" from a smaller depth's known "unsafe" (the first moves of a safe sequence are
+    one): asked shallow first and then deeper, near bodies and the map's edges, every answer is the plain
+    search's (an "unsafe" settled wrongly as "safe" fails it)."""
+    from deltav.games.tactical.mapdata import default_map
+
+    gmap = default_map()
+    routes._SAFE.clear()
+    lo_q, hi_q, lo_r, hi_r = gmap.bounds
+    spots = [(0, 0), (1, 4), (3, -1), (-4, 6), (lo_q + 1, 0), (hi_q - 1, -3), (2, lo_r + 1), (-3, hi_r - 1)]
+    checked = unsafe = 0
+    for q, r in spots:
+        for dq in (-1, 0, 1):
+            for vel in ((0, 0), (2, -1), (-2, 1), (0, 3), (3, 0), (-1, -2)):
+                for fuel in (0, 1, 5, None):
+                    pos = (q + dq, r - dq)
+                    for depth in (1, 3, 2):
+                        got = routes.safe(gmap, pos, vel, (), fuel, depth)
+                        assert got == _plain_safe(gmap, pos, vel, (), fuel, depth), (pos, vel, fuel, depth)
+                        checked += 1
+                        unsafe += not got
+    assert checked > 1000 and unsafe > 50

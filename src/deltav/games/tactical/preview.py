@@ -111,9 +111,12 @@ def preview_course(state, ship_id: str, order: Order | None = None) -> CoursePre
     )
 
 
-def preview_courses(state, ship_id: str, orders) -> list[CoursePreview]:
+def preview_courses(state, ship_id: str, orders, legal: bool = False) -> list[CoursePreview]:
     """``[preview_course(state, ship_id, o) for o in orders]``, with what depends only on the ship (its lookup,
     the automatic landings, whether it may escape) worked out once: a bot previews every legal order of a ship.
+    With ``legal`` the caller vouches that every order is one of the ship's legal actions in this position (a
+    bot's decision: ``Decision.legal_actions``), so they are not validated again (a landing order's check alone
+    works out its course once more); without it each is checked as :func:`preview_course` does.
 
     The overloads ``(b, o)`` and ``(o, b)`` of a valid order fly the very same course (the two burns add up, two
     fuel, same weak-gravity choices), so they share one preview object (previews are immutable)."""
@@ -133,7 +136,8 @@ def preview_courses(state, ship_id: str, orders) -> list[CoursePreview]:
     for order in orders:
         if order.ship != ship_id:
             order = Order(ship_id, order.burn, order.overload, order.land, order.weak)
-        check_order(state, sh.owner, order, preview=True)
+        if not legal:
+            check_order(state, sh.owner, order, preview=True)
         if drifts:
             order = Order(ship_id, None, None, False, order.weak)
         b, o = order.burn, order.overload

@@ -13,7 +13,7 @@ from deltav.core.hexgrid import distance
 from deltav.games.tactical.courses import course_for
 from deltav.games.tactical.movement import CRASH, LANDING, compute_course, speed
 
-from .routes import nearest_distance, safe
+from .routes import edge_row, nearest_distance, safe
 
 Hex = tuple[int, int]
 CRASH_PENALTY = -1_000_000.0
@@ -53,11 +53,9 @@ def goal_hexes(world, sh) -> tuple[tuple[Hex, ...], str]:
     if pl.target:
         return tuple(h for h in gmap.bases_of.get(pl.target, ()) if h not in world.destroyed_bases), "target"
     if escaping:
-        lo_r = gmap.bounds[2]
-        return tuple((q, lo_r - 1) for q in range(gmap.bounds[0], gmap.bounds[1] + 1)), "escape"
+        return edge_row(gmap, gmap.bounds[2] - 1), "escape"
     if pl.escape_wins and world.rules.escape_edge == "north":  # an escape that cannot win: hold inside the edge
-        lo_r = gmap.bounds[2]
-        return tuple((q, lo_r + 1) for q in range(gmap.bounds[0], gmap.bounds[1] + 1)), "edge"
+        return edge_row(gmap, gmap.bounds[2] + 1), "edge"
     enemies = [e for e in world.ships if e.owner != sh.owner and not e.destroyed and world.visible(e, sh.owner)]
     if enemies:
         return tuple(e.pos for e in enemies), "enemy"

@@ -22,7 +22,9 @@ or changes a game state; the bot (bots/level_bot.py) builds the quarry's record 
 
 from __future__ import annotations
 
+import heapq
 from functools import lru_cache
+from operator import itemgetter
 
 from deltav.games.tactical import combat as cb
 from deltav.games.tactical.movement import CRASH, LANDING, compute_course
@@ -99,7 +101,25 @@ def _hit_table(column: int) -> tuple[float, ...]:
 def shot_chance(gmap, path, pos: Hex, vel: Hex, column: int, target: Hex, target_vel: Hex) -> float:
     """Chance that a gun shot from a ship that moved along ``path`` to ``pos`` with ``vel`` damages a ship at
     ``target`` moving with ``target_vel`` (range = closest approach, velocity modifier, line of sight). The hex
-    distances inlined (the intercept beam asks it for every move of every plan)."""
+    distances inlined (the intercept beam asks it for every move of every plan); the velocity modifier first (a
+    relative speed alone out of the table's reach needs no range), the range's scan stops at range 0."""
+    q = vel[0] - target_vel[0]
+    r = vel[1] - target_vel[1]
+    d = q + r
+    if d < 0:
+        d = -d
+    if q < 0:
+        q = -q
+    if r < 0:
+        r = -r
+    if q > d:
+        d = q
+    if r > d:
+        d = r
+    d -= cb.VELOCITY_FREE
+    vp = d if d > 0 else 0
+    if vp >= 8:
+        return 0.0
     best = 1 << 30
     origin = pos
     tq, tr = target
@@ -119,29 +139,23 @@ def shot_chance(gmap, path, pos: Hex, vel: Hex, column: int, target: Hex, target
             d = r
         if d < best:
             best, origin = d, h
-    q = vel[0] - target_vel[0]
-    r = vel[1] - target_vel[1]
-    d = q + r
-    if d < 0:
-        d = -d
-    if q < 0:
-        q = -q
-    if r < 0:
-        r = -r
-    if q > d:
-        d = q
-    if r > d:
-        d = r
-    d -= cb.VELOCITY_FREE
-    pen = best + (d if d > 0 else 0)
+            if d == 0:
+                break
+    pen = best + vp
     if pen >= 8:
         return 0.0
-    p = _hit_table(column)[pen]
+    table = _HIT.get(column)
+    if table is None:
+        table = _HIT[column] = _hit_table(column)
+    p = table[pen]
     if p <= 0.0:
         return 0.0
     if best > 0 and not _los(gmap, origin, target):
         return 0.0
     return p
+
+
+_HIT: dict = {}  # column -> _hit_table(column), read without a call
 
 
 #: line of sight per map (origin, target) -> bool: the bodies never move (plain keys, the map kept out of them)
@@ -179,12 +193,35 @@ def intercept_values(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: i
 @lru_cache(maxsize=4096)
 def _intercept(gmap, pos, vel, pending, fuel, can_overload, column, targets, horizon, beam, destroyed_bases,
                grazing, hazard_cost, ram_ok):
-    best_first: dict = {}
+    """The beam of :func:`intercept_values`, its safety checks made lazily: the same answer as the plain beam, which
+    checks every child as it meets it (kept in tests/tactical/test_bots_cost.py, which compares them); most of the
+    beam's cost was those checks, three moves of survival per child, and most children are cut by the beam or
+    improve no first move.
+
+    Each depth first values every child without its safety. Then, exactly as the plain beam would end:
+
+    - a first move's best value is the highest value among its safe children of every depth: after the last
+      depth its children are checked in order of value, down to the first safe one;
+    - each state (position, velocity, pending gravity) keeps its safe child of the highest rank (the earliest
+      met on a tie), placed in the beam's order (rank, hex, velocity, first move, then the order the plain dict
+      met it: its earliest safe child). States are taken from a heap on their best unchecked rank, each checked
+      only when it could be among the ``beam`` kept;
+    - the last depth keeps no frontier (nothing reads it)."""
     moves = _moves_table(gmap, destroyed_bases, grazing)
     # frontier entries: (rank, pos, vel, pending, fuel, miss, value, first, hazard cost so far)
     frontier = [(0.0, pos, vel, pending, fuel, 1.0, 0.0, None, 0.0)]
     steps = min(horizon, len(targets))
     table = _hit_table(column)
+    by_first: dict = {}  # first move -> its children of every depth
+    checked: dict = {}  # (destination, velocity, pending, fuel) -> safe?
+
+    def ok(c):
+        key = (c[1], c[2], c[3], c[4])
+        got = checked.get(key)
+        if got is None:
+            got = checked[key] = safe(gmap, c[1], c[2], c[3], c[4], 3, destroyed_bases, grazing)
+        return got
+
     for k in range(steps):
         tpos, tvel = targets[k]
         nxt_target = targets[k + 1] if k + 1 < len(targets) else None
@@ -192,7 +229,8 @@ def _intercept(gmap, pos, vel, pending, fuel, can_overload, column, targets, hor
             (nq, nr), (nvq, nvr) = nxt_target
         disc = DISCOUNT ** k
         disc_next = DISCOUNT ** (k + 1)
-        nxt: dict = {}
+        cands: list = []  # every child: (rank, cdest, cvel, cpend, nf, nmiss, nval, fm, nhzc)
+        by_key: dict = {}  # (cdest, cvel, cpend) -> its children's indexes in cands, in the order met
         for _rank, p, v, pend, f, miss, _val, first, hzc in frontier:
             over = k == 0 and can_overload and (f is None or f >= 2)
             fk = f if f is None or f < 2 else 2
@@ -200,23 +238,17 @@ def _intercept(gmap, pos, vel, pending, fuel, can_overload, column, targets, hor
             children = moves.get(mkey)
             if children is None:
                 children = moves[mkey] = _moves(gmap, p, v, pend, fk, over, destroyed_bases, grazing)
-            for b, o, cdest, cvel, cpend, spent, contact in children:
+            for b, o, cdest, cvel, cpend, spent, contact, hz in children:
                 if not ram_ok and cdest == tpos:
                     continue
                 nf = None if f is None else f - spent
-                if not safe(gmap, cdest, cvel, cpend, nf, 3, destroyed_bases, grazing):
-                    continue
                 ph = shot_chance(gmap, contact, cdest, cvel, column, tpos, tvel) * disc
                 nmiss = miss * (1.0 - ph)
                 nhzc = hzc
-                if hazard_cost:
-                    hz = hazard_weight(hazard_count(gmap, p, cdest))
-                    if hz:
-                        nhzc += hazard_cost * hz * disc
+                if hazard_cost and hz:
+                    nhzc += hazard_cost * hz * disc
                 nval = 1.0 - nmiss - nhzc
                 fm = first if first is not None else (b, o)
-                if nval > best_first.get(fm, -1.0):
-                    best_first[fm] = nval
                 # potential: how well placed for the next shot (drift hex against the quarry's next hex)
                 rank = nval
                 if nxt_target is not None:
@@ -254,15 +286,78 @@ def _intercept(gmap, pos, vel, pending, fuel, can_overload, column, targets, hor
                         gap += d
                     pen = gap if gap < 7 else 7
                     rank += nmiss * disc_next * table[pen] - 0.01 * gap
+                c = (rank, cdest, cvel, cpend, nf, nmiss, nval, fm, nhzc)
                 key = (cdest, cvel, cpend)
-                old = nxt.get(key)
-                if old is not None and old[0] >= rank:
-                    continue
-                nxt[key] = (rank, cdest, cvel, cpend, nf, nmiss, nval, fm, nhzc)
-        if not nxt:
+                got = by_key.get(key)
+                if got is None:
+                    by_key[key] = [len(cands)]
+                else:
+                    got.append(len(cands))
+                cands.append(c)
+                got = by_first.get(fm)
+                if got is None:
+                    by_first[fm] = [c]
+                else:
+                    got.append(c)
+        if not cands or k + 1 >= steps:
             break
-        frontier = sorted(nxt.values(), key=lambda x: (-x[0], x[1], x[2], str(x[7])))[:beam]
+        frontier = _beam_cut(cands, by_key, ok, beam)
+        if not frontier:
+            break
+    best_first: dict = {}
+    for fm, cs in by_first.items():
+        top = max(cs, key=_VALUE)
+        if top[6] <= -1.0:
+            continue
+        if ok(top):  # the usual case: the child of the best value is safe
+            best_first[fm] = top[6]
+            continue
+        for c in sorted(cs, key=_VALUE, reverse=True):
+            if c[6] <= -1.0:
+                break
+            if ok(c):
+                best_first[fm] = c[6]
+                break
     return tuple(sorted(best_first.items(), key=lambda kv: str(kv[0])))
+
+
+_VALUE = itemgetter(6)
+
+
+def _beam_cut(cands: list, by_key: dict, ok, beam: int) -> list:
+    """The ``beam`` entries the plain beam keeps, in its order (see :func:`_intercept`): per state its safe child of
+    the highest rank (the earliest on a tie), sorted on (-rank, hex, velocity, str(first move)), ties in the order
+    the states' first safe children were met."""
+    heap = []
+    for idx in by_key.values():
+        order = sorted(idx, key=lambda i: -cands[i][0]) if len(idx) > 1 else idx  # stable: the earliest on a tie
+        c = cands[order[0]]
+        heap.append((-c[0], c[1], c[2], False, len(heap), order, idx))
+    heapq.heapify(heap)
+    out: list = []
+    while heap and len(out) < beam:
+        prefix = heap[0][:3]
+        group = []
+        while heap and heap[0][:3] == prefix:
+            item = heapq.heappop(heap)
+            if item[3]:
+                group.append(item)
+                continue
+            order = item[5]
+            best = next((i for i in order if ok(cands[i])), None)
+            if best is None:
+                continue  # no safe child: the state is not in the beam
+            c = cands[best]
+            item = (-c[0], c[1], c[2], True, item[4], best, item[6])
+            if item[:3] == prefix:
+                group.append(item)
+            else:
+                heapq.heappush(heap, item)
+        if len(group) > 1:
+            # the same rank, hex and velocity (pending gravity differs): by first move, then the order met
+            group.sort(key=lambda it: (str(cands[it[5]][7]), next(i for i in it[6] if ok(cands[i]))))
+        out.extend(cands[it[5]] for it in group)
+    return out[:beam]
 
 
 #: the moves of ship states, per (map, destroyed bases, grazing): see :func:`_moves` (pure, never stale)
@@ -285,7 +380,8 @@ def _moves(gmap, p: Hex, v: Hex, pend: tuple[int, ...], fuel: int | None, overlo
            grazing: bool) -> tuple:
     """The intercept plan's moves from a ship state in search order: coasting, the six burns (fuel permitting)
     and, with ``overload``, the 36 overloads; only those ending normally on the map, each as ``(burn, overload,
-    destination, velocity, pending, fuel spent, contact)``. Pure (``fuel`` only matters as None, 0, 1 or more)."""
+    destination, velocity, pending, fuel spent, contact, asteroid hazard weight)``. Pure (``fuel`` only matters
+    as None, 0, 1 or more)."""
     out = []
     pairs = [(b, None) for b in (BURNS if (fuel is None or fuel > 0) else (None,))]
     if overload:
@@ -294,7 +390,8 @@ def _moves(gmap, p: Hex, v: Hex, pend: tuple[int, ...], fuel: int | None, overlo
         c = compute_course(gmap, p, v, fuel, pend, False, o is not None, b, o, (), False, destroyed_bases, grazing)
         if c.outcome != "normal" or gmap.off_map(c.destination):
             continue
-        out.append((b, o, c.destination, c.velocity, tuple(c.pending), c.fuel_spent, tuple(c.contact)))
+        out.append((b, o, c.destination, c.velocity, tuple(c.pending), c.fuel_spent, tuple(c.contact),
+                    hazard_weight(hazard_count(gmap, p, c.destination))))
     return tuple(out)
 
 

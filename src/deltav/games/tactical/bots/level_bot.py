@@ -25,7 +25,7 @@ from deltav.games.tactical.bots.heuristics import (
 )
 from deltav.games.tactical.bots.intercept import intercept_values, quarry_column, runner_track
 from deltav.games.tactical.bots.levels import LEVELS
-from deltav.games.tactical.bots.routes import RouteCache, drift_safe, hazard_count, hazard_weight
+from deltav.games.tactical.bots.routes import RouteCache, drift_safe, edge_row, hazard_count, hazard_weight
 from deltav.games.tactical.bots.routes import safe as keeps_flying
 from deltav.games.tactical.bots.scripted import ScriptedBot
 from deltav.games.tactical.bots.tactics import (
@@ -157,7 +157,7 @@ class LevelBot(ScriptedBot):
                 goals, why = home, "refuel"  # land (or stay landed) at our base: out of reach, resupplied
         if why == "enemy" and k.planner:
             goals = self._intercept_goals(world, sh) or goals
-        previews = list(zip(mine, preview_courses(world, sid, mine)))
+        previews = list(zip(mine, preview_courses(world, sid, mine, legal=True)))
         if k.noise and world.turn > 1 and d.rng.random() < k.noise:
             safe = [o for o, pv in previews if not pv.crashes and (pv.lands or survivable(
                 world, pv.destination, pv.velocity, preview_pending(pv), pv.fuel_after))]
@@ -573,9 +573,8 @@ class LevelBot(ScriptedBot):
         if pl.target:
             goals = tuple(sorted(h for h in gmap.bases_of.get(pl.target, ()) if h not in dbases))
         else:
-            lo_r = gmap.bounds[2]
-            goals = tuple((qq, lo_r - 1) for qq in range(gmap.bounds[0], gmap.bounds[1] + 1))
-            escape_row = lo_r
+            escape_row = gmap.bounds[2]
+            goals = edge_row(gmap, escape_row - 1)
         horizon = self.knobs.intercept_horizon
         track = runner_track(gmap, pos, vel, pend, fuel, dis, goals, escape_row, horizon + moves, dbases, grazing)
         if moves:

@@ -38,7 +38,35 @@ _FAR = 1 << 30
 
 def nearest_distance(h: Hex, goals, none: int = _FAR) -> int:
     """The hex distance from ``h`` to the nearest of ``goals`` (``none`` if there are none), the distance inlined:
-    the planner and the course scoring call it for every state and course of every decision."""
+    the planner and the course scoring call it for every state and course of every decision. For a large
+    immutable goal set (a map edge's row of 40-odd hexes: Escape's runners) the answers are memoised per goal
+    object (:data:`_NEAR`)."""
+    if len(goals) > NEAR_FROM and type(goals) in (tuple, frozenset):
+        got = _NEAR.get(id(goals))
+        if got is None or got[0] is not goals or len(got[1]) >= NEAR_LIMIT:
+            if len(_NEAR) >= NEAR_GOALS:
+                _NEAR.clear()
+            got = _NEAR[id(goals)] = (goals, {})
+        memo = got[1]
+        d = memo.get(h)
+        if d is None:
+            d = memo[h] = _nearest(h, goals)
+        return d
+    d = _nearest(h, goals)
+    return none if d == _FAR else d
+
+
+#: :func:`nearest_distance`'s memo: id of a goal set -> (the goal set, {hex: distance}). The goal set is held by
+#: its entry, so its id cannot be reused by another object while the entry lives; only tuples and frozensets
+#: (immutable) are memoised
+_NEAR: dict[int, tuple] = {}
+#: goal sets larger than this are memoised; at most this many goal sets, and hexes per goal set
+NEAR_FROM = 8
+NEAR_GOALS = 64
+NEAR_LIMIT = 5_000
+
+
+def _nearest(h: Hex, goals) -> int:
     best = _FAR
     q0, r0 = h
     for q, r in goals:
@@ -57,7 +85,23 @@ def nearest_distance(h: Hex, goals, none: int = _FAR) -> int:
             d = dr
         if d < best:
             best = d
-    return none if best == _FAR else best
+    return best
+
+
+def edge_row(gmap, r: int) -> tuple[Hex, ...]:
+    """Every hex of row ``r`` across the map's width, west to east: the goal rows of an escape (beyond the northern
+    edge) and of runners holding inside it. One tuple per map and row (so :func:`nearest_distance` memoises it
+    across decisions)."""
+    key = (gmap, r)
+    got = _ROWS.get(key)
+    if got is None:
+        if len(_ROWS) >= 64:
+            _ROWS.clear()
+        got = _ROWS[key] = tuple((q, r) for q in range(gmap.bounds[0], gmap.bounds[1] + 1))
+    return got
+
+
+_ROWS: dict = {}
 
 
 def estimate(dest: Hex, vel: Hex, pending: tuple[int, ...], goals: tuple[Hex, ...]) -> float:
@@ -79,7 +123,8 @@ def safe(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | None, d
          destroyed_bases: frozenset = frozenset(), grazing: bool = False) -> bool:
     """Can a flying ship in this state keep from crashing or leaving the map for ``depth`` more moves
     (coasting or single burns; a landing ends the danger)? Memoised; fuel beyond ``depth`` cannot run out
-    within ``depth`` moves, so it is keyed as ``min(fuel, depth)`` (same answer, more hits)."""
+    within ``depth`` moves, so it is keyed as ``min(fuel, depth)`` (same answer, more hits); a state already
+    known unsafe for fewer moves is unsafe for more."""
     if fuel is not None and fuel > depth:
         fuel = depth
     key = (pos, vel, pending, fuel, depth)
@@ -88,6 +133,12 @@ def safe(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | None, d
         got = memo.get(key)
         if got is not None:
             return got
+        # a ship that cannot keep flying for fewer moves cannot for more (the first moves of a safe sequence are
+        # one): an answer already known for a smaller depth settles it
+        for d in range(1, depth):
+            if memo.get((pos, vel, pending, fuel if fuel is None or fuel <= d else d, d)) is False:
+                memo[key] = False
+                return False
     got = _safe(gmap, pos, vel, pending, fuel, depth, destroyed_bases, grazing)
     _table(_SAFE, (gmap, destroyed_bases, grazing), SAFE_LIMIT)[key] = got
     return got
@@ -332,19 +383,41 @@ def _expand(gmap, p: Hex, v: Hex, pend: tuple[int, ...], fuel: int | None, ld: b
 
 def hazard_count(gmap, start: Hex, dest: Hex) -> int:
     """Asteroid hazards of a move from ``start`` to ``dest`` ending at speed above 1 (combat.asteroid_hazards;
-    destroyed asteroids are rare and ignored here). Memoised per map."""
+    destroyed asteroids are rare and ignored here). Memoised per map. Every hex a line meets (a grazed pair's
+    too) is within the move's length of its start, so a start farther than that from every asteroid
+    (:func:`_asteroid_distance`) has none without tracing the line."""
     key = (start, dest)
     memo = _HAZARDS.get(gmap)
     if memo is not None:
         got = memo.get(key)
         if got is not None:
             return got
-    if speed((dest[0] - start[0], dest[1] - start[1])) <= 1:
+    n = speed((dest[0] - start[0], dest[1] - start[1]))
+    if n <= 1 or _asteroid_distance(gmap, start) > n:
         got = 0
     else:
         got = len(asteroid_hazards(start, dest, gmap.asteroids.__contains__))
     _table(_HAZARDS, gmap, HAZARDS_LIMIT)[key] = got
     return got
+
+
+def _asteroid_distance(gmap, h: Hex) -> int:
+    """The distance from ``h`` to the map's nearest asteroid hex (a large number without any), memoised per map
+    (the asteroids of a map never change)."""
+    got = _ASTEROIDS.get(gmap)
+    if got is None:
+        if len(_ASTEROIDS) >= 16:
+            _ASTEROIDS.clear()
+        got = _ASTEROIDS[gmap] = (tuple(sorted(gmap.asteroids)), {})
+    hexes, memo = got
+    d = memo.get(h)
+    if d is None:
+        d = memo[h] = _nearest(h, hexes)
+    return d
+
+
+#: per map: (its asteroid hexes, {hex: distance to the nearest})
+_ASTEROIDS: dict = {}
 
 
 #: planner cost of one asteroid hazard of weight 1, in turns
