@@ -632,3 +632,46 @@ def test_safe_settled_by_a_smaller_depth_equals_the_plain_search():
                         checked += 1
                         unsafe += not got
     assert checked > 1000 and unsafe > 50
+
+
+def _refuel_beams(scenario: str, seed: int) -> set[tuple[int, int]]:
+    """The (beam, depth) of every route search hard made for a way back to a base in one hard-vs-hard match."""
+    seen = set()
+    plan = LevelBot._plan
+
+    def record(self, world, sh, goals, why):
+        if why == "refuel":
+            calls = []
+            search = routes.plan_route
+
+            def spy(*args):
+                calls.append(args[12:14])
+                return search(*args)
+
+            routes.plan_route = spy
+            try:
+                return plan(self, world, sh, goals, why)
+            finally:
+                routes.plan_route = search
+                seen.update(calls)
+        return plan(self, world, sh, goals, why)
+
+    LevelBot._plan = record
+    try:
+        play_match(GAME, {"scenario": scenario}, seed, [LevelBot("hard", strict=True), LevelBot("hard", strict=True)])
+    finally:
+        LevelBot._plan = plan
+    return seen
+
+
+def test_a_retreat_to_a_base_is_searched_with_the_narrow_beam_only_where_there_is_combat():
+    """Knob ``combat_refuel_beam`` (issue 30, fourth pass): hard's route back to a base is searched with a beam
+    of 12 in a scenario with combat (a Duel of check_bots' seeds that retreats), and with the beam of
+    ``refuel_beam`` (32) in Grand Tour, a race without combat, where the narrow beam made the tour longer."""
+    from deltav.games.tactical.bots.levels import LEVELS
+
+    hard = LEVELS["hard"]
+    assert (hard.combat_refuel_beam, hard.refuel_beam, hard.refuel_depth) == (12, 32, 12)
+    assert LEVELS["normal"].combat_refuel_beam == 48  # the default: no narrowing for a bot that does not plan
+    assert _refuel_beams("duel", 12658624888124806606) == {(12, 12)}
+    assert _refuel_beams("grand_tour", 2391768275935125900) == {(32, 12)}

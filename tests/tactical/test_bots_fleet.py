@@ -233,8 +233,8 @@ def test_hard_attacks_with_the_ships_in_range_not_every_ship_that_sees_the_targe
                                       "grand_tour", "fleet_action", "interplanetary_war"])
 def test_the_fleet_battle_budget_applies_only_where_the_sides_buy_their_fleets(scenario, monkeypatch):
     """Hard's route back to a base to refuel is searched with the knob ``fleet_refuel_beam`` (20) in Fleet Action
-    and Interplanetary War (issue 30: there those routes were a fifth of its CPU), and with ``refuel_beam`` (32)
-    in the scenarios with fixed ships, which decide as before."""
+    and Interplanetary War (issue 30: there those routes were a fifth of its CPU), with ``combat_refuel_beam``
+    (12) in the other scenarios with combat, and with ``refuel_beam`` (32) in Grand Tour, a race."""
     from deltav.games.tactical.bots import level_bot
     from deltav.games.tactical.bots import routes as route_search
 
@@ -256,6 +256,7 @@ def test_the_fleet_battle_budget_applies_only_where_the_sides_buy_their_fleets(s
     bot._plan(s, sh, goals, "refuel")
     LevelBot("hard")._plan(s, sh, goals, "target")  # other goals keep the bot's own budget, fleet battle or not
     knobs = bot.knobs
-    assert knobs.fleet_refuel_beam == 20 < knobs.refuel_beam == 32
-    assert beams == [(20 if fleet else 32, knobs.refuel_depth), (bot.beam, bot.depth)]
+    assert knobs.combat_refuel_beam == 12 < knobs.fleet_refuel_beam == 20 < knobs.refuel_beam == 32
+    expected = 20 if fleet else 32 if scenario == "grand_tour" else 12
+    assert beams == [(expected, knobs.refuel_depth), (bot.beam, bot.depth)]
     assert not LevelBot("normal").knobs.planner  # the other levels search no routes

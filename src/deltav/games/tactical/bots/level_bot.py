@@ -626,8 +626,10 @@ class LevelBot(ScriptedBot):
         beam, depth = self.beam, self.depth
         if why == "refuel":  # a smaller search for the way back to a base (issue 30: a third of Fleet Action's CPU)
             beam, depth = min(beam, self.knobs.refuel_beam), min(depth, self.knobs.refuel_depth)
-            if fleet_battle(world):
+            if fleet_battle(world):  # a retreat in a fleet battle (cutfleet: 12 there doubled the fuel stalls)
                 beam = min(beam, self.knobs.fleet_refuel_beam)
+            elif world.rules.combat:  # a retreat: a narrower beam (the failing searches were most of its cost)
+                beam = min(beam, self.knobs.combat_refuel_beam)
         return self.routes.next_step(gmap, sh, kind, tuple(sorted(goals)), body, world.destroyed_bases,
                                      world.options["grazing_is_contact"], world.options["takeoff_costs_fuel"],
                                      beam, depth, 3 + sh.disabled)

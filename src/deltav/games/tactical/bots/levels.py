@@ -27,11 +27,16 @@ class Knobs:
     the chance of arriving undamaged (planetary defense, enemy guns); ``hold``: an outgunned last ship
     defending against colonists or a runner waits landed at its bases until a carrier could land next move;
     ``refuel_beam``, ``refuel_depth``: the planner's beam and depth (at most the bot's own) for a route back to a
-    friendly base to refuel; ``fleet_refuel_beam``: that route's beam (at most ``refuel_beam``) in a fleet
-    battle (``level_bot.fleet_battle``: the sides bought their fleets, Fleet Action and Interplanetary War; issue
-    30: those routes were a fifth of the hard bot's CPU there, half of the searches failing after exploring the
-    whole beam); ``nearest_group``: a gun attack is made by the best group of the ships that see the target within
-    a range and velocity bound (``heuristics.attack_groups``), not by all of them."""
+    friendly base to refuel; ``combat_refuel_beam``: that route's beam (at most ``refuel_beam``) in a scenario
+    with combat, where it is a retreat (issue 30's fourth pass: hard 12; on the head-to-head tapes of Duel and
+    Escape it found every route the beam of 32 found, every answer the same, and a failing search, which
+    explores the whole beam to its full depth, cost a third; Grand Tour, a race without combat, keeps 32: there
+    the refuel route is the way round and a narrower beam made the tour longer); ``fleet_refuel_beam``: the
+    same in a fleet battle (``level_bot.fleet_battle``: the sides bought their fleets, Fleet Action and
+    Interplanetary War), in place of ``combat_refuel_beam`` (hard 20: those routes were a fifth of the hard bot's
+    CPU there, half of the searches failing after exploring the whole beam; 12 doubled the fuel stalls in
+    Interplanetary War); ``nearest_group``: a gun attack is made by the best group of the ships that see the
+    target within a range and velocity bound (``heuristics.attack_groups``), not by all of them."""
 
     noise: float = 0.0
     overload: bool = True
@@ -53,6 +58,7 @@ class Knobs:
     hold: bool = False
     refuel_beam: int = 48
     refuel_depth: int = 16
+    combat_refuel_beam: int = 48
     fleet_refuel_beam: int = 48
     nearest_group: bool = False
 
@@ -62,5 +68,5 @@ LEVELS: dict[str, Knobs] = {
     "normal": Knobs(escort=True, spread="spread"),
     "hard": Knobs(planner=True, tactics=60.0, follow_up=0.5, escort=True, drift_guard=200.0, intercept=300.0,
                   intercept_horizon=6, intercept_beam=60, land_next=True, spread="spread", hold=True, carriers=2,
-                  refuel_beam=32, refuel_depth=12, fleet_refuel_beam=20, nearest_group=True),
+                  refuel_beam=32, refuel_depth=12, combat_refuel_beam=12, fleet_refuel_beam=20, nearest_group=True),
 }
