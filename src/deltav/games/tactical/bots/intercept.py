@@ -30,6 +30,7 @@ from deltav.games.tactical import combat as cb
 from deltav.games.tactical.movement import CRASH, LANDING, compute_course
 
 from .routes import estimate, hazard_count, hazard_weight, safe
+from .tactics import sight
 
 Hex = tuple[int, int]
 BURNS = (None, 0, 1, 2, 3, 4, 5)
@@ -150,29 +151,12 @@ def shot_chance(gmap, path, pos: Hex, vel: Hex, column: int, target: Hex, target
     p = table[pen]
     if p <= 0.0:
         return 0.0
-    if best > 0 and not _los(gmap, origin, target):
+    if best > 0 and not sight(gmap, origin, target):
         return 0.0
     return p
 
 
 _HIT: dict = {}  # column -> _hit_table(column), read without a call
-
-
-#: line of sight per map (origin, target) -> bool: the bodies never move (plain keys, the map kept out of them)
-_LOS: dict = {}
-
-
-def _los(gmap, origin: Hex, target: Hex) -> bool:
-    memo = _LOS.get(gmap)
-    if memo is None or len(memo) > 100_000:
-        if len(_LOS) >= 8:
-            _LOS.clear()
-        memo = _LOS[gmap] = {}
-    key = (origin, target)
-    got = memo.get(key)
-    if got is None:
-        got = memo[key] = cb.line_of_sight(origin, target, gmap.surface.__contains__)
-    return got
 
 
 def intercept_values(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], fuel: int | None, can_overload: bool,

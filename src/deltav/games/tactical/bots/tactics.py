@@ -186,10 +186,11 @@ def _next_courses(gmap, pos: Hex, vel: Hex, pending: tuple[int, ...], can_burn: 
 _LOS: dict = {}
 
 
-def _los(world, origin: Hex, target: Hex) -> bool:
-    gmap = world.gmap
+def sight(gmap, origin: Hex, target: Hex) -> bool:
+    """``combat.line_of_sight`` between two hexes of ``gmap``, memoised per map (the one memo of it for every bot
+    module: the gun tactics here and the intercept's shot chances)."""
     memo = _LOS.get(gmap)
-    if memo is None:
+    if memo is None or len(memo) > 100_000:
         if len(_LOS) >= 8:
             _LOS.clear()
         memo = _LOS[gmap] = {}
@@ -226,7 +227,7 @@ def shot(world, path, pos: Hex, vel: Hex, att_strength: int, target_pos: Hex, ta
             best, origin = d, h
     if best > 4:
         return 0.0, 0.0
-    if not _los(world, origin, target_pos):
+    if not sight(world.gmap, origin, target_pos):
         return 0.0, 0.0
     vmod = max(0, _dist(vel, target_vel) - cb.VELOCITY_FREE)
     pen = best + vmod - (1 if heroic else 0)
@@ -434,7 +435,7 @@ class Tactics:
                     d = r
                 d -= cb.VELOCITY_FREE
                 pen = dmin + (d if d > 0 else 0) - heroic
-                if pen < min_pen and _los(world, origin, epos):
+                if pen < min_pen and sight(world.gmap, origin, epos):
                     min_pen = pen
             if min_pen != NO_SHOT:
                 v = hit_value(cb.odds_column(my_str, strength(e)), min_pen, e.disabled, e.type.combat + 1.0)[0]
@@ -611,11 +612,11 @@ class Tactics:
             d -= cb.VELOCITY_FREE
             pen = best + (d if d > 0 else 0) - heroic
             if edest == dest:
-                if _los(world, origin, dest):
+                if sight(world.gmap, origin, dest):
                     v = ram_then_shot(es, my_str, pen, my_disabled, my_worth, eworth)[0]
                     if v > worst:
                         worst = v
-            elif pen < min_pen and _los(world, origin, dest):
+            elif pen < min_pen and sight(world.gmap, origin, dest):
                 min_pen = pen
         if min_pen != NO_SHOT:
             v = hit_value(cb.odds_column(es, my_str), min_pen, my_disabled, my_worth)[0]
